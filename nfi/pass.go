@@ -1,0 +1,83 @@
+package nfi
+
+import (
+	"fmt"
+
+	"github.com/polynfi/polynfi/nfi/pyast"
+	"github.com/polynfi/polynfi/syntax"
+)
+
+// Pass is one rule's view of one file while the engine scores it. A Pass is
+// used by one goroutine only.
+type Pass struct {
+	Rule   *Rule
+	Tree   *syntax.Tree
+	Module *pyast.Module
+	// State is scratch space for the rule, nil at the start of every file.
+	State any
+
+	limit    float64
+	options  map[string]any
+	diags    []Diagnostic
+	value    float64
+	hasValue bool
+}
+
+// Limit returns the threshold in force for this rule (the catalog default or
+// the configured value). It is 0 for non-threshold rules.
+func (p *Pass) Limit() float64 { return p.limit }
+
+// Exceeds reports whether value breaks the rule's limit (false for non-threshold rules).
+func (p *Pass) Exceeds(value float64) bool {
+	if p.Rule.Limit == nil {
+		return false
+	}
+	return !p.Rule.Limit.Cmp.Holds(value, p.limit)
+}
+
+// Option returns a configured per-rule option (from [tool.polynfi.options."ID"]).
+func (p *Pass) Option(name string) (any, bool) {
+	v, ok := p.options[name]
+	return v, ok
+}
+
+// BoolOption returns a boolean option, or def when unset or not a bool.
+func (p *Pass) BoolOption(name string, def bool) bool {
+	if v, ok := p.options[name].(bool); ok {
+		return v
+	}
+	return def
+}
+
+// Reportf records a violation at node n.
+func (p *Pass) Reportf(n syntax.NodeID, format string, args ...any) {
+	nd := p.Tree.Node(n)
+	p.diags = append(p.diags, Diagnostic{
+		RuleID: p.Rule.ID, Line: int(nd.StartRow) + 1, Column: int(nd.StartCol) + 1,
+		EndLine: int(nd.EndRow) + 1, EndColumn: int(nd.EndCol) + 1,
+		Message: fmt.Sprintf(format, args...),
+	})
+}
+
+// ReportAtf records a violation at a 1-based line and column.
+func (p *Pass) ReportAtf(line, column int, format string, args ...any) {
+	p.diags = append(p.diags, Diagnostic{RuleID: p.Rule.ID, Line: line, Column: column, Message: fmt.Sprintf(format, args...)})
+}
+
+// Measure records the file-level measured value of a threshold rule (for
+// reports): for AtMost rules the maximum of all calls is kept, for AtLeast and
+// Above the minimum. It does not decide pass or fail; diagnostics do.
+func (p *Pass) Measure(v float64) {
+	if !p.hasValue {
+		p.value, p.hasValue = v, true
+		return
+	}
+	if p.Rule.Limit != nil && p.Rule.Limit.Cmp != AtMost {
+		p.value = min(p.value, v)
+	} else {
+		p.value = max(p.value, v)
+	}
+}
+
+// Diagnostics returns what has been reported so far.
+func (p *Pass) Diagnostics() []Diagnostic { return p.diags }

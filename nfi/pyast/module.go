@@ -1,0 +1,44 @@
+// Package pyast holds Python helpers over syntax trees that rules share:
+// docstrings, definitions and their visibility, import aliases and qualified
+// names, comments and physical-line facts. Each analysis is computed at most
+// once per file through Module's memo.
+//
+// pyast depends only on syntax; it knows nothing about rules or scores.
+package pyast
+
+import (
+	"path/filepath"
+
+	"github.com/polynfi/polynfi/syntax"
+)
+
+// Module is one Python file under analysis: its tree, its path and memoized
+// analyses. A Module is not safe for concurrent use (the engine scores one
+// file per goroutine).
+type Module struct {
+	Tree *syntax.Tree
+	// Path is the file's path as given by the user; it decides module
+	// visibility (a private module or package directory).
+	Path string
+	memo map[string]any
+}
+
+// NewModule wraps a parsed Python tree.
+func NewModule(path string, tree *syntax.Tree) *Module {
+	return &Module{Tree: tree, Path: filepath.ToSlash(path)}
+}
+
+// Memo returns the value stored under key, building it with build on first
+// use. Analyses in this package use it so that each runs once per file;
+// rules may use it for their own per-file caches (prefix keys with the rule ID).
+func Memo[T any](m *Module, key string, build func() T) T {
+	if v, ok := m.memo[key]; ok {
+		return v.(T)
+	}
+	if m.memo == nil {
+		m.memo = map[string]any{}
+	}
+	v := build()
+	m.memo[key] = v
+	return v
+}

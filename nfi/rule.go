@@ -1,0 +1,194 @@
+// Package nfi is the non-functional-improvement rule engine of SWE-NFI
+// (arXiv 2607.27409): rules over Python files grouped in five aspects, the
+// per-aspect score S_p of a file (Eq. 1) and the improvement I_p of a change
+// (Eq. 2, 3).
+//
+// The engine parses each file once and runs every selected rule in one
+// preorder traversal of the tree, dispatching each node to the rules that
+// registered its kind. The rules themselves live in nfi/rules/...; the
+// polynfi-92 catalog is assembled in nfi/catalog. This package never prints.
+package nfi
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/polynfi/polynfi/syntax"
+)
+
+// Aspect is one of SWE-NFI's five non-functional aspects.
+// Source: SWE-NFI Table 1.
+type Aspect int
+
+// The five aspects, in the paper's order.
+const (
+	Documentation Aspect = iota
+	ErrorHandling
+	LibraryConstraints
+	CodingStyle
+	LogicPatterns
+	numAspects
+)
+
+// Aspects lists the five aspects in report order.
+var Aspects = [...]Aspect{Documentation, ErrorHandling, LibraryConstraints, CodingStyle, LogicPatterns}
+
+var aspectCodes = [...]string{"DOC", "ERR", "LIB", "STY", "LOG"}
+var aspectNames = [...]string{"Documentation", "Error Handling", "Library Constraints", "Coding Style", "Logic Patterns"}
+
+// Code returns the three-letter code used in rule IDs and reports (DOC, ERR, LIB, STY, LOG).
+func (a Aspect) Code() string { return aspectCodes[a] }
+
+// String returns the aspect's name as the paper writes it ("Error Handling").
+func (a Aspect) String() string { return aspectNames[a] }
+
+// ParseAspect accepts a code ("DOC") or a name ("documentation"), case-insensitively.
+func ParseAspect(s string) (Aspect, error) {
+	for _, a := range Aspects {
+		if strings.EqualFold(s, a.Code()) || strings.EqualFold(s, a.String()) ||
+			strings.EqualFold(strings.ReplaceAll(s, "_", " "), a.String()) {
+			return a, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown aspect %q (want DOC, ERR, LIB, STY or LOG)", s)
+}
+
+// MarshalText writes the aspect code.
+func (a Aspect) MarshalText() ([]byte, error) { return []byte(a.Code()), nil }
+
+// UnmarshalText reads an aspect code or name.
+func (a *Aspect) UnmarshalText(b []byte) error {
+	v, err := ParseAspect(string(b))
+	*a = v
+	return err
+}
+
+// Kind is how a rule judges a file. Source: SWE-NFI §3 (rule types).
+type Kind int
+
+const (
+	// Required: every target node must meet the requirement.
+	Required Kind = iota
+	// Prohibited: no target node may show the pattern.
+	Prohibited
+	// Threshold: a measured value must stay within a configurable limit.
+	Threshold
+)
+
+var kindNames = [...]string{"required", "prohibited", "threshold"}
+
+// String returns "required", "prohibited" or "threshold".
+func (k Kind) String() string { return kindNames[k] }
+
+// MarshalText writes the kind's name.
+func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// Comparison says how a threshold rule compares its measured value with its limit.
+type Comparison int
+
+const (
+	// AtMost passes when value ≤ limit (counts, max-over-blocks).
+	AtMost Comparison = iota
+	// AtLeast passes when value ≥ limit (coverages).
+	AtLeast
+	// Above passes when value > limit (maintainability index).
+	Above
+)
+
+// Symbol returns "<=", ">=" or ">".
+func (c Comparison) Symbol() string { return [...]string{"<=", ">=", ">"}[c] }
+
+// Holds reports whether value satisfies the comparison against limit.
+func (c Comparison) Holds(value, limit float64) bool {
+	switch c {
+	case AtLeast:
+		return value >= limit
+	case Above:
+		return value > limit
+	}
+	return value <= limit
+}
+
+// Limit is a threshold rule's default limit and how it compares.
+type Limit struct {
+	Default float64    // the catalog default
+	Cmp     Comparison // how the measured value is compared
+	Unit    string     // what is measured, e.g. "lines", "ratio", "branches"
+}
+
+// Doc is a rule's structured documentation, in Ruff's shape. Bad and Good are
+// Python sources: a registry test checks that the rule fails Bad and passes Good.
+type Doc struct {
+	Summary string // one line, lower case, no final period
+	What    string // what it checks, precisely
+	Why     string // why it matters
+	Bad     string // code that fails the rule
+	Good    string // code that passes the rule
+	Exempt  string // exemptions and vacuous cases
+	Source  string // where the rule comes from (PEP, paper, tool)
+	Oracle  string // the closest reference tool check and any documented differences
+}
+
+// Oracle names an external tool check that the rule must agree with.
+type Oracle struct {
+	// Ruff lists the Ruff codes whose absence is the rule's pass verdict.
+	Ruff []string
+	// RuffArgs are extra arguments for the oracle run (e.g. "--line-length=100").
+	RuffArgs []string
+	// Exact is true when the catalog says the rule's semantics are exactly
+	// the tool's; the agreement test then applies.
+	Exact bool
+}
+
+// Rule is one executable check: data plus the functions that implement it.
+//
+// Execution: for every node whose Kind is in Kinds, the engine calls Visit
+// during its single preorder traversal; afterwards it calls Finish (when set).
+// A rule whose Kinds is empty only has Finish (file-level rules: lines,
+// comments, whole-file measures). A rule passes a file exactly when it
+// reports no Diagnostic.
+type Rule struct {
+	ID     string // catalog ID, e.g. "LOG-P01"
+	Name   string // kebab-case name, e.g. "mutable-default-argument"
+	Aspect Aspect
+	Kind   Kind
+	Limit  *Limit // non-nil exactly for Threshold rules
+	Doc    Doc
+	Oracle Oracle
+	Kinds  []string
+	Visit  func(p *Pass, n syntax.NodeID)
+	Finish func(p *Pass)
+}
+
+// Validate checks the rule's own data: ID shape, aspect and kind matching the
+// ID, a limit exactly for threshold rules, docs present, something to run.
+func (r *Rule) Validate() error {
+	var errs []string
+	parts := strings.Split(r.ID, "-")
+	if len(parts) != 2 || len(parts[1]) != 3 {
+		errs = append(errs, "ID must look like DOC-R01")
+	} else {
+		if parts[0] != r.Aspect.Code() {
+			errs = append(errs, fmt.Sprintf("ID prefix %s does not match aspect %s", parts[0], r.Aspect.Code()))
+		}
+		if want := strings.ToUpper(r.Kind.String()[:1]); parts[1][:1] != want {
+			errs = append(errs, fmt.Sprintf("ID letter %s does not match kind %s", parts[1][:1], r.Kind))
+		}
+	}
+	if (r.Kind == Threshold) != (r.Limit != nil) {
+		errs = append(errs, "Limit must be set exactly for threshold rules")
+	}
+	if r.Name == "" || r.Doc.Summary == "" || r.Doc.Why == "" || r.Doc.Bad == "" || r.Doc.Good == "" || r.Doc.Source == "" {
+		errs = append(errs, "Name, Doc.Summary, Doc.Why, Doc.Bad, Doc.Good and Doc.Source are required")
+	}
+	if r.Visit == nil && r.Finish == nil {
+		errs = append(errs, "Visit or Finish is required")
+	}
+	if len(r.Kinds) > 0 && r.Visit == nil {
+		errs = append(errs, "Kinds set without Visit")
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("rule %s: %s", r.ID, strings.Join(errs, "; "))
+	}
+	return nil
+}

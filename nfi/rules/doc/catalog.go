@@ -1,0 +1,9 @@
+// Package doc holds the Documentation (DOC) rules of the polynfi-92 catalog,
+// one rule per file, with a fixture per rule in testdata/<ID>.py.
+// Source: shared/spec/nfi-rules.md, section "Documentation (DOC)".
+package doc
+
+import "github.com/polynfi/polynfi/nfi"
+
+// All lists the DOC rules in ID order.
+var All = []*nfi.Rule{}

@@ -1,0 +1,9 @@
+// Package errh holds the Error Handling (ERR) rules of the polynfi-92 catalog,
+// one rule per file, with a fixture per rule in testdata/<ID>.py.
+// Source: shared/spec/nfi-rules.md, section "Error Handling (ERR)".
+package errh
+
+import "github.com/polynfi/polynfi/nfi"
+
+// All lists the ERR rules in ID order.
+var All = []*nfi.Rule{}

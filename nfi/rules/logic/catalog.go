@@ -1,0 +1,9 @@
+// Package logic holds the Logic Patterns (LOG) rules of the polynfi-92 catalog,
+// one rule per file, with a fixture per rule in testdata/<ID>.py.
+// Source: shared/spec/nfi-rules.md, section "Logic Patterns (LOG)".
+package logic
+
+import "github.com/polynfi/polynfi/nfi"
+
+// All lists the LOG rules in ID order.
+var All = []*nfi.Rule{}

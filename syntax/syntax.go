@@ -1,0 +1,213 @@
+// Package syntax owns parsing: it is the only importer of go-tree-sitter and
+// its grammars. It parses a file once and exposes a Go-side, flattened tree
+// (Tree) whose nodes are plain values in a slice, so that rules and metrics
+// walk it without crossing cgo per node.
+//
+// The package must not know about rules, scores or patches.
+package syntax
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"unsafe"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
+	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
+	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
+	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
+)
+
+// Language is a grammar that syntax can parse.
+type Language int
+
+// The supported grammars. Source: tree-sitter-python v0.23.6,
+// tree-sitter-java v0.23.5, tree-sitter-javascript v0.23.1,
+// tree-sitter-typescript v0.23.2 (typescript and tsx).
+const (
+	Python Language = iota + 1
+	Java
+	JavaScript
+	TypeScript
+	TSX
+)
+
+var languageNames = map[Language]string{
+	Python: "python", Java: "java", JavaScript: "javascript", TypeScript: "typescript", TSX: "tsx",
+}
+
+// String returns the lower-case grammar name ("python", "tsx", ...).
+func (l Language) String() string {
+	if s, ok := languageNames[l]; ok {
+		return s
+	}
+	return fmt.Sprintf("Language(%d)", int(l))
+}
+
+// Languages lists every supported grammar.
+func Languages() []Language { return []Language{Python, Java, JavaScript, TypeScript, TSX} }
+
+// LanguageForPath picks the grammar by file extension: .py .pyi → Python;
+// .java → Java; .js .jsx .cjs .mjs → JavaScript; .ts .mts .cts → TypeScript;
+// .tsx → TSX. ok is false for any other extension.
+func LanguageForPath(path string) (lang Language, ok bool) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".py", ".pyi":
+		return Python, true
+	case ".java":
+		return Java, true
+	case ".js", ".jsx", ".cjs", ".mjs":
+		return JavaScript, true
+	case ".ts", ".mts", ".cts":
+		return TypeScript, true
+	case ".tsx":
+		return TSX, true
+	}
+	return 0, false
+}
+
+// grammar holds one language's C handle and its kind and field name tables.
+type grammar struct {
+	lang   *sitter.Language
+	kinds  []string // by symbol id
+	fields []string // by field id; fields[0] == ""
+}
+
+var (
+	grammarsOnce sync.Once
+	grammars     map[Language]*grammar
+)
+
+func loadGrammars() {
+	grammars = map[Language]*grammar{}
+	ptrs := map[Language]unsafe.Pointer{
+		Python:     tspython.Language(),
+		Java:       tsjava.Language(),
+		JavaScript: tsjs.Language(),
+		TypeScript: tsts.LanguageTypescript(),
+		TSX:        tsts.LanguageTSX(),
+	}
+	for l, p := range ptrs {
+		sl := sitter.NewLanguage(p)
+		g := &grammar{lang: sl}
+		n := sl.NodeKindCount()
+		g.kinds = make([]string, n)
+		for i := uint32(0); i < n; i++ {
+			g.kinds[i] = sl.NodeKindForId(uint16(i))
+		}
+		fc := sl.FieldCount()
+		g.fields = make([]string, fc+1)
+		for i := uint32(1); i <= fc; i++ {
+			g.fields[i] = sl.FieldNameForId(uint16(i))
+		}
+		grammars[l] = g
+	}
+}
+
+func grammarFor(l Language) (*grammar, error) {
+	grammarsOnce.Do(loadGrammars)
+	g, ok := grammars[l]
+	if !ok {
+		return nil, fmt.Errorf("unknown language %v", l)
+	}
+	return g, nil
+}
+
+// KindNames returns the grammar's node-type names indexed by symbol
+// (Node.KindID). Several symbols may share one name (aliases). The slice is
+// shared: do not modify it.
+func KindNames(l Language) []string {
+	g, err := grammarFor(l)
+	if err != nil {
+		return nil
+	}
+	return g.kinds
+}
+
+// Parser parses source text into Trees. A Parser holds one tree-sitter parser
+// per language, created on first use. It is not safe for concurrent use: use
+// one Parser per goroutine, and Close it when done.
+type Parser struct {
+	parsers map[Language]*sitter.Parser
+}
+
+// NewParser returns a Parser with no grammar loaded yet.
+func NewParser() *Parser { return &Parser{parsers: map[Language]*sitter.Parser{}} }
+
+// Close frees the C parsers. The Parser must not be used afterwards; Trees
+// it returned stay valid (they hold no C memory).
+func (p *Parser) Close() {
+	for _, sp := range p.parsers {
+		sp.Close()
+	}
+	p.parsers = nil
+}
+
+// Parse parses src as lang and returns the flattened tree. The C tree is
+// freed before Parse returns. src is kept (not copied) as Tree.Source.
+// An error is returned only for an unknown language or a parser failure;
+// a syntax error is not an error (see Tree.HasError).
+func (p *Parser) Parse(lang Language, src []byte) (*Tree, error) {
+	g, err := grammarFor(lang)
+	if err != nil {
+		return nil, err
+	}
+	sp, ok := p.parsers[lang]
+	if !ok {
+		sp = sitter.NewParser()
+		if err := sp.SetLanguage(g.lang); err != nil {
+			sp.Close()
+			return nil, fmt.Errorf("load %v grammar: %w", lang, err)
+		}
+		p.parsers[lang] = sp
+	}
+	ct := sp.Parse(src, nil)
+	if ct == nil {
+		return nil, fmt.Errorf("tree-sitter returned no tree for %d bytes of %v", len(src), lang)
+	}
+	defer ct.Close()
+	root := ct.RootNode()
+	flat := flatten(root)
+	t := &Tree{Lang: lang, Source: src, Nodes: make([]Node, len(flat)), lineStarts: computeLineStarts(src)}
+	for i := range flat {
+		f := &flat[i]
+		n := &t.Nodes[i]
+		sym := uint16(f.symbol)
+		n.KindID = sym
+		if sym == 0xFFFF {
+			n.Kind = "ERROR"
+		} else if int(sym) < len(g.kinds) {
+			n.Kind = g.kinds[sym]
+		}
+		if fid := int(f.field); fid > 0 && fid < len(g.fields) {
+			n.Field = g.fields[fid]
+		}
+		n.StartByte, n.EndByte = uint32(f.start_byte), uint32(f.end_byte)
+		n.StartRow, n.StartCol = uint32(f.start_row), uint32(f.start_col)
+		n.EndRow, n.EndCol = uint32(f.end_row), uint32(f.end_col)
+		n.Parent = NodeID(f.parent)
+		n.FirstChild = NodeID(f.first_child)
+		n.NextSibling = NodeID(f.next_sibling)
+		n.End = NodeID(f.end)
+		n.Named = f.flags&1 != 0
+		n.Missing = f.flags&2 != 0
+		n.Extra = f.flags&4 != 0
+		if n.Kind == "ERROR" || n.Missing {
+			if !t.hasError {
+				t.hasError = true
+				t.firstError = NodeID(i)
+			}
+		}
+	}
+	return t, nil
+}
+
+// ParseOnce parses src with a throwaway Parser. Prefer a long-lived Parser
+// per goroutine in loops.
+func ParseOnce(lang Language, src []byte) (*Tree, error) {
+	p := NewParser()
+	defer p.Close()
+	return p.Parse(lang, src)
+}

@@ -1,0 +1,167 @@
+package syntax
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/polynfi/polynfi/internal/corpus"
+)
+
+// reference walks the C tree node by node through go-tree-sitter's own API,
+// to check that flatten gives the same preorder sequence.
+func reference(t *testing.T, lang Language, src []byte) []Node {
+	t.Helper()
+	g, err := grammarFor(lang)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := sitter.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(g.lang); err != nil {
+		t.Fatal(err)
+	}
+	tree := p.Parse(src, nil)
+	defer tree.Close()
+	var out []Node
+	var rec func(n *sitter.Node, field string, parent NodeID)
+	rec = func(n *sitter.Node, field string, parent NodeID) {
+		id := NodeID(len(out))
+		kind := n.Kind()
+		if n.IsError() {
+			kind = "ERROR"
+		}
+		out = append(out, Node{Kind: kind, Field: field, StartByte: uint32(n.StartByte()), EndByte: uint32(n.EndByte()),
+			StartRow: uint32(n.StartPosition().Row), StartCol: uint32(n.StartPosition().Column),
+			EndRow: uint32(n.EndPosition().Row), EndCol: uint32(n.EndPosition().Column), Parent: parent,
+			Named: n.IsNamed(), Missing: n.IsMissing(), Extra: n.IsExtra()})
+		for i := uint(0); i < n.ChildCount(); i++ {
+			rec(n.Child(i), n.FieldNameForChild(uint32(i)), id)
+		}
+	}
+	rec(tree.RootNode(), "", NoNode)
+	return out
+}
+
+var samples = []struct {
+	name string
+	lang Language
+	src  string
+}{
+	{"python", Python, "import os\n\nclass A(B):\n    \"\"\"Doc.\"\"\"\n    @property\n    def f(self, x: int = 1) -> int:\n        # c\n        return x if x else -1\n"},
+	{"python-error", Python, "def f(:\n  pass\n"},
+	{"java", Java, "package p;\nclass A<T> {\n  public List<T> get(int x) { return null; }\n  A() {}\n}\n"},
+	{"javascript", JavaScript, "const o = { m() { return 1 } };\nclass C { constructor() {} f(a) { return a } }\nfunction g() {}\n"},
+	{"typescript", TypeScript, "interface I { x: number }\nclass C implements I { x = 1; m(): number { return this.x } }\n"},
+	{"tsx", TSX, "const App = () => <div className=\"a\">{1}</div>;\n"},
+	{"empty", Python, ""},
+}
+
+func TestFlattenMatchesNodeAPI(t *testing.T) {
+	for _, s := range samples {
+		t.Run(s.name, func(t *testing.T) {
+			tree, err := ParseOnce(s.lang, []byte(s.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := reference(t, s.lang, []byte(s.src))
+			if len(tree.Nodes) != len(want) {
+				t.Fatalf("got %d nodes, want %d", len(tree.Nodes), len(want))
+			}
+			for i := range want {
+				g, w := tree.Nodes[i], want[i]
+				g.FirstChild, g.NextSibling, g.End, g.KindID = 0, 0, 0, 0
+				if g != w {
+					t.Fatalf("node %d: got %+v, want %+v", i, g, w)
+				}
+			}
+			// structural links agree with Parent
+			for i := range tree.Nodes {
+				id := NodeID(i)
+				for _, c := range tree.Children(id) {
+					if tree.Parent(c) != id {
+						t.Fatalf("child %d of %d has parent %d", c, id, tree.Parent(c))
+					}
+					if !tree.IsAncestor(id, c) {
+						t.Fatalf("%d not within subtree of %d", c, id)
+					}
+				}
+			}
+			if tree.Nodes[0].End != NodeID(len(tree.Nodes)) {
+				t.Fatalf("root End = %d, want %d", tree.Nodes[0].End, len(tree.Nodes))
+			}
+		})
+	}
+}
+
+func TestHasError(t *testing.T) {
+	for _, s := range samples {
+		tree, err := ParseOnce(s.lang, []byte(s.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := strings.HasSuffix(s.name, "-error")
+		if tree.HasError() != want {
+			t.Errorf("%s: HasError = %v, want %v", s.name, tree.HasError(), want)
+		}
+	}
+}
+
+func TestKindsPerLanguage(t *testing.T) {
+	want := map[Language]string{
+		Python: "function_definition", Java: "method_declaration", JavaScript: "method_definition",
+		TypeScript: "interface_declaration", TSX: "jsx_element",
+	}
+	for _, s := range samples {
+		k, ok := want[s.lang]
+		if !ok || strings.HasSuffix(s.name, "-error") || s.src == "" {
+			continue
+		}
+		tree, _ := ParseOnce(s.lang, []byte(s.src))
+		found := false
+		for i := range tree.Nodes {
+			if tree.Nodes[i].Kind == k {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: no %s node", s.name, k)
+		}
+	}
+}
+
+func TestLanguageForPath(t *testing.T) {
+	cases := map[string]Language{"a.py": Python, "b.pyi": Python, "C.java": Java, "d.js": JavaScript,
+		"e.mjs": JavaScript, "f.ts": TypeScript, "g.tsx": TSX}
+	for p, want := range cases {
+		if got, ok := LanguageForPath(p); !ok || got != want {
+			t.Errorf("LanguageForPath(%q) = %v, %v; want %v", p, got, ok, want)
+		}
+	}
+	if _, ok := LanguageForPath("x.rb"); ok {
+		t.Error("x.rb should not be parseable")
+	}
+}
+
+func BenchmarkParseStdlib(b *testing.B) {
+	files := corpus.StdlibSample(b, 400)
+	var srcs [][]byte
+	total := 0
+	for _, f := range files {
+		s, _ := os.ReadFile(f)
+		srcs = append(srcs, s)
+		total += len(s)
+	}
+	p := NewParser()
+	defer p.Close()
+	b.SetBytes(int64(total))
+	for b.Loop() {
+		for _, s := range srcs {
+			if _, err := p.Parse(Python, s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

@@ -1,0 +1,197 @@
+package syntax
+
+import "strings"
+
+// NodeID indexes Tree.Nodes. Nodes are in preorder, so the subtree of node i
+// is exactly the index range [i, Nodes[i].End). The root is 0. NoNode (-1)
+// marks an absent parent, child or sibling.
+type NodeID int32
+
+// NoNode is the NodeID of an absent node.
+const NoNode NodeID = -1
+
+// Node is one syntax-tree node, named or anonymous (punctuation, keywords).
+//
+// Positions: rows are 0-based line numbers; columns and bytes are 0-based
+// UTF-8 byte offsets; spans are half-open [Start, End).
+type Node struct {
+	Kind        string // grammar node type, e.g. "function_definition"; "ERROR" for error nodes
+	KindID      uint16 // grammar symbol of Kind; index into KindNames(lang); 0xFFFF for ERROR
+	Field       string // field name in the parent ("body", "name", ...), "" when none
+	StartByte   uint32
+	EndByte     uint32
+	StartRow    uint32
+	StartCol    uint32
+	EndRow      uint32
+	EndCol      uint32
+	Parent      NodeID
+	FirstChild  NodeID
+	NextSibling NodeID
+	End         NodeID // one past the last descendant, in preorder
+	Named       bool   // a named node (not punctuation or a keyword token)
+	Missing     bool   // inserted by error recovery, zero width
+	Extra       bool   // an extra such as a comment
+}
+
+// Tree is a parsed file: its source, its language and all its nodes in
+// preorder. A Tree holds no C memory, is immutable after Parse and is safe
+// for concurrent reads.
+type Tree struct {
+	Lang       Language
+	Source     []byte
+	Nodes      []Node
+	hasError   bool
+	firstError NodeID
+	lineStarts []uint32 // built by Parse
+}
+
+// Root returns the root node's ID (0). A tree of an empty file still has a root.
+func (t *Tree) Root() NodeID { return 0 }
+
+// HasError reports whether the tree contains an ERROR or MISSING node.
+func (t *Tree) HasError() bool { return t.hasError }
+
+// FirstError returns the first ERROR or MISSING node in preorder; ok is false
+// when the tree has none.
+func (t *Tree) FirstError() (id NodeID, ok bool) {
+	if !t.hasError {
+		return NoNode, false
+	}
+	return t.firstError, true
+}
+
+// Node returns a pointer to node id; it must not be modified.
+func (t *Tree) Node(id NodeID) *Node { return &t.Nodes[id] }
+
+// Kind returns the node's type, or "" for NoNode.
+func (t *Tree) Kind(id NodeID) string {
+	if id < 0 {
+		return ""
+	}
+	return t.Nodes[id].Kind
+}
+
+// Text returns the node's source text (a sub-slice of Source; do not modify).
+func (t *Tree) Text(id NodeID) []byte {
+	n := &t.Nodes[id]
+	return t.Source[n.StartByte:n.EndByte]
+}
+
+// TextString returns the node's source text as a string.
+func (t *Tree) TextString(id NodeID) string { return string(t.Text(id)) }
+
+// Parent returns the node's parent, NoNode for the root.
+func (t *Tree) Parent(id NodeID) NodeID { return t.Nodes[id].Parent }
+
+// Children returns all children (named and anonymous) in order.
+func (t *Tree) Children(id NodeID) []NodeID {
+	var out []NodeID
+	for c := t.Nodes[id].FirstChild; c != NoNode; c = t.Nodes[c].NextSibling {
+		out = append(out, c)
+	}
+	return out
+}
+
+// NamedChildren returns the named children in order (comments included).
+func (t *Tree) NamedChildren(id NodeID) []NodeID {
+	var out []NodeID
+	for c := t.Nodes[id].FirstChild; c != NoNode; c = t.Nodes[c].NextSibling {
+		if t.Nodes[c].Named {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// ChildByField returns the first child with the given field name, NoNode when absent.
+func (t *Tree) ChildByField(id NodeID, field string) NodeID {
+	for c := t.Nodes[id].FirstChild; c != NoNode; c = t.Nodes[c].NextSibling {
+		if t.Nodes[c].Field == field {
+			return c
+		}
+	}
+	return NoNode
+}
+
+// ChildrenByField returns every child with the given field name.
+func (t *Tree) ChildrenByField(id NodeID, field string) []NodeID {
+	var out []NodeID
+	for c := t.Nodes[id].FirstChild; c != NoNode; c = t.Nodes[c].NextSibling {
+		if t.Nodes[c].Field == field {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// FirstChildOfKind returns the first direct child of the given kind, NoNode when absent.
+func (t *Tree) FirstChildOfKind(id NodeID, kind string) NodeID {
+	for c := t.Nodes[id].FirstChild; c != NoNode; c = t.Nodes[c].NextSibling {
+		if t.Nodes[c].Kind == kind {
+			return c
+		}
+	}
+	return NoNode
+}
+
+// IsAncestor reports whether a is a proper ancestor of d.
+func (t *Tree) IsAncestor(a, d NodeID) bool { return a < d && d < t.Nodes[a].End }
+
+// Ancestor returns the nearest proper ancestor of id whose kind is one of kinds,
+// NoNode when there is none.
+func (t *Tree) Ancestor(id NodeID, kinds ...string) NodeID {
+	for p := t.Nodes[id].Parent; p != NoNode; p = t.Nodes[p].Parent {
+		for _, k := range kinds {
+			if t.Nodes[p].Kind == k {
+				return p
+			}
+		}
+	}
+	return NoNode
+}
+
+// Line returns the 1-based start line of the node.
+func (t *Tree) Line(id NodeID) int { return int(t.Nodes[id].StartRow) + 1 }
+
+// Column returns the 1-based start column (UTF-8 bytes) of the node.
+func (t *Tree) Column(id NodeID) int { return int(t.Nodes[id].StartCol) + 1 }
+
+// LineStarts returns the byte offset of the start of every line (0-based
+// rows). A file of n newline characters has n+1 lines.
+func (t *Tree) LineStarts() []uint32 {
+	return t.lineStarts
+}
+
+// Lines splits Source into physical lines without their terminators
+// ("\n", "\r\n"). The result has LineStarts' length.
+func (t *Tree) Lines() []string {
+	s := string(t.Source)
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines
+}
+
+// Walk calls fn for every node in preorder, starting at id. When fn returns
+// false, the node's descendants are skipped.
+func (t *Tree) Walk(id NodeID, fn func(NodeID) bool) {
+	end := t.Nodes[id].End
+	for i := id; i < end; {
+		if fn(i) {
+			i++
+		} else {
+			i = t.Nodes[i].End
+		}
+	}
+}
+
+func computeLineStarts(src []byte) []uint32 {
+	ls := []uint32{0}
+	for i, b := range src {
+		if b == '\n' {
+			ls = append(ls, uint32(i+1))
+		}
+	}
+	return ls
+}
