@@ -129,6 +129,9 @@ func (e *Engine) Score(parser *syntax.Parser, path string, src []byte) FileScore
 	if id, bad := tree.FirstError(); bad {
 		n := tree.Node(id)
 		msg := "syntax error"
+		if snippet := errorSnippet(tree.Text(id)); snippet != "" {
+			msg = fmt.Sprintf("syntax error near %q", snippet)
+		}
 		if n.Missing {
 			msg = fmt.Sprintf("syntax error: missing %s", n.Kind)
 		}
@@ -256,4 +259,19 @@ func isLatin1Declared(src []byte) bool {
 		}
 	}
 	return false
+}
+
+// errorSnippet returns the first line of an ERROR node's text, at most 30 bytes.
+func errorSnippet(b []byte) string {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		b = b[:i]
+	}
+	b = bytes.TrimSpace(b)
+	if len(b) > 30 {
+		b = b[:30]
+		for len(b) > 0 && !utf8.Valid(b) {
+			b = b[:len(b)-1]
+		}
+	}
+	return string(b)
 }

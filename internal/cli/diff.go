@@ -1,0 +1,174 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/syntax"
+)
+
+// diffOutput is the JSON shape of `polynfi diff`.
+type diffOutput struct {
+	Run    settingsSummary `json:"run"`
+	Before []nfi.FileScore `json:"before_files"`
+	After  []nfi.FileScore `json:"after_files"`
+	nfi.Delta
+	// ImprovementPoints is I_p × 100, to one decimal (the paper's unit).
+	ImprovementPoints map[string]float64 `json:"improvement_pp"`
+}
+
+func newDiffCmd(e *env) *cobra.Command {
+	var (
+		format string
+		ef     engineFlags
+	)
+	cmd := &cobra.Command{
+		Use:   "diff BEFORE AFTER",
+		Short: "Score a change: S_p before and after, I_p per aspect, flipped rules",
+		Long: `Compare two versions of Python code: two files, or two directories whose *.py
+files are matched by relative path. Prints S_p before and after (mean over the
+files present in each version), the improvement I_p = S_p(after) - S_p(before)
+per aspect in percentage points (SWE-NFI Eq. 2), and every rule whose verdict
+flipped. A version with no valid file has no score; the improvement is then
+not defined and the exit code is 1.`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFormat(format, "text", "json"); err != nil {
+				return err
+			}
+			eng, err := ef.engine(args[1])
+			if err != nil {
+				return err
+			}
+			before, after, err := pairFiles(args[0], args[1])
+			if err != nil {
+				return err
+			}
+			parser := syntax.NewParser()
+			defer parser.Close()
+			score := func(root string, rels []string) []nfi.FileScore {
+				var out []nfi.FileScore
+				for _, rel := range rels {
+					p := root
+					if rel != "" {
+						p = filepath.Join(root, rel)
+					}
+					fs := eng.ScoreFile(parser, p)
+					if rel != "" {
+						fs.Path = filepath.ToSlash(rel)
+					}
+					out = append(out, fs)
+				}
+				return out
+			}
+			out := diffOutput{Run: summarizeSettings(eng), Before: score(args[0], before), After: score(args[1], after)}
+			if len(before) == 1 && len(after) == 1 && before[0] == "" {
+				// two single files: match them whatever their names
+				out.Before[0].Path, out.After[0].Path = "file", "file"
+			}
+			out.Delta = nfi.Compare(out.Before, out.After)
+			out.ImprovementPoints = map[string]float64{}
+			for _, a := range nfi.Aspects {
+				if v, ok := out.Improvement.Points(a); ok {
+					out.ImprovementPoints[a.Code()] = v
+				}
+			}
+			if format == "json" {
+				if err := writeJSON(e.stdout, out); err != nil {
+					return err
+				}
+			} else {
+				writeDiffText(e, out, args)
+			}
+			if !out.Valid {
+				return exitError{ExitFindings}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json")
+	ef.register(cmd)
+	return cmd
+}
+
+// pairFiles returns the relative paths to score on each side: for two files,
+// [""] and [""]; for two directories, their *.py files by relative path.
+func pairFiles(a, b string) (before, after []string, err error) {
+	sa, err := os.Stat(a)
+	if err != nil {
+		return nil, nil, err
+	}
+	sb, err := os.Stat(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	if sa.IsDir() != sb.IsDir() {
+		return nil, nil, usagef("diff: %s and %s must both be files or both be directories", a, b)
+	}
+	if !sa.IsDir() {
+		return []string{""}, []string{""}, nil
+	}
+	rel := func(root string) ([]string, error) {
+		files, err := pythonFiles([]string{root})
+		if err != nil {
+			return nil, err
+		}
+		for i, f := range files {
+			if files[i], err = filepath.Rel(root, f); err != nil {
+				return nil, err
+			}
+		}
+		sort.Strings(files)
+		return files, nil
+	}
+	if before, err = rel(a); err != nil {
+		return nil, nil, err
+	}
+	after, err = rel(b)
+	return before, after, err
+}
+
+func writeDiffText(e *env, out diffOutput, args []string) {
+	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(w, "before: %s (%d files)\nafter:  %s (%d files)\n\n", args[0], len(out.Before), args[1], len(out.After))
+	for _, side := range [][]nfi.FileScore{out.Before, out.After} {
+		for _, f := range side {
+			if !f.Valid && f.Error != nil {
+				fmt.Fprintf(w, "invalid: %s: %s at %d:%d: %s\n", f.Path, f.Status, f.Error.Line, f.Error.Column, f.Error.Message)
+			}
+		}
+	}
+	fmt.Fprintln(w, "ASPECT\tS_p BEFORE\tS_p AFTER\tI_p (pp)")
+	for _, a := range nfi.Aspects {
+		b, okb := out.Delta.Before.Get(a)
+		af, oka := out.Delta.After.Get(a)
+		cell := func(v float64, ok bool) string {
+			if !ok {
+				return "–"
+			}
+			return fmt.Sprintf("%.3f", v)
+		}
+		ip := "–"
+		if v, ok := out.Improvement.Points(a); ok {
+			ip = fmt.Sprintf("%+.1f", v)
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", a.Code(), cell(b, okb), cell(af, oka), ip)
+	}
+	w.Flush()
+	if len(out.Flips) > 0 {
+		fmt.Fprintln(e.stdout, "\nflipped rules:")
+		for _, f := range out.Flips {
+			dir := "fixed  "
+			if !f.After {
+				dir = "broken "
+			}
+			fmt.Fprintf(e.stdout, "  %s %s %s\n", dir, f.ID, f.Path)
+		}
+	}
+}

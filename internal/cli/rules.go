@@ -1,0 +1,215 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/nfi/catalog"
+)
+
+// ruleJSON is the JSON shape of one rule in `polynfi rules --format json`.
+type ruleJSON struct {
+	ID        string     `json:"id"`
+	Name      string     `json:"name"`
+	Aspect    string     `json:"aspect"`
+	Kind      string     `json:"kind"`
+	Threshold *float64   `json:"threshold,omitempty"`
+	Compare   string     `json:"compare,omitempty"`
+	Unit      string     `json:"unit,omitempty"`
+	Summary   string     `json:"summary"`
+	Source    string     `json:"source"`
+	Oracle    *oracleOut `json:"oracle,omitempty"`
+	Doc       *nfi.Doc   `json:"doc,omitempty"`
+}
+
+type oracleOut struct {
+	Ruff  []string `json:"ruff,omitempty"`
+	Exact bool     `json:"exact"`
+}
+
+func toRuleJSON(r *nfi.Rule, withDoc bool) ruleJSON {
+	j := ruleJSON{ID: r.ID, Name: r.Name, Aspect: r.Aspect.Code(), Kind: r.Kind.String(), Summary: r.Doc.Summary, Source: r.Doc.Source}
+	if r.Limit != nil {
+		v := r.Limit.Default
+		j.Threshold, j.Compare, j.Unit = &v, r.Limit.Cmp.Symbol(), r.Limit.Unit
+	}
+	if len(r.Oracle.Ruff) > 0 {
+		j.Oracle = &oracleOut{Ruff: r.Oracle.Ruff, Exact: r.Oracle.Exact}
+	}
+	if withDoc {
+		d := r.Doc
+		j.Doc = &d
+	}
+	return j
+}
+
+func newRulesCmd(e *env) *cobra.Command {
+	var format, cat string
+	cmd := &cobra.Command{
+		Use:   "rules [explain ID]",
+		Short: "List the rule catalog, or explain one rule",
+		Long: `List the rules of the catalog (default polynfi-92: 92 rules in five aspects,
+DOC, ERR, LIB, STY, LOG), or print one rule's documentation with
+"polynfi rules explain ID". Formats: text, json, markdown (docs/rules.md is
+generated with --format markdown).`,
+		Args: cobra.MaximumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := catalog.Get(cat)
+			if err != nil {
+				return usageError{err}
+			}
+			if len(args) > 0 {
+				if args[0] != "explain" || len(args) != 2 {
+					return usagef("usage: polynfi rules [explain ID]")
+				}
+				if err := checkFormat(format, "text", "json", "markdown"); err != nil {
+					return err
+				}
+				r, ok := c.Lookup(strings.ToUpper(args[1]))
+				if !ok {
+					return usagef("unknown rule %q (see polynfi rules)", args[1])
+				}
+				switch format {
+				case "json":
+					return writeJSON(e.stdout, toRuleJSON(r, true))
+				case "markdown":
+					writeRuleMarkdown(e.stdout, r)
+					return nil
+				}
+				writeRuleText(e.stdout, r)
+				return nil
+			}
+			if err := checkFormat(format, "text", "json", "markdown"); err != nil {
+				return err
+			}
+			switch format {
+			case "json":
+				out := struct {
+					Catalog string     `json:"catalog"`
+					Rules   []ruleJSON `json:"rules"`
+				}{Catalog: c.Version}
+				for _, r := range c.Rules {
+					out.Rules = append(out.Rules, toRuleJSON(r, false))
+				}
+				return writeJSON(e.stdout, out)
+			case "markdown":
+				RulesMarkdown(e.stdout, c)
+				return nil
+			}
+			tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tASPECT\tKIND\tLIMIT\tNAME\tSUMMARY")
+			for _, r := range c.Rules {
+				lim := "-"
+				if r.Limit != nil {
+					lim = fmt.Sprintf("%s %g", r.Limit.Cmp.Symbol(), r.Limit.Default)
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Aspect.Code(), r.Kind, lim, r.Name, r.Doc.Summary)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json, markdown")
+	cmd.Flags().StringVar(&cat, "catalog", catalog.Default, "rule catalog")
+	return cmd
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func writeRuleText(w io.Writer, r *nfi.Rule) {
+	fmt.Fprintf(w, "%s (%s): %s\n", r.ID, r.Name, r.Doc.Summary)
+	fmt.Fprintf(w, "Aspect: %s (%s)   Kind: %s", r.Aspect, r.Aspect.Code(), r.Kind)
+	if r.Limit != nil {
+		fmt.Fprintf(w, "   Threshold: %s %g %s", r.Limit.Cmp.Symbol(), r.Limit.Default, r.Limit.Unit)
+	}
+	fmt.Fprintln(w)
+	sec := func(title, body string) {
+		if strings.TrimSpace(body) == "" {
+			return
+		}
+		fmt.Fprintf(w, "\n%s:\n", title)
+		for _, l := range strings.Split(strings.TrimRight(body, "\n"), "\n") {
+			fmt.Fprintf(w, "    %s\n", l)
+		}
+	}
+	sec("What it does", r.Doc.What)
+	sec("Why", r.Doc.Why)
+	sec("Bad", r.Doc.Bad)
+	sec("Good", r.Doc.Good)
+	sec("Exemptions", r.Doc.Exempt)
+	sec("Source", r.Doc.Source)
+	sec("Oracle", r.Doc.Oracle)
+}
+
+func writeRuleMarkdown(w io.Writer, r *nfi.Rule) {
+	fmt.Fprintf(w, "### %s `%s`\n\n%s.\n\n", r.ID, r.Name, capitalize(r.Doc.Summary))
+	fmt.Fprintf(w, "- Aspect: %s (%s)\n- Kind: %s\n", r.Aspect, r.Aspect.Code(), r.Kind)
+	if r.Limit != nil {
+		fmt.Fprintf(w, "- Threshold: %s %g %s\n", r.Limit.Cmp.Symbol(), r.Limit.Default, r.Limit.Unit)
+	}
+	if len(r.Oracle.Ruff) > 0 {
+		exact := "closest"
+		if r.Oracle.Exact {
+			exact = "exact, tested on the standard library"
+		}
+		fmt.Fprintf(w, "- Oracle: Ruff %s (%s)\n", strings.Join(r.Oracle.Ruff, ", "), exact)
+	}
+	fmt.Fprintln(w)
+	para := func(title, body string) {
+		if strings.TrimSpace(body) != "" {
+			fmt.Fprintf(w, "**%s.** %s\n\n", title, strings.TrimSpace(body))
+		}
+	}
+	code := func(title, body string) {
+		if strings.TrimSpace(body) != "" {
+			fmt.Fprintf(w, "**%s:**\n\n```python\n%s\n```\n\n", title, strings.TrimRight(body, "\n"))
+		}
+	}
+	para("What it does", r.Doc.What)
+	para("Why", r.Doc.Why)
+	code("Bad", r.Doc.Bad)
+	code("Good", r.Doc.Good)
+	para("Exemptions", r.Doc.Exempt)
+	para("Source", r.Doc.Source)
+	para("Oracle", r.Doc.Oracle)
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// RulesMarkdown renders the whole catalog as docs/rules.md.
+func RulesMarkdown(w io.Writer, c *nfi.Catalog) {
+	fmt.Fprintf(w, "# Rule catalog %s\n\n", c.Version)
+	fmt.Fprintf(w, "Generated by `polynfi rules --format markdown`; do not edit. %d rules.\n\n", len(c.Rules))
+	fmt.Fprintln(w, "| ID | Name | Aspect | Kind | Threshold | Summary |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	for _, r := range c.Rules {
+		lim := "–"
+		if r.Limit != nil {
+			lim = fmt.Sprintf("%s %g", r.Limit.Cmp.Symbol(), r.Limit.Default)
+		}
+		fmt.Fprintf(w, "| [%s](#%s) | %s | %s | %s | %s | %s |\n", r.ID, strings.ToLower(r.ID+"-"+r.Name), r.Name, r.Aspect.Code(), r.Kind, lim, r.Doc.Summary)
+	}
+	fmt.Fprintln(w)
+	last := nfi.Aspect(-1)
+	for _, r := range c.Rules {
+		if r.Aspect != last {
+			fmt.Fprintf(w, "## %s (%s)\n\n", r.Aspect, r.Aspect.Code())
+			last = r.Aspect
+		}
+		writeRuleMarkdown(w, r)
+	}
+}

@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"io"
+
+	"github.com/owenrumney/go-sarif/v2/sarif"
+
+	"github.com/polynfi/polynfi/nfi"
+)
+
+// sarifSink collects results and writes one SARIF 2.1.0 log at the end
+// (SARIF is a single JSON document, so it cannot be streamed).
+// Source: OASIS SARIF 2.1.0.
+type sarifSink struct {
+	w   io.Writer
+	log *sarif.Report
+	run *sarif.Run
+	idx map[string]int
+}
+
+// invalidFileRule is the SARIF rule ID for files that could not be scored.
+const invalidFileRule = "polynfi/invalid-file"
+
+func newSARIFSink(w io.Writer, e *nfi.Engine) *sarifSink {
+	rep, _ := sarif.New(sarif.Version210)
+	run := sarif.NewRunWithInformationURI("polynfi", "https://github.com/polynfi/polynfi")
+	s := &sarifSink{w: w, log: rep, run: run, idx: map[string]int{}}
+	for i, r := range e.Rules() {
+		pb := sarif.NewPropertyBag()
+		pb.Add("aspect", r.Aspect.Code())
+		pb.Add("kind", r.Kind.String())
+		if r.Limit != nil {
+			pb.Add("threshold", r.Limit.Default)
+		}
+		rule := run.AddRule(r.ID).
+			WithName(r.Name).
+			WithShortDescription(sarif.NewMultiformatMessageString(r.Doc.Summary)).
+			WithFullDescription(sarif.NewMultiformatMessageString(r.Doc.What)).
+			WithHelp(sarif.NewMultiformatMessageString(r.Doc.Why + "\n\nSource: " + r.Doc.Source)).
+			WithProperties(pb.Properties)
+		_ = rule
+		s.idx[r.ID] = i
+	}
+	run.AddRule(invalidFileRule).
+		WithName("invalid-file").
+		WithShortDescription(sarif.NewMultiformatMessageString("file could not be scored (syntax error, binary, or not UTF-8)"))
+	s.idx[invalidFileRule] = len(e.Rules())
+	return s
+}
+
+func (s *sarifSink) file(fs nfi.FileScore) error {
+	if !fs.Valid {
+		msg := fs.Status
+		line, col := 1, 1
+		if fs.Error != nil {
+			msg += ": " + fs.Error.Message
+			line, col = max(fs.Error.Line, 1), max(fs.Error.Column, 1)
+		}
+		res := sarif.NewRuleResult(invalidFileRule).
+			WithRuleIndex(s.idx[invalidFileRule]).
+			WithLevel("error").
+			WithMessage(sarif.NewTextMessage(msg)).
+			WithLocations([]*sarif.Location{sarif.NewLocationWithPhysicalLocation(
+				sarif.NewPhysicalLocation().
+					WithArtifactLocation(sarif.NewSimpleArtifactLocation(fs.Path)).
+					WithRegion(sarif.NewSimpleRegion(line, line).WithStartColumn(col)))})
+		s.run.AddResult(res)
+		return nil
+	}
+	for _, r := range fs.Rules {
+		for _, d := range r.Diagnostics {
+			region := sarif.NewSimpleRegion(d.Line, max(d.EndLine, d.Line)).WithStartColumn(d.Column)
+			if d.EndColumn > 0 {
+				region = region.WithEndColumn(d.EndColumn)
+			}
+			res := sarif.NewRuleResult(d.RuleID).
+				WithRuleIndex(s.idx[d.RuleID]).
+				WithLevel("warning").
+				WithMessage(sarif.NewTextMessage(d.Message)).
+				WithLocations([]*sarif.Location{sarif.NewLocationWithPhysicalLocation(
+					sarif.NewPhysicalLocation().
+						WithArtifactLocation(sarif.NewSimpleArtifactLocation(fs.Path)).
+						WithRegion(region))})
+			s.run.AddResult(res)
+		}
+	}
+	return nil
+}
+
+func (s *sarifSink) close(scoreSummary) error {
+	s.log.AddRun(s.run)
+	return s.log.PrettyWrite(s.w)
+}

@@ -1,0 +1,248 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/polynfi/polynfi/nfi"
+)
+
+func newScoreCmd(e *env) *cobra.Command {
+	var (
+		format  string
+		workers int
+		quiet   bool
+		ef      engineFlags
+	)
+	cmd := &cobra.Command{
+		Use:   "score PATH...",
+		Short: "Score Python files on the five non-functional aspects (SWE-NFI)",
+		Long: `Score Python files (directories are searched recursively for *.py) with the
+rule catalog: per file its validity, S_p per aspect (passed/total rules,
+SWE-NFI Eq. 1) and every rule's verdict with its diagnostics.
+
+A file that does not parse, is binary, or is not UTF-8 (without a latin-1
+coding declaration) is reported invalid with the first problem's position
+and is never scored.
+
+Formats: text (scores and diagnostics), json (streamed: catalog, settings,
+files[], summary), sarif (SARIF 2.1.0 for code-scanning tools).`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFormat(format, "text", "json", "sarif"); err != nil {
+				return err
+			}
+			eng, err := ef.engine(args[0])
+			if err != nil {
+				return err
+			}
+			files, err := pythonFiles(args)
+			if err != nil {
+				return err
+			}
+			start := time.Now()
+			var sink scoreSink
+			switch format {
+			case "json":
+				sink = newJSONScoreSink(e.stdout, eng)
+			case "sarif":
+				sink = newSARIFSink(e.stdout, eng)
+			default:
+				sink = &textScoreSink{w: bufio.NewWriter(e.stdout), quiet: quiet}
+			}
+			prog := newProgress(e.stderr, len(files), "scoring")
+			var sum scoreSummary
+			err = eng.ScoreFiles(e.ctx, files, workers, func(fs nfi.FileScore) error {
+				sum.add(fs)
+				prog.add(1)
+				return sink.file(fs)
+			})
+			prog.done()
+			if err != nil {
+				return err
+			}
+			sum.finish(eng, time.Since(start))
+			if err := sink.close(sum); err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stderr, "scored %d files (%d invalid) in %.2fs, %.1f MB/s\n",
+				sum.Files, sum.Invalid, sum.Seconds, sum.MBPerSecond)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json, sarif")
+	cmd.Flags().IntVarP(&workers, "workers", "j", 0, "parallel workers (default: all cores)")
+	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "text format: scores only, no diagnostics")
+	ef.register(cmd)
+	return cmd
+}
+
+// scoreSummary aggregates a score run.
+type scoreSummary struct {
+	Files       int            `json:"files"`
+	Valid       int            `json:"valid"`
+	Invalid     int            `json:"invalid"`
+	ByStatus    map[string]int `json:"by_status"`
+	MeanScores  nfi.Scores     `json:"mean_scores"`
+	Bytes       int64          `json:"bytes"`
+	Seconds     float64        `json:"seconds"`
+	MBPerSecond float64        `json:"mb_per_second"`
+
+	sums [5]float64
+	ns   [5]int
+}
+
+func (s *scoreSummary) add(fs nfi.FileScore) {
+	s.Files++
+	s.Bytes += int64(fs.Bytes)
+	if s.ByStatus == nil {
+		s.ByStatus = map[string]int{}
+	}
+	s.ByStatus[fs.Status]++
+	if !fs.Valid {
+		s.Invalid++
+		return
+	}
+	s.Valid++
+	for i, a := range nfi.Aspects {
+		if v, ok := fs.Scores.Get(a); ok {
+			s.sums[i] += v
+			s.ns[i]++
+		}
+	}
+}
+
+func (s *scoreSummary) finish(_ *nfi.Engine, d time.Duration) {
+	m := map[nfi.Aspect]float64{}
+	for i, a := range nfi.Aspects {
+		if s.ns[i] > 0 {
+			m[a] = s.sums[i] / float64(s.ns[i])
+		}
+	}
+	s.MeanScores = nfi.NewScores(m)
+	s.Seconds = d.Seconds()
+	if s.Seconds > 0 {
+		s.MBPerSecond = float64(s.Bytes) / 1e6 / s.Seconds
+	}
+}
+
+type scoreSink interface {
+	file(nfi.FileScore) error
+	close(scoreSummary) error
+}
+
+type textScoreSink struct {
+	w     *bufio.Writer
+	quiet bool
+}
+
+func formatScores(s nfi.Scores) string {
+	out := ""
+	for _, a := range nfi.Aspects {
+		if v, ok := s.Get(a); ok {
+			out += fmt.Sprintf("  %s %.3f", a.Code(), v)
+		}
+	}
+	return out
+}
+
+func (t *textScoreSink) file(fs nfi.FileScore) error {
+	if !fs.Valid {
+		fmt.Fprintf(t.w, "%s: invalid (%s", fs.Path, fs.Status)
+		if fs.Error != nil {
+			fmt.Fprintf(t.w, " at %d:%d: %s", fs.Error.Line, fs.Error.Column, fs.Error.Message)
+		}
+		fmt.Fprintln(t.w, ")")
+		return nil
+	}
+	fmt.Fprintf(t.w, "%s:%s\n", fs.Path, formatScores(fs.Scores))
+	if !t.quiet {
+		for _, r := range fs.Rules {
+			for _, d := range r.Diagnostics {
+				fmt.Fprintf(t.w, "  %s:%d:%d: %s %s\n", fs.Path, d.Line, d.Column, d.RuleID, d.Message)
+			}
+		}
+	}
+	return nil
+}
+
+func (t *textScoreSink) close(s scoreSummary) error {
+	fmt.Fprintf(t.w, "\n%d files: %d valid, %d invalid; mean S_p:%s\n", s.Files, s.Valid, s.Invalid, formatScores(s.MeanScores))
+	return t.w.Flush()
+}
+
+// jsonScoreSink streams {"catalog":..., "files":[...], "summary":...}.
+type jsonScoreSink struct {
+	w     *bufio.Writer
+	first bool
+}
+
+func newJSONScoreSink(w io.Writer, e *nfi.Engine) *jsonScoreSink {
+	s := &jsonScoreSink{w: bufio.NewWriter(w), first: true}
+	hdr, _ := json.Marshal(summarizeSettings(e))
+	// open the object with the settings summary's fields, then the files array
+	fmt.Fprintf(s.w, "{\"run\": %s,\n\"files\": [\n", hdr)
+	return s
+}
+
+func (s *jsonScoreSink) file(fs nfi.FileScore) error {
+	b, err := json.Marshal(fs)
+	if err != nil {
+		return err
+	}
+	if !s.first {
+		s.w.WriteString(",\n")
+	}
+	s.first = false
+	s.w.Write(b)
+	return nil
+}
+
+func (s *jsonScoreSink) close(sum scoreSummary) error {
+	b, err := json.Marshal(sum)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(s.w, "\n],\n\"summary\": %s}\n", b)
+	return s.w.Flush()
+}
+
+// progress writes a progress line to stderr when it is a terminal; otherwise nothing.
+type progress struct {
+	w     io.Writer
+	total int
+	n     int
+	label string
+	tty   bool
+	last  time.Time
+}
+
+func newProgress(w io.Writer, total int, label string) *progress {
+	p := &progress{w: w, total: total, label: label}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		p.tty = true
+	}
+	return p
+}
+
+func (p *progress) add(k int) {
+	p.n += k
+	if !p.tty || time.Since(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	fmt.Fprintf(p.w, "\r%s %d/%d", p.label, p.n, p.total)
+}
+
+func (p *progress) done() {
+	if p.tty {
+		fmt.Fprintf(p.w, "\r%s %d/%d\n", p.label, p.n, p.total)
+	}
+}

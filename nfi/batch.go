@@ -1,0 +1,108 @@
+package nfi
+
+import (
+	"context"
+	"os"
+	"runtime"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/polynfi/polynfi/syntax"
+)
+
+// ScoreFiles reads and scores paths on workers goroutines (GOMAXPROCS when
+// workers ≤ 0), one syntax.Parser per worker, and calls emit with each
+// FileScore in the order of paths. At most 4×workers results wait for
+// emission, so memory does not grow with the number of files. A file that
+// cannot be read comes back with Status read_error, never as an error.
+// ScoreFiles returns ctx's error when cancelled, or the first error emit
+// returns (which stops the run).
+func (e *Engine) ScoreFiles(ctx context.Context, paths []string, workers int, emit func(FileScore) error) error {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	type job struct {
+		i    int
+		path string
+	}
+	window := 4 * workers
+	jobs := make(chan job)
+	results := make(chan struct {
+		i  int
+		fs FileScore
+	}, window)
+	slots := make(chan struct{}, window) // bounds results not yet emitted
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		defer close(jobs)
+		for i, p := range paths {
+			select {
+			case slots <- struct{}{}:
+			case <-gctx.Done():
+				return gctx.Err()
+			}
+			select {
+			case jobs <- job{i, p}:
+			case <-gctx.Done():
+				return gctx.Err()
+			}
+		}
+		return nil
+	})
+	workersDone := make(chan struct{})
+	var wg errgroup.Group
+	for w := 0; w < workers; w++ {
+		wg.Go(func() error {
+			parser := syntax.NewParser()
+			defer parser.Close()
+			for j := range jobs {
+				fs := e.ScoreFile(parser, j.path)
+				select {
+				case results <- struct {
+					i  int
+					fs FileScore
+				}{j.i, fs}:
+				case <-gctx.Done():
+					return nil
+				}
+			}
+			return nil
+		})
+	}
+	go func() { wg.Wait(); close(workersDone); close(results) }()
+	g.Go(func() error {
+		pending := map[int]FileScore{}
+		next := 0
+		for r := range results {
+			pending[r.i] = r.fs
+			for {
+				fs, ok := pending[next]
+				if !ok {
+					break
+				}
+				delete(pending, next)
+				next++
+				<-slots
+				if err := emit(fs); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	err := g.Wait()
+	<-workersDone
+	if err == nil {
+		err = ctx.Err()
+	}
+	return err
+}
+
+// ScoreFile reads path and scores it; a read failure gives Status read_error.
+func (e *Engine) ScoreFile(parser *syntax.Parser, path string) FileScore {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return FileScore{Path: path, Status: StatusReadError, Error: &FileError{Line: 0, Column: 0, Message: err.Error()}}
+	}
+	return e.Score(parser, path, src)
+}
