@@ -108,6 +108,8 @@ const (
 	StatusEncoding    = "encoding_error"
 	StatusTooLarge    = "too_large"
 	StatusReadError   = "read_error"
+	// StatusInternalError means a rule panicked on this file: a polynfi bug.
+	StatusInternalError = "internal_error"
 )
 
 // Score parses src as Python and runs every selected rule over it. It never
@@ -143,8 +145,25 @@ func (e *Engine) Score(parser *syntax.Parser, path string, src []byte) FileScore
 }
 
 // ScoreTree runs the selected rules over an already parsed, error-free
-// Python tree (the caller checks HasError).
-func (e *Engine) ScoreTree(path string, tree *syntax.Tree) FileScore {
+// Python tree (the caller checks HasError). A rule that panics does not take
+// the run down: the file comes back invalid with Status internal_error naming
+// the rule and the node, so one bad file never kills a run of thousands.
+func (e *Engine) ScoreTree(path string, tree *syntax.Tree) (result FileScore) {
+	cur, node := -1, syntax.NoNode
+	defer func() {
+		if r := recover(); r != nil {
+			id := "?"
+			if cur >= 0 {
+				id = e.rules[cur].ID
+			}
+			line := 1
+			if node >= 0 && int(node) < len(tree.Nodes) {
+				line = int(tree.Nodes[node].StartRow) + 1
+			}
+			result = FileScore{Path: path, Bytes: len(tree.Source), Status: StatusInternalError,
+				Error: &FileError{Line: line, Column: 1, Message: fmt.Sprintf("rule %s panicked: %v", id, r)}}
+		}
+	}()
 	fs := FileScore{Path: path, Bytes: len(tree.Source), Valid: true, Status: StatusOK, Lines: len(tree.LineStarts())}
 	mod := pyast.NewModule(path, tree)
 	passes := make([]Pass, len(e.rules))
@@ -158,10 +177,13 @@ func (e *Engine) ScoreTree(path string, tree *syntax.Tree) FileScore {
 			continue
 		}
 		for _, ri := range e.dispatch[kid] {
-			passes[ri].Rule.Visit(&passes[ri], syntax.NodeID(i))
+			cur, node = ri, syntax.NodeID(i)
+			passes[ri].Rule.Visit(&passes[ri], node)
 		}
 	}
+	node = syntax.NoNode
 	for _, ri := range e.finish {
+		cur = ri
 		passes[ri].Rule.Finish(&passes[ri])
 	}
 	fs.Rules = make([]RuleResult, len(e.rules))

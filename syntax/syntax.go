@@ -204,6 +204,31 @@ func (p *Parser) Parse(lang Language, src []byte) (*Tree, error) {
 	return t, nil
 }
 
+// ParseRaw parses src with tree-sitter and discards the tree without
+// flattening it. It exists as the baseline of benchmarks ("tree-sitter
+// parsing alone") and reports whether the tree has an error.
+func (p *Parser) ParseRaw(lang Language, src []byte) (hasError bool, err error) {
+	g, err := grammarFor(lang)
+	if err != nil {
+		return false, err
+	}
+	sp, ok := p.parsers[lang]
+	if !ok {
+		sp = sitter.NewParser()
+		if err := sp.SetLanguage(g.lang); err != nil {
+			sp.Close()
+			return false, fmt.Errorf("load %v grammar: %w", lang, err)
+		}
+		p.parsers[lang] = sp
+	}
+	ct := sp.Parse(src, nil)
+	if ct == nil {
+		return false, fmt.Errorf("tree-sitter returned no tree for %d bytes of %v", len(src), lang)
+	}
+	defer ct.Close()
+	return ct.RootNode().HasError(), nil
+}
+
 // ParseOnce parses src with a throwaway Parser. Prefer a long-lived Parser
 // per goroutine in loops.
 func ParseOnce(lang Language, src []byte) (*Tree, error) {
