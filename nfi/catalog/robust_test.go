@@ -64,7 +64,7 @@ func TestEdgeFiles(t *testing.T) {
 	big := strings.Repeat("def f(x):\n    \"\"\"Return x.\"\"\"\n    return x + 1\n\n\n", 5<<20/40)
 	cases := []struct {
 		name, src, status string
-		line             int
+		line              int
 	}{
 		{"empty", "", nfi.StatusOK, 0},
 		{"only-comment", "# nothing here\n", nfi.StatusOK, 0},
