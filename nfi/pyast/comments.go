@@ -1,0 +1,48 @@
+package pyast
+
+import "github.com/polynfi/polynfi/syntax"
+
+// Comment is one `#` comment token of a file. Text inside string literals is
+// never a comment.
+type Comment struct {
+	Node syntax.NodeID
+	// Line is 1-based; Column is the 0-based UTF-8 byte column of the `#`.
+	Line, Column int
+	// Text is the token from `#` to the end of the line, without the line
+	// break (a trailing "\r" is removed).
+	Text string
+	// OwnLine is true when only whitespace precedes the comment on its line
+	// (a standalone comment rather than a trailing one).
+	OwnLine bool
+}
+
+// Comments returns every comment token in source order (the shebang and
+// encoding lines included), computed once per file.
+func (m *Module) Comments() []Comment {
+	return Memo(m, "pyast.comments", func() []Comment {
+		t := m.Tree
+		var out []Comment
+		for i := range t.Nodes {
+			n := &t.Nodes[i]
+			if !n.Extra || n.Kind != "comment" {
+				continue
+			}
+			text := t.Source[n.StartByte:n.EndByte]
+			if k := len(text); k > 0 && text[k-1] == '\r' {
+				text = text[:k-1]
+			}
+			c := Comment{
+				Node: syntax.NodeID(i), Line: int(n.StartRow) + 1, Column: int(n.StartCol),
+				Text: string(text), OwnLine: true,
+			}
+			for j := int(n.StartByte) - 1; j >= 0 && t.Source[j] != '\n' && t.Source[j] != '\r'; j-- {
+				if b := t.Source[j]; b != ' ' && b != '\t' && b != '\f' {
+					c.OwnLine = false
+					break
+				}
+			}
+			out = append(out, c)
+		}
+		return out
+	})
+}

@@ -1,0 +1,199 @@
+package pyast
+
+import (
+	"strings"
+
+	"github.com/polynfi/polynfi/syntax"
+)
+
+// Docstring is the docstring of a module, class or function: the first
+// statement of its body when that statement is an expression made only of a
+// string literal. Implicitly concatenated literals ("a" "b") count, as for
+// CPython's ast.get_docstring (Ruff warns and skips them); f-strings,
+// t-strings and bytes never do. A parenthesized literal counts (the
+// parentheses are not part of the expression in Python's AST).
+//
+// Source: PEP 257; shared/spec/nfi-rules.md §0 "Docstring" and Decision 4.
+type Docstring struct {
+	// Stmt is the expression_statement holding the literal.
+	Stmt syntax.NodeID
+	// Node is the string or concatenated_string node.
+	Node syntax.NodeID
+	// Parts are the literal's parts in order; one part unless the literal
+	// is implicitly concatenated.
+	Parts []StringPart
+	// Body is the raw source text between the quotes (escapes not
+	// processed), the parts' bodies joined without separator.
+	Body string
+}
+
+// StringPart is one string literal token.
+type StringPart struct {
+	Node syntax.NodeID // the string node
+	// Prefix is the prefix as written: "", "r", "u", "Rb", "f", ...
+	Prefix string
+	// Quote is the opening quote: `"""`, `'''`, `"` or `'`.
+	Quote string
+	// Body is the raw source between the quotes.
+	Body string
+	// StartLine and EndLine are the 1-based lines of the opening and
+	// closing quotes.
+	StartLine, EndLine int
+}
+
+// IsText reports a str literal: no f, t or b prefix.
+func (p StringPart) IsText() bool {
+	return !strings.ContainsAny(p.Prefix, "fFtTbB")
+}
+
+// TripleQuoted reports a `"""` or `”'` quote.
+func (p StringPart) TripleQuoted() bool { return len(p.Quote) == 3 }
+
+// Concatenated reports an implicitly concatenated docstring.
+func (d *Docstring) Concatenated() bool { return len(d.Parts) > 1 }
+
+// StartLine returns the 1-based line of the opening quote.
+func (d *Docstring) StartLine() int { return d.Parts[0].StartLine }
+
+// EndLine returns the 1-based line of the closing quote.
+func (d *Docstring) EndLine() int { return d.Parts[len(d.Parts)-1].EndLine }
+
+// Lines splits Body at "\n", "\r\n" and "\r" (Python's universal newlines).
+// A Body of n line breaks gives n+1 lines, the last possibly empty.
+func (d *Docstring) Lines() []string { return SplitLines(d.Body) }
+
+// Content returns Body without leading and trailing whitespace.
+func (d *Docstring) Content() string { return strings.TrimSpace(d.Body) }
+
+// Summary returns the first line of Content ("" for an empty docstring).
+func (d *Docstring) Summary() string {
+	c := d.Content()
+	if i := strings.IndexAny(c, "\r\n"); i >= 0 {
+		return c[:i]
+	}
+	return c
+}
+
+// SplitLines splits s at "\n", "\r\n" and "\r". A string of n line breaks
+// gives n+1 lines.
+func SplitLines(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\n':
+			out = append(out, s[start:i])
+			start = i + 1
+		case '\r':
+			out = append(out, s[start:i])
+			if i+1 < len(s) && s[i+1] == '\n' {
+				i++
+			}
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}
+
+// DocstringOf returns the docstring of the body block (or the module root),
+// nil when it has none.
+func DocstringOf(t *syntax.Tree, body syntax.NodeID) *Docstring {
+	if body == syntax.NoNode {
+		return nil
+	}
+	stmt := firstNamed(t, body)
+	if stmt == syntax.NoNode || t.Nodes[stmt].Kind != "expression_statement" {
+		return nil
+	}
+	e := firstNamed(t, stmt)
+	if e == syntax.NoNode {
+		return nil
+	}
+	// the statement must be that one expression
+	for c := t.Nodes[e].NextSibling; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+		if !t.Nodes[c].Extra {
+			return nil
+		}
+	}
+	for t.Nodes[e].Kind == "parenthesized_expression" {
+		inner := firstNamed(t, e)
+		if inner == syntax.NoNode {
+			return nil
+		}
+		e = inner
+	}
+	d := &Docstring{Stmt: stmt, Node: e}
+	switch t.Nodes[e].Kind {
+	case "string":
+		p, ok := stringPart(t, e)
+		if !ok || !p.IsText() {
+			return nil
+		}
+		d.Parts = []StringPart{p}
+		d.Body = p.Body
+	case "concatenated_string":
+		var b strings.Builder
+		for c := t.Nodes[e].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+			if t.Nodes[c].Extra {
+				continue
+			}
+			if t.Nodes[c].Kind != "string" {
+				return nil
+			}
+			p, ok := stringPart(t, c)
+			if !ok || !p.IsText() {
+				return nil
+			}
+			d.Parts = append(d.Parts, p)
+			b.WriteString(p.Body)
+		}
+		if len(d.Parts) == 0 {
+			return nil
+		}
+		d.Body = b.String()
+	default:
+		return nil
+	}
+	return d
+}
+
+// StringLiteral returns the parts of a string node, false when n is not a
+// well-formed string literal (string_start and string_end present).
+func StringLiteral(t *syntax.Tree, n syntax.NodeID) (StringPart, bool) {
+	return stringPart(t, n)
+}
+
+func stringPart(t *syntax.Tree, n syntax.NodeID) (StringPart, bool) {
+	if t.Nodes[n].Kind != "string" {
+		return StringPart{}, false
+	}
+	start, end := syntax.NoNode, syntax.NoNode
+	for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+		switch t.Nodes[c].Kind {
+		case "string_start":
+			start = c
+		case "string_end":
+			end = c
+		}
+	}
+	if start == syntax.NoNode || end == syntax.NoNode || t.Nodes[end].Missing {
+		return StringPart{}, false
+	}
+	open := t.Text(start)
+	q := 0
+	for q < len(open) && open[q] != '"' && open[q] != '\'' {
+		q++
+	}
+	sb, eb := t.Nodes[start].EndByte, t.Nodes[end].StartByte
+	if eb < sb {
+		return StringPart{}, false
+	}
+	return StringPart{
+		Node:      n,
+		Prefix:    string(open[:q]),
+		Quote:     string(open[q:]),
+		Body:      string(t.Source[sb:eb]),
+		StartLine: int(t.Nodes[n].StartRow) + 1,
+		EndLine:   int(t.Nodes[end].EndRow) + 1,
+	}, true
+}
