@@ -1,0 +1,33 @@
+# polynfi: the two set-up commands of the README are `make demo` and `make test`.
+GO ?= go
+BIN := bin/polynfi
+OUT ?= out/demo
+
+.PHONY: build demo test deps sample-env bench docs
+
+build:
+	$(GO) build -o $(BIN) ./cmd/polynfi
+
+# Environment of the bundled samples: npm/Maven/PyPI packages, installed once.
+sample-env:
+	bash examples/polybench/env/setup.sh
+
+# Everything the tests need: the oracles (ruff, radon) and the sample environment.
+deps: sample-env
+	python3 -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+
+# The main job on the bundled default input: evaluate the reference (gold)
+# patches of the bundled SWE-PolyBench-style sample and the bundled SWE-NFI
+# tasks; reports land in $(OUT)/.
+demo: build sample-env
+	$(BIN) eval --dataset examples/polybench/dataset.csv --predictions gold --out $(OUT)/polybench
+	@if [ -f examples/nfi/tasks.jsonl ]; then $(BIN) eval --dataset examples/nfi/tasks.jsonl --predictions gold --out $(OUT)/nfi; fi
+
+test: deps
+	$(GO) test ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime 3x ./...
+
+docs: build
+	$(BIN) rules --format markdown > docs/rules.md
