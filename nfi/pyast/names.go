@@ -1,0 +1,397 @@
+package pyast
+
+import (
+	"strings"
+
+	"github.com/polynfi/polynfi/syntax"
+)
+
+// Names is the file's name-binding table: for each scope (the module, each
+// def, class, lambda and comprehension) the names bound in it (assignments,
+// loop and with/except targets, parameters, def and class names, imports)
+// and the names declared global or nonlocal. It resolves references to
+// qualified names through the import table, the way Ruff's semantic model
+// does for the common cases:
+//
+//   - a name bound locally in a function (anywhere in it, as in Python) is
+//     that binding; a non-import binding shadows imports and builtins;
+//   - at module and class level the last binding before the reference wins
+//     (bindings after it count for references inside functions, which run
+//     later); a binding inside an except handler is a fallback and loses to
+//     any other candidate (`try: from collections.abc import Mapping`
+//     `except ImportError: from collections import Mapping`);
+//   - class scopes are not visible from functions nested in them;
+//   - a name bound nowhere is a builtin when Python has a builtin of that name.
+//
+// Not modelled: match-statement captures, del, star imports (names they bring
+// stay unresolved), and dynamic access (getattr, globals()).
+type Names struct {
+	tree    *syntax.Tree
+	imports *Imports
+	scopes  map[syntax.NodeID]*scopeNames
+}
+
+type scopeNames struct {
+	bindings map[string][]nameBinding
+	global   map[string]bool // declared global or nonlocal in this scope
+}
+
+type nameBinding struct {
+	at        uint32 // start byte of the binding
+	imp       int32  // index into Imports.List, -1 for a non-import binding
+	inHandler bool   // inside an except handler of this scope
+}
+
+// Names returns the file's binding table, built once per file.
+func (m *Module) Names() *Names {
+	return Memo(m, "pyast.names", func() *Names { return buildNames(m.Tree, m.Imports()) })
+}
+
+// QualifiedName resolves reference n, an identifier or an attribute chain
+// whose root is an identifier, to a qualified name: with `import numpy as
+// np`, `np.random.seed` is "numpy.random.seed"; with `from os import path`,
+// `path.join` is "os.path.join"; the builtin `open` is "builtins.open". ok is
+// false when the root name is bound by something other than an import (a
+// variable, a parameter), is unbound and not a builtin, or when the chain has
+// a call or subscript in it. It allocates only when the root resolves.
+func (m *Module) QualifiedName(n syntax.NodeID) (string, bool) { return m.Names().Resolve(n) }
+
+// Resolve is QualifiedName.
+func (nm *Names) Resolve(n syntax.NodeID) (string, bool) {
+	if n == syntax.NoNode {
+		return "", false
+	}
+	t := nm.tree
+	root := n
+	for t.Nodes[root].Kind == "attribute" {
+		root = t.ChildByField(root, "object")
+		if root == syntax.NoNode {
+			return "", false
+		}
+	}
+	if t.Nodes[root].Kind != "identifier" {
+		return "", false
+	}
+	base, ok := nm.resolveName(root)
+	if !ok {
+		return "", false
+	}
+	if root == n {
+		return base, true
+	}
+	// Append the attribute names from the root outwards; the source text
+	// between root end and n end holds them, possibly with spaces, comments
+	// or line continuations, so read the attribute identifiers instead.
+	var segs [8]syntax.NodeID
+	s := segs[:0]
+	for a := n; a != root; a = t.ChildByField(a, "object") {
+		s = append(s, t.ChildByField(a, "attribute"))
+	}
+	var b strings.Builder
+	size := len(base)
+	for _, id := range s {
+		if id == syntax.NoNode {
+			return "", false
+		}
+		size += 1 + int(t.Nodes[id].EndByte-t.Nodes[id].StartByte)
+	}
+	b.Grow(size)
+	b.WriteString(base)
+	for i := len(s) - 1; i >= 0; i-- {
+		b.WriteByte('.')
+		b.Write(t.Text(s[i]))
+	}
+	return b.String(), true
+}
+
+// Binding reports how identifier reference n is bound: imp is the import
+// that binds it (nil when it is not an import), builtin is true when it is
+// bound nowhere and names a Python builtin. Both are zero when a local
+// variable, parameter, def or class binds it, or when it is unbound.
+func (nm *Names) Binding(n syntax.NodeID) (imp *Import, builtin bool) {
+	t := nm.tree
+	name := t.Text(n)
+	if !nm.imports.locals[string(name)] {
+		if !builtinNames[string(name)] {
+			return nil, false
+		}
+	}
+	b, found := nm.lookup(n, name)
+	if !found {
+		return nil, builtinNames[string(name)]
+	}
+	if b.imp < 0 {
+		return nil, false
+	}
+	return &nm.imports.List[b.imp], false
+}
+
+func (nm *Names) resolveName(n syntax.NodeID) (string, bool) {
+	imp, builtin := nm.Binding(n)
+	switch {
+	case imp != nil:
+		return imp.Qualified, imp.Qualified != ""
+	case builtin:
+		return "builtins." + string(nm.tree.Text(n)), true
+	}
+	return "", false
+}
+
+// lookup finds the binding a reference at node n to name sees.
+func (nm *Names) lookup(n syntax.NodeID, name []byte) (nameBinding, bool) {
+	t := nm.tree
+	at := t.Nodes[n].StartByte
+	innermost := true
+	deferred := false // inside a def or lambda: runs after the module body
+	for s := nm.enclosingScope(n); ; s = nm.enclosingScope(s) {
+		kind := "module"
+		if s != 0 {
+			kind = t.Nodes[s].Kind
+		}
+		sc := nm.scopes[s]
+		skip := kind == "class_definition" && !innermost
+		if sc != nil && !skip {
+			if sc.global[string(name)] && s != 0 {
+				s = 0
+				sc = nm.scopes[0]
+				kind = "module"
+				deferred = true
+			}
+			if sc != nil {
+				if bs := sc.bindings[string(name)]; len(bs) > 0 {
+					if b, ok := pickBinding(bs, at, kind != "module" && kind != "class_definition", deferred); ok {
+						return b, true
+					}
+				}
+			}
+		}
+		if s == 0 {
+			return nameBinding{}, false
+		}
+		switch kind {
+		case "function_definition", "lambda":
+			deferred = true
+		}
+		innermost = false
+	}
+}
+
+// pickBinding chooses among one scope's bindings of a name, as documented
+// on Names. all is true for references that run after the scope's body has
+// bound everything (a reference inside a def, seen from an enclosing scope).
+func pickBinding(bs []nameBinding, at uint32, function, all bool) (nameBinding, bool) {
+	best, bestHandler := -1, -1
+	for i, b := range bs {
+		if !all && b.at >= at {
+			break
+		}
+		if b.inHandler {
+			bestHandler = i
+		} else {
+			best = i
+		}
+	}
+	switch {
+	case best >= 0:
+		return bs[best], true
+	case bestHandler >= 0:
+		return bs[bestHandler], true
+	case function:
+		// Python makes the name local to the whole function.
+		return bs[0], true
+	}
+	return nameBinding{}, false
+}
+
+// enclosingScope returns the nearest scope node containing n (0 for the
+// module). A def's or class's own name, decorators, bases, parameter
+// defaults and annotations belong to the enclosing scope.
+func (nm *Names) enclosingScope(n syntax.NodeID) syntax.NodeID {
+	t := nm.tree
+	child := n
+	for p := t.Nodes[n].Parent; p != syntax.NoNode; child, p = p, t.Nodes[p].Parent {
+		switch t.Nodes[p].Kind {
+		case "function_definition", "class_definition":
+			if f := t.Nodes[child].Field; f == "body" || (f == "parameters" && isParamName(t, n, child)) {
+				return p
+			}
+		case "lambda":
+			if f := t.Nodes[child].Field; f == "body" || (f == "parameters" && isParamName(t, n, child)) {
+				return p
+			}
+		case "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression":
+			return p
+		}
+	}
+	return 0
+}
+
+// isParamName reports whether n, inside parameter list params, is a
+// parameter's own name (not part of a default or annotation).
+func isParamName(t *syntax.Tree, n, params syntax.NodeID) bool {
+	for c := n; c != params && c != syntax.NoNode; c = t.Nodes[c].Parent {
+		switch t.Nodes[c].Field {
+		case "value", "type":
+			return false
+		}
+		if t.Nodes[c].Kind == "type" {
+			return false
+		}
+	}
+	return true
+}
+
+func buildNames(t *syntax.Tree, im *Imports) *Names {
+	nm := &Names{tree: t, imports: im, scopes: map[syntax.NodeID]*scopeNames{}}
+	scope := func(s syntax.NodeID) *scopeNames {
+		sc := nm.scopes[s]
+		if sc == nil {
+			sc = &scopeNames{bindings: map[string][]nameBinding{}, global: map[string]bool{}}
+			nm.scopes[s] = sc
+		}
+		return sc
+	}
+	add := func(s syntax.NodeID, name string, at uint32, imp int32, id syntax.NodeID) {
+		sc := scope(s)
+		sc.bindings[name] = append(sc.bindings[name], nameBinding{at: at, imp: imp, inHandler: inHandler(t, id, s)})
+	}
+	for i := range t.Nodes {
+		nd := &t.Nodes[i]
+		id := syntax.NodeID(i)
+		switch nd.Kind {
+		case "identifier":
+			if nd.Parent == syntax.NoNode {
+				continue
+			}
+			switch t.Nodes[nd.Parent].Kind {
+			case "global_statement", "nonlocal_statement":
+				scope(nm.enclosingScope(id)).global[t.TextString(id)] = true
+				continue
+			}
+			if isBindingTarget(t, id) {
+				add(nm.enclosingScope(id), t.TextString(id), nd.StartByte, -1, id)
+			}
+		}
+	}
+	for i := range im.List {
+		in := &im.List[i]
+		if in.Local == "" {
+			continue
+		}
+		s := nm.enclosingScope(in.Node)
+		sc := scope(s)
+		b := nameBinding{at: t.Nodes[in.Node].StartByte, imp: int32(i), inHandler: inHandler(t, in.Node, s)}
+		// Keep each name's bindings in source order.
+		bs := sc.bindings[in.Local]
+		j := len(bs)
+		for j > 0 && bs[j-1].at > b.at {
+			j--
+		}
+		bs = append(bs, nameBinding{})
+		copy(bs[j+1:], bs[j:])
+		bs[j] = b
+		sc.bindings[in.Local] = bs
+	}
+	return nm
+}
+
+// inHandler reports whether n lies in an except handler inside scope s.
+func inHandler(t *syntax.Tree, n, s syntax.NodeID) bool {
+	for p := t.Nodes[n].Parent; p != syntax.NoNode && p != s; p = t.Nodes[p].Parent {
+		switch t.Nodes[p].Kind {
+		case "except_clause", "except_group_clause":
+			return true
+		}
+	}
+	return false
+}
+
+// targetPatternKinds may sit between a binding target field and an identifier.
+var targetPatternKinds = map[string]bool{
+	"pattern_list": true, "tuple_pattern": true, "list_pattern": true, "list_splat_pattern": true,
+	"tuple": true, "list": true, "parenthesized_expression": true, "expression_list": true,
+}
+
+// isBindingTarget reports whether identifier n is bound (not read) where it
+// stands: an assignment, augmented assignment, for or comprehension target,
+// a with/except `as` target, a walrus name, a def or class name, or a
+// parameter.
+func isBindingTarget(t *syntax.Tree, n syntax.NodeID) bool {
+	c := n
+	p := t.Nodes[c].Parent
+	for p != syntax.NoNode && targetPatternKinds[t.Nodes[p].Kind] && t.Nodes[c].Field == "" {
+		c, p = p, t.Nodes[p].Parent
+	}
+	if p == syntax.NoNode {
+		return false
+	}
+	f := t.Nodes[c].Field
+	switch t.Nodes[p].Kind {
+	case "assignment", "augmented_assignment", "for_statement", "for_in_clause":
+		return f == "left"
+	case "as_pattern_target":
+		return true
+	case "named_expression", "function_definition", "class_definition":
+		return f == "name" && c == n
+	case "default_parameter", "typed_default_parameter":
+		return f == "name"
+	case "parameters", "lambda_parameters", "typed_parameter", "list_splat_pattern", "dictionary_splat_pattern":
+		return f == "" && isParamName(t, n, p)
+	case "except_clause":
+		// Python 2 style `except E, e:` binds e.
+		return f == "alias"
+	}
+	return false
+}
+
+// IsReference reports whether identifier n is read where it stands (a load):
+// not an attribute name after a dot, a keyword-argument name, a binding
+// target, a def/class name, a parameter, or a part of an import or a
+// global/nonlocal statement.
+func IsReference(t *syntax.Tree, n syntax.NodeID) bool {
+	nd := &t.Nodes[n]
+	if nd.Kind != "identifier" || nd.Parent == syntax.NoNode {
+		return false
+	}
+	switch t.Nodes[nd.Parent].Kind {
+	case "attribute":
+		return nd.Field == "object"
+	case "keyword_argument":
+		return nd.Field != "name"
+	case "dotted_name", "aliased_import", "global_statement", "nonlocal_statement",
+		"import_statement", "import_from_statement", "future_import_statement",
+		"keyword_pattern", "class_pattern":
+		return false
+	}
+	return !isBindingTarget(t, n)
+}
+
+// builtinNames are the names of Python's builtins module (CPython 3.11 plus
+// WindowsError, which exists on Windows only and which Ruff treats as a
+// builtin everywhere).
+var builtinNames = map[string]bool{}
+
+func init() {
+	for _, s := range strings.Fields(`ArithmeticError AssertionError AttributeError BaseException
+		BaseExceptionGroup BlockingIOError BrokenPipeError BufferError BytesWarning ChildProcessError
+		ConnectionAbortedError ConnectionError ConnectionRefusedError ConnectionResetError
+		DeprecationWarning EOFError Ellipsis EncodingWarning EnvironmentError Exception
+		ExceptionGroup False FileExistsError FileNotFoundError FloatingPointError FutureWarning
+		GeneratorExit IOError ImportError ImportWarning IndentationError IndexError
+		InterruptedError IsADirectoryError KeyError KeyboardInterrupt LookupError MemoryError
+		ModuleNotFoundError NameError None NotADirectoryError NotImplemented NotImplementedError
+		OSError OverflowError PendingDeprecationWarning PermissionError ProcessLookupError
+		PythonFinalizationError RecursionError ReferenceError ResourceWarning RuntimeError
+		RuntimeWarning StopAsyncIteration StopIteration SyntaxError SyntaxWarning SystemError
+		SystemExit TabError TimeoutError True TypeError UnboundLocalError UnicodeDecodeError
+		UnicodeEncodeError UnicodeError UnicodeTranslateError UnicodeWarning UserWarning
+		ValueError Warning WindowsError ZeroDivisionError __build_class__ __debug__ __doc__
+		__import__ __loader__ __name__ __package__ __spec__ abs aiter all anext any ascii bin
+		bool breakpoint bytearray bytes callable chr classmethod compile complex copyright
+		credits delattr dict dir divmod enumerate eval exec exit filter float format frozenset
+		getattr globals hasattr hash help hex id input int isinstance issubclass iter len license
+		list locals map max memoryview min next object oct open ord pow print property quit range
+		repr reversed round set setattr slice sorted staticmethod str sum super tuple type vars zip`) {
+		builtinNames[s] = true
+	}
+}

@@ -1,0 +1,262 @@
+package pyast
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/polynfi/polynfi/syntax"
+)
+
+func namesModule(t testing.TB, src string) *Module {
+	t.Helper()
+	tree, err := syntax.ParseOnce(syntax.Python, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tree.HasError() {
+		t.Fatalf("source does not parse:\n%s", src)
+	}
+	return NewModule("m.py", tree)
+}
+
+// outermostRefs returns, per 1-based line, the resolution of each outermost
+// reference on it (an attribute chain, or an identifier outside any chain),
+// as "text=qualified" or "text=-" when unresolved.
+func outermostRefs(m *Module) map[int][]string {
+	t := m.Tree
+	got := map[int][]string{}
+	for i := range t.Nodes {
+		id := syntax.NodeID(i)
+		nd := &t.Nodes[i]
+		switch nd.Kind {
+		case "attribute":
+			if p := nd.Parent; p != syntax.NoNode && t.Nodes[p].Kind == "attribute" && nd.Field == "object" {
+				continue
+			}
+			if r := t.ChildByField(id, "object"); r == syntax.NoNode {
+				continue
+			}
+		case "identifier":
+			if !IsReference(t, id) {
+				continue
+			}
+			if p := nd.Parent; t.Nodes[p].Kind == "attribute" {
+				continue
+			}
+		default:
+			continue
+		}
+		q, ok := m.QualifiedName(id)
+		if !ok {
+			q = "-"
+		}
+		got[t.Line(id)] = append(got[t.Line(id)], t.TextString(id)+"="+q)
+	}
+	return got
+}
+
+// wantRefs reads `#: a=b c=d` comments.
+func wantRefs(src string) map[int][]string {
+	want := map[int][]string{}
+	for i, line := range strings.Split(src, "\n") {
+		if j := strings.Index(line, "#: "); j >= 0 {
+			want[i+1] = strings.Fields(line[j+3:])
+		}
+	}
+	return want
+}
+
+func TestQualifiedName(t *testing.T) {
+	tests := []struct{ name, src string }{
+		{"aliases", `
+import numpy as np
+import os.path
+import os.path as osp, glob
+from datetime import datetime as dt, timezone
+np.random.seed(1)        #: np.random.seed=numpy.random.seed
+os.path.join(a, b)       #: os.path.join=os.path.join a=- b=-
+osp.exists(p)            #: osp.exists=os.path.exists p=-
+glob.glob("*")           #: glob.glob=glob.glob
+dt.utcnow()              #: dt.utcnow=datetime.datetime.utcnow
+timezone                 #: timezone=datetime.timezone
+`},
+		{"builtins and shadowing", `
+open(f)                  #: open=builtins.open f=-
+IOError                  #: IOError=builtins.IOError
+def g(open, np):
+    open(x)              #: open=- x=-
+    np.float_            #: np.float_=-
+import numpy as np
+def h():
+    np.float_            #: np.float_=-
+    np = 3
+def k():
+    np.float_            #: np.float_=numpy.float_
+`},
+		{"relative and from", `
+from . import sibling
+from ..pkg.mod import thing as other
+from os import path
+sibling.f                #: sibling.f=.sibling.f
+other                    #: other=..pkg.mod.thing
+path.join                #: path.join=os.path.join
+`},
+		{"function-local import", `
+def f():
+    import numpy as np
+    return np.bool       #: np.bool=numpy.bool
+np.bool                  #: np.bool=-
+`},
+		{"try except fallback", `
+try:
+    from collections.abc import Mapping
+except ImportError:
+    from collections import Mapping
+Mapping                  #: Mapping=collections.abc.Mapping
+try:
+    WindowsError
+except NameError:
+    WindowsError = None
+WindowsError             #: WindowsError=-
+`},
+		{"module order", `
+import pickle
+pickle.dumps             #: pickle.dumps=pickle.dumps
+pickle = None
+pickle.dumps             #: pickle.dumps=-
+def f():
+    json.dumps           #: json.dumps=json.dumps
+import json
+`},
+		{"class scope", `
+class A:
+    import typing as t
+    x = t.List           #: t.List=typing.List
+    def m(self):
+        return t.List    #: t.List=-
+`},
+		{"global", `
+import numpy as np
+def f():
+    global np
+    np = 1
+    np.int               #: np.int=numpy.int
+`},
+		{"chains through calls are unresolved", `
+import numpy as np
+np.random.default_rng().random  #: np.random.default_rng().random=- np.random.default_rng=numpy.random.default_rng
+np.x[0].y                #: np.x[0].y=- np.x=numpy.x
+`},
+		{"parameters and comprehension", `
+import os
+def f(os=os):            #: os=os
+    return os.sep        #: os.sep=-
+[os.sep for os in xs]    #: os.sep=- xs=-
+lambda os: os.sep        #: os.sep=-
+os.sep                   #: os.sep=os.sep
+`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := namesModule(t, tc.src)
+			got := outermostRefs(m)
+			want := wantRefs(tc.src)
+			for line := range got {
+				if _, ok := want[line]; !ok {
+					delete(got, line)
+				}
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("resolutions (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestImports(t *testing.T) {
+	src := `
+import os.path, numpy as np
+from . import sib
+from ..a.b import (c as d,
+    e)
+from pandas import *
+from __future__ import annotations
+def f():
+    try:
+        import tensorflow.compat.v1 as tf
+    except ImportError:
+        pass
+`
+	m := namesModule(t, src)
+	var got []string
+	for _, in := range m.Imports().List {
+		s := in.Local + "|" + in.Qualified + "|" + in.Module + "|" + in.Target()
+		if in.Star {
+			s += "|*"
+		}
+		if in.Scope != 0 {
+			s += "|" + m.Tree.Kind(in.Scope)
+		}
+		got = append(got, s)
+	}
+	want := []string{
+		"os|os|os.path|os.path",
+		"np|numpy|numpy|numpy",
+		"sib|.sib|.|.sib",
+		"d|..a.b.c|..a.b|..a.b.c",
+		"e|..a.b.e|..a.b|..a.b.e",
+		"||pandas|pandas|*",
+		"annotations|__future__.annotations|__future__|__future__.annotations",
+		"tf|tensorflow.compat.v1|tensorflow.compat.v1|tensorflow.compat.v1|function_definition",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("imports (-want +got):\n%s", diff)
+	}
+	for mod, want := range map[string]bool{
+		"os": true, "os.path": true, "numpy": true, "pandas": true, "tensorflow": true,
+		"tensorflow.compat": true, "tensorflow.compat.v1": true, "a": false, "..a": false, "num": false,
+	} {
+		if got := m.ImportsModule(mod); got != want {
+			t.Errorf("ImportsModule(%q) = %v, want %v", mod, got, want)
+		}
+	}
+}
+
+func TestIsReference(t *testing.T) {
+	src := "import a\nfrom b import c\nx = y.z\ndef f(p, q=r, *s, t: u = v, **w): pass\nf(k=l)\nfor i in j: pass\nclass C(D): pass\nwith m as n: pass\n"
+	m := namesModule(t, src)
+	var refs []string
+	for i := range m.Tree.Nodes {
+		if IsReference(m.Tree, syntax.NodeID(i)) {
+			refs = append(refs, m.Tree.TextString(syntax.NodeID(i)))
+		}
+	}
+	want := []string{"y", "r", "u", "v", "f", "l", "j", "D", "m"}
+	if diff := cmp.Diff(want, refs); diff != "" {
+		t.Errorf("references (-want +got):\n%s", diff)
+	}
+}
+
+// FuzzQualifiedName checks that resolution never panics on parseable input.
+func FuzzQualifiedName(f *testing.F) {
+	f.Add("import a.b as c\nc.d.e\n")
+	f.Add("from . import x\ndef f(x=x):\n    global x\n    return x.y\n")
+	f.Add("class A:\n    import t\n    def m(self): return t.x\n[y for y in z]\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		tree, err := syntax.ParseOnce(syntax.Python, []byte(src))
+		if err != nil {
+			return
+		}
+		m := NewModule("f.py", tree)
+		for i := range tree.Nodes {
+			switch tree.Nodes[i].Kind {
+			case "identifier", "attribute":
+				m.QualifiedName(syntax.NodeID(i))
+				IsReference(tree, syntax.NodeID(i))
+			}
+		}
+		m.ImportsModule("a")
+	})
+}
