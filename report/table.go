@@ -1,0 +1,113 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// Table is a rendered table: a title, a header, string cells and notes.
+type Table struct {
+	Title  string     `json:"title"`
+	Header []string   `json:"header"`
+	Rows   [][]string `json:"rows"`
+	Notes  []string   `json:"notes,omitempty"`
+}
+
+// Dash is what an undefined cell shows (never 0).
+const Dash = "–"
+
+// pp formats an improvement fraction as percentage points, one decimal, signed.
+func pp(c Cell) string {
+	if !c.OK {
+		return Dash
+	}
+	v := 100 * c.Value
+	if math0(v) {
+		v = 0
+	}
+	return fmt.Sprintf("%+.1f", v)
+}
+
+func math0(v float64) bool { return v > -0.05 && v < 0.05 }
+
+func num(c Cell, prec int) string {
+	if !c.OK {
+		return Dash
+	}
+	return fmt.Sprintf("%.*f", prec, c.Value)
+}
+
+// WriteText writes tables as aligned plain text.
+func WriteText(w io.Writer, tables ...Table) error {
+	for ti, t := range tables {
+		if ti > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintln(w, t.Title)
+		widths := make([]int, len(t.Header))
+		for i, h := range t.Header {
+			widths[i] = utf8.RuneCountInString(h)
+		}
+		for _, r := range t.Rows {
+			for i, c := range r {
+				if i < len(widths) {
+					widths[i] = max(widths[i], utf8.RuneCountInString(c))
+				}
+			}
+		}
+		line := func(cells []string) {
+			var b strings.Builder
+			for i, c := range cells {
+				pad := widths[i] - utf8.RuneCountInString(c)
+				if i == 0 {
+					b.WriteString(c + strings.Repeat(" ", pad))
+				} else {
+					b.WriteString("  " + strings.Repeat(" ", pad) + c)
+				}
+			}
+			fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+		}
+		line(t.Header)
+		sep := make([]string, len(widths))
+		for i, wd := range widths {
+			sep[i] = strings.Repeat("-", wd)
+		}
+		line(sep)
+		for _, r := range t.Rows {
+			line(r)
+		}
+		for _, n := range t.Notes {
+			fmt.Fprintln(w, n)
+		}
+	}
+	return nil
+}
+
+// WriteMarkdown writes tables as GitHub-flavoured Markdown.
+func WriteMarkdown(w io.Writer, tables ...Table) error {
+	for ti, t := range tables {
+		if ti > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "### %s\n\n", t.Title)
+		fmt.Fprintf(w, "| %s |\n", strings.Join(t.Header, " | "))
+		aligns := make([]string, len(t.Header))
+		for i := range aligns {
+			aligns[i] = "---:"
+		}
+		aligns[0] = "---"
+		fmt.Fprintf(w, "|%s|\n", strings.Join(aligns, "|"))
+		for _, r := range t.Rows {
+			fmt.Fprintf(w, "| %s |\n", strings.Join(r, " | "))
+		}
+		if len(t.Notes) > 0 {
+			fmt.Fprintln(w)
+			for _, n := range t.Notes {
+				fmt.Fprintln(w, n)
+			}
+		}
+	}
+	return nil
+}
