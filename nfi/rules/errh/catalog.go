@@ -6,4 +6,17 @@ package errh
 import "github.com/polynfi/polynfi/nfi"
 
 // All lists the ERR rules in ID order.
-var All = []*nfi.Rule{}
+var All = []*nfi.Rule{
+	RaiseWithoutFrom,
+	DeriveFromException,
+	ErrorSuffix,
+	OSErrorAlias,
+	BareExcept,
+	BlindExcept,
+	SilentExcept,
+	RaiseVanillaClass,
+	VerboseRaise,
+	JumpInFinally,
+	TryBodyRatio,
+	HandlersPerTry,
+}
