@@ -13,14 +13,15 @@ const (
 )
 
 // Drop reasons of a merged change (every dropped change gets exactly one,
-// checked in this order). Source: SWE-NFI §3.2 Stage 2 cleaning (bots,
+// checked in this order; a release is checked before a dependency update, so
+// "Bump version to 2.0" is a release). Source: SWE-NFI §3.2 Stage 2 cleaning (bots,
 // dependency updates, releases and version bumps, reverts), polynfi spec §5.2.
 const (
 	DropBlocklisted    = "blocklisted_repo"  // the repository is on the blocklist
 	DropBot            = "bot_author"        // authored by a bot account
 	DropRevert         = "revert"            // reverts an earlier change
+	DropRelease        = "release"           // a release or version bump (by message, or only version lines changed)
 	DropDependency     = "dependency_update" // updates dependencies
-	DropRelease        = "release"           // a release or version bump
 	DropNoPythonChange = "no_python_change"  // no modified .py file
 )
 
@@ -90,11 +91,11 @@ func dropReasonMessage(c commit, headAuthor string) string {
 	if revertRe.MatchString(subject) || revertBodyRe.MatchString(c.Body) {
 		return DropRevert
 	}
-	if dependencyRe.MatchString(subject) {
-		return DropDependency
-	}
 	if releaseRe.MatchString(subject) {
 		return DropRelease
+	}
+	if dependencyRe.MatchString(subject) {
+		return DropDependency
 	}
 	return ""
 }
@@ -128,4 +129,14 @@ func isVersionOnly(changed []string) bool {
 		n++
 	}
 	return n > 0
+}
+
+// keywordText is the text matched against the keyword table: the subject
+// and body, without GitHub's "Merge pull request #N from branch" line (a
+// branch name such as "alice/docs" is not a statement about the change).
+func keywordText(c commit) string {
+	if mergePRRe.MatchString(c.Subject) {
+		return c.Body
+	}
+	return c.Subject + "\n" + c.Body
 }

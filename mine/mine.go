@@ -431,7 +431,7 @@ func collect(ctx context.Context, dir, name string, ri int, opts Options, blocke
 			sum.ChangeDrops[DropNoPythonChange]++
 			continue
 		}
-		ch.kw = m.Match(ch.title + "\n" + ch.c.Subject + "\n" + ch.c.Body)
+		ch.kw = m.Match(keywordText(ch.c))
 		out = append(out, ch)
 	}
 	return out, nil
