@@ -12,16 +12,18 @@ var BareExcept = &nfi.Rule{
 	ID: "ERR-P01", Name: "bare-except", Aspect: nfi.ErrorHandling, Kind: nfi.Prohibited,
 	Doc: nfi.Doc{
 		Summary: "bare except clause",
-		What:    "An `except:` clause with no exception type.",
+		What: "An `except:` clause with no exception type, unless one of the handler body's " +
+			"top-level statements is a bare `raise` (PEP 8's second tolerated case: clean up, then " +
+			"let the exception propagate). The exemption is Ruff's; the catalog text names only the " +
+			"missing type, but agreement with Ruff E722 decides.",
 		Why: "A bare except catches SystemExit and KeyboardInterrupt too, so Ctrl-C and sys.exit() " +
 			"stop working inside it, and it hides programming errors.",
 		Bad:    "try:\n    run()\nexcept:\n    print('failed')\n",
 		Good:   "try:\n    run()\nexcept Exception:\n    print('failed')\n",
-		Exempt: "None: even a handler that ends in a bare `raise` is reported.",
+		Exempt: "`except:` whose body has a bare `raise` at its top level (`except:\n    cleanup()\n    raise`). A bare `raise` nested in an `if` does not exempt.",
 		Source: "PEP 8 (\"Programming Recommendations\": bare except clauses); pylint W0702",
-		Oracle: "Ruff E722, except that Ruff exempts a bare except whose body has a bare `raise` " +
-			"among its top-level statements (`except:\\n    cleanup()\\n    raise`), which PEP 8 " +
-			"tolerates; the catalog reports it (use `except BaseException:` to say so explicitly).",
+		Oracle: "Ruff E722, same semantics (including its bare-raise exemption). Measured without " +
+			"the exemption, 17 of 598 standard-library files differed from Ruff (97.2% agreement).",
 	},
 	Oracle: nfi.Oracle{Ruff: []string{"E722"}, Exact: true},
 	Kinds:  []string{"except_clause"},
@@ -29,7 +31,17 @@ var BareExcept = &nfi.Rule{
 }
 
 func checkBareExcept(p *nfi.Pass, n syntax.NodeID) {
-	if parseHandler(p.Tree, n).typ == syntax.NoNode {
-		p.Reportf(n, "bare except: name the exceptions to catch (at least Exception)")
+	t := p.Tree
+	h := parseHandler(t, n)
+	if h.typ != syntax.NoNode {
+		return
 	}
+	for _, s := range statements(t, h.body) {
+		if t.Nodes[s].Kind == "raise_statement" {
+			if exc, _ := raiseParts(t, s); exc == syntax.NoNode {
+				return
+			}
+		}
+	}
+	p.Reportf(n, "bare except: name the exceptions to catch (at least Exception)")
 }

@@ -13,8 +13,9 @@ var VerboseRaise = &nfi.Rule{
 	Doc: nfi.Doc{
 		Summary: "re-raises the caught exception by name instead of with a bare raise",
 		What: "Inside `except ... as e` (or `except* ... as e`), a `raise e` without `from`. The " +
-			"search covers the whole handler body, nested defs and classes included, but not nested " +
-			"`try` statements (as in Ruff).",
+			"search covers the whole handler body, nested defs and classes included; of a nested `try` " +
+			"it covers only the statements nested inside compound statements of its body and " +
+			"`finally` (exactly Ruff's walk).",
 		Why: "A bare `raise` re-raises the active exception unchanged; naming it is noise and " +
 			"invites mistakes when the name is rebound.",
 		Bad:    "try:\n    run()\nexcept ValueError as err:\n    log(err)\n    raise err\n",
@@ -34,15 +35,32 @@ func checkVerboseRaise(p *nfi.Pass, n syntax.NodeID) {
 	if h.alias == syntax.NoNode || h.body == syntax.NoNode {
 		return
 	}
-	end := t.Nodes[h.body].End
-	for i := h.body + 1; i < end; i++ {
-		switch t.Nodes[i].Kind {
-		case "try_statement":
-			i = t.Nodes[i].End - 1
+	// The walk mirrors Ruff's tryceratops RaiseStatementVisitor: a nested
+	// try contributes the statements nested in its body and finally
+	// statements, but not raises sitting directly in them, nor anything in
+	// its handlers or else.
+	var visit, walk func(s syntax.NodeID)
+	visit = func(s syntax.NodeID) {
+		switch t.Nodes[s].Kind {
 		case "raise_statement":
-			if exc, cause := raiseParts(t, i); cause == syntax.NoNode && sameName(t, exc, h.alias) {
-				p.Reportf(i, "raise %s re-raises the caught exception: use a bare raise", t.Text(exc))
+			if exc, cause := raiseParts(t, s); cause == syntax.NoNode && sameName(t, exc, h.alias) {
+				p.Reportf(s, "raise %s re-raises the caught exception: use a bare raise", t.Text(exc))
 			}
+		case "try_statement":
+			for _, c := range statements(t, t.ChildByField(s, "body")) {
+				walk(c)
+			}
+			if f := t.FirstChildOfKind(s, "finally_clause"); f != syntax.NoNode {
+				for _, c := range statements(t, t.FirstChildOfKind(f, "block")) {
+					walk(c)
+				}
+			}
+		default:
+			walk(s)
 		}
+	}
+	walk = func(s syntax.NodeID) { forEachChildStatement(t, s, visit) }
+	for _, s := range statements(t, h.body) {
+		visit(s)
 	}
 }

@@ -143,3 +143,34 @@ func statements(t *syntax.Tree, block syntax.NodeID) []syntax.NodeID {
 	}
 	return out
 }
+
+// forEachChildStatement calls fn for each statement directly nested in
+// statement s: the statements of its blocks and of its clauses' blocks
+// (elif, else, except, finally, match cases), with decorated definitions
+// unwrapped. It does not recurse further.
+func forEachChildStatement(t *syntax.Tree, s syntax.NodeID, fn func(syntax.NodeID)) {
+	if t.Nodes[s].Kind == "decorated_definition" {
+		if d := t.ChildByField(s, "definition"); d != syntax.NoNode {
+			s = d
+		}
+	}
+	for c := t.Nodes[s].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+		switch t.Nodes[c].Kind {
+		case "block":
+			for _, x := range statements(t, c) {
+				switch t.Nodes[x].Kind {
+				case "case_clause":
+					forEachChildStatement(t, x, fn)
+				case "decorated_definition":
+					if d := t.ChildByField(x, "definition"); d != syntax.NoNode {
+						fn(d)
+					}
+				default:
+					fn(x)
+				}
+			}
+		case "elif_clause", "else_clause", "except_clause", "except_group_clause", "finally_clause", "case_clause":
+			forEachChildStatement(t, c, fn)
+		}
+	}
+}

@@ -13,9 +13,18 @@ def run(job):
 def cleanup(job):
     try:
         job()
-    except:  # want "ERR-P01"
+    except:
         job.close()
         raise
+
+
+def conditional(job):
+    try:
+        job()
+    except:  # want "ERR-P01"
+        if job.strict:
+            raise
+        job.close()
 
 
 def typed(job):

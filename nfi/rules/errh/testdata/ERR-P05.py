@@ -26,8 +26,14 @@ def nested(job):
     except ValueError as err:
         try:
             job.close()
+            if job.strict:
+                raise err  # want "ERR-P05"
+            raise err
         except OSError:
             raise err
+        finally:
+            for _ in job:
+                raise err  # want "ERR-P05"
 
         def later():
             raise err  # want "ERR-P05"
