@@ -56,8 +56,17 @@ func (m *Module) Names() *Names {
 // a call or subscript in it. It allocates only when the root resolves.
 func (m *Module) QualifiedName(n syntax.NodeID) (string, bool) { return m.Names().Resolve(n) }
 
+// ImportedName is QualifiedName restricted to references whose root name
+// is bound by an import: builtins stay unresolved. It allocates only for
+// such references, so it is cheap enough to call on every node.
+func (m *Module) ImportedName(n syntax.NodeID) (string, bool) {
+	return m.Names().resolve(n, false)
+}
+
 // Resolve is QualifiedName.
-func (nm *Names) Resolve(n syntax.NodeID) (string, bool) {
+func (nm *Names) Resolve(n syntax.NodeID) (string, bool) { return nm.resolve(n, true) }
+
+func (nm *Names) resolve(n syntax.NodeID, builtins bool) (string, bool) {
 	if n == syntax.NoNode {
 		return "", false
 	}
@@ -72,8 +81,14 @@ func (nm *Names) Resolve(n syntax.NodeID) (string, bool) {
 	if t.Nodes[root].Kind != "identifier" {
 		return "", false
 	}
-	base, ok := nm.resolveName(root)
-	if !ok {
+	imp, builtin := nm.Binding(root)
+	var base string
+	switch {
+	case imp != nil && imp.Qualified != "":
+		base = imp.Qualified
+	case builtin && builtins:
+		base = "builtins." + string(t.Text(root))
+	default:
 		return "", false
 	}
 	if root == n {
@@ -124,17 +139,6 @@ func (nm *Names) Binding(n syntax.NodeID) (imp *Import, builtin bool) {
 		return nil, false
 	}
 	return &nm.imports.List[b.imp], false
-}
-
-func (nm *Names) resolveName(n syntax.NodeID) (string, bool) {
-	imp, builtin := nm.Binding(n)
-	switch {
-	case imp != nil:
-		return imp.Qualified, imp.Qualified != ""
-	case builtin:
-		return "builtins." + string(nm.tree.Text(n)), true
-	}
-	return "", false
 }
 
 // lookup finds the binding a reference at node n to name sees.

@@ -48,6 +48,13 @@ func checkOSErrorAlias(p *nfi.Pass, n syntax.NodeID) {
 		default:
 			return
 		}
+	} else {
+		// Builtins other than the three aliases are the common case: reject
+		// them without building a qualified name.
+		imp, builtin := p.Module.Names().Binding(n)
+		if imp == nil && !(builtin && builtinOSErrorAlias(t.Text(n))) {
+			return
+		}
 	}
 	q, ok := p.Module.QualifiedName(n)
 	if !ok || !osErrorAliases[q] {
@@ -57,4 +64,12 @@ func checkOSErrorAlias(p *nfi.Pass, n syntax.NodeID) {
 		return
 	}
 	p.Reportf(n, "%s is an alias of OSError; use OSError", t.Text(n))
+}
+
+func builtinOSErrorAlias(name []byte) bool {
+	switch string(name) {
+	case "IOError", "EnvironmentError", "WindowsError":
+		return true
+	}
+	return false
 }
