@@ -1,0 +1,243 @@
+// Package testlog turns the output of test runners into per-test results.
+//
+// It owns one parser per framework (JUnit XML, pytest, unittest, Jest JSON,
+// Mocha JSON, TAP, Maven Surefire, go test -json) and the test-id formats of
+// SWE-PolyBench. It is pure: bytes or an io.Reader in, []Result out. It never
+// runs a command and never prints; the only function that touches the file
+// system is FindJUnitReports, which lists report files a run left behind.
+//
+// Test ids (Source: SWE-PolyBench src/poly_bench_evaluation/parsers/*.py and
+// test/parsers/*.py; evaluation spec §2 step 4):
+//
+//   - pytest: "file.py:Class:test", class "None" when the test is a module
+//     function, e.g. "tests/test_calc.py:None:test_add" and
+//     "tests/test_calc.py:TestDiv:test_zero[1-0]". Nested classes are joined
+//     with "." ("A.B"). SWE-bench uses pytest's own node id instead
+//     ("tests/test_calc.py::TestDiv::test_zero[1-0]"); PytestNodeID and
+//     PolyBenchPytestID convert between the two.
+//   - unittest: "module.Class:test:" followed by the subTest parameters
+//     (empty for a plain test), exactly as PolyBench joins class path, test
+//     name and parameters with ":", e.g. "tests.test_calc.TestDiv:test_zero:".
+//     Python 3.11's verbose form "test_zero (tests.test_calc.TestDiv.test_zero)"
+//     is normalised to the same class path as the older
+//     "test_zero (tests.test_calc.TestDiv)".
+//   - JUnit XML / Surefire (Java): "pkg.Class.method" (classname "." name).
+//   - Jest: "<file>-><fullName>" with the test file path as Jest reports it
+//     (absolute); TrimWorkspace makes it relative to a workspace.
+//   - Mocha: the test's fullTitle.
+//   - TAP: the test description, subtests prefixed by their parents'
+//     descriptions joined with " > ".
+//   - go test: "<package>.<Test>" (subtests keep their "/" path).
+package testlog
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Status is the outcome of one test.
+type Status string
+
+// The statuses a parser reports. XFail is an expected failure (pytest xfail,
+// unittest expectedFailure, TAP "not ok # TODO").
+//
+// Source: SWE-bench swebench/harness/constants TestStatus.
+const (
+	Passed  Status = "PASSED"
+	Failed  Status = "FAILED"
+	Skipped Status = "SKIPPED"
+	Error   Status = "ERROR"
+	XFail   Status = "XFAIL"
+)
+
+// Result is one test's outcome. ID is in the format of its framework (see
+// the package comment).
+type Result struct {
+	ID     string
+	Status Status
+}
+
+// Framework names a test runner whose log Parse understands.
+type Framework string
+
+// The supported frameworks.
+const (
+	Pytest   Framework = "pytest"
+	Unittest Framework = "unittest"
+	Jest     Framework = "jest"
+	Mocha    Framework = "mocha"
+	TAP      Framework = "tap"
+	Surefire Framework = "surefire"
+	JUnit    Framework = "junit"
+	GoTest   Framework = "gotest"
+)
+
+// Frameworks lists every supported framework in a fixed order.
+var Frameworks = []Framework{Pytest, Unittest, Jest, Mocha, TAP, Surefire, JUnit, GoTest}
+
+// Parse reads a test log of framework fw and returns its results in log
+// order, duplicates kept (a test reported twice, e.g. pytest's PASSED then
+// ERROR for a failing teardown, appears twice).
+//
+// A log with no recognisable test is not an error: the result is empty.
+// The error is non-nil only for an unknown framework, or for fw == JUnit
+// when the log is not well-formed XML.
+func Parse(fw Framework, log []byte) ([]Result, error) {
+	switch fw {
+	case Pytest:
+		return parsePytest(log), nil
+	case Unittest:
+		return parseUnittest(log), nil
+	case Jest:
+		return parseJest(log), nil
+	case Mocha:
+		return parseMocha(log), nil
+	case TAP:
+		return parseTAP(log), nil
+	case Surefire:
+		return parseSurefire(log), nil
+	case JUnit:
+		return ParseJUnitXML(bytes.NewReader(log))
+	case GoTest:
+		return parseGoTest(log), nil
+	}
+	return nil, fmt.Errorf("parse test log: unknown framework %q", fw)
+}
+
+// ToMap folds results into a map from test id to status; when an id occurs
+// more than once the last status wins.
+func ToMap(results []Result) map[string]Status {
+	m := make(map[string]Status, len(results))
+	for _, r := range results {
+		m[r.ID] = r.Status
+	}
+	return m
+}
+
+// TrimWorkspace returns results whose ids have the absolute workspace
+// directory prefix removed wherever it occurs at the start of the id, so
+// that Jest ids ("/tmp/ws123/src/a.test.ts->...") become stable
+// ("src/a.test.ts->..."). Ids without the prefix are unchanged. The input
+// slice is not modified.
+func TrimWorkspace(results []Result, workspace string) []Result {
+	out := make([]Result, len(results))
+	prefix := strings.TrimSuffix(workspace, "/") + "/"
+	for i, r := range results {
+		if workspace != "" {
+			r.ID = strings.TrimPrefix(r.ID, prefix)
+		}
+		out[i] = r
+	}
+	return out
+}
+
+var (
+	reJestJSON    = regexp.MustCompile(`\{\s*"numFailedTestSuites"`)
+	reMochaJSON   = regexp.MustCompile(`\{\s*"stats"\s*:`)
+	reGoTestJSON  = regexp.MustCompile(`(?m)^\{"Time":"[^"]*","Action":"`)
+	reTAPVersion  = regexp.MustCompile(`(?m)^TAP version \d+`)
+	reTAPPlan     = regexp.MustCompile(`(?m)^1\.\.\d+`)
+	reTAPLine     = regexp.MustCompile(`(?m)^(?:ok|not ok) \d+`)
+	rePytestHead  = regexp.MustCompile(`(?m)^=+ (?:test session starts|short test summary info) =+`)
+	reUnittestRan = regexp.MustCompile(`(?m)^Ran \d+ tests? in `)
+	reSurefire    = regexp.MustCompile(`(?m)Tests run: \d+, Failures: \d+, Errors: \d+, Skipped: \d+`)
+)
+
+// Detect guesses the framework that wrote log. ok is false when no known
+// runner's marks are found. Markers checked, in order: Jest JSON, Mocha
+// JSON, go test -json events, Maven Surefire (console summary lines or
+// Surefire XML), bare JUnit XML, TAP, pytest, unittest.
+func Detect(log []byte) (fw Framework, ok bool) {
+	switch {
+	case reJestJSON.Match(log):
+		return Jest, true
+	case reMochaJSON.Match(log) && bytes.Contains(log, []byte(`"passes"`)):
+		return Mocha, true
+	case reGoTestJSON.Match(log):
+		return GoTest, true
+	case reSurefire.Match(log):
+		return Surefire, true
+	case bytes.Contains(log, []byte("<testsuite")):
+		return JUnit, true
+	case reTAPVersion.Match(log) || (reTAPPlan.Match(log) && reTAPLine.Match(log)):
+		return TAP, true
+	case rePytestHead.Match(log):
+		return Pytest, true
+	case reUnittestRan.Match(log):
+		return Unittest, true
+	}
+	return "", false
+}
+
+// junitReportPatterns are the places, relative to a workspace, where test
+// runners conventionally write JUnit XML reports. filepath.Match syntax.
+var junitReportPatterns = []string{
+	"junit.xml",
+	"junit-*.xml",
+	"test-results.xml",
+	"TEST-*.xml",
+	"reports/junit*.xml",
+	"reports/TEST-*.xml",
+	"test-results/*.xml",
+	"test-reports/*.xml",
+	"build/test-results/*/TEST-*.xml",
+	"target/surefire-reports/TEST-*.xml",
+	"target/failsafe-reports/TEST-*.xml",
+	"*/target/surefire-reports/TEST-*.xml",
+	"*/*/target/surefire-reports/TEST-*.xml",
+	"*/build/test-results/*/TEST-*.xml",
+}
+
+// FindJUnitReports lists the JUnit XML report files under workspace, in
+// sorted order without duplicates: Maven Surefire/Failsafe reports
+// (target/surefire-reports/TEST-*.xml, also one and two module levels
+// down), Gradle (build/test-results/<task>/TEST-*.xml), and the common
+// single-file names (junit.xml, junit-*.xml, test-results.xml,
+// reports/junit*.xml, test-results/*.xml, test-reports/*.xml). Directories
+// and unreadable entries are skipped; a missing workspace gives nil.
+func FindJUnitReports(workspace string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range junitReportPatterns {
+		matches, err := filepath.Glob(filepath.Join(workspace, p))
+		if err != nil {
+			continue
+		}
+		for _, m := range matches {
+			if seen[m] {
+				continue
+			}
+			fi, err := os.Stat(m)
+			if err != nil || !fi.Mode().IsRegular() || fi.Mode()&fs.ModeType != 0 {
+				continue
+			}
+			seen[m] = true
+			out = append(out, m)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// splitLines splits log into lines without their "\n" or "\r\n" ends.
+func splitLines(log []byte) []string {
+	s := strings.ReplaceAll(string(log), "\r\n", "\n")
+	return strings.Split(s, "\n")
+}
+
+// reANSI matches terminal colour and cursor escape sequences.
+var reANSI = regexp.MustCompile("\x1b\\[[0-9;?]*[A-Za-z]")
+
+// stripANSI removes terminal escape sequences.
+func stripANSI(s string) string {
+	if !strings.Contains(s, "\x1b") {
+		return s
+	}
+	return reANSI.ReplaceAllString(s, "")
+}
