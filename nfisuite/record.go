@@ -48,8 +48,8 @@ type Record struct {
 	Flips       []nfi.Flip       `json:"flipped,omitempty"`
 
 	DurationS *float64 `json:"duration_s,omitempty"`
-	TokensIn  *int     `json:"tokens_in,omitempty"`
-	TokensOut *int     `json:"tokens_out,omitempty"`
+	TokensIn  *int64   `json:"tokens_in,omitempty"`
+	TokensOut *int64   `json:"tokens_out,omitempty"`
 	CostUSD   *float64 `json:"cost_usd,omitempty"`
 
 	// Key identifies the evaluated output: sha256 of the prediction's content.
@@ -59,7 +59,7 @@ type Record struct {
 }
 
 // Tokens returns tokens_in + tokens_out; ok is false when neither was reported.
-func (r Record) Tokens() (n int, ok bool) {
+func (r Record) Tokens() (n int64, ok bool) {
 	if r.TokensIn != nil {
 		n, ok = n+*r.TokensIn, true
 	}

@@ -285,7 +285,7 @@ func consistency(agent string, rs []nfisuite.Record) ConsistencyRow {
 
 func cost(agent string, rs []nfisuite.Record) CostRow {
 	var secs, toks, usd []float64
-	gain, tokenSum := 0.0, 0
+	gain, tokenSum := 0.0, int64(0)
 	for _, r := range rs {
 		if r.DurationS != nil {
 			secs = append(secs, *r.DurationS)

@@ -15,7 +15,7 @@ func im(doc, errh float64) nfi.Improvement {
 }
 
 func fp(v float64) *float64 { return &v }
-func ip(v int) *int         { return &v }
+func ip(v int64) *int64     { return &v }
 
 func rec(agent, task, scope string, run int, valid, correct bool, doc, errh float64, human nfi.Improvement) nfisuite.Record {
 	r := nfisuite.Record{Model: agent, InstanceID: task, Scope: scope, Run: run, Valid: valid, FunctionallyCorrect: correct, Human: human}
@@ -51,7 +51,7 @@ func TestBuildNFIByHand(t *testing.T) {
 	for i, d := range []float64{10, 20, 30, 40} {
 		a[i].DurationS = fp(d)
 	}
-	for i, n := range []int{1000, 3000, 2000, 4000} {
+	for i, n := range []int64{1000, 3000, 2000, 4000} {
 		a[i].TokensIn = ip(n)
 	}
 	b := []nfisuite.Record{
