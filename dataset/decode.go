@@ -1,0 +1,236 @@
+package dataset
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// aliases maps each canonical field name to the names accepted for it, the
+// canonical (SWE-bench) name first. Source: polynfi evaluation spec §1.1.
+var aliases = []struct {
+	name  string
+	names []string
+}{
+	{"instance_id", []string{"instance_id"}},
+	{"repo", []string{"repo"}},
+	{"base_commit", []string{"base_commit"}},
+	{"patch", []string{"patch"}},
+	{"test_patch", []string{"test_patch"}},
+	{"language", []string{"language"}},
+	{"test_command", []string{"test_command", "test_cmd"}},
+	{"FAIL_TO_PASS", []string{"FAIL_TO_PASS", "F2P"}},
+	{"PASS_TO_PASS", []string{"PASS_TO_PASS", "P2P"}},
+	{"task_category", []string{"task_category"}},
+	{"modified_nodes", []string{"modified_nodes"}},
+	{"Dockerfile", []string{"Dockerfile", "dockerfile"}},
+	{"problem_statement", []string{"problem_statement"}},
+	{"created_at", []string{"created_at"}},
+}
+
+var knownField = func() map[string]bool {
+	m := map[string]bool{"polynfi_schema": true}
+	for _, a := range aliases {
+		for _, n := range a.names {
+			m[n] = true
+		}
+	}
+	return m
+}()
+
+// fieldError is a problem with one field of a row.
+type fieldError struct {
+	field string
+	err   error
+}
+
+// lookup returns the value of canonical field name under any of its
+// aliases, and the name it was found under.
+func lookup(row map[string]any, name string) (any, string, bool) {
+	for _, a := range aliases {
+		if a.name != name {
+			continue
+		}
+		for _, n := range a.names {
+			if v, ok := row[n]; ok {
+				return v, n, true
+			}
+		}
+	}
+	return nil, name, false
+}
+
+// decodeInstance turns one decoded row into an Instance. It collects every
+// field error rather than stopping at the first.
+func decodeInstance(row map[string]any) (Instance, []fieldError) {
+	var in Instance
+	var errs []fieldError
+	str := func(name string, dst *string) {
+		v, n, ok := lookup(row, name)
+		if !ok {
+			return
+		}
+		s, err := toString(v)
+		if err != nil {
+			errs = append(errs, fieldError{n, err})
+			return
+		}
+		*dst = s
+	}
+	list := func(name string, dst *[]string) {
+		v, n, ok := lookup(row, name)
+		if !ok {
+			*dst = []string{}
+			return
+		}
+		l, err := toList(v)
+		if err != nil {
+			errs = append(errs, fieldError{n, err})
+			return
+		}
+		*dst = l
+	}
+	str("instance_id", &in.InstanceID)
+	str("repo", &in.Repo)
+	str("base_commit", &in.BaseCommit)
+	str("patch", &in.Patch)
+	str("test_patch", &in.TestPatch)
+	str("language", &in.Language)
+	str("test_command", &in.TestCommand)
+	list("FAIL_TO_PASS", &in.FailToPass)
+	list("PASS_TO_PASS", &in.PassToPass)
+	str("task_category", &in.TaskCategory)
+	list("modified_nodes", &in.ModifiedNodes)
+	str("Dockerfile", &in.Dockerfile)
+	str("problem_statement", &in.ProblemStatement)
+	str("created_at", &in.CreatedAt)
+
+	in.InstanceID = strings.TrimSpace(in.InstanceID)
+	in.Repo = strings.TrimSpace(in.Repo)
+	in.BaseCommit = strings.TrimSpace(in.BaseCommit)
+	in.Language = CanonicalLanguage(in.Language)
+	in.TaskCategory = strings.TrimSpace(in.TaskCategory)
+	if len(in.ModifiedNodes) == 0 {
+		in.ModifiedNodes = nil
+	}
+	if err := checkInstanceID(in.InstanceID); err != nil {
+		errs = append(errs, fieldError{"instance_id", err})
+	}
+	if in.Repo == "" {
+		errs = append(errs, fieldError{"repo", errors.New("missing")})
+	} else if parts := strings.Split(in.Repo, "/"); len(parts) != 2 || parts[0] == "" || parts[1] == "" ||
+		parts[0] == ".." || parts[1] == ".." || parts[0] == "." || parts[1] == "." {
+		errs = append(errs, fieldError{"repo", fmt.Errorf("%q: want owner/name", in.Repo)})
+	}
+	if in.BaseCommit == "" {
+		errs = append(errs, fieldError{"base_commit", errors.New("missing")})
+	} else if strings.HasPrefix(in.BaseCommit, "-") || strings.ContainsAny(in.BaseCommit, " \t\n:") {
+		errs = append(errs, fieldError{"base_commit", fmt.Errorf("%q is not a commit", in.BaseCommit)})
+	}
+	for k, v := range row {
+		if knownField[k] {
+			continue
+		}
+		if in.Extra == nil {
+			in.Extra = map[string]any{}
+		}
+		in.Extra[k] = v
+	}
+	return in, errs
+}
+
+// checkInstanceID rejects ids that cannot name a result file.
+func checkInstanceID(id string) error {
+	switch {
+	case id == "":
+		return errors.New("missing")
+	case id == "." || id == "..":
+		return fmt.Errorf("%q is not a valid id", id)
+	case strings.ContainsAny(id, "/\\\x00\n\r"):
+		return fmt.Errorf("%q contains a path separator or control character", id)
+	case len(id) > 200:
+		return fmt.Errorf("longer than 200 bytes")
+	}
+	return nil
+}
+
+// toString converts a decoded scalar to its text.
+func toString(v any) (string, error) {
+	switch x := v.(type) {
+	case nil:
+		return "", nil
+	case string:
+		return x, nil
+	case []byte:
+		return string(x), nil
+	case json.Number:
+		return x.String(), nil
+	case bool:
+		return strconv.FormatBool(x), nil
+	case float64:
+		if math.IsNaN(x) { // pandas writes missing cells as NaN
+			return "", nil
+		}
+		return strconv.FormatFloat(x, 'g', -1, 64), nil
+	case float32:
+		return strconv.FormatFloat(float64(x), 'g', -1, 32), nil
+	case int, int32, int64, uint32, uint64:
+		return fmt.Sprint(x), nil
+	case time.Time:
+		return x.UTC().Format(time.RFC3339Nano), nil
+	}
+	return "", fmt.Errorf("want a string, got %s", jsonKind(v))
+}
+
+// toList converts a decoded value to a list of strings: a real list, or a
+// string holding a JSON array or a Python repr list.
+func toList(v any) ([]string, error) {
+	switch x := v.(type) {
+	case nil:
+		return []string{}, nil
+	case string:
+		return ParseStringList(x)
+	case []byte:
+		return ParseStringList(string(x))
+	case []string:
+		return append([]string{}, x...), nil
+	case []any:
+		out := make([]string, 0, len(x))
+		for i, e := range x {
+			s, ok := e.(string)
+			if !ok {
+				if b, isBytes := e.([]byte); isBytes {
+					s, ok = string(b), true
+				}
+			}
+			if !ok {
+				return nil, fmt.Errorf("element %d: want a string, got %s", i, jsonKind(e))
+			}
+			out = append(out, s)
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("%w, got %s", errNotList, jsonKind(v))
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case json.Number, float64, int, int64:
+		return "a number"
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}

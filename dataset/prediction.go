@@ -1,0 +1,327 @@
+package dataset
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// GoldModel is the model name given to the dataset's own reference patches
+// (`--predictions gold`).
+const GoldModel = "gold"
+
+// Prediction is one agent output for one instance: either a unified diff
+// (ModelPatch) or the complete new contents of the files it changed (Files,
+// SWE-NFI's "code_after"; path → content, paths relative to the repository
+// root). Exactly one of the two is set for a non-empty prediction; both
+// empty is an empty prediction (graded empty_patch).
+type Prediction struct {
+	InstanceID      string            `json:"instance_id"`
+	ModelNameOrPath string            `json:"model_name_or_path"`
+	ModelPatch      string            `json:"model_patch,omitempty"`
+	Files           map[string]string `json:"files,omitempty"`
+	// Run is the 0-based repeat index of this prediction (several runs of
+	// the same agent on the same instance).
+	Run int `json:"run"`
+	// Optional cost fields, nil when absent. DurationS is agent wall time in
+	// seconds; CostUSD in US dollars.
+	DurationS *float64 `json:"duration_s,omitempty"`
+	TokensIn  *int64   `json:"tokens_in,omitempty"`
+	TokensOut *int64   `json:"tokens_out,omitempty"`
+	CostUSD   *float64 `json:"cost_usd,omitempty"`
+	// Row is the 1-based record the prediction came from (0 for gold).
+	Row int `json:"-"`
+}
+
+// Empty reports whether the prediction carries no change at all (a blank
+// diff and no files).
+func (p *Prediction) Empty() bool {
+	return strings.TrimSpace(p.ModelPatch) == "" && len(p.Files) == 0
+}
+
+// PatchSHA256 is the hex SHA-256 of what the prediction asks to apply: the
+// model patch bytes, or for Files the canonical JSON of the sorted
+// path→content map. It keys result records, so that a changed patch is
+// evaluated again.
+func (p *Prediction) PatchSHA256() string {
+	h := sha256.New()
+	if len(p.Files) == 0 {
+		h.Write([]byte(p.ModelPatch))
+	} else {
+		keys := make([]string, 0, len(p.Files))
+		for k := range p.Files {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		h.Write([]byte("files\x00"))
+		for _, k := range keys {
+			fmt.Fprintf(h, "%d:%s%d:%s", len(k), k, len(p.Files[k]), p.Files[k])
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Predictions is a loaded predictions file: the good predictions in file
+// order and one error per malformed record.
+type Predictions struct {
+	Path        string
+	Predictions []Prediction
+	Errors      []*RowError
+}
+
+// Gold returns one prediction per instance carrying the instance's own
+// reference patch, model GoldModel, run 0.
+func Gold(instances []Instance) []Prediction {
+	out := make([]Prediction, len(instances))
+	for i, in := range instances {
+		out[i] = Prediction{InstanceID: in.InstanceID, ModelNameOrPath: GoldModel, ModelPatch: in.Patch}
+	}
+	return out
+}
+
+// LoadPredictions reads predictions from path: JSONL (one object a line), a
+// JSON list of objects, or a JSON object keyed by instance_id (all three
+// SWE-bench inputs). A record lacking instance_id in the keyed form takes its
+// key. It returns an error only when the file as a whole cannot be read; a
+// malformed record, or a second record for the same (instance_id, model,
+// run), is a RowError and the others are kept.
+func LoadPredictions(file string) (*Predictions, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	var rows []rawRow
+	trimmed := bytes.TrimSpace(data)
+	switch {
+	case len(trimmed) == 0:
+	case trimmed[0] == '[':
+		rows, err = readJSONList(file, data)
+		if err != nil && rows == nil {
+			return nil, err
+		}
+	case isKeyedObject(trimmed):
+		rows, err = readKeyed(file, trimmed)
+		if err != nil {
+			return nil, err
+		}
+	default:
+		rows = readJSONL(data)
+	}
+	ps := &Predictions{Path: file}
+	if err != nil {
+		ps.Errors = append(ps.Errors, &RowError{File: file, Row: len(rows) + 1, Err: err})
+	}
+	type key struct {
+		id, model string
+		run       int
+	}
+	seen := map[key]int{}
+	for _, r := range rows {
+		if r.err != nil {
+			ps.Errors = append(ps.Errors, &RowError{File: file, Row: r.row, Line: r.line, Err: r.err})
+			continue
+		}
+		p, ferrs := decodePrediction(r.fields)
+		p.Row = r.row
+		for _, fe := range ferrs {
+			ps.Errors = append(ps.Errors, &RowError{File: file, Row: r.row, Line: r.line, InstanceID: p.InstanceID, Field: fe.field, Err: fe.err})
+		}
+		if len(ferrs) > 0 {
+			continue
+		}
+		k := key{p.InstanceID, p.ModelNameOrPath, p.Run}
+		if first, dup := seen[k]; dup {
+			ps.Errors = append(ps.Errors, &RowError{File: file, Row: r.row, Line: r.line, InstanceID: p.InstanceID, Field: "instance_id",
+				Err: fmt.Errorf("second prediction for the same model and run (first at row %d)", first)})
+			continue
+		}
+		seen[k] = r.row
+		ps.Predictions = append(ps.Predictions, p)
+	}
+	return ps, nil
+}
+
+// isKeyedObject tells a JSON object keyed by instance_id (a single JSON
+// value whose members are objects) from JSONL.
+func isKeyedObject(b []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	var v map[string]json.RawMessage
+	if err := dec.Decode(&v); err != nil || dec.More() {
+		return false
+	}
+	if _, ok := v["instance_id"]; ok {
+		return false // a one-line JSONL file
+	}
+	for _, m := range v {
+		if t := bytes.TrimSpace(m); len(t) == 0 || t[0] != '{' {
+			return false
+		}
+	}
+	return true
+}
+
+func readKeyed(file string, b []byte) ([]rawRow, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if _, err := dec.Token(); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	var rows []rawRow
+	for n := 1; dec.More(); n++ {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		id, _ := tok.(string)
+		line := 1 + bytes.Count(b[:dec.InputOffset()], []byte("\n"))
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, fmt.Errorf("%s: key %q: %w", file, id, err)
+		}
+		m, err := decodeObject(raw)
+		if err == nil {
+			if got, ok := m["instance_id"]; !ok {
+				m["instance_id"] = id
+			} else if s, _ := got.(string); s != id {
+				err = fmt.Errorf("field instance_id %q differs from its key %q", s, id)
+			}
+		}
+		rows = append(rows, rawRow{row: n, line: line, fields: m, err: err})
+	}
+	return rows, nil
+}
+
+func decodePrediction(m map[string]any) (Prediction, []fieldError) {
+	var p Prediction
+	var errs []fieldError
+	str := func(name string, dst *string) {
+		v, ok := m[name]
+		if !ok {
+			return
+		}
+		s, err := toString(v)
+		if err != nil {
+			errs = append(errs, fieldError{name, err})
+		}
+		*dst = s
+	}
+	str("instance_id", &p.InstanceID)
+	p.InstanceID = strings.TrimSpace(p.InstanceID)
+	str("model_name_or_path", &p.ModelNameOrPath)
+	str("model_patch", &p.ModelPatch)
+	if err := checkInstanceID(p.InstanceID); err != nil {
+		errs = append(errs, fieldError{"instance_id", err})
+	}
+	if v, ok := m["files"]; ok && v != nil {
+		obj, isObj := v.(map[string]any)
+		if !isObj {
+			errs = append(errs, fieldError{"files", fmt.Errorf("want an object {path: content}, got %s", jsonKind(v))})
+		} else {
+			p.Files = make(map[string]string, len(obj))
+			for k, c := range obj {
+				s, isStr := c.(string)
+				if !isStr {
+					errs = append(errs, fieldError{"files", fmt.Errorf("%q: want the file content as a string, got %s", k, jsonKind(c))})
+					continue
+				}
+				if err := checkRelPath(k); err != nil {
+					errs = append(errs, fieldError{"files", err})
+					continue
+				}
+				p.Files[k] = s
+			}
+		}
+	}
+	if p.ModelPatch != "" && len(p.Files) > 0 {
+		errs = append(errs, fieldError{"files", errors.New("both model_patch and files are set; give one")})
+	}
+	if v, ok := m["run"]; ok && v != nil {
+		n, err := toInt(v)
+		if err != nil || n < 0 {
+			errs = append(errs, fieldError{"run", fmt.Errorf("want a non-negative integer, got %v", v)})
+		}
+		p.Run = int(n)
+	}
+	floatField := func(name string) *float64 {
+		v, ok := m[name]
+		if !ok || v == nil {
+			return nil
+		}
+		f, err := toFloat(v)
+		if err != nil || f < 0 {
+			errs = append(errs, fieldError{name, fmt.Errorf("want a non-negative number, got %v", v)})
+			return nil
+		}
+		return &f
+	}
+	intField := func(name string) *int64 {
+		v, ok := m[name]
+		if !ok || v == nil {
+			return nil
+		}
+		n, err := toInt(v)
+		if err != nil || n < 0 {
+			errs = append(errs, fieldError{name, fmt.Errorf("want a non-negative integer, got %v", v)})
+			return nil
+		}
+		return &n
+	}
+	p.DurationS = floatField("duration_s")
+	p.CostUSD = floatField("cost_usd")
+	p.TokensIn = intField("tokens_in")
+	p.TokensOut = intField("tokens_out")
+	return p, errs
+}
+
+// checkRelPath rejects a file path that is not a clean relative path inside
+// the repository.
+func checkRelPath(p string) error {
+	if p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "\\") || strings.ContainsRune(p, 0) {
+		return fmt.Errorf("%q: want a relative path inside the repository", p)
+	}
+	if c := path.Clean(p); c != p || c == "." || c == ".." || strings.HasPrefix(c, "../") {
+		return fmt.Errorf("%q: want a clean relative path inside the repository", p)
+	}
+	for _, part := range strings.Split(p, "/") {
+		if part == ".git" {
+			return fmt.Errorf("%q: writes into .git", p)
+		}
+	}
+	return nil
+}
+
+func toInt(v any) (int64, error) {
+	switch x := v.(type) {
+	case json.Number:
+		return strconv.ParseInt(x.String(), 10, 64)
+	case float64:
+		if x != float64(int64(x)) {
+			return 0, errors.New("not an integer")
+		}
+		return int64(x), nil
+	case string:
+		return strconv.ParseInt(strings.TrimSpace(x), 10, 64)
+	}
+	return 0, fmt.Errorf("got %s", jsonKind(v))
+}
+
+func toFloat(v any) (float64, error) {
+	switch x := v.(type) {
+	case json.Number:
+		return x.Float64()
+	case float64:
+		return x, nil
+	case string:
+		return strconv.ParseFloat(strings.TrimSpace(x), 64)
+	}
+	return 0, fmt.Errorf("got %s", jsonKind(v))
+}

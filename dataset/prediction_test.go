@@ -1,0 +1,96 @@
+package dataset
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestLoadPredictionsForms(t *testing.T) {
+	t.Parallel()
+	a := `{"instance_id": "o__r-1", "model_name_or_path": "m", "model_patch": "diff --git a/x b/x\n", "run": 1, "duration_s": 12.5, "tokens_in": 100, "tokens_out": 20, "cost_usd": 0.01}`
+	b := `{"instance_id": "o__r-2", "model_name_or_path": "m", "model_patch": null}`
+	c := `{"instance_id": "o__r-3", "model_name_or_path": "m", "files": {"pkg/a.py": "x = 1\n"}}`
+	forms := map[string]string{
+		"p.jsonl": a + "\n" + b + "\n" + c + "\n",
+		"p.json":  "[" + a + ",\n" + b + ",\n" + c + "]",
+		"k.json": `{"o__r-1": ` + a + `, "o__r-2": {"model_name_or_path": "m", "model_patch": null},
+		  "o__r-3": {"model_name_or_path": "m", "files": {"pkg/a.py": "x = 1\n"}}}`,
+	}
+	d, tin, tout, cost := 12.5, int64(100), int64(20), 0.01
+	want := []Prediction{
+		{InstanceID: "o__r-1", ModelNameOrPath: "m", ModelPatch: "diff --git a/x b/x\n", Run: 1, DurationS: &d, TokensIn: &tin, TokensOut: &tout, CostUSD: &cost, Row: 1},
+		{InstanceID: "o__r-2", ModelNameOrPath: "m", Row: 2},
+		{InstanceID: "o__r-3", ModelNameOrPath: "m", Files: map[string]string{"pkg/a.py": "x = 1\n"}, Row: 3},
+	}
+	for name, content := range forms {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ps, err := LoadPredictions(writeFile(t, name, content))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ps.Errors) > 0 {
+				t.Fatalf("errors: %v", ps.Errors)
+			}
+			if diff := cmp.Diff(want, ps.Predictions); diff != "" {
+				t.Errorf("predictions (-want +got):\n%s", diff)
+			}
+			if !ps.Predictions[1].Empty() || ps.Predictions[2].Empty() {
+				t.Error("Empty(): want true for the null patch only")
+			}
+		})
+	}
+}
+
+func TestLoadPredictionsErrors(t *testing.T) {
+	t.Parallel()
+	content := strings.Join([]string{
+		`{"instance_id": "o__r-1", "model_name_or_path": "m", "model_patch": "p"}`,
+		`{"instance_id": "o__r-1", "model_name_or_path": "m", "model_patch": "q"}`,
+		`{"instance_id": "o__r-1", "model_name_or_path": "m", "model_patch": "q", "run": 1}`,
+		`{"instance_id": "o__r-2", "files": {"../etc/passwd": "x"}}`,
+		`{"instance_id": "o__r-3", "files": {"a.py": 3}}`,
+		`{"instance_id": "o__r-4", "model_patch": "p", "files": {"a.py": "x"}}`,
+		`{"instance_id": "o__r-5", "run": -1}`,
+		`{"instance_id": "o__r-6", "tokens_in": "many"}`,
+		`{"model_patch": "p"}`,
+		`{"instance_id": "o__r-7", "files": {".git/hooks/post-checkout": "x"}}`,
+	}, "\n")
+	ps, err := LoadPredictions(writeFile(t, "p.jsonl", content))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps.Predictions) != 2 {
+		t.Errorf("got %d predictions, want 2 (o__r-1 runs 0 and 1)", len(ps.Predictions))
+	}
+	got := map[int]string{}
+	for _, e := range ps.Errors {
+		got[e.Line] = e.Field
+	}
+	want := map[int]string{2: "instance_id", 4: "files", 5: "files", 6: "files", 7: "run", 8: "tokens_in", 9: "instance_id", 10: "files"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("error lines→fields (-want +got):\n%s", diff)
+	}
+}
+
+func TestGoldAndPatchSHA(t *testing.T) {
+	t.Parallel()
+	ins := []Instance{{InstanceID: "a", Patch: "p1"}, {InstanceID: "b", Patch: ""}}
+	g := Gold(ins)
+	if len(g) != 2 || g[0].ModelPatch != "p1" || g[0].ModelNameOrPath != GoldModel || !g[1].Empty() {
+		t.Errorf("Gold = %+v", g)
+	}
+	p1 := Prediction{ModelPatch: "x"}
+	p2 := Prediction{ModelPatch: "y"}
+	f1 := Prediction{Files: map[string]string{"a": "1", "b": "2"}}
+	f2 := Prediction{Files: map[string]string{"b": "2", "a": "1"}}
+	f3 := Prediction{Files: map[string]string{"a": "12"}}
+	if p1.PatchSHA256() == p2.PatchSHA256() || f1.PatchSHA256() != f2.PatchSHA256() || f1.PatchSHA256() == f3.PatchSHA256() {
+		t.Error("PatchSHA256 must differ for different patches and not depend on map order")
+	}
+	if got := p1.PatchSHA256(); got != "2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881" {
+		t.Errorf("sha256(x) = %s", got)
+	}
+}
