@@ -1,0 +1,279 @@
+package pyast
+
+import (
+	"unicode/utf8"
+
+	"github.com/mattn/go-runewidth"
+
+	"github.com/polynfi/polynfi/syntax"
+)
+
+// Token is one token of the file in the sense of Python's tokenizer, derived
+// from the tree's leaves: an anonymous leaf (operator, keyword, bracket), a
+// named leaf (identifier, number, comment) or a whole string literal (each
+// `string` node is one token, interpolations included, as tokenize does
+// before Python 3.12). Line continuations are not tokens.
+type Token struct {
+	// Node is the leaf or string node.
+	Node syntax.NodeID
+	// Start and End are byte offsets, half-open.
+	Start, End uint32
+	// Row and EndRow are the 0-based rows of the first and last byte.
+	Row, EndRow uint32
+	// Depth is the bracket depth before the token: the number of (, [ and {
+	// opened and not yet closed.
+	Depth int32
+	// Comment is true for a `#` comment.
+	Comment bool
+	// Newline is true when an unescaped line break (Python's NL or NEWLINE,
+	// not a backslash continuation) lies between the previous non-comment
+	// token and this one.
+	Newline bool
+}
+
+// Kind returns the token's node kind: the operator or keyword text for an
+// anonymous token ("+", "and", "("), the node type otherwise ("identifier",
+// "string", "comment").
+func (tk *Token) Kind(t *syntax.Tree) string { return t.Nodes[tk.Node].Kind }
+
+// Named reports a named node (identifier, number, string, comment).
+func (tk *Token) Named(t *syntax.Tree) bool { return t.Nodes[tk.Node].Named }
+
+// Line flags, see Line.
+const (
+	// InString: the line starts inside a string literal that began on an
+	// earlier line (a continuation line of a multi-line string).
+	InString uint8 = 1 << iota
+	// Blank: the line has only spaces, tabs and form feeds (or nothing) and
+	// is not inside a string.
+	Blank
+	// CommentOnly: the first token on the line is a comment.
+	CommentOnly
+	// Continuation: the line continues a logical line begun on an earlier
+	// line (it starts inside open brackets or after a backslash), and is not
+	// inside a string. Blank lines inside brackets are continuations too.
+	Continuation
+	// LogicalStart: a statement (a logical line) begins on this line: its
+	// first token is not a comment and starts outside brackets.
+	LogicalStart
+	// AfterColon: for a LogicalStart or CommentOnly line outside brackets,
+	// the previous non-comment token is `:`, so Python expects an indented
+	// block here.
+	AfterColon
+)
+
+// Line holds the facts of one physical line. Lines end at "\n"; a "\r"
+// before it is not part of the line.
+type Line struct {
+	// Start and End are the byte offsets of the line's text, half-open,
+	// without the line break.
+	Start, End uint32
+	// Indent is the length in bytes of the leading run of spaces, tabs and
+	// form feeds.
+	Indent uint32
+	// Comment is the byte offset of the comment token on the line (a line
+	// holds at most one), or -1.
+	Comment int32
+	// Flags is a set of InString, Blank, CommentOnly, Continuation,
+	// LogicalStart and AfterColon.
+	Flags uint8
+}
+
+// Has reports whether all of flags are set.
+func (l *Line) Has(flags uint8) bool { return l.Flags&flags == flags }
+
+// Lines is the physical-line table of a file, computed in one scan of the
+// tokens and the source.
+type Lines struct {
+	// List has one entry per physical line (0-based rows, as Tree.LineStarts).
+	List []Line
+	// Tokens is the token stream in source order.
+	Tokens []Token
+	// IndentChar is the first character of the first indented logical
+	// line (' ' or '\t'), or 0 when no line is indented. Source: Ruff Stylist::indentation, pycodestyle indent_char.
+	IndentChar byte
+}
+
+// Text returns line i's text without its line break.
+func (ls *Lines) Text(t *syntax.Tree, i int) []byte {
+	l := &ls.List[i]
+	return t.Source[l.Start:l.End]
+}
+
+// Lines returns the file's physical-line facts and token stream, built once
+// per file.
+func (m *Module) Lines() *Lines {
+	return Memo(m, "pyast.lines", func() *Lines { return buildLines(m.Tree) })
+}
+
+// Tokens returns the file's token stream (see Token), built once per file.
+func (m *Module) Tokens() []Token { return m.Lines().Tokens }
+
+func buildLines(t *syntax.Tree) *Lines {
+	src := t.Source
+	starts := t.LineStarts()
+	ls := &Lines{List: make([]Line, len(starts))}
+	for i, s := range starts {
+		end := uint32(len(src))
+		if i+1 < len(starts) {
+			end = starts[i+1] - 1
+		}
+		if end > s && src[end-1] == '\r' {
+			end--
+		}
+		ind := s
+		for ind < end && (src[ind] == ' ' || src[ind] == '\t' || src[ind] == '\f') {
+			ind++
+		}
+		l := &ls.List[i]
+		l.Start, l.End, l.Indent, l.Comment = s, end, ind-s, -1
+	}
+	ls.Tokens = make([]Token, 0, len(t.Nodes)/2)
+	var (
+		depth     int32
+		prevEnd   uint32 // end of the previous token (of any kind)
+		prevRow   = -1   // end row of the previous token
+		newline   bool   // unescaped newline since the previous non-comment token
+		lastCode  syntax.NodeID
+		havePrevT bool
+	)
+	lastCode = syntax.NoNode
+	nodes := t.Nodes
+	for i := 0; i < len(nodes); {
+		n := &nodes[i]
+		isString := n.Kind == "string"
+		if !isString && n.FirstChild != syntax.NoNode {
+			i++
+			continue
+		}
+		next := i + 1
+		if isString {
+			next = int(n.End)
+		}
+		if n.StartByte == n.EndByte || n.Kind == "line_continuation" || n.StartByte < prevEnd {
+			i = next
+			continue
+		}
+		// The gap since the previous token holds only whitespace, line
+		// breaks and backslash continuations.
+		escapedLast := false
+		for j := prevEnd; j < n.StartByte; j++ {
+			if src[j] != '\n' {
+				continue
+			}
+			k := j
+			if k > prevEnd && src[k-1] == '\r' {
+				k--
+			}
+			escaped := k > prevEnd && src[k-1] == '\\'
+			if !escaped {
+				newline = true
+			}
+			escapedLast = escaped
+		}
+		comment := n.Kind == "comment"
+		tk := Token{Node: syntax.NodeID(i), Start: n.StartByte, End: n.EndByte, Row: n.StartRow, EndRow: n.EndRow,
+			Depth: depth, Comment: comment, Newline: newline && havePrevT}
+		// Rows between the previous token and this one have no token.
+		for r := prevRow + 1; r < int(n.StartRow) && r < len(ls.List); r++ {
+			l := &ls.List[r]
+			if l.Indent == l.End-l.Start {
+				l.Flags |= Blank
+			}
+			if depth > 0 {
+				l.Flags |= Continuation
+			}
+		}
+		if int(n.StartRow) > prevRow && int(n.StartRow) < len(ls.List) {
+			l := &ls.List[n.StartRow]
+			cont := depth > 0 || escapedLast
+			switch {
+			case comment:
+				l.Flags |= CommentOnly
+			case !cont:
+				l.Flags |= LogicalStart
+			}
+			if cont {
+				l.Flags |= Continuation
+			} else if lastCode != syntax.NoNode && nodes[lastCode].Kind == ":" {
+				l.Flags |= AfterColon
+			}
+			if !cont && !comment && l.Indent > 0 && ls.IndentChar == 0 {
+				c := src[l.Start]
+				if c == ' ' || c == '\t' {
+					ls.IndentChar = c
+				}
+			}
+		}
+		if comment && int(n.StartRow) < len(ls.List) {
+			ls.List[n.StartRow].Comment = int32(n.StartByte)
+		}
+		for r := n.StartRow + 1; r <= n.EndRow && int(r) < len(ls.List); r++ {
+			ls.List[r].Flags |= InString
+		}
+		if !comment {
+			switch n.Kind {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				if depth > 0 {
+					depth--
+				}
+			}
+			lastCode = syntax.NodeID(i)
+			newline = false
+			havePrevT = true
+		}
+		ls.Tokens = append(ls.Tokens, tk)
+		prevEnd, prevRow = n.EndByte, int(n.EndRow)
+		i = next
+	}
+	for r := prevRow + 1; r < len(ls.List); r++ {
+		l := &ls.List[r]
+		if l.Indent == l.End-l.Start {
+			l.Flags |= Blank
+		}
+	}
+	return ls
+}
+
+// widthCond measures display widths without locale influence: East Asian
+// ambiguous characters are narrow, as in Rust's unicode-width.
+var widthCond = &runewidth.Condition{EastAsianWidth: false, StrictEmojiNeutral: true}
+
+// DisplayWidth returns the display width of s as Ruff measures line length:
+// each character adds its Unicode display width (East Asian wide and
+// fullwidth 2, combining and control characters 0, others 1), and a tab
+// advances the column to the next multiple of tabSize, counting columns in
+// characters. The result is in terminal cells.
+//
+// Source: Ruff crates/ruff_linter/src/line_width.rs (LineWidthBuilder);
+// widths from Unicode UAX #11 via github.com/mattn/go-runewidth.
+func DisplayWidth(s []byte, tabSize int) int {
+	width, column := 0, 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < 0x80 {
+			i++
+			switch {
+			case c == '\t':
+				adv := tabSize - column%tabSize
+				width += adv
+				column += adv
+			case c == '\n' || c == '\r':
+				width, column = 0, 0
+			case c < 0x20 || c == 0x7f:
+				column++
+			default:
+				width++
+				column++
+			}
+			continue
+		}
+		r, size := utf8.DecodeRune(s[i:])
+		i += size
+		width += widthCond.RuneWidth(r)
+		column++
+	}
+	return width
+}

@@ -1,0 +1,213 @@
+package style
+
+import (
+	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/nfi/pyast"
+	"github.com/polynfi/polynfi/syntax"
+)
+
+// ConstantName reports module-level constants whose name is not UPPER_CASE.
+//
+// Source: PEP 8 "Constants"; pylint C0103 (const-naming-style=UPPER_CASE).
+var ConstantName = &nfi.Rule{
+	ID: "STY-R03", Name: "module-constant-upper-case", Aspect: nfi.CodingStyle, Kind: nfi.Required,
+	Doc: nfi.Doc{
+		Summary: "module-level constants are UPPER_CASE",
+		What: "A constant is a module-level `NAME = literal` statement (at top level or inside " +
+			"module-level if/try/with blocks, not inside a for or while loop, a def or a class) " +
+			"whose NAME is bound exactly once in the module (assignments, for/with/except " +
+			"targets, imports, defs, classes and `global` assignments in functions all count) " +
+			"and whose value is a literal: a number (with an optional sign), a string or bytes " +
+			"(not an f-string), True, False, None, or a tuple or frozenset({...}) of literals. " +
+			"Its name must be uppercase (Ruff is_uppercase; `_MAX` passes, `_max` fails).",
+		Why:    "PEP 8: constants are written in all capital letters with underscores, so readers know they must not be rebound.",
+		Bad:    "max_retries = 5\n",
+		Good:   "MAX_RETRIES = 5\n",
+		Exempt: "dunders (`__all__`, `__version__`); annotated assignments to TypeAlias; chained assignments (`a = b = 1`); names bound more than once.",
+		Source: "PEP 8 (\"Constants are usually defined on a module level and written in all capital letters with underscores\"); catalog decision 10",
+		Oracle: "No Ruff rule (N816 only flags mixedCase globals); pylint C0103 with " +
+			"const-naming-style=UPPER_CASE is close but infers constants from any value, so " +
+			"`logger = logging.getLogger()` fails pylint and passes here.",
+	},
+	Kinds:  []string{"module"},
+	Visit:  checkConstantName,
+}
+
+func checkConstantName(p *nfi.Pass, root syntax.NodeID) {
+	t := p.Tree
+	counts := map[string]int{}
+	var cands []syntax.NodeID
+	// One walk over the module scope: count bindings per name and collect
+	// candidate constant assignments. Function bodies only contribute names
+	// they declare global.
+	var walk func(id syntax.NodeID, inLoop bool)
+	walk = func(id syntax.NodeID, inLoop bool) {
+		for c := t.Nodes[id].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+			nd := &t.Nodes[c]
+			switch nd.Kind {
+			case "function_definition", "class_definition":
+				if n := t.ChildByField(c, "name"); n != syntax.NoNode {
+					counts[t.TextString(n)]++
+				}
+				if nd.Kind == "function_definition" {
+					countGlobalAssignments(t, c, counts)
+				}
+				continue
+			case "decorated_definition":
+				walk(c, inLoop)
+				continue
+			case "lambda", "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression":
+				continue
+			case "identifier":
+				if r, _ := bindingRole(t, c); r != roleNone && r != roleParam {
+					counts[t.TextString(c)]++
+				}
+				continue
+			case "dotted_name", "aliased_import":
+				if imp := importedName(t, c); imp != "" {
+					counts[imp]++
+				}
+				continue
+			case "expression_statement":
+				if !inLoop {
+					if a := firstNamed(t, c); a != syntax.NoNode && t.Nodes[a].Kind == "assignment" && t.Nodes[a].NextSibling == syntax.NoNode {
+						cands = append(cands, a)
+					}
+				}
+			}
+			walk(c, inLoop || nd.Kind == "for_statement" || nd.Kind == "while_statement")
+		}
+	}
+	walk(root, false)
+	for _, a := range cands {
+		left, right := t.ChildByField(a, "left"), t.ChildByField(a, "right")
+		if left == syntax.NoNode || right == syntax.NoNode || t.Nodes[left].Kind != "identifier" {
+			continue
+		}
+		name := t.TextString(left)
+		if counts[name] != 1 || pyast.IsDunder(name) || pyast.IsUppercase(name) || !isLiteral(t, right) {
+			continue
+		}
+		if ty := t.ChildByField(a, "type"); ty != syntax.NoNode {
+			if e := firstNamed(t, ty); e != syntax.NoNode {
+				if q, _ := p.Module.QualifiedName(e); isTyping(q, "TypeAlias") {
+					continue
+				}
+			}
+		}
+		p.Reportf(left, "module-level constant %s is not UPPER_CASE", name)
+	}
+}
+
+// importedName returns the local name an import binds for a dotted_name or
+// aliased_import child of an import statement, "" otherwise.
+func importedName(t *syntax.Tree, n syntax.NodeID) string {
+	parent := t.Kind(t.Nodes[n].Parent)
+	if parent != "import_statement" && parent != "import_from_statement" {
+		return ""
+	}
+	if t.Nodes[n].Field == "module_name" {
+		return ""
+	}
+	if t.Nodes[n].Kind == "aliased_import" {
+		if a := t.ChildByField(n, "alias"); a != syntax.NoNode {
+			return t.TextString(a)
+		}
+		return ""
+	}
+	if parent == "import_statement" {
+		if f := firstNamed(t, n); f != syntax.NoNode {
+			return t.TextString(f)
+		}
+		return ""
+	}
+	return t.TextString(n)
+}
+
+// countGlobalAssignments counts the names that function fn declares global
+// and binds.
+func countGlobalAssignments(t *syntax.Tree, fn syntax.NodeID, counts map[string]int) {
+	var globals map[string]bool
+	t.Walk(fn, func(id syntax.NodeID) bool {
+		if t.Nodes[id].Kind == "global_statement" {
+			for c := t.Nodes[id].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+				if t.Nodes[c].Kind == "identifier" {
+					if globals == nil {
+						globals = map[string]bool{}
+					}
+					globals[t.TextString(c)] = true
+				}
+			}
+		}
+		return true
+	})
+	if globals == nil {
+		return
+	}
+	t.Walk(fn, func(id syntax.NodeID) bool {
+		if t.Nodes[id].Kind == "identifier" && globals[t.TextString(id)] {
+			if r, _ := bindingRole(t, id); r != roleNone && r != roleGlobal && r != roleParam {
+				counts[t.TextString(id)]++
+			}
+		}
+		return true
+	})
+}
+
+// isLiteral reports a literal constant value: a number with an optional
+// unary sign, a string or bytes (no f-string), True, False, None, a tuple
+// of literals, or frozenset() of a set, list or tuple of literals.
+func isLiteral(t *syntax.Tree, n syntax.NodeID) bool {
+	n = unparen(t, n)
+	if n == syntax.NoNode {
+		return false
+	}
+	switch t.Nodes[n].Kind {
+	case "integer", "float", "true", "false", "none":
+		return true
+	case "string":
+		return !isFString(t, n)
+	case "concatenated_string":
+		for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+			if t.Nodes[c].Kind == "string" && isFString(t, c) {
+				return false
+			}
+		}
+		return true
+	case "unary_operator":
+		op := t.ChildByField(n, "operator")
+		arg := unparen(t, t.ChildByField(n, "argument"))
+		return op != syntax.NoNode && t.Nodes[op].Kind != "~" && arg != syntax.NoNode &&
+			(t.Nodes[arg].Kind == "integer" || t.Nodes[arg].Kind == "float")
+	case "tuple", "expression_list":
+		return allLiteral(t, n)
+	case "call":
+		fn := t.ChildByField(n, "function")
+		args := t.ChildByField(n, "arguments")
+		if fn == syntax.NoNode || args == syntax.NoNode || t.TextString(fn) != "frozenset" {
+			return false
+		}
+		var buf [2]syntax.NodeID
+		a := namedChildren(t, args, buf[:0])
+		if len(a) == 0 {
+			return true
+		}
+		if len(a) != 1 {
+			return false
+		}
+		switch t.Nodes[a[0]].Kind {
+		case "set", "list", "tuple":
+			return allLiteral(t, a[0])
+		}
+	}
+	return false
+}
+
+func allLiteral(t *syntax.Tree, n syntax.NodeID) bool {
+	for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+		if t.Nodes[c].Named && !t.Nodes[c].Extra && !isLiteral(t, c) {
+			return false
+		}
+	}
+	return true
+}

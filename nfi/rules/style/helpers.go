@@ -1,0 +1,234 @@
+package style
+
+import (
+	"github.com/polynfi/polynfi/syntax"
+)
+
+// unparen strips parenthesized_expression wrappers, as Python's AST does.
+func unparen(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
+	for n != syntax.NoNode && t.Nodes[n].Kind == "parenthesized_expression" {
+		n = firstNamed(t, n)
+	}
+	return n
+}
+
+// firstNamed returns the first named child that is not a comment.
+func firstNamed(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
+	for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+		if t.Nodes[c].Named && !t.Nodes[c].Extra {
+			return c
+		}
+	}
+	return syntax.NoNode
+}
+
+// namedChildren appends the named, non-comment children of n to buf.
+func namedChildren(t *syntax.Tree, n syntax.NodeID, buf []syntax.NodeID) []syntax.NodeID {
+	for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+		if t.Nodes[c].Named && !t.Nodes[c].Extra {
+			buf = append(buf, c)
+		}
+	}
+	return buf
+}
+
+// isScopeKind reports node kinds that open a Python scope.
+func isScopeKind(k string) bool {
+	switch k {
+	case "function_definition", "class_definition", "lambda", "list_comprehension",
+		"set_comprehension", "dictionary_comprehension", "generator_expression":
+		return true
+	}
+	return false
+}
+
+// scopeOf returns the node whose scope n's code runs in: the nearest
+// enclosing def, class, lambda or comprehension, or the root (0). Parameter
+// defaults, annotations, return types and base classes belong to the scope
+// around the def, class or lambda.
+func scopeOf(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
+	child := n
+	for p := t.Nodes[n].Parent; p != syntax.NoNode; child, p = p, t.Nodes[p].Parent {
+		k := t.Nodes[p].Kind
+		if !isScopeKind(k) {
+			continue
+		}
+		switch f := t.Nodes[child].Field; {
+		case k == "function_definition" && (f == "parameters" || f == "return_type" || f == "type_parameters"):
+			continue
+		case k == "class_definition" && (f == "superclasses" || f == "type_parameters"):
+			continue
+		case k == "lambda" && f == "parameters":
+			continue
+		}
+		return p
+	}
+	return 0
+}
+
+// role is how an identifier binds a name.
+type role uint8
+
+const (
+	roleNone    role = iota
+	roleAssign       // target of =, annotated assignment (with or without value), including unpacking
+	roleAug          // target of an augmented assignment (+=)
+	roleFor          // target of a for statement
+	roleCompFor      // target of a comprehension's for clause
+	roleWith         // with ... as target
+	roleExcept       // except ... as name
+	roleWalrus       // (name := value)
+	roleGlobal       // name in a global or nonlocal statement
+	roleParam        // parameter of a def or lambda
+	roleMatch        // capture in a match-statement pattern
+	roleDef          // function name
+	roleClass        // class name
+)
+
+// bindingRole classifies identifier id by the construct that binds it, and
+// returns the statement-level node that binds (the assignment, for
+// statement, with item, ...), or roleNone when id is not a binding (a load,
+// an attribute name, a keyword argument, an import).
+func bindingRole(t *syntax.Tree, id syntax.NodeID) (role, syntax.NodeID) {
+	child := id
+	p := t.Nodes[id].Parent
+	for p != syntax.NoNode {
+		switch t.Nodes[p].Kind {
+		case "pattern_list", "tuple_pattern", "list_pattern", "list_splat_pattern", "tuple", "list",
+			"parenthesized_expression", "list_splat", "expression_list":
+			child, p = p, t.Nodes[p].Parent
+			continue
+		}
+		break
+	}
+	if p == syntax.NoNode {
+		return roleNone, syntax.NoNode
+	}
+	f := t.Nodes[child].Field
+	switch t.Nodes[p].Kind {
+	case "assignment":
+		if f == "left" {
+			return roleAssign, p
+		}
+	case "augmented_assignment":
+		if f == "left" {
+			return roleAug, p
+		}
+	case "for_statement":
+		if f == "left" {
+			return roleFor, p
+		}
+	case "for_in_clause":
+		if f == "left" {
+			return roleCompFor, p
+		}
+	case "as_pattern_target":
+		ap := t.Nodes[p].Parent
+		if ap != syntax.NoNode {
+			switch t.Kind(t.Nodes[ap].Parent) {
+			case "with_item":
+				return roleWith, t.Nodes[ap].Parent
+			case "except_clause", "except_group_clause":
+				return roleExcept, t.Nodes[ap].Parent
+			}
+		}
+	case "named_expression":
+		if f == "name" {
+			return roleWalrus, p
+		}
+	case "global_statement", "nonlocal_statement":
+		return roleGlobal, p
+	case "parameters", "lambda_parameters":
+		if child == id || t.Nodes[child].Kind == "list_splat_pattern" || t.Nodes[child].Kind == "dictionary_splat_pattern" {
+			return roleParam, p
+		}
+	case "typed_parameter":
+		if child == id || t.Nodes[child].Kind == "list_splat_pattern" || t.Nodes[child].Kind == "dictionary_splat_pattern" {
+			return roleParam, p
+		}
+	case "dictionary_splat_pattern":
+		if isParams(t.Kind(t.Nodes[p].Parent)) || t.Kind(t.Nodes[p].Parent) == "typed_parameter" {
+			return roleParam, p
+		}
+	case "default_parameter", "typed_default_parameter":
+		if f == "name" {
+			return roleParam, p
+		}
+	case "function_definition":
+		if f == "name" {
+			return roleDef, p
+		}
+	case "class_definition":
+		if f == "name" {
+			return roleClass, p
+		}
+	case "dotted_name":
+		// A capture pattern is a one-identifier dotted name directly in a
+		// case pattern or as a keyword pattern's value.
+		if t.Nodes[p].FirstChild == id && t.Nodes[id].NextSibling == syntax.NoNode {
+			switch t.Kind(t.Nodes[p].Parent) {
+			case "case_pattern", "keyword_pattern":
+				if string(t.Text(id)) != "_" {
+					return roleMatch, p
+				}
+			}
+		}
+	case "splat_pattern":
+		if string(t.Text(id)) != "_" {
+			return roleMatch, p
+		}
+	case "as_pattern":
+		if t.Kind(t.Nodes[p].Parent) == "case_pattern" && t.Nodes[id].NextSibling == syntax.NoNode {
+			return roleMatch, p
+		}
+	}
+	return roleNone, syntax.NoNode
+}
+
+func isParams(k string) bool { return k == "parameters" || k == "lambda_parameters" }
+
+// isFString reports a string node with an f prefix.
+func isFString(t *syntax.Tree, n syntax.NodeID) bool {
+	if t.Nodes[n].Kind != "string" {
+		return false
+	}
+	for _, c := range t.Text(n) {
+		switch c {
+		case 'f', 'F':
+			return true
+		case '"', '\'':
+			return false
+		}
+	}
+	return false
+}
+
+// sameLogicalLine reports whether the source between byte offsets from and
+// to holds no line break that ends a logical line: only spaces, tabs,
+// form feeds and backslash continuations. A comment ends the line.
+func sameLogicalLine(src []byte, from, to uint32) bool {
+	for i := from; i < to; i++ {
+		switch src[i] {
+		case '#':
+			return false
+		case '\n':
+			k := i
+			if k > from && src[k-1] == '\r' {
+				k--
+			}
+			if k == from || src[k-1] != '\\' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// funcName returns the name of a function or class definition node.
+func defName(t *syntax.Tree, n syntax.NodeID) (syntax.NodeID, string) {
+	id := t.ChildByField(n, "name")
+	if id == syntax.NoNode {
+		return id, ""
+	}
+	return id, string(t.Text(id))
+}

@@ -1,0 +1,118 @@
+package style
+
+import (
+	"bytes"
+
+	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/nfi/pyast"
+)
+
+// LineLength reports physical lines wider than the limit.
+//
+// Source: PEP 8 "Maximum Line Length"; Ruff E501 (pycodestyle); pylint C0301.
+var LineLength = &nfi.Rule{
+	ID: "STY-T01", Name: "line-too-long", Aspect: nfi.CodingStyle, Kind: nfi.Threshold,
+	Limit: &nfi.Limit{Default: 100, Cmp: nfi.AtMost, Unit: "columns"},
+	Doc: nfi.Doc{
+		Summary: "lines are at most 100 columns wide",
+		What: "The width of every physical line (strings and comments included) is at most the " +
+			"limit. Width is Ruff's: the sum of Unicode display widths (East Asian wide and " +
+			"fullwidth characters 2, combining and control characters 0), a tab advancing to " +
+			"the next multiple of 4 characters. The measured value is the widest line.",
+		Why:  "PEP 8 limits lines so that code can be read side by side and in review tools without wrapping; pylint and many teams use 100.",
+		Bad:  "def f():\n    return {\"alpha\": 1, \"beta\": 2, \"gamma\": 3, \"delta\": 4, \"epsilon\": 5, \"zeta\": 6, \"eta\": 7}\n",
+		Good: "def f():\n    return {\n        \"alpha\": 1, \"beta\": 2, \"gamma\": 3, \"delta\": 4,\n        \"epsilon\": 5, \"zeta\": 6, \"eta\": 7,\n    }\n",
+		Exempt: "lines that cannot be shortened: a single whitespace-free chunk; a line whose " +
+			"last chunk contains `://` and starts at or before the limit; `# SPDX-License-" +
+			"Identifier:` and `# SPDX-FileCopyrightText:` lines; lines that are too long only " +
+			"because of a trailing pragma comment (# noqa, # type:, # pyright:, # pyrefly:, " +
+			"# pylint:, # flake8:, # ruff:, # isort:, # nosec, # ty:). The measured value " +
+			"includes exempt lines.",
+		Source: "PEP 8 (79, or up to 99 by team agreement); pylint max-line-length=100; Ruff E501",
+		Oracle: "Ruff E501 with --line-length=100, same semantics. Differences: widths come from " +
+			"go-runewidth's Unicode tables, which may differ from Rust's unicode-width for a " +
+			"few emoji and unassigned code points; Ruff also honours `# noqa: E501` on a line " +
+			"that stays too long without its comment, which this rule does not.",
+	},
+	Oracle: nfi.Oracle{Ruff: []string{"E501"}, RuffArgs: []string{"--line-length=100"}, Exact: true},
+	Finish: checkLineLength,
+}
+
+// tabSize is Ruff's default tab-size (indent-width) for measuring tabs.
+const tabSize = 4
+
+func checkLineLength(p *nfi.Pass) {
+	ls := p.Module.Lines()
+	src := p.Tree.Source
+	limit := int(p.Limit())
+	maxWidth := 0
+	for i := range ls.List {
+		l := &ls.List[i]
+		text := src[l.Start:l.End]
+		// Quick reject: a line of n bytes is at most n*tabSize wide.
+		if len(text)*tabSize <= limit {
+			maxWidth = max(maxWidth, pyast.DisplayWidth(text, tabSize))
+			continue
+		}
+		width := pyast.DisplayWidth(text, tabSize)
+		maxWidth = max(maxWidth, width)
+		if width <= limit {
+			continue
+		}
+		if l.Comment >= 0 {
+			c := src[l.Comment:l.End]
+			if isPragmaComment(c) {
+				text = bytes.TrimRight(src[l.Start:l.Comment], " \t\f")
+				width = pyast.DisplayWidth(text, tabSize)
+				if width <= limit {
+					continue
+				}
+			}
+		}
+		if !overlong(text, width, limit) {
+			continue
+		}
+		p.ReportAtf(i+1, 1, "line is %d columns wide (> %d)", width, limit)
+	}
+	p.Measure(float64(maxWidth))
+}
+
+// overlong applies E501's exemptions to a line of the given width.
+func overlong(text []byte, width, limit int) bool {
+	chunks := bytes.Fields(text)
+	if len(chunks) < 2 {
+		return false
+	}
+	last := chunks[len(chunks)-1]
+	if bytes.Contains(last, []byte("://")) && width-pyast.DisplayWidth(last, tabSize) <= limit {
+		return false
+	}
+	if string(chunks[0]) == "#" && (string(chunks[1]) == "SPDX-License-Identifier:" || string(chunks[1]) == "SPDX-FileCopyrightText:") {
+		return false
+	}
+	return true
+}
+
+// pragmaNames are the pragmas that need a colon (`# type: ignore`).
+// Source: Ruff crates/ruff_python_trivia/src/pragmas.rs is_pragma_comment.
+var pragmaNames = []string{"type", "pyright", "pyrefly", "pylint", "flake8", "ruff", "isort", "ty"}
+
+// isPragmaComment reports a pragma comment as Ruff does: after `#` and
+// whitespace, `noqa` in any case, `nosec`, or one of pragmaNames followed
+// by a colon.
+func isPragmaComment(c []byte) bool {
+	c = bytes.TrimLeft(bytes.TrimPrefix(c, []byte("#")), " \t\f")
+	if len(c) >= 4 && bytes.EqualFold(c[:4], []byte("noqa")) || bytes.HasPrefix(c, []byte("nosec")) {
+		return true
+	}
+	i := bytes.IndexByte(c, ':')
+	if i < 0 {
+		return false
+	}
+	for _, name := range pragmaNames {
+		if string(c[:i]) == name {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,211 @@
+package style
+
+import (
+	"math/big"
+	"strings"
+
+	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/nfi/pyast"
+	"github.com/polynfi/polynfi/syntax"
+)
+
+// MagicNumbers reports files with more unnamed numeric literals than the limit.
+//
+// Source: SWE-NFI Table 2 (no magic numbers); Tufts CS 40 coding standards;
+// PEP 8 "Constants"; catalog decision 12.
+var MagicNumbers = &nfi.Rule{
+	ID: "STY-T02", Name: "magic-numbers", Aspect: nfi.CodingStyle, Kind: nfi.Threshold,
+	Limit: &nfi.Limit{Default: 5, Cmp: nfi.AtMost, Unit: "magic numbers"},
+	Doc: nfi.Doc{
+		Summary: "at most 5 magic numbers per file",
+		What: "Counts integer, float and imaginary literals in the file, a unary -, + or ~ " +
+			"folded into the literal (`-2` is one literal of value −2). Not counted: the " +
+			"values 0, 1, −1, 0.0 and 1.0; a literal that is the whole value, or an element " +
+			"(nested tuples and lists included) of the tuple or list value, of an assignment " +
+			"to an UPPER_CASE name (`TIMEOUT = 30`, `SIZES = (3, 5)`); a default parameter " +
+			"value (or an element of a tuple/list default); a subscript index or slice bound " +
+			"(`a[2]`, `a[2:-3]`); any literal in an assignment to `__version__` or `__all__`. " +
+			"Every magic literal is reported when the count exceeds the limit; the measured " +
+			"value is the count.",
+		Why:    "Unnamed numbers hide their meaning and must be changed in several places at once; a named constant documents and centralizes them.",
+		Bad:    "def price(x):\n    return x * 1.19 + 2.5 - 3 * 7 + 42 // 12\n",
+		Good:   "VAT = 1.19\n\n\ndef price(x):\n    return x * VAT + 2\n",
+		Exempt: "booleans, None, strings and bytes are never magic.",
+		Source: "SWE-NFI (arXiv 2607.27409) Table 2; Tufts CS 40 coding standards; catalog decision 12",
+		Oracle: "Ruff PLR2004 differs: it only looks at literals in comparisons (so `x * 3.14` " +
+			"passes Ruff and counts here) and exempts strings only via allow-magic-value-types. " +
+			"Not exact.",
+	},
+	Oracle: nfi.Oracle{Ruff: []string{"PLR2004"}, Exact: false},
+	Kinds:  []string{"integer", "float"},
+	Visit:  visitMagicNumber,
+	Finish: finishMagicNumbers,
+}
+
+type magicState struct {
+	found []syntax.NodeID
+	texts []string
+}
+
+func visitMagicNumber(p *nfi.Pass, n syntax.NodeID) {
+	t := p.Tree
+	lit := n
+	if par := t.Nodes[n].Parent; par != syntax.NoNode && t.Nodes[par].Kind == "unary_operator" && t.Nodes[n].Field == "argument" {
+		lit = par
+	}
+	if !isMagicValue(t, n, lit) || exemptContext(t, lit) {
+		return
+	}
+	st, _ := p.State.(*magicState)
+	if st == nil {
+		st = &magicState{}
+		p.State = st
+	}
+	st.found = append(st.found, lit)
+	st.texts = append(st.texts, t.TextString(lit))
+}
+
+func finishMagicNumbers(p *nfi.Pass) {
+	st, _ := p.State.(*magicState)
+	count := 0
+	if st != nil {
+		count = len(st.found)
+	}
+	p.Measure(float64(count))
+	if !p.Exceeds(float64(count)) {
+		return
+	}
+	for i, n := range st.found {
+		p.Reportf(n, "magic number %s (file has %d magic numbers, > %d)", st.texts[i], count, int(p.Limit()))
+	}
+}
+
+// isMagicValue reports whether the literal n (with its unary operator lit,
+// when lit != n) has a value other than 0, 1, -1, 0.0 and 1.0.
+func isMagicValue(t *syntax.Tree, n, lit syntax.NodeID) bool {
+	text := strings.ReplaceAll(string(t.Text(n)), "_", "")
+	if text == "" {
+		return false
+	}
+	if c := text[len(text)-1]; c == 'j' || c == 'J' {
+		return true // imaginary literals are never 0 or 1
+	}
+	var v big.Float
+	if t.Nodes[n].Kind == "integer" {
+		i, ok := new(big.Int).SetString(strings.ToLower(text), 0)
+		if !ok {
+			return true
+		}
+		v.SetInt(i)
+	} else if _, ok := v.SetString(text); !ok {
+		return true
+	}
+	if lit != n {
+		switch t.Nodes[t.ChildByField(lit, "operator")].Kind {
+		case "-":
+			v.Neg(&v)
+		case "~":
+			v.Neg(&v)
+			v.Sub(&v, big.NewFloat(1))
+		}
+	}
+	for _, x := range []float64{0, 1, -1} {
+		if v.Cmp(big.NewFloat(x)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// exemptContext reports the contexts of decision 12 where a literal is not
+// magic.
+func exemptContext(t *syntax.Tree, lit syntax.NodeID) bool {
+	child := lit
+	p := t.Nodes[lit].Parent
+	// Climb through tuple/list containers and parentheses.
+	for p != syntax.NoNode {
+		k := t.Nodes[p].Kind
+		if k == "tuple" || k == "list" || k == "parenthesized_expression" || k == "expression_list" {
+			child, p = p, t.Nodes[p].Parent
+			continue
+		}
+		break
+	}
+	if p != syntax.NoNode {
+		switch t.Nodes[p].Kind {
+		case "assignment":
+			if t.Nodes[child].Field == "right" && upperTargets(t, p) {
+				return true
+			}
+		case "default_parameter", "typed_default_parameter":
+			if t.Nodes[child].Field == "value" {
+				return true
+			}
+		}
+	}
+	// Subscript index or slice bound (the literal itself).
+	if q := t.Nodes[lit].Parent; q != syntax.NoNode {
+		switch t.Nodes[q].Kind {
+		case "slice":
+			return true
+		case "subscript":
+			if t.Nodes[lit].Field == "subscript" {
+				return true
+			}
+		}
+	}
+	// Anywhere inside an assignment to __version__ or __all__.
+	for a := t.Nodes[lit].Parent; a != syntax.NoNode; a = t.Nodes[a].Parent {
+		switch t.Nodes[a].Kind {
+		case "assignment", "augmented_assignment":
+			if l := t.ChildByField(a, "left"); l != syntax.NoNode && t.Nodes[l].Kind == "identifier" {
+				if s := string(t.Text(l)); s == "__version__" || s == "__all__" {
+					return true
+				}
+			}
+		case "expression_statement", "block", "module":
+			return false
+		}
+	}
+	return false
+}
+
+// upperTargets reports whether every target of assignment a is an
+// UPPER_CASE name (a plain name, or a tuple or list of plain names).
+func upperTargets(t *syntax.Tree, a syntax.NodeID) bool {
+	l := t.ChildByField(a, "left")
+	if l == syntax.NoNode {
+		return false
+	}
+	if t.Nodes[l].Kind == "identifier" {
+		return isUpperName(string(t.Text(l)))
+	}
+	switch t.Nodes[l].Kind {
+	case "pattern_list", "tuple_pattern", "list_pattern":
+		ok := false
+		for c := t.Nodes[l].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+			if !t.Nodes[c].Named || t.Nodes[c].Extra {
+				continue
+			}
+			if t.Nodes[c].Kind != "identifier" || !isUpperName(string(t.Text(c))) {
+				return false
+			}
+			ok = true
+		}
+		return ok
+	}
+	return false
+}
+
+// isUpperName reports an UPPER_CASE name with at least one letter.
+func isUpperName(s string) bool {
+	if !pyast.IsUppercase(s) {
+		return false
+	}
+	for _, r := range s {
+		if r != '_' && (r < '0' || r > '9') {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,126 @@
+package style
+
+import (
+	"regexp"
+
+	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/syntax"
+)
+
+// TooManyLocals reports functions binding more local names than the limit,
+// counted as pylint counts them.
+//
+// Source: pylint R0914 too-many-locals (max-locals=15); Ruff PLR0914 (preview).
+var TooManyLocals = &nfi.Rule{
+	ID: "STY-T06", Name: "too-many-locals", Aspect: nfi.CodingStyle, Kind: nfi.Threshold,
+	Limit: &nfi.Limit{Default: 15, Cmp: nfi.AtMost, Unit: "local variables"},
+	Doc: nfi.Doc{
+		Summary: "functions bind at most 15 local names",
+		What: "For every def: the number of distinct names bound in its own scope (pylint's " +
+			"len(node.locals)): parameters (*args and **kwargs included), assignment, " +
+			"augmented and annotated targets, for/with/except targets, assignment expressions " +
+			"(also those inside comprehensions), match captures, imports, and nested def and " +
+			"class names; minus names declared global or nonlocal. As pylint, `_` and " +
+			"parameters matching ignored-argument-names `_.*|^ignored_|^unused_` are not " +
+			"counted. Comprehension variables, lambda parameters and names bound in nested " +
+			"defs and classes belong to their own scopes. The measured value is the largest count.",
+		Why:    "Many locals mean a function juggles too much state at once; split it.",
+		Bad:    "def f():\n" + numberedAssignments(16),
+		Good:   "def f():\n" + numberedAssignments(15),
+		Exempt: "nothing; a file without functions passes.",
+		Source: "pylint too-many-locals (default 15); Ruff PLR0914",
+		Oracle: "Ruff PLR0914 (preview) differs: it counts only names whose binding is a plain " +
+			"assignment, so parameters, loop variables and imports are not counted " +
+			"(`def f(a, b, ..., p)` with 16 parameters fails here and passes Ruff). Not exact.",
+	},
+	Oracle: nfi.Oracle{Ruff: []string{"PLR0914"}, RuffArgs: []string{"--preview"}, Exact: false},
+	Kinds:  []string{"function_definition"},
+	Visit:  checkTooManyLocals,
+}
+
+func numberedAssignments(n int) string {
+	s := ""
+	for i := range n {
+		s += "    v" + string(rune('a'+i%26)) + string(rune('a'+i/26)) + " = 0\n"
+	}
+	return s
+}
+
+// ignoredArgument is pylint's default ignored-argument-names.
+var ignoredArgument = regexp.MustCompile(`^(_.*|ignored_|unused_)`)
+
+func checkTooManyLocals(p *nfi.Pass, fn syntax.NodeID) {
+	t := p.Tree
+	names := map[string]bool{}
+	global := map[string]bool{}
+	if params := t.ChildByField(fn, "parameters"); params != syntax.NoNode {
+		for c := t.Nodes[params].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+			if id := paramName(t, c); id != syntax.NoNode {
+				if s := t.TextString(id); !ignoredArgument.MatchString(s) {
+					names[s] = true
+				}
+			}
+		}
+	}
+	body := t.ChildByField(fn, "body")
+	if body == syntax.NoNode {
+		return
+	}
+	t.Walk(body, func(id syntax.NodeID) bool {
+		nd := &t.Nodes[id]
+		switch nd.Kind {
+		case "function_definition", "class_definition":
+			if n := t.ChildByField(id, "name"); n != syntax.NoNode {
+				names[t.TextString(n)] = true
+			}
+			// Decorators, defaults and bases run in this scope but rarely
+			// bind; the body is another scope.
+			return false
+		case "lambda":
+			return false
+		case "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression":
+			// Only assignment expressions inside bind here.
+			t.Walk(id, func(w syntax.NodeID) bool {
+				k := t.Nodes[w].Kind
+				if k == "lambda" || k == "function_definition" || k == "class_definition" {
+					return false
+				}
+				if k == "named_expression" {
+					if n := t.ChildByField(w, "name"); n != syntax.NoNode {
+						names[t.TextString(n)] = true
+					}
+				}
+				return true
+			})
+			return false
+		case "identifier":
+			switch r, _ := bindingRole(t, id); r {
+			case roleAssign, roleAug, roleFor, roleWith, roleExcept, roleWalrus, roleMatch:
+				names[t.TextString(id)] = true
+			case roleGlobal:
+				global[t.TextString(id)] = true
+			}
+			return false
+		case "dotted_name", "aliased_import":
+			if s := importedName(t, id); s != "" {
+				names[s] = true
+				return false
+			}
+		}
+		return true
+	})
+	count := 0
+	for s := range names {
+		if s != "_" && !global[s] {
+			count++
+		}
+	}
+	p.Measure(float64(count))
+	if p.Exceeds(float64(count)) {
+		id, name := defName(t, fn)
+		if id == syntax.NoNode {
+			id = fn
+		}
+		p.Reportf(id, "function %s has %d local variables (> %d)", name, count, int(p.Limit()))
+	}
+}
