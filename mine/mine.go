@@ -89,6 +89,9 @@ type Options struct {
 	Write []Class
 	// Workers is the number of scoring goroutines; 0 means GOMAXPROCS.
 	Workers int
+	// Dropped, when set, receives one JSON line (a DroppedChange) per
+	// dropped merged change.
+	Dropped io.Writer
 	// Progress, when set, is called from one goroutine after each pair with
 	// the number of pairs done and the total known so far.
 	Progress func(done, total int)
@@ -171,6 +174,32 @@ type Summary struct {
 	Workers         int            `json:"workers"`
 	ElapsedSeconds  float64        `json:"elapsed_s"`
 	PairsPerSecond  float64        `json:"pairs_per_s"`
+}
+
+// DroppedChange records why a merged change was dropped.
+type DroppedChange struct {
+	Repo     string `json:"repo"`
+	Commit   string `json:"commit"`
+	Kind     string `json:"kind"`
+	PRNumber int    `json:"pr_number,omitempty"`
+	Subject  string `json:"subject"`
+	Author   string `json:"author"`
+	Date     string `json:"date"`
+	Reason   string `json:"reason"`
+}
+
+func (ch *change) drop(opts *Options, sum *Summary, reason string) error {
+	sum.ChangeDrops[reason]++
+	if opts.Dropped == nil {
+		return nil
+	}
+	b, err := json.Marshal(DroppedChange{Repo: ch.name, Commit: ch.c.Hash, Kind: ch.kind, PRNumber: ch.pr,
+		Subject: ch.title, Author: ch.c.AuthorName, Date: ch.c.CommitDate, Reason: reason})
+	if err != nil {
+		return err
+	}
+	_, err = opts.Dropped.Write(append(b, '\n'))
+	return err
 }
 
 // change is one merged change and its pairs, before reading content.
@@ -380,7 +409,11 @@ func collect(ctx context.Context, dir, name string, ri int, opts Options, blocke
 	}
 	sum.MergedChanges += len(merged)
 	if blocked {
-		sum.ChangeDrops[DropBlocklisted] += len(merged)
+		for _, ch := range merged {
+			if err := ch.drop(&opts, sum, DropBlocklisted); err != nil {
+				return nil, err
+			}
+		}
 		return nil, nil
 	}
 	headAuthor, err := authors(ctx, dir, heads)
@@ -396,7 +429,9 @@ func collect(ctx context.Context, dir, name string, ri int, opts Options, blocke
 			ha = a[0] + " " + a[1]
 		}
 		if r := dropReasonMessage(ch.c, ha); r != "" {
-			sum.ChangeDrops[r]++
+			if err := ch.drop(&opts, sum, r); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		kept = append(kept, ch)
@@ -428,7 +463,9 @@ func collect(ctx context.Context, dir, name string, ri int, opts Options, blocke
 			}
 		}
 		if len(ch.pairs) == 0 {
-			sum.ChangeDrops[DropNoPythonChange]++
+			if err := ch.drop(&opts, sum, DropNoPythonChange); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		ch.kw = m.Match(keywordText(ch.c))
@@ -636,8 +673,7 @@ func finish(ch *change, opts Options, written map[Class]bool, seen map[string]bo
 		versionOnly = versionOnly && r.versionOnly
 	}
 	if versionOnly {
-		sum.ChangeDrops[DropRelease]++
-		return nil
+		return ch.drop(&opts, sum, DropRelease)
 	}
 	sum.ChangesKept++
 	rs := &sum.Repos[ch.repo]

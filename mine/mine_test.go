@@ -3,6 +3,7 @@ package mine
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -229,7 +230,8 @@ func mineHistory(t *testing.T, h *history, mod func(*Options)) (*Summary, []Cand
 
 func TestMineHistory(t *testing.T) {
 	h := buildHistory(t)
-	sum, cands := mineHistory(t, h, func(o *Options) { o.Write = Classes[:] })
+	var dropped bytes.Buffer
+	sum, cands := mineHistory(t, h, func(o *Options) { o.Write = Classes[:]; o.Dropped = &dropped })
 
 	rs := sum.Repos[0]
 	// First-parent commits in 2024: init, 14 merged changes (the 2025 one is
@@ -243,6 +245,24 @@ func TestMineHistory(t *testing.T) {
 	wantDrops := map[string]int{DropBot: 1, DropRevert: 1, DropRelease: 2, DropDependency: 1, DropNoPythonChange: 2}
 	if d := cmp.Diff(wantDrops, sum.ChangeDrops); d != "" {
 		t.Errorf("change drops (-want +got):\n%s", d)
+	}
+	label := map[string]string{}
+	for l, sha := range h.commits {
+		label[sha] = l
+	}
+	gotDropped := map[string]string{}
+	dec := json.NewDecoder(&dropped)
+	for dec.More() {
+		var d DroppedChange
+		if err := dec.Decode(&d); err != nil {
+			t.Fatal(err)
+		}
+		gotDropped[label[d.Commit]] = d.Reason
+	}
+	wantDropped := map[string]string{"bot": DropBot, "revert": DropRevert, "bump": DropRelease, "sync": DropRelease,
+		"deps": DropDependency, "readme": DropNoPythonChange, "added": DropNoPythonChange}
+	if d := cmp.Diff(wantDropped, gotDropped); d != "" {
+		t.Errorf("dropped changes (-want +got):\n%s", d)
 	}
 	if sum.ChangesKept != 7 {
 		t.Errorf("changes kept: got %d, want 7", sum.ChangesKept)
@@ -266,10 +286,6 @@ func TestMineHistory(t *testing.T) {
 		PR                   int
 	}
 	var got []row
-	label := map[string]string{}
-	for l, sha := range h.commits {
-		label[sha] = l
-	}
 	for _, c := range cands {
 		got = append(got, row{label[c.Commit], c.File, c.OldFile, c.Class, c.Kind, c.PRNumber})
 	}

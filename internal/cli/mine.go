@@ -23,6 +23,7 @@ func newMineCmd(e *env) *cobra.Command {
 	var (
 		repos, blocks                []string
 		rev, since, until, out       string
+		droppedOut                   string
 		format, blockFile, classList string
 		opts                         mine.Options
 		ef                           engineFlags
@@ -105,6 +106,16 @@ RFC 3339 times and bound the committer date.`,
 			}
 			opts.Catalog, opts.Settings, opts.Rev = eng.Catalog, eng.Settings, rev
 
+			if droppedOut != "" {
+				df, err := os.Create(droppedOut)
+				if err != nil {
+					return err
+				}
+				defer df.Close()
+				dw := bufio.NewWriter(df)
+				defer dw.Flush()
+				opts.Dropped = dw
+			}
 			f, err := os.Create(out)
 			if err != nil {
 				return err
@@ -144,6 +155,7 @@ RFC 3339 times and bound the committer date.`,
 	fl.StringVar(&since, "since", "", "earliest committer date (YYYY-MM-DD or RFC 3339)")
 	fl.StringVar(&until, "until", "", "latest committer date (YYYY-MM-DD or RFC 3339)")
 	fl.StringVar(&out, "out", "", "candidates JSONL file to write")
+	fl.StringVar(&droppedOut, "dropped", "", "also write every dropped change with its reason to this JSONL file")
 	fl.StringVar(&format, "format", "text", "summary format: text, json")
 	fl.StringArrayVar(&blocks, "block", nil, "repository owner/name to skip (repeatable)")
 	fl.StringVar(&blockFile, "blocklist", "", "file of repository names to skip, one per line (# comments)")
