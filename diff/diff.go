@@ -152,6 +152,9 @@ func Parse(patch string) ([]File, error) {
 			}
 			return nil, fmt.Errorf("parse diff of %s (patch lines %d-%d): %w", name, sec.first, sec.last, err)
 		}
+		if sec.name == "" {
+			fixTraditionalNames(sec.text, raws)
+		}
 		for _, r := range raws {
 			f, err := convert(r)
 			if err != nil {
@@ -195,6 +198,49 @@ func gitSections(patch string) []section {
 		out = append(out, section{text: strings.Join(lines[st:end], ""), name: name, first: st + 1, last: end})
 	}
 	return out
+}
+
+// fixTraditionalNames strips the "a/" and "b/" prefixes that go-gitdiff
+// keeps in plain unified diffs ("--- a/x" / "+++ b/x"), as `git apply`
+// (-p1) does. A prefix is stripped only when both sides carry theirs (or the
+// other side is /dev/null), so a plain "--- x.py" keeps its name.
+func fixTraditionalNames(text string, raws []*gitdiff.File) {
+	lines := strings.Split(text, "\n")
+	type pair struct{ old, new string }
+	var pairs []pair
+	for i := 0; i+2 < len(lines); i++ {
+		if strings.HasPrefix(lines[i], "--- ") && strings.HasPrefix(lines[i+1], "+++ ") && strings.HasPrefix(lines[i+2], "@@ -") {
+			name := func(l string) string {
+				l = strings.TrimRight(l[4:], "\r")
+				if j := strings.IndexByte(l, '\t'); j >= 0 {
+					l = l[:j]
+				}
+				return l
+			}
+			pairs = append(pairs, pair{name(lines[i]), name(lines[i+1])})
+			i += 2
+		}
+	}
+	if len(pairs) != len(raws) {
+		return
+	}
+	for k, r := range raws {
+		o, n := pairs[k].old, pairs[k].new
+		okOld := strings.HasPrefix(o, "a/") || o == DevNull
+		okNew := strings.HasPrefix(n, "b/") || n == DevNull
+		if !okOld || !okNew {
+			continue
+		}
+		if r.OldName != "" {
+			r.OldName = strings.TrimPrefix(o, "a/")
+		}
+		if r.NewName != "" {
+			r.NewName = strings.TrimPrefix(n, "b/")
+		}
+		if r.OldName != "" && r.NewName != "" && r.OldName != r.NewName {
+			r.IsRename = true
+		}
+	}
 }
 
 func displayName(r *gitdiff.File) string {

@@ -147,6 +147,19 @@ func TestParsePlainUnified(t *testing.T) {
 	}
 }
 
+func TestParsePrefixedUnified(t *testing.T) {
+	t.Parallel()
+	p := "--- a/x/y.py\n+++ b/x/y.py\n@@ -1 +1 @@\n-a\n+b\n--- /dev/null\n+++ b/n.py\n@@ -0,0 +1 @@\n+c\n"
+	files, err := Parse(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 2 || files[0].OldPath != "x/y.py" || files[0].NewPath != "x/y.py" || files[0].IsRename ||
+		!files[1].IsNew || files[1].NewPath != "n.py" {
+		t.Errorf("got %+v", files)
+	}
+}
+
 func TestApply(t *testing.T) {
 	t.Parallel()
 	files, err := Parse(multiPatch)

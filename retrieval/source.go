@@ -1,0 +1,113 @@
+package retrieval
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Source gives the content of files at an instance's base commit.
+// ReadFile returns ok=false, with no error, when path does not exist there
+// (or is not a regular file); err is for a failure to read at all.
+type Source interface {
+	ReadFile(path string) (content []byte, ok bool, err error)
+}
+
+// SourceFunc adapts a function to Source.
+type SourceFunc func(path string) ([]byte, bool, error)
+
+// ReadFile calls f.
+func (f SourceFunc) ReadFile(path string) ([]byte, bool, error) { return f(path) }
+
+// MemSource is an in-memory Source: repository-relative path to content.
+type MemSource map[string]string
+
+// ReadFile returns the stored content.
+func (m MemSource) ReadFile(path string) ([]byte, bool, error) {
+	s, ok := m[path]
+	if !ok {
+		return nil, false, nil
+	}
+	return []byte(s), true, nil
+}
+
+// GitSource reads files of one commit from a local clone with
+// `git cat-file --batch`, one short-lived process per file; nothing is
+// checked out. It is safe for concurrent use.
+type GitSource struct {
+	ctx    context.Context
+	dir    string
+	commit string
+}
+
+// NewGitSource returns a Source over commit in the clone at dir. Cancelling
+// ctx stops pending reads.
+func NewGitSource(ctx context.Context, dir, commit string) *GitSource {
+	return &GitSource{ctx: ctx, dir: dir, commit: commit}
+}
+
+// ReadFile returns the blob at commit:path. A missing path, a path naming a
+// tree or submodule, and a path with a newline are ok=false. An unknown
+// commit is an error.
+func (g *GitSource) ReadFile(path string) ([]byte, bool, error) {
+	if path == "" || strings.ContainsAny(path, "\n\x00") {
+		return nil, false, nil
+	}
+	cmd := exec.CommandContext(g.ctx, "git", "-C", g.dir, "cat-file", "--batch")
+	cmd.Stdin = strings.NewReader(g.commit + ":" + path + "\n")
+	cmd.WaitDelay = 5 * time.Second
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, false, fmt.Errorf("git cat-file %s:%s in %s: %w: %s", g.commit, path, g.dir, err, strings.TrimSpace(stderr.String()))
+	}
+	r := bufio.NewReader(bytes.NewReader(out))
+	head, err := r.ReadString('\n')
+	if err != nil {
+		return nil, false, fmt.Errorf("git cat-file %s:%s in %s: short output", g.commit, path, g.dir)
+	}
+	fields := strings.Fields(head)
+	if len(fields) == 2 && fields[1] == "missing" {
+		if ok, err := g.commitExists(); err != nil || !ok {
+			if err == nil {
+				err = errors.New("no such commit")
+			}
+			return nil, false, fmt.Errorf("read %s at %s in %s: %w", path, g.commit, g.dir, err)
+		}
+		return nil, false, nil
+	}
+	if len(fields) != 3 {
+		return nil, false, fmt.Errorf("git cat-file %s:%s in %s: unexpected header %q", g.commit, path, g.dir, strings.TrimSpace(head))
+	}
+	if fields[1] != "blob" {
+		return nil, false, nil
+	}
+	size, err := strconv.Atoi(fields[2])
+	if err != nil {
+		return nil, false, fmt.Errorf("git cat-file %s:%s in %s: bad size %q", g.commit, path, g.dir, fields[2])
+	}
+	content := make([]byte, size)
+	if _, err := io.ReadFull(r, content); err != nil {
+		return nil, false, fmt.Errorf("git cat-file %s:%s in %s: %w", g.commit, path, g.dir, err)
+	}
+	return content, true, nil
+}
+
+func (g *GitSource) commitExists() (bool, error) {
+	cmd := exec.CommandContext(g.ctx, "git", "-C", g.dir, "cat-file", "-e", g.commit+"^{commit}")
+	cmd.WaitDelay = 5 * time.Second
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return false, nil
+	}
+	return err == nil, err
+}
