@@ -35,24 +35,14 @@ class Warehouse:
         self.items[item.sku] = item
 
     def receive(self, sku: str, amount: int) -> int:
-        """Add received units to an item and return its new quantity.
-
-        Args:
-            sku: the item's SKU.
-            amount: how many units arrived; must be positive.
-        """
+        """Add received units to an item and return its new quantity."""
         if amount <= 0:
             raise ValueError("amount must be positive")
         self.items[sku].quantity += amount
         return self.items[sku].quantity
 
     def ship(self, sku: str, amount: int) -> int:
-        """Remove shipped units from an item and return its new quantity.
-
-        Args:
-            sku: the item's SKU.
-            amount: how many units leave; at most the quantity in stock.
-        """
+        """Remove shipped units from an item and return its new quantity."""
         item = self.items[sku]
         if amount > item.quantity:
             raise ValueError(f"only {item.quantity} of {sku} in stock")
