@@ -1,0 +1,267 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The test binary doubles as the fake child: with POLYNFI_RUNTIME_HELPER set
+// it runs a helper mode instead of the tests.
+func TestMain(m *testing.M) {
+	if mode := os.Getenv("POLYNFI_RUNTIME_HELPER"); mode != "" {
+		os.Exit(helper(mode, os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+func helper(mode string, args []string) int {
+	switch mode {
+	case "exit":
+		fmt.Println("to stdout")
+		fmt.Fprintln(os.Stderr, "to stderr")
+		n, _ := strconv.Atoi(args[0])
+		return n
+	case "env":
+		for _, k := range args {
+			fmt.Printf("%s=%s\n", k, os.Getenv(k))
+		}
+		wd, _ := os.Getwd()
+		fmt.Printf("PWD=%s\n", wd)
+		return 0
+	case "spawn":
+		// Start a grandchild that records its pid, then sleep; the
+		// grandchild writes "survived" if it outlives the kill.
+		gc := exec.Command(os.Args[0], args[0])
+		gc.Env = append(os.Environ(), "POLYNFI_RUNTIME_HELPER=grandchild")
+		if err := gc.Start(); err != nil {
+			return 3
+		}
+		time.Sleep(time.Hour)
+		return 0
+	case "grandchild":
+		dir := args[0]
+		_ = os.WriteFile(filepath.Join(dir, "gc.pid"), []byte(strconv.Itoa(os.Getpid())), 0o644)
+		time.Sleep(2 * time.Second)
+		_ = os.WriteFile(filepath.Join(dir, "survived"), []byte("yes"), 0o644)
+		return 0
+	case "write":
+		err := os.WriteFile(args[0], []byte("x"), 0o644)
+		if err != nil {
+			fmt.Println("write error:", err)
+			return 1
+		}
+		return 0
+	case "network":
+		// A socket to a public address must fail without network.
+		out, err := exec.Command("bash", "-c", "exec 3<>/dev/tcp/1.1.1.1/53").CombinedOutput()
+		fmt.Printf("%s %v\n", out, err)
+		if err != nil {
+			return 1
+		}
+		return 0
+	}
+	return 2
+}
+
+// helperCmd builds a Command that runs the test binary in mode.
+func helperCmd(dir, mode string, args ...string) Command {
+	return Command{
+		Args: append([]string{os.Args[0]}, args...),
+		Dir:  dir,
+		Env:  []string{"POLYNFI_RUNTIME_HELPER=" + mode},
+	}
+}
+
+// runners returns the runners to test: unisolated always, bwrap when it
+// works on this machine.
+func runners(t *testing.T) map[string]*Local {
+	t.Helper()
+	m := map[string]*Local{"none": NewLocal(context.Background(), LocalOptions{NoIsolation: true})}
+	if bw := NewLocal(context.Background(), LocalOptions{}); bw.Isolation() == IsolationBwrap {
+		m["bwrap"] = bw
+	} else {
+		t.Logf("bwrap not tested: %s", bw.Note())
+	}
+	return m
+}
+
+func TestLocalExitCodes(t *testing.T) {
+	t.Parallel()
+	for name, r := range runners(t) {
+		for _, code := range []int{0, 1, 7} {
+			t.Run(fmt.Sprintf("%s/%d", name, code), func(t *testing.T) {
+				t.Parallel()
+				res, err := r.Run(context.Background(), helperCmd(t.TempDir(), "exit", strconv.Itoa(code)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.ExitCode != code || res.TimedOut {
+					t.Errorf("exit %d timed out %v, want %d false", res.ExitCode, res.TimedOut, code)
+				}
+				if string(res.Stdout) != "to stdout\n" || string(res.Stderr) != "to stderr\n" {
+					t.Errorf("stdout %q stderr %q", res.Stdout, res.Stderr)
+				}
+				if res.Isolation != name {
+					t.Errorf("isolation %q, want %q", res.Isolation, name)
+				}
+			})
+		}
+	}
+}
+
+func TestLocalEnvPinned(t *testing.T) {
+	t.Parallel()
+	for name, r := range runners(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			c := helperCmd(dir, "env", "TZ", "PYTHONHASHSEED", "LC_ALL", "EXTRA", "HOME")
+			c.Env = append(c.Env, "TZ=Europe/Paris", "EXTRA=1")
+			res, err := r.Run(context.Background(), c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := fmt.Sprintf("TZ=UTC\nPYTHONHASHSEED=0\nLC_ALL=C.UTF-8\nEXTRA=1\nHOME=%s\nPWD=%s\n", os.Getenv("HOME"), dir)
+			if string(res.Stdout) != want {
+				t.Errorf("env:\n%s\nwant:\n%s", res.Stdout, want)
+			}
+		})
+	}
+}
+
+func TestLocalScript(t *testing.T) {
+	t.Parallel()
+	r := NewLocal(context.Background(), LocalOptions{NoIsolation: true})
+	res, err := r.Run(context.Background(), Command{Script: "echo a; echo b >&2; exit 3", Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 3 || string(res.Stdout) != "a\n" || string(res.Stderr) != "b\n" {
+		t.Errorf("got exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	if len(res.Notes) != 1 || !strings.HasPrefix(res.Notes[0], "no isolation") {
+		t.Errorf("notes %q, want a no-isolation note", res.Notes)
+	}
+	if _, err := r.Run(context.Background(), Command{}); err == nil {
+		t.Error("empty command: want an error")
+	}
+}
+
+// processGone reports whether pid no longer runs (absent, or a zombie
+// waiting for a reaper).
+func processGone(pid int) bool {
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return true
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	return len(f) > 0 && (f[0] == "Z" || f[0] == "X")
+}
+
+func TestLocalTimeoutKillsGrandchildren(t *testing.T) {
+	t.Parallel()
+	for name, r := range runners(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			c := helperCmd(dir, "spawn", dir)
+			c.Timeout = 700 * time.Millisecond
+			start := time.Now()
+			res, err := r.Run(context.Background(), c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.TimedOut || res.ExitCode != -1 {
+				t.Errorf("timed out %v exit %d, want true -1", res.TimedOut, res.ExitCode)
+			}
+			if d := time.Since(start); d > 30*time.Second {
+				t.Errorf("Run took %s after a 700ms timeout", d)
+			}
+			if name == "none" {
+				b, err := os.ReadFile(filepath.Join(dir, "gc.pid"))
+				if err != nil {
+					t.Fatalf("grandchild never started: %v", err)
+				}
+				pid, _ := strconv.Atoi(string(b))
+				deadline := time.Now().Add(5 * time.Second)
+				for !processGone(pid) && time.Now().Before(deadline) {
+					time.Sleep(50 * time.Millisecond)
+				}
+				if !processGone(pid) {
+					t.Errorf("grandchild %d still runs after the timeout", pid)
+				}
+			}
+			// In both modes: the grandchild must not live to write its mark.
+			time.Sleep(2500 * time.Millisecond)
+			if _, err := os.Stat(filepath.Join(dir, "survived")); err == nil {
+				t.Error("grandchild survived the timeout")
+			}
+		})
+	}
+}
+
+func TestLocalContextCancel(t *testing.T) {
+	t.Parallel()
+	r := NewLocal(context.Background(), LocalOptions{NoIsolation: true})
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	dir := t.TempDir()
+	_, err := r.Run(ctx, helperCmd(dir, "spawn", dir))
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("err %v, want the context's error", err)
+	}
+}
+
+func TestBwrapIsolation(t *testing.T) {
+	t.Parallel()
+	r := NewLocal(context.Background(), LocalOptions{})
+	if r.Isolation() != IsolationBwrap {
+		t.Skipf("bwrap unavailable: %s", r.Note())
+	}
+	dir := t.TempDir()
+	// The workspace is writable.
+	res, err := r.Run(context.Background(), helperCmd(dir, "write", filepath.Join(dir, "ok")))
+	if err != nil || res.ExitCode != 0 {
+		t.Errorf("write in workspace: exit %d %s %v", res.ExitCode, res.Stdout, err)
+	}
+	// Outside the workspace and /tmp is read-only.
+	home, _ := os.UserHomeDir()
+	outside := filepath.Join(home, fmt.Sprintf(".polynfi-bwrap-test-%d", os.Getpid()))
+	res, err = r.Run(context.Background(), helperCmd(dir, "write", outside))
+	if err != nil || res.ExitCode != 1 || !strings.Contains(string(res.Stdout), "read-only") {
+		t.Errorf("write outside: exit %d %s %v, want a read-only error", res.ExitCode, res.Stdout, err)
+	}
+	os.Remove(outside)
+	// No network.
+	res, err = r.Run(context.Background(), helperCmd(dir, "network"))
+	if err != nil || res.ExitCode != 1 {
+		t.Errorf("network: exit %d %s %v, want the connection to fail", res.ExitCode, res.Stdout, err)
+	}
+}
+
+func TestTimeoutFor(t *testing.T) {
+	t.Parallel()
+	if TimeoutFor("Java") != 1800*time.Second || TimeoutFor("java") != JavaTimeout || TimeoutFor("Python") != 1200*time.Second {
+		t.Error("want 1800 s for Java and 1200 s otherwise")
+	}
+}
+
+func TestNoBwrapNote(t *testing.T) {
+	t.Parallel()
+	r := NewLocal(context.Background(), LocalOptions{Bwrap: "polynfi-no-such-bwrap"})
+	if r.Isolation() != IsolationNone || r.Note() != "no isolation: bwrap not found" {
+		t.Errorf("isolation %q note %q", r.Isolation(), r.Note())
+	}
+}

@@ -1,0 +1,107 @@
+// Package runtime owns where and how commands run: the Runner interface and
+// its Local implementation (a process group per command, a timeout that kills
+// the whole group, a pinned environment, and bubblewrap isolation when the
+// machine has it). Container and cluster backends implement the same
+// interface later.
+//
+// The package knows nothing about tests, patches or datasets: it runs a
+// command in a directory and reports what happened. It never prints.
+package runtime
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+// Runner runs one command to completion. Implementations are safe for
+// concurrent use.
+type Runner interface {
+	// Run runs cmd and returns its result. A command that starts and exits
+	// non-zero, or is killed at its timeout, is a Result, not an error. The
+	// error is non-nil when the command could not be started, or when ctx
+	// was cancelled (then it wraps ctx.Err() and the process group has
+	// been killed).
+	Run(ctx context.Context, cmd Command) (Result, error)
+}
+
+// Command is what to run. Exactly one of Args and Script is set: Args is an
+// argv (Args[0] looked up on PATH), Script a bash script run as
+// `bash -c Script`.
+type Command struct {
+	Args   []string
+	Script string
+	// Dir is the working directory; under isolation it is the one
+	// writable tree besides /tmp and Writable.
+	Dir string
+	// Env holds extra KEY=VALUE pairs added to the inherited environment;
+	// the pinned variables (PinnedEnv) override them.
+	Env []string
+	// Timeout bounds the wall time; 0 means no limit beyond ctx.
+	Timeout time.Duration
+	// Writable lists more directories left writable under isolation.
+	Writable []string
+}
+
+// Result is what a command did. ExitCode is the process's exit status, or
+// -1 when it was killed by a signal (including at the timeout). Duration
+// is wall time from start to the end of Wait. Stdout and Stderr are the
+// captured streams, each truncated at the runner's output limit (a note
+// says so). Isolation names the sandbox used ("bwrap" or "none"); Notes
+// carry anything a reader of the record should know (no isolation, output
+// truncated, killed at timeout).
+type Result struct {
+	ExitCode  int           `json:"exit_code"`
+	Duration  time.Duration `json:"-"`
+	Stdout    []byte        `json:"-"`
+	Stderr    []byte        `json:"-"`
+	TimedOut  bool          `json:"timed_out"`
+	Isolation string        `json:"isolation"`
+	Notes     []string      `json:"notes,omitempty"`
+}
+
+// PinnedEnv are the variables fixed in every command's environment for
+// reproducible test runs. Source: polynfi evaluation spec §2 (Determinism).
+var PinnedEnv = []string{"TZ=UTC", "PYTHONHASHSEED=0", "LC_ALL=C.UTF-8"}
+
+// Default timeouts of a test run, by language. Source: SWE-PolyBench
+// src/poly_bench_evaluation/constants.py (JAVA_TIMEOUT 1800, DEFAULT_TIMEOUT
+// 1200, in seconds).
+const (
+	JavaTimeout    = 1800 * time.Second
+	DefaultTimeout = 1200 * time.Second
+)
+
+// TimeoutFor returns the default timeout of a test run in language
+// (case-insensitive): JavaTimeout for Java, DefaultTimeout otherwise.
+func TimeoutFor(language string) time.Duration {
+	if strings.EqualFold(strings.TrimSpace(language), "java") {
+		return JavaTimeout
+	}
+	return DefaultTimeout
+}
+
+// mergeEnv returns base with extra and then pinned applied, later values
+// replacing earlier ones with the same key; order of first appearance kept.
+func mergeEnv(base []string, layers ...[]string) []string {
+	idx := map[string]int{}
+	var out []string
+	add := func(kv string) {
+		k, _, _ := strings.Cut(kv, "=")
+		if i, ok := idx[k]; ok {
+			out[i] = kv
+			return
+		}
+		idx[k] = len(out)
+		out = append(out, kv)
+	}
+	for _, kv := range base {
+		add(kv)
+	}
+	for _, l := range layers {
+		for _, kv := range l {
+			add(kv)
+		}
+	}
+	return out
+}
