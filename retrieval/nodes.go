@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"sort"
@@ -75,6 +76,9 @@ func (x *extractor) patchNodes(patch string) (keys []string, fail string, err er
 	files, perr := diff.Parse(patch)
 	if perr != nil {
 		return nil, perr.Error(), nil
+	}
+	if x.src == nil && len(files) > 0 {
+		return nil, "", errors.New("node metrics need a Source of base files")
 	}
 	out := map[string]bool{}
 	for _, f := range files {
