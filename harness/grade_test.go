@@ -1,0 +1,120 @@
+package harness
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/polynfi/polynfi/testlog"
+)
+
+func res(pairs ...string) []testlog.Result {
+	var out []testlog.Result
+	for i := 0; i < len(pairs); i += 2 {
+		out = append(out, testlog.Result{ID: pairs[i], Status: testlog.Status(pairs[i+1])})
+	}
+	return out
+}
+
+// TestGrade covers every clause of spec §2.5, one row per clause; want is
+// the status under polybench, swebench and strict.
+func TestGrade(t *testing.T) {
+	t.Parallel()
+	P, F, S, E, X := "PASSED", "FAILED", "SKIPPED", "ERROR", "XFAIL"
+	tests := []struct {
+		name     string
+		f2p, p2p []string
+		run      RunOutcome
+		want     [3]Status
+	}{
+		{"all pass", []string{"a"}, []string{"b"}, RunOutcome{Results: res("a", P, "b", P)},
+			[3]Status{StatusResolved, StatusResolved, StatusResolved}},
+		{"F2P fails", []string{"a"}, []string{"b"}, RunOutcome{Results: res("a", F, "b", P), ExitCode: 1},
+			[3]Status{StatusUnresolved, StatusUnresolved, StatusUnresolved}},
+		{"P2P fails", []string{"a"}, []string{"b"}, RunOutcome{Results: res("a", P, "b", F), ExitCode: 1},
+			[3]Status{StatusUnresolved, StatusUnresolved, StatusUnresolved}},
+		{"empty log: polybench needs a non-empty map; swebench counts missing as failed; strict infra",
+			[]string{"a"}, nil, RunOutcome{ExitCode: 2},
+			[3]Status{StatusUnresolved, StatusUnresolved, StatusInfraFailure}},
+		{"empty log, empty lists: swebench resolves (rates of 0/0 are 1)", nil, nil, RunOutcome{},
+			[3]Status{StatusUnresolved, StatusResolved, StatusInfraFailure}},
+		{"P2P missing from log: polybench ignores, swebench fails", []string{"a"}, []string{"b"}, RunOutcome{Results: res("a", P)},
+			[3]Status{StatusResolved, StatusUnresolved, StatusUnresolved}},
+		{"P2P in ERROR: polybench ignores, swebench fails", []string{"a"}, []string{"b"}, RunOutcome{Results: res("a", P, "b", E), ExitCode: 1},
+			[3]Status{StatusResolved, StatusUnresolved, StatusUnresolved}},
+		{"F2P in ERROR fails everywhere", []string{"a"}, nil, RunOutcome{Results: res("a", E), ExitCode: 1},
+			[3]Status{StatusUnresolved, StatusUnresolved, StatusUnresolved}},
+		{"F2P XFAIL: swebench passes, polybench does not", []string{"a"}, nil, RunOutcome{Results: res("a", X)},
+			[3]Status{StatusUnresolved, StatusResolved, StatusResolved}},
+		{"F2P SKIPPED: swebench ignores it, strict fails it", []string{"a"}, nil, RunOutcome{Results: res("a", S)},
+			[3]Status{StatusUnresolved, StatusResolved, StatusUnresolved}},
+		{"P2P SKIPPED: ignored by swebench and strict, not failed for polybench", []string{"a"}, []string{"b"}, RunOutcome{Results: res("a", P, "b", S)},
+			[3]Status{StatusResolved, StatusResolved, StatusResolved}},
+		{"all passed but exit non-zero: strict inconsistent", []string{"a"}, nil, RunOutcome{Results: res("a", P), ExitCode: 1},
+			[3]Status{StatusResolved, StatusResolved, StatusInconsistent}},
+		{"an unrelated failure explains the exit status", []string{"a"}, nil, RunOutcome{Results: res("a", P, "other", F), ExitCode: 1},
+			[3]Status{StatusResolved, StatusResolved, StatusResolved}},
+		{"duplicate id with conflicting statuses, last PASSED: strict fails it", []string{"a"}, nil, RunOutcome{Results: res("a", F, "a", P), ExitCode: 1},
+			[3]Status{StatusResolved, StatusResolved, StatusUnresolved}},
+		{"duplicate P2P PASSED then FAILED: polybench sees it failed", []string{"a"}, []string{"b"}, RunOutcome{Results: res("a", P, "b", P, "b", F), ExitCode: 1},
+			[3]Status{StatusUnresolved, StatusUnresolved, StatusUnresolved}},
+		{"duplicate id same status is fine", []string{"a"}, nil, RunOutcome{Results: res("a", P, "a", P)},
+			[3]Status{StatusResolved, StatusResolved, StatusResolved}},
+		{"timeout: unresolved everywhere", []string{"a"}, nil, RunOutcome{Results: res("a", P), ExitCode: -1, TimedOut: true},
+			[3]Status{StatusTimedOut, StatusTimedOut, StatusTimedOut}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			v, _ := Grade(tt.f2p, tt.p2p, tt.run)
+			got := [3]Status{v.PolyBench.Status, v.SWEBench.Status, v.Strict.Status}
+			if got != tt.want {
+				t.Errorf("statuses (polybench, swebench, strict) = %v, want %v", got, tt.want)
+			}
+			for _, m := range Modes {
+				vm := v.Get(m)
+				if vm.Resolved != (vm.Status == StatusResolved) {
+					t.Errorf("%s: resolved %v with status %s", m, vm.Resolved, vm.Status)
+				}
+				if !vm.Resolved && vm.Reason == "" {
+					t.Errorf("%s: unresolved without a reason", m)
+				}
+			}
+			wantDiffer := (tt.want[0] == StatusResolved) != (tt.want[1] == StatusResolved) || (tt.want[1] == StatusResolved) != (tt.want[2] == StatusResolved)
+			if v.Differ() != wantDiffer {
+				t.Errorf("Differ() = %v, want %v", v.Differ(), wantDiffer)
+			}
+		})
+	}
+}
+
+func TestGradeSplitsAndPolyBenchFields(t *testing.T) {
+	t.Parallel()
+	v, out := Grade([]string{"a", "c"}, []string{"b", "d"}, RunOutcome{Results: res("a", "PASSED", "b", "FAILED", "c", "SKIPPED", "x", "PASSED"), ExitCode: 1})
+	want := Verdict{Status: StatusUnresolved,
+		FailToPass: TestsStatus{Success: []string{"a"}, Failure: []string{}},
+		PassToPass: TestsStatus{Success: []string{}, Failure: []string{"b", "d"}},
+		Reason:     "2 PASS_TO_PASS test(s) failing (first: b)"}
+	if diff := cmp.Diff(want, v.SWEBench); diff != "" {
+		t.Errorf("swebench verdict (-want +got):\n%s", diff)
+	}
+	wantOut := PolyBenchOutput{WithLogs: true, AllF2PPassed: false, NoP2PFailed: false,
+		PassedTests: []string{"a", "x"}, FailedTests: []string{"b"}}
+	if diff := cmp.Diff(wantOut, out); diff != "" {
+		t.Errorf("polybench output (-want +got):\n%s", diff)
+	}
+	if got := v.Strict.FailToPass.Failure; !cmp.Equal(got, []string{"c"}) {
+		t.Errorf("strict F2P failures %v, want [c]", got)
+	}
+}
+
+func TestParseMode(t *testing.T) {
+	t.Parallel()
+	for _, m := range Modes {
+		if got, err := ParseMode(string(m)); err != nil || got != m {
+			t.Errorf("ParseMode(%s) = %s, %v", m, got, err)
+		}
+	}
+	if _, err := ParseMode("lenient"); err == nil {
+		t.Error("ParseMode(lenient): want an error")
+	}
+}
