@@ -1,0 +1,399 @@
+package metrics
+
+import (
+	"math"
+	"slices"
+
+	"github.com/polynfi/polynfi/syntax"
+)
+
+// Block types, spelled as `radon cc -j` spells them.
+const (
+	TypeFunction = "function"
+	TypeMethod   = "method"
+	TypeClass    = "class"
+)
+
+// Block is one function, method or class with its cyclomatic complexity,
+// shaped like a radon block.
+//
+// Positions follow CPython's ast: Lineno is the 1-based line of the `def`,
+// `async` or `class` keyword (decorators excluded), ColOffset its 0-based
+// UTF-8 byte column. Endline is radon's end line: the largest start line of
+// any AST node in the block's last body statement (nested defs, classes and
+// assert statements do not count), or for a class the largest of that over
+// every body statement and the end lines of its methods; it is never before
+// Lineno. It can therefore be earlier than the block's last physical line.
+//
+// Source: radon 6.0.1 radon/visitors.py (Function, Class, ComplexityVisitor).
+type Block struct {
+	Type      string // TypeFunction, TypeMethod or TypeClass
+	Name      string // the def or class name
+	Classname string // for methods: the name of the class they are defined in
+	Lineno    int
+	Endline   int
+	ColOffset int
+	// Complexity is the block's cyclomatic complexity (≥ 1). For a class it
+	// is radon's class complexity: the class's real complexity divided by the
+	// number of methods (integer division), plus one when there is more than
+	// one method; RealComplexity when it has no methods.
+	Complexity int
+	// RealComplexity is, for a class, 1 plus the decisions in its body
+	// outside defs plus the complexity of each method; for a function it
+	// equals Complexity.
+	RealComplexity int
+	Closures       []Block // functions nested in a function (not in a class inside it)
+	Methods        []Block // a class's methods, including defs nested in if/try in its body
+	InnerClasses   []Block // classes directly nested in a class body (radon does not print them)
+	Node           syntax.NodeID
+}
+
+// Rank returns the block's radon rank letter (see Rank).
+func (b *Block) Rank() string { return Rank(b.Complexity) }
+
+// Rank maps a cyclomatic complexity to radon's rank letter: A for 1-5 (and
+// 0), B 6-10, C 11-20, D 21-30, E 31-40, F 41 and above.
+//
+// Source: radon 6.0.1 radon/complexity.py cc_rank.
+func Rank(cc int) string {
+	switch {
+	case cc <= 5:
+		return "A"
+	case cc <= 10:
+		return "B"
+	case cc <= 20:
+		return "C"
+	case cc <= 30:
+		return "D"
+	case cc <= 40:
+		return "E"
+	}
+	return "F"
+}
+
+// Complexity is the cyclomatic-complexity analysis of one Python module.
+type Complexity struct {
+	// Functions are the module's functions outside any class or def (defs
+	// under module-level if/try/for/with included), in source order.
+	Functions []Block
+	// Classes are the module's classes outside any def, in source order.
+	Classes []Block
+	// Module is the complexity of module-level code outside every def and
+	// class: 1 plus its decision points.
+	Module int
+}
+
+// Total returns radon's total complexity of the module (used by the
+// maintainability index): Module plus, for every top-level function, its
+// complexity minus one, plus, for every class, its real complexity minus one.
+// Closures, methods of inner classes and classes inside defs do not count.
+//
+// Source: radon 6.0.1 ComplexityVisitor.total_complexity.
+func (c *Complexity) Total() int {
+	t := c.Module
+	for _, f := range c.Functions {
+		t += f.Complexity - 1
+	}
+	for _, k := range c.Classes {
+		t += k.RealComplexity - 1
+	}
+	return t
+}
+
+// Blocks returns the blocks `radon cc` reports, in radon's order: the
+// functions, then each class followed by its methods, stably sorted by
+// descending complexity. Closures stay nested in their functions.
+func (c *Complexity) Blocks() []Block {
+	var out []Block
+	out = append(out, c.Functions...)
+	for _, k := range c.Classes {
+		out = append(out, k)
+		out = append(out, k.Methods...)
+	}
+	slices.SortStableFunc(out, func(a, b Block) int { return b.Complexity - a.Complexity })
+	return out
+}
+
+// CyclomaticComplexity computes radon's cyclomatic complexity for every block
+// of a Python module. The tree should be free of syntax errors; nodes of an
+// erroneous tree are counted as they come.
+//
+// Counting (radon's ComplexityVisitor): a block starts at 1 and gains +1 per
+// `if`, `elif`, conditional expression, `for`/`async for`, `while`, and
+// `else` of a loop; +1 per `except` handler and +1 for a `try … else`
+// (`try … except*` adds nothing: radon does not recognize ast.TryStar);
+// `match` adds the number of cases, minus one when a case's pattern is a bare
+// capture or `_`; each comprehension adds 1 per `for` and 1 per `if` clause;
+// a boolean operation adds its number of operands minus one; `assert` adds 1
+// and nothing inside it is counted; `with` and `lambda` add nothing (a lambda's
+// body is counted). Nested def and class bodies, decorators, parameter
+// defaults and annotations of defs are not part of any block's count.
+//
+// Source: radon 6.0.1 radon/visitors.py ComplexityVisitor; radon docs
+// "Cyclomatic Complexity" (https://radon.readthedocs.io/en/latest/intro.html).
+func CyclomaticComplexity(t *syntax.Tree) Complexity {
+	v := ccVisitor{t: t, maxLine: math.MinInt}
+	root := t.Root()
+	for c := t.Nodes[root].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+		v.walk(c)
+	}
+	return Complexity{Functions: v.functions, Classes: v.classes, Module: 1 + v.complexity}
+}
+
+// FunctionComplexity returns radon's complexity of one function_definition
+// node (its closures excluded), wherever the def is, including defs radon
+// itself does not report (methods of nested classes, defs inside classes
+// inside defs).
+func FunctionComplexity(t *syntax.Tree, def syntax.NodeID) int {
+	b := makeFunction(t, def, false, "")
+	return b.Complexity
+}
+
+// ccVisitor accumulates what radon's ComplexityVisitor collects while it
+// visits one statement (or the module).
+type ccVisitor struct {
+	t          *syntax.Tree
+	toMethod   bool
+	classname  string
+	complexity int
+	maxLine    int // the largest AST start line seen, math.MinInt when none
+	functions  []Block
+	classes    []Block
+}
+
+func (v *ccVisitor) walk(n syntax.NodeID) {
+	t := v.t
+	nd := &t.Nodes[n]
+	if !nd.Named || nd.Extra {
+		return
+	}
+	switch nd.Kind {
+	case "decorated_definition":
+		if d := t.ChildByField(n, "definition"); d != syntax.NoNode {
+			v.walk(d)
+		}
+		return
+	case "function_definition":
+		v.functions = append(v.functions, makeFunction(t, n, v.toMethod, v.classname))
+		return
+	case "class_definition":
+		v.classes = append(v.classes, makeClass(t, n))
+		return
+	case "assert_statement":
+		v.complexity++
+		return
+	case "if_statement", "elif_clause", "conditional_expression", "boolean_operator":
+		v.complexity++
+	case "for_statement", "while_statement":
+		v.complexity++
+		if t.ChildByField(n, "alternative") != syntax.NoNode {
+			v.complexity++
+		}
+	case "try_statement":
+		handlers, group, orelse := 0, false, false
+		for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+			switch t.Nodes[c].Kind {
+			case "except_clause":
+				handlers++
+			case "except_group_clause":
+				group = true
+			case "else_clause":
+				orelse = true
+			}
+		}
+		if !group {
+			v.complexity += handlers
+			if orelse {
+				v.complexity++
+			}
+		}
+	case "match_statement":
+		cases, wildcard := 0, false
+		if body := t.ChildByField(n, "body"); body != syntax.NoNode {
+			for c := t.Nodes[body].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+				if t.Nodes[c].Kind == "case_clause" {
+					cases++
+					wildcard = wildcard || isIrrefutableCase(t, c)
+				}
+			}
+		}
+		if wildcard {
+			cases--
+		}
+		v.complexity += max(0, cases)
+	case "for_in_clause":
+		v.complexity++
+	case "if_clause":
+		if t.Kind(nd.Parent) != "case_clause" {
+			v.complexity++
+		}
+	}
+	if line, ok := astLine(t, n); ok && line > v.maxLine {
+		v.maxLine = line
+	}
+	switch nd.Kind {
+	case "string":
+		// only interpolations hold AST nodes
+		for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+			if t.Nodes[c].Kind == "interpolation" {
+				v.walk(c)
+			}
+		}
+		return
+	case "concatenated_string":
+		for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+			v.walkStringNoLine(c)
+		}
+		return
+	case "attribute":
+		if o := t.ChildByField(n, "object"); o != syntax.NoNode {
+			v.walk(o)
+		}
+		return
+	}
+	for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+		v.walk(c)
+	}
+}
+
+// walkStringNoLine visits the interpolations of a part of an implicitly
+// concatenated string: the parts after the first have no AST node of their own.
+func (v *ccVisitor) walkStringNoLine(s syntax.NodeID) {
+	t := v.t
+	for c := t.Nodes[s].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+		if t.Nodes[c].Kind == "interpolation" {
+			v.walk(c)
+		}
+	}
+}
+
+// astLine returns the 1-based line at which CPython's ast would give the node
+// corresponding to n a lineno, and false for tree-sitter nodes that have no
+// AST counterpart with a position (blocks, clauses, parameter lists, …).
+func astLine(t *syntax.Tree, n syntax.NodeID) (int, bool) {
+	switch t.Nodes[n].Kind {
+	case "block", "else_clause", "finally_clause", "case_clause", "for_in_clause", "if_clause",
+		"parameters", "lambda_parameters", "argument_list", "parenthesized_expression", "pair",
+		"with_clause", "with_item", "as_pattern_target", "type", "interpolation",
+		"format_specifier", "format_expression", "keyword_separator", "positional_separator",
+		"import_prefix", "relative_import", "string_start", "string_content", "string_end",
+		"escape_sequence", "escape_interpolation", "line_continuation", "comment":
+		return 0, false
+	}
+	return int(t.Nodes[n].StartRow) + 1, true
+}
+
+// isIrrefutableCase reports whether a case clause's pattern is `_` or a bare
+// capture name (ast.MatchAs without a sub-pattern), possibly in grouping
+// parentheses, guard or not. `case x,:` is a sequence pattern.
+func isIrrefutableCase(t *syntax.Tree, c syntax.NodeID) bool {
+	pat := syntax.NoNode
+	for k := t.Nodes[c].FirstChild; k != syntax.NoNode; k = t.Nodes[k].NextSibling {
+		switch t.Nodes[k].Kind {
+		case "case_pattern":
+			if pat != syntax.NoNode {
+				return false
+			}
+			pat = k
+		case ",":
+			return false
+		}
+	}
+	for pat != syntax.NoNode {
+		only, commas := syntax.NoNode, 0
+		count := 0
+		for k := t.Nodes[pat].FirstChild; k != syntax.NoNode; k = t.Nodes[k].NextSibling {
+			switch kind := t.Nodes[k].Kind; {
+			case t.Nodes[k].Extra || kind == "(" || kind == ")":
+			case kind == ",":
+				commas++
+			default:
+				only = k
+				count++
+			}
+		}
+		if count != 1 || commas > 0 {
+			return false
+		}
+		switch t.Nodes[only].Kind {
+		case "_":
+			return true
+		case "dotted_name":
+			first := t.Nodes[only].FirstChild
+			return first != syntax.NoNode && t.Nodes[first].NextSibling == syntax.NoNode
+		case "case_pattern", "tuple_pattern":
+			pat = only
+			continue
+		}
+		return false
+	}
+	return false
+}
+
+func nameOf(t *syntax.Tree, n syntax.NodeID) string {
+	if id := t.ChildByField(n, "name"); id != syntax.NoNode {
+		return t.TextString(id)
+	}
+	return ""
+}
+
+// bodyStatements calls fn for every statement of a def or class body.
+func bodyStatements(t *syntax.Tree, n syntax.NodeID, fn func(syntax.NodeID)) {
+	body := t.ChildByField(n, "body")
+	if body == syntax.NoNode {
+		return
+	}
+	for c := t.Nodes[body].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+		if nd := &t.Nodes[c]; nd.Named && !nd.Extra {
+			fn(c)
+		}
+	}
+}
+
+func makeFunction(t *syntax.Tree, n syntax.NodeID, isMethod bool, classname string) Block {
+	b := Block{Type: TypeFunction, Name: nameOf(t, n), Lineno: t.Line(n), ColOffset: int(t.Nodes[n].StartCol), Node: n, Complexity: 1}
+	if isMethod {
+		b.Type, b.Classname = TypeMethod, classname
+	}
+	last := math.MinInt
+	bodyStatements(t, n, func(s syntax.NodeID) {
+		v := ccVisitor{t: t, maxLine: math.MinInt}
+		v.walk(s)
+		b.Closures = append(b.Closures, v.functions...)
+		b.Complexity += v.complexity
+		last = v.maxLine
+	})
+	b.Endline = max(b.Lineno, last)
+	b.RealComplexity = b.Complexity
+	return b
+}
+
+func makeClass(t *syntax.Tree, n syntax.NodeID) Block {
+	b := Block{Type: TypeClass, Name: nameOf(t, n), Lineno: t.Line(n), ColOffset: int(t.Nodes[n].StartCol), Node: n}
+	real := 1
+	end := b.Lineno
+	bodyStatements(t, n, func(s syntax.NodeID) {
+		v := ccVisitor{t: t, toMethod: true, classname: b.Name, maxLine: math.MinInt}
+		v.walk(s)
+		b.Methods = append(b.Methods, v.functions...)
+		real += v.complexity
+		for _, m := range v.functions {
+			real += m.Complexity
+		}
+		end = max(end, v.maxLine)
+		b.InnerClasses = append(b.InnerClasses, v.classes...)
+	})
+	for _, m := range b.Methods {
+		end = max(end, m.Endline)
+	}
+	b.Endline = end
+	b.RealComplexity = real
+	b.Complexity = real
+	if k := len(b.Methods); k > 0 {
+		b.Complexity = real / k
+		if k > 1 {
+			b.Complexity++
+		}
+	}
+	return b
+}

@@ -1,0 +1,549 @@
+package metrics
+
+import (
+	"fmt"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Raw holds radon's raw line counts of one Python file. SLOC + Multi +
+// SingleComments + Blank = LOC always holds.
+//
+// Source: radon 6.0.1 radon/raw.py analyze; radon docs "Raw metrics"
+// (https://radon.readthedocs.io/en/latest/intro.html#raw-metrics).
+type Raw struct {
+	// LOC is the total number of lines (the sum of the four kinds below;
+	// lines are split as Python's str.splitlines splits them, so a form
+	// feed also ends a line).
+	LOC int `json:"loc"`
+	// LLOC is the number of logical lines: statements, where a compound
+	// statement with its body on the same line (`if x: y`) counts 2 and
+	// statements separated by `;` count one each.
+	LLOC int `json:"lloc"`
+	// SLOC is the number of source lines: non-blank lines of every
+	// statement that is not a lone comment or a lone string.
+	SLOC int `json:"sloc"`
+	// Comments is the number of comment tokens (a comment after code counts).
+	Comments int `json:"comments"`
+	// Multi is the number of non-blank lines of statements that are a lone
+	// string spanning several lines (docstrings and the like).
+	Multi int `json:"multi"`
+	// Blank is the number of blank (whitespace-only) lines, including blank
+	// lines inside multi-line strings.
+	Blank int `json:"blank"`
+	// SingleComments is the number of lines holding only a comment or only
+	// a one-line string statement.
+	SingleComments int `json:"single_comments"`
+}
+
+// token kinds the raw analysis needs to tell apart
+const (
+	rtOther = iota
+	rtComment
+	rtString
+	rtColon
+	rtSemi
+)
+
+type rawToken struct {
+	kind             uint8
+	startRow, endRow int
+}
+
+// rawScanner reproduces, for one logical group of stripped lines, what
+// Python's tokenize module reports to radon.
+type rawScanner struct {
+	toks     []rawToken
+	triple   byte // quote char of an open triple-quoted string, 0 if none
+	single   byte // quote char of an open backslash-continued string
+	strStart int
+	parenlev int
+	cont     bool // backslash continuation
+}
+
+// RawMetrics computes radon's raw metrics of Python source (UTF-8; "\r\n"
+// and "\r" count as newlines). Like radon, it re-tokenizes the source one
+// group of stripped lines at a time (a group extends while a string, bracket
+// or backslash continuation is open). It returns an error naming the line
+// when a group never closes or holds a character Python cannot tokenize,
+// where radon raises SyntaxError.
+//
+// Source: radon 6.0.1 radon/raw.py (analyze, _get_all_tokens, _logical,
+// is_single_token); CPython 3.11 Lib/tokenize.py for the token grammar.
+func RawMetrics(src []byte) (Raw, error) {
+	var r Raw
+	var sc rawScanner
+	groupStart, nonEmpty, empty := 0, 0, 0
+	row := 0
+	pos := 0
+	for pos < len(src) {
+		end, next := nextLine(src, pos)
+		line := pyStrip(src[pos:end])
+		pos = next
+		row++
+		if sc.closed() {
+			groupStart = row
+			nonEmpty, empty = 0, 0
+			sc.toks = sc.toks[:0]
+		}
+		if len(line) == 0 {
+			empty++
+		} else {
+			nonEmpty++
+		}
+		if err := sc.line(line, row); err != nil {
+			return r, fmt.Errorf("line %d: %w", row, err)
+		}
+		if !sc.closed() {
+			continue
+		}
+		r.finishGroup(sc.toks, nonEmpty, empty)
+	}
+	if row > 0 && !sc.closed() {
+		return r, fmt.Errorf("line %d: statement or string starting here never ends", groupStart)
+	}
+	r.LOC = r.SLOC + r.Blank + r.Multi + r.SingleComments
+	return r, nil
+}
+
+func (sc *rawScanner) closed() bool {
+	return sc.triple == 0 && sc.single == 0 && sc.parenlev == 0 && !sc.cont
+}
+
+func (r *Raw) finishGroup(toks []rawToken, nonEmpty, empty int) {
+	for _, t := range toks {
+		if t.kind == rtComment {
+			r.Comments++
+		}
+	}
+	switch {
+	case len(toks) == 1 && toks[0].kind == rtComment:
+		r.SingleComments++
+	case len(toks) == 1 && toks[0].kind == rtString:
+		if toks[0].startRow == toks[0].endRow {
+			r.SingleComments++
+		} else {
+			r.Multi += nonEmpty
+			r.Blank += empty
+		}
+	default:
+		r.SLOC += nonEmpty
+		r.Blank += empty
+	}
+	r.LLOC += logicalLines(toks)
+}
+
+// logicalLines is radon's _logical: per `;`-separated part, 1 when the
+// part's last `:` is its final token, 2 when code follows that `:`, else 1
+// for a part with any code and 0 for an empty one. The final part carries
+// tokenize's ENDMARKER, which the "final token" test counts.
+func logicalLines(toks []rawToken) int {
+	total := 0
+	n, colon := 0, -1
+	eval := func(last bool) {
+		size := n
+		if last {
+			size++ // ENDMARKER
+		}
+		switch {
+		case colon >= 0 && colon == size-2:
+			total++
+		case colon >= 0:
+			total += 2
+		case n > 0:
+			total++
+		}
+		n, colon = 0, -1
+	}
+	for _, t := range toks {
+		switch t.kind {
+		case rtComment:
+		case rtSemi:
+			eval(false)
+		case rtColon:
+			colon = n
+			n++
+		default:
+			n++
+		}
+	}
+	eval(true)
+	return total
+}
+
+// line tokenizes one stripped line of the current group.
+func (sc *rawScanner) line(s []byte, row int) error {
+	i := 0
+	switch {
+	case sc.triple != 0:
+		end, ok := scanTriple(s, 0, sc.triple)
+		if !ok {
+			return nil
+		}
+		sc.toks = append(sc.toks, rawToken{rtString, sc.strStart, row})
+		sc.triple = 0
+		i = end
+	case sc.single != 0:
+		end, ok, _ := scanSingle(s, 0, sc.single)
+		if !ok {
+			if len(s) > 0 && s[len(s)-1] == '\\' {
+				return nil
+			}
+			return fmt.Errorf("unterminated string")
+		}
+		sc.toks = append(sc.toks, rawToken{rtString, sc.strStart, row})
+		sc.single = 0
+		i = end
+	case sc.parenlev == 0 && !sc.cont:
+		if len(s) > 0 && s[0] == '#' {
+			sc.toks = append(sc.toks, rawToken{rtComment, row, row})
+			return nil
+		}
+	default:
+		sc.cont = false
+	}
+	for i < len(s) {
+		c := s[i]
+		if c == ' ' || c == '\t' || c == '\f' {
+			i++
+			continue
+		}
+		switch {
+		case c == '#':
+			sc.toks = append(sc.toks, rawToken{rtComment, row, row})
+			return nil
+		case c == '\\':
+			if i == len(s)-1 {
+				sc.cont = true
+				return nil
+			}
+			return fmt.Errorf("unexpected character after line continuation")
+		case c >= '0' && c <= '9' || c == '.' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
+			i = scanNumber(s, i)
+			sc.toks = append(sc.toks, rawToken{rtOther, row, row})
+			continue
+		}
+		if q, n := stringPrefix(s, i); q != 0 {
+			start := i + n
+			if start+2 < len(s) && s[start+1] == q && s[start+2] == q {
+				end, ok := scanTriple(s, start+3, q)
+				if !ok {
+					sc.triple, sc.strStart = q, row
+					return nil
+				}
+				sc.toks = append(sc.toks, rawToken{rtString, row, row})
+				i = end
+				continue
+			}
+			end, ok, cont := scanSingle(s, start+1, q)
+			switch {
+			case ok:
+				sc.toks = append(sc.toks, rawToken{rtString, row, row})
+				i = end
+				continue
+			case cont:
+				sc.single, sc.strStart = q, row
+				return nil
+			}
+			return fmt.Errorf("unterminated string")
+		}
+		if r, size := utf8.DecodeRune(s[i:]); isWordRune(r) {
+			i += size
+			for i < len(s) {
+				r, size = utf8.DecodeRune(s[i:])
+				if !isWordRune(r) {
+					break
+				}
+				i += size
+			}
+			sc.toks = append(sc.toks, rawToken{rtOther, row, row})
+			continue
+		}
+		n := operatorLen(s, i)
+		if n == 0 {
+			r, _ := utf8.DecodeRune(s[i:])
+			return fmt.Errorf("character %q cannot be tokenized", r)
+		}
+		kind := uint8(rtOther)
+		switch {
+		case n == 1 && c == ':':
+			kind = rtColon
+		case n == 1 && c == ';':
+			kind = rtSemi
+		case n == 1 && (c == '(' || c == '[' || c == '{'):
+			sc.parenlev++
+		case n == 1 && (c == ')' || c == ']' || c == '}'):
+			sc.parenlev--
+		}
+		sc.toks = append(sc.toks, rawToken{kind, row, row})
+		i += n
+	}
+	return nil
+}
+
+// scanTriple finds the end of a triple-quoted string body starting at i;
+// a backslash escapes the next character on the same line.
+func scanTriple(s []byte, i int, q byte) (int, bool) {
+	for i < len(s) {
+		switch s[i] {
+		case '\\':
+			i += 2
+			continue
+		case q:
+			if i+2 < len(s) && s[i+1] == q && s[i+2] == q {
+				return i + 3, true
+			}
+		}
+		i++
+	}
+	return 0, false
+}
+
+// scanSingle finds the closing quote of a one-quote string body starting at
+// i. cont reports a backslash as the line's last character, which continues
+// the string on the next line.
+func scanSingle(s []byte, i int, q byte) (end int, ok, cont bool) {
+	for i < len(s) {
+		switch s[i] {
+		case '\\':
+			if i == len(s)-1 {
+				return 0, false, true
+			}
+			i += 2
+			continue
+		case q:
+			return i + 1, true, false
+		}
+		i++
+	}
+	return 0, false, false
+}
+
+// stringPrefix reports the quote of a string literal starting at i (after a
+// valid prefix of n bytes: b, r, u, f, br, rb, fr, rf in any case), or 0.
+func stringPrefix(s []byte, i int) (q byte, n int) {
+	for n = 0; n <= 2 && i+n < len(s); n++ {
+		c := s[i+n]
+		if c == '\'' || c == '"' {
+			if validPrefix(s[i : i+n]) {
+				return c, n
+			}
+			return 0, 0
+		}
+		switch c | 0x20 {
+		case 'b', 'r', 'u', 'f':
+		default:
+			return 0, 0
+		}
+	}
+	return 0, 0
+}
+
+func validPrefix(p []byte) bool {
+	switch len(p) {
+	case 0, 1:
+		return true
+	case 2:
+		a, b := p[0]|0x20, p[1]|0x20
+		return a == 'r' && (b == 'b' || b == 'f') || b == 'r' && (a == 'b' || a == 'f')
+	}
+	return false
+}
+
+func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+	}
+	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsNumber(r))
+}
+
+// operatorLen returns the length of the Python operator or delimiter at i
+// (longest match), 0 when there is none.
+func operatorLen(s []byte, i int) int {
+	rest := s[i:]
+	if len(rest) >= 3 {
+		switch string(rest[:3]) {
+		case "**=", ">>=", "<<=", "//=", "...":
+			return 3
+		}
+	}
+	if len(rest) >= 2 {
+		switch string(rest[:2]) {
+		case "!=", "%=", "&=", "**", "*=", "+=", "-=", "->", "//", "/=", ":=", "<<", "<=", "==", ">=", ">>", "@=", "^=", "|=":
+			return 2
+		}
+	}
+	switch rest[0] {
+	case '%', '&', '(', ')', '*', '+', ',', '-', '.', '/', ':', ';', '<', '=', '>', '@', '[', ']', '^', '{', '|', '}', '~':
+		return 1
+	}
+	return 0
+}
+
+// scanNumber returns the end of the number literal at i, following the
+// alternation order of tokenize's Number pattern (imaginary, float, int).
+func scanNumber(s []byte, i int) int {
+	digits := func(j int) int { // [0-9](?:_?[0-9])*, -1 when absent
+		if j >= len(s) || s[j] < '0' || s[j] > '9' {
+			return -1
+		}
+		j++
+		for j < len(s) {
+			if s[j] >= '0' && s[j] <= '9' {
+				j++
+			} else if s[j] == '_' && j+1 < len(s) && s[j+1] >= '0' && s[j+1] <= '9' {
+				j += 2
+			} else {
+				break
+			}
+		}
+		return j
+	}
+	exponent := func(j int) int {
+		if j < len(s) && (s[j] == 'e' || s[j] == 'E') {
+			k := j + 1
+			if k < len(s) && (s[k] == '+' || s[k] == '-') {
+				k++
+			}
+			if e := digits(k); e >= 0 {
+				return e
+			}
+		}
+		return -1
+	}
+	float := func(j int) int {
+		// Pointfloat
+		if d := digits(j); d >= 0 && d < len(s) && s[d] == '.' {
+			end := d + 1
+			if f := digits(end); f >= 0 {
+				end = f
+			}
+			if e := exponent(end); e >= 0 {
+				end = e
+			}
+			return end
+		}
+		if j < len(s) && s[j] == '.' {
+			if f := digits(j + 1); f >= 0 {
+				if e := exponent(f); e >= 0 {
+					return e
+				}
+				return f
+			}
+		}
+		// Expfloat
+		if d := digits(j); d >= 0 {
+			if e := exponent(d); e >= 0 {
+				return e
+			}
+		}
+		return -1
+	}
+	isJ := func(j int) bool { return j >= 0 && j < len(s) && (s[j] == 'j' || s[j] == 'J') }
+	if d := digits(i); isJ(d) {
+		return d + 1
+	}
+	if f := float(i); f >= 0 {
+		if isJ(f) {
+			return f + 1
+		}
+		return f
+	}
+	if s[i] == '0' && i+1 < len(s) {
+		var ok func(byte) bool
+		switch s[i+1] | 0x20 {
+		case 'x':
+			ok = func(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f' }
+		case 'b':
+			ok = func(c byte) bool { return c == '0' || c == '1' }
+		case 'o':
+			ok = func(c byte) bool { return c >= '0' && c <= '7' }
+		}
+		if ok != nil {
+			j := i + 2
+			for j < len(s) {
+				if ok(s[j]) {
+					j++
+				} else if s[j] == '_' && j+1 < len(s) && ok(s[j+1]) {
+					j += 2
+				} else {
+					break
+				}
+			}
+			if j > i+2 {
+				return j
+			}
+		}
+	}
+	if s[i] == '0' {
+		j := i + 1
+		for j < len(s) {
+			if s[j] == '0' {
+				j++
+			} else if s[j] == '_' && j+1 < len(s) && s[j+1] == '0' {
+				j += 2
+			} else {
+				break
+			}
+		}
+		return j
+	}
+	if d := digits(i); d >= 0 {
+		return d
+	}
+	return i + 1
+}
+
+// nextLine returns the end of the line starting at pos and the start of the
+// next one, splitting as Python's str.splitlines does: \n, \r, \r\n, \v,
+// \f, \x1c, \x1d, \x1e, U+0085, U+2028 and U+2029 end a line.
+func nextLine(src []byte, pos int) (end, next int) {
+	for i := pos; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '\n', '\v', '\f', 0x1c, 0x1d, 0x1e:
+			return i, i + 1
+		case '\r':
+			if i+1 < len(src) && src[i+1] == '\n' {
+				return i, i + 2
+			}
+			return i, i + 1
+		case 0xc2:
+			if i+1 < len(src) && src[i+1] == 0x85 {
+				return i, i + 2
+			}
+		case 0xe2:
+			if i+2 < len(src) && src[i+1] == 0x80 && (src[i+2] == 0xa8 || src[i+2] == 0xa9) {
+				return i, i + 3
+			}
+		}
+	}
+	return len(src), len(src)
+}
+
+// pyStrip trims what Python's str.strip() trims: Unicode white space plus
+// the ASCII separators \x1c-\x1f.
+func pyStrip(b []byte) []byte {
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if !isPySpace(r) {
+			break
+		}
+		b = b[size:]
+	}
+	for len(b) > 0 {
+		r, size := utf8.DecodeLastRune(b)
+		if !isPySpace(r) {
+			break
+		}
+		b = b[:len(b)-size]
+	}
+	return b
+}
+
+func isPySpace(r rune) bool {
+	switch r {
+	case ' ', '\t', '\n', '\v', '\f', '\r', 0x1c, 0x1d, 0x1e, 0x1f:
+		return true
+	}
+	return r >= 0x80 && r != utf8.RuneError && unicode.IsSpace(r)
+}
