@@ -1,0 +1,274 @@
+package nfisuite
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/syntax"
+)
+
+// RunOptions configures Run.
+type RunOptions struct {
+	// Out is the run directory: records go to Out/records, logs to Out/logs.
+	Out string
+	// Workers bounds concurrent evaluations (≤ 0: 1).
+	Workers int
+	// InstanceIDs, when non-empty, restricts the run to these tasks.
+	InstanceIDs []string
+	// Progress, when set, is called after each record is settled (written
+	// or found up to date), from one goroutine at a time.
+	Progress func(done, total int, r Record, reused bool)
+}
+
+// RunResult says what a run did.
+type RunResult struct {
+	Records   []Record // every record of the run, new and reused, sorted
+	Evaluated int      // records written by this run
+	Reused    int      // records found up to date and kept
+	Missing   int      // (task, run) pairs an agent gave no prediction for
+	Skipped   []string // predictions for unknown tasks, as "model/instance_id/run"
+}
+
+// RecordPath is where a record lives: Out/records/<model>/<instance_id>/run-<n>.json.
+func RecordPath(out, model, instanceID string, run int) string {
+	return filepath.Join(out, "records", safeName(model), safeName(instanceID), fmt.Sprintf("run-%d.json", run))
+}
+
+// Run evaluates every prediction against its task and writes one record
+// per (agent, task, run), atomically (temp file + rename). A record that
+// already exists with the same key (same output) is kept, so re-running the
+// same command after an interruption evaluates only what is missing or
+// changed. For each agent, every task × run (runs 0..max run seen) without a
+// prediction gets a "missing" record, so it counts as invalid.
+// Errors: ctx cancellation (records already written stay) and I/O errors.
+func (s *Suite) Run(ctx context.Context, tasks []dataset.NFITask, preds []dataset.Prediction, opt RunOptions) (*RunResult, error) {
+	byID := map[string]*dataset.NFITask{}
+	var order []string
+	keep := map[string]bool{}
+	for _, id := range opt.InstanceIDs {
+		keep[id] = true
+	}
+	for i := range tasks {
+		if len(keep) > 0 && !keep[tasks[i].InstanceID] {
+			continue
+		}
+		byID[tasks[i].InstanceID] = &tasks[i]
+		order = append(order, tasks[i].InstanceID)
+	}
+	if len(order) == 0 {
+		return nil, ErrNoTasks
+	}
+	res := &RunResult{}
+	// Human reference per task, computed once.
+	parser := syntax.NewParser()
+	human := map[string]nfi.Improvement{}
+	for _, id := range order {
+		human[id] = s.Human(parser, byID[id]).Improvement
+	}
+	parser.Close()
+
+	type job struct {
+		task *dataset.NFITask
+		pred dataset.Prediction
+	}
+	var jobs []job
+	maxRun := map[string]int{}
+	have := map[string]bool{}
+	for _, p := range preds {
+		t, ok := byID[p.InstanceID]
+		if !ok {
+			if len(keep) == 0 || keep[p.InstanceID] {
+				res.Skipped = append(res.Skipped, fmt.Sprintf("%s/%s/%d", p.ModelNameOrPath, p.InstanceID, p.Run))
+			}
+			continue
+		}
+		jobs = append(jobs, job{t, p})
+		maxRun[p.ModelNameOrPath] = max(maxRun[p.ModelNameOrPath], p.Run)
+		have[fmt.Sprintf("%s\x00%s\x00%d", p.ModelNameOrPath, p.InstanceID, p.Run)] = true
+	}
+	models := make([]string, 0, len(maxRun))
+	for m := range maxRun {
+		models = append(models, m)
+	}
+	sort.Strings(models)
+	var missing []Record
+	for _, m := range models {
+		for _, id := range order {
+			for r := 0; r <= maxRun[m]; r++ {
+				if have[fmt.Sprintf("%s\x00%s\x00%d", m, id, r)] {
+					continue
+				}
+				t := byID[id]
+				missing = append(missing, Record{InstanceID: id, Model: m, Run: r, Aspect: t.Aspect.Code(), Scope: t.Scope,
+					InvalidReason: ReasonMissing, InvalidDetail: "no prediction for this task and run", Human: human[id], Key: "missing"})
+			}
+		}
+	}
+	res.Missing = len(missing)
+	for _, d := range []string{"records", "logs"} {
+		if err := os.MkdirAll(filepath.Join(opt.Out, d), 0o755); err != nil {
+			return nil, err
+		}
+	}
+	if s.LogDir == "" {
+		s.LogDir = filepath.Join(opt.Out, "logs")
+	}
+	total := len(jobs) + len(missing)
+	var mu sync.Mutex
+	done := 0
+	settle := func(r Record, reused bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		done++
+		res.Records = append(res.Records, r)
+		if reused {
+			res.Reused++
+		} else {
+			res.Evaluated++
+		}
+		if opt.Progress != nil {
+			opt.Progress(done, total, r, reused)
+		}
+	}
+	for _, r := range missing {
+		path := RecordPath(opt.Out, r.Model, r.InstanceID, r.Run)
+		if old, ok := readRecord(path); ok && old.Key == r.Key {
+			settle(old, true)
+			continue
+		}
+		if err := writeRecord(path, r); err != nil {
+			return res, err
+		}
+		settle(r, false)
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(max(opt.Workers, 1))
+	parsers := sync.Pool{New: func() any { return syntax.NewParser() }}
+	for _, j := range jobs {
+		j := j
+		path := RecordPath(opt.Out, j.pred.ModelNameOrPath, j.task.InstanceID, j.pred.Run)
+		if old, ok := readRecord(path); ok && old.Key == OutputKey(&j.pred) {
+			settle(old, true)
+			continue
+		}
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			p := parsers.Get().(*syntax.Parser)
+			defer parsers.Put(p)
+			rec, err := s.Evaluate(gctx, p, j.task, &j.pred, human[j.task.InstanceID])
+			if err != nil {
+				return err
+			}
+			if err := writeRecord(path, rec); err != nil {
+				return err
+			}
+			settle(rec, false)
+			return nil
+		})
+	}
+	err := g.Wait()
+	if err == nil {
+		err = ctx.Err()
+	}
+	SortRecords(res.Records)
+	return res, err
+}
+
+// SortRecords orders records by model, instance and run.
+func SortRecords(rs []Record) {
+	sort.Slice(rs, func(i, j int) bool {
+		a, b := rs[i], rs[j]
+		if a.Model != b.Model {
+			return a.Model < b.Model
+		}
+		if a.InstanceID != b.InstanceID {
+			return a.InstanceID < b.InstanceID
+		}
+		return a.Run < b.Run
+	})
+}
+
+func readRecord(path string) (Record, bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Record{}, false
+	}
+	var r Record
+	if json.Unmarshal(b, &r) != nil {
+		return Record{}, false
+	}
+	return r, true
+}
+
+// writeRecord writes r as JSON to path atomically: a reader sees the old
+// file or the new one, never a part.
+func writeRecord(path string, r Record) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*.json")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}
+
+// LoadRecords reads every record under dir/records. A record file that does
+// not decode is an error naming it (a run never leaves one: writes are atomic).
+func LoadRecords(dir string) ([]Record, error) {
+	var out []Record
+	root := filepath.Join(dir, "records")
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".json") || strings.HasPrefix(d.Name(), ".tmp-") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		var r Record
+		if err := json.Unmarshal(b, &r); err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		out = append(out, r)
+		return nil
+	})
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%s: no NFI suite records (records/ is missing)", dir)
+	}
+	SortRecords(out)
+	return out, err
+}

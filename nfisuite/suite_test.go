@@ -1,0 +1,130 @@
+package nfisuite
+
+import (
+	"context"
+	"testing"
+
+	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/nfi/catalog"
+	"github.com/polynfi/polynfi/runtime"
+	"github.com/polynfi/polynfi/testlog"
+)
+
+const sampleTasks = "../examples/nfi/tasks.jsonl"
+
+func newSuite(t *testing.T) *Suite {
+	t.Helper()
+	e, err := nfi.NewEngine(catalog.Polynfi92(), nfi.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Suite{Engine: e, Runner: runtime.NewLocal(context.Background(), runtime.LocalOptions{}), WorkDir: t.TempDir()}
+}
+
+func loadSample(t *testing.T) []dataset.NFITask {
+	t.Helper()
+	ts, err := dataset.LoadNFITasks(sampleTasks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts.Errors) > 0 {
+		t.Fatalf("sample task errors: %v", ts.Errors)
+	}
+	return ts.Tasks
+}
+
+// TestGoldOnSample: the human reference is valid and functionally correct on
+// every bundled task, its I_p equals I_p(h), and I_p(h) is positive in the
+// task's target aspect (SWE-NFI's selection criterion).
+func TestGoldOnSample(t *testing.T) {
+	tasks := loadSample(t)
+	if len(tasks) < 12 {
+		t.Fatalf("sample has %d tasks, want >= 12", len(tasks))
+	}
+	s := newSuite(t)
+	out := t.TempDir()
+	res, err := s.Run(context.Background(), tasks, GoldPredictions(tasks), RunOptions{Out: out, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Evaluated != len(tasks) || res.Missing != 0 {
+		t.Fatalf("evaluated %d, missing %d; want %d, 0", res.Evaluated, res.Missing, len(tasks))
+	}
+	for _, r := range res.Records {
+		if !r.Valid || !r.FunctionallyCorrect {
+			t.Errorf("%s: valid=%v correct=%v status=%s %s", r.InstanceID, r.Valid, r.FunctionallyCorrect, r.TestStatus, r.InvalidDetail)
+			continue
+		}
+		for _, a := range nfi.Aspects {
+			got, _ := r.Improvement.Get(a)
+			want, _ := r.Human.Get(a)
+			if got != want {
+				t.Errorf("%s %s: gold I_p %v != I_p(h) %v", r.InstanceID, a.Code(), got, want)
+			}
+		}
+		a, _ := nfi.ParseAspect(r.Aspect)
+		if v, _ := r.Human.Get(a); v <= 0 {
+			t.Errorf("%s: I_p(h) in the target aspect %s is %v, want > 0", r.InstanceID, r.Aspect, v)
+		}
+	}
+	// Re-running the same command finds every record up to date.
+	res2, err := s.Run(context.Background(), tasks, GoldPredictions(tasks), RunOptions{Out: out, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res2.Evaluated != 0 || res2.Reused != len(tasks) {
+		t.Fatalf("re-run evaluated %d, reused %d; want 0, %d", res2.Evaluated, res2.Reused, len(tasks))
+	}
+}
+
+func TestGradeStrict(t *testing.T) {
+	p := func(id string, s testlog.Status) testlog.Result { return testlog.Result{ID: id, Status: s} }
+	cases := []struct {
+		name     string
+		results  []testlog.Result
+		exit     int
+		timedOut bool
+		want     string
+	}{
+		{"all pass", []testlog.Result{p("a", testlog.Passed), p("b", testlog.Skipped)}, 0, false, "passed"},
+		{"a failure", []testlog.Result{p("a", testlog.Passed), p("b", testlog.Failed)}, 1, false, "failed"},
+		{"an error", []testlog.Result{p("a", testlog.Error)}, 1, false, "failed"},
+		{"conflicting duplicate", []testlog.Result{p("a", testlog.Passed), p("a", testlog.Skipped)}, 0, false, "failed"},
+		{"crash after tests", []testlog.Result{p("a", testlog.Passed)}, 2, false, "inconsistent"},
+		{"nothing parsed", nil, 0, false, "infra_failure"},
+		{"timeout", []testlog.Result{p("a", testlog.Passed)}, -1, true, "timeout"},
+	}
+	for _, c := range cases {
+		if got := GradeStrict(c.results, c.exit, c.timedOut); got != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+func TestOutput(t *testing.T) {
+	task := &dataset.NFITask{InstanceID: "x", Files: []dataset.NFIFile{{Path: "m.py", Before: "a = 1\n", After: "a = 2\n"}}}
+	cases := []struct {
+		name   string
+		pred   dataset.Prediction
+		reason string
+		want   string
+	}{
+		{"empty", dataset.Prediction{}, ReasonEmpty, ""},
+		{"blank files", dataset.Prediction{Files: map[string]string{"m.py": "  \n"}}, ReasonEmpty, ""},
+		{"files", dataset.Prediction{Files: map[string]string{"m.py": "a = 3\n"}}, "", "a = 3\n"},
+		{"escaping path", dataset.Prediction{Files: map[string]string{"../m.py": "x"}}, ReasonPatchError, ""},
+		{"diff", dataset.Prediction{ModelPatch: "--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-a = 1\n+a = 4\n"}, "", "a = 4\n"},
+		{"diff that does not apply", dataset.Prediction{ModelPatch: "--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-b = 1\n+a = 4\n"}, ReasonPatchError, ""},
+	}
+	for _, c := range cases {
+		out, reason, detail := Output(task, &c.pred)
+		if reason != c.reason {
+			t.Errorf("%s: reason %q (%s), want %q", c.name, reason, detail, c.reason)
+			continue
+		}
+		if c.reason == "" && out["m.py"] != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, out["m.py"], c.want)
+		}
+	}
+}
