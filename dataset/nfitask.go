@@ -43,6 +43,15 @@ type NFITask struct {
 	// DescriptionStatus is "draft" while a person still has to write the
 	// request (tasks built by `polynfi tasks build`), "" or "final" otherwise.
 	DescriptionStatus string `json:"description_status,omitempty"`
+	// Provenance from mining (`polynfi tasks build`): the merged change
+	// that is the human reference, its PR number and title, the human
+	// reference's I_p per aspect code as fractions in [−1, 1] (multi-file:
+	// from the mean S_p over the files), and the candidate ids it came from.
+	Commit      string             `json:"commit,omitempty"`
+	PRNumber    int                `json:"pr_number,omitempty"`
+	Subject     string             `json:"subject,omitempty"`
+	Improvement map[string]float64 `json:"improvement,omitempty"`
+	Candidates  []string           `json:"candidates,omitempty"`
 	// Row is the 1-based row of the file the task came from.
 	Row int `json:"-"`
 }

@@ -178,3 +178,23 @@ func FuzzReadLabels(f *testing.F) {
 		}
 	})
 }
+
+func TestDecide(t *testing.T) {
+	t.Parallel()
+	a := []Label{{ID: "1", Label: Accept, Aspect: "DOC"}, {ID: "2", Label: Accept}, {ID: "3", Label: Accept, Aspect: "DOC"}, {ID: "4", Label: Reject}}
+	b := []Label{{ID: "1", Label: Accept}, {ID: "2", Label: Reject}, {ID: "3", Label: Accept, Aspect: "ERR"}, {ID: "4", Label: Reject}}
+	dec, rep, err := Decide([][]Label{a, b}, []string{"a", "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]mine.Decision{"1": {Accept: true, Aspect: "DOC"}, "2": {}, "3": {}, "4": {}}
+	if d := cmp.Diff(want, dec); d != "" {
+		t.Errorf("decisions (-want +got):\n%s", d)
+	}
+	if rep != (DecideReport{Items: 4, Accepted: 1, Disagreements: 1, AspectConflicts: 1}) {
+		t.Errorf("report: got %+v", rep)
+	}
+	if _, _, err := Decide([][]Label{a, b[:3]}, []string{"a", "b"}); err == nil {
+		t.Error("got no error for an id missing from the second sheet")
+	}
+}

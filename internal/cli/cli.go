@@ -102,6 +102,7 @@ and builds the datasets these are measured on.`,
 		newReviewCmd,
 		newRulesCmd,
 		newScoreCmd,
+		newTasksCmd,
 	} {
 		root.AddCommand(mk(e))
 	}
