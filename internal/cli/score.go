@@ -5,11 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/polynfi/polynfi/nfi"
 )
@@ -57,14 +55,14 @@ files[], summary), sarif (SARIF 2.1.0 for code-scanning tools).`,
 			default:
 				sink = &textScoreSink{w: bufio.NewWriter(e.stdout), quiet: quiet}
 			}
-			prog := newProgress(e.stderr, len(files), "scoring")
+			prog := newBar(e.stderr, len(files), "scoring")
 			var sum scoreSummary
 			err = eng.ScoreFiles(e.ctx, files, workers, func(fs nfi.FileScore) error {
 				sum.add(fs)
 				prog.add(1)
 				return sink.file(fs)
 			})
-			prog.done()
+			prog.finish()
 			if err != nil {
 				return err
 			}
@@ -212,37 +210,4 @@ func (s *jsonScoreSink) close(sum scoreSummary) error {
 	}
 	fmt.Fprintf(s.w, "\n],\n\"summary\": %s}\n", b)
 	return s.w.Flush()
-}
-
-// progress writes a progress line to stderr when it is a terminal; otherwise nothing.
-type progress struct {
-	w     io.Writer
-	total int
-	n     int
-	label string
-	tty   bool
-	last  time.Time
-}
-
-func newProgress(w io.Writer, total int, label string) *progress {
-	p := &progress{w: w, total: total, label: label}
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		p.tty = true
-	}
-	return p
-}
-
-func (p *progress) add(k int) {
-	p.n += k
-	if !p.tty || time.Since(p.last) < 100*time.Millisecond {
-		return
-	}
-	p.last = time.Now()
-	fmt.Fprintf(p.w, "\r%s %d/%d", p.label, p.n, p.total)
-}
-
-func (p *progress) done() {
-	if p.tty {
-		fmt.Fprintf(p.w, "\r%s %d/%d\n", p.label, p.n, p.total)
-	}
 }

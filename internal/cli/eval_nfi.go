@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/nfi/catalog"
+	"github.com/polynfi/polynfi/nfisuite"
+	"github.com/polynfi/polynfi/runtime"
+)
+
+// nfiEvalOptions are the eval flags that apply to an SWE-NFI task dataset.
+type nfiEvalOptions struct {
+	dataset     string
+	predictions []string // files, or the single word "gold"
+	out         string
+	workers     int
+	instanceIDs []string
+	timeout     time.Duration
+	format      string
+	catalog     string
+	config      string
+}
+
+// runNFIEval evaluates predictions on SWE-NFI tasks (spec §3.1), writes one
+// record per agent run and report.json/.md/.html into out, and prints the
+// tables on stdout.
+func runNFIEval(e *env, o nfiEvalOptions) error {
+	ts, err := dataset.LoadNFITasks(o.dataset)
+	if err != nil {
+		return fmt.Errorf("load NFI tasks: %w", err)
+	}
+	for _, re := range ts.Errors {
+		fmt.Fprintf(e.stderr, "polynfi: skipping task: %v\n", re)
+	}
+	if len(ts.Tasks) == 0 {
+		return fmt.Errorf("%s: %w", o.dataset, nfisuite.ErrNoTasks)
+	}
+	var preds []dataset.Prediction
+	if len(o.predictions) == 1 && o.predictions[0] == "gold" {
+		preds = nfisuite.GoldPredictions(ts.Tasks)
+	} else {
+		for _, p := range o.predictions {
+			ps, err := dataset.LoadPredictions(p)
+			if err != nil {
+				return fmt.Errorf("load predictions: %w", err)
+			}
+			for _, re := range ps.Errors {
+				fmt.Fprintf(e.stderr, "polynfi: skipping prediction: %v\n", re)
+			}
+			preds = append(preds, ps.Predictions...)
+		}
+	}
+	cat, err := catalog.Get(o.catalog)
+	if err != nil {
+		return usageError{err}
+	}
+	var settings nfi.Settings
+	if o.config != "" {
+		if settings, err = nfi.LoadSettings(o.config); err != nil {
+			return err
+		}
+	}
+	eng, err := nfi.NewEngine(cat, settings)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return err
+	}
+	runner := runtime.NewLocal(e.ctx, runtime.LocalOptions{})
+	if note := runner.Note(); note != "" {
+		fmt.Fprintf(e.stderr, "polynfi: %s\n", note)
+	}
+	suite := &nfisuite.Suite{Engine: eng, Runner: runner, Timeout: o.timeout}
+	start := time.Now()
+	bar := newBar(e.stderr, 0, "evaluating")
+	res, runErr := suite.Run(e.ctx, ts.Tasks, preds, nfisuite.RunOptions{
+		Out: o.out, Workers: o.workers, InstanceIDs: o.instanceIDs,
+		Progress: func(done, total int, r nfisuite.Record, reused bool) {
+			bar.setTotal(total)
+			bar.set(done)
+		},
+	})
+	bar.finish()
+	if res != nil {
+		for _, s := range res.Skipped {
+			fmt.Fprintf(e.stderr, "polynfi: prediction for an unknown task skipped: %s\n", s)
+		}
+	}
+	if runErr != nil {
+		if e.ctx.Err() != nil && res != nil {
+			fmt.Fprintf(e.stderr, "polynfi: interrupted after %s: %d records written, %d up to date\n",
+				time.Since(start).Round(time.Second), res.Evaluated, res.Reused)
+		}
+		return runErr
+	}
+	// The report is rendered from the stored records, as `polynfi report` does.
+	records, err := nfisuite.LoadRecords(o.out)
+	if err != nil {
+		return err
+	}
+	rep := buildNFIReport(records, eng.Catalog.Version)
+	if err := writeNFIRunReport(o.out, rep); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "polynfi: %d runs (%d evaluated, %d up to date, %d missing predictions) in %s; report: %s\n",
+		len(records), res.Evaluated, res.Reused, res.Missing, time.Since(start).Round(time.Millisecond), strings.TrimSuffix(o.out, "/")+"/report.json")
+	format := o.format
+	if format == "" {
+		format = "text"
+	}
+	return renderNFI(e.stdout, rep, format)
+}
