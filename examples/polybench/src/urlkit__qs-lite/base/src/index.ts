@@ -1,0 +1,3 @@
+export { parse, splitKey } from './parse';
+export { stringify } from './stringify';
+export type { ParseOptions, QueryObject, QueryValue, StringifyOptions } from './types';
