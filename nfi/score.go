@@ -89,7 +89,7 @@ type FileScore struct {
 }
 
 // Rule returns the result of rule id; ok is false when it did not run.
-func (f *FileScore) Rule(id string) (RuleResult, bool) {
+func (f FileScore) Rule(id string) (RuleResult, bool) {
 	for _, r := range f.Rules {
 		if r.ID == id {
 			return r, true
