@@ -102,6 +102,7 @@ and builds the datasets these are measured on.`,
 		newReportCmd,
 		newReviewCmd,
 		newRulesCmd,
+		newSampleCmd,
 		newScoreCmd,
 		newTasksCmd,
 	} {
