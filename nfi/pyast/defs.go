@@ -111,11 +111,13 @@ type Decorator struct {
 // is the module.
 type Defs struct {
 	List []Def
-	// All holds the names listed in the module's `__all__` (string literals
-	// of the assignments `__all__ = [...]`, `+=`, `+`, `.extend([...])`,
-	// `.append("x")`, annotated assignment, list()/tuple() wrappers) and
-	// HasAll is true when at least one such module-level assignment was
-	// recognized. Names in unrecognized parts (`mod.__all__`) are not listed.
+	// All holds the names listed in the module's `__all__`: the string
+	// literals of module-level assignments `__all__ = [...]`, `= (...)`,
+	// `= "a", "b"`, `+=`, `+` concatenations and list()/tuple() wrappers.
+	// HasAll is true when the module assigns `__all__` at module level in
+	// any way (as in Ruff, `__all__ = compute()` declares exports whose
+	// names are unknown, so every top-level name is then private). Like
+	// Ruff, `__all__.append(...)`/`.extend(...)` calls add no names.
 	All    map[string]bool
 	HasAll bool
 }
@@ -459,28 +461,10 @@ func allStatement(t *syntax.Tree, stmt syntax.NodeID, d *Defs) {
 		if left == syntax.NoNode || t.Nodes[left].Kind != "identifier" || t.TextString(left) != "__all__" || right == syntax.NoNode {
 			return
 		}
-		if allNames(t, right, d) {
-			d.HasAll = true
-		}
-	case "call":
-		fn := t.ChildByField(e, "function")
-		args := t.ChildByField(e, "arguments")
-		if fn == syntax.NoNode || args == syntax.NoNode {
-			return
-		}
-		switch DottedName(t, fn) {
-		case "__all__.extend":
-			if a := firstNamed(t, args); a != syntax.NoNode && allNames(t, a, d) {
-				d.HasAll = true
-			}
-		case "__all__.append":
-			if a := firstNamed(t, args); a != syntax.NoNode && t.Nodes[a].Kind == "string" {
-				if s, ok := plainString(t, a); ok {
-					d.HasAll = true
-					d.addAll(s)
-				}
-			}
-		}
+		// Any binding of __all__ declares the exports, as in Ruff; names
+		// come from the literal parts Ruff recognizes.
+		d.HasAll = true
+		allNames(t, right, d)
 	}
 }
 
@@ -488,7 +472,7 @@ func allStatement(t *syntax.Tree, stmt syntax.NodeID, d *Defs) {
 // whether the value had a recognized shape.
 func allNames(t *syntax.Tree, v syntax.NodeID, d *Defs) bool {
 	switch t.Nodes[v].Kind {
-	case "list", "tuple":
+	case "list", "tuple", "expression_list":
 		for c := t.Nodes[v].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 			if t.Nodes[c].Kind == "string" {
 				if s, ok := plainString(t, c); ok {

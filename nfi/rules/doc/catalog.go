@@ -6,4 +6,24 @@ package doc
 import "github.com/polynfi/polynfi/nfi"
 
 // All lists the DOC rules in ID order.
-var All = []*nfi.Rule{}
+var All = []*nfi.Rule{
+	ModuleDocstring,
+	ClassDocstring,
+	MethodDocstring,
+	FunctionDocstring,
+	InitDocstring,
+	ParameterAnnotations,
+	ReturnAnnotations,
+	TripleDoubleQuotes,
+	SummaryPeriod,
+	BlankAfterSummary,
+	OneLineDocstring,
+	ParametersDocumented,
+	EmptyDocstring,
+	TaskComments,
+	SignatureInDocstring,
+	CommentedOutCode,
+	DocstringCoverage,
+	TypeHintCoverage,
+	DocLineLength,
+}

@@ -1,0 +1,509 @@
+package doc
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/syntax"
+)
+
+// CommentedOutCode reports standalone comments that hold Python code.
+//
+// Source: PEP 8 ("Comments that contradict the code are worse than no
+// comments"); eradicate; Ruff ERA001.
+var CommentedOutCode = &nfi.Rule{
+	ID: "DOC-P04", Name: "commented-out-code", Aspect: nfi.Documentation, Kind: nfi.Prohibited,
+	Doc: nfi.Doc{
+		Summary: "comment is commented-out code",
+		What: "A comment on its own line whose text (after removing leading whitespace and `#` " +
+			"characters, and trailing whitespace) looks like Python code, by eradicate's heuristics: it " +
+			"must contain a code indicator (`( ) [ ] { } : = %` or `return`, `break`, `continue`, " +
+			"`import`); it is not code when two identifiers follow each other (prose such as `see the " +
+			"note (below)`), when its first word is a task tag (TODO, FIXME, XXX), when it starts with a " +
+			"tool directive (`noqa`, `pylint`, `pyright`, `nosec`, `mypy:`, `type: ignore`, `fmt:`, " +
+			"`isort:`, `region`, `endregion`, `SPDX-License-Identifier:`, `flake8: noqa`, `ruff: noqa`, a " +
+			"coding declaration, an " +
+			"IntelliJ `language=` injection) or when it contains `#` followed by a digit (`Issue #12`). " +
+			"Otherwise it is code when it ends with a backslash; is a clause header (`else:`, `elif x:`, " +
+			"`try:`, `finally:`, `except...:`, `case x:`, with or without a body); is a dictionary entry " +
+			"(`'key': value,` or ending in `{`); starts a multi-line assignment (`a, b = f(`); holds only " +
+			"brackets (`)`, `]}`); or parses as a Python module. Comments of a PEP 723 `# /// script` " +
+			"block are skipped.",
+		Why:    "Commented-out code is dead code: it rots, confuses readers about what runs, and version control already keeps old code.",
+		Bad:    "def total(xs):\n    # result = sum(x * 2 for x in xs)\n    return sum(xs)\n",
+		Good:   "def total(xs):\n    # Sum the raw values; doubling happens in the caller.\n    return sum(xs)\n",
+		Exempt: "Trailing comments after code, task-tag comments, tool directives, prose with two consecutive words.",
+		Source: "PEP 8 (\"Comments that contradict the code are worse than no comments\"); eradicate (myint/eradicate); shared/spec/nfi-rules.md DOC-P04",
+		Oracle: "Ruff ERA001. The final \"parses as Python\" step uses tree-sitter instead of Ruff's parser: " +
+			"tree-sitter's Python 2 `print x`/`exec x` statements are rejected explicitly, and the two " +
+			"parsers may still disagree on rare invalid inputs (e.g. `# [x() for x in lambda: 1, 2]`). Ruff " +
+			"honours file-level exemptions: in a file containing `# flake8: noqa` Ruff reports nothing, " +
+			"while DOC-P04 only skips that directive line itself.",
+	},
+	Oracle: nfi.Oracle{Ruff: []string{"ERA001"}, Exact: true},
+	Finish: checkCommentedOutCode,
+}
+
+func checkCommentedOutCode(p *nfi.Pass) {
+	comments := p.Module.Comments()
+	skipUntil := 0 // last line of a PEP 723 script block
+	for i := range comments {
+		c := &comments[i]
+		if c.Line <= skipUntil {
+			continue
+		}
+		if c.Column == 0 && c.Text == "# /// script" {
+			if end, ok := scriptBlockEnd(p.Tree, c.Line); ok {
+				skipUntil = end
+				continue
+			}
+		}
+		if !c.OwnLine {
+			continue
+		}
+		if CommentContainsCode(c.Text) {
+			p.ReportAtf(c.Line, c.Column+1, "commented-out code")
+		}
+	}
+}
+
+// scriptBlockEnd finds the closing `# ///` line of a PEP 723 block opened on
+// line start (1-based); ok is false when the block is not closed.
+func scriptBlockEnd(t *syntax.Tree, start int) (end int, ok bool) {
+	lines := t.LineStarts()
+	for r := start; r < len(lines); r++ { // r is the 0-based row after the opener
+		line := lineText(t.Source, lines, r)
+		rest, isComment := strings.CutPrefix(line, "#")
+		if !isComment || (rest != "" && !strings.HasPrefix(rest, " ")) {
+			break
+		}
+		if rest == " ///" {
+			end, ok = r+1, true
+		}
+	}
+	return end, ok
+}
+
+// CommentContainsCode reports whether a comment's text (starting at `#`)
+// looks like commented-out Python code. See CommentedOutCode for the
+// heuristics. Source: eradicate and Ruff's ERA001 detection.
+func CommentContainsCode(comment string) bool {
+	line := strings.TrimRightFunc(strings.TrimLeft(strings.TrimLeftFunc(comment, unicode.IsSpace), " #"), unicode.IsSpace)
+	if !hasCodeIndicator(line) || hasConsecutiveNames(line) {
+		return false
+	}
+	first := line
+	if i := strings.IndexAny(line, " :("); i >= 0 {
+		first = line[:i]
+	}
+	if first == "TODO" || first == "FIXME" || first == "XXX" {
+		return false
+	}
+	if isDirective(line) || hasHashNumber(line) {
+		return false
+	}
+	if strings.HasSuffix(line, "\\") {
+		return true
+	}
+	if isClauseHeader(line) || isPartialDictEntry(line) || isMultilineAssignment(line) || isOnlyBrackets(line) {
+		return true
+	}
+	return parsesAsPython(line)
+}
+
+func hasCodeIndicator(s string) bool {
+	if strings.ContainsAny(s, "()[]{}:=%") {
+		return true
+	}
+	for _, kw := range []string{"return", "break", "continue", "import"} {
+		if strings.Contains(s, kw) {
+			return true
+		}
+	}
+	return false
+}
+
+// pyKeywords are the words a simple Python tokenizer treats as keywords
+// (soft keywords included); True, False and None are names.
+var pyKeywords = map[string]bool{
+	"and": true, "as": true, "assert": true, "async": true, "await": true, "break": true,
+	"class": true, "continue": true, "def": true, "del": true, "elif": true, "else": true,
+	"except": true, "finally": true, "for": true, "from": true, "global": true, "if": true,
+	"import": true, "in": true, "is": true, "lambda": true, "nonlocal": true, "not": true,
+	"or": true, "pass": true, "raise": true, "return": true, "try": true, "while": true,
+	"with": true, "yield": true, "case": true, "match": true, "type": true,
+}
+
+// hasConsecutiveNames reports two identifiers (not keywords) in a row,
+// which no Python statement has. Tokens are read up to the first character
+// a simple tokenizer cannot classify (a digit, a quote, ...) or a `#`.
+func hasConsecutiveNames(s string) bool {
+	prevName := false
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case unicode.IsSpace(r):
+			i += size
+			continue
+		case r == '_' || unicode.IsLetter(r):
+			j := i + size
+			for j < len(s) {
+				r2, n := utf8.DecodeRuneInString(s[j:])
+				if r2 != '_' && !unicode.IsLetter(r2) && !unicode.IsDigit(r2) && !unicode.Is(unicode.Mn, r2) && !unicode.Is(unicode.Mc, r2) {
+					break
+				}
+				j += n
+			}
+			isName := !pyKeywords[s[i:j]]
+			if isName && prevName {
+				return true
+			}
+			prevName = isName
+			i = j
+		case strings.ContainsRune("()[]{},:;.=!<>+-*/@%&|^~\\", r):
+			prevName = false
+			i += size
+		default: // '#', digits, quotes, anything else: stop
+			return false
+		}
+	}
+	return false
+}
+
+// isDirective reports a comment that starts with a tool directive.
+func isDirective(s string) bool {
+	for _, p := range []string{"pyright", "mypy:", "SPDX-License-Identifier:", "region", "endregion"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	if rest, ok := strings.CutPrefix(s, "type:"); ok && strings.HasPrefix(strings.TrimLeftFunc(rest, unicode.IsSpace), "ignore") {
+		return true
+	}
+	if rest, ok := strings.CutPrefix(s, "fmt:"); ok {
+		rest = strings.TrimLeftFunc(rest, unicode.IsSpace)
+		if strings.HasPrefix(rest, "on") || strings.HasPrefix(rest, "off") || strings.HasPrefix(rest, "skip") {
+			return true
+		}
+	}
+	for _, p := range []string{"noqa", "pylint", "nosec", "flake8: noqa", "ruff: noqa"} {
+		if len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) {
+			return true
+		}
+	}
+	if len(s) >= 6 && strings.EqualFold(s[:6], "isort:") {
+		rest := strings.ToLower(strings.TrimLeftFunc(s[6:], unicode.IsSpace))
+		for _, w := range []string{"on", "off", "skip", "split", "dont-add-imports"} {
+			if strings.HasPrefix(rest, w) {
+				return true
+			}
+		}
+	}
+	low := strings.ToLower(s)
+	low = strings.TrimPrefix(low, "en")
+	if rest, ok := strings.CutPrefix(low, "coding"); ok && rest != "" && (rest[0] == ':' || rest[0] == '=') {
+		rest = strings.TrimLeft(rest[1:], " \t")
+		if rest != "" && isCodingChar(rest[0]) {
+			return true
+		}
+	}
+	if rest, ok := strings.CutPrefix(s, "language="); ok && rest != "" && isCodingChar(rest[0]) {
+		return true
+	}
+	return false
+}
+
+func isCodingChar(b byte) bool {
+	return b == '-' || b == '_' || b == '.' || (b >= '0' && b <= '9') || (b|0x20 >= 'a' && b|0x20 <= 'z')
+}
+
+// hasHashNumber reports "#" followed by a digit ("Issue #999").
+func hasHashNumber(s string) bool {
+	for i := strings.IndexByte(s, '#'); i >= 0; {
+		r, _ := utf8.DecodeRuneInString(s[i+1:])
+		if unicode.IsDigit(r) {
+			return true
+		}
+		j := strings.IndexByte(s[i+1:], '#')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// isClauseHeader reports `elif x:`, `else:`, `try:`, `finally:`,
+// `except...:` and `case x:`, with anything after the colon.
+func isClauseHeader(s string) bool {
+	word := func(kw string, needSpace bool) bool {
+		rest, ok := strings.CutPrefix(s, kw)
+		if !ok {
+			return false
+		}
+		if needSpace {
+			t := strings.TrimLeftFunc(rest, unicode.IsSpace)
+			if len(t) == len(rest) {
+				return false
+			}
+			return strings.Contains(t, ":")
+		}
+		return strings.HasPrefix(strings.TrimLeftFunc(rest, unicode.IsSpace), ":")
+	}
+	if word("elif", true) || word("case", true) || word("else", false) || word("try", false) || word("finally", false) {
+		return true
+	}
+	rest, ok := strings.CutPrefix(s, "except")
+	return ok && strings.Contains(rest, ":")
+}
+
+func isWordRune(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r) || unicode.Is(unicode.Pc, r)
+}
+
+// scanWord returns the end of a run of word characters starting at i.
+func scanWord(s string, i int) int {
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !isWordRune(r) {
+			break
+		}
+		i += n
+	}
+	return i
+}
+
+func skipSpace(s string, i int) int {
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !unicode.IsSpace(r) {
+			break
+		}
+		i += n
+	}
+	return i
+}
+
+// isPartialDictEntry reports `'key': value,` or `"key": {` (a quoted word,
+// a colon, something, then a final `,` or `{`, optionally followed by a
+// comment).
+func isPartialDictEntry(s string) bool {
+	if s == "" || (s[0] != '\'' && s[0] != '"') {
+		return false
+	}
+	i := scanWord(s, 1)
+	if i == 1 || i >= len(s) || (s[i] != '\'' && s[i] != '"') {
+		return false
+	}
+	i = skipSpace(s, i+1)
+	if i >= len(s) || s[i] != ':' {
+		return false
+	}
+	rest := s[i+1:]
+	// at least one character, then , or { followed by spaces and an optional comment
+	for j := 1; j < len(rest); j++ {
+		if rest[j] != ',' && rest[j] != '{' {
+			continue
+		}
+		tail := strings.TrimLeftFunc(rest[j+1:], unicode.IsSpace)
+		if tail == "" || tail[0] == '#' {
+			return true
+		}
+	}
+	return false
+}
+
+// isMultilineAssignment reports `a = f(`, `a, b = [`, `(a, b) = {`: an
+// optionally bracketed list of names, `=`, anything, then an opening
+// bracket at the very end.
+func isMultilineAssignment(s string) bool {
+	if s == "" || !strings.ContainsRune("([{", rune(s[len(s)-1])) {
+		return false
+	}
+	i := 0
+	if s[0] == '(' || s[0] == '[' {
+		i = skipSpace(s, 1)
+	}
+	for {
+		j := scanWord(s, i)
+		if j == i {
+			return false
+		}
+		i = skipSpace(s, j)
+		if i < len(s) && s[i] == ',' {
+			i = skipSpace(s, i+1)
+			continue
+		}
+		break
+	}
+	if i < len(s) && (s[i] == ')' || s[i] == ']') {
+		i = skipSpace(s, i+1)
+	}
+	return i < len(s)-1 && s[i] == '='
+}
+
+func isOnlyBrackets(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !strings.ContainsRune("()[]{}", r) && !unicode.IsSpace(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// parsers is a small pool of tree-sitter parsers for parsesAsPython; the
+// parsers live as long as the process.
+var parsers = make(chan *syntax.Parser, 16)
+
+// parsesAsPython reports whether s is a valid Python 3 module for
+// tree-sitter, Python 2 print and exec statements excluded.
+func parsesAsPython(s string) bool {
+	var ps *syntax.Parser
+	select {
+	case ps = <-parsers:
+	default:
+		ps = syntax.NewParser()
+	}
+	defer func() {
+		select {
+		case parsers <- ps:
+		default:
+			ps.Close()
+		}
+	}()
+	t, err := ps.Parse(syntax.Python, []byte(s))
+	if err != nil {
+		return false
+	}
+	if !t.HasError() {
+		return strictlyValid(t)
+	}
+	// tree-sitter's annotation grammar is narrower than Python's (any
+	// expression may follow `name:`): parse the annotation alone.
+	if r, _ := utf8.DecodeRuneInString(s); r != '_' && !unicode.IsLetter(r) {
+		return false
+	}
+	if i := scanWord(s, 0); i > 0 {
+		j := skipSpace(s, i)
+		if j < len(s) && s[j] == ':' && !strings.ContainsAny(s[j+1:], "=") {
+			t, err = ps.Parse(syntax.Python, []byte("_ = ("+s[j+1:]+"\n)"))
+			if err != nil || t.HasError() || !strictlyValid(t) {
+				return false
+			}
+			// one expression: not a tuple, not a generator
+			for i := range t.Nodes {
+				if t.Nodes[i].Kind == "assignment" {
+					r := t.ChildByField(syntax.NodeID(i), "right")
+					return r != syntax.NoNode && t.Nodes[r].Kind == "parenthesized_expression"
+				}
+			}
+			return false
+		}
+	}
+	return false
+}
+
+// hardKeywords cannot be identifiers in Python 3.
+var hardKeywords = map[string]bool{
+	"False": true, "None": true, "True": true, "and": true, "as": true, "assert": true,
+	"async": true, "await": true, "break": true, "class": true, "continue": true, "def": true,
+	"del": true, "elif": true, "else": true, "except": true, "finally": true, "for": true,
+	"from": true, "global": true, "if": true, "import": true, "in": true, "is": true,
+	"lambda": true, "nonlocal": true, "not": true, "or": true, "pass": true, "raise": true,
+	"return": true, "try": true, "while": true, "with": true, "yield": true,
+}
+
+// strictlyValid rejects what tree-sitter's grammar accepts without an
+// ERROR node but CPython's parser rejects: Python 2 print/exec statements
+// and `<>`, keywords recovered as identifiers, `x as y` outside with /
+// except / case, compound statements without a body, two statements on
+// one line without `;`, and annotated assignments to several targets.
+func strictlyValid(t *syntax.Tree) bool {
+	for i := range t.Nodes {
+		n := &t.Nodes[i]
+		switch n.Kind {
+		case "print_statement", "exec_statement", "<>":
+			return false
+		case "string_start":
+			if strings.HasSuffix(string(t.Source[n.StartByte:n.EndByte]), "`") {
+				return false // Python 2 repr backticks
+			}
+		case "integer":
+			if badDecimal(string(t.Source[n.StartByte:n.EndByte])) {
+				return false
+			}
+		case "raise_statement":
+			if c := firstNamed(t, syntax.NodeID(i)); c != syntax.NoNode && t.Nodes[c].Kind == "expression_list" {
+				return false // Python 2 `raise E, V`
+			}
+		case "named_expression":
+			if p := n.Parent; p != syntax.NoNode && t.Nodes[p].Kind == "expression_statement" {
+				return false // unparenthesized walrus statement
+			}
+		case "list_splat":
+			if p := n.Parent; p != syntax.NoNode {
+				switch t.Nodes[p].Kind {
+				case "argument_list", "list", "tuple", "set", "expression_list", "subscript":
+				default:
+					return false
+				}
+			}
+		case "identifier":
+			if hardKeywords[string(t.Source[n.StartByte:n.EndByte])] {
+				return false
+			}
+		case "as_pattern":
+			if t.Ancestor(syntax.NodeID(i), "with_item", "except_clause", "case_pattern", "case_clause") == syntax.NoNode {
+				return false
+			}
+		case "block":
+			if firstNamed(t, syntax.NodeID(i)) == syntax.NoNode {
+				return false
+			}
+		case "assignment":
+			if t.ChildByField(syntax.NodeID(i), "type") != syntax.NoNode {
+				if l := t.ChildByField(syntax.NodeID(i), "left"); l != syntax.NoNode {
+					switch t.Nodes[l].Kind {
+					case "pattern_list", "list_splat_pattern", "tuple_pattern", "list_pattern":
+						return false
+					}
+				}
+			}
+		}
+		if n.Kind == "module" || n.Kind == "block" {
+			// statements on one line need a `;` between them
+			prevStmt := false
+			for c := n.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+				cn := &t.Nodes[c]
+				switch {
+				case cn.Extra:
+				case cn.Kind == ";":
+					prevStmt = false
+				case cn.Named:
+					if prevStmt && t.Nodes[c].StartRow == cn.StartRow {
+						return false
+					}
+					prevStmt = true
+				}
+			}
+		}
+	}
+	return true
+}
+
+// badDecimal reports a decimal integer with leading zeros ("06"), which
+// Python 3 rejects ("00" and "0_0" are valid, as are imaginary "06j").
+func badDecimal(lit string) bool {
+	if len(lit) < 2 || lit[0] != '0' || (lit[1] != '_' && (lit[1] < '0' || lit[1] > '9')) {
+		return false
+	}
+	if strings.ContainsAny(lit, "jJ") {
+		return false
+	}
+	return strings.Trim(lit, "0_") != ""
+}

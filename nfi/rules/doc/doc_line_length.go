@@ -1,0 +1,244 @@
+package doc
+
+import (
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mattn/go-runewidth"
+	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/nfi/pyast"
+	"github.com/polynfi/polynfi/syntax"
+)
+
+// DocLineLength reports doc lines (standalone comments and lines of
+// standalone strings) wider than the limit.
+//
+// Source: PEP 8 ("docstrings or comments ... limited to 72 characters");
+// pycodestyle max-doc-length; Ruff W505.
+var DocLineLength = &nfi.Rule{
+	ID: "DOC-T03", Name: "doc-line-length", Aspect: nfi.Documentation, Kind: nfi.Threshold,
+	Limit: &nfi.Limit{Default: 72, Cmp: nfi.AtMost, Unit: "columns"},
+	Doc: nfi.Doc{
+		Summary: "comment or docstring line is too long",
+		What: "A doc line is a physical line holding a comment with only whitespace before it, or any " +
+			"line spanned by a standalone string statement (docstrings and other string expressions, " +
+			"implicitly concatenated ones included; f-strings and bytes excluded). Its width is the sum " +
+			"of the characters' display widths (East Asian wide = 2, zero-width = 0; a tab advances to the " +
+			"next multiple of 4). A doc line is too long when width > limit (default 72) unless: after " +
+			"removing a trailing pragma comment (`# noqa`, `# nosec`, `# type:`, `# pyright:`, `# pylint:`, " +
+			"`# flake8:`, `# ruff:`, `# ty:`, `# isort:`, `# pyrefly:`; also a pragma section at the end " +
+			"of a comment, `# see URL  # noqa: E501`) it has fewer than two " +
+			"whitespace-separated chunks or fits; its last chunk contains `://` and starts at or before " +
+			"the limit; or it is an SPDX header comment. The file's measured value is the widest doc line.",
+		Why:    "Long comment and docstring lines are hard to read in narrow views and side-by-side diffs; PEP 8 limits flowing text to 72 columns.",
+		Bad:    "def f():\n    # This comment explains the function in far more words than fit in a line of 72.\n    return 1\n",
+		Good:   "def f():\n    # This comment explains the function\n    # in two short lines.\n    return 1\n",
+		Exempt: "Code lines (STY-T01 measures those), trailing comments on code lines, one-word lines, lines ending in a URL, SPDX headers.",
+		Source: "PEP 8 \"Maximum Line Length\"; SWE-IF doc_2; shared/spec/nfi-rules.md DOC-T03",
+		Oracle: "Ruff W505 with `lint.pycodestyle.max-doc-length=72`, same doc-line selection and width " +
+			"rules. Difference: Ruff honours `# noqa: W505` suppression comments on the line's logical " +
+			"statement; a lone carriage return (old Mac line ending) is a line break for Ruff only.",
+	},
+	Oracle: nfi.Oracle{Ruff: []string{"W505"}, RuffArgs: []string{"--config", "lint.pycodestyle.max-doc-length=72"}, Exact: true},
+	Kinds:  []string{"expression_statement"},
+	Visit:  visitDocLineString,
+	Finish: checkDocLineLength,
+}
+
+// docLineState collects the rows (0-based) of standalone-string lines.
+type docLineState struct{ rows []int }
+
+func visitDocLineString(p *nfi.Pass, n syntax.NodeID) {
+	t := p.Tree
+	e := firstNamed(t, n)
+	if e == syntax.NoNode {
+		return
+	}
+	for c := t.Nodes[e].NextSibling; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+		if !t.Nodes[c].Extra {
+			return
+		}
+	}
+	for t.Nodes[e].Kind == "parenthesized_expression" {
+		if e = firstNamed(t, e); e == syntax.NoNode {
+			return
+		}
+	}
+	switch t.Nodes[e].Kind {
+	case "string":
+		if part, ok := pyast.StringLiteral(t, e); !ok || !part.IsText() {
+			return
+		}
+	case "concatenated_string":
+		for c := t.Nodes[e].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+			if t.Nodes[c].Extra {
+				continue
+			}
+			if part, ok := pyast.StringLiteral(t, c); !ok || !part.IsText() {
+				return
+			}
+		}
+	default:
+		return
+	}
+	st, _ := p.State.(*docLineState)
+	if st == nil {
+		st = &docLineState{}
+		p.State = st
+	}
+	for r := int(t.Nodes[e].StartRow); r <= int(t.Nodes[e].EndRow); r++ {
+		st.rows = append(st.rows, r)
+	}
+}
+
+func checkDocLineLength(p *nfi.Pass) {
+	var rows []int
+	if st, _ := p.State.(*docLineState); st != nil {
+		rows = st.rows
+	}
+	comments := p.Module.Comments()
+	commentAt := make(map[int]*pyast.Comment, len(comments))
+	for i := range comments {
+		c := &comments[i]
+		commentAt[c.Line-1] = c
+		if c.OwnLine {
+			rows = append(rows, c.Line-1)
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	sort.Ints(rows)
+	limit := int(p.Limit())
+	starts := p.Tree.LineStarts()
+	src := p.Tree.Source
+	widest := 0
+	for i, r := range rows {
+		if (i > 0 && rows[i-1] == r) || r >= len(starts) {
+			continue
+		}
+		line := lineText(src, starts, r)
+		cut := -1
+		if c := commentAt[r]; c != nil {
+			if k := pragmaStart(c.Text); k >= 0 {
+				cut = c.Column + k
+			}
+		}
+		w, over := overlong(line, cut, limit)
+		widest = max(widest, w)
+		if over {
+			p.ReportAtf(r+1, 1, "doc line is %d columns wide (> %d)", w, limit)
+		}
+	}
+	p.Measure(float64(widest))
+}
+
+// lineText returns row r of src without its line break.
+func lineText(src []byte, starts []uint32, r int) string {
+	end := len(src)
+	if r+1 < len(starts) {
+		end = int(starts[r+1])
+	}
+	s := string(src[starts[r]:end])
+	s = strings.TrimSuffix(s, "\n")
+	return strings.TrimSuffix(s, "\r")
+}
+
+// overlong measures line and applies the exemptions. cut is the byte
+// offset of a trailing pragma comment to ignore, -1 when there is none. It
+// returns the width that decided the verdict.
+func overlong(line string, cut, limit int) (int, bool) {
+	width := lineWidth(line)
+	if width <= limit {
+		return width, false
+	}
+	if cut >= 0 && cut <= len(line) {
+		line = strings.TrimRight(line[:cut], " \t\f")
+	}
+	chunks := strings.Fields(line)
+	if len(chunks) < 2 {
+		return width, false
+	}
+	last := chunks[len(chunks)-1]
+	if strings.Contains(last, "://") && width-lineWidth(last) <= limit {
+		return width, false
+	}
+	trimmed := strings.TrimLeft(line, " \t")
+	if strings.HasPrefix(trimmed, "# SPDX-License-Identifier:") || strings.HasPrefix(trimmed, "# SPDX-FileCopyrightText:") {
+		return width, false
+	}
+	width = lineWidth(line)
+	return width, width > limit
+}
+
+var widthCond = &runewidth.Condition{StrictEmojiNeutral: true}
+
+// lineWidth is the display width of s: East Asian wide characters count 2,
+// zero-width and control characters 0, a tab advances to the next multiple
+// of 4 (counted in characters, as Ruff's LineWidthBuilder does).
+func lineWidth(s string) int {
+	const tabSize = 4
+	width, column := 0, 0
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			i++
+			switch {
+			case b == '\t':
+				off := tabSize - column%tabSize
+				width += off
+				column += off
+			case b >= 0x20 && b < 0x7f:
+				width++
+				column++
+			default:
+				column++
+			}
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		width += widthCond.RuneWidth(r)
+		column++
+	}
+	return width
+}
+
+// pragmaStart returns the offset in comment of a trailing pragma: the first
+// `#` (the comment's own or a later one, as in `# see URL  # noqa: E501`)
+// from which the rest is a pragma comment; -1 when there is none.
+func pragmaStart(comment string) int {
+	for i := 0; i < len(comment); i++ {
+		if comment[i] == '#' && isPragmaComment(comment[i:]) {
+			return i
+		}
+	}
+	return -1
+}
+
+// isPragmaComment reports a `# noqa`, `# nosec` or tool-directive comment
+// (`# type:`, `# pyright:`, `# pylint:`, `# flake8:`, `# ruff:`, `# ty:`,
+// `# isort:`, `# pyrefly:`). Source: Ruff ruff_python_trivia pragmas.rs.
+func isPragmaComment(c string) bool {
+	rest, ok := strings.CutPrefix(c, "#")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimLeft(rest, " \t\f")
+	if len(rest) >= 4 && strings.EqualFold(rest[:4], "noqa") {
+		return true
+	}
+	if strings.HasPrefix(rest, "nosec") {
+		return true
+	}
+	head, _, found := strings.Cut(rest, ":")
+	if !found {
+		return false
+	}
+	switch head {
+	case "isort", "type", "pyright", "pylint", "flake8", "ruff", "ty", "pyrefly":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,148 @@
+package doc
+
+import (
+	"unicode"
+
+	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/nfi/pyast"
+	"github.com/polynfi/polynfi/syntax"
+)
+
+// defs returns the file's definitions (memoized in pyast).
+func defs(p *nfi.Pass) *pyast.Defs { return p.Module.Definitions() }
+
+// reportName reports at a definition's name (the module: line 1, column 1).
+func reportName(p *nfi.Pass, d *pyast.Def, format string, args ...any) {
+	if d.NameNode == syntax.NoNode {
+		p.ReportAtf(1, 1, format, args...)
+		return
+	}
+	p.Reportf(d.NameNode, format, args...)
+}
+
+// describe names a definition for messages: "class Foo", "method Foo.bar",
+// "function baz".
+func describe(ds *pyast.Defs, d *pyast.Def) string {
+	switch d.Kind {
+	case pyast.ModuleDef:
+		return "module " + d.Name
+	case pyast.ClassDef, pyast.NestedClassDef:
+		return "class " + d.Name
+	case pyast.MethodDef:
+		if parent := ds.ParentDef(d); parent != nil {
+			return "method " + parent.Name + "." + d.Name
+		}
+	}
+	return "function " + d.Name
+}
+
+// paramKind says how a parameter is passed.
+type paramKind uint8
+
+const (
+	positional paramKind = iota // positional-only, positional or keyword-only
+	varArgs                     // *args
+	kwArgs                      // **kwargs
+)
+
+// param is one parameter of a def.
+type param struct {
+	node      syntax.NodeID
+	name      string
+	kind      paramKind
+	annotated bool
+	// implicit is true for the first non-variadic parameter of a method
+	// that is not a @staticmethod (self, cls): Ruff's flake8-annotations
+	// skips it, and so do the DOC rules.
+	implicit bool
+}
+
+// display writes the parameter as in a signature: "x", "*args", "**kwargs".
+func (pr param) display() string {
+	switch pr.kind {
+	case varArgs:
+		return "*" + pr.name
+	case kwArgs:
+		return "**" + pr.name
+	}
+	return pr.name
+}
+
+// params lists a def's parameters in order. Separators (`*`, `/`) are not
+// parameters.
+func params(t *syntax.Tree, d *pyast.Def) []param {
+	ps := t.ChildByField(d.Node, "parameters")
+	if ps == syntax.NoNode {
+		return nil
+	}
+	skip := d.Kind == pyast.MethodDef && !d.StaticMethod
+	var out []param
+	for c := t.Nodes[ps].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+		n := &t.Nodes[c]
+		if !n.Named || n.Extra {
+			continue
+		}
+		pr := param{node: c}
+		inner := c
+		switch n.Kind {
+		case "identifier":
+		case "typed_parameter":
+			pr.annotated = true
+			inner = firstNamed(t, c)
+		case "default_parameter":
+			inner = t.ChildByField(c, "name")
+		case "typed_default_parameter":
+			pr.annotated = true
+			inner = t.ChildByField(c, "name")
+		case "list_splat_pattern", "dictionary_splat_pattern":
+		default: // keyword_separator, positional_separator, tuple_pattern (Python 2)
+			continue
+		}
+		if inner == syntax.NoNode {
+			continue
+		}
+		switch t.Nodes[inner].Kind {
+		case "list_splat_pattern":
+			pr.kind = varArgs
+			inner = firstNamed(t, inner)
+		case "dictionary_splat_pattern":
+			pr.kind = kwArgs
+			inner = firstNamed(t, inner)
+		}
+		if inner == syntax.NoNode || t.Nodes[inner].Kind != "identifier" {
+			continue
+		}
+		pr.name = t.TextString(inner)
+		if skip && pr.kind == positional {
+			pr.implicit = true
+			skip = false
+		}
+		out = append(out, pr)
+	}
+	return out
+}
+
+func firstNamed(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
+	for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+		if t.Nodes[c].Named && !t.Nodes[c].Extra {
+			return c
+		}
+	}
+	return syntax.NoNode
+}
+
+// eachDocstring calls fn for every docstring of the file (module, classes,
+// functions of any visibility), in source order.
+func eachDocstring(p *nfi.Pass, fn func(d *pyast.Def, doc *pyast.Docstring)) {
+	ds := defs(p)
+	for i := range ds.List {
+		if d := &ds.List[i]; d.Doc != nil {
+			fn(d, d.Doc)
+		}
+	}
+}
+
+// whose names the owner of a docstring for messages.
+func whose(p *nfi.Pass, d *pyast.Def) string { return describe(defs(p), d) }
+
+func isSpace(r rune) bool { return unicode.IsSpace(r) }
