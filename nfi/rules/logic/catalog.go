@@ -6,4 +6,19 @@ package logic
 import "github.com/polynfi/polynfi/nfi"
 
 // All lists the LOG rules in ID order.
-var All = []*nfi.Rule{}
+var All = []*nfi.Rule{
+	MutableDefaultArgument,
+	WhileTrue,
+	SuperfluousElse,
+	LoopClosure,
+	GlobalStatement,
+	UnreachableCode,
+	NeedlessBool,
+	CollapsibleIf,
+	CyclomaticComplexity,
+	NestingDepth,
+	TooManyBranches,
+	TooManyReturns,
+	TooManyBooleanOperands,
+	MaintainabilityIndex,
+}
