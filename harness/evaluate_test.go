@@ -1,0 +1,189 @@
+package harness
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/polynfi/polynfi/dataset"
+)
+
+// TestEvaluatePytest runs real pytest on the fixture repository with a set
+// of predictions, one per outcome.
+func TestEvaluatePytest(t *testing.T) {
+	t.Parallel()
+	fx := newPyFixture(t)
+	h, _ := newHarness(t, fx.reposDir, ModePolyBench)
+	wrong := diffOf(t, fx.repo, map[string]string{"calc.py": strings.Replace(calcBase, "a * b", "a * b  # touched", 1)})
+	breaksMul := diffOf(t, fx.repo, map[string]string{"calc.py": strings.Replace(calcGold, "a * b", "a + b", 1)})
+	tests := []struct {
+		name       string
+		pred       dataset.Prediction
+		want       Status // native (polybench)
+		wantStrict Status
+		applied    string
+	}{
+		{"gold", dataset.Prediction{ModelPatch: fx.inst.Patch}, StatusResolved, StatusResolved, "git apply --verbose"},
+		{"empty", dataset.Prediction{ModelPatch: "  \n"}, StatusEmptyPatch, StatusEmptyPatch, ""},
+		{"wrong fix", dataset.Prediction{ModelPatch: wrong}, StatusUnresolved, StatusUnresolved, "git apply --verbose"},
+		{"fix that breaks P2P", dataset.Prediction{ModelPatch: breaksMul}, StatusUnresolved, StatusUnresolved, "git apply --verbose"},
+		{"files", dataset.Prediction{Files: map[string]string{"calc.py": calcGold}}, StatusResolved, StatusResolved, "files"},
+		{"garbage", dataset.Prediction{ModelPatch: "diff --git a/calc.py b/calc.py\n--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n-nothing like this\n+x\n"}, StatusPatchFailed, StatusPatchFailed, ""},
+		{"dot-dot", dataset.Prediction{ModelPatch: "--- a/../evil.py\n+++ b/../evil.py\n@@ -0,0 +1 @@\n+x\n"}, StatusPatchRejected, StatusPatchRejected, ""},
+		{"absolute", dataset.Prediction{ModelPatch: "--- /dev/null\n+++ /tmp/evil.py\n@@ -0,0 +1 @@\n+x\n"}, StatusPatchRejected, StatusPatchRejected, ""},
+		{"through symlink", dataset.Prediction{ModelPatch: "diff --git a/escape/evil.py b/escape/evil.py\nnew file mode 100644\n--- /dev/null\n+++ b/escape/evil.py\n@@ -0,0 +1 @@\n+x\n"}, StatusPatchRejected, StatusPatchRejected, ""},
+		{"files through symlink", dataset.Prediction{Files: map[string]string{"escape/evil.py": "x\n"}}, StatusPatchRejected, StatusPatchRejected, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.pred.InstanceID, tt.pred.ModelNameOrPath = fx.inst.InstanceID, "m"
+			rec, art, err := h.Evaluate(context.Background(), fx.inst, tt.pred)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.Status != tt.want || rec.Verdicts.Strict.Status != tt.wantStrict {
+				t.Fatalf("status %s strict %s, want %s %s; error %q; log:\n%s", rec.Status, rec.Verdicts.Strict.Status, tt.want, tt.wantStrict, rec.Error, art.TestLog)
+			}
+			if got := rec.ModelPatchApply; tt.applied != "" && (got == nil || got.Method != tt.applied) {
+				t.Errorf("applied by %+v, want %s", got, tt.applied)
+			}
+			if rec.Resolved != (tt.want == StatusResolved) {
+				t.Errorf("resolved %v with status %s", rec.Resolved, rec.Status)
+			}
+			if rec.Status == StatusResolved {
+				if rec.Test.Parser != "pytest" || !rec.WithLogs || rec.Test.ExitCode != 0 {
+					t.Errorf("test run %+v with_logs %v", rec.Test, rec.WithLogs)
+				}
+				if !strings.HasSuffix(string(art.TestLog), "\nContainer exited with status code: 0\n") {
+					t.Errorf("log does not end with the exit line: %q", art.TestLog[max(0, len(art.TestLog)-80):])
+				}
+			}
+			if tt.name == "files" && !strings.Contains(art.ModelPatch, "+    return a + b") {
+				t.Errorf("files prediction recorded patch %q, want the diff it makes", art.ModelPatch)
+			}
+		})
+	}
+	// Nothing reached the clone, and nothing escaped.
+	if out := run(t, fx.repo, "git", "status", "--porcelain"); out != "" {
+		t.Errorf("clone changed: %s", out)
+	}
+	if _, err := os.Stat("/tmp/evil.py"); err == nil {
+		t.Error("/tmp/evil.py was written")
+	}
+	if entries, _ := os.ReadDir(h.ScratchDir); len(entries) != 0 {
+		t.Errorf("scratch space left behind: %v", entries)
+	}
+}
+
+// TestApplyCascadeResetsBetweenAttempts: a two-file patch where one file
+// needs fuzz. git apply fails; git apply --reject applies the clean file
+// and fails; patch must then start from a clean tree, or --forward would
+// see the clean file as already applied and fail.
+func TestApplyCascadeResetsBetweenAttempts(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "o__r")
+	lines := func(prefix string) string {
+		var b strings.Builder
+		for i := 1; i <= 12; i++ {
+			b.WriteString(prefix)
+			b.WriteString(strings.Repeat("x", i))
+			b.WriteString("\n")
+		}
+		return b.String()
+	}
+	base := makeRepo(t, dir, map[string]string{"a.txt": lines("a"), "b.txt": lines("b")})
+	patch := diffOf(t, dir, map[string]string{
+		"a.txt": strings.Replace(lines("a"), "axxxxxx\n", "CHANGED\n", 1),
+		"b.txt": strings.Replace(lines("b"), "bxxxxxx\n", "CHANGED\n", 1),
+	})
+	// Make b.txt's hunk need fuzz: change a context line in the repo.
+	run(t, dir, "sed", "-i", "s/^bxxxx$/bYYYY/", "b.txt")
+	run(t, dir, "git", "commit", "--quiet", "-am", "drift")
+	drifted := run(t, dir, "git", "rev-parse", "HEAD")
+	_ = base
+	ws, remove, err := NewRepos(filepath.Dir(dir), t.TempDir()).Workspace(context.Background(), "o/r", drifted, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer remove()
+	pf := filepath.Join(t.TempDir(), "p.diff")
+	os.WriteFile(pf, []byte(patch), 0o644)
+	res, err := applyCascade(context.Background(), ws, pf, drifted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Applied || res.Method != "patch --batch --fuzz=5 -p1 --forward" || len(res.Attempts) != 3 {
+		t.Fatalf("cascade %+v, want applied by patch at the third attempt", res)
+	}
+	a, _ := os.ReadFile(filepath.Join(ws, "a.txt"))
+	b, _ := os.ReadFile(filepath.Join(ws, "b.txt"))
+	if !strings.Contains(string(a), "CHANGED") || !strings.Contains(string(b), "CHANGED") {
+		t.Errorf("a.txt / b.txt not patched:\n%s\n%s", a, b)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "b.txt.rej")); err == nil {
+		t.Error("b.txt.rej of the --reject attempt survived the reset")
+	}
+}
+
+func TestEvaluateTimeoutKillsAndContinues(t *testing.T) {
+	t.Parallel()
+	fx := newPyFixture(t)
+	h, _ := newHarness(t, fx.reposDir, ModeStrict)
+	h.Timeout = time.Second
+	inst := fx.inst
+	inst.TestCommand = "sleep 60 & sleep 60"
+	start := time.Now()
+	rec, art, err := h.Evaluate(context.Background(), inst, dataset.Prediction{InstanceID: inst.InstanceID, ModelPatch: inst.Patch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("evaluation took %s with a 1 s timeout", d)
+	}
+	if rec.Status != StatusTimedOut || !rec.Test.TimedOut || rec.Resolved {
+		t.Errorf("status %s timed out %v", rec.Status, rec.Test.TimedOut)
+	}
+	if !strings.HasSuffix(string(art.TestLog), "Container operation timed out\n") {
+		t.Errorf("log %q", art.TestLog)
+	}
+}
+
+func TestEvaluateErrors(t *testing.T) {
+	t.Parallel()
+	fx := newPyFixture(t)
+	h, _ := newHarness(t, fx.reposDir, ModeSWEBench)
+	for name, mod := range map[string]func(*dataset.Instance){
+		"no repo":        func(in *dataset.Instance) { in.Repo = "acme/missing" },
+		"bad commit":     func(in *dataset.Instance) { in.BaseCommit = "0000000000000000000000000000000000000000" },
+		"no command":     func(in *dataset.Instance) { in.TestCommand = "" },
+		"bad test patch": func(in *dataset.Instance) { in.TestPatch = "--- a/nope.py\n+++ b/nope.py\n@@ -1 +1 @@\n-a\n+b\n" },
+	} {
+		t.Run(name, func(t *testing.T) {
+			in := fx.inst
+			mod(&in)
+			rec, _, err := h.Evaluate(context.Background(), in, dataset.Prediction{InstanceID: in.InstanceID, ModelPatch: in.Patch})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.Status != StatusError || rec.Error == "" || rec.Resolved {
+				t.Errorf("status %s error %q, want error", rec.Status, rec.Error)
+			}
+		})
+	}
+}
+
+func TestEvaluateNormalizesSWEBenchPytestIDs(t *testing.T) {
+	t.Parallel()
+	fx := newPyFixture(t)
+	h, _ := newHarness(t, fx.reposDir, ModeSWEBench)
+	rec, _, err := h.Evaluate(context.Background(), fx.inst, dataset.Prediction{InstanceID: fx.inst.InstanceID, ModelPatch: fx.inst.Patch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rec.Verdicts.SWEBench.Resolved || rec.Verdicts.SWEBench.FailToPass.Success[0] != "tests/test_calc.py:TestAdd:test_add" {
+		t.Errorf("swebench verdict %+v", rec.Verdicts.SWEBench)
+	}
+}

@@ -1,0 +1,299 @@
+package harness
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/retrieval"
+)
+
+// RecordSchema is the version of the Record layout.
+const RecordSchema = 1
+
+// Key identifies a record: one prediction (model, run) of one instance,
+// with the SHA-256 of what it applies. A record whose key differs only in
+// PatchSHA256 is stale: the patch changed and the instance is evaluated
+// again.
+type Key struct {
+	InstanceID  string `json:"instance_id"`
+	Model       string `json:"model_name_or_path"`
+	Run         int    `json:"run"`
+	PatchSHA256 string `json:"patch_sha256"`
+}
+
+// TestRun describes the test command's execution.
+type TestRun struct {
+	Command   string   `json:"command"` // the script run with bash -c, as in command.sh
+	ExitCode  int      `json:"exit_code"`
+	TimedOut  bool     `json:"timed_out"`
+	TimeoutS  float64  `json:"timeout_s"`
+	DurationS float64  `json:"duration_s"`
+	Isolation string   `json:"isolation"`
+	Notes     []string `json:"notes,omitempty"`
+	// Parser is "junit" when JUnit XML reports were read, else the
+	// framework detected in the log ("" when none was recognised).
+	Parser       string   `json:"parser"`
+	JUnitReports []string `json:"junit_reports,omitempty"` // workspace-relative
+	NumResults   int      `json:"num_results"`             // parsed results, duplicates counted
+}
+
+// Timing splits an instance's wall time, in seconds. OverheadS is
+// everything except the test command: workspace, apply, parse, grade,
+// metrics and record.
+type Timing struct {
+	WorkspaceS float64 `json:"workspace_s"`
+	ApplyS     float64 `json:"apply_s"`
+	TestS      float64 `json:"test_s"`
+	ParseS     float64 `json:"parse_s"`
+	MetricsS   float64 `json:"metrics_s"`
+	TotalS     float64 `json:"total_s"`
+	OverheadS  float64 `json:"overhead_s"`
+}
+
+// NFIDelta is the SWE-NFI score change of the changed Python files: the
+// base version against the version after the model patch. Files lists each
+// scored file's before/after validity.
+type NFIDelta struct {
+	Catalog string    `json:"catalog"`
+	Files   []string  `json:"files"`
+	Delta   nfi.Delta `json:"delta"`
+}
+
+// Record is the result of evaluating one prediction of one instance, as
+// written to result.json. Field names follow SWE-PolyBench's per-instance
+// result (patch_applied, generation, with_logs, all_f2p_passed,
+// no_p2p_failed, resolved, passed_tests, failed_tests) and SWE-bench's
+// report (FAIL_TO_PASS/PASS_TO_PASS success and failure, per mode).
+// Resolved and Status are those of the dataset's native mode.
+type Record struct {
+	Schema int `json:"schema_version"`
+	Key
+	RunID        string `json:"run_id"`
+	Repo         string `json:"repo"`
+	BaseCommit   string `json:"base_commit"`
+	Language     string `json:"language"`
+	TaskCategory string `json:"task_category,omitempty"`
+
+	PatchApplied bool `json:"patch_applied"`
+	Generation   bool `json:"generation"`
+	PolyBenchOutput
+	Resolved   bool     `json:"resolved"`
+	Status     Status   `json:"status"`
+	NativeMode Mode     `json:"native_mode"`
+	Verdicts   Verdicts `json:"verdicts"`
+
+	TestPatchApply  *ApplyResult `json:"test_patch_apply,omitempty"`
+	ModelPatchApply *ApplyResult `json:"model_patch_apply,omitempty"`
+	Test            *TestRun     `json:"test,omitempty"`
+	// Error says what went wrong for StatusError, patch_rejected and
+	// patch_failed.
+	Error string `json:"error,omitempty"`
+
+	// Retrieval holds the localization metrics (package retrieval) when
+	// they were computed.
+	Retrieval *retrieval.InstanceMetrics `json:"retrieval,omitempty"`
+	// NFI holds the NFI deltas of changed .py files when computed.
+	NFI *NFIDelta `json:"nfi,omitempty"`
+
+	// Agent cost, copied from the prediction.
+	AgentDurationS *float64 `json:"agent_duration_s,omitempty"`
+	TokensIn       *int64   `json:"tokens_in,omitempty"`
+	TokensOut      *int64   `json:"tokens_out,omitempty"`
+	CostUSD        *float64 `json:"cost_usd,omitempty"`
+
+	Timing     Timing    `json:"timing"`
+	StartedAt  time.Time `json:"started_at"`
+	FinishedAt time.Time `json:"finished_at"`
+}
+
+// Artifacts are the files kept beside a record.
+type Artifacts struct {
+	TestLog    []byte // the combined log, as parsed
+	ModelPatch string // the patch applied (for Files predictions, the diff they make)
+	Command    string // the exact script run
+}
+
+// Store keeps one record directory per (model, instance, run) under Dir:
+// Dir/<model>/<instance_id>/run-<k>/ with result.json, test.log,
+// model.patch and command.sh. Every file is written atomically (temp file
+// in the same directory, then rename), result.json last, so a record is
+// either complete or absent. Open takes an exclusive lock on Dir so two
+// runs cannot share it; Close releases it.
+type Store struct {
+	Dir  string
+	lock *os.File
+}
+
+// Names of the files in a record directory.
+const (
+	ResultFile  = "result.json"
+	LogFile     = "test.log"
+	PatchFile   = "model.patch"
+	CommandFile = "command.sh"
+)
+
+// ErrLocked is returned by OpenStore when another process holds the store.
+var ErrLocked = errors.New("output directory is in use by another polynfi run")
+
+// OpenStore opens (creating) the store at dir, locks it, and removes
+// scratch space left behind by an interrupted run.
+func OpenStore(dir string) (*Store, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, ".lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", dir, ErrLocked)
+	}
+	s := &Store{Dir: dir, lock: f}
+	_ = os.RemoveAll(s.ScratchDir())
+	if err := os.MkdirAll(s.ScratchDir(), 0o755); err != nil {
+		s.Close()
+		return nil, err
+	}
+	// Temp files of interrupted atomic writes.
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasPrefix(d.Name(), ".tmp-") {
+			_ = os.Remove(p)
+		}
+		return nil
+	})
+	return s, nil
+}
+
+// Close releases the lock.
+func (s *Store) Close() error {
+	if s.lock == nil {
+		return nil
+	}
+	err := s.lock.Close()
+	s.lock = nil
+	return err
+}
+
+// ScratchDir is where workspaces and temporary files of in-flight
+// instances live; it is emptied when the store is opened.
+func (s *Store) ScratchDir() string { return filepath.Join(s.Dir, ".work") }
+
+// safeName maps a model name to a directory name.
+func safeName(s string) string {
+	if s == "" {
+		return "_"
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	out := b.String()
+	if out == "." || out == ".." {
+		out = strings.Repeat("_", len(out))
+	}
+	return out
+}
+
+// RecordDir returns the directory of key's record (independent of the
+// patch hash: one record per instance, model and run).
+func (s *Store) RecordDir(k Key) string {
+	return filepath.Join(s.Dir, safeName(k.Model), k.InstanceID, fmt.Sprintf("run-%d", k.Run))
+}
+
+// Load returns the record stored for k's instance, model and run, if any.
+// ok is false when there is none; err is for an unreadable or corrupt one.
+func (s *Store) Load(k Key) (rec *Record, ok bool, err error) {
+	b, err := os.ReadFile(filepath.Join(s.RecordDir(k), ResultFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	rec = &Record{}
+	if err := json.Unmarshal(b, rec); err != nil {
+		return nil, false, fmt.Errorf("%s: %w", filepath.Join(s.RecordDir(k), ResultFile), err)
+	}
+	return rec, true, nil
+}
+
+// Done reports whether a complete record for exactly k (same patch hash)
+// exists, and returns it.
+func (s *Store) Done(k Key) (*Record, bool) {
+	rec, ok, err := s.Load(k)
+	if err != nil || !ok || rec.Key != k || rec.Schema != RecordSchema {
+		return nil, false
+	}
+	return rec, true
+}
+
+// Save writes rec and its artifacts. Artifacts go first and result.json
+// last, each atomically, so that an interruption leaves either the old
+// record or the new one.
+func (s *Store) Save(rec *Record, a Artifacts) error {
+	dir := s.RecordDir(rec.Key)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{
+		{LogFile, a.TestLog},
+		{PatchFile, []byte(a.ModelPatch)},
+		{CommandFile, []byte(a.Command)},
+		{ResultFile, append(b, '\n')},
+	} {
+		if err := WriteFileAtomic(filepath.Join(dir, f.name), f.data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteFileAtomic writes data to path through a temp file in the same
+// directory and a rename, syncing the data first; readers see the old file
+// or the new one, never a part.
+func WriteFileAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	if werr == nil {
+		werr = f.Sync()
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(tmp, 0o644)
+	}
+	if werr == nil {
+		werr = os.Rename(tmp, path)
+	}
+	if werr != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, werr)
+	}
+	return nil
+}

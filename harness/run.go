@@ -1,0 +1,129 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/polynfi/polynfi/dataset"
+	"golang.org/x/sync/errgroup"
+)
+
+// Job is one prediction of one instance.
+type Job struct {
+	Instance   dataset.Instance
+	Prediction dataset.Prediction
+}
+
+// Key returns the record key of the job.
+func (j Job) Key() Key {
+	return Key{InstanceID: j.Instance.InstanceID, Model: j.Prediction.ModelNameOrPath, Run: j.Prediction.Run, PatchSHA256: j.Prediction.PatchSHA256()}
+}
+
+// Event reports progress: one job finished (evaluated now, or found
+// finished by an earlier run when Skipped).
+type Event struct {
+	Job     Job
+	Record  *Record
+	Skipped bool
+	Done    int // jobs finished so far, including this one
+	Total   int
+}
+
+// RunOptions tune Run.
+type RunOptions struct {
+	// Workers bounds the instances evaluated at once (≥ 1; 0 means 1).
+	Workers int
+	// Progress, when set, is called once per finished job, from one
+	// goroutine at a time.
+	Progress func(Event)
+}
+
+// RunResult is what Run did. Records holds the record of every finished
+// job in job order (nil for abandoned ones).
+type RunResult struct {
+	Records     []*Record
+	Evaluated   int // evaluated in this run
+	Skipped     int // found complete from an earlier run
+	Abandoned   int // in flight or never started when ctx was cancelled
+	Elapsed     time.Duration
+	Interrupted bool
+}
+
+// Recorded counts the jobs with a record.
+func (r *RunResult) Recorded() int { return r.Evaluated + r.Skipped }
+
+// Run evaluates jobs with at most opts.Workers at a time, skipping those
+// whose record for the same key is already in store and saving each new
+// record as soon as it is done. When ctx is cancelled, jobs in flight are
+// abandoned (their scratch space removed) and no new job starts; finished
+// records stay. The error is non-nil for a record that cannot be written
+// (the run stops) or, wrapped around ctx.Err(), for an interruption.
+func (h *Harness) Run(ctx context.Context, jobs []Job, store *Store, opts RunOptions) (*RunResult, error) {
+	start := time.Now()
+	workers := opts.Workers
+	if workers < 1 {
+		workers = 1
+	}
+	res := &RunResult{Records: make([]*Record, len(jobs))}
+	var mu sync.Mutex
+	done := 0
+	report := func(j Job, rec *Record, skipped bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		done++
+		if skipped {
+			res.Skipped++
+		} else {
+			res.Evaluated++
+		}
+		if opts.Progress != nil {
+			opts.Progress(Event{Job: j, Record: rec, Skipped: skipped, Done: done, Total: len(jobs)})
+		}
+	}
+	var pending []int
+	for i, j := range jobs {
+		if rec, ok := store.Done(j.Key()); ok {
+			res.Records[i] = rec
+			report(j, rec, true)
+			continue
+		}
+		pending = append(pending, i)
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(workers)
+	for _, i := range pending {
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			j := jobs[i]
+			rec, art, err := h.Evaluate(gctx, j.Instance, j.Prediction)
+			if err != nil {
+				return err // cancelled: abandoned
+			}
+			if err := store.Save(rec, art); err != nil {
+				return fmt.Errorf("record %s: %w", j.Instance.InstanceID, err)
+			}
+			mu.Lock()
+			res.Records[i] = rec
+			mu.Unlock()
+			report(j, rec, false)
+			return nil
+		})
+	}
+	err := g.Wait()
+	res.Elapsed = time.Since(start)
+	res.Abandoned = len(jobs) - res.Recorded()
+	if ctx.Err() != nil {
+		res.Interrupted = true
+		return res, fmt.Errorf("interrupted after %s: %d/%d instances recorded: %w",
+			res.Elapsed.Round(time.Second), res.Recorded(), len(jobs), ctx.Err())
+	}
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return res, err
+	}
+	return res, err
+}

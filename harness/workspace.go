@@ -1,0 +1,164 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// gitCmd runs git in dir (no prompts, no hooks, no pager, C locale) and
+// returns its stdout. A non-zero exit is an error carrying stderr.
+func gitCmd(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	full := append([]string{"-c", "core.hooksPath=/dev/null", "-c", "advice.detachedHead=false", "-c", "core.autocrlf=false"}, args...)
+	cmd := exec.CommandContext(ctx, "git", full...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=true", "LC_ALL=C", "GIT_PAGER=cat",
+		"GIT_AUTHOR_NAME=polynfi", "GIT_AUTHOR_EMAIL=polynfi@localhost", "GIT_COMMITTER_NAME=polynfi", "GIT_COMMITTER_EMAIL=polynfi@localhost")
+	cmd.WaitDelay = 5 * time.Second
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return stdout.Bytes(), fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return stdout.Bytes(), nil
+}
+
+// ErrRepoNotFound is returned (wrapped) when no clone or bundle of a
+// repository is in the repositories directory.
+var ErrRepoNotFound = errors.New("repository not found")
+
+// Repos finds local clones of repositories and makes workspaces from them,
+// without network and without writing to the clones. Dir holds one clone
+// per repository, as Dir/owner__name or Dir/owner/name (normal or bare,
+// optionally with a ".git" suffix), or a git bundle Dir/owner__name.bundle;
+// a bundle is cloned (bare, offline) into CacheDir once per Repos and
+// reused across runs. Repos is safe for concurrent use.
+type Repos struct {
+	Dir      string
+	CacheDir string
+
+	mu      sync.Mutex
+	sources map[string]*repoSource
+}
+
+type repoSource struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// NewRepos returns a Repos over dir, caching cloned bundles in cacheDir.
+func NewRepos(dir, cacheDir string) *Repos {
+	return &Repos{Dir: dir, CacheDir: cacheDir, sources: map[string]*repoSource{}}
+}
+
+// Source returns the git directory (a work tree or bare repository) to make
+// workspaces of repo ("owner/name") from.
+func (r *Repos) Source(ctx context.Context, repo string) (string, error) {
+	r.mu.Lock()
+	s, ok := r.sources[repo]
+	if !ok {
+		s = &repoSource{}
+		r.sources[repo] = s
+	}
+	r.mu.Unlock()
+	s.once.Do(func() { s.dir, s.err = r.locate(ctx, repo) })
+	return s.dir, s.err
+}
+
+func isGitDir(p string) bool {
+	if fi, err := os.Stat(filepath.Join(p, ".git")); err == nil && (fi.IsDir() || fi.Mode().IsRegular()) {
+		return true
+	}
+	_, e1 := os.Stat(filepath.Join(p, "HEAD"))
+	fi, e2 := os.Stat(filepath.Join(p, "objects"))
+	return e1 == nil && e2 == nil && fi.IsDir()
+}
+
+func (r *Repos) locate(ctx context.Context, repo string) (string, error) {
+	owner, name, ok := strings.Cut(repo, "/")
+	if !ok || owner == "" || name == "" || strings.Contains(name, "/") {
+		return "", fmt.Errorf("repository %q: want owner/name", repo)
+	}
+	flat := owner + "__" + name
+	for _, c := range []string{flat, filepath.Join(owner, name), flat + ".git", filepath.Join(owner, name+".git")} {
+		p := filepath.Join(r.Dir, c)
+		if isGitDir(p) {
+			return p, nil
+		}
+	}
+	bundle := filepath.Join(r.Dir, flat+".bundle")
+	if _, err := os.Stat(bundle); err != nil {
+		return "", fmt.Errorf("%s in %s (want %s, %s or %s.bundle): %w", repo, r.Dir, flat, filepath.Join(owner, name), flat, ErrRepoNotFound)
+	}
+	bundle, err := filepath.Abs(bundle)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(r.CacheDir, 0o755); err != nil {
+		return "", fmt.Errorf("repository cache: %w", err)
+	}
+	dest := filepath.Join(r.CacheDir, flat+".git")
+	if isGitDir(dest) {
+		// Refresh from the bundle, in case it changed since the last run.
+		if _, err := gitCmd(ctx, dest, "fetch", "--quiet", "--force", bundle, "+refs/*:refs/*"); err != nil {
+			return "", fmt.Errorf("update %s from %s: %w", dest, bundle, err)
+		}
+		return dest, nil
+	}
+	tmp, err := os.MkdirTemp(r.CacheDir, ".clone-"+flat+"-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	if _, err := gitCmd(ctx, r.CacheDir, "clone", "--quiet", "--bare", bundle, filepath.Join(tmp, "repo.git")); err != nil {
+		return "", fmt.Errorf("clone bundle %s: %w", bundle, err)
+	}
+	if err := os.Rename(filepath.Join(tmp, "repo.git"), dest); err != nil {
+		if isGitDir(dest) { // another process won the race
+			return dest, nil
+		}
+		return "", err
+	}
+	return dest, nil
+}
+
+// Workspace makes a fresh work tree of repo at commit in a new directory
+// under parent and returns it with a function that removes it. The clone
+// is only read: the work tree is a shared clone (objects borrowed through
+// alternates), so nothing written in it reaches the source.
+func (r *Repos) Workspace(ctx context.Context, repo, commit, parent string) (dir string, remove func(), err error) {
+	src, err := r.Source(ctx, repo)
+	if err != nil {
+		return "", func() {}, err
+	}
+	src, err = filepath.Abs(src)
+	if err != nil {
+		return "", func() {}, err
+	}
+	base, err := os.MkdirTemp(parent, "ws-")
+	if err != nil {
+		return "", func() {}, err
+	}
+	remove = func() { _ = os.RemoveAll(base) }
+	dir = filepath.Join(base, "repo")
+	if _, err := gitCmd(ctx, base, "clone", "--quiet", "--shared", "--no-checkout", src, dir); err != nil {
+		remove()
+		return "", func() {}, fmt.Errorf("workspace of %s: %w", repo, err)
+	}
+	if _, err := gitCmd(ctx, dir, "checkout", "--quiet", "--detach", commit); err != nil {
+		remove()
+		return "", func() {}, fmt.Errorf("workspace of %s at %s: %w", repo, commit, err)
+	}
+	return dir, remove, nil
+}
