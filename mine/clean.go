@@ -74,7 +74,7 @@ var (
 	dependencyRe = regexp.MustCompile(`(?i)(^(build|chore|fix|ci)\((deps|deps-dev|dependencies)\)|^(bump|update|upgrade) (the )?\S+ (requirement )?from v?\d\S* to v?\d|^(bump|pin) \S+ to v?\d|\b(update|upgrade|bump|pin)s? (the |all )?(dependencies|dependency|deps|requirements)\b|^update (dependency|module)\b|^\[?deps?\]?:)`)
 
 	// releaseRe: releases and version bumps.
-	releaseRe = regexp.MustCompile(`(?i)(^(release|releasing|prepare (for )?(the )?(next )?release|preparing (for )?(the )?release|cut release)(\s+(of )?v?\d|\s*(\(#\d+\))?$|:)|^chore\(release\)|\b(bump|bumped|bumping|increment) (the )?(package |project )?version\b|\bversion bump\b|^v?\d+\.\d+(\.\d+)*([-.]?(a|b|rc|dev|post)\d*)?(\s*\(#\d+\))?$|^(bump|set|prepare) (to |for )?v?\d+\.\d+|\brelease (v|version )?\d+\.\d+|\bchangelog for v?\d+\.\d+)`)
+	releaseRe = regexp.MustCompile(`(?i)(^(release|releasing|prepare (for )?(the )?(next )?release|preparing (for )?(the )?release|cut release)(\s+(of )?v?\d|\s*(\(#\d+\))?$|:)|^chore\(release\)|\b(bump|bumped|bumping|increment) (the )?(package |project )?version\b|\bversion bump\b|^v?\d+\.\d+(\.\d+)*([-.]?(a|b|rc|dev|post)\d*)?(\s*\(#\d+\))?$|^(bump|set|prepare) (to |for )?v?\d+\.\d+|\brelease (v|version )?\d+\.\d+|\bchangelog for v?\d+\.\d+|^merge (remote-tracking )?branch '(release|releases)(/[^']*|[-_]v?\d[^']*)?')`)
 )
 
 // dropReasonMessage returns the cleaning reason of a merged change decided
