@@ -1,0 +1,184 @@
+package harness
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/polynfi/polynfi/dataset"
+)
+
+// echoFixture is a repository whose "tests" are an echo of pytest-style
+// lines: cheap, so that pool and store behaviour is tested without pytest.
+func echoFixture(t testing.TB, n int) (reposDir string, insts []dataset.Instance) {
+	t.Helper()
+	reposDir = t.TempDir()
+	repo := filepath.Join(reposDir, "acme__echo")
+	base := makeRepo(t, repo, map[string]string{"a.txt": "one\n"})
+	patch := diffOf(t, repo, map[string]string{"a.txt": "two\n"})
+	for i := 0; i < n; i++ {
+		insts = append(insts, dataset.Instance{
+			InstanceID: "acme__echo-" + string(rune('a'+i)), Repo: "acme/echo", BaseCommit: base, Language: dataset.Python,
+			TaskCategory: "Feature", Patch: patch,
+			// Passes only when the patch applied.
+			TestCommand: `if grep -q two a.txt; then s=PASSED; else s=FAILED; fi; echo "============================= test session starts =============================="; echo "t.py::test_a $s"`,
+			FailToPass:  []string{"t.py::test_a"}, PassToPass: []string{},
+		})
+	}
+	return reposDir, insts
+}
+
+func TestRunResumesAndReevaluatesChangedPatches(t *testing.T) {
+	t.Parallel()
+	reposDir, insts := echoFixture(t, 3)
+	h, store := newHarness(t, reposDir, ModePolyBench)
+	jobs := make([]Job, len(insts))
+	for i, in := range insts {
+		jobs[i] = Job{Instance: in, Prediction: dataset.Prediction{InstanceID: in.InstanceID, ModelNameOrPath: "m/x", ModelPatch: in.Patch}}
+	}
+	var events int
+	res, err := h.Run(context.Background(), jobs, store, RunOptions{Workers: 2, Progress: func(Event) { events++ }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Evaluated != 3 || res.Skipped != 0 || events != 3 {
+		t.Fatalf("first run evaluated %d skipped %d events %d", res.Evaluated, res.Skipped, events)
+	}
+	for _, r := range res.Records {
+		if !r.Resolved {
+			t.Fatalf("%s unresolved: %+v", r.InstanceID, r.Verdicts.PolyBench)
+		}
+	}
+	dir := store.RecordDir(jobs[0].Key())
+	for _, f := range []string{ResultFile, LogFile, PatchFile, CommandFile} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("record file %s: %v", f, err)
+		}
+	}
+	if !strings.Contains(dir, filepath.Join("m_x", "acme__echo-a", "run-0")) {
+		t.Errorf("record dir %s", dir)
+	}
+	// Same command again: everything skipped.
+	res, err = h.Run(context.Background(), jobs, store, RunOptions{Workers: 2})
+	if err != nil || res.Skipped != 3 || res.Evaluated != 0 {
+		t.Fatalf("second run: evaluated %d skipped %d err %v", res.Evaluated, res.Skipped, err)
+	}
+	// A changed patch is evaluated again and replaces the record.
+	jobs[1].Prediction.ModelPatch = ""
+	res, err = h.Run(context.Background(), jobs, store, RunOptions{Workers: 2})
+	if err != nil || res.Skipped != 2 || res.Evaluated != 1 {
+		t.Fatalf("third run: evaluated %d skipped %d err %v", res.Evaluated, res.Skipped, err)
+	}
+	rec, ok, err := store.Load(jobs[1].Key())
+	if err != nil || !ok || rec.Status != StatusEmptyPatch || rec.PatchSHA256 != jobs[1].Key().PatchSHA256 {
+		t.Errorf("replaced record %+v ok %v err %v", rec, ok, err)
+	}
+
+	// The report counts it all.
+	rep := BuildReport(ReportInput{Instances: insts, Jobs: jobs, Result: res, NativeMode: ModePolyBench, Predictions: "p.jsonl"})
+	if rep.TotalInstances != 3 || rep.SubmittedInstances != 3 || rep.CompletedInstances != 2 || rep.ResolvedInstances != 2 ||
+		rep.EmptyPatchInstances != 1 || rep.ErrorInstances != 0 || len(rep.IncompleteIDs) != 0 {
+		b, _ := json.MarshalIndent(rep, "", " ")
+		t.Errorf("report:\n%s", b)
+	}
+	if rep.PolyBench.TotalResolved != 2 || rep.PolyBench.TotalEmptyPatchInstances != 1 || len(rep.PolyBench.NoGeneration) != 1 {
+		t.Errorf("polybench aggregate %+v", rep.PolyBench)
+	}
+	if g := rep.Polynfi.ByCategory; len(g) != 1 || g[0].Total != 3 || g[0].Resolved[ModePolyBench] != 2 {
+		t.Errorf("by category %+v", g)
+	}
+	if rep.Polynfi.Modes[ModeStrict].Resolved != 2 || len(rep.Polynfi.Differing) != 0 {
+		t.Errorf("modes %+v differing %+v", rep.Polynfi.Modes[ModeStrict], rep.Polynfi.Differing)
+	}
+}
+
+func TestRunCancelled(t *testing.T) {
+	t.Parallel()
+	reposDir, insts := echoFixture(t, 2)
+	h, store := newHarness(t, reposDir, ModePolyBench)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	jobs := []Job{{Instance: insts[0], Prediction: dataset.Prediction{InstanceID: insts[0].InstanceID, ModelPatch: insts[0].Patch}}}
+	res, err := h.Run(ctx, jobs, store, RunOptions{Workers: 1})
+	if !errors.Is(err, context.Canceled) || !res.Interrupted || res.Recorded() != 0 {
+		t.Errorf("err %v interrupted %v recorded %d", err, res.Interrupted, res.Recorded())
+	}
+	if !strings.Contains(err.Error(), "interrupted after") || !strings.Contains(err.Error(), "0/1 instances recorded") {
+		t.Errorf("error %q", err)
+	}
+}
+
+func TestBundleRepos(t *testing.T) {
+	t.Parallel()
+	src := filepath.Join(t.TempDir(), "src")
+	base := makeRepo(t, src, map[string]string{"x.txt": "x\n"})
+	reposDir := t.TempDir()
+	run(t, src, "git", "bundle", "create", "--quiet", filepath.Join(reposDir, "acme__b.bundle"), "--all")
+	cache := filepath.Join(t.TempDir(), "cache")
+	for i := 0; i < 2; i++ { // the second Repos reuses (and refreshes) the cache
+		r := NewRepos(reposDir, cache)
+		ws, remove, err := r.Workspace(context.Background(), "acme/b", base, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, err := os.ReadFile(filepath.Join(ws, "x.txt")); err != nil || string(b) != "x\n" {
+			t.Errorf("workspace content %q %v", b, err)
+		}
+		remove()
+		if _, err := os.Stat(ws); err == nil {
+			t.Error("workspace not removed")
+		}
+	}
+	if !isGitDir(filepath.Join(cache, "acme__b.git")) {
+		t.Error("bundle not cached as a bare clone")
+	}
+	_, _, err := NewRepos(reposDir, cache).Workspace(context.Background(), "acme/none", base, t.TempDir())
+	if !errors.Is(err, ErrRepoNotFound) {
+		t.Errorf("missing repo: err %v", err)
+	}
+}
+
+func TestStoreLock(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	s, err := OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenStore(dir); !errors.Is(err, ErrLocked) {
+		t.Errorf("second open: %v, want ErrLocked", err)
+	}
+	s.Close()
+	s2, err := OpenStore(dir)
+	if err != nil {
+		t.Fatalf("reopen after close: %v", err)
+	}
+	s2.Close()
+}
+
+// BenchmarkEvaluateOverhead measures the harness's own cost per instance:
+// workspace, apply (test patch and model patch), a trivial test command,
+// parse, grade and record. Report: ns/op per instance.
+func BenchmarkEvaluateOverhead(b *testing.B) {
+	reposDir, insts := echoFixture(b, 1)
+	in := insts[0]
+	in.TestPatch = ""
+	h, store := newHarness(b, reposDir, ModePolyBench)
+	p := dataset.Prediction{InstanceID: in.InstanceID, ModelNameOrPath: "m", ModelPatch: in.Patch}
+	var testS float64
+	for b.Loop() {
+		rec, art, err := h.Evaluate(context.Background(), in, p)
+		if err != nil || !rec.Resolved {
+			b.Fatalf("err %v rec %+v", err, rec)
+		}
+		if err := store.Save(rec, art); err != nil {
+			b.Fatal(err)
+		}
+		testS += rec.Timing.TestS
+	}
+	b.ReportMetric(testS/float64(b.N)*1e9, "test-ns/op")
+}
