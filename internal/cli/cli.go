@@ -98,6 +98,7 @@ and builds the datasets these are measured on.`,
 	// Each subcommand lives in its own file; keep this list sorted.
 	for _, mk := range []func(*env) *cobra.Command{
 		newDiffCmd,
+		newEvalCmd,
 		newMineCmd,
 		newReportCmd,
 		newReviewCmd,

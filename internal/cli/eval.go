@@ -1,0 +1,414 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/nfi/catalog"
+	"github.com/polynfi/polynfi/retrieval"
+	"github.com/polynfi/polynfi/runtime"
+)
+
+// evalOptions are the flags of `polynfi eval`.
+type evalOptions struct {
+	dataset     string
+	predictions []string
+	reposDir    string
+	workers     int
+	runID       string
+	instanceIDs []string
+	timeout     time.Duration
+	out         string
+	format      string
+	catalog     string
+	config      string
+	noIsolation bool
+	retrieval   string
+	metricsOnly bool
+	nfiDeltas   bool
+	writable    []string
+}
+
+func newEvalCmd(e *env) *cobra.Command {
+	var o evalOptions
+	c := &cobra.Command{
+		Use:   "eval --dataset FILE --predictions FILE|gold --out DIR",
+		Short: "Run predictions against the tests of a dataset (SWE-PolyBench / SWE-bench / SWE-NFI)",
+		Long: `eval applies each prediction to a fresh work tree of its instance's repository at
+the base commit, runs the instance's test command, and grades the result in the
+polybench, swebench and strict modes. One record per instance goes to
+OUT/<model>/<instance_id>/run-<k>/ and the run report to OUT/report.json.
+Re-running the same command skips finished instances and re-evaluates changed
+patches. The dataset kind (repository-level instances or SWE-NFI tasks) is
+detected from the file's fields.
+
+Exit status: 0 when the run completed (unresolved instances are results),
+2 for bad flags, 3 for unreadable inputs, 130 when interrupted.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFormat(o.format, "text", "json"); err != nil {
+				return err
+			}
+			if o.dataset == "" {
+				return usagef("--dataset is required")
+			}
+			if len(o.predictions) == 0 {
+				return usagef("--predictions is required (a file, or gold)")
+			}
+			if o.out == "" && !o.metricsOnly {
+				return usagef("--out is required")
+			}
+			if o.workers < 1 {
+				return usagef("--workers %d: want at least 1", o.workers)
+			}
+			kind, err := dataset.DetectKind(o.dataset)
+			if err != nil {
+				return err
+			}
+			switch kind {
+			case dataset.KindNFITasks:
+				return runNFIEval(e, nfiEvalOptions{dataset: o.dataset, predictions: o.predictions, out: o.out, workers: o.workers,
+					instanceIDs: o.instanceIDs, timeout: o.timeout, format: o.format, catalog: o.catalog, config: o.config})
+			default:
+				return runInstanceEval(e, o)
+			}
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&o.dataset, "dataset", "", "dataset file (.csv, .json, .jsonl, .parquet)")
+	f.StringArrayVar(&o.predictions, "predictions", nil, "predictions file (JSONL, JSON list or object), or gold; repeatable")
+	f.StringVar(&o.reposDir, "repos-dir", "", "directory of local clones (owner__name, owner/name or owner__name.bundle); default: <dataset dir>/repos")
+	f.IntVar(&o.workers, "workers", 1, "instances evaluated at once")
+	f.StringVar(&o.runID, "run-id", "", "name of this run, recorded in every result (default: the predictions' base name)")
+	f.StringSliceVar(&o.instanceIDs, "instance-ids", nil, "evaluate only these instance ids (comma-separated or repeated)")
+	f.DurationVar(&o.timeout, "timeout", 0, "test command timeout (default: 1800s for Java, 1200s otherwise)")
+	f.StringVar(&o.out, "out", "", "output directory for records and report.json")
+	f.StringVar(&o.format, "format", "text", "summary format: text or json")
+	f.StringVar(&o.catalog, "catalog", catalog.Default, "NFI rule catalog (NFI tasks and --nfi)")
+	f.StringVar(&o.config, "config", "", "NFI settings file (polynfi.toml)")
+	f.BoolVar(&o.noIsolation, "no-isolation", false, "do not run tests inside bubblewrap even when it is available")
+	f.StringVar(&o.retrieval, "retrieval", "compatible", "retrieval metrics: compatible, extended or off")
+	f.BoolVar(&o.metricsOnly, "metrics-only", false, "compute retrieval metrics only, without running tests")
+	f.BoolVar(&o.nfiDeltas, "nfi", false, "also score changed .py files with the NFI rules (before vs after the model patch)")
+	f.StringArrayVar(&o.writable, "writable", nil, "extra directory the tests may write under isolation (repeatable)")
+	return c
+}
+
+// evalInputs are the loaded inputs of an instance evaluation.
+type evalInputs struct {
+	ds          *dataset.Dataset
+	instances   []dataset.Instance
+	jobs        []harness.Job
+	inputErrors []string
+	predName    string
+}
+
+func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
+	ds, err := dataset.Load(o.dataset)
+	if err != nil {
+		return nil, fmt.Errorf("load dataset: %w", err)
+	}
+	in := &evalInputs{ds: ds}
+	for _, re := range ds.Errors {
+		fmt.Fprintf(e.stderr, "polynfi: skipping row: %v\n", re)
+		in.inputErrors = append(in.inputErrors, re.Error())
+	}
+	in.instances = ds.Instances
+	if len(o.instanceIDs) > 0 {
+		byID := map[string]dataset.Instance{}
+		for _, x := range ds.Instances {
+			byID[x.InstanceID] = x
+		}
+		in.instances = nil
+		for _, id := range o.instanceIDs {
+			x, ok := byID[id]
+			if !ok {
+				return nil, usagef("--instance-ids: %q is not a valid instance of %s", id, o.dataset)
+			}
+			in.instances = append(in.instances, x)
+		}
+	}
+	if len(in.instances) == 0 {
+		return nil, fmt.Errorf("%s: no valid instance to evaluate", o.dataset)
+	}
+	var preds []dataset.Prediction
+	if len(o.predictions) == 1 && o.predictions[0] == "gold" {
+		preds = dataset.Gold(in.instances)
+		in.predName = "gold"
+	} else {
+		for _, p := range o.predictions {
+			ps, err := dataset.LoadPredictions(p)
+			if err != nil {
+				return nil, fmt.Errorf("load predictions: %w", err)
+			}
+			for _, re := range ps.Errors {
+				fmt.Fprintf(e.stderr, "polynfi: skipping prediction: %v\n", re)
+				in.inputErrors = append(in.inputErrors, re.Error())
+			}
+			preds = append(preds, ps.Predictions...)
+		}
+		in.predName = strings.Join(o.predictions, ",")
+	}
+	idx := map[string]int{}
+	for i, x := range in.instances {
+		idx[x.InstanceID] = i
+	}
+	for _, p := range preds {
+		i, ok := idx[p.InstanceID]
+		if !ok {
+			if len(o.instanceIDs) == 0 {
+				fmt.Fprintf(e.stderr, "polynfi: prediction for an instance not in the dataset skipped: %s\n", p.InstanceID)
+			}
+			continue
+		}
+		in.jobs = append(in.jobs, harness.Job{Instance: in.instances[i], Prediction: p})
+	}
+	return in, nil
+}
+
+func runInstanceEval(e *env, o evalOptions) error {
+	start := time.Now()
+	in, err := loadEvalInputs(e, o)
+	if err != nil {
+		return err
+	}
+	dsDir, err := filepath.Abs(filepath.Dir(o.dataset))
+	if err != nil {
+		return err
+	}
+	if o.reposDir == "" {
+		o.reposDir = filepath.Join(dsDir, "repos")
+	}
+	if o.runID == "" {
+		o.runID = strings.TrimSuffix(filepath.Base(in.predName), filepath.Ext(in.predName))
+	}
+	var ropts *retrieval.Options
+	if o.retrieval != "off" {
+		m, err := retrieval.ParseMode(o.retrieval)
+		if err != nil {
+			return usageError{err}
+		}
+		ropts = &retrieval.Options{Mode: m, Nodes: true}
+	}
+	if o.metricsOnly {
+		if ropts == nil {
+			return usagef("--metrics-only needs --retrieval compatible or extended")
+		}
+		return runMetricsOnly(e, o, in, ropts)
+	}
+	mode := harness.Mode(in.ds.NativeMode())
+
+	store, err := harness.OpenStore(o.out)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	runner := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation})
+	if note := runner.Note(); note != "" {
+		fmt.Fprintf(e.stderr, "polynfi: %s\n", note)
+	}
+	h := &harness.Harness{
+		Repos:      harness.NewRepos(o.reposDir, filepath.Join(o.out, ".repos")),
+		Runner:     runner,
+		ScratchDir: store.ScratchDir(),
+		Timeout:    o.timeout,
+		Env:        []string{"POLYNFI_DATASET_DIR=" + dsDir},
+		Writable:   o.writable,
+		NativeMode: mode,
+		RunID:      o.runID,
+		Retrieval:  ropts,
+	}
+	if o.nfiDeltas {
+		cat, err := catalog.Get(o.catalog)
+		if err != nil {
+			return usageError{err}
+		}
+		var settings nfi.Settings
+		if o.config != "" {
+			if settings, err = nfi.LoadSettings(o.config); err != nil {
+				return err
+			}
+		}
+		if h.NFI, err = nfi.NewEngine(cat, settings); err != nil {
+			return err
+		}
+	}
+	b := newBar(e.stderr, len(in.jobs), "evaluating")
+	res, runErr := h.Run(e.ctx, in.jobs, store, harness.RunOptions{Workers: o.workers, Progress: func(ev harness.Event) { b.set(ev.Done) }})
+	b.finish()
+	rep := harness.BuildReport(harness.ReportInput{Dataset: in.ds, Instances: in.instances, Predictions: in.predName, Jobs: in.jobs,
+		Result: res, NativeMode: mode, RunID: o.runID, Workers: o.workers, InputErrors: in.inputErrors, Started: start})
+	data, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := harness.WriteFileAtomic(filepath.Join(o.out, "report.json"), append(data, '\n')); err != nil {
+		return err
+	}
+	if runErr != nil {
+		if res != nil && res.Interrupted {
+			fmt.Fprintf(e.stderr, "polynfi: %s (finished records kept in %s; run the same command to resume)\n",
+				strings.TrimSuffix(runErr.Error(), ": "+e.ctx.Err().Error()), o.out)
+			return exitError{ExitInterrupted}
+		}
+		return runErr
+	}
+	fmt.Fprintf(e.stderr, "polynfi: %d instances (%d evaluated, %d already recorded) in %s; report: %s\n",
+		len(in.jobs), res.Evaluated, res.Skipped, time.Since(start).Round(time.Millisecond), filepath.Join(o.out, "report.json"))
+	if o.format == "json" {
+		_, err := e.stdout.Write(append(data, '\n'))
+		return err
+	}
+	return printEvalSummary(e.stdout, rep, filepath.Join(o.out, "report.json"))
+}
+
+// printEvalSummary writes the text summary of a run report.
+func printEvalSummary(w io.Writer, r *harness.Report, reportPath string) error {
+	x := &r.Polynfi
+	native := x.Modes[x.NativeMode]
+	fmt.Fprintf(w, "dataset %s (%s), predictions %s, run %s\n", x.Dataset, x.DatasetSchema, x.Predictions, x.RunID)
+	fmt.Fprintf(w, "resolved %d/%d (%s) under %s grading, the dataset's native mode\n", native.Resolved, native.Total, pct(native.Resolved, native.Total), x.NativeMode)
+	var others []string
+	for _, m := range harness.Modes {
+		if m != x.NativeMode {
+			ms := x.Modes[m]
+			others = append(others, fmt.Sprintf("%s %d/%d (%s)", m, ms.Resolved, ms.Total, pct(ms.Resolved, ms.Total)))
+		}
+	}
+	fmt.Fprintf(w, "other modes: %s\n", strings.Join(others, ", "))
+	fmt.Fprintf(w, "submitted %d, completed %d, empty patch %d, error %d, incomplete %d\n\n",
+		r.SubmittedInstances, r.CompletedInstances, r.EmptyPatchInstances, r.ErrorInstances, len(r.IncompleteIDs))
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	for _, sec := range []struct {
+		title  string
+		groups []*harness.Group
+	}{{"language", x.ByLanguage}, {"task category", x.ByCategory}} {
+		fmt.Fprintf(tw, "%s\tresolved\ttotal\trate\t%s\t%s\t%s\t\n", sec.title, harness.ModePolyBench, harness.ModeSWEBench, harness.ModeStrict)
+		for _, g := range sec.groups {
+			k := g.Resolved[x.NativeMode]
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%d\t%d\t%d\t\n", g.Name, k, g.Total, pct(k, g.Total),
+				g.Resolved[harness.ModePolyBench], g.Resolved[harness.ModeSWEBench], g.Resolved[harness.ModeStrict])
+		}
+		fmt.Fprintf(tw, "\t\t\t\t\t\t\t\n")
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(x.Differing) > 0 {
+		fmt.Fprintf(w, "verdicts that differ between modes (%d):\n", len(x.Differing))
+		for _, d := range x.Differing {
+			var parts []string
+			for _, m := range harness.Modes {
+				parts = append(parts, fmt.Sprintf("%s=%s", m, d.Statuses[m]))
+			}
+			fmt.Fprintf(w, "  %s  %s\n", d.ID, strings.Join(parts, " "))
+		}
+	} else {
+		fmt.Fprintf(w, "verdicts agree in all modes\n")
+	}
+	var statuses []string
+	for s, ids := range x.StatusIDs {
+		if s != harness.StatusResolved && s != harness.StatusUnresolved {
+			statuses = append(statuses, fmt.Sprintf("%s: %s", s, strings.Join(ids, ", ")))
+		}
+	}
+	sort.Strings(statuses)
+	for _, s := range statuses {
+		fmt.Fprintf(w, "%s\n", s)
+	}
+	var iso []string
+	for k, n := range x.Isolation {
+		iso = append(iso, fmt.Sprintf("%s (%d runs)", k, n))
+	}
+	sort.Strings(iso)
+	if len(iso) > 0 {
+		fmt.Fprintf(w, "isolation: %s\n", strings.Join(iso, ", "))
+	}
+	for _, n := range x.IsolationNote {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
+	if x.Recorded > 0 {
+		fmt.Fprintf(w, "harness overhead: mean %.2fs per instance (tests: mean %.2fs)\n", x.MeanOverheadS, x.MeanTestS)
+	}
+	if s := x.Retrieval; s != nil {
+		fmt.Fprintf(w, "file retrieval (mean over %d): recall %.2f precision %.2f F1 %.2f\n", s.Overall.Instances,
+			s.Overall.File.Recall, s.Overall.File.Precision, s.Overall.File.F1)
+	}
+	_, err := fmt.Fprintf(w, "report: %s\n", reportPath)
+	return err
+}
+
+func pct(k, n int) string {
+	if n == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f%%", 100*float64(k)/float64(n))
+}
+
+// runMetricsOnly computes retrieval metrics without running any test, as
+// SWE-PolyBench's --metrics-only, and writes OUT/metrics.json.
+func runMetricsOnly(e *env, o evalOptions, in *evalInputs, ropts *retrieval.Options) error {
+	repos := harness.NewRepos(o.reposDir, filepath.Join(os.TempDir(), "polynfi-repos-cache"))
+	if o.out != "" {
+		repos.CacheDir = filepath.Join(o.out, ".repos")
+	}
+	var ms []retrieval.InstanceMetrics
+	var errs []error
+	for _, j := range in.jobs {
+		if e.ctx.Err() != nil {
+			return e.ctx.Err()
+		}
+		var src retrieval.Source
+		opts := *ropts
+		if dir, err := repos.Source(e.ctx, j.Instance.Repo); err == nil {
+			src = retrieval.NewGitSource(e.ctx, dir, j.Instance.BaseCommit)
+		} else {
+			opts.Nodes = false
+			fmt.Fprintf(e.stderr, "polynfi: %s: node metrics skipped: %v\n", j.Instance.InstanceID, err)
+		}
+		m, err := retrieval.Evaluate(retrieval.Input{InstanceID: j.Instance.InstanceID, Language: j.Instance.Language,
+			TaskCategory: j.Instance.TaskCategory, Reference: j.Instance.Patch, Prediction: j.Prediction.ModelPatch,
+			ReferenceNodes: j.Instance.ModifiedNodes}, src, opts)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		ms = append(ms, m)
+	}
+	sum := retrieval.Summarize(ms)
+	out := map[string]any{"instances": ms, "summary": sum}
+	data, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return err
+	}
+	if o.out != "" {
+		if err := os.MkdirAll(o.out, 0o755); err != nil {
+			return err
+		}
+		if err := harness.WriteFileAtomic(filepath.Join(o.out, "metrics.json"), append(data, '\n')); err != nil {
+			return err
+		}
+	}
+	if o.format == "json" {
+		if _, err := e.stdout.Write(append(data, '\n')); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(e.stdout, "file retrieval (mean over %d): recall %.2f precision %.2f F1 %.2f\n", sum.Overall.Instances,
+			sum.Overall.File.Recall, sum.Overall.File.Precision, sum.Overall.File.F1)
+	}
+	return errors.Join(errs...)
+}
