@@ -260,3 +260,45 @@ func FuzzQualifiedName(f *testing.F) {
 		m.ImportsModule("a")
 	})
 }
+
+func TestImportedName(t *testing.T) {
+	m := namesModule(t, "import numpy as np\nopen(np.pi)\nlen.x\n")
+	for i := range m.Tree.Nodes {
+		id := syntax.NodeID(i)
+		kind := m.Tree.Kind(id)
+		if kind != "identifier" && kind != "attribute" {
+			continue
+		}
+		text := m.Tree.TextString(id)
+		q, ok := m.ImportedName(id)
+		switch text {
+		case "np.pi":
+			if !ok || q != "numpy.pi" {
+				t.Errorf("ImportedName(np.pi) = %q, %v, want numpy.pi", q, ok)
+			}
+		case "open", "len", "len.x":
+			if ok {
+				t.Errorf("ImportedName(%s) = %q, want unresolved (builtin root)", text, q)
+			}
+			if q2, ok2 := m.QualifiedName(id); !ok2 || q2 != "builtins."+text {
+				t.Errorf("QualifiedName(%s) = %q, %v, want builtins.%s", text, q2, ok2, text)
+			}
+		}
+	}
+}
+
+func BenchmarkNames(b *testing.B) {
+	src := strings.Repeat("import os\nfrom a import b as c\ndef f(x, y=1):\n    z = os.path.join(x, c.d)\n    return [w for w in z]\n", 200)
+	tree, err := syntax.ParseOnce(syntax.Python, []byte(src))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		m := NewModule("m.py", tree)
+		for i := range tree.Nodes {
+			if tree.Nodes[i].Kind == "attribute" {
+				m.ImportedName(syntax.NodeID(i))
+			}
+		}
+	}
+}

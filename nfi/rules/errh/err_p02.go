@@ -13,7 +13,7 @@ var BlindExcept = &nfi.Rule{
 	ID: "ERR-P02", Name: "blind-except", Aspect: nfi.ErrorHandling, Kind: nfi.Prohibited,
 	Doc: nfi.Doc{
 		Summary: "handler catches Exception or BaseException without re-raising or logging it",
-		What: "An `except` whose type (alone or inside a tuple) resolves to the builtin `Exception` or " +
+		What: "An `except` or `except*` whose type (alone or inside a tuple) resolves to the builtin `Exception` or " +
 			"`BaseException`, unless its body (outside nested defs and classes) re-raises — a bare " +
 			"`raise`, `raise e` of the bound name, or `raise X from e` — or logs the traceback: a call " +
 			"to `logging.exception(...)`, to any `<obj>.exception(...)`, or any call passing " +
@@ -25,11 +25,11 @@ var BlindExcept = &nfi.Rule{
 		Exempt: "Handlers that re-raise or log with a traceback, as described above.",
 		Source: "PEP 8 (\"Programming Recommendations\": catch specific exceptions)",
 		Oracle: "Ruff BLE001 (not exact): Ruff accepts only logger-like receivers for `.exception()` " +
-			"and `.error(exc_info=True)` and also looks at `except*`; the catalog accepts any " +
+			"and `.error(exc_info=True)`; the catalog accepts any " +
 			"`.exception()` call or `exc_info=` argument, e.g. `except Exception: self.fail_with(exc_info=True)` passes here.",
 	},
 	Oracle: nfi.Oracle{Ruff: []string{"BLE001"}},
-	Kinds:  []string{"except_clause"},
+	Kinds:  handlerKinds,
 	Visit:  checkBlindExcept,
 }
 

@@ -25,7 +25,9 @@ var JumpInFinally = &nfi.Rule{
 		Source: "PEP 765; Python 3.14 What's New",
 		Oracle: "Ruff B012; Ruff only walks the `if` body, not its `elif`/`else` branches, nor the " +
 			"handlers, `else` and `finally` of a nested `try`, so `finally:\\n    if a: pass\\n    " +
-			"else: return` is reported here and not by Ruff. Such code is rare; agreement on real code is measured.",
+			"else: return` is reported here and not by Ruff. Such code is rare: per-file agreement " +
+			"with B012 was 100% on 598 standard-library files and 3999/4000 on site-packages (the " +
+			"one difference: a return in a handler of a try nested in the finally block).",
 	},
 	Oracle: nfi.Oracle{Ruff: []string{"B012"}, Exact: true},
 	Kinds:  []string{"finally_clause"},
