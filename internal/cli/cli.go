@@ -99,6 +99,7 @@ and builds the datasets these are measured on.`,
 	for _, mk := range []func(*env) *cobra.Command{
 		newDiffCmd,
 		newEvalCmd,
+		newMetricsCmd,
 		newMineCmd,
 		newReportCmd,
 		newReviewCmd,
