@@ -190,7 +190,7 @@ func buildDefs(m *Module) *Defs {
 	t := m.Tree
 	d := &Defs{}
 	collectAll(t, d)
-	imp := m.decoratorImports()
+	var imp map[string]string // built on the first decorator
 	stem := path.Base(m.Path)
 	stem = strings.TrimSuffix(strings.TrimSuffix(stem, ".py"), ".pyi")
 	d.List = append(d.List, Def{
@@ -220,6 +220,9 @@ func buildDefs(m *Module) *Defs {
 		}
 		if p := n.Parent; p != syntax.NoNode && t.Nodes[p].Kind == "decorated_definition" {
 			def.Outer = p
+			if imp == nil {
+				imp = m.decoratorImports()
+			}
 			def.Decorators = decorators(t, p, imp)
 		}
 		if !isClass && n.FirstChild != syntax.NoNode && t.Nodes[n.FirstChild].Kind == "async" {
