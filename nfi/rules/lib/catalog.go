@@ -10,9 +10,8 @@ package lib
 
 import "github.com/polynfi/polynfi/nfi"
 
-// All lists the LIB rules in ID order.
+// All lists the LIB rules in ID order (lexicographic: P, R, T).
 var All = []*nfi.Rule{
-	UsePathlib,
 	CollectionsABCAlias,
 	TypingBuiltinAlias,
 	TypingABCAlias,
@@ -32,6 +31,7 @@ var All = []*nfi.Rule{
 	RemovedStdlibModule,
 	UnittestAlias,
 	DeprecatedStdlibFunction,
+	UsePathlib,
 	DeprecatedAPICount,
 	OutdatedConstructCount,
 }
