@@ -9,6 +9,9 @@ import (
 	"time"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/nfi/catalog"
+	"github.com/polynfi/polynfi/retrieval"
 )
 
 // TestEvaluatePytest runs real pytest on the fixture repository with a set
@@ -185,5 +188,27 @@ func TestEvaluateNormalizesSWEBenchPytestIDs(t *testing.T) {
 	}
 	if !rec.Verdicts.SWEBench.Resolved || rec.Verdicts.SWEBench.FailToPass.Success[0] != "tests/test_calc.py:TestAdd:test_add" {
 		t.Errorf("swebench verdict %+v", rec.Verdicts.SWEBench)
+	}
+}
+
+func TestEvaluateMetricsHooks(t *testing.T) {
+	t.Parallel()
+	fx := newPyFixture(t)
+	h, _ := newHarness(t, fx.reposDir, ModePolyBench)
+	h.Retrieval = &retrieval.Options{Mode: retrieval.Compatible, Nodes: true}
+	eng, err := nfi.NewEngine(catalog.Polynfi92(), nfi.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.NFI = eng
+	rec, _, err := h.Evaluate(context.Background(), fx.inst, dataset.Prediction{InstanceID: fx.inst.InstanceID, ModelPatch: fx.inst.Patch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Retrieval == nil || rec.Retrieval.File.Recall != 1 || rec.Retrieval.NodeStatus != retrieval.NodeOK {
+		t.Errorf("retrieval %+v", rec.Retrieval)
+	}
+	if rec.NFI == nil || len(rec.NFI.Files) != 1 || rec.NFI.Files[0] != "calc.py" || !rec.NFI.Delta.Valid {
+		t.Errorf("nfi %+v", rec.NFI)
 	}
 }
