@@ -29,8 +29,8 @@ var ConstantName = &nfi.Rule{
 			"const-naming-style=UPPER_CASE is close but infers constants from any value, so " +
 			"`logger = logging.getLogger()` fails pylint and passes here.",
 	},
-	Kinds:  []string{"module"},
-	Visit:  checkConstantName,
+	Kinds: []string{"module"},
+	Visit: checkConstantName,
 }
 
 func checkConstantName(p *nfi.Pass, root syntax.NodeID) {

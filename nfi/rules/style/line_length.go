@@ -20,7 +20,7 @@ var LineLength = &nfi.Rule{
 			"fullwidth characters 2, combining and control characters 0), a tab advancing to " +
 			"the next multiple of 4 characters. The measured value is the widest line.",
 		Why:  "PEP 8 limits lines so that code can be read side by side and in review tools without wrapping; pylint and many teams use 100.",
-		Bad:  "def f():\n    return {\"alpha\": 1, \"beta\": 2, \"gamma\": 3, \"delta\": 4, \"epsilon\": 5, \"zeta\": 6, \"eta\": 7}\n",
+		Bad:  "def f():\n    return {\"alpha\": 1, \"beta\": 2, \"gamma\": 3, \"delta\": 4, \"epsilon\": 5, \"zeta\": 6, \"eta\": 7, \"theta\": 8}\n",
 		Good: "def f():\n    return {\n        \"alpha\": 1, \"beta\": 2, \"gamma\": 3, \"delta\": 4,\n        \"epsilon\": 5, \"zeta\": 6, \"eta\": 7,\n    }\n",
 		Exempt: "lines that cannot be shortened: a single whitespace-free chunk; a line whose " +
 			"last chunk contains `://` and starts at or before the limit; `# SPDX-License-" +

@@ -15,8 +15,8 @@ var ModuleLength = &nfi.Rule{
 		What: "The number of physical lines of the file: the number of line breaks, plus one " +
 			"when the last line has no line break. Blank, comment and string lines count.",
 		Why:    "Very long modules mix responsibilities and are hard to navigate; splitting them gives each part a name.",
-		Bad:    "x = 1\n",
-		Good:   "x = 1\n",
+		Bad:    repeatLines("x = 1\n", 1001),
+		Good:   repeatLines("x = 1\n", 1000),
 		Exempt: "nothing; an empty file has 0 lines.",
 		Source: "pylint C0302 too-many-lines, default max-module-lines=1000",
 		Oracle: "No Ruff rule. pylint C0302 counts the same physical lines but ignores trailing " +
