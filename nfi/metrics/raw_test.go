@@ -1,0 +1,68 @@
+package metrics
+
+import (
+	"strings"
+	"testing"
+)
+
+// Expected values are radon 6.0.1's (radon.raw.analyze) for the same sources,
+// in the order loc, lloc, sloc, comments, multi, blank, single_comments.
+func TestRawMetrics(t *testing.T) {
+	tests := []struct {
+		src  string
+		want Raw
+	}{
+		{"", Raw{}},
+		{"x = 1\n", Raw{1, 1, 1, 0, 0, 0, 0}},
+		{"# comment\n\nx = 1  # trailing\n", Raw{3, 1, 1, 2, 0, 1, 1}},
+		{"\"\"\"doc\n\nmore\"\"\"\n", Raw{3, 1, 0, 0, 2, 1, 0}},
+		{"\"one line doc\"\n", Raw{1, 1, 0, 0, 0, 0, 1}},
+		{"if x: y = 1\n", Raw{1, 2, 1, 0, 0, 0, 0}},
+		{"if x:\n    y = 1; z = 2;\n", Raw{2, 3, 2, 0, 0, 0, 0}},
+		{"f = lambda a: a\nd = {1: 2}\n", Raw{2, 4, 2, 0, 0, 0, 0}},
+		{"x = (1,\n     2)\n", Raw{2, 1, 2, 0, 0, 0, 0}},
+		{"s = 'a\\\nb'\n", Raw{2, 1, 2, 0, 0, 0, 0}},
+		{"x = 1 + \\\n    2\n", Raw{2, 1, 2, 0, 0, 0, 0}},
+		{"a\fb\n", Raw{2, 2, 2, 0, 0, 0, 0}},
+		{"class A: pass\nif x: a; b\n", Raw{2, 4, 2, 0, 0, 0, 0}},
+		{"x = \"\"\"\nabc\n\"\"\"\n", Raw{3, 1, 3, 0, 0, 0, 0}},
+		{"def f(x: int) -> int:\n    return x\n", Raw{2, 2, 2, 0, 0, 0, 0}},
+		{"x = 1\r\ny = 2\r\n", Raw{2, 2, 2, 0, 0, 0, 0}},
+	}
+	for _, tc := range tests {
+		got, err := RawMetrics([]byte(tc.src))
+		if err != nil {
+			t.Errorf("%q: %v", tc.src, err)
+			continue
+		}
+		if got != tc.want {
+			t.Errorf("%q: got %+v, want %+v", tc.src, got, tc.want)
+		}
+	}
+}
+
+func TestRawMetricsErrors(t *testing.T) {
+	for _, src := range []string{"x = (1,\n", "s = \"\"\"never closed\n", "x = 'open\n", "a = $\n"} {
+		if _, err := RawMetrics([]byte(src)); err == nil || !strings.Contains(err.Error(), "line ") {
+			t.Errorf("%q: error %v, want one naming the line", src, err)
+		}
+	}
+}
+
+func FuzzRawMetrics(f *testing.F) {
+	for _, s := range []string{"x = 1\n", "\"\"\"a\n\nb\"\"\"\n", "if x: y; z\n", "# c\n", "f'{a:b}'\n", "x = (\n1)\n", "s = 'a\\\nb'\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		r, err := RawMetrics(src)
+		if err != nil {
+			return
+		}
+		if r.LOC != r.SLOC+r.Blank+r.Multi+r.SingleComments {
+			t.Errorf("LOC %d is not the sum of its parts: %+v", r.LOC, r)
+		}
+		if r.LOC < 0 || r.LLOC < 0 || r.Comments < 0 {
+			t.Errorf("negative count: %+v", r)
+		}
+	})
+}
