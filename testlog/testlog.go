@@ -151,8 +151,9 @@ var (
 
 // Detect guesses the framework that wrote log. ok is false when no known
 // runner's marks are found. Markers checked, in order: Jest JSON, Mocha
-// JSON, go test -json events, Maven Surefire (console summary lines or
-// Surefire XML), bare JUnit XML, TAP, pytest, unittest.
+// JSON, go test -json events, Maven Surefire (console summary lines, or
+// XML reports embedded in other output), a log that is one JUnit XML
+// document, TAP, pytest, unittest.
 func Detect(log []byte) (fw Framework, ok bool) {
 	switch {
 	case reJestJSON.Match(log):
@@ -164,7 +165,13 @@ func Detect(log []byte) (fw Framework, ok bool) {
 	case reSurefire.Match(log):
 		return Surefire, true
 	case bytes.Contains(log, []byte("<testsuite")):
-		return JUnit, true
+		// A log that is one XML document is a JUnit report; XML reports
+		// printed among other output (mvn -q, then cat of the reports) are
+		// read the Surefire way.
+		if t := bytes.TrimSpace(log); bytes.HasPrefix(t, []byte("<")) && bytes.Count(t, []byte("<?xml")) <= 1 {
+			return JUnit, true
+		}
+		return Surefire, true
 	case reTAPVersion.Match(log) || (reTAPPlan.Match(log) && reTAPLine.Match(log)):
 		return TAP, true
 	case rePytestHead.Match(log):

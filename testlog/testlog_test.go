@@ -244,6 +244,29 @@ Ran 5 tests in 0.001s
 	}
 }
 
+// TestQuietMavenLog: mvn -q prints no summary lines; the reports cat'ed after
+// it (two XML documents after an escape sequence) are still found.
+func TestQuietMavenLog(t *testing.T) {
+	t.Parallel()
+	log := []byte("\x1b[0m\x1b[0m<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" +
+		`<testsuite name="a.BTest" tests="1"><testcase name="one" classname="a.BTest"/></testsuite>` + "\n" +
+		`<?xml version="1.0" encoding="UTF-8"?>` + "\n" +
+		`<testsuite name="a.CTest" tests="1"><testcase name="two" classname="a.CTest"><failure/></testcase></testsuite>` +
+		"Container exited with status code 1\n")
+	fw, ok := Detect(log)
+	if !ok || fw != Surefire {
+		t.Fatalf("Detect = %q, %v; want surefire, true", fw, ok)
+	}
+	got, err := Parse(fw, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Result{{"a.BTest.one", Passed}, {"a.CTest.two", Failed}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("Parse (-want +got):\n%s", d)
+	}
+}
+
 func TestSurefire2Console(t *testing.T) {
 	t.Parallel()
 	log := []byte("[INFO] Running com.acme.FooTest\n" +

@@ -22,6 +22,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/polynfi/polynfi/testlog"
 )
 
@@ -234,8 +235,16 @@ func runTests(t *testing.T, r row, ws string) (map[string]testlog.Status, string
 		t.Fatalf("%s: run %q: %v", r.ID, r.TestCommand, err)
 	}
 	log := stderr.String() + stdout.String() + fmt.Sprintf("Container exited with status code %d\n", code)
-	var results []testlog.Result
+	var fromLog []testlog.Result
+	if fw, ok := testlog.Detect([]byte(log)); ok {
+		fromLog, err = testlog.Parse(fw, []byte(log))
+		if err != nil {
+			t.Fatalf("%s: parse %s log: %v", r.ID, fw, err)
+		}
+	}
+	results := fromLog
 	if reports := testlog.FindJUnitReports(ws); len(reports) > 0 {
+		results = nil
 		for _, p := range reports {
 			f, err := os.Open(p)
 			if err != nil {
@@ -248,10 +257,9 @@ func runTests(t *testing.T, r row, ws string) (map[string]testlog.Status, string
 			}
 			results = append(results, rs...)
 		}
-	} else if fw, ok := testlog.Detect([]byte(log)); ok {
-		results, err = testlog.Parse(fw, []byte(log))
-		if err != nil {
-			t.Fatalf("%s: parse %s log: %v", r.ID, fw, err)
+		// The reports are printed into the log too: both routes must agree.
+		if d := cmp.Diff(testlog.ToMap(results), testlog.ToMap(fromLog)); d != "" {
+			t.Errorf("%s: results from the JUnit reports and from the log differ (-reports +log):\n%s", r.ID, d)
 		}
 	}
 	results = testlog.TrimWorkspace(results, ws)
