@@ -1,0 +1,140 @@
+package pyast
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func flagString(f uint8) string {
+	var s []string
+	for _, x := range []struct {
+		f    uint8
+		name string
+	}{{InString, "str"}, {Blank, "blank"}, {CommentOnly, "comment"}, {Continuation, "cont"}, {LogicalStart, "start"}, {AfterColon, "colon"}} {
+		if f&x.f != 0 {
+			s = append(s, x.name)
+		}
+	}
+	return strings.Join(s, ",")
+}
+
+func TestLines(t *testing.T) {
+	src := strings.Join([]string{
+		"import os",              // 1
+		"",                       // 2
+		"def f(a,",               // 3
+		"",                       // 4
+		"      b):  # header",    // 5
+		"    # comment",          // 6
+		"    x = a + \\",         // 7
+		"        b",              // 8
+		"    s = \"\"\"doc",      // 9
+		"  # not a comment",      // 10
+		"\"\"\" + f\"{x}\"",      // 11
+		"    \t ",                // 12
+		"    return (x,  # tail", // 13
+		"            s)",         // 14
+		"",                       // 15
+	}, "\n")
+	m := namesModule(t, src)
+	ls := m.Lines()
+	want := []string{
+		"start", "blank", "start", "blank,cont", "cont", "comment,colon", "start,colon", "cont",
+		"start", "str", "str", "blank", "start", "cont", "blank",
+	}
+	var got []string
+	for i := range ls.List {
+		got = append(got, flagString(ls.List[i].Flags))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("line flags (-want +got):\n%s", diff)
+	}
+	if ls.IndentChar != ' ' {
+		t.Errorf("IndentChar = %q, want ' '", ls.IndentChar)
+	}
+	comments := map[int]string{}
+	for i := range ls.List {
+		if c := ls.List[i].Comment; c >= 0 {
+			comments[i+1] = string(m.Tree.Source[c:ls.List[i].End])
+		}
+	}
+	if diff := cmp.Diff(map[int]string{5: "# header", 6: "# comment", 13: "# tail"}, comments); diff != "" {
+		t.Errorf("comments (-want +got):\n%s", diff)
+	}
+	if got := ls.List[11].Indent; got != 6 {
+		t.Errorf("indent of line 12 = %d, want 6", got)
+	}
+	if got := string(ls.Text(m.Tree, 4)); got != "      b):  # header" {
+		t.Errorf("Text(4) = %q", got)
+	}
+}
+
+func TestLinesCRLF(t *testing.T) {
+	m := namesModule(t, "x = 1  \r\n\r\ny = 2\r\n")
+	ls := m.Lines()
+	if got := string(ls.Text(m.Tree, 0)); got != "x = 1  " {
+		t.Errorf("line 1 = %q, want %q", got, "x = 1  ")
+	}
+	if !ls.List[1].Has(Blank) || ls.List[1].End != ls.List[1].Start {
+		t.Errorf("line 2 = %+v, want an empty blank line", ls.List[1])
+	}
+}
+
+func TestTokens(t *testing.T) {
+	m := namesModule(t, "x = (a  # c\n     + b) or \\\n  -c\ny = f\"{a}\"\n")
+	type tok struct {
+		Kind          string
+		Depth         int32
+		Newline, Comm bool
+	}
+	var got []tok
+	for _, tk := range m.Tokens() {
+		got = append(got, tok{tk.Kind(m.Tree), tk.Depth, tk.Newline, tk.Comment})
+	}
+	want := []tok{
+		{"identifier", 0, false, false}, {"=", 0, false, false}, {"(", 0, false, false},
+		{"identifier", 1, false, false}, {"comment", 1, false, true}, {"+", 1, true, false},
+		{"identifier", 1, false, false}, {")", 1, false, false}, {"or", 0, false, false},
+		{"-", 0, false, false}, {"identifier", 0, false, false},
+		{"identifier", 0, true, false}, {"=", 0, false, false}, {"string", 0, false, false},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tokens (-want +got):\n%s", diff)
+	}
+}
+
+// The widths follow Ruff's LineWidthBuilder (checked with ruff E501 on
+// lines of these characters).
+func TestDisplayWidth(t *testing.T) {
+	tests := []struct {
+		s    string
+		want int
+	}{
+		{"", 0},
+		{"abc", 3},
+		{"\tx", 5},
+		{"ab\tx", 5},
+		{"abcd\tx", 9},
+		{"日本語", 6},
+		{"é", 1},
+		{"e\u0301", 1},
+		{"a\x0cb", 2},
+		{"日\tx", 6}, // the tab stop counts characters, not cells: column 1 → 4
+	}
+	for _, tc := range tests {
+		if got := DisplayWidth([]byte(tc.s), 4); got != tc.want {
+			t.Errorf("DisplayWidth(%q) = %d, want %d", tc.s, got, tc.want)
+		}
+	}
+}
+
+func BenchmarkLines(b *testing.B) {
+	src := strings.Repeat("def f(a, b):\n    # comment\n    return (a +\n            b)  # tail\n\n\n", 2000)
+	m := namesModule(b, src)
+	b.ReportAllocs()
+	for b.Loop() {
+		buildLines(m.Tree)
+	}
+}
