@@ -5,8 +5,12 @@ package doc
 
 import "github.com/polynfi/polynfi/nfi"
 
-// All lists the DOC rules in ID order.
+// All lists the DOC rules in ID order (lexical: P, R, T).
 var All = []*nfi.Rule{
+	EmptyDocstring,
+	TaskComments,
+	SignatureInDocstring,
+	CommentedOutCode,
 	ModuleDocstring,
 	ClassDocstring,
 	MethodDocstring,
@@ -19,10 +23,6 @@ var All = []*nfi.Rule{
 	BlankAfterSummary,
 	OneLineDocstring,
 	ParametersDocumented,
-	EmptyDocstring,
-	TaskComments,
-	SignatureInDocstring,
-	CommentedOutCode,
 	DocstringCoverage,
 	TypeHintCoverage,
 	DocLineLength,
