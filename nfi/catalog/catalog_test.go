@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -33,10 +34,16 @@ func TestCounts(t *testing.T) {
 	if len(c.Rules) != 92 {
 		t.Errorf("got %d rules, want 92", len(c.Rules))
 	}
+	// Catalog order is the spec's: aspects DOC, ERR, LIB, STY, LOG; within an
+	// aspect required, prohibited, threshold; then by number.
 	for i := 1; i < len(c.Rules); i++ {
 		a, b := c.Rules[i-1], c.Rules[i]
-		if a.Aspect == b.Aspect && a.ID >= b.ID {
-			t.Errorf("rules out of ID order: %s before %s", a.ID, b.ID)
+		ka := [3]int{int(a.Aspect), int(a.Kind), 0}
+		kb := [3]int{int(b.Aspect), int(b.Kind), 0}
+		fmt.Sscanf(a.ID[5:], "%d", &ka[2])
+		fmt.Sscanf(b.ID[5:], "%d", &kb[2])
+		if !(ka[0] < kb[0] || ka[0] == kb[0] && (ka[1] < kb[1] || ka[1] == kb[1] && ka[2] < kb[2])) {
+			t.Errorf("rules out of catalog order: %s before %s", a.ID, b.ID)
 		}
 	}
 	if _, err := nfi.NewEngine(c, nfi.Settings{}); err != nil {

@@ -5,12 +5,8 @@ package doc
 
 import "github.com/polynfi/polynfi/nfi"
 
-// All lists the DOC rules in ID order (lexical: P, R, T).
+// All lists the DOC rules in catalog order: required, prohibited, threshold.
 var All = []*nfi.Rule{
-	EmptyDocstring,
-	TaskComments,
-	SignatureInDocstring,
-	CommentedOutCode,
 	ModuleDocstring,
 	ClassDocstring,
 	MethodDocstring,
@@ -23,6 +19,10 @@ var All = []*nfi.Rule{
 	BlankAfterSummary,
 	OneLineDocstring,
 	ParametersDocumented,
+	EmptyDocstring,
+	TaskComments,
+	SignatureInDocstring,
+	CommentedOutCode,
 	DocstringCoverage,
 	TypeHintCoverage,
 	DocLineLength,

@@ -7,16 +7,16 @@ import "github.com/polynfi/polynfi/nfi"
 
 // All lists the ERR rules in ID order (lexicographic: P, R, T).
 var All = []*nfi.Rule{
+	RaiseWithoutFrom,
+	DeriveFromException,
+	ErrorSuffix,
+	OSErrorAlias,
 	BareExcept,
 	BlindExcept,
 	SilentExcept,
 	RaiseVanillaClass,
 	VerboseRaise,
 	JumpInFinally,
-	RaiseWithoutFrom,
-	DeriveFromException,
-	ErrorSuffix,
-	OSErrorAlias,
 	TryBodyRatio,
 	HandlersPerTry,
 }

@@ -12,6 +12,7 @@ import "github.com/polynfi/polynfi/nfi"
 
 // All lists the LIB rules in ID order (lexicographic: P, R, T).
 var All = []*nfi.Rule{
+	UsePathlib,
 	CollectionsABCAlias,
 	TypingBuiltinAlias,
 	TypingABCAlias,
@@ -31,7 +32,6 @@ var All = []*nfi.Rule{
 	RemovedStdlibModule,
 	UnittestAlias,
 	DeprecatedStdlibFunction,
-	UsePathlib,
 	DeprecatedAPICount,
 	OutdatedConstructCount,
 }
