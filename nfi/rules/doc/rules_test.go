@@ -23,7 +23,7 @@ func TestCatalogOrder(t *testing.T) {
 	for _, k := range []struct {
 		letter byte
 		n      int
-	}{{'P', 4}, {'R', 12}, {'T', 3}} {
+	}{{'R', 12}, {'P', 4}, {'T', 3}} {
 		for i := 1; i <= k.n; i++ {
 			want = append(want, fmt.Sprintf("DOC-%c%02d", k.letter, i))
 		}
@@ -33,6 +33,6 @@ func TestCatalogOrder(t *testing.T) {
 		got = append(got, r.ID)
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("All is not the 19 DOC rules in lexical ID order (-want +got):\n%s", diff)
+		t.Errorf("All is not the 19 DOC rules in catalog order, R P T (-want +got):\n%s", diff)
 	}
 }

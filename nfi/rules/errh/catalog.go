@@ -5,7 +5,7 @@ package errh
 
 import "github.com/polynfi/polynfi/nfi"
 
-// All lists the ERR rules in ID order (lexicographic: P, R, T).
+// All lists the ERR rules in catalog order: required, prohibited, threshold.
 var All = []*nfi.Rule{
 	RaiseWithoutFrom,
 	DeriveFromException,

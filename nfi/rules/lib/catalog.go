@@ -10,7 +10,7 @@ package lib
 
 import "github.com/polynfi/polynfi/nfi"
 
-// All lists the LIB rules in ID order (lexicographic: P, R, T).
+// All lists the LIB rules in catalog order: required, prohibited, threshold.
 var All = []*nfi.Rule{
 	UsePathlib,
 	CollectionsABCAlias,
