@@ -2,7 +2,7 @@
 
 import time
 
-TRANSIENT = (TimeoutError, ConnectionError)
+TRANSIENT = (TimeoutError, ConnectionError, IOError)
 
 
 def run_with_retry(job, attempts: int = 3, delay: float = 0.0, cleanup=None):
@@ -22,5 +22,5 @@ def run_with_retry(job, attempts: int = 3, delay: float = 0.0, cleanup=None):
         if cleanup is not None:
             try:
                 cleanup()
-            except:
+            except Exception:
                 pass
