@@ -128,3 +128,47 @@ func TestOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestInterruptAndResume cancels a run after a few records, then re-runs it:
+// every task ends with exactly one well-formed record and nothing already
+// recorded is evaluated again.
+func TestInterruptAndResume(t *testing.T) {
+	tasks := loadSample(t)
+	s := newSuite(t)
+	out := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	res, err := s.Run(ctx, tasks, GoldPredictions(tasks), RunOptions{Out: out, Workers: 2,
+		Progress: func(done, total int, r Record, reused bool) {
+			if done == 3 {
+				cancel()
+			}
+		}})
+	if err == nil {
+		t.Fatal("a cancelled run must report the cancellation")
+	}
+	first := res.Evaluated
+	if first < 3 || first >= len(tasks) {
+		t.Fatalf("first run recorded %d of %d", first, len(tasks))
+	}
+	res2, err := s.Run(context.Background(), tasks, GoldPredictions(tasks), RunOptions{Out: out, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res2.Reused != first || res2.Evaluated != len(tasks)-first {
+		t.Fatalf("resume: reused %d evaluated %d; want %d, %d", res2.Reused, res2.Evaluated, first, len(tasks)-first)
+	}
+	recs, err := LoadRecords(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, r := range recs {
+		if seen[r.InstanceID] {
+			t.Errorf("%s recorded twice", r.InstanceID)
+		}
+		seen[r.InstanceID] = true
+	}
+	if len(recs) != len(tasks) {
+		t.Fatalf("%d records, want %d", len(recs), len(tasks))
+	}
+}
