@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/internal/atomicfile"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/syntax"
 )
@@ -223,24 +224,7 @@ func writeRecord(path string, r Record) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*.json")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
+	return atomicfile.Write(path, append(b, '\n'))
 }
 
 // LoadRecords reads every record under dir/records. A record file that does
@@ -252,7 +236,7 @@ func LoadRecords(dir string) ([]Record, error) {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() || !strings.HasSuffix(p, ".json") || strings.HasPrefix(d.Name(), ".tmp-") {
+		if d.IsDir() || !strings.HasSuffix(p, ".json") || atomicfile.IsTemp(p) {
 			return nil
 		}
 		b, err := os.ReadFile(p)

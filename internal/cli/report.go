@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/polynfi/polynfi/internal/atomicfile"
 	"github.com/polynfi/polynfi/nfisuite"
 	"github.com/polynfi/polynfi/report"
 )
@@ -67,29 +68,11 @@ func renderNFI(w io.Writer, rep nfiReportJSON, format string) error {
 // writeNFIRunReport writes report.json, report.md and report.html into dir.
 func writeNFIRunReport(dir string, rep nfiReportJSON) error {
 	for name, format := range map[string]string{"report.json": "json", "report.md": "markdown", "report.html": "html"} {
-		if err := writeFileAtomic(filepath.Join(dir, name), func(w io.Writer) error { return renderNFI(w, rep, format) }); err != nil {
+		if err := atomicfile.WriteFunc(filepath.Join(dir, name), func(w io.Writer) error { return renderNFI(w, rep, format) }); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// writeFileAtomic writes path through a temp file and a rename.
-func writeFileAtomic(path string, fill func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	if err := fill(tmp); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 func newReportCmd(e *env) *cobra.Command {
