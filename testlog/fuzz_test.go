@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// validStatus reports whether s is one of the five statuses.
+// validStatus reports whether s is one of the six statuses.
 func validStatus(s Status) bool {
 	switch s {
-	case Passed, Failed, Skipped, Error, XFail:
+	case Passed, Failed, Skipped, Error, XFail, XPass:
 		return true
 	}
 	return false

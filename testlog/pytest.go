@@ -17,12 +17,14 @@ var (
 )
 
 // pytestStatus maps a pytest outcome word to a Status. XPASS (an
-// unexpectedly passing non-strict xfail) counts as Passed; pytest reports a
-// strict xfail that passed as FAILED itself.
+// unexpectedly passing non-strict xfail) is XPass; pytest reports a strict
+// xfail that passed as FAILED itself.
 func pytestStatus(word string) Status {
 	switch word {
-	case "PASSED", "XPASS":
+	case "PASSED":
 		return Passed
+	case "XPASS":
+		return XPass
 	case "FAILED":
 		return Failed
 	case "SKIPPED":

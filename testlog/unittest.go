@@ -31,8 +31,10 @@ func unittestStatus(word string) Status {
 	switch {
 	case word == "ok":
 		return Passed
-	case word == "FAIL", word == "unexpected success":
+	case word == "FAIL":
 		return Failed
+	case word == "unexpected success":
+		return XPass
 	case word == "ERROR":
 		return Error
 	case strings.HasPrefix(word, "skipped"):
@@ -54,9 +56,10 @@ func unittestID(name, classPath, params string) string {
 // Django's and pytest-less runners that print the same lines). A result line
 // may be split by the test's docstring or its own output; the status is
 // taken from the first line after the test's start line that ends in a
-// status. An unexpected success counts as Failed (unittest reports the run
-// as unsuccessful). Failed subtests, named only in the "FAIL: ... [params]"
-// headers, are added with their parameters as the id's third part.
+// status. An unexpected success is XPass (unittest reports the run as
+// unsuccessful; the graders decide what it means). Failed subtests, named
+// only in the "FAIL: ... [params]" headers, are added with their parameters
+// as the id's third part.
 //
 // Source: SWE-PolyBench python_parsers.py PythonPyUnit (id format).
 func parseUnittest(log []byte) []Result {
