@@ -27,6 +27,20 @@ extern bool ts_node_is_named(pn_node self);
 extern bool ts_node_is_missing(pn_node self);
 extern bool ts_node_is_extra(pn_node self);
 extern uint32_t ts_node_descendant_count(pn_node self);
+extern bool ts_node_has_error(pn_node self);
+extern void *ts_parser_new(void);
+extern void ts_parser_delete(void *self);
+extern bool ts_parser_set_language(void *self, const void *language);
+extern void *ts_parser_parse_string(void *self, const void *old_tree, const char *string, uint32_t length);
+extern void ts_tree_delete(void *self);
+extern pn_node ts_tree_root_node(const void *self);
+extern void ts_set_allocator(void *(*m)(size_t), void *(*c)(size_t, size_t), void *(*r)(void *, size_t), void (*f)(void *));
+
+// pn_native_allocator gives tree-sitter back its default (libc) allocator.
+// go-tree-sitter installs Go callbacks instead, which cost a cgo callback
+// per allocation and per free; the memory comes from libc malloc either
+// way, so switching is safe at any time.
+static void pn_native_allocator(void) { ts_set_allocator(NULL, NULL, NULL, NULL); }
 
 typedef struct {
 	uint32_t start_byte, end_byte;
@@ -89,26 +103,104 @@ static int32_t pn_flatten(pn_node *root, pn_flat *out, int32_t cap, int32_t *sta
 	ts_tree_cursor_delete(&c);
 	return n;
 }
+
+// pn_parse_flat parses src and flattens the tree into *buf (grown with
+// realloc, capacity *cap, along with *stack) and frees the C tree. It
+// returns the number of nodes, or -1 when tree-sitter returns no tree.
+// *has_error receives ts_node_has_error of the root.
+static int32_t pn_parse_flat(void *parser, const char *src, uint32_t len,
+                             pn_flat **buf, int32_t *cap, int32_t **stack, bool *has_error) {
+	void *tree = ts_parser_parse_string(parser, NULL, src, len);
+	if (!tree) return -1;
+	pn_node root = ts_tree_root_node(tree);
+	*has_error = ts_node_has_error(root);
+	int32_t count = (int32_t)ts_node_descendant_count(root);
+	if (count + 1 > *cap) {
+		int32_t c = count + 1 + count / 4;
+		pn_flat *nb = realloc(*buf, (size_t)c * sizeof(pn_flat));
+		int32_t *ns = realloc(*stack, (size_t)c * sizeof(int32_t));
+		if (nb) *buf = nb;
+		if (ns) *stack = ns;
+		if (!nb || !ns) { ts_tree_delete(tree); return -1; }
+		*cap = c;
+	}
+	int32_t n = pn_flatten(&root, *buf, count, *stack);
+	ts_tree_delete(tree);
+	return n;
+}
+
+// pn_parse_only parses src and frees the tree: the cost of parsing alone.
+// It returns 0 (no tree), 1 (tree without errors) or 2 (tree with errors).
+static int pn_parse_only(void *parser, const char *src, uint32_t len) {
+	void *tree = ts_parser_parse_string(parser, NULL, src, len);
+	if (!tree) return 0;
+	int r = ts_node_has_error(ts_tree_root_node(tree)) ? 2 : 1;
+	ts_tree_delete(tree);
+	return r;
+}
 */
 import "C"
 
-import (
-	"unsafe"
+import "unsafe"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
-)
+func init() { C.pn_native_allocator() }
 
-// flatten copies the whole tree under root into Go-side arrays with two cgo
-// calls, so that nothing afterwards crosses cgo per node.
-func flatten(root *sitter.Node) []C.pn_flat {
-	// sitter.Node's only field is its C TSNode value; pn_node has the same layout.
-	rp := (*C.pn_node)(unsafe.Pointer(root))
-	count := int(C.pn_count(rp))
-	out := make([]C.pn_flat, count)
-	if count == 0 {
-		return out
+// cParser is one C TSParser with the reusable buffers of its flattening.
+type cParser struct {
+	p     unsafe.Pointer // TSParser*
+	buf   *C.pn_flat
+	stack *C.int32_t
+	cap   C.int32_t
+}
+
+func newCParser(lang unsafe.Pointer) (*cParser, bool) {
+	p := C.ts_parser_new()
+	if !C.ts_parser_set_language(p, lang) {
+		C.ts_parser_delete(p)
+		return nil, false
 	}
-	stack := make([]C.int32_t, count+1)
-	n := C.pn_flatten(rp, &out[0], C.int32_t(count), &stack[0])
-	return out[:int(n)]
+	return &cParser{p: p}, true
+}
+
+func (c *cParser) close() {
+	C.ts_parser_delete(c.p)
+	C.free(unsafe.Pointer(c.buf))
+	C.free(unsafe.Pointer(c.stack))
+	*c = cParser{}
+}
+
+// srcPtr returns a C view of src for the duration of a call (src holds no
+// Go pointers, so passing it is allowed); nil for empty src, which
+// tree-sitter reads as zero bytes.
+func srcPtr(src []byte) *C.char {
+	if len(src) == 0 {
+		return nil
+	}
+	return (*C.char)(unsafe.Pointer(&src[0]))
+}
+
+// parseFlat parses src and returns the flattened nodes in the parser's C
+// buffer (valid until the next call) and whether the tree has an error.
+// ok is false when tree-sitter returns no tree.
+func (c *cParser) parseFlat(src []byte) (flat []C.pn_flat, hasError, ok bool) {
+	var he C.bool
+	n := C.pn_parse_flat(c.p, srcPtr(src), C.uint32_t(len(src)), &c.buf, &c.cap, &c.stack, &he)
+	if n < 0 {
+		return nil, false, false
+	}
+	if n == 0 {
+		return nil, bool(he), true
+	}
+	return unsafe.Slice(c.buf, int(n)), bool(he), true
+}
+
+// parseOnly parses src and discards the tree.
+func (c *cParser) parseOnly(src []byte) (hasError, ok bool) {
+	switch C.pn_parse_only(c.p, srcPtr(src), C.uint32_t(len(src))) {
+	case 0:
+		return false, false
+	case 2:
+		return true, true
+	}
+	return false, true
 }

@@ -71,8 +71,9 @@ func LanguageForPath(path string) (lang Language, ok bool) {
 // grammar holds one language's C handle and its kind and field name tables.
 type grammar struct {
 	lang   *sitter.Language
-	kinds  []string // by symbol id
-	fields []string // by field id; fields[0] == ""
+	ptr    unsafe.Pointer // the TSLanguage*
+	kinds  []string       // by symbol id
+	fields []string       // by field id; fields[0] == ""
 }
 
 var (
@@ -91,7 +92,7 @@ func loadGrammars() {
 	}
 	for l, p := range ptrs {
 		sl := sitter.NewLanguage(p)
-		g := &grammar{lang: sl}
+		g := &grammar{lang: sl, ptr: p}
 		n := sl.NodeKindCount()
 		g.kinds = make([]string, n)
 		for i := uint32(0); i < n; i++ {
@@ -130,19 +131,35 @@ func KindNames(l Language) []string {
 // per language, created on first use. It is not safe for concurrent use: use
 // one Parser per goroutine, and Close it when done.
 type Parser struct {
-	parsers map[Language]*sitter.Parser
+	parsers map[Language]*cParser
 }
 
 // NewParser returns a Parser with no grammar loaded yet.
-func NewParser() *Parser { return &Parser{parsers: map[Language]*sitter.Parser{}} }
+func NewParser() *Parser { return &Parser{parsers: map[Language]*cParser{}} }
 
 // Close frees the C parsers. The Parser must not be used afterwards; Trees
 // it returned stay valid (they hold no C memory).
 func (p *Parser) Close() {
 	for _, sp := range p.parsers {
-		sp.Close()
+		sp.close()
 	}
 	p.parsers = nil
+}
+
+// parser returns the C parser for lang, creating it on first use.
+func (p *Parser) parser(lang Language) (*grammar, *cParser, error) {
+	g, err := grammarFor(lang)
+	if err != nil {
+		return nil, nil, err
+	}
+	sp, ok := p.parsers[lang]
+	if !ok {
+		if sp, ok = newCParser(g.ptr); !ok {
+			return nil, nil, fmt.Errorf("load %v grammar: incompatible tree-sitter ABI version", lang)
+		}
+		p.parsers[lang] = sp
+	}
+	return g, sp, nil
 }
 
 // Parse parses src as lang and returns the flattened tree. The C tree is
@@ -150,26 +167,14 @@ func (p *Parser) Close() {
 // An error is returned only for an unknown language or a parser failure;
 // a syntax error is not an error (see Tree.HasError).
 func (p *Parser) Parse(lang Language, src []byte) (*Tree, error) {
-	g, err := grammarFor(lang)
+	g, sp, err := p.parser(lang)
 	if err != nil {
 		return nil, err
 	}
-	sp, ok := p.parsers[lang]
+	flat, _, ok := sp.parseFlat(src)
 	if !ok {
-		sp = sitter.NewParser()
-		if err := sp.SetLanguage(g.lang); err != nil {
-			sp.Close()
-			return nil, fmt.Errorf("load %v grammar: %w", lang, err)
-		}
-		p.parsers[lang] = sp
-	}
-	ct := sp.Parse(src, nil)
-	if ct == nil {
 		return nil, fmt.Errorf("tree-sitter returned no tree for %d bytes of %v", len(src), lang)
 	}
-	defer ct.Close()
-	root := ct.RootNode()
-	flat := flatten(root)
 	t := &Tree{Lang: lang, Source: src, Nodes: make([]Node, len(flat)), lineStarts: computeLineStarts(src)}
 	for i := range flat {
 		f := &flat[i]
@@ -208,25 +213,15 @@ func (p *Parser) Parse(lang Language, src []byte) (*Tree, error) {
 // flattening it. It exists as the baseline of benchmarks ("tree-sitter
 // parsing alone") and reports whether the tree has an error.
 func (p *Parser) ParseRaw(lang Language, src []byte) (hasError bool, err error) {
-	g, err := grammarFor(lang)
+	_, sp, err := p.parser(lang)
 	if err != nil {
 		return false, err
 	}
-	sp, ok := p.parsers[lang]
+	hasError, ok := sp.parseOnly(src)
 	if !ok {
-		sp = sitter.NewParser()
-		if err := sp.SetLanguage(g.lang); err != nil {
-			sp.Close()
-			return false, fmt.Errorf("load %v grammar: %w", lang, err)
-		}
-		p.parsers[lang] = sp
-	}
-	ct := sp.Parse(src, nil)
-	if ct == nil {
 		return false, fmt.Errorf("tree-sitter returned no tree for %d bytes of %v", len(src), lang)
 	}
-	defer ct.Close()
-	return ct.RootNode().HasError(), nil
+	return hasError, nil
 }
 
 // ParseOnce parses src with a throwaway Parser. Prefer a long-lived Parser

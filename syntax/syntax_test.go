@@ -66,33 +66,61 @@ func TestFlattenMatchesNodeAPI(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := reference(t, s.lang, []byte(s.src))
-			if len(tree.Nodes) != len(want) {
-				t.Fatalf("got %d nodes, want %d", len(tree.Nodes), len(want))
-			}
-			for i := range want {
-				g, w := tree.Nodes[i], want[i]
-				g.FirstChild, g.NextSibling, g.End, g.KindID = 0, 0, 0, 0
-				if g != w {
-					t.Fatalf("node %d: got %+v, want %+v", i, g, w)
-				}
-			}
-			// structural links agree with Parent
-			for i := range tree.Nodes {
-				id := NodeID(i)
-				for _, c := range tree.Children(id) {
-					if tree.Parent(c) != id {
-						t.Fatalf("child %d of %d has parent %d", c, id, tree.Parent(c))
-					}
-					if !tree.IsAncestor(id, c) {
-						t.Fatalf("%d not within subtree of %d", c, id)
-					}
-				}
-			}
-			if tree.Nodes[0].End != NodeID(len(tree.Nodes)) {
-				t.Fatalf("root End = %d, want %d", tree.Nodes[0].End, len(tree.Nodes))
-			}
+			checkAgainstReference(t, tree, s.lang, []byte(s.src))
 		})
+	}
+}
+
+// TestFlattenStdlib compares flatten with the node API on real files, parsed
+// in a row by one Parser (its C buffers are reused and regrown).
+func TestFlattenStdlib(t *testing.T) {
+	files := corpus.StdlibSample(t, 12)
+	p := NewParser()
+	defer p.Close()
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree, err := p.Parse(Python, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkAgainstReference(t, tree, Python, src)
+		raw, err := p.ParseRaw(Python, src)
+		if err != nil || raw != tree.HasError() {
+			t.Errorf("%s: ParseRaw has error %v (%v), Parse %v", f, raw, err, tree.HasError())
+		}
+	}
+}
+
+func checkAgainstReference(t *testing.T, tree *Tree, lang Language, src []byte) {
+	t.Helper()
+	want := reference(t, lang, src)
+	if len(tree.Nodes) != len(want) {
+		t.Fatalf("got %d nodes, want %d", len(tree.Nodes), len(want))
+	}
+	for i := range want {
+		g, w := tree.Nodes[i], want[i]
+		g.FirstChild, g.NextSibling, g.End, g.KindID = 0, 0, 0, 0
+		if g != w {
+			t.Fatalf("node %d: got %+v, want %+v", i, g, w)
+		}
+	}
+	// structural links agree with Parent
+	for i := range tree.Nodes {
+		id := NodeID(i)
+		for _, c := range tree.Children(id) {
+			if tree.Parent(c) != id {
+				t.Fatalf("child %d of %d has parent %d", c, id, tree.Parent(c))
+			}
+			if !tree.IsAncestor(id, c) {
+				t.Fatalf("%d not within subtree of %d", c, id)
+			}
+		}
+	}
+	if tree.Nodes[0].End != NodeID(len(tree.Nodes)) {
+		t.Fatalf("root End = %d, want %d", tree.Nodes[0].End, len(tree.Nodes))
 	}
 }
 
@@ -160,6 +188,27 @@ func BenchmarkParseStdlib(b *testing.B) {
 	for b.Loop() {
 		for _, s := range srcs {
 			if _, err := p.Parse(Python, s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+func BenchmarkParseRawStdlib(b *testing.B) {
+	files := corpus.StdlibSample(b, 400)
+	var srcs [][]byte
+	total := 0
+	for _, f := range files {
+		s, _ := os.ReadFile(f)
+		srcs = append(srcs, s)
+		total += len(s)
+	}
+	p := NewParser()
+	defer p.Close()
+	b.SetBytes(int64(total))
+	for b.Loop() {
+		for _, s := range srcs {
+			if _, err := p.ParseRaw(Python, s); err != nil {
 				b.Fatal(err)
 			}
 		}
