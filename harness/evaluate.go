@@ -93,6 +93,15 @@ func (h *Harness) Evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 		rec.Verdicts = AllModes(StatusError, err.Error())
 		rec.Error = err.Error()
 	}
+	if h.Retrieval != nil {
+		t := time.Now()
+		st := rec.Verdicts.Get(h.NativeMode).Status
+		rec.Retrieval = h.retrievalMetrics(ctx, in, art.ModelPatch, st == StatusPatchFailed || st == StatusPatchRejected)
+		rec.Timing.MetricsS += time.Since(t).Seconds()
+		if ctx.Err() != nil {
+			return nil, Artifacts{}, ctx.Err()
+		}
+	}
 	v := rec.Verdicts.Get(h.NativeMode)
 	rec.Resolved, rec.Status = v.Resolved, v.Status
 	rec.FinishedAt = time.Now().UTC()
@@ -101,32 +110,39 @@ func (h *Harness) Evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 	return rec, art, nil
 }
 
+// retrievalMetrics computes the localization metrics of patch, the
+// prediction as applied (for a files prediction, the diff it made).
+// unapplied marks a patch that did not apply or was rejected: as in
+// SWE-PolyBench, it scores 0 for files and nodes. Metrics are computed
+// whatever else went wrong with the instance (SWE-PolyBench computes them
+// when its test patch does not apply, too). Nil only when the base files
+// cannot be read at all.
+func (h *Harness) retrievalMetrics(ctx context.Context, in dataset.Instance, patch string, unapplied bool) *retrieval.InstanceMetrics {
+	src, _ := h.Repos.Source(ctx, in.Repo)
+	var gs retrieval.Source
+	if src != "" {
+		gs = retrieval.NewGitSource(ctx, src, in.BaseCommit)
+	}
+	opts := *h.Retrieval
+	opts.Parser = nil
+	opts.Unapplied = unapplied
+	if opts.Nodes && gs == nil {
+		opts.Nodes = false
+	}
+	m, err := retrieval.Evaluate(retrieval.Input{InstanceID: in.InstanceID, Language: in.Language, TaskCategory: in.TaskCategory,
+		Reference: in.Patch, Prediction: patch, ReferenceNodes: in.ModifiedNodes}, gs, opts)
+	if err != nil {
+		return nil
+	}
+	return &m
+}
+
 // evaluate does the work; an error is a harness-level failure of the
 // instance (StatusError).
 func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.Prediction, rec *Record, art *Artifacts) error {
 	if strings.TrimSpace(in.TestCommand) == "" {
 		return errors.New("instance has no test_command")
 	}
-	if h.Retrieval != nil {
-		t := time.Now()
-		src, _ := h.Repos.Source(ctx, in.Repo)
-		var gs retrieval.Source
-		if src != "" {
-			gs = retrieval.NewGitSource(ctx, src, in.BaseCommit)
-		}
-		opts := *h.Retrieval
-		opts.Parser = nil
-		if opts.Nodes && gs == nil {
-			opts.Nodes = false
-		}
-		m, err := retrieval.Evaluate(retrieval.Input{InstanceID: in.InstanceID, Language: in.Language, TaskCategory: in.TaskCategory,
-			Reference: in.Patch, Prediction: p.ModelPatch, ReferenceNodes: in.ModifiedNodes}, gs, opts)
-		if err == nil {
-			rec.Retrieval = &m
-		}
-		rec.Timing.MetricsS += time.Since(t).Seconds()
-	}
-
 	t := time.Now()
 	scratch, err := os.MkdirTemp(h.ScratchDir, "inst-")
 	if err != nil {
@@ -242,15 +258,14 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 		DurationS: res.Duration.Seconds(), Isolation: res.Isolation, Notes: res.Notes}
 	rec.Test = tr
 
-	// Parse: JUnit XML written by this run first, else the log.
+	// Parse: JUnit XML written by this run and the log; the reading that
+	// names the most expected tests wins, JUnit on a tie.
 	t = time.Now()
-	results, parser, reports := parseResults(ws, art.TestLog, testStart)
-	tr.Parser, tr.JUnitReports, tr.NumResults = parser, reports, len(results)
-	f2p, p2p := in.FailToPass, in.PassToPass
-	if parser == string(testlog.Pytest) {
-		f2p, p2p = pytestIDs(f2p), pytestIDs(p2p)
-	}
-	v, out := Grade(f2p, p2p, RunOutcome{Results: results, ExitCode: res.ExitCode, TimedOut: res.TimedOut})
+	cands, reports := readResults(ws, art.TestLog, testStart)
+	fw, results, f2p, p2p := chooseReading(cands, in.FailToPass, in.PassToPass, dockerWorkdir(in.Dockerfile))
+	tr.Parser, tr.JUnitReports, tr.NumResults = fw, reports, len(results)
+	v, out := Grade(f2p, p2p, RunOutcome{Results: results, ExitCode: res.ExitCode, TimedOut: res.TimedOut,
+		Language: in.Language, Framework: fw, Log: art.TestLog})
 	rec.Verdicts, rec.PolyBenchOutput = v, out
 	rec.Timing.ParseS = time.Since(t).Seconds()
 	return nil
@@ -274,12 +289,13 @@ func BuildLog(r runtime.Result) []byte {
 	return b.Bytes()
 }
 
-// parseResults reads JUnit XML reports the run wrote in ws (modified at or
-// after since), else detects the framework of log and parses it. Ids are
-// made relative to ws.
-func parseResults(ws string, log []byte, since time.Time) ([]testlog.Result, string, []string) {
-	var results []testlog.Result
-	var used []string
+// readResults returns the readings of a run: the JUnit XML reports the
+// run wrote in ws (modified at or after since), then the log parsed by the
+// framework detected in it, then for TAP the log read the way
+// SWE-PolyBench reads it (ids with test numbers). Ids are made relative to
+// ws. reports lists the JUnit files read, workspace-relative.
+func readResults(ws string, log []byte, since time.Time) (cands []candidate, reports []string) {
+	var junit []testlog.Result
 	for _, f := range testlog.FindJUnitReports(ws) {
 		fi, err := os.Stat(f)
 		if err != nil || fi.ModTime().Before(since.Add(-2*time.Second)) {
@@ -295,34 +311,21 @@ func parseResults(ws string, log []byte, since time.Time) ([]testlog.Result, str
 			continue
 		}
 		rel, _ := filepath.Rel(ws, f)
-		used = append(used, rel)
-		results = append(results, r...)
+		reports = append(reports, rel)
+		junit = append(junit, r...)
 	}
-	if len(used) > 0 {
-		return testlog.TrimWorkspace(results, ws), "junit", used
+	if len(reports) > 0 {
+		cands = append(cands, candidate{string(testlog.JUnit), testlog.TrimWorkspace(junit, ws)})
 	}
-	fw, ok := testlog.Detect(log)
-	if !ok {
-		return nil, "", nil
-	}
-	results, err := testlog.Parse(fw, log)
-	if err != nil {
-		return nil, string(fw), nil
-	}
-	return testlog.TrimWorkspace(results, ws), string(fw), nil
-}
-
-// pytestIDs converts pytest node ids (SWE-bench's "f.py::C::t") to the
-// parser's SWE-PolyBench form ("f.py:C:t"); other ids are unchanged.
-func pytestIDs(ids []string) []string {
-	out := make([]string, len(ids))
-	for i, id := range ids {
-		if strings.Contains(id, "::") {
-			id = testlog.PolyBenchPytestID(id)
+	if fw, ok := testlog.Detect(log); ok {
+		if rs, err := testlog.Parse(fw, log); err == nil {
+			cands = append(cands, candidate{string(fw), testlog.TrimWorkspace(rs, ws)})
 		}
-		out[i] = id
+		if fw == testlog.TAP {
+			cands = append(cands, candidate{string(testlog.TAP), testlog.PolyBenchTAP(log)})
+		}
 	}
-	return out
+	return cands, reports
 }
 
 // workDiff returns the diff of the work tree ws against commit c, new

@@ -212,3 +212,60 @@ func TestEvaluateMetricsHooks(t *testing.T) {
 		t.Errorf("nfi %+v", rec.NFI)
 	}
 }
+
+// TestEvaluateRetrievalFollowsApply: the metrics are those of the patch as
+// applied. A files prediction is scored by the diff it makes; a patch that
+// does not apply or is rejected scores 0, as SWE-PolyBench records zero
+// metrics for it.
+func TestEvaluateRetrievalFollowsApply(t *testing.T) {
+	t.Parallel()
+	fx := newPyFixture(t)
+	h, _ := newHarness(t, fx.reposDir, ModePolyBench)
+	h.Retrieval = &retrieval.Options{Mode: retrieval.Compatible, Nodes: true}
+	garbage := "diff --git a/calc.py b/calc.py\n--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n-nothing like this\n+x\n"
+	for _, tc := range []struct {
+		name       string
+		pred       dataset.Prediction
+		wantRecall float64
+		wantNode   retrieval.NodeStatus
+	}{
+		{"gold", dataset.Prediction{ModelPatch: fx.inst.Patch}, 1, retrieval.NodeOK},
+		{"files", dataset.Prediction{Files: map[string]string{"calc.py": calcGold}}, 1, retrieval.NodeOK},
+		{"does not apply", dataset.Prediction{ModelPatch: garbage}, 0, retrieval.NodeFailedPrediction},
+		{"rejected", dataset.Prediction{ModelPatch: "--- a/../calc.py\n+++ b/../calc.py\n@@ -0,0 +1 @@\n+x\n"}, 0, retrieval.NodeFailedPrediction},
+		{"empty", dataset.Prediction{}, 0, retrieval.NodeFailedPrediction},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.pred.InstanceID = fx.inst.InstanceID
+			rec, _, err := h.Evaluate(context.Background(), fx.inst, tc.pred)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := rec.Retrieval
+			if m == nil {
+				t.Fatalf("no retrieval metrics (status %s)", rec.Status)
+			}
+			if m.File.Recall != tc.wantRecall || m.NodeStatus != tc.wantNode {
+				t.Errorf("status %s: file %+v node %s %+v, want recall %v node %s", rec.Status, m.File, m.NodeStatus, m.Node, tc.wantRecall, tc.wantNode)
+			}
+		})
+	}
+}
+
+// TestEvaluatePrefersTheReadingThatNamesTheTests: a pytest run that also
+// writes junit.xml. The JUnit ids ("tests.test_calc.TestAdd.test_add")
+// name none of the dataset's tests, so the log's reading is graded.
+func TestEvaluatePrefersTheReadingThatNamesTheTests(t *testing.T) {
+	t.Parallel()
+	fx := newPyFixture(t)
+	fx.inst.TestCommand = "python3 -m pytest -rA -p no:cacheprovider --junitxml=junit.xml tests/test_calc.py"
+	h, _ := newHarness(t, fx.reposDir, ModePolyBench)
+	rec, art, err := h.Evaluate(context.Background(), fx.inst, dataset.Prediction{InstanceID: fx.inst.InstanceID, ModelPatch: fx.inst.Patch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Status != StatusResolved || rec.Test.Parser != "pytest" || len(rec.Test.JUnitReports) != 1 {
+		t.Errorf("status %s parser %q reports %v, want resolved from the pytest log with junit.xml found; log:\n%s",
+			rec.Status, rec.Test.Parser, rec.Test.JUnitReports, art.TestLog)
+	}
+}

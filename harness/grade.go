@@ -2,7 +2,10 @@ package harness
 
 import (
 	"fmt"
+	"regexp"
+	"strings"
 
+	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/testlog"
 )
 
@@ -11,25 +14,58 @@ type Mode string
 
 // The grading modes, computed together from the same parsed results.
 // Source: polynfi evaluation spec §2.5.
+//
+// Known differences from the published harnesses, all deliberate:
+//   - polybench: SWE-PolyBench's parsers always return a result object, so
+//     its resolved test is F2P ⊆ passed ∧ P2P ∩ failed = ∅ even when the log
+//     parsed to no test (an instance with an empty F2P list then resolves);
+//     polynfi follows the spec and also requires at least one parsed test.
+//   - polybench: SWE-PolyBench picks its parser from a per-repository table,
+//     with repository-specific id schemes (tailwindcss's Jest title-only ids,
+//     material-ui's "file->fullTitle", angular's Bazel log); polynfi detects
+//     the framework from the log and reads the generic id of each framework
+//     (testlog). TAP "not ok ... # SKIP" is passed here, failed there.
+//   - all modes: a run stopped at its timeout is timed_out. SWE-PolyBench
+//     parses whatever output the stopped container left (racing with its
+//     reader thread); SWE-bench marks the log as timed out and unresolved.
+//   - swebench: SWE-bench's EvalType FAIL_ONLY (some JavaScript datasets
+//     grade only FAILED) is not implemented, and a run whose log parses to
+//     no test is unresolved without consulting SWE-bench's "the suite ran"
+//     patterns (they matter only when both test lists are empty).
 const (
 	// ModePolyBench is SWE-PolyBench's rule: resolved ⇔ the log parsed to
-	// at least one test ∧ F2P ⊆ passed ∧ P2P ∩ failed = ∅. Passed means
-	// PASSED, failed means FAILED; a test missing from the log or in ERROR
-	// does not count against. Source: SWE-PolyBench
-	// src/poly_bench_evaluation/scoring.py instance_level_scoring.
+	// at least one test ∧ F2P ⊆ passed ∧ P2P ∩ failed = ∅; a test missing
+	// from the log does not count against. Passed and failed are as
+	// SWE-PolyBench's parsers list them: PASSED passes and FAILED fails
+	// everywhere; ERROR fails for Java (its JUnit XML reader lists <error>
+	// under failed) and Mocha (failing hooks are in the "failures" array) and
+	// is neither elsewhere (pytest, unittest, Jest); for TAP every "ok" line
+	// passes (SKIPPED too) and every "not ok" line fails (XFAIL too); XFAIL
+	// and XPASS are otherwise neither. A Java log that reports a build
+	// failure or compilation error without "There are test failures" parses
+	// to no test at all. Source: SWE-PolyBench
+	// src/poly_bench_evaluation/scoring.py instance_level_scoring and
+	// parsers/{java,javascript,python,typescript}_parsers.py.
 	ModePolyBench Mode = "polybench"
-	// ModeSWEBench is SWE-bench's rule: a test passed when its (last)
-	// status is PASSED or XFAIL, failed when it is missing, FAILED or
-	// ERROR, and is neither when SKIPPED; resolved ⇔ no F2P and no P2P test
-	// failed. Source: SWE-bench swebench/harness/grading.py (test_passed,
-	// test_failed, get_eval_tests_report, get_resolution_status).
+	// ModeSWEBench is SWE-bench's rule as of release 5.0.2: the log is first
+	// checked (no parsed test at all: unresolved; the command exited
+	// non-zero while no test FAILED or ERROR: unresolved, status
+	// inconsistent), then a test passes when its (last) status is PASSED or
+	// XFAIL and fails when it is missing, FAILED, ERROR or SKIPPED; a P2P
+	// test that is SKIPPED is maintained (success). XPASS is not read by
+	// SWE-bench's parsers, so such a test is missing. An expected id that is
+	// a truncated pytest parametrization (more "[" than "]") matches the
+	// parsed ids it prefixes when they agree on pass-or-fail. Resolved ⇔ no
+	// F2P and no P2P test failed. Source: SWE-bench swebench/harness/
+	// grading.py (get_logs_eval, _resolve_case, test_passed,
+	// test_maintained, test_failed, get_eval_tests_report,
+	// get_resolution_status), log_parsers/python.py parse_log_pytest.
 	ModeSWEBench Mode = "swebench"
-	// ModeStrict is ModeSWEBench plus: a SKIPPED F2P test fails; an id
-	// reported more than once with different statuses fails; a run whose
-	// log parses to no test is infra_failure; a run in which no parsed
-	// test failed or errored but the command exited non-zero is
-	// inconsistent. Both are unresolved. Source: polynfi evaluation spec
-	// §2.5 (strict).
+	// ModeStrict is ModeSWEBench plus: an id reported more than once with
+	// different statuses fails; a run whose log parses to no test is
+	// infra_failure (the environment, not the patch, is broken); the
+	// inconsistent check reads every parsed result, not only the last
+	// status of each id. Source: polynfi evaluation spec §2.5 (strict).
 	ModeStrict Mode = "strict"
 )
 
@@ -57,7 +93,7 @@ const (
 	StatusPatchFailed   Status = "patch_failed"   // no attempt of the apply cascade applied it
 	StatusPatchRejected Status = "patch_rejected" // it writes outside the workspace
 	StatusTimedOut      Status = "timed_out"      // the test command hit its timeout
-	StatusInconsistent  Status = "inconsistent"   // strict: no test failed, exit status non-zero
+	StatusInconsistent  Status = "inconsistent"   // swebench, strict: no test failed, exit status non-zero
 	StatusInfraFailure  Status = "infra_failure"  // strict: the log parsed to no test at all
 	StatusError         Status = "error"          // the harness could not evaluate (no repo, test patch does not apply, ...)
 )
@@ -110,16 +146,24 @@ func AllModes(s Status, reason string) Verdicts {
 }
 
 // RunOutcome is what grading needs from a test run: the parsed results in
-// log order with duplicates, the exit status and whether the run was killed
-// at its timeout.
+// log order with duplicates, the exit status, whether the run was killed at
+// its timeout, and, for the polybench mode's parser-specific rules, the
+// instance's language, the framework that read the results (a
+// testlog.Framework name, "junit" for JUnit XML reports) and the log.
 type RunOutcome struct {
-	Results  []testlog.Result
-	ExitCode int
-	TimedOut bool
+	Results   []testlog.Result
+	ExitCode  int
+	TimedOut  bool
+	Language  string
+	Framework string
+	Log       []byte
 }
 
 // PolyBenchOutput carries SWE-PolyBench's per-instance result fields
-// (PolyBenchOutput in polybench_data.py) that are not in Verdict.
+// (PolyBenchOutput in polybench_data.py) that are not in Verdict. WithLogs
+// is true for every graded run: SWE-PolyBench's parsers always return a
+// result object, so its with_logs says the test command ran and its log
+// was parsed, whether or not a test was found in it.
 type PolyBenchOutput struct {
 	WithLogs     bool     `json:"with_logs"`
 	AllF2PPassed bool     `json:"all_f2p_passed"`
@@ -135,7 +179,6 @@ func Grade(f2p, p2p []string, run RunOutcome) (Verdicts, PolyBenchOutput) {
 	pb, out := gradePolyBench(f2p, p2p, run)
 	v := Verdicts{PolyBench: pb, SWEBench: gradeSWEBench(f2p, p2p, run, false), Strict: gradeSWEBench(f2p, p2p, run, true)}
 	if run.TimedOut {
-		// Neither harness keeps the test output of a run it stopped.
 		reason := "test command killed at its timeout"
 		for _, p := range []*Verdict{&v.PolyBench, &v.SWEBench, &v.Strict} {
 			p.Resolved, p.Status, p.Reason = false, StatusTimedOut, reason
@@ -144,27 +187,50 @@ func Grade(f2p, p2p []string, run RunOutcome) (Verdicts, PolyBenchOutput) {
 	return v, out
 }
 
+var (
+	reMavenBuildFailure = regexp.MustCompile(`(?i)build failure|compilation error`)
+	reMavenTestFailures = regexp.MustCompile(`(?i)there are test failures`)
+)
+
+// polyBenchClass says whether SWE-PolyBench's parser for (language,
+// framework) lists a test of status s as passed, as failed, or in neither
+// list.
+func polyBenchClass(s testlog.Status, language, framework string) (passed, failed bool) {
+	switch s {
+	case testlog.Passed:
+		return true, false
+	case testlog.Failed:
+		return false, true
+	case testlog.Error:
+		return false, language == dataset.Java || framework == string(testlog.Mocha)
+	case testlog.Skipped:
+		return framework == string(testlog.TAP), false
+	case testlog.XFail:
+		return false, framework == string(testlog.TAP)
+	}
+	return false, false
+}
+
 func gradePolyBench(f2p, p2p []string, run RunOutcome) (Verdict, PolyBenchOutput) {
-	out := PolyBenchOutput{PassedTests: []string{}, FailedTests: []string{}}
+	out := PolyBenchOutput{WithLogs: true, PassedTests: []string{}, FailedTests: []string{}}
+	results := run.Results
+	if run.Language == dataset.Java && reMavenBuildFailure.Match(run.Log) && !reMavenTestFailures.Match(run.Log) {
+		results = nil // the Java parser reads nothing from a build that failed before its tests
+	}
 	passed, failed := map[string]bool{}, map[string]bool{}
-	for _, r := range run.Results {
-		switch r.Status {
-		case testlog.Passed:
+	for _, r := range results {
+		p, f := polyBenchClass(r.Status, run.Language, run.Framework)
+		if p {
 			out.PassedTests = append(out.PassedTests, r.ID)
 			passed[r.ID] = true
-		case testlog.Failed:
+		}
+		if f {
 			out.FailedTests = append(out.FailedTests, r.ID)
 			failed[r.ID] = true
 		}
 	}
 	v := Verdict{Status: StatusUnresolved, FailToPass: TestsStatus{Success: []string{}, Failure: []string{}},
 		PassToPass: TestsStatus{Success: []string{}, Failure: []string{}}}
-	// PolyBench's parsers return an empty result for a log with no test.
-	out.WithLogs = len(run.Results) > 0
-	if !out.WithLogs {
-		v.Reason = "no test results in the log"
-		return v, out
-	}
 	for _, t := range f2p {
 		if passed[t] {
 			v.FailToPass.Success = append(v.FailToPass.Success, t)
@@ -181,17 +247,70 @@ func gradePolyBench(f2p, p2p []string, run RunOutcome) (Verdict, PolyBenchOutput
 	}
 	out.AllF2PPassed = len(v.FailToPass.Failure) == 0
 	out.NoP2PFailed = len(v.PassToPass.Failure) == 0
-	v.Resolved = out.AllF2PPassed && out.NoP2PFailed
-	if v.Resolved {
-		v.Status = StatusResolved
-	} else {
+	switch {
+	case len(results) == 0:
+		v.Reason = "no test results in the log"
+	case out.AllF2PPassed && out.NoP2PFailed:
+		v.Resolved, v.Status = true, StatusResolved
+	default:
 		v.Reason = failReason(v)
 	}
 	return v, out
 }
 
+// statusMap is SWE-bench's status map: the last status of each id, ids in
+// order of first appearance (Python dict order). XPASS results are left
+// out, as SWE-bench's pytest parser does not read them.
+type statusMap struct {
+	status map[string]testlog.Status
+	order  []string
+}
+
+func newStatusMap(results []testlog.Result) *statusMap {
+	m := &statusMap{status: map[string]testlog.Status{}}
+	for _, r := range results {
+		if r.Status == testlog.XPass {
+			continue
+		}
+		if _, ok := m.status[r.ID]; !ok {
+			m.order = append(m.order, r.ID)
+		}
+		m.status[r.ID] = r.Status
+	}
+	return m
+}
+
+func passing(s testlog.Status) bool { return s == testlog.Passed || s == testlog.XFail }
+
+// resolve returns the key of the map that the expected id t names: t
+// itself, or for a truncated parametrized id (more "[" than "]") the first
+// key it prefixes, when all keys it prefixes agree on pass-or-fail.
+// Source: SWE-bench grading.py _resolve_case.
+func (m *statusMap) resolve(t string) (string, bool) {
+	if _, ok := m.status[t]; ok {
+		return t, true
+	}
+	if strings.Count(t, "[") <= strings.Count(t, "]") {
+		return "", false
+	}
+	var first string
+	outcomes := map[bool]bool{}
+	for _, k := range m.order {
+		if strings.HasPrefix(k, t) {
+			if first == "" {
+				first = k
+			}
+			outcomes[passing(m.status[k])] = true
+		}
+	}
+	if first == "" || len(outcomes) != 1 {
+		return "", false
+	}
+	return first, true
+}
+
 func gradeSWEBench(f2p, p2p []string, run RunOutcome, strict bool) Verdict {
-	sm := testlog.ToMap(run.Results) // last status wins, as SWE-bench's dict
+	sm := newStatusMap(run.Results)
 	conflict := map[string]bool{}
 	if strict {
 		first := map[string]testlog.Status{}
@@ -205,45 +324,48 @@ func gradeSWEBench(f2p, p2p []string, run RunOutcome, strict bool) Verdict {
 	}
 	v := Verdict{Status: StatusUnresolved, FailToPass: TestsStatus{Success: []string{}, Failure: []string{}},
 		PassToPass: TestsStatus{Success: []string{}, Failure: []string{}}}
-	classify := func(t string, isF2P bool, ts *TestsStatus) {
-		s, ok := sm[t]
+	classify := func(t string, isP2P bool, ts *TestsStatus) {
+		k, ok := sm.resolve(t)
+		s := sm.status[k]
 		switch {
-		case strict && conflict[t]:
+		case ok && conflict[k]:
 			ts.Failure = append(ts.Failure, t)
-		case ok && (s == testlog.Passed || s == testlog.XFail):
+		case ok && (passing(s) || isP2P && s == testlog.Skipped):
 			ts.Success = append(ts.Success, t)
-		case !ok || s == testlog.Failed || s == testlog.Error:
-			ts.Failure = append(ts.Failure, t)
-		case strict && isF2P && s == testlog.Skipped:
+		default: // missing, FAILED, ERROR, SKIPPED (F2P)
 			ts.Failure = append(ts.Failure, t)
 		}
-		// Otherwise (SKIPPED, not strict F2P): neither, as SWE-bench.
 	}
 	for _, t := range f2p {
-		classify(t, true, &v.FailToPass)
+		classify(t, false, &v.FailToPass)
 	}
 	for _, t := range p2p {
-		classify(t, false, &v.PassToPass)
+		classify(t, true, &v.PassToPass)
+	}
+	if len(run.Results) == 0 {
+		if strict {
+			v.Status, v.Reason = StatusInfraFailure, "the log parsed to no test at all: the environment, not the patch, is broken"
+		} else {
+			v.Reason = "no test results in the log"
+		}
+		return v
+	}
+	bad := false
+	if strict {
+		for _, r := range run.Results {
+			bad = bad || r.Status == testlog.Failed || r.Status == testlog.Error
+		}
+	} else {
+		for _, s := range sm.status {
+			bad = bad || s == testlog.Failed || s == testlog.Error
+		}
+	}
+	if !bad && run.ExitCode != 0 {
+		v.Status = StatusInconsistent
+		v.Reason = fmt.Sprintf("no parsed test failed but the test command exited %d", run.ExitCode)
+		return v
 	}
 	v.Resolved = len(v.FailToPass.Failure) == 0 && len(v.PassToPass.Failure) == 0
-	if strict {
-		if len(run.Results) == 0 {
-			v.Resolved, v.Status, v.Reason = false, StatusInfraFailure, "the log parsed to no test at all: the environment, not the patch, is broken"
-			return v
-		}
-		bad := false
-		for _, r := range run.Results {
-			if r.Status == testlog.Failed || r.Status == testlog.Error {
-				bad = true
-				break
-			}
-		}
-		if !bad && run.ExitCode != 0 {
-			v.Resolved, v.Status = false, StatusInconsistent
-			v.Reason = fmt.Sprintf("no parsed test failed but the test command exited %d", run.ExitCode)
-			return v
-		}
-	}
 	if v.Resolved {
 		v.Status = StatusResolved
 	} else {

@@ -35,8 +35,8 @@ func TestGrade(t *testing.T) {
 		{"empty log: polybench needs a non-empty map; swebench counts missing as failed; strict infra",
 			[]string{"a"}, nil, RunOutcome{ExitCode: 2},
 			[3]Status{StatusUnresolved, StatusUnresolved, StatusInfraFailure}},
-		{"empty log, empty lists: swebench resolves (rates of 0/0 are 1)", nil, nil, RunOutcome{},
-			[3]Status{StatusUnresolved, StatusResolved, StatusInfraFailure}},
+		{"empty log, empty lists: unresolved everywhere (SWE-bench 5 does not read an empty log as a pass)", nil, nil, RunOutcome{},
+			[3]Status{StatusUnresolved, StatusUnresolved, StatusInfraFailure}},
 		{"P2P missing from log: polybench ignores, swebench fails", []string{"a"}, []string{"b"}, RunOutcome{Results: res("a", P)},
 			[3]Status{StatusResolved, StatusUnresolved, StatusUnresolved}},
 		{"P2P in ERROR: polybench ignores, swebench fails", []string{"a"}, []string{"b"}, RunOutcome{Results: res("a", P, "b", E), ExitCode: 1},
@@ -45,16 +45,54 @@ func TestGrade(t *testing.T) {
 			[3]Status{StatusUnresolved, StatusUnresolved, StatusUnresolved}},
 		{"F2P XFAIL: swebench passes, polybench does not", []string{"a"}, nil, RunOutcome{Results: res("a", X)},
 			[3]Status{StatusUnresolved, StatusResolved, StatusResolved}},
-		{"F2P SKIPPED: swebench ignores it, strict fails it", []string{"a"}, nil, RunOutcome{Results: res("a", S)},
-			[3]Status{StatusUnresolved, StatusResolved, StatusUnresolved}},
+		{"F2P SKIPPED fails everywhere (SWE-bench 5: a skipped F2P test is not a resolution)", []string{"a"}, nil, RunOutcome{Results: res("a", S)},
+			[3]Status{StatusUnresolved, StatusUnresolved, StatusUnresolved}},
 		{"P2P SKIPPED: ignored by swebench and strict, not failed for polybench", []string{"a"}, []string{"b"}, RunOutcome{Results: res("a", P, "b", S)},
 			[3]Status{StatusResolved, StatusResolved, StatusResolved}},
-		{"all passed but exit non-zero: strict inconsistent", []string{"a"}, nil, RunOutcome{Results: res("a", P), ExitCode: 1},
-			[3]Status{StatusResolved, StatusResolved, StatusInconsistent}},
+		{"all passed but exit non-zero: swebench and strict inconsistent", []string{"a"}, nil, RunOutcome{Results: res("a", P), ExitCode: 1},
+			[3]Status{StatusResolved, StatusInconsistent, StatusInconsistent}},
 		{"an unrelated failure explains the exit status", []string{"a"}, nil, RunOutcome{Results: res("a", P, "other", F), ExitCode: 1},
 			[3]Status{StatusResolved, StatusResolved, StatusResolved}},
-		{"duplicate id with conflicting statuses, last PASSED: strict fails it", []string{"a"}, nil, RunOutcome{Results: res("a", F, "a", P), ExitCode: 1},
-			[3]Status{StatusResolved, StatusResolved, StatusUnresolved}},
+		{"duplicate id with conflicting statuses, last PASSED: swebench's last-wins map shows no failure for exit 1, strict fails the id", []string{"a"}, nil, RunOutcome{Results: res("a", F, "a", P), ExitCode: 1},
+			[3]Status{StatusResolved, StatusInconsistent, StatusUnresolved}},
+		{"Java P2P in ERROR: SWE-PolyBench's JUnit reader lists it failed", []string{"a"}, []string{"b"},
+			RunOutcome{Results: res("a", P, "b", E), ExitCode: 1, Language: "Java", Framework: "junit"},
+			[3]Status{StatusUnresolved, StatusUnresolved, StatusUnresolved}},
+		{"Mocha hook failure in P2P: in SWE-PolyBench's failures list", []string{"a"}, []string{"b"},
+			RunOutcome{Results: res("a", P, "b", E), ExitCode: 1, Language: "JavaScript", Framework: "mocha"},
+			[3]Status{StatusUnresolved, StatusUnresolved, StatusUnresolved}},
+		{"Jest suite error in P2P: not in SWE-PolyBench's lists", []string{"a"}, []string{"b"},
+			RunOutcome{Results: res("a", P, "b", E), ExitCode: 1, Language: "TypeScript", Framework: "jest"},
+			[3]Status{StatusResolved, StatusUnresolved, StatusUnresolved}},
+		{"TAP ok # SKIP passes for polybench", []string{"a"}, nil,
+			RunOutcome{Results: res("a", S), Language: "JavaScript", Framework: "tap"},
+			[3]Status{StatusResolved, StatusUnresolved, StatusUnresolved}},
+		{"TAP not ok # TODO in P2P fails for polybench", []string{"a"}, []string{"b"},
+			RunOutcome{Results: res("a", P, "b", X), Language: "JavaScript", Framework: "tap"},
+			[3]Status{StatusUnresolved, StatusResolved, StatusResolved}},
+		{"F2P XPASS: passed nowhere", []string{"a"}, nil, RunOutcome{Results: res("a", "XPASS")},
+			[3]Status{StatusUnresolved, StatusUnresolved, StatusUnresolved}},
+		{"P2P XPASS: polybench ignores it, SWE-bench never parsed it (missing)", []string{"a"}, []string{"b"}, RunOutcome{Results: res("a", P, "b", "XPASS")},
+			[3]Status{StatusResolved, StatusUnresolved, StatusUnresolved}},
+		{"Java compilation error without test failures: SWE-PolyBench reads no test", []string{"a"}, nil,
+			RunOutcome{Results: res("a", P), Language: "Java", Framework: "surefire", Log: []byte("[ERROR] COMPILATION ERROR :\n<testsuite>")},
+			[3]Status{StatusUnresolved, StatusResolved, StatusResolved}},
+		{"Java build failure with test failures: the reports are read", []string{"a"}, []string{"b"},
+			RunOutcome{Results: res("a", P, "b", P, "c", F), ExitCode: 1, Language: "Java", Framework: "surefire",
+				Log: []byte("[INFO] BUILD FAILURE\n[ERROR] There are test failures.")},
+			[3]Status{StatusResolved, StatusResolved, StatusResolved}},
+		{"build failure marks are ignored outside Java", []string{"a"}, nil,
+			RunOutcome{Results: res("a", P), Language: "Python", Framework: "pytest", Log: []byte("BUILD FAILURE")},
+			[3]Status{StatusResolved, StatusResolved, StatusResolved}},
+		{"truncated parametrized F2P id: SWE-bench matches the ids it prefixes", []string{"t.py:None:test_x[log(photon"}, nil,
+			RunOutcome{Results: res("t.py:None:test_x[log(photon)]", P, "t.py:None:test_x[log(photon)-2]", X)},
+			[3]Status{StatusUnresolved, StatusResolved, StatusResolved}},
+		{"truncated id whose matches disagree on pass-or-fail stays missing", []string{"t.py:None:test_x[a("}, nil,
+			RunOutcome{Results: res("t.py:None:test_x[a(1)]", P, "t.py:None:test_x[a(2)]", F), ExitCode: 1},
+			[3]Status{StatusUnresolved, StatusUnresolved, StatusUnresolved}},
+		{"a closed bracket id is matched exactly only", []string{"t.py:None:test_x[1]"}, nil,
+			RunOutcome{Results: res("t.py:None:test_x[1]-b", P)},
+			[3]Status{StatusUnresolved, StatusUnresolved, StatusUnresolved}},
 		{"duplicate P2P PASSED then FAILED: polybench sees it failed", []string{"a"}, []string{"b"}, RunOutcome{Results: res("a", P, "b", P, "b", F), ExitCode: 1},
 			[3]Status{StatusUnresolved, StatusUnresolved, StatusUnresolved}},
 		{"duplicate id same status is fine", []string{"a"}, nil, RunOutcome{Results: res("a", P, "a", P)},
@@ -91,9 +129,9 @@ func TestGradeSplitsAndPolyBenchFields(t *testing.T) {
 	t.Parallel()
 	v, out := Grade([]string{"a", "c"}, []string{"b", "d"}, RunOutcome{Results: res("a", "PASSED", "b", "FAILED", "c", "SKIPPED", "x", "PASSED"), ExitCode: 1})
 	want := Verdict{Status: StatusUnresolved,
-		FailToPass: TestsStatus{Success: []string{"a"}, Failure: []string{}},
+		FailToPass: TestsStatus{Success: []string{"a"}, Failure: []string{"c"}},
 		PassToPass: TestsStatus{Success: []string{}, Failure: []string{"b", "d"}},
-		Reason:     "2 PASS_TO_PASS test(s) failing (first: b)"}
+		Reason:     "1 FAIL_TO_PASS test(s) not passing (first: c); 2 PASS_TO_PASS test(s) failing (first: b)"}
 	if diff := cmp.Diff(want, v.SWEBench); diff != "" {
 		t.Errorf("swebench verdict (-want +got):\n%s", diff)
 	}
@@ -104,6 +142,17 @@ func TestGradeSplitsAndPolyBenchFields(t *testing.T) {
 	}
 	if got := v.Strict.FailToPass.Failure; !cmp.Equal(got, []string{"c"}) {
 		t.Errorf("strict F2P failures %v, want [c]", got)
+	}
+	// A skipped P2P test is maintained (SWE-bench's test_maintained).
+	v, _ = Grade([]string{"a"}, []string{"b"}, RunOutcome{Results: res("a", "PASSED", "b", "SKIPPED")})
+	if got := v.SWEBench.PassToPass.Success; !cmp.Equal(got, []string{"b"}) {
+		t.Errorf("swebench P2P successes %v, want [b]", got)
+	}
+	// SWE-PolyBench's with_logs and F2P ⊆ passed hold for a log without
+	// tests; resolution still needs one parsed test (spec §2.5).
+	v, out = Grade(nil, nil, RunOutcome{})
+	if !out.WithLogs || !out.AllF2PPassed || !out.NoP2PFailed || v.PolyBench.Resolved {
+		t.Errorf("empty log: output %+v, polybench resolved %v; want with_logs, all_f2p_passed, no_p2p_failed and unresolved", out, v.PolyBench.Resolved)
 	}
 }
 

@@ -1,6 +1,7 @@
 package testlog
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -111,4 +112,21 @@ func polyBenchParams(p string) bool {
 // isWordRune is Python's \w for str patterns: letters, digits and "_".
 func isWordRune(r rune) bool {
 	return r == '_' || unicode.IsLetter(r) || unicode.IsNumber(r)
+}
+
+// reUnittestVerboseID matches a unittest test named as its verbose output
+// names it: "test_x (pkg.mod.Class)" or, from Python 3.11,
+// "test_x (pkg.mod.Class.test_x)".
+var reUnittestVerboseID = regexp.MustCompile(`^(\w+) \(([\w.]+)\)$`)
+
+// UnittestIDFromVerbose converts a unittest test named the way its verbose
+// output (and SWE-bench's Django and unittest datasets) names it,
+// "test_x (pkg.mod.Class)", into this package's SWE-PolyBench form
+// "pkg.mod.Class:test_x:". Other strings are returned unchanged.
+func UnittestIDFromVerbose(id string) string {
+	m := reUnittestVerboseID.FindStringSubmatch(id)
+	if m == nil {
+		return id
+	}
+	return unittestID(m[1], m[2], "")
 }

@@ -73,6 +73,21 @@ func TestPolyBenchPytestAlias(t *testing.T) {
 	}
 }
 
+func TestUnittestIDFromVerbose(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ id, want string }{
+		{"test_add (calc.tests.TestArith)", "calc.tests.TestArith:test_add:"},
+		{"test_add (calc.tests.TestArith.test_add)", "calc.tests.TestArith:test_add:"},
+		{"Regression test for #123", "Regression test for #123"},
+		{"calc.tests.TestArith:test_add:", "calc.tests.TestArith:test_add:"},
+		{"test_add (calc.tests.TestArith) (i=1)", "test_add (calc.tests.TestArith) (i=1)"},
+	} {
+		if got := UnittestIDFromVerbose(tc.id); got != tc.want {
+			t.Errorf("UnittestIDFromVerbose(%q) = %q, want %q", tc.id, got, tc.want)
+		}
+	}
+}
+
 func FuzzPolyBenchTAP(f *testing.F) {
 	f.Add([]byte("ok 1 a\nnot ok 2 b # TODO\n"))
 	f.Fuzz(func(t *testing.T, log []byte) {

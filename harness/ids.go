@@ -1,0 +1,138 @@
+package harness
+
+import (
+	"path"
+	"strings"
+
+	"github.com/polynfi/polynfi/testlog"
+)
+
+// candidate is one reading of a run's results: the framework that produced
+// it and the results.
+type candidate struct {
+	framework string
+	results   []testlog.Result
+}
+
+// expectedIDs normalizes a dataset's FAIL_TO_PASS or PASS_TO_PASS ids to the
+// spelling of the results read by framework fw:
+//   - the Dockerfile's WORKDIR is removed from the front of ids ("/testbed/"
+//     in "/testbed/test/a.test.ts->adds": SWE-PolyBench's Jest ids carry the
+//     container's absolute test path, polynfi's are relative to the work
+//     tree);
+//   - for pytest, SWE-bench's node ids ("t.py::C::test") become the
+//     "t.py:C:test" form of testlog;
+//   - for unittest, the verbose form SWE-bench's Django and unittest data use
+//     ("test_x (pkg.mod.Class)") becomes "pkg.mod.Class:test_x:".
+//
+// Ids in another form (a Django docstring line, sympy's bare test names)
+// are kept and will only match an identical parsed id.
+func expectedIDs(ids []string, fw, workdir string) []string {
+	out := make([]string, len(ids))
+	prefix := ""
+	if workdir != "" && workdir != "/" {
+		prefix = strings.TrimSuffix(workdir, "/") + "/"
+	}
+	for i, id := range ids {
+		if prefix != "" {
+			id = strings.TrimPrefix(id, prefix)
+		}
+		switch fw {
+		case string(testlog.Pytest):
+			if strings.Contains(id, "::") {
+				id = testlog.PolyBenchPytestID(id)
+			}
+		case string(testlog.Unittest):
+			id = testlog.UnittestIDFromVerbose(id)
+		}
+		out[i] = id
+	}
+	return out
+}
+
+// dockerWorkdir returns the working directory a Dockerfile leaves (its last
+// WORKDIR, relative ones joined to the one before), "" when it sets none.
+// Environment references are not expanded.
+func dockerWorkdir(dockerfile string) string {
+	wd := ""
+	for _, line := range strings.Split(dockerfile, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 || !strings.EqualFold(f[0], "WORKDIR") {
+			continue
+		}
+		d := strings.Trim(strings.Join(f[1:], " "), `"`)
+		if !path.IsAbs(d) {
+			d = path.Join("/", wd, d)
+		}
+		wd = path.Clean(d)
+	}
+	return wd
+}
+
+// countMatches is the number of distinct expected ids among results' ids.
+func countMatches(results []testlog.Result, want map[string]bool) int {
+	seen := map[string]bool{}
+	for _, r := range results {
+		if want[r.ID] {
+			seen[r.ID] = true
+		}
+	}
+	return len(seen)
+}
+
+// chooseReading picks, among the readings of one run, the one whose ids
+// name the most expected tests (f2p ∪ p2p, normalized for each reading's
+// framework); the first wins a tie, so callers list JUnit reports first
+// (spec §2.4). It returns the reading's framework, its results with
+// SWE-PolyBench pytest aliases applied, and the normalized f2p and p2p.
+func chooseReading(cands []candidate, f2p, p2p []string, workdir string) (string, []testlog.Result, []string, []string) {
+	best, bestN := -1, -1
+	var bestF2P, bestP2P []string
+	var bestResults []testlog.Result
+	for i, c := range cands {
+		ef, ep := expectedIDs(f2p, c.framework, workdir), expectedIDs(p2p, c.framework, workdir)
+		want := map[string]bool{}
+		for _, id := range ef {
+			want[id] = true
+		}
+		for _, id := range ep {
+			want[id] = true
+		}
+		results := c.results
+		if c.framework == string(testlog.Pytest) {
+			results = applyPytestAliases(results, want)
+		}
+		if n := countMatches(results, want); n > bestN {
+			best, bestN, bestF2P, bestP2P, bestResults = i, n, ef, ep, results
+		}
+	}
+	if best < 0 {
+		return "", nil, expectedIDs(f2p, "", workdir), expectedIDs(p2p, "", workdir)
+	}
+	return cands[best].framework, bestResults, bestF2P, bestP2P
+}
+
+// applyPytestAliases renames a pytest result to the id SWE-PolyBench's
+// parser would give it (testlog.PolyBenchPytestAlias) when that id is
+// expected and its own is not, so that data recorded by SWE-PolyBench
+// ("pkg/test_a.py" for "my-pkg/test_a.py", "test_x" for "test_x[0.5]")
+// matches. Several results may take the same alias; the graders treat them
+// as repeated reports of one test.
+func applyPytestAliases(results []testlog.Result, want map[string]bool) []testlog.Result {
+	var out []testlog.Result
+	for i, r := range results {
+		if want[r.ID] {
+			continue
+		}
+		if a := testlog.PolyBenchPytestAlias(r.ID); a != r.ID && want[a] {
+			if out == nil {
+				out = append([]testlog.Result(nil), results...)
+			}
+			out[i].ID = a
+		}
+	}
+	if out == nil {
+		return results
+	}
+	return out
+}
