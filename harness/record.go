@@ -16,7 +16,7 @@ import (
 )
 
 // RecordSchema is the version of the Record layout.
-const RecordSchema = 1
+const RecordSchema = 2
 
 // Key identifies a record: one prediction (model, run) of one instance,
 // with the SHA-256 of what it applies. A record whose key differs only in

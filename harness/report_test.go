@@ -1,0 +1,170 @@
+package harness
+
+import (
+	"encoding/json"
+	"math"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/retrieval"
+)
+
+// TestBuildReport checks the report's partition, lists and aggregates on
+// hand-made records, one unit per case.
+func TestBuildReport(t *testing.T) {
+	t.Parallel()
+	patch := "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-x\n+y\n"
+	inst := func(id, lang, cat string) dataset.Instance {
+		return dataset.Instance{InstanceID: id, Repo: "o/r", Language: lang, TaskCategory: cat, Patch: patch,
+			ModifiedNodes: []string{"a.py->module->function_definition:f"}}
+	}
+	insts := []dataset.Instance{
+		inst("o__r-5", "Python", "Bug Fix"),     // resolved everywhere
+		inst("o__r-1", "Python", "Feature"),     // unresolved
+		inst("o__r-4", "Java", "Bug Fix"),       // no prediction
+		inst("o__r-3", "Java", "Feature"),       // submitted, not recorded
+		inst("o__r-2", "Python", "Bug Fix"),     // log parsed to no test
+		inst("o__r-6", "Java", "Refactoring"),   // timed out
+		inst("o__r-7", "Python", "Refactoring"), // empty prediction
+	}
+	metrics := func(f, n float64, status retrieval.NodeStatus, cx retrieval.Complexity) *retrieval.InstanceMetrics {
+		m := &retrieval.InstanceMetrics{File: retrieval.Scores{Precision: f, Recall: f, F1: f}, NodeStatus: status, Complexity: cx}
+		if status == retrieval.NodeOK || status == retrieval.NodeFailedPrediction {
+			m.Node = &retrieval.Scores{Precision: n, Recall: n, F1: n}
+		}
+		return m
+	}
+	verdicts := func(st Status) Verdicts {
+		v := AllModes(st, "why")
+		if st == StatusResolved {
+			v.PolyBench.Resolved, v.SWEBench.Resolved, v.Strict.Resolved = true, true, true
+			v.PolyBench.Reason, v.SWEBench.Reason, v.Strict.Reason = "", "", ""
+		}
+		return v
+	}
+	delta := func(doc float64) *NFIDelta {
+		var before, after nfi.Scores
+		if err := json.Unmarshal([]byte(`{"DOC":0.5,"STY":0.5}`), &before); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte(`{"DOC":`+jsonFloat(0.5+doc)+`,"STY":0.5}`), &after); err != nil {
+			t.Fatal(err)
+		}
+		return &NFIDelta{Catalog: "polynfi-92", Delta: nfi.Delta{Before: before, After: after, Improvement: nfi.Improve(before, after), Valid: true}}
+	}
+	ran := &TestRun{Isolation: "none"}
+	recs := map[string]*Record{
+		"o__r-5": {Generation: true, PatchApplied: true, Test: ran, Verdicts: verdicts(StatusResolved),
+			Retrieval: metrics(1, 1, retrieval.NodeOK, retrieval.SingleFunc), NFI: delta(0.25)},
+		"o__r-1": {Generation: true, PatchApplied: true, Test: ran, Verdicts: verdicts(StatusUnresolved),
+			Retrieval: metrics(0.5, 0, retrieval.NodeNoReference, retrieval.ComplexityNone), NFI: delta(-0.25)},
+		"o__r-2": {Generation: true, PatchApplied: true, Test: ran, Verdicts: func() Verdicts {
+			v := AllModes(StatusUnresolved, "no test results in the log")
+			v.Strict.Status = StatusInfraFailure
+			return v
+		}(), Retrieval: metrics(1, 0.5, retrieval.NodeOK, retrieval.SingleFunc)},
+		"o__r-6": {Generation: true, PatchApplied: true, Test: ran, Verdicts: verdicts(StatusTimedOut),
+			Retrieval: metrics(1, 1, retrieval.NodeFailedReference, "")},
+		"o__r-7": {Generation: false, Verdicts: verdicts(StatusEmptyPatch), Retrieval: metrics(0, 0, retrieval.NodeFailedPrediction, retrieval.SingleFunc)},
+	}
+	var jobs []Job
+	result := &RunResult{}
+	for _, in := range insts {
+		if in.InstanceID == "o__r-4" {
+			continue
+		}
+		p := dataset.Prediction{InstanceID: in.InstanceID, ModelPatch: patch}
+		if in.InstanceID == "o__r-7" {
+			p.ModelPatch = ""
+		}
+		jobs = append(jobs, Job{Instance: in, Prediction: p})
+		result.Records = append(result.Records, recs[in.InstanceID])
+	}
+	rep := BuildReport(ReportInput{Instances: insts, Jobs: jobs, Result: result, NativeMode: ModePolyBench,
+		Retrieval: &retrieval.Options{Mode: retrieval.Compatible, Nodes: true}})
+
+	lists := map[string][]string{
+		"completed":  rep.CompletedIDs,
+		"incomplete": rep.IncompleteIDs,
+		"empty":      rep.EmptyPatchIDs,
+		"submitted":  rep.SubmittedIDs,
+		"resolved":   rep.ResolvedIDs,
+		"unresolved": rep.UnresolvedIDs,
+		"infra":      rep.InfraFailureIDs,
+		"ambiguous":  rep.AmbiguousFailureIDs,
+		"error":      rep.ErrorIDs,
+		"unrecorded": rep.Polynfi.NotRecordedIDs,
+		"pb_nogen":   rep.PolyBench.NoGeneration,
+		"pb_notres":  rep.PolyBench.NotResolved,
+	}
+	want := map[string][]string{
+		"completed":  {"o__r-1", "o__r-2", "o__r-5", "o__r-6"},
+		"incomplete": {"o__r-4"},
+		"empty":      {"o__r-7"},
+		"submitted":  {"o__r-1", "o__r-2", "o__r-3", "o__r-5", "o__r-6", "o__r-7"},
+		"resolved":   {"o__r-5"},
+		"unresolved": {"o__r-1", "o__r-2", "o__r-6"},
+		"infra":      {"o__r-2"},
+		"ambiguous":  {"o__r-6"},
+		"error":      {"o__r-3"},
+		"unrecorded": {"o__r-3"},
+		"pb_nogen":   {"o__r-4", "o__r-7"},
+		"pb_notres":  {"o__r-1", "o__r-4", "o__r-2", "o__r-6", "o__r-7"},
+	}
+	if d := cmp.Diff(want, lists); d != "" {
+		t.Errorf("id lists (-want +got):\n%s", d)
+	}
+	if rep.TotalInstances != 7 || rep.SubmittedInstances != 6 || rep.ErrorInstances != 1 || rep.InfraFailureInstances != 1 ||
+		rep.PolyBench.TotalInstances != 6 || rep.PolyBench.TotalEmptyPatchInstances != 2 {
+		t.Errorf("counts: total %d submitted %d error %d infra %d; polybench total %d empty %d", rep.TotalInstances, rep.SubmittedInstances,
+			rep.ErrorInstances, rep.InfraFailureInstances, rep.PolyBench.TotalInstances, rep.PolyBench.TotalEmptyPatchInstances)
+	}
+
+	// node_retrieval: null for no reference nodes, -1 for a failed
+	// reference, 0 for the missing prediction.
+	nodes := map[string]any{}
+	for _, e := range rep.PolyBench.NodeRetrieval {
+		nodes[e["instance_id"].(string)] = e["node_f1"]
+	}
+	wantNodes := map[string]any{"o__r-5": 1.0, "o__r-1": nil, "o__r-2": 0.5, "o__r-6": -1.0, "o__r-7": 0.0, "o__r-4": 0.0}
+	if d := cmp.Diff(wantNodes, nodes); d != "" {
+		t.Errorf("node_retrieval f1 (-want +got):\n%s", d)
+	}
+
+	// Retrieval means: the missing prediction counts 0 in file means; node
+	// means leave out o__r-1 (no reference node) and o__r-6 (failed reference).
+	s := rep.Polynfi.Retrieval
+	if s == nil || s.Overall.Instances != 6 || s.Overall.File.N != 6 || s.Overall.Node.N != 4 ||
+		!near(s.Overall.File.F1, (1+0.5+1+1+0+0)/6.0) || !near(s.Overall.Node.F1, (1+0.5+0+0)/4.0) {
+		t.Errorf("retrieval overall %+v", s)
+	}
+
+	// Pass rate by complexity: single_func holds o__r-5, o__r-2, o__r-7 and
+	// the missing o__r-4; func_only the same.
+	cx := map[string][2]int{}
+	for _, g := range rep.Polynfi.ByComplexity {
+		cx[g.Name] = [2]int{g.Resolved[ModePolyBench], g.Total}
+	}
+	if d := cmp.Diff(map[string][2]int{"none": {0, 1}, "single_func": {1, 4}, "func_only": {1, 4}}, cx); d != "" {
+		t.Errorf("by complexity (-want +got):\n%s", d)
+	}
+	if g := rep.Polynfi.ByLanguage; len(g) != 2 || g[0].Name != "Java" || g[0].Total != 3 || g[1].Total != 4 || g[1].Resolved[ModePolyBench] != 1 {
+		t.Errorf("by language %+v %+v", g[0], g[1])
+	}
+
+	// NFI means: DOC over both deltas, and over the resolved one.
+	n := rep.Polynfi.NFI
+	if n == nil || n.Units != 2 || n.Valid != 2 || n.Mean[0].Aspect != "DOC" || n.Mean[0].N != 2 || !near(n.Mean[0].Mean, 0) ||
+		n.MeanResolved[0].N != 1 || !near(n.MeanResolved[0].Mean, 0.25) || n.Mean[1].N != 0 {
+		t.Errorf("nfi summary %+v", n)
+	}
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+func jsonFloat(f float64) string {
+	b, _ := json.Marshal(f)
+	return string(b)
+}
