@@ -34,6 +34,16 @@ extern bool ts_parser_set_language(void *self, const void *language);
 extern void *ts_parser_parse_string(void *self, const void *old_tree, const char *string, uint32_t length);
 extern void ts_tree_delete(void *self);
 extern pn_node ts_tree_root_node(const void *self);
+extern const void *ts_parser_language(const void *self);
+typedef struct { void *payload; uint32_t current_byte_offset; bool has_error; } pn_parse_state;
+typedef struct { void *payload; bool (*progress_callback)(pn_parse_state *state); } pn_parse_options;
+typedef struct {
+	void *payload;
+	const char *(*read)(void *payload, uint32_t byte_index, pn_point position, uint32_t *bytes_read);
+	int encoding; // TSInputEncodingUTF8 == 0
+	void *decode;
+} pn_input;
+extern void *ts_parser_parse_with_options(void *self, const void *old_tree, pn_input input, pn_parse_options options);
 extern void ts_set_allocator(void *(*m)(size_t), void *(*c)(size_t, size_t), void *(*r)(void *, size_t), void (*f)(void *));
 
 // pn_native_allocator gives tree-sitter back its default (libc) allocator.
@@ -104,13 +114,46 @@ static int32_t pn_flatten(pn_node *root, pn_flat *out, int32_t cap, int32_t *sta
 	return n;
 }
 
+typedef struct { const char *src; uint32_t len; } pn_string;
+
+static const char *pn_read(void *payload, uint32_t byte, pn_point position, uint32_t *bytes_read) {
+	(void)position;
+	pn_string *s = payload;
+	if (byte >= s->len) { *bytes_read = 0; return ""; }
+	*bytes_read = s->len - byte;
+	return s->src + byte;
+}
+
+// pn_stop_on_error cancels a parse once every parse version has hit a
+// syntax error (tree-sitter checks it every 100 parse operations).
+static bool pn_stop_on_error(pn_parse_state *state) { return state->has_error; }
+
 // pn_parse_flat parses src and flattens the tree into *buf (grown with
 // realloc, capacity *cap, along with *stack) and frees the C tree. It
-// returns the number of nodes, or -1 when tree-sitter returns no tree.
+// returns the number of nodes, -1 when tree-sitter returns no tree, or -2
+// when stop_on_error is set and the parse was abandoned at a syntax error.
 // *has_error receives ts_node_has_error of the root.
-static int32_t pn_parse_flat(void *parser, const char *src, uint32_t len,
+// A cancelled parse leaves *parser replaced by a fresh one: tree-sitter
+// would resume the cancelled parse on the next call, and ts_parser_reset
+// does not clear a cancellation during tree balancing.
+static int32_t pn_parse_flat(void **parser, const char *src, uint32_t len, bool stop_on_error,
                              pn_flat **buf, int32_t *cap, int32_t **stack, bool *has_error) {
-	void *tree = ts_parser_parse_string(parser, NULL, src, len);
+	void *tree;
+	if (stop_on_error) {
+		pn_string s = { src, len };
+		pn_input in = { &s, pn_read, 0, NULL };
+		pn_parse_options opts = { NULL, pn_stop_on_error };
+		tree = ts_parser_parse_with_options(*parser, NULL, in, opts);
+		if (!tree) {
+			const void *lang = ts_parser_language(*parser);
+			ts_parser_delete(*parser);
+			*parser = ts_parser_new();
+			ts_parser_set_language(*parser, lang);
+			return -2;
+		}
+	} else {
+		tree = ts_parser_parse_string(*parser, NULL, src, len);
+	}
 	if (!tree) return -1;
 	pn_node root = ts_tree_root_node(tree);
 	*has_error = ts_node_has_error(root);
@@ -180,18 +223,21 @@ func srcPtr(src []byte) *C.char {
 }
 
 // parseFlat parses src and returns the flattened nodes in the parser's C
-// buffer (valid until the next call) and whether the tree has an error.
-// ok is false when tree-sitter returns no tree.
-func (c *cParser) parseFlat(src []byte) (flat []C.pn_flat, hasError, ok bool) {
+// buffer (valid until the next call). ok is false when tree-sitter returns
+// no tree; with stopOnError, also when the parse was abandoned at a syntax
+// error (stopped is then true).
+func (c *cParser) parseFlat(src []byte, stopOnError bool) (flat []C.pn_flat, ok, stopped bool) {
 	var he C.bool
-	n := C.pn_parse_flat(c.p, srcPtr(src), C.uint32_t(len(src)), &c.buf, &c.cap, &c.stack, &he)
-	if n < 0 {
+	n := C.pn_parse_flat(&c.p, srcPtr(src), C.uint32_t(len(src)), C.bool(stopOnError), &c.buf, &c.cap, &c.stack, &he)
+	switch {
+	case n == -2:
+		return nil, false, true
+	case n < 0:
 		return nil, false, false
+	case n == 0:
+		return nil, true, false
 	}
-	if n == 0 {
-		return nil, bool(he), true
-	}
-	return unsafe.Slice(c.buf, int(n)), bool(he), true
+	return unsafe.Slice(c.buf, int(n)), true, false
 }
 
 // parseOnly parses src and discards the tree.

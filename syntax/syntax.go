@@ -167,11 +167,29 @@ func (p *Parser) parser(lang Language) (*grammar, *cParser, error) {
 // An error is returned only for an unknown language or a parser failure;
 // a syntax error is not an error (see Tree.HasError).
 func (p *Parser) Parse(lang Language, src []byte) (*Tree, error) {
+	return p.parse(lang, src, false)
+}
+
+// ParseUntilError is Parse for callers that only use error-free trees: it
+// abandons the parse once tree-sitter has met a syntax error in every parse
+// version, without running its error recovery to the end, and returns a nil
+// Tree then. That saves most of the time on text that is not code. A
+// returned Tree may still have an error (see Tree.HasError): tree-sitter
+// checks for cancellation only every 100 parse operations, and may recover
+// before that.
+func (p *Parser) ParseUntilError(lang Language, src []byte) (*Tree, error) {
+	return p.parse(lang, src, true)
+}
+
+func (p *Parser) parse(lang Language, src []byte, stopOnError bool) (*Tree, error) {
 	g, sp, err := p.parser(lang)
 	if err != nil {
 		return nil, err
 	}
-	flat, _, ok := sp.parseFlat(src)
+	flat, ok, stopped := sp.parseFlat(src, stopOnError)
+	if stopped {
+		return nil, nil
+	}
 	if !ok {
 		return nil, fmt.Errorf("tree-sitter returned no tree for %d bytes of %v", len(src), lang)
 	}

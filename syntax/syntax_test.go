@@ -214,3 +214,47 @@ func BenchmarkParseRawStdlib(b *testing.B) {
 		}
 	}
 }
+
+// TestParseUntilErrorAgrees checks ParseUntilError against Parse on stdlib
+// files and on each of their lines parsed alone (mostly not valid Python):
+// an abandoned parse must be one whose full tree has an error, and a tree it
+// returns must be Parse's.
+func TestParseUntilErrorAgrees(t *testing.T) {
+	p := NewParser()
+	defer p.Close()
+	abandoned := 0
+	for _, f := range corpus.StdlibSample(t, 20) {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs := [][]byte{src}
+		for _, l := range strings.Split(string(src), "\n") {
+			inputs = append(inputs, []byte(strings.TrimLeft(l, " #")))
+		}
+		for _, in := range inputs {
+			full, err := p.Parse(Python, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := p.ParseUntilError(Python, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got == nil {
+				abandoned++
+				if !full.HasError() {
+					t.Fatalf("%s: abandoned the parse of error-free %q", f, in)
+				}
+				continue
+			}
+			if got.HasError() != full.HasError() || len(got.Nodes) != len(full.Nodes) {
+				t.Fatalf("%s: %q: ParseUntilError gave %d nodes (error %v), Parse %d (error %v)",
+					f, in, len(got.Nodes), got.HasError(), len(full.Nodes), full.HasError())
+			}
+		}
+	}
+	if abandoned == 0 {
+		t.Error("no parse was abandoned: the test exercises nothing")
+	}
+}

@@ -376,11 +376,13 @@ func parsesAsPython(s string) bool {
 			ps.Close()
 		}
 	}()
-	t, err := ps.Parse(syntax.Python, []byte(s))
+	// Only error-free trees matter: give up at the first syntax error
+	// rather than pay for tree-sitter's error recovery on prose.
+	t, err := ps.ParseUntilError(syntax.Python, []byte(s))
 	if err != nil {
 		return false
 	}
-	if !t.HasError() {
+	if t != nil && !t.HasError() {
 		return strictlyValid(t)
 	}
 	// tree-sitter's annotation grammar is narrower than Python's (any
@@ -391,8 +393,8 @@ func parsesAsPython(s string) bool {
 	if i := scanWord(s, 0); i > 0 {
 		j := skipSpace(s, i)
 		if j < len(s) && s[j] == ':' && !strings.ContainsAny(s[j+1:], "=") {
-			t, err = ps.Parse(syntax.Python, []byte("_ = ("+s[j+1:]+"\n)"))
-			if err != nil || t.HasError() || !strictlyValid(t) {
+			t, err = ps.ParseUntilError(syntax.Python, []byte("_ = ("+s[j+1:]+"\n)"))
+			if err != nil || t == nil || t.HasError() || !strictlyValid(t) {
 				return false
 			}
 			// one expression: not a tuple, not a generator
