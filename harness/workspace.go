@@ -59,6 +59,14 @@ type repoSource struct {
 
 // NewRepos returns a Repos over dir, caching cloned bundles in cacheDir.
 func NewRepos(dir, cacheDir string) *Repos {
+	// git commands run with other working directories, so relative paths
+	// given on the command line must be made absolute here, once.
+	if a, err := filepath.Abs(dir); err == nil && dir != "" {
+		dir = a
+	}
+	if a, err := filepath.Abs(cacheDir); err == nil && cacheDir != "" {
+		cacheDir = a
+	}
 	return &Repos{Dir: dir, CacheDir: cacheDir, sources: map[string]*repoSource{}}
 }
 

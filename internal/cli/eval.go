@@ -9,15 +9,16 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/internal/atomicfile"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/catalog"
+	"github.com/polynfi/polynfi/report"
 	"github.com/polynfi/polynfi/retrieval"
 	"github.com/polynfi/polynfi/runtime"
 )
@@ -74,6 +75,17 @@ Exit status: 0 when the run completed (unresolved instances are results),
 			if o.workers < 1 {
 				return usagef("--workers %d: want at least 1", o.workers)
 			}
+			// Tests and git run in other working directories: every path
+			// given on the command line is made absolute once, here.
+			for _, p := range []*string{&o.out, &o.reposDir} {
+				if *p != "" {
+					abs, err := filepath.Abs(*p)
+					if err != nil {
+						return err
+					}
+					*p = abs
+				}
+			}
 			kind, err := dataset.DetectKind(o.dataset)
 			if err != nil {
 				return err
@@ -102,7 +114,7 @@ Exit status: 0 when the run completed (unresolved instances are results),
 	f.BoolVar(&o.noIsolation, "no-isolation", false, "do not run tests inside bubblewrap even when it is available")
 	f.StringVar(&o.retrieval, "retrieval", "compatible", "retrieval metrics: compatible, extended or off")
 	f.BoolVar(&o.metricsOnly, "metrics-only", false, "compute retrieval metrics only, without running tests")
-	f.BoolVar(&o.nfiDeltas, "nfi", false, "also score changed .py files with the NFI rules (before vs after the model patch)")
+	f.BoolVar(&o.nfiDeltas, "nfi", true, "score the changed .py files with the NFI rules before and after the model patch (--nfi=false to skip)")
 	f.StringArrayVar(&o.writable, "writable", nil, "extra directory the tests may write under isolation (repeatable)")
 	return c
 }
@@ -250,12 +262,15 @@ func runInstanceEval(e *env, o evalOptions) error {
 	res, runErr := h.Run(e.ctx, in.jobs, store, harness.RunOptions{Workers: o.workers, Progress: func(ev harness.Event) { b.set(ev.Done) }})
 	b.finish()
 	rep := harness.BuildReport(harness.ReportInput{Dataset: in.ds, Instances: in.instances, Predictions: in.predName, Jobs: in.jobs,
-		Result: res, NativeMode: mode, RunID: o.runID, Workers: o.workers, InputErrors: in.inputErrors, Started: start})
+		Result: res, NativeMode: mode, RunID: o.runID, Workers: o.workers, InputErrors: in.inputErrors, Started: start, Retrieval: ropts})
 	data, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
 		return err
 	}
 	if err := harness.WriteFileAtomic(filepath.Join(o.out, "report.json"), append(data, '\n')); err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFunc(filepath.Join(o.out, "report.html"), func(w io.Writer) error { return renderHarness(w, rep, "html") }); err != nil {
 		return err
 	}
 	if runErr != nil {
@@ -266,7 +281,7 @@ func runInstanceEval(e *env, o evalOptions) error {
 		}
 		return runErr
 	}
-	fmt.Fprintf(e.stderr, "polynfi: %d instances (%d evaluated, %d already recorded) in %s; report: %s\n",
+	fmt.Fprintf(e.stderr, "polynfi: %d instances (%d evaluated, %d already recorded) in %s; report: %s (and report.html)\n",
 		len(in.jobs), res.Evaluated, res.Skipped, time.Since(start).Round(time.Millisecond), filepath.Join(o.out, "report.json"))
 	if o.format == "json" {
 		_, err := e.stdout.Write(append(data, '\n'))
@@ -275,48 +290,16 @@ func runInstanceEval(e *env, o evalOptions) error {
 	return printEvalSummary(e.stdout, rep, filepath.Join(o.out, "report.json"))
 }
 
-// printEvalSummary writes the text summary of a run report.
+// printEvalSummary writes the text summary of a run report: the
+// headline and tables of renderHarness, then the outcomes other than
+// resolved/unresolved, the isolation used and the harness overhead.
 func printEvalSummary(w io.Writer, r *harness.Report, reportPath string) error {
-	x := &r.Polynfi
-	native := x.Modes[x.NativeMode]
-	fmt.Fprintf(w, "dataset %s (%s), predictions %s, run %s\n", x.Dataset, x.DatasetSchema, x.Predictions, x.RunID)
-	fmt.Fprintf(w, "resolved %d/%d (%s) under %s grading, the dataset's native mode\n", native.Resolved, native.Total, pct(native.Resolved, native.Total), x.NativeMode)
-	var others []string
-	for _, m := range harness.Modes {
-		if m != x.NativeMode {
-			ms := x.Modes[m]
-			others = append(others, fmt.Sprintf("%s %d/%d (%s)", m, ms.Resolved, ms.Total, pct(ms.Resolved, ms.Total)))
-		}
-	}
-	fmt.Fprintf(w, "other modes: %s\n", strings.Join(others, ", "))
-	fmt.Fprintf(w, "submitted %d, completed %d, empty patch %d, error %d, incomplete %d\n\n",
-		r.SubmittedInstances, r.CompletedInstances, r.EmptyPatchInstances, r.ErrorInstances, len(r.IncompleteIDs))
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	for _, sec := range []struct {
-		title  string
-		groups []*harness.Group
-	}{{"language", x.ByLanguage}, {"task category", x.ByCategory}} {
-		fmt.Fprintf(tw, "%s\tresolved\ttotal\trate\t%s\t%s\t%s\t\n", sec.title, harness.ModePolyBench, harness.ModeSWEBench, harness.ModeStrict)
-		for _, g := range sec.groups {
-			k := g.Resolved[x.NativeMode]
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%d\t%d\t%d\t\n", g.Name, k, g.Total, pct(k, g.Total),
-				g.Resolved[harness.ModePolyBench], g.Resolved[harness.ModeSWEBench], g.Resolved[harness.ModeStrict])
-		}
-		fmt.Fprintf(tw, "\t\t\t\t\t\t\t\n")
-	}
-	if err := tw.Flush(); err != nil {
+	if err := renderHarness(w, r, "text"); err != nil {
 		return err
 	}
-	if len(x.Differing) > 0 {
-		fmt.Fprintf(w, "verdicts that differ between modes (%d):\n", len(x.Differing))
-		for _, d := range x.Differing {
-			var parts []string
-			for _, m := range harness.Modes {
-				parts = append(parts, fmt.Sprintf("%s=%s", m, d.Statuses[m]))
-			}
-			fmt.Fprintf(w, "  %s  %s\n", d.ID, strings.Join(parts, " "))
-		}
-	} else {
+	x := &r.Polynfi
+	fmt.Fprintln(w)
+	if len(x.Differing) == 0 {
 		fmt.Fprintf(w, "verdicts agree in all modes\n")
 	}
 	var statuses []string
@@ -343,19 +326,8 @@ func printEvalSummary(w io.Writer, r *harness.Report, reportPath string) error {
 	if x.Recorded > 0 {
 		fmt.Fprintf(w, "harness overhead: mean %.2fs per instance (tests: mean %.2fs)\n", x.MeanOverheadS, x.MeanTestS)
 	}
-	if s := x.Retrieval; s != nil {
-		fmt.Fprintf(w, "file retrieval (mean over %d): recall %.2f precision %.2f F1 %.2f\n", s.Overall.Instances,
-			s.Overall.File.Recall, s.Overall.File.Precision, s.Overall.File.F1)
-	}
 	_, err := fmt.Fprintf(w, "report: %s\n", reportPath)
 	return err
-}
-
-func pct(k, n int) string {
-	if n == 0 {
-		return "–"
-	}
-	return fmt.Sprintf("%.1f%%", 100*float64(k)/float64(n))
 }
 
 // runMetricsOnly computes retrieval metrics without running any test, as
@@ -406,9 +378,8 @@ func runMetricsOnly(e *env, o evalOptions, in *evalInputs, ropts *retrieval.Opti
 		if _, err := e.stdout.Write(append(data, '\n')); err != nil {
 			return err
 		}
-	} else {
-		fmt.Fprintf(e.stdout, "file retrieval (mean over %d): recall %.2f precision %.2f F1 %.2f\n", sum.Overall.Instances,
-			sum.Overall.File.Recall, sum.Overall.File.Precision, sum.Overall.File.F1)
+	} else if err := report.WriteText(e.stdout, report.RetrievalTables(sum)...); err != nil {
+		return err
 	}
 	return errors.Join(errs...)
 }
