@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/atomicfile"
 	"github.com/polynfi/polynfi/nfisuite"
 	"github.com/polynfi/polynfi/report"
@@ -84,7 +85,13 @@ func newReportCmd(e *env) *cobra.Command {
 RUN_DIR (nothing is re-evaluated). For an SWE-NFI suite run: the paper's
 Table 3 (Valid %, Func. Pass %, mean I_p per aspect with +/- against the Human
 Reference), Table 4 (single- vs multi-file), consistency over repeated runs
-and cost. The same records always give the same output, byte for byte.
+and cost. For a repository-level run (SWE-PolyBench / SWE-bench dataset):
+the resolved counts under the three grading modes, the pass rate and the
+file- and node-level retrieval means by language, task category and
+complexity class with their denominators, and the mean NFI improvement of
+the changed .py files; read from RUN_DIR/report.json, or rebuilt from the
+records when the run stopped before writing it. The same records always
+give the same output, byte for byte.
 
 Formats: text, markdown, json, html (tables and an SVG chart).`,
 		Args: cobra.ExactArgs(1),
@@ -95,6 +102,11 @@ Formats: text, markdown, json, html (tables and an SVG chart).`,
 			dir := args[0]
 			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 				return usagef("report: %s is not a run directory", dir)
+			}
+			if rep, ok, err := loadHarnessRun(dir); err != nil {
+				return err
+			} else if ok {
+				return renderHarness(e.stdout, rep, format)
 			}
 			records, err := nfisuite.LoadRecords(dir)
 			if err != nil {
@@ -123,4 +135,69 @@ func catalogOf(dir string) string {
 		return ""
 	}
 	return r.Catalog
+}
+
+// renderHarness writes a harness (SWE-PolyBench / SWE-bench) run report in
+// one of the formats: text and markdown give the headline and the tables of
+// report.HarnessTables, html adds the chart of report.HarnessChart, json is
+// the report itself.
+func renderHarness(w io.Writer, rep *harness.Report, format string) error {
+	switch format {
+	case "json":
+		return writeJSON(w, rep)
+	case "markdown":
+		fmt.Fprintf(w, "## %s run %s\n\n", rep.Polynfi.DatasetSchema, rep.Polynfi.RunID)
+		for _, l := range report.HarnessHeadline(rep) {
+			fmt.Fprintf(w, "- %s\n", l)
+		}
+		fmt.Fprintln(w)
+		return report.WriteMarkdown(w, report.HarnessTables(rep)...)
+	case "html":
+		chart, err := report.HarnessChart(rep)
+		if err != nil {
+			return err
+		}
+		tables := append([]report.Table{{Title: "Run", Header: []string{"summary"}, Rows: headlineRows(rep)}}, report.HarnessTables(rep)...)
+		return report.WriteHTML(w, fmt.Sprintf("polynfi eval: %s", rep.Polynfi.RunID), []report.Chart{chart}, tables)
+	}
+	for _, l := range report.HarnessHeadline(rep) {
+		fmt.Fprintln(w, l)
+	}
+	fmt.Fprintln(w)
+	return report.WriteText(w, report.HarnessTables(rep)...)
+}
+
+func headlineRows(rep *harness.Report) [][]string {
+	var rows [][]string
+	for _, l := range report.HarnessHeadline(rep) {
+		rows = append(rows, []string{l})
+	}
+	return rows
+}
+
+// loadHarnessRun reads a harness run directory: its report.json when it
+// is a harness report, else (a run killed before writing one) a report
+// rebuilt from the records under DIR/<model>/<instance_id>/run-<k>/. ok is
+// false when dir holds neither.
+func loadHarnessRun(dir string) (rep *harness.Report, ok bool, err error) {
+	if b, err := os.ReadFile(filepath.Join(dir, "report.json")); err == nil {
+		var probe struct {
+			Kind      string          `json:"kind"`
+			PolyBench json.RawMessage `json:"polybench"`
+			Polynfi   json.RawMessage `json:"polynfi"`
+		}
+		if json.Unmarshal(b, &probe) == nil && probe.Kind == "" && probe.PolyBench != nil && probe.Polynfi != nil {
+			rep = &harness.Report{}
+			if err := json.Unmarshal(b, rep); err != nil {
+				return nil, false, fmt.Errorf("%s: %w", filepath.Join(dir, "report.json"), err)
+			}
+			return rep, true, nil
+		}
+		return nil, false, nil
+	}
+	recs, err := harness.LoadRecords(dir)
+	if err != nil || len(recs) == 0 {
+		return nil, false, err
+	}
+	return harness.ReportFromRecords(recs), true, nil
 }

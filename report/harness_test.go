@@ -1,0 +1,111 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/retrieval"
+)
+
+func harnessFixture() *harness.Report {
+	r := &harness.Report{SubmittedInstances: 3, CompletedInstances: 3}
+	x := &r.Polynfi
+	x.RunID, x.NativeMode = "r1", harness.ModePolyBench
+	x.Modes = map[harness.Mode]*harness.ModeSummary{
+		harness.ModePolyBench: {Resolved: 2, Total: 3},
+		harness.ModeSWEBench:  {Resolved: 1, Total: 3},
+		harness.ModeStrict:    {Resolved: 1, Total: 3},
+	}
+	x.ByLanguage = []*harness.Group{
+		{Name: "Java", Total: 1, Resolved: map[harness.Mode]int{harness.ModePolyBench: 1, harness.ModeSWEBench: 0}},
+		{Name: "Python", Total: 2, Resolved: map[harness.Mode]int{harness.ModePolyBench: 1, harness.ModeSWEBench: 1, harness.ModeStrict: 1}},
+	}
+	x.ByCategory = []*harness.Group{{Name: "Bug Fix", Total: 3, Resolved: map[harness.Mode]int{harness.ModePolyBench: 2}}}
+	x.Retrieval = &retrieval.Summary{
+		Overall:    retrieval.Group{Name: "overall", Instances: 3, File: retrieval.Mean{N: 3, Precision: 0.5, Recall: 0.75, F1: 0.6}, Node: retrieval.Mean{N: 2, F1: 0.25}},
+		ByLanguage: []retrieval.Group{{Name: "Java", Instances: 1, File: retrieval.Mean{N: 1, F1: 1}}, {Name: "Python", Instances: 2, File: retrieval.Mean{N: 2, F1: 0.4}, Node: retrieval.Mean{N: 2, F1: 0.25}}},
+	}
+	x.NFI = &harness.NFISummary{Catalog: "c", Units: 2, Valid: 2,
+		Mean:         []harness.AspectMean{{Aspect: "DOC", N: 2, Mean: 0.125}, {Aspect: "ERR", N: 0}},
+		MeanResolved: []harness.AspectMean{{Aspect: "DOC", N: 1, Mean: -0.05}, {Aspect: "ERR", N: 0}}}
+	x.Differing = []harness.Differing{{ID: "a", Statuses: map[harness.Mode]harness.Status{harness.ModePolyBench: "resolved", harness.ModeSWEBench: "unresolved", harness.ModeStrict: "unresolved"}}}
+	return r
+}
+
+func TestHarnessTables(t *testing.T) {
+	t.Parallel()
+	tables := HarnessTables(harnessFixture())
+	byTitle := map[string]Table{}
+	for _, tb := range tables {
+		byTitle[tb.Title] = tb
+	}
+	rows := func(title string) [][]string {
+		tb, ok := byTitle[title]
+		if !ok {
+			t.Fatalf("no table %q in %v", title, tables)
+		}
+		return tb.Rows
+	}
+	if d := cmp.Diff([][]string{
+		{"Java", "1", "1", "100.0%", "1", "0", "0"},
+		{"Python", "1", "2", "50.0%", "1", "1", "1"},
+	}, rows("Pass rate by language (polybench grading)")); d != "" {
+		t.Errorf("pass rate by language (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([][]string{
+		{"all", "3", "0.50", "0.75", "0.60", "2", "0.00", "0.00", "0.25"},
+		{"Java", "1", "0.00", "0.00", "1.00", "0", Dash, Dash, Dash},
+		{"Python", "2", "0.00", "0.00", "0.40", "2", "0.00", "0.00", "0.25"},
+	}, rows("Retrieval by language")); d != "" {
+		t.Errorf("retrieval by language (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([][]string{{"all", "3", "0.50", "0.75", "0.60", "2", "0.00", "0.00", "0.25"}},
+		rows("Retrieval by complexity class")); d != "" {
+		t.Errorf("retrieval by complexity (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([][]string{{"DOC", "2", "+12.5", "1", "-5.0"}, {"ERR", "0", Dash, "0", Dash}},
+		rows("NFI improvement of the changed .py files (I_p, pp; catalog c)")); d != "" {
+		t.Errorf("nfi (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([][]string{{"a", "resolved", "unresolved", "unresolved"}}, rows("Verdicts that differ between modes")); d != "" {
+		t.Errorf("differing (-want +got):\n%s", d)
+	}
+	if _, ok := byTitle["Pass rate by complexity class (polybench grading)"]; ok {
+		t.Error("an empty complexity breakdown got a table")
+	}
+	head := strings.Join(HarnessHeadline(harnessFixture()), "\n")
+	for _, want := range []string{"resolved 2/3 (66.7%) under polybench grading", "swebench 1/3 (33.3%)", "submitted 3, completed 3"} {
+		if !strings.Contains(head, want) {
+			t.Errorf("headline lacks %q:\n%s", want, head)
+		}
+	}
+}
+
+func TestHarnessChartAndHTML(t *testing.T) {
+	t.Parallel()
+	r := harnessFixture()
+	c, err := HarnessChart(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(bytes.TrimSpace(c.SVG), []byte("<svg")) || !cmp.Equal(c.Series, []string{"resolved % (polybench)", "file F1 %", "node F1 %"}) {
+		t.Errorf("chart series %v, svg %.60s", c.Series, c.SVG)
+	}
+	var b bytes.Buffer
+	if err := WriteHTML(&b, "run", []Chart{c}, HarnessTables(r)); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<caption>Retrieval by language</caption>", "<td>50.0%</td>", "<svg"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("html lacks %q", want)
+		}
+	}
+	// Without retrieval metrics the chart has the resolved rate only.
+	r.Polynfi.Retrieval = nil
+	if c, err := HarnessChart(r); err != nil || len(c.Series) != 1 {
+		t.Errorf("chart without retrieval: series %v err %v", c.Series, err)
+	}
+}
