@@ -97,7 +97,8 @@ func (h *Harness) Evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 		t := time.Now()
 		st := rec.Verdicts.Get(h.NativeMode).Status
 		rec.Retrieval = h.retrievalMetrics(ctx, in, art.ModelPatch, st == StatusPatchFailed || st == StatusPatchRejected)
-		rec.Timing.MetricsS += time.Since(t).Seconds()
+		rec.Timing.RetrievalS = time.Since(t).Seconds()
+		rec.Timing.MetricsS += rec.Timing.RetrievalS
 		if ctx.Err() != nil {
 			return nil, Artifacts{}, ctx.Err()
 		}
@@ -237,7 +238,8 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 	if h.NFI != nil {
 		t = time.Now()
 		rec.NFI = h.nfiDelta(ctx, ws, snap, art.ModelPatch)
-		rec.Timing.MetricsS += time.Since(t).Seconds()
+		rec.Timing.NFIS = time.Since(t).Seconds()
+		rec.Timing.MetricsS += rec.Timing.NFIS
 	}
 
 	// Run the tests.

@@ -53,7 +53,9 @@ type Timing struct {
 	ApplyS     float64 `json:"apply_s"`
 	TestS      float64 `json:"test_s"`
 	ParseS     float64 `json:"parse_s"`
-	MetricsS   float64 `json:"metrics_s"`
+	MetricsS   float64 `json:"metrics_s"`   // RetrievalS + NFIS
+	RetrievalS float64 `json:"retrieval_s"` // localization metrics
+	NFIS       float64 `json:"nfi_s"`       // NFI deltas of the changed .py files
 	TotalS     float64 `json:"total_s"`
 	OverheadS  float64 `json:"overhead_s"`
 }
