@@ -20,9 +20,20 @@ import (
 // it creates that points outside.
 var ErrPatchRejected = errors.New("patch writes outside the workspace")
 
-// The apply cascade, in order. Source: polynfi evaluation spec §2.2;
-// SWE-PolyBench docker_utils.py apply_patch_to_container (git apply, then
-// patch --batch --fuzz=5 -p1).
+// The apply cascade, in order, with the work tree reset between attempts.
+// Source: polynfi evaluation spec §2.2; SWE-PolyBench docker_utils.py
+// apply_patch_to_container; SWE-bench harness/run_evaluation.py
+// GIT_APPLY_CMDS.
+//
+// Deliberately unlike the published harnesses: SWE-PolyBench tries
+// "git apply -v --ignore-whitespace --reject" and then "patch --batch
+// --fuzz=5 -p1 -f" on the tree the failed attempt left (a partially applied
+// patch and its .rej files), so a patch whose context differs from the
+// tree only in whitespace applies there with git and may need fuzz here;
+// SWE-bench tries "git apply --verbose", "git apply --verbose --reject" and
+// "patch --batch --fuzz=5 -p1 -i" without a reset either. polynfi resets,
+// and uses --forward so that an already-applied hunk fails instead of being
+// reversed.
 var applyMethods = []struct {
 	name string
 	argv []string
