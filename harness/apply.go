@@ -29,11 +29,13 @@ var ErrPatchRejected = errors.New("patch writes outside the workspace")
 // "git apply -v --ignore-whitespace --reject" and then "patch --batch
 // --fuzz=5 -p1 -f" on the tree the failed attempt left (a partially applied
 // patch and its .rej files), so a patch whose context differs from the
-// tree only in whitespace applies there with git and may need fuzz here;
-// SWE-bench tries "git apply --verbose", "git apply --verbose --reject" and
-// "patch --batch --fuzz=5 -p1 -i" without a reset either. polynfi resets,
-// and uses --forward so that an already-applied hunk fails instead of being
-// reversed.
+// tree only in whitespace applies there with git and may need fuzz here.
+// SWE-bench (release 5.0.2) resets between attempts as polynfi does, but
+// also tries "git apply --verbose --3way" (a three-way merge through the
+// blobs named in the patch's index lines) before --reject, and finally
+// accepts a patch that "git apply --check --reverse" finds already
+// applied; polynfi keeps the spec's three attempts, so a patch that only a
+// three-way merge applies is patch_failed here.
 var applyMethods = []struct {
 	name string
 	argv []string
