@@ -19,6 +19,7 @@ require (
 	github.com/wcharczuk/go-chart/v2 v2.1.2
 	golang.org/x/sync v0.25.0
 	golang.org/x/term v0.44.0
+	golang.org/x/text v0.44.0
 )
 
 require (

@@ -3,8 +3,13 @@ package nfi
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"sort"
+	"strings"
 	"unicode/utf8"
+
+	"golang.org/x/text/encoding/htmlindex"
+	"golang.org/x/text/encoding/ianaindex"
 
 	"github.com/polynfi/polynfi/nfi/pyast"
 	"github.com/polynfi/polynfi/syntax"
@@ -128,7 +133,7 @@ func (e *Engine) Score(parser *syntax.Parser, path string, src []byte) FileScore
 		fs.Status, fs.Error = StatusSyntaxError, &FileError{Line: 1, Column: 1, Message: perr.Error()}
 		return fs
 	}
-	if id, bad := tree.FirstError(); bad {
+	if id, bad := innermostError(tree); bad {
 		n := tree.Node(id)
 		msg := "syntax error"
 		if snippet := errorSnippet(tree.Text(id)); snippet != "" {
@@ -218,9 +223,10 @@ func sortDiagnostics(d []Diagnostic) {
 	})
 }
 
-// decode checks that src can be scored and returns it as UTF-8. A PEP 263
-// latin-1 coding declaration is honoured; other non-UTF-8 input is an
-// encoding error with the offending line.
+// decode checks that src can be scored and returns it as UTF-8. Source
+// that is valid UTF-8 is used as is; otherwise a PEP 263 coding declaration
+// on line 1 or 2 (latin-1, koi8-r, iso-8859-5, cp1252, shift_jis, ...) is
+// honoured; anything else is an encoding error naming the line.
 func (e *Engine) decode(src []byte) ([]byte, string, *FileError) {
 	if e.MaxFileSize > 0 && len(src) > e.MaxFileSize {
 		return nil, StatusTooLarge, &FileError{Line: 1, Column: 1, Message: fmt.Sprintf("file is %d bytes, over the %d-byte limit", len(src), e.MaxFileSize)}
@@ -232,12 +238,13 @@ func (e *Engine) decode(src []byte) ([]byte, string, *FileError) {
 	if utf8.Valid(src) {
 		return src, StatusOK, nil
 	}
-	if isLatin1Declared(src) {
-		out := make([]byte, 0, len(src)+len(src)/8)
-		for _, b := range src {
-			out = utf8.AppendRune(out, rune(b))
+	name := declaredEncoding(src)
+	if name != "" {
+		out, err := decodeAs(name, src)
+		if err == nil {
+			return out, StatusOK, nil
 		}
-		return out, StatusOK, nil
+		return nil, StatusEncoding, &FileError{Line: 1, Column: 1, Message: fmt.Sprintf("coding declaration %q: %v", name, err)}
 	}
 	i := 0
 	for i < len(src) {
@@ -248,7 +255,7 @@ func (e *Engine) decode(src []byte) ([]byte, string, *FileError) {
 		i += size
 	}
 	line, col := position(src, i)
-	return nil, StatusEncoding, &FileError{Line: line, Column: col, Message: fmt.Sprintf("invalid UTF-8 byte 0x%02x and no latin-1 coding declaration", src[i])}
+	return nil, StatusEncoding, &FileError{Line: line, Column: col, Message: fmt.Sprintf("invalid UTF-8 byte 0x%02x and no coding declaration", src[i])}
 }
 
 func position(src []byte, off int) (line, col int) {
@@ -257,30 +264,53 @@ func position(src []byte, off int) (line, col int) {
 	return line, col
 }
 
-// isLatin1Declared reports a PEP 263 coding cookie naming latin-1 or
-// iso-8859-1 on line 1 or 2.
-func isLatin1Declared(src []byte) bool {
+// codingRE is PEP 263's coding declaration. Source: PEP 263 ("Defining the Encoding").
+var codingRE = regexp.MustCompile(`^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)`)
+
+// declaredEncoding returns the PEP 263 encoding name declared on line 1 or 2, or "".
+func declaredEncoding(src []byte) string {
 	lines := bytes.SplitN(src, []byte{'\n'}, 3)
 	if len(lines) > 2 {
 		lines = lines[:2]
 	}
 	for _, l := range lines {
-		l = bytes.ToLower(l)
-		if !bytes.HasPrefix(bytes.TrimSpace(l), []byte("#")) {
-			continue
+		if m := codingRE.FindSubmatch(l); m != nil {
+			return strings.ToLower(string(m[1]))
 		}
-		i := bytes.Index(l, []byte("coding"))
-		if i < 0 || i+6 >= len(l) || (l[i+6] != ':' && l[i+6] != '=') {
-			continue
-		}
-		rest := bytes.TrimSpace(l[i+7:])
-		for _, name := range []string{"latin-1", "latin_1", "iso-8859-1", "iso8859-1", "iso_8859_1", "latin1"} {
-			if bytes.HasPrefix(rest, []byte(name)) {
-				return true
-			}
+		if t := bytes.TrimSpace(l); len(t) > 0 && t[0] != '#' {
+			break // PEP 263: line 2 counts only after a comment or blank line 1
 		}
 	}
-	return false
+	return ""
+}
+
+// decodeAs converts src from the named encoding to UTF-8. Python's latin-1
+// aliases are ISO-8859-1 exactly; other names go through the IANA and WHATWG
+// registries (golang.org/x/text).
+func decodeAs(name string, src []byte) ([]byte, error) {
+	norm := strings.ReplaceAll(name, "_", "-")
+	switch norm {
+	case "latin-1", "latin1", "iso-8859-1", "iso8859-1", "l1", "cp819":
+		out := make([]byte, 0, len(src)+len(src)/8)
+		for _, b := range src {
+			out = utf8.AppendRune(out, rune(b))
+		}
+		return out, nil
+	case "utf-8", "utf8", "utf-8-sig":
+		return nil, fmt.Errorf("the file is not valid UTF-8")
+	}
+	enc, err := ianaindex.IANA.Encoding(norm)
+	if err != nil || enc == nil {
+		enc, err = htmlindex.Get(norm)
+	}
+	if err != nil || enc == nil {
+		return nil, fmt.Errorf("unknown encoding")
+	}
+	out, err := enc.NewDecoder().Bytes(src)
+	if err != nil {
+		return nil, fmt.Errorf("cannot decode: %w", err)
+	}
+	return out, nil
 }
 
 // errorSnippet returns the first line of an ERROR node's text, at most 30 bytes.
@@ -296,4 +326,29 @@ func errorSnippet(b []byte) string {
 		}
 	}
 	return string(b)
+}
+
+// innermostError returns the first ERROR or MISSING node in preorder that
+// contains no other one. Tree-sitter's error recovery can wrap a long stretch
+// of valid code in one ERROR node; the innermost one is where the problem is.
+func innermostError(t *syntax.Tree) (syntax.NodeID, bool) {
+	id, ok := t.FirstError()
+	if !ok {
+		return syntax.NoNode, false
+	}
+	isErr := func(n *syntax.Node) bool { return n.Kind == "ERROR" || n.Missing }
+	for {
+		n := t.Node(id)
+		inner := syntax.NoNode
+		for i := id + 1; i < n.End; i++ {
+			if isErr(t.Node(i)) {
+				inner = i
+				break
+			}
+		}
+		if inner == syntax.NoNode {
+			return id, true
+		}
+		id = inner
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polynfi/polynfi/internal/corpus"
 	"github.com/polynfi/polynfi/syntax"
 )
 
@@ -206,5 +207,45 @@ func TestDecodeLatin1(t *testing.T) {
 	fs = score(t, e, "name = 'caf\xe9'\n")
 	if fs.Valid || fs.Status != StatusEncoding || fs.Error.Line != 1 || fs.Error.Column != 12 {
 		t.Fatalf("undeclared latin-1: %+v %+v", fs.Status, fs.Error)
+	}
+}
+
+func TestDecodeDeclaredEncodings(t *testing.T) {
+	e, _ := NewEngine(testCatalog(), Settings{})
+	cases := []struct {
+		name, src, status string
+	}{
+		{"koi8-r", "# -*- coding: koi8-r -*-\ns = '\xf0\xd2\xc9\xd7\xc5\xd4'\n", StatusOK},
+		{"iso-8859-5 on line 2", "#!/usr/bin/env python\n# vim: set fileencoding=iso-8859-5 :\ns = '\xbf'\n", StatusOK},
+		{"cp1252", "# coding=cp1252\ns = '\x93q\x94'\n", StatusOK},
+		{"unknown codec", "# coding: no-such-codec\ns = '\xff'\n", StatusEncoding},
+		{"declaration after code", "x = 1\n# coding: latin-1\ns = '\xe9'\n", StatusEncoding},
+	}
+	for _, c := range cases {
+		if fs := score(t, e, c.src); fs.Status != c.status {
+			t.Errorf("%s: got %q (%v), want %q", c.name, fs.Status, fs.Error, c.status)
+		}
+	}
+}
+
+// TestInnermostSyntaxError: the reported position is the innermost error,
+// not the start of an ERROR node that swallowed valid code before it. The
+// standard library's test_compile.py has code tree-sitter-python cannot parse
+// (a dedented continuation line inside parentheses, line 1335) and an ERROR
+// node that starts at line 1.
+func TestInnermostSyntaxError(t *testing.T) {
+	dir := corpus.StdlibDir()
+	src, err := os.ReadFile(filepath.Join(dir, "test", "test_compile.py"))
+	if dir == "" || err != nil {
+		t.Skip("no test/test_compile.py in this Python's standard library")
+	}
+	e, _ := NewEngine(testCatalog(), Settings{})
+	fs := score(t, e, string(src))
+	if fs.Valid || fs.Error == nil {
+		t.Skip("this tree-sitter-python parses test_compile.py")
+	}
+	lines := strings.Split(string(src), "\n")
+	if fs.Error.Line < 100 || !strings.Contains(lines[fs.Error.Line-1], "(bar.") {
+		t.Errorf("error reported at line %d (%s), want the line of the unparsable \"(bar.\"", fs.Error.Line, fs.Error.Message)
 	}
 }
