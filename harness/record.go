@@ -189,7 +189,9 @@ func (s *Store) Close() error {
 // instances live; it is emptied when the store is opened.
 func (s *Store) ScratchDir() string { return filepath.Join(s.Dir, ".work") }
 
-// safeName maps a model name to a directory name.
+// safeName maps a model name to a directory name: "/" becomes "__" as in
+// SWE-bench's log directories (logs/run_evaluation/<run>/<model with / as
+// __>/<instance>), any other character outside [A-Za-z0-9._-] becomes "_".
 func safeName(s string) string {
 	if s == "" {
 		return "_"
@@ -199,6 +201,8 @@ func safeName(s string) string {
 		switch {
 		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
 			b.WriteRune(r)
+		case r == '/':
+			b.WriteString("__")
 		default:
 			b.WriteByte('_')
 		}

@@ -59,7 +59,7 @@ func TestRunResumesAndReevaluatesChangedPatches(t *testing.T) {
 			t.Errorf("record file %s: %v", f, err)
 		}
 	}
-	if !strings.Contains(dir, filepath.Join("m_x", "acme__echo-a", "run-0")) {
+	if !strings.Contains(dir, filepath.Join("m__x", "acme__echo-a", "run-0")) {
 		t.Errorf("record dir %s", dir)
 	}
 	// Same command again: everything skipped.
