@@ -33,6 +33,13 @@ type Mode int
 const (
 	// Compatible keys files by their old path (added files are all
 	// "/dev/null") and counts SWE-PolyBench's node types with its quirks.
+	//
+	// Deliberate differences from SWE-PolyBench's runs: node metrics are
+	// computed for every instance (SWE-PolyBench computes them only with
+	// --node-metrics and otherwise records null); and an empty prediction
+	// always scores 0 for nodes, kept in node means, as SWE-PolyBench's full
+	// evaluation records it, whereas its --metrics-only pass gives null
+	// (left out) when the reference change has no node.
 	Compatible Mode = iota
 	// Extended keys added files by their new path, gives added, deleted and
 	// renamed files their nodes, and counts more node types (spec §4.2).
