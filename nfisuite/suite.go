@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/diff"
+	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/runtime"
 	"github.com/polynfi/polynfi/syntax"
@@ -31,6 +33,10 @@ type Suite struct {
 	KeepWorkspaces bool
 	// LogDir, when set, receives each run's test log as <key>.log.
 	LogDir string
+	// Repos provides the base repositories of tasks whose environment names
+	// one (environment.repo and base_commit, as `polynfi tasks build`
+	// writes them); nil when no --repos-dir was given.
+	Repos *harness.Repos
 }
 
 // Output resolves what a prediction asks to write: path → content of every
@@ -179,12 +185,18 @@ func (s *Suite) Evaluate(ctx context.Context, parser *syntax.Parser, task *datas
 // test writes the workspace (environment, output, tests), runs the task's
 // test command and grades the log strictly.
 func (s *Suite) test(ctx context.Context, task *dataset.NFITask, out map[string]string, rec *Record) error {
-	ws, err := os.MkdirTemp(s.WorkDir, "nfi-"+safeName(task.InstanceID)+"-")
+	ws, cleanup, err := s.workspace(ctx, task)
 	if err != nil {
-		return fmt.Errorf("make workspace for %s: %w", task.InstanceID, err)
+		if ctx.Err() != nil {
+			return err
+		}
+		rec.Tested = true
+		rec.TestStatus = "error"
+		rec.InvalidDetail = err.Error()
+		return nil
 	}
 	if !s.KeepWorkspaces {
-		defer os.RemoveAll(ws)
+		defer cleanup()
 	}
 	var files []dataset.FileContent
 	if task.Environment != nil {
@@ -198,6 +210,8 @@ func (s *Suite) test(ctx context.Context, task *dataset.NFITask, out map[string]
 	for _, p := range paths {
 		if out[p] != "" {
 			files = append(files, dataset.FileContent{Path: p, Content: out[p]})
+		} else {
+			os.Remove(filepath.Join(ws, filepath.FromSlash(p))) // deleted by the output
 		}
 	}
 	files = append(files, task.Tests...)
@@ -208,6 +222,14 @@ func (s *Suite) test(ctx context.Context, task *dataset.NFITask, out map[string]
 		}
 		if err := os.WriteFile(full, []byte(f.Content), 0o644); err != nil {
 			return fmt.Errorf("write workspace of %s: %w", task.InstanceID, err)
+		}
+	}
+	if task.TestPatch != "" {
+		if out, err := gitApply(ctx, ws, task.TestPatch); err != nil {
+			rec.Tested = true
+			rec.TestStatus = "error"
+			rec.InvalidDetail = fmt.Sprintf("apply the task's test patch: %v: %s", err, out)
+			return nil
 		}
 	}
 	timeout := s.Timeout
@@ -254,6 +276,47 @@ func (s *Suite) test(ctx context.Context, task *dataset.NFITask, out map[string]
 	}
 	rec.FunctionallyCorrect = rec.TestStatus == "passed"
 	return nil
+}
+
+// workspace makes the directory a run's tests execute in: a work tree of the
+// task's base repository at its commit when the environment names one, else
+// an empty directory. cleanup removes it.
+func (s *Suite) workspace(ctx context.Context, task *dataset.NFITask) (dir string, cleanup func(), err error) {
+	repo, commit := "", task.BaseCommit
+	if env := task.Environment; env != nil {
+		repo = env.Repo
+		if env.BaseCommit != "" {
+			commit = env.BaseCommit
+		}
+	}
+	if repo == "" {
+		dir, err := os.MkdirTemp(s.WorkDir, "nfi-"+safeName(task.InstanceID)+"-")
+		if err != nil {
+			return "", nil, fmt.Errorf("make workspace for %s: %w", task.InstanceID, err)
+		}
+		return dir, func() { os.RemoveAll(dir) }, nil
+	}
+	if commit == "" {
+		return "", nil, fmt.Errorf("task %s: environment names repository %s but no base_commit", task.InstanceID, repo)
+	}
+	if s.Repos == nil {
+		return "", nil, fmt.Errorf("task %s needs repository %s at %s: give --repos-dir", task.InstanceID, repo, commit)
+	}
+	parent := s.WorkDir
+	if parent == "" {
+		parent = os.TempDir()
+	}
+	return s.Repos.Workspace(ctx, repo, commit, parent)
+}
+
+// gitApply applies a unified diff in dir with `git apply` (which also works
+// outside a git repository) and returns git's output.
+func gitApply(ctx context.Context, dir, patch string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", "apply", "--whitespace=nowarn", "-")
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(patch)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
 }
 
 // GradeStrict grades an NFI task's test run, where every test of the task

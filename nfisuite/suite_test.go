@@ -2,12 +2,18 @@ package nfisuite
 
 import (
 	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/catalog"
 	"github.com/polynfi/polynfi/runtime"
+	"github.com/polynfi/polynfi/syntax"
 	"github.com/polynfi/polynfi/testlog"
 )
 
@@ -170,5 +176,70 @@ func TestInterruptAndResume(t *testing.T) {
 	}
 	if len(recs) != len(tasks) {
 		t.Fatalf("%d records, want %d", len(recs), len(tasks))
+	}
+}
+
+// TestRepositoryEnvironment evaluates a task whose tests live in a base
+// repository (environment.repo + base_commit, as `polynfi tasks build`
+// writes them): the workspace is that repository at the commit, with the
+// output written over the target file.
+func TestRepositoryEnvironment(t *testing.T) {
+	reposDir := t.TempDir()
+	repo := filepath.Join(reposDir, "acme__calc")
+	git := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid", "GIT_COMMITTER_NAME=t",
+			"GIT_COMMITTER_EMAIL=t@example.invalid", "GIT_AUTHOR_DATE=2024-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2024-01-01T00:00:00Z")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	before := "def add(a, b):\n    return a + b\n"
+	after := "\"\"\"Arithmetic.\"\"\"\n\n\ndef add(a: int, b: int) -> int:\n    \"\"\"Return a + b.\"\"\"\n    return a + b\n"
+	os.MkdirAll(filepath.Join(repo, "calc"), 0o755)
+	os.MkdirAll(filepath.Join(repo, "tests"), 0o755)
+	os.WriteFile(filepath.Join(repo, "calc", "ops.py"), []byte(before), 0o644)
+	os.WriteFile(filepath.Join(repo, "tests", "test_ops.py"), []byte("from calc.ops import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"), 0o644)
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-q", "-m", "base")
+	base := git("rev-parse", "HEAD")
+
+	task := dataset.NFITask{InstanceID: "acme__calc-1", Repo: "acme/calc", Aspect: nfi.Documentation, Scope: "single",
+		Files:       []dataset.NFIFile{{Path: "calc/ops.py", Before: before, After: after}},
+		TestCommand: "python3 -m pytest -rA -p no:cacheprovider tests",
+		Environment: &dataset.NFIEnvironment{Repo: "acme/calc", BaseCommit: base}}
+	broken := dataset.Prediction{InstanceID: task.InstanceID, ModelNameOrPath: "agent",
+		Files: map[string]string{"calc/ops.py": "def add(a, b):\n    return a - b\n"}}
+	s := newSuite(t)
+	// Without repositories the run cannot be tested, and says why.
+	parser := syntax.NewParser()
+	defer parser.Close()
+	rec, err := s.Evaluate(context.Background(), parser, &task, &GoldPredictions([]dataset.NFITask{task})[0], nfi.Improvement{})
+	if err == nil && (rec.FunctionallyCorrect || !strings.Contains(rec.InvalidDetail, "--repos-dir")) {
+		t.Fatalf("without repos: correct=%v detail=%q", rec.FunctionallyCorrect, rec.InvalidDetail)
+	}
+	s.Repos = harness.NewRepos(reposDir, t.TempDir())
+	out := t.TempDir()
+	res, err := s.Run(context.Background(), []dataset.NFITask{task}, append(GoldPredictions([]dataset.NFITask{task}), broken), RunOptions{Out: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, r := range res.Records {
+		got[r.Model] = r.FunctionallyCorrect
+		if r.Model == dataset.GoldModel && r.TestsTotal != 1 {
+			t.Errorf("gold ran %d tests, want the repository's 1", r.TestsTotal)
+		}
+	}
+	if !got[dataset.GoldModel] || got["agent"] {
+		t.Fatalf("correctness: got %v, want gold true, agent false", got)
+	}
+	if st, err := os.Stat(filepath.Join(repo, "calc", "ops.py")); err != nil || st.Size() != int64(len(before)) {
+		t.Fatal("the base repository must not be touched")
 	}
 }

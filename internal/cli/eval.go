@@ -93,7 +93,7 @@ Exit status: 0 when the run completed (unresolved instances are results),
 			switch kind {
 			case dataset.KindNFITasks:
 				return runNFIEval(e, nfiEvalOptions{dataset: o.dataset, predictions: o.predictions, out: o.out, workers: o.workers,
-					instanceIDs: o.instanceIDs, timeout: o.timeout, format: o.format, catalog: o.catalog, config: o.config})
+					instanceIDs: o.instanceIDs, timeout: o.timeout, format: o.format, catalog: o.catalog, config: o.config, reposDir: o.reposDir})
 			default:
 				return runInstanceEval(e, o)
 			}

@@ -3,10 +3,12 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/catalog"
 	"github.com/polynfi/polynfi/nfisuite"
@@ -24,6 +26,9 @@ type nfiEvalOptions struct {
 	format      string
 	catalog     string
 	config      string
+	// reposDir holds the base repositories of tasks whose environment names
+	// one; "" means <dataset dir>/repos when that exists.
+	reposDir string
 }
 
 // runNFIEval evaluates predictions on SWE-NFI tasks (spec §3.1), writes one
@@ -77,6 +82,15 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 		fmt.Fprintf(e.stderr, "polynfi: %s\n", note)
 	}
 	suite := &nfisuite.Suite{Engine: eng, Runner: runner, Timeout: o.timeout}
+	reposDir := o.reposDir
+	if reposDir == "" {
+		if d := filepath.Join(filepath.Dir(o.dataset), "repos"); dirExists(d) {
+			reposDir = d
+		}
+	}
+	if reposDir != "" {
+		suite.Repos = harness.NewRepos(reposDir, filepath.Join(o.out, ".repos"))
+	}
 	start := time.Now()
 	bar := newBar(e.stderr, 0, "evaluating")
 	res, runErr := suite.Run(e.ctx, ts.Tasks, preds, nfisuite.RunOptions{
@@ -115,4 +129,9 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 		format = "text"
 	}
 	return renderNFI(e.stdout, rep, format)
+}
+
+func dirExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
 }
