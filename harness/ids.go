@@ -99,8 +99,11 @@ func chooseReading(cands []candidate, f2p, p2p []string, workdir string) (string
 			want[id] = true
 		}
 		results := c.results
-		if c.framework == string(testlog.Pytest) {
-			results = applyPytestAliases(results, want)
+		switch c.framework {
+		case string(testlog.Pytest):
+			results = applyAliases(results, want, testlog.PolyBenchPytestAlias)
+		case string(testlog.Unittest):
+			results = applyAliases(results, want, unittest311Alias)
 		}
 		if n := countMatches(results, want); n > bestN {
 			best, bestN, bestF2P, bestP2P, bestResults = i, n, ef, ep, results
@@ -112,19 +115,20 @@ func chooseReading(cands []candidate, f2p, p2p []string, workdir string) (string
 	return cands[best].framework, bestResults, bestF2P, bestP2P
 }
 
-// applyPytestAliases renames a pytest result to the id SWE-PolyBench's
-// parser would give it (testlog.PolyBenchPytestAlias) when that id is
-// expected and its own is not, so that data recorded by SWE-PolyBench
-// ("pkg/test_a.py" for "my-pkg/test_a.py", "test_x" for "test_x[0.5]")
-// matches. Several results may take the same alias; the graders treat them
-// as repeated reports of one test.
-func applyPytestAliases(results []testlog.Result, want map[string]bool) []testlog.Result {
+// applyAliases renames a result to alias(id) when that id is expected and
+// its own is not, so that data recorded by SWE-PolyBench's parsers
+// matches: for pytest the id its pattern reads (testlog.PolyBenchPytestAlias:
+// "pkg/test_a.py" for "my-pkg/test_a.py", "test_x" for "test_x[0.5]"), for
+// unittest the class path Python 3.11+ prints (unittest311Alias). Several
+// results may take the same alias; the graders treat them as repeated
+// reports of one test.
+func applyAliases(results []testlog.Result, want map[string]bool, alias func(string) string) []testlog.Result {
 	var out []testlog.Result
 	for i, r := range results {
 		if want[r.ID] {
 			continue
 		}
-		if a := testlog.PolyBenchPytestAlias(r.ID); a != r.ID && want[a] {
+		if a := alias(r.ID); a != r.ID && want[a] {
 			if out == nil {
 				out = append([]testlog.Result(nil), results...)
 			}
@@ -135,4 +139,16 @@ func applyPytestAliases(results []testlog.Result, want map[string]bool) []testlo
 		return results
 	}
 	return out
+}
+
+// unittest311Alias returns the id SWE-PolyBench's unittest pattern reads
+// from Python 3.11+'s verbose lines, whose class path ends in the method
+// name ("test_x (pkg.C.test_x) ... ok" is read as "pkg.C.test_x:test_x:");
+// testlog drops that repetition ("pkg.C:test_x:").
+func unittest311Alias(id string) string {
+	parts := strings.SplitN(id, ":", 3)
+	if len(parts) != 3 || parts[0] == "" || parts[1] == "" {
+		return id
+	}
+	return parts[0] + "." + parts[1] + ":" + parts[1] + ":" + parts[2]
 }
