@@ -18,7 +18,7 @@ var UnreachableCode = &nfi.Rule{
 		Why:     "Code after an unconditional jump never runs; it is either dead or a sign that the jump is misplaced.",
 		Bad:     "def f():\n    return 1\n    print('never')\n",
 		Good:    "def f():\n    print('always')\n    return 1\n",
-		Exempt:  "Statements after a jump that is itself inside a nested block (`if x: return` does not make the rest unreachable).",
+		Exempt:  "Statements after a jump that is itself inside a nested block (`if x: return` does not make the rest unreachable). The empty-generator idiom, a bare `return` followed by a lone `yield` (or `yield from ()`) as the last statement of a def: the `yield` never runs but makes the function a generator, and deleting it changes behaviour.",
 		Source:  "pylint W0101 unreachable",
 		Oracle:  "Ruff PLW0101 (preview) builds a control-flow graph and also finds code after `while True` without break or after exhaustive if/else jumps; this rule only looks at the same block.",
 	},
@@ -36,8 +36,29 @@ func checkUnreachable(p *nfi.Pass, n syntax.NodeID) {
 	for next != syntax.NoNode && (!t.Nodes[next].Named || t.Nodes[next].Extra) {
 		next = t.Nodes[next].NextSibling
 	}
-	if next == syntax.NoNode {
+	if next == syntax.NoNode || isEmptyGeneratorIdiom(t, n, next) {
 		return
 	}
 	p.Reportf(next, "unreachable code after %s", strings.TrimSuffix(t.Kind(n), "_statement"))
+}
+
+// isEmptyGeneratorIdiom reports `return` followed by a yield expression
+// statement that ends a def's body: `def f(): return; yield`.
+func isEmptyGeneratorIdiom(t *syntax.Tree, jump, next syntax.NodeID) bool {
+	if t.Kind(jump) != "return_statement" || t.Nodes[jump].FirstChild != syntax.NoNode && t.Nodes[t.Nodes[jump].FirstChild].NextSibling != syntax.NoNode {
+		return false // a return with a value
+	}
+	if t.Kind(next) != "expression_statement" || t.Kind(t.Ancestor(next, "function_definition", "class_definition", "module")) != "function_definition" {
+		return false
+	}
+	if t.Kind(t.Parent(next)) != "block" || t.Kind(t.Parent(t.Parent(next))) != "function_definition" {
+		return false
+	}
+	for s := t.Nodes[next].NextSibling; s != syntax.NoNode; s = t.Nodes[s].NextSibling {
+		if t.Nodes[s].Named && !t.Nodes[s].Extra {
+			return false // not the last statement
+		}
+	}
+	c := t.Nodes[next].FirstChild
+	return c != syntax.NoNode && t.Kind(c) == "yield"
 }

@@ -24,3 +24,20 @@ def fine(x):
         return 1
     print("reachable")
     return 0
+
+
+def empty_generator():
+    """The empty-generator idiom: the yield is never run but is needed."""
+    return
+    yield
+
+
+def empty_generator_from():
+    return
+    yield from ()
+
+
+def not_the_idiom():
+    return
+    yield 1  # want "LOG-P06"
+    cleanup()
