@@ -104,6 +104,8 @@ func chooseReading(cands []candidate, f2p, p2p []string, workdir string) (string
 			results = applyAliases(results, want, testlog.PolyBenchPytestAlias)
 		case string(testlog.Unittest):
 			results = applyAliases(results, want, unittest311Alias)
+		case string(testlog.Jest):
+			results = applyAliases(results, want, absoluteJestAlias(want))
 		}
 		if n := countMatches(results, want); n > bestN {
 			best, bestN, bestF2P, bestP2P, bestResults = i, n, ef, ep, results
@@ -151,4 +153,36 @@ func unittest311Alias(id string) string {
 		return id
 	}
 	return parts[0] + "." + parts[1] + ":" + parts[1] + ":" + parts[2]
+}
+
+// absoluteJestAlias matches relative Jest ids ("test/a.test.ts->adds") to
+// expected ids that carry an absolute test path ("/testbed/test/a.test.ts->
+// adds", SWE-PolyBench's spelling) when the dataset gives no Dockerfile
+// WORKDIR to strip: the alias of a parsed id is the expected absolute id
+// whose path ends in "/" plus the parsed path, when exactly one does.
+func absoluteJestAlias(want map[string]bool) func(string) string {
+	bySuffix := map[string]string{}
+	ambiguous := map[string]bool{}
+	for e := range want {
+		file, name, ok := strings.Cut(e, "->")
+		if !ok || !strings.HasPrefix(file, "/") {
+			continue
+		}
+		for i := 1; i < len(file); i++ {
+			if file[i-1] != '/' {
+				continue
+			}
+			k := file[i:] + "->" + name
+			if prev, dup := bySuffix[k]; dup && prev != e {
+				ambiguous[k] = true
+			}
+			bySuffix[k] = e
+		}
+	}
+	return func(id string) string {
+		if e, ok := bySuffix[id]; ok && !ambiguous[id] {
+			return e
+		}
+		return id
+	}
 }
