@@ -51,14 +51,35 @@ func kindOf(c commit) (kind string, pr int) {
 	return "", 0
 }
 
-// botPatterns match bot accounts in an author name or e-mail, or in the
-// source branch of a merge ("Merge pull request #1 from org/dependabot/pip/x").
+// botPatterns match bot accounts in an author name or e-mail.
 var botPatterns = []string{"[bot]", "dependabot", "renovate", "pre-commit-ci", "greenkeeper", "snyk-bot", "github-actions"}
 
 func isBot(s string) bool {
 	s = strings.ToLower(s)
 	for _, p := range botPatterns {
 		if strings.Contains(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// botBranchPrefixes are the branch names bots push pull requests from
+// (Dependabot "dependabot/pip/x", Renovate "renovate/x", pre-commit.ci
+// "pre-commit-ci-update-config", Greenkeeper, Snyk). A merge subject's source
+// branch ("from org/branch") is only a bot's when the branch starts with one:
+// a person's branch may well be called "github-actions" or "pre-commit-ci-schedule".
+var botBranchPrefixes = []string{"dependabot/", "renovate/", "pre-commit-ci-update-config", "greenkeeper/", "snyk-fix-", "snyk-upgrade-"}
+
+// isBotBranch reports whether "owner/branch" (or "branch") is a bot's branch.
+func isBotBranch(ref string) bool {
+	ref = strings.ToLower(ref)
+	branch := ref
+	if _, b, ok := strings.Cut(ref, "/"); ok {
+		branch = b
+	}
+	for _, p := range botBranchPrefixes {
+		if strings.HasPrefix(branch, p) || strings.HasPrefix(ref, p) {
 			return true
 		}
 	}
@@ -84,7 +105,7 @@ func dropReasonMessage(c commit, headAuthor string) string {
 	if isBot(c.AuthorName) || isBot(c.AuthorEmail) || isBot(headAuthor) {
 		return DropBot
 	}
-	if m := mergeFromRe.FindStringSubmatch(c.Subject); m != nil && isBot(m[1]) {
+	if m := mergeFromRe.FindStringSubmatch(c.Subject); m != nil && isBotBranch(m[1]) {
 		return DropBot
 	}
 	subject := subjectOf(c)
