@@ -110,7 +110,72 @@ func CommentContainsCode(comment string) bool {
 	if isClauseHeader(line) || isPartialDictEntry(line) || isMultilineAssignment(line) || isOnlyBrackets(line) {
 		return true
 	}
+	if hasAdjacentNames(line) {
+		return false // parsesAsPython would say so, after a costly parse
+	}
 	return parsesAsPython(line)
+}
+
+// notPairWords are the words hasAdjacentNames does not count as names:
+// Python's keywords and soft keywords, plus the Python 2 statement words
+// and literals tree-sitter knows.
+var notPairWords = map[string]bool{
+	"False": true, "None": true, "True": true, "and": true, "as": true, "assert": true,
+	"async": true, "await": true, "break": true, "class": true, "continue": true, "def": true,
+	"del": true, "elif": true, "else": true, "except": true, "finally": true, "for": true,
+	"from": true, "global": true, "if": true, "import": true, "in": true, "is": true,
+	"lambda": true, "nonlocal": true, "not": true, "or": true, "pass": true, "raise": true,
+	"return": true, "try": true, "while": true, "with": true, "yield": true,
+	"match": true, "case": true, "type": true, "_": true, "print": true, "exec": true,
+}
+
+// hasAdjacentNames reports two identifiers separated only by spaces or tabs,
+// which no Python statement has, so that s cannot parse (parsesAsPython
+// is false). Unlike hasConsecutiveNames it reads past numbers, taking a
+// number with every letter, digit, `_` and `.` after it as one token; it
+// stops at a quote, `#`, a backslash or any character it cannot classify,
+// so it never looks inside a string or comment.
+func hasAdjacentNames(s string) bool {
+	prevName := false
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t':
+			i++
+		case c >= '0' && c <= '9':
+			for i < len(s) && (isASCIIWord(s[i]) || s[i] == '.') {
+				i++
+			}
+			prevName = false
+		case c < utf8.RuneSelf && strings.IndexByte("()[]{},:;.=!<>+-*/@%&|^~", c) >= 0:
+			prevName = false
+			i++
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r != '_' && !unicode.IsLetter(r) {
+				return false
+			}
+			j := i + size
+			for j < len(s) {
+				r2, n := utf8.DecodeRuneInString(s[j:])
+				if r2 != '_' && !unicode.IsLetter(r2) && !unicode.IsDigit(r2) && !unicode.Is(unicode.Mn, r2) && !unicode.Is(unicode.Mc, r2) {
+					break
+				}
+				j += n
+			}
+			isName := !notPairWords[s[i:j]]
+			if isName && prevName {
+				return true
+			}
+			prevName = isName
+			i = j
+		}
+	}
+	return false
+}
+
+func isASCIIWord(b byte) bool {
+	return b == '_' || (b >= '0' && b <= '9') || (b|0x20 >= 'a' && b|0x20 <= 'z')
 }
 
 func hasCodeIndicator(s string) bool {
