@@ -22,7 +22,8 @@
 //     (Hamilton) method over each stratum's remaining need
 //     max(0, size·p_s − picked), capped by the records left in it; slots
 //     still free (a stratum ran out) go by largest remainder over p_s among
-//     strata with records left. Without coverage picks this is plain
+//     strata with records left. Equal remainders are ordered by the first
+//     8 bytes of SHA-256(seed, 0x01, stratum key), so the seed decides. Without coverage picks this is plain
 //     Hamilton apportionment of size by p_s.
 //  5. Each stratum takes its lowest-ranked records not yet picked; the
 //     subset keeps the input order.
@@ -427,7 +428,17 @@ func Sample(t *Table, o Options) (*Result, error) {
 		res.ReposCovered = len(repos)
 	}
 
-	// Largest-remainder allocation of the remaining slots.
+	// Largest-remainder allocation of the remaining slots. Equal
+	// remainders are broken by a seeded rank of the stratum key, so that the
+	// seed, not the alphabet, decides between equally entitled strata.
+	tie := make([]uint64, len(strata))
+	for i, s := range strata {
+		h := sha256.New()
+		h.Write(seed)
+		h.Write([]byte{0x01})
+		h.Write([]byte(s.Key))
+		tie[i] = binary.BigEndian.Uint64(h.Sum(nil)[:8])
+	}
 	left := o.Size
 	for _, s := range strata {
 		left -= s.taken
@@ -462,7 +473,7 @@ func Sample(t *Table, o Options) (*Result, error) {
 				}
 				seats = min(left, int(math.Ceil(need-1e-9)))
 			}
-			give := largestRemainder(seats, w, caps)
+			give := largestRemainder(seats, w, caps, tie)
 			got := 0
 			for i, g := range give {
 				alloc[i] += g
@@ -515,9 +526,9 @@ func better(pos bool, room float64, bestPos bool, bestRoom float64) bool {
 
 // largestRemainder apportions seats among weights (Hamilton's method):
 // each gets floor(seats·w_i/W), and the seats left go one each to the
-// largest fractional remainders (ties by index); no share exceeds caps[i].
-// It may hand out fewer seats than asked when caps bind.
-func largestRemainder(seats int, w []float64, caps []int) []int {
+// largest fractional remainders (equal remainders: lowest tie[i] first);
+// no share exceeds caps[i]. It may hand out fewer seats than asked when caps bind.
+func largestRemainder(seats int, w []float64, caps []int, tie []uint64) []int {
 	total := 0.0
 	for _, x := range w {
 		total += x
@@ -547,7 +558,12 @@ func largestRemainder(seats int, w []float64, caps []int) []int {
 			rems = append(rems, rem{i, q - float64(f)})
 		}
 	}
-	sort.SliceStable(rems, func(a, b int) bool { return rems[a].r > rems[b].r })
+	sort.SliceStable(rems, func(a, b int) bool {
+		if d := rems[a].r - rems[b].r; d > 1e-9 || d < -1e-9 {
+			return d > 0
+		}
+		return tie[rems[a].i] < tie[rems[b].i]
+	})
 	for _, r := range rems {
 		if given >= seats {
 			break

@@ -261,3 +261,29 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// TestSeedDecidesTies: two equally large strata and an odd size: the extra
+// record must not always go to the alphabetically first stratum.
+func TestSeedDecidesTies(t *testing.T) {
+	var b strings.Builder
+	for i := range 10 {
+		cat := []string{"Bug Fix", "Feature"}[i%2]
+		fmt.Fprintf(&b, `{"instance_id":"i%d","repo":"o/r","task_category":%q}`+"\n", i, cat)
+	}
+	tb, err := Read(tempFile(t, "pop.jsonl", b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	winners := map[string]int{}
+	for seed := uint64(1); seed <= 20; seed++ {
+		r, err := Sample(tb, Options{Size: 1, Strata: []string{"task_category"}, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, _ := tb.Records[r.Selected[0]].Value("task_category")
+		winners[v]++
+	}
+	if winners["Bug Fix"] == 0 || winners["Feature"] == 0 {
+		t.Errorf("over 20 seeds the tie always went one way: %v", winners)
+	}
+}
