@@ -339,7 +339,19 @@ func runMetricsOnly(e *env, o evalOptions, in *evalInputs, ropts *retrieval.Opti
 	}
 	var ms []retrieval.InstanceMetrics
 	var errs []error
+	// An instance without a prediction is scored as an empty one and stays
+	// in the means, as SWE-PolyBench merges predictions into the dataset.
+	jobs := append([]harness.Job(nil), in.jobs...)
+	predicted := map[string]bool{}
 	for _, j := range in.jobs {
+		predicted[j.Instance.InstanceID] = true
+	}
+	for _, x := range in.instances {
+		if !predicted[x.InstanceID] {
+			jobs = append(jobs, harness.Job{Instance: x, Prediction: dataset.Prediction{InstanceID: x.InstanceID}})
+		}
+	}
+	for _, j := range jobs {
 		if e.ctx.Err() != nil {
 			return e.ctx.Err()
 		}

@@ -126,3 +126,34 @@ func TestEvalReportsEverything(t *testing.T) {
 		t.Errorf("--nfi=false: nfi %+v retrieval %v", rep.Polynfi.NFI, rep.Polynfi.Retrieval)
 	}
 }
+
+// TestEvalMetricsOnlyCountsMissingPredictions: an instance without a
+// prediction is scored as an empty prediction (0) and stays in the means.
+func TestEvalMetricsOnlyCountsMissingPredictions(t *testing.T) {
+	t.Parallel()
+	ds := pyEvalFixture(t)
+	preds := filepath.Join(t.TempDir(), "p.jsonl")
+	os.WriteFile(preds, []byte(`{"instance_id": "other__repo-1", "model_patch": ""}`+"\n"), 0o644)
+	var stdout, stderr bytes.Buffer
+	if code := Main(context.Background(), []string{"eval", "--dataset", ds, "--predictions", preds, "--metrics-only", "--format", "json"}, &stdout, &stderr); code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	var got struct {
+		Summary struct {
+			Overall struct {
+				Instances int
+				File      struct{ N int }
+				Node      struct {
+					N  int
+					F1 float64
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if o := got.Summary.Overall; o.Instances != 1 || o.File.N != 1 || o.Node.N != 1 || o.Node.F1 != 0 {
+		t.Errorf("overall %+v, want one instance scored 0", o)
+	}
+}
