@@ -74,7 +74,8 @@ type Table3Row struct {
 	// HumanSame is the mean I_p(h) over the same (task, run) pairs as Mean,
 	// the baseline of the +/− marks.
 	HumanSame AspectCells `json:"human_same_tasks,omitempty"`
-	// Mark is "+" when Mean ≥ HumanSame, "−" otherwise, "" when undefined.
+	// Mark is "⁺" when Mean ≥ HumanSame, "⁻" otherwise, "" when undefined
+	// (superscripts, so that they do not read as the value's sign).
 	Mark [5]string `json:"mark"`
 }
 
@@ -181,9 +182,9 @@ func BuildNFI(records []nfisuite.Record) NFI {
 		for i := range row.Mean {
 			if row.Mean[i].OK && row.HumanSame[i].OK {
 				if row.Mean[i].Value >= row.HumanSame[i].Value-1e-12 {
-					row.Mark[i] = "+"
+					row.Mark[i] = "⁺"
 				} else {
-					row.Mark[i] = "−"
+					row.Mark[i] = "⁻"
 				}
 			}
 		}

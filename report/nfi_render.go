@@ -21,7 +21,7 @@ func (r NFI) Tables() []Table {
 		}
 		t3.Rows = append(t3.Rows, cells)
 	}
-	t3.Notes = []string{"+/− : the agent's mean I_p is at least / below the Human Reference mean on the same tasks; " + Dash + " : no functionally correct run."}
+	t3.Notes = []string{"⁺/⁻ : the agent's mean I_p is at least / below the Human Reference mean on the same tasks; " + Dash + " : no functionally correct run."}
 
 	t4 := Table{Title: "Table 4: mean I_p (pp) on single-file (S) and multi-file (M) tasks, and S − M"}
 	t4.Header = []string{"Agent", "Scope"}

@@ -21,6 +21,10 @@ type diffOutput struct {
 	nfi.Delta
 	// ImprovementPoints is I_p × 100, to one decimal (the paper's unit).
 	ImprovementPoints map[string]float64 `json:"improvement_pp"`
+	// Added and Removed list the files present in only one version
+	// (directory comparisons); they count in that version's mean only.
+	Added   []string `json:"added_files,omitempty"`
+	Removed []string `json:"removed_files,omitempty"`
 }
 
 func newDiffCmd(e *env) *cobra.Command {
@@ -69,8 +73,11 @@ not defined and the exit code is 1.`,
 			}
 			out := diffOutput{Run: summarizeSettings(eng), Before: score(args[0], before), After: score(args[1], after)}
 			if len(before) == 1 && len(after) == 1 && before[0] == "" {
-				// two single files: match them whatever their names
-				out.Before[0].Path, out.After[0].Path = "file", "file"
+				// two single files: match them whatever their names, under the after name
+				name := filepath.Base(args[1])
+				out.Before[0].Path, out.After[0].Path = name, name
+			} else {
+				out.Added, out.Removed = onlyIn(after, before), onlyIn(before, after)
 			}
 			out.Delta = nfi.Compare(out.Before, out.After)
 			out.ImprovementPoints = map[string]float64{}
@@ -97,6 +104,21 @@ not defined and the exit code is 1.`,
 	return cmd
 }
 
+// onlyIn returns the paths of a that are not in b, in order.
+func onlyIn(a, b []string) []string {
+	in := map[string]bool{}
+	for _, p := range b {
+		in[p] = true
+	}
+	var out []string
+	for _, p := range a {
+		if !in[p] {
+			out = append(out, filepath.ToSlash(p))
+		}
+	}
+	return out
+}
+
 // pairFiles returns the relative paths to score on each side: for two files,
 // [""] and [""]; for two directories, their *.py files by relative path.
 func pairFiles(a, b string) (before, after []string, err error) {
@@ -115,7 +137,7 @@ func pairFiles(a, b string) (before, after []string, err error) {
 		return []string{""}, []string{""}, nil
 	}
 	rel := func(root string) ([]string, error) {
-		files, err := pythonFiles([]string{root})
+		files, _, err := pythonFiles([]string{root})
 		if err != nil {
 			return nil, err
 		}
@@ -136,7 +158,14 @@ func pairFiles(a, b string) (before, after []string, err error) {
 
 func writeDiffText(e *env, out diffOutput, args []string) {
 	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(w, "before: %s (%d files)\nafter:  %s (%d files)\n\n", args[0], len(out.Before), args[1], len(out.After))
+	fmt.Fprintf(w, "before: %s (%s)\nafter:  %s (%s)\n", args[0], plural(len(out.Before), "file"), args[1], plural(len(out.After), "file"))
+	for _, p := range out.Added {
+		fmt.Fprintf(w, "added:   %s\n", p)
+	}
+	for _, p := range out.Removed {
+		fmt.Fprintf(w, "removed: %s\n", p)
+	}
+	fmt.Fprintln(w)
 	for _, side := range [][]nfi.FileScore{out.Before, out.After} {
 		for _, f := range side {
 			if !f.Valid && f.Error != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/spf13/cobra"
@@ -96,9 +97,12 @@ func newMetricsCmd(e *env) *cobra.Command {
 			if err := checkFormat(format, "text", "json"); err != nil {
 				return err
 			}
-			files, err := pythonFiles(args)
+			files, missing, err := pythonFiles(args)
 			if err != nil {
 				return err
+			}
+			if len(missing) > 0 {
+				return fmt.Errorf("no such file or directory: %s", strings.Join(missing, ", "))
 			}
 			results := analyzeFiles(e, files)
 			if err := e.ctx.Err(); err != nil {

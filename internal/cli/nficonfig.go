@@ -70,12 +70,18 @@ func skipDir(name string) bool {
 // pythonFiles expands files and directories: a file is taken as given, a
 // directory is searched recursively for *.py (hidden directories,
 // __pycache__ and node_modules skipped). The result is sorted per argument.
-func pythonFiles(args []string) ([]string, error) {
+//
+// A path that does not exist is kept in the list (scoring reports it as a
+// read_error for that file) and named in missing, so that one bad argument
+// does not stop the run.
+func pythonFiles(args []string) (files, missing []string, err error) {
 	var out []string
 	for _, a := range args {
 		st, err := os.Stat(a)
 		if err != nil {
-			return nil, err
+			missing = append(missing, a)
+			out = append(out, a)
+			continue
 		}
 		if !st.IsDir() {
 			out = append(out, a)
@@ -98,12 +104,12 @@ func pythonFiles(args []string) ([]string, error) {
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		sort.Strings(found)
 		out = append(out, found...)
 	}
-	return out, nil
+	return out, missing, nil
 }
 
 // settingsSummary is what reports record about the settings in force.

@@ -121,6 +121,7 @@ generated with --format markdown).`,
 
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // "<=" stays "<=", not "\u003c="
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }

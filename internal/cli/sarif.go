@@ -2,6 +2,10 @@ package cli
 
 import (
 	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/owenrumney/go-sarif/v2/sarif"
 
@@ -62,7 +66,7 @@ func (s *sarifSink) file(fs nfi.FileScore) error {
 			WithMessage(sarif.NewTextMessage(msg)).
 			WithLocations([]*sarif.Location{sarif.NewLocationWithPhysicalLocation(
 				sarif.NewPhysicalLocation().
-					WithArtifactLocation(sarif.NewSimpleArtifactLocation(fs.Path)).
+					WithArtifactLocation(sarif.NewSimpleArtifactLocation(artifactURI(fs.Path))).
 					WithRegion(sarif.NewSimpleRegion(line, line).WithStartColumn(col)))})
 		s.run.AddResult(res)
 		return nil
@@ -79,7 +83,7 @@ func (s *sarifSink) file(fs nfi.FileScore) error {
 				WithMessage(sarif.NewTextMessage(d.Message)).
 				WithLocations([]*sarif.Location{sarif.NewLocationWithPhysicalLocation(
 					sarif.NewPhysicalLocation().
-						WithArtifactLocation(sarif.NewSimpleArtifactLocation(fs.Path)).
+						WithArtifactLocation(sarif.NewSimpleArtifactLocation(artifactURI(fs.Path))).
 						WithRegion(region))})
 			s.run.AddResult(res)
 		}
@@ -90,4 +94,21 @@ func (s *sarifSink) file(fs nfi.FileScore) error {
 func (s *sarifSink) close(scoreSummary) error {
 	s.log.AddRun(s.run)
 	return s.log.PrettyWrite(s.w)
+}
+
+// artifactURI is how SARIF names a file: a relative URI reference (slashes,
+// percent-encoded) when the file is under the working directory, which
+// code-scanning tools resolve against the checkout; otherwise a file:// URI.
+// Source: SARIF 2.1.0 §3.4.3 (uri property), RFC 3986.
+func artifactURI(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return filepath.ToSlash(path)
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return (&url.URL{Path: filepath.ToSlash(rel)}).EscapedPath()
+		}
+	}
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -41,9 +42,15 @@ files[], summary), sarif (SARIF 2.1.0 for code-scanning tools).`,
 			if err != nil {
 				return err
 			}
-			files, err := pythonFiles(args)
+			if workers < 0 {
+				return usagef("--workers %d: want 0 (all cores) or more", workers)
+			}
+			files, missing, err := pythonFiles(args)
 			if err != nil {
 				return err
+			}
+			if len(files) == 0 {
+				fmt.Fprintf(e.stderr, "polynfi: no Python files under %s\n", strings.Join(args, ", "))
 			}
 			start := time.Now()
 			var sink scoreSink
@@ -70,8 +77,11 @@ files[], summary), sarif (SARIF 2.1.0 for code-scanning tools).`,
 			if err := sink.close(sum); err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stderr, "scored %d files (%d invalid) in %.2fs, %.1f MB/s\n",
-				sum.Files, sum.Invalid, sum.Seconds, sum.MBPerSecond)
+			fmt.Fprintf(e.stderr, "scored %s (%d invalid) in %.2fs, %.1f MB/s\n",
+				plural(sum.Files, "file"), sum.Invalid, sum.Seconds, sum.MBPerSecond)
+			if len(missing) > 0 {
+				return fmt.Errorf("no such file or directory: %s", strings.Join(missing, ", "))
+			}
 			return nil
 		},
 	}
@@ -131,6 +141,14 @@ func (s *scoreSummary) finish(_ *nfi.Engine, d time.Duration) {
 	}
 }
 
+// plural returns "1 file", "2 files".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
 type scoreSink interface {
 	file(nfi.FileScore) error
 	close(scoreSummary) error
@@ -154,8 +172,11 @@ func formatScores(s nfi.Scores) string {
 func (t *textScoreSink) file(fs nfi.FileScore) error {
 	if !fs.Valid {
 		fmt.Fprintf(t.w, "%s: invalid (%s", fs.Path, fs.Status)
-		if fs.Error != nil {
+		switch {
+		case fs.Error != nil && fs.Error.Line > 0:
 			fmt.Fprintf(t.w, " at %d:%d: %s", fs.Error.Line, fs.Error.Column, fs.Error.Message)
+		case fs.Error != nil:
+			fmt.Fprintf(t.w, ": %s", fs.Error.Message)
 		}
 		fmt.Fprintln(t.w, ")")
 		return nil
@@ -172,7 +193,7 @@ func (t *textScoreSink) file(fs nfi.FileScore) error {
 }
 
 func (t *textScoreSink) close(s scoreSummary) error {
-	fmt.Fprintf(t.w, "\n%d files: %d valid, %d invalid; mean S_p:%s\n", s.Files, s.Valid, s.Invalid, formatScores(s.MeanScores))
+	fmt.Fprintf(t.w, "\n%s: %d valid, %d invalid; mean S_p:%s\n", plural(s.Files, "file"), s.Valid, s.Invalid, formatScores(s.MeanScores))
 	return t.w.Flush()
 }
 
