@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"math"
+	"strconv"
 
 	chart "github.com/wcharczuk/go-chart/v2"
 	"github.com/wcharczuk/go-chart/v2/drawing"
@@ -42,21 +44,30 @@ func GroupedBarSVG(title string, groups []string, series []Series) ([]byte, erro
 		}
 		bars = append(bars, chart.Value{Value: 0, Label: "", Style: chart.Style{FillColor: drawing.ColorTransparent, StrokeColor: drawing.ColorTransparent}})
 	}
-	lo, hi := 0.0, 1.0
+	lo, hi := 0.0, 0.0
 	for _, b := range bars {
 		lo, hi = min(lo, b.Value), max(hi, b.Value)
 	}
-	pad := (hi - lo) * 0.1
+	step := niceStep((hi - lo) / 5)
+	lo, hi = math.Floor(lo/step)*step, math.Ceil(hi/step)*step
+	if hi-lo < step {
+		hi = lo + step
+	}
+	var ticks []chart.Tick
+	for v := lo; v <= hi+step/2; v += step {
+		ticks = append(ticks, chart.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', -1, 64)})
+	}
+	const barWidth, barSpacing = 30, 4
 	bc := chart.BarChart{
 		Title:        title,
-		Width:        max(480, 26*len(bars)+120),
-		Height:       360,
-		BarWidth:     18,
-		BarSpacing:   4,
+		Width:        len(bars)*(barWidth+barSpacing) + 110,
+		Height:       340,
+		BarWidth:     barWidth,
+		BarSpacing:   barSpacing,
 		UseBaseValue: true,
 		BaseValue:    0,
-		Background:   chart.Style{Padding: chart.Box{Top: 40, Left: 20, Right: 20, Bottom: 20}},
-		YAxis:        chart.YAxis{Range: &chart.ContinuousRange{Min: lo - pad, Max: hi + pad}},
+		Background:   chart.Style{Padding: chart.Box{Top: 40, Left: 10, Right: 10, Bottom: 20}},
+		YAxis:        chart.YAxis{Range: &chart.ContinuousRange{Min: lo, Max: hi}, Ticks: ticks},
 		Bars:         bars,
 	}
 	var buf bytes.Buffer
@@ -127,4 +138,18 @@ func WriteHTML(w io.Writer, title string, charts []Chart, tables []Table) error 
 		cv = append(cv, v)
 	}
 	return htmlPage.Execute(w, map[string]any{"Title": title, "Charts": cv, "Tables": tables})
+}
+
+// niceStep rounds a raw axis step up to 1, 2 or 5 times a power of ten.
+func niceStep(raw float64) float64 {
+	if raw <= 0 {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*p >= raw {
+			return m * p
+		}
+	}
+	return 10 * p
 }
