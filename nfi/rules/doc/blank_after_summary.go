@@ -21,7 +21,7 @@ var BlankAfterSummary = &nfi.Rule{
 		Bad:    "def f():\n    \"\"\"Return the answer.\n    It is always 42.\n    \"\"\"\n    return 42\n",
 		Good:   "def f():\n    \"\"\"Return the answer.\n\n    It is always 42.\n    \"\"\"\n    return 42\n",
 		Exempt: "One-line docstrings and empty ones.",
-		Source: "PEP 257 (\"a summary line just like a one-line docstring, followed by a blank line\"); shared/spec/nfi-rules.md DOC-R10",
+		Source: "PEP 257 (\"a summary line just like a one-line docstring, followed by a blank line\"); the polynfi-92 catalog spec DOC-R10",
 		Oracle: "Ruff D205. Differences: D205 also requires exactly one blank line (two blank lines " +
 			"after the summary fail D205, pass DOC-R10), ignores docstrings that are not triple-quoted, and " +
 			"skips implicitly concatenated docstrings.",

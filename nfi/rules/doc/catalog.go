@@ -1,6 +1,6 @@
 // Package doc holds the Documentation (DOC) rules of the polynfi-92 catalog,
 // one rule per file, with a fixture per rule in testdata/<ID>.py.
-// Source: shared/spec/nfi-rules.md, section "Documentation (DOC)".
+// Source: the polynfi-92 catalog spec, section "Documentation (DOC)".
 package doc
 
 import "github.com/polynfi/polynfi/nfi"

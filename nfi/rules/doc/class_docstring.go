@@ -20,7 +20,7 @@ var ClassDocstring = &nfi.Rule{
 		Bad:    "\"\"\"Shapes.\"\"\"\n\n\nclass Circle:\n    radius = 1.0\n",
 		Good:   "\"\"\"Shapes.\"\"\"\n\n\nclass Circle:\n    \"\"\"A circle of a given radius.\"\"\"\n\n    radius = 1.0\n",
 		Exempt: "Private classes (`_Helper`, classes not in `__all__`, classes in a private module), classes defined inside a function, and classes nested in a private class.",
-		Source: "PEP 257 \"What is a Docstring?\"; shared/spec/nfi-rules.md DOC-R02",
+		Source: "PEP 257 \"What is a Docstring?\"; the polynfi-92 catalog spec DOC-R02",
 		Oracle: "Ruff D101 (top-level classes) and D106 (nested public classes), same visibility rules. " +
 			"Difference: an implicitly concatenated docstring counts as present for both.",
 	},

@@ -35,7 +35,7 @@ var CommentedOutCode = &nfi.Rule{
 		Bad:    "def total(xs):\n    # result = sum(x * 2 for x in xs)\n    return sum(xs)\n",
 		Good:   "def total(xs):\n    # Sum the raw values; doubling happens in the caller.\n    return sum(xs)\n",
 		Exempt: "Trailing comments after code, task-tag comments, tool directives, prose with two consecutive words.",
-		Source: "PEP 8 (\"Comments that contradict the code are worse than no comments\"); eradicate (myint/eradicate); shared/spec/nfi-rules.md DOC-P04",
+		Source: "PEP 8 (\"Comments that contradict the code are worse than no comments\"); eradicate (myint/eradicate); the polynfi-92 catalog spec DOC-P04",
 		Oracle: "Ruff ERA001. The final \"parses as Python\" step uses tree-sitter instead of Ruff's parser: " +
 			"tree-sitter's Python 2 `print x`/`exec x` statements are rejected explicitly, and the two " +
 			"parsers may still disagree on rare invalid inputs (e.g. `# [x() for x in lambda: 1, 2]`). Ruff " +

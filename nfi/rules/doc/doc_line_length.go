@@ -35,7 +35,7 @@ var DocLineLength = &nfi.Rule{
 		Bad:    "def f():\n    # This comment explains the function in far more words than fit in a line of 72.\n    return 1\n",
 		Good:   "def f():\n    # This comment explains the function\n    # in two short lines.\n    return 1\n",
 		Exempt: "Code lines (STY-T01 measures those), trailing comments on code lines, one-word lines, lines ending in a URL, SPDX headers.",
-		Source: "PEP 8 \"Maximum Line Length\"; SWE-IF doc_2; shared/spec/nfi-rules.md DOC-T03",
+		Source: "PEP 8 \"Maximum Line Length\"; SWE-IF doc_2; the polynfi-92 catalog spec DOC-T03",
 		Oracle: "Ruff W505 with `lint.pycodestyle.max-doc-length=72`, same doc-line selection and width " +
 			"rules. Difference: Ruff honours `# noqa: W505` suppression comments on the line's logical " +
 			"statement; a lone carriage return (old Mac line ending) is a line break for Ruff only.",

@@ -25,7 +25,7 @@ var DocstringCoverage = &nfi.Rule{
 		Bad:    "\"\"\"Shapes.\"\"\"\n\n\ndef area(r):\n    return 3.14 * r * r\n\n\ndef perimeter(r):\n    return 6.28 * r\n",
 		Good:   "\"\"\"Shapes.\"\"\"\n\n\ndef area(r):\n    \"\"\"Return the area.\"\"\"\n    return 3.14 * r * r\n\n\ndef _perimeter(r):\n    return 6.28 * r\n",
 		Exempt: "A file with nothing documentable (empty, private module) has coverage 1.0 and passes.",
-		Source: "PEP 257; SWE-NFI (docstring coverage example); interrogate; shared/spec/nfi-rules.md DOC-T01 and Decision 5",
+		Source: "PEP 257; SWE-NFI (docstring coverage example); interrogate; the polynfi-92 catalog spec DOC-T01 and Decision 5",
 		Oracle: "No Ruff equivalent. interrogate also counts private and nested definitions and magic methods by default.",
 	},
 	Finish: checkDocstringCoverage,

@@ -17,7 +17,7 @@ var EmptyDocstring = &nfi.Rule{
 		Bad:     "def f():\n    \"\"\"\"\"\"\n    return 42\n",
 		Good:    "def f():\n    \"\"\"Return the answer.\"\"\"\n    return 42\n",
 		Exempt:  "Definitions without a docstring (DOC-R01..R05 report those).",
-		Source:  "PEP 257; shared/spec/nfi-rules.md DOC-P01",
+		Source:  "PEP 257; the polynfi-92 catalog spec DOC-P01",
 		Oracle:  "Ruff D419. Difference: Ruff skips implicitly concatenated docstrings (`\"\" \"\"` fails DOC-P01 only).",
 	},
 	Oracle: nfi.Oracle{Ruff: []string{"D419"}, Exact: true},

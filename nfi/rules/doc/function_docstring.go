@@ -19,7 +19,7 @@ var FunctionDocstring = &nfi.Rule{
 		Bad:    "\"\"\"Math helpers.\"\"\"\n\n\ndef square(x):\n    return x * x\n",
 		Good:   "\"\"\"Math helpers.\"\"\"\n\n\ndef square(x):\n    \"\"\"Return x squared.\"\"\"\n    return x * x\n\n\ndef _cube(x):\n    return x ** 3\n",
 		Exempt: "`@typing.overload` stubs, private functions, functions not in `__all__`, nested functions (always private), functions of a private module.",
-		Source: "PEP 257; shared/spec/nfi-rules.md DOC-R04",
+		Source: "PEP 257; the polynfi-92 catalog spec DOC-R04",
 		Oracle: "Ruff D103. Difference: an implicitly concatenated docstring counts as present for both.",
 	},
 	Oracle: nfi.Oracle{Ruff: []string{"D103"}, Exact: true},

@@ -18,7 +18,7 @@ var InitDocstring = &nfi.Rule{
 		Bad:     "\"\"\"Shapes.\"\"\"\n\n\nclass Circle:\n    \"\"\"A circle.\"\"\"\n\n    def __init__(self, r):\n        self.r = r\n",
 		Good:    "\"\"\"Shapes.\"\"\"\n\n\nclass Circle:\n    \"\"\"A circle.\"\"\"\n\n    def __init__(self, r):\n        \"\"\"Make a circle of radius r.\"\"\"\n        self.r = r\n",
 		Exempt:  "`__init__` of private classes (and of classes defined in functions); `@typing.overload`/`@typing.override` `__init__`.",
-		Source:  "PEP 257 (\"Public methods (including the __init__ constructor) should also have docstrings\"); shared/spec/nfi-rules.md DOC-R05",
+		Source:  "PEP 257 (\"Public methods (including the __init__ constructor) should also have docstrings\"); the polynfi-92 catalog spec DOC-R05",
 		Oracle: "Ruff D107 (kept by the google and pep257 conventions, disabled by numpy). Difference: an " +
 			"implicitly concatenated docstring counts as present for both.",
 	},

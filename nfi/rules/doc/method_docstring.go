@@ -20,7 +20,7 @@ var MethodDocstring = &nfi.Rule{
 		Bad:    "\"\"\"Shapes.\"\"\"\n\n\nclass Circle:\n    \"\"\"A circle.\"\"\"\n\n    def area(self):\n        return 3.14\n",
 		Good:   "\"\"\"Shapes.\"\"\"\n\n\nclass Circle:\n    \"\"\"A circle.\"\"\"\n\n    def area(self):\n        \"\"\"Return the area.\"\"\"\n        return 3.14\n\n    def _cache(self):\n        return None\n",
 		Exempt: "Methods of private classes, private methods, setters/deleters, overloads and overrides, dunders except `__new__`/`__call__`, and `__init__`.",
-		Source: "PEP 257 (\"Public methods (including the __init__ constructor) should also have docstrings\"); shared/spec/nfi-rules.md DOC-R03",
+		Source: "PEP 257 (\"Public methods (including the __init__ constructor) should also have docstrings\"); the polynfi-92 catalog spec DOC-R03",
 		Oracle: "Ruff D102, which also reports `__new__` and `__call__`. Difference: an implicitly " +
 			"concatenated docstring counts as present for both.",
 	},

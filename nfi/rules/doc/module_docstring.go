@@ -22,7 +22,7 @@ var ModuleDocstring = &nfi.Rule{
 		Bad:    "import os\n\nROOT = os.getcwd()\n",
 		Good:   "\"\"\"Paths of the project.\"\"\"\n\nimport os\n\nROOT = os.getcwd()\n",
 		Exempt: "Private modules (`_util.py`, anything inside a `_private/` package) and modules with no statement at all (empty, or only comments) pass.",
-		Source: "PEP 257 \"What is a Docstring?\"; shared/spec/nfi-rules.md DOC-R01",
+		Source: "PEP 257 \"What is a Docstring?\"; the polynfi-92 catalog spec DOC-R01",
 		Oracle: "Ruff D100 (module) and D104 (package `__init__.py`). Difference: Ruff has no empty-file " +
 			"exemption, so an empty `__init__.py` or a file of only comments fails D104/D100 but passes " +
 			"DOC-R01 (vacuous compliance), e.g. a package `__init__.py` holding only `# namespace package`. " +

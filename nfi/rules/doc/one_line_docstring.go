@@ -21,7 +21,7 @@ var OneLineDocstring = &nfi.Rule{
 		Bad:    "def f():\n    \"\"\"\n    Return the answer.\n    \"\"\"\n    return 42\n",
 		Good:   "def f():\n    \"\"\"Return the answer.\"\"\"\n    return 42\n",
 		Exempt: "Empty docstrings and docstrings with two or more content lines.",
-		Source: "PEP 257 (\"The closing quotes are on the same line as the opening quotes\"); shared/spec/nfi-rules.md DOC-R11",
+		Source: "PEP 257 (\"The closing quotes are on the same line as the opening quotes\"); the polynfi-92 catalog spec DOC-R11",
 		Oracle: "Ruff D200. Difference: Ruff skips implicitly concatenated docstrings (`\"a\"\\n    \"b\"` " +
 			"spans two lines and fails DOC-R11 only).",
 	},

@@ -18,7 +18,7 @@ var ParameterAnnotations = &nfi.Rule{
 		Bad:    "def scale(x, factor=2):\n    return x * factor\n",
 		Good:   "def scale(x: float, factor: float = 2) -> float:\n    return x * factor\n",
 		Exempt: "Lambdas; `self`/`cls` of methods. Names such as `_` are not exempt (Ruff's suppress-dummy-args is off by default).",
-		Source: "PEP 484; SWE-IF doc_1; shared/spec/nfi-rules.md DOC-R06",
+		Source: "PEP 484; SWE-IF doc_1; the polynfi-92 catalog spec DOC-R06",
 		Oracle: "Ruff ANN001 (parameters), ANN002 (`*args`), ANN003 (`**kwargs`) with default settings. " +
 			"Difference: Ruff skips every check of an overload implementation (a def directly following " +
 			"an `@overload` def of the same name); DOC-R06 checks it, e.g. `@overload def f(x: int) -> int: ...` " +

@@ -28,7 +28,7 @@ var ParametersDocumented = &nfi.Rule{
 		Bad:    "def scale(x, factor):\n    \"\"\"Scale x.\n\n    Args:\n        x: The value.\n    \"\"\"\n    return x * factor\n",
 		Good:   "def scale(x, factor):\n    \"\"\"Scale x.\n\n    Args:\n        x: The value.\n        factor (float): The multiplier.\n    \"\"\"\n    return x * factor\n",
 		Exempt: "Private functions and methods, nested functions, functions without a docstring (DOC-R03/R04 report those), `@overload` stubs, and functions whose only parameter is `self`/`cls`.",
-		Source: "PEP 257 (\"The docstring for a function or method should summarize its behavior and document its arguments\"); shared/spec/nfi-rules.md DOC-R12",
+		Source: "PEP 257 (\"The docstring for a function or method should summarize its behavior and document its arguments\"); the polynfi-92 catalog spec DOC-R12",
 		Oracle: "Ruff D417 is partial: it only checks docstrings that already contain an Args/Parameters " +
 			"section (a docstring with no such section passes D417 and fails DOC-R12, e.g. " +
 			"`def f(x):\\n    \"\"\"Do f.\"\"\"`), it is disabled under the pep257 and numpy conventions, and it " +

@@ -18,7 +18,7 @@ var ReturnAnnotations = &nfi.Rule{
 		Bad:    "class Box:\n    def __init__(self, size: int):\n        self.size = size\n",
 		Good:   "class Box:\n    def __init__(self, size: int) -> None:\n        self.size = size\n",
 		Exempt: "Lambdas. `__init__` is not exempt (Ruff's mypy-init-return is off by default).",
-		Source: "PEP 484; SWE-IF doc_1; shared/spec/nfi-rules.md DOC-R07",
+		Source: "PEP 484; SWE-IF doc_1; the polynfi-92 catalog spec DOC-R07",
 		Oracle: "Ruff ANN201 (public), ANN202 (private), ANN204 (special methods), ANN205 (staticmethod), " +
 			"ANN206 (classmethod) with default settings. Difference: Ruff skips an overload implementation " +
 			"(a def directly following an `@overload` def of the same name); DOC-R07 checks it.",

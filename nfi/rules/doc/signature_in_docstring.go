@@ -20,7 +20,7 @@ var SignatureInDocstring = &nfi.Rule{
 		Bad:     "def area(w, h):\n    \"\"\"area(w, h) -> float\"\"\"\n    return w * h\n",
 		Good:    "def area(w, h):\n    \"\"\"Return the area of a w-by-h rectangle.\"\"\"\n    return w * h\n",
 		Exempt:  "Class and module docstrings; mentions on later lines.",
-		Source:  "PEP 257 (\"The one-line docstring should NOT be a 'signature' reiterating the function/method parameters\"); shared/spec/nfi-rules.md DOC-P03",
+		Source:  "PEP 257 (\"The one-line docstring should NOT be a 'signature' reiterating the function/method parameters\"); the polynfi-92 catalog spec DOC-P03",
 		Oracle: "Ruff D402. Differences: Ruff only counts the name when it is preceded by the start of " +
 			"the line, a space, tab, `;` or `,` and followed by `(` and later `)`, so `\"\"\"Like os.path.join(a).\"\"\"` " +
 			"in a def `join` fails DOC-P03 but passes D402, and so does the stdlib idiom `'D.get(k[,d]) -> D[k]'`; " +

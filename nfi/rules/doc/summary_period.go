@@ -21,7 +21,7 @@ var SummaryPeriod = &nfi.Rule{
 		Bad:    "def f():\n    \"\"\"Return the answer\"\"\"\n    return 42\n",
 		Good:   "def f():\n    \"\"\"Return the answer.\"\"\"\n    return 42\n",
 		Exempt: "Empty docstrings (DOC-P01 reports them).",
-		Source: "PEP 257 (\"The docstring is a phrase ending in a period\"); shared/spec/nfi-rules.md DOC-R09",
+		Source: "PEP 257 (\"The docstring is a phrase ending in a period\"); the polynfi-92 catalog spec DOC-R09",
 		Oracle: "Ruff D400. Differences: Ruff passes a summary whose first line is a section header or " +
 			"field (`Args:`, `:param x:`), one that wraps onto more lines when the last line of the first " +
 			"paragraph ends with `.` (`\"\"\"Return the\\n    answer.\"\"\"` passes D400, fails DOC-R09), one " +

@@ -22,7 +22,7 @@ var TaskComments = &nfi.Rule{
 		Bad:    "def f():\n    return 1  # TODO: handle errors\n",
 		Good:   "def f():\n    return 1  # errors are handled by the caller\n",
 		Exempt: "Words inside strings and docstrings; task words that are not the first word of a section.",
-		Source: "Tufts CS 40 coding standards (no leftover work); flake8-fixme; shared/spec/nfi-rules.md DOC-P02 and Decision 6",
+		Source: "Tufts CS 40 coding standards (no leftover work); flake8-fixme; the polynfi-92 catalog spec DOC-P02 and Decision 6",
 		Oracle: "Ruff FIX001 (FIXME), FIX002 (TODO), FIX003 (XXX), FIX004 (HACK), same directive " +
 			"detection (ruff `directives.rs` TodoDirective::from_comment). Difference: Ruff honours " +
 			"`# noqa` on the line (`# TODO: x  # noqa` passes Ruff, fails DOC-P02).",

@@ -19,7 +19,7 @@ var TripleDoubleQuotes = &nfi.Rule{
 		Bad:    "def f():\n    '''Do nothing.'''\n",
 		Good:   "def f():\n    r\"\"\"Do nothing with \\d.\"\"\"\n",
 		Exempt: "Files without docstrings pass.",
-		Source: "PEP 257 (\"For consistency, always use \"\"\"triple double quotes\"\"\" around docstrings\"); shared/spec/nfi-rules.md DOC-R08",
+		Source: "PEP 257 (\"For consistency, always use \"\"\"triple double quotes\"\"\" around docstrings\"); the polynfi-92 catalog spec DOC-R08",
 		Oracle: "Ruff D300. Differences: Ruff accepts `'''` when the docstring's body contains `\"\"\"` " +
 			"(e.g. `'''Use \"\"\"x\"\"\" here.'''` passes D300 and fails DOC-R08), and Ruff skips implicitly " +
 			"concatenated docstrings, which DOC-R08 checks part by part.",

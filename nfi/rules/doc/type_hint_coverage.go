@@ -23,7 +23,7 @@ var TypeHintCoverage = &nfi.Rule{
 		Bad:    "def scale(x, factor):\n    return x * factor\n",
 		Good:   "def scale(x: float, factor: float) -> float:\n    return x * factor\n",
 		Exempt: "A file without defs has coverage 1.0 and passes.",
-		Source: "PEP 484; SWE-NFI (type-hint coverage example); shared/spec/nfi-rules.md DOC-T02",
+		Source: "PEP 484; SWE-NFI (type-hint coverage example); the polynfi-92 catalog spec DOC-T02",
 		Oracle: "No Ruff equivalent (ANN rules are binary); mypy's --html-report line precision and typecov measure related ratios.",
 	},
 	Finish: checkTypeHintCoverage,

@@ -1,6 +1,6 @@
 // Package errh holds the Error Handling (ERR) rules of the polynfi-92 catalog,
 // one rule per file, with a fixture per rule in testdata/<ID>.py.
-// Source: shared/spec/nfi-rules.md, section "Error Handling (ERR)".
+// Source: the polynfi-92 catalog spec, section "Error Handling (ERR)".
 package errh
 
 import "github.com/polynfi/polynfi/nfi"

@@ -51,7 +51,11 @@ func checkOSErrorAlias(p *nfi.Pass, n syntax.NodeID) {
 		}
 	} else {
 		// Builtins other than the three aliases are the common case: reject
-		// them without building a qualified name.
+		// them without building a qualified name. A name no import binds
+		// can only be one of the three builtins.
+		if !builtinOSErrorAlias(t.Text(n)) && !p.Module.Imports().BindsLocal(t.Text(n)) {
+			return
+		}
 		imp, builtin := p.Module.Names().Binding(n)
 		if imp == nil && !(builtin && builtinOSErrorAlias(t.Text(n))) {
 			return

@@ -5,7 +5,7 @@
 // (one row per API, with its source); one memoized scan per file finds every
 // row's occurrences, each rule reports its own, and LIB-T01 counts them all.
 //
-// Source: shared/spec/nfi-rules.md, section "Library Constraints (LIB)".
+// Source: the polynfi-92 catalog spec, section "Library Constraints (LIB)".
 package lib
 
 import "github.com/polynfi/polynfi/nfi"

@@ -1,6 +1,6 @@
 // Package logic holds the Logic Patterns (LOG) rules of the polynfi-92 catalog,
 // one rule per file, with a fixture per rule in testdata/<ID>.py.
-// Source: shared/spec/nfi-rules.md, section "Logic Patterns (LOG)".
+// Source: the polynfi-92 catalog spec, section "Logic Patterns (LOG)".
 package logic
 
 import "github.com/polynfi/polynfi/nfi"
