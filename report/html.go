@@ -57,7 +57,13 @@ func GroupedBarSVG(title string, groups []string, series []Series) ([]byte, erro
 	for v := lo; v <= hi+step/2; v += step {
 		ticks = append(ticks, chart.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', -1, 64)})
 	}
-	const barWidth, barSpacing = 30, 4
+	// go-chart writes a bar's label within the bar's width, so bars are at
+	// least as wide as the longest group label (about 7 px a character).
+	longest := 0
+	for _, g := range groups {
+		longest = max(longest, len([]rune(g)))
+	}
+	barWidth, barSpacing := max(24, int(math.Ceil(7.5*float64(longest)))), 4
 	bc := chart.BarChart{
 		Title:        title,
 		Width:        len(bars)*(barWidth+barSpacing) + 110,
