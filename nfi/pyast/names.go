@@ -60,7 +60,30 @@ func (m *Module) QualifiedName(n syntax.NodeID) (string, bool) { return m.Names(
 // is bound by an import: builtins stay unresolved. It allocates only for
 // such references, so it is cheap enough to call on every node.
 func (m *Module) ImportedName(n syntax.NodeID) (string, bool) {
+	// Only a root name some import binds can resolve: check that before
+	// building the binding table.
+	if r := refRoot(m.Tree, n); r == syntax.NoNode || !m.Imports().BindsLocal(m.Tree.Text(r)) {
+		return "", false
+	}
 	return m.Names().resolve(n, false)
+}
+
+// refRoot returns the identifier at the root of an attribute chain n (n
+// itself for an identifier), NoNode when the root is not an identifier.
+func refRoot(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
+	if n == syntax.NoNode {
+		return syntax.NoNode
+	}
+	for t.Nodes[n].Kind == "attribute" {
+		n = t.ChildByField(n, "object")
+		if n == syntax.NoNode {
+			return syntax.NoNode
+		}
+	}
+	if t.Nodes[n].Kind != "identifier" {
+		return syntax.NoNode
+	}
+	return n
 }
 
 // Resolve is QualifiedName.
@@ -71,14 +94,8 @@ func (nm *Names) resolve(n syntax.NodeID, builtins bool) (string, bool) {
 		return "", false
 	}
 	t := nm.tree
-	root := n
-	for t.Nodes[root].Kind == "attribute" {
-		root = t.ChildByField(root, "object")
-		if root == syntax.NoNode {
-			return "", false
-		}
-	}
-	if t.Nodes[root].Kind != "identifier" {
+	root := refRoot(t, n)
+	if root == syntax.NoNode {
 		return "", false
 	}
 	imp, builtin := nm.Binding(root)
