@@ -238,10 +238,13 @@ func (s *Store) Load(k Key) (rec *Record, ok bool, err error) {
 }
 
 // Done reports whether a complete record for exactly k (same patch hash)
-// exists, and returns it.
+// exists, and returns it. A record of a harness error (StatusError: the
+// repository was missing, a workspace could not be made, ...) is not done:
+// such an error says nothing about the patch, so re-running the same
+// command tries the instance again once the cause is fixed.
 func (s *Store) Done(k Key) (*Record, bool) {
 	rec, ok, err := s.Load(k)
-	if err != nil || !ok || rec.Key != k || rec.Schema != RecordSchema {
+	if err != nil || !ok || rec.Key != k || rec.Schema != RecordSchema || rec.Status == StatusError {
 		return nil, false
 	}
 	return rec, true

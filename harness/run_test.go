@@ -182,3 +182,26 @@ func BenchmarkEvaluateOverhead(b *testing.B) {
 	}
 	b.ReportMetric(testS/float64(b.N)*1e9, "test-ns/op")
 }
+
+// TestStoreRetriesHarnessErrors: a recorded result is reused, but a record
+// of a harness error (the environment, not the patch) is evaluated again.
+func TestStoreRetriesHarnessErrors(t *testing.T) {
+	t.Parallel()
+	s, err := OpenStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, c := range []struct {
+		status Status
+		done   bool
+	}{{StatusResolved, true}, {StatusError, false}} {
+		k := Key{InstanceID: "o__r-1", Model: "m", Run: 0, PatchSHA256: string(c.status)}
+		if err := s.Save(&Record{Key: k, Schema: RecordSchema, Status: c.status}, Artifacts{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, done := s.Done(k); done != c.done {
+			t.Errorf("status %s: Done = %v, want %v", c.status, done, c.done)
+		}
+	}
+}
