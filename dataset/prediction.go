@@ -217,7 +217,20 @@ func decodePrediction(m map[string]any) (Prediction, []fieldError) {
 	str("instance_id", &p.InstanceID)
 	p.InstanceID = strings.TrimSpace(p.InstanceID)
 	str("model_name_or_path", &p.ModelNameOrPath)
-	str("model_patch", &p.ModelPatch)
+	// model_patch must be a diff (a string) or null: a number or an object is
+	// a mistake, not an empty patch.
+	if v, ok := m["model_patch"]; ok && v != nil {
+		if s, isStr := v.(string); isStr {
+			p.ModelPatch = s
+		} else {
+			errs = append(errs, fieldError{"model_patch", fmt.Errorf("want a unified diff as a string, got %s", jsonKind(v))})
+		}
+	}
+	_, hasPatch := m["model_patch"]
+	_, hasFiles := m["files"]
+	if !hasPatch && !hasFiles {
+		errs = append(errs, fieldError{"model_patch", errors.New("missing: a prediction needs model_patch (a diff, \"\" for none) or files")})
+	}
 	if err := checkInstanceID(p.InstanceID); err != nil {
 		errs = append(errs, fieldError{"instance_id", err})
 	}

@@ -94,3 +94,26 @@ func TestGoldAndPatchSHA(t *testing.T) {
 		t.Errorf("sha256(x) = %s", got)
 	}
 }
+
+// TestPredictionFieldMistakes: a non-string model_patch and a record with
+// neither model_patch nor files (a misspelt key) are row errors, not empty patches.
+func TestPredictionFieldMistakes(t *testing.T) {
+	p := writeFile(t, "preds.jsonl", `{"instance_id":"o__r-1","model_name_or_path":"m","model_patch":123}
+{"instance_id":"o__r-2","model_name_or_path":"m","model_patchx":"diff"}
+{"instance_id":"o__r-3","model_name_or_path":"m","model_patch":""}
+`)
+	ps, err := LoadPredictions(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps.Predictions) != 1 || ps.Predictions[0].InstanceID != "o__r-3" || !ps.Predictions[0].Empty() {
+		t.Fatalf("predictions: %+v", ps.Predictions)
+	}
+	rows := map[int]string{}
+	for _, e := range ps.Errors {
+		rows[e.Row] = e.Field
+	}
+	if rows[1] != "model_patch" || rows[2] != "model_patch" {
+		t.Fatalf("errors: %v", ps.Errors)
+	}
+}
