@@ -8,13 +8,10 @@ import (
 	"os"
 	"sort"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/polynfi/polynfi/mine"
 )
@@ -121,8 +118,11 @@ RFC 3339 times and bound the committer date.`,
 				return err
 			}
 			w := bufio.NewWriterSize(f, 1<<20)
-			prog := newMineProgress(e.stderr)
-			opts.Progress = prog.update
+			prog := newBar(e.stderr, 0, "mining pairs")
+			opts.Progress = func(done, total int) {
+				prog.setTotal(total)
+				prog.set(done)
+			}
 			sum, runErr := mine.Run(e.ctx, opts, w)
 			prog.finish()
 			if err := w.Flush(); err != nil && runErr == nil {
@@ -264,53 +264,5 @@ func writeCounts(w io.Writer, title string, m map[string]int) {
 	fmt.Fprintf(w, "%s\t%d\n", title, total)
 	for _, k := range keys {
 		fmt.Fprintf(w, "  %s\t%d\n", k, m[k])
-	}
-}
-
-// mineProgress shows pairs scored: a bar on a terminal, a plain line every
-// 10 seconds otherwise.
-type mineProgress struct {
-	mu    sync.Mutex
-	w     io.Writer
-	bar   *progressbar.ProgressBar
-	tty   bool
-	last  time.Time
-	start time.Time
-	done  int
-	total int
-}
-
-func newMineProgress(w io.Writer) *mineProgress {
-	p := &mineProgress{w: w, start: time.Now(), last: time.Now()}
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		p.tty = true
-	}
-	return p
-}
-
-func (p *mineProgress) update(done, total int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.done, p.total = done, total
-	if p.tty {
-		if p.bar == nil {
-			p.bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(p.w), progressbar.OptionSetDescription("mining"),
-				progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("pairs"),
-				progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
-		}
-		_ = p.bar.Set(done)
-		return
-	}
-	if time.Since(p.last) >= 10*time.Second {
-		p.last = time.Now()
-		fmt.Fprintf(p.w, "mining: %d/%d pairs (%.0fs)\n", done, total, time.Since(p.start).Seconds())
-	}
-}
-
-func (p *mineProgress) finish() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.bar != nil {
-		_ = p.bar.Finish()
 	}
 }
