@@ -43,6 +43,7 @@ type Tree struct {
 	hasError   bool
 	firstError NodeID
 	lineStarts []uint32 // built by Parse
+	owner      *Parser  // the Parser whose storage Release returns Nodes to
 }
 
 // Root returns the root node's ID (0). A tree of an empty file still has a root.
@@ -101,6 +102,20 @@ func (t *Tree) NamedChildren(id NodeID) []NodeID {
 		}
 	}
 	return out
+}
+
+// FirstNamedChild returns the first named child that is not an extra
+// (a comment), NoNode when there is none or id is NoNode.
+func (t *Tree) FirstNamedChild(id NodeID) NodeID {
+	if id == NoNode {
+		return NoNode
+	}
+	for c := t.Nodes[id].FirstChild; c != NoNode; c = t.Nodes[c].NextSibling {
+		if t.Nodes[c].Named && !t.Nodes[c].Extra {
+			return c
+		}
+	}
+	return NoNode
 }
 
 // ChildByField returns the first child with the given field name, NoNode when absent.

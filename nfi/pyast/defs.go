@@ -453,7 +453,7 @@ func visitCompound(t *syntax.Tree, n syntax.NodeID, visit func(syntax.NodeID)) {
 }
 
 func allStatement(t *syntax.Tree, stmt syntax.NodeID, d *Defs) {
-	e := firstNamed(t, stmt)
+	e := t.FirstNamedChild(stmt)
 	if e == syntax.NoNode {
 		return
 	}
@@ -485,7 +485,7 @@ func allNames(t *syntax.Tree, v syntax.NodeID, d *Defs) bool {
 		}
 		return true
 	case "parenthesized_expression":
-		if c := firstNamed(t, v); c != syntax.NoNode {
+		if c := t.FirstNamedChild(v); c != syntax.NoNode {
 			return allNames(t, c, d)
 		}
 	case "binary_operator":
@@ -506,7 +506,7 @@ func allNames(t *syntax.Tree, v syntax.NodeID, d *Defs) bool {
 				if args == syntax.NoNode {
 					return false
 				}
-				if a := firstNamed(t, args); a != syntax.NoNode {
+				if a := t.FirstNamedChild(args); a != syntax.NoNode {
 					return allNames(t, a, d)
 				}
 				return true
@@ -530,16 +530,6 @@ func plainString(t *syntax.Tree, n syntax.NodeID) (string, bool) {
 		return "", false
 	}
 	return p.Body, true
-}
-
-// firstNamed returns the first named child that is not a comment.
-func firstNamed(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
-	for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-		if t.Nodes[c].Named && !t.Nodes[c].Extra {
-			return c
-		}
-	}
-	return syntax.NoNode
 }
 
 // ModulePrivate reports whether a module is private by its path: its file

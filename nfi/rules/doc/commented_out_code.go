@@ -505,7 +505,7 @@ func strictlyValid(t *syntax.Tree) bool {
 				return false
 			}
 		case "raise_statement":
-			if c := firstNamed(t, syntax.NodeID(i)); c != syntax.NoNode && t.Nodes[c].Kind == "expression_list" {
+			if c := t.FirstNamedChild(syntax.NodeID(i)); c != syntax.NoNode && t.Nodes[c].Kind == "expression_list" {
 				return false // Python 2 `raise E, V`
 			}
 		case "named_expression":
@@ -529,7 +529,7 @@ func strictlyValid(t *syntax.Tree) bool {
 				return false
 			}
 		case "block":
-			if firstNamed(t, syntax.NodeID(i)) == syntax.NoNode {
+			if t.FirstNamedChild(syntax.NodeID(i)) == syntax.NoNode {
 				return false
 			}
 		case "assignment":

@@ -3,9 +3,7 @@ package doc
 import (
 	"sort"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/mattn/go-runewidth"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/pyast"
 	"github.com/polynfi/polynfi/syntax"
@@ -51,7 +49,7 @@ type docLineState struct{ rows []int }
 
 func visitDocLineString(p *nfi.Pass, n syntax.NodeID) {
 	t := p.Tree
-	e := firstNamed(t, n)
+	e := t.FirstNamedChild(n)
 	if e == syntax.NoNode {
 		return
 	}
@@ -61,7 +59,7 @@ func visitDocLineString(p *nfi.Pass, n syntax.NodeID) {
 		}
 	}
 	for t.Nodes[e].Kind == "parenthesized_expression" {
-		if e = firstNamed(t, e); e == syntax.NoNode {
+		if e = t.FirstNamedChild(e); e == syntax.NoNode {
 			return
 		}
 	}
@@ -172,38 +170,8 @@ func overlong(line string, cut, limit int) (int, bool) {
 	return width, width > limit
 }
 
-var widthCond = &runewidth.Condition{StrictEmojiNeutral: true}
-
-// lineWidth is the display width of s: East Asian wide characters count 2,
-// zero-width and control characters 0, a tab advances to the next multiple
-// of 4 (counted in characters, as Ruff's LineWidthBuilder does).
-func lineWidth(s string) int {
-	const tabSize = 4
-	width, column := 0, 0
-	for i := 0; i < len(s); {
-		b := s[i]
-		if b < utf8.RuneSelf {
-			i++
-			switch {
-			case b == '\t':
-				off := tabSize - column%tabSize
-				width += off
-				column += off
-			case b >= 0x20 && b < 0x7f:
-				width++
-				column++
-			default:
-				column++
-			}
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		width += widthCond.RuneWidth(r)
-		column++
-	}
-	return width
-}
+// lineWidth is the display width of s as Ruff measures it (pyast.DisplayWidth, tab size 4).
+func lineWidth(s string) int { return pyast.DisplayWidth([]byte(s), 4) }
 
 // pragmaStart returns the offset in comment of a trailing pragma: the first
 // `#` (the comment's own or a later one, as in `# see URL  # noqa: E501`)

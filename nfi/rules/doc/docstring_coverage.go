@@ -39,7 +39,7 @@ func checkDocstringCoverage(p *nfi.Pass) {
 		if !d.Public || d.Overload {
 			continue
 		}
-		if d.Kind == pyast.ModuleDef && firstNamed(p.Tree, 0) == syntax.NoNode {
+		if d.Kind == pyast.ModuleDef && p.Tree.FirstNamedChild(0) == syntax.NoNode {
 			continue
 		}
 		total++

@@ -88,7 +88,7 @@ func params(t *syntax.Tree, d *pyast.Def) []param {
 		case "identifier":
 		case "typed_parameter":
 			pr.annotated = true
-			inner = firstNamed(t, c)
+			inner = t.FirstNamedChild(c)
 		case "default_parameter":
 			inner = t.ChildByField(c, "name")
 		case "typed_default_parameter":
@@ -104,10 +104,10 @@ func params(t *syntax.Tree, d *pyast.Def) []param {
 		switch t.Nodes[inner].Kind {
 		case "list_splat_pattern":
 			pr.kind = varArgs
-			inner = firstNamed(t, inner)
+			inner = t.FirstNamedChild(inner)
 		case "dictionary_splat_pattern":
 			pr.kind = kwArgs
-			inner = firstNamed(t, inner)
+			inner = t.FirstNamedChild(inner)
 		}
 		if inner == syntax.NoNode || t.Nodes[inner].Kind != "identifier" {
 			continue
@@ -120,15 +120,6 @@ func params(t *syntax.Tree, d *pyast.Def) []param {
 		out = append(out, pr)
 	}
 	return out
-}
-
-func firstNamed(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
-	for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-		if t.Nodes[c].Named && !t.Nodes[c].Extra {
-			return c
-		}
-	}
-	return syntax.NoNode
 }
 
 // eachDocstring calls fn for every docstring of the file (module, classes,

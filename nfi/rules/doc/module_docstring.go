@@ -36,7 +36,7 @@ var ModuleDocstring = &nfi.Rule{
 
 func checkModuleDocstring(p *nfi.Pass) {
 	m := defs(p).Module()
-	if !m.Public || m.Doc != nil || firstNamed(p.Tree, 0) == syntax.NoNode {
+	if !m.Public || m.Doc != nil || p.Tree.FirstNamedChild(0) == syntax.NoNode {
 		return
 	}
 	if m.Name == "__init__" {

@@ -148,7 +148,7 @@ func outdatedConstruct(p *nfi.Pass, n syntax.NodeID) string {
 	case "subscript", "generic_type":
 		v := t.ChildByField(n, "value")
 		if t.Nodes[n].Kind == "generic_type" {
-			v = firstNamedChild(t, n)
+			v = t.FirstNamedChild(n)
 		}
 		if v == syntax.NoNode {
 			return ""
@@ -180,7 +180,7 @@ func strLiteral(t *syntax.Tree, n syntax.NodeID) bool {
 	}
 	switch t.Nodes[n].Kind {
 	case "concatenated_string":
-		c := firstNamedChild(t, n)
+		c := t.FirstNamedChild(n)
 		return c != syntax.NoNode && strLiteral(t, c)
 	case "string":
 		st := t.FirstChildOfKind(n, "string_start")
@@ -200,18 +200,6 @@ func namedChildren(t *syntax.Tree, n syntax.NodeID) []syntax.NodeID {
 		}
 	}
 	return out
-}
-
-func firstNamedChild(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
-	if n == syntax.NoNode {
-		return syntax.NoNode
-	}
-	for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-		if t.Nodes[c].Named && t.Nodes[c].Kind != "comment" {
-			return c
-		}
-	}
-	return syntax.NoNode
 }
 
 // redundantOpenMode reports an open call whose mode is "r", "rt" or "tr",
@@ -281,12 +269,12 @@ func superWithArgs(p *nfi.Pass, call syntax.NodeID) bool {
 	if name == syntax.NoNode || params == syntax.NoNode {
 		return false
 	}
-	first := firstNamedChild(t, params)
+	first := t.FirstNamedChild(params)
 	if first == syntax.NoNode {
 		return false
 	}
 	if k := t.Nodes[first].Kind; k == "typed_parameter" {
-		first = firstNamedChild(t, first)
+		first = t.FirstNamedChild(first)
 	} else if k != "identifier" {
 		return false
 	}
@@ -321,7 +309,7 @@ func yieldOnlyLoop(t *syntax.Tree, n syntax.NodeID) bool {
 			return false
 		}
 	}
-	val := firstNamedChild(t, e[0])
+	val := t.FirstNamedChild(e[0])
 	switch t.Nodes[left].Kind {
 	case "identifier", "pattern_list", "tuple_pattern":
 	default:

@@ -7,19 +7,9 @@ import (
 // unparen strips parenthesized_expression wrappers, as Python's AST does.
 func unparen(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
 	for n != syntax.NoNode && t.Nodes[n].Kind == "parenthesized_expression" {
-		n = firstNamed(t, n)
+		n = t.FirstNamedChild(n)
 	}
 	return n
-}
-
-// firstNamed returns the first named child that is not a comment.
-func firstNamed(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
-	for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-		if t.Nodes[c].Named && !t.Nodes[c].Extra {
-			return c
-		}
-	}
-	return syntax.NoNode
 }
 
 // namedChildren appends the named, non-comment children of n to buf.
