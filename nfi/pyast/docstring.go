@@ -101,11 +101,11 @@ func DocstringOf(t *syntax.Tree, body syntax.NodeID) *Docstring {
 	if body == syntax.NoNode {
 		return nil
 	}
-	stmt := firstNamed(t, body)
+	stmt := t.FirstNamedChild(body)
 	if stmt == syntax.NoNode || t.Nodes[stmt].Kind != "expression_statement" {
 		return nil
 	}
-	e := firstNamed(t, stmt)
+	e := t.FirstNamedChild(stmt)
 	if e == syntax.NoNode {
 		return nil
 	}
@@ -116,7 +116,7 @@ func DocstringOf(t *syntax.Tree, body syntax.NodeID) *Docstring {
 		}
 	}
 	for t.Nodes[e].Kind == "parenthesized_expression" {
-		inner := firstNamed(t, e)
+		inner := t.FirstNamedChild(e)
 		if inner == syntax.NoNode {
 			return nil
 		}

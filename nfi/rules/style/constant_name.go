@@ -70,7 +70,7 @@ func checkConstantName(p *nfi.Pass, root syntax.NodeID) {
 				continue
 			case "expression_statement":
 				if !inLoop {
-					if a := firstNamed(t, c); a != syntax.NoNode && t.Nodes[a].Kind == "assignment" && t.Nodes[a].NextSibling == syntax.NoNode {
+					if a := t.FirstNamedChild(c); a != syntax.NoNode && t.Nodes[a].Kind == "assignment" && t.Nodes[a].NextSibling == syntax.NoNode {
 						cands = append(cands, a)
 					}
 				}
@@ -89,7 +89,7 @@ func checkConstantName(p *nfi.Pass, root syntax.NodeID) {
 			continue
 		}
 		if ty := t.ChildByField(a, "type"); ty != syntax.NoNode {
-			if e := firstNamed(t, ty); e != syntax.NoNode {
+			if e := t.FirstNamedChild(ty); e != syntax.NoNode {
 				if q, _ := p.Module.QualifiedName(e); isTyping(q, "TypeAlias") {
 					continue
 				}
@@ -116,7 +116,7 @@ func importedName(t *syntax.Tree, n syntax.NodeID) string {
 		return ""
 	}
 	if parent == "import_statement" {
-		if f := firstNamed(t, n); f != syntax.NoNode {
+		if f := t.FirstNamedChild(n); f != syntax.NoNode {
 			return t.TextString(f)
 		}
 		return ""

@@ -72,7 +72,7 @@ func checkMultipleStatements(p *nfi.Pass, n syntax.NodeID) {
 	if colon == syntax.NoNode || body == syntax.NoNode {
 		return
 	}
-	first := firstNamed(t, body)
+	first := t.FirstNamedChild(body)
 	if first == syntax.NoNode || !sameLogicalLine(src, t.Nodes[colon].EndByte, t.Nodes[first].StartByte) {
 		return
 	}

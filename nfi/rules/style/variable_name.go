@@ -107,7 +107,7 @@ func typingFactoryAssignment(m *pyast.Module, stmt syntax.NodeID) bool {
 		stmt = t.Nodes[stmt].Parent
 	}
 	if ty := t.ChildByField(stmt, "type"); ty != syntax.NoNode {
-		if e := firstNamed(t, ty); e != syntax.NoNode {
+		if e := t.FirstNamedChild(ty); e != syntax.NoNode {
 			q, _ := m.QualifiedName(e)
 			return isTyping(q, "TypeAlias")
 		}
