@@ -133,6 +133,9 @@ func (e *Engine) Score(parser *syntax.Parser, path string, src []byte) FileScore
 		fs.Status, fs.Error = StatusSyntaxError, &FileError{Line: 1, Column: 1, Message: perr.Error()}
 		return fs
 	}
+	// The FileScore holds nothing of the tree: its storage goes back to the
+	// parser for the next file.
+	defer tree.Release()
 	if id, bad := innermostError(tree); bad {
 		n := tree.Node(id)
 		msg := "syntax error"

@@ -240,6 +240,16 @@ func (c *cParser) parseFlat(src []byte, stopOnError bool) (flat []C.pn_flat, ok,
 	return unsafe.Slice(c.buf, int(n)), true, false
 }
 
+// trim frees the flattening buffers after an unusually large file, so that
+// one huge file does not pin them for the Parser's life.
+func (c *cParser) trim() {
+	if c.cap > maxSpareNodes {
+		C.free(unsafe.Pointer(c.buf))
+		C.free(unsafe.Pointer(c.stack))
+		c.buf, c.stack, c.cap = nil, nil, 0
+	}
+}
+
 // parseOnly parses src and discards the tree.
 func (c *cParser) parseOnly(src []byte) (hasError, ok bool) {
 	switch C.pn_parse_only(c.p, srcPtr(src), C.uint32_t(len(src))) {

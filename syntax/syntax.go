@@ -132,7 +132,12 @@ func KindNames(l Language) []string {
 // one Parser per goroutine, and Close it when done.
 type Parser struct {
 	parsers map[Language]*cParser
+	spare   []Node // node storage of a released Tree, reused by the next Parse
 }
+
+// maxSpareNodes bounds the node storage a Parser keeps for reuse (about
+// 11 MB), so that one huge file does not pin its nodes for the Parser's life.
+const maxSpareNodes = 1 << 17
 
 // NewParser returns a Parser with no grammar loaded yet.
 func NewParser() *Parser { return &Parser{parsers: map[Language]*cParser{}} }
@@ -193,38 +198,61 @@ func (p *Parser) parse(lang Language, src []byte, stopOnError bool) (*Tree, erro
 	if !ok {
 		return nil, fmt.Errorf("tree-sitter returned no tree for %d bytes of %v", len(src), lang)
 	}
-	t := &Tree{Lang: lang, Source: src, Nodes: make([]Node, len(flat)), lineStarts: computeLineStarts(src)}
+	var nodes []Node
+	if cap(p.spare) >= len(flat) {
+		nodes, p.spare = p.spare[:len(flat)], nil
+	} else {
+		nodes = make([]Node, len(flat))
+	}
+	t := &Tree{Lang: lang, Source: src, Nodes: nodes, lineStarts: computeLineStarts(src), owner: p}
 	for i := range flat {
 		f := &flat[i]
-		n := &t.Nodes[i]
 		sym := uint16(f.symbol)
-		n.KindID = sym
+		kind := ""
 		if sym == 0xFFFF {
-			n.Kind = "ERROR"
+			kind = "ERROR"
 		} else if int(sym) < len(g.kinds) {
-			n.Kind = g.kinds[sym]
+			kind = g.kinds[sym]
 		}
+		field := ""
 		if fid := int(f.field); fid > 0 && fid < len(g.fields) {
-			n.Field = g.fields[fid]
+			field = g.fields[fid]
 		}
-		n.StartByte, n.EndByte = uint32(f.start_byte), uint32(f.end_byte)
-		n.StartRow, n.StartCol = uint32(f.start_row), uint32(f.start_col)
-		n.EndRow, n.EndCol = uint32(f.end_row), uint32(f.end_col)
-		n.Parent = NodeID(f.parent)
-		n.FirstChild = NodeID(f.first_child)
-		n.NextSibling = NodeID(f.next_sibling)
-		n.End = NodeID(f.end)
-		n.Named = f.flags&1 != 0
-		n.Missing = f.flags&2 != 0
-		n.Extra = f.flags&4 != 0
-		if n.Kind == "ERROR" || n.Missing {
-			if !t.hasError {
-				t.hasError = true
-				t.firstError = NodeID(i)
-			}
+		// Every field is written: the storage may be a released Tree's.
+		nodes[i] = Node{
+			Kind: kind, KindID: sym, Field: field,
+			StartByte: uint32(f.start_byte), EndByte: uint32(f.end_byte),
+			StartRow: uint32(f.start_row), StartCol: uint32(f.start_col),
+			EndRow: uint32(f.end_row), EndCol: uint32(f.end_col),
+			Parent: NodeID(f.parent), FirstChild: NodeID(f.first_child),
+			NextSibling: NodeID(f.next_sibling), End: NodeID(f.end),
+			Named: f.flags&1 != 0, Missing: f.flags&2 != 0, Extra: f.flags&4 != 0,
+		}
+		if (kind == "ERROR" || f.flags&2 != 0) && !t.hasError {
+			t.hasError = true
+			t.firstError = NodeID(i)
 		}
 	}
+	sp.trim()
 	return t, nil
+}
+
+// Release hands the tree's node storage back to the Parser that made it,
+// to be reused by its next Parse; it saves allocating and clearing the
+// largest part of a tree per file. The tree (its Nodes and anything
+// holding them) must not be used afterwards. Call it from the goroutine
+// that uses the Parser; releasing a tree twice, or one not made by a
+// Parser, does nothing.
+func (t *Tree) Release() {
+	p := t.owner
+	if p == nil {
+		return
+	}
+	t.owner = nil
+	if cap(t.Nodes) <= maxSpareNodes && cap(t.Nodes) > cap(p.spare) {
+		p.spare = t.Nodes[:0]
+	}
+	t.Nodes = nil
 }
 
 // ParseRaw parses src with tree-sitter and discards the tree without

@@ -72,7 +72,8 @@ func TestFlattenMatchesNodeAPI(t *testing.T) {
 }
 
 // TestFlattenStdlib compares flatten with the node API on real files, parsed
-// in a row by one Parser (its C buffers are reused and regrown).
+// in a row by one Parser (its C buffers are reused and regrown) and each
+// released after use (its node storage is reused).
 func TestFlattenStdlib(t *testing.T) {
 	files := corpus.StdlibSample(t, 12)
 	p := NewParser()
@@ -90,6 +91,11 @@ func TestFlattenStdlib(t *testing.T) {
 		raw, err := p.ParseRaw(Python, src)
 		if err != nil || raw != tree.HasError() {
 			t.Errorf("%s: ParseRaw has error %v (%v), Parse %v", f, raw, err, tree.HasError())
+		}
+		// the next file reuses this tree's storage where it fits
+		tree.Release()
+		if tree.Nodes != nil {
+			t.Fatal("Release kept Nodes")
 		}
 	}
 }
