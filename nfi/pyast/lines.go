@@ -128,7 +128,15 @@ func buildLines(t *syntax.Tree) *Lines {
 		l := &ls.List[i]
 		l.Start, l.End, l.Indent, l.Comment = s, end, ind-s, -1
 	}
-	ls.Tokens = make([]Token, 0, len(t.Nodes)/2)
+	// Every token is a leaf or a string: size the stream once rather than
+	// grow it by copying.
+	maxTokens := 0
+	for i := range t.Nodes {
+		if n := &t.Nodes[i]; n.FirstChild == syntax.NoNode || n.Kind == "string" {
+			maxTokens++
+		}
+	}
+	ls.Tokens = make([]Token, 0, maxTokens)
 	var (
 		depth     int32
 		prevEnd   uint32 // end of the previous token (of any kind)

@@ -448,7 +448,9 @@ func parsesAsPython(s string) bool {
 		return false
 	}
 	if t != nil && !t.HasError() {
-		return strictlyValid(t)
+		ok := strictlyValid(t)
+		t.Release()
+		return ok
 	}
 	// tree-sitter's annotation grammar is narrower than Python's (any
 	// expression may follow `name:`): parse the annotation alone.
@@ -462,6 +464,7 @@ func parsesAsPython(s string) bool {
 			if err != nil || t == nil || t.HasError() || !strictlyValid(t) {
 				return false
 			}
+			defer t.Release()
 			// one expression: not a tuple, not a generator
 			for i := range t.Nodes {
 				if t.Nodes[i].Kind == "assignment" {
