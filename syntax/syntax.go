@@ -219,15 +219,16 @@ func (p *Parser) parse(lang Language, src []byte, stopOnError bool) (*Tree, erro
 			field = g.fields[fid]
 		}
 		// Every field is written: the storage may be a released Tree's.
-		nodes[i] = Node{
-			Kind: kind, KindID: sym, Field: field,
-			StartByte: uint32(f.start_byte), EndByte: uint32(f.end_byte),
-			StartRow: uint32(f.start_row), StartCol: uint32(f.start_col),
-			EndRow: uint32(f.end_row), EndCol: uint32(f.end_col),
-			Parent: NodeID(f.parent), FirstChild: NodeID(f.first_child),
-			NextSibling: NodeID(f.next_sibling), End: NodeID(f.end),
-			Named: f.flags&1 != 0, Missing: f.flags&2 != 0, Extra: f.flags&4 != 0,
-		}
+		// (Field by field: a whole-struct store goes through wbMove while
+		// the garbage collector is marking.)
+		n := &nodes[i]
+		n.Kind, n.KindID, n.Field = kind, sym, field
+		n.StartByte, n.EndByte = uint32(f.start_byte), uint32(f.end_byte)
+		n.StartRow, n.StartCol = uint32(f.start_row), uint32(f.start_col)
+		n.EndRow, n.EndCol = uint32(f.end_row), uint32(f.end_col)
+		n.Parent, n.FirstChild = NodeID(f.parent), NodeID(f.first_child)
+		n.NextSibling, n.End = NodeID(f.next_sibling), NodeID(f.end)
+		n.Named, n.Missing, n.Extra = f.flags&1 != 0, f.flags&2 != 0, f.flags&4 != 0
 		if (kind == "ERROR" || f.flags&2 != 0) && !t.hasError {
 			t.hasError = true
 			t.firstError = NodeID(i)

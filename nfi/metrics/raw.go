@@ -250,6 +250,13 @@ func (sc *rawScanner) line(s []byte, row int) error {
 		if r, size := utf8.DecodeRune(s[i:]); isWordRune(r) {
 			i += size
 			for i < len(s) {
+				if c := s[i]; c < utf8.RuneSelf {
+					if !asciiWord[c] {
+						break
+					}
+					i++
+					continue
+				}
 				r, size = utf8.DecodeRune(s[i:])
 				if !isWordRune(r) {
 					break
@@ -349,6 +356,14 @@ func validPrefix(p []byte) bool {
 	}
 	return false
 }
+
+// asciiWord marks the ASCII bytes isWordRune accepts.
+var asciiWord = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = isWordRune(rune(c))
+	}
+	return t
+}()
 
 func isWordRune(r rune) bool {
 	if r < utf8.RuneSelf {
@@ -499,7 +514,11 @@ func scanNumber(s []byte, i int) int {
 // \f, \x1c, \x1d, \x1e, U+0085, U+2028 and U+2029 end a line.
 func nextLine(src []byte, pos int) (end, next int) {
 	for i := pos; i < len(src); i++ {
-		switch c := src[i]; c {
+		c := src[i]
+		if !lineBreakLead[c] {
+			continue
+		}
+		switch c {
 		case '\n', '\v', '\f', 0x1c, 0x1d, 0x1e:
 			return i, i + 1
 		case '\r':
@@ -519,6 +538,9 @@ func nextLine(src []byte, pos int) (end, next int) {
 	}
 	return len(src), len(src)
 }
+
+// lineBreakLead marks the bytes that may start a line break for nextLine.
+var lineBreakLead = [256]bool{'\n': true, '\v': true, '\f': true, 0x1c: true, 0x1d: true, 0x1e: true, '\r': true, 0xc2: true, 0xe2: true}
 
 // pyStrip trims what Python's str.strip() trims: Unicode white space plus
 // the ASCII separators \x1c-\x1f.

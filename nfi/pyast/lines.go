@@ -258,8 +258,13 @@ var widthCond = &runewidth.Condition{EastAsianWidth: false, StrictEmojiNeutral: 
 // Source: Ruff crates/ruff_linter/src/line_width.rs (LineWidthBuilder);
 // widths from Unicode UAX #11 via github.com/mattn/go-runewidth.
 func DisplayWidth(s []byte, tabSize int) int {
-	width, column := 0, 0
-	for i := 0; i < len(s); {
+	// Printable ASCII is one cell a byte: skip the leading run of it.
+	i := 0
+	for i < len(s) && s[i] >= 0x20 && s[i] < 0x7f {
+		i++
+	}
+	width, column := i, i
+	for i < len(s) {
 		c := s[i]
 		if c < 0x80 {
 			i++

@@ -41,6 +41,8 @@ var LineLength = &nfi.Rule{
 // tabSize is Ruff's default tab-size (indent-width) for measuring tabs.
 const tabSize = 4
 
+var tabByte = []byte{'\t'}
+
 func checkLineLength(p *nfi.Pass) {
 	ls := p.Module.Lines()
 	src := p.Tree.Source
@@ -49,6 +51,11 @@ func checkLineLength(p *nfi.Pass) {
 	for i := range ls.List {
 		l := &ls.List[i]
 		text := src[l.Start:l.End]
+		// A line is at most one column a byte wide, plus tabSize-1 per tab:
+		// a line that cannot reach the widest so far nor the limit is skipped.
+		if bound := len(text) + (tabSize-1)*bytes.Count(text, tabByte); bound <= maxWidth && bound <= limit {
+			continue
+		}
 		// Quick reject: a line of n bytes is at most n*tabSize wide.
 		if len(text)*tabSize <= limit {
 			maxWidth = max(maxWidth, pyast.DisplayWidth(text, tabSize))
