@@ -110,16 +110,16 @@ func CommentContainsCode(comment string) bool {
 	if isClauseHeader(line) || isPartialDictEntry(line) || isMultilineAssignment(line) || isOnlyBrackets(line) {
 		return true
 	}
-	if hasAdjacentNames(line) {
+	if cannotParse(line) {
 		return false // parsesAsPython would say so, after a costly parse
 	}
 	return parsesAsPython(line)
 }
 
-// notPairWords are the words hasAdjacentNames does not count as names:
-// Python's keywords and soft keywords, plus the Python 2 statement words
-// and literals tree-sitter knows.
-var notPairWords = map[string]bool{
+// notAtomWords are the words cannotParse does not take for names: Python's
+// keywords and soft keywords, plus the Python 2 statement words and the
+// literals tree-sitter knows.
+var notAtomWords = map[string]bool{
 	"False": true, "None": true, "True": true, "and": true, "as": true, "assert": true,
 	"async": true, "await": true, "break": true, "class": true, "continue": true, "def": true,
 	"del": true, "elif": true, "else": true, "except": true, "finally": true, "for": true,
@@ -129,49 +129,148 @@ var notPairWords = map[string]bool{
 	"match": true, "case": true, "type": true, "_": true, "print": true, "exec": true,
 }
 
-// hasAdjacentNames reports two identifiers separated only by spaces or tabs,
-// which no Python statement has, so that s cannot parse (parsesAsPython
-// is false). Unlike hasConsecutiveNames it reads past numbers, taking a
-// number with every letter, digit, `_` and `.` after it as one token; it
-// stops at a quote, `#`, a backslash or any character it cannot classify,
-// so it never looks inside a string or comment.
-func hasAdjacentNames(s string) bool {
-	prevName := false
+// cannotParse reports text that tree-sitter cannot parse as Python without
+// an error, or only with a construct strictlyValid rejects, so that
+// parsesAsPython is false for it without running the (costly) parse. It
+// tokenizes s from the start and stops, answering false, at the first thing
+// it does not model exactly: a backslash, `#`, a triple quote, a string with
+// a backslash or an f prefix, a character it cannot classify. Up to there it
+// answers true on:
+//   - two atoms (names or strings, not both strings) separated only by
+//     spaces or tabs: no Python expression or statement has them;
+//   - a name glued to a quote that tree-sitter cannot read as a string
+//     prefix (only letters of fFrRbBuU are), as in "it's";
+//   - a single-quoted string left open at the end of the line;
+//   - a closing bracket that closes nothing or the wrong bracket;
+//   - a backtick (tree-sitter reads a Python 2 repr string, which
+//     strictlyValid rejects), `$`, `?`, or `!` not followed by `=`.
+//
+// A number is taken with every letter, digit, `_` and `.` after it as one
+// token that pairs with nothing. Keywords, soft keywords and print/exec
+// (notAtomWords) are not names.
+func cannotParse(s string) bool {
+	const (
+		other = iota
+		name
+		str
+	)
+	prev := other
+	var open []byte // expected closing brackets
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
 		case c == ' ' || c == '\t':
 			i++
+			continue
+		case c == '`' || c == '$' || c == '?':
+			return true
+		case c == '!':
+			if i+1 >= len(s) || s[i+1] != '=' {
+				return true
+			}
 		case c >= '0' && c <= '9':
 			for i < len(s) && (isASCIIWord(s[i]) || s[i] == '.') {
 				i++
 			}
-			prevName = false
-		case c < utf8.RuneSelf && strings.IndexByte("()[]{},:;.=!<>+-*/@%&|^~", c) >= 0:
-			prevName = false
-			i++
-		default:
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r != '_' && !unicode.IsLetter(r) {
+			prev = other
+			continue
+		case c == '\'' || c == '"':
+			j, res := scanSimpleString(s, i)
+			switch {
+			case res == stringOpen || res == stringOK && prev == name:
+				return true
+			case res != stringOK:
 				return false
 			}
-			j := i + size
-			for j < len(s) {
-				r2, n := utf8.DecodeRuneInString(s[j:])
-				if r2 != '_' && !unicode.IsLetter(r2) && !unicode.IsDigit(r2) && !unicode.Is(unicode.Mn, r2) && !unicode.Is(unicode.Mc, r2) {
-					break
-				}
-				j += n
-			}
-			isName := !notPairWords[s[i:j]]
-			if isName && prevName {
+			prev, i = str, j
+			continue
+		case c == '(':
+			open = append(open, ')')
+		case c == '[':
+			open = append(open, ']')
+		case c == '{':
+			open = append(open, '}')
+		case c == ')' || c == ']' || c == '}':
+			if len(open) == 0 || open[len(open)-1] != c {
 				return true
 			}
-			prevName = isName
-			i = j
+			open = open[:len(open)-1]
 		}
+		if c < utf8.RuneSelf && strings.IndexByte("()[]{},:;.=!<>+-*/@%&|^~", c) >= 0 {
+			prev = other
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r != '_' && !unicode.IsLetter(r) {
+			return false
+		}
+		j := i + size
+		for j < len(s) {
+			r2, n := utf8.DecodeRuneInString(s[j:])
+			if r2 != '_' && !unicode.IsLetter(r2) && !unicode.IsDigit(r2) && !unicode.Is(unicode.Mn, r2) && !unicode.Is(unicode.Mc, r2) {
+				break
+			}
+			j += n
+		}
+		word := s[i:j]
+		if j < len(s) && (s[j] == '\'' || s[j] == '"') {
+			if notAtomWords[word] {
+				prev, i = other, j // `in'abc'`: the keyword, then the string
+				continue
+			}
+			if strings.Trim(word, "fFrRbBuU") != "" {
+				return true // not a string prefix: a name, then a string
+			}
+			if strings.ContainsAny(word, "fF") {
+				return false
+			}
+			k, res := scanSimpleString(s, j)
+			switch {
+			case res == stringOpen || res == stringOK && prev == name:
+				return true
+			case res != stringOK:
+				return false
+			}
+			prev, i = str, k
+			continue
+		}
+		if notAtomWords[word] {
+			prev = other
+		} else {
+			if prev != other {
+				return true
+			}
+			prev = name
+		}
+		i = j
 	}
 	return false
+}
+
+// Results of scanSimpleString.
+const (
+	stringOK      = iota // a closed one-line string without backslashes
+	stringOpen           // no closing quote (and no backslash) before the end
+	stringComplex        // a triple quote or a backslash: not modelled
+)
+
+// scanSimpleString reads the string literal whose opening quote is s[i]
+// and returns the index after its closing quote.
+func scanSimpleString(s string, i int) (end, res int) {
+	q := s[i]
+	if i+2 < len(s) && s[i+1] == q && s[i+2] == q {
+		return 0, stringComplex
+	}
+	for j := i + 1; j < len(s); j++ {
+		switch s[j] {
+		case q:
+			return j + 1, stringOK
+		case '\\':
+			return 0, stringComplex
+		}
+	}
+	return 0, stringOpen
 }
 
 func isASCIIWord(b byte) bool {

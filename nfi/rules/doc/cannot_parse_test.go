@@ -1,0 +1,79 @@
+package doc
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/polynfi/polynfi/internal/corpus"
+)
+
+func TestCannotParse(t *testing.T) {
+	claims := []string{
+		"March 1, 1956 is a Thursday (3)", "Copyright (c) 2006-2008, R Oudkerk",
+		"x = 0x1f foo bar", "a.b c", "f(a b)", "résumé ça va", "1st item here",
+		"'if' test ':' suite", "the 'wrap' setting", "see if it's in", "x = 'abc",
+		"issue29692).", "f(a]", "`set` might be shadowed", "a $ b", "why? x", "x = !y",
+		"x = 'a' b", "u'a' b",
+	}
+	none := []string{
+		"x = 1", "print foo", "exec code in ns", "match x:", "type X = int", "x if y else z",
+		"0xfor x", "1if x else y", "f'a b' c d", "a # b c", "a \\ b c", "a\u00a0b", "not x is None",
+		"lambda x: x", "", "x = 'a' 'b'", "x in'abc'", "x = rb'a' + bu'b'", "x != y", "'''a''' b",
+		"x = 'a\\'b' c", "f(a, [b, {c: d}])", "x = ('a'", "x = r'a\\d' b",
+	}
+	for _, s := range claims {
+		if !cannotParse(s) {
+			t.Errorf("cannotParse(%q) = false, want true", s)
+		}
+		if parsesAsPython(s) {
+			t.Errorf("parsesAsPython(%q) = true: the shortcut would change the verdict", s)
+		}
+	}
+	for _, s := range none {
+		if cannotParse(s) {
+			t.Errorf("cannotParse(%q) = true, want false", s)
+		}
+	}
+}
+
+// TestCannotParseAgrees checks the shortcut on real text: no line of a
+// stdlib sample (read as a comment) that cannotParse rejects parses as
+// Python.
+func TestCannotParseAgrees(t *testing.T) {
+	checked := 0
+	for _, f := range corpus.StdlibSample(t, 40) {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(string(src), "\n") {
+			l = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), "#"))
+			if !cannotParse(l) {
+				continue
+			}
+			checked++
+			if parsesAsPython(l) {
+				t.Errorf("%s: %q parses as Python but cannotParse says it cannot", f, l)
+			}
+		}
+	}
+	if checked < 100 {
+		t.Errorf("only %d lines checked", checked)
+	}
+}
+
+// FuzzCannotParse checks that the shortcut never rejects text that parses.
+func FuzzCannotParse(f *testing.F) {
+	for _, s := range []string{"x = 'a' b", "f(a b)", "it's (x)", "a = [1, 2]) # c", "u'a' 'b' c", "`x`"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if strings.ContainsAny(s, "\n\r\x00") {
+			return // comments are one line
+		}
+		if cannotParse(s) && parsesAsPython(s) {
+			t.Errorf("%q parses as Python but cannotParse says it cannot", s)
+		}
+	})
+}
