@@ -126,6 +126,14 @@ func decodeInstance(row map[string]any) (Instance, []fieldError) {
 		parts[0] == ".." || parts[1] == ".." || parts[0] == "." || parts[1] == "." {
 		errs = append(errs, fieldError{"repo", fmt.Errorf("%q: want owner/name", in.Repo)})
 	}
+	// Without FAIL_TO_PASS tests every run would count as resolving the
+	// instance (F2P ⊆ passed holds for an empty set): the field is required
+	// and may not be empty. PASS_TO_PASS may be empty.
+	if _, name, ok := lookup(row, "FAIL_TO_PASS"); !ok {
+		errs = append(errs, fieldError{"FAIL_TO_PASS", errors.New("missing (also read as F2P)")})
+	} else if len(in.FailToPass) == 0 && !hasFieldError(errs, name) {
+		errs = append(errs, fieldError{name, errors.New("empty: an instance needs at least one test that must go from failing to passing")})
+	}
 	if in.BaseCommit == "" {
 		errs = append(errs, fieldError{"base_commit", errors.New("missing")})
 	} else if strings.HasPrefix(in.BaseCommit, "-") || strings.ContainsAny(in.BaseCommit, " \t\n:") {
@@ -233,4 +241,13 @@ func jsonKind(v any) string {
 		return "an object"
 	}
 	return fmt.Sprintf("%T", v)
+}
+
+func hasFieldError(errs []fieldError, field string) bool {
+	for _, e := range errs {
+		if e.field == field {
+			return true
+		}
+	}
+	return false
 }

@@ -76,7 +76,7 @@ func TestLoadSWEBenchJSONAndJSONL(t *testing.T) {
 	row1 := `{"instance_id": "django__django-1", "repo": "django/django", "base_commit": "abc123", "patch": "p", "test_patch": "tp",
  "FAIL_TO_PASS": "[\"test_a (m.T)\", \"test_b (m.T)\"]", "PASS_TO_PASS": ["test_c (m.T)"], "version": "3.0", "hints_text": ""}`
 	row2 := `{"instance_id": "django__django-2", "repo": "django/django", "base_commit": "abc124", "FAIL_TO_PASS": 7}`
-	row3 := `{"instance_id": "django__django-3", "repo": "django/django", "base_commit": "abc125", "FAIL_TO_PASS": "[]", "PASS_TO_PASS": null}`
+	row3 := `{"instance_id": "django__django-3", "repo": "django/django", "base_commit": "abc125", "FAIL_TO_PASS": "[\"test_d (m.T)\"]", "PASS_TO_PASS": null}`
 	for _, tc := range []struct {
 		name, content string
 		format        Format
@@ -113,7 +113,7 @@ func TestLoadSWEBenchJSONAndJSONL(t *testing.T) {
 				t.Errorf("extra field version = %v, want carried through", in.Extra["version"])
 			}
 			if got := d.Instances[1]; got.InstanceID != "django__django-3" || got.PassToPass == nil || len(got.PassToPass) != 0 {
-				t.Errorf("row 3 = %+v, want empty lists", got)
+				t.Errorf("row 3 = %+v, want an empty PASS_TO_PASS", got)
 			}
 			if len(d.Errors) != 1 {
 				t.Fatalf("errors %v, want one", d.Errors)
@@ -134,10 +134,12 @@ func TestLoadDuplicateAndBadRows(t *testing.T) {
 	p := writeFile(t, "d.jsonl", strings.Join([]string{
 		`{"instance_id": "a__b-1", "repo": "a/b", "base_commit": "c1", "F2P": "['x']"}`,
 		`not json`,
-		`{"instance_id": "a__b-1", "repo": "a/b", "base_commit": "c2"}`,
-		`{"instance_id": "../evil", "repo": "a/b", "base_commit": "c2"}`,
+		`{"instance_id": "a__b-1", "repo": "a/b", "base_commit": "c2", "F2P": "['x']"}`,
+		`{"instance_id": "../evil", "repo": "a/b", "base_commit": "c2", "F2P": "['x']"}`,
 		`[1]`,
-		`{"instance_id": "a__b-2", "repo": "a/b", "base_commit": "--upload-pack=x"}`,
+		`{"instance_id": "a__b-2", "repo": "a/b", "base_commit": "--upload-pack=x", "F2P": "['x']"}`,
+		`{"instance_id": "a__b-3", "repo": "a/b", "base_commit": "c3"}`,
+		`{"instance_id": "a__b-4", "repo": "a/b", "base_commit": "c4", "FAIL_TO_PASS": "[]"}`,
 	}, "\n"))
 	d, err := Load(p)
 	if err != nil {
@@ -150,7 +152,7 @@ func TestLoadDuplicateAndBadRows(t *testing.T) {
 	for _, e := range d.Errors {
 		got[e.Line] = e.Field
 	}
-	want := map[int]string{2: "", 3: "instance_id", 4: "instance_id", 5: "", 6: "base_commit"}
+	want := map[int]string{2: "", 3: "instance_id", 4: "instance_id", 5: "", 6: "base_commit", 7: "FAIL_TO_PASS", 8: "FAIL_TO_PASS"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("error lines→fields (-want +got):\n%s", diff)
 	}
@@ -188,7 +190,7 @@ func TestLoadParquet(t *testing.T) {
 	w := parquet.NewGenericWriter[parquetRow](&buf)
 	rows := []parquetRow{
 		{"o__r-1", "o/r", "c1", "diff", "python", `["t1", "t2"]`, []string{"p1"}, 3},
-		{"o__r-2", "o/r", "", "diff", "Java", `[]`, nil, 4},
+		{"o__r-2", "o/r", "", "diff", "Java", `["t3"]`, nil, 4},
 	}
 	if _, err := w.Write(rows); err != nil {
 		t.Fatal(err)
