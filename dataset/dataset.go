@@ -13,6 +13,8 @@
 package dataset
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strings"
 )
@@ -151,4 +153,22 @@ func CanonicalLanguage(s string) string {
 		return TypeScript
 	}
 	return strings.TrimSpace(s)
+}
+
+// EvalSHA256 fingerprints everything about the instance that an evaluation
+// depends on (repository, base commit, patches, test command, test lists,
+// language, reference nodes), as hex SHA-256. Result records keep it, so that
+// a re-run re-evaluates instances whose dataset row changed.
+func (in *Instance) EvalSHA256() string {
+	h := sha256.New()
+	for _, f := range []string{in.InstanceID, in.Repo, in.BaseCommit, in.Patch, in.TestPatch, in.TestCommand, in.Language} {
+		fmt.Fprintf(h, "%d:%s", len(f), f)
+	}
+	for _, l := range [][]string{in.FailToPass, in.PassToPass, in.ModifiedNodes} {
+		fmt.Fprintf(h, "[%d]", len(l))
+		for _, f := range l {
+			fmt.Fprintf(h, "%d:%s", len(f), f)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -73,6 +73,7 @@ func (h *Harness) Evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 	rec := &Record{
 		Schema:         RecordSchema,
 		Key:            Key{InstanceID: in.InstanceID, Model: p.ModelNameOrPath, Run: p.Run, PatchSHA256: p.PatchSHA256()},
+		InstanceSHA256: in.EvalSHA256(),
 		RunID:          h.RunID,
 		Repo:           in.Repo,
 		BaseCommit:     in.BaseCommit,

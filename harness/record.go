@@ -78,11 +78,14 @@ type NFIDelta struct {
 type Record struct {
 	Schema int `json:"schema_version"`
 	Key
-	RunID        string `json:"run_id"`
-	Repo         string `json:"repo"`
-	BaseCommit   string `json:"base_commit"`
-	Language     string `json:"language"`
-	TaskCategory string `json:"task_category,omitempty"`
+	// InstanceSHA256 fingerprints what the instance asks (Instance.EvalSHA256):
+	// a record is reused only while the instance is unchanged.
+	InstanceSHA256 string `json:"instance_sha256"`
+	RunID          string `json:"run_id"`
+	Repo           string `json:"repo"`
+	BaseCommit     string `json:"base_commit"`
+	Language       string `json:"language"`
+	TaskCategory   string `json:"task_category,omitempty"`
 
 	PatchApplied bool `json:"patch_applied"`
 	Generation   bool `json:"generation"`

@@ -85,7 +85,7 @@ func (h *Harness) Run(ctx context.Context, jobs []Job, store *Store, opts RunOpt
 	}
 	var pending []int
 	for i, j := range jobs {
-		if rec, ok := store.Done(j.Key()); ok {
+		if rec, ok := store.Done(j.Key()); ok && rec.InstanceSHA256 == j.Instance.EvalSHA256() {
 			res.Records[i] = rec
 			report(j, rec, true)
 			continue

@@ -77,6 +77,12 @@ func TestRunResumesAndReevaluatesChangedPatches(t *testing.T) {
 	if err != nil || !ok || rec.Status != StatusEmptyPatch || rec.PatchSHA256 != jobs[1].Key().PatchSHA256 {
 		t.Errorf("replaced record %+v ok %v err %v", rec, ok, err)
 	}
+	// A changed dataset row (here the test command) is evaluated again too.
+	jobs[2].Instance.TestCommand += " # changed"
+	res, err = h.Run(context.Background(), jobs, store, RunOptions{Workers: 2})
+	if err != nil || res.Skipped != 2 || res.Evaluated != 1 {
+		t.Fatalf("fourth run: evaluated %d skipped %d err %v", res.Evaluated, res.Skipped, err)
+	}
 
 	// The report counts it all.
 	rep := BuildReport(ReportInput{Instances: insts, Jobs: jobs, Result: res, NativeMode: ModePolyBench, Predictions: "p.jsonl"})

@@ -54,6 +54,9 @@ type Record struct {
 
 	// Key identifies the evaluated output: sha256 of the prediction's content.
 	Key string `json:"key"`
+	// TaskSHA256 fingerprints the task as evaluated (TaskFingerprint): a
+	// record is reused only while its task is unchanged.
+	TaskSHA256 string `json:"task_sha256"`
 	// EvalSeconds is how long polynfi took to evaluate this run.
 	EvalSeconds float64 `json:"eval_seconds"`
 }

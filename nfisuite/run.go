@@ -2,6 +2,8 @@ package nfisuite
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -71,11 +73,13 @@ func (s *Suite) Run(ctx context.Context, tasks []dataset.NFITask, preds []datase
 		return nil, ErrNoTasks
 	}
 	res := &RunResult{}
-	// Human reference per task, computed once.
+	// Human reference and fingerprint per task, computed once.
 	parser := syntax.NewParser()
 	human := map[string]nfi.Improvement{}
+	fingerprint := map[string]string{}
 	for _, id := range order {
 		human[id] = s.Human(parser, byID[id]).Improvement
+		fingerprint[id] = TaskFingerprint(byID[id])
 	}
 	parser.Close()
 
@@ -144,7 +148,8 @@ func (s *Suite) Run(ctx context.Context, tasks []dataset.NFITask, preds []datase
 	}
 	for _, r := range missing {
 		path := RecordPath(opt.Out, r.Model, r.InstanceID, r.Run)
-		if old, ok := readRecord(path); ok && old.Key == r.Key {
+		r.TaskSHA256 = fingerprint[r.InstanceID]
+		if old, ok := readRecord(path); ok && reusable(old, r.Key, r.TaskSHA256) {
 			settle(old, true)
 			continue
 		}
@@ -159,7 +164,7 @@ func (s *Suite) Run(ctx context.Context, tasks []dataset.NFITask, preds []datase
 	for _, j := range jobs {
 		j := j
 		path := RecordPath(opt.Out, j.pred.ModelNameOrPath, j.task.InstanceID, j.pred.Run)
-		if old, ok := readRecord(path); ok && old.Key == OutputKey(&j.pred) {
+		if old, ok := readRecord(path); ok && reusable(old, OutputKey(&j.pred), fingerprint[j.task.InstanceID]) {
 			settle(old, true)
 			continue
 		}
@@ -173,6 +178,7 @@ func (s *Suite) Run(ctx context.Context, tasks []dataset.NFITask, preds []datase
 			if err != nil {
 				return err
 			}
+			rec.TaskSHA256 = fingerprint[j.task.InstanceID]
 			if err := writeRecord(path, rec); err != nil {
 				return err
 			}
@@ -186,6 +192,22 @@ func (s *Suite) Run(ctx context.Context, tasks []dataset.NFITask, preds []datase
 	}
 	SortRecords(res.Records)
 	return res, err
+}
+
+// reusable reports whether a stored record still answers for this output
+// (key) of this task (fingerprint). A harness error (TestStatus "error": a
+// missing repository, a workspace that could not be made) says nothing about
+// the output and is always evaluated again.
+func reusable(old Record, key, fingerprint string) bool {
+	return old.Key == key && old.TaskSHA256 == fingerprint && old.TestStatus != "error"
+}
+
+// TaskFingerprint is the hex SHA-256 of the task as JSON: any change to its
+// files, tests, command or environment re-evaluates its records.
+func TaskFingerprint(t *dataset.NFITask) string {
+	b, _ := json.Marshal(t)
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
 }
 
 // SortRecords orders records by model, instance and run.

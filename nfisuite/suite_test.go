@@ -223,11 +223,28 @@ func TestRepositoryEnvironment(t *testing.T) {
 	if err == nil && (rec.FunctionallyCorrect || !strings.Contains(rec.InvalidDetail, "--repos-dir")) {
 		t.Fatalf("without repos: correct=%v detail=%q", rec.FunctionallyCorrect, rec.InvalidDetail)
 	}
-	s.Repos = harness.NewRepos(reposDir, t.TempDir())
+	preds := append(GoldPredictions([]dataset.NFITask{task}), broken)
 	out := t.TempDir()
-	res, err := s.Run(context.Background(), []dataset.NFITask{task}, append(GoldPredictions([]dataset.NFITask{task}), broken), RunOptions{Out: out})
+	if _, err := s.Run(context.Background(), []dataset.NFITask{task}, preds, RunOptions{Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	// Once the repositories are there, the same command retries those harness errors.
+	s.Repos = harness.NewRepos(reposDir, t.TempDir())
+	res, err := s.Run(context.Background(), []dataset.NFITask{task}, preds, RunOptions{Out: out})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if res.Evaluated != 2 || res.Reused != 0 {
+		t.Fatalf("retry: evaluated %d reused %d, want 2, 0", res.Evaluated, res.Reused)
+	}
+	// An unchanged task reuses its records; a changed one is evaluated again.
+	if res, _ := s.Run(context.Background(), []dataset.NFITask{task}, preds, RunOptions{Out: out}); res.Reused != 2 {
+		t.Fatalf("unchanged task: reused %d, want 2", res.Reused)
+	}
+	changed := task
+	changed.TestCommand += " -q"
+	if res, _ := s.Run(context.Background(), []dataset.NFITask{changed}, preds, RunOptions{Out: out}); res.Evaluated != 2 {
+		t.Fatalf("changed task: evaluated %d, want 2", res.Evaluated)
 	}
 	got := map[string]bool{}
 	for _, r := range res.Records {
