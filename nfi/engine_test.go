@@ -249,3 +249,32 @@ func TestInnermostSyntaxError(t *testing.T) {
 		t.Errorf("error reported at line %d (%s), want the line of the unparsable \"(bar.\"", fs.Error.Line, fs.Error.Message)
 	}
 }
+
+func TestSettingsOptionsAndLimits(t *testing.T) {
+	withOpt := *noPass
+	withOpt.ID = "STY-P91"
+	withOpt.Options = map[string]OptionKind{"strict": BoolOpt}
+	cat := &Catalog{Version: "t", Rules: []*Rule{&withOpt, fewDefs}}
+	ok := []Settings{
+		{Options: map[string]map[string]any{"STY-P91": {"strict": true}}},
+		{Limits: map[string]float64{"LOG-T90": 0}},
+	}
+	for _, s := range ok {
+		if _, err := NewEngine(cat, s); err != nil {
+			t.Errorf("%+v: %v", s, err)
+		}
+	}
+	bad := map[string]Settings{
+		"unknown option":     {Options: map[string]map[string]any{"STY-P91": {"strikt": true}}},
+		"wrong type":         {Options: map[string]map[string]any{"STY-P91": {"strict": "yes"}}},
+		"rule has no option": {Options: map[string]map[string]any{"LOG-T90": {"x": 1}}},
+		"negative limit":     {Limits: map[string]float64{"LOG-T90": -5}},
+	}
+	for name, s := range bad {
+		if _, err := NewEngine(cat, s); err == nil {
+			t.Errorf("%s: want an error", name)
+		} else if !strings.Contains(err.Error(), "settings") {
+			t.Errorf("%s: the error should say where: %v", name, err)
+		}
+	}
+}

@@ -158,6 +158,35 @@ type Rule struct {
 	Kinds  []string
 	Visit  func(p *Pass, n syntax.NodeID)
 	Finish func(p *Pass)
+	// Options declares the settings the rule reads with Pass.Option /
+	// BoolOption: name → its kind. Settings naming anything else, or a value
+	// of another kind, are rejected.
+	Options map[string]OptionKind
+}
+
+// OptionKind is the type of a rule option's value in polynfi.toml.
+type OptionKind int
+
+// Option kinds.
+const (
+	BoolOpt OptionKind = iota
+	NumberOpt
+	StringOpt
+)
+
+func (k OptionKind) String() string { return [...]string{"a boolean", "a number", "a string"}[k] }
+
+// accepts reports whether a decoded TOML value has this kind.
+func (k OptionKind) accepts(v any) bool {
+	switch v.(type) {
+	case bool:
+		return k == BoolOpt
+	case int64, float64, int:
+		return k == NumberOpt
+	case string:
+		return k == StringOpt
+	}
+	return false
 }
 
 // Validate checks the rule's own data: ID shape, aspect and kind matching the

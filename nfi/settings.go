@@ -3,6 +3,7 @@ package nfi
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -77,21 +78,45 @@ func (s Settings) Validate(rules []*Rule) error {
 			}
 		}
 	}
-	for id := range s.Limits {
+	for id, v := range s.Limits {
 		r, ok := byID[id]
 		switch {
 		case !ok:
 			errs = append(errs, fmt.Errorf("%s: thresholds: unknown rule %q", where, id))
 		case r.Limit == nil:
 			errs = append(errs, fmt.Errorf("%s: thresholds: %s is a %s rule and has no threshold", where, id, r.Kind))
+		case v < 0 || math.IsNaN(v) || math.IsInf(v, 0):
+			errs = append(errs, fmt.Errorf("%s: thresholds: %s = %v: want a number >= 0 (%s)", where, id, v, r.Limit.Unit))
 		}
 	}
-	for id := range s.Options {
-		if _, ok := byID[id]; !ok {
+	for id, opts := range s.Options {
+		r, ok := byID[id]
+		if !ok {
 			errs = append(errs, fmt.Errorf("%s: options: unknown rule %q", where, id))
+			continue
+		}
+		for name, v := range opts {
+			kind, known := r.Options[name]
+			switch {
+			case !known && len(r.Options) == 0:
+				errs = append(errs, fmt.Errorf("%s: options.%s: the rule takes no options (%q given)", where, id, name))
+			case !known:
+				errs = append(errs, fmt.Errorf("%s: options.%s: unknown option %q (known: %s)", where, id, name, optionNames(r)))
+			case !kind.accepts(v):
+				errs = append(errs, fmt.Errorf("%s: options.%s.%s = %v: want %s", where, id, name, v, kind))
+			}
 		}
 	}
 	return errors.Join(errs...)
+}
+
+func optionNames(r *Rule) string {
+	var names []string
+	for n := range r.Options {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
 }
 
 // LoadSettings reads settings from path: a polynfi.toml (top-level keys) or a

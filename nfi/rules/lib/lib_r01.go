@@ -31,6 +31,7 @@ var UsePathlib = &nfi.Rule{
 		"PTH110", "PTH111", "PTH112", "PTH113", "PTH114", "PTH115", "PTH116", "PTH117", "PTH118", "PTH119",
 		"PTH120", "PTH121", "PTH122", "PTH124", "PTH202", "PTH203", "PTH204", "PTH205", "PTH207", "PTH208", "PTH211",
 	}, Exact: true},
+	Options: map[string]nfi.OptionKind{"include-open": nfi.BoolOpt},
 	Finish: func(p *nfi.Pass) {
 		report(p, func(e *entry) bool { return e.condKind != "option" || p.BoolOption(e.condArg, false) })
 	},
