@@ -144,8 +144,8 @@ func writeRuleText(w io.Writer, r *nfi.Rule) {
 	}
 	sec("What it does", r.Doc.What)
 	sec("Why", r.Doc.Why)
-	sec("Bad", r.Doc.Bad)
-	sec("Good", r.Doc.Good)
+	sec("Bad", compactExample(r.Doc.Bad))
+	sec("Good", compactExample(r.Doc.Good))
 	sec("Exemptions", r.Doc.Exempt)
 	sec("Source", r.Doc.Source)
 	sec("Oracle", r.Doc.Oracle)
@@ -177,8 +177,8 @@ func writeRuleMarkdown(w io.Writer, r *nfi.Rule) {
 	}
 	para("What it does", r.Doc.What)
 	para("Why", r.Doc.Why)
-	code("Bad", r.Doc.Bad)
-	code("Good", r.Doc.Good)
+	code("Bad", compactExample(r.Doc.Bad))
+	code("Good", compactExample(r.Doc.Good))
 	para("Exemptions", r.Doc.Exempt)
 	para("Source", r.Doc.Source)
 	para("Oracle", r.Doc.Oracle)
@@ -213,4 +213,26 @@ func RulesMarkdown(w io.Writer, c *nfi.Catalog) {
 		}
 		writeRuleMarkdown(w, r)
 	}
+}
+
+// compactExample shortens a documented example for display: a run of more
+// than three identical lines (STY-T05's 1,001-line module) is shown as its
+// first line and a comment giving the count. The rule's tests use the full text.
+func compactExample(code string) string {
+	lines := strings.Split(code, "\n")
+	var out []string
+	for i := 0; i < len(lines); {
+		j := i
+		for j < len(lines) && lines[j] == lines[i] {
+			j++
+		}
+		if n := j - i; n > 3 && lines[i] != "" {
+			indent := lines[i][:len(lines[i])-len(strings.TrimLeft(lines[i], " \t"))]
+			out = append(out, lines[i], fmt.Sprintf("%s# ... the line above %d more times", indent, n-1))
+		} else {
+			out = append(out, lines[i:j]...)
+		}
+		i = j
+	}
+	return strings.Join(out, "\n")
 }
