@@ -86,6 +86,11 @@ Exit status: 0 when the run completed (unresolved instances are results),
 					*p = abs
 				}
 			}
+			if o.reposDir != "" {
+				if st, err := os.Stat(o.reposDir); err != nil || !st.IsDir() {
+					return fmt.Errorf("--repos-dir %s: not a directory of repository clones", o.reposDir)
+				}
+			}
 			kind, err := dataset.DetectKind(o.dataset)
 			if err != nil {
 				return err
