@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -205,14 +206,25 @@ type jsonScoreSink struct {
 
 func newJSONScoreSink(w io.Writer, e *nfi.Engine) *jsonScoreSink {
 	s := &jsonScoreSink{w: bufio.NewWriter(w), first: true}
-	hdr, _ := json.Marshal(summarizeSettings(e))
+	hdr, _ := marshalPlain(summarizeSettings(e))
 	// open the object with the settings summary's fields, then the files array
 	fmt.Fprintf(s.w, "{\"run\": %s,\n\"files\": [\n", hdr)
 	return s
 }
 
+// marshalPlain is json.Marshal without HTML escaping ("<" stays "<").
+func marshalPlain(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
 func (s *jsonScoreSink) file(fs nfi.FileScore) error {
-	b, err := json.Marshal(fs)
+	b, err := marshalPlain(fs)
 	if err != nil {
 		return err
 	}
@@ -225,7 +237,7 @@ func (s *jsonScoreSink) file(fs nfi.FileScore) error {
 }
 
 func (s *jsonScoreSink) close(sum scoreSummary) error {
-	b, err := json.Marshal(sum)
+	b, err := marshalPlain(sum)
 	if err != nil {
 		return err
 	}
