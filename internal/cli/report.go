@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -25,6 +27,10 @@ type nfiReportJSON struct {
 	Tests   map[string]int `json:"test_status"`
 	Report  report.NFI     `json:"report"`
 	Tables  []report.Table `json:"tables"`
+	// GoldFailures counts runs of the "gold" model (the human reference
+	// evaluated as an agent) that were not functionally correct: the Human
+	// Reference row assumes 100%, so such runs point at a broken task.
+	GoldFailures int `json:"gold_failures"`
 }
 
 func buildNFIReport(records []nfisuite.Record, catalog string) nfiReportJSON {
@@ -36,6 +42,9 @@ func buildNFIReport(records []nfisuite.Record, catalog string) nfiReportJSON {
 		}
 		if r.TestStatus != "" {
 			out.Tests[r.TestStatus]++
+		}
+		if r.Model == "gold" && !r.FunctionallyCorrect {
+			out.GoldFailures++
 		}
 	}
 	out.Report = report.BuildNFI(records)
@@ -62,7 +71,12 @@ func renderNFI(w io.Writer, rep nfiReportJSON, format string) error {
 		}
 		return report.WriteHTML(w, "SWE-NFI suite report", []report.Chart{{SVG: svg, Series: names}}, rep.Tables)
 	}
-	fmt.Fprintf(w, "SWE-NFI suite: %d tasks, %d agents, %d runs (strict grading)\n\n", rep.Report.Tasks, len(rep.Report.Agents), rep.Records)
+	fmt.Fprintf(w, "SWE-NFI suite: %d tasks, %d agents, %d runs (strict grading)\n", rep.Report.Tasks, len(rep.Report.Agents), rep.Records)
+	fmt.Fprintf(w, "invalid runs by reason: %s; test runs by status: %s\n", countsText(rep.Invalid), countsText(rep.Tests))
+	if rep.GoldFailures > 0 {
+		fmt.Fprintf(w, "warning: the human reference (gold) failed its tests in %d runs: check those tasks' environments\n", rep.GoldFailures)
+	}
+	fmt.Fprintln(w)
 	return report.WriteText(w, rep.Tables...)
 }
 
@@ -200,4 +214,21 @@ func loadHarnessRun(dir string) (rep *harness.Report, ok bool, err error) {
 		return nil, false, err
 	}
 	return harness.ReportFromRecords(recs), true, nil
+}
+
+// countsText renders {"a": 2, "b": 1} as "a 2, b 1" in key order, "none" when empty.
+func countsText(m map[string]int) string {
+	if len(m) == 0 {
+		return "none"
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
 }
