@@ -187,7 +187,7 @@ func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
 		i, ok := idx[p.InstanceID]
 		if !ok {
 			if len(o.instanceIDs) == 0 {
-				fmt.Fprintf(e.stderr, "polynfi: prediction for an instance not in the dataset skipped: %s\n", p.InstanceID)
+				fmt.Fprintf(e.stderr, "polynfi: %s: row %d: instance_id %q is not in the dataset %s: prediction skipped\n", in.predName, p.Row, p.InstanceID, o.dataset)
 			}
 			continue
 		}
