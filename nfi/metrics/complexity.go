@@ -81,6 +81,10 @@ type Complexity struct {
 	// Module is the complexity of module-level code outside every def and
 	// class: 1 plus its decision points.
 	Module int
+	// ByDef maps every function_definition node of the module, wherever it
+	// is (methods of nested classes and defs in classes in defs included),
+	// to its complexity: FunctionComplexity of that node.
+	ByDef map[syntax.NodeID]int
 }
 
 // Total returns radon's total complexity of the module (used by the
@@ -132,12 +136,12 @@ func (c *Complexity) Blocks() []Block {
 // Source: radon 6.0.1 radon/visitors.py ComplexityVisitor; radon docs
 // "Cyclomatic Complexity" (https://radon.readthedocs.io/en/latest/intro.html).
 func CyclomaticComplexity(t *syntax.Tree) Complexity {
-	v := ccVisitor{t: t, maxLine: math.MinInt}
+	v := ccVisitor{t: t, maxLine: math.MinInt, defs: map[syntax.NodeID]int{}}
 	root := t.Root()
 	for c := t.Nodes[root].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 		v.walk(c)
 	}
-	return Complexity{Functions: v.functions, Classes: v.classes, Module: 1 + v.complexity}
+	return Complexity{Functions: v.functions, Classes: v.classes, Module: 1 + v.complexity, ByDef: v.defs}
 }
 
 // FunctionComplexity returns radon's complexity of one function_definition
@@ -145,7 +149,7 @@ func CyclomaticComplexity(t *syntax.Tree) Complexity {
 // itself does not report (methods of nested classes, defs inside classes
 // inside defs).
 func FunctionComplexity(t *syntax.Tree, def syntax.NodeID) int {
-	b := makeFunction(t, def, false, "")
+	b := makeFunction(t, def, false, "", nil)
 	return b.Complexity
 }
 
@@ -159,6 +163,7 @@ type ccVisitor struct {
 	maxLine    int // the largest AST start line seen, math.MinInt when none
 	functions  []Block
 	classes    []Block
+	defs       map[syntax.NodeID]int // when not nil, receives every def's complexity
 }
 
 func (v *ccVisitor) walk(n syntax.NodeID) {
@@ -174,10 +179,10 @@ func (v *ccVisitor) walk(n syntax.NodeID) {
 		}
 		return
 	case "function_definition":
-		v.functions = append(v.functions, makeFunction(t, n, v.toMethod, v.classname))
+		v.functions = append(v.functions, makeFunction(t, n, v.toMethod, v.classname, v.defs))
 		return
 	case "class_definition":
-		v.classes = append(v.classes, makeClass(t, n))
+		v.classes = append(v.classes, makeClass(t, n, v.defs))
 		return
 	case "assert_statement":
 		v.complexity++
@@ -350,14 +355,14 @@ func bodyStatements(t *syntax.Tree, n syntax.NodeID, fn func(syntax.NodeID)) {
 	}
 }
 
-func makeFunction(t *syntax.Tree, n syntax.NodeID, isMethod bool, classname string) Block {
+func makeFunction(t *syntax.Tree, n syntax.NodeID, isMethod bool, classname string, defs map[syntax.NodeID]int) Block {
 	b := Block{Type: TypeFunction, Name: nameOf(t, n), Lineno: t.Line(n), ColOffset: int(t.Nodes[n].StartCol), Node: n, Complexity: 1}
 	if isMethod {
 		b.Type, b.Classname = TypeMethod, classname
 	}
 	last := math.MinInt
 	bodyStatements(t, n, func(s syntax.NodeID) {
-		v := ccVisitor{t: t, maxLine: math.MinInt}
+		v := ccVisitor{t: t, maxLine: math.MinInt, defs: defs}
 		v.walk(s)
 		b.Closures = append(b.Closures, v.functions...)
 		b.Complexity += v.complexity
@@ -365,15 +370,18 @@ func makeFunction(t *syntax.Tree, n syntax.NodeID, isMethod bool, classname stri
 	})
 	b.Endline = max(b.Lineno, last)
 	b.RealComplexity = b.Complexity
+	if defs != nil {
+		defs[n] = b.Complexity
+	}
 	return b
 }
 
-func makeClass(t *syntax.Tree, n syntax.NodeID) Block {
+func makeClass(t *syntax.Tree, n syntax.NodeID, defs map[syntax.NodeID]int) Block {
 	b := Block{Type: TypeClass, Name: nameOf(t, n), Lineno: t.Line(n), ColOffset: int(t.Nodes[n].StartCol), Node: n}
 	real := 1
 	end := b.Lineno
 	bodyStatements(t, n, func(s syntax.NodeID) {
-		v := ccVisitor{t: t, toMethod: true, classname: b.Name, maxLine: math.MinInt}
+		v := ccVisitor{t: t, toMethod: true, classname: b.Name, maxLine: math.MinInt, defs: defs}
 		v.walk(s)
 		b.Methods = append(b.Methods, v.functions...)
 		real += v.complexity

@@ -133,3 +133,31 @@ func TestNestingDepth(t *testing.T) {
 		}
 	}
 }
+
+// TestByDef checks Complexity.ByDef against FunctionComplexity for every
+// def of a stdlib sample, nested ones included.
+func TestByDef(t *testing.T) {
+	files, trees := parsedSample(t, 60)
+	defs := 0
+	for _, f := range files {
+		tr := trees[f]
+		if tr == nil {
+			continue
+		}
+		cc := CyclomaticComplexity(tr)
+		for i := range tr.Nodes {
+			if tr.Nodes[i].Kind != "function_definition" {
+				continue
+			}
+			defs++
+			id := syntax.NodeID(i)
+			got, ok := cc.ByDef[id]
+			if want := FunctionComplexity(tr, id); !ok || got != want {
+				t.Errorf("%s:%d: ByDef = %d (%v), FunctionComplexity = %d", f, tr.Line(id), got, ok, want)
+			}
+		}
+	}
+	if defs < 500 {
+		t.Errorf("only %d defs checked", defs)
+	}
+}

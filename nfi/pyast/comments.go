@@ -19,30 +19,35 @@ type Comment struct {
 // Comments returns every comment token in source order (the shebang and
 // encoding lines included), computed once per file.
 func (m *Module) Comments() []Comment {
-	return Memo(m, "pyast.comments", func() []Comment {
-		t := m.Tree
-		var out []Comment
-		for i := range t.Nodes {
-			n := &t.Nodes[i]
-			if !n.Extra || n.Kind != "comment" {
-				continue
-			}
-			text := t.Source[n.StartByte:n.EndByte]
-			if k := len(text); k > 0 && text[k-1] == '\r' {
-				text = text[:k-1]
-			}
-			c := Comment{
-				Node: syntax.NodeID(i), Line: int(n.StartRow) + 1, Column: int(n.StartCol),
-				Text: string(text), OwnLine: true,
-			}
-			for j := int(n.StartByte) - 1; j >= 0 && t.Source[j] != '\n' && t.Source[j] != '\r'; j-- {
-				if b := t.Source[j]; b != ' ' && b != '\t' && b != '\f' {
-					c.OwnLine = false
-					break
-				}
-			}
-			out = append(out, c)
+	if m.comments == nil {
+		out := buildComments(m.Tree)
+		m.comments = &out
+	}
+	return *m.comments
+}
+
+func buildComments(t *syntax.Tree) []Comment {
+	var out []Comment
+	for i := range t.Nodes {
+		n := &t.Nodes[i]
+		if !n.Extra || n.Kind != "comment" {
+			continue
 		}
-		return out
-	})
+		text := t.Source[n.StartByte:n.EndByte]
+		if k := len(text); k > 0 && text[k-1] == '\r' {
+			text = text[:k-1]
+		}
+		c := Comment{
+			Node: syntax.NodeID(i), Line: int(n.StartRow) + 1, Column: int(n.StartCol),
+			Text: string(text), OwnLine: true,
+		}
+		for j := int(n.StartByte) - 1; j >= 0 && t.Source[j] != '\n' && t.Source[j] != '\r'; j-- {
+			if b := t.Source[j]; b != ' ' && b != '\t' && b != '\f' {
+				c.OwnLine = false
+				break
+			}
+		}
+		out = append(out, c)
+	}
+	return out
 }

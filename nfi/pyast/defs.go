@@ -183,7 +183,10 @@ func (d *Defs) ParentDef(def *Def) *Def {
 // Source: Ruff crates/ruff_python_semantic (definition.rs, analyze/visibility.rs);
 // shared/spec/nfi-rules.md §0 "Public".
 func (m *Module) Definitions() *Defs {
-	return Memo(m, "pyast.defs", func() *Defs { return buildDefs(m) })
+	if m.defs == nil {
+		m.defs = buildDefs(m)
+	}
+	return m.defs
 }
 
 func buildDefs(m *Module) *Defs {

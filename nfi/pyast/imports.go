@@ -53,7 +53,10 @@ type Imports struct {
 
 // Imports returns the file's import table, built once per file.
 func (m *Module) Imports() *Imports {
-	return Memo(m, "pyast.imports", func() *Imports { return buildImports(m.Tree) })
+	if m.imports == nil {
+		m.imports = buildImports(m.Tree)
+	}
+	return m.imports
 }
 
 // ImportsModule reports whether the file imports module name, a submodule of

@@ -103,7 +103,10 @@ func (ls *Lines) Text(t *syntax.Tree, i int) []byte {
 // Lines returns the file's physical-line facts and token stream, built once
 // per file.
 func (m *Module) Lines() *Lines {
-	return Memo(m, "pyast.lines", func() *Lines { return buildLines(m.Tree) })
+	if m.lines == nil {
+		m.lines = buildLines(m.Tree)
+	}
+	return m.lines
 }
 
 // Tokens returns the file's token stream (see Token), built once per file.

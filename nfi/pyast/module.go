@@ -21,6 +21,13 @@ type Module struct {
 	// visibility (a private module or package directory).
 	Path string
 	memo map[string]any
+	// The analyses of this package, built on first use; kept in fields
+	// rather than memo because rules ask for them once per node.
+	lines    *Lines
+	names    *Names
+	imports  *Imports
+	defs     *Defs
+	comments *[]Comment
 }
 
 // NewModule wraps a parsed Python tree.

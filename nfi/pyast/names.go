@@ -44,7 +44,10 @@ type nameBinding struct {
 
 // Names returns the file's binding table, built once per file.
 func (m *Module) Names() *Names {
-	return Memo(m, "pyast.names", func() *Names { return buildNames(m.Tree, m.Imports()) })
+	if m.names == nil {
+		m.names = buildNames(m.Tree, m.Imports())
+	}
+	return m.names
 }
 
 // QualifiedName resolves reference n, an identifier or an attribute chain

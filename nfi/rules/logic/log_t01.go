@@ -3,6 +3,7 @@ package logic
 import (
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/metrics"
+	"github.com/polynfi/polynfi/nfi/pyast"
 	"github.com/polynfi/polynfi/syntax"
 )
 
@@ -41,9 +42,18 @@ var CyclomaticComplexity = &nfi.Rule{
 }
 
 func checkComplexity(p *nfi.Pass, n syntax.NodeID) {
-	cc := metrics.FunctionComplexity(p.Tree, n)
+	cc := moduleComplexity(p).ByDef[n]
 	p.Measure(float64(cc))
 	if p.Exceeds(float64(cc)) {
 		p.Reportf(p.Tree.ChildByField(n, "name"), "function %s has cyclomatic complexity %d (> %g)", funcName(p.Tree, n), cc, p.Limit())
 	}
+}
+
+// moduleComplexity is the file's cyclomatic-complexity analysis, computed
+// once and shared by LOG-T01 (each def's value, from ByDef) and LOG-T06.
+func moduleComplexity(p *nfi.Pass) *metrics.Complexity {
+	return pyast.Memo(p.Module, "logic.complexity", func() *metrics.Complexity {
+		cc := metrics.CyclomaticComplexity(p.Tree)
+		return &cc
+	})
 }

@@ -35,7 +35,7 @@ var MaintainabilityIndex = &nfi.Rule{
 
 func checkMI(p *nfi.Pass) {
 	raw, _ := metrics.RawMetrics(p.Tree.Source)
-	cc := metrics.CyclomaticComplexity(p.Tree)
+	cc := moduleComplexity(p)
 	h := metrics.HalsteadMetrics(p.Tree)
 	mi := metrics.MaintainabilityIndex(h.Total.Volume, cc.Total(), raw.LLOC, metrics.CommentPercent(raw, true))
 	p.Measure(mi)
