@@ -174,6 +174,7 @@ func (e *Engine) ScoreTree(path string, tree *syntax.Tree) (result FileScore) {
 	}()
 	fs := FileScore{Path: path, Bytes: len(tree.Source), Valid: true, Status: StatusOK, Lines: len(tree.LineStarts())}
 	mod := pyast.NewModule(path, tree)
+	defer mod.Release()
 	passes := make([]Pass, len(e.rules))
 	for i, r := range e.rules {
 		passes[i] = Pass{Rule: r, Tree: tree, Module: mod, limit: e.limits[i], options: e.Settings.Options[r.ID]}

@@ -202,7 +202,8 @@ func (p *Parser) parse(lang Language, src []byte, stopOnError bool) (*Tree, erro
 	if cap(p.spare) >= len(flat) {
 		nodes, p.spare = p.spare[:len(flat)], nil
 	} else {
-		nodes = make([]Node, len(flat))
+		// some slack, so that the storage can be reused for most later files
+		nodes = make([]Node, len(flat), len(flat)+len(flat)/2)
 	}
 	t := &Tree{Lang: lang, Source: src, Nodes: nodes, lineStarts: computeLineStarts(src), owner: p}
 	for i := range flat {

@@ -1,6 +1,7 @@
 package pyast
 
 import (
+	"sync"
 	"unicode/utf8"
 
 	"github.com/mattn/go-runewidth"
@@ -139,7 +140,7 @@ func buildLines(t *syntax.Tree) *Lines {
 			maxTokens++
 		}
 	}
-	ls.Tokens = make([]Token, 0, maxTokens)
+	ls.Tokens = newTokens(maxTokens)
 	var (
 		depth     int32
 		prevEnd   uint32 // end of the previous token (of any kind)
@@ -246,6 +247,29 @@ func buildLines(t *syntax.Tree) *Lines {
 		}
 	}
 	return ls
+}
+
+// tokenPool holds the token storage of released modules (see
+// Module.Release), up to maxPooledTokens tokens each (about 3.5 MB).
+var tokenPool sync.Pool
+
+const maxPooledTokens = 1 << 17
+
+func newTokens(n int) []Token {
+	if p, ok := tokenPool.Get().(*[]Token); ok {
+		if cap(*p) >= n {
+			return (*p)[:0]
+		}
+		tokenPool.Put(p)
+	}
+	return make([]Token, 0, n)
+}
+
+func releaseTokens(ts []Token) {
+	if c := cap(ts); c > 0 && c <= maxPooledTokens {
+		ts = ts[:0]
+		tokenPool.Put(&ts)
+	}
 }
 
 // widthCond measures display widths without locale influence: East Asian

@@ -35,6 +35,17 @@ func NewModule(path string, tree *syntax.Tree) *Module {
 	return &Module{Tree: tree, Path: filepath.ToSlash(path)}
 }
 
+// Release hands the module's token stream back for reuse by a later
+// module's Lines; the module and everything built from it must not be used
+// afterwards. The engine calls it when it has scored the file.
+func (m *Module) Release() {
+	if m.lines != nil {
+		releaseTokens(m.lines.Tokens)
+		m.lines = nil
+	}
+	m.memo, m.names, m.defs, m.comments = nil, nil, nil, nil
+}
+
 // Memo returns the value stored under key, building it with build on first
 // use. Analyses in this package use it so that each runs once per file;
 // rules may use it for their own per-file caches (prefix keys with the rule ID).
