@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"bytes"
 	"fmt"
 	"unicode"
 	"unicode/utf8"
@@ -76,8 +77,26 @@ func RawMetrics(src []byte) (Raw, error) {
 	groupStart, nonEmpty, empty := 0, 0, 0
 	row := 0
 	pos := 0
+	// Only \n ends lines in most files: then the next line break is the
+	// next \n, found without looking at every byte.
+	onlyLF := true
+	for _, c := range src {
+		if lineBreakLead[c] && c != '\n' {
+			onlyLF = false
+			break
+		}
+	}
 	for pos < len(src) {
-		end, next := nextLine(src, pos)
+		var end, next int
+		if onlyLF {
+			if k := bytes.IndexByte(src[pos:], '\n'); k >= 0 {
+				end, next = pos+k, pos+k+1
+			} else {
+				end, next = len(src), len(src)
+			}
+		} else {
+			end, next = nextLine(src, pos)
+		}
 		line := pyStrip(src[pos:end])
 		pos = next
 		row++
@@ -247,7 +266,8 @@ func (sc *rawScanner) line(s []byte, row int) error {
 			}
 			return fmt.Errorf("unterminated string")
 		}
-		if r, size := utf8.DecodeRune(s[i:]); isWordRune(r) {
+		if c < utf8.RuneSelf && asciiWord[c] || c >= utf8.RuneSelf && startsWord(s[i:]) {
+			_, size := utf8.DecodeRune(s[i:])
 			i += size
 			for i < len(s) {
 				if c := s[i]; c < utf8.RuneSelf {
@@ -257,7 +277,7 @@ func (sc *rawScanner) line(s []byte, row int) error {
 					i++
 					continue
 				}
-				r, size = utf8.DecodeRune(s[i:])
+				r, size := utf8.DecodeRune(s[i:])
 				if !isWordRune(r) {
 					break
 				}
@@ -355,6 +375,12 @@ func validPrefix(p []byte) bool {
 		return a == 'r' && (b == 'b' || b == 'f') || b == 'r' && (a == 'b' || a == 'f')
 	}
 	return false
+}
+
+// startsWord reports whether s starts with a rune isWordRune accepts.
+func startsWord(s []byte) bool {
+	r, _ := utf8.DecodeRune(s)
+	return isWordRune(r)
 }
 
 // asciiWord marks the ASCII bytes isWordRune accepts.
@@ -546,6 +572,13 @@ var lineBreakLead = [256]bool{'\n': true, '\v': true, '\f': true, 0x1c: true, 0x
 // the ASCII separators \x1c-\x1f.
 func pyStrip(b []byte) []byte {
 	for len(b) > 0 {
+		if c := b[0]; c < utf8.RuneSelf {
+			if !asciiPySpace[c] {
+				break
+			}
+			b = b[1:]
+			continue
+		}
 		r, size := utf8.DecodeRune(b)
 		if !isPySpace(r) {
 			break
@@ -553,6 +586,13 @@ func pyStrip(b []byte) []byte {
 		b = b[size:]
 	}
 	for len(b) > 0 {
+		if c := b[len(b)-1]; c < utf8.RuneSelf {
+			if !asciiPySpace[c] {
+				break
+			}
+			b = b[:len(b)-1]
+			continue
+		}
 		r, size := utf8.DecodeLastRune(b)
 		if !isPySpace(r) {
 			break
@@ -561,6 +601,14 @@ func pyStrip(b []byte) []byte {
 	}
 	return b
 }
+
+// asciiPySpace marks the ASCII bytes isPySpace accepts.
+var asciiPySpace = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = isPySpace(rune(c))
+	}
+	return t
+}()
 
 func isPySpace(r rune) bool {
 	switch r {
