@@ -14,13 +14,14 @@ func TestCannotParse(t *testing.T) {
 		"x = 0x1f foo bar", "a.b c", "f(a b)", "résumé ça va", "1st item here",
 		"'if' test ':' suite", "the 'wrap' setting", "see if it's in", "x = 'abc",
 		"issue29692).", "f(a]", "`set` might be shadowed", "a $ b", "why? x", "x = !y",
-		"x = 'a' b", "u'a' b",
+		"x = 'a' b", "u'a' b", "https://json.org/JSON_checker/test/fail20.json", "x: /y",
 	}
 	none := []string{
 		"x = 1", "print foo", "exec code in ns", "match x:", "type X = int", "x if y else z",
 		"0xfor x", "1if x else y", "f'a b' c d", "a # b c", "a \\ b c", "a\u00a0b", "not x is None",
 		"lambda x: x", "", "x = 'a' 'b'", "x in'abc'", "x = rb'a' + bu'b'", "x != y", "'''a''' b",
 		"x = 'a\\'b' c", "f(a, [b, {c: d}])", "x = ('a'", "x = r'a\\d' b",
+		"def f(a, /, b): pass", "x = a[1:] / 2", "d = {'a:/b': 1}",
 	}
 	for _, s := range claims {
 		if !cannotParse(s) {

@@ -143,7 +143,8 @@ var notAtomWords = map[string]bool{
 //   - a single-quoted string left open at the end of the line;
 //   - a closing bracket that closes nothing or the wrong bracket;
 //   - a backtick (tree-sitter reads a Python 2 repr string, which
-//     strictlyValid rejects), `$`, `?`, or `!` not followed by `=`.
+//     strictlyValid rejects), `$`, `?`, or `!` not followed by `=`;
+//   - `:` followed by `/` (as in a URL): no expression starts with `/`.
 //
 // A number is taken with every letter, digit, `_` and `.` after it as one
 // token that pairs with nothing. Keywords, soft keywords and print/exec
@@ -166,6 +167,10 @@ func cannotParse(s string) bool {
 			return true
 		case c == '!':
 			if i+1 >= len(s) || s[i+1] != '=' {
+				return true
+			}
+		case c == ':':
+			if k := strings.TrimLeft(s[i+1:], " \t"); strings.HasPrefix(k, "/") {
 				return true
 			}
 		case c >= '0' && c <= '9':
