@@ -49,6 +49,11 @@ type Imports struct {
 	modules map[string]bool
 	// locals holds every local name bound by some import, in any scope.
 	locals map[string]bool
+	// localFirst and localLens summarize locals (first bytes; lengths, 63
+	// and over in the last bit) so that most names are rejected without
+	// hashing them.
+	localFirst [256]bool
+	localLens  uint64
 }
 
 // Imports returns the file's import table, built once per file.
@@ -70,7 +75,14 @@ func (m *Module) ImportsModule(name string) bool { return m.Imports().ImportsMod
 
 // BindsLocal reports whether some import in the file binds local name s (in
 // any scope). It does not allocate.
-func (im *Imports) BindsLocal(s []byte) bool { return im.locals[string(s)] }
+func (im *Imports) BindsLocal(s []byte) bool {
+	if len(s) == 0 || !im.localFirst[s[0]] || im.localLens&lenBit(len(s)) == 0 {
+		return false
+	}
+	return im.locals[string(s)]
+}
+
+func lenBit(n int) uint64 { return 1 << min(n, 63) }
 
 func buildImports(t *syntax.Tree) *Imports {
 	im := &Imports{modules: map[string]bool{}, locals: map[string]bool{}}
@@ -93,6 +105,8 @@ func buildImports(t *syntax.Tree) *Imports {
 		in := &im.List[i]
 		if in.Local != "" {
 			im.locals[in.Local] = true
+			im.localFirst[in.Local[0]] = true
+			im.localLens |= lenBit(len(in.Local))
 		}
 		if strings.HasPrefix(in.Module, ".") || in.Module == "" {
 			continue

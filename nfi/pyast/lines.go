@@ -132,15 +132,9 @@ func buildLines(t *syntax.Tree) *Lines {
 		l := &ls.List[i]
 		l.Start, l.End, l.Indent, l.Comment = s, end, ind-s, -1
 	}
-	// Every token is a leaf or a string: size the stream once rather than
-	// grow it by copying.
-	maxTokens := 0
-	for i := range t.Nodes {
-		if n := &t.Nodes[i]; n.FirstChild == syntax.NoNode || n.Kind == "string" {
-			maxTokens++
-		}
-	}
-	ls.Tokens = newTokens(maxTokens)
+	// Every token is a node: size the stream once rather than grow it by
+	// copying (the storage is pooled, see Module.Release).
+	ls.Tokens = newTokens(len(t.Nodes))
 	var (
 		depth     int32
 		prevEnd   uint32 // end of the previous token (of any kind)

@@ -146,7 +146,7 @@ func (nm *Names) resolve(n syntax.NodeID, builtins bool) (string, bool) {
 func (nm *Names) Binding(n syntax.NodeID) (imp *Import, builtin bool) {
 	t := nm.tree
 	name := t.Text(n)
-	if !nm.imports.locals[string(name)] {
+	if !nm.imports.BindsLocal(name) {
 		if !builtinNames[string(name)] {
 			return nil, false
 		}
@@ -270,7 +270,7 @@ func buildNames(t *syntax.Tree, im *Imports) *Names {
 	scope := func(s syntax.NodeID) *scopeNames {
 		sc := nm.scopes[s]
 		if sc == nil {
-			sc = &scopeNames{bindings: map[string][]nameBinding{}, global: map[string]bool{}}
+			sc = &scopeNames{bindings: map[string][]nameBinding{}} // global: on first use
 			nm.scopes[s] = sc
 		}
 		return sc
@@ -289,7 +289,11 @@ func buildNames(t *syntax.Tree, im *Imports) *Names {
 			}
 			switch t.Nodes[nd.Parent].Kind {
 			case "global_statement", "nonlocal_statement":
-				scope(nm.enclosingScope(id)).global[t.TextString(id)] = true
+				sc := scope(nm.enclosingScope(id))
+				if sc.global == nil {
+					sc.global = map[string]bool{}
+				}
+				sc.global[t.TextString(id)] = true
 				continue
 			}
 			if isBindingTarget(t, id) {
@@ -330,10 +334,15 @@ func inHandler(t *syntax.Tree, n, s syntax.NodeID) bool {
 	return false
 }
 
-// targetPatternKinds may sit between a binding target field and an identifier.
-var targetPatternKinds = map[string]bool{
-	"pattern_list": true, "tuple_pattern": true, "list_pattern": true, "list_splat_pattern": true,
-	"tuple": true, "list": true, "parenthesized_expression": true, "expression_list": true,
+// isTargetPatternKind reports the kinds that may sit between a binding
+// target field and an identifier.
+func isTargetPatternKind(kind string) bool {
+	switch kind {
+	case "pattern_list", "tuple_pattern", "list_pattern", "list_splat_pattern",
+		"tuple", "list", "parenthesized_expression", "expression_list":
+		return true
+	}
+	return false
 }
 
 // isBindingTarget reports whether identifier n is bound (not read) where it
@@ -343,7 +352,7 @@ var targetPatternKinds = map[string]bool{
 func isBindingTarget(t *syntax.Tree, n syntax.NodeID) bool {
 	c := n
 	p := t.Nodes[c].Parent
-	for p != syntax.NoNode && targetPatternKinds[t.Nodes[p].Kind] && t.Nodes[c].Field == "" {
+	for p != syntax.NoNode && isTargetPatternKind(t.Nodes[p].Kind) && t.Nodes[c].Field == "" {
 		c, p = p, t.Nodes[p].Parent
 	}
 	if p == syntax.NoNode {
