@@ -29,6 +29,11 @@ type Names struct {
 	tree    *syntax.Tree
 	imports *Imports
 	scopes  map[syntax.NodeID]*scopeNames
+	// the last Binding answer: an attribute chain asks for its root once per
+	// link (a.b.c, a.b, a)
+	lastNode    syntax.NodeID
+	lastImp     *Import
+	lastBuiltin bool
 }
 
 type scopeNames struct {
@@ -144,6 +149,15 @@ func (nm *Names) resolve(n syntax.NodeID, builtins bool) (string, bool) {
 // bound nowhere and names a Python builtin. Both are zero when a local
 // variable, parameter, def or class binds it, or when it is unbound.
 func (nm *Names) Binding(n syntax.NodeID) (imp *Import, builtin bool) {
+	if n == nm.lastNode {
+		return nm.lastImp, nm.lastBuiltin
+	}
+	imp, builtin = nm.binding(n)
+	nm.lastNode, nm.lastImp, nm.lastBuiltin = n, imp, builtin
+	return imp, builtin
+}
+
+func (nm *Names) binding(n syntax.NodeID) (imp *Import, builtin bool) {
 	t := nm.tree
 	name := t.Text(n)
 	if !nm.imports.BindsLocal(name) {
@@ -266,7 +280,7 @@ func isParamName(t *syntax.Tree, n, params syntax.NodeID) bool {
 }
 
 func buildNames(t *syntax.Tree, im *Imports) *Names {
-	nm := &Names{tree: t, imports: im, scopes: map[syntax.NodeID]*scopeNames{}}
+	nm := &Names{tree: t, imports: im, scopes: map[syntax.NodeID]*scopeNames{}, lastNode: syntax.NoNode}
 	scope := func(s syntax.NodeID) *scopeNames {
 		sc := nm.scopes[s]
 		if sc == nil {
