@@ -244,19 +244,18 @@ func buildLines(t *syntax.Tree) *Lines {
 }
 
 // tokenPool holds the token storage of released modules (see
-// Module.Release), up to maxPooledTokens tokens each (about 3.5 MB).
+// Module.Release), up to maxPooledTokens tokens each (about 0.9 MB).
 var tokenPool sync.Pool
 
-const maxPooledTokens = 1 << 17
+const maxPooledTokens = 1 << 15
 
 func newTokens(n int) []Token {
-	if p, ok := tokenPool.Get().(*[]Token); ok {
-		if cap(*p) >= n {
-			return (*p)[:0]
-		}
-		tokenPool.Put(p)
+	if p, ok := tokenPool.Get().(*[]Token); ok && cap(*p) >= n {
+		return (*p)[:0]
 	}
-	return make([]Token, 0, n)
+	// A pooled slice too small is dropped: putting it back would let the
+	// pool fill up with them.
+	return make([]Token, 0, n+n/2)
 }
 
 func releaseTokens(ts []Token) {
