@@ -1,7 +1,7 @@
 package style
 
 import (
-	"regexp"
+	"strings"
 
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/syntax"
@@ -46,8 +46,11 @@ func numberedAssignments(n int) string {
 	return s
 }
 
-// ignoredArgument is pylint's default ignored-argument-names.
-var ignoredArgument = regexp.MustCompile(`^(_.*|ignored_|unused_)`)
+// ignoredArgument reports pylint's default ignored-argument-names,
+// `^(_.*|ignored_|unused_)` (a match at the start).
+func ignoredArgument(s string) bool {
+	return strings.HasPrefix(s, "_") || strings.HasPrefix(s, "ignored_") || strings.HasPrefix(s, "unused_")
+}
 
 func checkTooManyLocals(p *nfi.Pass, fn syntax.NodeID) {
 	t := p.Tree
@@ -56,7 +59,7 @@ func checkTooManyLocals(p *nfi.Pass, fn syntax.NodeID) {
 	if params := t.ChildByField(fn, "parameters"); params != syntax.NoNode {
 		for c := t.Nodes[params].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 			if id := paramName(t, c); id != syntax.NoNode {
-				if s := t.TextString(id); !ignoredArgument.MatchString(s) {
+				if s := t.TextString(id); !ignoredArgument(s) {
 					names[s] = true
 				}
 			}
