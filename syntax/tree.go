@@ -1,6 +1,9 @@
 package syntax
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // NodeID indexes Tree.Nodes. Nodes are in preorder, so the subtree of node i
 // is exactly the index range [i, Nodes[i].End). The root is 0. NoNode (-1)
@@ -202,11 +205,13 @@ func (t *Tree) Walk(id NodeID, fn func(NodeID) bool) {
 }
 
 func computeLineStarts(src []byte) []uint32 {
-	ls := []uint32{0}
-	for i, b := range src {
-		if b == '\n' {
-			ls = append(ls, uint32(i+1))
+	ls := make([]uint32, 1, 1+bytes.Count(src, []byte{'\n'}))
+	for i := 0; ; {
+		k := bytes.IndexByte(src[i:], '\n')
+		if k < 0 {
+			return ls
 		}
+		i += k + 1
+		ls = append(ls, uint32(i))
 	}
-	return ls
 }

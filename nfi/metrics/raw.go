@@ -80,8 +80,8 @@ func RawMetrics(src []byte) (Raw, error) {
 	// Only \n ends lines in most files: then the next line break is the
 	// next \n, found without looking at every byte.
 	onlyLF := true
-	for _, c := range src {
-		if lineBreakLead[c] && c != '\n' {
+	for _, sep := range otherLineBreaks {
+		if bytes.Contains(src, sep) {
 			onlyLF = false
 			break
 		}
@@ -564,6 +564,9 @@ func nextLine(src []byte, pos int) (end, next int) {
 	}
 	return len(src), len(src)
 }
+
+// otherLineBreaks are the line breaks of nextLine other than \n.
+var otherLineBreaks = [][]byte{{'\r'}, {'\v'}, {'\f'}, {0x1c}, {0x1d}, {0x1e}, []byte("\u0085"), []byte("\u2028"), []byte("\u2029")}
 
 // lineBreakLead marks the bytes that may start a line break for nextLine.
 var lineBreakLead = [256]bool{'\n': true, '\v': true, '\f': true, 0x1c: true, 0x1d: true, 0x1e: true, '\r': true, 0xc2: true, 0xe2: true}

@@ -1,6 +1,8 @@
 package style
 
 import (
+	"bytes"
+
 	"github.com/polynfi/polynfi/nfi"
 )
 
@@ -26,14 +28,11 @@ var ModuleLength = &nfi.Rule{
 	Finish: checkModuleLength,
 }
 
+var newline = []byte{'\n'}
+
 func checkModuleLength(p *nfi.Pass) {
 	src := p.Tree.Source
-	n := 0
-	for _, c := range src {
-		if c == '\n' {
-			n++
-		}
-	}
+	n := bytes.Count(src, newline)
 	if len(src) > 0 && src[len(src)-1] != '\n' {
 		n++
 	}
