@@ -136,7 +136,7 @@ type Parser struct {
 }
 
 // maxSpareNodes bounds the node storage a Parser keeps for reuse (about
-// 2.9 MB, files up to some 150 KB of Python), so that a large file does not
+// 2.6 MB, files up to some 150 KB of Python), so that a large file does not
 // pin its nodes, and the heap, for the Parser's life.
 const maxSpareNodes = 1 << 15
 

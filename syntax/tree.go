@@ -19,7 +19,6 @@ const NoNode NodeID = -1
 // UTF-8 byte offsets; spans are half-open [Start, End).
 type Node struct {
 	Kind        string // grammar node type, e.g. "function_definition"; "ERROR" for error nodes
-	KindID      uint16 // grammar symbol of Kind; index into KindNames(lang); 0xFFFF for ERROR
 	Field       string // field name in the parent ("body", "name", ...), "" when none
 	StartByte   uint32
 	EndByte     uint32
@@ -31,9 +30,12 @@ type Node struct {
 	FirstChild  NodeID
 	NextSibling NodeID
 	End         NodeID // one past the last descendant, in preorder
-	Named       bool   // a named node (not punctuation or a keyword token)
-	Missing     bool   // inserted by error recovery, zero width
-	Extra       bool   // an extra such as a comment
+	// KindID and the flags come last: packed together, a Node takes 80
+	// bytes rather than 88, and every walk over the tree reads less memory.
+	KindID  uint16 // grammar symbol of Kind; index into KindNames(lang); 0xFFFF for ERROR
+	Named   bool   // a named node (not punctuation or a keyword token)
+	Missing bool   // inserted by error recovery, zero width
+	Extra   bool   // an extra such as a comment
 }
 
 // Tree is a parsed file: its source, its language and all its nodes in
