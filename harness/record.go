@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/polynfi/polynfi/internal/atomicfile"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/retrieval"
 )
@@ -281,31 +282,6 @@ func (s *Store) Save(rec *Record, a Artifacts) error {
 	return nil
 }
 
-// WriteFileAtomic writes data to path through a temp file in the same
-// directory and a rename, syncing the data first; readers see the old file
-// or the new one, never a part.
-func WriteFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	if werr == nil {
-		werr = f.Sync()
-	}
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp, 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
-	}
-	if werr != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, werr)
-	}
-	return nil
-}
+// WriteFileAtomic writes data to path atomically (internal/atomicfile):
+// readers see the old file or the new one, never a part.
+func WriteFileAtomic(path string, data []byte) error { return atomicfile.Write(path, data) }
