@@ -188,3 +188,58 @@ func BenchmarkScoreFilesMemory(b *testing.B) {
 	b.ReportMetric(inuse1, "inuseMB-1x")
 	b.ReportMetric(inuse4, "inuseMB-4x")
 }
+
+// BenchmarkRulesVsParse splits BenchmarkScoreVsParse's score side: it runs
+// all 92 rules (Engine.ScoreTree, shared analyses included) over trees
+// parsed before the timer starts, and tree-sitter parsing alone over the
+// same files, and reports rules/parse, the ratio of their CPU times: the
+// part of score/parse that the rules and analyses cost (the rest is parsing
+// and building the Go-side tree). Profile the rules with
+//
+//	go test -run '^$' -bench RulesVsParse -benchtime 10x -cpuprofile cpu.out ./nfi/catalog/
+func BenchmarkRulesVsParse(b *testing.B) {
+	files, srcs, total := loadSample(b, 300)
+	e := newEngine(b)
+	p := syntax.NewParser()
+	defer p.Close()
+	var trees []*syntax.Tree
+	var paths []string
+	for i, s := range srcs {
+		t, err := syntax.ParseOnce(syntax.Python, s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if !t.HasError() {
+			trees, paths = append(trees, t), append(paths, files[i])
+		}
+	}
+	parseAll := func() {
+		for _, s := range srcs {
+			if _, err := p.ParseRaw(syntax.Python, s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	rulesAll := func() {
+		for i, t := range trees {
+			e.ScoreTree(paths[i], t)
+		}
+	}
+	parseAll()
+	rulesAll()
+	var parse, rules cost
+	b.SetBytes(total)
+	odd := false
+	for b.Loop() {
+		if odd {
+			rules.add(measure(rulesAll))
+			parse.add(measure(parseAll))
+		} else {
+			parse.add(measure(parseAll))
+			rules.add(measure(rulesAll))
+		}
+		odd = !odd
+	}
+	b.ReportMetric(float64(rules.cpu)/float64(parse.cpu), "rules/parse")
+	b.ReportMetric(float64(total)*float64(b.N)/1e6/rules.wall.Seconds(), "rules-MB/s")
+}
