@@ -279,6 +279,11 @@ func isParamName(t *syntax.Tree, n, params syntax.NodeID) bool {
 	return true
 }
 
+var (
+	identifierKinds      = NewKindSet("identifier")
+	globalStatementKinds = NewKindSet("global_statement", "nonlocal_statement")
+)
+
 func buildNames(t *syntax.Tree, im *Imports) *Names {
 	nm := &Names{tree: t, imports: im, scopes: map[syntax.NodeID]*scopeNames{}, lastNode: syntax.NoNode}
 	scope := func(s syntax.NodeID) *scopeNames {
@@ -293,27 +298,32 @@ func buildNames(t *syntax.Tree, im *Imports) *Names {
 		sc := scope(s)
 		sc.bindings[name] = append(sc.bindings[name], nameBinding{at: at, imp: imp, inHandler: inHandler(t, id, s)})
 	}
+	// Only names that some import binds, or that name a builtin, are ever
+	// looked up (see binding): the table records the bindings and global
+	// declarations of those names alone, which leaves out most identifiers.
 	for i := range t.Nodes {
 		nd := &t.Nodes[i]
-		id := syntax.NodeID(i)
-		switch nd.Kind {
-		case "identifier":
-			if nd.Parent == syntax.NoNode {
-				continue
-			}
-			switch t.Nodes[nd.Parent].Kind {
-			case "global_statement", "nonlocal_statement":
-				sc := scope(nm.enclosingScope(id))
-				if sc.global == nil {
-					sc.global = map[string]bool{}
-				}
-				sc.global[t.TextString(id)] = true
-				continue
-			}
-			if isBindingTarget(t, id) {
-				add(nm.enclosingScope(id), t.TextString(id), nd.StartByte, -1, id)
-			}
+		if !identifierKinds.Has(nd) || nd.Parent == syntax.NoNode {
+			continue
 		}
+		id := syntax.NodeID(i)
+		global := globalStatementKinds.Has(&t.Nodes[nd.Parent])
+		if !global && !isBindingTarget(t, id) {
+			continue
+		}
+		name := t.Text(id)
+		if !im.BindsLocal(name) && !builtinNames[string(name)] {
+			continue
+		}
+		if global {
+			sc := scope(nm.enclosingScope(id))
+			if sc.global == nil {
+				sc.global = map[string]bool{}
+			}
+			sc.global[string(name)] = true
+			continue
+		}
+		add(nm.enclosingScope(id), string(name), nd.StartByte, -1, id)
 	}
 	for i := range im.List {
 		in := &im.List[i]
