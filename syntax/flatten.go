@@ -4,6 +4,8 @@ package syntax
 #include <stdint.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <stddef.h>
+#include <string.h>
 
 // The declarations below mirror tree_sitter/api.h of go-tree-sitter v0.25.0;
 // the symbols are linked from that module's compiled C code.
@@ -52,38 +54,99 @@ extern void ts_set_allocator(void *(*m)(size_t), void *(*c)(size_t, size_t), voi
 // way, so switching is safe at any time.
 static void pn_native_allocator(void) { ts_set_allocator(NULL, NULL, NULL, NULL); }
 
+extern const char *ts_language_symbol_name(const void *self, uint16_t symbol);
+extern const char *ts_language_field_name_for_id(const void *self, uint16_t id);
+extern uint32_t ts_language_symbol_count(const void *self);
+extern uint32_t ts_language_field_count(const void *self);
+
+// pn_str has the memory layout of a Go string.
+typedef struct { const char *ptr; intptr_t len; } pn_str;
+
+// pn_gonode has the memory layout of syntax.Node (checked at compile time on
+// the Go side): pn_flatten writes the Go tree's nodes in place. Its strings
+// point into the grammar's static name tables, never into the Go heap, so
+// writing them from C needs no write barrier and the storage may be passed
+// to C again when it is reused.
 typedef struct {
+	pn_str kind, field;
 	uint32_t start_byte, end_byte;
 	uint32_t start_row, start_col, end_row, end_col;
-	int32_t parent, next_sibling, first_child, end;
-	uint16_t symbol, field;
-	uint8_t flags;
-} pn_flat;
+	int32_t parent, first_child, next_sibling, end;
+	uint16_t kind_id;
+	bool named, missing, extra;
+} pn_gonode;
 
-static uint32_t pn_count(pn_node *root) { return ts_node_descendant_count(*root); }
+enum {
+	pn_off_field = offsetof(pn_gonode, field),
+	pn_off_start_byte = offsetof(pn_gonode, start_byte),
+	pn_off_end_col = offsetof(pn_gonode, end_col),
+	pn_off_parent = offsetof(pn_gonode, parent),
+	pn_off_end = offsetof(pn_gonode, end),
+	pn_off_kind_id = offsetof(pn_gonode, kind_id),
+	pn_off_named = offsetof(pn_gonode, named),
+	pn_off_missing = offsetof(pn_gonode, missing),
+	pn_off_extra = offsetof(pn_gonode, extra),
+};
 
-// pn_flatten writes the tree under root in preorder into out (capacity cap)
-// and returns the number of nodes written. end is the preorder index one past
-// the node's last descendant.
-static int32_t pn_flatten(pn_node *root, pn_flat *out, int32_t cap, int32_t *stack) {
-	pn_cursor c = ts_tree_cursor_new(*root);
+// pn_names is a grammar's node-type and field names as Go strings over the
+// grammar's static C strings: kinds[symbol] (the symbol 0xFFFF, ERROR, is
+// error), fields[field id] (fields[0] is "").
+typedef struct {
+	pn_str *kinds, *fields, error;
+	uint32_t kind_count, field_count;
+} pn_names;
+
+static pn_str pn_cstr(const char *s) {
+	pn_str r = { s ? s : "", 0 };
+	if (s) r.len = (intptr_t)strlen(s);
+	return r;
+}
+
+// pn_names_new builds a grammar's name tables; they live as long as the
+// process, like the grammar itself.
+static pn_names *pn_names_new(const void *lang) {
+	pn_names *n = calloc(1, sizeof(pn_names));
+	if (!n) return NULL;
+	n->kind_count = ts_language_symbol_count(lang);
+	n->field_count = ts_language_field_count(lang) + 1;
+	n->kinds = calloc(n->kind_count, sizeof(pn_str));
+	n->fields = calloc(n->field_count, sizeof(pn_str));
+	if (!n->kinds || !n->fields) { free(n->kinds); free(n->fields); free(n); return NULL; }
+	for (uint32_t i = 0; i < n->kind_count; i++) n->kinds[i] = pn_cstr(ts_language_symbol_name(lang, (uint16_t)i));
+	n->fields[0] = pn_cstr("");
+	for (uint32_t i = 1; i < n->field_count; i++) n->fields[i] = pn_cstr(ts_language_field_name_for_id(lang, (uint16_t)i));
+	n->error = pn_cstr("ERROR");
+	return n;
+}
+
+// pn_flatten writes the tree under root in preorder into out (capacity cap;
+// stack needs as many entries) and returns the number of nodes written. end
+// is the preorder index one past the node's last descendant. *first_error
+// receives the first ERROR or MISSING node in preorder, or -1.
+static int32_t pn_flatten(pn_node root, const pn_names *names, pn_gonode *out, int32_t cap, int32_t *stack,
+                          int32_t *first_error) {
+	pn_cursor c = ts_tree_cursor_new(root);
+	pn_str empty = names->fields[0];
 	int32_t n = 0, depth = 0;
+	*first_error = -1;
 	for (;;) {
 		if (n >= cap) break;
 		pn_node node = ts_tree_cursor_current_node(&c);
-		pn_flat *f = &out[n];
-		f->symbol = ts_node_symbol(node);
-		f->field = ts_tree_cursor_current_field_id(&c);
+		pn_gonode *f = &out[n];
+		uint16_t sym = ts_node_symbol(node);
+		uint16_t fid = ts_tree_cursor_current_field_id(&c);
+		f->kind_id = sym;
+		f->kind = sym == 0xFFFF ? names->error : (sym < names->kind_count ? names->kinds[sym] : empty);
+		f->field = fid > 0 && fid < names->field_count ? names->fields[fid] : empty;
 		f->start_byte = ts_node_start_byte(node);
 		f->end_byte = ts_node_end_byte(node);
 		pn_point sp = ts_node_start_point(node), ep = ts_node_end_point(node);
 		f->start_row = sp.row; f->start_col = sp.column;
 		f->end_row = ep.row; f->end_col = ep.column;
-		uint8_t flags = 0;
-		if (ts_node_is_named(node)) flags |= 1;
-		if (ts_node_is_missing(node)) flags |= 2;
-		if (ts_node_is_extra(node)) flags |= 4;
-		f->flags = flags;
+		f->named = ts_node_is_named(node);
+		f->missing = ts_node_is_missing(node);
+		f->extra = ts_node_is_extra(node);
+		if (*first_error < 0 && (sym == 0xFFFF || f->missing)) *first_error = n;
 		f->parent = depth > 0 ? stack[depth - 1] : -1;
 		f->first_child = -1;
 		f->next_sibling = -1;
@@ -128,17 +191,15 @@ static const char *pn_read(void *payload, uint32_t byte, pn_point position, uint
 // syntax error (tree-sitter checks it every 100 parse operations).
 static bool pn_stop_on_error(pn_parse_state *state) { return state->has_error; }
 
-// pn_parse_flat parses src and flattens the tree into *buf (grown with
-// realloc, capacity *cap, along with *stack) and frees the C tree. It
-// returns the number of nodes, -1 when tree-sitter returns no tree, or -2
-// when stop_on_error is set and the parse was abandoned at a syntax error.
-// *has_error receives ts_node_has_error of the root.
+// pn_parse parses src and returns the tree (NULL when tree-sitter returns
+// none, or when stop_on_error is set and the parse was abandoned at a syntax
+// error: *stopped is then true) and its node count in *count.
 // A cancelled parse leaves *parser replaced by a fresh one: tree-sitter
 // would resume the cancelled parse on the next call, and ts_parser_reset
 // does not clear a cancellation during tree balancing.
-static int32_t pn_parse_flat(void **parser, const char *src, uint32_t len, bool stop_on_error,
-                             pn_flat **buf, int32_t *cap, int32_t **stack, bool *has_error) {
+static void *pn_parse(void **parser, const char *src, uint32_t len, bool stop_on_error, int32_t *count, bool *stopped) {
 	void *tree;
+	*stopped = false;
 	if (stop_on_error) {
 		pn_string s = { src, len };
 		pn_input in = { &s, pn_read, 0, NULL };
@@ -149,28 +210,27 @@ static int32_t pn_parse_flat(void **parser, const char *src, uint32_t len, bool 
 			ts_parser_delete(*parser);
 			*parser = ts_parser_new();
 			ts_parser_set_language(*parser, lang);
-			return -2;
+			*stopped = true;
+			return NULL;
 		}
 	} else {
 		tree = ts_parser_parse_string(*parser, NULL, src, len);
 	}
-	if (!tree) return -1;
-	pn_node root = ts_tree_root_node(tree);
-	*has_error = ts_node_has_error(root);
-	int32_t count = (int32_t)ts_node_descendant_count(root);
-	if (count + 1 > *cap) {
-		int32_t c = count + 1 + count / 4;
-		pn_flat *nb = realloc(*buf, (size_t)c * sizeof(pn_flat));
-		int32_t *ns = realloc(*stack, (size_t)c * sizeof(int32_t));
-		if (nb) *buf = nb;
-		if (ns) *stack = ns;
-		if (!nb || !ns) { ts_tree_delete(tree); return -1; }
-		*cap = c;
-	}
-	int32_t n = pn_flatten(&root, *buf, count, *stack);
+	if (tree) *count = (int32_t)ts_node_descendant_count(ts_tree_root_node(tree));
+	return tree;
+}
+
+// pn_flatten_tree flattens tree into out (capacity cap, with as many stack
+// entries), frees the tree and returns the number of nodes written.
+// out is the address of Go memory passed as an integer (see cParser.flatten).
+static int32_t pn_flatten_tree(void *tree, const pn_names *names, uintptr_t out, int32_t cap, int32_t *stack,
+                               int32_t *first_error) {
+	int32_t n = pn_flatten(ts_tree_root_node(tree), names, (pn_gonode *)out, cap, stack, first_error);
 	ts_tree_delete(tree);
 	return n;
 }
+
+static void pn_tree_delete(void *tree) { ts_tree_delete(tree); }
 
 // pn_parse_only parses src and frees the tree: the cost of parsing alone.
 // It returns 0 (no tree), 1 (tree without errors) or 2 (tree with errors).
@@ -184,16 +244,61 @@ static int pn_parse_only(void *parser, const char *src, uint32_t len) {
 */
 import "C"
 
-import "unsafe"
+import (
+	"runtime"
+	"unsafe"
+)
 
 func init() { C.pn_native_allocator() }
 
-// cParser is one C TSParser with the reusable buffers of its flattening.
+// The C struct pn_gonode must have Node's memory layout: these constants do
+// not compile (negative array length) when a size or an offset differs.
+var (
+	_ [unsafe.Sizeof(Node{}) - uintptr(C.sizeof_pn_gonode)]byte
+	_ [uintptr(C.sizeof_pn_gonode) - unsafe.Sizeof(Node{})]byte
+	_ [unsafe.Offsetof(Node{}.Field) - uintptr(C.pn_off_field)]byte
+	_ [uintptr(C.pn_off_field) - unsafe.Offsetof(Node{}.Field)]byte
+	_ [unsafe.Offsetof(Node{}.StartByte) - uintptr(C.pn_off_start_byte)]byte
+	_ [uintptr(C.pn_off_start_byte) - unsafe.Offsetof(Node{}.StartByte)]byte
+	_ [unsafe.Offsetof(Node{}.EndCol) - uintptr(C.pn_off_end_col)]byte
+	_ [uintptr(C.pn_off_end_col) - unsafe.Offsetof(Node{}.EndCol)]byte
+	_ [unsafe.Offsetof(Node{}.Parent) - uintptr(C.pn_off_parent)]byte
+	_ [uintptr(C.pn_off_parent) - unsafe.Offsetof(Node{}.Parent)]byte
+	_ [unsafe.Offsetof(Node{}.End) - uintptr(C.pn_off_end)]byte
+	_ [uintptr(C.pn_off_end) - unsafe.Offsetof(Node{}.End)]byte
+	_ [unsafe.Offsetof(Node{}.KindID) - uintptr(C.pn_off_kind_id)]byte
+	_ [uintptr(C.pn_off_kind_id) - unsafe.Offsetof(Node{}.KindID)]byte
+	_ [unsafe.Offsetof(Node{}.Named) - uintptr(C.pn_off_named)]byte
+	_ [uintptr(C.pn_off_named) - unsafe.Offsetof(Node{}.Named)]byte
+	_ [unsafe.Offsetof(Node{}.Missing) - uintptr(C.pn_off_missing)]byte
+	_ [uintptr(C.pn_off_missing) - unsafe.Offsetof(Node{}.Missing)]byte
+	_ [unsafe.Offsetof(Node{}.Extra) - uintptr(C.pn_off_extra)]byte
+	_ [uintptr(C.pn_off_extra) - unsafe.Offsetof(Node{}.Extra)]byte
+)
+
+// names builds the name tables of the grammar lang (a TSLanguage*) for
+// flattening, and returns them with the node-type names by symbol and the
+// field names by field id (fields[0] == "") as Go strings over the
+// grammar's static C strings.
+func names(lang unsafe.Pointer) (tables unsafe.Pointer, kinds, fields []string) {
+	t := C.pn_names_new(lang)
+	if t == nil {
+		panic("syntax: out of memory building grammar name tables")
+	}
+	str := func(s C.pn_str) string { return unsafe.String((*byte)(unsafe.Pointer(s.ptr)), int(s.len)) }
+	for _, s := range unsafe.Slice(t.kinds, int(t.kind_count)) {
+		kinds = append(kinds, str(s))
+	}
+	for _, s := range unsafe.Slice(t.fields, int(t.field_count)) {
+		fields = append(fields, str(s))
+	}
+	return unsafe.Pointer(t), kinds, fields
+}
+
+// cParser is one C TSParser with the reusable stack of its flattening.
 type cParser struct {
 	p     unsafe.Pointer // TSParser*
-	buf   *C.pn_flat
-	stack *C.int32_t
-	cap   C.int32_t
+	stack []int32
 }
 
 func newCParser(lang unsafe.Pointer) (*cParser, bool) {
@@ -207,8 +312,6 @@ func newCParser(lang unsafe.Pointer) (*cParser, bool) {
 
 func (c *cParser) close() {
 	C.ts_parser_delete(c.p)
-	C.free(unsafe.Pointer(c.buf))
-	C.free(unsafe.Pointer(c.stack))
 	*c = cParser{}
 }
 
@@ -222,31 +325,50 @@ func srcPtr(src []byte) *C.char {
 	return (*C.char)(unsafe.Pointer(&src[0]))
 }
 
-// parseFlat parses src and returns the flattened nodes in the parser's C
-// buffer (valid until the next call). ok is false when tree-sitter returns
-// no tree; with stopOnError, also when the parse was abandoned at a syntax
-// error (stopped is then true).
-func (c *cParser) parseFlat(src []byte, stopOnError bool) (flat []C.pn_flat, ok, stopped bool) {
-	var he C.bool
-	n := C.pn_parse_flat(&c.p, srcPtr(src), C.uint32_t(len(src)), C.bool(stopOnError), &c.buf, &c.cap, &c.stack, &he)
-	switch {
-	case n == -2:
-		return nil, false, true
-	case n < 0:
-		return nil, false, false
-	case n == 0:
-		return nil, true, false
-	}
-	return unsafe.Slice(c.buf, int(n)), true, false
+// parse parses src and returns the C tree and its number of nodes. tree is
+// nil when tree-sitter returns no tree; with stopOnError, also when the
+// parse was abandoned at a syntax error (stopped is then true). The caller
+// hands a non-nil tree to flatten, which frees it.
+func (c *cParser) parse(src []byte, stopOnError bool) (tree unsafe.Pointer, count int, stopped bool) {
+	var n C.int32_t
+	var st C.bool
+	tree = C.pn_parse(&c.p, srcPtr(src), C.uint32_t(len(src)), C.bool(stopOnError), &n, &st)
+	return tree, int(n), bool(st)
 }
 
-// trim frees the flattening buffers after an unusually large file, so that
-// one huge file does not pin them for the Parser's life.
+// flatten writes tree's nodes into nodes (which must have room for the
+// count parse returned), with kinds and fields from tables (see names),
+// frees the tree, and returns the number of nodes written and the first
+// ERROR or MISSING node in preorder (NoNode if none).
+//
+// nodes is passed to C as a pinned address: cgo allows passing Go memory
+// that holds no Go pointers, and nodes' strings all point into the
+// grammars' static name tables (see pn_gonode), never into the Go heap. But
+// cgo's run-time check of that (GODEBUG=cgocheck=1) walks every pointer
+// slot of the whole backing array on each call, which cost more than the
+// flattening itself; an integer argument is not checked.
+func (c *cParser) flatten(tree, tables unsafe.Pointer, nodes []Node) (n int, firstError NodeID) {
+	if len(nodes) == 0 {
+		C.pn_tree_delete(tree)
+		return 0, NoNode
+	}
+	if cap(c.stack) < len(nodes) {
+		c.stack = make([]int32, len(nodes)+len(nodes)/4)
+	}
+	var pin runtime.Pinner
+	pin.Pin(&nodes[0])
+	defer pin.Unpin()
+	var fe C.int32_t
+	n = int(C.pn_flatten_tree(tree, (*C.pn_names)(tables), C.uintptr_t(uintptr(unsafe.Pointer(&nodes[0]))),
+		C.int32_t(len(nodes)), (*C.int32_t)(unsafe.Pointer(&c.stack[0])), &fe))
+	return n, NodeID(fe)
+}
+
+// trim drops the flattening stack after an unusually large file, so that
+// one huge file does not pin it for the Parser's life.
 func (c *cParser) trim() {
-	if c.cap > maxSpareNodes {
-		C.free(unsafe.Pointer(c.buf))
-		C.free(unsafe.Pointer(c.stack))
-		c.buf, c.stack, c.cap = nil, nil, 0
+	if cap(c.stack) > maxSpareNodes {
+		c.stack = nil
 	}
 }
 

@@ -72,7 +72,8 @@ func LanguageForPath(path string) (lang Language, ok bool) {
 type grammar struct {
 	lang   *sitter.Language
 	ptr    unsafe.Pointer // the TSLanguage*
-	kinds  []string       // by symbol id
+	names  unsafe.Pointer // *C.pn_names: kinds and fields for flattening (C memory, never freed)
+	kinds  []string       // by symbol id (over static C strings)
 	fields []string       // by field id; fields[0] == ""
 }
 
@@ -91,18 +92,8 @@ func loadGrammars() {
 		TSX:        tsts.LanguageTSX(),
 	}
 	for l, p := range ptrs {
-		sl := sitter.NewLanguage(p)
-		g := &grammar{lang: sl, ptr: p}
-		n := sl.NodeKindCount()
-		g.kinds = make([]string, n)
-		for i := uint32(0); i < n; i++ {
-			g.kinds[i] = sl.NodeKindForId(uint16(i))
-		}
-		fc := sl.FieldCount()
-		g.fields = make([]string, fc+1)
-		for i := uint32(1); i <= fc; i++ {
-			g.fields[i] = sl.FieldNameForId(uint16(i))
-		}
+		g := &grammar{lang: sitter.NewLanguage(p), ptr: p}
+		g.names, g.kinds, g.fields = names(p)
 		grammars[l] = g
 	}
 }
@@ -192,50 +183,25 @@ func (p *Parser) parse(lang Language, src []byte, stopOnError bool) (*Tree, erro
 	if err != nil {
 		return nil, err
 	}
-	flat, ok, stopped := sp.parseFlat(src, stopOnError)
+	ctree, count, stopped := sp.parse(src, stopOnError)
 	if stopped {
 		return nil, nil
 	}
-	if !ok {
+	if ctree == nil {
 		return nil, fmt.Errorf("tree-sitter returned no tree for %d bytes of %v", len(src), lang)
 	}
 	var nodes []Node
-	if cap(p.spare) >= len(flat) {
-		nodes, p.spare = p.spare[:len(flat)], nil
+	if cap(p.spare) >= count {
+		nodes, p.spare = p.spare[:count], nil
 	} else {
 		// some slack, so that the storage can be reused for most later files
-		nodes = make([]Node, len(flat), len(flat)+len(flat)/2)
+		nodes = make([]Node, count, count+count/2)
 	}
-	t := &Tree{Lang: lang, Source: src, Nodes: nodes, lineStarts: computeLineStarts(src), owner: p}
-	for i := range flat {
-		f := &flat[i]
-		sym := uint16(f.symbol)
-		kind := ""
-		if sym == 0xFFFF {
-			kind = "ERROR"
-		} else if int(sym) < len(g.kinds) {
-			kind = g.kinds[sym]
-		}
-		field := ""
-		if fid := int(f.field); fid > 0 && fid < len(g.fields) {
-			field = g.fields[fid]
-		}
-		// Every field is written: the storage may be a released Tree's.
-		// (Field by field: a whole-struct store goes through wbMove while
-		// the garbage collector is marking.)
-		n := &nodes[i]
-		n.Kind, n.KindID, n.Field = kind, sym, field
-		n.StartByte, n.EndByte = uint32(f.start_byte), uint32(f.end_byte)
-		n.StartRow, n.StartCol = uint32(f.start_row), uint32(f.start_col)
-		n.EndRow, n.EndCol = uint32(f.end_row), uint32(f.end_col)
-		n.Parent, n.FirstChild = NodeID(f.parent), NodeID(f.first_child)
-		n.NextSibling, n.End = NodeID(f.next_sibling), NodeID(f.end)
-		n.Named, n.Missing, n.Extra = f.flags&1 != 0, f.flags&2 != 0, f.flags&4 != 0
-		if (kind == "ERROR" || f.flags&2 != 0) && !t.hasError {
-			t.hasError = true
-			t.firstError = NodeID(i)
-		}
-	}
+	// C writes every field of every node: the storage may be a released
+	// Tree's.
+	n, firstError := sp.flatten(ctree, g.names, nodes)
+	t := &Tree{Lang: lang, Source: src, Nodes: nodes[:n], lineStarts: computeLineStarts(src), owner: p,
+		hasError: firstError != NoNode, firstError: firstError}
 	sp.trim()
 	return t, nil
 }
