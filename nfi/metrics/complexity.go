@@ -136,7 +136,7 @@ func (c *Complexity) Blocks() []Block {
 // Source: radon 6.0.1 radon/visitors.py ComplexityVisitor; radon docs
 // "Cyclomatic Complexity" (https://radon.readthedocs.io/en/latest/intro.html).
 func CyclomaticComplexity(t *syntax.Tree) Complexity {
-	v := ccVisitor{t: t, maxLine: math.MinInt, defs: map[syntax.NodeID]int{}}
+	v := ccVisitor{t: t, kinds: ccKinds.table(t.Lang), maxLine: math.MinInt, defs: map[syntax.NodeID]int{}}
 	root := t.Root()
 	for c := t.Nodes[root].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 		v.walk(c)
@@ -157,6 +157,7 @@ func FunctionComplexity(t *syntax.Tree, def syntax.NodeID) int {
 // visits one statement (or the module).
 type ccVisitor struct {
 	t          *syntax.Tree
+	kinds      []uint8 // ccKinds.table(t.Lang)
 	toMethod   bool
 	classname  string
 	complexity int
@@ -166,35 +167,91 @@ type ccVisitor struct {
 	defs       map[syntax.NodeID]int // when not nil, receives every def's complexity
 }
 
+// node classes of ccVisitor.walk; ckNoLine is or-ed in for the types
+// that have no AST counterpart with a position (CPython gives no lineno)
+const (
+	ckOther = iota
+	ckDecorated
+	ckFunction
+	ckClass
+	ckAssert
+	ckDecision // if, elif, conditional expression, boolean operation
+	ckLoop
+	ckTry
+	ckMatch
+	ckForIn
+	ckIfClause
+	ckString
+	ckConcatenated
+	ckAttribute
+	ckNoLine = 0x80
+)
+
+var ccKinds = func() *kindClasses {
+	names := map[string]uint8{
+		"decorated_definition":   ckDecorated,
+		"function_definition":    ckFunction,
+		"class_definition":       ckClass,
+		"assert_statement":       ckAssert,
+		"if_statement":           ckDecision,
+		"elif_clause":            ckDecision,
+		"conditional_expression": ckDecision,
+		"boolean_operator":       ckDecision,
+		"for_statement":          ckLoop,
+		"while_statement":        ckLoop,
+		"try_statement":          ckTry,
+		"match_statement":        ckMatch,
+		"for_in_clause":          ckForIn,
+		"if_clause":              ckIfClause,
+		"string":                 ckString,
+		"concatenated_string":    ckConcatenated,
+		"attribute":              ckAttribute,
+	}
+	for _, k := range noASTLine {
+		names[k] |= ckNoLine
+	}
+	return &kindClasses{names: names}
+}()
+
+// noASTLine lists the tree-sitter node types that have no AST counterpart
+// with a position (blocks, clauses, parameter lists, …).
+var noASTLine = []string{"block", "else_clause", "finally_clause", "case_clause", "for_in_clause", "if_clause",
+	"parameters", "lambda_parameters", "argument_list", "parenthesized_expression", "pair",
+	"with_clause", "with_item", "as_pattern_target", "type", "interpolation",
+	"format_specifier", "format_expression", "keyword_separator", "positional_separator",
+	"import_prefix", "relative_import", "string_start", "string_content", "string_end",
+	"escape_sequence", "escape_interpolation", "line_continuation", "comment"}
+
 func (v *ccVisitor) walk(n syntax.NodeID) {
 	t := v.t
 	nd := &t.Nodes[n]
 	if !nd.Named || nd.Extra {
 		return
 	}
-	switch nd.Kind {
-	case "decorated_definition":
+	class := classOf(v.kinds, nd)
+	switch class &^ ckNoLine {
+	case ckDecorated:
 		if d := t.ChildByField(n, "definition"); d != syntax.NoNode {
 			v.walk(d)
 		}
 		return
-	case "function_definition":
+	case ckFunction:
 		v.functions = append(v.functions, makeFunction(t, n, v.toMethod, v.classname, v.defs))
 		return
-	case "class_definition":
+	case ckClass:
 		v.classes = append(v.classes, makeClass(t, n, v.defs))
 		return
-	case "assert_statement":
+	case ckAssert:
 		v.complexity++
 		return
-	case "if_statement", "elif_clause", "conditional_expression", "boolean_operator":
+	case ckDecision:
 		v.complexity++
-	case "for_statement", "while_statement":
+	case ckLoop:
 		v.complexity++
 		if t.ChildByField(n, "alternative") != syntax.NoNode {
 			v.complexity++
 		}
-	case "try_statement":
+	case ckTry:
 		handlers, group, orelse := 0, false, false
 		for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 			switch t.Nodes[c].Kind {
@@ -212,7 +269,7 @@ func (v *ccVisitor) walk(n syntax.NodeID) {
 				v.complexity++
 			}
 		}
-	case "match_statement":
+	case ckMatch:
 		cases, wildcard := 0, false
 		if body := t.ChildByField(n, "body"); body != syntax.NoNode {
 			for c := t.Nodes[body].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
@@ -226,18 +283,20 @@ func (v *ccVisitor) walk(n syntax.NodeID) {
 			cases--
 		}
 		v.complexity += max(0, cases)
-	case "for_in_clause":
+	case ckForIn:
 		v.complexity++
-	case "if_clause":
+	case ckIfClause:
 		if t.Kind(nd.Parent) != "case_clause" {
 			v.complexity++
 		}
 	}
-	if line, ok := astLine(t, n); ok && line > v.maxLine {
-		v.maxLine = line
+	if class&ckNoLine == 0 {
+		if line := int(nd.StartRow) + 1; line > v.maxLine {
+			v.maxLine = line
+		}
 	}
-	switch nd.Kind {
-	case "string":
+	switch class &^ ckNoLine {
+	case ckString:
 		// only interpolations hold AST nodes
 		for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 			if t.Nodes[c].Kind == "interpolation" {
@@ -245,12 +304,12 @@ func (v *ccVisitor) walk(n syntax.NodeID) {
 			}
 		}
 		return
-	case "concatenated_string":
+	case ckConcatenated:
 		for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 			v.walkStringNoLine(c)
 		}
 		return
-	case "attribute":
+	case ckAttribute:
 		if o := t.ChildByField(n, "object"); o != syntax.NoNode {
 			v.walk(o)
 		}
@@ -270,22 +329,6 @@ func (v *ccVisitor) walkStringNoLine(s syntax.NodeID) {
 			v.walk(c)
 		}
 	}
-}
-
-// astLine returns the 1-based line at which CPython's ast would give the node
-// corresponding to n a lineno, and false for tree-sitter nodes that have no
-// AST counterpart with a position (blocks, clauses, parameter lists, …).
-func astLine(t *syntax.Tree, n syntax.NodeID) (int, bool) {
-	switch t.Nodes[n].Kind {
-	case "block", "else_clause", "finally_clause", "case_clause", "for_in_clause", "if_clause",
-		"parameters", "lambda_parameters", "argument_list", "parenthesized_expression", "pair",
-		"with_clause", "with_item", "as_pattern_target", "type", "interpolation",
-		"format_specifier", "format_expression", "keyword_separator", "positional_separator",
-		"import_prefix", "relative_import", "string_start", "string_content", "string_end",
-		"escape_sequence", "escape_interpolation", "line_continuation", "comment":
-		return 0, false
-	}
-	return int(t.Nodes[n].StartRow) + 1, true
 }
 
 // isIrrefutableCase reports whether a case clause's pattern is `_` or a bare
@@ -361,8 +404,9 @@ func makeFunction(t *syntax.Tree, n syntax.NodeID, isMethod bool, classname stri
 		b.Type, b.Classname = TypeMethod, classname
 	}
 	last := math.MinInt
+	kinds := ccKinds.table(t.Lang)
 	bodyStatements(t, n, func(s syntax.NodeID) {
-		v := ccVisitor{t: t, maxLine: math.MinInt, defs: defs}
+		v := ccVisitor{t: t, kinds: kinds, maxLine: math.MinInt, defs: defs}
 		v.walk(s)
 		b.Closures = append(b.Closures, v.functions...)
 		b.Complexity += v.complexity
@@ -380,8 +424,9 @@ func makeClass(t *syntax.Tree, n syntax.NodeID, defs map[syntax.NodeID]int) Bloc
 	b := Block{Type: TypeClass, Name: nameOf(t, n), Lineno: t.Line(n), ColOffset: int(t.Nodes[n].StartCol), Node: n}
 	real := 1
 	end := b.Lineno
+	kinds := ccKinds.table(t.Lang)
 	bodyStatements(t, n, func(s syntax.NodeID) {
-		v := ccVisitor{t: t, toMethod: true, classname: b.Name, maxLine: math.MinInt, defs: defs}
+		v := ccVisitor{t: t, kinds: kinds, toMethod: true, classname: b.Name, maxLine: math.MinInt, defs: defs}
 		v.walk(s)
 		b.Methods = append(b.Methods, v.functions...)
 		real += v.complexity

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"bytes"
 	"math"
 	"math/big"
 	"math/bits"
@@ -61,34 +62,35 @@ type Halstead struct {
 //
 // Source: radon 6.0.1 radon/visitors.py HalsteadVisitor.
 func HalsteadMetrics(t *syntax.Tree) Halstead {
-	h := halsteadVisitor{t: t}
-	acc := newHalAcc()
+	h := halsteadVisitor{t: t, kinds: halKinds.table(t.Lang), seen: map[string]int32{}}
+	var acc halAcc
 	root := t.Root()
 	for c := t.Nodes[root].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-		h.walk(c, "", acc, true)
+		h.walk(c, "", &acc)
 	}
+	acc.distinct = len(h.seen)
 	return Halstead{Total: acc.report(), Functions: h.functions}
 }
 
+// halAcc counts the operators and operands of the module (fn 0) or of one
+// def that is not nested in another def (fn > 0) with everything nested in it.
 type halAcc struct {
 	operators, operands int
-	opsSeen             uint64
-	operandsSeen        map[string]struct{}
+	opsSeen             uint64 // bit k set when operator kind k occurs
+	fn                  int32  // the def's number, 1-based; 0 for the module
+	distinct            int    // distinct operands of the def (set at the end for the module)
 }
 
-func newHalAcc() *halAcc { return &halAcc{operandsSeen: map[string]struct{}{}} }
-
+// merge adds a def's counts to the module's (whose distinct operands are
+// counted at the end, over every scope).
 func (a *halAcc) merge(b *halAcc) {
 	a.operators += b.operators
 	a.operands += b.operands
 	a.opsSeen |= b.opsSeen
-	for k := range b.operandsSeen {
-		a.operandsSeen[k] = struct{}{}
-	}
 }
 
 func (a *halAcc) report() HalsteadReport {
-	return NewHalsteadReport(bits.OnesCount64(a.opsSeen), len(a.operandsSeen), a.operators, a.operands)
+	return NewHalsteadReport(bits.OnesCount64(a.opsSeen), a.distinct, a.operators, a.operands)
 }
 
 // NewHalsteadReport derives every Halstead measure from the four counts.
@@ -109,86 +111,234 @@ func NewHalsteadReport(h1, h2, n1, n2 int) HalsteadReport {
 	return r
 }
 
-// operator kinds, as CPython's ast names them
-var halOperators = map[string]uint8{
-	"+": 1, "-": 2, "*": 3, "@": 4, "/": 5, "%": 6, "**": 7, "<<": 8, ">>": 9, "|": 10, "^": 11, "&": 12, "//": 13,
-	"u-": 14, "u+": 15, "~": 16, "not": 17, "and": 18, "or": 19,
-	"<": 20, ">": 21, "==": 22, ">=": 23, "<=": 24, "!=": 25, "<>": 25, "in": 26, "not in": 27, "is": 28, "is not": 29,
+// operator kinds, as CPython's ast names them (bit numbers of halAcc.opsSeen)
+const (
+	opAdd = 1 + iota
+	opSub
+	opMult
+	opMatMult
+	opDiv
+	opMod
+	opPow
+	opLShift
+	opRShift
+	opBitOr
+	opBitXor
+	opBitAnd
+	opFloorDiv
+	opUSub
+	opUAdd
+	opInvert
+	opNot
+	opAnd
+	opOr
+	opLt
+	opGt
+	opEq
+	opGtE
+	opLtE
+	opNotEq
+	opIn
+	opNotIn
+	opIs
+	opIsNot
+)
+
+// halOperator returns the operator kind of a binary, boolean or comparison
+// operator token (without the `=` of an augmented assignment).
+func halOperator(tok string) (uint8, bool) {
+	switch tok {
+	case "+":
+		return opAdd, true
+	case "-":
+		return opSub, true
+	case "*":
+		return opMult, true
+	case "@":
+		return opMatMult, true
+	case "/":
+		return opDiv, true
+	case "%":
+		return opMod, true
+	case "**":
+		return opPow, true
+	case "<<":
+		return opLShift, true
+	case ">>":
+		return opRShift, true
+	case "|":
+		return opBitOr, true
+	case "^":
+		return opBitXor, true
+	case "&":
+		return opBitAnd, true
+	case "//":
+		return opFloorDiv, true
+	case "~":
+		return opInvert, true
+	case "not":
+		return opNot, true
+	case "and":
+		return opAnd, true
+	case "or":
+		return opOr, true
+	case "<":
+		return opLt, true
+	case ">":
+		return opGt, true
+	case "==":
+		return opEq, true
+	case ">=":
+		return opGtE, true
+	case "<=":
+		return opLtE, true
+	case "!=", "<>":
+		return opNotEq, true
+	case "in":
+		return opIn, true
+	case "not in":
+		return opNotIn, true
+	case "is":
+		return opIs, true
+	case "is not":
+		return opIsNot, true
+	}
+	return 0, false
 }
 
+// unaryOperator returns the operator kind of a unary operator token
+// (-, + and ~; `not` is a not_operator node of its own).
+func unaryOperator(tok string) (uint8, bool) {
+	switch tok {
+	case "-":
+		return opUSub, true
+	case "+":
+		return opUAdd, true
+	case "~":
+		return opInvert, true
+	}
+	return 0, false
+}
+
+// halsteadVisitor walks a module once. Operand keys (the scope, a NUL and
+// operandKey's key) are interned in seen, so that the module's distinct
+// operands are len(seen) and a def's are counted with mark: mark[id] is
+// the number of the last def that used operand id.
 type halsteadVisitor struct {
 	t         *syntax.Tree
+	kinds     []uint8 // halKinds.table(t.Lang)
 	functions []FunctionHalstead
+	seen      map[string]int32
+	mark      []int32
+	nfn       int32
+	buf       []byte // scratch for building operand keys
 }
 
-func (h *halsteadVisitor) walk(n syntax.NodeID, ctx string, acc *halAcc, top bool) {
+// node classes of halsteadVisitor.walk
+const (
+	hkOther = iota
+	hkDecorated
+	hkFunction
+	hkBinary
+	hkComplexPattern
+	hkPattern
+	hkUnionType
+	hkAugmented
+	hkUnary
+	hkNot
+	hkBoolean
+	hkComparison
+)
+
+var halKinds = &kindClasses{names: map[string]uint8{
+	"decorated_definition": hkDecorated,
+	"function_definition":  hkFunction,
+	"binary_operator":      hkBinary,
+	"complex_pattern":      hkComplexPattern,
+	"case_pattern":         hkPattern,
+	"dict_pattern":         hkPattern,
+	"list_pattern":         hkPattern,
+	"tuple_pattern":        hkPattern,
+	"union_pattern":        hkPattern,
+	"keyword_pattern":      hkPattern,
+	"as_pattern":           hkPattern,
+	"union_type":           hkUnionType,
+	"augmented_assignment": hkAugmented,
+	"unary_operator":       hkUnary,
+	"not_operator":         hkNot,
+	"boolean_operator":     hkBoolean,
+	"comparison_operator":  hkComparison,
+}}
+
+func (h *halsteadVisitor) walk(n syntax.NodeID, ctx string, acc *halAcc) {
 	t := h.t
 	nd := &t.Nodes[n]
 	if !nd.Named || nd.Extra {
 		return
 	}
-	switch nd.Kind {
-	case "decorated_definition":
+	switch classOf(h.kinds, nd) {
+	case hkDecorated:
 		def := t.ChildByField(n, "definition")
 		if def != syntax.NoNode && t.Nodes[def].Kind == "class_definition" {
 			break // a class's decorators are visited
 		}
 		if def != syntax.NoNode {
-			h.walk(def, ctx, acc, top)
+			h.walk(def, ctx, acc)
 		}
 		return
-	case "function_definition":
+	case hkFunction:
 		name := nameOf(t, n)
-		fn := newHalAcc()
-		bodyStatements(t, n, func(s syntax.NodeID) { h.walk(s, name, fn, false) })
-		acc.merge(fn)
-		if top {
-			h.functions = append(h.functions, FunctionHalstead{Name: name, Report: fn.report()})
+		if acc.fn != 0 {
+			// nested in a def: counted in (and only reported with) that def
+			h.walkBody(n, name, acc)
+			return
 		}
+		h.nfn++
+		fn := halAcc{fn: h.nfn}
+		h.walkBody(n, name, &fn)
+		acc.merge(&fn)
+		h.functions = append(h.functions, FunctionHalstead{Name: name, Report: fn.report()})
 		return
-	case "binary_operator":
-		h.operator(acc, t.ChildByField(n, "operator"), "")
+	case hkBinary:
+		h.operator(acc, t.ChildByField(n, "operator"), false)
 		h.operand(acc, ctx, t.ChildByField(n, "left"))
 		h.operand(acc, ctx, t.ChildByField(n, "right"))
-	case "complex_pattern":
+	case hkComplexPattern:
 		h.complexPattern(acc, ctx, n)
-	case "case_pattern", "dict_pattern", "list_pattern", "tuple_pattern", "union_pattern", "keyword_pattern", "as_pattern":
+	case hkPattern:
 		// a negative number literal in a pattern: ast.UnaryOp(USub)
 		for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 			if next := t.Nodes[c].NextSibling; t.Nodes[c].Kind == "-" && !t.Nodes[c].Named && next != syntax.NoNode && isNumber(t, next) {
 				acc.operators++
-				acc.opsSeen |= 1 << halOperators["u-"]
+				acc.opsSeen |= 1 << opUSub
 				h.operand(acc, ctx, next)
 			}
 		}
-	case "union_type":
+	case hkUnionType:
 		// `X | None` in an annotation: ast.BinOp(BitOr)
 		acc.operators++
-		acc.opsSeen |= 1 << halOperators["|"]
+		acc.opsSeen |= 1 << opBitOr
 		for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 			if t.Nodes[c].Named && !t.Nodes[c].Extra {
 				h.operand(acc, ctx, c)
 			}
 		}
-	case "augmented_assignment":
-		h.operator(acc, t.ChildByField(n, "operator"), "=")
+	case hkAugmented:
+		h.operator(acc, t.ChildByField(n, "operator"), true)
 		h.operand(acc, ctx, t.ChildByField(n, "left"))
 		h.operand(acc, ctx, t.ChildByField(n, "right"))
-	case "unary_operator":
+	case hkUnary:
 		acc.operators++
 		if op := t.ChildByField(n, "operator"); op != syntax.NoNode {
-			kind := t.Nodes[op].Kind
-			if kind != "~" {
-				kind = "u" + kind
-			}
-			acc.opsSeen |= 1 << halOperators[kind]
+			k, _ := unaryOperator(t.Nodes[op].Kind)
+			acc.opsSeen |= 1 << k
 		}
 		h.operand(acc, ctx, t.ChildByField(n, "argument"))
-	case "not_operator":
+	case hkNot:
 		acc.operators++
-		acc.opsSeen |= 1 << halOperators["not"]
+		acc.opsSeen |= 1 << opNot
 		h.operand(acc, ctx, t.ChildByField(n, "argument"))
-	case "boolean_operator":
+	case hkBoolean:
 		op := t.ChildByField(n, "operator")
 		if op == syntax.NoNode {
 			break
@@ -198,15 +348,16 @@ func (h *halsteadVisitor) walk(n syntax.NodeID, ctx string, acc *halAcc, top boo
 			break // part of the parent's flattened chain
 		}
 		acc.operators++
-		acc.opsSeen |= 1 << halOperators[kind]
+		k, _ := halOperator(kind)
+		acc.opsSeen |= 1 << k
 		h.boolValues(acc, ctx, n, kind)
-	case "comparison_operator":
+	case hkComparison:
 		for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 			cn := &t.Nodes[c]
 			switch {
 			case cn.Field == "operators":
 				acc.operators++
-				if k, ok := halOperators[cn.Kind]; ok {
+				if k, ok := halOperator(cn.Kind); ok {
 					acc.opsSeen |= 1 << k
 				}
 			case cn.Named && !cn.Extra:
@@ -215,7 +366,19 @@ func (h *halsteadVisitor) walk(n syntax.NodeID, ctx string, acc *halAcc, top boo
 		}
 	}
 	for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-		h.walk(c, ctx, acc, top)
+		h.walk(c, ctx, acc)
+	}
+}
+
+// walkBody walks the statements of a def's body in the def's scope.
+func (h *halsteadVisitor) walkBody(def syntax.NodeID, name string, acc *halAcc) {
+	t := h.t
+	body := t.ChildByField(def, "body")
+	if body == syntax.NoNode {
+		return
+	}
+	for c := t.Nodes[body].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+		h.walk(c, name, acc) // walk skips comments
 	}
 }
 
@@ -223,31 +386,37 @@ func (h *halsteadVisitor) walk(n syntax.NodeID, ctx string, acc *halAcc, top boo
 // ast.UnaryOp(USub) and an ast.BinOp.
 func (h *halsteadVisitor) complexPattern(acc *halAcc, ctx string, n syntax.NodeID) {
 	t := h.t
-	var kids []syntax.NodeID
-	for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+	var kids [5]syntax.NodeID // -, real, ±, imag and one more tells "too many"
+	nk := 0
+	for c := t.Nodes[n].FirstChild; c != syntax.NoNode && nk < len(kids); c = t.Nodes[c].NextSibling {
 		if !t.Nodes[c].Extra {
-			kids = append(kids, c)
+			kids[nk] = c
+			nk++
 		}
 	}
-	if len(kids) < 3 {
+	if nk < 3 {
 		return
 	}
-	left, i := "", 0
+	left, i := syntax.NoNode, 0
 	if t.Nodes[kids[0]].Kind == "-" {
 		acc.operators++
-		acc.opsSeen |= 1 << halOperators["u-"]
+		acc.opsSeen |= 1 << opUSub
 		h.operand(acc, ctx, kids[1])
-		left, i = "#"+strconv.Itoa(int(kids[0])), 2
+		i = 2 // the left operand is the UnaryOp: a key of its own
 	} else {
-		left, i = operandKey(t, kids[0]), 1
+		left, i = kids[0], 1
 	}
-	if i+1 >= len(kids) {
+	if i+1 >= nk {
 		return
 	}
-	h.operator(acc, kids[i], "")
+	h.operator(acc, kids[i], false)
 	acc.operands += 2
-	acc.operandsSeen[ctx+"\x00"+left] = struct{}{}
-	acc.operandsSeen[ctx+"\x00"+operandKey(t, kids[i+1])] = struct{}{}
+	if left == syntax.NoNode {
+		h.see(acc, ctx, kids[0], true)
+	} else {
+		h.see(acc, ctx, left, false)
+	}
+	h.see(acc, ctx, kids[i+1], false)
 }
 
 func isNumber(t *syntax.Tree, n syntax.NodeID) bool {
@@ -255,12 +424,18 @@ func isNumber(t *syntax.Tree, n syntax.NodeID) bool {
 	return k == "integer" || k == "float"
 }
 
-func (h *halsteadVisitor) operator(acc *halAcc, op syntax.NodeID, suffix string) {
+// operator counts the operator whose token is op (with a trailing `=` when
+// augmented).
+func (h *halsteadVisitor) operator(acc *halAcc, op syntax.NodeID, augmented bool) {
 	acc.operators++
 	if op == syntax.NoNode {
 		return
 	}
-	if k, ok := halOperators[strings.TrimSuffix(h.t.Nodes[op].Kind, suffix)]; ok {
+	tok := h.t.Nodes[op].Kind
+	if augmented {
+		tok = strings.TrimSuffix(tok, "=")
+	}
+	if k, ok := halOperator(tok); ok {
 		acc.opsSeen |= 1 << k
 	}
 }
@@ -282,46 +457,68 @@ func (h *halsteadVisitor) operand(acc *halAcc, ctx string, n syntax.NodeID) {
 	if n == syntax.NoNode {
 		return
 	}
-	acc.operandsSeen[ctx+"\x00"+operandKey(h.t, n)] = struct{}{}
+	h.see(acc, ctx, n, false)
 }
 
-// operandKey returns a key equal for two operands exactly when radon's
-// operand values compare equal in Python.
-func operandKey(t *syntax.Tree, n syntax.NodeID) string {
+// see records operand n of scope ctx as seen by acc; byNode gives n a key
+// of its own (an operand never equal to another) instead of operandKey's.
+func (h *halsteadVisitor) see(acc *halAcc, ctx string, n syntax.NodeID, byNode bool) {
+	b := append(h.buf[:0], ctx...)
+	b = append(b, 0)
+	if byNode {
+		b = appendNodeKey(b, n)
+	} else {
+		b = appendOperandKey(b, h.t, n)
+	}
+	h.buf = b
+	id, ok := h.seen[string(b)]
+	if !ok {
+		id = int32(len(h.seen))
+		h.seen[string(b)] = id
+		h.mark = append(h.mark, 0)
+	}
+	if acc.fn != 0 && h.mark[id] != acc.fn {
+		h.mark[id] = acc.fn
+		acc.distinct++
+	}
+}
+
+// appendNodeKey appends the key of an operand equal to no other: its node.
+func appendNodeKey(b []byte, n syntax.NodeID) []byte {
+	return strconv.AppendInt(append(b, '#'), int64(n), 10)
+}
+
+// appendOperandKey appends a key equal for two operands exactly when
+// radon's operand values compare equal in Python.
+func appendOperandKey(b []byte, t *syntax.Tree, n syntax.NodeID) []byte {
 	n = unparen(t, n)
 	switch t.Nodes[n].Kind {
 	case "identifier":
-		return "s:" + t.TextString(n)
+		return append(append(b, "s:"...), t.Text(n)...)
 	case "attribute":
 		if a := t.ChildByField(n, "attribute"); a != syntax.NoNode {
-			return "s:" + t.TextString(a)
+			return append(append(b, "s:"...), t.Text(a)...)
 		}
 	case "integer", "float":
-		return numberKey(t.TextString(n))
+		return appendNumberKey(b, t.Text(n))
 	case "true":
-		return "n:1"
+		return append(b, "n:1"...)
 	case "false":
-		return "n:0"
+		return append(b, "n:0"...)
 	case "none":
-		return "None"
+		return append(b, "None"...)
 	case "ellipsis":
-		return "Ellipsis"
+		return append(b, "Ellipsis"...)
 	case "string":
-		if k, ok := stringKey(t, []syntax.NodeID{n}); ok {
+		if k, ok := appendStringKey(b, t, n); ok {
 			return k
 		}
 	case "concatenated_string":
-		var parts []syntax.NodeID
-		for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-			if t.Nodes[c].Kind == "string" {
-				parts = append(parts, c)
-			}
-		}
-		if k, ok := stringKey(t, parts); ok {
+		if k, ok := appendStringKey(b, t, n); ok {
 			return k
 		}
 	}
-	return "#" + strconv.Itoa(int(n))
+	return appendNodeKey(b, n)
 }
 
 func unparen(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
@@ -339,6 +536,23 @@ func unparen(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
 		n = inner
 	}
 	return n
+}
+
+// appendNumberKey appends the key of a numeric literal, canonical so that
+// equal Python values (1, 1.0, 0x1, True) share a key.
+func appendNumberKey(b []byte, lit []byte) []byte {
+	// Most literals are plain decimal integers, already canonical.
+	plain := len(lit) == 1 || len(lit) > 1 && lit[0] != '0'
+	for _, c := range lit {
+		if c < '0' || c > '9' {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return append(append(b, "n:"...), lit...)
+	}
+	return append(b, numberKey(string(lit))...)
 }
 
 // numberKey canonicalizes a numeric literal so that equal Python values
@@ -381,13 +595,15 @@ func floatKey(f float64) string {
 	return "n:" + i.String()
 }
 
-// stringKey returns the key of the value of a string literal made of the
-// given parts; ok is false for f-strings (ast.JoinedStr, never equal to
-// another operand).
-func stringKey(t *syntax.Tree, parts []syntax.NodeID) (string, bool) {
-	var b strings.Builder
+// appendStringKey appends the key of the value of a string literal n (a
+// string or a concatenated_string of string parts); ok is false for
+// f-strings (ast.JoinedStr, never equal to another operand), and b is then
+// returned unchanged.
+func appendStringKey(b []byte, t *syntax.Tree, n syntax.NodeID) ([]byte, bool) {
+	mark := len(b)
+	b = append(b, "s:"...)
 	bytesLit := false
-	for _, p := range parts {
+	part := func(p syntax.NodeID) bool {
 		start, end := syntax.NoNode, syntax.NoNode
 		for c := t.Nodes[p].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 			switch t.Nodes[c].Kind {
@@ -396,105 +612,118 @@ func stringKey(t *syntax.Tree, parts []syntax.NodeID) (string, bool) {
 			case "string_end":
 				end = c
 			case "interpolation":
-				return "", false
+				return false
 			}
 		}
 		if start == syntax.NoNode || end == syntax.NoNode {
-			return "", false
+			return false
 		}
-		delim := t.TextString(start)
-		prefix := strings.ToLower(strings.TrimRight(delim, "'\""))
-		if strings.ContainsRune(prefix, 'f') {
-			return "", false
+		prefix := bytes.TrimRight(t.Text(start), "'\"")
+		if bytes.ContainsAny(prefix, "fF") {
+			return false
 		}
-		bytesLit = strings.ContainsRune(prefix, 'b')
+		bytesLit = bytes.ContainsAny(prefix, "bB")
 		body := t.Source[t.Nodes[start].EndByte:t.Nodes[end].StartByte]
-		if strings.ContainsRune(prefix, 'r') {
-			b.Write(normalizeNewlines(body))
+		if bytes.ContainsAny(prefix, "rR") {
+			b = append(b, normalizeNewlines(body)...)
 		} else {
-			decodeEscapes(&b, normalizeNewlines(body), bytesLit)
+			b = decodeEscapes(b, normalizeNewlines(body), bytesLit)
+		}
+		return true
+	}
+	if t.Nodes[n].Kind == "string" {
+		if !part(n) {
+			return b[:mark], false
+		}
+	} else {
+		for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+			if t.Nodes[c].Kind == "string" && !part(c) {
+				return b[:mark], false
+			}
 		}
 	}
 	if bytesLit {
-		return "b:" + b.String(), true
+		b[mark] = 'b'
 	}
-	return "s:" + b.String(), true
+	return b, true
 }
 
 func normalizeNewlines(b []byte) []byte {
-	if !strings.ContainsRune(string(b), '\r') {
+	if bytes.IndexByte(b, '\r') < 0 {
 		return b
 	}
 	s := strings.ReplaceAll(string(b), "\r\n", "\n")
 	return []byte(strings.ReplaceAll(s, "\r", "\n"))
 }
 
-// decodeEscapes writes the value of a non-raw string body. \N{name} escapes
-// are kept as written (the Unicode name table is not consulted).
-func decodeEscapes(b *strings.Builder, s []byte, bytesLit bool) {
+// decodeEscapes appends the value of a non-raw string body. \N{name}
+// escapes are kept as written (the Unicode name table is not consulted).
+func decodeEscapes(b []byte, s []byte, bytesLit bool) []byte {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c != '\\' || i+1 >= len(s) {
-			b.WriteByte(c)
+			b = append(b, c)
 			continue
 		}
 		i++
 		switch e := s[i]; e {
 		case '\n':
 		case '\\', '\'', '"':
-			b.WriteByte(e)
+			b = append(b, e)
 		case 'a':
-			b.WriteByte(7)
+			b = append(b, 7)
 		case 'b':
-			b.WriteByte(8)
+			b = append(b, 8)
 		case 'f':
-			b.WriteByte(12)
+			b = append(b, 12)
 		case 'n':
-			b.WriteByte('\n')
+			b = append(b, '\n')
 		case 'r':
-			b.WriteByte('\r')
+			b = append(b, '\r')
 		case 't':
-			b.WriteByte('\t')
+			b = append(b, '\t')
 		case 'v':
-			b.WriteByte(11)
+			b = append(b, 11)
 		case '0', '1', '2', '3', '4', '5', '6', '7':
 			v, j := 0, i
 			for j < len(s) && j < i+3 && s[j] >= '0' && s[j] <= '7' {
 				v = v*8 + int(s[j]-'0')
 				j++
 			}
-			writeCode(b, v, bytesLit)
+			b = appendCode(b, v, bytesLit)
 			i = j - 1
 		case 'x', 'u', 'U':
-			width := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
+			width := 2
+			switch e {
+			case 'u':
+				width = 4
+			case 'U':
+				width = 8
+			}
 			if e != 'x' && bytesLit || i+width >= len(s) {
-				b.WriteByte('\\')
-				b.WriteByte(e)
+				b = append(b, '\\')
+				b = append(b, e)
 				continue
 			}
 			v, err := strconv.ParseUint(string(s[i+1:i+1+width]), 16, 32)
 			if err != nil {
-				b.WriteByte('\\')
-				b.WriteByte(e)
+				b = append(b, '\\')
+				b = append(b, e)
 				continue
 			}
-			writeCode(b, int(v), bytesLit)
+			b = appendCode(b, int(v), bytesLit)
 			i += width
 		default:
-			b.WriteByte('\\')
-			b.WriteByte(e)
+			b = append(b, '\\')
+			b = append(b, e)
 		}
 	}
+	return b
 }
 
-func writeCode(b *strings.Builder, v int, bytesLit bool) {
-	if bytesLit {
-		b.WriteByte(byte(v))
-		return
+func appendCode(b []byte, v int, bytesLit bool) []byte {
+	if bytesLit || v < utf8.RuneSelf {
+		return append(b, byte(v))
 	}
-	if v < utf8.RuneSelf {
-		b.WriteByte(byte(v))
-		return
-	}
-	b.WriteRune(rune(v))
+	return utf8.AppendRune(b, rune(v))
 }

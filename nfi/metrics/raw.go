@@ -46,15 +46,64 @@ const (
 	rtSemi
 )
 
-type rawToken struct {
-	kind             uint8
-	startRow, endRow int
+// rawGroup accumulates, token by token, what radon derives from the token
+// list of one group of lines: the number of tokens, the first token, the
+// comments and the logical lines (radon's _logical, computed as the tokens
+// come rather than over a stored list).
+type rawGroup struct {
+	ntoks    int
+	first    uint8 // kind of the first token
+	firstRow int   // start and end rows of the first token
+	firstEnd int
+	comments int
+	lloc     int // logical lines of the finished `;`-separated parts
+	n        int // tokens of the current part, comments excluded
+	colon    int // index in the part of its last `:`, -1 when none
+}
+
+// add records one token of kind spanning rows startRow to endRow.
+func (g *rawGroup) add(kind uint8, startRow, endRow int) {
+	if g.ntoks == 0 {
+		g.first, g.firstRow, g.firstEnd = kind, startRow, endRow
+	}
+	g.ntoks++
+	switch kind {
+	case rtComment:
+		g.comments++
+	case rtSemi:
+		g.endPart(false)
+	case rtColon:
+		g.colon = g.n
+		g.n++
+	default:
+		g.n++
+	}
+}
+
+// endPart is radon's _logical for one `;`-separated part: 1 when the
+// part's last `:` is its final token, 2 when code follows that `:`, else 1
+// for a part with any code and 0 for an empty one. The final part carries
+// tokenize's ENDMARKER, which the "final token" test counts.
+func (g *rawGroup) endPart(last bool) {
+	size := g.n
+	if last {
+		size++ // ENDMARKER
+	}
+	switch {
+	case g.colon >= 0 && g.colon == size-2:
+		g.lloc++
+	case g.colon >= 0:
+		g.lloc += 2
+	case g.n > 0:
+		g.lloc++
+	}
+	g.n, g.colon = 0, -1
 }
 
 // rawScanner reproduces, for one logical group of stripped lines, what
 // Python's tokenize module reports to radon.
 type rawScanner struct {
-	toks     []rawToken
+	g        rawGroup
 	triple   byte // quote char of an open triple-quoted string, 0 if none
 	single   byte // quote char of an open backslash-continued string
 	strStart int
@@ -103,7 +152,7 @@ func RawMetrics(src []byte) (Raw, error) {
 		if sc.closed() {
 			groupStart = row
 			nonEmpty, empty = 0, 0
-			sc.toks = sc.toks[:0]
+			sc.g = rawGroup{colon: -1}
 		}
 		if len(line) == 0 {
 			empty++
@@ -116,7 +165,7 @@ func RawMetrics(src []byte) (Raw, error) {
 		if !sc.closed() {
 			continue
 		}
-		r.finishGroup(sc.toks, nonEmpty, empty)
+		r.finishGroup(&sc.g, nonEmpty, empty)
 	}
 	if row > 0 && !sc.closed() {
 		return r, fmt.Errorf("line %d: statement or string starting here never ends", groupStart)
@@ -129,17 +178,13 @@ func (sc *rawScanner) closed() bool {
 	return sc.triple == 0 && sc.single == 0 && sc.parenlev == 0 && !sc.cont
 }
 
-func (r *Raw) finishGroup(toks []rawToken, nonEmpty, empty int) {
-	for _, t := range toks {
-		if t.kind == rtComment {
-			r.Comments++
-		}
-	}
+func (r *Raw) finishGroup(g *rawGroup, nonEmpty, empty int) {
+	r.Comments += g.comments
 	switch {
-	case len(toks) == 1 && toks[0].kind == rtComment:
+	case g.ntoks == 1 && g.first == rtComment:
 		r.SingleComments++
-	case len(toks) == 1 && toks[0].kind == rtString:
-		if toks[0].startRow == toks[0].endRow {
+	case g.ntoks == 1 && g.first == rtString:
+		if g.firstRow == g.firstEnd {
 			r.SingleComments++
 		} else {
 			r.Multi += nonEmpty
@@ -149,45 +194,8 @@ func (r *Raw) finishGroup(toks []rawToken, nonEmpty, empty int) {
 		r.SLOC += nonEmpty
 		r.Blank += empty
 	}
-	r.LLOC += logicalLines(toks)
-}
-
-// logicalLines is radon's _logical: per `;`-separated part, 1 when the
-// part's last `:` is its final token, 2 when code follows that `:`, else 1
-// for a part with any code and 0 for an empty one. The final part carries
-// tokenize's ENDMARKER, which the "final token" test counts.
-func logicalLines(toks []rawToken) int {
-	total := 0
-	n, colon := 0, -1
-	eval := func(last bool) {
-		size := n
-		if last {
-			size++ // ENDMARKER
-		}
-		switch {
-		case colon >= 0 && colon == size-2:
-			total++
-		case colon >= 0:
-			total += 2
-		case n > 0:
-			total++
-		}
-		n, colon = 0, -1
-	}
-	for _, t := range toks {
-		switch t.kind {
-		case rtComment:
-		case rtSemi:
-			eval(false)
-		case rtColon:
-			colon = n
-			n++
-		default:
-			n++
-		}
-	}
-	eval(true)
-	return total
+	g.endPart(true)
+	r.LLOC += g.lloc
 }
 
 // line tokenizes one stripped line of the current group.
@@ -199,7 +207,7 @@ func (sc *rawScanner) line(s []byte, row int) error {
 		if !ok {
 			return nil
 		}
-		sc.toks = append(sc.toks, rawToken{rtString, sc.strStart, row})
+		sc.g.add(rtString, sc.strStart, row)
 		sc.triple = 0
 		i = end
 	case sc.single != 0:
@@ -210,12 +218,12 @@ func (sc *rawScanner) line(s []byte, row int) error {
 			}
 			return fmt.Errorf("unterminated string")
 		}
-		sc.toks = append(sc.toks, rawToken{rtString, sc.strStart, row})
+		sc.g.add(rtString, sc.strStart, row)
 		sc.single = 0
 		i = end
 	case sc.parenlev == 0 && !sc.cont:
 		if len(s) > 0 && s[0] == '#' {
-			sc.toks = append(sc.toks, rawToken{rtComment, row, row})
+			sc.g.add(rtComment, row, row)
 			return nil
 		}
 	default:
@@ -229,7 +237,7 @@ func (sc *rawScanner) line(s []byte, row int) error {
 		}
 		switch {
 		case c == '#':
-			sc.toks = append(sc.toks, rawToken{rtComment, row, row})
+			sc.g.add(rtComment, row, row)
 			return nil
 		case c == '\\':
 			if i == len(s)-1 {
@@ -239,7 +247,7 @@ func (sc *rawScanner) line(s []byte, row int) error {
 			return fmt.Errorf("unexpected character after line continuation")
 		case c >= '0' && c <= '9' || c == '.' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
 			i = scanNumber(s, i)
-			sc.toks = append(sc.toks, rawToken{rtOther, row, row})
+			sc.g.add(rtOther, row, row)
 			continue
 		}
 		if q, n := stringPrefix(s, i); q != 0 {
@@ -250,14 +258,14 @@ func (sc *rawScanner) line(s []byte, row int) error {
 					sc.triple, sc.strStart = q, row
 					return nil
 				}
-				sc.toks = append(sc.toks, rawToken{rtString, row, row})
+				sc.g.add(rtString, row, row)
 				i = end
 				continue
 			}
 			end, ok, cont := scanSingle(s, start+1, q)
 			switch {
 			case ok:
-				sc.toks = append(sc.toks, rawToken{rtString, row, row})
+				sc.g.add(rtString, row, row)
 				i = end
 				continue
 			case cont:
@@ -283,7 +291,7 @@ func (sc *rawScanner) line(s []byte, row int) error {
 				}
 				i += size
 			}
-			sc.toks = append(sc.toks, rawToken{rtOther, row, row})
+			sc.g.add(rtOther, row, row)
 			continue
 		}
 		n := operatorLen(s, i)
@@ -302,7 +310,7 @@ func (sc *rawScanner) line(s []byte, row int) error {
 		case n == 1 && (c == ')' || c == ']' || c == '}'):
 			sc.parenlev--
 		}
-		sc.toks = append(sc.toks, rawToken{kind, row, row})
+		sc.g.add(kind, row, row)
 		i += n
 	}
 	return nil
