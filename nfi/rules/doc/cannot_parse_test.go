@@ -15,13 +15,19 @@ func TestCannotParse(t *testing.T) {
 		"'if' test ':' suite", "the 'wrap' setting", "see if it's in", "x = 'abc",
 		"issue29692).", "f(a]", "`set` might be shadowed", "a $ b", "why? x", "x = !y",
 		"x = 'a' b", "u'a' b", "https://json.org/JSON_checker/test/fail20.json", "x: /y",
+		"=======", ", x", "; x", "| x", "<= y", "!= y", "fp.read() must return bytes",
+		"f() 'a'", "(a) b'c'", "child 1 terminates", "EST 23:MM", "x 0.5", "'a' 1", "f() 2",
+		"match x:", "Usage:", "def f():", "if x:", "x: int:", "see f().", "tz=Eastern.",
 	}
 	none := []string{
-		"x = 1", "print foo", "exec code in ns", "match x:", "type X = int", "x if y else z",
+		"x = 1", "print foo", "exec code in ns", "type X = int", "x if y else z",
 		"0xfor x", "1if x else y", "f'a b' c d", "a # b c", "a \\ b c", "a\u00a0b", "not x is None",
 		"lambda x: x", "", "x = 'a' 'b'", "x in'abc'", "x = rb'a' + bu'b'", "x != y", "'''a''' b",
 		"x = 'a\\'b' c", "f(a, [b, {c: d}])", "x = ('a'", "x = r'a\\d' b",
 		"def f(a, /, b): pass", "x = a[1:] / 2", "d = {'a:/b': 1}",
+		"x = 1.", "x = ...", "numpy<1.13. See", "x = 1.5.real", "x = f() if y else 2", "x = 1 if y else z", "x = 2.[0]",
+		"f() and g()", "(a) in b", "x = 1j", "print 1", "print (x)", "-x", "*a, b = c", "@d",
+		"x.y = 1", "lambda: 1", "x = {'a': 1}",
 	}
 	for _, s := range claims {
 		if !cannotParse(s) {

@@ -144,7 +144,20 @@ var notAtomWords = map[string]bool{
 //   - a closing bracket that closes nothing or the wrong bracket;
 //   - a backtick (tree-sitter reads a Python 2 repr string, which
 //     strictlyValid rejects), `$`, `?`, or `!` not followed by `=`;
-//   - `:` followed by `/` (as in a URL): no expression starts with `/`.
+//   - `:` followed by `/` (as in a URL): no expression starts with `/`;
+//   - a first token that no statement starts with: `=`, `,`, `;`, `:`,
+//     `|`, `&`, `^`, `/`, `%`, `<`, `>` or `!`;
+//   - a name, a string or a number right after a closing bracket or a
+//     number made of digits, `_` and at most one `.` between digits (`f() must`, `(a) 'b'`,
+//     `child 1 terminates`), or a number right after a name or a string:
+//     these end a primary, and no Python construct puts a name or a
+//     literal right after one (keywords, soft keywords and print/exec are
+//     not names here);
+//   - a last token `:` (`Usage:`, `def f():`): a block or an annotation
+//     must follow it, and tree-sitter either reports an error or builds
+//     an empty block, which strictlyValid rejects;
+//   - a last token `.` not next to another `.` (`see f().`): an attribute
+//     name must follow it (`...` is an ellipsis, `1.` is one number).
 //
 // A number is taken with every letter, digit, `_` and `.` after it as one
 // token that pairs with nothing. Keywords, soft keywords and print/exec
@@ -154,15 +167,25 @@ func cannotParse(s string) bool {
 		other = iota
 		name
 		str
+		closer // a closing bracket
 	)
 	prev := other
-	var open []byte // expected closing brackets
+	first := true      // before the first token
+	lastColon := false // the last token so far is `:`
+	lastDot := false   // the last token so far is a lone `.`
+	var open []byte    // expected closing brackets
 	for i := 0; i < len(s); {
 		c := s[i]
-		switch {
-		case c == ' ' || c == '\t':
+		if c == ' ' || c == '\t' {
 			i++
 			continue
+		}
+		if first && strings.IndexByte("=,;:|&^/%<>!", c) >= 0 {
+			return true
+		}
+		first, lastColon = false, c == ':'
+		lastDot = c == '.' && (i == 0 || s[i-1] != '.') && (i+1 == len(s) || s[i+1] != '.')
+		switch {
 		case c == '`' || c == '$' || c == '?':
 			return true
 		case c == '!':
@@ -174,15 +197,34 @@ func cannotParse(s string) bool {
 				return true
 			}
 		case c >= '0' && c <= '9':
+			if prev != other {
+				return true
+			}
+			// pure: only digits and `_`, with at most one `.` between
+			// digits: one literal (`1.5.real` is an attribute of 1.5)
+			pure, dots := true, 0
 			for i < len(s) && (isASCIIWord(s[i]) || s[i] == '.') {
+				switch {
+				case s[i] == '.':
+					dots++
+					if i+1 == len(s) || s[i+1] < '0' || s[i+1] > '9' {
+						pure = false
+					}
+				case s[i] > '9' && s[i] != '_':
+					pure = false
+				}
 				i++
 			}
+			pure = pure && dots <= 1
 			prev = other
+			if pure {
+				prev = closer
+			}
 			continue
 		case c == '\'' || c == '"':
 			j, res := scanSimpleString(s, i)
 			switch {
-			case res == stringOpen || res == stringOK && prev == name:
+			case res == stringOpen || res == stringOK && (prev == name || prev == closer):
 				return true
 			case res != stringOK:
 				return false
@@ -200,6 +242,9 @@ func cannotParse(s string) bool {
 				return true
 			}
 			open = open[:len(open)-1]
+			prev = closer
+			i++
+			continue
 		}
 		if c < utf8.RuneSelf && strings.IndexByte("()[]{},:;.=!<>+-*/@%&|^~", c) >= 0 {
 			prev = other
@@ -232,7 +277,7 @@ func cannotParse(s string) bool {
 			}
 			k, res := scanSimpleString(s, j)
 			switch {
-			case res == stringOpen || res == stringOK && prev == name:
+			case res == stringOpen || res == stringOK && (prev == name || prev == closer):
 				return true
 			case res != stringOK:
 				return false
@@ -250,7 +295,7 @@ func cannotParse(s string) bool {
 		}
 		i = j
 	}
-	return false
+	return lastColon || lastDot
 }
 
 // Results of scanSimpleString.
