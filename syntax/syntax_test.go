@@ -128,6 +128,17 @@ func checkAgainstReference(t *testing.T, tree *Tree, lang Language, src []byte) 
 	if tree.Nodes[0].End != NodeID(len(tree.Nodes)) {
 		t.Fatalf("root End = %d, want %d", tree.Nodes[0].End, len(tree.Nodes))
 	}
+	// FirstError is the first ERROR or MISSING node in preorder
+	wantErr := NoNode
+	for i, n := range want {
+		if n.Kind == "ERROR" || n.Missing {
+			wantErr = NodeID(i)
+			break
+		}
+	}
+	if got, ok := tree.FirstError(); got != wantErr || ok != (wantErr != NoNode) || tree.HasError() != ok {
+		t.Fatalf("FirstError = %d, %v (HasError %v), want %d", got, ok, tree.HasError(), wantErr)
+	}
 }
 
 func TestHasError(t *testing.T) {
