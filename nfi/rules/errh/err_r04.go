@@ -50,10 +50,10 @@ func checkOSErrorAlias(p *nfi.Pass, n syntax.NodeID) {
 			return
 		}
 	} else {
-		// Builtins other than the three aliases are the common case: reject
-		// them without building a qualified name. A name no import binds
-		// can only be one of the three builtins.
-		if !builtinOSErrorAlias(t.Text(n)) && !p.Module.Imports().BindsLocal(t.Text(n)) {
+		// A name resolves to an alias only as one of the three builtins or
+		// through an import of an alias (`from socket import error`), which
+		// few files have: reject every other name without a lookup.
+		if !builtinOSErrorAlias(t.Text(n)) && !importsAlias(p, t.Text(n)) {
 			return
 		}
 		imp, builtin := p.Module.Names().Binding(n)
@@ -75,6 +75,31 @@ func builtinOSErrorAlias(name []byte) bool {
 	switch string(name) {
 	case "IOError", "EnvironmentError", "WindowsError":
 		return true
+	}
+	return false
+}
+
+// aliasImports is ERR-R04's per-file state: the local names of the file's
+// imports whose qualified name is an OSError alias.
+type aliasImports struct{ locals []string }
+
+// importsAlias reports whether some import of the file binds name to an
+// OSError alias (`from socket import error`, `from os import error as e`).
+func importsAlias(p *nfi.Pass, name []byte) bool {
+	st, ok := p.State.(*aliasImports)
+	if !ok {
+		st = &aliasImports{}
+		for _, in := range p.Module.Imports().List {
+			if in.Local != "" && osErrorAliases[in.Qualified] {
+				st.locals = append(st.locals, in.Local)
+			}
+		}
+		p.State = st
+	}
+	for _, l := range st.locals {
+		if l == string(name) {
+			return true
+		}
 	}
 	return false
 }
