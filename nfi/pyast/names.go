@@ -76,6 +76,23 @@ func (m *Module) ImportedName(n syntax.NodeID) (string, bool) {
 	return m.Names().resolve(n, false)
 }
 
+// AppendImportedName is ImportedName appending the qualified name to dst
+// instead of allocating a string: for scans that only look the name up
+// (map lookups keyed by string(b) do not allocate). On false it returns
+// dst unchanged.
+func (m *Module) AppendImportedName(dst []byte, n syntax.NodeID) ([]byte, bool) {
+	r := refRoot(m.Tree, n)
+	if r == syntax.NoNode || !m.Imports().BindsLocal(m.Tree.Text(r)) {
+		return dst, false
+	}
+	nm := m.Names()
+	imp, _ := nm.Binding(r)
+	if imp == nil || imp.Qualified == "" {
+		return dst, false
+	}
+	return nm.appendSegments(append(dst, imp.Qualified...), dst, n)
+}
+
 // refRoot returns the identifier at the root of an attribute chain n (n
 // itself for an identifier), NoNode when the root is not an identifier.
 func refRoot(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
@@ -107,41 +124,48 @@ func (nm *Names) resolve(n syntax.NodeID, builtins bool) (string, bool) {
 		return "", false
 	}
 	imp, builtin := nm.Binding(root)
-	var base string
+	var buf [128]byte
+	b := buf[:0]
 	switch {
 	case imp != nil && imp.Qualified != "":
-		base = imp.Qualified
+		if root == n {
+			return imp.Qualified, true
+		}
+		b = append(b, imp.Qualified...)
 	case builtin && builtins:
-		base = "builtins." + string(t.Text(root))
+		b = append(append(b, "builtins."...), t.Text(root)...)
 	default:
 		return "", false
 	}
-	if root == n {
-		return base, true
+	b, ok := nm.appendSegments(b, nil, n)
+	if !ok {
+		return "", false
 	}
-	// Append the attribute names from the root outwards; the source text
-	// between root end and n end holds them, possibly with spaces, comments
-	// or line continuations, so read the attribute identifiers instead.
+	return string(b), true
+}
+
+// appendSegments appends to b, which holds the qualified name of the root
+// of attribute chain n, the attribute names from the root outwards; the
+// source text between root end and n end holds them, possibly with spaces,
+// comments or line continuations, so it reads the attribute identifiers
+// instead. When an attribute name is missing it returns fail, false.
+func (nm *Names) appendSegments(b, fail []byte, n syntax.NodeID) ([]byte, bool) {
+	t := nm.tree
 	var segs [8]syntax.NodeID
 	s := segs[:0]
-	for a := n; a != root; a = t.ChildByField(a, "object") {
+	for a := n; t.Nodes[a].Kind == "attribute"; a = t.ChildByField(a, "object") {
 		s = append(s, t.ChildByField(a, "attribute"))
 	}
-	var b strings.Builder
-	size := len(base)
 	for _, id := range s {
 		if id == syntax.NoNode {
-			return "", false
+			return fail, false
 		}
-		size += 1 + int(t.Nodes[id].EndByte-t.Nodes[id].StartByte)
 	}
-	b.Grow(size)
-	b.WriteString(base)
 	for i := len(s) - 1; i >= 0; i-- {
-		b.WriteByte('.')
-		b.Write(t.Text(s[i]))
+		b = append(b, '.')
+		b = append(b, t.Text(s[i])...)
 	}
-	return b.String(), true
+	return b, true
 }
 
 // Binding reports how identifier reference n is bound: imp is the import

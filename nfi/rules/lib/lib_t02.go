@@ -85,12 +85,19 @@ func outdatedConstruct(p *nfi.Pass, n syntax.NodeID) string {
 		}
 		switch t.Nodes[f].Kind {
 		case "attribute":
-			if a := t.ChildByField(f, "attribute"); a != syntax.NoNode && string(t.Text(a)) == "format" &&
-				strLiteral(t, t.ChildByField(f, "object")) {
-				return ".format() on a string literal (UP032)"
+			a := t.ChildByField(f, "attribute")
+			if a == syntax.NoNode {
+				return "" // no qualified name either
 			}
-			if q, ok := m.ImportedName(f); ok && q == "io.open" && redundantOpenMode(t, n) {
-				return "redundant open mode (UP015)"
+			switch string(t.Text(a)) {
+			case "format":
+				if strLiteral(t, t.ChildByField(f, "object")) {
+					return ".format() on a string literal (UP032)"
+				}
+			case "open": // the last part of io.open
+				if q, ok := m.ImportedName(f); ok && q == "io.open" && redundantOpenMode(t, n) {
+					return "redundant open mode (UP015)"
+				}
 			}
 		case "identifier":
 			switch string(t.Text(f)) {
@@ -154,7 +161,16 @@ func outdatedConstruct(p *nfi.Pass, n syntax.NodeID) string {
 			return ""
 		}
 		switch t.Nodes[v].Kind {
-		case "identifier", "attribute":
+		case "identifier":
+		case "attribute":
+			// The qualified names below end in Optional or Union.
+			a := t.ChildByField(v, "attribute")
+			if a == syntax.NoNode {
+				return ""
+			}
+			if w := string(t.Text(a)); w != "Optional" && w != "Union" {
+				return ""
+			}
 		default:
 			return ""
 		}

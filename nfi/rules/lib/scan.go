@@ -36,78 +36,91 @@ func scan(m *pyast.Module, tb *table) *scanResult {
 			found = append(found, hit{node: n, e: e})
 		}
 	}
+	var qb []byte // the qualified name of an attribute chain, reused
 	for i := range t.Nodes {
 		nd := &t.Nodes[i]
 		id := syntax.NodeID(i)
-		var q string
-		var resolved bool
-		switch nd.Kind {
-		case "attribute":
+		var rows *qualRows
+		var q string // the qualified name of an identifier
+		switch {
+		case attributeKinds.Has(nd):
 			a := t.ChildByField(id, "attribute")
 			obj := t.ChildByField(id, "object")
 			if a == syntax.NoNode || obj == syntax.NoNode {
 				continue
 			}
-			name := t.Text(a)
-			q, resolved = m.ImportedName(id)
-			if !resolved && !importedModule(m, obj) {
-				if es := tb.attr[string(name)]; es != nil {
-					add(id, es)
-				}
-				if call := calleeOf(t, id); call != syntax.NoNode {
-					for _, e := range tb.method[string(name)] {
-						if matchesReceiver(m, e, obj) {
-							add(id, []*entry{e})
+			var resolved bool
+			qb, resolved = m.AppendImportedName(qb[:0], id)
+			if !resolved {
+				// The receiver does not resolve through an import either
+				// (it has the same root), so `.name` is not a module
+				// attribute: match the attribute and method rows.
+				if mr := tb.member[string(t.Text(a))]; mr != nil {
+					add(id, mr.attr)
+					if call := calleeOf(t, id); call != syntax.NoNode {
+						for _, e := range mr.method {
+							if matchesReceiver(m, e, obj) {
+								add(id, []*entry{e})
+							}
+						}
+						for _, e := range mr.kwargMethod {
+							if kw := keywordArg(t, call, e.keyword); kw != syntax.NoNode {
+								add(kw, []*entry{e})
+							}
 						}
 					}
-					for _, e := range tb.kwargMethod[string(name)] {
-						if kw := keywordArg(t, call, e.keyword); kw != syntax.NoNode {
-							add(kw, []*entry{e})
-						}
-					}
 				}
+				continue
 			}
-		case "identifier":
+			rows = tb.qual[string(qb)]
+			if rows == nil {
+				continue
+			}
+			add(id, rows.ref)
+		case identifierKinds.Has(nd):
 			if p := nd.Parent; p == syntax.NoNode || !identifierMayRefer(t, id) {
 				continue
 			}
+			var resolved bool
 			q, resolved = m.ImportedName(id)
 			if !resolved && string(t.Text(id)) == "open" {
 				if _, builtin := m.Names().Binding(id); builtin {
 					q, resolved = "builtins.open", true
 				}
 			}
-			if resolved && !pyast.IsReference(t, id) {
-				resolved = false
+			if !resolved || !pyast.IsReference(t, id) {
+				continue
 			}
-		default:
-			continue
-		}
-		if !resolved {
-			continue
-		}
-		if nd.Kind == "identifier" {
 			// A name imported from inside a listed module (`from
 			// tensorflow.contrib import layers`) is a use of that module.
 			for prefix := q; ; {
-				add(id, tb.ref[prefix])
+				if r := tb.qual[prefix]; r != nil {
+					add(id, r.ref)
+				}
 				j := strings.LastIndexByte(prefix, '.')
 				if j < 0 {
 					break
 				}
 				prefix = prefix[:j]
 			}
-		} else {
-			add(id, tb.ref[q])
+			rows = tb.qual[q]
+			if rows == nil {
+				continue
+			}
+		default:
+			continue
 		}
 		if call := calleeOf(t, id); call != syntax.NoNode {
-			add(id, tb.call[q])
-			for _, e := range tb.kwargCall[q] {
+			add(id, rows.call)
+			for _, e := range rows.kwargCall {
 				if kw := keywordArg(t, call, e.keyword); kw != syntax.NoNode {
 					add(kw, []*entry{e})
 				}
 			}
-			if tb.unless[q] {
+			if rows.unless {
+				if q == "" {
+					q = string(qb)
+				}
 				called[q] = true
 			}
 		}
@@ -168,6 +181,11 @@ func sortHits(hs []hit) {
 	}
 }
 
+var (
+	attributeKinds  = pyast.NewKindSet("attribute")
+	identifierKinds = pyast.NewKindSet("identifier")
+)
+
 // identifierMayRefer is a cheap pre-check that rules out identifiers that
 // are never references: attribute names after a dot, keyword names, and
 // the parts of imports.
@@ -208,18 +226,6 @@ func keywordArg(t *syntax.Tree, call syntax.NodeID, kw string) syntax.NodeID {
 		}
 	}
 	return syntax.NoNode
-}
-
-// importedModule reports whether receiver expression obj resolves through
-// an import (a module or something imported from one), so that `.name` on
-// it is a module attribute rather than a method of some object.
-func importedModule(m *pyast.Module, obj syntax.NodeID) bool {
-	switch m.Tree.Nodes[obj].Kind {
-	case "identifier", "attribute":
-		_, ok := m.ImportedName(obj)
-		return ok
-	}
-	return false
 }
 
 // matchesReceiver applies a method row's receiver constraint to obj.

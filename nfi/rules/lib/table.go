@@ -59,6 +59,64 @@ type table struct {
 	kwargCall   map[string][]*entry // qualified callee
 	kwargMethod map[string][]*entry // method name
 	unless      map[string]bool     // callees named by unless-called conditions
+
+	// The scan's indexes: one lookup per qualified name and per attribute
+	// name instead of one per map above. Rows keep the maps' order.
+	qual   map[string]*qualRows
+	member map[string]*memberRows
+}
+
+// qualRows are the rows keyed by one qualified name.
+type qualRows struct {
+	ref, call, kwargCall []*entry
+	unless               bool
+}
+
+// memberRows are the rows keyed by one attribute or method name.
+type memberRows struct {
+	attr, method, kwargMethod []*entry
+}
+
+// buildScanIndexes fills qual and member from the other maps.
+func (tb *table) buildScanIndexes() {
+	tb.qual, tb.member = map[string]*qualRows{}, map[string]*memberRows{}
+	q := func(k string) *qualRows {
+		r := tb.qual[k]
+		if r == nil {
+			r = &qualRows{}
+			tb.qual[k] = r
+		}
+		return r
+	}
+	for k, es := range tb.ref {
+		q(k).ref = es
+	}
+	for k, es := range tb.call {
+		q(k).call = es
+	}
+	for k, es := range tb.kwargCall {
+		q(k).kwargCall = es
+	}
+	for k := range tb.unless {
+		q(k).unless = true
+	}
+	m := func(k string) *memberRows {
+		r := tb.member[k]
+		if r == nil {
+			r = &memberRows{}
+			tb.member[k] = r
+		}
+		return r
+	}
+	for k, es := range tb.attr {
+		m(k).attr = es
+	}
+	for k, es := range tb.method {
+		m(k).method = es
+	}
+	for k, es := range tb.kwargMethod {
+		m(k).kwargMethod = es
+	}
 }
 
 var loadTable = sync.OnceValues(func() (*table, error) { return parseTable(deprecatedTSV) })
@@ -128,6 +186,7 @@ func parseTable(src string) (*table, error) {
 		}
 		tb.entries = append(tb.entries, e)
 	}
+	tb.buildScanIndexes()
 	return tb, nil
 }
 
