@@ -3,6 +3,7 @@ package metrics
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -59,6 +60,16 @@ type rawGroup struct {
 	lloc     int // logical lines of the finished `;`-separated parts
 	n        int // tokens of the current part, comments excluded
 	colon    int // index in the part of its last `:`, -1 when none
+}
+
+// addOther records one token on row that is not a comment, string, `:` or
+// `;` (the most common case of add, kept small enough to inline).
+func (g *rawGroup) addOther(row int) {
+	if g.ntoks == 0 {
+		g.first, g.firstRow, g.firstEnd = rtOther, row, row
+	}
+	g.ntoks++
+	g.n++
 }
 
 // add records one token of kind spanning rows startRow to endRow.
@@ -231,26 +242,34 @@ func (sc *rawScanner) line(s []byte, row int) error {
 	}
 	for i < len(s) {
 		c := s[i]
-		if c == ' ' || c == '\t' || c == '\f' {
+		class := rawClass[c]
+		switch class {
+		case rcSpace:
 			i++
 			continue
-		}
-		switch {
-		case c == '#':
+		case rcHash:
 			sc.g.add(rtComment, row, row)
 			return nil
-		case c == '\\':
+		case rcBackslash:
 			if i == len(s)-1 {
 				sc.cont = true
 				return nil
 			}
 			return fmt.Errorf("unexpected character after line continuation")
-		case c >= '0' && c <= '9' || c == '.' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
+		case rcDot:
+			if !(i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9') {
+				break // an operator
+			}
+			fallthrough
+		case rcDigit:
 			i = scanNumber(s, i)
-			sc.g.add(rtOther, row, row)
+			sc.g.addOther(row)
 			continue
-		}
-		if q, n := stringPrefix(s, i); q != 0 {
+		case rcQuote, rcPrefix:
+			q, n := stringPrefix(s, i)
+			if q == 0 {
+				break // a name starting with b, r, u or f
+			}
 			start := i + n
 			if start+2 < len(s) && s[start+1] == q && s[start+2] == q {
 				end, ok := scanTriple(s, start+3, q)
@@ -274,7 +293,7 @@ func (sc *rawScanner) line(s []byte, row int) error {
 			}
 			return fmt.Errorf("unterminated string")
 		}
-		if c < utf8.RuneSelf && asciiWord[c] || c >= utf8.RuneSelf && startsWord(s[i:]) {
+		if class == rcWord || class == rcPrefix || class == rcHigh && startsWord(s[i:]) {
 			_, size := utf8.DecodeRune(s[i:])
 			i += size
 			for i < len(s) {
@@ -291,7 +310,7 @@ func (sc *rawScanner) line(s []byte, row int) error {
 				}
 				i += size
 			}
-			sc.g.add(rtOther, row, row)
+			sc.g.addOther(row)
 			continue
 		}
 		n := operatorLen(s, i)
@@ -315,6 +334,47 @@ func (sc *rawScanner) line(s []byte, row int) error {
 	}
 	return nil
 }
+
+// byte classes of rawScanner.line's dispatch
+const (
+	rcOther     = iota // operators, delimiters and bytes that cannot start a token
+	rcSpace            // space, tab, form feed
+	rcHash             // #
+	rcBackslash        // \
+	rcDigit            // 0-9
+	rcDot              // .
+	rcQuote            // ' and "
+	rcPrefix           // b r u f in either case: a string prefix or a name
+	rcWord             // the other ASCII letters and _
+	rcHigh             // a byte of a multi-byte UTF-8 sequence
+)
+
+// rawClass maps each byte to its rc class.
+var rawClass = func() (t [256]uint8) {
+	for c := range t {
+		switch {
+		case c >= utf8.RuneSelf:
+			t[c] = rcHigh
+		case c == ' ' || c == '\t' || c == '\f':
+			t[c] = rcSpace
+		case c == '#':
+			t[c] = rcHash
+		case c == '\\':
+			t[c] = rcBackslash
+		case c >= '0' && c <= '9':
+			t[c] = rcDigit
+		case c == '.':
+			t[c] = rcDot
+		case c == '\'' || c == '"':
+			t[c] = rcQuote
+		case strings.IndexByte("bBrRuUfF", byte(c)) >= 0:
+			t[c] = rcPrefix
+		case asciiWord[c]:
+			t[c] = rcWord
+		}
+	}
+	return t
+}()
 
 // scanTriple finds the end of a triple-quoted string body starting at i;
 // a backslash escapes the next character on the same line.
@@ -409,21 +469,51 @@ func isWordRune(r rune) bool {
 // operatorLen returns the length of the Python operator or delimiter at i
 // (longest match), 0 when there is none.
 func operatorLen(s []byte, i int) int {
-	rest := s[i:]
-	if len(rest) >= 3 {
-		switch string(rest[:3]) {
-		case "**=", ">>=", "<<=", "//=", "...":
-			return 3
+	next := func(k int) byte { // s[i+k], 0 past the end
+		if i+k < len(s) {
+			return s[i+k]
 		}
+		return 0
 	}
-	if len(rest) >= 2 {
-		switch string(rest[:2]) {
-		case "!=", "%=", "&=", "**", "*=", "+=", "-=", "->", "//", "/=", ":=", "<<", "<=", "==", ">=", ">>", "@=", "^=", "|=":
+	switch c := s[i]; c {
+	case '(', ')', '[', ']', '{', '}', ',', ';', '~':
+		return 1
+	case ':', '=':
+		if next(1) == '=' { // := ==
 			return 2
 		}
-	}
-	switch rest[0] {
-	case '%', '&', '(', ')', '*', '+', ',', '-', '.', '/', ':', ';', '<', '=', '>', '@', '[', ']', '^', '{', '|', '}', '~':
+		return 1
+	case '.':
+		if next(1) == '.' && next(2) == '.' {
+			return 3
+		}
+		return 1
+	case '*', '/', '<', '>':
+		// ** // << >> with an optional =, or the operator with =
+		if next(1) == c {
+			if next(2) == '=' {
+				return 3
+			}
+			return 2
+		}
+		if next(1) == '=' {
+			return 2
+		}
+		return 1
+	case '-':
+		if n := next(1); n == '=' || n == '>' {
+			return 2
+		}
+		return 1
+	case '!':
+		if next(1) == '=' {
+			return 2
+		}
+		return 0
+	case '%', '&', '+', '@', '^', '|':
+		if next(1) == '=' {
+			return 2
+		}
 		return 1
 	}
 	return 0
@@ -582,6 +672,9 @@ var lineBreakLead = [256]bool{'\n': true, '\v': true, '\f': true, 0x1c: true, 0x
 // pyStrip trims what Python's str.strip() trims: Unicode white space plus
 // the ASCII separators \x1c-\x1f.
 func pyStrip(b []byte) []byte {
+	for len(b) > 0 && b[0] == ' ' { // indentation, the common case
+		b = b[1:]
+	}
 	for len(b) > 0 {
 		if c := b[0]; c < utf8.RuneSelf {
 			if !asciiPySpace[c] {

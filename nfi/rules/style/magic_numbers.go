@@ -1,6 +1,7 @@
 package style
 
 import (
+	"bytes"
 	"math/big"
 	"strings"
 
@@ -44,7 +45,6 @@ var MagicNumbers = &nfi.Rule{
 
 type magicState struct {
 	found []syntax.NodeID
-	texts []string
 }
 
 func visitMagicNumber(p *nfi.Pass, n syntax.NodeID) {
@@ -62,7 +62,6 @@ func visitMagicNumber(p *nfi.Pass, n syntax.NodeID) {
 		p.State = st
 	}
 	st.found = append(st.found, lit)
-	st.texts = append(st.texts, t.TextString(lit))
 }
 
 func finishMagicNumbers(p *nfi.Pass) {
@@ -75,14 +74,25 @@ func finishMagicNumbers(p *nfi.Pass) {
 	if !p.Exceeds(float64(count)) {
 		return
 	}
-	for i, n := range st.found {
-		p.Reportf(n, "magic number %s (file has %d magic numbers, > %d)", st.texts[i], count, int(p.Limit()))
+	for _, n := range st.found {
+		p.Reportf(n, "magic number %s (file has %d magic numbers, > %d)", p.Tree.Text(n), count, int(p.Limit()))
 	}
 }
 
 // isMagicValue reports whether the literal n (with its unary operator lit,
 // when lit != n) has a value other than 0, 1, -1, 0.0 and 1.0.
 func isMagicValue(t *syntax.Tree, n, lit syntax.NodeID) bool {
+	integer := t.Nodes[n].Kind == "integer"
+	if v, ok := decimalValue(t.Text(n), integer); ok {
+		// v is 0, 1 or a value ≥ 0 other than those (2): -0 = 0, ~0 = -1,
+		// -1, and ~1 = -2; any other v is outside {0, 1, -1} whatever the
+		// operator. (~ of a float goes the big.Float way below: -v-1 is
+		// rounded there.)
+		invert := lit != n && t.Nodes[t.ChildByField(lit, "operator")].Kind == "~"
+		if integer || !invert {
+			return v == 2 || v == 1 && invert
+		}
+	}
 	text := strings.ReplaceAll(string(t.Text(n)), "_", "")
 	if text == "" {
 		return false
@@ -115,6 +125,62 @@ func isMagicValue(t *syntax.Tree, n, lit syntax.NodeID) bool {
 		}
 	}
 	return true
+}
+
+// decimalValue classifies the value of the most common numeric literals
+// exactly, without math/big: a decimal integer without leading zeros, or a
+// float of at most 15 digits and one point without exponent (underscores
+// allowed in both). v is 0 or 1 for those values and 2 for any other value;
+// ok is false for every other literal (hex, octal, binary, exponents,
+// imaginary, leading zeros, longer floats). The digit limit keeps the float
+// classification equal to isMagicValue's big.Float one, which rounds to 64
+// bits: a float of 15 digits other than 1 is at least 1e-14 away from 1.
+func decimalValue(lit []byte, integer bool) (v int, ok bool) {
+	intPart, frac := lit, []byte(nil)
+	if !integer {
+		dot := bytes.IndexByte(lit, '.')
+		if dot < 0 {
+			return 0, false
+		}
+		intPart, frac = lit[:dot], lit[dot+1:]
+	}
+	// the integer part: its value is 0, 1 or more
+	intVal, digits := 0, 0
+	for _, c := range intPart {
+		switch {
+		case c == '_':
+		case c >= '0' && c <= '9':
+			digits++
+			if intVal > 1 || c > '1' || intVal == 1 {
+				intVal = 2
+			} else if c == '1' {
+				intVal = 1
+			}
+		default:
+			return 0, false
+		}
+	}
+	if integer && (digits == 0 || intPart[0] == '0' && len(intPart) > 1) {
+		return 0, false
+	}
+	fracZero := true
+	for _, c := range frac {
+		switch {
+		case c == '_':
+		case c >= '0' && c <= '9':
+			digits++
+			fracZero = fracZero && c == '0'
+		default:
+			return 0, false
+		}
+	}
+	if digits == 0 || !integer && digits > 15 {
+		return 0, false
+	}
+	if !fracZero {
+		return 2, true
+	}
+	return intVal, true
 }
 
 // exemptContext reports the contexts of decision 12 where a literal is not

@@ -52,15 +52,38 @@ func ignoredArgument(s string) bool {
 	return strings.HasPrefix(s, "_") || strings.HasPrefix(s, "ignored_") || strings.HasPrefix(s, "unused_")
 }
 
+// localsScratch holds the name sets of checkTooManyLocals, reused from one
+// def of a file to the next (in Pass.State).
+type localsScratch struct {
+	names, global map[string]bool
+}
+
 func checkTooManyLocals(p *nfi.Pass, fn syntax.NodeID) {
 	t := p.Tree
-	names := map[string]bool{}
-	global := map[string]bool{}
+	sc, _ := p.State.(*localsScratch)
+	if sc == nil {
+		sc = &localsScratch{names: map[string]bool{}, global: map[string]bool{}}
+		p.State = sc
+	}
+	names, global := sc.names, sc.global
+	clear(names)
+	clear(global)
+	// add and addGlobal convert a name to a string only when it is new.
+	add := func(b []byte) {
+		if !names[string(b)] {
+			names[string(b)] = true
+		}
+	}
+	addGlobal := func(b []byte) {
+		if !global[string(b)] {
+			global[string(b)] = true
+		}
+	}
 	if params := t.ChildByField(fn, "parameters"); params != syntax.NoNode {
 		for c := t.Nodes[params].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 			if id := paramName(t, c); id != syntax.NoNode {
-				if s := t.TextString(id); !ignoredArgument(s) {
-					names[s] = true
+				if s := t.Text(id); !ignoredArgument(string(s)) {
+					add(s)
 				}
 			}
 		}
@@ -74,7 +97,7 @@ func checkTooManyLocals(p *nfi.Pass, fn syntax.NodeID) {
 		switch nd.Kind {
 		case "function_definition", "class_definition":
 			if n := t.ChildByField(id, "name"); n != syntax.NoNode {
-				names[t.TextString(n)] = true
+				add(t.Text(n))
 			}
 			// Decorators, defaults and bases run in this scope but rarely
 			// bind; the body is another scope.
@@ -90,7 +113,7 @@ func checkTooManyLocals(p *nfi.Pass, fn syntax.NodeID) {
 				}
 				if k == "named_expression" {
 					if n := t.ChildByField(w, "name"); n != syntax.NoNode {
-						names[t.TextString(n)] = true
+						add(t.Text(n))
 					}
 				}
 				return true
@@ -99,9 +122,9 @@ func checkTooManyLocals(p *nfi.Pass, fn syntax.NodeID) {
 		case "identifier":
 			switch r, _ := bindingRole(t, id); r {
 			case roleAssign, roleAug, roleFor, roleWith, roleExcept, roleWalrus, roleMatch:
-				names[t.TextString(id)] = true
+				add(t.Text(id))
 			case roleGlobal:
-				global[t.TextString(id)] = true
+				addGlobal(t.Text(id))
 			}
 			return false
 		case "dotted_name", "aliased_import":
