@@ -2,6 +2,7 @@ package nfi
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/polynfi/polynfi/nfi/pyast"
 	"github.com/polynfi/polynfi/syntax"
@@ -55,13 +56,13 @@ func (p *Pass) Reportf(n syntax.NodeID, format string, args ...any) {
 	p.diags = append(p.diags, Diagnostic{
 		RuleID: p.Rule.ID, Line: int(nd.StartRow) + 1, Column: int(nd.StartCol) + 1,
 		EndLine: int(nd.EndRow) + 1, EndColumn: int(nd.EndCol) + 1,
-		Message: fmt.Sprintf(format, args...),
+		Message: sprintf(format, args...),
 	})
 }
 
 // ReportAtf records a violation at a 1-based line and column.
 func (p *Pass) ReportAtf(line, column int, format string, args ...any) {
-	p.diags = append(p.diags, Diagnostic{RuleID: p.Rule.ID, Line: line, Column: column, Message: fmt.Sprintf(format, args...)})
+	p.diags = append(p.diags, Diagnostic{RuleID: p.Rule.ID, Line: line, Column: column, Message: sprintf(format, args...)})
 }
 
 // Measure records the file-level measured value of a threshold rule (for
@@ -81,3 +82,57 @@ func (p *Pass) Measure(v float64) {
 
 // Diagnostics returns what has been reported so far.
 func (p *Pass) Diagnostics() []Diagnostic { return p.diags }
+
+// sprintf is fmt.Sprintf(format, args...) with a fast path for the
+// messages rules report most: verbs %s of a string or []byte, %d of an int
+// and %%, without flags, width or precision, and exactly one argument per
+// verb. Anything else is left to fmt.Sprintf, so the result is always
+// fmt's.
+func sprintf(format string, args ...any) string {
+	var buf [160]byte
+	b := buf[:0]
+	next := 0 // the next argument
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' {
+			b = append(b, c)
+			continue
+		}
+		i++
+		if i == len(format) {
+			return fmt.Sprintf(format, args...)
+		}
+		verb := format[i]
+		if verb == '%' {
+			b = append(b, '%')
+			continue
+		}
+		if next == len(args) {
+			return fmt.Sprintf(format, args...)
+		}
+		switch v := args[next].(type) {
+		case string:
+			if verb != 's' {
+				return fmt.Sprintf(format, args...)
+			}
+			b = append(b, v...)
+		case []byte:
+			if verb != 's' {
+				return fmt.Sprintf(format, args...)
+			}
+			b = append(b, v...)
+		case int:
+			if verb != 'd' {
+				return fmt.Sprintf(format, args...)
+			}
+			b = strconv.AppendInt(b, int64(v), 10)
+		default:
+			return fmt.Sprintf(format, args...)
+		}
+		next++
+	}
+	if next != len(args) {
+		return fmt.Sprintf(format, args...)
+	}
+	return string(b)
+}
