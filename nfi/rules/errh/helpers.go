@@ -1,6 +1,8 @@
 package errh
 
 import (
+	"strings"
+
 	"github.com/polynfi/polynfi/nfi/pyast"
 	"github.com/polynfi/polynfi/syntax"
 )
@@ -111,20 +113,51 @@ func caughtTypes(t *syntax.Tree, typ syntax.NodeID) []syntax.NodeID {
 	return out
 }
 
-// resolvesTo reports whether reference n resolves to one of the qualified names.
+// resolvesTo reports whether reference n resolves to one of the qualified
+// names. It builds no string: an identifier's qualified name is its
+// import's or "builtins." and its text, and an attribute chain's ends in
+// its last attribute name, which one of names must end in.
 func resolvesTo(m *pyast.Module, n syntax.NodeID, names ...string) bool {
-	switch m.Tree.Kind(n) {
-	case "identifier", "attribute":
-	default:
+	t := m.Tree
+	switch t.Kind(n) {
+	case "identifier":
+		imp, builtin := m.Names().Binding(n)
+		for _, s := range names {
+			switch {
+			case imp != nil:
+				if imp.Qualified != "" && imp.Qualified == s {
+					return true
+				}
+			case builtin:
+				if rest, ok := strings.CutPrefix(s, "builtins."); ok && rest == string(t.Text(n)) {
+					return true
+				}
+			}
+		}
 		return false
-	}
-	q, ok := m.QualifiedName(n)
-	if !ok {
-		return false
-	}
-	for _, s := range names {
-		if q == s {
-			return true
+	case "attribute":
+		a := t.ChildByField(n, "attribute")
+		if a == syntax.NoNode {
+			return false
+		}
+		last := t.Text(a)
+		match := false
+		for _, s := range names {
+			if len(s) > len(last) && s[len(s)-len(last)-1] == '.' && s[len(s)-len(last):] == string(last) {
+				match = true
+			}
+		}
+		if !match {
+			return false
+		}
+		q, ok := m.QualifiedName(n)
+		if !ok {
+			return false
+		}
+		for _, s := range names {
+			if q == s {
+				return true
+			}
 		}
 	}
 	return false
