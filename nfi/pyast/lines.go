@@ -147,7 +147,8 @@ func buildLines(t *syntax.Tree) *Lines {
 	nodes := t.Nodes
 	for i := 0; i < len(nodes); {
 		n := &nodes[i]
-		isString := n.Kind == "string"
+		class := tokenClassOf(n)
+		isString := class == classString
 		if !isString && n.FirstChild != syntax.NoNode {
 			i++
 			continue
@@ -156,7 +157,7 @@ func buildLines(t *syntax.Tree) *Lines {
 		if isString {
 			next = int(n.End)
 		}
-		if n.StartByte == n.EndByte || n.Kind == "line_continuation" || n.StartByte < prevEnd {
+		if n.StartByte == n.EndByte || class == classLineContinuation || n.StartByte < prevEnd {
 			i = next
 			continue
 		}
@@ -177,7 +178,7 @@ func buildLines(t *syntax.Tree) *Lines {
 			}
 			escapedLast = escaped
 		}
-		comment := n.Kind == "comment"
+		comment := class == classComment
 		tk := Token{Node: syntax.NodeID(i), Start: n.StartByte, End: n.EndByte, Row: n.StartRow, EndRow: n.EndRow,
 			Depth: depth, Comment: comment, Newline: newline && havePrevT}
 		// Rows between the previous token and this one have no token.
@@ -201,7 +202,7 @@ func buildLines(t *syntax.Tree) *Lines {
 			}
 			if cont {
 				l.Flags |= Continuation
-			} else if lastCode != syntax.NoNode && nodes[lastCode].Kind == ":" {
+			} else if lastCode != syntax.NoNode && tokenClassOf(&nodes[lastCode]) == classColon {
 				l.Flags |= AfterColon
 			}
 			if !cont && !comment && l.Indent > 0 && ls.IndentChar == 0 {
@@ -218,10 +219,10 @@ func buildLines(t *syntax.Tree) *Lines {
 			ls.List[r].Flags |= InString
 		}
 		if !comment {
-			switch n.Kind {
-			case "(", "[", "{":
+			switch class {
+			case classOpen:
 				depth++
-			case ")", "]", "}":
+			case classClose:
 				if depth > 0 {
 					depth--
 				}
@@ -241,6 +242,47 @@ func buildLines(t *syntax.Tree) *Lines {
 		}
 	}
 	return ls
+}
+
+// Token classes of node kinds that buildLines treats specially.
+const (
+	classOther uint8 = iota
+	classString
+	classLineContinuation
+	classComment
+	classOpen  // ( [ {
+	classClose // ) ] }
+	classColon
+)
+
+// tokenClasses maps a Python KindID to its token class.
+var tokenClasses = func() []uint8 {
+	names := syntax.KindNames(syntax.Python)
+	c := make([]uint8, len(names))
+	for id, n := range names {
+		switch n {
+		case "string":
+			c[id] = classString
+		case "line_continuation":
+			c[id] = classLineContinuation
+		case "comment":
+			c[id] = classComment
+		case "(", "[", "{":
+			c[id] = classOpen
+		case ")", "]", "}":
+			c[id] = classClose
+		case ":":
+			c[id] = classColon
+		}
+	}
+	return c
+}()
+
+func tokenClassOf(n *syntax.Node) uint8 {
+	if int(n.KindID) < len(tokenClasses) {
+		return tokenClasses[n.KindID]
+	}
+	return classOther
 }
 
 // tokenPool holds the token storage of released modules (see
