@@ -3,6 +3,7 @@ package nfi
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/polynfi/polynfi/nfi/pyast"
 	"github.com/polynfi/polynfi/syntax"
@@ -89,20 +90,25 @@ func (p *Pass) Diagnostics() []Diagnostic { return p.diags }
 // verb. Anything else is left to fmt.Sprintf, so the result is always
 // fmt's.
 func sprintf(format string, args ...any) string {
+	if len(args) == 0 && strings.IndexByte(format, '%') < 0 {
+		return format
+	}
 	var buf [160]byte
 	b := buf[:0]
-	next := 0 // the next argument
-	for i := 0; i < len(format); i++ {
-		c := format[i]
-		if c != '%' {
-			b = append(b, c)
-			continue
+	next := 0      // the next argument
+	rest := format // the format after what b holds
+	for {
+		j := strings.IndexByte(rest, '%')
+		if j < 0 {
+			b = append(b, rest...)
+			break
 		}
-		i++
-		if i == len(format) {
+		b = append(b, rest[:j]...)
+		if j+1 == len(rest) {
 			return fmt.Sprintf(format, args...)
 		}
-		verb := format[i]
+		verb := rest[j+1]
+		rest = rest[j+2:]
 		if verb == '%' {
 			b = append(b, '%')
 			continue
