@@ -189,6 +189,11 @@ func (m *Module) Definitions() *Defs {
 	return m.defs
 }
 
+var (
+	defKinds             = NewKindSet("class_definition", "function_definition")
+	decoratorImportKinds = NewKindSet("import_statement", "import_from_statement", "class_definition", "function_definition")
+)
+
 func buildDefs(m *Module) *Defs {
 	t := m.Tree
 	d := &Defs{}
@@ -206,15 +211,15 @@ func buildDefs(m *Module) *Defs {
 	}
 	stack := []open{{0, syntax.NodeID(len(t.Nodes))}}
 	for i := 1; i < len(t.Nodes); i++ {
+		n := &t.Nodes[i]
+		if !defKinds.Has(n) {
+			continue
+		}
 		id := syntax.NodeID(i)
 		for len(stack) > 1 && id >= stack[len(stack)-1].end {
 			stack = stack[:len(stack)-1]
 		}
-		n := &t.Nodes[i]
 		isClass := n.Kind == "class_definition"
-		if !isClass && n.Kind != "function_definition" {
-			continue
-		}
 		parent := stack[len(stack)-1].def
 		pk := d.List[parent].Kind
 		def := Def{Node: id, Outer: id, Parent: parent, NameNode: t.ChildByField(id, "name"), Body: t.ChildByField(id, "body")}
@@ -371,6 +376,9 @@ func (m *Module) decoratorImports() map[string]string {
 	imp := map[string]string{}
 	for i := range t.Nodes {
 		n := &t.Nodes[i]
+		if !decoratorImportKinds.Has(n) {
+			continue
+		}
 		id := syntax.NodeID(i)
 		switch n.Kind {
 		case "import_statement":

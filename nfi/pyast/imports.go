@@ -84,17 +84,31 @@ func (im *Imports) BindsLocal(s []byte) bool {
 
 func lenBit(n int) uint64 { return 1 << min(n, 63) }
 
+// importScanKinds are the nodes buildImports looks at: scopes and imports.
+var importScanKinds = NewKindSet("function_definition", "class_definition", "lambda",
+	"import_statement", "import_from_statement", "future_import_statement")
+
 func buildImports(t *syntax.Tree) *Imports {
 	im := &Imports{modules: map[string]bool{}, locals: map[string]bool{}}
 	var scopes []syntax.NodeID
+	scopeEnd := syntax.NodeID(len(t.Nodes)) // end of the innermost scope
 	for i := range t.Nodes {
-		id := syntax.NodeID(i)
-		for len(scopes) > 0 && id >= t.Nodes[scopes[len(scopes)-1]].End {
-			scopes = scopes[:len(scopes)-1]
+		n := &t.Nodes[i]
+		if !importScanKinds.Has(n) {
+			continue
 		}
-		switch t.Nodes[i].Kind {
+		id := syntax.NodeID(i)
+		for len(scopes) > 0 && id >= scopeEnd {
+			scopes = scopes[:len(scopes)-1]
+			scopeEnd = syntax.NodeID(len(t.Nodes))
+			if len(scopes) > 0 {
+				scopeEnd = t.Nodes[scopes[len(scopes)-1]].End
+			}
+		}
+		switch n.Kind {
 		case "function_definition", "class_definition", "lambda":
 			scopes = append(scopes, id)
+			scopeEnd = n.End
 		case "import_statement":
 			im.addImport(t, id, scopeOf(scopes))
 		case "import_from_statement", "future_import_statement":
