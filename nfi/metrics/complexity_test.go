@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"maps"
 	"testing"
 
 	"github.com/polynfi/polynfi/syntax"
@@ -159,5 +160,30 @@ func TestByDef(t *testing.T) {
 	}
 	if defs < 500 {
 		t.Errorf("only %d defs checked", defs)
+	}
+}
+
+// TestCyclomaticTotals checks that CyclomaticTotals gives
+// CyclomaticComplexity's Total() and ByDef on a stdlib sample.
+func TestCyclomaticTotals(t *testing.T) {
+	files, trees := parsedSample(t, 60)
+	checked := 0
+	for _, f := range files {
+		tr := trees[f]
+		if tr == nil {
+			continue
+		}
+		cc := CyclomaticComplexity(tr)
+		got := CyclomaticTotals(tr)
+		if got.Total != cc.Total() {
+			t.Errorf("%s: Total = %d, want %d", f, got.Total, cc.Total())
+		}
+		if !maps.Equal(got.ByDef, cc.ByDef) {
+			t.Errorf("%s: ByDef differs", f)
+		}
+		checked++
+	}
+	if checked < 50 {
+		t.Errorf("only %d files checked", checked)
 	}
 }

@@ -20,6 +20,7 @@ func NestingDepth(t *syntax.Tree, def syntax.NodeID) (depth int, at syntax.NodeI
 	if body == syntax.NoNode {
 		return 0, at
 	}
+	kinds := nestKinds.table(t.Lang)
 	var walk func(n syntax.NodeID, d int)
 	walk = func(n syntax.NodeID, d int) {
 		for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
@@ -27,19 +28,13 @@ func NestingDepth(t *syntax.Tree, def syntax.NodeID) (depth int, at syntax.NodeI
 			if !nd.Named || nd.Extra {
 				continue
 			}
-			switch nd.Kind {
-			case "function_definition", "lambda":
-				continue
-			case "if_statement", "for_statement", "while_statement", "try_statement", "with_statement", "match_statement":
+			switch classOf(kinds, nd) {
+			case nkLevel:
 				if d+1 > depth {
 					depth, at = d+1, c
 				}
 				walk(c, d+1)
-				continue
-			}
-			switch nd.Kind {
-			case "block", "else_clause", "elif_clause", "except_clause", "except_group_clause", "finally_clause",
-				"case_clause", "class_definition", "decorated_definition", "expression_statement":
+			case nkSame:
 				walk(c, d)
 			}
 		}
@@ -47,3 +42,30 @@ func NestingDepth(t *syntax.Tree, def syntax.NodeID) (depth int, at syntax.NodeI
 	walk(body, 0)
 	return depth, at
 }
+
+// node classes of NestingDepth's walk: the other node types (defs, lambdas,
+// expressions: nkOther) are not entered
+const (
+	nkOther = iota
+	nkLevel // a compound statement: one level deeper
+	nkSame  // a clause, block or class: same level
+)
+
+var nestKinds = &kindClasses{names: map[string]uint8{
+	"if_statement":         nkLevel,
+	"for_statement":        nkLevel,
+	"while_statement":      nkLevel,
+	"try_statement":        nkLevel,
+	"with_statement":       nkLevel,
+	"match_statement":      nkLevel,
+	"block":                nkSame,
+	"else_clause":          nkSame,
+	"elif_clause":          nkSame,
+	"except_clause":        nkSame,
+	"except_group_clause":  nkSame,
+	"finally_clause":       nkSame,
+	"case_clause":          nkSame,
+	"class_definition":     nkSame,
+	"decorated_definition": nkSame,
+	"expression_statement": nkSame,
+}}

@@ -49,11 +49,12 @@ func checkComplexity(p *nfi.Pass, n syntax.NodeID) {
 	}
 }
 
-// moduleComplexity is the file's cyclomatic-complexity analysis, computed
-// once and shared by LOG-T01 (each def's value, from ByDef) and LOG-T06.
-func moduleComplexity(p *nfi.Pass) *metrics.Complexity {
-	return pyast.Memo(p.Module, "logic.complexity", func() *metrics.Complexity {
-		cc := metrics.CyclomaticComplexity(p.Tree)
+// moduleComplexity is the file's cyclomatic-complexity totals, computed
+// once and shared by LOG-T01 (each def's value, from ByDef) and LOG-T06
+// (Total).
+func moduleComplexity(p *nfi.Pass) *metrics.ComplexityTotals {
+	return pyast.Memo(p.Module, "logic.complexity", func() *metrics.ComplexityTotals {
+		cc := metrics.CyclomaticTotals(p.Tree)
 		return &cc
 	})
 }

@@ -37,7 +37,7 @@ func checkMI(p *nfi.Pass) {
 	raw, _ := metrics.RawMetrics(p.Tree.Source)
 	cc := moduleComplexity(p)
 	h := metrics.HalsteadMetrics(p.Tree)
-	mi := metrics.MaintainabilityIndex(h.Total.Volume, cc.Total(), raw.LLOC, metrics.CommentPercent(raw, true))
+	mi := metrics.MaintainabilityIndex(h.Total.Volume, cc.Total, raw.LLOC, metrics.CommentPercent(raw, true))
 	p.Measure(mi)
 	if p.Exceeds(mi) {
 		p.ReportAtf(1, 1, "maintainability index %.2f (rank %s) is not above %g", mi, metrics.MIRank(mi), p.Limit())
