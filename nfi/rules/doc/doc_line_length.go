@@ -1,6 +1,7 @@
 package doc
 
 import (
+	"bytes"
 	"sort"
 	"strings"
 
@@ -96,11 +97,8 @@ func checkDocLineLength(p *nfi.Pass) {
 		rows = st.rows
 	}
 	comments := p.Module.Comments()
-	commentAt := make(map[int]*pyast.Comment, len(comments))
 	for i := range comments {
-		c := &comments[i]
-		commentAt[c.Line-1] = c
-		if c.OwnLine {
+		if c := &comments[i]; c.OwnLine {
 			rows = append(rows, c.Line-1)
 		}
 	}
@@ -116,9 +114,14 @@ func checkDocLineLength(p *nfi.Pass) {
 		if (i > 0 && rows[i-1] == r) || r >= len(starts) {
 			continue
 		}
+		// Most lines are within the limit: measure them without a copy.
+		if w := pyast.DisplayWidth(lineBytes(src, starts, r), 4); w <= limit {
+			widest = max(widest, w)
+			continue
+		}
 		line := lineText(src, starts, r)
 		cut := -1
-		if c := commentAt[r]; c != nil {
+		if c := commentOn(comments, r); c != nil {
 			if k := pragmaStart(c.Text); k >= 0 {
 				cut = c.Column + k
 			}
@@ -134,13 +137,29 @@ func checkDocLineLength(p *nfi.Pass) {
 
 // lineText returns row r of src without its line break.
 func lineText(src []byte, starts []uint32, r int) string {
+	return string(lineBytes(src, starts, r))
+}
+
+// lineBytes returns row r of src without its line break ("\n", then a "\r"
+// before it), as a sub-slice of src.
+func lineBytes(src []byte, starts []uint32, r int) []byte {
 	end := len(src)
 	if r+1 < len(starts) {
 		end = int(starts[r+1])
 	}
-	s := string(src[starts[r]:end])
-	s = strings.TrimSuffix(s, "\n")
-	return strings.TrimSuffix(s, "\r")
+	b := src[starts[r]:end]
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	return bytes.TrimSuffix(b, []byte("\r"))
+}
+
+// commentOn returns the comment on 0-based row r (a row holds at most one),
+// or nil; comments are in source order.
+func commentOn(comments []pyast.Comment, r int) *pyast.Comment {
+	i := sort.Search(len(comments), func(i int) bool { return comments[i].Line-1 >= r })
+	if i < len(comments) && comments[i].Line-1 == r {
+		return &comments[i]
+	}
+	return nil
 }
 
 // overlong measures line and applies the exemptions. cut is the byte
