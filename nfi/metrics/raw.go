@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"strings"
 	"unicode"
@@ -296,13 +297,12 @@ func (sc *rawScanner) line(s []byte, row int) error {
 		if class == rcWord || class == rcPrefix || class == rcHigh && startsWord(s[i:]) {
 			_, size := utf8.DecodeRune(s[i:])
 			i += size
-			for i < len(s) {
-				if c := s[i]; c < utf8.RuneSelf {
-					if !asciiWord[c] {
-						break
-					}
+			for {
+				for i < len(s) && wordByte[s[i]] {
 					i++
-					continue
+				}
+				if i == len(s) || s[i] < utf8.RuneSelf {
+					break
 				}
 				r, size := utf8.DecodeRune(s[i:])
 				if !isWordRune(r) {
@@ -334,6 +334,13 @@ func (sc *rawScanner) line(s []byte, row int) error {
 	}
 	return nil
 }
+
+// wordByte marks the ASCII bytes isWordRune accepts (bytes ≥ 0x80 are
+// false: they start a multi-byte rune that needs decoding).
+var wordByte = func() (t [256]bool) {
+	copy(t[:], asciiWord[:])
+	return t
+}()
 
 // byte classes of rawScanner.line's dispatch
 const (
@@ -672,9 +679,15 @@ var lineBreakLead = [256]bool{'\n': true, '\v': true, '\f': true, 0x1c: true, 0x
 // pyStrip trims what Python's str.strip() trims: Unicode white space plus
 // the ASCII separators \x1c-\x1f.
 func pyStrip(b []byte) []byte {
-	for len(b) > 0 && b[0] == ' ' { // indentation, the common case
-		b = b[1:]
+	// indentation, the common case: eight spaces at a time, then one
+	i := 0
+	for i+8 <= len(b) && binary.LittleEndian.Uint64(b[i:]) == 0x2020202020202020 {
+		i += 8
 	}
+	for i < len(b) && b[i] == ' ' {
+		i++
+	}
+	b = b[i:]
 	for len(b) > 0 {
 		if c := b[0]; c < utf8.RuneSelf {
 			if !asciiPySpace[c] {
