@@ -20,15 +20,17 @@ type Comment struct {
 // encoding lines included), computed once per file.
 func (m *Module) Comments() []Comment {
 	if m.comments == nil {
-		out := buildComments(m.Tree)
+		out := buildComments(m.Tree, m.index().lists[listComment])
 		m.comments = &out
 	}
 	return *m.comments
 }
 
-func buildComments(t *syntax.Tree) []Comment {
+// buildComments reads the comments among nodes ids (the file's comment
+// nodes, in preorder).
+func buildComments(t *syntax.Tree, ids []syntax.NodeID) []Comment {
 	var out []Comment
-	for i := range t.Nodes {
+	for _, i := range ids {
 		n := &t.Nodes[i]
 		if !n.Extra || n.Kind != "comment" {
 			continue

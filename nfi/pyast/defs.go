@@ -189,11 +189,6 @@ func (m *Module) Definitions() *Defs {
 	return m.defs
 }
 
-var (
-	defKinds             = NewKindSet("class_definition", "function_definition")
-	decoratorImportKinds = NewKindSet("import_statement", "import_from_statement", "class_definition", "function_definition")
-)
-
 func buildDefs(m *Module) *Defs {
 	t := m.Tree
 	d := &Defs{}
@@ -210,12 +205,8 @@ func buildDefs(m *Module) *Defs {
 		end syntax.NodeID
 	}
 	stack := []open{{0, syntax.NodeID(len(t.Nodes))}}
-	for i := 1; i < len(t.Nodes); i++ {
-		n := &t.Nodes[i]
-		if !defKinds.Has(n) {
-			continue
-		}
-		id := syntax.NodeID(i)
+	for _, id := range m.index().lists[listDef] {
+		n := &t.Nodes[id]
 		for len(stack) > 1 && id >= stack[len(stack)-1].end {
 			stack = stack[:len(stack)-1]
 		}
@@ -374,12 +365,8 @@ func resolveDotted(name string, imp map[string]string) string {
 func (m *Module) decoratorImports() map[string]string {
 	t := m.Tree
 	imp := map[string]string{}
-	for i := range t.Nodes {
-		n := &t.Nodes[i]
-		if !decoratorImportKinds.Has(n) {
-			continue
-		}
-		id := syntax.NodeID(i)
+	for _, id := range m.index().lists[listImportish] {
+		n := &t.Nodes[id]
 		switch n.Kind {
 		case "import_statement":
 			for c := n.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {

@@ -59,7 +59,7 @@ type Imports struct {
 // Imports returns the file's import table, built once per file.
 func (m *Module) Imports() *Imports {
 	if m.imports == nil {
-		m.imports = buildImports(m.Tree)
+		m.imports = buildImports(m.Tree, m.index().lists[listImportish])
 	}
 	return m.imports
 }
@@ -84,20 +84,14 @@ func (im *Imports) BindsLocal(s []byte) bool {
 
 func lenBit(n int) uint64 { return 1 << min(n, 63) }
 
-// importScanKinds are the nodes buildImports looks at: scopes and imports.
-var importScanKinds = NewKindSet("function_definition", "class_definition", "lambda",
-	"import_statement", "import_from_statement", "future_import_statement")
-
-func buildImports(t *syntax.Tree) *Imports {
+// buildImports reads the imports among nodes ids: the file's scopes (defs,
+// classes, lambdas) and import statements, in preorder.
+func buildImports(t *syntax.Tree, ids []syntax.NodeID) *Imports {
 	im := &Imports{modules: map[string]bool{}, locals: map[string]bool{}}
 	var scopes []syntax.NodeID
 	scopeEnd := syntax.NodeID(len(t.Nodes)) // end of the innermost scope
-	for i := range t.Nodes {
-		n := &t.Nodes[i]
-		if !importScanKinds.Has(n) {
-			continue
-		}
-		id := syntax.NodeID(i)
+	for _, id := range ids {
+		n := &t.Nodes[id]
 		for len(scopes) > 0 && id >= scopeEnd {
 			scopes = scopes[:len(scopes)-1]
 			scopeEnd = syntax.NodeID(len(t.Nodes))

@@ -28,6 +28,8 @@ type Module struct {
 	imports  *Imports
 	defs     *Defs
 	comments *[]Comment
+	// nodeIndex lists the nodes the analyses above scan (index.go).
+	nodeIndex *nodeIndex
 }
 
 // NewModule wraps a parsed Python tree.
@@ -43,7 +45,7 @@ func (m *Module) Release() {
 		releaseTokens(m.lines.Tokens)
 		m.lines = nil
 	}
-	m.memo, m.names, m.defs, m.comments = nil, nil, nil, nil
+	m.memo, m.names, m.defs, m.comments, m.nodeIndex = nil, nil, nil, nil, nil
 }
 
 // Memo returns the value stored under key, building it with build on first

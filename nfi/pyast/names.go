@@ -50,7 +50,7 @@ type nameBinding struct {
 // Names returns the file's binding table, built once per file.
 func (m *Module) Names() *Names {
 	if m.names == nil {
-		m.names = buildNames(m.Tree, m.Imports())
+		m.names = buildNames(m.Tree, m.Imports(), m.index().lists[listRef])
 	}
 	return m.names
 }
@@ -308,7 +308,9 @@ var (
 	globalStatementKinds = NewKindSet("global_statement", "nonlocal_statement")
 )
 
-func buildNames(t *syntax.Tree, im *Imports) *Names {
+// buildNames builds the table from the imports and the references refs
+// (identifiers and attributes in preorder).
+func buildNames(t *syntax.Tree, im *Imports, refs []syntax.NodeID) *Names {
 	nm := &Names{tree: t, imports: im, scopes: map[syntax.NodeID]*scopeNames{}, lastNode: syntax.NoNode}
 	scope := func(s syntax.NodeID) *scopeNames {
 		sc := nm.scopes[s]
@@ -325,12 +327,11 @@ func buildNames(t *syntax.Tree, im *Imports) *Names {
 	// Only names that some import binds, or that name a builtin, are ever
 	// looked up (see binding): the table records the bindings and global
 	// declarations of those names alone, which leaves out most identifiers.
-	for i := range t.Nodes {
-		nd := &t.Nodes[i]
+	for _, id := range refs {
+		nd := &t.Nodes[id]
 		if !identifierKinds.Has(nd) || nd.Parent == syntax.NoNode {
 			continue
 		}
-		id := syntax.NodeID(i)
 		global := globalStatementKinds.Has(&t.Nodes[nd.Parent])
 		if !global && !isBindingTarget(t, id) {
 			continue

@@ -37,9 +37,8 @@ func scan(m *pyast.Module, tb *table) *scanResult {
 		}
 	}
 	var qb []byte // the qualified name of an attribute chain, reused
-	for i := range t.Nodes {
-		nd := &t.Nodes[i]
-		id := syntax.NodeID(i)
+	for _, id := range m.References() {
+		nd := &t.Nodes[id]
 		var rows *qualRows
 		var q string // the qualified name of an identifier
 		switch {

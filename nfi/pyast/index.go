@@ -1,0 +1,74 @@
+package pyast
+
+import (
+	"math/bits"
+
+	"github.com/polynfi/polynfi/syntax"
+)
+
+// The node lists of a nodeIndex.
+const (
+	listRef       = iota // identifier and attribute
+	listComment          // comment
+	listDef              // function_definition, class_definition
+	listImportish        // defs, lambda and the import statements: what buildImports and decoratorImports look at
+	numLists
+)
+
+// nodeIndex lists, in preorder, the nodes of the few kinds that the
+// analyses of this package (and the scans of some rules) look at, so that
+// each walks its own nodes rather than every node of the file: one pass
+// over the tree instead of one per analysis.
+type nodeIndex struct {
+	lists [numLists][]syntax.NodeID
+}
+
+// indexLists maps a Python KindID to the set (one bit per list) of the
+// lists its nodes go in.
+var indexLists = func() []uint8 {
+	names := syntax.KindNames(syntax.Python)
+	l := make([]uint8, len(names))
+	for id, n := range names {
+		switch n {
+		case "identifier", "attribute":
+			l[id] = 1 << listRef
+		case "comment":
+			l[id] = 1 << listComment
+		case "function_definition", "class_definition":
+			l[id] = 1<<listDef | 1<<listImportish
+		case "lambda", "import_statement", "import_from_statement", "future_import_statement":
+			l[id] = 1 << listImportish
+		}
+	}
+	return l
+}()
+
+// index returns the file's node index, built once per file.
+func (m *Module) index() *nodeIndex {
+	if m.nodeIndex == nil {
+		m.nodeIndex = buildIndex(m.Tree)
+	}
+	return m.nodeIndex
+}
+
+func buildIndex(t *syntax.Tree) *nodeIndex {
+	ix := &nodeIndex{}
+	// About one node in three is an identifier or an attribute.
+	ix.lists[listRef] = make([]syntax.NodeID, 0, len(t.Nodes)/3)
+	for i := range t.Nodes {
+		k := int(t.Nodes[i].KindID)
+		if k >= len(indexLists) || indexLists[k] == 0 {
+			continue
+		}
+		for b := indexLists[k]; b != 0; b &= b - 1 {
+			l := bits.TrailingZeros8(b)
+			ix.lists[l] = append(ix.lists[l], syntax.NodeID(i))
+		}
+	}
+	return ix
+}
+
+// References returns the file's identifier and attribute nodes in
+// preorder (an attribute chain before its parts), built once per file: for
+// scans over references that need not look at every node.
+func (m *Module) References() []syntax.NodeID { return m.index().lists[listRef] }
