@@ -1,6 +1,8 @@
 package style
 
 import (
+	"bytes"
+
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/pyast"
 	"github.com/polynfi/polynfi/syntax"
@@ -127,6 +129,9 @@ func importedName(t *syntax.Tree, n syntax.NodeID) string {
 // countGlobalAssignments counts the names that function fn declares global
 // and binds.
 func countGlobalAssignments(t *syntax.Tree, fn syntax.NodeID, counts map[string]int) {
+	if !bytes.Contains(t.Text(fn), []byte("global")) {
+		return // no global statement: the walks below would find nothing
+	}
 	var globals map[string]bool
 	t.Walk(fn, func(id syntax.NodeID) bool {
 		if t.Nodes[id].Kind == "global_statement" {

@@ -52,6 +52,29 @@ func ignoredArgument(s string) bool {
 	return strings.HasPrefix(s, "_") || strings.HasPrefix(s, "ignored_") || strings.HasPrefix(s, "unused_")
 }
 
+// node classes of checkTooManyLocals's walk
+const (
+	lkOther         = iota
+	lkScope         // def or class: binds its name; its body is another scope
+	lkLambda        // a scope of its own, binding nothing here
+	lkComprehension // a scope of its own, but := inside binds here
+	lkIdentifier
+	lkImport // dotted_name or aliased_import: may bind an imported name
+)
+
+var localsKinds = &kindClasses{names: map[string]uint8{
+	"function_definition":      lkScope,
+	"class_definition":         lkScope,
+	"lambda":                   lkLambda,
+	"list_comprehension":       lkComprehension,
+	"set_comprehension":        lkComprehension,
+	"dictionary_comprehension": lkComprehension,
+	"generator_expression":     lkComprehension,
+	"identifier":               lkIdentifier,
+	"dotted_name":              lkImport,
+	"aliased_import":           lkImport,
+}}
+
 // localsScratch holds the name sets of checkTooManyLocals, reused from one
 // def of a file to the next (in Pass.State).
 type localsScratch struct {
@@ -92,19 +115,20 @@ func checkTooManyLocals(p *nfi.Pass, fn syntax.NodeID) {
 	if body == syntax.NoNode {
 		return
 	}
-	t.Walk(body, func(id syntax.NodeID) bool {
+	for id, end := body, t.Nodes[body].End; id < end; {
 		nd := &t.Nodes[id]
-		switch nd.Kind {
-		case "function_definition", "class_definition":
+		skip := false // skip id's descendants
+		switch localsKinds.of(nd) {
+		case lkScope:
 			if n := t.ChildByField(id, "name"); n != syntax.NoNode {
 				add(t.Text(n))
 			}
 			// Decorators, defaults and bases run in this scope but rarely
 			// bind; the body is another scope.
-			return false
-		case "lambda":
-			return false
-		case "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression":
+			skip = true
+		case lkLambda:
+			skip = true
+		case lkComprehension:
 			// Only assignment expressions inside bind here.
 			t.Walk(id, func(w syntax.NodeID) bool {
 				k := t.Nodes[w].Kind
@@ -118,23 +142,27 @@ func checkTooManyLocals(p *nfi.Pass, fn syntax.NodeID) {
 				}
 				return true
 			})
-			return false
-		case "identifier":
+			skip = true
+		case lkIdentifier:
 			switch r, _ := bindingRole(t, id); r {
 			case roleAssign, roleAug, roleFor, roleWith, roleExcept, roleWalrus, roleMatch:
 				add(t.Text(id))
 			case roleGlobal:
 				addGlobal(t.Text(id))
 			}
-			return false
-		case "dotted_name", "aliased_import":
+			skip = true
+		case lkImport:
 			if s := importedName(t, id); s != "" {
 				names[s] = true
-				return false
+				skip = true
 			}
 		}
-		return true
-	})
+		if skip {
+			id = nd.End
+		} else {
+			id++
+		}
+	}
 	count := 0
 	for s := range names {
 		if s != "_" && !global[s] {
