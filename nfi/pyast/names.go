@@ -383,16 +383,44 @@ func inHandler(t *syntax.Tree, n, s syntax.NodeID) bool {
 	return false
 }
 
-// isTargetPatternKind reports the kinds that may sit between a binding
-// target field and an identifier.
-func isTargetPatternKind(kind string) bool {
-	switch kind {
-	case "pattern_list", "tuple_pattern", "list_pattern", "list_splat_pattern",
-		"tuple", "list", "parenthesized_expression", "expression_list":
-		return true
+// targetPatternKinds are the kinds that may sit between a binding target
+// field and an identifier.
+var targetPatternKinds = NewKindSet("pattern_list", "tuple_pattern", "list_pattern", "list_splat_pattern",
+	"tuple", "list", "parenthesized_expression", "expression_list")
+
+// How isBindingTarget treats the parent kinds that may bind a name.
+const (
+	bindsNot       uint8 = iota
+	bindsLeft            // assignment, augmented_assignment, for_statement, for_in_clause: the left field
+	bindsAlways          // as_pattern_target
+	bindsOwnName         // named_expression, function_definition, class_definition: the name field, the identifier itself
+	bindsNameField       // default_parameter, typed_default_parameter: the name field
+	bindsParameter       // parameters and the like: an unnamed child that is a parameter's own name
+	bindsAlias           // except_clause: the alias field (Python 2 `except E, e:`)
+)
+
+// bindingParents maps a Python KindID to its binds* class.
+var bindingParents = func() []uint8 {
+	names := syntax.KindNames(syntax.Python)
+	c := make([]uint8, len(names))
+	for id, n := range names {
+		switch n {
+		case "assignment", "augmented_assignment", "for_statement", "for_in_clause":
+			c[id] = bindsLeft
+		case "as_pattern_target":
+			c[id] = bindsAlways
+		case "named_expression", "function_definition", "class_definition":
+			c[id] = bindsOwnName
+		case "default_parameter", "typed_default_parameter":
+			c[id] = bindsNameField
+		case "parameters", "lambda_parameters", "typed_parameter", "list_splat_pattern", "dictionary_splat_pattern":
+			c[id] = bindsParameter
+		case "except_clause":
+			c[id] = bindsAlias
+		}
 	}
-	return false
-}
+	return c
+}()
 
 // isBindingTarget reports whether identifier n is bound (not read) where it
 // stands: an assignment, augmented assignment, for or comprehension target,
@@ -401,26 +429,32 @@ func isTargetPatternKind(kind string) bool {
 func isBindingTarget(t *syntax.Tree, n syntax.NodeID) bool {
 	c := n
 	p := t.Nodes[c].Parent
-	for p != syntax.NoNode && isTargetPatternKind(t.Nodes[p].Kind) && t.Nodes[c].Field == "" {
+	for p != syntax.NoNode && targetPatternKinds.Has(&t.Nodes[p]) && t.Nodes[c].Field == "" {
 		c, p = p, t.Nodes[p].Parent
 	}
 	if p == syntax.NoNode {
 		return false
 	}
+	class := bindsNot
+	if k := int(t.Nodes[p].KindID); k < len(bindingParents) {
+		class = bindingParents[k]
+	}
+	if class == bindsNot {
+		return false
+	}
 	f := t.Nodes[c].Field
-	switch t.Nodes[p].Kind {
-	case "assignment", "augmented_assignment", "for_statement", "for_in_clause":
+	switch class {
+	case bindsLeft:
 		return f == "left"
-	case "as_pattern_target":
+	case bindsAlways:
 		return true
-	case "named_expression", "function_definition", "class_definition":
+	case bindsOwnName:
 		return f == "name" && c == n
-	case "default_parameter", "typed_default_parameter":
+	case bindsNameField:
 		return f == "name"
-	case "parameters", "lambda_parameters", "typed_parameter", "list_splat_pattern", "dictionary_splat_pattern":
+	case bindsParameter:
 		return f == "" && isParamName(t, n, p)
-	case "except_clause":
-		// Python 2 style `except E, e:` binds e.
+	case bindsAlias:
 		return f == "alias"
 	}
 	return false
