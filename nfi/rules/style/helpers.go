@@ -80,39 +80,36 @@ const (
 // statement, with item, ...), or roleNone when id is not a binding (a load,
 // an attribute name, a keyword argument, an import).
 func bindingRole(t *syntax.Tree, id syntax.NodeID) (role, syntax.NodeID) {
+	kinds := roleKinds.table()
 	child := id
 	p := t.Nodes[id].Parent
-	for p != syntax.NoNode {
-		switch t.Nodes[p].Kind {
-		case "pattern_list", "tuple_pattern", "list_pattern", "list_splat_pattern", "tuple", "list",
-			"parenthesized_expression", "list_splat", "expression_list":
-			child, p = p, t.Nodes[p].Parent
-			continue
-		}
-		break
+	for p != syntax.NoNode && kinds.of(&t.Nodes[p]) == rkContainer {
+		child, p = p, t.Nodes[p].Parent
 	}
 	if p == syntax.NoNode {
 		return roleNone, syntax.NoNode
 	}
 	f := t.Nodes[child].Field
-	switch t.Nodes[p].Kind {
-	case "assignment":
+	switch kinds.of(&t.Nodes[p]) {
+	case rkOther:
+		return roleNone, syntax.NoNode
+	case rkAssignment:
 		if f == "left" {
 			return roleAssign, p
 		}
-	case "augmented_assignment":
+	case rkAugmented:
 		if f == "left" {
 			return roleAug, p
 		}
-	case "for_statement":
+	case rkFor:
 		if f == "left" {
 			return roleFor, p
 		}
-	case "for_in_clause":
+	case rkForIn:
 		if f == "left" {
 			return roleCompFor, p
 		}
-	case "as_pattern_target":
+	case rkAsTarget:
 		ap := t.Nodes[p].Parent
 		if ap != syntax.NoNode {
 			switch t.Kind(t.Nodes[ap].Parent) {
@@ -122,37 +119,37 @@ func bindingRole(t *syntax.Tree, id syntax.NodeID) (role, syntax.NodeID) {
 				return roleExcept, t.Nodes[ap].Parent
 			}
 		}
-	case "named_expression":
+	case rkWalrus:
 		if f == "name" {
 			return roleWalrus, p
 		}
-	case "global_statement", "nonlocal_statement":
+	case rkGlobal:
 		return roleGlobal, p
-	case "parameters", "lambda_parameters":
+	case rkParameters:
 		if child == id || t.Nodes[child].Kind == "list_splat_pattern" || t.Nodes[child].Kind == "dictionary_splat_pattern" {
 			return roleParam, p
 		}
-	case "typed_parameter":
+	case rkTypedParameter:
 		if child == id || t.Nodes[child].Kind == "list_splat_pattern" || t.Nodes[child].Kind == "dictionary_splat_pattern" {
 			return roleParam, p
 		}
-	case "dictionary_splat_pattern":
+	case rkDictSplat:
 		if isParams(t.Kind(t.Nodes[p].Parent)) || t.Kind(t.Nodes[p].Parent) == "typed_parameter" {
 			return roleParam, p
 		}
-	case "default_parameter", "typed_default_parameter":
+	case rkDefault:
 		if f == "name" {
 			return roleParam, p
 		}
-	case "function_definition":
+	case rkDef:
 		if f == "name" {
 			return roleDef, p
 		}
-	case "class_definition":
+	case rkClass:
 		if f == "name" {
 			return roleClass, p
 		}
-	case "dotted_name":
+	case rkDottedName:
 		// A capture pattern is a one-identifier dotted name directly in a
 		// case pattern or as a keyword pattern's value.
 		if t.Nodes[p].FirstChild == id && t.Nodes[id].NextSibling == syntax.NoNode {
@@ -163,17 +160,71 @@ func bindingRole(t *syntax.Tree, id syntax.NodeID) (role, syntax.NodeID) {
 				}
 			}
 		}
-	case "splat_pattern":
+	case rkSplat:
 		if string(t.Text(id)) != "_" {
 			return roleMatch, p
 		}
-	case "as_pattern":
+	case rkAs:
 		if t.Kind(t.Nodes[p].Parent) == "case_pattern" && t.Nodes[id].NextSibling == syntax.NoNode {
 			return roleMatch, p
 		}
 	}
 	return roleNone, syntax.NoNode
 }
+
+// node classes of bindingRole: the containers it climbs through, then the
+// constructs that bind
+const (
+	rkOther = iota
+	rkContainer
+	rkAssignment
+	rkAugmented
+	rkFor
+	rkForIn
+	rkAsTarget
+	rkWalrus
+	rkGlobal
+	rkParameters
+	rkTypedParameter
+	rkDictSplat
+	rkDefault
+	rkDef
+	rkClass
+	rkDottedName
+	rkSplat
+	rkAs
+)
+
+var roleKinds = &kindClasses{names: map[string]uint8{
+	"pattern_list":             rkContainer,
+	"tuple_pattern":            rkContainer,
+	"list_pattern":             rkContainer,
+	"list_splat_pattern":       rkContainer,
+	"tuple":                    rkContainer,
+	"list":                     rkContainer,
+	"parenthesized_expression": rkContainer,
+	"list_splat":               rkContainer,
+	"expression_list":          rkContainer,
+	"assignment":               rkAssignment,
+	"augmented_assignment":     rkAugmented,
+	"for_statement":            rkFor,
+	"for_in_clause":            rkForIn,
+	"as_pattern_target":        rkAsTarget,
+	"named_expression":         rkWalrus,
+	"global_statement":         rkGlobal,
+	"nonlocal_statement":       rkGlobal,
+	"parameters":               rkParameters,
+	"lambda_parameters":        rkParameters,
+	"typed_parameter":          rkTypedParameter,
+	"dictionary_splat_pattern": rkDictSplat,
+	"default_parameter":        rkDefault,
+	"typed_default_parameter":  rkDefault,
+	"function_definition":      rkDef,
+	"class_definition":         rkClass,
+	"dotted_name":              rkDottedName,
+	"splat_pattern":            rkSplat,
+	"as_pattern":               rkAs,
+}}
 
 func isParams(k string) bool { return k == "parameters" || k == "lambda_parameters" }
 

@@ -18,8 +18,8 @@ type kindClasses struct {
 	tbl   []uint8
 }
 
-// of returns the class of node nd of a Python tree.
-func (k *kindClasses) of(nd *syntax.Node) uint8 {
+// table returns the KindID → class table of Python, built on first use.
+func (k *kindClasses) table() kindTable {
 	k.once.Do(func() {
 		names := syntax.KindNames(syntax.Python)
 		k.tbl = make([]uint8, len(names))
@@ -27,8 +27,16 @@ func (k *kindClasses) of(nd *syntax.Node) uint8 {
 			k.tbl[i] = k.names[n]
 		}
 	})
-	if int(nd.KindID) < len(k.tbl) {
-		return k.tbl[nd.KindID]
+	return k.tbl
+}
+
+// kindTable maps Node.KindID to a class (see kindClasses).
+type kindTable []uint8
+
+// of returns the class of node nd of a Python tree.
+func (tbl kindTable) of(nd *syntax.Node) uint8 {
+	if int(nd.KindID) < len(tbl) {
+		return tbl[nd.KindID]
 	}
 	return 0
 }

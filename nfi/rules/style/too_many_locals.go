@@ -115,10 +115,11 @@ func checkTooManyLocals(p *nfi.Pass, fn syntax.NodeID) {
 	if body == syntax.NoNode {
 		return
 	}
+	kinds := localsKinds.table()
 	for id, end := body, t.Nodes[body].End; id < end; {
 		nd := &t.Nodes[id]
 		skip := false // skip id's descendants
-		switch localsKinds.of(nd) {
+		switch kinds.of(nd) {
 		case lkScope:
 			if n := t.ChildByField(id, "name"); n != syntax.NoNode {
 				add(t.Text(n))
