@@ -36,6 +36,7 @@ func scan(m *pyast.Module, tb *table) *scanResult {
 			found = append(found, hit{node: n, e: e})
 		}
 	}
+	imports := m.Imports()
 	var qb []byte // the qualified name of an attribute chain, reused
 	for _, id := range m.References() {
 		nd := &t.Nodes[id]
@@ -77,6 +78,11 @@ func scan(m *pyast.Module, tb *table) *scanResult {
 			}
 			add(id, rows.ref)
 		case identifierKinds.Has(nd):
+			// Only a name some import binds, or open, can resolve: most
+			// names are rejected here without looking further.
+			if name := t.Text(id); string(name) != "open" && !imports.BindsLocal(name) {
+				continue
+			}
 			if p := nd.Parent; p == syntax.NoNode || !identifierMayRefer(t, id) {
 				continue
 			}
