@@ -68,15 +68,33 @@ func (pr param) display() string {
 	return pr.name
 }
 
-// params lists a def's parameters in order. Separators (`*`, `/`) are not
-// parameters.
-func params(t *syntax.Tree, d *pyast.Def) []param {
+// funcParams returns the parameters of every function of the file, indexed
+// like Defs.List (nil for the module and classes), computed once per file
+// for the rules that look at them. The slices must not be modified.
+func funcParams(p *nfi.Pass) [][]param {
+	return pyast.Memo(p.Module, "doc.params", func() [][]param {
+		ds := defs(p)
+		out := make([][]param, len(ds.List))
+		var all []param // one backing array for all of them
+		for i := range ds.List {
+			if d := &ds.List[i]; d.Kind.IsFunction() {
+				n := len(all)
+				all = appendParams(all, p.Tree, d)
+				out[i] = all[n:len(all):len(all)]
+			}
+		}
+		return out
+	})
+}
+
+// appendParams appends a def's parameters to out, in order. Separators
+// (`*`, `/`) are not parameters.
+func appendParams(out []param, t *syntax.Tree, d *pyast.Def) []param {
 	ps := t.ChildByField(d.Node, "parameters")
 	if ps == syntax.NoNode {
-		return nil
+		return out
 	}
 	skip := d.Kind == pyast.MethodDef && !d.StaticMethod
-	var out []param
 	for c := t.Nodes[ps].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 		n := &t.Nodes[c]
 		if !n.Named || n.Extra {

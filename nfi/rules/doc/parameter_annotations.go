@@ -30,12 +30,13 @@ var ParameterAnnotations = &nfi.Rule{
 
 func checkParameterAnnotations(p *nfi.Pass) {
 	ds := defs(p)
+	fps := funcParams(p)
 	for i := range ds.List {
 		d := &ds.List[i]
 		if !d.Kind.IsFunction() {
 			continue
 		}
-		for _, pr := range params(p.Tree, d) {
+		for _, pr := range fps[i] {
 			if !pr.annotated && !pr.implicit {
 				p.Reportf(pr.node, "parameter %s of %s has no type annotation", pr.display(), describe(ds, d))
 			}

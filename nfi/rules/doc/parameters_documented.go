@@ -40,13 +40,14 @@ var ParametersDocumented = &nfi.Rule{
 
 func checkParametersDocumented(p *nfi.Pass) {
 	ds := defs(p)
+	fps := funcParams(p)
 	for i := range ds.List {
 		d := &ds.List[i]
 		if (d.Kind != pyast.FunctionDef && d.Kind != pyast.MethodDef) || !d.Public || d.Doc == nil || d.Overload {
 			continue
 		}
 		var documented map[string]bool
-		for _, pr := range params(p.Tree, d) {
+		for _, pr := range fps[i] {
 			if pr.implicit {
 				continue
 			}

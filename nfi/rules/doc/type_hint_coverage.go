@@ -31,13 +31,14 @@ var TypeHintCoverage = &nfi.Rule{
 
 func checkTypeHintCoverage(p *nfi.Pass) {
 	ds := defs(p)
+	fps := funcParams(p)
 	total, annotated := 0, 0
 	for i := range ds.List {
 		d := &ds.List[i]
 		if !d.Kind.IsFunction() {
 			continue
 		}
-		for _, pr := range params(p.Tree, d) {
+		for _, pr := range fps[i] {
 			if pr.implicit {
 				continue
 			}
