@@ -64,10 +64,7 @@ type Halstead struct {
 func HalsteadMetrics(t *syntax.Tree) Halstead {
 	h := halsteadVisitor{t: t, kinds: halKinds.table(t.Lang), seen: map[string]int32{}}
 	var acc halAcc
-	root := t.Root()
-	for c := t.Nodes[root].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-		h.walk(c, "", &acc)
-	}
+	h.walk(t.Root(), &acc)
 	acc.distinct = len(h.seen)
 	return Halstead{Total: acc.report(), Functions: h.functions}
 }
@@ -270,115 +267,146 @@ var halKinds = &kindClasses{names: map[string]uint8{
 	"comparison_operator":  hkComparison,
 }}
 
-func (h *halsteadVisitor) walk(n syntax.NodeID, ctx string, acc *halAcc) {
-	t := h.t
-	nd := &t.Nodes[n]
-	if !nd.Named || nd.Extra {
-		return
-	}
-	switch classOf(h.kinds, nd) {
-	case hkDecorated:
-		def := t.ChildByField(n, "definition")
-		if def != syntax.NoNode && t.Nodes[def].Kind == "class_definition" {
-			break // a class's decorators are visited
-		}
-		if def != syntax.NoNode {
-			h.walk(def, ctx, acc)
-		}
-		return
-	case hkFunction:
-		name := nameOf(t, n)
-		if acc.fn != 0 {
-			// nested in a def: counted in (and only reported with) that def
-			h.walkBody(n, name, acc)
-			return
-		}
-		h.nfn++
-		fn := halAcc{fn: h.nfn}
-		h.walkBody(n, name, &fn)
-		acc.merge(&fn)
-		h.functions = append(h.functions, FunctionHalstead{Name: name, Report: fn.report()})
-		return
-	case hkBinary:
-		h.operator(acc, t.ChildByField(n, "operator"), false)
-		h.operand(acc, ctx, t.ChildByField(n, "left"))
-		h.operand(acc, ctx, t.ChildByField(n, "right"))
-	case hkComplexPattern:
-		h.complexPattern(acc, ctx, n)
-	case hkPattern:
-		// a negative number literal in a pattern: ast.UnaryOp(USub)
-		for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-			if next := t.Nodes[c].NextSibling; t.Nodes[c].Kind == "-" && !t.Nodes[c].Named && next != syntax.NoNode && isNumber(t, next) {
-				acc.operators++
-				acc.opsSeen |= 1 << opUSub
-				h.operand(acc, ctx, next)
-			}
-		}
-	case hkUnionType:
-		// `X | None` in an annotation: ast.BinOp(BitOr)
-		acc.operators++
-		acc.opsSeen |= 1 << opBitOr
-		for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-			if t.Nodes[c].Named && !t.Nodes[c].Extra {
-				h.operand(acc, ctx, c)
-			}
-		}
-	case hkAugmented:
-		h.operator(acc, t.ChildByField(n, "operator"), true)
-		h.operand(acc, ctx, t.ChildByField(n, "left"))
-		h.operand(acc, ctx, t.ChildByField(n, "right"))
-	case hkUnary:
-		acc.operators++
-		if op := t.ChildByField(n, "operator"); op != syntax.NoNode {
-			k, _ := unaryOperator(t.Nodes[op].Kind)
-			acc.opsSeen |= 1 << k
-		}
-		h.operand(acc, ctx, t.ChildByField(n, "argument"))
-	case hkNot:
-		acc.operators++
-		acc.opsSeen |= 1 << opNot
-		h.operand(acc, ctx, t.ChildByField(n, "argument"))
-	case hkBoolean:
-		op := t.ChildByField(n, "operator")
-		if op == syntax.NoNode {
-			break
-		}
-		kind := t.Nodes[op].Kind
-		if p := nd.Parent; t.Kind(p) == "boolean_operator" && t.ChildByField(p, "left") == n && t.Kind(t.ChildByField(p, "operator")) == kind {
-			break // part of the parent's flattened chain
-		}
-		acc.operators++
-		k, _ := halOperator(kind)
-		acc.opsSeen |= 1 << k
-		h.boolValues(acc, ctx, n, kind)
-	case hkComparison:
-		for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-			cn := &t.Nodes[c]
-			switch {
-			case cn.Field == "operators":
-				acc.operators++
-				if k, ok := halOperator(cn.Kind); ok {
-					acc.opsSeen |= 1 << k
-				}
-			case cn.Named && !cn.Extra:
-				h.operand(acc, ctx, c)
-			}
-		}
-	}
-	for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-		h.walk(c, ctx, acc)
-	}
+// halScope is a def body being walked: the walk leaves it at end.
+type halScope struct {
+	end       syntax.NodeID
+	name      string  // the def's name, the operands' scope inside
+	acc       *halAcc // where the body's counts go
+	outerCtx  string  // the scope and accumulator around the def
+	outerAcc  *halAcc
+	toplevel  bool // a def not nested in another: merged and reported when left
+	ownCounts halAcc
 }
 
-// walkBody walks the statements of a def's body in the def's scope.
-func (h *halsteadVisitor) walkBody(def syntax.NodeID, name string, acc *halAcc) {
+// walk visits, in preorder, the named nodes below root that radon's
+// HalsteadVisitor visits: def decorators and headers are skipped, and a
+// def's body is walked in the def's scope (see HalsteadMetrics). The walk
+// is a loop over the preorder node slice that jumps over skipped subtrees.
+func (h *halsteadVisitor) walk(root syntax.NodeID, module *halAcc) {
 	t := h.t
-	body := t.ChildByField(def, "body")
-	if body == syntax.NoNode {
-		return
+	ctx, acc := "", module
+	var scopes []*halScope
+	leave := func() {
+		sc := scopes[len(scopes)-1]
+		scopes = scopes[:len(scopes)-1]
+		ctx, acc = sc.outerCtx, sc.outerAcc
+		if sc.toplevel {
+			acc.merge(sc.acc)
+			h.functions = append(h.functions, FunctionHalstead{Name: sc.name, Report: sc.acc.report()})
+		}
 	}
-	for c := t.Nodes[body].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-		h.walk(c, name, acc) // walk skips comments
+	for n, end := root+1, t.Nodes[root].End; ; {
+		for len(scopes) > 0 && n >= scopes[len(scopes)-1].end {
+			leave()
+		}
+		if n >= end {
+			break
+		}
+		nd := &t.Nodes[n]
+		if !nd.Named || nd.Extra {
+			n = nd.End
+			continue
+		}
+		switch classOf(h.kinds, nd) {
+		case hkDecorated:
+			def := t.ChildByField(n, "definition")
+			if def != syntax.NoNode && t.Nodes[def].Kind == "class_definition" {
+				break // a class's decorators are visited
+			}
+			if def != syntax.NoNode {
+				n = def // the decorators are not visited
+			} else {
+				n = nd.End
+			}
+			continue
+		case hkFunction:
+			sc := &halScope{name: nameOf(t, n), outerCtx: ctx, outerAcc: acc}
+			if acc.fn != 0 {
+				// nested in a def: counted in (and only reported with) that def
+				sc.acc = acc
+			} else {
+				h.nfn++
+				sc.toplevel, sc.ownCounts.fn = true, h.nfn
+				sc.acc = &sc.ownCounts
+			}
+			scopes = append(scopes, sc)
+			ctx, acc = sc.name, sc.acc
+			body := t.ChildByField(n, "body")
+			if body == syntax.NoNode {
+				leave()
+				n = nd.End
+				continue
+			}
+			sc.end = t.Nodes[body].End
+			n = body // name, parameters and return type are not visited
+			continue
+		case hkBinary:
+			h.operator(acc, t.ChildByField(n, "operator"), false)
+			h.operand(acc, ctx, t.ChildByField(n, "left"))
+			h.operand(acc, ctx, t.ChildByField(n, "right"))
+		case hkComplexPattern:
+			h.complexPattern(acc, ctx, n)
+		case hkPattern:
+			// a negative number literal in a pattern: ast.UnaryOp(USub)
+			for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+				if next := t.Nodes[c].NextSibling; t.Nodes[c].Kind == "-" && !t.Nodes[c].Named && next != syntax.NoNode && isNumber(t, next) {
+					acc.operators++
+					acc.opsSeen |= 1 << opUSub
+					h.operand(acc, ctx, next)
+				}
+			}
+		case hkUnionType:
+			// `X | None` in an annotation: ast.BinOp(BitOr)
+			acc.operators++
+			acc.opsSeen |= 1 << opBitOr
+			for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+				if t.Nodes[c].Named && !t.Nodes[c].Extra {
+					h.operand(acc, ctx, c)
+				}
+			}
+		case hkAugmented:
+			h.operator(acc, t.ChildByField(n, "operator"), true)
+			h.operand(acc, ctx, t.ChildByField(n, "left"))
+			h.operand(acc, ctx, t.ChildByField(n, "right"))
+		case hkUnary:
+			acc.operators++
+			if op := t.ChildByField(n, "operator"); op != syntax.NoNode {
+				k, _ := unaryOperator(t.Nodes[op].Kind)
+				acc.opsSeen |= 1 << k
+			}
+			h.operand(acc, ctx, t.ChildByField(n, "argument"))
+		case hkNot:
+			acc.operators++
+			acc.opsSeen |= 1 << opNot
+			h.operand(acc, ctx, t.ChildByField(n, "argument"))
+		case hkBoolean:
+			op := t.ChildByField(n, "operator")
+			if op == syntax.NoNode {
+				break
+			}
+			kind := t.Nodes[op].Kind
+			if p := nd.Parent; t.Kind(p) == "boolean_operator" && t.ChildByField(p, "left") == n && t.Kind(t.ChildByField(p, "operator")) == kind {
+				break // part of the parent's flattened chain
+			}
+			acc.operators++
+			k, _ := halOperator(kind)
+			acc.opsSeen |= 1 << k
+			h.boolValues(acc, ctx, n, kind)
+		case hkComparison:
+			for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+				cn := &t.Nodes[c]
+				switch {
+				case cn.Field == "operators":
+					acc.operators++
+					if k, ok := halOperator(cn.Kind); ok {
+						acc.opsSeen |= 1 << k
+					}
+				case cn.Named && !cn.Extra:
+					h.operand(acc, ctx, c)
+				}
+			}
+		}
+		n++ // the children
 	}
 }
 
