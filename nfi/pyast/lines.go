@@ -1,7 +1,6 @@
 package pyast
 
 import (
-	"sync"
 	"unicode/utf8"
 
 	"github.com/mattn/go-runewidth"
@@ -288,25 +287,34 @@ func tokenClassOf(n *syntax.Node) uint8 {
 	return classOther
 }
 
-// tokenPool holds the token storage of released modules (see
-// Module.Release), up to maxPooledTokens tokens each (about 0.9 MB).
-var tokenPool sync.Pool
+// tokenFree holds the token storage of released modules (see
+// Module.Release) for later modules, up to maxPooledTokens tokens each
+// (about 0.9 MB) and at most cap(tokenFree) of them. Unlike a sync.Pool it
+// is not emptied by garbage collections, which come every few dozen files
+// while scoring: most files reuse storage rather than allocate and clear it.
+var tokenFree = make(chan []Token, 4)
 
 const maxPooledTokens = 1 << 15
 
 func newTokens(n int) []Token {
-	if p, ok := tokenPool.Get().(*[]Token); ok && cap(*p) >= n {
-		return (*p)[:0]
+	select {
+	case ts := <-tokenFree:
+		if cap(ts) >= n {
+			return ts[:0]
+		}
+		// A slice too small is dropped: the larger one made here takes
+		// its place when released.
+	default:
 	}
-	// A pooled slice too small is dropped: putting it back would let the
-	// pool fill up with them.
 	return make([]Token, 0, n+n/8)
 }
 
 func releaseTokens(ts []Token) {
 	if c := cap(ts); c > 0 && c <= maxPooledTokens {
-		ts = ts[:0]
-		tokenPool.Put(&ts)
+		select {
+		case tokenFree <- ts[:0]:
+		default:
+		}
 	}
 }
 
