@@ -46,7 +46,13 @@ func checkBranches(p *nfi.Pass, n syntax.NodeID) {
 // numBranches counts branches in the statements of a block.
 func numBranches(t *syntax.Tree, block syntax.NodeID) int {
 	total := 0
-	for _, s := range statementsOf(t, block) {
+	if block == syntax.NoNode {
+		return 0
+	}
+	for s := t.Nodes[block].FirstChild; s != syntax.NoNode; s = t.Nodes[s].NextSibling {
+		if nd := &t.Nodes[s]; !nd.Named || nd.Extra {
+			continue // not a statement
+		}
 		switch t.Kind(s) {
 		case "if_statement":
 			total += 1 + numBranches(t, t.ChildByField(s, "consequence"))

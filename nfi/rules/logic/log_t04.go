@@ -30,18 +30,34 @@ func checkReturns(p *nfi.Pass, n syntax.NodeID) {
 	t := p.Tree
 	count := 0
 	if body := t.ChildByField(n, "body"); body != syntax.NoNode {
-		t.Walk(body, func(c syntax.NodeID) bool {
-			switch t.Kind(c) {
-			case "function_definition", "class_definition", "lambda":
-				return false
-			case "return_statement":
+		kinds := returnKinds.table()
+		for c, end := body, t.Nodes[body].End; c < end; {
+			switch kinds.of(&t.Nodes[c]) {
+			case rtScope:
+				c = t.Nodes[c].End // another scope
+				continue
+			case rtReturn:
 				count++
 			}
-			return true
-		})
+			c++
+		}
 	}
 	p.Measure(float64(count))
 	if p.Exceeds(float64(count)) {
 		p.Reportf(t.ChildByField(n, "name"), "function %s has %d return statements (> %g)", funcName(t, n), count, p.Limit())
 	}
 }
+
+// node classes of checkReturns's walk
+const (
+	rtOther = iota
+	rtScope // def, class or lambda: its returns are its own
+	rtReturn
+)
+
+var returnKinds = &kindClasses{names: map[string]uint8{
+	"function_definition": rtScope,
+	"class_definition":    rtScope,
+	"lambda":              rtScope,
+	"return_statement":    rtReturn,
+}}

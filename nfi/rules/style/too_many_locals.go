@@ -164,10 +164,17 @@ func checkTooManyLocals(p *nfi.Pass, fn syntax.NodeID) {
 			id++
 		}
 	}
-	count := 0
-	for s := range names {
-		if s != "_" && !global[s] {
-			count++
+	// the names, less `_` and the names declared global (counted without
+	// iterating names: its storage is kept from def to def)
+	count := len(names)
+	if names["_"] {
+		count--
+	}
+	if len(global) > 0 {
+		for s := range global {
+			if s != "_" && names[s] {
+				count--
+			}
 		}
 	}
 	p.Measure(float64(count))

@@ -1,6 +1,8 @@
 package style
 
 import (
+	"unicode/utf8"
+
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/pyast"
 	"github.com/polynfi/polynfi/syntax"
@@ -37,7 +39,7 @@ var VariableName = &nfi.Rule{
 func checkVariableName(p *nfi.Pass, n syntax.NodeID) {
 	t := p.Tree
 	name := t.Text(n)
-	if pyast.IsLowercase(string(name)) {
+	if isLowercase(name) {
 		return
 	}
 	r, stmt := bindingRole(t, n)
@@ -57,6 +59,22 @@ func checkVariableName(p *nfi.Pass, n syntax.NodeID) {
 		return
 	}
 	p.Reportf(n, "variable %s in function is not lowercase", name)
+}
+
+// isLowercase is pyast.IsLowercase of a name's bytes, without converting
+// the (all-ASCII, nearly always) name to a string: an ASCII upper-case letter
+// before any non-ASCII byte decides false, and only a name with non-ASCII
+// bytes is handed to pyast.IsLowercase.
+func isLowercase(name []byte) bool {
+	for _, c := range name {
+		switch {
+		case c >= 'A' && c <= 'Z':
+			return false
+		case c >= utf8.RuneSelf:
+			return pyast.IsLowercase(string(name))
+		}
+	}
+	return true
 }
 
 // declaredGlobal reports whether function fn declares name global (a
