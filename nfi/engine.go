@@ -2,9 +2,10 @@ package nfi
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -45,7 +46,15 @@ type Engine struct {
 	// MaxFileSize is the largest file scored, in bytes; larger files are
 	// reported with status too_large. 0 means no limit.
 	MaxFileSize int
+	// passFree holds pass slices of scored files for later files: their
+	// diagnostic buffers keep their capacity, so that a file's diagnostics
+	// are collected without growing a slice per rule (see ScoreTree).
+	passFree chan []Pass
 }
+
+// maxKeptDiagnostics bounds the diagnostic buffer a pass slice keeps for
+// reuse, per rule.
+const maxKeptDiagnostics = 1024
 
 // NewEngine validates the catalog's rules and the settings and prepares the
 // dispatch table. It returns an error for an invalid rule or setting.
@@ -53,7 +62,7 @@ func NewEngine(c *Catalog, s Settings) (*Engine, error) {
 	if err := s.Validate(c.Rules); err != nil {
 		return nil, err
 	}
-	e := &Engine{Catalog: c, Settings: s, MaxFileSize: 64 << 20}
+	e := &Engine{Catalog: c, Settings: s, MaxFileSize: 64 << 20, passFree: make(chan []Pass, 8)}
 	names := syntax.KindNames(syntax.Python)
 	byName := map[string][]uint16{}
 	for id, n := range names {
@@ -175,9 +184,10 @@ func (e *Engine) ScoreTree(path string, tree *syntax.Tree) (result FileScore) {
 	fs := FileScore{Path: path, Bytes: len(tree.Source), Valid: true, Status: StatusOK, Lines: len(tree.LineStarts())}
 	mod := pyast.NewModule(path, tree)
 	defer mod.Release()
-	passes := make([]Pass, len(e.rules))
+	passes := e.takePasses()
 	for i, r := range e.rules {
-		passes[i] = Pass{Rule: r, Tree: tree, Module: mod, limit: e.limits[i], options: e.Settings.Options[r.ID]}
+		passes[i] = Pass{Rule: r, Tree: tree, Module: mod, limit: e.limits[i], options: e.Settings.Options[r.ID],
+			diags: passes[i].diags[:0]}
 	}
 	nodes := tree.Nodes
 	for i := range nodes {
@@ -196,11 +206,26 @@ func (e *Engine) ScoreTree(path string, tree *syntax.Tree) (result FileScore) {
 		passes[ri].Rule.Finish(&passes[ri])
 	}
 	fs.Rules = make([]RuleResult, len(e.rules))
+	// The diagnostics leave the reused buffers for one array per file.
+	total := 0
+	for i := range passes {
+		sortDiagnostics(passes[i].diags)
+		total += len(passes[i].diags)
+	}
+	var all []Diagnostic
+	if total > 0 {
+		all = make([]Diagnostic, 0, total)
+	}
 	var passed [numAspects]int
 	for i := range passes {
 		p := &passes[i]
-		sortDiagnostics(p.diags)
-		rr := RuleResult{ID: p.Rule.ID, Aspect: p.Rule.Aspect, Passed: len(p.diags) == 0, Diagnostics: p.diags}
+		var diags []Diagnostic // nil when the rule passed
+		if len(p.diags) > 0 {
+			start := len(all)
+			all = append(all, p.diags...)
+			diags = all[start:len(all):len(all)]
+		}
+		rr := RuleResult{ID: p.Rule.ID, Aspect: p.Rule.Aspect, Passed: len(p.diags) == 0, Diagnostics: diags}
 		if p.hasValue {
 			v := p.value
 			rr.Value = &v
@@ -215,15 +240,49 @@ func (e *Engine) ScoreTree(path string, tree *syntax.Tree) (result FileScore) {
 			fs.Scores.set(a, float64(passed[a])/float64(e.total[a]))
 		}
 	}
+	e.givePasses(passes)
 	return fs
 }
 
-func sortDiagnostics(d []Diagnostic) {
-	sort.SliceStable(d, func(i, j int) bool {
-		if d[i].Line != d[j].Line {
-			return d[i].Line < d[j].Line
+// takePasses returns a pass slice for one file, reused when one is free.
+func (e *Engine) takePasses() []Pass {
+	select {
+	case ps := <-e.passFree:
+		return ps
+	default:
+		return make([]Pass, len(e.rules))
+	}
+}
+
+// givePasses keeps passes for a later file: it drops what they refer to
+// (the file's tree, module, state and diagnostics) but the capacity of
+// their diagnostic buffers, up to maxKeptDiagnostics each.
+func (e *Engine) givePasses(passes []Pass) {
+	for i := range passes {
+		d := passes[i].diags
+		clear(d)
+		if cap(d) > maxKeptDiagnostics {
+			d = nil
 		}
-		return d[i].Column < d[j].Column
+		passes[i] = Pass{diags: d[:0]}
+	}
+	select {
+	case e.passFree <- passes:
+	default:
+	}
+}
+
+// sortDiagnostics sorts d by line, then column, keeping the report order
+// of equal positions.
+func sortDiagnostics(d []Diagnostic) {
+	if len(d) < 2 {
+		return
+	}
+	slices.SortStableFunc(d, func(a, b Diagnostic) int {
+		if a.Line != b.Line {
+			return cmp.Compare(a.Line, b.Line)
+		}
+		return cmp.Compare(a.Column, b.Column)
 	})
 }
 
