@@ -42,42 +42,44 @@ func checkConstantName(p *nfi.Pass, root syntax.NodeID) {
 	// One walk over the module scope: count bindings per name and collect
 	// candidate constant assignments. Function bodies only contribute names
 	// they declare global.
+	kinds := constKinds.table()
 	var walk func(id syntax.NodeID, inLoop bool)
 	walk = func(id syntax.NodeID, inLoop bool) {
 		for c := t.Nodes[id].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 			nd := &t.Nodes[c]
-			switch nd.Kind {
-			case "function_definition", "class_definition":
+			class := kinds.of(nd)
+			switch class {
+			case ckDef, ckClass:
 				if n := t.ChildByField(c, "name"); n != syntax.NoNode {
 					counts[t.TextString(n)]++
 				}
-				if nd.Kind == "function_definition" {
+				if class == ckDef {
 					countGlobalAssignments(t, c, counts)
 				}
 				continue
-			case "decorated_definition":
+			case ckDecorated:
 				walk(c, inLoop)
 				continue
-			case "lambda", "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression":
+			case ckScope:
 				continue
-			case "identifier":
+			case ckIdentifier:
 				if r, _ := bindingRole(t, c); r != roleNone && r != roleParam {
 					counts[t.TextString(c)]++
 				}
 				continue
-			case "dotted_name", "aliased_import":
+			case ckImport:
 				if imp := importedName(t, c); imp != "" {
 					counts[imp]++
 				}
 				continue
-			case "expression_statement":
+			case ckExpressionStatement:
 				if !inLoop {
 					if a := t.FirstNamedChild(c); a != syntax.NoNode && t.Nodes[a].Kind == "assignment" && t.Nodes[a].NextSibling == syntax.NoNode {
 						cands = append(cands, a)
 					}
 				}
 			}
-			walk(c, inLoop || nd.Kind == "for_statement" || nd.Kind == "while_statement")
+			walk(c, inLoop || class == ckLoop)
 		}
 	}
 	walk(root, false)
@@ -125,6 +127,36 @@ func importedName(t *syntax.Tree, n syntax.NodeID) string {
 	}
 	return t.TextString(n)
 }
+
+// node classes of checkConstantName's walk
+const (
+	ckOther = iota
+	ckDef
+	ckClass
+	ckDecorated
+	ckScope // lambda or comprehension: binds nothing at module level
+	ckIdentifier
+	ckImport
+	ckExpressionStatement
+	ckLoop
+)
+
+var constKinds = &kindClasses{names: map[string]uint8{
+	"function_definition":      ckDef,
+	"class_definition":         ckClass,
+	"decorated_definition":     ckDecorated,
+	"lambda":                   ckScope,
+	"list_comprehension":       ckScope,
+	"set_comprehension":        ckScope,
+	"dictionary_comprehension": ckScope,
+	"generator_expression":     ckScope,
+	"identifier":               ckIdentifier,
+	"dotted_name":              ckImport,
+	"aliased_import":           ckImport,
+	"expression_statement":     ckExpressionStatement,
+	"for_statement":            ckLoop,
+	"while_statement":          ckLoop,
+}}
 
 // countGlobalAssignments counts the names that function fn declares global
 // and binds.

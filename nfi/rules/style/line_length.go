@@ -48,12 +48,17 @@ func checkLineLength(p *nfi.Pass) {
 	src := p.Tree.Source
 	limit := int(p.Limit())
 	maxWidth := 0
+	tabs := bytes.IndexByte(src, '\t') >= 0
 	for i := range ls.List {
 		l := &ls.List[i]
 		text := src[l.Start:l.End]
 		// A line is at most one column a byte wide, plus tabSize-1 per tab:
 		// a line that cannot reach the widest so far nor the limit is skipped.
-		if bound := len(text) + (tabSize-1)*bytes.Count(text, tabByte); bound <= maxWidth && bound <= limit {
+		bound := len(text)
+		if tabs {
+			bound += (tabSize - 1) * bytes.Count(text, tabByte)
+		}
+		if bound <= maxWidth && bound <= limit {
 			continue
 		}
 		// Quick reject: a line of n bytes is at most n*tabSize wide.
