@@ -60,6 +60,12 @@ const (
 	// the previous non-comment token is `:`, so Python expects an indented
 	// block here.
 	AfterColon
+	// Code: part of a leaf of the tree that is neither empty nor a comment
+	// lies on the line, a line continuation included; a string counts by
+	// its parts (its quotes, contents and replacement fields), so a blank
+	// line inside a multi-line replacement field has no code. Lines inside
+	// a multi-line string's contents have code.
+	Code
 )
 
 // Line holds the facts of one physical line. Lines end at "\n"; a "\r"
@@ -158,6 +164,9 @@ func buildLines(t *syntax.Tree) *Lines {
 		next := i + 1
 		if isString {
 			next = int(n.End)
+			ls.markCode(nodes[i:next])
+		} else if n.StartByte != n.EndByte && class != classComment {
+			ls.markRows(n)
 		}
 		if n.StartByte == n.EndByte || class == classLineContinuation || n.StartByte < prevEnd {
 			i = next
@@ -244,6 +253,24 @@ func buildLines(t *syntax.Tree) *Lines {
 		}
 	}
 	return ls
+}
+
+// markCode sets Code on the lines of the non-empty, non-comment leaves
+// among nodes (a string's subtree).
+func (ls *Lines) markCode(nodes []syntax.Node) {
+	for j := range nodes {
+		n := &nodes[j]
+		if n.FirstChild == syntax.NoNode && n.StartByte != n.EndByte && tokenClassOf(n) != classComment {
+			ls.markRows(n)
+		}
+	}
+}
+
+// markRows sets Code on the lines node n spans.
+func (ls *Lines) markRows(n *syntax.Node) {
+	for r := n.StartRow; r <= n.EndRow && int(r) < len(ls.List); r++ {
+		ls.List[r].Flags |= Code
+	}
 }
 
 // Token classes of node kinds that buildLines treats specially.

@@ -1,10 +1,14 @@
 package pyast
 
 import (
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/polynfi/polynfi/internal/corpus"
+	"github.com/polynfi/polynfi/syntax"
 )
 
 func flagString(f uint8) string {
@@ -136,5 +140,60 @@ func BenchmarkLines(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		buildLines(m.Tree)
+	}
+}
+
+// codeRows is the definition of the Code flag, node by node: the rows of
+// every non-empty leaf that is not a comment.
+func codeRows(m *Module) []bool {
+	t := m.Tree
+	code := make([]bool, len(t.LineStarts()))
+	for i := range t.Nodes {
+		n := &t.Nodes[i]
+		if n.FirstChild != syntax.NoNode || n.Kind == "comment" || n.StartByte == n.EndByte {
+			continue
+		}
+		for r := n.StartRow; r <= n.EndRow && int(r) < len(code); r++ {
+			code[r] = true
+		}
+	}
+	return code
+}
+
+func checkCodeFlags(t *testing.T, name string, m *Module) {
+	t.Helper()
+	want := codeRows(m)
+	ls := m.Lines().List
+	for r := range ls {
+		if got := ls[r].Has(Code); got != want[r] {
+			t.Errorf("%s:%d: Code = %v, want %v", name, r+1, got, want[r])
+		}
+	}
+}
+
+func TestCodeFlag(t *testing.T) {
+	src := "x = 1  # c\n# only a comment\n\ny = f'''{\n\nx\n}''' + '''a\n\nb'''\nz = (1 +\n\\\n2)\n"
+	m := namesModule(t, src)
+	checkCodeFlags(t, "src", m)
+	var got []int
+	for r, l := range m.Lines().List {
+		if l.Has(Code) {
+			got = append(got, r+1)
+		}
+	}
+	// line 5 is blank inside a replacement field; lines 8-10 are string contents
+	if want := []int{1, 4, 6, 7, 8, 9, 10, 11, 12}; !cmp.Equal(want, got) {
+		t.Errorf("code lines = %v, want %v", got, want)
+	}
+	for _, f := range corpus.StdlibSample(t, 60) {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree, err := syntax.ParseOnce(syntax.Python, src)
+		if err != nil || tree.HasError() {
+			continue
+		}
+		checkCodeFlags(t, f, NewModule(f, tree))
 	}
 }

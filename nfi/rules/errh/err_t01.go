@@ -82,25 +82,15 @@ func (l lineCounts) count(from, to uint32) int {
 
 func (l lineCounts) total() int { return l.cum[len(l.cum)-1] }
 
-// codeLines marks the rows that hold a token other than a comment, once per file.
+// codeLines counts the rows that hold a token other than a comment (the
+// Code lines of pyast.Lines), once per file.
 func codeLines(m *pyast.Module) lineCounts {
 	return pyast.Memo(m, "errh.codelines", func() lineCounts {
-		t := m.Tree
-		rows := len(t.LineStarts())
-		code := make([]bool, rows)
-		for i := range t.Nodes {
-			nd := &t.Nodes[i]
-			if nd.FirstChild != syntax.NoNode || nd.Kind == "comment" || nd.StartByte == nd.EndByte {
-				continue
-			}
-			for r := nd.StartRow; r <= nd.EndRow && int(r) < rows; r++ {
-				code[r] = true
-			}
-		}
-		cum := make([]int, rows+1)
-		for r, c := range code {
+		ls := m.Lines().List
+		cum := make([]int, len(ls)+1)
+		for r := range ls {
 			cum[r+1] = cum[r]
-			if c {
+			if ls[r].Flags&pyast.Code != 0 {
 				cum[r+1]++
 			}
 		}
