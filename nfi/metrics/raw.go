@@ -257,6 +257,20 @@ func (sc *rawScanner) line(s []byte, row int) error {
 				return nil
 			}
 			return fmt.Errorf("unexpected character after line continuation")
+		case rcOpen: // ( [ {: always a one-byte operator
+			sc.parenlev++
+			sc.g.addOther(row)
+			i++
+			continue
+		case rcClose: // ) ] }
+			sc.parenlev--
+			sc.g.addOther(row)
+			i++
+			continue
+		case rcComma:
+			sc.g.addOther(row)
+			i++
+			continue
 		case rcDot:
 			if !(i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9') {
 				break // an operator
@@ -295,8 +309,12 @@ func (sc *rawScanner) line(s []byte, row int) error {
 			return fmt.Errorf("unterminated string")
 		}
 		if class == rcWord || class == rcPrefix || class == rcHigh && startsWord(s[i:]) {
-			_, size := utf8.DecodeRune(s[i:])
-			i += size
+			if class == rcHigh {
+				_, size := utf8.DecodeRune(s[i:])
+				i += size
+			} else {
+				i++
+			}
 			for {
 				for i < len(s) && wordByte[s[i]] {
 					i++
@@ -318,16 +336,12 @@ func (sc *rawScanner) line(s []byte, row int) error {
 			r, _ := utf8.DecodeRune(s[i:])
 			return fmt.Errorf("character %q cannot be tokenized", r)
 		}
-		kind := uint8(rtOther)
+		kind := uint8(rtOther) // (brackets and commas are handled above)
 		switch {
 		case n == 1 && c == ':':
 			kind = rtColon
 		case n == 1 && c == ';':
 			kind = rtSemi
-		case n == 1 && (c == '(' || c == '[' || c == '{'):
-			sc.parenlev++
-		case n == 1 && (c == ')' || c == ']' || c == '}'):
-			sc.parenlev--
 		}
 		sc.g.add(kind, row, row)
 		i += n
@@ -354,6 +368,9 @@ const (
 	rcPrefix           // b r u f in either case: a string prefix or a name
 	rcWord             // the other ASCII letters and _
 	rcHigh             // a byte of a multi-byte UTF-8 sequence
+	rcOpen             // ( [ {
+	rcClose            // ) ] }
+	rcComma            // ,
 )
 
 // rawClass maps each byte to its rc class.
@@ -378,6 +395,12 @@ var rawClass = func() (t [256]uint8) {
 			t[c] = rcPrefix
 		case asciiWord[c]:
 			t[c] = rcWord
+		case c == '(' || c == '[' || c == '{':
+			t[c] = rcOpen
+		case c == ')' || c == ']' || c == '}':
+			t[c] = rcClose
+		case c == ',':
+			t[c] = rcComma
 		}
 	}
 	return t
