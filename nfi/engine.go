@@ -42,6 +42,10 @@ type Engine struct {
 	limits   []float64 // per selected rule
 	total    [numAspects]int
 	dispatch [][]int // by Python KindID: indexes into rules
+	// The dispatch table flattened for ScoreTree's loop over every node:
+	// the rules of KindID k are visitors[first[k]:first[k+1]].
+	first    []int32
+	visitors []visitor
 	finish   []int
 	// MaxFileSize is the largest file scored, in bytes; larger files are
 	// reported with status too_large. 0 means no limit.
@@ -105,7 +109,20 @@ func NewEngine(c *Catalog, s Settings) (*Engine, error) {
 			e.finish = append(e.finish, i)
 		}
 	}
+	e.first = make([]int32, len(e.dispatch)+1)
+	for k, rs := range e.dispatch {
+		for _, ri := range rs {
+			e.visitors = append(e.visitors, visitor{rule: ri, visit: e.rules[ri].Visit})
+		}
+		e.first[k+1] = int32(len(e.visitors))
+	}
 	return e, nil
+}
+
+// visitor is one entry of the flattened dispatch table.
+type visitor struct {
+	rule  int // index into Engine.rules
+	visit func(*Pass, syntax.NodeID)
 }
 
 // Rules returns the selected rules in catalog order.
@@ -190,14 +207,20 @@ func (e *Engine) ScoreTree(path string, tree *syntax.Tree) (result FileScore) {
 			diags: passes[i].diags[:0]}
 	}
 	nodes := tree.Nodes
+	first, visitors := e.first, e.visitors
 	for i := range nodes {
-		kid := nodes[i].KindID
-		if int(kid) >= len(e.dispatch) {
+		kid := int(nodes[i].KindID)
+		if kid+1 >= len(first) {
 			continue
 		}
-		for _, ri := range e.dispatch[kid] {
-			cur, node = ri, syntax.NodeID(i)
-			passes[ri].Rule.Visit(&passes[ri], node)
+		lo, hi := first[kid], first[kid+1]
+		if lo == hi {
+			continue
+		}
+		node = syntax.NodeID(i)
+		for _, v := range visitors[lo:hi] {
+			cur = v.rule
+			v.visit(&passes[v.rule], node)
 		}
 	}
 	node = syntax.NoNode
