@@ -73,6 +73,17 @@ func (g *rawGroup) addOther(row int) {
 	g.n++
 }
 
+// saturated reports whether more tokens other than comments, strings,
+// `:` and `;` can no longer change what the group contributes: the group
+// has two tokens (it is not a lone comment or string), its current part has
+// one (it counts), and two follow the part's last `:` if it has one (endPart
+// compares the colon's index only with the part's last two). Tokens may then
+// go uncounted: ntoks and n stay at or above these bounds and n−colon
+// exact where it matters.
+func (g *rawGroup) saturated() bool {
+	return g.ntoks >= 2 && g.n >= 1 && (g.colon < 0 || g.n-g.colon >= 3)
+}
+
 // add records one token of kind spanning rows startRow to endRow.
 func (g *rawGroup) add(kind uint8, startRow, endRow int) {
 	if g.ntoks == 0 {
@@ -242,6 +253,18 @@ func (sc *rawScanner) line(s []byte, row int) error {
 		sc.cont = false
 	}
 	for i < len(s) {
+		if sc.g.saturated() {
+			// Only brackets, colons, semicolons, strings, comments,
+			// continuations and bytes that may not tokenize can change the
+			// counts now: skip the names, numbers, operators and spaces
+			// before the next of those.
+			for i < len(s) && plainByte[s[i]] {
+				i++
+			}
+			if i == len(s) {
+				break
+			}
+		}
 		c := s[i]
 		class := rawClass[c]
 		switch class {
@@ -353,6 +376,19 @@ func (sc *rawScanner) line(s []byte, row int) error {
 // false: they start a multi-byte rune that needs decoding).
 var wordByte = func() (t [256]bool) {
 	copy(t[:], asciiWord[:])
+	return t
+}()
+
+// plainByte marks the bytes that a saturated group skips (see
+// rawGroup.saturated): ASCII letters, digits and _, spaces, tabs and form
+// feeds, and the operator bytes + - * / % & | ^ ~ < > = . , @. Any run of
+// them tokenizes without error into names, numbers and operators other than
+// brackets, `:` and `;`; a quote after name letters (a string prefix)
+// starts a string either way.
+var plainByte = func() (t [256]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = asciiWord[c] || strings.IndexByte(" \t\f+-*/%&|^~<>=.,@", byte(c)) >= 0
+	}
 	return t
 }()
 
