@@ -29,7 +29,10 @@ func (m *Module) Comments() []Comment {
 // buildComments reads the comments among nodes ids (the file's comment
 // nodes, in preorder).
 func buildComments(t *syntax.Tree, ids []syntax.NodeID) []Comment {
-	var out []Comment
+	if len(ids) == 0 {
+		return nil
+	}
+	out := make([]Comment, 0, len(ids))
 	for _, i := range ids {
 		n := &t.Nodes[i]
 		if !n.Extra || n.Kind != "comment" {
@@ -50,6 +53,9 @@ func buildComments(t *syntax.Tree, ids []syntax.NodeID) []Comment {
 			}
 		}
 		out = append(out, c)
+	}
+	if len(out) == 0 {
+		return nil // as when nothing was appended
 	}
 	return out
 }

@@ -196,6 +196,8 @@ func buildDefs(m *Module) *Defs {
 	var imp map[string]string // built on the first decorator
 	stem := path.Base(m.Path)
 	stem = strings.TrimSuffix(strings.TrimSuffix(stem, ".py"), ".pyi")
+	defNodes := m.index().lists[listDef]
+	d.List = make([]Def, 0, 1+len(defNodes))
 	d.List = append(d.List, Def{
 		Kind: ModuleDef, Node: 0, Outer: 0, NameNode: syntax.NoNode, Name: stem,
 		Parent: -1, Body: 0, Public: !ModulePrivate(m.Path), Doc: DocstringOf(t, 0),
@@ -205,7 +207,7 @@ func buildDefs(m *Module) *Defs {
 		end syntax.NodeID
 	}
 	stack := []open{{0, syntax.NodeID(len(t.Nodes))}}
-	for _, id := range m.index().lists[listDef] {
+	for _, id := range defNodes {
 		n := &t.Nodes[id]
 		for len(stack) > 1 && id >= stack[len(stack)-1].end {
 			stack = stack[:len(stack)-1]
