@@ -230,15 +230,19 @@ func (e *Engine) ScoreTree(path string, tree *syntax.Tree) (result FileScore) {
 	}
 	fs.Rules = make([]RuleResult, len(e.rules))
 	// The diagnostics leave the reused buffers for one array per file.
-	total := 0
+	total, valued := 0, 0
 	for i := range passes {
 		sortDiagnostics(passes[i].diags)
 		total += len(passes[i].diags)
+		if passes[i].hasValue {
+			valued++
+		}
 	}
 	var all []Diagnostic
 	if total > 0 {
 		all = make([]Diagnostic, 0, total)
 	}
+	values := make([]float64, 0, valued) // what the RuleResults' Values point to
 	var passed [numAspects]int
 	for i := range passes {
 		p := &passes[i]
@@ -250,8 +254,8 @@ func (e *Engine) ScoreTree(path string, tree *syntax.Tree) (result FileScore) {
 		}
 		rr := RuleResult{ID: p.Rule.ID, Aspect: p.Rule.Aspect, Passed: len(p.diags) == 0, Diagnostics: diags}
 		if p.hasValue {
-			v := p.value
-			rr.Value = &v
+			values = append(values, p.value)
+			rr.Value = &values[len(values)-1]
 		}
 		if rr.Passed {
 			passed[p.Rule.Aspect]++
