@@ -30,6 +30,10 @@ type Module struct {
 	comments *[]Comment
 	// nodeIndex lists the nodes the analyses above scan (index.go).
 	nodeIndex *nodeIndex
+	// the last answer of rootBindsLocal (0, the module node, for none:
+	// a root is an identifier)
+	lastRoot      syntax.NodeID
+	lastRootBinds bool
 }
 
 // NewModule wraps a parsed Python tree.

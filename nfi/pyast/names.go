@@ -70,10 +70,23 @@ func (m *Module) QualifiedName(n syntax.NodeID) (string, bool) { return m.Names(
 func (m *Module) ImportedName(n syntax.NodeID) (string, bool) {
 	// Only a root name some import binds can resolve: check that before
 	// building the binding table.
-	if r := refRoot(m.Tree, n); r == syntax.NoNode || !m.Imports().BindsLocal(m.Tree.Text(r)) {
+	if !m.rootBindsLocal(refRoot(m.Tree, n)) {
 		return "", false
 	}
 	return m.Names().resolve(n, false)
+}
+
+// rootBindsLocal reports whether root (an identifier, or NoNode) is a name
+// some import binds. It remembers its last answer: the links of an
+// attribute chain, visited one after another, share their root.
+func (m *Module) rootBindsLocal(root syntax.NodeID) bool {
+	if root == syntax.NoNode {
+		return false
+	}
+	if root != m.lastRoot {
+		m.lastRoot, m.lastRootBinds = root, m.Imports().BindsLocal(m.Tree.Text(root))
+	}
+	return m.lastRootBinds
 }
 
 // AppendImportedName is ImportedName appending the qualified name to dst
@@ -82,7 +95,7 @@ func (m *Module) ImportedName(n syntax.NodeID) (string, bool) {
 // dst unchanged.
 func (m *Module) AppendImportedName(dst []byte, n syntax.NodeID) ([]byte, bool) {
 	r := refRoot(m.Tree, n)
-	if r == syntax.NoNode || !m.Imports().BindsLocal(m.Tree.Text(r)) {
+	if !m.rootBindsLocal(r) {
 		return dst, false
 	}
 	nm := m.Names()

@@ -36,7 +36,6 @@ func scan(m *pyast.Module, tb *table) *scanResult {
 			found = append(found, hit{node: n, e: e})
 		}
 	}
-	imports := m.Imports()
 	var qb []byte // the qualified name of an attribute chain, reused
 	for _, id := range m.References() {
 		nd := &t.Nodes[id]
@@ -80,15 +79,15 @@ func scan(m *pyast.Module, tb *table) *scanResult {
 		case identifierKinds.Has(nd):
 			// Only a name some import binds, or open, can resolve: most
 			// names are rejected here without looking further.
-			if name := t.Text(id); string(name) != "open" && !imports.BindsLocal(name) {
+			var resolved bool
+			q, resolved = m.ImportedName(id)
+			if !resolved && string(t.Text(id)) != "open" {
 				continue
 			}
 			if p := nd.Parent; p == syntax.NoNode || !identifierMayRefer(t, id) {
 				continue
 			}
-			var resolved bool
-			q, resolved = m.ImportedName(id)
-			if !resolved && string(t.Text(id)) == "open" {
+			if !resolved {
 				if _, builtin := m.Names().Binding(id); builtin {
 					q, resolved = "builtins.open", true
 				}
