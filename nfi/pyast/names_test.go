@@ -1,11 +1,13 @@
 package pyast
 
 import (
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/polynfi/polynfi/internal/corpus"
 	"github.com/polynfi/polynfi/syntax"
 )
 
@@ -300,5 +302,38 @@ func BenchmarkNames(b *testing.B) {
 				m.ImportedName(syntax.NodeID(i))
 			}
 		}
+	}
+}
+
+// TestAppendImportedName checks the buffer form against ImportedName on
+// every node of a stdlib sample.
+func TestAppendImportedName(t *testing.T) {
+	checked := 0
+	for _, f := range corpus.StdlibSample(t, 30) {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree, err := syntax.ParseOnce(syntax.Python, src)
+		if err != nil || tree.HasError() {
+			continue
+		}
+		m := NewModule(f, tree)
+		buf := []byte("prefix:")
+		for i := range tree.Nodes {
+			id := syntax.NodeID(i)
+			want, wok := m.ImportedName(id)
+			got, gok := m.AppendImportedName(buf[:7], id)
+			if gok != wok || string(got[7:]) != want || string(got[:7]) != "prefix:" {
+				t.Fatalf("%s: node %d (%s): AppendImportedName = %q, %v; ImportedName = %q, %v",
+					f, i, tree.Text(id), got, gok, want, wok)
+			}
+			if gok {
+				checked++
+			}
+		}
+	}
+	if checked < 100 {
+		t.Errorf("only %d resolved names checked", checked)
 	}
 }
