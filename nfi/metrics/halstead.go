@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/polynfi/polynfi/syntax"
@@ -62,12 +63,33 @@ type Halstead struct {
 //
 // Source: radon 6.0.1 radon/visitors.py HalsteadVisitor.
 func HalsteadMetrics(t *syntax.Tree) Halstead {
-	h := halsteadVisitor{t: t, kinds: halKinds.table(t.Lang), seen: map[string]int32{}}
+	sc := halScratchPool.Get().(*halScratch)
+	clear(sc.seen)
+	h := halsteadVisitor{t: t, kinds: halKinds.table(t.Lang), seen: sc.seen, mark: sc.mark[:0], buf: sc.buf[:0]}
 	var acc halAcc
 	h.walk(t.Root(), &acc)
 	acc.distinct = len(h.seen)
+	if len(h.seen) <= maxPooledOperands {
+		sc.mark, sc.buf = h.mark, h.buf
+		halScratchPool.Put(sc)
+	}
 	return Halstead{Total: acc.report(), Functions: h.functions}
 }
+
+// halScratch is the storage of one HalsteadMetrics call, kept in
+// halScratchPool for the next call (of any goroutine) so that the operand
+// map does not grow again for every file.
+type halScratch struct {
+	seen map[string]int32
+	mark []int32
+	buf  []byte
+}
+
+var halScratchPool = sync.Pool{New: func() any { return &halScratch{seen: map[string]int32{}} }}
+
+// maxPooledOperands bounds the operand maps kept for reuse: clearing a map
+// costs its capacity, which one huge file must not impose on all the next.
+const maxPooledOperands = 4096
 
 // halAcc counts the operators and operands of the module (fn 0) or of one
 // def that is not nested in another def (fn > 0) with everything nested in it.
@@ -269,30 +291,35 @@ var halKinds = &kindClasses{names: map[string]uint8{
 
 // halScope is a def body being walked: the walk leaves it at end.
 type halScope struct {
-	end       syntax.NodeID
-	name      string  // the def's name, the operands' scope inside
-	acc       *halAcc // where the body's counts go
-	outerCtx  string  // the scope and accumulator around the def
-	outerAcc  *halAcc
-	toplevel  bool // a def not nested in another: merged and reported when left
-	ownCounts halAcc
+	end      syntax.NodeID
+	def      syntax.NodeID
+	outerCtx []byte // the operands' scope around the def
+	toplevel bool   // a def not nested in another: merged and reported when left
 }
 
 // walk visits, in preorder, the named nodes below root that radon's
 // HalsteadVisitor visits: def decorators and headers are skipped, and a
 // def's body is walked in the def's scope (see HalsteadMetrics). The walk
 // is a loop over the preorder node slice that jumps over skipped subtrees.
+// ctx, the operands' scope, is the enclosing def's name (a slice of the
+// source, empty at module and class level).
 func (h *halsteadVisitor) walk(root syntax.NodeID, module *halAcc) {
 	t := h.t
-	ctx, acc := "", module
-	var scopes []*halScope
+	var ctx []byte
+	acc := module
+	// fn counts the def being walked that is not nested in another def
+	// (those are never nested in each other), nested defs included.
+	var fn halAcc
+	var scopeBuf [16]halScope
+	scopes := scopeBuf[:0]
 	leave := func() {
 		sc := scopes[len(scopes)-1]
 		scopes = scopes[:len(scopes)-1]
-		ctx, acc = sc.outerCtx, sc.outerAcc
+		ctx = sc.outerCtx
 		if sc.toplevel {
-			acc.merge(sc.acc)
-			h.functions = append(h.functions, FunctionHalstead{Name: sc.name, Report: sc.acc.report()})
+			acc = module
+			acc.merge(&fn)
+			h.functions = append(h.functions, FunctionHalstead{Name: nameOf(t, sc.def), Report: fn.report()})
 		}
 	}
 	for n, end := root+1, t.Nodes[root].End; ; {
@@ -320,24 +347,27 @@ func (h *halsteadVisitor) walk(root syntax.NodeID, module *halAcc) {
 			}
 			continue
 		case hkFunction:
-			sc := &halScope{name: nameOf(t, n), outerCtx: ctx, outerAcc: acc}
-			if acc.fn != 0 {
-				// nested in a def: counted in (and only reported with) that def
-				sc.acc = acc
-			} else {
+			sc := halScope{def: n, outerCtx: ctx}
+			if acc.fn == 0 {
+				// not nested in a def: counted on its own, then merged
 				h.nfn++
-				sc.toplevel, sc.ownCounts.fn = true, h.nfn
-				sc.acc = &sc.ownCounts
+				fn = halAcc{fn: h.nfn}
+				acc, sc.toplevel = &fn, true
+			} // else nested: counted in (and only reported with) the outer def
+			ctx = nil
+			if name := t.ChildByField(n, "name"); name != syntax.NoNode {
+				ctx = t.Text(name)
+			}
+			body := t.ChildByField(n, "body")
+			if body != syntax.NoNode {
+				sc.end = t.Nodes[body].End
 			}
 			scopes = append(scopes, sc)
-			ctx, acc = sc.name, sc.acc
-			body := t.ChildByField(n, "body")
 			if body == syntax.NoNode {
 				leave()
 				n = nd.End
 				continue
 			}
-			sc.end = t.Nodes[body].End
 			n = body // name, parameters and return type are not visited
 			continue
 		case hkBinary:
@@ -412,7 +442,7 @@ func (h *halsteadVisitor) walk(root syntax.NodeID, module *halAcc) {
 
 // complexPattern counts `[-]real ± imag` in a pattern: an optional
 // ast.UnaryOp(USub) and an ast.BinOp.
-func (h *halsteadVisitor) complexPattern(acc *halAcc, ctx string, n syntax.NodeID) {
+func (h *halsteadVisitor) complexPattern(acc *halAcc, ctx []byte, n syntax.NodeID) {
 	t := h.t
 	var kids [5]syntax.NodeID // -, real, ±, imag and one more tells "too many"
 	nk := 0
@@ -469,7 +499,7 @@ func (h *halsteadVisitor) operator(acc *halAcc, op syntax.NodeID, augmented bool
 }
 
 // boolValues adds the operands of a flattened and/or chain.
-func (h *halsteadVisitor) boolValues(acc *halAcc, ctx string, n syntax.NodeID, kind string) {
+func (h *halsteadVisitor) boolValues(acc *halAcc, ctx []byte, n syntax.NodeID, kind string) {
 	t := h.t
 	left := t.ChildByField(n, "left")
 	if t.Kind(left) == "boolean_operator" && t.Kind(t.ChildByField(left, "operator")) == kind {
@@ -480,7 +510,7 @@ func (h *halsteadVisitor) boolValues(acc *halAcc, ctx string, n syntax.NodeID, k
 	h.operand(acc, ctx, t.ChildByField(n, "right"))
 }
 
-func (h *halsteadVisitor) operand(acc *halAcc, ctx string, n syntax.NodeID) {
+func (h *halsteadVisitor) operand(acc *halAcc, ctx []byte, n syntax.NodeID) {
 	acc.operands++
 	if n == syntax.NoNode {
 		return
@@ -490,7 +520,7 @@ func (h *halsteadVisitor) operand(acc *halAcc, ctx string, n syntax.NodeID) {
 
 // see records operand n of scope ctx as seen by acc; byNode gives n a key
 // of its own (an operand never equal to another) instead of operandKey's.
-func (h *halsteadVisitor) see(acc *halAcc, ctx string, n syntax.NodeID, byNode bool) {
+func (h *halsteadVisitor) see(acc *halAcc, ctx []byte, n syntax.NodeID, byNode bool) {
 	b := append(h.buf[:0], ctx...)
 	b = append(b, 0)
 	if byNode {
