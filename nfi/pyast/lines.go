@@ -316,16 +316,29 @@ func tokenClassOf(n *syntax.Node) uint8 {
 
 // tokenFree holds the token storage of released modules (see
 // Module.Release) for later modules, up to maxPooledTokens tokens each
-// (about 0.9 MB) and at most cap(tokenFree) of them. Unlike a sync.Pool it
-// is not emptied by garbage collections, which come every few dozen files
-// while scoring: most files reuse storage rather than allocate and clear it.
-var tokenFree = make(chan []Token, 4)
+// (about 0.9 MB) and at most cap(tokenFree) of them; bigTokenFree holds one
+// storage of up to maxBigPooledTokens (about 3.7 MB) for the few large
+// files, which would otherwise allocate (and clear) most of the token
+// memory. Unlike a sync.Pool they are not emptied by garbage collections,
+// which come every few dozen files while scoring. At most about 7 MB stays
+// held between files.
+var (
+	tokenFree    = make(chan []Token, 4)
+	bigTokenFree = make(chan []Token, 1)
+)
 
-const maxPooledTokens = 1 << 15
+const (
+	maxPooledTokens    = 1 << 15
+	maxBigPooledTokens = 1 << 17
+)
 
 func newTokens(n int) []Token {
+	free := tokenFree
+	if n > maxPooledTokens {
+		free = bigTokenFree
+	}
 	select {
-	case ts := <-tokenFree:
+	case ts := <-free:
 		if cap(ts) >= n {
 			return ts[:0]
 		}
@@ -337,11 +350,16 @@ func newTokens(n int) []Token {
 }
 
 func releaseTokens(ts []Token) {
-	if c := cap(ts); c > 0 && c <= maxPooledTokens {
-		select {
-		case tokenFree <- ts[:0]:
-		default:
-		}
+	free := tokenFree
+	switch c := cap(ts); {
+	case c == 0 || c > maxBigPooledTokens:
+		return
+	case c > maxPooledTokens:
+		free = bigTokenFree
+	}
+	select {
+	case free <- ts[:0]:
+	default:
 	}
 }
 
