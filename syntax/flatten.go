@@ -29,6 +29,7 @@ extern bool ts_node_is_named(pn_node self);
 extern bool ts_node_is_missing(pn_node self);
 extern bool ts_node_is_extra(pn_node self);
 extern uint32_t ts_node_descendant_count(pn_node self);
+extern uint32_t ts_node_child_count(pn_node self);
 extern bool ts_node_has_error(pn_node self);
 extern void *ts_parser_new(void);
 extern void ts_parser_delete(void *self);
@@ -119,34 +120,91 @@ static pn_names *pn_names_new(const void *lang) {
 	return n;
 }
 
+// pn_fill writes node's own fields into f (not its links) and notes it in
+// *first_error when it is the first ERROR or MISSING node.
+static inline void pn_fill(pn_gonode *f, pn_node node, uint16_t fid, const pn_names *names, int32_t n,
+                           int32_t *first_error) {
+	pn_str empty = names->fields[0];
+	uint16_t sym = ts_node_symbol(node);
+	f->kind_id = sym;
+	f->kind = sym == 0xFFFF ? names->error : (sym < names->kind_count ? names->kinds[sym] : empty);
+	f->field = fid > 0 && fid < names->field_count ? names->fields[fid] : empty;
+	f->start_byte = ts_node_start_byte(node);
+	f->end_byte = ts_node_end_byte(node);
+	pn_point sp = ts_node_start_point(node), ep = ts_node_end_point(node);
+	f->start_row = sp.row; f->start_col = sp.column;
+	f->end_row = ep.row; f->end_col = ep.column;
+	f->named = ts_node_is_named(node);
+	f->missing = ts_node_is_missing(node);
+	f->extra = ts_node_is_extra(node);
+	if (*first_error < 0 && (sym == 0xFFFF || f->missing)) *first_error = n;
+}
+
 // pn_flatten writes the tree under root in preorder into out (capacity cap;
-// stack needs as many entries) and returns the number of nodes written. end
+// stack needs 2*cap entries) and returns the number of nodes written. end
 // is the preorder index one past the node's last descendant. *first_error
 // receives the first ERROR or MISSING node in preorder, or -1.
+//
+// It knows each node's number of children (ts_node_child_count, kept by
+// tree-sitter in the node) and so never asks the cursor for the next
+// sibling of a last child: a failing ts_tree_cursor_goto_next_sibling
+// searches the hidden nodes above it before giving up. stack holds, per
+// open ancestor, its index and how many of its children are still to come.
 static int32_t pn_flatten(pn_node root, const pn_names *names, pn_gonode *out, int32_t cap, int32_t *stack,
                           int32_t *first_error) {
 	pn_cursor c = ts_tree_cursor_new(root);
-	pn_str empty = names->fields[0];
 	int32_t n = 0, depth = 0;
 	*first_error = -1;
-	for (;;) {
-		if (n >= cap) break;
+	while (n < cap) {
 		pn_node node = ts_tree_cursor_current_node(&c);
 		pn_gonode *f = &out[n];
-		uint16_t sym = ts_node_symbol(node);
-		uint16_t fid = ts_tree_cursor_current_field_id(&c);
-		f->kind_id = sym;
-		f->kind = sym == 0xFFFF ? names->error : (sym < names->kind_count ? names->kinds[sym] : empty);
-		f->field = fid > 0 && fid < names->field_count ? names->fields[fid] : empty;
-		f->start_byte = ts_node_start_byte(node);
-		f->end_byte = ts_node_end_byte(node);
-		pn_point sp = ts_node_start_point(node), ep = ts_node_end_point(node);
-		f->start_row = sp.row; f->start_col = sp.column;
-		f->end_row = ep.row; f->end_col = ep.column;
-		f->named = ts_node_is_named(node);
-		f->missing = ts_node_is_missing(node);
-		f->extra = ts_node_is_extra(node);
-		if (*first_error < 0 && (sym == 0xFFFF || f->missing)) *first_error = n;
+		pn_fill(f, node, ts_tree_cursor_current_field_id(&c), names, n, first_error);
+		f->parent = depth > 0 ? stack[2 * depth - 2] : -1;
+		f->first_child = -1;
+		f->next_sibling = -1;
+		f->end = n + 1;
+		int32_t me = n;
+		n++;
+		uint32_t kids = ts_node_child_count(node);
+		if (kids > 0 && ts_tree_cursor_goto_first_child(&c)) {
+			out[me].first_child = n;
+			stack[2 * depth] = me;
+			stack[2 * depth + 1] = (int32_t)kids - 1;
+			depth++;
+			continue;
+		}
+		// climb until an ancestor has children still to come
+		int32_t cur = me;
+		for (;;) {
+			if (depth == 0) goto done;
+			if (stack[2 * depth - 1] > 0 && ts_tree_cursor_goto_next_sibling(&c)) {
+				stack[2 * depth - 1]--;
+				out[cur].next_sibling = n;
+				break;
+			}
+			if (!ts_tree_cursor_goto_parent(&c)) goto done;
+			depth--;
+			cur = stack[2 * depth];
+			out[cur].end = n;
+		}
+	}
+done:
+	ts_tree_cursor_delete(&c);
+	return n;
+}
+
+// pn_flatten_walk is pn_flatten without child counts: it asks the cursor
+// for a next sibling after every node. pn_flatten_tree falls back to it if
+// pn_flatten ever finds fewer nodes than the tree holds.
+static int32_t pn_flatten_walk(pn_node root, const pn_names *names, pn_gonode *out, int32_t cap, int32_t *stack,
+                               int32_t *first_error) {
+	pn_cursor c = ts_tree_cursor_new(root);
+	int32_t n = 0, depth = 0;
+	*first_error = -1;
+	while (n < cap) {
+		pn_node node = ts_tree_cursor_current_node(&c);
+		pn_gonode *f = &out[n];
+		pn_fill(f, node, ts_tree_cursor_current_field_id(&c), names, n, first_error);
 		f->parent = depth > 0 ? stack[depth - 1] : -1;
 		f->first_child = -1;
 		f->next_sibling = -1;
@@ -158,21 +216,18 @@ static int32_t pn_flatten(pn_node root, const pn_names *names, pn_gonode *out, i
 			stack[depth++] = me;
 			continue;
 		}
-		// climb until a next sibling exists
 		int32_t cur = me;
 		for (;;) {
 			if (ts_tree_cursor_goto_next_sibling(&c)) {
 				out[cur].next_sibling = n;
 				break;
 			}
-			if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) {
-				ts_tree_cursor_delete(&c);
-				return n;
-			}
+			if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) goto done;
 			cur = stack[--depth];
 			out[cur].end = n;
 		}
 	}
+done:
 	ts_tree_cursor_delete(&c);
 	return n;
 }
@@ -223,9 +278,14 @@ static void *pn_parse(void **parser, const char *src, uint32_t len, bool stop_on
 // pn_flatten_tree flattens tree into out (capacity cap, with as many stack
 // entries), frees the tree and returns the number of nodes written.
 // out is the address of Go memory passed as an integer (see cParser.flatten).
+// walk selects pn_flatten_walk (for tests); *fell_back is set when
+// pn_flatten came short and pn_flatten_walk redid the work.
 static int32_t pn_flatten_tree(void *tree, const pn_names *names, uintptr_t out, int32_t cap, int32_t *stack,
-                               int32_t *first_error) {
-	int32_t n = pn_flatten(ts_tree_root_node(tree), names, (pn_gonode *)out, cap, stack, first_error);
+                               int32_t *first_error, bool walk, bool *fell_back) {
+	pn_node root = ts_tree_root_node(tree);
+	int32_t n = walk ? -1 : pn_flatten(root, names, (pn_gonode *)out, cap, stack, first_error);
+	*fell_back = !walk && n != cap;
+	if (n != cap) n = pn_flatten_walk(root, names, (pn_gonode *)out, cap, stack, first_error);
 	ts_tree_delete(tree);
 	return n;
 }
@@ -246,6 +306,7 @@ import "C"
 
 import (
 	"runtime"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -336,6 +397,13 @@ func (c *cParser) parse(src []byte, stopOnError bool) (tree unsafe.Pointer, coun
 	return tree, int(n), bool(st)
 }
 
+// flattenByWalk makes flatten use pn_flatten_walk, the fallback (tests set it).
+var flattenByWalk = false
+
+// flattenFallbacks counts the trees that pn_flatten came short on (tests
+// expect none).
+var flattenFallbacks atomic.Int64
+
 // flatten writes tree's nodes into nodes (which must have room for the
 // count parse returned), with kinds and fields from tables (see names),
 // frees the tree, and returns the number of nodes written and the first
@@ -352,22 +420,26 @@ func (c *cParser) flatten(tree, tables unsafe.Pointer, nodes []Node) (n int, fir
 		C.pn_tree_delete(tree)
 		return 0, NoNode
 	}
-	if cap(c.stack) < len(nodes) {
-		c.stack = make([]int32, len(nodes)+len(nodes)/4)
+	if cap(c.stack) < 2*len(nodes) {
+		c.stack = make([]int32, 2*len(nodes)+len(nodes)/2)
 	}
 	var pin runtime.Pinner
 	pin.Pin(&nodes[0])
 	defer pin.Unpin()
 	var fe C.int32_t
+	var fellBack C.bool
 	n = int(C.pn_flatten_tree(tree, (*C.pn_names)(tables), C.uintptr_t(uintptr(unsafe.Pointer(&nodes[0]))),
-		C.int32_t(len(nodes)), (*C.int32_t)(unsafe.Pointer(&c.stack[0])), &fe))
+		C.int32_t(len(nodes)), (*C.int32_t)(unsafe.Pointer(&c.stack[0])), &fe, C.bool(flattenByWalk), &fellBack))
+	if fellBack {
+		flattenFallbacks.Add(1)
+	}
 	return n, NodeID(fe)
 }
 
 // trim drops the flattening stack after an unusually large file, so that
 // one huge file does not pin it for the Parser's life.
 func (c *cParser) trim() {
-	if cap(c.stack) > maxSpareNodes {
+	if cap(c.stack) > 2*maxSpareNodes {
 		c.stack = nil
 	}
 }

@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -60,14 +61,21 @@ var samples = []struct {
 }
 
 func TestFlattenMatchesNodeAPI(t *testing.T) {
-	for _, s := range samples {
-		t.Run(s.name, func(t *testing.T) {
-			tree, err := ParseOnce(s.lang, []byte(s.src))
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkAgainstReference(t, tree, s.lang, []byte(s.src))
-		})
+	for _, walk := range []bool{false, true} {
+		flattenByWalk = walk
+		for _, s := range samples {
+			t.Run(fmt.Sprintf("%s/walk=%v", s.name, walk), func(t *testing.T) {
+				tree, err := ParseOnce(s.lang, []byte(s.src))
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkAgainstReference(t, tree, s.lang, []byte(s.src))
+			})
+		}
+	}
+	flattenByWalk = false
+	if n := flattenFallbacks.Load(); n != 0 {
+		t.Errorf("the child-count flattening came short on %d trees", n)
 	}
 }
 
@@ -78,6 +86,12 @@ func TestFlattenStdlib(t *testing.T) {
 	files := corpus.StdlibSample(t, 12)
 	p := NewParser()
 	defer p.Close()
+	before := flattenFallbacks.Load()
+	defer func() {
+		if n := flattenFallbacks.Load() - before; n != 0 {
+			t.Errorf("the child-count flattening came short on %d files", n)
+		}
+	}()
 	for _, f := range files {
 		src, err := os.ReadFile(f)
 		if err != nil {
