@@ -43,6 +43,12 @@ func checkConstantName(p *nfi.Pass, root syntax.NodeID) {
 	// candidate constant assignments. Function bodies only contribute names
 	// they declare global.
 	kinds := constKinds.table()
+	// names as substrings of one copy of the source, not a copy each
+	src := string(t.Source)
+	text := func(id syntax.NodeID) string {
+		nd := &t.Nodes[id]
+		return src[nd.StartByte:nd.EndByte]
+	}
 	var walk func(id syntax.NodeID, inLoop bool)
 	walk = func(id syntax.NodeID, inLoop bool) {
 		for c := t.Nodes[id].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
@@ -51,7 +57,7 @@ func checkConstantName(p *nfi.Pass, root syntax.NodeID) {
 			switch class {
 			case ckDef, ckClass:
 				if n := t.ChildByField(c, "name"); n != syntax.NoNode {
-					counts[t.TextString(n)]++
+					counts[text(n)]++
 				}
 				if class == ckDef {
 					countGlobalAssignments(t, c, counts)
@@ -64,7 +70,7 @@ func checkConstantName(p *nfi.Pass, root syntax.NodeID) {
 				continue
 			case ckIdentifier:
 				if r, _ := bindingRole(t, c); r != roleNone && r != roleParam {
-					counts[t.TextString(c)]++
+					counts[text(c)]++
 				}
 				continue
 			case ckImport:

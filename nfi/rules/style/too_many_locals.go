@@ -76,37 +76,33 @@ var localsKinds = &kindClasses{names: map[string]uint8{
 }}
 
 // localsScratch holds the name sets of checkTooManyLocals, reused from one
-// def of a file to the next (in Pass.State).
+// def of a file to the next (in Pass.State), and the file's source as a
+// string: names are substrings of it, so that none is copied.
 type localsScratch struct {
 	names, global map[string]bool
+	src           string
 }
 
 func checkTooManyLocals(p *nfi.Pass, fn syntax.NodeID) {
 	t := p.Tree
 	sc, _ := p.State.(*localsScratch)
 	if sc == nil {
-		sc = &localsScratch{names: map[string]bool{}, global: map[string]bool{}}
+		sc = &localsScratch{names: map[string]bool{}, global: map[string]bool{}, src: string(t.Source)}
 		p.State = sc
 	}
-	names, global := sc.names, sc.global
+	names, global, src := sc.names, sc.global, sc.src
 	clear(names)
 	clear(global)
-	// add and addGlobal convert a name to a string only when it is new.
-	add := func(b []byte) {
-		if !names[string(b)] {
-			names[string(b)] = true
-		}
+	text := func(id syntax.NodeID) string {
+		nd := &t.Nodes[id]
+		return src[nd.StartByte:nd.EndByte]
 	}
-	addGlobal := func(b []byte) {
-		if !global[string(b)] {
-			global[string(b)] = true
-		}
-	}
+	add := func(id syntax.NodeID) { names[text(id)] = true }
 	if params := t.ChildByField(fn, "parameters"); params != syntax.NoNode {
 		for c := t.Nodes[params].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 			if id := paramName(t, c); id != syntax.NoNode {
-				if s := t.Text(id); !ignoredArgument(string(s)) {
-					add(s)
+				if !ignoredArgument(text(id)) {
+					add(id)
 				}
 			}
 		}
@@ -122,7 +118,7 @@ func checkTooManyLocals(p *nfi.Pass, fn syntax.NodeID) {
 		switch kinds.of(nd) {
 		case lkScope:
 			if n := t.ChildByField(id, "name"); n != syntax.NoNode {
-				add(t.Text(n))
+				add(n)
 			}
 			// Decorators, defaults and bases run in this scope but rarely
 			// bind; the body is another scope.
@@ -138,7 +134,7 @@ func checkTooManyLocals(p *nfi.Pass, fn syntax.NodeID) {
 				}
 				if k == "named_expression" {
 					if n := t.ChildByField(w, "name"); n != syntax.NoNode {
-						add(t.Text(n))
+						add(n)
 					}
 				}
 				return true
@@ -147,9 +143,9 @@ func checkTooManyLocals(p *nfi.Pass, fn syntax.NodeID) {
 		case lkIdentifier:
 			switch r, _ := bindingRole(t, id); r {
 			case roleAssign, roleAug, roleFor, roleWith, roleExcept, roleWalrus, roleMatch:
-				add(t.Text(id))
+				add(id)
 			case roleGlobal:
-				addGlobal(t.Text(id))
+				global[text(id)] = true
 			}
 			skip = true
 		case lkImport:
