@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"fmt"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -50,15 +51,16 @@ type Engine struct {
 	// MaxFileSize is the largest file scored, in bytes; larger files are
 	// reported with status too_large. 0 means no limit.
 	MaxFileSize int
-	// passFree holds pass slices of scored files for later files: their
-	// diagnostic buffers keep their capacity, so that a file's diagnostics
-	// are collected without growing a slice per rule (see ScoreTree).
+	// passFree holds pass slices of scored files for later files, one per
+	// core (a file per core is scored at a time): their diagnostic buffers
+	// keep their capacity, so that a file's diagnostics are collected
+	// without growing a slice per rule (see ScoreTree).
 	passFree chan []Pass
 }
 
 // maxKeptDiagnostics bounds the diagnostic buffer a pass slice keeps for
 // reuse, per rule.
-const maxKeptDiagnostics = 1024
+const maxKeptDiagnostics = 256
 
 // NewEngine validates the catalog's rules and the settings and prepares the
 // dispatch table. It returns an error for an invalid rule or setting.
@@ -66,7 +68,7 @@ func NewEngine(c *Catalog, s Settings) (*Engine, error) {
 	if err := s.Validate(c.Rules); err != nil {
 		return nil, err
 	}
-	e := &Engine{Catalog: c, Settings: s, MaxFileSize: 64 << 20, passFree: make(chan []Pass, 8)}
+	e := &Engine{Catalog: c, Settings: s, MaxFileSize: 64 << 20, passFree: make(chan []Pass, runtime.GOMAXPROCS(0))}
 	names := syntax.KindNames(syntax.Python)
 	byName := map[string][]uint16{}
 	for id, n := range names {

@@ -1,6 +1,7 @@
 package pyast
 
 import (
+	"runtime"
 	"unicode/utf8"
 
 	"github.com/mattn/go-runewidth"
@@ -316,20 +317,19 @@ func tokenClassOf(n *syntax.Node) uint8 {
 
 // tokenFree holds the token storage of released modules (see
 // Module.Release) for later modules, up to maxPooledTokens tokens each
-// (about 0.9 MB) and at most cap(tokenFree) of them; bigTokenFree holds one
-// storage of up to maxBigPooledTokens (about 3.7 MB) for the few large
-// files, which would otherwise allocate (and clear) most of the token
-// memory. Unlike a sync.Pool they are not emptied by garbage collections,
-// which come every few dozen files while scoring. At most about 7 MB stays
-// held between files.
+// (about 0.9 MB), one per core (the engine scores a file per core at a
+// time); bigTokenFree holds one storage of up to maxBigPooledTokens (about
+// 1.8 MB) for the few large files, which would otherwise allocate (and
+// clear) most of the token memory. Unlike a sync.Pool they are not emptied
+// by garbage collections, which come every few dozen files while scoring.
 var (
-	tokenFree    = make(chan []Token, 4)
+	tokenFree    = make(chan []Token, runtime.GOMAXPROCS(0))
 	bigTokenFree = make(chan []Token, 1)
 )
 
 const (
 	maxPooledTokens    = 1 << 15
-	maxBigPooledTokens = 1 << 17
+	maxBigPooledTokens = 1 << 16
 )
 
 func newTokens(n int) []Token {
