@@ -1,6 +1,8 @@
 package style
 
 import (
+	"bytes"
+
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/pyast"
 )
@@ -34,16 +36,19 @@ var MixedIndentation = &nfi.Rule{
 func checkMixedIndentation(p *nfi.Pass) {
 	ls := p.Module.Lines()
 	src := p.Tree.Source
+	tabs := bytes.IndexByte(src, '\t') >= 0 // else no indentation mixes
 	for i := range ls.List {
 		l := &ls.List[i]
 		ind := src[l.Start : l.Start+l.Indent]
 		tab, space := false, false
-		for _, c := range ind {
-			switch c {
-			case '\t':
-				tab = true
-			case ' ':
-				space = true
+		if tabs {
+			for _, c := range ind {
+				switch c {
+				case '\t':
+					tab = true
+				case ' ':
+					space = true
+				}
 			}
 		}
 		if tab && space {
