@@ -77,7 +77,8 @@ func (d *Docstring) Summary() string {
 // SplitLines splits s at "\n", "\r\n" and "\r". A string of n line breaks
 // gives n+1 lines.
 func SplitLines(s string) []string {
-	var out []string
+	// at most one line per break, plus the last ("\r\n" counts twice)
+	out := make([]string, 0, strings.Count(s, "\n")+strings.Count(s, "\r")+1)
 	start := 0
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
