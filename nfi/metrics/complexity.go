@@ -307,51 +307,8 @@ func (v *ccVisitor) walk(n syntax.NodeID) {
 	case ckAssert:
 		v.complexity++
 		return
-	case ckDecision:
-		v.complexity++
-	case ckLoop:
-		v.complexity++
-		if t.ChildByField(n, "alternative") != syntax.NoNode {
-			v.complexity++
-		}
-	case ckTry:
-		handlers, group, orelse := 0, false, false
-		for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-			switch t.Nodes[c].Kind {
-			case "except_clause":
-				handlers++
-			case "except_group_clause":
-				group = true
-			case "else_clause":
-				orelse = true
-			}
-		}
-		if !group {
-			v.complexity += handlers
-			if orelse {
-				v.complexity++
-			}
-		}
-	case ckMatch:
-		cases, wildcard := 0, false
-		if body := t.ChildByField(n, "body"); body != syntax.NoNode {
-			for c := t.Nodes[body].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-				if t.Nodes[c].Kind == "case_clause" {
-					cases++
-					wildcard = wildcard || isIrrefutableCase(t, c)
-				}
-			}
-		}
-		if wildcard {
-			cases--
-		}
-		v.complexity += max(0, cases)
-	case ckForIn:
-		v.complexity++
-	case ckIfClause:
-		if t.Kind(nd.Parent) != "case_clause" {
-			v.complexity++
-		}
+	default:
+		v.complexity += ccDecisions(t, n, class&^ckNoLine)
 	}
 	if class&ckNoLine == 0 {
 		if line := int(nd.StartRow) + 1; line > v.maxLine {
@@ -381,6 +338,61 @@ func (v *ccVisitor) walk(n syntax.NodeID) {
 	for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 		v.walk(c)
 	}
+}
+
+// ccDecisions returns the decision points node n (of class, ckNoLine
+// cleared) adds to its block; asserts and the nodes that open blocks are
+// handled by the walks.
+func ccDecisions(t *syntax.Tree, n syntax.NodeID, class uint8) int {
+	switch class {
+	case ckDecision:
+		return 1
+	case ckLoop:
+		if t.ChildByField(n, "alternative") != syntax.NoNode {
+			return 2
+		}
+		return 1
+	case ckTry:
+		handlers, group, orelse := 0, false, false
+		for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+			switch t.Nodes[c].Kind {
+			case "except_clause":
+				handlers++
+			case "except_group_clause":
+				group = true
+			case "else_clause":
+				orelse = true
+			}
+		}
+		if group {
+			return 0
+		}
+		if orelse {
+			return handlers + 1
+		}
+		return handlers
+	case ckMatch:
+		cases, wildcard := 0, false
+		if body := t.ChildByField(n, "body"); body != syntax.NoNode {
+			for c := t.Nodes[body].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+				if t.Nodes[c].Kind == "case_clause" {
+					cases++
+					wildcard = wildcard || isIrrefutableCase(t, c)
+				}
+			}
+		}
+		if wildcard {
+			cases--
+		}
+		return max(0, cases)
+	case ckForIn:
+		return 1
+	case ckIfClause:
+		if t.Kind(t.Nodes[n].Parent) != "case_clause" {
+			return 1
+		}
+	}
+	return 0
 }
 
 // walkStringNoLine visits the interpolations of a part of an implicitly

@@ -187,3 +187,28 @@ func TestCyclomaticTotals(t *testing.T) {
 		t.Errorf("only %d files checked", checked)
 	}
 }
+
+// TestSummarize checks that Summarize's one walk gives CyclomaticTotals and
+// HalsteadMetrics' total on a stdlib sample.
+func TestSummarize(t *testing.T) {
+	files, trees := parsedSample(t, 60)
+	checked := 0
+	for _, f := range files {
+		tr := trees[f]
+		if tr == nil {
+			continue
+		}
+		s := Summarize(tr)
+		cc := CyclomaticTotals(tr)
+		if s.Complexity.Total != cc.Total || !maps.Equal(s.Complexity.ByDef, cc.ByDef) {
+			t.Errorf("%s: complexity %d %v, want %d %v", f, s.Complexity.Total, s.Complexity.ByDef, cc.Total, cc.ByDef)
+		}
+		if h := HalsteadMetrics(tr).Total; s.Halstead != h {
+			t.Errorf("%s: Halstead %+v, want %+v", f, s.Halstead, h)
+		}
+		checked++
+	}
+	if checked < 50 {
+		t.Errorf("only %d files checked", checked)
+	}
+}

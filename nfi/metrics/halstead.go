@@ -62,10 +62,14 @@ type Halstead struct {
 // defaults and annotations are not visited.
 //
 // Source: radon 6.0.1 radon/visitors.py HalsteadVisitor.
-func HalsteadMetrics(t *syntax.Tree) Halstead {
+func HalsteadMetrics(t *syntax.Tree) Halstead { return halstead(t, nil) }
+
+// halstead is HalsteadMetrics; cc, when not nil, is shown every node the
+// walk visits, and the per-def reports are left out (Functions is nil).
+func halstead(t *syntax.Tree, cc *ccTracker) Halstead {
 	sc := halScratchPool.Get().(*halScratch)
 	clear(sc.seen)
-	h := halsteadVisitor{t: t, kinds: halKinds.table(t.Lang), seen: sc.seen, mark: sc.mark[:0], buf: sc.buf[:0]}
+	h := halsteadVisitor{t: t, kinds: halKinds.table(t.Lang), seen: sc.seen, mark: sc.mark[:0], buf: sc.buf[:0], cc: cc}
 	var acc halAcc
 	h.walk(t.Root(), &acc)
 	acc.distinct = len(h.seen)
@@ -245,7 +249,8 @@ func unaryOperator(tok string) (uint8, bool) {
 // the number of the last def that used operand id.
 type halsteadVisitor struct {
 	t         *syntax.Tree
-	kinds     []uint8 // halKinds.table(t.Lang)
+	cc        *ccTracker // see halstead
+	kinds     []uint8    // halKinds.table(t.Lang)
 	functions []FunctionHalstead
 	seen      map[string]int32
 	mark      []int32
@@ -319,7 +324,9 @@ func (h *halsteadVisitor) walk(root syntax.NodeID, module *halAcc) {
 		if sc.toplevel {
 			acc = module
 			acc.merge(&fn)
-			h.functions = append(h.functions, FunctionHalstead{Name: nameOf(t, sc.def), Report: fn.report()})
+			if h.cc == nil { // (Summarize reports the total only)
+				h.functions = append(h.functions, FunctionHalstead{Name: nameOf(t, sc.def), Report: fn.report()})
+			}
 		}
 	}
 	for n, end := root+1, t.Nodes[root].End; ; {
@@ -333,6 +340,14 @@ func (h *halsteadVisitor) walk(root syntax.NodeID, module *halAcc) {
 		if !nd.Named || nd.Extra {
 			n = nd.End
 			continue
+		}
+		if c := h.cc; c != nil {
+			if len(c.blocks) > 1 && n >= c.blocks[len(c.blocks)-1].end || len(c.filters) > 0 && n >= c.filters[len(c.filters)-1].end {
+				c.leaveTo(n)
+			}
+			if n >= c.off {
+				c.visit(n, nd)
+			}
 		}
 		switch classOf(h.kinds, nd) {
 		case hkDecorated:

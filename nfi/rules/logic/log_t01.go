@@ -42,19 +42,20 @@ var CyclomaticComplexity = &nfi.Rule{
 }
 
 func checkComplexity(p *nfi.Pass, n syntax.NodeID) {
-	cc := moduleComplexity(p).ByDef[n]
+	cc := moduleSummary(p).Complexity.ByDef[n]
 	p.Measure(float64(cc))
 	if p.Exceeds(float64(cc)) {
 		p.Reportf(p.Tree.ChildByField(n, "name"), "function %s has cyclomatic complexity %d (> %g)", funcName(p.Tree, n), cc, p.Limit())
 	}
 }
 
-// moduleComplexity is the file's cyclomatic-complexity totals, computed
-// once and shared by LOG-T01 (each def's value, from ByDef) and LOG-T06
-// (Total).
-func moduleComplexity(p *nfi.Pass) *metrics.ComplexityTotals {
-	return pyast.Memo(p.Module, "logic.complexity", func() *metrics.ComplexityTotals {
-		cc := metrics.CyclomaticTotals(p.Tree)
-		return &cc
+// moduleSummary is the file's cyclomatic-complexity totals and Halstead
+// counts (one walk), computed once and shared by LOG-T01 (each def's
+// complexity, from Complexity.ByDef) and LOG-T06 (Complexity.Total and the
+// Halstead volume).
+func moduleSummary(p *nfi.Pass) *metrics.Summary {
+	return pyast.Memo(p.Module, "logic.summary", func() *metrics.Summary {
+		s := metrics.Summarize(p.Tree)
+		return &s
 	})
 }

@@ -35,9 +35,8 @@ var MaintainabilityIndex = &nfi.Rule{
 
 func checkMI(p *nfi.Pass) {
 	raw, _ := metrics.RawMetrics(p.Tree.Source)
-	cc := moduleComplexity(p)
-	h := metrics.HalsteadMetrics(p.Tree)
-	mi := metrics.MaintainabilityIndex(h.Total.Volume, cc.Total, raw.LLOC, metrics.CommentPercent(raw, true))
+	s := moduleSummary(p)
+	mi := metrics.MaintainabilityIndex(s.Halstead.Volume, s.Complexity.Total, raw.LLOC, metrics.CommentPercent(raw, true))
 	p.Measure(mi)
 	if p.Exceeds(mi) {
 		p.ReportAtf(1, 1, "maintainability index %.2f (rank %s) is not above %g", mi, metrics.MIRank(mi), p.Limit())
