@@ -44,7 +44,7 @@ func checkConstantName(p *nfi.Pass, root syntax.NodeID) {
 	// they declare global.
 	kinds := constKinds.table()
 	// names as substrings of one copy of the source, not a copy each
-	src := string(t.Source)
+	src := sourceString(p)
 	text := func(id syntax.NodeID) string {
 		nd := &t.Nodes[id]
 		return src[nd.StartByte:nd.EndByte]

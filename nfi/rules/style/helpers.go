@@ -1,8 +1,17 @@
 package style
 
 import (
+	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/nfi/pyast"
 	"github.com/polynfi/polynfi/syntax"
 )
+
+// sourceString returns the file's source as one string, copied once per
+// file and shared by the rules that key maps with names: a name is then a
+// substring of it rather than a copy of its own.
+func sourceString(p *nfi.Pass) string {
+	return pyast.Memo(p.Module, "style.source", func() string { return string(p.Tree.Source) })
+}
 
 // unparen strips parenthesized_expression wrappers, as Python's AST does.
 func unparen(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {

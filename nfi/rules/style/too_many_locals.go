@@ -77,7 +77,7 @@ var localsKinds = &kindClasses{names: map[string]uint8{
 
 // localsScratch holds the name sets of checkTooManyLocals, reused from one
 // def of a file to the next (in Pass.State), and the file's source as a
-// string: names are substrings of it, so that none is copied.
+// string (sourceString): names are substrings of it, so that none is copied.
 type localsScratch struct {
 	names, global map[string]bool
 	src           string
@@ -87,7 +87,7 @@ func checkTooManyLocals(p *nfi.Pass, fn syntax.NodeID) {
 	t := p.Tree
 	sc, _ := p.State.(*localsScratch)
 	if sc == nil {
-		sc = &localsScratch{names: map[string]bool{}, global: map[string]bool{}, src: string(t.Source)}
+		sc = &localsScratch{names: map[string]bool{}, global: map[string]bool{}, src: sourceString(p)}
 		p.State = sc
 	}
 	names, global, src := sc.names, sc.global, sc.src
