@@ -43,29 +43,21 @@ var indexLists = func() []uint8 {
 	return l
 }()
 
-// index returns the file's node index, built once per file.
+// index returns the file's node index, built once per file together with
+// its line table (Module.build).
 func (m *Module) index() *nodeIndex {
 	if m.nodeIndex == nil {
-		m.nodeIndex = buildIndex(m.Tree)
+		m.build()
 	}
 	return m.nodeIndex
 }
 
-func buildIndex(t *syntax.Tree) *nodeIndex {
-	ix := &nodeIndex{}
-	// About one node in three is an identifier or an attribute.
-	ix.lists[listRef] = make([]syntax.NodeID, 0, len(t.Nodes)/3)
-	for i := range t.Nodes {
-		k := int(t.Nodes[i].KindID)
-		if k >= len(indexLists) || indexLists[k] == 0 {
-			continue
-		}
-		for b := indexLists[k]; b != 0; b &= b - 1 {
-			l := bits.TrailingZeros8(b)
-			ix.lists[l] = append(ix.lists[l], syntax.NodeID(i))
-		}
+// add appends node id to the lists of the set lists (one bit per list).
+func (ix *nodeIndex) add(lists uint8, id syntax.NodeID) {
+	for b := lists; b != 0; b &= b - 1 {
+		l := bits.TrailingZeros8(b)
+		ix.lists[l] = append(ix.lists[l], id)
 	}
-	return ix
 }
 
 // References returns the file's identifier and attribute nodes in

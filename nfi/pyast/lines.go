@@ -111,15 +111,26 @@ func (ls *Lines) Text(t *syntax.Tree, i int) []byte {
 // per file.
 func (m *Module) Lines() *Lines {
 	if m.lines == nil {
-		m.lines = buildLines(m.Tree)
+		m.build()
 	}
 	return m.lines
+}
+
+// build makes the line table and the node index of the file in one pass
+// over its nodes: every walk over the whole node slice streams all of its
+// memory, and every rule run needs both.
+func (m *Module) build() {
+	ix := &nodeIndex{}
+	m.lines = buildLines(m.Tree, ix)
+	m.nodeIndex = ix
 }
 
 // Tokens returns the file's token stream (see Token), built once per file.
 func (m *Module) Tokens() []Token { return m.Lines().Tokens }
 
-func buildLines(t *syntax.Tree) *Lines {
+// buildLines makes the line table of tree t and fills ix with its node
+// lists (see nodeIndex) on the way.
+func buildLines(t *syntax.Tree, ix *nodeIndex) *Lines {
 	src := t.Source
 	starts := t.LineStarts()
 	ls := &Lines{List: make([]Line, len(starts))}
@@ -154,9 +165,17 @@ func buildLines(t *syntax.Tree) *Lines {
 	)
 	lastCode = syntax.NoNode
 	nodes := t.Nodes
+	// About one node in three is an identifier or an attribute.
+	ix.lists[listRef] = make([]syntax.NodeID, 0, len(nodes)/3)
 	for i := 0; i < len(nodes); {
 		n := &nodes[i]
-		class := tokenClassOf(n)
+		class, lists := classOther, uint8(0)
+		if k := int(n.KindID); k < len(tokenClasses) {
+			class, lists = tokenClasses[k], indexLists[k]
+		}
+		if lists != 0 {
+			ix.add(lists, syntax.NodeID(i))
+		}
 		isString := class == classString
 		if !isString && n.FirstChild != syntax.NoNode {
 			i++
@@ -165,7 +184,7 @@ func buildLines(t *syntax.Tree) *Lines {
 		next := i + 1
 		if isString {
 			next = int(n.End)
-			ls.markCode(nodes[i:next])
+			ls.markString(nodes, i, next, ix)
 		} else if n.StartByte != n.EndByte && class != classComment {
 			ls.markRows(n)
 		}
@@ -256,11 +275,17 @@ func buildLines(t *syntax.Tree) *Lines {
 	return ls
 }
 
-// markCode sets Code on the lines of the non-empty, non-comment leaves
-// among nodes (a string's subtree).
-func (ls *Lines) markCode(nodes []syntax.Node) {
-	for j := range nodes {
+// markString sets Code on the lines of the non-empty, non-comment leaves
+// of the string node from, whose subtree is nodes[from:end], and adds the
+// nodes after from (interpolated names, say) to ix.
+func (ls *Lines) markString(nodes []syntax.Node, from, end int, ix *nodeIndex) {
+	for j := from; j < end; j++ {
 		n := &nodes[j]
+		if j > from {
+			if k := int(n.KindID); k < len(indexLists) && indexLists[k] != 0 {
+				ix.add(indexLists[k], syntax.NodeID(j))
+			}
+		}
 		if n.FirstChild == syntax.NoNode && n.StartByte != n.EndByte && tokenClassOf(n) != classComment {
 			ls.markRows(n)
 		}

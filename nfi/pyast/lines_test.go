@@ -139,7 +139,7 @@ func BenchmarkLines(b *testing.B) {
 	m := namesModule(b, src)
 	b.ReportAllocs()
 	for b.Loop() {
-		buildLines(m.Tree)
+		buildLines(m.Tree, &nodeIndex{})
 	}
 }
 
