@@ -212,3 +212,46 @@ func TestSummarize(t *testing.T) {
 		t.Errorf("only %d files checked", checked)
 	}
 }
+
+// TestSummarizerKinds checks that a Summarizer shown only the nodes of the
+// kinds SummaryKinds lists (as a scoring rule with those Kinds is) gives
+// Summarize's result on a stdlib sample, and that one shown every node, or
+// each node twice, does too.
+func TestSummarizerKinds(t *testing.T) {
+	files, trees := parsedSample(t, 60)
+	kinds := map[string]bool{}
+	for _, k := range SummaryKinds() {
+		kinds[k] = true
+	}
+	checked := 0
+	for _, f := range files {
+		tr := trees[f]
+		if tr == nil {
+			continue
+		}
+		want := Summarize(tr)
+		some, all, twice := NewSummarizer(tr), NewSummarizer(tr), NewSummarizer(tr)
+		for i := range tr.Nodes {
+			n := syntax.NodeID(i)
+			if kinds[tr.Nodes[i].Kind] {
+				some.Visit(n)
+			}
+			all.Visit(n)
+			twice.Visit(n)
+			twice.Visit(n)
+		}
+		for name, s := range map[string]*Summarizer{"kinds": some, "all": all, "twice": twice} {
+			got := s.Summary()
+			if got.Complexity.Total != want.Complexity.Total || !maps.Equal(got.Complexity.ByDef, want.Complexity.ByDef) || got.Halstead != want.Halstead {
+				t.Errorf("%s (%s nodes): %+v, want %+v", f, name, got, want)
+			}
+		}
+		checked++
+	}
+	if checked < 50 {
+		t.Errorf("only %d files checked", checked)
+	}
+	if len(kinds) < 20 || !kinds["function_definition"] || !kinds["string"] || kinds["identifier"] {
+		t.Errorf("SummaryKinds() = %v", SummaryKinds())
+	}
+}

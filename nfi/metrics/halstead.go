@@ -67,17 +67,37 @@ func HalsteadMetrics(t *syntax.Tree) Halstead { return halstead(t, nil) }
 // halstead is HalsteadMetrics; cc, when not nil, is shown every node the
 // walk visits, and the per-def reports are left out (Functions is nil).
 func halstead(t *syntax.Tree, cc *ccTracker) Halstead {
+	h := newHalsteadVisitor(t, cc)
+	h.walk()
+	return h.finish()
+}
+
+// newHalsteadVisitor returns a visitor of t's module, ready for visit or
+// walk; finish returns its result.
+func newHalsteadVisitor(t *syntax.Tree, cc *ccTracker) *halsteadVisitor {
 	sc := halScratchPool.Get().(*halScratch)
 	clear(sc.seen)
-	h := halsteadVisitor{t: t, kinds: halKinds.table(t.Lang), seen: sc.seen, mark: sc.mark[:0], buf: sc.buf[:0], cc: cc}
-	var acc halAcc
-	h.walk(t.Root(), &acc)
-	acc.distinct = len(h.seen)
-	if len(h.seen) <= maxPooledOperands {
+	h := &halsteadVisitor{t: t, kinds: halKinds.table(t.Lang), seen: sc.seen, mark: sc.mark[:0], buf: sc.buf[:0], cc: cc, scratch: sc}
+	h.acc = &h.module
+	h.scopes = h.scopeBuf[:0]
+	h.next = t.Root() + 1
+	h.end = t.Nodes[t.Root()].End
+	return h
+}
+
+// finish leaves the open defs, returns the analysis and gives the scratch
+// storage back for reuse; the visitor is not used afterwards.
+func (h *halsteadVisitor) finish() Halstead {
+	for len(h.scopes) > 0 {
+		h.leave()
+	}
+	h.module.distinct = len(h.seen)
+	if sc := h.scratch; sc != nil && len(h.seen) <= maxPooledOperands {
 		sc.mark, sc.buf = h.mark, h.buf
 		halScratchPool.Put(sc)
 	}
-	return Halstead{Total: acc.report(), Functions: h.functions}
+	h.scratch = nil
+	return Halstead{Total: h.module.report(), Functions: h.functions}
 }
 
 // halScratch is the storage of one HalsteadMetrics call, kept in
@@ -256,6 +276,18 @@ type halsteadVisitor struct {
 	mark      []int32
 	nfn       int32
 	buf       []byte // scratch for building operand keys
+	scratch   *halScratch
+
+	// the state of the walk (see visit)
+	next, end syntax.NodeID // the next node to visit; the module's end
+	ctx       []byte        // the operands' scope: the enclosing def's name (a slice of the source), empty at module and class level
+	acc       *halAcc       // &module, or &fn within a def
+	module    halAcc
+	// fn counts the def being walked that is not nested in another def
+	// (those are never nested in each other), nested defs included.
+	fn       halAcc
+	scopes   []halScope
+	scopeBuf [16]halScope
 }
 
 // node classes of halsteadVisitor.walk
@@ -302,156 +334,158 @@ type halScope struct {
 	toplevel bool   // a def not nested in another: merged and reported when left
 }
 
-// walk visits, in preorder, the named nodes below root that radon's
-// HalsteadVisitor visits: def decorators and headers are skipped, and a
-// def's body is walked in the def's scope (see HalsteadMetrics). The walk
-// is a loop over the preorder node slice that jumps over skipped subtrees.
-// ctx, the operands' scope, is the enclosing def's name (a slice of the
-// source, empty at module and class level).
-func (h *halsteadVisitor) walk(root syntax.NodeID, module *halAcc) {
-	t := h.t
-	var ctx []byte
-	acc := module
-	// fn counts the def being walked that is not nested in another def
-	// (those are never nested in each other), nested defs included.
-	var fn halAcc
-	var scopeBuf [16]halScope
-	scopes := scopeBuf[:0]
-	leave := func() {
-		sc := scopes[len(scopes)-1]
-		scopes = scopes[:len(scopes)-1]
-		ctx = sc.outerCtx
-		if sc.toplevel {
-			acc = module
-			acc.merge(&fn)
-			if h.cc == nil { // (Summarize reports the total only)
-				h.functions = append(h.functions, FunctionHalstead{Name: nameOf(t, sc.def), Report: fn.report()})
-			}
+// walk visits, in preorder, the named nodes below the module root that
+// radon's HalsteadVisitor visits: def decorators and headers are skipped,
+// and a def's body is walked in the def's scope (see HalsteadMetrics). The
+// walk is a loop over the preorder node slice that jumps over skipped
+// subtrees.
+func (h *halsteadVisitor) walk() {
+	for n := h.next; n < h.end; n = h.next {
+		h.visit(n)
+	}
+}
+
+// leave closes the innermost def scope.
+func (h *halsteadVisitor) leave() {
+	sc := h.scopes[len(h.scopes)-1]
+	h.scopes = h.scopes[:len(h.scopes)-1]
+	h.ctx = sc.outerCtx
+	if sc.toplevel {
+		h.acc = &h.module
+		h.module.merge(&h.fn)
+		if h.cc == nil { // (Summarize reports the total only)
+			h.functions = append(h.functions, FunctionHalstead{Name: nameOf(h.t, sc.def), Report: h.fn.report()})
 		}
 	}
-	for n, end := root+1, t.Nodes[root].End; ; {
-		for len(scopes) > 0 && n >= scopes[len(scopes)-1].end {
-			leave()
+}
+
+// visit handles node n of a preorder walk and sets h.next to the next node
+// the walk visits (n+1, or past the subtrees it skips). A node before
+// h.next is ignored, so visit may also be called with every node of the
+// tree in preorder, or with only those of the kinds in summaryKinds: the
+// nodes of other kinds change nothing (see Summarizer).
+func (h *halsteadVisitor) visit(n syntax.NodeID) {
+	if n < h.next {
+		return
+	}
+	t := h.t
+	for len(h.scopes) > 0 && n >= h.scopes[len(h.scopes)-1].end {
+		h.leave()
+	}
+	nd := &t.Nodes[n]
+	h.next = n + 1 // the children
+	if !nd.Named || nd.Extra {
+		h.next = nd.End
+		return
+	}
+	if c := h.cc; c != nil {
+		if len(c.blocks) > 1 && n >= c.blocks[len(c.blocks)-1].end || len(c.filters) > 0 && n >= c.filters[len(c.filters)-1].end {
+			c.leaveTo(n)
 		}
-		if n >= end {
+		if n >= c.off {
+			c.visit(n, nd)
+		}
+	}
+	ctx, acc := h.ctx, h.acc
+	switch classOf(h.kinds, nd) {
+	case hkDecorated:
+		def := t.ChildByField(n, "definition")
+		if def != syntax.NoNode && t.Nodes[def].Kind == "class_definition" {
+			break // a class's decorators are visited
+		}
+		if def != syntax.NoNode {
+			h.next = def // the decorators are not visited
+		} else {
+			h.next = nd.End
+		}
+	case hkFunction:
+		sc := halScope{def: n, outerCtx: ctx}
+		if acc.fn == 0 {
+			// not nested in a def: counted on its own, then merged
+			h.nfn++
+			h.fn = halAcc{fn: h.nfn}
+			h.acc, sc.toplevel = &h.fn, true
+		} // else nested: counted in (and only reported with) the outer def
+		h.ctx = nil
+		if name := t.ChildByField(n, "name"); name != syntax.NoNode {
+			h.ctx = t.Text(name)
+		}
+		body := t.ChildByField(n, "body")
+		if body != syntax.NoNode {
+			sc.end = t.Nodes[body].End
+		}
+		h.scopes = append(h.scopes, sc)
+		if body == syntax.NoNode {
+			h.leave()
+			h.next = nd.End
+			return
+		}
+		h.next = body // name, parameters and return type are not visited
+	case hkBinary:
+		h.operator(acc, t.ChildByField(n, "operator"), false)
+		h.operand(acc, ctx, t.ChildByField(n, "left"))
+		h.operand(acc, ctx, t.ChildByField(n, "right"))
+	case hkComplexPattern:
+		h.complexPattern(acc, ctx, n)
+	case hkPattern:
+		// a negative number literal in a pattern: ast.UnaryOp(USub)
+		for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+			if next := t.Nodes[c].NextSibling; t.Nodes[c].Kind == "-" && !t.Nodes[c].Named && next != syntax.NoNode && isNumber(t, next) {
+				acc.operators++
+				acc.opsSeen |= 1 << opUSub
+				h.operand(acc, ctx, next)
+			}
+		}
+	case hkUnionType:
+		// `X | None` in an annotation: ast.BinOp(BitOr)
+		acc.operators++
+		acc.opsSeen |= 1 << opBitOr
+		for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+			if t.Nodes[c].Named && !t.Nodes[c].Extra {
+				h.operand(acc, ctx, c)
+			}
+		}
+	case hkAugmented:
+		h.operator(acc, t.ChildByField(n, "operator"), true)
+		h.operand(acc, ctx, t.ChildByField(n, "left"))
+		h.operand(acc, ctx, t.ChildByField(n, "right"))
+	case hkUnary:
+		acc.operators++
+		if op := t.ChildByField(n, "operator"); op != syntax.NoNode {
+			k, _ := unaryOperator(t.Nodes[op].Kind)
+			acc.opsSeen |= 1 << k
+		}
+		h.operand(acc, ctx, t.ChildByField(n, "argument"))
+	case hkNot:
+		acc.operators++
+		acc.opsSeen |= 1 << opNot
+		h.operand(acc, ctx, t.ChildByField(n, "argument"))
+	case hkBoolean:
+		op := t.ChildByField(n, "operator")
+		if op == syntax.NoNode {
 			break
 		}
-		nd := &t.Nodes[n]
-		if !nd.Named || nd.Extra {
-			n = nd.End
-			continue
+		kind := t.Nodes[op].Kind
+		if p := nd.Parent; t.Kind(p) == "boolean_operator" && t.ChildByField(p, "left") == n && t.Kind(t.ChildByField(p, "operator")) == kind {
+			break // part of the parent's flattened chain
 		}
-		if c := h.cc; c != nil {
-			if len(c.blocks) > 1 && n >= c.blocks[len(c.blocks)-1].end || len(c.filters) > 0 && n >= c.filters[len(c.filters)-1].end {
-				c.leaveTo(n)
-			}
-			if n >= c.off {
-				c.visit(n, nd)
-			}
-		}
-		switch classOf(h.kinds, nd) {
-		case hkDecorated:
-			def := t.ChildByField(n, "definition")
-			if def != syntax.NoNode && t.Nodes[def].Kind == "class_definition" {
-				break // a class's decorators are visited
-			}
-			if def != syntax.NoNode {
-				n = def // the decorators are not visited
-			} else {
-				n = nd.End
-			}
-			continue
-		case hkFunction:
-			sc := halScope{def: n, outerCtx: ctx}
-			if acc.fn == 0 {
-				// not nested in a def: counted on its own, then merged
-				h.nfn++
-				fn = halAcc{fn: h.nfn}
-				acc, sc.toplevel = &fn, true
-			} // else nested: counted in (and only reported with) the outer def
-			ctx = nil
-			if name := t.ChildByField(n, "name"); name != syntax.NoNode {
-				ctx = t.Text(name)
-			}
-			body := t.ChildByField(n, "body")
-			if body != syntax.NoNode {
-				sc.end = t.Nodes[body].End
-			}
-			scopes = append(scopes, sc)
-			if body == syntax.NoNode {
-				leave()
-				n = nd.End
-				continue
-			}
-			n = body // name, parameters and return type are not visited
-			continue
-		case hkBinary:
-			h.operator(acc, t.ChildByField(n, "operator"), false)
-			h.operand(acc, ctx, t.ChildByField(n, "left"))
-			h.operand(acc, ctx, t.ChildByField(n, "right"))
-		case hkComplexPattern:
-			h.complexPattern(acc, ctx, n)
-		case hkPattern:
-			// a negative number literal in a pattern: ast.UnaryOp(USub)
-			for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-				if next := t.Nodes[c].NextSibling; t.Nodes[c].Kind == "-" && !t.Nodes[c].Named && next != syntax.NoNode && isNumber(t, next) {
-					acc.operators++
-					acc.opsSeen |= 1 << opUSub
-					h.operand(acc, ctx, next)
+		acc.operators++
+		k, _ := halOperator(kind)
+		acc.opsSeen |= 1 << k
+		h.boolValues(acc, ctx, n, kind)
+	case hkComparison:
+		for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+			cn := &t.Nodes[c]
+			switch {
+			case cn.Field == "operators":
+				acc.operators++
+				if k, ok := halOperator(cn.Kind); ok {
+					acc.opsSeen |= 1 << k
 				}
-			}
-		case hkUnionType:
-			// `X | None` in an annotation: ast.BinOp(BitOr)
-			acc.operators++
-			acc.opsSeen |= 1 << opBitOr
-			for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-				if t.Nodes[c].Named && !t.Nodes[c].Extra {
-					h.operand(acc, ctx, c)
-				}
-			}
-		case hkAugmented:
-			h.operator(acc, t.ChildByField(n, "operator"), true)
-			h.operand(acc, ctx, t.ChildByField(n, "left"))
-			h.operand(acc, ctx, t.ChildByField(n, "right"))
-		case hkUnary:
-			acc.operators++
-			if op := t.ChildByField(n, "operator"); op != syntax.NoNode {
-				k, _ := unaryOperator(t.Nodes[op].Kind)
-				acc.opsSeen |= 1 << k
-			}
-			h.operand(acc, ctx, t.ChildByField(n, "argument"))
-		case hkNot:
-			acc.operators++
-			acc.opsSeen |= 1 << opNot
-			h.operand(acc, ctx, t.ChildByField(n, "argument"))
-		case hkBoolean:
-			op := t.ChildByField(n, "operator")
-			if op == syntax.NoNode {
-				break
-			}
-			kind := t.Nodes[op].Kind
-			if p := nd.Parent; t.Kind(p) == "boolean_operator" && t.ChildByField(p, "left") == n && t.Kind(t.ChildByField(p, "operator")) == kind {
-				break // part of the parent's flattened chain
-			}
-			acc.operators++
-			k, _ := halOperator(kind)
-			acc.opsSeen |= 1 << k
-			h.boolValues(acc, ctx, n, kind)
-		case hkComparison:
-			for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-				cn := &t.Nodes[c]
-				switch {
-				case cn.Field == "operators":
-					acc.operators++
-					if k, ok := halOperator(cn.Kind); ok {
-						acc.opsSeen |= 1 << k
-					}
-				case cn.Named && !cn.Extra:
-					h.operand(acc, ctx, c)
-				}
+			case cn.Named && !cn.Extra:
+				h.operand(acc, ctx, c)
 			}
 		}
-		n++ // the children
 	}
 }
 

@@ -1,6 +1,10 @@
 package metrics
 
-import "github.com/polynfi/polynfi/syntax"
+import (
+	"slices"
+
+	"github.com/polynfi/polynfi/syntax"
+)
 
 // Summary is what the maintainability index and the per-def complexity
 // limit need from a module: CyclomaticTotals(t) and HalsteadMetrics(t).Total.
@@ -13,14 +17,69 @@ type Summary struct {
 // one walk over the tree: the Halstead walk, which visits every node the
 // complexity visitor visits, tells a complexity tracker what it meets.
 func Summarize(t *syntax.Tree) Summary {
+	s := NewSummarizer(t)
+	s.h.walk()
+	return s.Summary()
+}
+
+// Summarizer computes Summarize(t) from nodes handed to it in preorder, for
+// a caller that visits the tree anyway (a rule of the scoring engine): the
+// nodes of the kinds SummaryKinds lists are enough, as the nodes of other
+// kinds change neither count, so the Summarizer needs no walk of its own.
+// A Summarizer is used by one goroutine.
+type Summarizer struct {
+	h    *halsteadVisitor
+	cc   *ccTracker
+	done bool
+	sum  Summary
+}
+
+// NewSummarizer returns a Summarizer of module t (Python).
+func NewSummarizer(t *syntax.Tree) *Summarizer {
 	cc := &ccTracker{t: t, kinds: ccKinds.table(t.Lang), defs: map[syntax.NodeID]int{}}
 	cc.blocks = append(cc.blockBuf[:0], ccBlock{end: t.Nodes[t.Root()].End, node: t.Root()})
-	h := halstead(t, cc)
+	return &Summarizer{h: newHalsteadVisitor(t, cc), cc: cc}
+}
+
+// Visit takes node n of the tree. Nodes must come in preorder (increasing
+// NodeID); a node at or before one already taken, and any node after
+// Summary, is ignored. Every node of a kind in SummaryKinds must come; other
+// nodes may.
+func (s *Summarizer) Visit(n syntax.NodeID) {
+	if !s.done {
+		s.h.visit(n)
+	}
+}
+
+// Summary returns Summarize(t) of the nodes visited (computed on the first
+// call; later Visits are ignored).
+func (s *Summarizer) Summary() Summary {
+	if s.done {
+		return s.sum
+	}
+	s.done = true
+	h := s.h.finish()
+	cc, t := s.cc, s.cc.t
 	cc.leaveTo(t.Nodes[t.Root()].End)
 	m := cc.blocks[0]
 	// Total: Module + Σ (function − 1) + Σ (class real complexity − 1)
 	total := 1 + m.complexity + m.fnSum - m.fnCount + m.real
-	return Summary{Complexity: ComplexityTotals{Total: total, ByDef: cc.defs}, Halstead: h.Total}
+	s.sum = Summary{Complexity: ComplexityTotals{Total: total, ByDef: cc.defs}, Halstead: h.Total}
+	return s.sum
+}
+
+// SummaryKinds returns the Python node kinds a Summarizer must be shown: the
+// kinds either count handles (operations, defs, classes, decisions) and
+// those whose children the complexity count filters (strings, attributes).
+func SummaryKinds() []string {
+	var out []string
+	for _, k := range syntax.KindNames(syntax.Python) {
+		if (halKinds.names[k] != 0 || ccKinds.names[k]&^ckNoLine != 0) && !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // ccTracker counts cyclomatic complexity as CyclomaticTotals does, from the

@@ -37,25 +37,68 @@ var CyclomaticComplexity = &nfi.Rule{
 			"Known divergences: radon's count follows the CPython running it, so `try … except*` adds 0 " +
 			"(radon ignores ast.TryStar) and is counted 0 here as well.",
 	},
-	Kinds: []string{"function_definition"},
-	Visit: checkComplexity,
+	// every node the complexity count needs (see summaryState), not only defs
+	Kinds:  summaryKinds,
+	Visit:  visitComplexity,
+	Finish: checkComplexity,
 }
 
-func checkComplexity(p *nfi.Pass, n syntax.NodeID) {
-	cc := moduleSummary(p).Complexity.ByDef[n]
-	p.Measure(float64(cc))
-	if p.Exceeds(float64(cc)) {
-		p.Reportf(p.Tree.ChildByField(n, "name"), "function %s has cyclomatic complexity %d (> %g)", funcName(p.Tree, n), cc, p.Limit())
+// visitComplexity shows node n to the file's Summarizer and notes the defs.
+func visitComplexity(p *nfi.Pass, n syntax.NodeID) {
+	st := visitSummary(p, n)
+	if functionKinds.Has(&p.Tree.Nodes[n]) {
+		st.defs = append(st.defs, n)
 	}
 }
 
-// moduleSummary is the file's cyclomatic-complexity totals and Halstead
-// counts (one walk), computed once and shared by LOG-T01 (each def's
-// complexity, from Complexity.ByDef) and LOG-T06 (Complexity.Total and the
-// Halstead volume).
-func moduleSummary(p *nfi.Pass) *metrics.Summary {
-	return pyast.Memo(p.Module, "logic.summary", func() *metrics.Summary {
-		s := metrics.Summarize(p.Tree)
-		return &s
+func checkComplexity(p *nfi.Pass) {
+	st, _ := p.State.(*summaryState)
+	if st == nil {
+		return // no def
+	}
+	byDef := st.s.Summary().Complexity.ByDef
+	for _, n := range st.defs {
+		cc := byDef[n]
+		p.Measure(float64(cc))
+		if p.Exceeds(float64(cc)) {
+			p.Reportf(p.Tree.ChildByField(n, "name"), "function %s has cyclomatic complexity %d (> %g)", funcName(p.Tree, n), cc, p.Limit())
+		}
+	}
+}
+
+// summaryKinds are the node kinds a metrics.Summarizer is shown, and
+// functionKinds the defs among them.
+var (
+	summaryKinds  = metrics.SummaryKinds()
+	functionKinds = pyast.NewKindSet("function_definition")
+)
+
+// summaryState is the Pass.State of LOG-T01 and LOG-T06, which share the
+// file's cyclomatic-complexity totals and Halstead counts: both rules visit
+// the nodes of summaryKinds and show each to the file's one Summarizer (the
+// second showing of a node is ignored), so that the counts need no walk of
+// their own and each rule works alone too. defs are the defs LOG-T01 met.
+type summaryState struct {
+	s    *metrics.Summarizer
+	defs []syntax.NodeID
+}
+
+// visitSummary shows node n to the file's Summarizer and returns the
+// rule's state.
+func visitSummary(p *nfi.Pass, n syntax.NodeID) *summaryState {
+	st, _ := p.State.(*summaryState)
+	if st == nil {
+		st = &summaryState{s: summarizer(p)}
+		p.State = st
+	}
+	st.s.Visit(n)
+	return st
+}
+
+// summarizer returns the file's Summarizer, complete once every visit is
+// done (in the rules' Finish).
+func summarizer(p *nfi.Pass) *metrics.Summarizer {
+	return pyast.Memo(p.Module, "logic.summarizer", func() *metrics.Summarizer {
+		return metrics.NewSummarizer(p.Tree)
 	})
 }

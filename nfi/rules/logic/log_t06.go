@@ -6,6 +6,7 @@ import (
 
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/metrics"
+	"github.com/polynfi/polynfi/syntax"
 )
 
 // MaintainabilityIndex reports files whose maintainability index, computed
@@ -30,12 +31,15 @@ var MaintainabilityIndex = &nfi.Rule{
 		Oracle: "`radon mi` (multi-line strings counted as comments, its default). On 318 standard-library " +
 			"files every MI equals radon's to within 1e-13 and every rank matches (nfi/metrics/radon_test.go).",
 	},
+	// every node the counts need (see summaryState)
+	Kinds:  summaryKinds,
+	Visit:  func(p *nfi.Pass, n syntax.NodeID) { visitSummary(p, n) },
 	Finish: checkMI,
 }
 
 func checkMI(p *nfi.Pass) {
 	raw, _ := metrics.RawMetrics(p.Tree.Source)
-	s := moduleSummary(p)
+	s := summarizer(p).Summary()
 	mi := metrics.MaintainabilityIndex(s.Halstead.Volume, s.Complexity.Total, raw.LLOC, metrics.CommentPercent(raw, true))
 	p.Measure(mi)
 	if p.Exceeds(mi) {
