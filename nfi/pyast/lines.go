@@ -133,7 +133,7 @@ func (m *Module) Tokens() []Token { return m.Lines().Tokens }
 func buildLines(t *syntax.Tree, ix *nodeIndex) *Lines {
 	src := t.Source
 	starts := t.LineStarts()
-	ls := &Lines{List: make([]Line, len(starts))}
+	ls := &Lines{List: lineStore.get(len(starts))[:len(starts)]}
 	for i, s := range starts {
 		end := uint32(len(src))
 		if i+1 < len(starts) {
@@ -146,15 +146,14 @@ func buildLines(t *syntax.Tree, ix *nodeIndex) *Lines {
 		for ind < end && (src[ind] == ' ' || src[ind] == '\t' || src[ind] == '\f') {
 			ind++
 		}
-		l := &ls.List[i]
-		l.Start, l.End, l.Indent, l.Comment = s, end, ind-s, -1
+		ls.List[i] = Line{Start: s, End: end, Indent: ind - s, Comment: -1}
 	}
 	// Tokens are leaves, some 57% of the nodes in the standard library (at
 	// most 69% per file); a file of little more than comments may have
 	// more, and then the stream grows. Sizing the stream for every node
 	// would clear and pool mostly unused memory (the storage is pooled, see
 	// Module.Release).
-	ls.Tokens = newTokens(len(t.Nodes)*3/4 + 64)
+	ls.Tokens = tokenStore.get(len(t.Nodes)*3/4 + 64)
 	var (
 		depth     int32
 		prevEnd   uint32 // end of the previous token (of any kind)
@@ -166,7 +165,7 @@ func buildLines(t *syntax.Tree, ix *nodeIndex) *Lines {
 	lastCode = syntax.NoNode
 	nodes := t.Nodes
 	// About one node in three is an identifier or an attribute.
-	ix.lists[listRef] = make([]syntax.NodeID, 0, len(nodes)/3)
+	ix.lists[listRef] = refStore.get(len(nodes) / 3)
 	for i := 0; i < len(nodes); {
 		n := &nodes[i]
 		class, lists := classOther, uint8(0)
@@ -340,53 +339,62 @@ func tokenClassOf(n *syntax.Node) uint8 {
 	return classOther
 }
 
-// tokenFree holds the token storage of released modules (see
-// Module.Release) for later modules, up to maxPooledTokens tokens each
-// (about 0.9 MB), one per core (the engine scores a file per core at a
-// time); bigTokenFree holds one storage of up to maxBigPooledTokens (about
-// 1.8 MB) for the few large files, which would otherwise allocate (and
-// clear) most of the token memory. Unlike a sync.Pool they are not emptied
-// by garbage collections, which come every few dozen files while scoring.
-var (
-	tokenFree    = make(chan []Token, runtime.GOMAXPROCS(0))
-	bigTokenFree = make(chan []Token, 1)
-)
+// A freeList keeps the storage of released modules (see Module.Release)
+// for later modules: up to one slice per core (the engine scores a file per
+// core at a time) of at most maxSmall elements, and one of at most maxBig
+// for the few large files, which would otherwise allocate (and clear) most
+// of the memory. Unlike a sync.Pool it is not emptied by garbage
+// collections, which come every few dozen files while scoring.
+type freeList[T any] struct {
+	small, big       chan []T
+	maxSmall, maxBig int
+}
 
-const (
-	maxPooledTokens    = 1 << 15
-	maxBigPooledTokens = 1 << 16
-)
+func newFreeList[T any](maxSmall, maxBig int) *freeList[T] {
+	return &freeList[T]{small: make(chan []T, runtime.GOMAXPROCS(0)), big: make(chan []T, 1),
+		maxSmall: maxSmall, maxBig: maxBig}
+}
 
-func newTokens(n int) []Token {
-	free := tokenFree
-	if n > maxPooledTokens {
-		free = bigTokenFree
+// get returns an empty slice with room for n elements.
+func (f *freeList[T]) get(n int) []T {
+	free := f.small
+	if n > f.maxSmall {
+		free = f.big
 	}
 	select {
-	case ts := <-free:
-		if cap(ts) >= n {
-			return ts[:0]
+	case s := <-free:
+		if cap(s) >= n {
+			return s[:0]
 		}
 		// A slice too small is dropped: the larger one made here takes
 		// its place when released.
 	default:
 	}
-	return make([]Token, 0, n+n/8)
+	return make([]T, 0, n+n/8)
 }
 
-func releaseTokens(ts []Token) {
-	free := tokenFree
-	switch c := cap(ts); {
-	case c == 0 || c > maxBigPooledTokens:
+// put keeps s for a later get, unless it is too large or the list is full.
+func (f *freeList[T]) put(s []T) {
+	free := f.small
+	switch c := cap(s); {
+	case c == 0 || c > f.maxBig:
 		return
-	case c > maxPooledTokens:
-		free = bigTokenFree
+	case c > f.maxSmall:
+		free = f.big
 	}
 	select {
-	case free <- ts[:0]:
+	case free <- s[:0]:
 	default:
 	}
 }
+
+// The storage of token streams (up to 32K tokens, about 0.9 MB, per core
+// and one of 64K), line tables and reference lists.
+var (
+	tokenStore = newFreeList[Token](1<<15, 1<<16)
+	lineStore  = newFreeList[Line](1<<13, 1<<15)
+	refStore   = newFreeList[syntax.NodeID](1<<14, 1<<16)
+)
 
 // widthCond measures display widths without locale influence: East Asian
 // ambiguous characters are narrow, as in Rust's unicode-width.

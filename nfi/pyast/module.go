@@ -41,13 +41,18 @@ func NewModule(path string, tree *syntax.Tree) *Module {
 	return &Module{Tree: tree, Path: filepath.ToSlash(path)}
 }
 
-// Release hands the module's token stream back for reuse by a later
-// module's Lines; the module and everything built from it must not be used
-// afterwards. The engine calls it when it has scored the file.
+// Release hands the module's token stream, line table and reference list
+// back for reuse by a later module's Lines; the module and everything built
+// from it must not be used afterwards. The engine calls it when it has
+// scored the file.
 func (m *Module) Release() {
 	if m.lines != nil {
-		releaseTokens(m.lines.Tokens)
+		tokenStore.put(m.lines.Tokens)
+		lineStore.put(m.lines.List)
 		m.lines = nil
+	}
+	if m.nodeIndex != nil {
+		refStore.put(m.nodeIndex.lists[listRef])
 	}
 	m.memo, m.names, m.defs, m.comments, m.nodeIndex = nil, nil, nil, nil, nil
 }
