@@ -49,11 +49,12 @@ type Imports struct {
 	modules map[string]bool
 	// locals holds every local name bound by some import, in any scope.
 	locals map[string]bool
-	// localFirst and localLens summarize locals (first bytes; lengths, 63
-	// and over in the last bit) so that most names are rejected without
-	// hashing them.
-	localFirst [256]bool
-	localLens  uint64
+	// localShapes summarizes locals so that most names are rejected
+	// without hashing them: localShapes[b] has bit lenBit(n) for each local
+	// of n bytes (63 and over share the last bit) whose first byte is b;
+	// localLast marks the last bytes of locals.
+	localShapes [256]uint64
+	localLast   [256]bool
 }
 
 // Imports returns the file's import table, built once per file.
@@ -76,7 +77,7 @@ func (m *Module) ImportsModule(name string) bool { return m.Imports().ImportsMod
 // BindsLocal reports whether some import in the file binds local name s (in
 // any scope). It does not allocate.
 func (im *Imports) BindsLocal(s []byte) bool {
-	if len(s) == 0 || !im.localFirst[s[0]] || im.localLens&lenBit(len(s)) == 0 {
+	if len(s) == 0 || im.localShapes[s[0]]&lenBit(len(s)) == 0 || !im.localLast[s[len(s)-1]] {
 		return false
 	}
 	return im.locals[string(s)]
@@ -113,8 +114,8 @@ func buildImports(t *syntax.Tree, ids []syntax.NodeID) *Imports {
 		in := &im.List[i]
 		if in.Local != "" {
 			im.locals[in.Local] = true
-			im.localFirst[in.Local[0]] = true
-			im.localLens |= lenBit(len(in.Local))
+			im.localShapes[in.Local[0]] |= lenBit(len(in.Local))
+			im.localLast[in.Local[len(in.Local)-1]] = true
 		}
 		if strings.HasPrefix(in.Module, ".") || in.Module == "" {
 			continue

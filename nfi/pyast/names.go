@@ -285,20 +285,45 @@ func (nm *Names) enclosingScope(n syntax.NodeID) syntax.NodeID {
 	t := nm.tree
 	child := n
 	for p := t.Nodes[n].Parent; p != syntax.NoNode; child, p = p, t.Nodes[p].Parent {
-		switch t.Nodes[p].Kind {
-		case "function_definition", "class_definition":
+		switch scopeClassOf(&t.Nodes[p]) {
+		case scopeDef:
 			if f := t.Nodes[child].Field; f == "body" || (f == "parameters" && isParamName(t, n, child)) {
 				return p
 			}
-		case "lambda":
-			if f := t.Nodes[child].Field; f == "body" || (f == "parameters" && isParamName(t, n, child)) {
-				return p
-			}
-		case "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression":
+		case scopeComprehension:
 			return p
 		}
 	}
 	return 0
+}
+
+// Scope classes of node kinds, see enclosingScope.
+const (
+	scopeNone          uint8 = iota
+	scopeDef                 // function_definition, class_definition, lambda: the body and parameter names
+	scopeComprehension       // the four comprehensions: the whole node
+)
+
+// scopeClasses maps a Python KindID to its scope class.
+var scopeClasses = func() []uint8 {
+	names := syntax.KindNames(syntax.Python)
+	c := make([]uint8, len(names))
+	for id, n := range names {
+		switch n {
+		case "function_definition", "class_definition", "lambda":
+			c[id] = scopeDef
+		case "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression":
+			c[id] = scopeComprehension
+		}
+	}
+	return c
+}()
+
+func scopeClassOf(n *syntax.Node) uint8 {
+	if int(n.KindID) < len(scopeClasses) {
+		return scopeClasses[n.KindID]
+	}
+	return scopeNone
 }
 
 // isParamName reports whether n, inside parameter list params, is a
