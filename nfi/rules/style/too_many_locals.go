@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/nfi/pyast"
 	"github.com/polynfi/polynfi/syntax"
 )
 
@@ -34,8 +35,12 @@ var TooManyLocals = &nfi.Rule{
 			"(`def f(a, b, ..., p)` with 16 parameters fails here and passes Ruff). Not exact.",
 	},
 	Oracle: nfi.Oracle{Ruff: []string{"PLR0914"}, RuffArgs: []string{"--preview"}, Exact: false},
-	Kinds:  []string{"function_definition"},
-	Visit:  checkTooManyLocals,
+	// every node kind the count looks at (see visitLocals), not only defs
+	Kinds: []string{"function_definition", "class_definition", "lambda", "list_comprehension",
+		"set_comprehension", "dictionary_comprehension", "generator_expression", "identifier",
+		"dotted_name", "aliased_import"},
+	Visit:  visitLocals,
+	Finish: finishLocals,
 }
 
 func numberedAssignments(n int) string {
@@ -75,110 +80,162 @@ var localsKinds = &kindClasses{names: map[string]uint8{
 	"aliased_import":           lkImport,
 }}
 
-// localsScratch holds the name sets of checkTooManyLocals, reused from one
-// def of a file to the next (in Pass.State), and the file's source as a
-// string (sourceString): names are substrings of it, so that none is copied.
-type localsScratch struct {
-	names, global map[string]bool
-	src           string
+var functionKinds = pyast.NewKindSet("function_definition")
+
+// localsState is checkTooManyLocals's Pass.State: the defs being walked,
+// innermost last, and the file's source as a string (sourceString): names
+// are substrings of it, so that none is copied.
+type localsState struct {
+	frames []localsFrame // frames[:open] are open; the rest keep their maps for reuse
+	open   int
+	src    string
+	kinds  kindTable // localsKinds.table()
 }
 
-func checkTooManyLocals(p *nfi.Pass, fn syntax.NodeID) {
+// localsFrame is one def whose body is being walked.
+type localsFrame struct {
+	def           syntax.NodeID
+	body, end     syntax.NodeID // the body's nodes are [body, end)
+	skip          syntax.NodeID // the nodes before skip are not the def's own
+	names, global map[string]bool
+}
+
+// visitLocals takes, in preorder, the nodes of the kinds TooManyLocals
+// lists. Each def opens a frame whose body's nodes it takes as the def's
+// own, less those of nested scopes (other than := targets in
+// comprehensions) and of imports already counted; a def is measured when
+// the walk leaves its body (or in finishLocals).
+func visitLocals(p *nfi.Pass, n syntax.NodeID) {
 	t := p.Tree
-	sc, _ := p.State.(*localsScratch)
-	if sc == nil {
-		sc = &localsScratch{names: map[string]bool{}, global: map[string]bool{}, src: sourceString(p)}
-		p.State = sc
+	st, _ := p.State.(*localsState)
+	if st == nil {
+		st = &localsState{src: sourceString(p), kinds: localsKinds.table()}
+		p.State = st
 	}
-	names, global, src := sc.names, sc.global, sc.src
-	clear(names)
-	clear(global)
+	for st.open > 0 && n >= st.frames[st.open-1].end {
+		st.close(p)
+	}
+	kind := st.kinds.of(&t.Nodes[n])
+	var f *localsFrame // the def n belongs to, if any
+	if st.open > 0 {
+		if f = &st.frames[st.open-1]; n < f.body || n < f.skip {
+			f = nil // a def header, or a nested scope
+		}
+	}
+	if f != nil {
+		f.take(st, t, n, kind)
+	}
+	if kind == lkScope && functionKinds.Has(&t.Nodes[n]) { // (a def in a class in a def too)
+		st.push(t, n)
+	}
+}
+
+// take counts node n, of class kind, for frame f.
+func (f *localsFrame) take(st *localsState, t *syntax.Tree, n syntax.NodeID, kind uint8) {
 	text := func(id syntax.NodeID) string {
 		nd := &t.Nodes[id]
-		return src[nd.StartByte:nd.EndByte]
+		return st.src[nd.StartByte:nd.EndByte]
 	}
-	add := func(id syntax.NodeID) { names[text(id)] = true }
+	nd := &t.Nodes[n]
+	switch kind {
+	case lkScope:
+		if id := t.ChildByField(n, "name"); id != syntax.NoNode {
+			f.names[text(id)] = true
+		}
+		// Decorators, defaults and bases run in this scope but rarely
+		// bind; the body is another scope.
+		f.skip = nd.End
+	case lkLambda:
+		f.skip = nd.End
+	case lkComprehension:
+		// Only assignment expressions inside bind here.
+		t.Walk(n, func(w syntax.NodeID) bool {
+			k := t.Nodes[w].Kind
+			if k == "lambda" || k == "function_definition" || k == "class_definition" {
+				return false
+			}
+			if k == "named_expression" {
+				if id := t.ChildByField(w, "name"); id != syntax.NoNode {
+					f.names[text(id)] = true
+				}
+			}
+			return true
+		})
+		f.skip = nd.End
+	case lkIdentifier:
+		switch r, _ := bindingRole(t, n); r {
+		case roleAssign, roleAug, roleFor, roleWith, roleExcept, roleWalrus, roleMatch:
+			f.names[text(n)] = true
+		case roleGlobal:
+			f.global[text(n)] = true
+		}
+	case lkImport:
+		if s := importedName(t, n); s != "" {
+			f.names[s] = true
+			f.skip = nd.End
+		} // else its identifiers come next
+	}
+}
+
+// push opens the frame of def fn and counts its parameters.
+func (st *localsState) push(t *syntax.Tree, fn syntax.NodeID) {
+	body := t.ChildByField(fn, "body")
+	if body == syntax.NoNode {
+		return // not measured
+	}
+	if st.open == len(st.frames) {
+		st.frames = append(st.frames, localsFrame{names: map[string]bool{}, global: map[string]bool{}})
+	}
+	f := &st.frames[st.open]
+	st.open++
+	clear(f.names)
+	clear(f.global)
+	f.def, f.body, f.end, f.skip = fn, body, t.Nodes[body].End, body
 	if params := t.ChildByField(fn, "parameters"); params != syntax.NoNode {
 		for c := t.Nodes[params].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 			if id := paramName(t, c); id != syntax.NoNode {
-				if !ignoredArgument(text(id)) {
-					add(id)
+				nd := &t.Nodes[id]
+				if s := st.src[nd.StartByte:nd.EndByte]; !ignoredArgument(s) {
+					f.names[s] = true
 				}
 			}
 		}
 	}
-	body := t.ChildByField(fn, "body")
-	if body == syntax.NoNode {
-		return
-	}
-	kinds := localsKinds.table()
-	for id, end := body, t.Nodes[body].End; id < end; {
-		nd := &t.Nodes[id]
-		skip := false // skip id's descendants
-		switch kinds.of(nd) {
-		case lkScope:
-			if n := t.ChildByField(id, "name"); n != syntax.NoNode {
-				add(n)
-			}
-			// Decorators, defaults and bases run in this scope but rarely
-			// bind; the body is another scope.
-			skip = true
-		case lkLambda:
-			skip = true
-		case lkComprehension:
-			// Only assignment expressions inside bind here.
-			t.Walk(id, func(w syntax.NodeID) bool {
-				k := t.Nodes[w].Kind
-				if k == "lambda" || k == "function_definition" || k == "class_definition" {
-					return false
-				}
-				if k == "named_expression" {
-					if n := t.ChildByField(w, "name"); n != syntax.NoNode {
-						add(n)
-					}
-				}
-				return true
-			})
-			skip = true
-		case lkIdentifier:
-			switch r, _ := bindingRole(t, id); r {
-			case roleAssign, roleAug, roleFor, roleWith, roleExcept, roleWalrus, roleMatch:
-				add(id)
-			case roleGlobal:
-				global[text(id)] = true
-			}
-			skip = true
-		case lkImport:
-			if s := importedName(t, id); s != "" {
-				names[s] = true
-				skip = true
-			}
-		}
-		if skip {
-			id = nd.End
-		} else {
-			id++
-		}
-	}
+}
+
+// close measures the innermost open def.
+func (st *localsState) close(p *nfi.Pass) {
+	st.open--
+	f := &st.frames[st.open]
 	// the names, less `_` and the names declared global (counted without
 	// iterating names: its storage is kept from def to def)
-	count := len(names)
-	if names["_"] {
+	count := len(f.names)
+	if f.names["_"] {
 		count--
 	}
-	if len(global) > 0 {
-		for s := range global {
-			if s != "_" && names[s] {
+	if len(f.global) > 0 {
+		for s := range f.global {
+			if s != "_" && f.names[s] {
 				count--
 			}
 		}
 	}
 	p.Measure(float64(count))
 	if p.Exceeds(float64(count)) {
-		id, name := defName(t, fn)
+		t := p.Tree
+		id, name := defName(t, f.def)
 		if id == syntax.NoNode {
-			id = fn
+			id = f.def
 		}
 		p.Reportf(id, "function %s has %d local variables (> %d)", name, count, int(p.Limit()))
+	}
+}
+
+// finishLocals measures the defs still open at the end of the file.
+func finishLocals(p *nfi.Pass) {
+	if st, _ := p.State.(*localsState); st != nil {
+		for st.open > 0 {
+			st.close(p)
+		}
 	}
 }
