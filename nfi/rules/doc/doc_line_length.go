@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/pyast"
@@ -173,11 +175,10 @@ func overlong(line string, cut, limit int) (int, bool) {
 	if cut >= 0 && cut <= len(line) {
 		line = strings.TrimRight(line[:cut], " \t\f")
 	}
-	chunks := strings.Fields(line)
-	if len(chunks) < 2 {
+	last, several := lastField(line)
+	if !several {
 		return width, false
 	}
-	last := chunks[len(chunks)-1]
 	if strings.Contains(last, "://") && width-lineWidth(last) <= limit {
 		return width, false
 	}
@@ -187,6 +188,34 @@ func overlong(line string, cut, limit int) (int, bool) {
 	}
 	width = lineWidth(line)
 	return width, width > limit
+}
+
+// lastField returns the last of the whitespace-separated chunks that
+// strings.Fields(s) returns, and whether there are at least two, without
+// building the list.
+func lastField(s string) (last string, several bool) {
+	end := len(s)
+	for end > 0 {
+		r, size := utf8.DecodeLastRuneInString(s[:end])
+		if !unicode.IsSpace(r) {
+			break
+		}
+		end -= size
+	}
+	start := end
+	for start > 0 {
+		r, size := utf8.DecodeLastRuneInString(s[:start])
+		if unicode.IsSpace(r) {
+			break
+		}
+		start -= size
+	}
+	for _, r := range s[:start] {
+		if !unicode.IsSpace(r) {
+			return s[start:end], true
+		}
+	}
+	return s[start:end], false
 }
 
 // lineWidth is the display width of s as Ruff measures it (pyast.DisplayWidth, tab size 4).

@@ -67,7 +67,7 @@ func checkTryBodyRatio(p *nfi.Pass, n syntax.NodeID) {
 
 // lineCounts is a prefix sum over physical lines: cum[r] is the number of
 // code lines among rows [0, r).
-type lineCounts struct{ cum []int }
+type lineCounts struct{ cum []int32 }
 
 // count returns the number of code lines among rows [from, to] (0-based, inclusive).
 func (l lineCounts) count(from, to uint32) int {
@@ -77,17 +77,17 @@ func (l lineCounts) count(from, to uint32) int {
 	if from > to {
 		return 0
 	}
-	return l.cum[to+1] - l.cum[from]
+	return int(l.cum[to+1] - l.cum[from])
 }
 
-func (l lineCounts) total() int { return l.cum[len(l.cum)-1] }
+func (l lineCounts) total() int { return int(l.cum[len(l.cum)-1]) }
 
 // codeLines counts the rows that hold a token other than a comment (the
 // Code lines of pyast.Lines), once per file.
 func codeLines(m *pyast.Module) lineCounts {
 	return pyast.Memo(m, "errh.codelines", func() lineCounts {
 		ls := m.Lines().List
-		cum := make([]int, len(ls)+1)
+		cum := make([]int32, len(ls)+1)
 		for r := range ls {
 			cum[r+1] = cum[r]
 			if ls[r].Flags&pyast.Code != 0 {
