@@ -3,6 +3,7 @@ package style
 import (
 	"bytes"
 	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/polynfi/polynfi/nfi"
@@ -74,8 +75,11 @@ func finishMagicNumbers(p *nfi.Pass) {
 	if !p.Exceeds(float64(count)) {
 		return
 	}
+	// the messages end alike: " (file has <count> magic numbers, > <limit>)",
+	// formatted (and made an interface value) once
+	var tail any = " (file has " + strconv.Itoa(count) + " magic numbers, > " + strconv.Itoa(int(p.Limit())) + ")"
 	for _, n := range st.found {
-		p.Reportf(n, "magic number %s (file has %d magic numbers, > %d)", p.Tree.Text(n), count, int(p.Limit()))
+		p.Reportf(n, "magic number %s%s", p.Tree.Text(n), tail)
 	}
 }
 
