@@ -1,6 +1,7 @@
 package pyast
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/polynfi/polynfi/syntax"
@@ -164,11 +165,21 @@ func StringLiteral(t *syntax.Tree, n syntax.NodeID) (StringPart, bool) {
 	return stringPart(t, n)
 }
 
-func stringPart(t *syntax.Tree, n syntax.NodeID) (StringPart, bool) {
+// IsTextLiteral reports whether n is a well-formed string literal that is
+// text (StringLiteral's ok and StringPart.IsText), without copying it.
+func IsTextLiteral(t *syntax.Tree, n syntax.NodeID) bool {
+	start, _, q, ok := stringDelimiters(t, n)
+	return ok && !bytes.ContainsAny(t.Text(start)[:q], "fFtTbB")
+}
+
+// stringDelimiters finds the string_start and string_end children of
+// string node n and the length q of the prefix in string_start's text; ok
+// is false when n is not a well-formed string literal.
+func stringDelimiters(t *syntax.Tree, n syntax.NodeID) (start, end syntax.NodeID, q int, ok bool) {
 	if t.Nodes[n].Kind != "string" {
-		return StringPart{}, false
+		return 0, 0, 0, false
 	}
-	start, end := syntax.NoNode, syntax.NoNode
+	start, end = syntax.NoNode, syntax.NoNode
 	for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 		switch t.Nodes[c].Kind {
 		case "string_start":
@@ -178,17 +189,25 @@ func stringPart(t *syntax.Tree, n syntax.NodeID) (StringPart, bool) {
 		}
 	}
 	if start == syntax.NoNode || end == syntax.NoNode || t.Nodes[end].Missing {
-		return StringPart{}, false
+		return 0, 0, 0, false
 	}
 	open := t.Text(start)
-	q := 0
 	for q < len(open) && open[q] != '"' && open[q] != '\'' {
 		q++
 	}
-	sb, eb := t.Nodes[start].EndByte, t.Nodes[end].StartByte
-	if eb < sb {
+	if t.Nodes[end].StartByte < t.Nodes[start].EndByte {
+		return 0, 0, 0, false
+	}
+	return start, end, q, true
+}
+
+func stringPart(t *syntax.Tree, n syntax.NodeID) (StringPart, bool) {
+	start, end, q, ok := stringDelimiters(t, n)
+	if !ok {
 		return StringPart{}, false
 	}
+	open := t.Text(start)
+	sb, eb := t.Nodes[start].EndByte, t.Nodes[end].StartByte
 	return StringPart{
 		Node:      n,
 		Prefix:    string(open[:q]),

@@ -1,9 +1,13 @@
 package pyast
 
 import (
+	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/polynfi/polynfi/internal/corpus"
+	"github.com/polynfi/polynfi/syntax"
 )
 
 func TestDocstringOf(t *testing.T) {
@@ -74,5 +78,44 @@ func TestSplitLines(t *testing.T) {
 		if diff := cmp.Diff(want, SplitLines(in)); diff != "" {
 			t.Errorf("SplitLines(%q) (-want +got):\n%s", in, diff)
 		}
+	}
+}
+
+// TestIsTextLiteral checks IsTextLiteral against StringLiteral and IsText
+// on every node of a few sources and a stdlib sample.
+func TestIsTextLiteral(t *testing.T) {
+	check := func(name string, tree *syntax.Tree) (texts int) {
+		for i := range tree.Nodes {
+			id := syntax.NodeID(i)
+			p, ok := StringLiteral(tree, id)
+			want := ok && p.IsText()
+			if got := IsTextLiteral(tree, id); got != want {
+				t.Errorf("%s: node %d %q: IsTextLiteral = %v, want %v", name, i, tree.Text(id), got, want)
+			}
+			if want {
+				texts++
+			}
+		}
+		return texts
+	}
+	// text: 'x' and u'''z'''; not: the f-string and the bytes
+	src := "a = 'x'\nb = f'{a}'\nc = rb\"y\"\nd = u'''z'''\n"
+	tree, err := syntax.ParseOnce(syntax.Python, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := check("src", tree); n != 2 {
+		t.Errorf("src: %d text literals, want 2", n)
+	}
+	for _, f := range corpus.StdlibSample(t, 60) {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree, err := syntax.ParseOnce(syntax.Python, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(f, tree)
 	}
 }

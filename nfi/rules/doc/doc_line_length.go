@@ -68,7 +68,7 @@ func visitDocLineString(p *nfi.Pass, n syntax.NodeID) {
 	}
 	switch t.Nodes[e].Kind {
 	case "string":
-		if part, ok := pyast.StringLiteral(t, e); !ok || !part.IsText() {
+		if !pyast.IsTextLiteral(t, e) {
 			return
 		}
 	case "concatenated_string":
@@ -76,7 +76,7 @@ func visitDocLineString(p *nfi.Pass, n syntax.NodeID) {
 			if t.Nodes[c].Extra {
 				continue
 			}
-			if part, ok := pyast.StringLiteral(t, c); !ok || !part.IsText() {
+			if !pyast.IsTextLiteral(t, c) {
 				return
 			}
 		}
