@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/polynfi/polynfi/syntax"
 )
 
 // Raw holds radon's raw line counts of one Python file. SLOC + Multi +
@@ -143,7 +145,16 @@ type rawScanner struct {
 //
 // Source: radon 6.0.1 radon/raw.py (analyze, _get_all_tokens, _logical,
 // is_single_token); CPython 3.11 Lib/tokenize.py for the token grammar.
-func RawMetrics(src []byte) (Raw, error) {
+func RawMetrics(src []byte) (Raw, error) { return rawMetrics(src, nil) }
+
+// RawMetricsTree is RawMetrics(t.Source), which it computes with the line
+// starts the tree already knows (syntax.Tree.LineStarts) when "\n" is the
+// source's only line break.
+func RawMetricsTree(t *syntax.Tree) (Raw, error) { return rawMetrics(t.Source, t.LineStarts()) }
+
+// rawMetrics is RawMetrics; starts, when not empty, holds the offset of the
+// start of every "\n"-separated line of src.
+func rawMetrics(src []byte, starts []uint32) (Raw, error) {
 	var r Raw
 	var sc rawScanner
 	groupStart, nonEmpty, empty := 0, 0, 0
@@ -160,13 +171,19 @@ func RawMetrics(src []byte) (Raw, error) {
 	}
 	for pos < len(src) {
 		var end, next int
-		if onlyLF {
+		switch {
+		case onlyLF && row+1 < len(starts): // (row counts the lines before this one)
+			next = int(starts[row+1])
+			end = next - 1
+		case onlyLF && len(starts) > 0: // the last line
+			end, next = len(src), len(src)
+		case onlyLF:
 			if k := bytes.IndexByte(src[pos:], '\n'); k >= 0 {
 				end, next = pos+k, pos+k+1
 			} else {
 				end, next = len(src), len(src)
 			}
-		} else {
+		default:
 			end, next = nextLine(src, pos)
 		}
 		line := pyStrip(src[pos:end])

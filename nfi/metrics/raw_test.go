@@ -1,8 +1,11 @@
 package metrics
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/polynfi/polynfi/syntax"
 )
 
 // Expected values are radon 6.0.1's (radon.raw.analyze) for the same sources,
@@ -65,4 +68,38 @@ func FuzzRawMetrics(f *testing.F) {
 			t.Errorf("negative count: %+v", r)
 		}
 	})
+}
+
+// TestRawMetricsTree checks that RawMetricsTree, which takes the line
+// starts from the tree, agrees with RawMetrics on a stdlib sample and on
+// sources with and without a final newline or with other line breaks.
+func TestRawMetricsTree(t *testing.T) {
+	files, trees := parsedSample(t, 60)
+	srcs := []string{"", "\n", "x = 1", "x = 1\n", "x = 1\n\n", "# c\nx = (1,\n 2)\n'''a\n\nb'''\n",
+		"x = 1\r\ny = 2\r\n", "x = 1\fy = 2\n", "s = '''a\n", "def f():\n    return 1  # c"}
+	p := syntax.NewParser()
+	defer p.Close()
+	for _, s := range srcs {
+		tr, err := p.Parse(syntax.Python, []byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		trees[s], files = tr, append(files, s)
+	}
+	checked := 0
+	for _, f := range files {
+		tr := trees[f]
+		if tr == nil {
+			continue
+		}
+		want, wantErr := RawMetrics(tr.Source)
+		got, err := RawMetricsTree(tr)
+		if got != want || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Errorf("%q: RawMetricsTree = %+v, %v; RawMetrics = %+v, %v", f, got, err, want, wantErr)
+		}
+		checked++
+	}
+	if checked < 60 {
+		t.Errorf("only %d sources checked", checked)
+	}
 }

@@ -38,7 +38,7 @@ var MaintainabilityIndex = &nfi.Rule{
 }
 
 func checkMI(p *nfi.Pass) {
-	raw, _ := metrics.RawMetrics(p.Tree.Source)
+	raw, _ := metrics.RawMetricsTree(p.Tree)
 	s := summarizer(p).Summary()
 	mi := metrics.MaintainabilityIndex(s.Halstead.Volume, s.Complexity.Total, raw.LLOC, metrics.CommentPercent(raw, true))
 	p.Measure(mi)
