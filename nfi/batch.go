@@ -12,8 +12,11 @@ import (
 
 // ScoreFiles reads and scores paths on workers goroutines (GOMAXPROCS when
 // workers ≤ 0), one syntax.Parser per worker, and calls emit with each
-// FileScore in the order of paths. At most 4×workers results wait for
-// emission, so memory does not grow with the number of files. A file that
+// FileScore in the order of paths. At most 32×workers results wait for
+// emission, so memory does not grow with the number of files; the window
+// is that wide so that one large file (the standard library's largest
+// takes some 50 times an average file) does not leave the other workers
+// idle, their finished results waiting behind it. A file that
 // cannot be read comes back with Status read_error, never as an error.
 // ScoreFiles returns ctx's error when cancelled, or the first error emit
 // returns (which stops the run).
@@ -25,7 +28,7 @@ func (e *Engine) ScoreFiles(ctx context.Context, paths []string, workers int, em
 		i    int
 		path string
 	}
-	window := 4 * workers
+	window := 32 * workers
 	jobs := make(chan job)
 	results := make(chan struct {
 		i  int
