@@ -367,22 +367,22 @@ func boundName(t *syntax.Tree, id syntax.NodeID) (string, bool) {
 	var target syntax.NodeID = syntax.NoNode
 	switch pn.Kind {
 	case "variable_declarator":
-		if n.Field == "value" {
+		if n.Field() == "value" {
 			target = t.ChildByField(p, "name")
 		}
 	case "assignment_expression":
-		if n.Field == "right" {
+		if n.Field() == "right" {
 			target = t.ChildByField(p, "left")
 			if target != syntax.NoNode && t.Nodes[target].Kind == "member_expression" {
 				target = t.ChildByField(target, "property")
 			}
 		}
 	case "pair":
-		if n.Field == "value" {
+		if n.Field() == "value" {
 			target = t.ChildByField(p, "key")
 		}
 	case "public_field_definition", "field_definition":
-		if n.Field == "value" {
+		if n.Field() == "value" {
 			target = t.ChildByField(p, "name")
 			if target == syntax.NoNode {
 				target = t.ChildByField(p, "property")

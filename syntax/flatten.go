@@ -69,16 +69,16 @@ typedef struct { const char *ptr; intptr_t len; } pn_str;
 // writing them from C needs no write barrier and the storage may be passed
 // to C again when it is reused.
 typedef struct {
-	pn_str kind, field;
+	pn_str kind;
 	uint32_t start_byte, end_byte;
 	uint32_t start_row, start_col, end_row, end_col;
 	int32_t parent, first_child, next_sibling, end;
-	uint16_t kind_id;
+	uint16_t kind_id, field_id;
 	bool named, missing, extra;
 } pn_gonode;
 
 enum {
-	pn_off_field = offsetof(pn_gonode, field),
+	pn_off_field_id = offsetof(pn_gonode, field_id),
 	pn_off_start_byte = offsetof(pn_gonode, start_byte),
 	pn_off_end_col = offsetof(pn_gonode, end_col),
 	pn_off_parent = offsetof(pn_gonode, parent),
@@ -91,11 +91,16 @@ enum {
 
 // pn_names is a grammar's node-type and field names as Go strings over the
 // grammar's static C strings: kinds[symbol] (the symbol 0xFFFF, ERROR, is
-// error), fields[field id] (fields[0] is "").
+// error), fields[field id] (fields[0] is ""), and field_ids[field id], the
+// field's number in syntax's table of all grammars' field names (set from
+// Go).
 typedef struct {
 	pn_str *kinds, *fields, error;
+	uint16_t *field_ids;
 	uint32_t kind_count, field_count;
 } pn_names;
+
+static void pn_set_field_id(pn_names *n, uint32_t i, uint16_t id) { n->field_ids[i] = id; }
 
 static pn_str pn_cstr(const char *s) {
 	pn_str r = { s ? s : "", 0 };
@@ -112,7 +117,11 @@ static pn_names *pn_names_new(const void *lang) {
 	n->field_count = ts_language_field_count(lang) + 1;
 	n->kinds = calloc(n->kind_count, sizeof(pn_str));
 	n->fields = calloc(n->field_count, sizeof(pn_str));
-	if (!n->kinds || !n->fields) { free(n->kinds); free(n->fields); free(n); return NULL; }
+	n->field_ids = calloc(n->field_count, sizeof(uint16_t));
+	if (!n->kinds || !n->fields || !n->field_ids) {
+		free(n->kinds); free(n->fields); free(n->field_ids); free(n);
+		return NULL;
+	}
 	for (uint32_t i = 0; i < n->kind_count; i++) n->kinds[i] = pn_cstr(ts_language_symbol_name(lang, (uint16_t)i));
 	n->fields[0] = pn_cstr("");
 	for (uint32_t i = 1; i < n->field_count; i++) n->fields[i] = pn_cstr(ts_language_field_name_for_id(lang, (uint16_t)i));
@@ -124,11 +133,10 @@ static pn_names *pn_names_new(const void *lang) {
 // *first_error when it is the first ERROR or MISSING node.
 static inline void pn_fill(pn_gonode *f, pn_node node, uint16_t fid, const pn_names *names, int32_t n,
                            int32_t *first_error) {
-	pn_str empty = names->fields[0];
 	uint16_t sym = ts_node_symbol(node);
 	f->kind_id = sym;
-	f->kind = sym == 0xFFFF ? names->error : (sym < names->kind_count ? names->kinds[sym] : empty);
-	f->field = fid > 0 && fid < names->field_count ? names->fields[fid] : empty;
+	f->kind = sym == 0xFFFF ? names->error : (sym < names->kind_count ? names->kinds[sym] : names->fields[0]);
+	f->field_id = fid > 0 && fid < names->field_count ? names->field_ids[fid] : 0;
 	f->start_byte = ts_node_start_byte(node);
 	f->end_byte = ts_node_end_byte(node);
 	pn_point sp = ts_node_start_point(node), ep = ts_node_end_point(node);
@@ -317,8 +325,8 @@ func init() { C.pn_native_allocator() }
 var (
 	_ [unsafe.Sizeof(Node{}) - uintptr(C.sizeof_pn_gonode)]byte
 	_ [uintptr(C.sizeof_pn_gonode) - unsafe.Sizeof(Node{})]byte
-	_ [unsafe.Offsetof(Node{}.Field) - uintptr(C.pn_off_field)]byte
-	_ [uintptr(C.pn_off_field) - unsafe.Offsetof(Node{}.Field)]byte
+	_ [unsafe.Offsetof(Node{}.FieldID) - uintptr(C.pn_off_field_id)]byte
+	_ [uintptr(C.pn_off_field_id) - unsafe.Offsetof(Node{}.FieldID)]byte
 	_ [unsafe.Offsetof(Node{}.StartByte) - uintptr(C.pn_off_start_byte)]byte
 	_ [uintptr(C.pn_off_start_byte) - unsafe.Offsetof(Node{}.StartByte)]byte
 	_ [unsafe.Offsetof(Node{}.EndCol) - uintptr(C.pn_off_end_col)]byte
@@ -340,8 +348,9 @@ var (
 // names builds the name tables of the grammar lang (a TSLanguage*) for
 // flattening, and returns them with the node-type names by symbol and the
 // field names by field id (fields[0] == "") as Go strings over the
-// grammar's static C strings.
-func names(lang unsafe.Pointer) (tables unsafe.Pointer, kinds, fields []string) {
+// grammar's static C strings. fieldID gives a field name's number in the
+// table of all grammars' field names (Node.FieldID).
+func names(lang unsafe.Pointer, fieldID func(string) uint16) (tables unsafe.Pointer, kinds, fields []string) {
 	t := C.pn_names_new(lang)
 	if t == nil {
 		panic("syntax: out of memory building grammar name tables")
@@ -350,8 +359,9 @@ func names(lang unsafe.Pointer) (tables unsafe.Pointer, kinds, fields []string) 
 	for _, s := range unsafe.Slice(t.kinds, int(t.kind_count)) {
 		kinds = append(kinds, str(s))
 	}
-	for _, s := range unsafe.Slice(t.fields, int(t.field_count)) {
+	for i, s := range unsafe.Slice(t.fields, int(t.field_count)) {
 		fields = append(fields, str(s))
+		C.pn_set_field_id(t, C.uint32_t(i), C.uint16_t(fieldID(str(s))))
 	}
 	return unsafe.Pointer(t), kinds, fields
 }

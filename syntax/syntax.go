@@ -80,6 +80,10 @@ type grammar struct {
 var (
 	grammarsOnce sync.Once
 	grammars     map[Language]*grammar
+	// fieldNames is every grammar's field names, by Node.FieldID; [0] is "".
+	fieldNames = []string{""}
+	// fieldIDs inverts fieldNames.
+	fieldIDs = map[string]uint16{"": 0}
 )
 
 func loadGrammars() {
@@ -91,9 +95,19 @@ func loadGrammars() {
 		TypeScript: tsts.LanguageTypescript(),
 		TSX:        tsts.LanguageTSX(),
 	}
-	for l, p := range ptrs {
+	fieldID := func(name string) uint16 {
+		id, ok := fieldIDs[name]
+		if !ok {
+			id = uint16(len(fieldNames))
+			fieldIDs[name] = id
+			fieldNames = append(fieldNames, name)
+		}
+		return id
+	}
+	for _, l := range Languages() {
+		p := ptrs[l]
 		g := &grammar{lang: sitter.NewLanguage(p), ptr: p}
-		g.names, g.kinds, g.fields = names(p)
+		g.names, g.kinds, g.fields = names(p, fieldID)
 		grammars[l] = g
 	}
 }

@@ -34,7 +34,7 @@ func reference(t *testing.T, lang Language, src []byte) []Node {
 		if n.IsError() {
 			kind = "ERROR"
 		}
-		out = append(out, Node{Kind: kind, Field: field, StartByte: uint32(n.StartByte()), EndByte: uint32(n.EndByte()),
+		out = append(out, Node{Kind: kind, FieldID: fieldIDs[field], StartByte: uint32(n.StartByte()), EndByte: uint32(n.EndByte()),
 			StartRow: uint32(n.StartPosition().Row), StartCol: uint32(n.StartPosition().Column),
 			EndRow: uint32(n.EndPosition().Row), EndCol: uint32(n.EndPosition().Column), Parent: parent,
 			Named: n.IsNamed(), Missing: n.IsMissing(), Extra: n.IsExtra()})

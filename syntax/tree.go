@@ -19,7 +19,6 @@ const NoNode NodeID = -1
 // UTF-8 byte offsets; spans are half-open [Start, End).
 type Node struct {
 	Kind        string // grammar node type, e.g. "function_definition"; "ERROR" for error nodes
-	Field       string // field name in the parent ("body", "name", ...), "" when none
 	StartByte   uint32
 	EndByte     uint32
 	StartRow    uint32
@@ -30,12 +29,23 @@ type Node struct {
 	FirstChild  NodeID
 	NextSibling NodeID
 	End         NodeID // one past the last descendant, in preorder
-	// KindID and the flags come last: packed together, a Node takes 80
-	// bytes rather than 88, and every walk over the tree reads less memory.
+	// KindID, FieldID and the flags come last: packed together, a Node
+	// takes 64 bytes, a cache line, and every walk over the tree reads less
+	// memory.
 	KindID  uint16 // grammar symbol of Kind; index into KindNames(lang); 0xFFFF for ERROR
+	FieldID uint16 // the field in the parent (see Field), 0 when none; the same number in every grammar
 	Named   bool   // a named node (not punctuation or a keyword token)
 	Missing bool   // inserted by error recovery, zero width
 	Extra   bool   // an extra such as a comment
+}
+
+// Field returns the node's field name in its parent ("body", "name", ...),
+// "" when it has none.
+func (n *Node) Field() string {
+	if n.FieldID == 0 {
+		return ""
+	}
+	return fieldNames[n.FieldID]
 }
 
 // Tree is a parsed file: its source, its language and all its nodes in
@@ -126,7 +136,7 @@ func (t *Tree) FirstNamedChild(id NodeID) NodeID {
 // ChildByField returns the first child with the given field name, NoNode when absent.
 func (t *Tree) ChildByField(id NodeID, field string) NodeID {
 	for c := t.Nodes[id].FirstChild; c != NoNode; c = t.Nodes[c].NextSibling {
-		if t.Nodes[c].Field == field {
+		if n := &t.Nodes[c]; n.FieldID != 0 && fieldNames[n.FieldID] == field {
 			return c
 		}
 	}
@@ -137,7 +147,7 @@ func (t *Tree) ChildByField(id NodeID, field string) NodeID {
 func (t *Tree) ChildrenByField(id NodeID, field string) []NodeID {
 	var out []NodeID
 	for c := t.Nodes[id].FirstChild; c != NoNode; c = t.Nodes[c].NextSibling {
-		if t.Nodes[c].Field == field {
+		if n := &t.Nodes[c]; n.FieldID != 0 && fieldNames[n.FieldID] == field {
 			out = append(out, c)
 		}
 	}

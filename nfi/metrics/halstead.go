@@ -477,7 +477,7 @@ func (h *halsteadVisitor) visit(n syntax.NodeID) {
 		for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 			cn := &t.Nodes[c]
 			switch {
-			case cn.Field == "operators":
+			case cn.Field() == "operators":
 				acc.operators++
 				if k, ok := halOperator(cn.Kind); ok {
 					acc.opsSeen |= 1 << k

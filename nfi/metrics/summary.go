@@ -164,7 +164,7 @@ func (c *ccTracker) visit(n syntax.NodeID, nd *syntax.Node) {
 				return
 			}
 		case ckAttribute: // only the object (the first child in that field)
-			if nd.Field != "object" || t.ChildByField(f.parent, "object") != n {
+			if nd.Field() != "object" || t.ChildByField(f.parent, "object") != n {
 				c.off = nd.End
 				return
 			}

@@ -391,7 +391,7 @@ func (m *Module) decoratorImports() map[string]string {
 			}
 			mod := t.TextString(modNode)
 			for c := n.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-				if t.Nodes[c].Field != "name" {
+				if t.Nodes[c].Field() != "name" {
 					continue
 				}
 				switch t.Nodes[c].Kind {

@@ -143,7 +143,7 @@ func scopeOf(scopes []syntax.NodeID) syntax.NodeID {
 // addImport records `import a.b.c [as x], d`.
 func (im *Imports) addImport(t *syntax.Tree, stmt, scope syntax.NodeID) {
 	for c := t.Nodes[stmt].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-		if t.Nodes[c].Field != "name" {
+		if t.Nodes[c].Field() != "name" {
 			continue
 		}
 		switch t.Nodes[c].Kind {
@@ -181,7 +181,7 @@ func (im *Imports) addFrom(t *syntax.Tree, stmt, scope syntax.NodeID) {
 		switch {
 		case nd.Kind == "wildcard_import":
 			im.List = append(im.List, Import{Module: mod, From: true, Star: true, Node: c, Stmt: stmt, Scope: scope})
-		case nd.Field != "name":
+		case nd.Field() != "name":
 		case nd.Kind == "dotted_name":
 			name := dottedText(t, c)
 			im.List = append(im.List, Import{Local: name, Qualified: joinQualified(mod, name), Module: mod, From: true, Node: c, Stmt: stmt, Scope: scope})

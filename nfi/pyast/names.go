@@ -287,7 +287,7 @@ func (nm *Names) enclosingScope(n syntax.NodeID) syntax.NodeID {
 	for p := t.Nodes[n].Parent; p != syntax.NoNode; child, p = p, t.Nodes[p].Parent {
 		switch scopeClassOf(&t.Nodes[p]) {
 		case scopeDef:
-			if f := t.Nodes[child].Field; f == "body" || (f == "parameters" && isParamName(t, n, child)) {
+			if f := t.Nodes[child].Field(); f == "body" || (f == "parameters" && isParamName(t, n, child)) {
 				return p
 			}
 		case scopeComprehension:
@@ -330,7 +330,7 @@ func scopeClassOf(n *syntax.Node) uint8 {
 // parameter's own name (not part of a default or annotation).
 func isParamName(t *syntax.Tree, n, params syntax.NodeID) bool {
 	for c := n; c != params && c != syntax.NoNode; c = t.Nodes[c].Parent {
-		switch t.Nodes[c].Field {
+		switch t.Nodes[c].Field() {
 		case "value", "type":
 			return false
 		}
@@ -467,7 +467,7 @@ var bindingParents = func() []uint8 {
 func isBindingTarget(t *syntax.Tree, n syntax.NodeID) bool {
 	c := n
 	p := t.Nodes[c].Parent
-	for p != syntax.NoNode && targetPatternKinds.Has(&t.Nodes[p]) && t.Nodes[c].Field == "" {
+	for p != syntax.NoNode && targetPatternKinds.Has(&t.Nodes[p]) && t.Nodes[c].Field() == "" {
 		c, p = p, t.Nodes[p].Parent
 	}
 	if p == syntax.NoNode {
@@ -480,7 +480,7 @@ func isBindingTarget(t *syntax.Tree, n syntax.NodeID) bool {
 	if class == bindsNot {
 		return false
 	}
-	f := t.Nodes[c].Field
+	f := t.Nodes[c].Field()
 	switch class {
 	case bindsLeft:
 		return f == "left"
@@ -509,9 +509,9 @@ func IsReference(t *syntax.Tree, n syntax.NodeID) bool {
 	}
 	switch t.Nodes[nd.Parent].Kind {
 	case "attribute":
-		return nd.Field == "object"
+		return nd.Field() == "object"
 	case "keyword_argument":
-		return nd.Field != "name"
+		return nd.Field() != "name"
 	case "dotted_name", "aliased_import", "global_statement", "nonlocal_statement",
 		"import_statement", "import_from_statement", "future_import_statement",
 		"keyword_pattern", "class_pattern":

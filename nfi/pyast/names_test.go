@@ -34,7 +34,7 @@ func outermostRefs(m *Module) map[int][]string {
 		nd := &t.Nodes[i]
 		switch nd.Kind {
 		case "attribute":
-			if p := nd.Parent; p != syntax.NoNode && t.Nodes[p].Kind == "attribute" && nd.Field == "object" {
+			if p := nd.Parent; p != syntax.NoNode && t.Nodes[p].Kind == "attribute" && nd.Field() == "object" {
 				continue
 			}
 			if r := t.ChildByField(id, "object"); r == syntax.NoNode {

@@ -58,7 +58,7 @@ func inLoopBody(t *syntax.Tree, n, fin syntax.NodeID) bool {
 	for a := t.Nodes[n].Parent; a != fin && a != syntax.NoNode; child, a = a, t.Nodes[a].Parent {
 		switch t.Nodes[a].Kind {
 		case "for_statement", "while_statement":
-			if t.Nodes[child].Field == "body" {
+			if t.Nodes[child].Field() == "body" {
 				return true
 			}
 		}

@@ -29,7 +29,7 @@ func parseHandler(t *syntax.Tree, n syntax.NodeID) handler {
 		switch {
 		case nd.Kind == "block":
 			h.body = c
-		case nd.Field == "alias":
+		case nd.Field() == "alias":
 			// Python 2 `except E, e:`.
 			if nd.Kind == "identifier" {
 				h.alias = c
@@ -40,7 +40,7 @@ func parseHandler(t *syntax.Tree, n syntax.NodeID) handler {
 				h.typ = syntax.NoNode
 				for cc := nd.FirstChild; cc != syntax.NoNode; cc = t.Nodes[cc].NextSibling {
 					switch {
-					case t.Nodes[cc].Field == "alias":
+					case t.Nodes[cc].Field() == "alias":
 						if id := t.FirstChildOfKind(cc, "identifier"); id != syntax.NoNode {
 							h.alias = id
 						}
@@ -62,7 +62,7 @@ func raiseParts(t *syntax.Tree, n syntax.NodeID) (exc, cause syntax.NodeID) {
 		nd := &t.Nodes[c]
 		switch {
 		case !nd.Named || nd.Kind == "comment":
-		case nd.Field == "cause":
+		case nd.Field() == "cause":
 			cause = c
 		case exc == syntax.NoNode:
 			exc = c

@@ -197,9 +197,9 @@ func identifierMayRefer(t *syntax.Tree, n syntax.NodeID) bool {
 	nd := &t.Nodes[n]
 	switch t.Nodes[nd.Parent].Kind {
 	case "attribute":
-		return nd.Field == "object"
+		return nd.Field() == "object"
 	case "keyword_argument":
-		return nd.Field != "name"
+		return nd.Field() != "name"
 	case "dotted_name", "aliased_import":
 		return false
 	}
@@ -209,7 +209,7 @@ func identifierMayRefer(t *syntax.Tree, n syntax.NodeID) bool {
 // calleeOf returns the call whose callee is n, or NoNode.
 func calleeOf(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
 	p := t.Nodes[n].Parent
-	if p != syntax.NoNode && t.Nodes[p].Kind == "call" && t.Nodes[n].Field == "function" {
+	if p != syntax.NoNode && t.Nodes[p].Kind == "call" && t.Nodes[n].Field() == "function" {
 		return p
 	}
 	return syntax.NoNode

@@ -199,14 +199,14 @@ func isReference(t *syntax.Tree, n syntax.NodeID) bool {
 	parent := nd.Parent
 	switch t.Kind(parent) {
 	case "attribute":
-		return nd.Field != "attribute"
+		return nd.Field() != "attribute"
 	case "keyword_argument":
-		return nd.Field != "name"
+		return nd.Field() != "name"
 	case "function_definition", "class_definition":
-		return nd.Field != "name"
+		return nd.Field() != "name"
 	case "parameters", "lambda_parameters", "default_parameter", "typed_default_parameter", "typed_parameter",
 		"list_splat_pattern", "dictionary_splat_pattern":
-		return nd.Field == "value"
+		return nd.Field() == "value"
 	}
 	return true
 }

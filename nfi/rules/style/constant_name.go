@@ -116,7 +116,7 @@ func importedName(t *syntax.Tree, n syntax.NodeID) string {
 	if parent != "import_statement" && parent != "import_from_statement" {
 		return ""
 	}
-	if t.Nodes[n].Field == "module_name" {
+	if t.Nodes[n].Field() == "module_name" {
 		return ""
 	}
 	if t.Nodes[n].Kind == "aliased_import" {

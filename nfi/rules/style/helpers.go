@@ -52,7 +52,7 @@ func scopeOf(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
 		if !isScopeKind(k) {
 			continue
 		}
-		switch f := t.Nodes[child].Field; {
+		switch f := t.Nodes[child].Field(); {
 		case k == "function_definition" && (f == "parameters" || f == "return_type" || f == "type_parameters"):
 			continue
 		case k == "class_definition" && (f == "superclasses" || f == "type_parameters"):
@@ -98,7 +98,7 @@ func bindingRole(t *syntax.Tree, id syntax.NodeID) (role, syntax.NodeID) {
 	if p == syntax.NoNode {
 		return roleNone, syntax.NoNode
 	}
-	f := t.Nodes[child].Field
+	f := t.Nodes[child].Field()
 	switch kinds.of(&t.Nodes[p]) {
 	case rkOther:
 		return roleNone, syntax.NoNode

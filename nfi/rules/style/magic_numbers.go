@@ -51,7 +51,7 @@ type magicState struct {
 func visitMagicNumber(p *nfi.Pass, n syntax.NodeID) {
 	t := p.Tree
 	lit := n
-	if par := t.Nodes[n].Parent; par != syntax.NoNode && t.Nodes[par].Kind == "unary_operator" && t.Nodes[n].Field == "argument" {
+	if par := t.Nodes[n].Parent; par != syntax.NoNode && t.Nodes[par].Kind == "unary_operator" && t.Nodes[n].Field() == "argument" {
 		lit = par
 	}
 	if !isMagicValue(t, n, lit) || exemptContext(t, lit) {
@@ -204,11 +204,11 @@ func exemptContext(t *syntax.Tree, lit syntax.NodeID) bool {
 	if p != syntax.NoNode {
 		switch t.Nodes[p].Kind {
 		case "assignment":
-			if t.Nodes[child].Field == "right" && upperTargets(t, p) {
+			if t.Nodes[child].Field() == "right" && upperTargets(t, p) {
 				return true
 			}
 		case "default_parameter", "typed_default_parameter":
-			if t.Nodes[child].Field == "value" {
+			if t.Nodes[child].Field() == "value" {
 				return true
 			}
 		}
@@ -219,7 +219,7 @@ func exemptContext(t *syntax.Tree, lit syntax.NodeID) bool {
 		case "slice":
 			return true
 		case "subscript":
-			if t.Nodes[lit].Field == "subscript" {
+			if t.Nodes[lit].Field() == "subscript" {
 				return true
 			}
 		}

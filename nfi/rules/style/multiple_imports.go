@@ -29,7 +29,7 @@ func checkMultipleImports(p *nfi.Pass, n syntax.NodeID) {
 	t := p.Tree
 	count := 0
 	for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-		if t.Nodes[c].Field == "name" {
+		if t.Nodes[c].Field() == "name" {
 			count++
 		}
 	}

@@ -35,7 +35,7 @@ func comparison(t *syntax.Tree, n syntax.NodeID, opnd []syntax.NodeID, ops []str
 	for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 		nd := &t.Nodes[c]
 		switch {
-		case nd.Field == "operators":
+		case nd.Field() == "operators":
 			ops = append(ops, nd.Kind)
 		case nd.Named && !nd.Extra:
 			opnd = append(opnd, c)
