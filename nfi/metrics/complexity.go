@@ -136,7 +136,7 @@ func (c *Complexity) Blocks() []Block {
 // Source: radon 6.0.1 radon/visitors.py ComplexityVisitor; radon docs
 // "Cyclomatic Complexity" (https://radon.readthedocs.io/en/latest/intro.html).
 func CyclomaticComplexity(t *syntax.Tree) Complexity {
-	v := ccVisitor{t: t, kinds: ccKinds.table(t.Lang), maxLine: math.MinInt, defs: map[syntax.NodeID]int{}}
+	v := ccVisitor{t: t, kinds: ccKinds.Table(t.Lang), maxLine: math.MinInt, defs: map[syntax.NodeID]int{}}
 	root := t.Root()
 	for c := t.Nodes[root].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 		v.walk(c)
@@ -155,7 +155,7 @@ type ComplexityTotals struct {
 // CyclomaticTotals returns the module total and the per-def complexities of
 // CyclomaticComplexity(t), counted the same way, faster.
 func CyclomaticTotals(t *syntax.Tree) ComplexityTotals {
-	v := ccVisitor{t: t, kinds: ccKinds.table(t.Lang), lean: true, defs: map[syntax.NodeID]int{}}
+	v := ccVisitor{t: t, kinds: ccKinds.Table(t.Lang), lean: true, defs: map[syntax.NodeID]int{}}
 	root := t.Root()
 	for c := t.Nodes[root].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 		v.walk(c)
@@ -165,7 +165,7 @@ func CyclomaticTotals(t *syntax.Tree) ComplexityTotals {
 }
 
 // leanFunction is makeFunction's complexity without the block.
-func leanFunction(t *syntax.Tree, kinds []uint8, n syntax.NodeID, defs map[syntax.NodeID]int) int {
+func leanFunction(t *syntax.Tree, kinds syntax.KindTable, n syntax.NodeID, defs map[syntax.NodeID]int) int {
 	v := ccVisitor{t: t, kinds: kinds, lean: true, defs: defs}
 	v.walkBody(n)
 	c := 1 + v.complexity // closures are blocks of their own
@@ -174,7 +174,7 @@ func leanFunction(t *syntax.Tree, kinds []uint8, n syntax.NodeID, defs map[synta
 }
 
 // leanClass is makeClass's real complexity without the block.
-func leanClass(t *syntax.Tree, kinds []uint8, n syntax.NodeID, defs map[syntax.NodeID]int) int {
+func leanClass(t *syntax.Tree, kinds syntax.KindTable, n syntax.NodeID, defs map[syntax.NodeID]int) int {
 	v := ccVisitor{t: t, kinds: kinds, lean: true, defs: defs}
 	v.walkBody(n)
 	return 1 + v.complexity + v.fnSum // inner classes do not count
@@ -205,7 +205,7 @@ func FunctionComplexity(t *syntax.Tree, def syntax.NodeID) int {
 // visits one statement (or the module).
 type ccVisitor struct {
 	t          *syntax.Tree
-	kinds      []uint8 // ccKinds.table(t.Lang)
+	kinds      syntax.KindTable // ccKinds.Table(t.Lang)
 	toMethod   bool
 	classname  string
 	complexity int
@@ -241,7 +241,7 @@ const (
 	ckNoLine = 0x80
 )
 
-var ccKinds = func() *kindClasses {
+var ccKinds = func() *syntax.KindClasses {
 	names := map[string]uint8{
 		"decorated_definition":   ckDecorated,
 		"function_definition":    ckFunction,
@@ -264,7 +264,7 @@ var ccKinds = func() *kindClasses {
 	for _, k := range noASTLine {
 		names[k] |= ckNoLine
 	}
-	return &kindClasses{names: names}
+	return &syntax.KindClasses{Names: names}
 }()
 
 // noASTLine lists the tree-sitter node types that have no AST counterpart
@@ -282,7 +282,7 @@ func (v *ccVisitor) walk(n syntax.NodeID) {
 	if !nd.Named || nd.Extra {
 		return
 	}
-	class := classOf(v.kinds, nd)
+	class := v.kinds.Of(nd)
 	switch class &^ ckNoLine {
 	case ckDecorated:
 		if d := t.ChildByField(n, "definition"); d != syntax.NoNode {
@@ -479,7 +479,7 @@ func makeFunction(t *syntax.Tree, n syntax.NodeID, isMethod bool, classname stri
 		b.Type, b.Classname = TypeMethod, classname
 	}
 	last := math.MinInt
-	kinds := ccKinds.table(t.Lang)
+	kinds := ccKinds.Table(t.Lang)
 	bodyStatements(t, n, func(s syntax.NodeID) {
 		v := ccVisitor{t: t, kinds: kinds, maxLine: math.MinInt, defs: defs}
 		v.walk(s)
@@ -499,7 +499,7 @@ func makeClass(t *syntax.Tree, n syntax.NodeID, defs map[syntax.NodeID]int) Bloc
 	b := Block{Type: TypeClass, Name: nameOf(t, n), Lineno: t.Line(n), ColOffset: int(t.Nodes[n].StartCol), Node: n}
 	real := 1
 	end := b.Lineno
-	kinds := ccKinds.table(t.Lang)
+	kinds := ccKinds.Table(t.Lang)
 	bodyStatements(t, n, func(s syntax.NodeID) {
 		v := ccVisitor{t: t, kinds: kinds, toMethod: true, classname: b.Name, maxLine: math.MinInt, defs: defs}
 		v.walk(s)

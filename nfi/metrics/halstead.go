@@ -77,7 +77,7 @@ func halstead(t *syntax.Tree, cc *ccTracker) Halstead {
 func newHalsteadVisitor(t *syntax.Tree, cc *ccTracker) *halsteadVisitor {
 	sc := halScratchPool.Get().(*halScratch)
 	clear(sc.seen)
-	h := &halsteadVisitor{t: t, kinds: halKinds.table(t.Lang), seen: sc.seen, mark: sc.mark[:0], buf: sc.buf[:0], cc: cc, scratch: sc}
+	h := &halsteadVisitor{t: t, kinds: halKinds.Table(t.Lang), seen: sc.seen, mark: sc.mark[:0], buf: sc.buf[:0], cc: cc, scratch: sc}
 	h.acc = &h.module
 	h.scopes = h.scopeBuf[:0]
 	h.next = t.Root() + 1
@@ -269,8 +269,8 @@ func unaryOperator(tok string) (uint8, bool) {
 // the number of the last def that used operand id.
 type halsteadVisitor struct {
 	t         *syntax.Tree
-	cc        *ccTracker // see halstead
-	kinds     []uint8    // halKinds.table(t.Lang)
+	cc        *ccTracker       // see halstead
+	kinds     syntax.KindTable // halKinds.Table(t.Lang)
 	functions []FunctionHalstead
 	seen      map[string]int32
 	mark      []int32
@@ -306,7 +306,7 @@ const (
 	hkComparison
 )
 
-var halKinds = &kindClasses{names: map[string]uint8{
+var halKinds = &syntax.KindClasses{Names: map[string]uint8{
 	"decorated_definition": hkDecorated,
 	"function_definition":  hkFunction,
 	"binary_operator":      hkBinary,
@@ -387,7 +387,7 @@ func (h *halsteadVisitor) visit(n syntax.NodeID) {
 		}
 	}
 	ctx, acc := h.ctx, h.acc
-	switch classOf(h.kinds, nd) {
+	switch h.kinds.Of(nd) {
 	case hkDecorated:
 		def := t.ChildByField(n, "definition")
 		if def != syntax.NoNode && t.Nodes[def].Kind == "class_definition" {

@@ -20,7 +20,7 @@ func NestingDepth(t *syntax.Tree, def syntax.NodeID) (depth int, at syntax.NodeI
 	if body == syntax.NoNode {
 		return 0, at
 	}
-	kinds := nestKinds.table(t.Lang)
+	kinds := nestKinds.Table(t.Lang)
 	var walk func(n syntax.NodeID, d int)
 	walk = func(n syntax.NodeID, d int) {
 		for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
@@ -28,7 +28,7 @@ func NestingDepth(t *syntax.Tree, def syntax.NodeID) (depth int, at syntax.NodeI
 			if !nd.Named || nd.Extra {
 				continue
 			}
-			switch classOf(kinds, nd) {
+			switch kinds.Of(nd) {
 			case nkLevel:
 				if d+1 > depth {
 					depth, at = d+1, c
@@ -51,7 +51,7 @@ const (
 	nkSame  // a clause, block or class: same level
 )
 
-var nestKinds = &kindClasses{names: map[string]uint8{
+var nestKinds = &syntax.KindClasses{Names: map[string]uint8{
 	"if_statement":         nkLevel,
 	"for_statement":        nkLevel,
 	"while_statement":      nkLevel,

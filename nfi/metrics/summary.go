@@ -36,7 +36,7 @@ type Summarizer struct {
 
 // NewSummarizer returns a Summarizer of module t (Python).
 func NewSummarizer(t *syntax.Tree) *Summarizer {
-	cc := &ccTracker{t: t, kinds: ccKinds.table(t.Lang), defs: map[syntax.NodeID]int{}}
+	cc := &ccTracker{t: t, kinds: ccKinds.Table(t.Lang), defs: map[syntax.NodeID]int{}}
 	cc.blocks = append(cc.blockBuf[:0], ccBlock{end: t.Nodes[t.Root()].End, node: t.Root()})
 	return &Summarizer{h: newHalsteadVisitor(t, cc), cc: cc}
 }
@@ -74,7 +74,7 @@ func (s *Summarizer) Summary() Summary {
 func SummaryKinds() []string {
 	var out []string
 	for _, k := range syntax.KindNames(syntax.Python) {
-		if (halKinds.names[k] != 0 || ccKinds.names[k]&^ckNoLine != 0) && !slices.Contains(out, k) {
+		if (halKinds.Names[k] != 0 || ccKinds.Names[k]&^ckNoLine != 0) && !slices.Contains(out, k) {
 			out = append(out, k)
 		}
 	}
@@ -89,7 +89,7 @@ func SummaryKinds() []string {
 // interpolations, attribute names).
 type ccTracker struct {
 	t      *syntax.Tree
-	kinds  []uint8
+	kinds  syntax.KindTable
 	defs   map[syntax.NodeID]int
 	off    syntax.NodeID // the nodes before off are skipped
 	blocks []ccBlock     // the module, then the enclosing defs and classes
@@ -175,7 +175,7 @@ func (c *ccTracker) visit(n syntax.NodeID, nd *syntax.Node) {
 			return
 		}
 	}
-	class := classOf(c.kinds, nd) &^ ckNoLine
+	class := c.kinds.Of(nd) &^ ckNoLine
 	switch class {
 	case ckOther: // most nodes
 	case ckDecorated:

@@ -30,9 +30,9 @@ func checkReturns(p *nfi.Pass, n syntax.NodeID) {
 	t := p.Tree
 	count := 0
 	if body := t.ChildByField(n, "body"); body != syntax.NoNode {
-		kinds := returnKinds.table()
+		kinds := returnKinds.Table(syntax.Python)
 		for c, end := body, t.Nodes[body].End; c < end; {
-			switch kinds.of(&t.Nodes[c]) {
+			switch kinds.Of(&t.Nodes[c]) {
 			case rtScope:
 				c = t.Nodes[c].End // another scope
 				continue
@@ -55,7 +55,7 @@ const (
 	rtReturn
 )
 
-var returnKinds = &kindClasses{names: map[string]uint8{
+var returnKinds = &syntax.KindClasses{Names: map[string]uint8{
 	"function_definition": rtScope,
 	"class_definition":    rtScope,
 	"lambda":              rtScope,

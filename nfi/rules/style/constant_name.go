@@ -42,7 +42,7 @@ func checkConstantName(p *nfi.Pass, root syntax.NodeID) {
 	// One walk over the module scope: count bindings per name and collect
 	// candidate constant assignments. Function bodies only contribute names
 	// they declare global.
-	kinds := constKinds.table()
+	kinds := constKinds.Table(syntax.Python)
 	// names as substrings of one copy of the source, not a copy each
 	src := sourceString(p)
 	text := func(id syntax.NodeID) string {
@@ -53,7 +53,7 @@ func checkConstantName(p *nfi.Pass, root syntax.NodeID) {
 	walk = func(id syntax.NodeID, inLoop bool) {
 		for c := t.Nodes[id].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 			nd := &t.Nodes[c]
-			class := kinds.of(nd)
+			class := kinds.Of(nd)
 			switch class {
 			case ckDef, ckClass:
 				if n := t.ChildByField(c, "name"); n != syntax.NoNode {
@@ -147,7 +147,7 @@ const (
 	ckLoop
 )
 
-var constKinds = &kindClasses{names: map[string]uint8{
+var constKinds = &syntax.KindClasses{Names: map[string]uint8{
 	"function_definition":      ckDef,
 	"class_definition":         ckClass,
 	"decorated_definition":     ckDecorated,

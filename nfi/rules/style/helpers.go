@@ -89,17 +89,17 @@ const (
 // statement, with item, ...), or roleNone when id is not a binding (a load,
 // an attribute name, a keyword argument, an import).
 func bindingRole(t *syntax.Tree, id syntax.NodeID) (role, syntax.NodeID) {
-	kinds := roleKinds.table()
+	kinds := roleKinds.Table(syntax.Python)
 	child := id
 	p := t.Nodes[id].Parent
-	for p != syntax.NoNode && kinds.of(&t.Nodes[p]) == rkContainer {
+	for p != syntax.NoNode && kinds.Of(&t.Nodes[p]) == rkContainer {
 		child, p = p, t.Nodes[p].Parent
 	}
 	if p == syntax.NoNode {
 		return roleNone, syntax.NoNode
 	}
 	f := t.Nodes[child].Field()
-	switch kinds.of(&t.Nodes[p]) {
+	switch kinds.Of(&t.Nodes[p]) {
 	case rkOther:
 		return roleNone, syntax.NoNode
 	case rkAssignment:
@@ -204,7 +204,7 @@ const (
 	rkAs
 )
 
-var roleKinds = &kindClasses{names: map[string]uint8{
+var roleKinds = &syntax.KindClasses{Names: map[string]uint8{
 	"pattern_list":             rkContainer,
 	"tuple_pattern":            rkContainer,
 	"list_pattern":             rkContainer,

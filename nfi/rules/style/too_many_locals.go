@@ -67,7 +67,7 @@ const (
 	lkImport // dotted_name or aliased_import: may bind an imported name
 )
 
-var localsKinds = &kindClasses{names: map[string]uint8{
+var localsKinds = &syntax.KindClasses{Names: map[string]uint8{
 	"function_definition":      lkScope,
 	"class_definition":         lkScope,
 	"lambda":                   lkLambda,
@@ -89,7 +89,7 @@ type localsState struct {
 	frames []localsFrame // frames[:open] are open; the rest keep their maps for reuse
 	open   int
 	src    string
-	kinds  kindTable // localsKinds.table()
+	kinds  syntax.KindTable // localsKinds.Table(syntax.Python)
 }
 
 // localsFrame is one def whose body is being walked.
@@ -109,13 +109,13 @@ func visitLocals(p *nfi.Pass, n syntax.NodeID) {
 	t := p.Tree
 	st, _ := p.State.(*localsState)
 	if st == nil {
-		st = &localsState{src: sourceString(p), kinds: localsKinds.table()}
+		st = &localsState{src: sourceString(p), kinds: localsKinds.Table(syntax.Python)}
 		p.State = st
 	}
 	for st.open > 0 && n >= st.frames[st.open-1].end {
 		st.close(p)
 	}
-	kind := st.kinds.of(&t.Nodes[n])
+	kind := st.kinds.Of(&t.Nodes[n])
 	var f *localsFrame // the def n belongs to, if any
 	if st.open > 0 {
 		if f = &st.frames[st.open-1]; n < f.body || n < f.skip {
