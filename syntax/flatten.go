@@ -78,12 +78,19 @@ typedef struct {
 } pn_gonode;
 
 enum {
-	pn_off_field_id = offsetof(pn_gonode, field_id),
+	pn_off_kind = offsetof(pn_gonode, kind),
 	pn_off_start_byte = offsetof(pn_gonode, start_byte),
+	pn_off_end_byte = offsetof(pn_gonode, end_byte),
+	pn_off_start_row = offsetof(pn_gonode, start_row),
+	pn_off_start_col = offsetof(pn_gonode, start_col),
+	pn_off_end_row = offsetof(pn_gonode, end_row),
 	pn_off_end_col = offsetof(pn_gonode, end_col),
 	pn_off_parent = offsetof(pn_gonode, parent),
+	pn_off_first_child = offsetof(pn_gonode, first_child),
+	pn_off_next_sibling = offsetof(pn_gonode, next_sibling),
 	pn_off_end = offsetof(pn_gonode, end),
 	pn_off_kind_id = offsetof(pn_gonode, kind_id),
+	pn_off_field_id = offsetof(pn_gonode, field_id),
 	pn_off_named = offsetof(pn_gonode, named),
 	pn_off_missing = offsetof(pn_gonode, missing),
 	pn_off_extra = offsetof(pn_gonode, extra),
@@ -283,7 +290,7 @@ static void *pn_parse(void **parser, const char *src, uint32_t len, bool stop_on
 	return tree;
 }
 
-// pn_flatten_tree flattens tree into out (capacity cap, with as many stack
+// pn_flatten_tree flattens tree into out (capacity cap, with 2*cap stack
 // entries), frees the tree and returns the number of nodes written.
 // out is the address of Go memory passed as an integer (see cParser.flatten).
 // walk selects pn_flatten_walk (for tests); *fell_back is set when
@@ -321,22 +328,37 @@ import (
 func init() { C.pn_native_allocator() }
 
 // The C struct pn_gonode must have Node's memory layout: these constants do
-// not compile (negative array length) when a size or an offset differs.
+// not compile (negative array length) when the size or any field's offset
+// differs.
 var (
 	_ [unsafe.Sizeof(Node{}) - uintptr(C.sizeof_pn_gonode)]byte
 	_ [uintptr(C.sizeof_pn_gonode) - unsafe.Sizeof(Node{})]byte
-	_ [unsafe.Offsetof(Node{}.FieldID) - uintptr(C.pn_off_field_id)]byte
-	_ [uintptr(C.pn_off_field_id) - unsafe.Offsetof(Node{}.FieldID)]byte
+	_ [unsafe.Offsetof(Node{}.Kind) - uintptr(C.pn_off_kind)]byte
+	_ [uintptr(C.pn_off_kind) - unsafe.Offsetof(Node{}.Kind)]byte
 	_ [unsafe.Offsetof(Node{}.StartByte) - uintptr(C.pn_off_start_byte)]byte
 	_ [uintptr(C.pn_off_start_byte) - unsafe.Offsetof(Node{}.StartByte)]byte
+	_ [unsafe.Offsetof(Node{}.EndByte) - uintptr(C.pn_off_end_byte)]byte
+	_ [uintptr(C.pn_off_end_byte) - unsafe.Offsetof(Node{}.EndByte)]byte
+	_ [unsafe.Offsetof(Node{}.StartRow) - uintptr(C.pn_off_start_row)]byte
+	_ [uintptr(C.pn_off_start_row) - unsafe.Offsetof(Node{}.StartRow)]byte
+	_ [unsafe.Offsetof(Node{}.StartCol) - uintptr(C.pn_off_start_col)]byte
+	_ [uintptr(C.pn_off_start_col) - unsafe.Offsetof(Node{}.StartCol)]byte
+	_ [unsafe.Offsetof(Node{}.EndRow) - uintptr(C.pn_off_end_row)]byte
+	_ [uintptr(C.pn_off_end_row) - unsafe.Offsetof(Node{}.EndRow)]byte
 	_ [unsafe.Offsetof(Node{}.EndCol) - uintptr(C.pn_off_end_col)]byte
 	_ [uintptr(C.pn_off_end_col) - unsafe.Offsetof(Node{}.EndCol)]byte
 	_ [unsafe.Offsetof(Node{}.Parent) - uintptr(C.pn_off_parent)]byte
 	_ [uintptr(C.pn_off_parent) - unsafe.Offsetof(Node{}.Parent)]byte
+	_ [unsafe.Offsetof(Node{}.FirstChild) - uintptr(C.pn_off_first_child)]byte
+	_ [uintptr(C.pn_off_first_child) - unsafe.Offsetof(Node{}.FirstChild)]byte
+	_ [unsafe.Offsetof(Node{}.NextSibling) - uintptr(C.pn_off_next_sibling)]byte
+	_ [uintptr(C.pn_off_next_sibling) - unsafe.Offsetof(Node{}.NextSibling)]byte
 	_ [unsafe.Offsetof(Node{}.End) - uintptr(C.pn_off_end)]byte
 	_ [uintptr(C.pn_off_end) - unsafe.Offsetof(Node{}.End)]byte
 	_ [unsafe.Offsetof(Node{}.KindID) - uintptr(C.pn_off_kind_id)]byte
 	_ [uintptr(C.pn_off_kind_id) - unsafe.Offsetof(Node{}.KindID)]byte
+	_ [unsafe.Offsetof(Node{}.FieldID) - uintptr(C.pn_off_field_id)]byte
+	_ [uintptr(C.pn_off_field_id) - unsafe.Offsetof(Node{}.FieldID)]byte
 	_ [unsafe.Offsetof(Node{}.Named) - uintptr(C.pn_off_named)]byte
 	_ [uintptr(C.pn_off_named) - unsafe.Offsetof(Node{}.Named)]byte
 	_ [unsafe.Offsetof(Node{}.Missing) - uintptr(C.pn_off_missing)]byte
@@ -449,7 +471,7 @@ func (c *cParser) flatten(tree, tables unsafe.Pointer, nodes []Node) (n int, fir
 // trim drops the flattening stack after an unusually large file, so that
 // one huge file does not pin it for the Parser's life.
 func (c *cParser) trim() {
-	if cap(c.stack) > 2*maxSpareNodes {
+	if cap(c.stack) > 5*maxSpareNodes/2 {
 		c.stack = nil
 	}
 }

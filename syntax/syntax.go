@@ -141,9 +141,9 @@ type Parser struct {
 }
 
 // maxSpareNodes bounds the node storage a Parser keeps for reuse: 262,144
-// nodes, 21 MB, files up to some 1 MB of Python, so that a huge file does
+// nodes, 16.8 MB, files up to some 1 MB of Python, so that a huge file does
 // not pin its nodes for the Parser's life. A Parser keeps only as much as
-// the largest file it has parsed needs (up to some 100,000 nodes, 8 MB,
+// the largest file it has parsed needs (up to some 100,000 nodes, 6.4 MB,
 // in the standard library). A smaller bound (32,768) made every file over
 // some 150 KB allocate and clear fresh storage, which cost 7% of the
 // parse time over a standard-library sample.
@@ -218,6 +218,9 @@ func (p *Parser) parse(lang Language, src []byte, stopOnError bool) (*Tree, erro
 	// C writes every field of every node: the storage may be a released
 	// Tree's.
 	n, firstError := sp.flatten(ctree, g.names, nodes)
+	if n != count {
+		return nil, fmt.Errorf("tree-sitter tree of %d nodes flattened to %d nodes (%d bytes of %v)", count, n, len(src), lang)
+	}
 	t := &Tree{Lang: lang, Source: src, Nodes: nodes[:n], lineStarts: computeLineStarts(src), owner: p,
 		hasError: firstError != NoNode, firstError: firstError}
 	sp.trim()
@@ -227,7 +230,8 @@ func (p *Parser) parse(lang Language, src []byte, stopOnError bool) (*Tree, erro
 // Release hands the tree's node storage back to the Parser that made it,
 // to be reused by its next Parse; it saves allocating and clearing the
 // largest part of a tree per file. The tree (its Nodes and anything
-// holding them) must not be used afterwards. Call it from the goroutine
+// holding them) must not be used afterwards, and its Nodes must not have
+// been modified (see Node). Call it from the goroutine
 // that uses the Parser; releasing a tree twice, or one not made by a
 // Parser, does nothing.
 func (t *Tree) Release() {

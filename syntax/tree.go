@@ -17,6 +17,11 @@ const NoNode NodeID = -1
 //
 // Positions: rows are 0-based line numbers; columns and bytes are 0-based
 // UTF-8 byte offsets; spans are half-open [Start, End).
+//
+// The Nodes of a parsed Tree are read-only: Parse writes them from C, in
+// place and into storage that released Trees hand back, without the
+// garbage collector's write barriers (safe only because Kind always points
+// into the grammar's static names). Never store into them.
 type Node struct {
 	Kind        string // grammar node type, e.g. "function_definition"; "ERROR" for error nodes
 	StartByte   uint32
@@ -136,7 +141,7 @@ func (t *Tree) FirstNamedChild(id NodeID) NodeID {
 // ChildByField returns the first child with the given field name, NoNode when absent.
 func (t *Tree) ChildByField(id NodeID, field string) NodeID {
 	for c := t.Nodes[id].FirstChild; c != NoNode; c = t.Nodes[c].NextSibling {
-		if n := &t.Nodes[c]; n.FieldID != 0 && fieldNames[n.FieldID] == field {
+		if fieldNames[t.Nodes[c].FieldID] == field {
 			return c
 		}
 	}
@@ -147,7 +152,7 @@ func (t *Tree) ChildByField(id NodeID, field string) NodeID {
 func (t *Tree) ChildrenByField(id NodeID, field string) []NodeID {
 	var out []NodeID
 	for c := t.Nodes[id].FirstChild; c != NoNode; c = t.Nodes[c].NextSibling {
-		if n := &t.Nodes[c]; n.FieldID != 0 && fieldNames[n.FieldID] == field {
+		if fieldNames[t.Nodes[c].FieldID] == field {
 			out = append(out, c)
 		}
 	}
