@@ -160,13 +160,15 @@ static inline void pn_fill(pn_gonode *f, pn_node node, uint16_t fid, const pn_na
 // is the preorder index one past the node's last descendant. *first_error
 // receives the first ERROR or MISSING node in preorder, or -1.
 //
-// It knows each node's number of children (ts_node_child_count, kept by
-// tree-sitter in the node) and so never asks the cursor for the next
-// sibling of a last child: a failing ts_tree_cursor_goto_next_sibling
-// searches the hidden nodes above it before giving up. stack holds, per
-// open ancestor, its index and how many of its children are still to come.
+// With counted, it uses each node's number of children (ts_node_child_count,
+// kept by tree-sitter in the node) and so never asks the cursor for the
+// next sibling of a last child: a failing ts_tree_cursor_goto_next_sibling
+// searches the hidden nodes above it before giving up. Without, it asks the
+// cursor after every node (the plain walk, pn_flatten_tree's fallback).
+// stack holds, per open ancestor, its index and how many of its children
+// are still to come (INT32_MAX: unknown).
 static int32_t pn_flatten(pn_node root, const pn_names *names, pn_gonode *out, int32_t cap, int32_t *stack,
-                          int32_t *first_error) {
+                          int32_t *first_error, bool counted) {
 	pn_cursor c = ts_tree_cursor_new(root);
 	int32_t n = 0, depth = 0;
 	*first_error = -1;
@@ -180,11 +182,11 @@ static int32_t pn_flatten(pn_node root, const pn_names *names, pn_gonode *out, i
 		f->end = n + 1;
 		int32_t me = n;
 		n++;
-		uint32_t kids = ts_node_child_count(node);
+		int32_t kids = counted ? (int32_t)ts_node_child_count(node) : INT32_MAX;
 		if (kids > 0 && ts_tree_cursor_goto_first_child(&c)) {
 			out[me].first_child = n;
 			stack[2 * depth] = me;
-			stack[2 * depth + 1] = (int32_t)kids - 1;
+			stack[2 * depth + 1] = kids == INT32_MAX ? INT32_MAX : kids - 1;
 			depth++;
 			continue;
 		}
@@ -193,52 +195,13 @@ static int32_t pn_flatten(pn_node root, const pn_names *names, pn_gonode *out, i
 		for (;;) {
 			if (depth == 0) goto done;
 			if (stack[2 * depth - 1] > 0 && ts_tree_cursor_goto_next_sibling(&c)) {
-				stack[2 * depth - 1]--;
+				if (stack[2 * depth - 1] != INT32_MAX) stack[2 * depth - 1]--;
 				out[cur].next_sibling = n;
 				break;
 			}
 			if (!ts_tree_cursor_goto_parent(&c)) goto done;
 			depth--;
 			cur = stack[2 * depth];
-			out[cur].end = n;
-		}
-	}
-done:
-	ts_tree_cursor_delete(&c);
-	return n;
-}
-
-// pn_flatten_walk is pn_flatten without child counts: it asks the cursor
-// for a next sibling after every node. pn_flatten_tree falls back to it if
-// pn_flatten ever finds fewer nodes than the tree holds.
-static int32_t pn_flatten_walk(pn_node root, const pn_names *names, pn_gonode *out, int32_t cap, int32_t *stack,
-                               int32_t *first_error) {
-	pn_cursor c = ts_tree_cursor_new(root);
-	int32_t n = 0, depth = 0;
-	*first_error = -1;
-	while (n < cap) {
-		pn_node node = ts_tree_cursor_current_node(&c);
-		pn_gonode *f = &out[n];
-		pn_fill(f, node, ts_tree_cursor_current_field_id(&c), names, n, first_error);
-		f->parent = depth > 0 ? stack[depth - 1] : -1;
-		f->first_child = -1;
-		f->next_sibling = -1;
-		f->end = n + 1;
-		int32_t me = n;
-		n++;
-		if (ts_tree_cursor_goto_first_child(&c)) {
-			out[me].first_child = n;
-			stack[depth++] = me;
-			continue;
-		}
-		int32_t cur = me;
-		for (;;) {
-			if (ts_tree_cursor_goto_next_sibling(&c)) {
-				out[cur].next_sibling = n;
-				break;
-			}
-			if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) goto done;
-			cur = stack[--depth];
 			out[cur].end = n;
 		}
 	}
@@ -293,14 +256,14 @@ static void *pn_parse(void **parser, const char *src, uint32_t len, bool stop_on
 // pn_flatten_tree flattens tree into out (capacity cap, with 2*cap stack
 // entries), frees the tree and returns the number of nodes written.
 // out is the address of Go memory passed as an integer (see cParser.flatten).
-// walk selects pn_flatten_walk (for tests); *fell_back is set when
-// pn_flatten came short and pn_flatten_walk redid the work.
+// walk selects the plain walk (for tests); *fell_back is set when the
+// counted walk came short and the plain walk redid the work.
 static int32_t pn_flatten_tree(void *tree, const pn_names *names, uintptr_t out, int32_t cap, int32_t *stack,
                                int32_t *first_error, bool walk, bool *fell_back) {
 	pn_node root = ts_tree_root_node(tree);
-	int32_t n = walk ? -1 : pn_flatten(root, names, (pn_gonode *)out, cap, stack, first_error);
+	int32_t n = walk ? -1 : pn_flatten(root, names, (pn_gonode *)out, cap, stack, first_error, true);
 	*fell_back = !walk && n != cap;
-	if (n != cap) n = pn_flatten_walk(root, names, (pn_gonode *)out, cap, stack, first_error);
+	if (n != cap) n = pn_flatten(root, names, (pn_gonode *)out, cap, stack, first_error, false);
 	ts_tree_delete(tree);
 	return n;
 }
@@ -429,7 +392,7 @@ func (c *cParser) parse(src []byte, stopOnError bool) (tree unsafe.Pointer, coun
 	return tree, int(n), bool(st)
 }
 
-// flattenByWalk makes flatten use pn_flatten_walk, the fallback (tests set it).
+// flattenByWalk makes flatten use the plain walk, the fallback (tests set it).
 var flattenByWalk = false
 
 // flattenFallbacks counts the trees that pn_flatten came short on (tests
