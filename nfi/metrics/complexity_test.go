@@ -163,16 +163,23 @@ func TestByDef(t *testing.T) {
 	}
 }
 
+// eachSampleTree calls fn on each error-free tree of a 60-file stdlib
+// sample and fails when fewer than 50 were checked.
+func eachSampleTree(t *testing.T, fn func(path string, tr *syntax.Tree)) {
+	t.Helper()
+	files, trees := parsedSample(t, 60)
+	for _, f := range files {
+		fn(f, trees[f])
+	}
+	if len(files) < 50 {
+		t.Errorf("only %d files checked", len(files))
+	}
+}
+
 // TestCyclomaticTotals checks that CyclomaticTotals gives
 // CyclomaticComplexity's Total() and ByDef on a stdlib sample.
 func TestCyclomaticTotals(t *testing.T) {
-	files, trees := parsedSample(t, 60)
-	checked := 0
-	for _, f := range files {
-		tr := trees[f]
-		if tr == nil {
-			continue
-		}
+	eachSampleTree(t, func(f string, tr *syntax.Tree) {
 		cc := CyclomaticComplexity(tr)
 		got := CyclomaticTotals(tr)
 		if got.Total != cc.Total() {
@@ -181,23 +188,13 @@ func TestCyclomaticTotals(t *testing.T) {
 		if !maps.Equal(got.ByDef, cc.ByDef) {
 			t.Errorf("%s: ByDef differs", f)
 		}
-		checked++
-	}
-	if checked < 50 {
-		t.Errorf("only %d files checked", checked)
-	}
+	})
 }
 
 // TestSummarize checks that Summarize's one walk gives CyclomaticTotals and
 // HalsteadMetrics' total on a stdlib sample.
 func TestSummarize(t *testing.T) {
-	files, trees := parsedSample(t, 60)
-	checked := 0
-	for _, f := range files {
-		tr := trees[f]
-		if tr == nil {
-			continue
-		}
+	eachSampleTree(t, func(f string, tr *syntax.Tree) {
 		s := Summarize(tr)
 		cc := CyclomaticTotals(tr)
 		if s.Complexity.Total != cc.Total || !maps.Equal(s.Complexity.ByDef, cc.ByDef) {
@@ -206,11 +203,7 @@ func TestSummarize(t *testing.T) {
 		if h := HalsteadMetrics(tr).Total; s.Halstead != h {
 			t.Errorf("%s: Halstead %+v, want %+v", f, s.Halstead, h)
 		}
-		checked++
-	}
-	if checked < 50 {
-		t.Errorf("only %d files checked", checked)
-	}
+	})
 }
 
 // TestSummarizerKinds checks that a Summarizer shown only the nodes of the
@@ -218,17 +211,11 @@ func TestSummarize(t *testing.T) {
 // Summarize's result on a stdlib sample, and that one shown every node, or
 // each node twice, does too.
 func TestSummarizerKinds(t *testing.T) {
-	files, trees := parsedSample(t, 60)
 	kinds := map[string]bool{}
 	for _, k := range SummaryKinds() {
 		kinds[k] = true
 	}
-	checked := 0
-	for _, f := range files {
-		tr := trees[f]
-		if tr == nil {
-			continue
-		}
+	eachSampleTree(t, func(f string, tr *syntax.Tree) {
 		want := Summarize(tr)
 		some, all, twice := NewSummarizer(tr), NewSummarizer(tr), NewSummarizer(tr)
 		for i := range tr.Nodes {
@@ -246,11 +233,7 @@ func TestSummarizerKinds(t *testing.T) {
 				t.Errorf("%s (%s nodes): %+v, want %+v", f, name, got, want)
 			}
 		}
-		checked++
-	}
-	if checked < 50 {
-		t.Errorf("only %d files checked", checked)
-	}
+	})
 	if len(kinds) < 20 || !kinds["function_definition"] || !kinds["string"] || kinds["identifier"] {
 		t.Errorf("SummaryKinds() = %v", SummaryKinds())
 	}

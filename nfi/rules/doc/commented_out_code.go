@@ -174,6 +174,22 @@ func cannotParse(s string) bool {
 	lastColon := false // the last token so far is `:`
 	lastDot := false   // the last token so far is a lone `.`
 	var open []byte    // expected closing brackets
+	// atString scans the string literal whose quote is at s[q] and returns
+	// its end; decided reports that the string settles the text, with
+	// cannotParse's verdict: an unclosed string cannot parse, a string
+	// after a name or a closing bracket cannot either, and one that
+	// scanSimpleString does not judge (backslashes, triple quotes) leaves
+	// the decision to the parser.
+	atString := func(q int) (end int, decided, verdict bool) {
+		end, res := scanSimpleString(s, q)
+		switch {
+		case res == stringOpen || res == stringOK && (prev == name || prev == closer):
+			return 0, true, true
+		case res != stringOK:
+			return 0, true, false
+		}
+		return end, false, false
+	}
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c == ' ' || c == '\t' {
@@ -222,12 +238,9 @@ func cannotParse(s string) bool {
 			}
 			continue
 		case c == '\'' || c == '"':
-			j, res := scanSimpleString(s, i)
-			switch {
-			case res == stringOpen || res == stringOK && (prev == name || prev == closer):
-				return true
-			case res != stringOK:
-				return false
+			j, decided, verdict := atString(i)
+			if decided {
+				return verdict
 			}
 			prev, i = str, j
 			continue
@@ -275,12 +288,9 @@ func cannotParse(s string) bool {
 			if strings.ContainsAny(word, "fF") {
 				return false
 			}
-			k, res := scanSimpleString(s, j)
-			switch {
-			case res == stringOpen || res == stringOK && (prev == name || prev == closer):
-				return true
-			case res != stringOK:
-				return false
+			k, decided, verdict := atString(j)
+			if decided {
+				return verdict
 			}
 			prev, i = str, k
 			continue

@@ -80,14 +80,7 @@ type memberRows struct {
 // buildScanIndexes fills qual and member from the other maps.
 func (tb *table) buildScanIndexes() {
 	tb.qual, tb.member = map[string]*qualRows{}, map[string]*memberRows{}
-	q := func(k string) *qualRows {
-		r := tb.qual[k]
-		if r == nil {
-			r = &qualRows{}
-			tb.qual[k] = r
-		}
-		return r
-	}
+	q := func(k string) *qualRows { return rowsOf(tb.qual, k) }
 	for k, es := range tb.ref {
 		q(k).ref = es
 	}
@@ -100,14 +93,7 @@ func (tb *table) buildScanIndexes() {
 	for k := range tb.unless {
 		q(k).unless = true
 	}
-	m := func(k string) *memberRows {
-		r := tb.member[k]
-		if r == nil {
-			r = &memberRows{}
-			tb.member[k] = r
-		}
-		return r
-	}
+	m := func(k string) *memberRows { return rowsOf(tb.member, k) }
 	for k, es := range tb.attr {
 		m(k).attr = es
 	}
@@ -117,6 +103,16 @@ func (tb *table) buildScanIndexes() {
 	for k, es := range tb.kwargMethod {
 		m(k).kwargMethod = es
 	}
+}
+
+// rowsOf returns index[k], adding an empty entry first when there is none.
+func rowsOf[T any](index map[string]*T, k string) *T {
+	r := index[k]
+	if r == nil {
+		r = new(T)
+		index[k] = r
+	}
+	return r
 }
 
 var loadTable = sync.OnceValues(func() (*table, error) { return parseTable(deprecatedTSV) })
