@@ -6,23 +6,18 @@ import "github.com/polynfi/polynfi/syntax"
 // tests in loops over every node: one bounds check and one load instead of
 // a string comparison. Several grammar symbols may share a kind name (an
 // aliased `identifier`, for one); the set holds all of them.
-type KindSet []bool
+type KindSet syntax.KindTable
 
 // NewKindSet returns the set of the Python grammar symbols named kinds. A
 // name that is not a Python node kind adds nothing.
 func NewKindSet(kinds ...string) KindSet {
-	names := syntax.KindNames(syntax.Python)
-	s := make(KindSet, len(names))
-	for id, n := range names {
-		for _, k := range kinds {
-			if n == k {
-				s[id] = true
-			}
-		}
+	names := make(map[string]uint8, len(kinds))
+	for _, k := range kinds {
+		names[k] = 1
 	}
-	return s
+	return KindSet((&syntax.KindClasses{Names: names}).Table(syntax.Python))
 }
 
 // Has reports whether node n's kind is in the set (false for ERROR nodes,
 // whose KindID is outside the grammar's symbols).
-func (s KindSet) Has(n *syntax.Node) bool { return int(n.KindID) < len(s) && s[n.KindID] }
+func (s KindSet) Has(n *syntax.Node) bool { return syntax.KindTable(s).Of(n) != 0 }
