@@ -171,7 +171,7 @@ func (e *Engine) Score(parser *syntax.Parser, path string, src []byte) FileScore
 			msg = fmt.Sprintf("syntax error near %q", snippet)
 		}
 		if n.Missing {
-			msg = fmt.Sprintf("syntax error: missing %s", n.Kind)
+			msg = fmt.Sprintf("syntax error: missing %s", n.Kind())
 		}
 		fs.Status = StatusSyntaxError
 		fs.Error = &FileError{Line: int(n.StartRow) + 1, Column: int(n.StartCol) + 1, Message: msg}
@@ -428,7 +428,7 @@ func innermostError(t *syntax.Tree) (syntax.NodeID, bool) {
 	if !ok {
 		return syntax.NoNode, false
 	}
-	isErr := func(n *syntax.Node) bool { return n.Kind == "ERROR" || n.Missing }
+	isErr := func(n *syntax.Node) bool { return n.Kind() == "ERROR" || n.Missing }
 	for {
 		n := t.Node(id)
 		inner := syntax.NoNode

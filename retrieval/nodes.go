@@ -174,17 +174,17 @@ func newIndex(t *syntax.Tree, mode Mode) *index {
 		first, last := int(n.StartRow)+1, int(n.EndRow)+1
 		switch mode {
 		case Compatible:
-			if compatCounted[n.Kind] {
+			if compatCounted[n.Kind()] {
 				ix.cands = append(ix.cands, cand{id: id, first: first, last: last})
-			} else if n.Kind == "pair" && t.FirstChildOfKind(id, "function_expression") != syntax.NoNode {
+			} else if n.Kind() == "pair" && t.FirstChildOfKind(id, "function_expression") != syntax.NoNode {
 				// The grammar SWE-PolyBench uses calls a function
 				// expression "function"; it returns that (uncounted)
 				// child for every line of the pair.
 				ix.cands = append(ix.cands, cand{id: id, first: first, last: last, mask: true})
 			}
 		default:
-			counted := extendedCounted[n.Kind]
-			if !counted && boundFunctionKinds[n.Kind] {
+			counted := extendedCounted[n.Kind()]
+			if !counted && boundFunctionKinds[n.Kind()] {
 				if name, ok := boundName(t, id); ok {
 					ix.names[id] = name
 					counted = true
@@ -194,7 +194,7 @@ func newIndex(t *syntax.Tree, mode Mode) *index {
 				continue
 			}
 			// Decorators belong to the definition they decorate.
-			if p := n.Parent; p != syntax.NoNode && t.Nodes[p].Kind == "decorated_definition" {
+			if p := n.Parent; p != syntax.NoNode && t.Nodes[p].Kind() == "decorated_definition" {
 				first = int(t.Nodes[p].StartRow) + 1
 			}
 			ix.cands = append(ix.cands, cand{id: id, first: first, last: last})
@@ -289,9 +289,9 @@ func (ix *index) key(ci int) (string, string) {
 		n := &t.Nodes[p]
 		var lab string
 		switch {
-		case rootKinds[n.Kind] && n.Parent == syntax.NoNode:
-			lab = n.Kind
-		case ix.mode == Compatible && (compatCounted[n.Kind] || n.Kind == "pair"):
+		case rootKinds[n.Kind()] && n.Parent == syntax.NoNode:
+			lab = n.Kind()
+		case ix.mode == Compatible && (compatCounted[n.Kind()] || n.Kind() == "pair"):
 			l, fail := ix.label(p)
 			if fail != "" {
 				return "", fail
@@ -318,7 +318,7 @@ func (ix *index) key(ci int) (string, string) {
 }
 
 func (ix *index) counted(id syntax.NodeID) bool {
-	if extendedCounted[ix.t.Nodes[id].Kind] {
+	if extendedCounted[ix.t.Nodes[id].Kind()] {
 		return true
 	}
 	_, ok := ix.names[id]
@@ -330,28 +330,28 @@ func (ix *index) label(id syntax.NodeID) (string, string) {
 	t := ix.t
 	n := &t.Nodes[id]
 	if name, ok := ix.names[id]; ok {
-		return n.Kind + ":" + name, ""
+		return n.Kind() + ":" + name, ""
 	}
 	var names []string
 	for c := n.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-		if nameKinds[t.Nodes[c].Kind] {
+		if nameKinds[t.Nodes[c].Kind()] {
 			names = append(names, t.TextString(c))
 		}
 	}
 	if len(names) > 0 {
-		return n.Kind + ":" + strings.Join(names, "_"), ""
+		return n.Kind() + ":" + strings.Join(names, "_"), ""
 	}
 	if ix.mode == Compatible {
-		if n.Kind == "pair" {
+		if n.Kind() == "pair" {
 			// Python formats the empty list the tool returns.
 			return "pair:[]", ""
 		}
-		return "", fmt.Sprintf("%s at line %d has no identifier", n.Kind, n.StartRow+1)
+		return "", fmt.Sprintf("%s at line %d has no identifier", n.Kind(), n.StartRow+1)
 	}
 	if f := t.ChildByField(id, "name"); f != syntax.NoNode {
-		return n.Kind + ":" + t.TextString(f), ""
+		return n.Kind() + ":" + t.TextString(f), ""
 	}
-	return n.Kind + ":<anonymous>", ""
+	return n.Kind() + ":<anonymous>", ""
 }
 
 // boundName returns the name an arrow function or function expression is
@@ -365,7 +365,7 @@ func boundName(t *syntax.Tree, id syntax.NodeID) (string, bool) {
 	}
 	pn := &t.Nodes[p]
 	var target syntax.NodeID = syntax.NoNode
-	switch pn.Kind {
+	switch pn.Kind() {
 	case "variable_declarator":
 		if n.Field() == "value" {
 			target = t.ChildByField(p, "name")
@@ -373,7 +373,7 @@ func boundName(t *syntax.Tree, id syntax.NodeID) (string, bool) {
 	case "assignment_expression":
 		if n.Field() == "right" {
 			target = t.ChildByField(p, "left")
-			if target != syntax.NoNode && t.Nodes[target].Kind == "member_expression" {
+			if target != syntax.NoNode && t.Nodes[target].Kind() == "member_expression" {
 				target = t.ChildByField(target, "property")
 			}
 		}

@@ -64,21 +64,18 @@ extern uint32_t ts_language_field_count(const void *self);
 typedef struct { const char *ptr; intptr_t len; } pn_str;
 
 // pn_gonode has the memory layout of syntax.Node (checked at compile time on
-// the Go side): pn_flatten writes the Go tree's nodes in place. Its strings
-// point into the grammar's static name tables, never into the Go heap, so
-// writing them from C needs no write barrier and the storage may be passed
-// to C again when it is reused.
+// the Go side): pn_flatten writes the Go tree's nodes in place. It holds no
+// pointers, so Go memory of this type may be passed to C as it is.
 typedef struct {
-	pn_str kind;
 	uint32_t start_byte, end_byte;
 	uint32_t start_row, start_col, end_row, end_col;
 	int32_t parent, first_child, next_sibling, end;
 	uint16_t kind_id, field_id;
 	bool named, missing, extra;
+	uint8_t lang;
 } pn_gonode;
 
 enum {
-	pn_off_kind = offsetof(pn_gonode, kind),
 	pn_off_start_byte = offsetof(pn_gonode, start_byte),
 	pn_off_end_byte = offsetof(pn_gonode, end_byte),
 	pn_off_start_row = offsetof(pn_gonode, start_row),
@@ -94,20 +91,23 @@ enum {
 	pn_off_named = offsetof(pn_gonode, named),
 	pn_off_missing = offsetof(pn_gonode, missing),
 	pn_off_extra = offsetof(pn_gonode, extra),
+	pn_off_lang = offsetof(pn_gonode, lang),
 };
 
 // pn_names is a grammar's node-type and field names as Go strings over the
-// grammar's static C strings: kinds[symbol] (the symbol 0xFFFF, ERROR, is
-// error), fields[field id] (fields[0] is ""), and field_ids[field id], the
-// field's number in syntax's table of all grammars' field names (set from
-// Go).
+// grammar's static C strings: kinds[symbol], fields[field id] (fields[0] is
+// ""), and, set from Go, field_ids[field id], the field's number in
+// syntax's table of all grammars' field names, and lang, the grammar's
+// syntax.Language.
 typedef struct {
-	pn_str *kinds, *fields, error;
+	pn_str *kinds, *fields;
 	uint16_t *field_ids;
 	uint32_t kind_count, field_count;
+	uint8_t lang;
 } pn_names;
 
 static void pn_set_field_id(pn_names *n, uint32_t i, uint16_t id) { n->field_ids[i] = id; }
+static void pn_set_lang(pn_names *n, uint8_t lang) { n->lang = lang; }
 
 static pn_str pn_cstr(const char *s) {
 	pn_str r = { s ? s : "", 0 };
@@ -132,7 +132,6 @@ static pn_names *pn_names_new(const void *lang) {
 	for (uint32_t i = 0; i < n->kind_count; i++) n->kinds[i] = pn_cstr(ts_language_symbol_name(lang, (uint16_t)i));
 	n->fields[0] = pn_cstr("");
 	for (uint32_t i = 1; i < n->field_count; i++) n->fields[i] = pn_cstr(ts_language_field_name_for_id(lang, (uint16_t)i));
-	n->error = pn_cstr("ERROR");
 	return n;
 }
 
@@ -142,7 +141,7 @@ static inline void pn_fill(pn_gonode *f, pn_node node, uint16_t fid, const pn_na
                            int32_t *first_error) {
 	uint16_t sym = ts_node_symbol(node);
 	f->kind_id = sym;
-	f->kind = sym == 0xFFFF ? names->error : (sym < names->kind_count ? names->kinds[sym] : names->fields[0]);
+	f->lang = names->lang;
 	f->field_id = fid > 0 && fid < names->field_count ? names->field_ids[fid] : 0;
 	f->start_byte = ts_node_start_byte(node);
 	f->end_byte = ts_node_end_byte(node);
@@ -255,15 +254,14 @@ static void *pn_parse(void **parser, const char *src, uint32_t len, bool stop_on
 
 // pn_flatten_tree flattens tree into out (capacity cap, with 2*cap stack
 // entries), frees the tree and returns the number of nodes written.
-// out is the address of Go memory passed as an integer (see cParser.flatten).
 // walk selects the plain walk (for tests); *fell_back is set when the
 // counted walk came short and the plain walk redid the work.
-static int32_t pn_flatten_tree(void *tree, const pn_names *names, uintptr_t out, int32_t cap, int32_t *stack,
+static int32_t pn_flatten_tree(void *tree, const pn_names *names, pn_gonode *out, int32_t cap, int32_t *stack,
                                int32_t *first_error, bool walk, bool *fell_back) {
 	pn_node root = ts_tree_root_node(tree);
-	int32_t n = walk ? -1 : pn_flatten(root, names, (pn_gonode *)out, cap, stack, first_error, true);
+	int32_t n = walk ? -1 : pn_flatten(root, names, out, cap, stack, first_error, true);
 	*fell_back = !walk && n != cap;
-	if (n != cap) n = pn_flatten(root, names, (pn_gonode *)out, cap, stack, first_error, false);
+	if (n != cap) n = pn_flatten(root, names, out, cap, stack, first_error, false);
 	ts_tree_delete(tree);
 	return n;
 }
@@ -283,7 +281,6 @@ static int pn_parse_only(void *parser, const char *src, uint32_t len) {
 import "C"
 
 import (
-	"runtime"
 	"sync/atomic"
 	"unsafe"
 )
@@ -296,8 +293,6 @@ func init() { C.pn_native_allocator() }
 var (
 	_ [unsafe.Sizeof(Node{}) - uintptr(C.sizeof_pn_gonode)]byte
 	_ [uintptr(C.sizeof_pn_gonode) - unsafe.Sizeof(Node{})]byte
-	_ [unsafe.Offsetof(Node{}.Kind) - uintptr(C.pn_off_kind)]byte
-	_ [uintptr(C.pn_off_kind) - unsafe.Offsetof(Node{}.Kind)]byte
 	_ [unsafe.Offsetof(Node{}.StartByte) - uintptr(C.pn_off_start_byte)]byte
 	_ [uintptr(C.pn_off_start_byte) - unsafe.Offsetof(Node{}.StartByte)]byte
 	_ [unsafe.Offsetof(Node{}.EndByte) - uintptr(C.pn_off_end_byte)]byte
@@ -328,6 +323,8 @@ var (
 	_ [uintptr(C.pn_off_missing) - unsafe.Offsetof(Node{}.Missing)]byte
 	_ [unsafe.Offsetof(Node{}.Extra) - uintptr(C.pn_off_extra)]byte
 	_ [uintptr(C.pn_off_extra) - unsafe.Offsetof(Node{}.Extra)]byte
+	_ [unsafe.Offsetof(Node{}.lang) - uintptr(C.pn_off_lang)]byte
+	_ [uintptr(C.pn_off_lang) - unsafe.Offsetof(Node{}.lang)]byte
 )
 
 // names builds the name tables of the grammar lang (a TSLanguage*) for
@@ -335,11 +332,12 @@ var (
 // field names by field id (fields[0] == "") as Go strings over the
 // grammar's static C strings. fieldID gives a field name's number in the
 // table of all grammars' field names (Node.FieldID).
-func names(lang unsafe.Pointer, fieldID func(string) uint16) (tables unsafe.Pointer, kinds, fields []string) {
+func names(lang unsafe.Pointer, l Language, fieldID func(string) uint16) (tables unsafe.Pointer, kinds, fields []string) {
 	t := C.pn_names_new(lang)
 	if t == nil {
 		panic("syntax: out of memory building grammar name tables")
 	}
+	C.pn_set_lang(t, C.uint8_t(l))
 	str := func(s C.pn_str) string { return unsafe.String((*byte)(unsafe.Pointer(s.ptr)), int(s.len)) }
 	for _, s := range unsafe.Slice(t.kinds, int(t.kind_count)) {
 		kinds = append(kinds, str(s))
@@ -402,14 +400,8 @@ var flattenFallbacks atomic.Int64
 // flatten writes tree's nodes into nodes (which must have room for the
 // count parse returned), with kinds and fields from tables (see names),
 // frees the tree, and returns the number of nodes written and the first
-// ERROR or MISSING node in preorder (NoNode if none).
-//
-// nodes is passed to C as a pinned address: cgo allows passing Go memory
-// that holds no Go pointers, and nodes' strings all point into the
-// grammars' static name tables (see pn_gonode), never into the Go heap. But
-// cgo's run-time check of that (GODEBUG=cgocheck=1) walks every pointer
-// slot of the whole backing array on each call, which cost more than the
-// flattening itself; an integer argument is not checked.
+// ERROR or MISSING node in preorder (NoNode if none). A Node holds no Go
+// pointers, so cgo lets C write into nodes for the duration of the call.
 func (c *cParser) flatten(tree, tables unsafe.Pointer, nodes []Node) (n int, firstError NodeID) {
 	if len(nodes) == 0 {
 		C.pn_tree_delete(tree)
@@ -418,12 +410,9 @@ func (c *cParser) flatten(tree, tables unsafe.Pointer, nodes []Node) (n int, fir
 	if cap(c.stack) < 2*len(nodes) {
 		c.stack = make([]int32, 2*len(nodes)+len(nodes)/2)
 	}
-	var pin runtime.Pinner
-	pin.Pin(&nodes[0])
-	defer pin.Unpin()
 	var fe C.int32_t
 	var fellBack C.bool
-	n = int(C.pn_flatten_tree(tree, (*C.pn_names)(tables), C.uintptr_t(uintptr(unsafe.Pointer(&nodes[0]))),
+	n = int(C.pn_flatten_tree(tree, (*C.pn_names)(tables), (*C.pn_gonode)(unsafe.Pointer(&nodes[0])),
 		C.int32_t(len(nodes)), (*C.int32_t)(unsafe.Pointer(&c.stack[0])), &fe, C.bool(flattenByWalk), &fellBack))
 	if fellBack {
 		flattenFallbacks.Add(1)

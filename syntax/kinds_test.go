@@ -21,12 +21,12 @@ func TestKindClasses(t *testing.T) {
 		seen := map[uint8]bool{}
 		for i := range tree.Nodes {
 			nd := &tree.Nodes[i]
-			want := k.Names[nd.Kind]
+			want := k.Names[nd.Kind()]
 			if nd.KindID == 0xFFFF {
 				want = 0 // ERROR nodes are class 0
 			}
 			if got := tbl.Of(nd); got != want {
-				t.Errorf("%v: node %d (%s): class %d, want %d", s.lang, i, nd.Kind, got, want)
+				t.Errorf("%v: node %d (%s): class %d, want %d", s.lang, i, nd.Kind(), got, want)
 			}
 			seen[tbl.Of(nd)] = true
 		}

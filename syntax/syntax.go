@@ -84,6 +84,9 @@ var (
 	fieldNames = []string{""}
 	// fieldIDs inverts fieldNames.
 	fieldIDs = map[string]uint16{"": 0}
+	// kindsByLang is every grammar's node-type names, by Language and
+	// Node.KindID (Node.Kind).
+	kindsByLang [TSX + 1][]string
 )
 
 func loadGrammars() {
@@ -107,7 +110,8 @@ func loadGrammars() {
 	for _, l := range Languages() {
 		p := ptrs[l]
 		g := &grammar{lang: sitter.NewLanguage(p), ptr: p}
-		g.names, g.kinds, g.fields = names(p, fieldID)
+		g.names, g.kinds, g.fields = names(p, l, fieldID)
+		kindsByLang[l] = g.kinds
 		grammars[l] = g
 	}
 }

@@ -12,8 +12,9 @@ import (
 )
 
 // reference walks the C tree node by node through go-tree-sitter's own API,
-// to check that flatten gives the same preorder sequence.
-func reference(t *testing.T, lang Language, src []byte) []Node {
+// to check that flatten gives the same preorder sequence; kinds are the
+// nodes' type names as that API gives them.
+func reference(t *testing.T, lang Language, src []byte) (out []Node, kinds []string) {
 	t.Helper()
 	g, err := grammarFor(lang)
 	if err != nil {
@@ -26,7 +27,6 @@ func reference(t *testing.T, lang Language, src []byte) []Node {
 	}
 	tree := p.Parse(src, nil)
 	defer tree.Close()
-	var out []Node
 	var rec func(n *sitter.Node, field string, parent NodeID)
 	rec = func(n *sitter.Node, field string, parent NodeID) {
 		id := NodeID(len(out))
@@ -34,7 +34,8 @@ func reference(t *testing.T, lang Language, src []byte) []Node {
 		if n.IsError() {
 			kind = "ERROR"
 		}
-		out = append(out, Node{Kind: kind, FieldID: fieldIDs[field], StartByte: uint32(n.StartByte()), EndByte: uint32(n.EndByte()),
+		kinds = append(kinds, kind)
+		out = append(out, Node{KindID: n.KindId(), lang: uint8(lang), FieldID: fieldIDs[field], StartByte: uint32(n.StartByte()), EndByte: uint32(n.EndByte()),
 			StartRow: uint32(n.StartPosition().Row), StartCol: uint32(n.StartPosition().Column),
 			EndRow: uint32(n.EndPosition().Row), EndCol: uint32(n.EndPosition().Column), Parent: parent,
 			Named: n.IsNamed(), Missing: n.IsMissing(), Extra: n.IsExtra()})
@@ -43,7 +44,7 @@ func reference(t *testing.T, lang Language, src []byte) []Node {
 		}
 	}
 	rec(tree.RootNode(), "", NoNode)
-	return out
+	return out, kinds
 }
 
 var samples = []struct {
@@ -116,13 +117,16 @@ func TestFlattenStdlib(t *testing.T) {
 
 func checkAgainstReference(t *testing.T, tree *Tree, lang Language, src []byte) {
 	t.Helper()
-	want := reference(t, lang, src)
+	want, kinds := reference(t, lang, src)
 	if len(tree.Nodes) != len(want) {
 		t.Fatalf("got %d nodes, want %d", len(tree.Nodes), len(want))
 	}
 	for i := range want {
 		g, w := tree.Nodes[i], want[i]
-		g.FirstChild, g.NextSibling, g.End, g.KindID = 0, 0, 0, 0
+		if g.Kind() != kinds[i] {
+			t.Fatalf("node %d: got kind %q, want %q", i, g.Kind(), kinds[i])
+		}
+		g.FirstChild, g.NextSibling, g.End = 0, 0, 0
 		if g != w {
 			t.Fatalf("node %d: got %+v, want %+v", i, g, w)
 		}
@@ -145,7 +149,7 @@ func checkAgainstReference(t *testing.T, tree *Tree, lang Language, src []byte) 
 	// FirstError is the first ERROR or MISSING node in preorder
 	wantErr := NoNode
 	for i, n := range want {
-		if n.Kind == "ERROR" || n.Missing {
+		if n.Kind() == "ERROR" || n.Missing {
 			wantErr = NodeID(i)
 			break
 		}
@@ -181,7 +185,7 @@ func TestKindsPerLanguage(t *testing.T) {
 		tree, _ := ParseOnce(s.lang, []byte(s.src))
 		found := false
 		for i := range tree.Nodes {
-			if tree.Nodes[i].Kind == k {
+			if tree.Nodes[i].Kind() == k {
 				found = true
 			}
 		}

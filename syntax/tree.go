@@ -18,12 +18,16 @@ const NoNode NodeID = -1
 // Positions: rows are 0-based line numbers; columns and bytes are 0-based
 // UTF-8 byte offsets; spans are half-open [Start, End).
 //
-// The Nodes of a parsed Tree are read-only: Parse writes them from C, in
-// place and into storage that released Trees hand back, without the
-// garbage collector's write barriers (safe only because Kind always points
-// into the grammar's static names). Never store into them.
+// A Node holds no pointers and takes 48 bytes: its type name and field
+// name are looked up by number (Kind, Field). The rules walk the node array
+// many times per file, and a smaller node means less memory to read; a
+// pointer-free array is also never scanned by the garbage collector and may
+// be handed to C as it is.
+//
+// The Nodes of a parsed Tree are read-only: Parse writes them from C, into
+// storage that released Trees hand back (see Tree.Release). Never store
+// into them.
 type Node struct {
-	Kind        string // grammar node type, e.g. "function_definition"; "ERROR" for error nodes
 	StartByte   uint32
 	EndByte     uint32
 	StartRow    uint32
@@ -34,15 +38,29 @@ type Node struct {
 	FirstChild  NodeID
 	NextSibling NodeID
 	End         NodeID // one past the last descendant, in preorder
-	// KindID, FieldID and the flags come last: packed together, a Node
-	// takes 64 bytes, a cache line, and every walk over the tree reads less
-	// memory.
-	KindID  uint16 // grammar symbol of Kind; index into KindNames(lang); 0xFFFF for ERROR
-	FieldID uint16 // the field in the parent (see Field), 0 when none; the same number in every grammar
-	Named   bool   // a named node (not punctuation or a keyword token)
-	Missing bool   // inserted by error recovery, zero width
-	Extra   bool   // an extra such as a comment
+	KindID      uint16 // grammar symbol (see Kind); index into KindNames(lang); 0xFFFF for ERROR
+	FieldID     uint16 // the field in the parent (see Field), 0 when none; the same number in every grammar
+	Named       bool   // a named node (not punctuation or a keyword token)
+	Missing     bool   // inserted by error recovery, zero width
+	Extra       bool   // an extra such as a comment
+	lang        uint8  // the Language of the tree, for Kind
 }
+
+// Kind returns the node's grammar type ("function_definition",
+// "identifier", "(", ...): "ERROR" for an error node, "" for a node not
+// made by Parse.
+func (n *Node) Kind() string {
+	if n.KindID == errorKindID {
+		return "ERROR"
+	}
+	if names := kindsByLang[n.lang]; int(n.KindID) < len(names) {
+		return names[n.KindID]
+	}
+	return ""
+}
+
+// errorKindID is the KindID of ERROR nodes (tree-sitter's ts_builtin_sym_error).
+const errorKindID = 0xFFFF
 
 // Field returns the node's field name in its parent ("body", "name", ...),
 // "" when it has none.
@@ -89,7 +107,7 @@ func (t *Tree) Kind(id NodeID) string {
 	if id < 0 {
 		return ""
 	}
-	return t.Nodes[id].Kind
+	return t.Nodes[id].Kind()
 }
 
 // Text returns the node's source text (a sub-slice of Source; do not modify).
@@ -162,7 +180,7 @@ func (t *Tree) ChildrenByField(id NodeID, field string) []NodeID {
 // FirstChildOfKind returns the first direct child of the given kind, NoNode when absent.
 func (t *Tree) FirstChildOfKind(id NodeID, kind string) NodeID {
 	for c := t.Nodes[id].FirstChild; c != NoNode; c = t.Nodes[c].NextSibling {
-		if t.Nodes[c].Kind == kind {
+		if t.Nodes[c].Kind() == kind {
 			return c
 		}
 	}
@@ -177,7 +195,7 @@ func (t *Tree) IsAncestor(a, d NodeID) bool { return a < d && d < t.Nodes[a].End
 func (t *Tree) Ancestor(id NodeID, kinds ...string) NodeID {
 	for p := t.Nodes[id].Parent; p != NoNode; p = t.Nodes[p].Parent {
 		for _, k := range kinds {
-			if t.Nodes[p].Kind == k {
+			if t.Nodes[p].Kind() == k {
 				return p
 			}
 		}

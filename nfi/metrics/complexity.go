@@ -319,7 +319,7 @@ func (v *ccVisitor) walk(n syntax.NodeID) {
 	case ckString:
 		// only interpolations hold AST nodes
 		for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-			if t.Nodes[c].Kind == "interpolation" {
+			if t.Nodes[c].Kind() == "interpolation" {
 				v.walk(c)
 			}
 		}
@@ -355,7 +355,7 @@ func ccDecisions(t *syntax.Tree, n syntax.NodeID, class uint8) int {
 	case ckTry:
 		handlers, group, orelse := 0, false, false
 		for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-			switch t.Nodes[c].Kind {
+			switch t.Nodes[c].Kind() {
 			case "except_clause":
 				handlers++
 			case "except_group_clause":
@@ -375,7 +375,7 @@ func ccDecisions(t *syntax.Tree, n syntax.NodeID, class uint8) int {
 		cases, wildcard := 0, false
 		if body := t.ChildByField(n, "body"); body != syntax.NoNode {
 			for c := t.Nodes[body].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-				if t.Nodes[c].Kind == "case_clause" {
+				if t.Nodes[c].Kind() == "case_clause" {
 					cases++
 					wildcard = wildcard || isIrrefutableCase(t, c)
 				}
@@ -400,7 +400,7 @@ func ccDecisions(t *syntax.Tree, n syntax.NodeID, class uint8) int {
 func (v *ccVisitor) walkStringNoLine(s syntax.NodeID) {
 	t := v.t
 	for c := t.Nodes[s].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-		if t.Nodes[c].Kind == "interpolation" {
+		if t.Nodes[c].Kind() == "interpolation" {
 			v.walk(c)
 		}
 	}
@@ -412,7 +412,7 @@ func (v *ccVisitor) walkStringNoLine(s syntax.NodeID) {
 func isIrrefutableCase(t *syntax.Tree, c syntax.NodeID) bool {
 	pat := syntax.NoNode
 	for k := t.Nodes[c].FirstChild; k != syntax.NoNode; k = t.Nodes[k].NextSibling {
-		switch t.Nodes[k].Kind {
+		switch t.Nodes[k].Kind() {
 		case "case_pattern":
 			if pat != syntax.NoNode {
 				return false
@@ -426,7 +426,7 @@ func isIrrefutableCase(t *syntax.Tree, c syntax.NodeID) bool {
 		only, commas := syntax.NoNode, 0
 		count := 0
 		for k := t.Nodes[pat].FirstChild; k != syntax.NoNode; k = t.Nodes[k].NextSibling {
-			switch kind := t.Nodes[k].Kind; {
+			switch kind := t.Nodes[k].Kind(); {
 			case t.Nodes[k].Extra || kind == "(" || kind == ")":
 			case kind == ",":
 				commas++
@@ -438,7 +438,7 @@ func isIrrefutableCase(t *syntax.Tree, c syntax.NodeID) bool {
 		if count != 1 || commas > 0 {
 			return false
 		}
-		switch t.Nodes[only].Kind {
+		switch t.Nodes[only].Kind() {
 		case "_":
 			return true
 		case "dotted_name":

@@ -147,7 +147,7 @@ func TestByDef(t *testing.T) {
 		}
 		cc := CyclomaticComplexity(tr)
 		for i := range tr.Nodes {
-			if tr.Nodes[i].Kind != "function_definition" {
+			if tr.Nodes[i].Kind() != "function_definition" {
 				continue
 			}
 			defs++
@@ -220,7 +220,7 @@ func TestSummarizerKinds(t *testing.T) {
 		some, all, twice := NewSummarizer(tr), NewSummarizer(tr), NewSummarizer(tr)
 		for i := range tr.Nodes {
 			n := syntax.NodeID(i)
-			if kinds[tr.Nodes[i].Kind] {
+			if kinds[tr.Nodes[i].Kind()] {
 				some.Visit(n)
 			}
 			all.Visit(n)

@@ -390,7 +390,7 @@ func (h *halsteadVisitor) visit(n syntax.NodeID) {
 	switch h.kinds.Of(nd) {
 	case hkDecorated:
 		def := t.ChildByField(n, "definition")
-		if def != syntax.NoNode && t.Nodes[def].Kind == "class_definition" {
+		if def != syntax.NoNode && t.Nodes[def].Kind() == "class_definition" {
 			break // a class's decorators are visited
 		}
 		if def != syntax.NoNode {
@@ -430,7 +430,7 @@ func (h *halsteadVisitor) visit(n syntax.NodeID) {
 	case hkPattern:
 		// a negative number literal in a pattern: ast.UnaryOp(USub)
 		for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-			if next := t.Nodes[c].NextSibling; t.Nodes[c].Kind == "-" && !t.Nodes[c].Named && next != syntax.NoNode && isNumber(t, next) {
+			if next := t.Nodes[c].NextSibling; t.Nodes[c].Kind() == "-" && !t.Nodes[c].Named && next != syntax.NoNode && isNumber(t, next) {
 				acc.operators++
 				acc.opsSeen |= 1 << opUSub
 				h.operand(acc, ctx, next)
@@ -452,7 +452,7 @@ func (h *halsteadVisitor) visit(n syntax.NodeID) {
 	case hkUnary:
 		acc.operators++
 		if op := t.ChildByField(n, "operator"); op != syntax.NoNode {
-			k, _ := unaryOperator(t.Nodes[op].Kind)
+			k, _ := unaryOperator(t.Nodes[op].Kind())
 			acc.opsSeen |= 1 << k
 		}
 		h.operand(acc, ctx, t.ChildByField(n, "argument"))
@@ -465,7 +465,7 @@ func (h *halsteadVisitor) visit(n syntax.NodeID) {
 		if op == syntax.NoNode {
 			break
 		}
-		kind := t.Nodes[op].Kind
+		kind := t.Nodes[op].Kind()
 		if p := nd.Parent; t.Kind(p) == "boolean_operator" && t.ChildByField(p, "left") == n && t.Kind(t.ChildByField(p, "operator")) == kind {
 			break // part of the parent's flattened chain
 		}
@@ -479,7 +479,7 @@ func (h *halsteadVisitor) visit(n syntax.NodeID) {
 			switch {
 			case cn.Field() == "operators":
 				acc.operators++
-				if k, ok := halOperator(cn.Kind); ok {
+				if k, ok := halOperator(cn.Kind()); ok {
 					acc.opsSeen |= 1 << k
 				}
 			case cn.Named && !cn.Extra:
@@ -505,7 +505,7 @@ func (h *halsteadVisitor) complexPattern(acc *halAcc, ctx []byte, n syntax.NodeI
 		return
 	}
 	left, i := syntax.NoNode, 0
-	if t.Nodes[kids[0]].Kind == "-" {
+	if t.Nodes[kids[0]].Kind() == "-" {
 		acc.operators++
 		acc.opsSeen |= 1 << opUSub
 		h.operand(acc, ctx, kids[1])
@@ -527,7 +527,7 @@ func (h *halsteadVisitor) complexPattern(acc *halAcc, ctx []byte, n syntax.NodeI
 }
 
 func isNumber(t *syntax.Tree, n syntax.NodeID) bool {
-	k := t.Nodes[n].Kind
+	k := t.Nodes[n].Kind()
 	return k == "integer" || k == "float"
 }
 
@@ -538,7 +538,7 @@ func (h *halsteadVisitor) operator(acc *halAcc, op syntax.NodeID, augmented bool
 	if op == syntax.NoNode {
 		return
 	}
-	tok := h.t.Nodes[op].Kind
+	tok := h.t.Nodes[op].Kind()
 	if augmented {
 		tok = strings.TrimSuffix(tok, "=")
 	}
@@ -599,7 +599,7 @@ func appendNodeKey(b []byte, n syntax.NodeID) []byte {
 // radon's operand values compare equal in Python.
 func appendOperandKey(b []byte, t *syntax.Tree, n syntax.NodeID) []byte {
 	n = unparen(t, n)
-	switch t.Nodes[n].Kind {
+	switch t.Nodes[n].Kind() {
 	case "identifier":
 		return append(append(b, "s:"...), t.Text(n)...)
 	case "attribute":
@@ -629,7 +629,7 @@ func appendOperandKey(b []byte, t *syntax.Tree, n syntax.NodeID) []byte {
 }
 
 func unparen(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
-	for k := t.Nodes[n].Kind; k == "parenthesized_expression" || k == "type"; k = t.Nodes[n].Kind {
+	for k := t.Nodes[n].Kind(); k == "parenthesized_expression" || k == "type"; k = t.Nodes[n].Kind() {
 		inner := syntax.NoNode
 		for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 			if t.Nodes[c].Named && !t.Nodes[c].Extra {
@@ -713,7 +713,7 @@ func appendStringKey(b []byte, t *syntax.Tree, n syntax.NodeID) ([]byte, bool) {
 	part := func(p syntax.NodeID) bool {
 		start, end := syntax.NoNode, syntax.NoNode
 		for c := t.Nodes[p].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-			switch t.Nodes[c].Kind {
+			switch t.Nodes[c].Kind() {
 			case "string_start":
 				start = c
 			case "string_end":
@@ -738,13 +738,13 @@ func appendStringKey(b []byte, t *syntax.Tree, n syntax.NodeID) ([]byte, bool) {
 		}
 		return true
 	}
-	if t.Nodes[n].Kind == "string" {
+	if t.Nodes[n].Kind() == "string" {
 		if !part(n) {
 			return b[:mark], false
 		}
 	} else {
 		for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-			if t.Nodes[c].Kind == "string" && !part(c) {
+			if t.Nodes[c].Kind() == "string" && !part(c) {
 				return b[:mark], false
 			}
 		}

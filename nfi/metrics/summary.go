@@ -159,7 +159,7 @@ func (c *ccTracker) visit(n syntax.NodeID, nd *syntax.Node) {
 	if len(c.filters) > 0 && c.filters[len(c.filters)-1].parent == nd.Parent {
 		switch f := c.filters[len(c.filters)-1]; f.class {
 		case ckString: // only interpolations
-			if nd.Kind != "interpolation" {
+			if nd.Kind() != "interpolation" {
 				c.off = nd.End
 				return
 			}

@@ -35,7 +35,7 @@ func buildComments(t *syntax.Tree, ids []syntax.NodeID) []Comment {
 	out := make([]Comment, 0, len(ids))
 	for _, i := range ids {
 		n := &t.Nodes[i]
-		if !n.Extra || n.Kind != "comment" {
+		if !n.Extra || n.Kind() != "comment" {
 			continue
 		}
 		text := t.Source[n.StartByte:n.EndByte]

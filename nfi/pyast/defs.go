@@ -212,21 +212,21 @@ func buildDefs(m *Module) *Defs {
 		for len(stack) > 1 && id >= stack[len(stack)-1].end {
 			stack = stack[:len(stack)-1]
 		}
-		isClass := n.Kind == "class_definition"
+		isClass := n.Kind() == "class_definition"
 		parent := stack[len(stack)-1].def
 		pk := d.List[parent].Kind
 		def := Def{Node: id, Outer: id, Parent: parent, NameNode: t.ChildByField(id, "name"), Body: t.ChildByField(id, "body")}
 		if def.NameNode != syntax.NoNode {
 			def.Name = t.TextString(def.NameNode)
 		}
-		if p := n.Parent; p != syntax.NoNode && t.Nodes[p].Kind == "decorated_definition" {
+		if p := n.Parent; p != syntax.NoNode && t.Nodes[p].Kind() == "decorated_definition" {
 			def.Outer = p
 			if imp == nil {
 				imp = m.decoratorImports()
 			}
 			def.Decorators = decorators(t, p, imp)
 		}
-		if !isClass && n.FirstChild != syntax.NoNode && t.Nodes[n.FirstChild].Kind == "async" {
+		if !isClass && n.FirstChild != syntax.NoNode && t.Nodes[n.FirstChild].Kind() == "async" {
 			def.Async = true
 		}
 		switch {
@@ -298,7 +298,7 @@ func (def *Def) setDecoratorFacts() {
 func decorators(t *syntax.Tree, outer syntax.NodeID, imp map[string]string) []Decorator {
 	var out []Decorator
 	for c := t.Nodes[outer].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-		if t.Nodes[c].Kind != "decorator" {
+		if t.Nodes[c].Kind() != "decorator" {
 			continue
 		}
 		dec := Decorator{Node: c, Expr: syntax.NoNode}
@@ -308,7 +308,7 @@ func decorators(t *syntax.Tree, outer syntax.NodeID, imp map[string]string) []De
 				break
 			}
 		}
-		if dec.Expr != syntax.NoNode && t.Nodes[dec.Expr].Kind == "call" {
+		if dec.Expr != syntax.NoNode && t.Nodes[dec.Expr].Kind() == "call" {
 			dec.Called = true
 			dec.Expr = t.ChildByField(dec.Expr, "function")
 		}
@@ -324,7 +324,7 @@ func decorators(t *syntax.Tree, outer syntax.NodeID, imp map[string]string) []De
 // DottedName returns an identifier or attribute chain as "a.b.c", or "" when
 // n is anything else (a call, a subscript, ...).
 func DottedName(t *syntax.Tree, n syntax.NodeID) string {
-	switch t.Nodes[n].Kind {
+	switch t.Nodes[n].Kind() {
 	case "identifier":
 		return t.TextString(n)
 	case "attribute":
@@ -369,10 +369,10 @@ func (m *Module) decoratorImports() map[string]string {
 	imp := map[string]string{}
 	for _, id := range m.index().lists[listImportish] {
 		n := &t.Nodes[id]
-		switch n.Kind {
+		switch n.Kind() {
 		case "import_statement":
 			for c := n.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-				switch t.Nodes[c].Kind {
+				switch t.Nodes[c].Kind() {
 				case "dotted_name":
 					full := t.TextString(c)
 					head, _, _ := strings.Cut(full, ".")
@@ -394,7 +394,7 @@ func (m *Module) decoratorImports() map[string]string {
 				if t.Nodes[c].Field() != "name" {
 					continue
 				}
-				switch t.Nodes[c].Kind {
+				switch t.Nodes[c].Kind() {
 				case "dotted_name":
 					nm := t.TextString(c)
 					imp[nm] = mod + "." + nm
@@ -406,8 +406,8 @@ func (m *Module) decoratorImports() map[string]string {
 				}
 			}
 		case "class_definition", "function_definition":
-			if p := n.Parent; p != syntax.NoNode && (t.Nodes[p].Kind == "module" ||
-				(t.Nodes[p].Kind == "decorated_definition" && t.Nodes[p].Parent == 0)) {
+			if p := n.Parent; p != syntax.NoNode && (t.Nodes[p].Kind() == "module" ||
+				(t.Nodes[p].Kind() == "decorated_definition" && t.Nodes[p].Parent == 0)) {
 				if nm := t.ChildByField(id, "name"); nm != syntax.NoNode {
 					imp[t.TextString(nm)] = ""
 				}
@@ -424,7 +424,7 @@ func collectAll(t *syntax.Tree, d *Defs) {
 	var visit func(block syntax.NodeID)
 	visit = func(block syntax.NodeID) {
 		for c := t.Nodes[block].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-			switch t.Nodes[c].Kind {
+			switch t.Nodes[c].Kind() {
 			case "expression_statement":
 				allStatement(t, c, d)
 			case "function_definition", "class_definition", "decorated_definition":
@@ -442,7 +442,7 @@ func collectAll(t *syntax.Tree, d *Defs) {
 // (if/elif/else, try/except/finally, for, while, with, match/case).
 func visitCompound(t *syntax.Tree, n syntax.NodeID, visit func(syntax.NodeID)) {
 	for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-		switch t.Nodes[c].Kind {
+		switch t.Nodes[c].Kind() {
 		case "block":
 			visit(c)
 		case "elif_clause", "else_clause", "except_clause", "except_group_clause",
@@ -457,11 +457,11 @@ func allStatement(t *syntax.Tree, stmt syntax.NodeID, d *Defs) {
 	if e == syntax.NoNode {
 		return
 	}
-	switch t.Nodes[e].Kind {
+	switch t.Nodes[e].Kind() {
 	case "assignment", "augmented_assignment":
 		left := t.ChildByField(e, "left")
 		right := t.ChildByField(e, "right")
-		if left == syntax.NoNode || t.Nodes[left].Kind != "identifier" || t.TextString(left) != "__all__" || right == syntax.NoNode {
+		if left == syntax.NoNode || t.Nodes[left].Kind() != "identifier" || t.TextString(left) != "__all__" || right == syntax.NoNode {
 			return
 		}
 		// Any binding of __all__ declares the exports, as in Ruff; names
@@ -474,10 +474,10 @@ func allStatement(t *syntax.Tree, stmt syntax.NodeID, d *Defs) {
 // allNames adds the string elements of an `__all__` value and reports
 // whether the value had a recognized shape.
 func allNames(t *syntax.Tree, v syntax.NodeID, d *Defs) bool {
-	switch t.Nodes[v].Kind {
+	switch t.Nodes[v].Kind() {
 	case "list", "tuple", "expression_list":
 		for c := t.Nodes[v].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-			if t.Nodes[c].Kind == "string" {
+			if t.Nodes[c].Kind() == "string" {
 				if s, ok := plainString(t, c); ok {
 					d.addAll(s)
 				}

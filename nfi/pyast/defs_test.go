@@ -253,7 +253,7 @@ func TestLookupAndEnclosing(t *testing.T) {
 	tree := m.Tree
 	var ret syntax.NodeID = syntax.NoNode
 	for i := range tree.Nodes {
-		if tree.Nodes[i].Kind == "return_statement" {
+		if tree.Nodes[i].Kind() == "return_statement" {
 			ret = syntax.NodeID(i)
 		}
 	}

@@ -104,7 +104,7 @@ func DocstringOf(t *syntax.Tree, body syntax.NodeID) *Docstring {
 		return nil
 	}
 	stmt := t.FirstNamedChild(body)
-	if stmt == syntax.NoNode || t.Nodes[stmt].Kind != "expression_statement" {
+	if stmt == syntax.NoNode || t.Nodes[stmt].Kind() != "expression_statement" {
 		return nil
 	}
 	e := t.FirstNamedChild(stmt)
@@ -117,7 +117,7 @@ func DocstringOf(t *syntax.Tree, body syntax.NodeID) *Docstring {
 			return nil
 		}
 	}
-	for t.Nodes[e].Kind == "parenthesized_expression" {
+	for t.Nodes[e].Kind() == "parenthesized_expression" {
 		inner := t.FirstNamedChild(e)
 		if inner == syntax.NoNode {
 			return nil
@@ -125,7 +125,7 @@ func DocstringOf(t *syntax.Tree, body syntax.NodeID) *Docstring {
 		e = inner
 	}
 	d := &Docstring{Stmt: stmt, Node: e}
-	switch t.Nodes[e].Kind {
+	switch t.Nodes[e].Kind() {
 	case "string":
 		p, ok := stringPart(t, e)
 		if !ok || !p.IsText() {
@@ -139,7 +139,7 @@ func DocstringOf(t *syntax.Tree, body syntax.NodeID) *Docstring {
 			if t.Nodes[c].Extra {
 				continue
 			}
-			if t.Nodes[c].Kind != "string" {
+			if t.Nodes[c].Kind() != "string" {
 				return nil
 			}
 			p, ok := stringPart(t, c)
@@ -176,12 +176,12 @@ func IsTextLiteral(t *syntax.Tree, n syntax.NodeID) bool {
 // string node n and the length q of the prefix in string_start's text; ok
 // is false when n is not a well-formed string literal.
 func stringDelimiters(t *syntax.Tree, n syntax.NodeID) (start, end syntax.NodeID, q int, ok bool) {
-	if t.Nodes[n].Kind != "string" {
+	if t.Nodes[n].Kind() != "string" {
 		return 0, 0, 0, false
 	}
 	start, end = syntax.NoNode, syntax.NoNode
 	for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-		switch t.Nodes[c].Kind {
+		switch t.Nodes[c].Kind() {
 		case "string_start":
 			start = c
 		case "string_end":

@@ -100,7 +100,7 @@ func buildImports(t *syntax.Tree, ids []syntax.NodeID) *Imports {
 				scopeEnd = t.Nodes[scopes[len(scopes)-1]].End
 			}
 		}
-		switch n.Kind {
+		switch n.Kind() {
 		case "function_definition", "class_definition", "lambda":
 			scopes = append(scopes, id)
 			scopeEnd = n.End
@@ -146,7 +146,7 @@ func (im *Imports) addImport(t *syntax.Tree, stmt, scope syntax.NodeID) {
 		if t.Nodes[c].Field() != "name" {
 			continue
 		}
-		switch t.Nodes[c].Kind {
+		switch t.Nodes[c].Kind() {
 		case "dotted_name":
 			mod := dottedText(t, c)
 			local := mod
@@ -169,7 +169,7 @@ func (im *Imports) addImport(t *syntax.Tree, stmt, scope syntax.NodeID) {
 // `from M import *` and `from __future__ import x`.
 func (im *Imports) addFrom(t *syntax.Tree, stmt, scope syntax.NodeID) {
 	mod := "__future__"
-	if t.Nodes[stmt].Kind == "import_from_statement" {
+	if t.Nodes[stmt].Kind() == "import_from_statement" {
 		mn := t.ChildByField(stmt, "module_name")
 		if mn == syntax.NoNode {
 			return
@@ -179,13 +179,13 @@ func (im *Imports) addFrom(t *syntax.Tree, stmt, scope syntax.NodeID) {
 	for c := t.Nodes[stmt].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 		nd := &t.Nodes[c]
 		switch {
-		case nd.Kind == "wildcard_import":
+		case nd.Kind() == "wildcard_import":
 			im.List = append(im.List, Import{Module: mod, From: true, Star: true, Node: c, Stmt: stmt, Scope: scope})
 		case nd.Field() != "name":
-		case nd.Kind == "dotted_name":
+		case nd.Kind() == "dotted_name":
 			name := dottedText(t, c)
 			im.List = append(im.List, Import{Local: name, Qualified: joinQualified(mod, name), Module: mod, From: true, Node: c, Stmt: stmt, Scope: scope})
-		case nd.Kind == "aliased_import":
+		case nd.Kind() == "aliased_import":
 			name, alias := t.ChildByField(c, "name"), t.ChildByField(c, "alias")
 			if name == syntax.NoNode || alias == syntax.NoNode {
 				continue
@@ -213,7 +213,7 @@ func dottedText(t *syntax.Tree, n syntax.NodeID) string {
 	}
 	var b strings.Builder
 	for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-		switch t.Nodes[c].Kind {
+		switch t.Nodes[c].Kind() {
 		case "comment":
 		case "identifier", "import_prefix", ".":
 			b.Write(t.Text(c))

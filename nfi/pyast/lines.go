@@ -35,7 +35,7 @@ type Token struct {
 // Kind returns the token's node kind: the operator or keyword text for an
 // anonymous token ("+", "and", "("), the node type otherwise ("identifier",
 // "string", "comment").
-func (tk *Token) Kind(t *syntax.Tree) string { return t.Nodes[tk.Node].Kind }
+func (tk *Token) Kind(t *syntax.Tree) string { return t.Nodes[tk.Node].Kind() }
 
 // Named reports a named node (identifier, number, string, comment).
 func (tk *Token) Named(t *syntax.Tree) bool { return t.Nodes[tk.Node].Named }

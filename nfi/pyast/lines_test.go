@@ -150,7 +150,7 @@ func codeRows(m *Module) []bool {
 	code := make([]bool, len(t.LineStarts()))
 	for i := range t.Nodes {
 		n := &t.Nodes[i]
-		if n.FirstChild != syntax.NoNode || n.Kind == "comment" || n.StartByte == n.EndByte {
+		if n.FirstChild != syntax.NoNode || n.Kind() == "comment" || n.StartByte == n.EndByte {
 			continue
 		}
 		for r := n.StartRow; r <= n.EndRow && int(r) < len(code); r++ {

@@ -112,13 +112,13 @@ func refRoot(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
 	if n == syntax.NoNode {
 		return syntax.NoNode
 	}
-	for t.Nodes[n].Kind == "attribute" {
+	for t.Nodes[n].Kind() == "attribute" {
 		n = t.ChildByField(n, "object")
 		if n == syntax.NoNode {
 			return syntax.NoNode
 		}
 	}
-	if t.Nodes[n].Kind != "identifier" {
+	if t.Nodes[n].Kind() != "identifier" {
 		return syntax.NoNode
 	}
 	return n
@@ -166,7 +166,7 @@ func (nm *Names) appendSegments(b, fail []byte, n syntax.NodeID) ([]byte, bool) 
 	t := nm.tree
 	var segs [8]syntax.NodeID
 	s := segs[:0]
-	for a := n; t.Nodes[a].Kind == "attribute"; a = t.ChildByField(a, "object") {
+	for a := n; t.Nodes[a].Kind() == "attribute"; a = t.ChildByField(a, "object") {
 		s = append(s, t.ChildByField(a, "attribute"))
 	}
 	for _, id := range s {
@@ -221,7 +221,7 @@ func (nm *Names) lookup(n syntax.NodeID, name []byte) (nameBinding, bool) {
 	for s := nm.enclosingScope(n); ; s = nm.enclosingScope(s) {
 		kind := "module"
 		if s != 0 {
-			kind = t.Nodes[s].Kind
+			kind = t.Nodes[s].Kind()
 		}
 		sc := nm.scopes[s]
 		skip := kind == "class_definition" && !innermost
@@ -334,7 +334,7 @@ func isParamName(t *syntax.Tree, n, params syntax.NodeID) bool {
 		case "value", "type":
 			return false
 		}
-		if t.Nodes[c].Kind == "type" {
+		if t.Nodes[c].Kind() == "type" {
 			return false
 		}
 	}
@@ -413,7 +413,7 @@ func buildNames(t *syntax.Tree, im *Imports, refs []syntax.NodeID) *Names {
 // inHandler reports whether n lies in an except handler inside scope s.
 func inHandler(t *syntax.Tree, n, s syntax.NodeID) bool {
 	for p := t.Nodes[n].Parent; p != syntax.NoNode && p != s; p = t.Nodes[p].Parent {
-		switch t.Nodes[p].Kind {
+		switch t.Nodes[p].Kind() {
 		case "except_clause", "except_group_clause":
 			return true
 		}
@@ -504,10 +504,10 @@ func isBindingTarget(t *syntax.Tree, n syntax.NodeID) bool {
 // global/nonlocal statement.
 func IsReference(t *syntax.Tree, n syntax.NodeID) bool {
 	nd := &t.Nodes[n]
-	if nd.Kind != "identifier" || nd.Parent == syntax.NoNode {
+	if nd.Kind() != "identifier" || nd.Parent == syntax.NoNode {
 		return false
 	}
-	switch t.Nodes[nd.Parent].Kind {
+	switch t.Nodes[nd.Parent].Kind() {
 	case "attribute":
 		return nd.Field() == "object"
 	case "keyword_argument":

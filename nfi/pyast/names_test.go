@@ -32,9 +32,9 @@ func outermostRefs(m *Module) map[int][]string {
 	for i := range t.Nodes {
 		id := syntax.NodeID(i)
 		nd := &t.Nodes[i]
-		switch nd.Kind {
+		switch nd.Kind() {
 		case "attribute":
-			if p := nd.Parent; p != syntax.NoNode && t.Nodes[p].Kind == "attribute" && nd.Field() == "object" {
+			if p := nd.Parent; p != syntax.NoNode && t.Nodes[p].Kind() == "attribute" && nd.Field() == "object" {
 				continue
 			}
 			if r := t.ChildByField(id, "object"); r == syntax.NoNode {
@@ -44,7 +44,7 @@ func outermostRefs(m *Module) map[int][]string {
 			if !IsReference(t, id) {
 				continue
 			}
-			if p := nd.Parent; t.Nodes[p].Kind == "attribute" {
+			if p := nd.Parent; t.Nodes[p].Kind() == "attribute" {
 				continue
 			}
 		default:
@@ -253,7 +253,7 @@ func FuzzQualifiedName(f *testing.F) {
 		}
 		m := NewModule("f.py", tree)
 		for i := range tree.Nodes {
-			switch tree.Nodes[i].Kind {
+			switch tree.Nodes[i].Kind() {
 			case "identifier", "attribute":
 				m.QualifiedName(syntax.NodeID(i))
 				IsReference(tree, syntax.NodeID(i))
@@ -298,7 +298,7 @@ func BenchmarkNames(b *testing.B) {
 	for b.Loop() {
 		m := NewModule("m.py", tree)
 		for i := range tree.Nodes {
-			if tree.Nodes[i].Kind == "attribute" {
+			if tree.Nodes[i].Kind() == "attribute" {
 				m.ImportedName(syntax.NodeID(i))
 			}
 		}

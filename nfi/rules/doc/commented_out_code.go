@@ -626,9 +626,9 @@ func parsesAsPython(s string) bool {
 			defer t.Release()
 			// one expression: not a tuple, not a generator
 			for i := range t.Nodes {
-				if t.Nodes[i].Kind == "assignment" {
+				if t.Nodes[i].Kind() == "assignment" {
 					r := t.ChildByField(syntax.NodeID(i), "right")
-					return r != syntax.NoNode && t.Nodes[r].Kind == "parenthesized_expression"
+					return r != syntax.NoNode && t.Nodes[r].Kind() == "parenthesized_expression"
 				}
 			}
 			return false
@@ -655,7 +655,7 @@ var hardKeywords = map[string]bool{
 func strictlyValid(t *syntax.Tree) bool {
 	for i := range t.Nodes {
 		n := &t.Nodes[i]
-		switch n.Kind {
+		switch n.Kind() {
 		case "print_statement", "exec_statement", "<>":
 			return false
 		case "string_start":
@@ -667,16 +667,16 @@ func strictlyValid(t *syntax.Tree) bool {
 				return false
 			}
 		case "raise_statement":
-			if c := t.FirstNamedChild(syntax.NodeID(i)); c != syntax.NoNode && t.Nodes[c].Kind == "expression_list" {
+			if c := t.FirstNamedChild(syntax.NodeID(i)); c != syntax.NoNode && t.Nodes[c].Kind() == "expression_list" {
 				return false // Python 2 `raise E, V`
 			}
 		case "named_expression":
-			if p := n.Parent; p != syntax.NoNode && t.Nodes[p].Kind == "expression_statement" {
+			if p := n.Parent; p != syntax.NoNode && t.Nodes[p].Kind() == "expression_statement" {
 				return false // unparenthesized walrus statement
 			}
 		case "list_splat":
 			if p := n.Parent; p != syntax.NoNode {
-				switch t.Nodes[p].Kind {
+				switch t.Nodes[p].Kind() {
 				case "argument_list", "list", "tuple", "set", "expression_list", "subscript":
 				default:
 					return false
@@ -697,21 +697,21 @@ func strictlyValid(t *syntax.Tree) bool {
 		case "assignment":
 			if t.ChildByField(syntax.NodeID(i), "type") != syntax.NoNode {
 				if l := t.ChildByField(syntax.NodeID(i), "left"); l != syntax.NoNode {
-					switch t.Nodes[l].Kind {
+					switch t.Nodes[l].Kind() {
 					case "pattern_list", "list_splat_pattern", "tuple_pattern", "list_pattern":
 						return false
 					}
 				}
 			}
 		}
-		if n.Kind == "module" || n.Kind == "block" {
+		if n.Kind() == "module" || n.Kind() == "block" {
 			// statements on one line need a `;` between them
 			prevStmt := false
 			for c := n.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 				cn := &t.Nodes[c]
 				switch {
 				case cn.Extra:
-				case cn.Kind == ";":
+				case cn.Kind() == ";":
 					prevStmt = false
 				case cn.Named:
 					if prevStmt && t.Nodes[c].StartRow == cn.StartRow {

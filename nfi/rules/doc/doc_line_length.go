@@ -61,12 +61,12 @@ func visitDocLineString(p *nfi.Pass, n syntax.NodeID) {
 			return
 		}
 	}
-	for t.Nodes[e].Kind == "parenthesized_expression" {
+	for t.Nodes[e].Kind() == "parenthesized_expression" {
 		if e = t.FirstNamedChild(e); e == syntax.NoNode {
 			return
 		}
 	}
-	switch t.Nodes[e].Kind {
+	switch t.Nodes[e].Kind() {
 	case "string":
 		if !pyast.IsTextLiteral(t, e) {
 			return

@@ -102,7 +102,7 @@ func appendParams(out []param, t *syntax.Tree, d *pyast.Def) []param {
 		}
 		pr := param{node: c}
 		inner := c
-		switch n.Kind {
+		switch n.Kind() {
 		case "identifier":
 		case "typed_parameter":
 			pr.annotated = true
@@ -119,7 +119,7 @@ func appendParams(out []param, t *syntax.Tree, d *pyast.Def) []param {
 		if inner == syntax.NoNode {
 			continue
 		}
-		switch t.Nodes[inner].Kind {
+		switch t.Nodes[inner].Kind() {
 		case "list_splat_pattern":
 			pr.kind = varArgs
 			inner = t.FirstNamedChild(inner)
@@ -127,7 +127,7 @@ func appendParams(out []param, t *syntax.Tree, d *pyast.Def) []param {
 			pr.kind = kwArgs
 			inner = t.FirstNamedChild(inner)
 		}
-		if inner == syntax.NoNode || t.Nodes[inner].Kind != "identifier" {
+		if inner == syntax.NoNode || t.Nodes[inner].Kind() != "identifier" {
 			continue
 		}
 		pr.name = t.TextString(inner)

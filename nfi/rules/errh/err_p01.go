@@ -37,7 +37,7 @@ func checkBareExcept(p *nfi.Pass, n syntax.NodeID) {
 		return
 	}
 	for _, s := range statements(t, h.body) {
-		if t.Nodes[s].Kind == "raise_statement" {
+		if t.Nodes[s].Kind() == "raise_statement" {
 			if exc, _ := raiseParts(t, s); exc == syntax.NoNode {
 				return
 			}

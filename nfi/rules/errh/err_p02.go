@@ -55,7 +55,7 @@ func reraisesOrLogs(t *syntax.Tree, h handler) bool {
 	end := t.Nodes[h.body].End
 	for i := h.body + 1; i < end; i++ {
 		nd := &t.Nodes[i]
-		switch nd.Kind {
+		switch nd.Kind() {
 		case "function_definition", "class_definition", "lambda":
 			i = nd.End - 1
 		case "raise_statement":
@@ -64,7 +64,7 @@ func reraisesOrLogs(t *syntax.Tree, h handler) bool {
 				return true
 			}
 		case "call":
-			if f := t.ChildByField(i, "function"); f != syntax.NoNode && t.Nodes[f].Kind == "attribute" {
+			if f := t.ChildByField(i, "function"); f != syntax.NoNode && t.Nodes[f].Kind() == "attribute" {
 				if a := t.ChildByField(f, "attribute"); a != syntax.NoNode && string(t.Text(a)) == "exception" {
 					return true
 				}
@@ -72,7 +72,7 @@ func reraisesOrLogs(t *syntax.Tree, h handler) bool {
 		case "keyword_argument":
 			name, val := t.ChildByField(i, "name"), t.ChildByField(i, "value")
 			if name != syntax.NoNode && string(t.Text(name)) == "exc_info" && val != syntax.NoNode {
-				if k := t.Nodes[val].Kind; k != "false" && k != "none" {
+				if k := t.Nodes[val].Kind(); k != "false" && k != "none" {
 					return true
 				}
 			}

@@ -37,14 +37,14 @@ func checkSilentExcept(p *nfi.Pass, n syntax.NodeID) {
 		return
 	}
 	for _, s := range stmts {
-		switch t.Nodes[s].Kind {
+		switch t.Nodes[s].Kind() {
 		case "pass_statement", "continue_statement":
 		case "expression_statement":
 			e := statements(t, s)
 			if len(e) != 1 {
 				return
 			}
-			switch t.Nodes[e[0]].Kind {
+			switch t.Nodes[e[0]].Kind() {
 			case "ellipsis", "string", "concatenated_string":
 			default:
 				return

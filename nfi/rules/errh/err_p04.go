@@ -34,7 +34,7 @@ func checkRaiseVanillaClass(p *nfi.Pass, n syntax.NodeID) {
 	if exc == syntax.NoNode {
 		return
 	}
-	if t.Nodes[exc].Kind == "call" {
+	if t.Nodes[exc].Kind() == "call" {
 		exc = t.ChildByField(exc, "function")
 	}
 	if resolvesTo(p.Module, exc, "builtins.Exception", "builtins.BaseException") {

@@ -41,7 +41,7 @@ func checkVerboseRaise(p *nfi.Pass, n syntax.NodeID) {
 	// its handlers or else.
 	var visit, walk func(s syntax.NodeID)
 	visit = func(s syntax.NodeID) {
-		switch t.Nodes[s].Kind {
+		switch t.Nodes[s].Kind() {
 		case "raise_statement":
 			if exc, cause := raiseParts(t, s); cause == syntax.NoNode && sameName(t, exc, h.alias) {
 				p.Reportf(s, "raise %s re-raises the caught exception: use a bare raise", t.Text(exc))

@@ -39,7 +39,7 @@ func checkJumpInFinally(p *nfi.Pass, n syntax.NodeID) {
 	end := t.Nodes[n].End
 	for i := n + 1; i < end; i++ {
 		nd := &t.Nodes[i]
-		switch nd.Kind {
+		switch nd.Kind() {
 		case "function_definition", "class_definition", "lambda":
 			i = nd.End - 1
 		case "return_statement":
@@ -56,7 +56,7 @@ func checkJumpInFinally(p *nfi.Pass, n syntax.NodeID) {
 func inLoopBody(t *syntax.Tree, n, fin syntax.NodeID) bool {
 	child := n
 	for a := t.Nodes[n].Parent; a != fin && a != syntax.NoNode; child, a = a, t.Nodes[a].Parent {
-		switch t.Nodes[a].Kind {
+		switch t.Nodes[a].Kind() {
 		case "for_statement", "while_statement":
 			if t.Nodes[child].Field() == "body" {
 				return true

@@ -38,7 +38,7 @@ func checkRaiseWithoutFrom(p *nfi.Pass, n syntax.NodeID) {
 	var walk func(block syntax.NodeID)
 	walk = func(block syntax.NodeID) {
 		for _, s := range statements(t, block) {
-			switch t.Nodes[s].Kind {
+			switch t.Nodes[s].Kind() {
 			case "raise_statement":
 				exc, cause := raiseParts(t, s)
 				if exc == syntax.NoNode || cause != syntax.NoNode || sameName(t, exc, h.alias) {
@@ -48,7 +48,7 @@ func checkRaiseWithoutFrom(p *nfi.Pass, n syntax.NodeID) {
 			case "if_statement":
 				walk(t.ChildByField(s, "consequence"))
 				for _, alt := range t.ChildrenByField(s, "alternative") {
-					if t.Nodes[alt].Kind == "elif_clause" {
+					if t.Nodes[alt].Kind() == "elif_clause" {
 						walk(t.ChildByField(alt, "consequence"))
 					} else {
 						walk(t.ChildByField(alt, "body"))
@@ -58,7 +58,7 @@ func checkRaiseWithoutFrom(p *nfi.Pass, n syntax.NodeID) {
 				walk(t.ChildByField(s, "body"))
 			case "match_statement":
 				for _, c := range statements(t, t.ChildByField(s, "body")) {
-					if t.Nodes[c].Kind == "case_clause" {
+					if t.Nodes[c].Kind() == "case_clause" {
 						walk(t.ChildByField(c, "consequence"))
 					}
 				}

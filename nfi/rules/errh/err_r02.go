@@ -43,7 +43,7 @@ func positionalBases(t *syntax.Tree, class syntax.NodeID) []syntax.NodeID {
 	}
 	var out []syntax.NodeID
 	for _, c := range statements(t, sc) {
-		switch t.Nodes[c].Kind {
+		switch t.Nodes[c].Kind() {
 		case "keyword_argument", "list_splat", "dictionary_splat":
 		default:
 			out = append(out, c)

@@ -37,7 +37,7 @@ func checkErrorSuffix(p *nfi.Pass, n syntax.NodeID) {
 		return
 	}
 	for _, b := range positionalBases(t, n) {
-		if t.Nodes[b].Kind != "identifier" {
+		if t.Nodes[b].Kind() != "identifier" {
 			continue
 		}
 		if s := t.Text(b); string(s) == "Exception" || bytes.HasSuffix(s, []byte("Error")) {

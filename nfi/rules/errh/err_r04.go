@@ -39,7 +39,7 @@ var osErrorAliases = map[string]bool{
 
 func checkOSErrorAlias(p *nfi.Pass, n syntax.NodeID) {
 	t := p.Tree
-	if t.Nodes[n].Kind == "attribute" {
+	if t.Nodes[n].Kind() == "attribute" {
 		a := t.ChildByField(n, "attribute")
 		if a == syntax.NoNode {
 			return
@@ -65,7 +65,7 @@ func checkOSErrorAlias(p *nfi.Pass, n syntax.NodeID) {
 	if !ok || !osErrorAliases[q] {
 		return
 	}
-	if t.Nodes[n].Kind == "identifier" && !pyast.IsReference(t, n) {
+	if t.Nodes[n].Kind() == "identifier" && !pyast.IsReference(t, n) {
 		return
 	}
 	p.Reportf(n, "%s is an alias of OSError; use OSError", t.Text(n))

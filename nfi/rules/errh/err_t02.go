@@ -33,7 +33,7 @@ func checkHandlersPerTry(p *nfi.Pass, n syntax.NodeID) {
 	t := p.Tree
 	count := 0
 	for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-		switch t.Nodes[c].Kind {
+		switch t.Nodes[c].Kind() {
 		case "except_clause", "except_group_clause":
 			count++
 		}

@@ -23,20 +23,20 @@ func parseHandler(t *syntax.Tree, n syntax.NodeID) handler {
 	h := handler{typ: syntax.NoNode, alias: syntax.NoNode, body: syntax.NoNode}
 	for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 		nd := &t.Nodes[c]
-		if !nd.Named || nd.Kind == "comment" {
+		if !nd.Named || nd.Kind() == "comment" {
 			continue
 		}
 		switch {
-		case nd.Kind == "block":
+		case nd.Kind() == "block":
 			h.body = c
 		case nd.Field() == "alias":
 			// Python 2 `except E, e:`.
-			if nd.Kind == "identifier" {
+			if nd.Kind() == "identifier" {
 				h.alias = c
 			}
 		case h.typ == syntax.NoNode:
 			h.typ = c
-			if nd.Kind == "as_pattern" {
+			if nd.Kind() == "as_pattern" {
 				h.typ = syntax.NoNode
 				for cc := nd.FirstChild; cc != syntax.NoNode; cc = t.Nodes[cc].NextSibling {
 					switch {
@@ -44,7 +44,7 @@ func parseHandler(t *syntax.Tree, n syntax.NodeID) handler {
 						if id := t.FirstChildOfKind(cc, "identifier"); id != syntax.NoNode {
 							h.alias = id
 						}
-					case t.Nodes[cc].Named && t.Nodes[cc].Kind != "comment" && h.typ == syntax.NoNode:
+					case t.Nodes[cc].Named && t.Nodes[cc].Kind() != "comment" && h.typ == syntax.NoNode:
 						h.typ = cc
 					}
 				}
@@ -61,7 +61,7 @@ func raiseParts(t *syntax.Tree, n syntax.NodeID) (exc, cause syntax.NodeID) {
 	for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 		nd := &t.Nodes[c]
 		switch {
-		case !nd.Named || nd.Kind == "comment":
+		case !nd.Named || nd.Kind() == "comment":
 		case nd.Field() == "cause":
 			cause = c
 		case exc == syntax.NoNode:
@@ -73,7 +73,7 @@ func raiseParts(t *syntax.Tree, n syntax.NodeID) (exc, cause syntax.NodeID) {
 
 // sameName reports whether identifier nodes a and b spell the same name.
 func sameName(t *syntax.Tree, a, b syntax.NodeID) bool {
-	if a == syntax.NoNode || b == syntax.NoNode || t.Nodes[a].Kind != "identifier" || t.Nodes[b].Kind != "identifier" {
+	if a == syntax.NoNode || b == syntax.NoNode || t.Nodes[a].Kind() != "identifier" || t.Nodes[b].Kind() != "identifier" {
 		return false
 	}
 	return string(t.Text(a)) == string(t.Text(b))
@@ -81,10 +81,10 @@ func sameName(t *syntax.Tree, a, b syntax.NodeID) bool {
 
 // unparen strips parentheses around an expression.
 func unparen(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
-	for n != syntax.NoNode && t.Nodes[n].Kind == "parenthesized_expression" {
+	for n != syntax.NoNode && t.Nodes[n].Kind() == "parenthesized_expression" {
 		var inner syntax.NodeID = syntax.NoNode
 		for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-			if t.Nodes[c].Named && t.Nodes[c].Kind != "comment" {
+			if t.Nodes[c].Named && t.Nodes[c].Kind() != "comment" {
 				inner = c
 				break
 			}
@@ -101,12 +101,12 @@ func caughtTypes(t *syntax.Tree, typ syntax.NodeID) []syntax.NodeID {
 	if typ == syntax.NoNode {
 		return nil
 	}
-	if t.Nodes[typ].Kind != "tuple" {
+	if t.Nodes[typ].Kind() != "tuple" {
 		return []syntax.NodeID{typ}
 	}
 	var out []syntax.NodeID
 	for c := t.Nodes[typ].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-		if t.Nodes[c].Named && t.Nodes[c].Kind != "comment" {
+		if t.Nodes[c].Named && t.Nodes[c].Kind() != "comment" {
 			out = append(out, unparen(t, c))
 		}
 	}
@@ -170,7 +170,7 @@ func statements(t *syntax.Tree, block syntax.NodeID) []syntax.NodeID {
 		return nil
 	}
 	for c := t.Nodes[block].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-		if t.Nodes[c].Named && t.Nodes[c].Kind != "comment" {
+		if t.Nodes[c].Named && t.Nodes[c].Kind() != "comment" {
 			out = append(out, c)
 		}
 	}
@@ -182,16 +182,16 @@ func statements(t *syntax.Tree, block syntax.NodeID) []syntax.NodeID {
 // (elif, else, except, finally, match cases), with decorated definitions
 // unwrapped. It does not recurse further.
 func forEachChildStatement(t *syntax.Tree, s syntax.NodeID, fn func(syntax.NodeID)) {
-	if t.Nodes[s].Kind == "decorated_definition" {
+	if t.Nodes[s].Kind() == "decorated_definition" {
 		if d := t.ChildByField(s, "definition"); d != syntax.NoNode {
 			s = d
 		}
 	}
 	for c := t.Nodes[s].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-		switch t.Nodes[c].Kind {
+		switch t.Nodes[c].Kind() {
 		case "block":
 			for _, x := range statements(t, c) {
-				switch t.Nodes[x].Kind {
+				switch t.Nodes[x].Kind() {
 				case "case_clause":
 					forEachChildStatement(t, x, fn)
 				case "decorated_definition":

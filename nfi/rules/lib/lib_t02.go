@@ -72,7 +72,7 @@ var futureFeatures = map[string]bool{
 func outdatedConstruct(p *nfi.Pass, n syntax.NodeID) string {
 	t := p.Tree
 	m := p.Module
-	switch t.Nodes[n].Kind {
+	switch t.Nodes[n].Kind() {
 	case "binary_operator":
 		op := t.ChildByField(n, "operator")
 		if op != syntax.NoNode && string(t.Text(op)) == "%" && strLiteral(t, t.ChildByField(n, "left")) {
@@ -83,7 +83,7 @@ func outdatedConstruct(p *nfi.Pass, n syntax.NodeID) string {
 		if f == syntax.NoNode {
 			return ""
 		}
-		switch t.Nodes[f].Kind {
+		switch t.Nodes[f].Kind() {
 		case "attribute":
 			a := t.ChildByField(f, "attribute")
 			if a == syntax.NoNode {
@@ -114,7 +114,7 @@ func outdatedConstruct(p *nfi.Pass, n syntax.NodeID) string {
 	case "class_definition":
 		if sc := t.ChildByField(n, "superclasses"); sc != syntax.NoNode {
 			for c := t.Nodes[sc].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-				if t.Nodes[c].Kind == "identifier" && string(t.Text(c)) == "object" {
+				if t.Nodes[c].Kind() == "identifier" && string(t.Text(c)) == "object" {
 					if _, builtin := m.Names().Binding(c); builtin {
 						return "class inherits from object (UP004)"
 					}
@@ -127,11 +127,11 @@ func outdatedConstruct(p *nfi.Pass, n syntax.NodeID) string {
 		}
 	case "decorator":
 		for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-			if t.Nodes[c].Kind != "call" {
+			if t.Nodes[c].Kind() != "call" {
 				continue
 			}
 			args := t.ChildByField(c, "arguments")
-			if args == syntax.NoNode || t.Nodes[args].Kind != "argument_list" || len(namedChildren(t, args)) > 0 {
+			if args == syntax.NoNode || t.Nodes[args].Kind() != "argument_list" || len(namedChildren(t, args)) > 0 {
 				continue
 			}
 			if q, ok := m.ImportedName(t.ChildByField(c, "function")); ok && q == "functools.lru_cache" {
@@ -145,22 +145,22 @@ func outdatedConstruct(p *nfi.Pass, n syntax.NodeID) string {
 	case "future_import_statement":
 		for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 			name := c
-			if t.Nodes[c].Kind == "aliased_import" {
+			if t.Nodes[c].Kind() == "aliased_import" {
 				name = t.ChildByField(c, "name")
 			}
-			if name != syntax.NoNode && t.Nodes[name].Kind == "dotted_name" && futureFeatures[string(t.Text(name))] {
+			if name != syntax.NoNode && t.Nodes[name].Kind() == "dotted_name" && futureFeatures[string(t.Text(name))] {
 				return "unnecessary from __future__ import (UP010)"
 			}
 		}
 	case "subscript", "generic_type":
 		v := t.ChildByField(n, "value")
-		if t.Nodes[n].Kind == "generic_type" {
+		if t.Nodes[n].Kind() == "generic_type" {
 			v = t.FirstNamedChild(n)
 		}
 		if v == syntax.NoNode {
 			return ""
 		}
-		switch t.Nodes[v].Kind {
+		switch t.Nodes[v].Kind() {
 		case "identifier":
 		case "attribute":
 			// The qualified names below end in Optional or Union.
@@ -194,7 +194,7 @@ func strLiteral(t *syntax.Tree, n syntax.NodeID) bool {
 	if n == syntax.NoNode {
 		return false
 	}
-	switch t.Nodes[n].Kind {
+	switch t.Nodes[n].Kind() {
 	case "concatenated_string":
 		c := t.FirstNamedChild(n)
 		return c != syntax.NoNode && strLiteral(t, c)
@@ -211,7 +211,7 @@ func namedChildren(t *syntax.Tree, n syntax.NodeID) []syntax.NodeID {
 		return nil
 	}
 	for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-		if t.Nodes[c].Named && t.Nodes[c].Kind != "comment" {
+		if t.Nodes[c].Named && t.Nodes[c].Kind() != "comment" {
 			out = append(out, c)
 		}
 	}
@@ -228,7 +228,7 @@ func redundantOpenMode(t *syntax.Tree, call syntax.NodeID) bool {
 	pos := 0
 	for _, c := range namedChildren(t, args) {
 		var mode syntax.NodeID = syntax.NoNode
-		switch t.Nodes[c].Kind {
+		switch t.Nodes[c].Kind() {
 		case "keyword_argument":
 			if name := t.ChildByField(c, "name"); name != syntax.NoNode && string(t.Text(name)) == "mode" {
 				mode = t.ChildByField(c, "value")
@@ -241,7 +241,7 @@ func redundantOpenMode(t *syntax.Tree, call syntax.NodeID) bool {
 				mode = c
 			}
 		}
-		if mode == syntax.NoNode || !strLiteral(t, mode) || t.Nodes[mode].Kind != "string" {
+		if mode == syntax.NoNode || !strLiteral(t, mode) || t.Nodes[mode].Kind() != "string" {
 			continue
 		}
 		content := t.FirstChildOfKind(mode, "string_content")
@@ -269,7 +269,7 @@ func superWithArgs(p *nfi.Pass, call syntax.NodeID) bool {
 		return false
 	}
 	a := namedChildren(t, args)
-	if len(a) != 2 || t.Nodes[a[0]].Kind != "identifier" || t.Nodes[a[1]].Kind != "identifier" {
+	if len(a) != 2 || t.Nodes[a[0]].Kind() != "identifier" || t.Nodes[a[1]].Kind() != "identifier" {
 		return false
 	}
 	fn := t.Ancestor(call, "function_definition")
@@ -289,7 +289,7 @@ func superWithArgs(p *nfi.Pass, call syntax.NodeID) bool {
 	if first == syntax.NoNode {
 		return false
 	}
-	if k := t.Nodes[first].Kind; k == "typed_parameter" {
+	if k := t.Nodes[first].Kind(); k == "typed_parameter" {
 		first = t.FirstNamedChild(first)
 	} else if k != "identifier" {
 		return false
@@ -300,33 +300,33 @@ func superWithArgs(p *nfi.Pass, call syntax.NodeID) bool {
 // yieldOnlyLoop reports `for x in y: yield x` (not async, no else, in a
 // non-async def).
 func yieldOnlyLoop(t *syntax.Tree, n syntax.NodeID) bool {
-	if c := t.Nodes[n].FirstChild; c != syntax.NoNode && t.Nodes[c].Kind == "async" {
+	if c := t.Nodes[n].FirstChild; c != syntax.NoNode && t.Nodes[c].Kind() == "async" {
 		return false
 	}
 	if t.ChildByField(n, "alternative") != syntax.NoNode {
 		return false
 	}
 	if fn := t.Ancestor(n, "function_definition"); fn != syntax.NoNode {
-		if c := t.Nodes[fn].FirstChild; c != syntax.NoNode && t.Nodes[c].Kind == "async" {
+		if c := t.Nodes[fn].FirstChild; c != syntax.NoNode && t.Nodes[c].Kind() == "async" {
 			return false
 		}
 	}
 	left := t.ChildByField(n, "left")
 	body := namedChildren(t, t.ChildByField(n, "body"))
-	if left == syntax.NoNode || len(body) != 1 || t.Nodes[body[0]].Kind != "expression_statement" {
+	if left == syntax.NoNode || len(body) != 1 || t.Nodes[body[0]].Kind() != "expression_statement" {
 		return false
 	}
 	e := namedChildren(t, body[0])
-	if len(e) != 1 || t.Nodes[e[0]].Kind != "yield" {
+	if len(e) != 1 || t.Nodes[e[0]].Kind() != "yield" {
 		return false
 	}
 	for c := t.Nodes[e[0]].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-		if t.Nodes[c].Kind == "from" {
+		if t.Nodes[c].Kind() == "from" {
 			return false
 		}
 	}
 	val := t.FirstNamedChild(e[0])
-	switch t.Nodes[left].Kind {
+	switch t.Nodes[left].Kind() {
 	case "identifier", "pattern_list", "tuple_pattern":
 	default:
 		return false

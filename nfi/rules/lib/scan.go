@@ -195,7 +195,7 @@ var (
 // the parts of imports.
 func identifierMayRefer(t *syntax.Tree, n syntax.NodeID) bool {
 	nd := &t.Nodes[n]
-	switch t.Nodes[nd.Parent].Kind {
+	switch t.Nodes[nd.Parent].Kind() {
 	case "attribute":
 		return nd.Field() == "object"
 	case "keyword_argument":
@@ -209,7 +209,7 @@ func identifierMayRefer(t *syntax.Tree, n syntax.NodeID) bool {
 // calleeOf returns the call whose callee is n, or NoNode.
 func calleeOf(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
 	p := t.Nodes[n].Parent
-	if p != syntax.NoNode && t.Nodes[p].Kind == "call" && t.Nodes[n].Field() == "function" {
+	if p != syntax.NoNode && t.Nodes[p].Kind() == "call" && t.Nodes[n].Field() == "function" {
 		return p
 	}
 	return syntax.NoNode
@@ -222,7 +222,7 @@ func keywordArg(t *syntax.Tree, call syntax.NodeID, kw string) syntax.NodeID {
 		return syntax.NoNode
 	}
 	for c := t.Nodes[args].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-		if t.Nodes[c].Kind != "keyword_argument" {
+		if t.Nodes[c].Kind() != "keyword_argument" {
 			continue
 		}
 		if name := t.ChildByField(c, "name"); name != syntax.NoNode && string(t.Text(name)) == kw {
@@ -237,7 +237,7 @@ func matchesReceiver(m *pyast.Module, e *entry, obj syntax.NodeID) bool {
 	t := m.Tree
 	switch {
 	case e.receiver == "self":
-		return t.Nodes[obj].Kind == "identifier" && string(t.Text(obj)) == "self"
+		return t.Nodes[obj].Kind() == "identifier" && string(t.Text(obj)) == "self"
 	case e.mode == "logmethod":
 		return loggerLike(m, obj)
 	}
@@ -250,7 +250,7 @@ func matchesReceiver(m *pyast.Module, e *entry, obj syntax.NodeID) bool {
 func loggerLike(m *pyast.Module, obj syntax.NodeID) bool {
 	t := m.Tree
 	last := obj
-	switch t.Nodes[obj].Kind {
+	switch t.Nodes[obj].Kind() {
 	case "attribute":
 		last = t.ChildByField(obj, "attribute")
 	case "identifier":
@@ -285,7 +285,7 @@ func describe(t *syntax.Tree, h hit) string {
 		callee, _, _ := strings.Cut(e.pattern, "(")
 		what = fmt.Sprintf("%s= in a call of %s()", e.keyword, callee)
 	default:
-		if strings.ContainsAny(text, "\n\\ ") || t.Nodes[h.node].Kind == "aliased_import" || t.Nodes[h.node].Kind == "dotted_name" {
+		if strings.ContainsAny(text, "\n\\ ") || t.Nodes[h.node].Kind() == "aliased_import" || t.Nodes[h.node].Kind() == "dotted_name" {
 			what = e.pattern
 		} else if text == e.pattern || strings.HasPrefix(e.pattern, ".") || e.receiver != "" {
 			what = text

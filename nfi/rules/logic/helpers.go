@@ -27,7 +27,7 @@ func lastStatement(t *syntax.Tree, block syntax.NodeID) syntax.NodeID {
 
 // unparen strips grouping parentheses.
 func unparen(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
-	for n != syntax.NoNode && t.Nodes[n].Kind == "parenthesized_expression" {
+	for n != syntax.NoNode && t.Nodes[n].Kind() == "parenthesized_expression" {
 		inner := syntax.NoNode
 		for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 			if t.Nodes[c].Named && !t.Nodes[c].Extra {

@@ -72,10 +72,10 @@ func checkLoopClosure(p *nfi.Pass, fn syntax.NodeID) {
 	// runs later
 	t.Walk(body, func(n syntax.NodeID) bool {
 		nd := &t.Nodes[n]
-		if nd.Kind == "function_definition" || nd.Kind == "lambda" {
+		if nd.Kind() == "function_definition" || nd.Kind() == "lambda" {
 			return false
 		}
-		if nd.Kind != "identifier" || !isReference(t, n) {
+		if nd.Kind() != "identifier" || !isReference(t, n) {
 			return true
 		}
 		name := t.TextString(n)

@@ -30,7 +30,7 @@ var ArgumentName = &nfi.Rule{
 
 func checkArgumentName(p *nfi.Pass, n syntax.NodeID) {
 	t := p.Tree
-	if fn := t.Nodes[n].Parent; t.Nodes[n].Kind == "parameters" && fn != syntax.NoNode {
+	if fn := t.Nodes[n].Parent; t.Nodes[n].Kind() == "parameters" && fn != syntax.NoNode {
 		if def, ok := p.Module.Definitions().Lookup(fn); ok && def.Override {
 			return
 		}
@@ -51,7 +51,7 @@ func checkArgumentName(p *nfi.Pass, n syntax.NodeID) {
 // paramName returns the identifier a parameter node binds, NoNode for
 // separators and punctuation.
 func paramName(t *syntax.Tree, c syntax.NodeID) syntax.NodeID {
-	switch t.Nodes[c].Kind {
+	switch t.Nodes[c].Kind() {
 	case "identifier":
 		return c
 	case "default_parameter", "typed_default_parameter":
@@ -60,7 +60,7 @@ func paramName(t *syntax.Tree, c syntax.NodeID) syntax.NodeID {
 		return t.FirstChildOfKind(c, "identifier")
 	case "typed_parameter":
 		for g := t.Nodes[c].FirstChild; g != syntax.NoNode; g = t.Nodes[g].NextSibling {
-			switch t.Nodes[g].Kind {
+			switch t.Nodes[g].Kind() {
 			case "identifier":
 				return g
 			case "list_splat_pattern", "dictionary_splat_pattern":

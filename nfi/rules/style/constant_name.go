@@ -80,7 +80,7 @@ func checkConstantName(p *nfi.Pass, root syntax.NodeID) {
 				continue
 			case ckExpressionStatement:
 				if !inLoop {
-					if a := t.FirstNamedChild(c); a != syntax.NoNode && t.Nodes[a].Kind == "assignment" && t.Nodes[a].NextSibling == syntax.NoNode {
+					if a := t.FirstNamedChild(c); a != syntax.NoNode && t.Nodes[a].Kind() == "assignment" && t.Nodes[a].NextSibling == syntax.NoNode {
 						cands = append(cands, a)
 					}
 				}
@@ -91,7 +91,7 @@ func checkConstantName(p *nfi.Pass, root syntax.NodeID) {
 	walk(root, false)
 	for _, a := range cands {
 		left, right := t.ChildByField(a, "left"), t.ChildByField(a, "right")
-		if left == syntax.NoNode || right == syntax.NoNode || t.Nodes[left].Kind != "identifier" {
+		if left == syntax.NoNode || right == syntax.NoNode || t.Nodes[left].Kind() != "identifier" {
 			continue
 		}
 		name := t.TextString(left)
@@ -119,7 +119,7 @@ func importedName(t *syntax.Tree, n syntax.NodeID) string {
 	if t.Nodes[n].Field() == "module_name" {
 		return ""
 	}
-	if t.Nodes[n].Kind == "aliased_import" {
+	if t.Nodes[n].Kind() == "aliased_import" {
 		if a := t.ChildByField(n, "alias"); a != syntax.NoNode {
 			return t.TextString(a)
 		}
@@ -172,9 +172,9 @@ func countGlobalAssignments(t *syntax.Tree, fn syntax.NodeID, counts map[string]
 	}
 	var globals map[string]bool
 	t.Walk(fn, func(id syntax.NodeID) bool {
-		if t.Nodes[id].Kind == "global_statement" {
+		if t.Nodes[id].Kind() == "global_statement" {
 			for c := t.Nodes[id].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-				if t.Nodes[c].Kind == "identifier" {
+				if t.Nodes[c].Kind() == "identifier" {
 					if globals == nil {
 						globals = map[string]bool{}
 					}
@@ -188,7 +188,7 @@ func countGlobalAssignments(t *syntax.Tree, fn syntax.NodeID, counts map[string]
 		return
 	}
 	t.Walk(fn, func(id syntax.NodeID) bool {
-		if t.Nodes[id].Kind == "identifier" && globals[t.TextString(id)] {
+		if t.Nodes[id].Kind() == "identifier" && globals[t.TextString(id)] {
 			if r, _ := bindingRole(t, id); r != roleNone && r != roleGlobal && r != roleParam {
 				counts[t.TextString(id)]++
 			}
@@ -205,14 +205,14 @@ func isLiteral(t *syntax.Tree, n syntax.NodeID) bool {
 	if n == syntax.NoNode {
 		return false
 	}
-	switch t.Nodes[n].Kind {
+	switch t.Nodes[n].Kind() {
 	case "integer", "float", "true", "false", "none":
 		return true
 	case "string":
 		return !isFString(t, n)
 	case "concatenated_string":
 		for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-			if t.Nodes[c].Kind == "string" && isFString(t, c) {
+			if t.Nodes[c].Kind() == "string" && isFString(t, c) {
 				return false
 			}
 		}
@@ -220,8 +220,8 @@ func isLiteral(t *syntax.Tree, n syntax.NodeID) bool {
 	case "unary_operator":
 		op := t.ChildByField(n, "operator")
 		arg := unparen(t, t.ChildByField(n, "argument"))
-		return op != syntax.NoNode && t.Nodes[op].Kind != "~" && arg != syntax.NoNode &&
-			(t.Nodes[arg].Kind == "integer" || t.Nodes[arg].Kind == "float")
+		return op != syntax.NoNode && t.Nodes[op].Kind() != "~" && arg != syntax.NoNode &&
+			(t.Nodes[arg].Kind() == "integer" || t.Nodes[arg].Kind() == "float")
 	case "tuple", "expression_list":
 		return allLiteral(t, n)
 	case "call":
@@ -238,7 +238,7 @@ func isLiteral(t *syntax.Tree, n syntax.NodeID) bool {
 		if len(a) != 1 {
 			return false
 		}
-		switch t.Nodes[a[0]].Kind {
+		switch t.Nodes[a[0]].Kind() {
 		case "set", "list", "tuple":
 			return allLiteral(t, a[0])
 		}

@@ -99,7 +99,7 @@ func derivesFrom(m *pyast.Module, cls *pyast.Def, names ...string) bool {
 			return false
 		}
 		for b := t.Nodes[args].FirstChild; b != syntax.NoNode; b = t.Nodes[b].NextSibling {
-			k := t.Nodes[b].Kind
+			k := t.Nodes[b].Kind()
 			if k != "identifier" && k != "attribute" {
 				continue
 			}

@@ -15,7 +15,7 @@ func sourceString(p *nfi.Pass) string {
 
 // unparen strips parenthesized_expression wrappers, as Python's AST does.
 func unparen(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
-	for n != syntax.NoNode && t.Nodes[n].Kind == "parenthesized_expression" {
+	for n != syntax.NoNode && t.Nodes[n].Kind() == "parenthesized_expression" {
 		n = t.FirstNamedChild(n)
 	}
 	return n
@@ -48,7 +48,7 @@ func isScopeKind(k string) bool {
 func scopeOf(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
 	child := n
 	for p := t.Nodes[n].Parent; p != syntax.NoNode; child, p = p, t.Nodes[p].Parent {
-		k := t.Nodes[p].Kind
+		k := t.Nodes[p].Kind()
 		if !isScopeKind(k) {
 			continue
 		}
@@ -135,11 +135,11 @@ func bindingRole(t *syntax.Tree, id syntax.NodeID) (role, syntax.NodeID) {
 	case rkGlobal:
 		return roleGlobal, p
 	case rkParameters:
-		if child == id || t.Nodes[child].Kind == "list_splat_pattern" || t.Nodes[child].Kind == "dictionary_splat_pattern" {
+		if child == id || t.Nodes[child].Kind() == "list_splat_pattern" || t.Nodes[child].Kind() == "dictionary_splat_pattern" {
 			return roleParam, p
 		}
 	case rkTypedParameter:
-		if child == id || t.Nodes[child].Kind == "list_splat_pattern" || t.Nodes[child].Kind == "dictionary_splat_pattern" {
+		if child == id || t.Nodes[child].Kind() == "list_splat_pattern" || t.Nodes[child].Kind() == "dictionary_splat_pattern" {
 			return roleParam, p
 		}
 	case rkDictSplat:
@@ -239,7 +239,7 @@ func isParams(k string) bool { return k == "parameters" || k == "lambda_paramete
 
 // isFString reports a string node with an f prefix.
 func isFString(t *syntax.Tree, n syntax.NodeID) bool {
-	if t.Nodes[n].Kind != "string" {
+	if t.Nodes[n].Kind() != "string" {
 		return false
 	}
 	for _, c := range t.Text(n) {

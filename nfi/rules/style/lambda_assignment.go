@@ -32,7 +32,7 @@ func checkLambdaAssignment(p *nfi.Pass, n syntax.NodeID) {
 		return
 	}
 	left, right := t.ChildByField(n, "left"), unparen(t, t.ChildByField(n, "right"))
-	if left == syntax.NoNode || right == syntax.NoNode || t.Nodes[left].Kind != "identifier" || t.Nodes[right].Kind != "lambda" {
+	if left == syntax.NoNode || right == syntax.NoNode || t.Nodes[left].Kind() != "identifier" || t.Nodes[right].Kind() != "lambda" {
 		return
 	}
 	if t.ChildByField(n, "type") != syntax.NoNode && t.Kind(scopeOf(t, n)) == "class_definition" {

@@ -51,7 +51,7 @@ type magicState struct {
 func visitMagicNumber(p *nfi.Pass, n syntax.NodeID) {
 	t := p.Tree
 	lit := n
-	if par := t.Nodes[n].Parent; par != syntax.NoNode && t.Nodes[par].Kind == "unary_operator" && t.Nodes[n].Field() == "argument" {
+	if par := t.Nodes[n].Parent; par != syntax.NoNode && t.Nodes[par].Kind() == "unary_operator" && t.Nodes[n].Field() == "argument" {
 		lit = par
 	}
 	if !isMagicValue(t, n, lit) || exemptContext(t, lit) {
@@ -86,13 +86,13 @@ func finishMagicNumbers(p *nfi.Pass) {
 // isMagicValue reports whether the literal n (with its unary operator lit,
 // when lit != n) has a value other than 0, 1, -1, 0.0 and 1.0.
 func isMagicValue(t *syntax.Tree, n, lit syntax.NodeID) bool {
-	integer := t.Nodes[n].Kind == "integer"
+	integer := t.Nodes[n].Kind() == "integer"
 	if v, ok := decimalValue(t.Text(n), integer); ok {
 		// v is 0, 1 or a value ≥ 0 other than those (2): -0 = 0, ~0 = -1,
 		// -1, and ~1 = -2; any other v is outside {0, 1, -1} whatever the
 		// operator. (~ of a float goes the big.Float way below: -v-1 is
 		// rounded there.)
-		invert := lit != n && t.Nodes[t.ChildByField(lit, "operator")].Kind == "~"
+		invert := lit != n && t.Nodes[t.ChildByField(lit, "operator")].Kind() == "~"
 		if integer || !invert {
 			return v == 2 || v == 1 && invert
 		}
@@ -105,7 +105,7 @@ func isMagicValue(t *syntax.Tree, n, lit syntax.NodeID) bool {
 		return true // imaginary literals are never 0 or 1
 	}
 	var v big.Float
-	if t.Nodes[n].Kind == "integer" {
+	if t.Nodes[n].Kind() == "integer" {
 		i, ok := new(big.Int).SetString(strings.ToLower(text), 0)
 		if !ok {
 			return true
@@ -115,7 +115,7 @@ func isMagicValue(t *syntax.Tree, n, lit syntax.NodeID) bool {
 		return true
 	}
 	if lit != n {
-		switch t.Nodes[t.ChildByField(lit, "operator")].Kind {
+		switch t.Nodes[t.ChildByField(lit, "operator")].Kind() {
 		case "-":
 			v.Neg(&v)
 		case "~":
@@ -194,7 +194,7 @@ func exemptContext(t *syntax.Tree, lit syntax.NodeID) bool {
 	p := t.Nodes[lit].Parent
 	// Climb through tuple/list containers and parentheses.
 	for p != syntax.NoNode {
-		k := t.Nodes[p].Kind
+		k := t.Nodes[p].Kind()
 		if k == "tuple" || k == "list" || k == "parenthesized_expression" || k == "expression_list" {
 			child, p = p, t.Nodes[p].Parent
 			continue
@@ -202,7 +202,7 @@ func exemptContext(t *syntax.Tree, lit syntax.NodeID) bool {
 		break
 	}
 	if p != syntax.NoNode {
-		switch t.Nodes[p].Kind {
+		switch t.Nodes[p].Kind() {
 		case "assignment":
 			if t.Nodes[child].Field() == "right" && upperTargets(t, p) {
 				return true
@@ -215,7 +215,7 @@ func exemptContext(t *syntax.Tree, lit syntax.NodeID) bool {
 	}
 	// Subscript index or slice bound (the literal itself).
 	if q := t.Nodes[lit].Parent; q != syntax.NoNode {
-		switch t.Nodes[q].Kind {
+		switch t.Nodes[q].Kind() {
 		case "slice":
 			return true
 		case "subscript":
@@ -226,9 +226,9 @@ func exemptContext(t *syntax.Tree, lit syntax.NodeID) bool {
 	}
 	// Anywhere inside an assignment to __version__ or __all__.
 	for a := t.Nodes[lit].Parent; a != syntax.NoNode; a = t.Nodes[a].Parent {
-		switch t.Nodes[a].Kind {
+		switch t.Nodes[a].Kind() {
 		case "assignment", "augmented_assignment":
-			if l := t.ChildByField(a, "left"); l != syntax.NoNode && t.Nodes[l].Kind == "identifier" {
+			if l := t.ChildByField(a, "left"); l != syntax.NoNode && t.Nodes[l].Kind() == "identifier" {
 				if s := string(t.Text(l)); s == "__version__" || s == "__all__" {
 					return true
 				}
@@ -247,17 +247,17 @@ func upperTargets(t *syntax.Tree, a syntax.NodeID) bool {
 	if l == syntax.NoNode {
 		return false
 	}
-	if t.Nodes[l].Kind == "identifier" {
+	if t.Nodes[l].Kind() == "identifier" {
 		return isUpperName(string(t.Text(l)))
 	}
-	switch t.Nodes[l].Kind {
+	switch t.Nodes[l].Kind() {
 	case "pattern_list", "tuple_pattern", "list_pattern":
 		ok := false
 		for c := t.Nodes[l].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 			if !t.Nodes[c].Named || t.Nodes[c].Extra {
 				continue
 			}
-			if t.Nodes[c].Kind != "identifier" || !isUpperName(string(t.Text(c))) {
+			if t.Nodes[c].Kind() != "identifier" || !isUpperName(string(t.Text(c))) {
 				return false
 			}
 			ok = true

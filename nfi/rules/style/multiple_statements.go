@@ -33,7 +33,7 @@ var MultipleStatements = &nfi.Rule{
 func checkMultipleStatements(p *nfi.Pass, n syntax.NodeID) {
 	t := p.Tree
 	src := t.Source
-	if t.Nodes[n].Kind == ";" {
+	if t.Nodes[n].Kind() == ";" {
 		// The statement after `;` is on this logical line (E702), or the
 		// line ends (E703).
 		i := t.Nodes[n].EndByte
@@ -59,7 +59,7 @@ func checkMultipleStatements(p *nfi.Pass, n syntax.NodeID) {
 	}
 	colon, body := syntax.NoNode, syntax.NoNode
 	for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-		switch t.Nodes[c].Kind {
+		switch t.Nodes[c].Kind() {
 		case ":":
 			colon = c
 		case "block":
@@ -98,16 +98,16 @@ func skipContinuation(src []byte, i uint32) uint32 {
 func isEllipsisBody(t *syntax.Tree, body syntax.NodeID) bool {
 	var buf [2]syntax.NodeID
 	stmts := namedChildren(t, body, buf[:0])
-	if len(stmts) != 1 || t.Nodes[stmts[0]].Kind != "expression_statement" {
+	if len(stmts) != 1 || t.Nodes[stmts[0]].Kind() != "expression_statement" {
 		return false
 	}
 	e := namedChildren(t, stmts[0], buf[:0])
-	if len(e) != 1 || t.Nodes[e[0]].Kind != "ellipsis" {
+	if len(e) != 1 || t.Nodes[e[0]].Kind() != "ellipsis" {
 		return false
 	}
 	// `...;` is not a lone ellipsis body.
 	for c := t.Nodes[body].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-		if t.Nodes[c].Kind == ";" {
+		if t.Nodes[c].Kind() == ";" {
 			return false
 		}
 	}

@@ -29,7 +29,7 @@ var NegatedComparison = &nfi.Rule{
 func checkNegatedComparison(p *nfi.Pass, n syntax.NodeID) {
 	t := p.Tree
 	arg := unparen(t, t.ChildByField(n, "argument"))
-	if arg == syntax.NoNode || t.Nodes[arg].Kind != "comparison_operator" {
+	if arg == syntax.NoNode || t.Nodes[arg].Kind() != "comparison_operator" {
 		return
 	}
 	var ob [4]syntax.NodeID

@@ -36,7 +36,7 @@ func comparison(t *syntax.Tree, n syntax.NodeID, opnd []syntax.NodeID, ops []str
 		nd := &t.Nodes[c]
 		switch {
 		case nd.Field() == "operators":
-			ops = append(ops, nd.Kind)
+			ops = append(ops, nd.Kind())
 		case nd.Named && !nd.Extra:
 			opnd = append(opnd, c)
 		}
@@ -65,14 +65,14 @@ func isConstant(t *syntax.Tree, n syntax.NodeID) bool {
 	if n == syntax.NoNode {
 		return false
 	}
-	switch t.Nodes[n].Kind {
+	switch t.Nodes[n].Kind() {
 	case "integer", "float", "none", "true", "false", "ellipsis":
 		return true
 	case "string":
 		return !isFString(t, n)
 	case "concatenated_string":
 		for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-			if t.Nodes[c].Kind == "string" && isFString(t, c) {
+			if t.Nodes[c].Kind() == "string" && isFString(t, c) {
 				return false
 			}
 		}

@@ -65,12 +65,12 @@ func checkTooManyArguments(p *nfi.Pass, n syntax.NodeID) {
 
 // isVariadic reports a *args or **kwargs parameter node.
 func isVariadic(t *syntax.Tree, c syntax.NodeID) bool {
-	switch t.Nodes[c].Kind {
+	switch t.Nodes[c].Kind() {
 	case "list_splat_pattern", "dictionary_splat_pattern":
 		return true
 	case "typed_parameter":
 		for g := t.Nodes[c].FirstChild; g != syntax.NoNode; g = t.Nodes[g].NextSibling {
-			if k := t.Nodes[g].Kind; k == "list_splat_pattern" || k == "dictionary_splat_pattern" {
+			if k := t.Nodes[g].Kind(); k == "list_splat_pattern" || k == "dictionary_splat_pattern" {
 				return true
 			}
 		}

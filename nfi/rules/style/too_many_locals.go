@@ -150,7 +150,7 @@ func (f *localsFrame) take(st *localsState, t *syntax.Tree, n syntax.NodeID, kin
 	case lkComprehension:
 		// Only assignment expressions inside bind here.
 		t.Walk(n, func(w syntax.NodeID) bool {
-			k := t.Nodes[w].Kind
+			k := t.Nodes[w].Kind()
 			if k == "lambda" || k == "function_definition" || k == "class_definition" {
 				return false
 			}

@@ -49,10 +49,10 @@ func checkTooManyPublicMethods(p *nfi.Pass, n syntax.NodeID) {
 	count := 0
 	for s := t.Nodes[body].FirstChild; s != syntax.NoNode; s = t.Nodes[s].NextSibling {
 		fn := s
-		if t.Nodes[s].Kind == "decorated_definition" {
+		if t.Nodes[s].Kind() == "decorated_definition" {
 			fn = t.ChildByField(s, "definition")
 		}
-		if fn == syntax.NoNode || t.Nodes[fn].Kind != "function_definition" {
+		if fn == syntax.NoNode || t.Nodes[fn].Kind() != "function_definition" {
 			continue
 		}
 		def, ok := defs.Lookup(fn)

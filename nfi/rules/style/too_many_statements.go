@@ -84,7 +84,7 @@ func countBlock(t *syntax.Tree, n syntax.NodeID) int {
 }
 
 func stmtCount(t *syntax.Tree, s syntax.NodeID) int {
-	switch t.Nodes[s].Kind {
+	switch t.Nodes[s].Kind() {
 	case "return_statement":
 		return 0
 	case "decorated_definition":
@@ -97,14 +97,14 @@ func stmtCount(t *syntax.Tree, s syntax.NodeID) int {
 	case "if_statement":
 		c := 1 + countBlock(t, s)
 		for a := t.Nodes[s].FirstChild; a != syntax.NoNode; a = t.Nodes[a].NextSibling {
-			if k := t.Nodes[a].Kind; k == "elif_clause" || k == "else_clause" {
+			if k := t.Nodes[a].Kind(); k == "elif_clause" || k == "else_clause" {
 				c += 1 + countBlock(t, a)
 			}
 		}
 		return c
 	case "for_statement", "while_statement":
 		c := countBlock(t, s)
-		if t.Nodes[s].Kind == "while_statement" {
+		if t.Nodes[s].Kind() == "while_statement" {
 			c++
 		}
 		if e := t.FirstChildOfKind(s, "else_clause"); e != syntax.NoNode {
@@ -115,7 +115,7 @@ func stmtCount(t *syntax.Tree, s syntax.NodeID) int {
 		c := 1
 		if b := t.ChildByField(s, "body"); b != syntax.NoNode {
 			for cs := t.Nodes[b].FirstChild; cs != syntax.NoNode; cs = t.Nodes[cs].NextSibling {
-				if t.Nodes[cs].Kind == "case_clause" {
+				if t.Nodes[cs].Kind() == "case_clause" {
 					c += 1 + countBlock(t, cs)
 				}
 			}
@@ -125,7 +125,7 @@ func stmtCount(t *syntax.Tree, s syntax.NodeID) int {
 		c := 1 + countBlock(t, s)
 		handlers := 0
 		for a := t.Nodes[s].FirstChild; a != syntax.NoNode; a = t.Nodes[a].NextSibling {
-			switch t.Nodes[a].Kind {
+			switch t.Nodes[a].Kind() {
 			case "else_clause":
 				c += 1 + countBlock(t, a)
 			case "finally_clause":

@@ -83,7 +83,7 @@ func isType(p *nfi.Pass, n syntax.NodeID) bool {
 	if n == syntax.NoNode {
 		return false
 	}
-	switch t.Nodes[n].Kind {
+	switch t.Nodes[n].Kind() {
 	case "call":
 		q, _ := p.Module.QualifiedName(t.ChildByField(n, "function"))
 		return q == "builtins.type"
@@ -102,7 +102,7 @@ func isDtype(p *nfi.Pass, n syntax.NodeID) bool {
 	if n == syntax.NoNode {
 		return false
 	}
-	switch t.Nodes[n].Kind {
+	switch t.Nodes[n].Kind() {
 	case "call":
 		q, _ := p.Module.QualifiedName(t.ChildByField(n, "function"))
 		return q == "numpy.dtype"

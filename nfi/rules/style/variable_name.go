@@ -49,7 +49,7 @@ func checkVariableName(p *nfi.Pass, n syntax.NodeID) {
 		return
 	}
 	scope := scopeOf(t, n)
-	if t.Nodes[scope].Kind != "function_definition" || pyast.IsIgnoredName(string(name)) {
+	if t.Nodes[scope].Kind() != "function_definition" || pyast.IsIgnoredName(string(name)) {
 		return
 	}
 	if declaredGlobal(p, scope, string(name)) {
@@ -92,12 +92,12 @@ func declaredGlobal(p *nfi.Pass, fn syntax.NodeID, name string) bool {
 		body := t.ChildByField(fn, "body")
 		if body != syntax.NoNode {
 			t.Walk(body, func(id syntax.NodeID) bool {
-				switch t.Nodes[id].Kind {
+				switch t.Nodes[id].Kind() {
 				case "function_definition", "class_definition", "lambda":
 					return false
 				case "global_statement":
 					for c := t.Nodes[id].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-						if t.Nodes[c].Kind == "identifier" {
+						if t.Nodes[c].Kind() == "identifier" {
 							if set == nil {
 								set = map[string]bool{}
 							}
@@ -132,13 +132,13 @@ func typingFactoryAssignment(m *pyast.Module, stmt syntax.NodeID) bool {
 		return false
 	}
 	v := stmt
-	for t.Nodes[v].Kind == "assignment" {
+	for t.Nodes[v].Kind() == "assignment" {
 		v = t.ChildByField(v, "right")
 		if v == syntax.NoNode {
 			return false
 		}
 	}
-	if t.Nodes[v].Kind != "call" {
+	if t.Nodes[v].Kind() != "call" {
 		return false
 	}
 	q, ok := m.QualifiedName(t.ChildByField(v, "function"))
