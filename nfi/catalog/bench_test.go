@@ -62,42 +62,64 @@ func (c *cost) add(d cost) { c.wall += d.wall; c.cpu += d.cpu }
 //   - score/parse: the ratio of their CPU times (issue 2's target: ≤ 1.5);
 //   - score/parse-wall: the ratio of their wall times;
 //   - score-MB/s and parse-MB/s: single-core throughput (wall).
+//
+// The two sides take turns chunk by chunk (interleaveChunk files, some
+// 30 ms of work), not run by run: this machine's speed drifts by 10-20%
+// over seconds (other virtual machines share its caches and memory
+// bandwidth), and a drift then affects both sides alike instead of
+// whichever ran at the time.
 func BenchmarkScoreVsParse(b *testing.B) {
 	files, srcs, total := loadSample(b, 300)
 	e := newEngine(b)
 	p := syntax.NewParser()
 	defer p.Close()
-	parseAll := func() {
-		for _, s := range srcs {
+	parse := func(lo, hi int) {
+		for _, s := range srcs[lo:hi] {
 			if _, err := p.ParseRaw(syntax.Python, s); err != nil {
 				b.Fatal(err)
 			}
 		}
 	}
-	scoreAll := func() {
-		for i, s := range srcs {
-			e.Score(p, files[i], s)
+	score := func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			e.Score(p, files[i], srcs[i])
 		}
 	}
-	parseAll() // warm-up: page cache, parser, Go heap, reused storage
-	scoreAll()
-	var parse, score cost
+	parse(0, len(srcs)) // warm-up: page cache, parser, Go heap, reused storage
+	score(0, len(srcs))
+	parseCost, scoreCost := interleave(b, len(srcs), parse, score)
 	b.SetBytes(total)
-	odd := false
+	b.ReportMetric(float64(scoreCost.cpu)/float64(parseCost.cpu), "score/parse")
+	b.ReportMetric(float64(scoreCost.wall)/float64(parseCost.wall), "score/parse-wall")
+	b.ReportMetric(float64(total)*float64(b.N)/1e6/scoreCost.wall.Seconds(), "score-MB/s")
+	b.ReportMetric(float64(total)*float64(b.N)/1e6/parseCost.wall.Seconds(), "parse-MB/s")
+}
+
+// interleaveChunk is the number of files each side of a comparison runs
+// before the other takes its turn.
+const interleaveChunk = 10
+
+// interleave runs a(lo, hi) and c(lo, hi) over files [0, n) once per
+// benchmark iteration, in turns of interleaveChunk files, alternating which
+// side goes first, and returns the total cost of each side.
+func interleave(b *testing.B, n int, a, c func(lo, hi int)) (costA, costC cost) {
+	first := false
 	for b.Loop() {
-		if odd {
-			score.add(measure(scoreAll))
-			parse.add(measure(parseAll))
-		} else {
-			parse.add(measure(parseAll))
-			score.add(measure(scoreAll))
+		for lo := 0; lo < n; lo += interleaveChunk {
+			hi := min(lo+interleaveChunk, n)
+			if first = !first; first {
+				costA.add(measure(func() { a(lo, hi) }))
+				costC.add(measure(func() { c(lo, hi) }))
+			} else {
+				costC.add(measure(func() { c(lo, hi) }))
+				costA.add(measure(func() { a(lo, hi) }))
+			}
 		}
-		odd = !odd
+		if n%(2*interleaveChunk) == 0 {
+			first = !first // the next iteration starts with the other side
+		}
 	}
-	b.ReportMetric(float64(score.cpu)/float64(parse.cpu), "score/parse")
-	b.ReportMetric(float64(score.wall)/float64(parse.wall), "score/parse-wall")
-	b.ReportMetric(float64(total)*float64(b.N)/1e6/score.wall.Seconds(), "score-MB/s")
-	b.ReportMetric(float64(total)*float64(b.N)/1e6/parse.wall.Seconds(), "parse-MB/s")
+	return costA, costC
 }
 
 // BenchmarkScoreFilesWorkers scores the sample from disk with ScoreFiles on
@@ -202,44 +224,34 @@ func BenchmarkRulesVsParse(b *testing.B) {
 	e := newEngine(b)
 	p := syntax.NewParser()
 	defer p.Close()
-	var trees []*syntax.Tree
-	var paths []string
+	trees := make([]*syntax.Tree, len(srcs)) // nil for a file with a syntax error
 	for i, s := range srcs {
 		t, err := syntax.ParseOnce(syntax.Python, s)
 		if err != nil {
 			b.Fatal(err)
 		}
 		if !t.HasError() {
-			trees, paths = append(trees, t), append(paths, files[i])
+			trees[i] = t
 		}
 	}
-	parseAll := func() {
-		for _, s := range srcs {
+	parse := func(lo, hi int) {
+		for _, s := range srcs[lo:hi] {
 			if _, err := p.ParseRaw(syntax.Python, s); err != nil {
 				b.Fatal(err)
 			}
 		}
 	}
-	rulesAll := func() {
-		for i, t := range trees {
-			e.ScoreTree(paths[i], t)
+	rules := func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if trees[i] != nil {
+				e.ScoreTree(files[i], trees[i])
+			}
 		}
 	}
-	parseAll()
-	rulesAll()
-	var parse, rules cost
+	parse(0, len(srcs))
+	rules(0, len(srcs))
+	parseCost, rulesCost := interleave(b, len(srcs), parse, rules)
 	b.SetBytes(total)
-	odd := false
-	for b.Loop() {
-		if odd {
-			rules.add(measure(rulesAll))
-			parse.add(measure(parseAll))
-		} else {
-			parse.add(measure(parseAll))
-			rules.add(measure(rulesAll))
-		}
-		odd = !odd
-	}
-	b.ReportMetric(float64(rules.cpu)/float64(parse.cpu), "rules/parse")
-	b.ReportMetric(float64(total)*float64(b.N)/1e6/rules.wall.Seconds(), "rules-MB/s")
+	b.ReportMetric(float64(rulesCost.cpu)/float64(parseCost.cpu), "rules/parse")
+	b.ReportMetric(float64(total)*float64(b.N)/1e6/rulesCost.wall.Seconds(), "rules-MB/s")
 }
