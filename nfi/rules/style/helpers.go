@@ -1,16 +1,21 @@
 package style
 
 import (
+	"unsafe"
+
 	"github.com/polynfi/polynfi/nfi"
-	"github.com/polynfi/polynfi/nfi/pyast"
 	"github.com/polynfi/polynfi/syntax"
 )
 
-// sourceString returns the file's source as one string, copied once per
-// file and shared by the rules that key maps with names: a name is then a
-// substring of it rather than a copy of its own.
+// sourceString returns the file's source as a string that shares the
+// tree's Source bytes (no copy): the rules that key maps with names use
+// substrings of it, so that no name is copied either. Nothing modifies
+// Source while a file is scored; the string and its substrings must not
+// outlive the pass (they key maps local to the pass or its State, never a
+// diagnostic's message).
 func sourceString(p *nfi.Pass) string {
-	return pyast.Memo(p.Module, "style.source", func() string { return string(p.Tree.Source) })
+	src := p.Tree.Source
+	return unsafe.String(unsafe.SliceData(src), len(src))
 }
 
 // unparen strips parenthesized_expression wrappers, as Python's AST does.
