@@ -28,8 +28,7 @@ var OSErrorAlias = &nfi.Rule{
 			"Per-file agreement with UP024 measured on 4000 site-packages files: 99.9%.",
 	},
 	Oracle: nfi.Oracle{Ruff: []string{"UP024"}, Exact: false},
-	Kinds:  []string{"identifier", "attribute"},
-	Visit:  checkOSErrorAlias,
+	Finish: checkOSErrorAliases,
 }
 
 var osErrorAliases = map[string]bool{
@@ -37,9 +36,52 @@ var osErrorAliases = map[string]bool{
 	"socket.error": true, "select.error": true, "mmap.error": true, "resource.error": true, "os.error": true,
 }
 
-func checkOSErrorAlias(p *nfi.Pass, n syntax.NodeID) {
+// aliasModules are the modules of the dotted aliases in osErrorAliases. An
+// attribute chain resolves to one of those (two segments) only through an
+// import whose qualified name is one of these: a builtin root would make
+// "builtins.<root>.<name>", three segments or more.
+var aliasModules = map[string]bool{
+	"builtins": true, "socket": true, "select": true, "mmap": true, "resource": true, "os": true,
+}
+
+var identifierKind = pyast.NewKindSet("identifier")
+
+// checkOSErrorAliases checks the file's references (identifiers and
+// attributes, in preorder). It looks at an identifier only when it spells
+// one of the builtin aliases or a name some import binds to an alias, and
+// at an attribute only when the file imports one of aliasModules under some
+// name: most files need no name resolution at all.
+func checkOSErrorAliases(p *nfi.Pass) {
+	m, t := p.Module, p.Tree
+	var locals []string // local names the file's imports bind to an alias
+	attrs := false      // some import binds one of aliasModules
+	for _, in := range m.Imports().List {
+		if in.Local == "" {
+			continue
+		}
+		if osErrorAliases[in.Qualified] {
+			locals = append(locals, in.Local)
+		}
+		if aliasModules[in.Qualified] {
+			attrs = true
+		}
+	}
+	for _, n := range m.References() {
+		if identifierKind.Has(&t.Nodes[n]) {
+			if name := t.Text(n); builtinOSErrorAlias(name) || bindsAlias(locals, name) {
+				checkOSErrorAlias(p, n, false)
+			}
+		} else if attrs {
+			checkOSErrorAlias(p, n, true)
+		}
+	}
+}
+
+// checkOSErrorAlias checks reference n, an identifier that is a builtin
+// alias's name or a name bound to an alias by an import, or an attribute.
+func checkOSErrorAlias(p *nfi.Pass, n syntax.NodeID, attribute bool) {
 	t := p.Tree
-	if t.Nodes[n].Kind() == "attribute" {
+	if attribute {
 		a := t.ChildByField(n, "attribute")
 		if a == syntax.NoNode {
 			return
@@ -50,12 +92,6 @@ func checkOSErrorAlias(p *nfi.Pass, n syntax.NodeID) {
 			return
 		}
 	} else {
-		// A name resolves to an alias only as one of the three builtins or
-		// through an import of an alias (`from socket import error`), which
-		// few files have: reject every other name without a lookup.
-		if !builtinOSErrorAlias(t.Text(n)) && !importsAlias(p, t.Text(n)) {
-			return
-		}
 		imp, builtin := p.Module.Names().Binding(n)
 		if imp == nil && !(builtin && builtinOSErrorAlias(t.Text(n))) {
 			return
@@ -65,7 +101,7 @@ func checkOSErrorAlias(p *nfi.Pass, n syntax.NodeID) {
 	if !ok || !osErrorAliases[q] {
 		return
 	}
-	if t.Nodes[n].Kind() == "identifier" && !pyast.IsReference(t, n) {
+	if !attribute && !pyast.IsReference(t, n) {
 		return
 	}
 	p.Reportf(n, "%s is an alias of OSError; use OSError", t.Text(n))
@@ -79,24 +115,9 @@ func builtinOSErrorAlias(name []byte) bool {
 	return false
 }
 
-// aliasImports is ERR-R04's per-file state: the local names of the file's
-// imports whose qualified name is an OSError alias.
-type aliasImports struct{ locals []string }
-
-// importsAlias reports whether some import of the file binds name to an
-// OSError alias (`from socket import error`, `from os import error as e`).
-func importsAlias(p *nfi.Pass, name []byte) bool {
-	st, ok := p.State.(*aliasImports)
-	if !ok {
-		st = &aliasImports{}
-		for _, in := range p.Module.Imports().List {
-			if in.Local != "" && osErrorAliases[in.Qualified] {
-				st.locals = append(st.locals, in.Local)
-			}
-		}
-		p.State = st
-	}
-	for _, l := range st.locals {
+// bindsAlias reports whether name is one of locals.
+func bindsAlias(locals []string, name []byte) bool {
+	for _, l := range locals {
 		if l == string(name) {
 			return true
 		}
