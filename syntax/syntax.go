@@ -85,8 +85,9 @@ var (
 	// fieldIDs inverts fieldNames.
 	fieldIDs = map[string]uint16{"": 0}
 	// kindsByLang is every grammar's node-type names, by Language and
-	// Node.KindID (Node.Kind).
-	kindsByLang [TSX + 1][]string
+	// Node.KindID (Node.Kind); its length, a power of two above TSX, lets
+	// Kind index it without a bounds check.
+	kindsByLang [8][]string
 )
 
 func loadGrammars() {

@@ -50,11 +50,11 @@ type Node struct {
 // "identifier", "(", ...): "ERROR" for an error node, "" for a node not
 // made by Parse.
 func (n *Node) Kind() string {
+	if names := kindsByLang[n.lang%uint8(len(kindsByLang))]; int(n.KindID) < len(names) {
+		return names[n.KindID]
+	}
 	if n.KindID == errorKindID {
 		return "ERROR"
-	}
-	if names := kindsByLang[n.lang]; int(n.KindID) < len(names) {
-		return names[n.KindID]
 	}
 	return ""
 }
