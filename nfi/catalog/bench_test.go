@@ -95,6 +95,38 @@ func BenchmarkScoreVsParse(b *testing.B) {
 	b.ReportMetric(float64(total)*float64(b.N)/1e6/parseCost.wall.Seconds(), "parse-MB/s")
 }
 
+// BenchmarkTreeVsParse measures syntax.Parser.Parse (tree-sitter parsing,
+// then flattening the C tree into the Go tree that the rules walk; each
+// tree released for reuse, as Engine.Score does) against tree-sitter
+// parsing alone over the same files, and reports tree/parse, the ratio of
+// their CPU times: the part of score/parse that is not the rules.
+func BenchmarkTreeVsParse(b *testing.B) {
+	_, srcs, total := loadSample(b, 300)
+	p := syntax.NewParser()
+	defer p.Close()
+	parse := func(lo, hi int) {
+		for _, s := range srcs[lo:hi] {
+			if _, err := p.ParseRaw(syntax.Python, s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	tree := func(lo, hi int) {
+		for _, s := range srcs[lo:hi] {
+			t, err := p.Parse(syntax.Python, s)
+			if err != nil {
+				b.Fatal(err)
+			}
+			t.Release()
+		}
+	}
+	parse(0, len(srcs))
+	tree(0, len(srcs))
+	parseCost, treeCost := interleave(b, len(srcs), parse, tree)
+	b.SetBytes(total)
+	b.ReportMetric(float64(treeCost.cpu)/float64(parseCost.cpu), "tree/parse")
+}
+
 // interleaveChunk is the number of files each side of a comparison runs
 // before the other takes its turn.
 const interleaveChunk = 10
