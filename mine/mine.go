@@ -235,11 +235,20 @@ type pairResult struct {
 var remoteRe = regexp.MustCompile(`[:/]([^/:]+)/([^/]+?)(?:\.git)?/?$`)
 
 // RepoName derives owner/name for a clone: from the origin remote's URL when
-// it has one, else from the directory name ("owner+name" and "owner__name"
-// directory names are read as owner/name; a ".git" suffix is dropped).
+// it is a hosted one (https://github.com/owner/name.git,
+// git@host:owner/name); else from the path of a local origin or of the
+// clone itself, where a directory named "owner+name" or "owner__name" (the
+// last one, or the one above a last one named repo, git or src, as mirrors
+// lay them out) reads as owner/name; else the clone directory's name. A
+// ".git" suffix is dropped.
 func RepoName(ctx context.Context, dir string) string {
 	if out, err := gitOutput(ctx, dir, nil, "config", "--get", "remote.origin.url"); err == nil {
-		if m := remoteRe.FindStringSubmatch(strings.TrimSpace(string(out))); m != nil {
+		origin := strings.TrimSpace(string(out))
+		if local, ok := localRemotePath(origin); ok {
+			if name, ok := ownerNameFromPath(local); ok {
+				return name
+			}
+		} else if m := remoteRe.FindStringSubmatch(origin); m != nil {
 			return m[1] + "/" + m[2]
 		}
 	}
@@ -247,16 +256,53 @@ func RepoName(ctx context.Context, dir string) string {
 	if err != nil {
 		abs = dir
 	}
+	if name, ok := ownerNameFromPath(abs); ok {
+		return name
+	}
 	base := strings.TrimSuffix(filepath.Base(abs), ".git")
 	if base == "" || base == "." {
 		base = filepath.Base(filepath.Dir(abs))
 	}
-	for _, sep := range []string{"+", "__"} {
-		if o, n, ok := strings.Cut(base, sep); ok && o != "" && n != "" {
-			return o + "/" + n
+	return base
+}
+
+// localRemotePath returns the file-system path of a remote URL that names
+// a local repository ("/srv/x.git", "../x", "file:///srv/x.git"); ok is
+// false for a hosted URL.
+func localRemotePath(url string) (string, bool) {
+	if p, ok := strings.CutPrefix(url, "file://"); ok {
+		return p, true
+	}
+	if strings.Contains(url, "://") || url == "" {
+		return "", false
+	}
+	// scp-like syntax (host:path) has a colon before any slash
+	if i := strings.IndexByte(url, ':'); i >= 0 && !strings.Contains(url[:i], "/") && !filepath.IsAbs(url) {
+		return "", false
+	}
+	return url, true
+}
+
+// ownerNameFromPath reads owner/name from the last directory of path named
+// "owner+name" or "owner__name", or from the one above it when the last is a
+// generic name (repo, git, src), as mirrors lay them out.
+func ownerNameFromPath(path string) (string, bool) {
+	path = filepath.Clean(path)
+	for range 2 {
+		base := strings.TrimSuffix(filepath.Base(path), ".git")
+		for _, sep := range []string{"+", "__"} {
+			if o, n, ok := strings.Cut(base, sep); ok && o != "" && n != "" {
+				return o + "/" + n, true
+			}
+		}
+		switch base {
+		case "repo", "git", "src", "":
+			path = filepath.Dir(path)
+		default:
+			return "", false
 		}
 	}
-	return base
+	return "", false
 }
 
 // Run mines every repository of opts and writes the candidates of the

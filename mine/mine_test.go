@@ -428,3 +428,51 @@ func TestMineNotARepository(t *testing.T) {
 		t.Fatalf("got %v, want a not-a-git-repository error", err)
 	}
 }
+
+// TestRepoName clones real repositories with git and checks the owner/name
+// derived from hosted, local and missing origins.
+func TestRepoName(t *testing.T) {
+	root := t.TempDir()
+	run := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	mirror := filepath.Join(root, "mirror", "psf+requests", "repo")
+	if err := os.MkdirAll(mirror, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run(mirror, "init", "-q")
+	plain := filepath.Join(root, "plain", "myproject.git")
+	if err := os.MkdirAll(plain, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run(plain, "init", "-q", "--bare")
+	run(root, "clone", "-q", mirror, "clone-of-mirror")
+	run(root, "clone", "-q", "file://"+mirror, "file-clone")
+	run(root, "clone", "-q", plain, "pallets__flask")
+	run(root, "clone", "-q", plain, "work")
+	hosted := filepath.Join(root, "hosted")
+	run(root, "init", "-q", hosted)
+	run(hosted, "remote", "add", "origin", "https://github.com/pallets/itsdangerous.git")
+	scp := filepath.Join(root, "scp")
+	run(root, "init", "-q", scp)
+	run(scp, "remote", "add", "origin", "git@github.com:django/django")
+	for _, c := range []struct{ dir, want string }{
+		{"clone-of-mirror", "psf/requests"}, // local origin .../psf+requests/repo
+		{"file-clone", "psf/requests"},
+		{"pallets__flask", "pallets/flask"}, // local origin without owner: the clone's name
+		{"work", "work"},
+		{"hosted", "pallets/itsdangerous"},
+		{"scp", "django/django"},
+		{"mirror/psf+requests/repo", "psf/requests"}, // no origin: the mirror's layout
+	} {
+		if got := RepoName(context.Background(), filepath.Join(root, c.dir)); got != c.want {
+			t.Errorf("RepoName(%s) = %q, want %q", c.dir, got, c.want)
+		}
+	}
+}
