@@ -110,8 +110,13 @@ func CommentContainsCode(comment string) bool {
 	if isClauseHeader(line) || isPartialDictEntry(line) || isMultilineAssignment(line) || isOnlyBrackets(line) {
 		return true
 	}
+	// parsesAsPython decides the rest, at the cost of a tree-sitter parse,
+	// unless one of the two shortcuts knows its answer.
+	if surelyParses(line) {
+		return true
+	}
 	if cannotParse(line) {
-		return false // parsesAsPython would say so, after a costly parse
+		return false
 	}
 	return parsesAsPython(line)
 }
