@@ -355,11 +355,18 @@ func newFreeList[T any](maxSmall, maxBig int) *freeList[T] {
 		maxSmall: maxSmall, maxBig: maxBig}
 }
 
-// get returns an empty slice with room for n elements.
+// get returns an empty slice with room for n elements. A request larger
+// than maxBig leaves the lists alone (its slice could not be kept, and
+// taking the large slot's slice only to drop it would cost the next large
+// file its storage). A new slice has an eighth to spare, but no more than
+// the limit of the list it came from, so that it returns there.
 func (f *freeList[T]) get(n int) []T {
-	free := f.small
+	if n > f.maxBig {
+		return make([]T, 0, n+n/8)
+	}
+	free, limit := f.small, f.maxSmall
 	if n > f.maxSmall {
-		free = f.big
+		free, limit = f.big, f.maxBig
 	}
 	select {
 	case s := <-free:
@@ -370,7 +377,7 @@ func (f *freeList[T]) get(n int) []T {
 		// its place when released.
 	default:
 	}
-	return make([]T, 0, n+n/8)
+	return make([]T, 0, min(n+n/8, limit))
 }
 
 // put keeps s for a later get, unless it is too large or the list is full.

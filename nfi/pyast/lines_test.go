@@ -197,3 +197,35 @@ func TestCodeFlag(t *testing.T) {
 		checkCodeFlags(t, f, NewModule(f, tree))
 	}
 }
+
+// TestFreeList checks that storage returns to the list it came from: a
+// slice made for a small request stays small, and a request too large to
+// keep leaves the large slot's slice in place.
+func TestFreeList(t *testing.T) {
+	f := newFreeList[int](100, 1000)
+	s := f.get(95) // an eighth more would be over maxSmall
+	if cap(s) < 95 || cap(s) > 100 {
+		t.Fatalf("get(95): cap %d, want 95..100", cap(s))
+	}
+	f.put(s)
+	if len(f.small) != 1 || len(f.big) != 0 {
+		t.Fatalf("put after get(95): %d small, %d big, want 1, 0", len(f.small), len(f.big))
+	}
+	b := f.get(900)
+	if cap(b) < 900 || cap(b) > 1000 {
+		t.Fatalf("get(900): cap %d, want 900..1000", cap(b))
+	}
+	f.put(b)
+	if huge := f.get(5000); cap(huge) < 5000 {
+		t.Fatalf("get(5000): cap %d", cap(huge))
+	}
+	if len(f.big) != 1 {
+		t.Fatal("get(5000) took the large slot's slice")
+	}
+	if again := f.get(800); cap(again) != cap(b) {
+		t.Errorf("get(800): cap %d, want the kept slice's %d", cap(again), cap(b))
+	}
+	if again := f.get(50); cap(again) != cap(s) {
+		t.Errorf("get(50): cap %d, want the kept slice's %d", cap(again), cap(s))
+	}
+}
