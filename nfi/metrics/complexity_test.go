@@ -234,7 +234,44 @@ func TestSummarizerKinds(t *testing.T) {
 			}
 		}
 	})
-	if len(kinds) < 20 || !kinds["function_definition"] || !kinds["string"] || kinds["identifier"] {
+	if len(kinds) < 20 || !kinds["function_definition"] || kinds["string"] || kinds["attribute"] || kinds["identifier"] {
 		t.Errorf("SummaryKinds() = %v", SummaryKinds())
+	}
+}
+
+// TestSummaryKindsUnfiltered checks what lets SummaryKinds leave out strings
+// and attributes on a stdlib sample: no node of a SummaryKinds kind lies
+// below a child of a string other than an interpolation, nor below a child
+// of an attribute other than its object, the children whose subtrees the
+// complexity count does not visit.
+func TestSummaryKindsUnfiltered(t *testing.T) {
+	kinds := map[string]bool{}
+	for _, k := range SummaryKinds() {
+		kinds[k] = true
+	}
+	checked := 0
+	eachSampleTree(t, func(f string, tr *syntax.Tree) {
+		for i := range tr.Nodes {
+			if !kinds[tr.Nodes[i].Kind()] {
+				continue
+			}
+			checked++
+			for c := syntax.NodeID(i); tr.Nodes[c].Parent != syntax.NoNode; c = tr.Nodes[c].Parent {
+				a := tr.Nodes[c].Parent
+				switch tr.Kind(a) {
+				case "string":
+					if tr.Kind(c) != "interpolation" {
+						t.Errorf("%s:%d: %s inside string child %s", f, tr.Line(syntax.NodeID(i)), tr.Nodes[i].Kind(), tr.Kind(c))
+					}
+				case "attribute":
+					if tr.ChildByField(a, "object") != c {
+						t.Errorf("%s:%d: %s inside attribute child %s", f, tr.Line(syntax.NodeID(i)), tr.Nodes[i].Kind(), tr.Kind(c))
+					}
+				}
+			}
+		}
+	})
+	if checked < 1000 {
+		t.Errorf("only %d nodes checked", checked)
 	}
 }

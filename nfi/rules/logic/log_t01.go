@@ -45,7 +45,14 @@ var CyclomaticComplexity = &nfi.Rule{
 
 // visitComplexity shows node n to the file's Summarizer and notes the defs.
 func visitComplexity(p *nfi.Pass, n syntax.NodeID) {
-	st := visitSummary(p, n)
+	st, _ := p.State.(*summaryState)
+	if st == nil {
+		st = &summaryState{s: pyast.Memo(p.Module, summarizerKey, func() *metrics.Summarizer {
+			return metrics.NewSummarizer(p.Tree)
+		})}
+		p.State = st
+	}
+	st.s.Visit(n)
 	if functionKinds.Has(&p.Tree.Nodes[n]) {
 		st.defs = append(st.defs, n)
 	}
@@ -73,32 +80,26 @@ var (
 	functionKinds = pyast.NewKindSet("function_definition")
 )
 
-// summaryState is the Pass.State of LOG-T01 and LOG-T06, which share the
-// file's cyclomatic-complexity totals and Halstead counts: both rules visit
-// the nodes of summaryKinds and show each to the file's one Summarizer (the
-// second showing of a node is ignored), so that the counts need no walk of
-// their own and each rule works alone too. defs are the defs LOG-T01 met.
+// summaryState is the Pass.State of LOG-T01: the file's Summarizer, shown
+// every node of summaryKinds, and the defs met. LOG-T06 shares the
+// Summarizer (stored in the module under summarizerKey) rather than
+// showing it the same nodes again.
 type summaryState struct {
 	s    *metrics.Summarizer
 	defs []syntax.NodeID
 }
 
-// visitSummary shows node n to the file's Summarizer and returns the
-// rule's state.
-func visitSummary(p *nfi.Pass, n syntax.NodeID) *summaryState {
-	st, _ := p.State.(*summaryState)
-	if st == nil {
-		st = &summaryState{s: summarizer(p)}
-		p.State = st
-	}
-	st.s.Visit(n)
-	return st
-}
+// summarizerKey is the pyast.Memo key of the file's Summarizer.
+const summarizerKey = "logic.summarizer"
 
-// summarizer returns the file's Summarizer, complete once every visit is
-// done (in the rules' Finish).
-func summarizer(p *nfi.Pass) *metrics.Summarizer {
-	return pyast.Memo(p.Module, "logic.summarizer", func() *metrics.Summarizer {
-		return metrics.NewSummarizer(p.Tree)
-	})
+// fileSummary returns the file's cyclomatic-complexity totals and Halstead
+// counts once every visit is done (in a rule's Finish): those of the
+// Summarizer LOG-T01's visits fed, or, when LOG-T01 does not run or met no
+// node to show it, of a walk of the tree (metrics.Summarize, which the
+// Summarizer equals; see metrics.SummaryKinds).
+func fileSummary(p *nfi.Pass) metrics.Summary {
+	if s := pyast.Memo(p.Module, summarizerKey, func() *metrics.Summarizer { return nil }); s != nil {
+		return s.Summary()
+	}
+	return metrics.Summarize(p.Tree)
 }

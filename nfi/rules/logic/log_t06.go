@@ -6,7 +6,6 @@ import (
 
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/metrics"
-	"github.com/polynfi/polynfi/syntax"
 )
 
 // MaintainabilityIndex reports files whose maintainability index, computed
@@ -31,15 +30,13 @@ var MaintainabilityIndex = &nfi.Rule{
 		Oracle: "`radon mi` (multi-line strings counted as comments, its default). On 318 standard-library " +
 			"files every MI equals radon's to within 1e-13 and every rank matches (nfi/metrics/radon_test.go).",
 	},
-	// every node the counts need (see summaryState)
-	Kinds:  summaryKinds,
-	Visit:  func(p *nfi.Pass, n syntax.NodeID) { visitSummary(p, n) },
+	// no visits: the counts come from LOG-T01's Summarizer or a walk (see fileSummary)
 	Finish: checkMI,
 }
 
 func checkMI(p *nfi.Pass) {
 	raw, _ := metrics.RawMetricsTree(p.Tree)
-	s := summarizer(p).Summary()
+	s := fileSummary(p)
 	mi := metrics.MaintainabilityIndex(s.Halstead.Volume, s.Complexity.Total, raw.LLOC, metrics.CommentPercent(raw, true))
 	p.Measure(mi)
 	if p.Exceeds(mi) {
