@@ -49,48 +49,80 @@ func numBranches(t *syntax.Tree, block syntax.NodeID) int {
 	if block == syntax.NoNode {
 		return 0
 	}
+	kinds := branchKinds.Table(t.Lang)
 	for s := t.Nodes[block].FirstChild; s != syntax.NoNode; s = t.Nodes[s].NextSibling {
-		if nd := &t.Nodes[s]; !nd.Named || nd.Extra {
+		nd := &t.Nodes[s]
+		if !nd.Named || nd.Extra {
 			continue // not a statement
 		}
-		switch t.Kind(s) {
-		case "if_statement":
+		switch kinds.Of(nd) {
+		case bkIf:
 			total += 1 + numBranches(t, t.ChildByField(s, "consequence"))
-			for c := t.Nodes[s].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-				switch t.Kind(c) {
-				case "elif_clause":
+			for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+				switch kinds.Of(&t.Nodes[c]) {
+				case bkElif:
 					total += 1 + numBranches(t, t.ChildByField(c, "consequence"))
-				case "else_clause":
+				case bkElse:
 					total += 1 + numBranches(t, t.ChildByField(c, "body"))
 				}
 			}
-		case "for_statement", "while_statement":
+		case bkLoop:
 			total += 1 + numBranches(t, t.ChildByField(s, "body"))
 			if e := t.ChildByField(s, "alternative"); e != syntax.NoNode {
 				total += 1 + numBranches(t, t.ChildByField(e, "body"))
 			}
-		case "try_statement":
+		case bkTry:
 			total += numBranches(t, t.ChildByField(s, "body"))
-			for c := t.Nodes[s].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-				switch t.Kind(c) {
-				case "except_clause", "except_group_clause", "else_clause", "finally_clause":
+			for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+				switch kinds.Of(&t.Nodes[c]) {
+				case bkHandler, bkElse:
 					total += 1 + numBranches(t, clauseBody(t, c))
 				}
 			}
-		case "match_statement":
+		case bkMatch:
 			if body := t.ChildByField(s, "body"); body != syntax.NoNode {
 				for c := t.Nodes[body].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-					if t.Kind(c) == "case_clause" {
+					if kinds.Of(&t.Nodes[c]) == bkCase {
 						total += 1 + numBranches(t, t.ChildByField(c, "consequence"))
 					}
 				}
 			}
-		case "with_statement":
+		case bkWith:
 			total += numBranches(t, t.ChildByField(s, "body"))
 		}
 	}
 	return total
 }
+
+// node classes of numBranches: the statements it counts or enters, and
+// their clauses
+const (
+	bkOther = iota
+	bkIf
+	bkLoop // for, while
+	bkTry
+	bkMatch
+	bkWith
+	bkElif
+	bkElse
+	bkHandler // except, except*, finally
+	bkCase
+)
+
+var branchKinds = &syntax.KindClasses{Names: map[string]uint8{
+	"if_statement":        bkIf,
+	"for_statement":       bkLoop,
+	"while_statement":     bkLoop,
+	"try_statement":       bkTry,
+	"match_statement":     bkMatch,
+	"with_statement":      bkWith,
+	"elif_clause":         bkElif,
+	"else_clause":         bkElse,
+	"except_clause":       bkHandler,
+	"except_group_clause": bkHandler,
+	"finally_clause":      bkHandler,
+	"case_clause":         bkCase,
+}}
 
 // clauseBody returns the block of an except/else/finally clause.
 func clauseBody(t *syntax.Tree, c syntax.NodeID) syntax.NodeID {

@@ -22,41 +22,79 @@ var TooManyReturns = &nfi.Rule{
 		Oracle:  "Ruff PLR0911 with its default max-returns=6, same counting.",
 	},
 	Oracle: nfi.Oracle{Ruff: []string{"PLR0911"}, Exact: true},
-	Kinds:  []string{"function_definition"},
-	Visit:  checkReturns,
+	// the scopes and the returns, counted in the engine's preorder dispatch
+	// rather than by a walk of every def body
+	Kinds:  []string{"function_definition", "class_definition", "lambda", "return_statement"},
+	Visit:  visitReturns,
+	Finish: checkReturns,
 }
 
-func checkReturns(p *nfi.Pass, n syntax.NodeID) {
+// returnsState is LOG-T04's Pass.State: every def met so far with its
+// returns, and the scopes (defs, classes, lambdas) enclosing the current
+// node, innermost last. A return counts for its innermost scope when that
+// is a def: the returns of nested defs, classes and lambdas are their own.
+type returnsState struct {
+	defs   []defReturns
+	scopes []returnScope
+}
+
+type defReturns struct {
+	def   syntax.NodeID
+	count int
+}
+
+type returnScope struct {
+	end syntax.NodeID // the scope's subtree ends before end
+	def int           // index in defs; -1 for a class or lambda
+}
+
+func visitReturns(p *nfi.Pass, n syntax.NodeID) {
+	st, _ := p.State.(*returnsState)
+	if st == nil {
+		st = &returnsState{}
+		p.State = st
+	}
+	for len(st.scopes) > 0 && n >= st.scopes[len(st.scopes)-1].end {
+		st.scopes = st.scopes[:len(st.scopes)-1]
+	}
+	nd := &p.Tree.Nodes[n]
+	switch returnKinds.Table(syntax.Python).Of(nd) {
+	case rtReturn:
+		if k := len(st.scopes); k > 0 && st.scopes[k-1].def >= 0 {
+			st.defs[st.scopes[k-1].def].count++
+		}
+	case rtDef:
+		st.scopes = append(st.scopes, returnScope{end: nd.End, def: len(st.defs)})
+		st.defs = append(st.defs, defReturns{def: n})
+	case rtScope:
+		st.scopes = append(st.scopes, returnScope{end: nd.End, def: -1})
+	}
+}
+
+func checkReturns(p *nfi.Pass) {
+	st, _ := p.State.(*returnsState)
+	if st == nil {
+		return // no def
+	}
 	t := p.Tree
-	count := 0
-	if body := t.ChildByField(n, "body"); body != syntax.NoNode {
-		kinds := returnKinds.Table(syntax.Python)
-		for c, end := body, t.Nodes[body].End; c < end; {
-			switch kinds.Of(&t.Nodes[c]) {
-			case rtScope:
-				c = t.Nodes[c].End // another scope
-				continue
-			case rtReturn:
-				count++
-			}
-			c++
+	for _, d := range st.defs {
+		p.Measure(float64(d.count))
+		if p.Exceeds(float64(d.count)) {
+			p.Reportf(t.ChildByField(d.def, "name"), "function %s has %d return statements (> %g)", funcName(t, d.def), d.count, p.Limit())
 		}
 	}
-	p.Measure(float64(count))
-	if p.Exceeds(float64(count)) {
-		p.Reportf(t.ChildByField(n, "name"), "function %s has %d return statements (> %g)", funcName(t, n), count, p.Limit())
-	}
 }
 
-// node classes of checkReturns's walk
+// node classes of visitReturns
 const (
 	rtOther = iota
-	rtScope // def, class or lambda: its returns are its own
+	rtDef
+	rtScope // class or lambda: its returns are its own
 	rtReturn
 )
 
 var returnKinds = &syntax.KindClasses{Names: map[string]uint8{
-	"function_definition": rtScope,
+	"function_definition": rtDef,
 	"class_definition":    rtScope,
 	"lambda":              rtScope,
 	"return_statement":    rtReturn,
