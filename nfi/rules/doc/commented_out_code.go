@@ -342,13 +342,30 @@ func isASCIIWord(b byte) bool {
 	return b == '_' || (b >= '0' && b <= '9') || (b|0x20 >= 'a' && b|0x20 <= 'z')
 }
 
+// hasCodeIndicator reports one of `( ) [ ] { } : = %` or the words
+// return, break, continue, import anywhere in s (also inside other words),
+// in one pass over s.
 func hasCodeIndicator(s string) bool {
-	if strings.ContainsAny(s, "()[]{}:=%") {
-		return true
-	}
-	for _, kw := range []string{"return", "break", "continue", "import"} {
-		if strings.Contains(s, kw) {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', ')', '[', ']', '{', '}', ':', '=', '%':
 			return true
+		case 'r':
+			if strings.HasPrefix(s[i:], "return") {
+				return true
+			}
+		case 'b':
+			if strings.HasPrefix(s[i:], "break") {
+				return true
+			}
+		case 'c':
+			if strings.HasPrefix(s[i:], "continue") {
+				return true
+			}
+		case 'i':
+			if strings.HasPrefix(s[i:], "import") {
+				return true
+			}
 		}
 	}
 	return false

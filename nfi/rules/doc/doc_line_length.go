@@ -2,6 +2,7 @@ package doc
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -99,6 +100,7 @@ func checkDocLineLength(p *nfi.Pass) {
 		rows = st.rows
 	}
 	comments := p.Module.Comments()
+	rows = slices.Grow(rows, len(comments))
 	for i := range comments {
 		if c := &comments[i]; c.OwnLine {
 			rows = append(rows, c.Line-1)
@@ -111,17 +113,18 @@ func checkDocLineLength(p *nfi.Pass) {
 	limit := int(p.Limit())
 	starts := p.Tree.LineStarts()
 	src := p.Tree.Source
+	text := sourceString(p.Tree) // lines as substrings, not copies
 	widest := 0
 	for i, r := range rows {
 		if (i > 0 && rows[i-1] == r) || r >= len(starts) {
 			continue
 		}
-		// Most lines are within the limit: measure them without a copy.
-		if w := pyast.DisplayWidth(lineBytes(src, starts, r), 4); w <= limit {
+		b := lineBytes(src, starts, r)
+		if w := pyast.DisplayWidth(b, 4); w <= limit { // most lines
 			widest = max(widest, w)
 			continue
 		}
-		line := lineText(src, starts, r)
+		line := text[starts[r] : int(starts[r])+len(b)]
 		cut := -1
 		if c := commentOn(comments, r); c != nil {
 			if k := pragmaStart(c.Text); k >= 0 {

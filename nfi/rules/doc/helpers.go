@@ -2,11 +2,21 @@ package doc
 
 import (
 	"unicode"
+	"unsafe"
 
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/pyast"
 	"github.com/polynfi/polynfi/syntax"
 )
+
+// sourceString returns the tree's source as a string that shares its
+// Source bytes (no copy), so that names taken from it are not copied
+// either. Nothing modifies Source while a file is scored; the strings must
+// not outlive the file's pass (they live in the module's memo, which
+// Module.Release drops, and reach messages only through a copy).
+func sourceString(t *syntax.Tree) string {
+	return unsafe.String(unsafe.SliceData(t.Source), len(t.Source))
+}
 
 // defs returns the file's definitions (memoized in pyast).
 func defs(p *nfi.Pass) *pyast.Defs { return p.Module.Definitions() }
@@ -76,10 +86,11 @@ func funcParams(p *nfi.Pass) [][]param {
 		ds := defs(p)
 		out := make([][]param, len(ds.List))
 		var all []param // one backing array for all of them
+		src := sourceString(p.Tree)
 		for i := range ds.List {
 			if d := &ds.List[i]; d.Kind.IsFunction() {
 				n := len(all)
-				all = appendParams(all, p.Tree, d)
+				all = appendParams(all, p.Tree, src, d)
 				out[i] = all[n:len(all):len(all)]
 			}
 		}
@@ -87,9 +98,10 @@ func funcParams(p *nfi.Pass) [][]param {
 	})
 }
 
-// appendParams appends a def's parameters to out, in order. Separators
-// (`*`, `/`) are not parameters.
-func appendParams(out []param, t *syntax.Tree, d *pyast.Def) []param {
+// appendParams appends a def's parameters to out, in order; their names
+// are substrings of src, the tree's source (sourceString). Separators (`*`,
+// `/`) are not parameters.
+func appendParams(out []param, t *syntax.Tree, src string, d *pyast.Def) []param {
 	ps := t.ChildByField(d.Node, "parameters")
 	if ps == syntax.NoNode {
 		return out
@@ -130,7 +142,7 @@ func appendParams(out []param, t *syntax.Tree, d *pyast.Def) []param {
 		if inner == syntax.NoNode || t.Nodes[inner].Kind() != "identifier" {
 			continue
 		}
-		pr.name = t.TextString(inner)
+		pr.name = src[t.Nodes[inner].StartByte:t.Nodes[inner].EndByte]
 		if skip && pr.kind == positional {
 			pr.implicit = true
 			skip = false

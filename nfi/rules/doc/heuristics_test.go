@@ -1,10 +1,13 @@
 package doc
 
 import (
+	"os"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/polynfi/polynfi/internal/corpus"
 	"github.com/polynfi/polynfi/nfi/pyast"
 )
 
@@ -128,3 +131,32 @@ func FuzzDocumentedParams(f *testing.F) {
 func splitTestLines(s string) []string { return pyast.SplitLines(s) }
 
 func sortStrings(s []string) { sort.Strings(s) }
+
+// TestHasCodeIndicator checks the one-pass scan against its definition on
+// every line of a stdlib sample and on edge cases.
+func TestHasCodeIndicator(t *testing.T) {
+	want := func(s string) bool {
+		if strings.ContainsAny(s, "()[]{}:=%") {
+			return true
+		}
+		for _, kw := range []string{"return", "break", "continue", "import"} {
+			if strings.Contains(s, kw) {
+				return true
+			}
+		}
+		return false
+	}
+	lines := []string{"", "r", "retur", "xreturnx", "brea", "break", "continu", "imports", "é:", "\xff=", "a b c"}
+	for _, f := range corpus.StdlibSample(t, 20) {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, strings.Split(string(src), "\n")...)
+	}
+	for _, s := range lines {
+		if got := hasCodeIndicator(s); got != want(s) {
+			t.Errorf("hasCodeIndicator(%q) = %v, want %v", s, got, want(s))
+		}
+	}
+}

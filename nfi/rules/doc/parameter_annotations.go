@@ -36,9 +36,13 @@ func checkParameterAnnotations(p *nfi.Pass) {
 		if !d.Kind.IsFunction() {
 			continue
 		}
+		owner := "" // describe(ds, d), built once for all its parameters
 		for _, pr := range fps[i] {
 			if !pr.annotated && !pr.implicit {
-				p.Reportf(pr.node, "parameter %s of %s has no type annotation", pr.display(), describe(ds, d))
+				if owner == "" {
+					owner = describe(ds, d)
+				}
+				p.Reportf(pr.node, "parameter %s of %s has no type annotation", pr.display(), owner)
 			}
 		}
 	}

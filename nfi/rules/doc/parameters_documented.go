@@ -47,6 +47,7 @@ func checkParametersDocumented(p *nfi.Pass) {
 			continue
 		}
 		var documented map[string]bool
+		owner := "" // describe(ds, d), built once for all its parameters
 		for _, pr := range fps[i] {
 			if pr.implicit {
 				continue
@@ -55,7 +56,10 @@ func checkParametersDocumented(p *nfi.Pass) {
 				documented = documentedParams(d.Doc.Lines())
 			}
 			if !documented[pr.name] {
-				p.Reportf(pr.node, "parameter %s of %s is not documented in its docstring", pr.display(), describe(ds, d))
+				if owner == "" {
+					owner = describe(ds, d)
+				}
+				p.Reportf(pr.node, "parameter %s of %s is not documented in its docstring", pr.display(), owner)
 			}
 		}
 	}
