@@ -275,7 +275,9 @@ func (sc *rawScanner) line(s []byte, row int) error {
 			// continuations and bytes that may not tokenize can change the
 			// counts now: skip the names, numbers, operators and spaces
 			// before the next of those.
-			i = skipPlain(s, i)
+			for i < len(s) && plainByte[s[i]] {
+				i++
+			}
 			if i == len(s) {
 				break
 			}
@@ -400,31 +402,12 @@ var wordByte = func() (t [256]bool) {
 // them tokenizes without error into names, numbers and operators other than
 // brackets, `:` and `;`; a quote after name letters (a string prefix)
 // starts a string either way.
-var plainByte = func() (t [256]uint8) {
+var plainByte = func() (t [256]bool) {
 	for c := range utf8.RuneSelf {
-		if asciiWord[c] || strings.IndexByte(" \t\f+-*/%&|^~<>=.,@", byte(c)) >= 0 {
-			t[c] = 1
-		}
+		t[c] = asciiWord[c] || strings.IndexByte(" \t\f+-*/%&|^~<>=.,@", byte(c)) >= 0
 	}
 	return t
 }()
-
-// skipPlain returns the index of the first byte of s at or after i that is
-// not a plainByte, len(s) when there is none. It tests eight bytes at a
-// time while it can (one branch for the eight: most lines are mostly plain).
-func skipPlain(s []byte, i int) int {
-	for ; i+8 <= len(s); i += 8 {
-		w := s[i : i+8 : i+8]
-		if plainByte[w[0]]&plainByte[w[1]]&plainByte[w[2]]&plainByte[w[3]]&
-			plainByte[w[4]]&plainByte[w[5]]&plainByte[w[6]]&plainByte[w[7]] == 0 {
-			break
-		}
-	}
-	for i < len(s) && plainByte[s[i]] != 0 {
-		i++
-	}
-	return i
-}
 
 // byte classes of rawScanner.line's dispatch
 const (
