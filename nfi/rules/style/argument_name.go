@@ -40,7 +40,7 @@ func checkArgumentName(p *nfi.Pass, n syntax.NodeID) {
 		if id == syntax.NoNode {
 			continue
 		}
-		name := string(t.Text(id))
+		name := nodeString(t, id)
 		if pyast.IsLowercase(name) || pyast.IsIgnoredName(name) {
 			continue
 		}

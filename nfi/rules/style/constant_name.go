@@ -94,7 +94,7 @@ func checkConstantName(p *nfi.Pass, root syntax.NodeID) {
 		if left == syntax.NoNode || right == syntax.NoNode || t.Nodes[left].Kind() != "identifier" {
 			continue
 		}
-		name := t.TextString(left)
+		name := nodeString(t, left)
 		if counts[name] != 1 || pyast.IsDunder(name) || pyast.IsUppercase(name) || !isLiteral(t, right) {
 			continue
 		}
@@ -110,7 +110,8 @@ func checkConstantName(p *nfi.Pass, root syntax.NodeID) {
 }
 
 // importedName returns the local name an import binds for a dotted_name or
-// aliased_import child of an import statement, "" otherwise.
+// aliased_import child of an import statement, "" otherwise (a nodeString:
+// valid during the pass).
 func importedName(t *syntax.Tree, n syntax.NodeID) string {
 	parent := t.Kind(t.Nodes[n].Parent)
 	if parent != "import_statement" && parent != "import_from_statement" {
@@ -121,17 +122,17 @@ func importedName(t *syntax.Tree, n syntax.NodeID) string {
 	}
 	if t.Nodes[n].Kind() == "aliased_import" {
 		if a := t.ChildByField(n, "alias"); a != syntax.NoNode {
-			return t.TextString(a)
+			return nodeString(t, a)
 		}
 		return ""
 	}
 	if parent == "import_statement" {
 		if f := t.FirstNamedChild(n); f != syntax.NoNode {
-			return t.TextString(f)
+			return nodeString(t, f)
 		}
 		return ""
 	}
-	return t.TextString(n)
+	return nodeString(t, n)
 }
 
 // node classes of checkConstantName's walk

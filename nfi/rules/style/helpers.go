@@ -18,6 +18,15 @@ func sourceString(p *nfi.Pass) string {
 	return unsafe.String(unsafe.SliceData(src), len(src))
 }
 
+// nodeString returns node n's text as a string that shares the tree's
+// Source bytes (no copy), under the same terms as sourceString: for names
+// that are compared, key maps of the pass or are formatted into messages
+// (which copies them), never kept past the pass.
+func nodeString(t *syntax.Tree, n syntax.NodeID) string {
+	b := t.Text(n)
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
 // unparen strips parenthesized_expression wrappers, as Python's AST does.
 func unparen(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
 	for n != syntax.NoNode && t.Nodes[n].Kind() == "parenthesized_expression" {
@@ -285,5 +294,5 @@ func defName(t *syntax.Tree, n syntax.NodeID) (syntax.NodeID, string) {
 	if id == syntax.NoNode {
 		return id, ""
 	}
-	return id, string(t.Text(id))
+	return id, nodeString(t, id)
 }
