@@ -1,6 +1,10 @@
 package pyast
 
-import "github.com/polynfi/polynfi/syntax"
+import (
+	"strings"
+
+	"github.com/polynfi/polynfi/syntax"
+)
 
 // Comment is one `#` comment token of a file. Text inside string literals is
 // never a comment.
@@ -27,25 +31,25 @@ func (m *Module) Comments() []Comment {
 }
 
 // buildComments reads the comments among nodes ids (the file's comment
-// nodes, in preorder).
+// nodes, in preorder). The comments' texts share one allocation.
 func buildComments(t *syntax.Tree, ids []syntax.NodeID) []Comment {
 	if len(ids) == 0 {
 		return nil
 	}
+	size := 0
+	for _, i := range ids {
+		size += int(t.Nodes[i].EndByte - t.Nodes[i].StartByte)
+	}
+	var texts strings.Builder
+	texts.Grow(size)
 	out := make([]Comment, 0, len(ids))
 	for _, i := range ids {
 		n := &t.Nodes[i]
 		if !n.Extra || n.Kind() != "comment" {
 			continue
 		}
-		text := t.Source[n.StartByte:n.EndByte]
-		if k := len(text); k > 0 && text[k-1] == '\r' {
-			text = text[:k-1]
-		}
-		c := Comment{
-			Node: syntax.NodeID(i), Line: int(n.StartRow) + 1, Column: int(n.StartCol),
-			Text: string(text), OwnLine: true,
-		}
+		texts.Write(commentText(t, n))
+		c := Comment{Node: syntax.NodeID(i), Line: int(n.StartRow) + 1, Column: int(n.StartCol), OwnLine: true}
 		for j := int(n.StartByte) - 1; j >= 0 && t.Source[j] != '\n' && t.Source[j] != '\r'; j-- {
 			if b := t.Source[j]; b != ' ' && b != '\t' && b != '\f' {
 				c.OwnLine = false
@@ -57,5 +61,20 @@ func buildComments(t *syntax.Tree, ids []syntax.NodeID) []Comment {
 	if len(out) == 0 {
 		return nil // as when nothing was appended
 	}
+	all, off := texts.String(), 0
+	for k := range out {
+		end := off + len(commentText(t, &t.Nodes[out[k].Node]))
+		out[k].Text = all[off:end]
+		off = end
+	}
 	return out
+}
+
+// commentText returns comment node n's text without a trailing "\r".
+func commentText(t *syntax.Tree, n *syntax.Node) []byte {
+	text := t.Source[n.StartByte:n.EndByte]
+	if k := len(text); k > 0 && text[k-1] == '\r' {
+		text = text[:k-1]
+	}
+	return text
 }

@@ -210,10 +210,47 @@ func stringPart(t *syntax.Tree, n syntax.NodeID) (StringPart, bool) {
 	sb, eb := t.Nodes[start].EndByte, t.Nodes[end].StartByte
 	return StringPart{
 		Node:      n,
-		Prefix:    string(open[:q]),
-		Quote:     string(open[q:]),
+		Prefix:    prefixString(open[:q]),
+		Quote:     quoteString(open[q:]),
 		Body:      string(t.Source[sb:eb]),
 		StartLine: int(t.Nodes[n].StartRow) + 1,
 		EndLine:   int(t.Nodes[end].EndRow) + 1,
 	}, true
+}
+
+// prefixString returns string(b) for a string prefix, without allocating
+// for the common ones.
+func prefixString(b []byte) string {
+	switch string(b) {
+	case "":
+		return ""
+	case "r":
+		return "r"
+	case "u":
+		return "u"
+	case "b":
+		return "b"
+	case "f":
+		return "f"
+	case "rb":
+		return "rb"
+	case "br":
+		return "br"
+	}
+	return string(b)
+}
+
+// quoteString returns string(b) for an opening quote without allocating.
+func quoteString(b []byte) string {
+	switch string(b) {
+	case `"""`:
+		return `"""`
+	case "'''":
+		return "'''"
+	case `"`:
+		return `"`
+	case "'":
+		return "'"
+	}
+	return string(b)
 }

@@ -44,16 +44,26 @@ func checkTryBodyRatio(p *nfi.Pass, n syntax.NodeID) {
 	if body == syntax.NoNode {
 		return
 	}
-	lines := codeLines(p.Module)
-	tryLines := lines.count(t.Nodes[body].StartRow, t.Nodes[body].EndRow)
+	st, ok := p.State.(*tryLines)
+	if !ok {
+		st = &tryLines{lines: p.Module.Lines().List, module: -1, fn: syntax.NoNode}
+		p.State = st
+	}
+	tryLines := st.count(t.Nodes[body].StartRow, t.Nodes[body].EndRow)
 	where := "the module"
 	var total int
 	if fn := t.Ancestor(n, "function_definition"); fn != syntax.NoNode && t.ChildByField(fn, "body") != syntax.NoNode {
-		fb := t.ChildByField(fn, "body")
-		total = lines.count(t.Nodes[fb].StartRow, t.Nodes[fb].EndRow)
+		if fn != st.fn {
+			fb := t.ChildByField(fn, "body")
+			st.fn, st.fnLines = fn, st.count(t.Nodes[fb].StartRow, t.Nodes[fb].EndRow)
+		}
+		total = st.fnLines
 		where = "function " + t.TextString(t.ChildByField(fn, "name"))
 	} else {
-		total = lines.total()
+		if st.module < 0 {
+			st.module = st.count(0, uint32(len(st.lines)))
+		}
+		total = st.module
 	}
 	if total == 0 {
 		return
@@ -65,35 +75,25 @@ func checkTryBodyRatio(p *nfi.Pass, n syntax.NodeID) {
 	}
 }
 
-// lineCounts is a prefix sum over physical lines: cum[r] is the number of
-// code lines among rows [0, r).
-type lineCounts struct{ cum []int32 }
-
-// count returns the number of code lines among rows [from, to] (0-based, inclusive).
-func (l lineCounts) count(from, to uint32) int {
-	if int(to)+1 >= len(l.cum) {
-		to = uint32(len(l.cum) - 2)
-	}
-	if from > to {
-		return 0
-	}
-	return int(l.cum[to+1] - l.cum[from])
+// tryLines is ERR-T01's per-file state: the line table and the code line
+// counts of the module and of the last function asked for (the tries of
+// one function come one after another), counted on demand.
+type tryLines struct {
+	lines   []pyast.Line
+	module  int // -1 until counted
+	fn      syntax.NodeID
+	fnLines int
 }
 
-func (l lineCounts) total() int { return int(l.cum[len(l.cum)-1]) }
-
-// codeLines counts the rows that hold a token other than a comment (the
-// Code lines of pyast.Lines), once per file.
-func codeLines(m *pyast.Module) lineCounts {
-	return pyast.Memo(m, "errh.codelines", func() lineCounts {
-		ls := m.Lines().List
-		cum := make([]int32, len(ls)+1)
-		for r := range ls {
-			cum[r+1] = cum[r]
-			if ls[r].Flags&pyast.Code != 0 {
-				cum[r+1]++
-			}
+// count returns the number of code lines (pyast.Code) among rows [from,
+// to] (0-based, inclusive; rows past the end are ignored).
+func (l *tryLines) count(from, to uint32) int {
+	last := min(int(to), len(l.lines)-1)
+	n := 0
+	for r := int(from); r <= last; r++ {
+		if l.lines[r].Flags&pyast.Code != 0 {
+			n++
 		}
-		return lineCounts{cum: cum}
-	})
+	}
+	return n
 }
