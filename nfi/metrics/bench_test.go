@@ -55,3 +55,33 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSummarizer measures a Summarizer shown the nodes of
+// SummaryKinds (as LOG-T01 shows them from the engine's dispatch) over 100
+// standard-library files, already parsed.
+func BenchmarkSummarizer(b *testing.B) {
+	trees, size := benchTrees(b)
+	kinds := map[string]bool{}
+	for _, k := range SummaryKinds() {
+		kinds[k] = true
+	}
+	shown := make([][]syntax.NodeID, len(trees))
+	for i, t := range trees {
+		for n := range t.Nodes {
+			if kinds[t.Nodes[n].Kind()] {
+				shown[i] = append(shown[i], syntax.NodeID(n))
+			}
+		}
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		for i, t := range trees {
+			s := NewSummarizer(t)
+			for _, n := range shown[i] {
+				s.Visit(n)
+			}
+			s.Summary()
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/polynfi/polynfi/syntax"
 )
@@ -77,7 +78,7 @@ func halstead(t *syntax.Tree, cc *ccTracker) Halstead {
 func newHalsteadVisitor(t *syntax.Tree, cc *ccTracker) *halsteadVisitor {
 	sc := halScratchPool.Get().(*halScratch)
 	clear(sc.seen)
-	h := &halsteadVisitor{t: t, kinds: halKinds.Table(t.Lang), seen: sc.seen, mark: sc.mark[:0], buf: sc.buf[:0], cc: cc, scratch: sc}
+	h := &halsteadVisitor{t: t, kinds: halKinds.Table(t.Lang), seen: sc.seen, mark: sc.mark[:0], buf: sc.buf[:0], keys: sc.keys[:0], cc: cc, scratch: sc}
 	h.acc = &h.module
 	h.scopes = h.scopeBuf[:0]
 	h.next = t.Root() + 1
@@ -93,7 +94,10 @@ func (h *halsteadVisitor) finish() Halstead {
 	}
 	h.module.distinct = len(h.seen)
 	if sc := h.scratch; sc != nil && len(h.seen) <= maxPooledOperands {
-		sc.mark, sc.buf = h.mark, h.buf
+		sc.mark, sc.buf, sc.keys = h.mark, h.buf, h.keys
+		if cap(sc.keys) > maxPooledKeyBytes {
+			sc.keys = nil
+		}
 		halScratchPool.Put(sc)
 	}
 	h.scratch = nil
@@ -102,11 +106,13 @@ func (h *halsteadVisitor) finish() Halstead {
 
 // halScratch is the storage of one HalsteadMetrics call, kept in
 // halScratchPool for the next call (of any goroutine) so that the operand
-// map does not grow again for every file.
+// map does not grow again for every file. keys holds the bytes of seen's
+// keys (see halsteadVisitor.intern); it is reused only after seen is cleared.
 type halScratch struct {
 	seen map[string]int32
 	mark []int32
 	buf  []byte
+	keys []byte
 }
 
 var halScratchPool = sync.Pool{New: func() any { return &halScratch{seen: map[string]int32{}} }}
@@ -114,6 +120,9 @@ var halScratchPool = sync.Pool{New: func() any { return &halScratch{seen: map[st
 // maxPooledOperands bounds the operand maps kept for reuse: clearing a map
 // costs its capacity, which one huge file must not impose on all the next.
 const maxPooledOperands = 4096
+
+// maxPooledKeyBytes bounds the key storage kept for reuse.
+const maxPooledKeyBytes = 64 << 10
 
 // halAcc counts the operators and operands of the module (fn 0) or of one
 // def that is not nested in another def (fn > 0) with everything nested in it.
@@ -276,6 +285,7 @@ type halsteadVisitor struct {
 	mark      []int32
 	nfn       int32
 	buf       []byte // scratch for building operand keys
+	keys      []byte // storage of the keys of seen (see intern)
 	scratch   *halScratch
 
 	// the state of the walk (see visit)
@@ -581,13 +591,28 @@ func (h *halsteadVisitor) see(acc *halAcc, ctx []byte, n syntax.NodeID, byNode b
 	id, ok := h.seen[string(b)]
 	if !ok {
 		id = int32(len(h.seen))
-		h.seen[string(b)] = id
+		h.seen[h.intern(b)] = id
 		h.mark = append(h.mark, 0)
 	}
 	if acc.fn != 0 && h.mark[id] != acc.fn {
 		h.mark[id] = acc.fn
 		acc.distinct++
 	}
+}
+
+// intern returns a string of b's bytes, copied to h.keys, so that the
+// operand keys of a file share a few arrays instead of taking one
+// allocation each. The bytes of an interned key are never written again:
+// a key that does not fit starts a new array (the old one stays with the
+// strings that point into it), and the pooled storage is reused only after
+// the map that held those strings is cleared (newHalsteadVisitor).
+func (h *halsteadVisitor) intern(b []byte) string {
+	if len(h.keys)+len(b) > cap(h.keys) {
+		h.keys = make([]byte, 0, max(2*cap(h.keys), 4*len(b), 1024))
+	}
+	start := len(h.keys)
+	h.keys = append(h.keys, b...)
+	return unsafe.String(&h.keys[start], len(b))
 }
 
 // appendNodeKey appends the key of an operand equal to no other: its node.
@@ -598,29 +623,26 @@ func appendNodeKey(b []byte, n syntax.NodeID) []byte {
 // appendOperandKey appends a key equal for two operands exactly when
 // radon's operand values compare equal in Python.
 func appendOperandKey(b []byte, t *syntax.Tree, n syntax.NodeID) []byte {
-	n = unparen(t, n)
-	switch t.Nodes[n].Kind() {
-	case "identifier":
+	kinds := operandKinds.Table(t.Lang)
+	n = unparen(t, kinds, n)
+	switch kinds.Of(&t.Nodes[n]) {
+	case okIdentifier:
 		return append(append(b, "s:"...), t.Text(n)...)
-	case "attribute":
+	case okAttribute:
 		if a := t.ChildByField(n, "attribute"); a != syntax.NoNode {
 			return append(append(b, "s:"...), t.Text(a)...)
 		}
-	case "integer", "float":
+	case okNumber:
 		return appendNumberKey(b, t.Text(n))
-	case "true":
+	case okTrue:
 		return append(b, "n:1"...)
-	case "false":
+	case okFalse:
 		return append(b, "n:0"...)
-	case "none":
+	case okNone:
 		return append(b, "None"...)
-	case "ellipsis":
+	case okEllipsis:
 		return append(b, "Ellipsis"...)
-	case "string":
-		if k, ok := appendStringKey(b, t, n); ok {
-			return k
-		}
-	case "concatenated_string":
+	case okString:
 		if k, ok := appendStringKey(b, t, n); ok {
 			return k
 		}
@@ -628,8 +650,38 @@ func appendOperandKey(b []byte, t *syntax.Tree, n syntax.NodeID) []byte {
 	return appendNodeKey(b, n)
 }
 
-func unparen(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
-	for k := t.Nodes[n].Kind(); k == "parenthesized_expression" || k == "type"; k = t.Nodes[n].Kind() {
+// node classes of appendOperandKey and unparen
+const (
+	okOther = iota
+	okParen // grouping: parenthesized_expression, type
+	okIdentifier
+	okAttribute
+	okNumber
+	okTrue
+	okFalse
+	okNone
+	okEllipsis
+	okString
+)
+
+var operandKinds = &syntax.KindClasses{Names: map[string]uint8{
+	"parenthesized_expression": okParen,
+	"type":                     okParen,
+	"identifier":               okIdentifier,
+	"attribute":                okAttribute,
+	"integer":                  okNumber,
+	"float":                    okNumber,
+	"true":                     okTrue,
+	"false":                    okFalse,
+	"none":                     okNone,
+	"ellipsis":                 okEllipsis,
+	"string":                   okString,
+	"concatenated_string":      okString,
+}}
+
+// unparen strips the grouping nodes (kinds, operandKinds' table) around n.
+func unparen(t *syntax.Tree, kinds syntax.KindTable, n syntax.NodeID) syntax.NodeID {
+	for kinds.Of(&t.Nodes[n]) == okParen {
 		inner := syntax.NoNode
 		for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 			if t.Nodes[c].Named && !t.Nodes[c].Extra {
