@@ -461,7 +461,7 @@ func allStatement(t *syntax.Tree, stmt syntax.NodeID, d *Defs) {
 	case "assignment", "augmented_assignment":
 		left := t.ChildByField(e, "left")
 		right := t.ChildByField(e, "right")
-		if left == syntax.NoNode || t.Nodes[left].Kind() != "identifier" || t.TextString(left) != "__all__" || right == syntax.NoNode {
+		if left == syntax.NoNode || t.Nodes[left].Kind() != "identifier" || string(t.Text(left)) != "__all__" || right == syntax.NoNode {
 			return
 		}
 		// Any binding of __all__ declares the exports, as in Ruff; names

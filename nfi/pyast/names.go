@@ -29,6 +29,10 @@ type Names struct {
 	tree    *syntax.Tree
 	imports *Imports
 	scopes  map[syntax.NodeID]*scopeNames
+	// bound holds every name some scope has a binding of: a name outside
+	// it (most builtins in most files) resolves without a walk up the
+	// scopes.
+	bound map[string]bool
 	// the last Binding answer: an attribute chain asks for its root once per
 	// link (a.b.c, a.b, a)
 	lastNode    syntax.NodeID
@@ -202,6 +206,9 @@ func (nm *Names) binding(n syntax.NodeID) (imp *Import, builtin bool) {
 			return nil, false
 		}
 	}
+	if !nm.bound[string(name)] {
+		return nil, builtinNames[string(name)]
+	}
 	b, found := nm.lookup(n, name)
 	if !found {
 		return nil, builtinNames[string(name)]
@@ -349,7 +356,7 @@ var (
 // buildNames builds the table from the imports and the references refs
 // (identifiers and attributes in preorder).
 func buildNames(t *syntax.Tree, im *Imports, refs []syntax.NodeID) *Names {
-	nm := &Names{tree: t, imports: im, scopes: map[syntax.NodeID]*scopeNames{}, lastNode: syntax.NoNode}
+	nm := &Names{tree: t, imports: im, scopes: map[syntax.NodeID]*scopeNames{}, bound: map[string]bool{}, lastNode: syntax.NoNode}
 	scope := func(s syntax.NodeID) *scopeNames {
 		sc := nm.scopes[s]
 		if sc == nil {
@@ -361,6 +368,7 @@ func buildNames(t *syntax.Tree, im *Imports, refs []syntax.NodeID) *Names {
 	add := func(s syntax.NodeID, name string, at uint32, imp int32, id syntax.NodeID) {
 		sc := scope(s)
 		sc.bindings[name] = append(sc.bindings[name], nameBinding{at: at, imp: imp, inHandler: inHandler(t, id, s)})
+		nm.bound[name] = true
 	}
 	// Only names that some import binds, or that name a builtin, are ever
 	// looked up (see binding): the table records the bindings and global
@@ -406,6 +414,7 @@ func buildNames(t *syntax.Tree, im *Imports, refs []syntax.NodeID) *Names {
 		copy(bs[j+1:], bs[j:])
 		bs[j] = b
 		sc.bindings[in.Local] = bs
+		nm.bound[in.Local] = true
 	}
 	return nm
 }
