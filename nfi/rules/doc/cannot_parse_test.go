@@ -18,16 +18,25 @@ func TestCannotParse(t *testing.T) {
 		"=======", ", x", "; x", "| x", "<= y", "!= y", "fp.read() must return bytes",
 		"f() 'a'", "(a) b'c'", "child 1 terminates", "EST 23:MM", "x 0.5", "'a' 1", "f() 2",
 		"match x:", "Usage:", "def f():", "if x:", "x: int:", "see f().", "tz=Eastern.",
+		`C:\foo\bar`, `(\d+)`, `\\%X%`, `test '~\n' (3 lines)`, `f() r'\d'`, "x '''a'''",
+		"a \\ b c", "if dt >= fold_stop", "for each item", "with import machinery", "lambda x",
+		"else we fail", "things break (such as pickle)", "x return y", "f() del x", "1 pass",
+		"'a' while b", "or utime(time_t)", "and os.f()", "in x", "is y", "as z", "Error case: x",
+		"x None", "f() print", "x _", "x await y", "x yield", "x type", "1 True",
 	}
 	none := []string{
 		"x = 1", "print foo", "exec code in ns", "type X = int", "x if y else z",
-		"0xfor x", "1if x else y", "f'a b' c d", "a # b c", "a \\ b c", "a\u00a0b", "not x is None",
+		"0xfor x", "1if x else y", "f'a b' c d", "a # b c", "a\u00a0b", "not x is None",
 		"lambda x: x", "", "x = 'a' 'b'", "x in'abc'", "x = rb'a' + bu'b'", "x != y", "'''a''' b",
 		"x = 'a\\'b' c", "f(a, [b, {c: d}])", "x = ('a'", "x = r'a\\d' b",
 		"def f(a, /, b): pass", "x = a[1:] / 2", "d = {'a:/b': 1}",
 		"x = 1.", "x = ...", "numpy<1.13. See", "x = 1.5.real", "x = f() if y else 2", "x = 1 if y else z", "x = 2.[0]",
 		"f() and g()", "(a) in b", "x = 1j", "print 1", "print (x)", "-x", "*a, b = c", "@d",
-		"x.y = 1", "lambda: 1", "x = {'a': 1}",
+		"x.y = 1", "lambda: 1", "x = {'a': 1}", "a \\", "async def f(): pass", "x = (yield)",
+		"if x: y", "iffy = 1", "formula = 1", "ifé = 1", "x = lambda: 1", "f(x, lambda: 1)",
+		"raise E from e", "x = y if z else w", "async with a: pass", "await x", "x not in y",
+		"or: x", "and : y", "x = None", "x is None", "print None", "case _: pass", "x = y or z",
+		"import a as b", "orange = 1", "x and y",
 	}
 	for _, s := range claims {
 		if !cannotParse(s) {

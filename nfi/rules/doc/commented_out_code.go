@@ -138,11 +138,21 @@ var notAtomWords = map[string]bool{
 // an error, or only with a construct strictlyValid rejects, so that
 // parsesAsPython is false for it without running the (costly) parse. It
 // tokenizes s from the start and stops, answering false, at the first thing
-// it does not model exactly: a backslash, `#`, a triple quote, a string with
-// a backslash or an f prefix, a character it cannot classify. Up to there it
+// it does not model exactly: `#`, a triple quote or a string with a
+// backslash (unless a name or a closing bracket comes right before it), a
+// string with an f prefix, a character it cannot classify. Up to there it
 // answers true on:
+//   - a first word that starts a construct needing a `:` (if, for, while,
+//     with, def, class, try, except, finally, elif, else, lambda) in text
+//     without any `:`, or a first word and, or, in, is, as not followed by
+//     a `:` (badFirstWord, checked before tokenizing);
 //   - two atoms (names or strings, not both strings) separated only by
 //     spaces or tabs: no Python expression or statement has them;
+//   - a backslash outside a string that is not followed by a line break
+//     (or NUL): tree-sitter reads a backslash only as a line continuation;
+//   - a word of neverAfterAtom (return, break, with, None, print, ...)
+//     right after a name, a string, a closing bracket or a plain number
+//     (`things break (such as pickle)`, `Error case: x`);
 //   - a name glued to a quote that tree-sitter cannot read as a string
 //     prefix (only letters of fFrRbBuU are), as in "it's";
 //   - a single-quoted string left open at the end of the line;
@@ -174,6 +184,9 @@ func cannotParse(s string) bool {
 		str
 		closer // a closing bracket
 	)
+	if badFirstWord(s) {
+		return true
+	}
 	prev := other
 	first := true      // before the first token
 	lastColon := false // the last token so far is `:`
@@ -188,7 +201,7 @@ func cannotParse(s string) bool {
 	atString := func(q int) (end int, decided, verdict bool) {
 		end, res := scanSimpleString(s, q)
 		switch {
-		case res == stringOpen || res == stringOK && (prev == name || prev == closer):
+		case res == stringOpen || prev == name || prev == closer:
 			return 0, true, true
 		case res != stringOK:
 			return 0, true, false
@@ -209,6 +222,9 @@ func cannotParse(s string) bool {
 		switch {
 		case c == '`' || c == '$' || c == '?':
 			return true
+		case c == '\\':
+			// Outside a string a backslash only continues a line.
+			return i+1 < len(s) && s[i+1] != '\n' && s[i+1] != '\r' && s[i+1] != 0
 		case c == '!':
 			if i+1 >= len(s) || s[i+1] != '=' {
 				return true
@@ -301,6 +317,9 @@ func cannotParse(s string) bool {
 			continue
 		}
 		if notAtomWords[word] {
+			if prev != other && neverAfterAtom[word] {
+				return true
+			}
 			prev = other
 		} else {
 			if prev != other {
@@ -311,6 +330,54 @@ func cannotParse(s string) bool {
 		i = j
 	}
 	return lastColon || lastDot
+}
+
+// neverAfterAtom are the words of notAtomWords that cannot follow a name,
+// a literal or a closing bracket: keywords that start a statement, a
+// clause, a lambda, a yield or an await, and words that are either such a
+// keyword or a name (soft keywords, print, exec, _) or a literal (None,
+// True, False); even tree-sitter's Python 2 constructs do not put them
+// there. The other keywords (and, as, else, for, from, if, import, in, is,
+// not, or, and async of `[x async for x in y]`) can follow an atom.
+var neverAfterAtom = map[string]bool{
+	"False": true, "None": true, "True": true, "_": true, "assert": true,
+	"await": true, "break": true, "case": true, "class": true, "continue": true, "def": true,
+	"del": true, "elif": true, "except": true, "exec": true, "finally": true, "global": true,
+	"lambda": true, "match": true, "nonlocal": true, "pass": true, "print": true, "raise": true,
+	"return": true, "try": true, "type": true, "while": true, "with": true, "yield": true,
+}
+
+// infixKeywords cannot start a statement or an expression.
+var infixKeywords = map[string]bool{"and": true, "as": true, "in": true, "is": true, "or": true}
+
+// colonKeywords start a construct that needs a `:` (a compound statement,
+// a clause, a lambda).
+var colonKeywords = map[string]bool{
+	"class": true, "def": true, "elif": true, "else": true, "except": true, "finally": true,
+	"for": true, "if": true, "lambda": true, "try": true, "while": true, "with": true,
+}
+
+// badFirstWord reports text whose first word is one of colonKeywords while
+// it has no `:` at all (`if x > y`, `for each item`), or one of
+// infixKeywords not followed by a `:` (`or utime(time_t)`; `or: x` may
+// parse as an annotation, see parsesAsPython).
+func badFirstWord(s string) bool {
+	j := 0
+	for j < len(s) && isASCIIWord(s[j]) {
+		j++
+	}
+	if j < len(s) && s[j] >= utf8.RuneSelf {
+		return false // the word may go on with a non-ASCII letter
+	}
+	word := s[:j]
+	if colonKeywords[word] {
+		return strings.IndexByte(s, ':') < 0
+	}
+	if infixKeywords[word] {
+		rest := strings.TrimLeft(s[j:], " \t")
+		return rest == "" || rest[0] != ':'
+	}
+	return false
 }
 
 // Results of scanSimpleString.
