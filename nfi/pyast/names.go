@@ -74,10 +74,11 @@ func (m *Module) QualifiedName(n syntax.NodeID) (string, bool) { return m.Names(
 func (m *Module) ImportedName(n syntax.NodeID) (string, bool) {
 	// Only a root name some import binds can resolve: check that before
 	// building the binding table.
-	if !m.rootBindsLocal(refRoot(m.Tree, n)) {
+	root := refRoot(m.Tree, n)
+	if !m.rootBindsLocal(root) {
 		return "", false
 	}
-	return m.Names().resolve(n, false)
+	return m.Names().resolveRoot(n, root, false)
 }
 
 // rootBindsLocal reports whether root (an identifier, or NoNode) is a name
@@ -132,14 +133,15 @@ func refRoot(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
 func (nm *Names) Resolve(n syntax.NodeID) (string, bool) { return nm.resolve(n, true) }
 
 func (nm *Names) resolve(n syntax.NodeID, builtins bool) (string, bool) {
-	if n == syntax.NoNode {
+	return nm.resolveRoot(n, refRoot(nm.tree, n), builtins)
+}
+
+// resolveRoot is resolve for reference n whose refRoot is root.
+func (nm *Names) resolveRoot(n, root syntax.NodeID, builtins bool) (string, bool) {
+	if n == syntax.NoNode || root == syntax.NoNode {
 		return "", false
 	}
 	t := nm.tree
-	root := refRoot(t, n)
-	if root == syntax.NoNode {
-		return "", false
-	}
 	imp, builtin := nm.Binding(root)
 	var buf [128]byte
 	b := buf[:0]
