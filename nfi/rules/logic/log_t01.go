@@ -73,11 +73,12 @@ func checkComplexity(p *nfi.Pass) {
 	}
 }
 
-// summaryKinds are the node kinds a metrics.Summarizer is shown, and
-// functionKinds the defs among them.
+// summaryKinds are the node kinds a metrics.Summarizer is shown (also as a
+// KindSet), and functionKinds the defs among them.
 var (
-	summaryKinds  = metrics.SummaryKinds()
-	functionKinds = pyast.NewKindSet("function_definition")
+	summaryKinds   = metrics.SummaryKinds()
+	summaryKindSet = pyast.NewKindSet(summaryKinds...)
+	functionKinds  = pyast.NewKindSet("function_definition")
 )
 
 // summaryState is the Pass.State of LOG-T01: the file's Summarizer, shown
@@ -95,11 +96,18 @@ const summarizerKey = "logic.summarizer"
 // fileSummary returns the file's cyclomatic-complexity totals and Halstead
 // counts once every visit is done (in a rule's Finish): those of the
 // Summarizer LOG-T01's visits fed, or, when LOG-T01 does not run or met no
-// node to show it, of a walk of the tree (metrics.Summarize, which the
-// Summarizer equals; see metrics.SummaryKinds).
+// node to show it, of a Summarizer shown here the nodes of summaryKinds
+// (for a file without them: a pass over the node kinds, no walk).
 func fileSummary(p *nfi.Pass) metrics.Summary {
-	if s := pyast.Memo(p.Module, summarizerKey, func() *metrics.Summarizer { return nil }); s != nil {
-		return s.Summary()
+	s := pyast.Memo(p.Module, summarizerKey, func() *metrics.Summarizer { return nil })
+	if s == nil {
+		t := p.Tree
+		s = metrics.NewSummarizer(t)
+		for i := range t.Nodes {
+			if summaryKindSet.Has(&t.Nodes[i]) {
+				s.Visit(syntax.NodeID(i))
+			}
+		}
 	}
-	return metrics.Summarize(p.Tree)
+	return s.Summary()
 }

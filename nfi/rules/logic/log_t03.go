@@ -26,8 +26,12 @@ var TooManyBranches = &nfi.Rule{
 			"Python 2 code Ruff cannot parse (so it reports nothing) while tree-sitter parses it and finds 13 branches in testComparison.",
 	},
 	Oracle: nfi.Oracle{Ruff: []string{"PLR0912"}, Exact: true},
-	Kinds:  []string{"function_definition"},
-	Visit:  checkBranches,
+	// the scopes and the branch nodes, in the engine's preorder dispatch,
+	// rather than a walk of every def body (see branchState)
+	Kinds: []string{"function_definition", "class_definition", "if_statement", "elif_clause", "else_clause",
+		"for_statement", "while_statement", "except_clause", "except_group_clause", "finally_clause", "case_clause"},
+	Visit:  visitBranches,
+	Finish: checkBranches,
 }
 
 const branchyBody = "    if x == 1:\n        return 1\n    elif x == 2:\n        return 2\n    elif x == 3:\n        return 3\n" +
@@ -35,99 +39,80 @@ const branchyBody = "    if x == 1:\n        return 1\n    elif x == 2:\n       
 	"    elif x == 7:\n        return 7\n    else:\n        pass\n    for i in x:\n        pass\n    else:\n        pass\n" +
 	"    while x:\n        x -= 1\n    try:\n        pass\n    except ValueError:\n        pass\n    finally:\n        pass\n    return 0\n"
 
-func checkBranches(p *nfi.Pass, n syntax.NodeID) {
-	b := numBranches(p.Tree, p.Tree.ChildByField(n, "body"))
-	p.Measure(float64(b))
-	if p.Exceeds(float64(b)) {
-		p.Reportf(p.Tree.ChildByField(n, "name"), "function %s has %d branches (> %g)", funcName(p.Tree, n), b, p.Limit())
+func visitBranches(p *nfi.Pass, n syntax.NodeID) {
+	st, _ := p.State.(*branchState)
+	if st == nil {
+		st = &branchState{}
+		p.State = st
+	}
+	st.visit(p.Tree, n)
+}
+
+func checkBranches(p *nfi.Pass) {
+	st, _ := p.State.(*branchState)
+	if st == nil {
+		return // no def
+	}
+	t := p.Tree
+	for _, d := range st.defs {
+		p.Measure(float64(d.count))
+		if p.Exceeds(float64(d.count)) {
+			p.Reportf(t.ChildByField(d.def, "name"), "function %s has %d branches (> %g)", funcName(t, d.def), d.count, p.Limit())
+		}
 	}
 }
 
-// numBranches counts branches in the statements of a block.
-func numBranches(t *syntax.Tree, block syntax.NodeID) int {
-	total := 0
-	if block == syntax.NoNode {
-		return 0
-	}
-	kinds := branchKinds.Table(t.Lang)
-	for s := t.Nodes[block].FirstChild; s != syntax.NoNode; s = t.Nodes[s].NextSibling {
-		nd := &t.Nodes[s]
-		if !nd.Named || nd.Extra {
-			continue // not a statement
-		}
-		switch kinds.Of(nd) {
-		case bkIf:
-			total += 1 + numBranches(t, t.ChildByField(s, "consequence"))
-			for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-				switch kinds.Of(&t.Nodes[c]) {
-				case bkElif:
-					total += 1 + numBranches(t, t.ChildByField(c, "consequence"))
-				case bkElse:
-					total += 1 + numBranches(t, t.ChildByField(c, "body"))
-				}
-			}
-		case bkLoop:
-			total += 1 + numBranches(t, t.ChildByField(s, "body"))
-			if e := t.ChildByField(s, "alternative"); e != syntax.NoNode {
-				total += 1 + numBranches(t, t.ChildByField(e, "body"))
-			}
-		case bkTry:
-			total += numBranches(t, t.ChildByField(s, "body"))
-			for c := nd.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-				switch kinds.Of(&t.Nodes[c]) {
-				case bkHandler, bkElse:
-					total += 1 + numBranches(t, clauseBody(t, c))
-				}
-			}
-		case bkMatch:
-			if body := t.ChildByField(s, "body"); body != syntax.NoNode {
-				for c := t.Nodes[body].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-					if kinds.Of(&t.Nodes[c]) == bkCase {
-						total += 1 + numBranches(t, t.ChildByField(c, "consequence"))
-					}
-				}
-			}
-		case bkWith:
-			total += numBranches(t, t.ChildByField(s, "body"))
-		}
-	}
-	return total
+// branchState counts the branches of every def from the nodes of
+// LOG-T03's Kinds shown to visit in preorder: each `if`, `elif`, `else`
+// (of an if, a loop or a try), `for`, `while`, `except`, `except*`,
+// `finally` and match case counts 1 for its innermost enclosing def or
+// class, when that is a def. In a tree free of syntax errors this is Ruff's
+// num_branches as a walk computes it (descending from the def body through
+// the blocks of compound statements and their clauses, not into defs and
+// classes: statements occur in no other node; checked against such a walk
+// on a stdlib sample by TestBranchState).
+type branchState struct {
+	defs   []defBranches // every def met, in preorder
+	scopes []branchScope // the defs and classes around the current node, innermost last
 }
 
-// node classes of numBranches: the statements it counts or enters, and
-// their clauses
+type defBranches struct {
+	def   syntax.NodeID
+	count int
+}
+
+type branchScope struct {
+	end syntax.NodeID // the scope's subtree ends before end
+	def int           // index in defs; -1 for a class
+}
+
+// visit takes the next node n of LOG-T03's Kinds.
+func (st *branchState) visit(t *syntax.Tree, n syntax.NodeID) {
+	for len(st.scopes) > 0 && n >= st.scopes[len(st.scopes)-1].end {
+		st.scopes = st.scopes[:len(st.scopes)-1]
+	}
+	nd := &t.Nodes[n]
+	switch branchScopes.Table(t.Lang).Of(nd) {
+	case bsDef:
+		st.scopes = append(st.scopes, branchScope{end: nd.End, def: len(st.defs)})
+		st.defs = append(st.defs, defBranches{def: n})
+	case bsClass:
+		st.scopes = append(st.scopes, branchScope{end: nd.End, def: -1})
+	default: // a branch
+		if k := len(st.scopes); k > 0 && st.scopes[k-1].def >= 0 {
+			st.defs[st.scopes[k-1].def].count++
+		}
+	}
+}
+
+// node classes of branchState.visit (the other nodes it is shown are branches)
 const (
-	bkOther = iota
-	bkIf
-	bkLoop // for, while
-	bkTry
-	bkMatch
-	bkWith
-	bkElif
-	bkElse
-	bkHandler // except, except*, finally
-	bkCase
+	bsBranch = iota
+	bsDef
+	bsClass
 )
 
-var branchKinds = &syntax.KindClasses{Names: map[string]uint8{
-	"if_statement":        bkIf,
-	"for_statement":       bkLoop,
-	"while_statement":     bkLoop,
-	"try_statement":       bkTry,
-	"match_statement":     bkMatch,
-	"with_statement":      bkWith,
-	"elif_clause":         bkElif,
-	"else_clause":         bkElse,
-	"except_clause":       bkHandler,
-	"except_group_clause": bkHandler,
-	"finally_clause":      bkHandler,
-	"case_clause":         bkCase,
+var branchScopes = &syntax.KindClasses{Names: map[string]uint8{
+	"function_definition": bsDef,
+	"class_definition":    bsClass,
 }}
-
-// clauseBody returns the block of an except/else/finally clause.
-func clauseBody(t *syntax.Tree, c syntax.NodeID) syntax.NodeID {
-	if b := t.ChildByField(c, "body"); b != syntax.NoNode {
-		return b
-	}
-	return t.FirstChildOfKind(c, "block")
-}

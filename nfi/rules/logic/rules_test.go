@@ -75,3 +75,105 @@ func TestNestingState(t *testing.T) {
 		t.Errorf("only %d defs (%d of depth 3 or more) checked", defs, deep)
 	}
 }
+
+// TestBranchState checks that LOG-T03's branchState, shown the nodes of the
+// rule's Kinds in preorder, gives every def the branch count of a walk of
+// its body (walkBranches) on a stdlib sample.
+func TestBranchState(t *testing.T) {
+	defs, many := 0, 0
+	for _, f := range corpus.StdlibSample(t, 80) {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := syntax.ParseOnce(syntax.Python, src)
+		if err != nil || tr.HasError() {
+			continue
+		}
+		var st branchState
+		var want []syntax.NodeID
+		for i := range tr.Nodes {
+			if slices.Contains(TooManyBranches.Kinds, tr.Nodes[i].Kind()) {
+				st.visit(tr, syntax.NodeID(i))
+			}
+			if tr.Nodes[i].Kind() == "function_definition" {
+				want = append(want, syntax.NodeID(i))
+			}
+		}
+		if len(st.defs) != len(want) {
+			t.Fatalf("%s: %d defs, want %d", f, len(st.defs), len(want))
+		}
+		for k, d := range st.defs {
+			n := walkBranches(tr, tr.ChildByField(want[k], "body"))
+			if d.def != want[k] || d.count != n {
+				t.Errorf("%s:%d: %d branches, want %d", f, tr.Line(want[k]), d.count, n)
+			}
+			defs++
+			if n >= 5 {
+				many++
+			}
+		}
+	}
+	if defs < 1000 || many < 50 {
+		t.Errorf("only %d defs (%d with 5 branches or more) checked", defs, many)
+	}
+}
+
+// walkBranches counts branches in the statements of a block by a walk (the
+// count LOG-T03 made before it used the engine's dispatch): the reference
+// of TestBranchState.
+func walkBranches(t *syntax.Tree, block syntax.NodeID) int {
+	total := 0
+	if block == syntax.NoNode {
+		return 0
+	}
+	for s := t.Nodes[block].FirstChild; s != syntax.NoNode; s = t.Nodes[s].NextSibling {
+		if nd := &t.Nodes[s]; !nd.Named || nd.Extra {
+			continue // not a statement
+		}
+		switch t.Kind(s) {
+		case "if_statement":
+			total += 1 + walkBranches(t, t.ChildByField(s, "consequence"))
+			for c := t.Nodes[s].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+				switch t.Kind(c) {
+				case "elif_clause":
+					total += 1 + walkBranches(t, t.ChildByField(c, "consequence"))
+				case "else_clause":
+					total += 1 + walkBranches(t, t.ChildByField(c, "body"))
+				}
+			}
+		case "for_statement", "while_statement":
+			total += 1 + walkBranches(t, t.ChildByField(s, "body"))
+			if e := t.ChildByField(s, "alternative"); e != syntax.NoNode {
+				total += 1 + walkBranches(t, t.ChildByField(e, "body"))
+			}
+		case "try_statement":
+			total += walkBranches(t, t.ChildByField(s, "body"))
+			for c := t.Nodes[s].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+				switch t.Kind(c) {
+				case "except_clause", "except_group_clause", "else_clause", "finally_clause":
+					total += 1 + walkBranches(t, walkClauseBody(t, c))
+				}
+			}
+		case "match_statement":
+			if body := t.ChildByField(s, "body"); body != syntax.NoNode {
+				for c := t.Nodes[body].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+					if t.Kind(c) == "case_clause" {
+						total += 1 + walkBranches(t, t.ChildByField(c, "consequence"))
+					}
+				}
+			}
+		case "with_statement":
+			total += walkBranches(t, t.ChildByField(s, "body"))
+		}
+	}
+	return total
+}
+
+// walkClauseBody returns the block of an except/else/finally clause.
+func walkClauseBody(t *syntax.Tree, c syntax.NodeID) syntax.NodeID {
+	if b := t.ChildByField(c, "body"); b != syntax.NoNode {
+		return b
+	}
+	return t.FirstChildOfKind(c, "block")
+}
