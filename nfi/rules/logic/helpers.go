@@ -2,27 +2,38 @@ package logic
 
 import "github.com/polynfi/polynfi/syntax"
 
-// statementsOf returns the named, non-comment children of a block.
-func statementsOf(t *syntax.Tree, block syntax.NodeID) []syntax.NodeID {
+// The statements of a block are its named, non-comment children.
+
+// onlyStatement returns the statement of a block that holds exactly one,
+// NoNode otherwise (and for NoNode).
+func onlyStatement(t *syntax.Tree, block syntax.NodeID) syntax.NodeID {
 	if block == syntax.NoNode {
-		return nil
+		return syntax.NoNode
 	}
-	var out []syntax.NodeID
+	only := syntax.NoNode
 	for c := t.Nodes[block].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 		if nd := &t.Nodes[c]; nd.Named && !nd.Extra {
-			out = append(out, c)
+			if only != syntax.NoNode {
+				return syntax.NoNode
+			}
+			only = c
 		}
 	}
-	return out
+	return only
 }
 
 // lastStatement returns the last statement of a block, NoNode when empty.
 func lastStatement(t *syntax.Tree, block syntax.NodeID) syntax.NodeID {
-	s := statementsOf(t, block)
-	if len(s) == 0 {
-		return syntax.NoNode
+	last := syntax.NoNode
+	if block == syntax.NoNode {
+		return last
 	}
-	return s[len(s)-1]
+	for c := t.Nodes[block].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+		if nd := &t.Nodes[c]; nd.Named && !nd.Extra {
+			last = c
+		}
+	}
+	return last
 }
 
 // unparen strips grouping parentheses.

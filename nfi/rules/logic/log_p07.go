@@ -32,11 +32,11 @@ var NeedlessBool = &nfi.Rule{
 
 func checkNeedlessBool(p *nfi.Pass, n syntax.NodeID) {
 	t := p.Tree
-	body := statementsOf(t, t.ChildByField(n, "consequence"))
-	if len(body) != 1 {
+	body := onlyStatement(t, t.ChildByField(n, "consequence"))
+	if body == syntax.NoNode {
 		return
 	}
-	first, ok := returnedBool(t, body[0])
+	first, ok := returnedBool(t, body)
 	if !ok {
 		return
 	}
@@ -46,11 +46,11 @@ func checkNeedlessBool(p *nfi.Pass, n syntax.NodeID) {
 		case "elif_clause":
 			return
 		case "else_clause":
-			s := statementsOf(t, t.ChildByField(c, "body"))
-			if len(s) != 1 {
+			s := onlyStatement(t, t.ChildByField(c, "body"))
+			if s == syntax.NoNode {
 				return
 			}
-			other = s[0]
+			other = s
 		}
 	}
 	if other == syntax.NoNode {

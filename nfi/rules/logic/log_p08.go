@@ -64,11 +64,11 @@ func checkCollapsibleIf(p *nfi.Pass, n syntax.NodeID) {
 // loneIf returns the only statement of block when it is an if without
 // elif/else.
 func loneIf(t *syntax.Tree, block syntax.NodeID) (syntax.NodeID, bool) {
-	body := statementsOf(t, block)
-	if len(body) != 1 || t.Kind(body[0]) != "if_statement" || hasElse(t, body[0]) {
+	body := onlyStatement(t, block)
+	if body == syntax.NoNode || t.Kind(body) != "if_statement" || hasElse(t, body) {
 		return syntax.NoNode, false
 	}
-	return body[0], true
+	return body, true
 }
 
 // platformCheck reports a condition of either if that reads sys.platform or

@@ -39,6 +39,7 @@ func visitNesting(p *nfi.Pass, n syntax.NodeID) {
 	st, _ := p.State.(*nestingState)
 	if st == nil {
 		st = &nestingState{}
+		st.defs, st.open = st.defBuf[:0], st.openBuf[:0]
 		p.State = st
 	}
 	st.visit(p.Tree, n)
@@ -69,6 +70,9 @@ func checkNesting(p *nfi.Pass) {
 type nestingState struct {
 	defs []defNesting   // every def met, in preorder
 	open []nestingFrame // the defs and compound statements around the current node, innermost last
+	// first storage of defs and open (most files need no more)
+	defBuf  [32]defNesting
+	openBuf [16]nestingFrame
 }
 
 type defNesting struct {

@@ -43,6 +43,7 @@ func visitBranches(p *nfi.Pass, n syntax.NodeID) {
 	st, _ := p.State.(*branchState)
 	if st == nil {
 		st = &branchState{}
+		st.defs, st.scopes = st.defBuf[:0], st.scopeBuf[:0]
 		p.State = st
 	}
 	st.visit(p.Tree, n)
@@ -74,6 +75,9 @@ func checkBranches(p *nfi.Pass) {
 type branchState struct {
 	defs   []defBranches // every def met, in preorder
 	scopes []branchScope // the defs and classes around the current node, innermost last
+	// first storage of defs and scopes (most files need no more)
+	defBuf   [32]defBranches
+	scopeBuf [8]branchScope
 }
 
 type defBranches struct {

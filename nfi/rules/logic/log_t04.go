@@ -36,6 +36,9 @@ var TooManyReturns = &nfi.Rule{
 type returnsState struct {
 	defs   []defReturns
 	scopes []returnScope
+	// first storage of defs and scopes (most files need no more)
+	defBuf   [32]defReturns
+	scopeBuf [8]returnScope
 }
 
 type defReturns struct {
@@ -52,6 +55,7 @@ func visitReturns(p *nfi.Pass, n syntax.NodeID) {
 	st, _ := p.State.(*returnsState)
 	if st == nil {
 		st = &returnsState{}
+		st.defs, st.scopes = st.defBuf[:0], st.scopeBuf[:0]
 		p.State = st
 	}
 	for len(st.scopes) > 0 && n >= st.scopes[len(st.scopes)-1].end {
