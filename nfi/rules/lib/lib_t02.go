@@ -68,23 +68,54 @@ var futureFeatures = map[string]bool{
 	"with_statement": true, "print_function": true, "unicode_literals": true, "generator_stop": true,
 }
 
+// node classes of outdatedConstruct
+const (
+	okOther = iota
+	okBinaryOperator
+	okCall
+	okClassDefinition
+	okString
+	okDecorator
+	okForStatement
+	okFutureImport
+	okSubscript
+	okGenericType
+	okAttribute
+	okIdentifier
+)
+
+var outdatedKinds = &syntax.KindClasses{Names: map[string]uint8{
+	"binary_operator":         okBinaryOperator,
+	"call":                    okCall,
+	"class_definition":        okClassDefinition,
+	"string":                  okString,
+	"decorator":               okDecorator,
+	"for_statement":           okForStatement,
+	"future_import_statement": okFutureImport,
+	"subscript":               okSubscript,
+	"generic_type":            okGenericType,
+	"attribute":               okAttribute,
+	"identifier":              okIdentifier,
+}}
+
 // outdatedConstruct names the outdated construct at n, or returns "".
 func outdatedConstruct(p *nfi.Pass, n syntax.NodeID) string {
 	t := p.Tree
 	m := p.Module
-	switch t.Nodes[n].Kind() {
-	case "binary_operator":
+	kinds := outdatedKinds.Table(syntax.Python)
+	switch kinds.Of(&t.Nodes[n]) {
+	case okBinaryOperator:
 		op := t.ChildByField(n, "operator")
 		if op != syntax.NoNode && string(t.Text(op)) == "%" && strLiteral(t, t.ChildByField(n, "left")) {
 			return "%-format on a string literal (UP031)"
 		}
-	case "call":
+	case okCall:
 		f := t.ChildByField(n, "function")
 		if f == syntax.NoNode {
 			return ""
 		}
-		switch t.Nodes[f].Kind() {
-		case "attribute":
+		switch kinds.Of(&t.Nodes[f]) {
+		case okAttribute:
 			a := t.ChildByField(f, "attribute")
 			if a == syntax.NoNode {
 				return "" // no qualified name either
@@ -99,7 +130,7 @@ func outdatedConstruct(p *nfi.Pass, n syntax.NodeID) string {
 					return "redundant open mode (UP015)"
 				}
 			}
-		case "identifier":
+		case okIdentifier:
 			switch string(t.Text(f)) {
 			case "super":
 				if superWithArgs(p, n) {
@@ -111,7 +142,7 @@ func outdatedConstruct(p *nfi.Pass, n syntax.NodeID) string {
 				}
 			}
 		}
-	case "class_definition":
+	case okClassDefinition:
 		if sc := t.ChildByField(n, "superclasses"); sc != syntax.NoNode {
 			for c := t.Nodes[sc].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 				if t.Nodes[c].Kind() == "identifier" && string(t.Text(c)) == "object" {
@@ -121,11 +152,11 @@ func outdatedConstruct(p *nfi.Pass, n syntax.NodeID) string {
 				}
 			}
 		}
-	case "string":
+	case okString:
 		if st := t.FirstChildOfKind(n, "string_start"); st != syntax.NoNode && bytes.ContainsAny(t.Text(st), "uU") {
 			return "u'' string prefix (UP025)"
 		}
-	case "decorator":
+	case okDecorator:
 		for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 			if t.Nodes[c].Kind() != "call" {
 				continue
@@ -138,11 +169,11 @@ func outdatedConstruct(p *nfi.Pass, n syntax.NodeID) string {
 				return "@lru_cache() without arguments (UP011)"
 			}
 		}
-	case "for_statement":
+	case okForStatement:
 		if yieldOnlyLoop(t, n) {
 			return "for loop that only yields its target: use yield from (UP028)"
 		}
-	case "future_import_statement":
+	case okFutureImport:
 		for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 			name := c
 			if t.Nodes[c].Kind() == "aliased_import" {
@@ -152,17 +183,17 @@ func outdatedConstruct(p *nfi.Pass, n syntax.NodeID) string {
 				return "unnecessary from __future__ import (UP010)"
 			}
 		}
-	case "subscript", "generic_type":
+	case okSubscript, okGenericType:
 		v := t.ChildByField(n, "value")
-		if t.Nodes[n].Kind() == "generic_type" {
+		if kinds.Of(&t.Nodes[n]) == okGenericType {
 			v = t.FirstNamedChild(n)
 		}
 		if v == syntax.NoNode {
 			return ""
 		}
-		switch t.Nodes[v].Kind() {
-		case "identifier":
-		case "attribute":
+		switch kinds.Of(&t.Nodes[v]) {
+		case okIdentifier:
+		case okAttribute:
 			// The qualified names below end in Optional or Union.
 			a := t.ChildByField(v, "attribute")
 			if a == syntax.NoNode {

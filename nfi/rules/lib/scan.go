@@ -2,7 +2,6 @@ package lib
 
 import (
 	"bytes"
-	"fmt"
 	"strings"
 
 	"github.com/polynfi/polynfi/nfi"
@@ -280,18 +279,18 @@ func describe(t *syntax.Tree, h hit) string {
 	var what string
 	switch e.mode {
 	case "import":
-		what = fmt.Sprintf("import of %s", e.pattern)
+		what = "import of " + e.pattern
 	case "kwarg":
 		callee, _, _ := strings.Cut(e.pattern, "(")
-		what = fmt.Sprintf("%s= in a call of %s()", e.keyword, callee)
+		what = e.keyword + "= in a call of " + callee + "()"
 	default:
 		if strings.ContainsAny(text, "\n\\ ") || t.Nodes[h.node].Kind() == "aliased_import" || t.Nodes[h.node].Kind() == "dotted_name" {
 			what = e.pattern
 		} else if text == e.pattern || strings.HasPrefix(e.pattern, ".") || e.receiver != "" {
 			what = text
 		} else {
-			what = fmt.Sprintf("%s (%s)", text, e.pattern)
+			what = text + " (" + e.pattern + ")"
 		}
 	}
-	return fmt.Sprintf("%s: %s; use %s", what, e.change, e.instead)
+	return what + ": " + e.change + "; use " + e.instead
 }
