@@ -87,7 +87,11 @@ func finishMagicNumbers(p *nfi.Pass) {
 // when lit != n) has a value other than 0, 1, -1, 0.0 and 1.0.
 func isMagicValue(t *syntax.Tree, n, lit syntax.NodeID) bool {
 	integer := t.Nodes[n].Kind() == "integer"
-	if v, ok := decimalValue(t.Text(n), integer); ok {
+	v, known := decimalValue(t.Text(n), integer)
+	if !known && integer {
+		v, known = prefixedValue(t.Text(n))
+	}
+	if known {
 		// v is 0, 1 or a value ≥ 0 other than those (2): -0 = 0, ~0 = -1,
 		// -1, and ~1 = -2; any other v is outside {0, 1, -1} whatever the
 		// operator. (~ of a float goes the big.Float way below: -v-1 is
@@ -104,27 +108,27 @@ func isMagicValue(t *syntax.Tree, n, lit syntax.NodeID) bool {
 	if c := text[len(text)-1]; c == 'j' || c == 'J' {
 		return true // imaginary literals are never 0 or 1
 	}
-	var v big.Float
+	var f big.Float
 	if t.Nodes[n].Kind() == "integer" {
 		i, ok := new(big.Int).SetString(strings.ToLower(text), 0)
 		if !ok {
 			return true
 		}
-		v.SetInt(i)
-	} else if _, ok := v.SetString(text); !ok {
+		f.SetInt(i)
+	} else if _, ok := f.SetString(text); !ok {
 		return true
 	}
 	if lit != n {
 		switch t.Nodes[t.ChildByField(lit, "operator")].Kind() {
 		case "-":
-			v.Neg(&v)
+			f.Neg(&f)
 		case "~":
-			v.Neg(&v)
-			v.Sub(&v, big.NewFloat(1))
+			f.Neg(&f)
+			f.Sub(&f, big.NewFloat(1))
 		}
 	}
 	for _, x := range []float64{0, 1, -1} {
-		if v.Cmp(big.NewFloat(x)) == 0 {
+		if f.Cmp(big.NewFloat(x)) == 0 {
 			return false
 		}
 	}
@@ -185,6 +189,51 @@ func decimalValue(lit []byte, integer bool) (v int, ok bool) {
 		return 2, true
 	}
 	return intVal, true
+}
+
+// prefixedValue classifies the value of a hexadecimal, octal or binary
+// integer literal (0x1F, 0o17, 0b1, underscores allowed) like decimalValue:
+// v is 0 or 1 for those values and 2 for any other; ok is false for any
+// other literal (no digit, a digit outside the base, a suffix).
+func prefixedValue(lit []byte) (v int, ok bool) {
+	if len(lit) < 3 || lit[0] != '0' {
+		return 0, false
+	}
+	var base byte
+	switch lit[1] | 0x20 {
+	case 'x':
+		base = 16
+	case 'o':
+		base = 8
+	case 'b':
+		base = 2
+	default:
+		return 0, false
+	}
+	digits := 0
+	for _, c := range lit[2:] {
+		var d byte
+		switch {
+		case c == '_':
+			continue
+		case c >= '0' && c <= '9':
+			d = c - '0'
+		case c|0x20 >= 'a' && c|0x20 <= 'f':
+			d = (c | 0x20) - 'a' + 10
+		default:
+			return 0, false
+		}
+		if d >= base {
+			return 0, false
+		}
+		digits++
+		if v > 1 || d > 1 || v == 1 {
+			v = 2 // a digit after a 1, or a digit above 1
+		} else if d == 1 {
+			v = 1
+		}
+	}
+	return v, digits > 0
 }
 
 // exemptContext reports the contexts of decision 12 where a literal is not
