@@ -204,16 +204,16 @@ func (nm *Names) binding(n syntax.NodeID) (imp *Import, builtin bool) {
 	t := nm.tree
 	name := t.Text(n)
 	if !nm.imports.BindsLocal(name) {
-		if !builtinNames[string(name)] {
+		if !isBuiltinName(name) {
 			return nil, false
 		}
 	}
 	if !nm.bound[string(name)] {
-		return nil, builtinNames[string(name)]
+		return nil, isBuiltinName(name)
 	}
 	b, found := nm.lookup(n, name)
 	if !found {
-		return nil, builtinNames[string(name)]
+		return nil, isBuiltinName(name)
 	}
 	if b.imp < 0 {
 		return nil, false
@@ -385,7 +385,7 @@ func buildNames(t *syntax.Tree, im *Imports, refs []syntax.NodeID) *Names {
 			continue
 		}
 		name := t.Text(id)
-		if !im.BindsLocal(name) && !builtinNames[string(name)] {
+		if !im.BindsLocal(name) && !isBuiltinName(name) {
 			continue
 		}
 		if global {
@@ -536,6 +536,22 @@ func IsReference(t *syntax.Tree, n syntax.NodeID) bool {
 // builtin everywhere).
 var builtinNames = map[string]bool{}
 
+// builtinShapes and builtinLast summarize builtinNames as Imports'
+// localShapes and localLast summarize an import table's locals: three
+// identifiers in four fail them without a hash.
+var (
+	builtinShapes [64]uint64
+	builtinLast   [4]uint64
+)
+
+// isBuiltinName reports whether name is in builtinNames.
+func isBuiltinName(name []byte) bool {
+	if len(name) == 0 || builtinShapes[name[0]&63]&lenBit(len(name)) == 0 || !byteIn(&builtinLast, name[len(name)-1]) {
+		return false
+	}
+	return builtinNames[string(name)]
+}
+
 func init() {
 	for _, s := range strings.Fields(`ArithmeticError AssertionError AttributeError BaseException
 		BaseExceptionGroup BlockingIOError BrokenPipeError BufferError BytesWarning ChildProcessError
@@ -558,5 +574,8 @@ func init() {
 		list locals map max memoryview min next object oct open ord pow print property quit range
 		repr reversed round set setattr slice sorted staticmethod str sum super tuple type vars zip`) {
 		builtinNames[s] = true
+		builtinShapes[s[0]&63] |= lenBit(len(s))
+		last := s[len(s)-1]
+		builtinLast[last>>6] |= 1 << (last & 63)
 	}
 }

@@ -337,3 +337,36 @@ func TestAppendImportedName(t *testing.T) {
 		t.Errorf("only %d resolved names checked", checked)
 	}
 }
+
+// TestIsBuiltinName checks the shape filter of isBuiltinName against the
+// map alone: every builtin, and every identifier of a stdlib sample.
+func TestIsBuiltinName(t *testing.T) {
+	for s := range builtinNames {
+		if !isBuiltinName([]byte(s)) {
+			t.Errorf("isBuiltinName(%q) = false", s)
+		}
+	}
+	for _, s := range []string{"", "_", "Exceptio", "Exceptions", "lenn", "xrange", "IOErro"} {
+		if isBuiltinName([]byte(s)) {
+			t.Errorf("isBuiltinName(%q) = true", s)
+		}
+	}
+	for _, f := range corpus.StdlibSample(t, 40) {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree, err := syntax.ParseOnce(syntax.Python, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range tree.Nodes {
+			if identifierKinds.Has(&tree.Nodes[i]) {
+				name := tree.Text(syntax.NodeID(i))
+				if got, want := isBuiltinName(name), builtinNames[string(name)]; got != want {
+					t.Errorf("%s: isBuiltinName(%q) = %v, want %v", f, name, got, want)
+				}
+			}
+		}
+	}
+}
