@@ -68,22 +68,22 @@ func HalsteadMetrics(t *syntax.Tree) Halstead { return halstead(t, nil) }
 // halstead is HalsteadMetrics; cc, when not nil, is shown every node the
 // walk visits, and the per-def reports are left out (Functions is nil).
 func halstead(t *syntax.Tree, cc *ccTracker) Halstead {
-	h := newHalsteadVisitor(t, cc)
+	var h halsteadVisitor
+	h.init(t, cc)
 	h.walk()
 	return h.finish()
 }
 
-// newHalsteadVisitor returns a visitor of t's module, ready for visit or
-// walk; finish returns its result.
-func newHalsteadVisitor(t *syntax.Tree, cc *ccTracker) *halsteadVisitor {
+// init makes h a visitor of t's module, ready for visit or walk; finish
+// returns its result. (h refers to itself: it is not copied afterwards.)
+func (h *halsteadVisitor) init(t *syntax.Tree, cc *ccTracker) {
 	sc := halScratchPool.Get().(*halScratch)
 	clear(sc.seen)
-	h := &halsteadVisitor{t: t, kinds: halKinds.Table(t.Lang), seen: sc.seen, mark: sc.mark[:0], buf: sc.buf[:0], keys: sc.keys[:0], cc: cc, scratch: sc}
+	*h = halsteadVisitor{t: t, kinds: halKinds.Table(t.Lang), seen: sc.seen, mark: sc.mark[:0], buf: sc.buf[:0], keys: sc.keys[:0], cc: cc, scratch: sc}
 	h.acc = &h.module
 	h.scopes = h.scopeBuf[:0]
 	h.next = t.Root() + 1
 	h.end = t.Nodes[t.Root()].End
-	return h
 }
 
 // finish leaves the open defs, returns the analysis and gives the scratch
@@ -98,6 +98,9 @@ func (h *halsteadVisitor) finish() Halstead {
 		if cap(sc.keys) > maxPooledKeyBytes {
 			sc.keys = nil
 		}
+		if cap(sc.defs) > maxPooledOperands {
+			sc.defs = nil
+		}
 		halScratchPool.Put(sc)
 	}
 	h.scratch = nil
@@ -108,11 +111,13 @@ func (h *halsteadVisitor) finish() Halstead {
 // halScratchPool for the next call (of any goroutine) so that the operand
 // map does not grow again for every file. keys holds the bytes of seen's
 // keys (see halsteadVisitor.intern); it is reused only after seen is cleared.
+// defs is the def list of the Summarizer's complexity count.
 type halScratch struct {
 	seen map[string]int32
 	mark []int32
 	buf  []byte
 	keys []byte
+	defs []defComplexity
 }
 
 var halScratchPool = sync.Pool{New: func() any { return &halScratch{seen: map[string]int32{}} }}
@@ -605,7 +610,7 @@ func (h *halsteadVisitor) see(acc *halAcc, ctx []byte, n syntax.NodeID, byNode b
 // allocation each. The bytes of an interned key are never written again:
 // a key that does not fit starts a new array (the old one stays with the
 // strings that point into it), and the pooled storage is reused only after
-// the map that held those strings is cleared (newHalsteadVisitor).
+// the map that held those strings is cleared (init).
 func (h *halsteadVisitor) intern(b []byte) string {
 	if len(h.keys)+len(b) > cap(h.keys) {
 		h.keys = make([]byte, 0, max(2*cap(h.keys), 4*len(b), 1024))

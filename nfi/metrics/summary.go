@@ -28,17 +28,21 @@ func Summarize(t *syntax.Tree) Summary {
 // enough, as the nodes of other kinds change neither count, so the
 // Summarizer needs no walk of its own. A Summarizer is used by one goroutine.
 type Summarizer struct {
-	h    *halsteadVisitor
-	cc   *ccTracker
+	h    halsteadVisitor
+	cc   ccTracker
 	done bool
 	sum  Summary
 }
 
 // NewSummarizer returns a Summarizer of module t (Python).
 func NewSummarizer(t *syntax.Tree) *Summarizer {
-	cc := &ccTracker{t: t, kinds: ccKinds.Table(t.Lang), defs: map[syntax.NodeID]int{}}
+	s := &Summarizer{}
+	cc := &s.cc
+	*cc = ccTracker{t: t, kinds: ccKinds.Table(t.Lang)}
 	cc.blocks = append(cc.blockBuf[:0], ccBlock{end: t.Nodes[t.Root()].End, node: t.Root()})
-	return &Summarizer{h: newHalsteadVisitor(t, cc), cc: cc}
+	s.h.init(t, cc)
+	cc.defs = s.h.scratch.defs[:0]
+	return s
 }
 
 // Visit takes node n of the tree. Nodes must come in preorder (increasing
@@ -58,13 +62,18 @@ func (s *Summarizer) Summary() Summary {
 		return s.sum
 	}
 	s.done = true
-	h := s.h.finish()
-	cc, t := s.cc, s.cc.t
+	cc, t := &s.cc, s.cc.t
 	cc.leaveTo(t.Nodes[t.Root()].End)
 	m := cc.blocks[0]
 	// Total: Module + Σ (function − 1) + Σ (class real complexity − 1)
 	total := 1 + m.complexity + m.fnSum - m.fnCount + m.real
-	s.sum = Summary{Complexity: ComplexityTotals{Total: total, ByDef: cc.defs}, Halstead: h.Total}
+	byDef := make(map[syntax.NodeID]int, len(cc.defs))
+	for _, d := range cc.defs {
+		byDef[d.node] = d.complexity
+	}
+	s.h.scratch.defs, cc.defs = cc.defs, nil // pooled with the Halstead storage
+	h := s.h.finish()
+	s.sum = Summary{Complexity: ComplexityTotals{Total: total, ByDef: byDef}, Halstead: h.Total}
 	return s.sum
 }
 
@@ -97,13 +106,19 @@ func SummaryKinds() []string {
 type ccTracker struct {
 	t      *syntax.Tree
 	kinds  syntax.KindTable
-	defs   map[syntax.NodeID]int
-	off    syntax.NodeID // the nodes before off are skipped
-	blocks []ccBlock     // the module, then the enclosing defs and classes
+	defs   []defComplexity // the defs left so far, in postorder (storage of the halScratch)
+	off    syntax.NodeID   // the nodes before off are skipped
+	blocks []ccBlock       // the module, then the enclosing defs and classes
 	// filters are the strings, concatenations and attributes being walked,
 	// whose children the visitor visits only in part
 	filters  []ccFilter
 	blockBuf [16]ccBlock
+}
+
+// defComplexity is one def's cyclomatic complexity.
+type defComplexity struct {
+	node       syntax.NodeID
+	complexity int
 }
 
 type ccBlock struct {
@@ -137,7 +152,7 @@ func (c *ccTracker) leave() {
 		return
 	}
 	cc := 1 + b.complexity // closures and classes are blocks of their own
-	c.defs[b.node] = cc
+	c.defs = append(c.defs, defComplexity{node: b.node, complexity: cc})
 	outer.fnSum += cc
 	outer.fnCount++
 }
