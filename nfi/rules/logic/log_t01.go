@@ -50,6 +50,7 @@ func visitComplexity(p *nfi.Pass, n syntax.NodeID) {
 		st = &summaryState{s: pyast.Memo(p.Module, summarizerKey, func() *metrics.Summarizer {
 			return metrics.NewSummarizer(p.Tree)
 		})}
+		st.defs = st.defBuf[:0]
 		p.State = st
 	}
 	st.s.Visit(n)
@@ -86,8 +87,9 @@ var (
 // Summarizer (stored in the module under summarizerKey) rather than
 // showing it the same nodes again.
 type summaryState struct {
-	s    *metrics.Summarizer
-	defs []syntax.NodeID
+	s      *metrics.Summarizer
+	defs   []syntax.NodeID
+	defBuf [32]syntax.NodeID // first storage of defs
 }
 
 // summarizerKey is the pyast.Memo key of the file's Summarizer.
