@@ -1,6 +1,9 @@
 package doc
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // surelyParses is DOC-P04's shortcut in the other direction from
 // cannotParse: it recognizes a small subset of Python statements that
@@ -18,7 +21,10 @@ import "unicode/utf8"
 //     Python 2 print statement there, but prefers the call);
 //   - a comma-separated list of expressions, optionally preceded by one or
 //     more `targets =`, where a target is a name or an attribute or
-//     subscript of a primary that starts with a name.
+//     subscript of a primary that starts with a name;
+//   - `name: expression` (one expression, no `=` or `[` anywhere in the text):
+//     an annotation, or prose in grammar notation such as
+//     `stmt: simple_stmt | compound_stmt`.
 //
 // Expressions follow Python's precedence (so that `a < not b` or `a + not b`
 // are rejected as Python and tree-sitter reject them): `or`, `and`, `not`,
@@ -37,6 +43,20 @@ func surelyParses(s string) bool {
 	var r codeRecognizer
 	if !r.tokenize(s) || len(r.toks) == 0 {
 		return false
+	}
+	if len(r.toks) > 2 && r.toks[0].kind == tkName && r.toks[1].kind == tkOp && r.toks[1].op == ":" {
+		// An annotation: parsesAsPython accepts `name: expression` as a
+		// module or, when tree-sitter's narrower annotation grammar fails,
+		// parses the expression alone, but only without any `=`. Without
+		// brackets `[ ]`: tree-sitter reads `x: a[b](c)` as the annotation
+		// `a[b]` (a generic type) and a second statement `(c)` on the same
+		// line, which strictlyValid rejects.
+		if strings.IndexByte(s, '=') >= 0 || strings.IndexByte(s, '[') >= 0 {
+			return false
+		}
+		r.pos = 2
+		_, ok := r.expression()
+		return ok && r.pos == len(r.toks)
 	}
 	return r.statement() && r.pos == len(r.toks)
 }

@@ -17,7 +17,9 @@ func TestSurelyParses(t *testing.T) {
 		"print()", "f(a, b=1,)", "x = not a and b or c", "a is not b", "a not in b",
 		"a < b <= c != d", "-x ** -2 // ~y @ z % 3 << 1 >> 2 & 3 | 4 ^ 5", "x = rb'a' B'b' u'c' 'd'",
 		"'a'.join(x)", "{'a': 1, 'b': [2, (3,)],}", "{a, b}", "()", "[]", "{}", "(a)", "f(x)(y)[z].w",
-		"x = None  # a comment", "x = a[:]", "True", "x", "x = 'é\t'",
+		"x = None  # a comment", "x = a[:]", "True", "stmt: simple_stmt | compound_stmt",
+		"Contact: email-sig@python.org", "x: int", "x: 'a'", "x: (a, b)", "x: f(a) # c",
+		"Ref: Abramowitz & Stegun (Dover, 1965)", "x", "x = 'é\t'",
 	}
 	none := []string{
 		"", "1 .real", "x = 1.", "x = 01", "x = 1j", "x = 0x1f", "x += 1", "a := 1", "f(*a)",
@@ -27,7 +29,8 @@ func TestSurelyParses(t *testing.T) {
 		"from __future__ import *", "import __future__", "x.print = 1", "import a,", "x = 'a\x01'", "x = '\xff'",
 		"a <> b", "a = b;", "x: int = 1", "def f(): pass", "x = [i for i in y]", "a[]", "a[,]",
 		"f(,)", "x = `a`", "1 2", "f(a b)", "x = a = ", "{a: b, c}", "{a, b: c}", "None = 1",
-		"x.True", "x = yield", "x = a -> b", "x = !a",
+		"x.True", "x = yield", "x = a -> b", "x = !a", "x: a, b", "x: a == b", "x: f(a=1)",
+		"x: 'a=b'", "x:", "x.y: int", "if: x", "name: f[a.b](v)", "key : c[T] (o)",
 	}
 	for _, s := range claims {
 		if !surelyParses(s) {
