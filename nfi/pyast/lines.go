@@ -1,6 +1,7 @@
 package pyast
 
 import (
+	"encoding/binary"
 	"runtime"
 	"unicode/utf8"
 
@@ -416,8 +417,12 @@ var widthCond = &runewidth.Condition{EastAsianWidth: false, StrictEmojiNeutral: 
 // Source: Ruff crates/ruff_linter/src/line_width.rs (LineWidthBuilder);
 // widths from Unicode UAX #11 via github.com/mattn/go-runewidth.
 func DisplayWidth(s []byte, tabSize int) int {
-	// Printable ASCII is one cell a byte: skip the leading run of it.
+	// Printable ASCII is one cell a byte: skip the leading run of it,
+	// eight bytes at a time while it lasts.
 	i := 0
+	for i+8 <= len(s) && printableASCII8(binary.LittleEndian.Uint64(s[i:])) {
+		i += 8
+	}
 	for i < len(s) && s[i] >= 0x20 && s[i] < 0x7f {
 		i++
 	}
@@ -447,4 +452,15 @@ func DisplayWidth(s []byte, tabSize int) int {
 		column++
 	}
 	return width
+}
+
+// printableASCII8 reports whether the eight bytes of w are all printable
+// ASCII (0x20 to 0x7e). With every byte in range, no term below borrows,
+// carries or has a high bit set. Otherwise the lowest byte out of range
+// (no borrow or carry reaches it from the bytes below, which are in range)
+// sets its high bit in w-0x20… when below 0x20, in w+0x01… when 0x7f, and
+// in w when 0x80 or more.
+func printableASCII8(w uint64) bool {
+	const lo, one, high = 0x2020202020202020, 0x0101010101010101, 0x8080808080808080
+	return ((w-lo)|(w+one)|w)&high == 0
 }

@@ -1,6 +1,8 @@
 package pyast
 
 import (
+	"encoding/binary"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
@@ -227,5 +229,45 @@ func TestFreeList(t *testing.T) {
 	}
 	if again := f.get(50); cap(again) != cap(s) {
 		t.Errorf("get(50): cap %d, want the kept slice's %d", cap(again), cap(s))
+	}
+}
+
+// TestPrintableASCII8 checks the eight-byte test against a byte-by-byte
+// one: every byte value in every position of a printable word, and random
+// words biased towards the range limits.
+func TestPrintableASCII8(t *testing.T) {
+	bytewise := func(b []byte) bool {
+		for _, c := range b {
+			if c < 0x20 || c >= 0x7f {
+				return false
+			}
+		}
+		return true
+	}
+	check := func(b []byte) {
+		t.Helper()
+		if got, want := printableASCII8(binary.LittleEndian.Uint64(b)), bytewise(b); got != want {
+			t.Fatalf("printableASCII8(% x) = %v, want %v", b, got, want)
+		}
+	}
+	for pos := range 8 {
+		for c := range 256 {
+			b := []byte("abcdefgh")
+			b[pos] = byte(c)
+			check(b)
+		}
+	}
+	edges := []byte{0x00, 0x1f, 0x20, 0x21, 0x7e, 0x7f, 0x80, 0xfe, 0xff, 'a'}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 200000 {
+		var b [8]byte
+		for i := range b {
+			if rng.IntN(2) == 0 {
+				b[i] = edges[rng.IntN(len(edges))]
+			} else {
+				b[i] = byte(rng.IntN(256))
+			}
+		}
+		check(b[:])
 	}
 }
