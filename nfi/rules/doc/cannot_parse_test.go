@@ -23,6 +23,8 @@ func TestCannotParse(t *testing.T) {
 		"else we fail", "things break (such as pickle)", "x return y", "f() del x", "1 pass",
 		"'a' while b", "or utime(time_t)", "and os.f()", "in x", "is y", "as z", "Error case: x",
 		"x None", "f() print", "x _", "x await y", "x yield", "x type", "1 True",
+		"decorators: decorator+", "-*- coding: utf-8 -*-", "x ==", "a <", "f() not supported",
+		"x not b", "x not", "APIs (f(), g(), etc.)", "x.]", "[a.,]", "x != y =",
 	}
 	none := []string{
 		"x = 1", "print foo", "exec code in ns", "type X = int", "x if y else z",
@@ -36,7 +38,9 @@ func TestCannotParse(t *testing.T) {
 		"if x: y", "iffy = 1", "formula = 1", "ifé = 1", "x = lambda: 1", "f(x, lambda: 1)",
 		"raise E from e", "x = y if z else w", "async with a: pass", "await x", "x not in y",
 		"or: x", "and : y", "x = None", "x is None", "print None", "case _: pass", "x = y or z",
-		"import a as b", "orange = 1", "x and y",
+		"import a as b", "orange = 1", "x and y", "from m import *", "print x,", "x = 1;",
+		"x not in y", "x not in'abc'", "x not\tin y", "not x", "from . import x", "x = a.b",
+		"x = 1.", "x = ...", "a * b",
 	}
 	for _, s := range claims {
 		if !cannotParse(s) {

@@ -171,8 +171,14 @@ var notAtomWords = map[string]bool{
 //   - a last token `:` (`Usage:`, `def f():`): a block or an annotation
 //     must follow it, and tree-sitter either reports an error or builds
 //     an empty block, which strictlyValid rejects;
-//   - a last token `.` not next to another `.` (`see f().`): an attribute
-//     name must follow it (`...` is an ellipsis, `1.` is one number).
+//   - a last token `.` not next to another `.` (`see f().`), or such a
+//     `.` followed by `)`, `]`, `}`, `,` or `;` (`etc.)`): an attribute
+//     name must follow it (`...` is an ellipsis, `1.` is one number);
+//   - a last token that is or ends with one of `+ - / % @ & | ^ ~ < > =`
+//     (`decorators: decorator+`, `-*- coding: utf-8 -*-`): an operand must
+//     follow it (a last `*` may end `from m import *`);
+//   - `not` right after an atom and not followed by `in`
+//     (`resize() not supported`).
 //
 // A number is taken with every letter, digit, `_` and `.` after it as one
 // token that pairs with nothing. Keywords, soft keywords and print/exec
@@ -191,6 +197,7 @@ func cannotParse(s string) bool {
 	first := true      // before the first token
 	lastColon := false // the last token so far is `:`
 	lastDot := false   // the last token so far is a lone `.`
+	lastOp := false    // the last token so far ends with an operator needing an operand
 	var open []byte    // expected closing brackets
 	// atString scans the string literal whose quote is at s[q] and returns
 	// its end; decided reports that the string settles the text, with
@@ -219,6 +226,13 @@ func cannotParse(s string) bool {
 		}
 		first, lastColon = false, c == ':'
 		lastDot = c == '.' && (i == 0 || s[i-1] != '.') && (i+1 == len(s) || s[i+1] != '.')
+		lastOp = strings.IndexByte("+-/%@&|^~<>=", c) >= 0
+		if lastDot {
+			// an attribute name must follow a lone `.`
+			if k := strings.TrimLeft(s[i+1:], " \t"); k != "" && strings.IndexByte(")]},;", k[0]) >= 0 {
+				return true
+			}
+		}
 		switch {
 		case c == '`' || c == '$' || c == '?':
 			return true
@@ -317,8 +331,8 @@ func cannotParse(s string) bool {
 			continue
 		}
 		if notAtomWords[word] {
-			if prev != other && neverAfterAtom[word] {
-				return true
+			if prev != other && (neverAfterAtom[word] || word == "not" && !startsWord(s[j:], "in")) {
+				return true // after an atom, `not` only starts `not in`
 			}
 			prev = other
 		} else {
@@ -329,7 +343,7 @@ func cannotParse(s string) bool {
 		}
 		i = j
 	}
-	return lastColon || lastDot
+	return lastColon || lastDot || lastOp
 }
 
 // neverAfterAtom are the words of notAtomWords that cannot follow a name,
@@ -378,6 +392,16 @@ func badFirstWord(s string) bool {
 		return rest == "" || rest[0] != ':'
 	}
 	return false
+}
+
+// startsWord reports whether s, after spaces and tabs, starts with the
+// ASCII word w, not followed by another letter, digit or `_`.
+func startsWord(s, w string) bool {
+	s = strings.TrimLeft(s, " \t")
+	if !strings.HasPrefix(s, w) {
+		return false
+	}
+	return len(s) == len(w) || !isASCIIWord(s[len(w)]) && s[len(w)] < utf8.RuneSelf
 }
 
 // Results of scanSimpleString.
