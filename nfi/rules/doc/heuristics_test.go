@@ -160,3 +160,20 @@ func TestHasCodeIndicator(t *testing.T) {
 		}
 	}
 }
+
+// TestIsTaskTag checks isTaskTag against its definition, including
+// non-ASCII letters that lower-case to ASCII ones.
+func TestIsTaskTag(t *testing.T) {
+	words := []string{"", "todo", "TODO", "ToDo", "fixme", "FIXME", "xxx", "XXX", "hack", "HACK",
+		"todos", "tod", "xx", "HAC\u212a", "F\u0130XME", "t\u00f6do", "TODO\u0301", "hacks", "Note"}
+	for _, w := range words {
+		want := false
+		switch strings.ToLower(w) {
+		case "todo", "fixme", "xxx", "hack":
+			want = true
+		}
+		if got := isTaskTag(w); got != want {
+			t.Errorf("isTaskTag(%q) = %v, want %v", w, got, want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package doc
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/polynfi/polynfi/nfi"
 )
@@ -52,8 +53,7 @@ func taskDirective(comment string) (tag string, offset int, ok bool) {
 		if end >= 0 {
 			word = trimmed[:end]
 		}
-		switch strings.ToLower(word) {
-		case "todo", "fixme", "xxx", "hack":
+		if isTaskTag(word) {
 			return word, pos, true
 		}
 		next := strings.IndexByte(trimmed, '#')
@@ -62,4 +62,34 @@ func taskDirective(comment string) (tag string, offset int, ok bool) {
 		}
 		pos += next
 	}
+}
+
+// isTaskTag reports whether strings.ToLower(word) is todo, fixme, xxx or
+// hack, without a lower-case copy of an ASCII word.
+func isTaskTag(word string) bool {
+	for i := 0; i < len(word); i++ {
+		if word[i] >= utf8.RuneSelf { // ToLower may map a non-ASCII letter to ASCII (K, İ)
+			switch strings.ToLower(word) {
+			case "todo", "fixme", "xxx", "hack":
+				return true
+			}
+			return false
+		}
+	}
+	if len(word) < 3 || len(word) > 5 {
+		return false
+	}
+	var b [5]byte
+	for i := 0; i < len(word); i++ {
+		c := word[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	switch string(b[:len(word)]) {
+	case "todo", "fixme", "xxx", "hack":
+		return true
+	}
+	return false
 }
