@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/polynfi/polynfi/internal/corpus"
+	"github.com/polynfi/polynfi/internal/cputime"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/syntax"
 )
@@ -47,9 +48,9 @@ func loadSample(b *testing.B, n int) ([]string, [][]byte, int64) {
 type cost struct{ wall, cpu time.Duration }
 
 func measure(fn func()) cost {
-	w0, c0 := time.Now(), processCPU()
+	w0, c0 := time.Now(), cputime.Process()
 	fn()
-	return cost{time.Since(w0), processCPU() - c0}
+	return cost{time.Since(w0), cputime.Process() - c0}
 }
 
 func (c *cost) add(d cost) { c.wall += d.wall; c.cpu += d.cpu }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/internal/corpus"
+	"github.com/polynfi/polynfi/internal/cputime"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/catalog"
 	"github.com/polynfi/polynfi/nfi/rules/logic"
@@ -56,11 +57,11 @@ func benchRules(b *testing.B, rules []*nfi.Rule) {
 	}
 	b.SetBytes(total)
 	b.ReportAllocs()
-	cpu0 := processCPU()
+	cpu0 := cputime.Process()
 	for b.Loop() {
 		for i, t := range trees {
 			e.ScoreTree(paths[i], t)
 		}
 	}
-	b.ReportMetric(float64(processCPU()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64(cputime.Process()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
 }

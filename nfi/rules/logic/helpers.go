@@ -1,6 +1,9 @@
 package logic
 
-import "github.com/polynfi/polynfi/syntax"
+import (
+	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/syntax"
+)
 
 // The statements of a block are its named, non-comment children.
 
@@ -71,4 +74,90 @@ func funcName(t *syntax.Tree, def syntax.NodeID) string {
 // insideFunction reports whether n is inside a def body (at any depth).
 func insideFunction(t *syntax.Tree, n syntax.NodeID) bool {
 	return t.Ancestor(n, "function_definition") != syntax.NoNode
+}
+
+// defCounts is the Pass.State of a rule that counts something (branches,
+// returns) per def from the nodes of its Kinds, shown in preorder by the
+// engine's dispatch, rather than by a walk of every def body. classes maps
+// the defs (countDef) and the other scopes whose events are their own
+// (countOwnScope: classes, lambdas) among those Kinds; every other node shown
+// is an event, and counts for its innermost enclosing scope when that is a
+// def.
+type defCounts struct {
+	classes *syntax.KindClasses
+	defs    []defCount   // every def met, in preorder
+	scopes  []scopeFrame // the scopes around the current node, innermost last
+	// first storage of defs and scopes (most files need no more)
+	defBuf   [32]defCount
+	scopeBuf [8]scopeFrame
+}
+
+type defCount struct {
+	def   syntax.NodeID
+	count int
+}
+
+type scopeFrame struct {
+	end syntax.NodeID // the scope's subtree ends before end
+	def int           // index in defs; -1 for a scope that is not a def
+}
+
+// node classes of defCounts.classes
+const (
+	countEvent = iota
+	countDef
+	countOwnScope
+)
+
+func newDefCounts(classes *syntax.KindClasses) *defCounts {
+	st := &defCounts{classes: classes}
+	st.defs, st.scopes = st.defBuf[:0], st.scopeBuf[:0]
+	return st
+}
+
+// visit takes the next node n of the rule's Kinds.
+func (st *defCounts) visit(t *syntax.Tree, n syntax.NodeID) {
+	for len(st.scopes) > 0 && n >= st.scopes[len(st.scopes)-1].end {
+		st.scopes = st.scopes[:len(st.scopes)-1]
+	}
+	nd := &t.Nodes[n]
+	switch st.classes.Table(t.Lang).Of(nd) {
+	case countDef:
+		st.scopes = append(st.scopes, scopeFrame{end: nd.End, def: len(st.defs)})
+		st.defs = append(st.defs, defCount{def: n})
+	case countOwnScope:
+		st.scopes = append(st.scopes, scopeFrame{end: nd.End, def: -1})
+	default: // an event
+		if k := len(st.scopes); k > 0 && st.scopes[k-1].def >= 0 {
+			st.defs[st.scopes[k-1].def].count++
+		}
+	}
+}
+
+// visitDefCounts is the Visit of a rule counting per def with classes (see
+// defCounts).
+func visitDefCounts(p *nfi.Pass, n syntax.NodeID, classes *syntax.KindClasses) {
+	st, _ := p.State.(*defCounts)
+	if st == nil {
+		st = newDefCounts(classes)
+		p.State = st
+	}
+	st.visit(p.Tree, n)
+}
+
+// reportDefCounts is the Finish of a rule counting per def: it measures
+// every def's count and reports, at the def's name, each over the limit as
+// "function NAME has N <what> (> LIMIT)".
+func reportDefCounts(p *nfi.Pass, what string) {
+	st, _ := p.State.(*defCounts)
+	if st == nil {
+		return // no def
+	}
+	t := p.Tree
+	for _, d := range st.defs {
+		p.Measure(float64(d.count))
+		if p.Exceeds(float64(d.count)) {
+			p.Reportf(t.ChildByField(d.def, "name"), "function %s has %d "+what+" (> %g)", funcName(t, d.def), d.count, p.Limit())
+		}
+	}
 }

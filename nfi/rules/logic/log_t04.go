@@ -29,77 +29,15 @@ var TooManyReturns = &nfi.Rule{
 	Finish: checkReturns,
 }
 
-// returnsState is LOG-T04's Pass.State: every def met so far with its
-// returns, and the scopes (defs, classes, lambdas) enclosing the current
-// node, innermost last. A return counts for its innermost scope when that
-// is a def: the returns of nested defs, classes and lambdas are their own.
-type returnsState struct {
-	defs   []defReturns
-	scopes []returnScope
-	// first storage of defs and scopes (most files need no more)
-	defBuf   [32]defReturns
-	scopeBuf [8]returnScope
-}
+func visitReturns(p *nfi.Pass, n syntax.NodeID) { visitDefCounts(p, n, returnScopes) }
 
-type defReturns struct {
-	def   syntax.NodeID
-	count int
-}
+func checkReturns(p *nfi.Pass) { reportDefCounts(p, "return statements") }
 
-type returnScope struct {
-	end syntax.NodeID // the scope's subtree ends before end
-	def int           // index in defs; -1 for a class or lambda
-}
-
-func visitReturns(p *nfi.Pass, n syntax.NodeID) {
-	st, _ := p.State.(*returnsState)
-	if st == nil {
-		st = &returnsState{}
-		st.defs, st.scopes = st.defBuf[:0], st.scopeBuf[:0]
-		p.State = st
-	}
-	for len(st.scopes) > 0 && n >= st.scopes[len(st.scopes)-1].end {
-		st.scopes = st.scopes[:len(st.scopes)-1]
-	}
-	nd := &p.Tree.Nodes[n]
-	switch returnKinds.Table(syntax.Python).Of(nd) {
-	case rtReturn:
-		if k := len(st.scopes); k > 0 && st.scopes[k-1].def >= 0 {
-			st.defs[st.scopes[k-1].def].count++
-		}
-	case rtDef:
-		st.scopes = append(st.scopes, returnScope{end: nd.End, def: len(st.defs)})
-		st.defs = append(st.defs, defReturns{def: n})
-	case rtScope:
-		st.scopes = append(st.scopes, returnScope{end: nd.End, def: -1})
-	}
-}
-
-func checkReturns(p *nfi.Pass) {
-	st, _ := p.State.(*returnsState)
-	if st == nil {
-		return // no def
-	}
-	t := p.Tree
-	for _, d := range st.defs {
-		p.Measure(float64(d.count))
-		if p.Exceeds(float64(d.count)) {
-			p.Reportf(t.ChildByField(d.def, "name"), "function %s has %d return statements (> %g)", funcName(t, d.def), d.count, p.Limit())
-		}
-	}
-}
-
-// node classes of visitReturns
-const (
-	rtOther = iota
-	rtDef
-	rtScope // class or lambda: its returns are its own
-	rtReturn
-)
-
-var returnKinds = &syntax.KindClasses{Names: map[string]uint8{
-	"function_definition": rtDef,
-	"class_definition":    rtScope,
-	"lambda":              rtScope,
-	"return_statement":    rtReturn,
+// returnScopes classifies LOG-T04's Kinds for defCounts: a return counts
+// for its innermost scope when that is a def; the returns of nested defs,
+// classes and lambdas are their own.
+var returnScopes = &syntax.KindClasses{Names: map[string]uint8{
+	"function_definition": countDef,
+	"class_definition":    countOwnScope,
+	"lambda":              countOwnScope,
 }}

@@ -76,7 +76,7 @@ func TestNestingState(t *testing.T) {
 	}
 }
 
-// TestBranchState checks that LOG-T03's branchState, shown the nodes of the
+// TestBranchState checks that LOG-T03's defCounts, shown the nodes of the
 // rule's Kinds in preorder, gives every def the branch count of a walk of
 // its body (walkBranches) on a stdlib sample.
 func TestBranchState(t *testing.T) {
@@ -90,7 +90,7 @@ func TestBranchState(t *testing.T) {
 		if err != nil || tr.HasError() {
 			continue
 		}
-		var st branchState
+		st := newDefCounts(branchScopes)
 		var want []syntax.NodeID
 		for i := range tr.Nodes {
 			if slices.Contains(TooManyBranches.Kinds, tr.Nodes[i].Kind()) {

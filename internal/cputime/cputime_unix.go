@@ -1,14 +1,15 @@
 //go:build unix
 
-package catalog
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// processCPU returns the user plus system CPU time of the whole process.
-func processCPU() time.Duration {
+// Process returns the CPU time (user + system, all threads: garbage
+// collection included) the process has used so far.
+func Process() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
