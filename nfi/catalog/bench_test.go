@@ -74,13 +74,7 @@ func BenchmarkScoreVsParse(b *testing.B) {
 	e := newEngine(b)
 	p := syntax.NewParser()
 	defer p.Close()
-	parse := func(lo, hi int) {
-		for _, s := range srcs[lo:hi] {
-			if _, err := p.ParseRaw(syntax.Python, s); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
+	parse := parseRaw(b, p, srcs)
 	score := func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			e.Score(p, files[i], srcs[i])
@@ -105,13 +99,7 @@ func BenchmarkTreeVsParse(b *testing.B) {
 	_, srcs, total := loadSample(b, 300)
 	p := syntax.NewParser()
 	defer p.Close()
-	parse := func(lo, hi int) {
-		for _, s := range srcs[lo:hi] {
-			if _, err := p.ParseRaw(syntax.Python, s); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
+	parse := parseRaw(b, p, srcs)
 	tree := func(lo, hi int) {
 		for _, s := range srcs[lo:hi] {
 			t, err := p.Parse(syntax.Python, s)
@@ -126,6 +114,18 @@ func BenchmarkTreeVsParse(b *testing.B) {
 	parseCost, treeCost := interleave(b, len(srcs), parse, tree)
 	b.SetBytes(total)
 	b.ReportMetric(float64(treeCost.cpu)/float64(parseCost.cpu), "tree/parse")
+}
+
+// parseRaw returns the baseline side of a comparison: tree-sitter parsing
+// alone (syntax.Parser.ParseRaw) of srcs[lo:hi].
+func parseRaw(b *testing.B, p *syntax.Parser, srcs [][]byte) func(lo, hi int) {
+	return func(lo, hi int) {
+		for _, s := range srcs[lo:hi] {
+			if _, err := p.ParseRaw(syntax.Python, s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
 }
 
 // interleaveChunk is the number of files each side of a comparison runs
@@ -267,13 +267,7 @@ func BenchmarkRulesVsParse(b *testing.B) {
 			trees[i] = t
 		}
 	}
-	parse := func(lo, hi int) {
-		for _, s := range srcs[lo:hi] {
-			if _, err := p.ParseRaw(syntax.Python, s); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
+	parse := parseRaw(b, p, srcs)
 	rules := func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			if trees[i] != nil {

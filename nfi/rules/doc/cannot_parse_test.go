@@ -42,19 +42,7 @@ func TestCannotParse(t *testing.T) {
 		"x not in y", "x not in'abc'", "x not\tin y", "not x", "from . import x", "x = a.b",
 		"x = 1.", "x = ...", "a * b",
 	}
-	for _, s := range claims {
-		if !cannotParse(s) {
-			t.Errorf("cannotParse(%q) = false, want true", s)
-		}
-		if parsesAsPython(s) {
-			t.Errorf("parsesAsPython(%q) = true: the shortcut would change the verdict", s)
-		}
-	}
-	for _, s := range none {
-		if cannotParse(s) {
-			t.Errorf("cannotParse(%q) = true, want false", s)
-		}
-	}
+	checkShortcut(t, "cannotParse", cannotParse, false, claims, none)
 }
 
 // TestCannotParseAgrees checks the shortcut on real text: no line of a

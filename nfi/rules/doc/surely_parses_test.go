@@ -32,17 +32,25 @@ func TestSurelyParses(t *testing.T) {
 		"x.True", "x = yield", "x = a -> b", "x = !a", "x: a, b", "x: a == b", "x: f(a=1)",
 		"x: 'a=b'", "x:", "x.y: int", "if: x", "name: f[a.b](v)", "key : c[T] (o)",
 	}
+	checkShortcut(t, "surelyParses", surelyParses, true, claims, none)
+}
+
+// checkShortcut checks a shortcut of parsesAsPython: it claims every text of
+// claims, each of which parsesAsPython must then answer with parses (else
+// the shortcut would change a verdict), and none of none.
+func checkShortcut(t *testing.T, name string, shortcut func(string) bool, parses bool, claims, none []string) {
+	t.Helper()
 	for _, s := range claims {
-		if !surelyParses(s) {
-			t.Errorf("surelyParses(%q) = false, want true", s)
+		if !shortcut(s) {
+			t.Errorf("%s(%q) = false, want true", name, s)
 		}
-		if !parsesAsPython(s) {
-			t.Errorf("parsesAsPython(%q) = false: the shortcut would change the verdict", s)
+		if parsesAsPython(s) != parses {
+			t.Errorf("parsesAsPython(%q) = %v: the shortcut would change the verdict", s, !parses)
 		}
 	}
 	for _, s := range none {
-		if surelyParses(s) {
-			t.Errorf("surelyParses(%q) = true, want false", s)
+		if shortcut(s) {
+			t.Errorf("%s(%q) = true, want false", name, s)
 		}
 	}
 }
