@@ -36,27 +36,11 @@ func TestIDOrder(t *testing.T) {
 // depth and node on a stdlib sample.
 func TestNestingState(t *testing.T) {
 	defs, deep := 0, 0
-	for _, f := range corpus.StdlibSample(t, 80) {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr, err := syntax.ParseOnce(syntax.Python, src)
-		if err != nil || tr.HasError() {
-			continue
-		}
+	for _, s := range sampleTrees(t) {
+		f, tr := s.path, s.tree
 		var st nestingState
-		for i := range tr.Nodes {
-			if slices.Contains(NestingDepth.Kinds, tr.Nodes[i].Kind()) {
-				st.visit(tr, syntax.NodeID(i))
-			}
-		}
-		var want []syntax.NodeID
-		for i := range tr.Nodes {
-			if tr.Nodes[i].Kind() == "function_definition" {
-				want = append(want, syntax.NodeID(i))
-			}
-		}
+		dispatch(tr, NestingDepth.Kinds, st.visit)
+		want := defsOf(tr)
 		if len(st.defs) != len(want) {
 			t.Fatalf("%s: %d defs, want %d", f, len(st.defs), len(want))
 		}
@@ -81,25 +65,11 @@ func TestNestingState(t *testing.T) {
 // its body (walkBranches) on a stdlib sample.
 func TestBranchState(t *testing.T) {
 	defs, many := 0, 0
-	for _, f := range corpus.StdlibSample(t, 80) {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr, err := syntax.ParseOnce(syntax.Python, src)
-		if err != nil || tr.HasError() {
-			continue
-		}
+	for _, s := range sampleTrees(t) {
+		f, tr := s.path, s.tree
 		st := newDefCounts(branchScopes)
-		var want []syntax.NodeID
-		for i := range tr.Nodes {
-			if slices.Contains(TooManyBranches.Kinds, tr.Nodes[i].Kind()) {
-				st.visit(tr, syntax.NodeID(i))
-			}
-			if tr.Nodes[i].Kind() == "function_definition" {
-				want = append(want, syntax.NodeID(i))
-			}
-		}
+		dispatch(tr, TooManyBranches.Kinds, st.visit)
+		want := defsOf(tr)
 		if len(st.defs) != len(want) {
 			t.Fatalf("%s: %d defs, want %d", f, len(st.defs), len(want))
 		}
@@ -176,4 +146,48 @@ func walkClauseBody(t *syntax.Tree, c syntax.NodeID) syntax.NodeID {
 		return b
 	}
 	return t.FirstChildOfKind(c, "block")
+}
+
+type sampleTree struct {
+	path string
+	tree *syntax.Tree
+}
+
+// sampleTrees parses an 80-file standard-library sample and returns its
+// trees free of syntax errors.
+func sampleTrees(t *testing.T) []sampleTree {
+	t.Helper()
+	var out []sampleTree
+	for _, f := range corpus.StdlibSample(t, 80) {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := syntax.ParseOnce(syntax.Python, src)
+		if err == nil && !tr.HasError() {
+			out = append(out, sampleTree{f, tr})
+		}
+	}
+	return out
+}
+
+// dispatch shows visit every node of tr whose kind is in kinds, in
+// preorder, as the engine's dispatch does.
+func dispatch(tr *syntax.Tree, kinds []string, visit func(*syntax.Tree, syntax.NodeID)) {
+	for i := range tr.Nodes {
+		if slices.Contains(kinds, tr.Nodes[i].Kind()) {
+			visit(tr, syntax.NodeID(i))
+		}
+	}
+}
+
+// defsOf returns tr's function definitions in preorder.
+func defsOf(tr *syntax.Tree) []syntax.NodeID {
+	var defs []syntax.NodeID
+	for i := range tr.Nodes {
+		if tr.Nodes[i].Kind() == "function_definition" {
+			defs = append(defs, syntax.NodeID(i))
+		}
+	}
+	return defs
 }
