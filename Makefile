@@ -25,6 +25,7 @@ demo: build sample-env
 
 test: deps
 	$(GO) test ./...
+	$(GO) test -race -run 'TestScoreConcurrent|TestFlatten' ./nfi/catalog/ ./syntax/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./...

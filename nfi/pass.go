@@ -84,11 +84,13 @@ func (p *Pass) Measure(v float64) {
 // Diagnostics returns what has been reported so far.
 func (p *Pass) Diagnostics() []Diagnostic { return p.diags }
 
-// sprintf is fmt.Sprintf(format, args...) with a fast path for the
-// messages rules report most: verbs %s of a string or []byte, %d of an int
-// and %%, without flags, width or precision, and exactly one argument per
-// verb. Anything else is left to fmt.Sprintf, so the result is always
-// fmt's.
+// sprintf is fmt.Sprintf(format, args...) with fast paths for the
+// messages rules report most: a format without verbs and arguments is
+// returned as it is (so a rule must never pass a zero-copy view of the
+// source as the format: it would outlive the tree); verbs %s of a string or
+// []byte, %d of an int and %%, without flags, width or precision, and
+// exactly one argument per verb, are formatted here. Anything else is left
+// to fmt.Sprintf, so the result is always fmt's.
 func sprintf(format string, args ...any) string {
 	if len(args) == 0 && strings.IndexByte(format, '%') < 0 {
 		return format

@@ -171,20 +171,21 @@ func newIndex(t *syntax.Tree, mode Mode) *index {
 	for i := range t.Nodes {
 		id := syntax.NodeID(i)
 		n := &t.Nodes[i]
+		kind := n.Kind()
 		first, last := int(n.StartRow)+1, int(n.EndRow)+1
 		switch mode {
 		case Compatible:
-			if compatCounted[n.Kind()] {
+			if compatCounted[kind] {
 				ix.cands = append(ix.cands, cand{id: id, first: first, last: last})
-			} else if n.Kind() == "pair" && t.FirstChildOfKind(id, "function_expression") != syntax.NoNode {
+			} else if kind == "pair" && t.FirstChildOfKind(id, "function_expression") != syntax.NoNode {
 				// The grammar SWE-PolyBench uses calls a function
 				// expression "function"; it returns that (uncounted)
 				// child for every line of the pair.
 				ix.cands = append(ix.cands, cand{id: id, first: first, last: last, mask: true})
 			}
 		default:
-			counted := extendedCounted[n.Kind()]
-			if !counted && boundFunctionKinds[n.Kind()] {
+			counted := extendedCounted[kind]
+			if !counted && boundFunctionKinds[kind] {
 				if name, ok := boundName(t, id); ok {
 					ix.names[id] = name
 					counted = true
@@ -287,11 +288,12 @@ func (ix *index) key(ci int) (string, string) {
 	seen := map[string]bool{}
 	for p := t.Nodes[id].Parent; p != syntax.NoNode; p = t.Nodes[p].Parent {
 		n := &t.Nodes[p]
+		kind := n.Kind()
 		var lab string
 		switch {
-		case rootKinds[n.Kind()] && n.Parent == syntax.NoNode:
-			lab = n.Kind()
-		case ix.mode == Compatible && (compatCounted[n.Kind()] || n.Kind() == "pair"):
+		case rootKinds[kind] && n.Parent == syntax.NoNode:
+			lab = kind
+		case ix.mode == Compatible && (compatCounted[kind] || kind == "pair"):
 			l, fail := ix.label(p)
 			if fail != "" {
 				return "", fail

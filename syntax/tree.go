@@ -47,8 +47,9 @@ type Node struct {
 }
 
 // Kind returns the node's grammar type ("function_definition",
-// "identifier", "(", ...): "ERROR" for an error node, "" for a node not
-// made by Parse.
+// "identifier", "(", ...): "ERROR" for an error node (KindID 0xFFFF), ""
+// for any other KindID its grammar does not have (a Node made by hand
+// rather than by Parse has no grammar).
 func (n *Node) Kind() string {
 	if names := kindsByLang[n.lang%uint8(len(kindsByLang))]; int(n.KindID) < len(names) {
 		return names[n.KindID]

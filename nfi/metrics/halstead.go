@@ -103,7 +103,8 @@ func (h *halsteadVisitor) finish() Halstead {
 		}
 		halScratchPool.Put(sc)
 	}
-	h.scratch = nil
+	// the storage may now be another goroutine's: drop every view of it
+	h.scratch, h.seen, h.mark, h.buf, h.keys = nil, nil, nil, nil, nil
 	return Halstead{Total: h.module.report(), Functions: h.functions}
 }
 

@@ -81,8 +81,8 @@ func (s *Summarizer) Summary() Summary {
 // syntax errors must be shown: the kinds either count handles (operations,
 // defs, classes, decisions). Strings and attributes, whose children the
 // complexity count filters (it visits only a string's interpolations and an
-// attribute's object), need not come, and are three quarters of the nodes
-// of those kinds: in Python's grammar the children the filters drop
+// attribute's object), need not come (they were some three quarters of the
+// nodes a Summarizer was shown): in Python's grammar the children the filters drop
 // (string_start, string_content and string_end; an attribute's name) hold
 // no node of the counted kinds, so the filters change nothing there.
 func SummaryKinds() []string {

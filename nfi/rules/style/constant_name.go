@@ -43,7 +43,7 @@ func checkConstantName(p *nfi.Pass, root syntax.NodeID) {
 	// candidate constant assignments. Function bodies only contribute names
 	// they declare global.
 	kinds := constKinds.Table(syntax.Python)
-	// names as substrings of one copy of the source, not a copy each
+	// names as substrings of a zero-copy view of the source (sourceString), not a copy each
 	src := sourceString(p)
 	text := func(id syntax.NodeID) string {
 		nd := &t.Nodes[id]
