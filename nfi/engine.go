@@ -164,20 +164,32 @@ func (e *Engine) Score(parser *syntax.Parser, path string, src []byte) FileScore
 	// The FileScore holds nothing of the tree: its storage goes back to the
 	// parser for the next file.
 	defer tree.Release()
-	if id, bad := innermostError(tree); bad {
-		n := tree.Node(id)
-		msg := "syntax error"
-		if snippet := errorSnippet(tree.Text(id)); snippet != "" {
-			msg = fmt.Sprintf("syntax error near %q", snippet)
-		}
-		if n.Missing {
-			msg = fmt.Sprintf("syntax error: missing %s", n.Kind())
-		}
-		fs.Status = StatusSyntaxError
-		fs.Error = &FileError{Line: int(n.StartRow) + 1, Column: int(n.StartCol) + 1, Message: msg}
+	if ferr := SyntaxError(tree); ferr != nil {
+		fs.Status, fs.Error = StatusSyntaxError, ferr
 		return fs
 	}
 	return e.ScoreTree(path, tree)
+}
+
+// SyntaxError describes the first syntax error of tree (see innermostError)
+// as polynfi reports it: its 1-based line and column and `syntax error near
+// "TEXT"` (the error's first line, at most 30 bytes) or `syntax error:
+// missing "TOKEN"` (for a token that error recovery inserted). It returns
+// nil for a tree without syntax errors.
+func SyntaxError(tree *syntax.Tree) *FileError {
+	id, bad := innermostError(tree)
+	if !bad {
+		return nil
+	}
+	n := tree.Node(id)
+	msg := "syntax error"
+	if snippet := errorSnippet(tree.Text(id)); snippet != "" {
+		msg = fmt.Sprintf("syntax error near %q", snippet)
+	}
+	if n.Missing {
+		msg = fmt.Sprintf("syntax error: missing %q", n.Kind())
+	}
+	return &FileError{Line: int(n.StartRow) + 1, Column: int(n.StartCol) + 1, Message: msg}
 }
 
 // ScoreTree runs the selected rules over an already parsed, error-free
@@ -315,14 +327,22 @@ func sortDiagnostics(d []Diagnostic) {
 	})
 }
 
-// decode checks that src can be scored and returns it as UTF-8. Source
-// that is valid UTF-8 is used as is; otherwise a PEP 263 coding declaration
-// on line 1 or 2 (latin-1, koi8-r, iso-8859-5, cp1252, shift_jis, ...) is
-// honoured; anything else is an encoding error naming the line.
+// decode checks that src can be scored (its size within MaxFileSize, then
+// DecodeSource) and returns it as UTF-8.
 func (e *Engine) decode(src []byte) ([]byte, string, *FileError) {
 	if e.MaxFileSize > 0 && len(src) > e.MaxFileSize {
 		return nil, StatusTooLarge, &FileError{Line: 1, Column: 1, Message: fmt.Sprintf("file is %d bytes, over the %d-byte limit", len(src), e.MaxFileSize)}
 	}
+	return DecodeSource(src)
+}
+
+// DecodeSource checks that src is Python source text and returns it as
+// UTF-8 with status StatusOK, or nil, the status (StatusBinary for a NUL
+// byte, StatusEncoding) and an error naming the line and column. Source that
+// is valid UTF-8 is used as is; otherwise a PEP 263 coding declaration on
+// line 1 or 2 (latin-1, koi8-r, iso-8859-5, cp1252, shift_jis, ...) is
+// honoured; anything else is an encoding error.
+func DecodeSource(src []byte) ([]byte, string, *FileError) {
 	if i := bytes.IndexByte(src, 0); i >= 0 {
 		line, col := position(src, i)
 		return nil, StatusBinary, &FileError{Line: line, Column: col, Message: "NUL byte: not a text file"}

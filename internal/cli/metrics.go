@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/metrics"
 	"github.com/polynfi/polynfi/syntax"
 )
@@ -168,13 +169,19 @@ func analyzeFile(p *syntax.Parser, path string) metricsResult {
 		r.err = err
 		return r
 	}
+	// the same checks and messages as polynfi score
+	src, status, ferr := nfi.DecodeSource(src)
+	if ferr != nil {
+		r.err = fmt.Errorf("%s at %v", status, ferr)
+		return r
+	}
 	t, err := p.Parse(syntax.Python, src)
 	if err != nil {
 		r.err = err
 		return r
 	}
-	if id, bad := t.FirstError(); bad {
-		r.err = fmt.Errorf("syntax error at line %d, column %d", t.Line(id), t.Column(id))
+	if ferr := nfi.SyntaxError(t); ferr != nil {
+		r.err = fmt.Errorf("%s at %v", nfi.StatusSyntaxError, ferr)
 		return r
 	}
 	r.lines = bytes.Count(src, []byte{'\n'})

@@ -181,8 +181,15 @@ func TestMetricsErrors(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &got); err != nil || got[bad]["error"] == "" {
 		t.Errorf("want {path: {error: ...}}, got %s (%v)", stdout, err)
 	}
-	if !strings.Contains(stderr, "bad.py") || !strings.Contains(stderr, "line 1") {
-		t.Errorf("stderr should name the file and line: %q", stderr)
+	if !strings.Contains(stderr, "bad.py") || !strings.Contains(stderr, `syntax_error at 1:7: syntax error: missing ")"`) {
+		t.Errorf("stderr should name the file, line and column as polynfi score does: %q", stderr)
+	}
+	bin := filepath.Join(dir, "bin.py")
+	if err := os.WriteFile(bin, []byte("x = 1\n\x00\x01"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := runCLI(t, "metrics", bin); code != ExitError || !strings.Contains(stderr, "binary at 2:1: NUL byte") {
+		t.Errorf("binary file: exit %d, stderr %q; want exit %d and the NUL byte's position", code, stderr, ExitError)
 	}
 	if _, _, code := runCLI(t, "metrics", "--format", "xml", bad); code != ExitUsage {
 		t.Errorf("--format xml: exit %d, want %d", code, ExitUsage)

@@ -28,12 +28,17 @@ func newScoreCmd(e *env) *cobra.Command {
 rule catalog: per file its validity, S_p per aspect (passed/total rules,
 SWE-NFI Eq. 1) and every rule's verdict with its diagnostics.
 
-A file that does not parse, is binary, or is not UTF-8 (without a latin-1
-coding declaration) is reported invalid with the first problem's position
-and is never scored.
+A file that does not parse, is binary, or is not UTF-8 (without a PEP 263
+coding declaration it can be decoded with) is reported invalid with its
+status and the first problem's position, and is never scored.
 
 Formats: text (scores and diagnostics), json (streamed: catalog, settings,
-files[], summary), sarif (SARIF 2.1.0 for code-scanning tools).`,
+files[], summary), sarif (SARIF 2.1.0 for code-scanning tools).
+
+Exit status: 0 when every file was read, whether valid or invalid (invalid
+files are results, with their status: syntax_error, binary, encoding,
+too_large); 3 when a PATH does not exist or a file cannot be read (the other
+files are still scored and reported); 2 for a usage error.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(format, "text", "json", "sarif"); err != nil {
@@ -65,8 +70,12 @@ files[], summary), sarif (SARIF 2.1.0 for code-scanning tools).`,
 			}
 			prog := newBar(e.stderr, len(files), "scoring")
 			var sum scoreSummary
+			var unreadable []string
 			err = eng.ScoreFiles(e.ctx, files, workers, func(fs nfi.FileScore) error {
 				sum.add(fs)
+				if fs.Status == nfi.StatusReadError {
+					unreadable = append(unreadable, fs.Path)
+				}
 				prog.add(1)
 				return sink.file(fs)
 			})
@@ -82,6 +91,9 @@ files[], summary), sarif (SARIF 2.1.0 for code-scanning tools).`,
 				plural(sum.Files, "file"), sum.Invalid, sum.Seconds, sum.MBPerSecond)
 			if len(missing) > 0 {
 				return fmt.Errorf("no such file or directory: %s", strings.Join(missing, ", "))
+			}
+			if len(unreadable) > 0 {
+				return fmt.Errorf("cannot read %s", strings.Join(unreadable, ", "))
 			}
 			return nil
 		},
