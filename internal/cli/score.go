@@ -206,7 +206,11 @@ func (t *textScoreSink) file(fs nfi.FileScore) error {
 }
 
 func (t *textScoreSink) close(s scoreSummary) error {
-	fmt.Fprintf(t.w, "\n%s: %d valid, %d invalid; mean S_p:%s\n", plural(s.Files, "file"), s.Valid, s.Invalid, formatScores(s.MeanScores))
+	mean := formatScores(s.MeanScores)
+	if s.Valid == 0 {
+		mean = " none (no valid file)"
+	}
+	fmt.Fprintf(t.w, "\n%s: %d valid, %d invalid; mean S_p:%s\n", plural(s.Files, "file"), s.Valid, s.Invalid, mean)
 	return t.w.Flush()
 }
 

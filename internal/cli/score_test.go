@@ -109,3 +109,18 @@ func TestDiffCommand(t *testing.T) {
 		t.Errorf("invalid after: exit %d, want %d", code, ExitFindings)
 	}
 }
+
+// TestScoreOnlyInvalid: a run whose files are all invalid reports them,
+// says that there is no mean, and exits 0 (invalid files are results).
+func TestScoreOnlyInvalid(t *testing.T) {
+	dir := writeTree(t, map[string]string{"bad.py": "def f(:\n    pass\n"})
+	stdout, _, code := runCLI(t, "score", dir)
+	if code != ExitOK {
+		t.Errorf("exit %d, want %d", code, ExitOK)
+	}
+	for _, want := range []string{`invalid (syntax_error at 1:7: syntax error: missing ")")`, "mean S_p: none (no valid file)"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+}
