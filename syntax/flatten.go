@@ -135,10 +135,12 @@ static pn_names *pn_names_new(const void *lang) {
 	return n;
 }
 
-// pn_fill writes node's own fields into f (not its links) and notes it in
-// *first_error when it is the first ERROR or MISSING node.
+// pn_fill writes node's own fields into f (not its links) and, in a tree
+// with errors, notes it in *first_error when it is the first ERROR or
+// MISSING node. A tree without errors (ts_node_has_error of its root is
+// false, which counts MISSING nodes) has no MISSING node to look for.
 static inline void pn_fill(pn_gonode *f, pn_node node, uint16_t fid, const pn_names *names, int32_t n,
-                           int32_t *first_error) {
+                           bool errors, int32_t *first_error) {
 	uint16_t sym = ts_node_symbol(node);
 	f->kind_id = sym;
 	f->lang = names->lang;
@@ -149,9 +151,9 @@ static inline void pn_fill(pn_gonode *f, pn_node node, uint16_t fid, const pn_na
 	f->start_row = sp.row; f->start_col = sp.column;
 	f->end_row = ep.row; f->end_col = ep.column;
 	f->named = ts_node_is_named(node);
-	f->missing = ts_node_is_missing(node);
+	f->missing = errors && ts_node_is_missing(node);
 	f->extra = ts_node_is_extra(node);
-	if (*first_error < 0 && (sym == 0xFFFF || f->missing)) *first_error = n;
+	if (errors && *first_error < 0 && (sym == 0xFFFF || f->missing)) *first_error = n;
 }
 
 // pn_flatten writes the tree under root in preorder into out (capacity cap;
@@ -170,11 +172,12 @@ static int32_t pn_flatten(pn_node root, const pn_names *names, pn_gonode *out, i
                           int32_t *first_error, bool counted) {
 	pn_cursor c = ts_tree_cursor_new(root);
 	int32_t n = 0, depth = 0;
+	bool errors = ts_node_has_error(root);
 	*first_error = -1;
 	while (n < cap) {
 		pn_node node = ts_tree_cursor_current_node(&c);
 		pn_gonode *f = &out[n];
-		pn_fill(f, node, ts_tree_cursor_current_field_id(&c), names, n, first_error);
+		pn_fill(f, node, ts_tree_cursor_current_field_id(&c), names, n, errors, first_error);
 		f->parent = depth > 0 ? stack[2 * depth - 2] : -1;
 		f->first_child = -1;
 		f->next_sibling = -1;
