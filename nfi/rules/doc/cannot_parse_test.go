@@ -25,6 +25,9 @@ func TestCannotParse(t *testing.T) {
 		"x None", "f() print", "x _", "x await y", "x yield", "x type", "1 True",
 		"decorators: decorator+", "-*- coding: utf-8 -*-", "x ==", "a <", "f() not supported",
 		"x not b", "x not", "APIs (f(), g(), etc.)", "x.]", "[a.,]", "x != y =",
+		"0x0430: \"\", # Sutu", "1: 4, 3: 3", "23:MM", "'a.b': 'c',", "mro: C, A, object",
+		"flipped:  SUB2, SUB1", "x: (a, b), c", "m * 2**e = (m * 5**-e) * 10**e", "dt + f() = x",
+		"factorial(n) = g(n)", "(2**i - 1)**2 = y", "a, b + c = d", "20mm + 53mm = 1hn",
 	}
 	none := []string{
 		"x = 1", "print foo", "exec code in ns", "type X = int", "x if y else z",
@@ -41,6 +44,9 @@ func TestCannotParse(t *testing.T) {
 		"import a as b", "orange = 1", "x and y", "from m import *", "print x,", "x = 1;",
 		"x not in y", "x not in'abc'", "x not\tin y", "not x", "from . import x", "x = a.b",
 		"x = 1.", "x = ...", "a * b",
+		"x: a", "x: (a, b)", "x: lambda a, b: c", "x: yield a, b", "x: a = 1, 2", "f(x).y = 1",
+		"f(x)[0] = 1", "*a, b = c", "a, *b = c", "x = a + b = c", "a += b", "a == b", "print >>f, x",
+		"x = -1", "lambda *a, b=1: a", "x[a + b] = c", "(a) = b", "ms->key = x", "f(a=b+c)", "x: a, 'b, c'",
 	}
 	checkShortcut(t, "cannotParse", cannotParse, false, claims, none)
 }

@@ -146,6 +146,9 @@ var notAtomWords = map[string]bool{
 //     with, def, class, try, except, finally, elif, else, lambda) in text
 //     without any `:`, or a first word and, or, in, is, as not followed by
 //     a `:` (badFirstWord, checked before tokenizing);
+//   - an annotation or assignment to what Python cannot assign to (a
+//     number or a string before `:`, `name: a, b`, `a + b = c`,
+//     `f(n) = c`: badTarget, also checked before tokenizing);
 //   - two atoms (names or strings, not both strings) separated only by
 //     spaces or tabs: no Python expression or statement has them;
 //   - a backslash outside a string that is not followed by a line break
@@ -190,7 +193,7 @@ func cannotParse(s string) bool {
 		str
 		closer // a closing bracket
 	)
-	if badFirstWord(s) {
+	if badFirstWord(s) || badTarget(s) {
 		return true
 	}
 	prev := other
