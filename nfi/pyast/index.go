@@ -12,6 +12,7 @@ const (
 	listComment          // comment
 	listDef              // function_definition, class_definition
 	listImportish        // defs, lambda and the import statements: what buildImports and decoratorImports look at
+	listBindable         // identifiers whose parent may bind them or declare them global: what buildNames looks at
 	numLists
 )
 
@@ -50,6 +51,18 @@ func (m *Module) index() *nodeIndex {
 		m.build()
 	}
 	return m.nodeIndex
+}
+
+// addNode appends node i of nodes to the lists of the set lists (its
+// kind's, see indexLists), and an identifier whose parent's kind may bind
+// it (see bindableParents) to listBindable.
+func (ix *nodeIndex) addNode(nodes []syntax.Node, i int, lists uint8) {
+	if lists&(1<<listRef) != 0 {
+		if p := nodes[i].Parent; p != syntax.NoNode && bindableParent(&nodes[p]) && identifierKinds.Has(&nodes[i]) {
+			lists |= 1 << listBindable
+		}
+	}
+	ix.add(lists, syntax.NodeID(i))
 }
 
 // add appends node id to the lists of the set lists (one bit per list).

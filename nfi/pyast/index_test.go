@@ -16,7 +16,7 @@ func indexByWalk(t *syntax.Tree) *nodeIndex {
 	ix := &nodeIndex{}
 	for i := range t.Nodes {
 		if k := int(t.Nodes[i].KindID); k < len(indexLists) {
-			ix.add(indexLists[k], syntax.NodeID(i))
+			ix.addNode(t.Nodes, i, indexLists[k])
 		}
 	}
 	return ix

@@ -167,6 +167,8 @@ func buildLines(t *syntax.Tree, ix *nodeIndex) *Lines {
 	nodes := t.Nodes
 	// About one node in three is an identifier or an attribute.
 	ix.lists[listRef] = refStore.get(len(nodes) / 3)
+	// and about one in twenty-four a bindable identifier.
+	ix.lists[listBindable] = bindableStore.get(len(nodes) / 16)
 	for i := 0; i < len(nodes); {
 		n := &nodes[i]
 		class, lists := classOther, uint8(0)
@@ -174,7 +176,7 @@ func buildLines(t *syntax.Tree, ix *nodeIndex) *Lines {
 			class, lists = tokenClasses[k], indexLists[k]
 		}
 		if lists != 0 {
-			ix.add(lists, syntax.NodeID(i))
+			ix.addNode(nodes, i, lists)
 		}
 		isString := class == classString
 		if !isString && n.FirstChild != syntax.NoNode {
@@ -283,7 +285,7 @@ func (ls *Lines) markString(nodes []syntax.Node, from, end int, ix *nodeIndex) {
 		n := &nodes[j]
 		if j > from {
 			if k := int(n.KindID); k < len(indexLists) && indexLists[k] != 0 {
-				ix.add(indexLists[k], syntax.NodeID(j))
+				ix.addNode(nodes, j, indexLists[k])
 			}
 		}
 		if n.FirstChild == syntax.NoNode && n.StartByte != n.EndByte && tokenClassOf(n) != classComment {
@@ -397,11 +399,12 @@ func (f *freeList[T]) put(s []T) {
 }
 
 // The storage of token streams (up to 32K tokens, about 0.9 MB, per core
-// and one of 64K), line tables and reference lists.
+// and one of 64K), line tables, reference lists and bindable lists.
 var (
-	tokenStore = newFreeList[Token](1<<15, 1<<16)
-	lineStore  = newFreeList[Line](1<<13, 1<<15)
-	refStore   = newFreeList[syntax.NodeID](1<<14, 1<<16)
+	tokenStore    = newFreeList[Token](1<<15, 1<<16)
+	lineStore     = newFreeList[Line](1<<13, 1<<15)
+	refStore      = newFreeList[syntax.NodeID](1<<14, 1<<16)
+	bindableStore = newFreeList[syntax.NodeID](1<<11, 1<<13)
 )
 
 // widthCond measures display widths without locale influence: East Asian

@@ -41,9 +41,9 @@ func NewModule(path string, tree *syntax.Tree) *Module {
 	return &Module{Tree: tree, Path: filepath.ToSlash(path)}
 }
 
-// Release hands the module's token stream, line table and reference list
-// back for reuse by a later module's Lines; the module and everything built
-// from it must not be used afterwards. The engine calls it when it has
+// Release hands the module's token stream, line table and reference and
+// bindable lists back for reuse by a later module's Lines; the module and
+// everything built from it must not be used afterwards. The engine calls it when it has
 // scored the file.
 func (m *Module) Release() {
 	if m.lines != nil {
@@ -53,6 +53,7 @@ func (m *Module) Release() {
 	}
 	if m.nodeIndex != nil {
 		refStore.put(m.nodeIndex.lists[listRef])
+		bindableStore.put(m.nodeIndex.lists[listBindable])
 	}
 	m.memo, m.names, m.defs, m.comments, m.nodeIndex = nil, nil, nil, nil, nil
 }

@@ -28,7 +28,13 @@ import (
 type Names struct {
 	tree    *syntax.Tree
 	imports *Imports
-	scopes  map[syntax.NodeID]*scopeNames
+	// bindings holds, for each scope (0 for the module) and name, the
+	// name's bindings in that scope in source order; global marks the names
+	// a scope declares global or nonlocal (nil until the first). One map
+	// for all scopes rather than one per scope: most scopes bind one or two
+	// of the names the table records.
+	bindings map[scopedName][]nameBinding
+	global   map[scopedName]bool
 	// bound holds every name some scope has a binding of: a name outside
 	// it (most builtins in most files) resolves without a walk up the
 	// scopes.
@@ -40,9 +46,10 @@ type Names struct {
 	lastBuiltin bool
 }
 
-type scopeNames struct {
-	bindings map[string][]nameBinding
-	global   map[string]bool // declared global or nonlocal in this scope
+// scopedName is a name in one scope (0 for the module).
+type scopedName struct {
+	scope syntax.NodeID
+	name  string
 }
 
 type nameBinding struct {
@@ -54,7 +61,7 @@ type nameBinding struct {
 // Names returns the file's binding table, built once per file.
 func (m *Module) Names() *Names {
 	if m.names == nil {
-		m.names = buildNames(m.Tree, m.Imports(), m.index().lists[listRef])
+		m.names = buildNames(m.Tree, m.Imports(), m.index().lists[listBindable])
 	}
 	return m.names
 }
@@ -232,20 +239,15 @@ func (nm *Names) lookup(n syntax.NodeID, name []byte) (nameBinding, bool) {
 		if s != 0 {
 			kind = t.Nodes[s].Kind()
 		}
-		sc := nm.scopes[s]
-		skip := kind == "class_definition" && !innermost
-		if sc != nil && !skip {
-			if sc.global[string(name)] && s != 0 {
+		if skip := kind == "class_definition" && !innermost; !skip {
+			if s != 0 && nm.global[scopedName{s, string(name)}] {
 				s = 0
-				sc = nm.scopes[0]
 				kind = "module"
 				deferred = true
 			}
-			if sc != nil {
-				if bs := sc.bindings[string(name)]; len(bs) > 0 {
-					if b, ok := pickBinding(bs, at, kind != "module" && kind != "class_definition", deferred); ok {
-						return b, true
-					}
+			if bs := nm.bindings[scopedName{s, string(name)}]; len(bs) > 0 {
+				if b, ok := pickBinding(bs, at, kind != "module" && kind != "class_definition", deferred); ok {
+					return b, true
 				}
 			}
 		}
@@ -355,23 +357,11 @@ var (
 	globalStatementKinds = NewKindSet("global_statement", "nonlocal_statement")
 )
 
-// buildNames builds the table from the imports and the references refs
-// (identifiers and attributes in preorder).
+// buildNames builds the table from the imports and the references refs in
+// preorder: the file's identifiers and attributes, or just those that
+// may bind a name, the index's listBindable (the others are skipped).
 func buildNames(t *syntax.Tree, im *Imports, refs []syntax.NodeID) *Names {
-	nm := &Names{tree: t, imports: im, scopes: map[syntax.NodeID]*scopeNames{}, bound: map[string]bool{}, lastNode: syntax.NoNode}
-	scope := func(s syntax.NodeID) *scopeNames {
-		sc := nm.scopes[s]
-		if sc == nil {
-			sc = &scopeNames{bindings: map[string][]nameBinding{}} // global: on first use
-			nm.scopes[s] = sc
-		}
-		return sc
-	}
-	add := func(s syntax.NodeID, name string, at uint32, imp int32, id syntax.NodeID) {
-		sc := scope(s)
-		sc.bindings[name] = append(sc.bindings[name], nameBinding{at: at, imp: imp, inHandler: inHandler(t, id, s)})
-		nm.bound[name] = true
-	}
+	nm := &Names{tree: t, imports: im, bindings: map[scopedName][]nameBinding{}, bound: map[string]bool{}, lastNode: syntax.NoNode}
 	// Only names that some import binds, or that name a builtin, are ever
 	// looked up (see binding): the table records the bindings and global
 	// declarations of those names alone, which leaves out most identifiers.
@@ -388,15 +378,17 @@ func buildNames(t *syntax.Tree, im *Imports, refs []syntax.NodeID) *Names {
 		if !im.BindsLocal(name) && !isBuiltinName(name) {
 			continue
 		}
+		s := nm.enclosingScope(id)
 		if global {
-			sc := scope(nm.enclosingScope(id))
-			if sc.global == nil {
-				sc.global = map[string]bool{}
+			if nm.global == nil {
+				nm.global = map[scopedName]bool{}
 			}
-			sc.global[string(name)] = true
+			nm.global[scopedName{s, string(name)}] = true
 			continue
 		}
-		add(nm.enclosingScope(id), string(name), nd.StartByte, -1, id)
+		k := scopedName{s, string(name)}
+		nm.bindings[k] = append(nm.bindings[k], nameBinding{at: nd.StartByte, imp: -1, inHandler: inHandler(t, id, s)})
+		nm.bound[k.name] = true
 	}
 	for i := range im.List {
 		in := &im.List[i]
@@ -404,10 +396,10 @@ func buildNames(t *syntax.Tree, im *Imports, refs []syntax.NodeID) *Names {
 			continue
 		}
 		s := nm.enclosingScope(in.Node)
-		sc := scope(s)
 		b := nameBinding{at: t.Nodes[in.Node].StartByte, imp: int32(i), inHandler: inHandler(t, in.Node, s)}
 		// Keep each name's bindings in source order.
-		bs := sc.bindings[in.Local]
+		k := scopedName{s, in.Local}
+		bs := nm.bindings[k]
 		j := len(bs)
 		for j > 0 && bs[j-1].at > b.at {
 			j--
@@ -415,10 +407,29 @@ func buildNames(t *syntax.Tree, im *Imports, refs []syntax.NodeID) *Names {
 		bs = append(bs, nameBinding{})
 		copy(bs[j+1:], bs[j:])
 		bs[j] = b
-		sc.bindings[in.Local] = bs
+		nm.bindings[k] = bs
 		nm.bound[in.Local] = true
 	}
 	return nm
+}
+
+// bindableParents marks, by KindID, the parent kinds of the identifiers
+// that buildNames may record: the kinds isBindingTarget accepts as an
+// identifier's parent (a target pattern or a binding construct) and the
+// global and nonlocal statements. The index lists those identifiers
+// (listBindable) so that buildNames need not look at every reference.
+var bindableParents = func() []bool {
+	names := syntax.KindNames(syntax.Python)
+	b := make([]bool, len(names))
+	for id := range names {
+		n := &syntax.Node{KindID: uint16(id)}
+		b[id] = bindingParents[id] != bindsNot || targetPatternKinds.Has(n) || globalStatementKinds.Has(n)
+	}
+	return b
+}()
+
+func bindableParent(n *syntax.Node) bool {
+	return int(n.KindID) < len(bindableParents) && bindableParents[n.KindID]
 }
 
 // inHandler reports whether n lies in an except handler inside scope s.

@@ -370,3 +370,53 @@ func TestIsBuiltinName(t *testing.T) {
 		}
 	}
 }
+
+// TestBindableList checks that buildNames over the index's bindable
+// identifiers builds the table it builds over every reference, on a source
+// with each kind of binding and on a stdlib sample.
+func TestBindableList(t *testing.T) {
+	check := func(name string, m *Module) {
+		t.Helper()
+		im := m.Imports()
+		want := buildNames(m.Tree, im, m.References())
+		got := buildNames(m.Tree, im, m.index().lists[listBindable])
+		opt := cmp.AllowUnexported(nameBinding{}, scopedName{})
+		for _, d := range []string{
+			cmp.Diff(want.bindings, got.bindings, opt),
+			cmp.Diff(want.global, got.global, opt),
+			cmp.Diff(want.bound, got.bound),
+		} {
+			if d != "" {
+				t.Errorf("%s: listBindable table differs (-all refs +bindable):\n%s", name, d)
+			}
+		}
+	}
+	src := `import os, sys as open
+from a import (b as len, c)
+def f(os, *sys, len=1, **kw):
+    global c
+    nonlocal b
+    (x, [open, *c]) = y = 1
+    for len, (str, int) in z: pass
+    with w as (os, dict): pass
+    try: pass
+    except E as list: pass
+    lambda sys, str=2: [os for os in sys if (c := os)]
+    class sys(os): pass
+    match v:
+        case [c, *open] as len: pass
+print(f"{(open := 3)}")
+`
+	check("src", namesModule(t, src))
+	for _, f := range corpus.StdlibSample(t, 80) {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree, err := syntax.ParseOnce(syntax.Python, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(f, NewModule(f, tree))
+	}
+}
