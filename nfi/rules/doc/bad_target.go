@@ -41,7 +41,70 @@ func badTarget(s string) bool {
 		end = skipBlanks(s, end)
 		return end < len(s) && s[end] == ':'
 	}
-	return annotatesTuple(s) || assignsToOperation(s)
+	return annotatesTuple(s) || assignsToOperation(s) || clauseAfterAtom(s)
+}
+
+// clauseAfterAtom reports text whose first word is a name (not a word of
+// notAtomWords) and in which a name, a number or a closing bracket is
+// followed, outside brackets, by the word `for`, or by the word `if` while
+// the text has no `else` at all (`Test for f()`, `x is invalid if x < 0`):
+// a comprehension clause only comes inside brackets, a conditional
+// expression needs its else, and statements with another `if` or `for`
+// (a match guard, a compound statement) start with a keyword. Text with a
+// quote, `#`, a backslash, `;`, a backtick or a non-ASCII byte before that
+// word is left alone.
+func clauseAfterAtom(s string) bool {
+	j, ascii := asciiWordEnd(s, 0)
+	if j == 0 || !ascii || s[0] <= '9' || notAtomWords[s[:j]] {
+		return false
+	}
+	depth := 0
+	atom := false // the last token ends an operand
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t':
+			continue
+		case isASCIIWord(c):
+			end, ascii := asciiWordEnd(s, i)
+			if !ascii {
+				return false
+			}
+			w := s[i:end]
+			if depth == 0 && atom && (w == "for" || w == "if" && !hasWord(s, "else")) {
+				return true
+			}
+			atom = c <= '9' || !notAtomWords[w]
+			i = end - 1
+		case c == '(' || c == '[' || c == '{':
+			depth++
+			atom = false
+		case c == ')' || c == ']' || c == '}':
+			if depth == 0 {
+				return false
+			}
+			depth--
+			atom = true
+		case c >= 0x80 || c == '\'' || c == '"' || c == '#' || c == '\\' || c == ';' || c == '`':
+			return false
+		default:
+			atom = false
+		}
+	}
+	return false
+}
+
+// hasWord reports whether the ASCII word w occurs in s other than as a part
+// of a longer ASCII word (a non-ASCII neighbour does not make it longer:
+// an answer true more often than tree-sitter's tokens would give).
+func hasWord(s, w string) bool {
+	for i := 0; i+len(w) <= len(s); i++ {
+		if s[i:i+len(w)] == w && (i == 0 || !isASCIIWord(s[i-1])) &&
+			(i+len(w) == len(s) || !isASCIIWord(s[i+len(w)])) {
+			return true
+		}
+	}
+	return false
 }
 
 // skipBlanks returns the index of the first byte at or after i that is

@@ -28,6 +28,8 @@ func TestCannotParse(t *testing.T) {
 		"0x0430: \"\", # Sutu", "1: 4, 3: 3", "23:MM", "'a.b': 'c',", "mro: C, A, object",
 		"flipped:  SUB2, SUB1", "x: (a, b), c", "m * 2**e = (m * 5**-e) * 10**e", "dt + f() = x",
 		"factorial(n) = g(n)", "(2**i - 1)**2 = y", "a, b + c = d", "20mm + 53mm = 1hn",
+		"Test for f()", "need for report_error()", "Subtle: test for cycles", "x is invalid if x < 0",
+		"f(x) for x in y", "x = y if z", "f = lambda: x if y", "a = [b] if c",
 	}
 	none := []string{
 		"x = 1", "print foo", "exec code in ns", "type X = int", "x if y else z",
@@ -47,6 +49,9 @@ func TestCannotParse(t *testing.T) {
 		"x: a", "x: (a, b)", "x: lambda a, b: c", "x: yield a, b", "x: a = 1, 2", "f(x).y = 1",
 		"f(x)[0] = 1", "*a, b = c", "a, *b = c", "x = a + b = c", "a += b", "a == b", "print >>f, x",
 		"x = -1", "lambda *a, b=1: a", "x[a + b] = c", "(a) = b", "ms->key = x", "f(a=b+c)", "x: a, 'b, c'",
+		"x = y if z else w", "f(x for x in y)", "[x for x in y if z]", "case x if y: pass",
+		"async for x in y: pass", "x = 1if y else 2", "x = (a if b\u00a0else c)", "x = 'a' if b",
+		"print x if y else z", "x = a.if", "for x in y: pass",
 	}
 	checkShortcut(t, "cannotParse", cannotParse, false, claims, none)
 }
