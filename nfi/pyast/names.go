@@ -35,16 +35,24 @@ type Names struct {
 	// of the names the table records.
 	bindings map[scopedName][]nameBinding
 	global   map[scopedName]bool
-	// bound holds every name some scope has a binding of: a name outside
-	// it (most builtins in most files) resolves without a walk up the
-	// scopes.
-	bound map[string]bool
+	// bound holds every name some scope has a binding of, with where
+	// (boundInModule, boundInScope): a name outside it (most builtins in
+	// most files) resolves without a walk up the scopes, and so does a
+	// reference after all of a name's bindings when only the module binds
+	// it and nothing is declared global (see binding).
+	bound map[string]uint8
 	// the last Binding answer: an attribute chain asks for its root once per
 	// link (a.b.c, a.b, a)
 	lastNode    syntax.NodeID
 	lastImp     *Import
 	lastBuiltin bool
 }
+
+// Where a name is bound (Names.bound).
+const (
+	boundInModule uint8 = 1 << iota // the module scope binds it
+	boundInScope                    // some other scope binds it
+)
 
 // scopedName is a name in one scope (0 for the module).
 type scopedName struct {
@@ -215,10 +223,26 @@ func (nm *Names) binding(n syntax.NodeID) (imp *Import, builtin bool) {
 			return nil, false
 		}
 	}
-	if !nm.bound[string(name)] {
+	where := nm.bound[string(name)]
+	if where == 0 {
 		return nil, isBuiltinName(name)
 	}
-	b, found := nm.lookup(n, name)
+	var b nameBinding
+	found := false
+	if where == boundInModule && nm.global == nil {
+		// No scope but the module binds the name and none declares it
+		// global: lookup would walk up to the module and pick among its
+		// bindings, those before the reference unless it runs deferred.
+		// With every binding before the reference, both pick the same.
+		bs := nm.bindings[scopedName{0, string(name)}]
+		if at := t.Nodes[n].StartByte; allBefore(bs, at) {
+			b, found = pickBinding(bs, at, false, false)
+		} else {
+			b, found = nm.lookup(n, name)
+		}
+	} else {
+		b, found = nm.lookup(n, name)
+	}
 	if !found {
 		return nil, isBuiltinName(name)
 	}
@@ -260,6 +284,16 @@ func (nm *Names) lookup(n syntax.NodeID, name []byte) (nameBinding, bool) {
 		}
 		innermost = false
 	}
+}
+
+// allBefore reports whether every binding of bs starts before byte at.
+func allBefore(bs []nameBinding, at uint32) bool {
+	for _, b := range bs {
+		if b.at >= at {
+			return false
+		}
+	}
+	return true
 }
 
 // pickBinding chooses among one scope's bindings of a name, as documented
@@ -361,7 +395,7 @@ var (
 // preorder: the file's identifiers and attributes, or just those that
 // may bind a name, the index's listBindable (the others are skipped).
 func buildNames(t *syntax.Tree, im *Imports, refs []syntax.NodeID) *Names {
-	nm := &Names{tree: t, imports: im, bindings: map[scopedName][]nameBinding{}, bound: map[string]bool{}, lastNode: syntax.NoNode}
+	nm := &Names{tree: t, imports: im, bindings: map[scopedName][]nameBinding{}, bound: map[string]uint8{}, lastNode: syntax.NoNode}
 	// Only names that some import binds, or that name a builtin, are ever
 	// looked up (see binding): the table records the bindings and global
 	// declarations of those names alone, which leaves out most identifiers.
@@ -388,7 +422,7 @@ func buildNames(t *syntax.Tree, im *Imports, refs []syntax.NodeID) *Names {
 		}
 		k := scopedName{s, string(name)}
 		nm.bindings[k] = append(nm.bindings[k], nameBinding{at: nd.StartByte, imp: -1, inHandler: inHandler(t, id, s)})
-		nm.bound[k.name] = true
+		nm.bound[k.name] |= boundWhere(s)
 	}
 	for i := range im.List {
 		in := &im.List[i]
@@ -408,7 +442,7 @@ func buildNames(t *syntax.Tree, im *Imports, refs []syntax.NodeID) *Names {
 		copy(bs[j+1:], bs[j:])
 		bs[j] = b
 		nm.bindings[k] = bs
-		nm.bound[in.Local] = true
+		nm.bound[in.Local] |= boundWhere(s)
 	}
 	return nm
 }
@@ -430,6 +464,14 @@ var bindableParents = func() []bool {
 
 func bindableParent(n *syntax.Node) bool {
 	return int(n.KindID) < len(bindableParents) && bindableParents[n.KindID]
+}
+
+// boundWhere is the Names.bound bit of a binding in scope s.
+func boundWhere(s syntax.NodeID) uint8 {
+	if s == 0 {
+		return boundInModule
+	}
+	return boundInScope
 }
 
 // inHandler reports whether n lies in an except handler inside scope s.

@@ -420,3 +420,64 @@ print(f"{(open := 3)}")
 		check(f, NewModule(f, tree))
 	}
 }
+
+// TestBindingShortcut checks binding, which skips the scope walk for a
+// name only the module binds, against lookup on every identifier of a
+// source with such names used before, after and between their bindings,
+// and of a stdlib sample.
+func TestBindingShortcut(t *testing.T) {
+	check := func(name string, m *Module) {
+		t.Helper()
+		nm := m.Names()
+		tr := m.Tree
+		for _, id := range m.References() {
+			if !identifierKinds.Has(&tr.Nodes[id]) {
+				continue
+			}
+			text := tr.Text(id)
+			if nm.bound[string(text)] == 0 {
+				continue
+			}
+			var wantImp *Import
+			wantBuiltin := false
+			if b, found := nm.lookup(id, text); !found {
+				wantBuiltin = isBuiltinName(text)
+			} else if b.imp >= 0 {
+				wantImp = &nm.imports.List[b.imp]
+			}
+			if !nm.imports.BindsLocal(text) && !isBuiltinName(text) {
+				wantImp, wantBuiltin = nil, false
+			}
+			imp, builtin := nm.binding(id)
+			if imp != wantImp || builtin != wantBuiltin {
+				t.Errorf("%s: %s at byte %d: binding %v, %v; lookup %v, %v", name, text, tr.Nodes[id].StartByte, imp, builtin, wantImp, wantBuiltin)
+			}
+		}
+	}
+	src := `print(os, len)
+import os
+def f():
+    return os.sep, len
+len = 3
+try:
+    import json
+except ImportError:
+    json = None
+class C:
+    import os as len
+    x = len
+os = json or len
+`
+	check("src", namesModule(t, src))
+	for _, f := range corpus.StdlibSample(t, 80) {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree, err := syntax.ParseOnce(syntax.Python, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(f, NewModule(f, tree))
+	}
+}
