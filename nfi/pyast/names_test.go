@@ -408,17 +408,7 @@ def f(os, *sys, len=1, **kw):
 print(f"{(open := 3)}")
 `
 	check("src", namesModule(t, src))
-	for _, f := range corpus.StdlibSample(t, 80) {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tree, err := syntax.ParseOnce(syntax.Python, src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		check(f, NewModule(f, tree))
-	}
+	eachSampleModule(t, check)
 }
 
 // TestBindingShortcut checks binding, which skips the scope walk for a
@@ -469,6 +459,13 @@ class C:
 os = json or len
 `
 	check("src", namesModule(t, src))
+	eachSampleModule(t, check)
+}
+
+// eachSampleModule calls check with the Module of each file of an 80-file
+// standard-library sample.
+func eachSampleModule(t *testing.T, check func(path string, m *Module)) {
+	t.Helper()
 	for _, f := range corpus.StdlibSample(t, 80) {
 		src, err := os.ReadFile(f)
 		if err != nil {
