@@ -1,12 +1,10 @@
 package pyast
 
 import (
-	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/polynfi/polynfi/internal/corpus"
 	"github.com/polynfi/polynfi/syntax"
 )
 
@@ -107,15 +105,5 @@ func TestIsTextLiteral(t *testing.T) {
 	if n := check("src", tree); n != 2 {
 		t.Errorf("src: %d text literals, want 2", n)
 	}
-	for _, f := range corpus.StdlibSample(t, 60) {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tree, err := syntax.ParseOnce(syntax.Python, b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		check(f, tree)
-	}
+	eachSampleTree(t, 60, func(f string, tree *syntax.Tree) { check(f, tree) })
 }

@@ -1,12 +1,10 @@
 package pyast
 
 import (
-	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/polynfi/polynfi/internal/corpus"
 	"github.com/polynfi/polynfi/syntax"
 )
 
@@ -39,15 +37,5 @@ func TestIndexInLinesPass(t *testing.T) {
 	}
 	src := "x = f'{a.b} {c!r:{w}}' + '''\n{y}'''\n# c\ndef g(): return lambda: h(f'{k}')\nimport os\n"
 	check("src", namesModule(t, src).Tree)
-	for _, f := range corpus.StdlibSample(t, 60) {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tree, err := syntax.ParseOnce(syntax.Python, src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		check(f, tree)
-	}
+	eachSampleTree(t, 60, check)
 }

@@ -3,13 +3,11 @@ package pyast
 import (
 	"encoding/binary"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/polynfi/polynfi/internal/corpus"
 	"github.com/polynfi/polynfi/syntax"
 )
 
@@ -187,17 +185,12 @@ func TestCodeFlag(t *testing.T) {
 	if want := []int{1, 4, 6, 7, 8, 9, 10, 11, 12}; !cmp.Equal(want, got) {
 		t.Errorf("code lines = %v, want %v", got, want)
 	}
-	for _, f := range corpus.StdlibSample(t, 60) {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tree, err := syntax.ParseOnce(syntax.Python, src)
-		if err != nil || tree.HasError() {
-			continue
+	eachSampleTree(t, 60, func(f string, tree *syntax.Tree) {
+		if tree.HasError() {
+			return
 		}
 		checkCodeFlags(t, f, NewModule(f, tree))
-	}
+	})
 }
 
 // TestFreeList checks that storage returns to the list it came from: a

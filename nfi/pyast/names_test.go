@@ -309,14 +309,9 @@ func BenchmarkNames(b *testing.B) {
 // every node of a stdlib sample.
 func TestAppendImportedName(t *testing.T) {
 	checked := 0
-	for _, f := range corpus.StdlibSample(t, 30) {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tree, err := syntax.ParseOnce(syntax.Python, src)
-		if err != nil || tree.HasError() {
-			continue
+	eachSampleTree(t, 30, func(f string, tree *syntax.Tree) {
+		if tree.HasError() {
+			return
 		}
 		m := NewModule(f, tree)
 		buf := []byte("prefix:")
@@ -332,7 +327,7 @@ func TestAppendImportedName(t *testing.T) {
 				checked++
 			}
 		}
-	}
+	})
 	if checked < 100 {
 		t.Errorf("only %d resolved names checked", checked)
 	}
@@ -351,15 +346,7 @@ func TestIsBuiltinName(t *testing.T) {
 			t.Errorf("isBuiltinName(%q) = true", s)
 		}
 	}
-	for _, f := range corpus.StdlibSample(t, 40) {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tree, err := syntax.ParseOnce(syntax.Python, src)
-		if err != nil {
-			t.Fatal(err)
-		}
+	eachSampleTree(t, 40, func(f string, tree *syntax.Tree) {
 		for i := range tree.Nodes {
 			if identifierKinds.Has(&tree.Nodes[i]) {
 				name := tree.Text(syntax.NodeID(i))
@@ -368,7 +355,7 @@ func TestIsBuiltinName(t *testing.T) {
 				}
 			}
 		}
-	}
+	})
 }
 
 // TestBindableList checks that buildNames over the index's bindable
@@ -466,7 +453,16 @@ os = json or len
 // standard-library sample.
 func eachSampleModule(t *testing.T, check func(path string, m *Module)) {
 	t.Helper()
-	for _, f := range corpus.StdlibSample(t, 80) {
+	eachSampleTree(t, 80, func(f string, tree *syntax.Tree) {
+		check(f, NewModule(f, tree))
+	})
+}
+
+// eachSampleTree parses the first n files of a standard-library sample and
+// calls check with each path and tree (trees with syntax errors included).
+func eachSampleTree(t *testing.T, n int, check func(path string, tree *syntax.Tree)) {
+	t.Helper()
+	for _, f := range corpus.StdlibSample(t, n) {
 		src, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
@@ -475,6 +471,6 @@ func eachSampleModule(t *testing.T, check func(path string, m *Module)) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		check(f, NewModule(f, tree))
+		check(f, tree)
 	}
 }
