@@ -26,23 +26,14 @@ type nodeIndex struct {
 
 // indexLists maps a Python KindID to the set (one bit per list) of the
 // lists its nodes go in.
-var indexLists = func() []uint8 {
-	names := syntax.KindNames(syntax.Python)
-	l := make([]uint8, len(names))
-	for id, n := range names {
-		switch n {
-		case "identifier", "attribute":
-			l[id] = 1 << listRef
-		case "comment":
-			l[id] = 1 << listComment
-		case "function_definition", "class_definition":
-			l[id] = 1<<listDef | 1<<listImportish
-		case "lambda", "import_statement", "import_from_statement", "future_import_statement":
-			l[id] = 1 << listImportish
-		}
-	}
-	return l
-}()
+var indexLists = (&syntax.KindClasses{Names: map[string]uint8{
+	"identifier": 1 << listRef, "attribute": 1 << listRef,
+	"comment":             1 << listComment,
+	"function_definition": 1<<listDef | 1<<listImportish,
+	"class_definition":    1<<listDef | 1<<listImportish,
+	"lambda":              1 << listImportish, "import_statement": 1 << listImportish,
+	"import_from_statement": 1 << listImportish, "future_import_statement": 1 << listImportish,
+}}).Table(syntax.Python)
 
 // index returns the file's node index, built once per file together with
 // its line table (Module.build).

@@ -313,34 +313,16 @@ const (
 )
 
 // tokenClasses maps a Python KindID to its token class.
-var tokenClasses = func() []uint8 {
-	names := syntax.KindNames(syntax.Python)
-	c := make([]uint8, len(names))
-	for id, n := range names {
-		switch n {
-		case "string":
-			c[id] = classString
-		case "line_continuation":
-			c[id] = classLineContinuation
-		case "comment":
-			c[id] = classComment
-		case "(", "[", "{":
-			c[id] = classOpen
-		case ")", "]", "}":
-			c[id] = classClose
-		case ":":
-			c[id] = classColon
-		}
-	}
-	return c
-}()
+var tokenClasses = (&syntax.KindClasses{Names: map[string]uint8{
+	"string":            classString,
+	"line_continuation": classLineContinuation,
+	"comment":           classComment,
+	"(":                 classOpen, "[": classOpen, "{": classOpen,
+	")": classClose, "]": classClose, "}": classClose,
+	":": classColon,
+}}).Table(syntax.Python)
 
-func tokenClassOf(n *syntax.Node) uint8 {
-	if int(n.KindID) < len(tokenClasses) {
-		return tokenClasses[n.KindID]
-	}
-	return classOther
-}
+func tokenClassOf(n *syntax.Node) uint8 { return tokenClasses.Of(n) }
 
 // A freeList keeps the storage of released modules (see Module.Release)
 // for later modules: up to one slice per core (the engine scores a file per

@@ -350,26 +350,13 @@ const (
 )
 
 // scopeClasses maps a Python KindID to its scope class.
-var scopeClasses = func() []uint8 {
-	names := syntax.KindNames(syntax.Python)
-	c := make([]uint8, len(names))
-	for id, n := range names {
-		switch n {
-		case "function_definition", "class_definition", "lambda":
-			c[id] = scopeDef
-		case "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression":
-			c[id] = scopeComprehension
-		}
-	}
-	return c
-}()
+var scopeClasses = (&syntax.KindClasses{Names: map[string]uint8{
+	"function_definition": scopeDef, "class_definition": scopeDef, "lambda": scopeDef,
+	"list_comprehension": scopeComprehension, "set_comprehension": scopeComprehension,
+	"dictionary_comprehension": scopeComprehension, "generator_expression": scopeComprehension,
+}}).Table(syntax.Python)
 
-func scopeClassOf(n *syntax.Node) uint8 {
-	if int(n.KindID) < len(scopeClasses) {
-		return scopeClasses[n.KindID]
-	}
-	return scopeNone
-}
+func scopeClassOf(n *syntax.Node) uint8 { return scopeClasses.Of(n) }
 
 // isParamName reports whether n, inside parameter list params, is a
 // parameter's own name (not part of a default or annotation).
@@ -502,27 +489,15 @@ const (
 )
 
 // bindingParents maps a Python KindID to its binds* class.
-var bindingParents = func() []uint8 {
-	names := syntax.KindNames(syntax.Python)
-	c := make([]uint8, len(names))
-	for id, n := range names {
-		switch n {
-		case "assignment", "augmented_assignment", "for_statement", "for_in_clause":
-			c[id] = bindsLeft
-		case "as_pattern_target":
-			c[id] = bindsAlways
-		case "named_expression", "function_definition", "class_definition":
-			c[id] = bindsOwnName
-		case "default_parameter", "typed_default_parameter":
-			c[id] = bindsNameField
-		case "parameters", "lambda_parameters", "typed_parameter", "list_splat_pattern", "dictionary_splat_pattern":
-			c[id] = bindsParameter
-		case "except_clause":
-			c[id] = bindsAlias
-		}
-	}
-	return c
-}()
+var bindingParents = (&syntax.KindClasses{Names: map[string]uint8{
+	"assignment": bindsLeft, "augmented_assignment": bindsLeft, "for_statement": bindsLeft, "for_in_clause": bindsLeft,
+	"as_pattern_target": bindsAlways,
+	"named_expression":  bindsOwnName, "function_definition": bindsOwnName, "class_definition": bindsOwnName,
+	"default_parameter": bindsNameField, "typed_default_parameter": bindsNameField,
+	"parameters": bindsParameter, "lambda_parameters": bindsParameter, "typed_parameter": bindsParameter,
+	"list_splat_pattern": bindsParameter, "dictionary_splat_pattern": bindsParameter,
+	"except_clause": bindsAlias,
+}}).Table(syntax.Python)
 
 // isBindingTarget reports whether identifier n is bound (not read) where it
 // stands: an assignment, augmented assignment, for or comprehension target,
