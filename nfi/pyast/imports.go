@@ -50,13 +50,8 @@ type Imports struct {
 	// locals holds every local name bound by some import, in any scope.
 	locals map[string]bool
 	// localShapes summarizes locals so that most names are rejected
-	// without hashing them: localShapes[b&63] has bit lenBit(n) for each
-	// local of n bytes (63 and over share the last bit) whose first byte
-	// is b; localLast has bit b for each last byte b of a local. (Folding
-	// the first byte to six bits keeps ASCII letters and '_' apart; it
-	// keeps the table small, 0.5 KB, as every file allocates one.)
-	localShapes [64]uint64
-	localLast   [4]uint64
+	// without hashing them.
+	localShapes nameShapes
 }
 
 // Imports returns the file's import table, built once per file.
@@ -79,16 +74,37 @@ func (m *Module) ImportsModule(name string) bool { return m.Imports().ImportsMod
 // BindsLocal reports whether some import in the file binds local name s (in
 // any scope). It does not allocate.
 func (im *Imports) BindsLocal(s []byte) bool {
-	if len(s) == 0 || im.localShapes[s[0]&63]&lenBit(len(s)) == 0 || !byteIn(&im.localLast, s[len(s)-1]) {
+	return im.localShapes.mayHave(s) && im.locals[string(s)]
+}
+
+// nameShapes summarizes a set of names so that most other names are
+// rejected without hashing them: first[b&63] has bit lenBit(n) for each
+// name of n bytes (63 and over share the last bit) whose first byte is b;
+// last has bit b for each last byte b of a name. (Folding the first byte to
+// six bits keeps ASCII letters and '_' apart; it keeps the table small,
+// 0.5 KB, as every file's import table has one.)
+type nameShapes struct {
+	first [64]uint64
+	last  [4]uint64
+}
+
+// add adds non-empty name s to the set.
+func (sh *nameShapes) add(s string) {
+	sh.first[s[0]&63] |= lenBit(len(s))
+	b := s[len(s)-1]
+	sh.last[b>>6] |= 1 << (b & 63)
+}
+
+// mayHave reports whether name s may be in the set: false means it is not.
+func (sh *nameShapes) mayHave(s []byte) bool {
+	if len(s) == 0 || sh.first[s[0]&63]&lenBit(len(s)) == 0 {
 		return false
 	}
-	return im.locals[string(s)]
+	b := s[len(s)-1]
+	return sh.last[b>>6]&(1<<(b&63)) != 0
 }
 
 func lenBit(n int) uint64 { return 1 << min(n, 63) }
-
-// byteIn reports whether b is in the byte set set (bit b%64 of set[b/64]).
-func byteIn(set *[4]uint64, b byte) bool { return set[b>>6]&(1<<(b&63)) != 0 }
 
 // buildImports reads the imports among nodes ids: the file's scopes (defs,
 // classes, lambdas) and import statements, in preorder.
@@ -119,9 +135,7 @@ func buildImports(t *syntax.Tree, ids []syntax.NodeID) *Imports {
 		in := &im.List[i]
 		if in.Local != "" {
 			im.locals[in.Local] = true
-			im.localShapes[in.Local[0]&63] |= lenBit(len(in.Local))
-			last := in.Local[len(in.Local)-1]
-			im.localLast[last>>6] |= 1 << (last & 63)
+			im.localShapes.add(in.Local)
 		}
 		if strings.HasPrefix(in.Module, ".") || in.Module == "" {
 			continue

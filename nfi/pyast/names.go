@@ -564,20 +564,13 @@ func IsReference(t *syntax.Tree, n syntax.NodeID) bool {
 // builtin everywhere).
 var builtinNames = map[string]bool{}
 
-// builtinShapes and builtinLast summarize builtinNames as Imports'
-// localShapes and localLast summarize an import table's locals: three
-// identifiers in four fail them without a hash.
-var (
-	builtinShapes [64]uint64
-	builtinLast   [4]uint64
-)
+// builtinShapes summarizes builtinNames: three identifiers in four fail it
+// without a hash.
+var builtinShapes nameShapes
 
 // isBuiltinName reports whether name is in builtinNames.
 func isBuiltinName(name []byte) bool {
-	if len(name) == 0 || builtinShapes[name[0]&63]&lenBit(len(name)) == 0 || !byteIn(&builtinLast, name[len(name)-1]) {
-		return false
-	}
-	return builtinNames[string(name)]
+	return builtinShapes.mayHave(name) && builtinNames[string(name)]
 }
 
 func init() {
@@ -602,8 +595,6 @@ func init() {
 		list locals map max memoryview min next object oct open ord pow print property quit range
 		repr reversed round set setattr slice sorted staticmethod str sum super tuple type vars zip`) {
 		builtinNames[s] = true
-		builtinShapes[s[0]&63] |= lenBit(len(s))
-		last := s[len(s)-1]
-		builtinLast[last>>6] |= 1 << (last & 63)
+		builtinShapes.add(s)
 	}
 }
