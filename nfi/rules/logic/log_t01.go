@@ -101,15 +101,14 @@ const summarizerKey = "logic.summarizer"
 // node to show it, of a Summarizer shown here the nodes of summaryKinds
 // (for a file without them: a pass over the node kinds, no walk).
 func fileSummary(p *nfi.Pass) metrics.Summary {
-	s := pyast.Memo(p.Module, summarizerKey, func() *metrics.Summarizer { return nil })
-	if s == nil {
+	return pyast.Memo(p.Module, summarizerKey, func() *metrics.Summarizer {
 		t := p.Tree
-		s = metrics.NewSummarizer(t)
+		s := metrics.NewSummarizer(t)
 		for i := range t.Nodes {
 			if summaryKindSet.Has(&t.Nodes[i]) {
 				s.Visit(syntax.NodeID(i))
 			}
 		}
-	}
-	return s.Summary()
+		return s
+	}).Summary()
 }
