@@ -42,9 +42,8 @@ type Engine struct {
 	rules    []*Rule   // selected, in catalog order
 	limits   []float64 // per selected rule
 	total    [numAspects]int
-	dispatch [][]int // by Python KindID: indexes into rules
-	// The dispatch table flattened for ScoreTree's loop over every node:
-	// the rules of KindID k are visitors[first[k]:first[k+1]].
+	// The dispatch table, flat for ScoreTree's loop over every node: the
+	// rules visiting Python KindID k are visitors[first[k]:first[k+1]].
 	first    []int32
 	visitors []visitor
 	finish   []int
@@ -74,7 +73,7 @@ func NewEngine(c *Catalog, s Settings) (*Engine, error) {
 	for id, n := range names {
 		byName[n] = append(byName[n], uint16(id))
 	}
-	e.dispatch = make([][]int, len(names))
+	dispatch := make([][]int, len(names)) // by Python KindID: indexes into rules
 	seen := map[string]bool{}
 	for _, r := range c.Rules {
 		if err := r.Validate(); err != nil {
@@ -104,15 +103,15 @@ func NewEngine(c *Catalog, s Settings) (*Engine, error) {
 				return nil, fmt.Errorf("rule %s: node kind %q is not in the Python grammar", r.ID, k)
 			}
 			for _, id := range ids {
-				e.dispatch[id] = append(e.dispatch[id], i)
+				dispatch[id] = append(dispatch[id], i)
 			}
 		}
 		if r.Finish != nil {
 			e.finish = append(e.finish, i)
 		}
 	}
-	e.first = make([]int32, len(e.dispatch)+1)
-	for k, rs := range e.dispatch {
+	e.first = make([]int32, len(dispatch)+1)
+	for k, rs := range dispatch {
 		for _, ri := range rs {
 			e.visitors = append(e.visitors, visitor{rule: ri, visit: e.rules[ri].Visit})
 		}
