@@ -331,11 +331,10 @@ var (
 )
 
 // names builds the name tables of the grammar lang (a TSLanguage*) for
-// flattening, and returns them with the node-type names by symbol and the
-// field names by field id (fields[0] == "") as Go strings over the
-// grammar's static C strings. fieldID gives a field name's number in the
-// table of all grammars' field names (Node.FieldID).
-func names(lang unsafe.Pointer, l Language, fieldID func(string) uint16) (tables unsafe.Pointer, kinds, fields []string) {
+// flattening, and returns them with the node-type names by symbol as Go
+// strings over the grammar's static C strings. fieldID gives a field
+// name's number in the table of all grammars' field names (Node.FieldID).
+func names(lang unsafe.Pointer, l Language, fieldID func(string) uint16) (tables unsafe.Pointer, kinds []string) {
 	t := C.pn_names_new(lang)
 	if t == nil {
 		panic("syntax: out of memory building grammar name tables")
@@ -346,10 +345,9 @@ func names(lang unsafe.Pointer, l Language, fieldID func(string) uint16) (tables
 		kinds = append(kinds, str(s))
 	}
 	for i, s := range unsafe.Slice(t.fields, int(t.field_count)) {
-		fields = append(fields, str(s))
 		C.pn_set_field_id(t, C.uint32_t(i), C.uint16_t(fieldID(str(s))))
 	}
-	return unsafe.Pointer(t), kinds, fields
+	return unsafe.Pointer(t), kinds
 }
 
 // cParser is one C TSParser with the reusable stack of its flattening.

@@ -68,13 +68,13 @@ func LanguageForPath(path string) (lang Language, ok bool) {
 	return 0, false
 }
 
-// grammar holds one language's C handle and its kind and field name tables.
+// grammar holds one language's C handle and its name tables for
+// flattening (its kind names are in kindsByLang, its field names in
+// fieldNames).
 type grammar struct {
-	lang   *sitter.Language
-	ptr    unsafe.Pointer // the TSLanguage*
-	names  unsafe.Pointer // *C.pn_names: kinds and fields for flattening (C memory, never freed)
-	kinds  []string       // by symbol id (over static C strings)
-	fields []string       // by field id; fields[0] == ""
+	lang  *sitter.Language
+	ptr   unsafe.Pointer // the TSLanguage*
+	names unsafe.Pointer // *C.pn_names: kinds and fields for flattening (C memory, never freed)
 }
 
 var (
@@ -111,8 +111,7 @@ func loadGrammars() {
 	for _, l := range Languages() {
 		p := ptrs[l]
 		g := &grammar{lang: sitter.NewLanguage(p), ptr: p}
-		g.names, g.kinds, g.fields = names(p, l, fieldID)
-		kindsByLang[l] = g.kinds
+		g.names, kindsByLang[l] = names(p, l, fieldID)
 		grammars[l] = g
 	}
 }
@@ -130,11 +129,10 @@ func grammarFor(l Language) (*grammar, error) {
 // (Node.KindID). Several symbols may share one name (aliases). The slice is
 // shared: do not modify it.
 func KindNames(l Language) []string {
-	g, err := grammarFor(l)
-	if err != nil {
+	if _, err := grammarFor(l); err != nil {
 		return nil
 	}
-	return g.kinds
+	return kindsByLang[l]
 }
 
 // Parser parses source text into Trees. A Parser holds one tree-sitter parser
