@@ -217,12 +217,11 @@ type change struct {
 }
 
 type job struct {
-	seq            int
-	ch             *change
-	fc             fileChange
-	before, after  []byte
-	bSize, aSize   int // sizes when a side was too large to read
-	readErrB, errA error
+	seq           int
+	ch            *change
+	fc            fileChange
+	before, after []byte
+	bSize, aSize  int // sizes when a side was too large to read
 }
 
 type pairResult struct {

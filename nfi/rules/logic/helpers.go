@@ -71,11 +71,6 @@ func funcName(t *syntax.Tree, def syntax.NodeID) string {
 	return ""
 }
 
-// insideFunction reports whether n is inside a def body (at any depth).
-func insideFunction(t *syntax.Tree, n syntax.NodeID) bool {
-	return t.Ancestor(n, "function_definition") != syntax.NoNode
-}
-
 // defCounts is the Pass.State of a rule that counts something (branches,
 // returns) per def from the nodes of its Kinds, shown in preorder by the
 // engine's dispatch, rather than by a walk of every def body. classes maps
