@@ -59,6 +59,7 @@ extern const char *ts_language_symbol_name(const void *self, uint16_t symbol);
 extern const char *ts_language_field_name_for_id(const void *self, uint16_t id);
 extern uint32_t ts_language_symbol_count(const void *self);
 extern uint32_t ts_language_field_count(const void *self);
+extern int ts_language_symbol_type(const void *self, uint16_t symbol); // TSSymbolTypeRegular == 0
 
 // pn_str has the memory layout of a Go string.
 typedef struct { const char *ptr; intptr_t len; } pn_str;
@@ -96,11 +97,13 @@ enum {
 
 // pn_names is a grammar's node-type and field names as Go strings over the
 // grammar's static C strings: kinds[symbol], fields[field id] (fields[0] is
-// ""), and, set from Go, field_ids[field id], the field's number in
+// ""); named[symbol], whether a visible node of that (public) symbol is
+// named; and, set from Go, field_ids[field id], the field's number in
 // syntax's table of all grammars' field names, and lang, the grammar's
 // syntax.Language.
 typedef struct {
 	pn_str *kinds, *fields;
+	bool *named;
 	uint16_t *field_ids;
 	uint32_t kind_count, field_count;
 	uint8_t lang;
@@ -125,11 +128,15 @@ static pn_names *pn_names_new(const void *lang) {
 	n->kinds = calloc(n->kind_count, sizeof(pn_str));
 	n->fields = calloc(n->field_count, sizeof(pn_str));
 	n->field_ids = calloc(n->field_count, sizeof(uint16_t));
-	if (!n->kinds || !n->fields || !n->field_ids) {
-		free(n->kinds); free(n->fields); free(n->field_ids); free(n);
+	n->named = calloc(n->kind_count, sizeof(bool));
+	if (!n->kinds || !n->fields || !n->field_ids || !n->named) {
+		free(n->kinds); free(n->fields); free(n->field_ids); free(n->named); free(n);
 		return NULL;
 	}
-	for (uint32_t i = 0; i < n->kind_count; i++) n->kinds[i] = pn_cstr(ts_language_symbol_name(lang, (uint16_t)i));
+	for (uint32_t i = 0; i < n->kind_count; i++) {
+		n->kinds[i] = pn_cstr(ts_language_symbol_name(lang, (uint16_t)i));
+		n->named[i] = ts_language_symbol_type(lang, (uint16_t)i) == 0;
+	}
 	n->fields[0] = pn_cstr("");
 	for (uint32_t i = 1; i < n->field_count; i++) n->fields[i] = pn_cstr(ts_language_field_name_for_id(lang, (uint16_t)i));
 	return n;
@@ -139,18 +146,30 @@ static pn_names *pn_names_new(const void *lang) {
 // with errors, notes it in *first_error when it is the first ERROR or
 // MISSING node. A tree without errors (ts_node_has_error of its root is
 // false, which counts MISSING nodes) has no MISSING node to look for.
+//
+// It saves a call per field where the answer is at hand:
+//   - the start byte and point are node.context[0..2], which is all that
+//     ts_node_start_byte and ts_node_start_point return (tree-sitter's
+//     node.c; TestFlattenMatchesNodeAPI and TestFlattenStdlib check it
+//     against those calls);
+//   - ts_node_is_named is the named flag of the node's alias symbol or, for
+//     a node without alias, of its own symbol, and the public symbol
+//     (ts_node_symbol) shares its name and type with both, so a table by
+//     public symbol answers it; ERROR (0xFFFF, outside the table) still
+//     asks.
 static inline void pn_fill(pn_gonode *f, pn_node node, uint16_t fid, const pn_names *names, int32_t n,
                            bool errors, int32_t *first_error) {
 	uint16_t sym = ts_node_symbol(node);
 	f->kind_id = sym;
 	f->lang = names->lang;
 	f->field_id = fid > 0 && fid < names->field_count ? names->field_ids[fid] : 0;
-	f->start_byte = ts_node_start_byte(node);
+	f->start_byte = node.context[0];
+	f->start_row = node.context[1];
+	f->start_col = node.context[2];
 	f->end_byte = ts_node_end_byte(node);
-	pn_point sp = ts_node_start_point(node), ep = ts_node_end_point(node);
-	f->start_row = sp.row; f->start_col = sp.column;
+	pn_point ep = ts_node_end_point(node);
 	f->end_row = ep.row; f->end_col = ep.column;
-	f->named = ts_node_is_named(node);
+	f->named = sym < names->kind_count ? names->named[sym] : ts_node_is_named(node);
 	f->missing = errors && ts_node_is_missing(node);
 	f->extra = ts_node_is_extra(node);
 	if (errors && *first_error < 0 && (sym == 0xFFFF || f->missing)) *first_error = n;
