@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -39,11 +40,15 @@ func newDiffCmd(e *env) *cobra.Command {
 files are matched by relative path. Prints S_p before and after (mean over the
 files present in each version), the improvement I_p = S_p(after) - S_p(before)
 per aspect in percentage points (SWE-NFI Eq. 2), and every rule whose verdict
-flipped. A version with no valid file has no score; the improvement is then
-not defined and the exit code is 1.`,
+flipped. In text, files present in only one version are listed with the rules
+they fail. --format sarif writes the after version's results (SARIF 2.1.0),
+each marked new, updated or unchanged against the before version, for
+code-scanning tools to show only what a change introduced. A version with no
+valid file has no score; the improvement is then not defined and the exit
+code is 1.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFormat(format, "text", "json"); err != nil {
+			if err := checkFormat(format, "text", "json", "sarif"); err != nil {
 				return err
 			}
 			eng, err := ef.engine(args[1])
@@ -72,7 +77,8 @@ not defined and the exit code is 1.`,
 				return out
 			}
 			out := diffOutput{Run: summarizeSettings(eng), Before: score(args[0], before), After: score(args[1], after)}
-			if len(before) == 1 && len(after) == 1 && before[0] == "" {
+			single := len(before) == 1 && len(after) == 1 && before[0] == ""
+			if single {
 				// two single files: match them whatever their names, under the after name
 				name := filepath.Base(args[1])
 				out.Before[0].Path, out.After[0].Path = name, name
@@ -86,11 +92,16 @@ not defined and the exit code is 1.`,
 					out.ImprovementPoints[a.Code()] = v
 				}
 			}
-			if format == "json" {
+			switch format {
+			case "json":
 				if err := writeJSON(e.stdout, out); err != nil {
 					return err
 				}
-			} else {
+			case "sarif":
+				if err := writeDiffSARIF(e.stdout, eng, out, diffAfterPath(args[1], single)); err != nil {
+					return err
+				}
+			default:
 				writeDiffText(e, out, args)
 			}
 			if !out.Valid {
@@ -99,7 +110,7 @@ not defined and the exit code is 1.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json")
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json, sarif")
 	ef.register(cmd)
 	return cmd
 }
@@ -160,10 +171,10 @@ func writeDiffText(e *env, out diffOutput, args []string) {
 	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(w, "before: %s (%s)\nafter:  %s (%s)\n", args[0], plural(len(out.Before), "file"), args[1], plural(len(out.After), "file"))
 	for _, p := range out.Added {
-		fmt.Fprintf(w, "added:   %s\n", p)
+		fmt.Fprintf(w, "added:   %s%s\n", p, verdict(out.After, p))
 	}
 	for _, p := range out.Removed {
-		fmt.Fprintf(w, "removed: %s\n", p)
+		fmt.Fprintf(w, "removed: %s%s\n", p, verdict(out.Before, p))
 	}
 	fmt.Fprintln(w)
 	for _, side := range [][]nfi.FileScore{out.Before, out.After} {
@@ -200,4 +211,29 @@ func writeDiffText(e *env, out diffOutput, args []string) {
 			fmt.Fprintf(e.stdout, "  %s %s %s\n", dir, f.ID, f.Path)
 		}
 	}
+}
+
+// verdict summarizes, for the text listing of an added or removed file,
+// the rules the file fails (" (fails DOC-R01, STY-R05)"), "" when it
+// passes all, or " (invalid)" when it could not be scored.
+func verdict(files []nfi.FileScore, path string) string {
+	for _, f := range files {
+		if f.Path != path {
+			continue
+		}
+		if !f.Valid {
+			return " (invalid)"
+		}
+		var failed []string
+		for _, r := range f.Rules {
+			if !r.Passed {
+				failed = append(failed, r.ID)
+			}
+		}
+		if len(failed) == 0 {
+			return ""
+		}
+		return " (fails " + strings.Join(failed, ", ") + ")"
+	}
+	return ""
 }

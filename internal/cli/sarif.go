@@ -53,6 +53,22 @@ func newSARIFSink(w io.Writer, e *nfi.Engine) *sarifSink {
 }
 
 func (s *sarifSink) file(fs nfi.FileScore) error {
+	for _, r := range s.results(fs, fs.Path) {
+		s.run.AddResult(r)
+	}
+	return nil
+}
+
+// results returns fs's SARIF results, in rule order: one per diagnostic,
+// or one invalidFileRule result when fs could not be scored. path is the
+// file as it is on disk (see artifactURI).
+func (s *sarifSink) results(fs nfi.FileScore, path string) []*sarif.Result {
+	at := func(region *sarif.Region) []*sarif.Location {
+		return []*sarif.Location{sarif.NewLocationWithPhysicalLocation(
+			sarif.NewPhysicalLocation().
+				WithArtifactLocation(sarif.NewSimpleArtifactLocation(artifactURI(path))).
+				WithRegion(region))}
+	}
 	if !fs.Valid {
 		msg := fs.Status
 		line, col := 1, 1
@@ -60,35 +76,27 @@ func (s *sarifSink) file(fs nfi.FileScore) error {
 			msg += ": " + fs.Error.Message
 			line, col = max(fs.Error.Line, 1), max(fs.Error.Column, 1)
 		}
-		res := sarif.NewRuleResult(invalidFileRule).
+		return []*sarif.Result{sarif.NewRuleResult(invalidFileRule).
 			WithRuleIndex(s.idx[invalidFileRule]).
 			WithLevel("error").
 			WithMessage(sarif.NewTextMessage(msg)).
-			WithLocations([]*sarif.Location{sarif.NewLocationWithPhysicalLocation(
-				sarif.NewPhysicalLocation().
-					WithArtifactLocation(sarif.NewSimpleArtifactLocation(artifactURI(fs.Path))).
-					WithRegion(sarif.NewSimpleRegion(line, line).WithStartColumn(col)))})
-		s.run.AddResult(res)
-		return nil
+			WithLocations(at(sarif.NewSimpleRegion(line, line).WithStartColumn(col)))}
 	}
+	var out []*sarif.Result
 	for _, r := range fs.Rules {
 		for _, d := range r.Diagnostics {
 			region := sarif.NewSimpleRegion(d.Line, max(d.EndLine, d.Line)).WithStartColumn(d.Column)
 			if d.EndColumn > 0 {
 				region = region.WithEndColumn(d.EndColumn)
 			}
-			res := sarif.NewRuleResult(d.RuleID).
+			out = append(out, sarif.NewRuleResult(d.RuleID).
 				WithRuleIndex(s.idx[d.RuleID]).
 				WithLevel("warning").
 				WithMessage(sarif.NewTextMessage(d.Message)).
-				WithLocations([]*sarif.Location{sarif.NewLocationWithPhysicalLocation(
-					sarif.NewPhysicalLocation().
-						WithArtifactLocation(sarif.NewSimpleArtifactLocation(artifactURI(fs.Path))).
-						WithRegion(region))})
-			s.run.AddResult(res)
+				WithLocations(at(region)))
 		}
 	}
-	return nil
+	return out
 }
 
 func (s *sarifSink) close(scoreSummary) error {

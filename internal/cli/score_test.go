@@ -110,6 +110,75 @@ func TestDiffCommand(t *testing.T) {
 	}
 }
 
+// TestDiffSARIF: the after version's results carry their baseline state
+// against the before version, matched by rule and message whatever the line.
+func TestDiffSARIF(t *testing.T) {
+	a := writeTree(t, map[string]string{
+		"m.py":    "def f(x):\n    return x\n",
+		"gone.py": "l = 1\n",
+	})
+	b := writeTree(t, map[string]string{
+		"m.py":   "import os\n\n\ndef f(x):\n    return x\n\n\ndef g(y):\n    return os.sep + y\n",
+		"new.py": "l = 1\n",
+	})
+	out, _, code := run(t, "diff", "--isolated", "--format", "sarif", a, b)
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	var got struct {
+		Runs []struct {
+			Results []struct {
+				RuleID        string `json:"ruleId"`
+				BaselineState string `json:"baselineState"`
+				Message       struct{ Text string }
+				Locations     []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string }
+						Region           struct{ StartLine int }
+					}
+				}
+			}
+			Properties struct {
+				Absent        map[string]int     `json:"absent"`
+				Added         []string           `json:"added_files"`
+				ImprovementPP map[string]float64 `json:"improvement_pp"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Runs) != 1 {
+		t.Fatalf("sarif: %v\n%s", err, out)
+	}
+	r := got.Runs[0]
+	state := map[string]string{} // file:rule:message -> state
+	for _, res := range r.Results {
+		loc := res.Locations[0].PhysicalLocation
+		file := filepath.Base(loc.ArtifactLocation.URI)
+		state[file+":"+res.RuleID+":"+res.Message.Text] = res.BaselineState
+		if file == "m.py" && strings.Contains(res.Message.Text, "function f ") && loc.Region.StartLine != 4 {
+			t.Errorf("%s: line %d, want 4 (the after file's line)", res.Message.Text, loc.Region.StartLine)
+		}
+	}
+	for k, want := range map[string]string{
+		"m.py:DOC-R01:public module m has no docstring":     "unchanged",
+		"m.py:DOC-R04:public function f has no docstring":   "unchanged", // moved from line 1 to 4
+		"m.py:DOC-R04:public function g has no docstring":   "new",
+		"new.py:DOC-R01:public module new has no docstring": "new",
+	} {
+		if got := state[k]; got != want {
+			t.Errorf("%s: baselineState %q, want %q (all: %v)", k, got, want, state)
+		}
+	}
+	// gone.py's results are not listed but counted as absent.
+	if r.Properties.Absent["DOC-R01"] != 1 || strings.Join(r.Properties.Added, ",") != "new.py" {
+		t.Errorf("properties %+v", r.Properties)
+	}
+	// The text listing names the rules an added or removed file fails.
+	out, _, _ = run(t, "diff", "--isolated", a, b)
+	if !strings.Contains(out, "added:   new.py (fails DOC-R01") || !strings.Contains(out, "removed: gone.py (fails DOC-R01") {
+		t.Errorf("text:\n%s", out)
+	}
+}
+
 // TestScoreOnlyInvalid: a run whose files are all invalid reports them,
 // says that there is no mean, and exits 0 (invalid files are results).
 func TestScoreOnlyInvalid(t *testing.T) {
