@@ -85,3 +85,15 @@ func BenchmarkSummarizer(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRawMetricsTree measures RawMetricsTree (LOG-T06's raw counts)
+// over 100 standard-library files, already parsed.
+func BenchmarkRawMetricsTree(b *testing.B) {
+	trees, size := benchTrees(b)
+	b.SetBytes(size)
+	for b.Loop() {
+		for _, t := range trees {
+			RawMetricsTree(t) // an error (as radon's) still counts the lines before it
+		}
+	}
+}

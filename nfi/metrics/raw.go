@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -460,26 +461,33 @@ var rawClass = func() (t [256]uint8) {
 }()
 
 // scanTriple finds the end of a triple-quoted string body starting at i;
-// a backslash escapes the next character on the same line.
+// a backslash escapes the next character on the same line. It looks for the
+// next quote with bytes.IndexByte and then for a backslash before it, the
+// first of the two that a byte-by-byte scan would meet (most lines of a
+// docstring hold neither).
 func scanTriple(s []byte, i int, q byte) (int, bool) {
 	for i < len(s) {
-		switch s[i] {
-		case '\\':
-			i += 2
-			continue
-		case q:
-			if i+2 < len(s) && s[i+1] == q && s[i+2] == q {
-				return i + 3, true
-			}
+		j := bytes.IndexByte(s[i:], q)
+		if j < 0 {
+			return 0, false
 		}
-		i++
+		if k := bytes.IndexByte(s[i:i+j], '\\'); k >= 0 {
+			i += k + 2 // (≤ the quote's index: the loop looks at it again)
+			continue
+		}
+		j += i
+		if j+2 < len(s) && s[j+1] == q && s[j+2] == q {
+			return j + 3, true
+		}
+		i = j + 1
 	}
 	return 0, false
 }
 
 // scanSingle finds the closing quote of a one-quote string body starting at
 // i. cont reports a backslash as the line's last character, which continues
-// the string on the next line.
+// the string on the next line. (One-line strings are short: a byte loop
+// beats scanTriple's bytes.IndexByte calls here.)
 func scanSingle(s []byte, i int, q byte) (end int, ok, cont bool) {
 	for i < len(s) {
 		switch s[i] {
@@ -757,12 +765,18 @@ var lineBreakLead = [256]bool{'\n': true, '\v': true, '\f': true, 0x1c: true, 0x
 func pyStrip(b []byte) []byte {
 	// indentation, the common case: eight spaces at a time, then one
 	i := 0
-	for i+8 <= len(b) && binary.LittleEndian.Uint64(b[i:]) == 0x2020202020202020 {
+	for i+8 <= len(b) {
+		// the first non-space byte of the word, if any, by its lowest set bit
+		if x := binary.LittleEndian.Uint64(b[i:]) ^ 0x2020202020202020; x != 0 {
+			i += bits.TrailingZeros64(x) >> 3
+			goto spaces
+		}
 		i += 8
 	}
 	for i < len(b) && b[i] == ' ' {
 		i++
 	}
+spaces:
 	b = b[i:]
 	for len(b) > 0 {
 		if c := b[0]; c < utf8.RuneSelf {

@@ -103,3 +103,62 @@ func TestRawMetricsTree(t *testing.T) {
 		t.Errorf("only %d sources checked", checked)
 	}
 }
+
+// TestScanTripleBytewise checks scanTriple's bytes.IndexByte search against
+// a byte-by-byte scan on every string of up to 7 bytes over the alphabet
+// that matters (each quote, a backslash, a letter) and every start offset.
+func TestScanTripleBytewise(t *testing.T) {
+	bytewise := func(s []byte, i int, q byte) (int, bool) {
+		for i < len(s) {
+			switch s[i] {
+			case '\\':
+				i += 2
+				continue
+			case q:
+				if i+2 < len(s) && s[i+1] == q && s[i+2] == q {
+					return i + 3, true
+				}
+			}
+			i++
+		}
+		return 0, false
+	}
+	const alphabet = "\"'\\a"
+	s := make([]byte, 0, 7)
+	var gen func()
+	gen = func() {
+		for _, q := range []byte{'"', '\''} {
+			for i := 0; i <= len(s); i++ {
+				wantEnd, wantOK := bytewise(s, i, q)
+				gotEnd, gotOK := scanTriple(s, i, q)
+				if gotEnd != wantEnd || gotOK != wantOK {
+					t.Fatalf("scanTriple(%q, %d, %q) = %d, %v; want %d, %v", s, i, q, gotEnd, gotOK, wantEnd, wantOK)
+				}
+			}
+		}
+		if len(s) == cap(s) {
+			return
+		}
+		for _, c := range []byte(alphabet) {
+			s = append(s, c)
+			gen()
+			s = s[:len(s)-1]
+		}
+	}
+	gen()
+}
+
+// TestPyStripIndent checks pyStrip against strings.TrimSpace-like trimming
+// of spaces for every indentation width up to 20 before text of several
+// lengths (the word-at-a-time indentation skip).
+func TestPyStripIndent(t *testing.T) {
+	for ind := 0; ind <= 20; ind++ {
+		for _, text := range []string{"", "x", "\tx", "abc def ", "0123456789abcdef", "é"} {
+			line := strings.Repeat(" ", ind) + text
+			got := string(pyStrip([]byte(line)))
+			if want := strings.TrimSpace(line); got != want {
+				t.Errorf("pyStrip(%q) = %q, want %q", line, got, want)
+			}
+		}
+	}
+}
