@@ -68,3 +68,13 @@ func (ix *nodeIndex) add(lists uint8, id syntax.NodeID) {
 // preorder (an attribute chain before its parts), built once per file: for
 // scans over references that need not look at every node.
 func (m *Module) References() []syntax.NodeID { return m.index().lists[listRef] }
+
+// BindableIdentifiers returns, in preorder, the file's identifiers whose
+// parent's kind may bind them or declare them global (a target pattern such
+// as pattern_list, tuple or list_splat_pattern, an assignment, for, with or
+// except target, a walrus, def, class or parameter, or a global or nonlocal
+// statement), built once per file with References. Every identifier that
+// such a construct binds is listed; so are some that are read (an element
+// of a tuple expression, say). The slice belongs to the module: callers
+// must not modify it.
+func (m *Module) BindableIdentifiers() []syntax.NodeID { return m.index().lists[listBindable] }

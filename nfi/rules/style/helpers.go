@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/nfi/pyast"
 	"github.com/polynfi/polynfi/syntax"
 )
 
@@ -248,6 +249,52 @@ var roleKinds = &syntax.KindClasses{Names: map[string]uint8{
 	"splat_pattern":            rkSplat,
 	"as_pattern":               rkAs,
 }}
+
+// Binding candidates. bindingRole gives a role other than roleNone only to
+// an identifier whose parent has one of roleKinds' kinds (a container it
+// climbs through, or the construct it stops at). Of those parent kinds, all
+// but the four of bindingExtraKinds may bind a name or declare it global in
+// pyast's sense, so their identifiers are listed in
+// pyast.Module.BindableIdentifiers (about a quarter of all identifiers).
+// The rules that act on bound names only therefore look at that list plus
+// the identifier children of the nodes of bindingExtraKinds (a starred
+// with-as target element `*b`, match captures), rather than at every
+// identifier. TestBindingCandidates checks this on a stdlib sample.
+var bindingExtraKinds = []string{"list_splat", "dotted_name", "splat_pattern", "as_pattern"}
+
+var identifierKinds = pyast.NewKindSet("identifier")
+
+// visitIdentifierChildren calls check with each identifier child of n, in
+// order: the Visit of the rules that check binding candidates, for the
+// nodes of bindingExtraKinds.
+func visitIdentifierChildren(p *nfi.Pass, n syntax.NodeID, check func(*nfi.Pass, syntax.NodeID)) {
+	t := p.Tree
+	for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+		if identifierKinds.Has(&t.Nodes[c]) {
+			check(p, c)
+		}
+	}
+}
+
+// checkBindableIdentifiers calls check with each of the file's bindable
+// identifiers (pyast.Module.BindableIdentifiers), in preorder: the Finish
+// of the rules that check binding candidates.
+func checkBindableIdentifiers(p *nfi.Pass, check func(*nfi.Pass, syntax.NodeID)) {
+	for _, id := range p.Module.BindableIdentifiers() {
+		check(p, id)
+	}
+}
+
+// appendIdentifierChildren appends the identifier children of n to buf, in
+// order.
+func appendIdentifierChildren(t *syntax.Tree, n syntax.NodeID, buf []syntax.NodeID) []syntax.NodeID {
+	for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+		if identifierKinds.Has(&t.Nodes[c]) {
+			buf = append(buf, c)
+		}
+	}
+	return buf
+}
 
 func isParams(k string) bool { return k == "parameters" || k == "lambda_parameters" }
 

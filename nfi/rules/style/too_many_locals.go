@@ -1,6 +1,7 @@
 package style
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/polynfi/polynfi/nfi"
@@ -35,10 +36,12 @@ var TooManyLocals = &nfi.Rule{
 			"(`def f(a, b, ..., p)` with 16 parameters fails here and passes Ruff). Not exact.",
 	},
 	Oracle: nfi.Oracle{Ruff: []string{"PLR0914"}, RuffArgs: []string{"--preview"}, Exact: false},
-	// every node kind the count looks at (see visitLocals), not only defs
+	// every node kind the count looks at (see visitLocals), not only defs;
+	// identifiers come from the bindable list and the children of
+	// bindingExtraKinds (dotted_name is one)
 	Kinds: []string{"function_definition", "class_definition", "lambda", "list_comprehension",
-		"set_comprehension", "dictionary_comprehension", "generator_expression", "identifier",
-		"dotted_name", "aliased_import"},
+		"set_comprehension", "dictionary_comprehension", "generator_expression",
+		"dotted_name", "aliased_import", "list_splat", "splat_pattern", "as_pattern"},
 	Visit:  visitLocals,
 	Finish: finishLocals,
 }
@@ -83,13 +86,20 @@ var localsKinds = &syntax.KindClasses{Names: map[string]uint8{
 var functionKinds = pyast.NewKindSet("function_definition")
 
 // localsState is checkTooManyLocals's Pass.State: the defs being walked,
-// innermost last, and the file's source as a string (sourceString): names
-// are substrings of it, so that none is copied.
+// innermost last, the identifiers still to take, and the file's source as a
+// string (sourceString): names are substrings of it, so that none is copied.
 type localsState struct {
 	frames []localsFrame // frames[:open] are open; the rest keep their maps for reuse
 	open   int
 	src    string
 	kinds  syntax.KindTable // localsKinds.Table(syntax.Python)
+	// The identifiers that may bind (see bindingExtraKinds), taken in
+	// preorder among the visited nodes: the file's bindable identifiers
+	// from bindable[next:], and the identifier children of the visited
+	// nodes of bindingExtraKinds, sorted, from extra.
+	bindable []syntax.NodeID
+	next     int
+	extra    []syntax.NodeID
 }
 
 // localsFrame is one def whose body is being walked.
@@ -101,17 +111,76 @@ type localsFrame struct {
 }
 
 // visitLocals takes, in preorder, the nodes of the kinds TooManyLocals
-// lists. Each def opens a frame whose body's nodes it takes as the def's
-// own, less those of nested scopes (other than := targets in
-// comprehensions) and of imports already counted; a def is measured when
-// the walk leaves its body (or in finishLocals).
+// lists and the identifiers that may bind. Each def opens a frame whose
+// body's nodes it takes as the def's own, less those of nested scopes
+// (other than := targets in comprehensions) and of imports already
+// counted; a def is measured when the walk leaves its body (or in
+// finishLocals).
+//
+// Of the identifiers, only those bindingRole may give a role count: the
+// file's bindable identifiers and the identifier children of the nodes of
+// bindingExtraKinds. Before node n, visitLocals takes those before n, so
+// that each is taken in the preorder place where a visit of every
+// identifier would take it (the others took nothing; they only closed the
+// frames that the next node taken closes in the same order).
 func visitLocals(p *nfi.Pass, n syntax.NodeID) {
 	t := p.Tree
 	st, _ := p.State.(*localsState)
 	if st == nil {
-		st = &localsState{src: sourceString(p), kinds: localsKinds.Table(syntax.Python)}
+		st = &localsState{src: sourceString(p), kinds: localsKinds.Table(syntax.Python),
+			bindable: p.Module.BindableIdentifiers()}
 		p.State = st
 	}
+	st.takeIdentifiers(p, n)
+	if st.kinds.Of(&t.Nodes[n]) != lkOther { // (a node of bindingExtraKinds may be neither)
+		st.takeNode(p, n)
+	}
+	if extraBindingKinds.Has(&t.Nodes[n]) {
+		// n's identifiers come after n and after the extra ones of the
+		// nodes around n, but before those of nodes after n.
+		at := len(st.extra)
+		for at > 0 && st.extra[at-1] > n {
+			at--
+		}
+		if at == len(st.extra) {
+			st.extra = appendIdentifierChildren(t, n, st.extra)
+		} else {
+			kids := appendIdentifierChildren(t, n, nil)
+			st.extra = slices.Insert(st.extra, at, kids...)
+		}
+	}
+}
+
+var extraBindingKinds = pyast.NewKindSet(bindingExtraKinds...)
+
+// takeIdentifiers takes, in preorder, the identifiers that may bind that
+// come before node before.
+func (st *localsState) takeIdentifiers(p *nfi.Pass, before syntax.NodeID) {
+	for {
+		id := syntax.NoNode
+		fromExtra := false
+		if st.next < len(st.bindable) && st.bindable[st.next] < before {
+			id = st.bindable[st.next]
+		}
+		if len(st.extra) > 0 && st.extra[0] < before && (id == syntax.NoNode || st.extra[0] < id) {
+			id, fromExtra = st.extra[0], true
+		}
+		if id == syntax.NoNode {
+			return
+		}
+		if fromExtra {
+			st.extra = st.extra[1:]
+		} else {
+			st.next++
+		}
+		st.takeNode(p, id)
+	}
+}
+
+// takeNode takes node n: it closes the defs n is after, counts n for the
+// def it belongs to, if any, and opens n's frame if n is a def.
+func (st *localsState) takeNode(p *nfi.Pass, n syntax.NodeID) {
+	t := p.Tree
 	for st.open > 0 && n >= st.frames[st.open-1].end {
 		st.close(p)
 	}
@@ -234,6 +303,7 @@ func (st *localsState) close(p *nfi.Pass) {
 // finishLocals measures the defs still open at the end of the file.
 func finishLocals(p *nfi.Pass) {
 	if st, _ := p.State.(*localsState); st != nil {
+		st.takeIdentifiers(p, syntax.NodeID(len(p.Tree.Nodes)))
 		for st.open > 0 {
 			st.close(p)
 		}
