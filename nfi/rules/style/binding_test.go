@@ -1,6 +1,7 @@
 package style
 
 import (
+	"fmt"
 	"os"
 	"testing"
 
@@ -188,6 +189,40 @@ func TestBindingRulesAsEveryIdentifier(t *testing.T) {
 		}
 		if reported == 0 {
 			t.Errorf("%s reported nothing: the comparison shows little", r.ID)
+		}
+	}
+}
+
+// TestNameSet checks nameSet against a map through adds that cross from
+// the list to the map and back through reset, with repeated names.
+func TestNameSet(t *testing.T) {
+	var s nameSet
+	for round, n := range []int{5, 100, 3, 40, 0, 33, 32} {
+		s.reset()
+		want := map[string]bool{}
+		for i := range 3 * n {
+			name := fmt.Sprintf("v%d", (i*7)%(n+1))
+			s.add(name)
+			want[name] = true
+			if s.len() != len(want) {
+				t.Fatalf("round %d: len %d after %d adds, want %d", round, s.len(), i+1, len(want))
+			}
+		}
+		got := map[string]bool{}
+		s.each(func(x string) {
+			if got[x] {
+				t.Errorf("round %d: each gave %s twice", round, x)
+			}
+			got[x] = true
+		})
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("round %d: names differ (-want +got):\n%s", round, d)
+		}
+		for i := range n + 5 {
+			name := fmt.Sprintf("v%d", i)
+			if s.has(name) != want[name] {
+				t.Errorf("round %d: has(%s) = %v", round, name, !want[name])
+			}
 		}
 	}
 }

@@ -107,7 +107,82 @@ type localsFrame struct {
 	def           syntax.NodeID
 	body, end     syntax.NodeID // the body's nodes are [body, end)
 	skip          syntax.NodeID // the nodes before skip are not the def's own
-	names, global map[string]bool
+	names, global nameSet
+}
+
+// nameSet is a set of names (substrings of localsState.src): a list
+// searched in order while it is short, as it is for most defs, and a map
+// once it holds more than nameSetListMax names. Its list's storage is kept
+// when it is reset, for the next def.
+type nameSet struct {
+	list []string
+	m    map[string]struct{} // nil while list holds the set
+}
+
+// nameSetListMax is the most names a nameSet holds in its list.
+const nameSetListMax = 32
+
+// add adds name to s.
+func (s *nameSet) add(name string) {
+	if s.m != nil {
+		s.m[name] = struct{}{}
+		return
+	}
+	for _, x := range s.list {
+		if x == name {
+			return
+		}
+	}
+	if len(s.list) < nameSetListMax {
+		s.list = append(s.list, name)
+		return
+	}
+	s.m = make(map[string]struct{}, 2*nameSetListMax)
+	for _, x := range s.list {
+		s.m[x] = struct{}{}
+	}
+	s.m[name] = struct{}{}
+}
+
+// has reports whether name is in s.
+func (s *nameSet) has(name string) bool {
+	if s.m != nil {
+		_, ok := s.m[name]
+		return ok
+	}
+	for _, x := range s.list {
+		if x == name {
+			return true
+		}
+	}
+	return false
+}
+
+// len returns the number of names in s.
+func (s *nameSet) len() int {
+	if s.m != nil {
+		return len(s.m)
+	}
+	return len(s.list)
+}
+
+// each calls fn with each name of s, in no particular order.
+func (s *nameSet) each(fn func(string)) {
+	if s.m != nil {
+		for x := range s.m {
+			fn(x)
+		}
+		return
+	}
+	for _, x := range s.list {
+		fn(x)
+	}
+}
+
+// reset empties s. A map (a def with many names) is dropped rather than
+// cleared: clearing costs its capacity, and would on every later def.
+func (s *nameSet) reset() {
+	s.list, s.m = s.list[:0], nil
 }
 
 // visitLocals takes, in preorder, the nodes of the kinds TooManyLocals
@@ -209,7 +284,7 @@ func (f *localsFrame) take(st *localsState, t *syntax.Tree, n syntax.NodeID, kin
 	switch kind {
 	case lkScope:
 		if id := t.ChildByField(n, "name"); id != syntax.NoNode {
-			f.names[text(id)] = true
+			f.names.add(text(id))
 		}
 		// Decorators, defaults and bases run in this scope but rarely
 		// bind; the body is another scope.
@@ -225,7 +300,7 @@ func (f *localsFrame) take(st *localsState, t *syntax.Tree, n syntax.NodeID, kin
 			}
 			if k == "named_expression" {
 				if id := t.ChildByField(w, "name"); id != syntax.NoNode {
-					f.names[text(id)] = true
+					f.names.add(text(id))
 				}
 			}
 			return true
@@ -234,13 +309,13 @@ func (f *localsFrame) take(st *localsState, t *syntax.Tree, n syntax.NodeID, kin
 	case lkIdentifier:
 		switch r, _ := bindingRole(t, n); r {
 		case roleAssign, roleAug, roleFor, roleWith, roleExcept, roleWalrus, roleMatch:
-			f.names[text(n)] = true
+			f.names.add(text(n))
 		case roleGlobal:
-			f.global[text(n)] = true
+			f.global.add(text(n))
 		}
 	case lkImport:
 		if s := importedName(t, n); s != "" {
-			f.names[s] = true
+			f.names.add(s)
 			f.skip = nd.End
 		} // else its identifiers come next
 	}
@@ -253,19 +328,19 @@ func (st *localsState) push(t *syntax.Tree, fn syntax.NodeID) {
 		return // not measured
 	}
 	if st.open == len(st.frames) {
-		st.frames = append(st.frames, localsFrame{names: map[string]bool{}, global: map[string]bool{}})
+		st.frames = append(st.frames, localsFrame{})
 	}
 	f := &st.frames[st.open]
 	st.open++
-	clear(f.names)
-	clear(f.global)
+	f.names.reset()
+	f.global.reset()
 	f.def, f.body, f.end, f.skip = fn, body, t.Nodes[body].End, body
 	if params := t.ChildByField(fn, "parameters"); params != syntax.NoNode {
 		for c := t.Nodes[params].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 			if id := paramName(t, c); id != syntax.NoNode {
 				nd := &t.Nodes[id]
 				if s := st.src[nd.StartByte:nd.EndByte]; !ignoredArgument(s) {
-					f.names[s] = true
+					f.names.add(s)
 				}
 			}
 		}
@@ -276,19 +351,16 @@ func (st *localsState) push(t *syntax.Tree, fn syntax.NodeID) {
 func (st *localsState) close(p *nfi.Pass) {
 	st.open--
 	f := &st.frames[st.open]
-	// the names, less `_` and the names declared global (counted without
-	// iterating names: its storage is kept from def to def)
-	count := len(f.names)
-	if f.names["_"] {
+	// the names, less `_` and the names declared global
+	count := f.names.len()
+	if f.names.has("_") {
 		count--
 	}
-	if len(f.global) > 0 {
-		for s := range f.global {
-			if s != "_" && f.names[s] {
-				count--
-			}
+	f.global.each(func(s string) {
+		if s != "_" && f.names.has(s) {
+			count--
 		}
-	}
+	})
 	p.Measure(float64(count))
 	if p.Exceeds(float64(count)) {
 		t := p.Tree
