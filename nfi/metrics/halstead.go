@@ -405,7 +405,7 @@ func (h *halsteadVisitor) visit(n syntax.NodeID) {
 	ctx, acc := h.ctx, h.acc
 	switch h.kinds.Of(nd) {
 	case hkDecorated:
-		def := t.ChildByField(n, "definition")
+		def := fieldDefinition.child(t, n)
 		if def != syntax.NoNode && t.Nodes[def].Kind() == "class_definition" {
 			break // a class's decorators are visited
 		}
@@ -423,10 +423,10 @@ func (h *halsteadVisitor) visit(n syntax.NodeID) {
 			h.acc, sc.toplevel = &h.fn, true
 		} // else nested: counted in (and only reported with) the outer def
 		h.ctx = nil
-		if name := t.ChildByField(n, "name"); name != syntax.NoNode {
+		if name := fieldName.child(t, n); name != syntax.NoNode {
 			h.ctx = t.Text(name)
 		}
-		body := t.ChildByField(n, "body")
+		body := fieldBody.child(t, n)
 		if body != syntax.NoNode {
 			sc.end = t.Nodes[body].End
 		}
@@ -438,9 +438,10 @@ func (h *halsteadVisitor) visit(n syntax.NodeID) {
 		}
 		h.next = body // name, parameters and return type are not visited
 	case hkBinary:
-		h.operator(acc, t.ChildByField(n, "operator"), false)
-		h.operand(acc, ctx, t.ChildByField(n, "left"))
-		h.operand(acc, ctx, t.ChildByField(n, "right"))
+		left, op, right := binaryFields(t, n)
+		h.operator(acc, op, false)
+		h.operand(acc, ctx, left)
+		h.operand(acc, ctx, right)
 	case hkComplexPattern:
 		h.complexPattern(acc, ctx, n)
 	case hkPattern:
@@ -462,27 +463,28 @@ func (h *halsteadVisitor) visit(n syntax.NodeID) {
 			}
 		}
 	case hkAugmented:
-		h.operator(acc, t.ChildByField(n, "operator"), true)
-		h.operand(acc, ctx, t.ChildByField(n, "left"))
-		h.operand(acc, ctx, t.ChildByField(n, "right"))
+		left, op, right := binaryFields(t, n)
+		h.operator(acc, op, true)
+		h.operand(acc, ctx, left)
+		h.operand(acc, ctx, right)
 	case hkUnary:
 		acc.operators++
-		if op := t.ChildByField(n, "operator"); op != syntax.NoNode {
+		if op := fieldOperator.child(t, n); op != syntax.NoNode {
 			k, _ := unaryOperator(t.Nodes[op].Kind())
 			acc.opsSeen |= 1 << k
 		}
-		h.operand(acc, ctx, t.ChildByField(n, "argument"))
+		h.operand(acc, ctx, fieldArgument.child(t, n))
 	case hkNot:
 		acc.operators++
 		acc.opsSeen |= 1 << opNot
-		h.operand(acc, ctx, t.ChildByField(n, "argument"))
+		h.operand(acc, ctx, fieldArgument.child(t, n))
 	case hkBoolean:
-		op := t.ChildByField(n, "operator")
+		op := fieldOperator.child(t, n)
 		if op == syntax.NoNode {
 			break
 		}
 		kind := t.Nodes[op].Kind()
-		if p := nd.Parent; t.Kind(p) == "boolean_operator" && t.ChildByField(p, "left") == n && t.Kind(t.ChildByField(p, "operator")) == kind {
+		if p := nd.Parent; t.Kind(p) == "boolean_operator" && fieldLeft.child(t, p) == n && t.Kind(fieldOperator.child(t, p)) == kind {
 			break // part of the parent's flattened chain
 		}
 		acc.operators++
@@ -566,13 +568,13 @@ func (h *halsteadVisitor) operator(acc *halAcc, op syntax.NodeID, augmented bool
 // boolValues adds the operands of a flattened and/or chain.
 func (h *halsteadVisitor) boolValues(acc *halAcc, ctx []byte, n syntax.NodeID, kind string) {
 	t := h.t
-	left := t.ChildByField(n, "left")
-	if t.Kind(left) == "boolean_operator" && t.Kind(t.ChildByField(left, "operator")) == kind {
+	left := fieldLeft.child(t, n)
+	if t.Kind(left) == "boolean_operator" && t.Kind(fieldOperator.child(t, left)) == kind {
 		h.boolValues(acc, ctx, left, kind)
 	} else {
 		h.operand(acc, ctx, left)
 	}
-	h.operand(acc, ctx, t.ChildByField(n, "right"))
+	h.operand(acc, ctx, fieldRight.child(t, n))
 }
 
 func (h *halsteadVisitor) operand(acc *halAcc, ctx []byte, n syntax.NodeID) {
@@ -635,7 +637,7 @@ func appendOperandKey(b []byte, t *syntax.Tree, n syntax.NodeID) []byte {
 	case okIdentifier:
 		return append(append(b, "s:"...), t.Text(n)...)
 	case okAttribute:
-		if a := t.ChildByField(n, "attribute"); a != syntax.NoNode {
+		if a := fieldAttribute.child(t, n); a != syntax.NoNode {
 			return append(append(b, "s:"...), t.Text(a)...)
 		}
 	case okNumber:
