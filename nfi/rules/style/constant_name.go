@@ -37,9 +37,11 @@ var ConstantName = &nfi.Rule{
 
 func checkConstantName(p *nfi.Pass, root syntax.NodeID) {
 	t := p.Tree
-	counts := map[string]int{}
+	// one entry per binding, and one per identifier that may be one: an
+	// identifier's role is looked up only if its name is a candidate's
+	bound := make([]boundName, 0, 64)
 	var cands []syntax.NodeID
-	// One walk over the module scope: count bindings per name and collect
+	// One walk over the module scope: list the names bound and collect
 	// candidate constant assignments. Function bodies only contribute names
 	// they declare global.
 	kinds := constKinds.Table(syntax.Python)
@@ -57,10 +59,10 @@ func checkConstantName(p *nfi.Pass, root syntax.NodeID) {
 			switch class {
 			case ckDef, ckClass:
 				if n := t.ChildByField(c, "name"); n != syntax.NoNode {
-					counts[text(n)]++
+					bound = append(bound, boundName{text(n), syntax.NoNode})
 				}
 				if class == ckDef {
-					countGlobalAssignments(t, c, counts)
+					bound = appendGlobalAssignments(t, c, bound)
 				}
 				continue
 			case ckDecorated:
@@ -69,13 +71,11 @@ func checkConstantName(p *nfi.Pass, root syntax.NodeID) {
 			case ckScope:
 				continue
 			case ckIdentifier:
-				if r, _ := bindingRole(t, c); r != roleNone && r != roleParam {
-					counts[text(c)]++
-				}
+				bound = append(bound, boundName{text(c), c})
 				continue
 			case ckImport:
 				if imp := importedName(t, c); imp != "" {
-					counts[imp]++
+					bound = append(bound, boundName{imp, syntax.NoNode})
 				}
 				continue
 			case ckExpressionStatement:
@@ -89,13 +89,43 @@ func checkConstantName(p *nfi.Pass, root syntax.NodeID) {
 		}
 	}
 	walk(root, false)
+	// The candidates that break the rule if their name is bound once; only
+	// their names are counted (most files have none).
+	keep := cands[:0]
 	for _, a := range cands {
 		left, right := t.ChildByField(a, "left"), t.ChildByField(a, "right")
 		if left == syntax.NoNode || right == syntax.NoNode || t.Nodes[left].Kind() != "identifier" {
 			continue
 		}
 		name := nodeString(t, left)
-		if counts[name] != 1 || pyast.IsDunder(name) || pyast.IsUppercase(name) || !isLiteral(t, right) {
+		if pyast.IsDunder(name) || pyast.IsUppercase(name) || !isLiteral(t, right) {
+			continue
+		}
+		keep = append(keep, a)
+	}
+	if len(keep) == 0 {
+		return
+	}
+	counts := make(map[string]int, len(keep))
+	for _, a := range keep {
+		counts[nodeString(t, t.ChildByField(a, "left"))] = 0
+	}
+	for _, b := range bound {
+		c, ok := counts[b.name]
+		if !ok {
+			continue
+		}
+		if b.ident != syntax.NoNode {
+			if r, _ := bindingRole(t, b.ident); r == roleNone || r == roleParam {
+				continue
+			}
+		}
+		counts[b.name] = c + 1
+	}
+	for _, a := range keep {
+		left := t.ChildByField(a, "left")
+		name := nodeString(t, left)
+		if counts[name] != 1 {
 			continue
 		}
 		if ty := t.ChildByField(a, "type"); ty != syntax.NoNode {
@@ -165,11 +195,19 @@ var constKinds = &syntax.KindClasses{Names: map[string]uint8{
 	"while_statement":          ckLoop,
 }}
 
-// countGlobalAssignments counts the names that function fn declares global
-// and binds.
-func countGlobalAssignments(t *syntax.Tree, fn syntax.NodeID, counts map[string]int) {
+// boundName is a name bound at module level (ident NoNode), or an
+// identifier there that binds name if bindingRole gives it a role other
+// than roleParam.
+type boundName struct {
+	name  string
+	ident syntax.NodeID
+}
+
+// appendGlobalAssignments appends to bound the name of each binding in
+// function fn of a name it declares global.
+func appendGlobalAssignments(t *syntax.Tree, fn syntax.NodeID, bound []boundName) []boundName {
 	if !bytes.Contains(t.Text(fn), []byte("global")) {
-		return // no global statement: the walks below would find nothing
+		return bound // no global statement: the walks below would find nothing
 	}
 	var globals map[string]bool
 	t.Walk(fn, func(id syntax.NodeID) bool {
@@ -186,16 +224,17 @@ func countGlobalAssignments(t *syntax.Tree, fn syntax.NodeID, counts map[string]
 		return true
 	})
 	if globals == nil {
-		return
+		return bound
 	}
 	t.Walk(fn, func(id syntax.NodeID) bool {
 		if t.Nodes[id].Kind() == "identifier" && globals[t.TextString(id)] {
 			if r, _ := bindingRole(t, id); r != roleNone && r != roleGlobal && r != roleParam {
-				counts[t.TextString(id)]++
+				bound = append(bound, boundName{t.TextString(id), syntax.NoNode})
 			}
 		}
 		return true
 	})
+	return bound
 }
 
 // isLiteral reports a literal constant value: a number with an optional
