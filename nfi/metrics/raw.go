@@ -275,12 +275,28 @@ func (sc *rawScanner) line(s []byte, row int) error {
 			// Only brackets, colons, semicolons, strings, comments,
 			// continuations and bytes that may not tokenize can change the
 			// counts now: skip the names, numbers, operators and spaces
-			// before the next of those.
-			for i < len(s) && plainByte[s[i]] {
+			// before the next of those. Brackets, the commonest of those,
+			// keep the group saturated (addOther only raises the counts):
+			// they are counted here, without the dispatch below and a
+			// new saturation test.
+		skip:
+			for {
+				for i < len(s) && plainByte[s[i]] {
+					i++
+				}
+				if i == len(s) {
+					return nil
+				}
+				switch rawClass[s[i]] {
+				case rcOpen:
+					sc.parenlev++
+				case rcClose:
+					sc.parenlev--
+				default:
+					break skip
+				}
+				sc.g.addOther(row)
 				i++
-			}
-			if i == len(s) {
-				break
 			}
 		}
 		c := s[i]
