@@ -78,13 +78,15 @@ func (g *rawGroup) addOther(row int) {
 
 // saturated reports whether more tokens other than comments, strings,
 // `:` and `;` can no longer change what the group contributes: the group
-// has two tokens (it is not a lone comment or string), its current part has
-// one (it counts), and two follow the part's last `:` if it has one (endPart
-// compares the colon's index only with the part's last two). Tokens may then
-// go uncounted: ntoks and n stay at or above these bounds and n−colon
-// exact where it matters.
+// is not a lone comment or string (it has two tokens, or its first is a
+// name, number or operator other than `:` and `;`: finishGroup looks at
+// ntoks only when the first token is a comment or string), its current part
+// has one token (it counts; n ≥ 1 also means the group has one), and two
+// follow the part's last `:` if it has one (endPart compares the colon's
+// index only with the part's last two). Tokens may then go uncounted: ntoks
+// and n stay at or above these bounds and n−colon exact where it matters.
 func (g *rawGroup) saturated() bool {
-	return g.ntoks >= 2 && g.n >= 1 && (g.colon < 0 || g.n-g.colon >= 3)
+	return (g.ntoks >= 2 || g.first == rtOther) && g.n >= 1 && (g.colon < 0 || g.n-g.colon >= 3)
 }
 
 // add records one token of kind spanning rows startRow to endRow.
