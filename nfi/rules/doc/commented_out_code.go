@@ -90,7 +90,7 @@ func scriptBlockEnd(t *syntax.Tree, start int) (end int, ok bool) {
 // looks like commented-out Python code. See CommentedOutCode for the
 // heuristics. Source: eradicate and Ruff's ERA001 detection.
 func CommentContainsCode(comment string) bool {
-	line := strings.TrimRightFunc(strings.TrimLeft(strings.TrimLeftFunc(comment, unicode.IsSpace), " #"), unicode.IsSpace)
+	line := strings.TrimRightFunc(trimSpaceHash(strings.TrimLeftFunc(comment, unicode.IsSpace)), unicode.IsSpace)
 	if !hasCodeIndicator(line) || hasConsecutiveNames(line) {
 		return false
 	}
@@ -119,6 +119,16 @@ func CommentContainsCode(comment string) bool {
 		return false
 	}
 	return parsesAsPython(line)
+}
+
+// trimSpaceHash is strings.TrimLeft(s, " #") without building the cut set
+// on every call.
+func trimSpaceHash(s string) string {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '#') {
+		i++
+	}
+	return s[i:]
 }
 
 // notAtomWords are the words cannotParse does not take for names: Python's
@@ -438,32 +448,55 @@ func isASCIIWord(b byte) bool {
 
 // hasCodeIndicator reports one of `( ) [ ] { } : = %` or the words
 // return, break, continue, import anywhere in s (also inside other words),
-// in one pass over s.
+// in one pass over s. Most bytes are none of those characters nor a word's
+// first letter: one table lookup skips them.
 func hasCodeIndicator(s string) bool {
 	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '(', ')', '[', ']', '{', '}', ':', '=', '%':
+		switch indicatorBytes[s[i]] {
+		case 0:
+		case indicatorChar:
 			return true
-		case 'r':
-			if strings.HasPrefix(s[i:], "return") {
-				return true
-			}
-		case 'b':
-			if strings.HasPrefix(s[i:], "break") {
-				return true
-			}
-		case 'c':
-			if strings.HasPrefix(s[i:], "continue") {
-				return true
-			}
-		case 'i':
-			if strings.HasPrefix(s[i:], "import") {
-				return true
+		case indicatorWord:
+			switch s[i] {
+			case 'r':
+				if strings.HasPrefix(s[i:], "return") {
+					return true
+				}
+			case 'b':
+				if strings.HasPrefix(s[i:], "break") {
+					return true
+				}
+			case 'c':
+				if strings.HasPrefix(s[i:], "continue") {
+					return true
+				}
+			case 'i':
+				if strings.HasPrefix(s[i:], "import") {
+					return true
+				}
 			}
 		}
 	}
 	return false
 }
+
+// indicatorBytes classifies bytes for hasCodeIndicator: indicatorChar for
+// a code character, indicatorWord for the first letter of an indicator
+// word, 0 for any other byte.
+var indicatorBytes = func() (tb [256]uint8) {
+	for _, c := range []byte("()[]{}:=%") {
+		tb[c] = indicatorChar
+	}
+	for _, c := range []byte("rbci") {
+		tb[c] = indicatorWord
+	}
+	return tb
+}()
+
+const (
+	indicatorChar = 1 + iota
+	indicatorWord
+)
 
 // pyKeywords are the words a simple Python tokenizer treats as keywords
 // (soft keywords included); True, False and None are names.

@@ -95,21 +95,15 @@ func visitDocLineString(p *nfi.Pass, n syntax.NodeID) {
 }
 
 func checkDocLineLength(p *nfi.Pass) {
-	var rows []int
+	var strRows []int
 	if st, _ := p.State.(*docLineState); st != nil {
-		rows = st.rows
+		strRows = st.rows
 	}
 	comments := p.Module.Comments()
-	rows = slices.Grow(rows, len(comments))
-	for i := range comments {
-		if c := &comments[i]; c.OwnLine {
-			rows = append(rows, c.Line-1)
-		}
-	}
+	rows := mergeCommentRows(strRows, comments)
 	if len(rows) == 0 {
 		return
 	}
-	sort.Ints(rows)
 	limit := int(p.Limit())
 	starts := p.Tree.LineStarts()
 	src := p.Tree.Source
@@ -138,6 +132,35 @@ func checkDocLineLength(p *nfi.Pass) {
 		}
 	}
 	p.Measure(float64(widest))
+}
+
+// mergeCommentRows returns, in ascending order (duplicates kept), the rows
+// strRows and the 0-based rows of the own-line comments. Both come in
+// source order, so one merge gives what sorting their concatenation gives;
+// should either be out of order, the concatenation is sorted instead.
+func mergeCommentRows(strRows []int, comments []pyast.Comment) []int {
+	rows := make([]int, 0, len(strRows)+len(comments))
+	sorted := slices.IsSorted(strRows)
+	i, last := 0, -1
+	for k := range comments {
+		c := &comments[k]
+		if !c.OwnLine {
+			continue
+		}
+		r := c.Line - 1
+		sorted = sorted && r >= last
+		last = r
+		for sorted && i < len(strRows) && strRows[i] <= r {
+			rows = append(rows, strRows[i])
+			i++
+		}
+		rows = append(rows, r)
+	}
+	rows = append(rows, strRows[i:]...)
+	if !sorted {
+		sort.Ints(rows)
+	}
+	return rows
 }
 
 // lineText returns row r of src without its line break.
