@@ -46,6 +46,10 @@ var aliasModules = map[string]bool{
 
 var identifierKind = pyast.NewKindSet("identifier")
 
+// attributeField is the field of an attribute's last name, looked up in
+// every attribute reference of a file that imports one of aliasModules.
+var attributeField = pyast.NewField("attribute")
+
 // checkOSErrorAliases checks the file's references (identifiers and
 // attributes, in preorder). It looks at an identifier only when it spells
 // one of the builtin aliases or a name some import binds to an alias, and
@@ -82,7 +86,7 @@ func checkOSErrorAliases(p *nfi.Pass) {
 func checkOSErrorAlias(p *nfi.Pass, n syntax.NodeID, attribute bool) {
 	t := p.Tree
 	if attribute {
-		a := t.ChildByField(n, "attribute")
+		a := attributeField.Child(t, n)
 		if a == syntax.NoNode {
 			return
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/nfi/pyast"
 	"github.com/polynfi/polynfi/syntax"
 )
 
@@ -98,6 +99,18 @@ var outdatedKinds = &syntax.KindClasses{Names: map[string]uint8{
 	"identifier":              okIdentifier,
 }}
 
+// Fields and kinds that outdatedConstruct looks up in the children of every
+// call, string and binary operator (its most frequent kinds): by number
+// rather than by name.
+var (
+	fieldAttribute  = pyast.NewField("attribute")
+	fieldFunction   = pyast.NewField("function")
+	fieldLeft       = pyast.NewField("left")
+	fieldObject     = pyast.NewField("object")
+	fieldOperator   = pyast.NewField("operator")
+	stringStartKind = pyast.NewKindSet("string_start")
+)
+
 // outdatedConstruct names the outdated construct at n, or returns "".
 func outdatedConstruct(p *nfi.Pass, n syntax.NodeID) string {
 	t := p.Tree
@@ -105,24 +118,24 @@ func outdatedConstruct(p *nfi.Pass, n syntax.NodeID) string {
 	kinds := outdatedKinds.Table(syntax.Python)
 	switch kinds.Of(&t.Nodes[n]) {
 	case okBinaryOperator:
-		op := t.ChildByField(n, "operator")
-		if op != syntax.NoNode && string(t.Text(op)) == "%" && strLiteral(t, t.ChildByField(n, "left")) {
+		op := fieldOperator.Child(t, n)
+		if op != syntax.NoNode && string(t.Text(op)) == "%" && strLiteral(t, fieldLeft.Child(t, n)) {
 			return "%-format on a string literal (UP031)"
 		}
 	case okCall:
-		f := t.ChildByField(n, "function")
+		f := fieldFunction.Child(t, n)
 		if f == syntax.NoNode {
 			return ""
 		}
 		switch kinds.Of(&t.Nodes[f]) {
 		case okAttribute:
-			a := t.ChildByField(f, "attribute")
+			a := fieldAttribute.Child(t, f)
 			if a == syntax.NoNode {
 				return "" // no qualified name either
 			}
 			switch string(t.Text(a)) {
 			case "format":
-				if strLiteral(t, t.ChildByField(f, "object")) {
+				if strLiteral(t, fieldObject.Child(t, f)) {
 					return ".format() on a string literal (UP032)"
 				}
 			case "open": // the last part of io.open
@@ -153,7 +166,7 @@ func outdatedConstruct(p *nfi.Pass, n syntax.NodeID) string {
 			}
 		}
 	case okString:
-		if st := t.FirstChildOfKind(n, "string_start"); st != syntax.NoNode && bytes.ContainsAny(t.Text(st), "uU") {
+		if st := stringStartKind.FirstChild(t, n); st != syntax.NoNode && bytes.ContainsAny(t.Text(st), "uU") {
 			return "u'' string prefix (UP025)"
 		}
 	case okDecorator:
@@ -230,7 +243,7 @@ func strLiteral(t *syntax.Tree, n syntax.NodeID) bool {
 		c := t.FirstNamedChild(n)
 		return c != syntax.NoNode && strLiteral(t, c)
 	case "string":
-		st := t.FirstChildOfKind(n, "string_start")
+		st := stringStartKind.FirstChild(t, n)
 		return st != syntax.NoNode && !bytes.ContainsAny(t.Text(st), "bBfF") && t.FirstChildOfKind(n, "interpolation") == syntax.NoNode
 	}
 	return false

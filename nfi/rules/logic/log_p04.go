@@ -2,6 +2,7 @@ package logic
 
 import (
 	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/nfi/pyast"
 	"github.com/polynfi/polynfi/syntax"
 )
 
@@ -33,25 +34,41 @@ var LoopClosure = &nfi.Rule{
 	Visit:  checkLoopClosure,
 }
 
+// classes of the ancestors checkLoopClosure looks through for every def
+// and lambda
+const (
+	csOther         = iota
+	csDef           // a def, lambda or class: the search stops
+	csLoop          // for or while: its body runs repeatedly
+	csComprehension // a comprehension (see isComprehension)
+)
+
+var closureScopeKinds = &syntax.KindClasses{Names: map[string]uint8{
+	"function_definition": csDef, "lambda": csDef, "class_definition": csDef,
+	"for_statement": csLoop, "while_statement": csLoop,
+	"list_comprehension": csComprehension, "set_comprehension": csComprehension,
+	"dictionary_comprehension": csComprehension, "generator_expression": csComprehension,
+}}
+
+// bodyField is the "body" field, looked up by number.
+var bodyField = pyast.NewField("body")
+
 func checkLoopClosure(p *nfi.Pass, fn syntax.NodeID) {
 	t := p.Tree
 	// the innermost loop enclosing fn, without crossing another def
 	loop := syntax.NoNode
-	for a := t.Parent(fn); a != syntax.NoNode; a = t.Parent(a) {
-		k := t.Kind(a)
-		if k == "function_definition" || k == "lambda" || k == "class_definition" {
+	kinds := closureScopeKinds.Table(syntax.Python)
+	for a := t.Parent(fn); a != syntax.NoNode && loop == syntax.NoNode; a = t.Parent(a) {
+		switch kinds.Of(&t.Nodes[a]) {
+		case csDef:
 			return
-		}
-		if k == "for_statement" || k == "while_statement" {
-			if body := t.ChildByField(a, "body"); body != syntax.NoNode && t.IsAncestor(body, fn) {
+		case csLoop:
+			if body := bodyField.Child(t, a); body != syntax.NoNode && t.IsAncestor(body, fn) {
 				loop = a
-				break
 			}
-		}
-		if isComprehension(k) {
-			if body := t.ChildByField(a, "body"); body != syntax.NoNode && (body == fn || t.IsAncestor(body, fn)) {
+		case csComprehension:
+			if body := bodyField.Child(t, a); body != syntax.NoNode && (body == fn || t.IsAncestor(body, fn)) {
 				loop = a
-				break
 			}
 		}
 	}
