@@ -132,17 +132,21 @@ func refRoot(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
 	if n == syntax.NoNode {
 		return syntax.NoNode
 	}
-	for t.Nodes[n].Kind() == "attribute" {
+	for attributeKinds.Has(&t.Nodes[n]) {
 		n = t.ChildByField(n, "object")
 		if n == syntax.NoNode {
 			return syntax.NoNode
 		}
 	}
-	if t.Nodes[n].Kind() != "identifier" {
+	if !identifierKinds.Has(&t.Nodes[n]) {
 		return syntax.NoNode
 	}
 	return n
 }
+
+// attributeKinds is the attribute node kind, for refRoot's walk down a
+// chain (every reference of a scan passes through it).
+var attributeKinds = NewKindSet("attribute")
 
 // Resolve is QualifiedName.
 func (nm *Names) Resolve(n syntax.NodeID) (string, bool) { return nm.resolve(n, true) }

@@ -53,7 +53,7 @@ func scan(m *pyast.Module, tb *table) *scanResult {
 				// The receiver does not resolve through an import either
 				// (it has the same root), so `.name` is not a module
 				// attribute: match the attribute and method rows.
-				if mr := tb.member[string(t.Text(a))]; mr != nil {
+				if mr := tb.memberRowsOf(t.Text(a)); mr != nil {
 					add(id, mr.attr)
 					if call := calleeOf(t, id); call != syntax.NoNode {
 						for _, e := range mr.method {
@@ -95,18 +95,22 @@ func scan(m *pyast.Module, tb *table) *scanResult {
 				continue
 			}
 			// A name imported from inside a listed module (`from
-			// tensorflow.contrib import layers`) is a use of that module.
+			// tensorflow.contrib import layers`) is a use of that module:
+			// the rows of q, then those of each shorter prefix.
+			rows = tb.qual[q]
+			if rows != nil {
+				add(id, rows.ref)
+			}
 			for prefix := q; ; {
-				if r := tb.qual[prefix]; r != nil {
-					add(id, r.ref)
-				}
 				j := strings.LastIndexByte(prefix, '.')
 				if j < 0 {
 					break
 				}
 				prefix = prefix[:j]
+				if r := tb.qual[prefix]; r != nil {
+					add(id, r.ref)
+				}
 			}
-			rows = tb.qual[q]
 			if rows == nil {
 				continue
 			}

@@ -64,6 +64,12 @@ type table struct {
 	// name instead of one per map above. Rows keep the maps' order.
 	qual   map[string]*qualRows
 	member map[string]*memberRows
+	// memberFirst[b&63] has bit min(n, 63) for each member key of n bytes
+	// whose first byte is b; memberLast has bit b for each last byte b of
+	// a key. Most attribute names of a file match no key: the scan rejects
+	// them on these bits without hashing (see memberRowsOf).
+	memberFirst [64]uint64
+	memberLast  [4]uint64
 }
 
 // qualRows are the rows keyed by one qualified name.
@@ -103,6 +109,28 @@ func (tb *table) buildScanIndexes() {
 	for k, es := range tb.kwargMethod {
 		m(k).kwargMethod = es
 	}
+	for k := range tb.member {
+		if k != "" {
+			tb.memberFirst[k[0]&63] |= 1 << min(len(k), 63)
+			b := k[len(k)-1]
+			tb.memberLast[b>>6] |= 1 << (b & 63)
+		}
+	}
+}
+
+// memberRowsOf returns tb.member[string(name)]: the rows keyed by
+// attribute or method name, nil when none. A name whose first byte and
+// length, or whose last byte, no key has is rejected without a map lookup.
+func (tb *table) memberRowsOf(name []byte) *memberRows {
+	if n := len(name); n > 0 {
+		if tb.memberFirst[name[0]&63]&(1<<min(n, 63)) == 0 {
+			return nil
+		}
+		if b := name[n-1]; tb.memberLast[b>>6]&(1<<(b&63)) == 0 {
+			return nil
+		}
+	}
+	return tb.member[string(name)]
 }
 
 // rowsOf returns index[k], adding an empty entry first when there is none.
