@@ -98,11 +98,19 @@ func funcParams(p *nfi.Pass) [][]param {
 	})
 }
 
+// Fields looked up in every def (its parameters and return annotation) and
+// every parameter with a default: by number rather than by name.
+var (
+	nameField       = pyast.NewField("name")
+	parametersField = pyast.NewField("parameters")
+	returnTypeField = pyast.NewField("return_type")
+)
+
 // appendParams appends a def's parameters to out, in order; their names
 // are substrings of src, the tree's source (sourceString). Separators (`*`,
 // `/`) are not parameters.
 func appendParams(out []param, t *syntax.Tree, src string, d *pyast.Def) []param {
-	ps := t.ChildByField(d.Node, "parameters")
+	ps := parametersField.Child(t, d.Node)
 	if ps == syntax.NoNode {
 		return out
 	}
@@ -120,10 +128,10 @@ func appendParams(out []param, t *syntax.Tree, src string, d *pyast.Def) []param
 			pr.annotated = true
 			inner = t.FirstNamedChild(c)
 		case "default_parameter":
-			inner = t.ChildByField(c, "name")
+			inner = nameField.Child(t, c)
 		case "typed_default_parameter":
 			pr.annotated = true
-			inner = t.ChildByField(c, "name")
+			inner = nameField.Child(t, c)
 		case "list_splat_pattern", "dictionary_splat_pattern":
 		default: // keyword_separator, positional_separator, tuple_pattern (Python 2)
 			continue

@@ -31,7 +31,7 @@ func checkReturnAnnotations(p *nfi.Pass) {
 	ds := defs(p)
 	for i := range ds.List {
 		d := &ds.List[i]
-		if d.Kind.IsFunction() && p.Tree.ChildByField(d.Node, "return_type") == syntax.NoNode {
+		if d.Kind.IsFunction() && returnTypeField.Child(p.Tree, d.Node) == syntax.NoNode {
 			reportName(p, d, "%s has no return type annotation", describe(ds, d))
 		}
 	}

@@ -48,7 +48,7 @@ func checkTypeHintCoverage(p *nfi.Pass) {
 			}
 		}
 		total++
-		if p.Tree.ChildByField(d.Node, "return_type") != syntax.NoNode {
+		if returnTypeField.Child(p.Tree, d.Node) != syntax.NoNode {
 			annotated++
 		}
 	}

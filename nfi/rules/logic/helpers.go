@@ -2,6 +2,7 @@ package logic
 
 import (
 	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/nfi/pyast"
 	"github.com/polynfi/polynfi/syntax"
 )
 
@@ -62,6 +63,14 @@ func isJump(t *syntax.Tree, n syntax.NodeID) bool {
 	}
 	return false
 }
+
+// Fields looked up in every if, elif, while and loop the LOG rules visit:
+// by number rather than by name (see pyast.Field).
+var (
+	bodyField        = pyast.NewField("body")
+	conditionField   = pyast.NewField("condition")
+	consequenceField = pyast.NewField("consequence")
+)
 
 // funcName returns a def's name.
 func funcName(t *syntax.Tree, def syntax.NodeID) string {

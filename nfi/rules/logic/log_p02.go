@@ -31,7 +31,7 @@ var WhileTrue = &nfi.Rule{
 
 func checkWhileTrue(p *nfi.Pass, n syntax.NodeID) {
 	t := p.Tree
-	c := unparen(t, t.ChildByField(n, "condition"))
+	c := unparen(t, conditionField.Child(t, n))
 	if c == syntax.NoNode || !constantTrue(t, c) {
 		return
 	}

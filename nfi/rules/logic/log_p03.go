@@ -35,7 +35,7 @@ var SuperfluousElse = &nfi.Rule{
 
 func checkSuperfluousElse(p *nfi.Pass, n syntax.NodeID) {
 	t := p.Tree
-	branch := t.ChildByField(n, "consequence")
+	branch := consequenceField.Child(t, n)
 	for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 		k := t.Kind(c)
 		if k != "elif_clause" && k != "else_clause" {
@@ -46,7 +46,7 @@ func checkSuperfluousElse(p *nfi.Pass, n syntax.NodeID) {
 			p.Reportf(c, "unnecessary %s after %s", strings.TrimSuffix(k, "_clause"), jump)
 		}
 		if k == "elif_clause" {
-			branch = t.ChildByField(c, "consequence")
+			branch = consequenceField.Child(t, c)
 		}
 	}
 }

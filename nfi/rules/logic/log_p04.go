@@ -2,7 +2,6 @@ package logic
 
 import (
 	"github.com/polynfi/polynfi/nfi"
-	"github.com/polynfi/polynfi/nfi/pyast"
 	"github.com/polynfi/polynfi/syntax"
 )
 
@@ -49,9 +48,6 @@ var closureScopeKinds = &syntax.KindClasses{Names: map[string]uint8{
 	"list_comprehension": csComprehension, "set_comprehension": csComprehension,
 	"dictionary_comprehension": csComprehension, "generator_expression": csComprehension,
 }}
-
-// bodyField is the "body" field, looked up by number.
-var bodyField = pyast.NewField("body")
 
 func checkLoopClosure(p *nfi.Pass, fn syntax.NodeID) {
 	t := p.Tree

@@ -32,7 +32,7 @@ var NeedlessBool = &nfi.Rule{
 
 func checkNeedlessBool(p *nfi.Pass, n syntax.NodeID) {
 	t := p.Tree
-	body := onlyStatement(t, t.ChildByField(n, "consequence"))
+	body := onlyStatement(t, consequenceField.Child(t, n))
 	if body == syntax.NoNode {
 		return
 	}
@@ -46,7 +46,7 @@ func checkNeedlessBool(p *nfi.Pass, n syntax.NodeID) {
 		case "elif_clause":
 			return
 		case "else_clause":
-			s := onlyStatement(t, t.ChildByField(c, "body"))
+			s := onlyStatement(t, bodyField.Child(t, c))
 			if s == syntax.NoNode {
 				return
 			}

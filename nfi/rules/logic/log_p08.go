@@ -41,7 +41,7 @@ func hasElse(t *syntax.Tree, ifStmt syntax.NodeID) bool {
 func checkCollapsibleIf(p *nfi.Pass, n syntax.NodeID) {
 	t := p.Tree
 	if !hasElse(t, n) {
-		if inner, ok := loneIf(t, t.ChildByField(n, "consequence")); ok && !platformCheck(p, n, inner) {
+		if inner, ok := loneIf(t, consequenceField.Child(t, n)); ok && !platformCheck(p, n, inner) {
 			p.Reportf(n, "nested if statements can be collapsed with and")
 		}
 		return
@@ -56,7 +56,7 @@ func checkCollapsibleIf(p *nfi.Pass, n syntax.NodeID) {
 	if t.Kind(last) != "elif_clause" {
 		return
 	}
-	if inner, ok := loneIf(t, t.ChildByField(last, "consequence")); ok && !platformCheck(p, last, inner) {
+	if inner, ok := loneIf(t, consequenceField.Child(t, last)); ok && !platformCheck(p, last, inner) {
 		p.Reportf(last, "nested if statements can be collapsed with and")
 	}
 }
@@ -76,7 +76,7 @@ func loneIf(t *syntax.Tree, block syntax.NodeID) (syntax.NodeID, bool) {
 func platformCheck(p *nfi.Pass, outer, inner syntax.NodeID) bool {
 	t := p.Tree
 	for _, n := range []syntax.NodeID{outer, inner} {
-		c := t.ChildByField(n, "condition")
+		c := conditionField.Child(t, n)
 		if c == syntax.NoNode {
 			continue
 		}

@@ -43,7 +43,7 @@ func checkBoolOperands(p *nfi.Pass, n syntax.NodeID) {
 		}
 		test = named[1]
 	} else {
-		test = t.ChildByField(n, "condition")
+		test = conditionField.Child(t, n)
 	}
 	test = unparen(t, test)
 	if t.Kind(test) != "boolean_operator" {
