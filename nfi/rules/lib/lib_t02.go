@@ -100,15 +100,16 @@ var outdatedKinds = &syntax.KindClasses{Names: map[string]uint8{
 }}
 
 // Fields and kinds that outdatedConstruct looks up in the children of every
-// call, string and binary operator (its most frequent kinds): by number
-// rather than by name.
+// call, string and binary operator (its most frequent kinds) and in the
+// strings strLiteral looks at: by number rather than by name.
 var (
-	fieldAttribute  = pyast.NewField("attribute")
-	fieldFunction   = pyast.NewField("function")
-	fieldLeft       = pyast.NewField("left")
-	fieldObject     = pyast.NewField("object")
-	fieldOperator   = pyast.NewField("operator")
-	stringStartKind = pyast.NewKindSet("string_start")
+	fieldAttribute    = pyast.NewField("attribute")
+	fieldFunction     = pyast.NewField("function")
+	fieldLeft         = pyast.NewField("left")
+	fieldObject       = pyast.NewField("object")
+	fieldOperator     = pyast.NewField("operator")
+	stringStartKind   = pyast.NewKindSet("string_start")
+	interpolationKind = pyast.NewKindSet("interpolation")
 )
 
 // outdatedConstruct names the outdated construct at n, or returns "".
@@ -244,7 +245,7 @@ func strLiteral(t *syntax.Tree, n syntax.NodeID) bool {
 		return c != syntax.NoNode && strLiteral(t, c)
 	case "string":
 		st := stringStartKind.FirstChild(t, n)
-		return st != syntax.NoNode && !bytes.ContainsAny(t.Text(st), "bBfF") && t.FirstChildOfKind(n, "interpolation") == syntax.NoNode
+		return st != syntax.NoNode && !bytes.ContainsAny(t.Text(st), "bBfF") && interpolationKind.FirstChild(t, n) == syntax.NoNode
 	}
 	return false
 }
