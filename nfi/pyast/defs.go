@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/polynfi/polynfi/syntax"
 )
@@ -193,7 +194,7 @@ func buildDefs(m *Module) *Defs {
 	t := m.Tree
 	d := &Defs{}
 	collectAll(t, d)
-	var imp map[string]string // built on the first decorator
+	var imp map[string]importTarget // built on the first decorator
 	stem := path.Base(m.Path)
 	stem = strings.TrimSuffix(strings.TrimSuffix(stem, ".py"), ".pyi")
 	defNodes := m.index().lists[listDef]
@@ -212,14 +213,14 @@ func buildDefs(m *Module) *Defs {
 		for len(stack) > 1 && id >= stack[len(stack)-1].end {
 			stack = stack[:len(stack)-1]
 		}
-		isClass := n.Kind() == "class_definition"
+		isClass := classDefKinds.Has(n)
 		parent := stack[len(stack)-1].def
 		pk := d.List[parent].Kind
-		def := Def{Node: id, Outer: id, Parent: parent, NameNode: t.ChildByField(id, "name"), Body: t.ChildByField(id, "body")}
+		def := Def{Node: id, Outer: id, Parent: parent, NameNode: defNameField.Child(t, id), Body: defBodyField.Child(t, id)}
 		if def.NameNode != syntax.NoNode {
 			def.Name = t.TextString(def.NameNode)
 		}
-		if p := n.Parent; p != syntax.NoNode && t.Nodes[p].Kind() == "decorated_definition" {
+		if p := n.Parent; p != syntax.NoNode && decoratedDefKinds.Has(&t.Nodes[p]) {
 			def.Outer = p
 			if imp == nil {
 				imp = m.decoratorImports()
@@ -251,6 +252,14 @@ func buildDefs(m *Module) *Defs {
 	}
 	return d
 }
+
+// The kinds and fields buildDefs looks at for every definition.
+var (
+	classDefKinds     = NewKindSet("class_definition")
+	decoratedDefKinds = NewKindSet("decorated_definition")
+	defNameField      = NewField("name")
+	defBodyField      = NewField("body")
+)
 
 // visible decides def's visibility from its parent's (already decided).
 func (d *Defs) visible(def *Def) bool {
@@ -295,7 +304,7 @@ func (def *Def) setDecoratorFacts() {
 	}
 }
 
-func decorators(t *syntax.Tree, outer syntax.NodeID, imp map[string]string) []Decorator {
+func decorators(t *syntax.Tree, outer syntax.NodeID, imp map[string]importTarget) []Decorator {
 	var out []Decorator
 	for c := t.Nodes[outer].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 		if t.Nodes[c].Kind() != "decorator" {
@@ -343,17 +352,26 @@ func DottedName(t *syntax.Tree, n syntax.NodeID) string {
 }
 
 // resolveDotted maps the first segment of a dotted name through imp (local
-// name → qualified name); unbound names are builtins.
-func resolveDotted(name string, imp map[string]string) string {
+// name → import target); unbound names are builtins. The result never
+// shares the tree's source bytes.
+func resolveDotted(name string, imp map[string]importTarget) string {
 	if name == "" {
 		return ""
 	}
 	head, rest, _ := strings.Cut(name, ".")
-	q, ok := imp[head]
-	if !ok {
+	tg, ok := imp[head]
+	var q string
+	switch {
+	case !ok:
 		q = "builtins." + head
-	} else if q == "" { // defined locally, not imported
+	case tg.dotted:
+		q = tg.module + "." + tg.name
+	case tg.name == "": // defined locally, not imported
 		return name
+	case rest != "":
+		q = tg.name
+	default:
+		return strings.Clone(tg.name)
 	}
 	if rest != "" {
 		return q + "." + rest
@@ -361,12 +379,29 @@ func resolveDotted(name string, imp map[string]string) string {
 	return q
 }
 
+// importTarget is what a local name stands for in decoratorImports: the
+// qualified name module + "." + name when dotted (a from-import), else name
+// ("" for a module-level class or def, which shadows a builtin). Both are
+// views of the tree's source bytes, kept only while the definitions are
+// built.
+type importTarget struct {
+	module, name string
+	dotted       bool
+}
+
 // decoratorImports builds the local-name → qualified-name table used to
 // resolve decorators: every import in the file (module level or not), and
 // module-level class/def names mapped to "" (shadowing a builtin).
-func (m *Module) decoratorImports() map[string]string {
+func (m *Module) decoratorImports() map[string]importTarget {
 	t := m.Tree
-	imp := map[string]string{}
+	// Keys and targets are views of the source, not copies: the table is
+	// dropped once the definitions are built, and resolveDotted copies
+	// what it keeps.
+	text := func(n syntax.NodeID) string {
+		b := t.Text(n)
+		return unsafe.String(unsafe.SliceData(b), len(b))
+	}
+	imp := map[string]importTarget{}
 	for _, id := range m.index().lists[listImportish] {
 		n := &t.Nodes[id]
 		switch n.Kind() {
@@ -374,13 +409,12 @@ func (m *Module) decoratorImports() map[string]string {
 			for c := n.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 				switch t.Nodes[c].Kind() {
 				case "dotted_name":
-					full := t.TextString(c)
-					head, _, _ := strings.Cut(full, ".")
-					imp[head] = head
+					head, _, _ := strings.Cut(text(c), ".")
+					imp[head] = importTarget{name: head}
 				case "aliased_import":
 					name, alias := t.ChildByField(c, "name"), t.ChildByField(c, "alias")
 					if name != syntax.NoNode && alias != syntax.NoNode {
-						imp[t.TextString(alias)] = t.TextString(name)
+						imp[text(alias)] = importTarget{name: text(name)}
 					}
 				}
 			}
@@ -389,19 +423,19 @@ func (m *Module) decoratorImports() map[string]string {
 			if modNode == syntax.NoNode {
 				continue
 			}
-			mod := t.TextString(modNode)
+			mod := text(modNode)
 			for c := n.FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 				if t.Nodes[c].Field() != "name" {
 					continue
 				}
 				switch t.Nodes[c].Kind() {
 				case "dotted_name":
-					nm := t.TextString(c)
-					imp[nm] = mod + "." + nm
+					nm := text(c)
+					imp[nm] = importTarget{module: mod, name: nm, dotted: true}
 				case "aliased_import":
 					name, alias := t.ChildByField(c, "name"), t.ChildByField(c, "alias")
 					if name != syntax.NoNode && alias != syntax.NoNode {
-						imp[t.TextString(alias)] = mod + "." + t.TextString(name)
+						imp[text(alias)] = importTarget{module: mod, name: text(name), dotted: true}
 					}
 				}
 			}
@@ -409,7 +443,7 @@ func (m *Module) decoratorImports() map[string]string {
 			if p := n.Parent; p != syntax.NoNode && (t.Nodes[p].Kind() == "module" ||
 				(t.Nodes[p].Kind() == "decorated_definition" && t.Nodes[p].Parent == 0)) {
 				if nm := t.ChildByField(id, "name"); nm != syntax.NoNode {
-					imp[t.TextString(nm)] = ""
+					imp[text(nm)] = importTarget{}
 				}
 			}
 		}
