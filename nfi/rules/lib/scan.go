@@ -2,6 +2,7 @@ package lib
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 
 	"github.com/polynfi/polynfi/nfi"
@@ -27,6 +28,12 @@ func hits(m *pyast.Module) *scanResult {
 }
 
 func scan(m *pyast.Module, tb *table) *scanResult {
+	return scanWith(m, tb, qualifiedLocals(m, tb))
+}
+
+// scanWith is scan looking up only the identifiers named open or one of
+// qualLocals (which must hold the names qualifiedLocals returns).
+func scanWith(m *pyast.Module, tb *table, qualLocals []string) *scanResult {
 	t := m.Tree
 	var found []hit
 	called := map[string]bool{}
@@ -76,8 +83,13 @@ func scan(m *pyast.Module, tb *table) *scanResult {
 			}
 			add(id, rows.ref)
 		case identifierKinds.Has(nd):
-			// Only a name some import binds, or open, can resolve: most
-			// names are rejected here without looking further.
+			// Only open, or a name some import binds to a qualified row
+			// or a module holding one, can match: in most files no
+			// import does, and names are rejected here without resolving
+			// them.
+			if text := t.Text(id); string(text) != "open" && !containsName(qualLocals, text) {
+				continue
+			}
 			var resolved bool
 			q, resolved = m.ImportedName(id)
 			if !resolved && string(t.Text(id)) != "open" {
@@ -177,6 +189,42 @@ func scan(m *pyast.Module, tb *table) *scanResult {
 		sortHits(hs)
 	}
 	return res
+}
+
+// qualifiedLocals returns the local names (each once) of the file's imports
+// whose qualified name, or one of its dotted prefixes, keys rows of
+// tb.qual: the only names whose identifier references can match a
+// qualified row (an identifier resolves to the qualified name of the import
+// that binds it, and the scan looks up that name and its prefixes).
+func qualifiedLocals(m *pyast.Module, tb *table) []string {
+	var locals []string
+	for _, in := range m.Imports().List {
+		if in.Local == "" || slices.Contains(locals, in.Local) {
+			continue
+		}
+		for prefix := in.Qualified; ; {
+			if tb.qual[prefix] != nil {
+				locals = append(locals, in.Local)
+				break
+			}
+			j := strings.LastIndexByte(prefix, '.')
+			if j < 0 {
+				break
+			}
+			prefix = prefix[:j]
+		}
+	}
+	return locals
+}
+
+// containsName reports whether names holds name.
+func containsName(names []string, name []byte) bool {
+	for _, n := range names {
+		if n == string(name) {
+			return true
+		}
+	}
+	return false
 }
 
 func sortHits(hs []hit) {
