@@ -26,6 +26,10 @@ type Docstring struct {
 	// Body is the raw source text between the quotes (escapes not
 	// processed), the parts' bodies joined without separator.
 	Body string
+
+	// one holds the part of a one-part literal, which Parts then views:
+	// one allocation per docstring instead of two.
+	one [1]StringPart
 }
 
 // StringPart is one string literal token.
@@ -124,16 +128,18 @@ func DocstringOf(t *syntax.Tree, body syntax.NodeID) *Docstring {
 		}
 		e = inner
 	}
-	d := &Docstring{Stmt: stmt, Node: e}
 	switch t.Nodes[e].Kind() {
 	case "string":
 		p, ok := stringPart(t, e)
 		if !ok || !p.IsText() {
 			return nil
 		}
-		d.Parts = []StringPart{p}
-		d.Body = p.Body
+		d := &Docstring{Stmt: stmt, Node: e, Body: p.Body}
+		d.one[0] = p
+		d.Parts = d.one[:]
+		return d
 	case "concatenated_string":
+		d := &Docstring{Stmt: stmt, Node: e}
 		var b strings.Builder
 		for c := t.Nodes[e].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 			if t.Nodes[c].Extra {
@@ -153,10 +159,9 @@ func DocstringOf(t *syntax.Tree, body syntax.NodeID) *Docstring {
 			return nil
 		}
 		d.Body = b.String()
-	default:
-		return nil
+		return d
 	}
-	return d
+	return nil
 }
 
 // StringLiteral returns the parts of a string node, false when n is not a
