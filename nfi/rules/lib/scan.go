@@ -31,9 +31,11 @@ func scan(m *pyast.Module, tb *table) *scanResult {
 	return scanWith(m, tb, qualifiedLocals(m, tb))
 }
 
-// scanWith is scan looking up only the identifiers named open or one of
-// qualLocals (which must hold the names qualifiedLocals returns).
-func scanWith(m *pyast.Module, tb *table, qualLocals []string) *scanResult {
+// scanWith is scan resolving only the identifiers named open or one of
+// loc.names, and only the attribute chains whose attribute name keys
+// member rows or whose root is one of loc.chains (loc must hold at least
+// the names qualifiedLocals returns), or everything when loc.every.
+func scanWith(m *pyast.Module, tb *table, loc localFilter) *scanResult {
 	t := m.Tree
 	var found []hit
 	called := map[string]bool{}
@@ -54,13 +56,21 @@ func scanWith(m *pyast.Module, tb *table, qualLocals []string) *scanResult {
 			if a == syntax.NoNode || obj == syntax.NoNode {
 				continue
 			}
+			// A chain resolved through an import matches only a qualified
+			// row that extends the import's qualified name by a dot; an
+			// unresolved one only member rows. With neither possible,
+			// resolving it is not needed.
+			mr := tb.memberRowsOf(t.Text(a))
+			if mr == nil && !loc.every && !rootIn(t, obj, loc.chains) {
+				continue
+			}
 			var resolved bool
 			qb, resolved = m.AppendImportedName(qb[:0], id)
 			if !resolved {
 				// The receiver does not resolve through an import either
 				// (it has the same root), so `.name` is not a module
 				// attribute: match the attribute and method rows.
-				if mr := tb.memberRowsOf(t.Text(a)); mr != nil {
+				if mr != nil {
 					add(id, mr.attr)
 					if call := calleeOf(t, id); call != syntax.NoNode {
 						for _, e := range mr.method {
@@ -87,7 +97,7 @@ func scanWith(m *pyast.Module, tb *table, qualLocals []string) *scanResult {
 			// or a module holding one, can match: in most files no
 			// import does, and names are rejected here without resolving
 			// them.
-			if text := t.Text(id); string(text) != "open" && !containsName(qualLocals, text) {
+			if text := t.Text(id); !loc.every && string(text) != "open" && !containsName(loc.names, text) {
 				continue
 			}
 			var resolved bool
@@ -191,20 +201,41 @@ func scanWith(m *pyast.Module, tb *table, qualLocals []string) *scanResult {
 	return res
 }
 
-// qualifiedLocals returns the local names (each once) of the file's imports
-// whose qualified name, or one of its dotted prefixes, keys rows of
-// tb.qual: the only names whose identifier references can match a
-// qualified row (an identifier resolves to the qualified name of the import
-// that binds it, and the scan looks up that name and its prefixes).
-func qualifiedLocals(m *pyast.Module, tb *table) []string {
-	var locals []string
+// localFilter lists the local names of a file's imports that scan must
+// resolve (see qualifiedLocals).
+type localFilter struct {
+	// names are the locals whose qualified name, or one of its dotted
+	// prefixes, keys rows of tb.qual.
+	names []string
+	// chains are the locals whose qualified name some tb.qual key extends
+	// by a dot (tb.qualParents).
+	chains []string
+	// every makes the scan resolve every identifier and chain, ignoring
+	// names and chains: the reference its tests compare with.
+	every bool
+}
+
+// qualifiedLocals returns, each once, the local names of the file's imports
+// that can lead to a qualified row. An identifier resolves to the qualified
+// name of the import that binds it (the import's local is the identifier's
+// name), and the scan looks up that name and its prefixes; an attribute
+// chain resolved through an import is that import's qualified name, a dot
+// and the chain's attribute names. No other name can match.
+func qualifiedLocals(m *pyast.Module, tb *table) localFilter {
+	var loc localFilter
 	for _, in := range m.Imports().List {
-		if in.Local == "" || slices.Contains(locals, in.Local) {
+		if in.Local == "" {
+			continue
+		}
+		if tb.qualParents[in.Qualified] && !slices.Contains(loc.chains, in.Local) {
+			loc.chains = append(loc.chains, in.Local)
+		}
+		if slices.Contains(loc.names, in.Local) {
 			continue
 		}
 		for prefix := in.Qualified; ; {
 			if tb.qual[prefix] != nil {
-				locals = append(locals, in.Local)
+				loc.names = append(loc.names, in.Local)
 				break
 			}
 			j := strings.LastIndexByte(prefix, '.')
@@ -214,7 +245,21 @@ func qualifiedLocals(m *pyast.Module, tb *table) []string {
 			prefix = prefix[:j]
 		}
 	}
-	return locals
+	return loc
+}
+
+// rootIn reports whether the attribute chain or name n has an identifier
+// at its root that is one of names.
+func rootIn(t *syntax.Tree, n syntax.NodeID, names []string) bool {
+	if len(names) == 0 {
+		return false
+	}
+	for attributeKinds.Has(&t.Nodes[n]) {
+		if n = t.ChildByField(n, "object"); n == syntax.NoNode {
+			return false
+		}
+	}
+	return identifierKinds.Has(&t.Nodes[n]) && containsName(names, t.Text(n))
 }
 
 // containsName reports whether names holds name.

@@ -64,6 +64,9 @@ type table struct {
 	// name instead of one per map above. Rows keep the maps' order.
 	qual   map[string]*qualRows
 	member map[string]*memberRows
+	// qualParents holds every proper dotted prefix of a qual key ("a" and
+	// "a.b" for "a.b.c"): the names some key extends by a dot.
+	qualParents map[string]bool
 	// memberFirst[b&63] has bit min(n, 63) for each member key of n bytes
 	// whose first byte is b; memberLast has bit b for each last byte b of
 	// a key. Most attribute names of a file match no key: the scan rejects
@@ -108,6 +111,14 @@ func (tb *table) buildScanIndexes() {
 	}
 	for k, es := range tb.kwargMethod {
 		m(k).kwargMethod = es
+	}
+	tb.qualParents = map[string]bool{}
+	for k := range tb.qual {
+		for i := range len(k) {
+			if k[i] == '.' {
+				tb.qualParents[k[:i]] = true
+			}
+		}
 	}
 	for k := range tb.member {
 		if k != "" {
