@@ -295,3 +295,36 @@ func TestParseUntilErrorAgrees(t *testing.T) {
 		t.Error("no parse was abandoned: the test exercises nothing")
 	}
 }
+
+// TestFieldKey checks FieldKey.Child against ChildByField for every field
+// name of every grammar on the samples, and that a name no grammar has
+// finds nothing.
+func TestFieldKey(t *testing.T) {
+	grammarsOnce.Do(loadGrammars)
+	keys := []*FieldKey{NewFieldKey("no_such_field")}
+	for _, name := range fieldNames[1:] {
+		keys = append(keys, NewFieldKey(name))
+	}
+	found := 0
+	for _, s := range samples {
+		tree, err := ParseOnce(s.lang, []byte(s.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n := range tree.Nodes {
+			id := NodeID(n)
+			for _, k := range keys {
+				got, want := k.Child(tree, id), tree.ChildByField(id, k.Name())
+				if got != want {
+					t.Fatalf("%s: node %d field %s: Child %d, ChildByField %d", s.name, n, k.Name(), got, want)
+				}
+				if got != NoNode {
+					found++
+				}
+			}
+		}
+	}
+	if found == 0 || keys[0].ID() != 0 {
+		t.Fatalf("found %d field children; unknown field number %d", found, keys[0].ID())
+	}
+}

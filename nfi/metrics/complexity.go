@@ -348,7 +348,7 @@ func ccDecisions(t *syntax.Tree, n syntax.NodeID, class uint8) int {
 	case ckDecision:
 		return 1
 	case ckLoop:
-		if fieldAlternative.child(t, n) != syntax.NoNode {
+		if fieldAlternative.Child(t, n) != syntax.NoNode {
 			return 2
 		}
 		return 1

@@ -8,10 +8,10 @@ import (
 	"github.com/polynfi/polynfi/syntax"
 )
 
-// TestFieldChild checks field.child and binaryFields against
+// TestFieldChild checks the field keys and binaryFields against
 // syntax.Tree.ChildByField on every node of a 40-file stdlib sample.
 func TestFieldChild(t *testing.T) {
-	fields := []*field{fieldAlternative, fieldArgument, fieldAttribute, fieldBody, fieldDefinition, fieldLeft, fieldName, fieldOperator, fieldRight}
+	fields := []*syntax.FieldKey{fieldAlternative, fieldArgument, fieldAttribute, fieldBody, fieldDefinition, fieldLeft, fieldName, fieldOperator, fieldRight}
 	p := syntax.NewParser()
 	defer p.Close()
 	checked := 0
@@ -27,8 +27,8 @@ func TestFieldChild(t *testing.T) {
 		for i := range tree.Nodes {
 			n := syntax.NodeID(i)
 			for _, fd := range fields {
-				if got, want := fd.child(tree, n), tree.ChildByField(n, fd.name); got != want {
-					t.Fatalf("%s: node %d: %s.child = %d, ChildByField = %d", f, n, fd.name, got, want)
+				if got, want := fd.Child(tree, n), tree.ChildByField(n, fd.Name()); got != want {
+					t.Fatalf("%s: node %d: %s: Child = %d, ChildByField = %d", f, n, fd.Name(), got, want)
 				}
 			}
 			l, o, r := binaryFields(tree, n)

@@ -405,7 +405,7 @@ func (h *halsteadVisitor) visit(n syntax.NodeID) {
 	ctx, acc := h.ctx, h.acc
 	switch h.kinds.Of(nd) {
 	case hkDecorated:
-		def := fieldDefinition.child(t, n)
+		def := fieldDefinition.Child(t, n)
 		if def != syntax.NoNode && t.Nodes[def].Kind() == "class_definition" {
 			break // a class's decorators are visited
 		}
@@ -423,10 +423,10 @@ func (h *halsteadVisitor) visit(n syntax.NodeID) {
 			h.acc, sc.toplevel = &h.fn, true
 		} // else nested: counted in (and only reported with) the outer def
 		h.ctx = nil
-		if name := fieldName.child(t, n); name != syntax.NoNode {
+		if name := fieldName.Child(t, n); name != syntax.NoNode {
 			h.ctx = t.Text(name)
 		}
-		body := fieldBody.child(t, n)
+		body := fieldBody.Child(t, n)
 		if body != syntax.NoNode {
 			sc.end = t.Nodes[body].End
 		}
@@ -469,22 +469,22 @@ func (h *halsteadVisitor) visit(n syntax.NodeID) {
 		h.operand(acc, ctx, right)
 	case hkUnary:
 		acc.operators++
-		if op := fieldOperator.child(t, n); op != syntax.NoNode {
+		if op := fieldOperator.Child(t, n); op != syntax.NoNode {
 			k, _ := unaryOperator(t.Nodes[op].Kind())
 			acc.opsSeen |= 1 << k
 		}
-		h.operand(acc, ctx, fieldArgument.child(t, n))
+		h.operand(acc, ctx, fieldArgument.Child(t, n))
 	case hkNot:
 		acc.operators++
 		acc.opsSeen |= 1 << opNot
-		h.operand(acc, ctx, fieldArgument.child(t, n))
+		h.operand(acc, ctx, fieldArgument.Child(t, n))
 	case hkBoolean:
-		op := fieldOperator.child(t, n)
+		op := fieldOperator.Child(t, n)
 		if op == syntax.NoNode {
 			break
 		}
 		kind := t.Nodes[op].Kind()
-		if p := nd.Parent; t.Kind(p) == "boolean_operator" && fieldLeft.child(t, p) == n && t.Kind(fieldOperator.child(t, p)) == kind {
+		if p := nd.Parent; t.Kind(p) == "boolean_operator" && fieldLeft.Child(t, p) == n && t.Kind(fieldOperator.Child(t, p)) == kind {
 			break // part of the parent's flattened chain
 		}
 		acc.operators++
@@ -568,13 +568,13 @@ func (h *halsteadVisitor) operator(acc *halAcc, op syntax.NodeID, augmented bool
 // boolValues adds the operands of a flattened and/or chain.
 func (h *halsteadVisitor) boolValues(acc *halAcc, ctx []byte, n syntax.NodeID, kind string) {
 	t := h.t
-	left := fieldLeft.child(t, n)
-	if t.Kind(left) == "boolean_operator" && t.Kind(fieldOperator.child(t, left)) == kind {
+	left := fieldLeft.Child(t, n)
+	if t.Kind(left) == "boolean_operator" && t.Kind(fieldOperator.Child(t, left)) == kind {
 		h.boolValues(acc, ctx, left, kind)
 	} else {
 		h.operand(acc, ctx, left)
 	}
-	h.operand(acc, ctx, fieldRight.child(t, n))
+	h.operand(acc, ctx, fieldRight.Child(t, n))
 }
 
 func (h *halsteadVisitor) operand(acc *halAcc, ctx []byte, n syntax.NodeID) {
@@ -637,7 +637,7 @@ func appendOperandKey(b []byte, t *syntax.Tree, n syntax.NodeID) []byte {
 	case okIdentifier:
 		return append(append(b, "s:"...), t.Text(n)...)
 	case okAttribute:
-		if a := fieldAttribute.child(t, n); a != syntax.NoNode {
+		if a := fieldAttribute.Child(t, n); a != syntax.NoNode {
 			return append(append(b, "s:"...), t.Text(a)...)
 		}
 	case okNumber:

@@ -160,7 +160,7 @@ func (c *ccTracker) leave() {
 // enter opens the block of a def or class at n.
 func (c *ccTracker) enter(n syntax.NodeID, class bool) {
 	t := c.t
-	body := fieldBody.child(t, n)
+	body := fieldBody.Child(t, n)
 	c.blocks = append(c.blocks, ccBlock{node: n, class: class})
 	if body == syntax.NoNode {
 		c.leave()
@@ -201,7 +201,7 @@ func (c *ccTracker) visit(n syntax.NodeID, nd *syntax.Node) {
 	switch class {
 	case ckOther: // most nodes
 	case ckDecorated:
-		if d := fieldDefinition.child(t, n); d != syntax.NoNode {
+		if d := fieldDefinition.Child(t, n); d != syntax.NoNode {
 			c.off = d // the decorators are not visited
 		} else {
 			c.off = nd.End
