@@ -121,6 +121,8 @@ type Defs struct {
 	// Ruff, `__all__.append(...)`/`.extend(...)` calls add no names.
 	All    map[string]bool
 	HasAll bool
+
+	hint int // the List index of Lookup's last answer by Node
 }
 
 // Module returns the module definition.
@@ -128,9 +130,22 @@ func (d *Defs) Module() *Def { return &d.List[0] }
 
 // Lookup returns the definition whose Node (class_definition,
 // function_definition or the root) or Outer (decorated_definition) is n.
+//
+// Lookup remembers the index of its last answer and tries it and the next
+// definition before searching: rules visit definitions in preorder, so
+// most lookups find one of those two. (Like the rest of a Module, Defs is
+// used by one goroutine at a time.)
 func (d *Defs) Lookup(n syntax.NodeID) (*Def, bool) {
+	if h := d.hint; h < len(d.List) && d.List[h].Node == n {
+		return &d.List[h], true
+	}
+	if h := d.hint + 1; h < len(d.List) && d.List[h].Node == n {
+		d.hint = h
+		return &d.List[h], true
+	}
 	i := sort.Search(len(d.List), func(i int) bool { return d.List[i].Node >= n })
 	if i < len(d.List) && d.List[i].Node == n {
+		d.hint = i
 		return &d.List[i], true
 	}
 	// n may be a decorated_definition: its inner definition follows it.
