@@ -9,6 +9,7 @@ require (
 	github.com/mattn/go-runewidth v0.0.31
 	github.com/owenrumney/go-sarif/v2 v2.3.3
 	github.com/parquet-go/parquet-go v0.32.0
+	github.com/pmezard/go-difflib v1.0.0
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/spf13/cobra v1.10.2
 	github.com/tree-sitter/go-tree-sitter v0.25.0

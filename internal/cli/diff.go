@@ -41,7 +41,9 @@ files are matched by relative path. Prints S_p before and after (mean over the
 files present in each version), the improvement I_p = S_p(after) - S_p(before)
 per aspect in percentage points (SWE-NFI Eq. 2), and every rule whose verdict
 flipped. In text, files present in only one version are listed with the rules
-they fail. --format sarif writes the after version's results (SARIF 2.1.0),
+they fail, and a findings line counts the diagnostics the change introduced
+(new), changed (updated), kept (unchanged) and fixed, which shows what a change
+did within rules that fail before and after. --format sarif writes the after version's results (SARIF 2.1.0),
 each marked new, updated or unchanged against the before version, for
 code-scanning tools to show only what a change introduced. A version with no
 valid file has no score; the improvement is then not defined and the exit
@@ -98,11 +100,11 @@ code is 1.`,
 					return err
 				}
 			case "sarif":
-				if err := writeDiffSARIF(e.stdout, eng, out, diffAfterPath(args[1], single)); err != nil {
+				if err := writeDiffSARIF(e.stdout, eng, out, diffPath(args[0], single), diffPath(args[1], single)); err != nil {
 					return err
 				}
 			default:
-				writeDiffText(e, out, args)
+				writeDiffText(e, out, args, findingCounts(out, diffPath(args[0], single), diffPath(args[1], single)))
 			}
 			if !out.Valid {
 				return exitError{ExitFindings}
@@ -167,7 +169,7 @@ func pairFiles(a, b string) (before, after []string, err error) {
 	return before, after, err
 }
 
-func writeDiffText(e *env, out diffOutput, args []string) {
+func writeDiffText(e *env, out diffOutput, args []string, findings map[string]int) {
 	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(w, "before: %s (%s)\nafter:  %s (%s)\n", args[0], plural(len(out.Before), "file"), args[1], plural(len(out.After), "file"))
 	for _, p := range out.Added {
@@ -201,7 +203,11 @@ func writeDiffText(e *env, out diffOutput, args []string) {
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", a.Code(), cell(b, okb), cell(af, oka), ip)
 	}
 	w.Flush()
-	if len(out.Flips) > 0 {
+	fmt.Fprintf(e.stdout, "\nfindings: %d new, %d updated, %d unchanged, %d fixed (--format sarif lists them)\n",
+		findings[baselineNew], findings[baselineUpdated], findings[baselineUnchanged], findings["absent"])
+	if len(out.Flips) == 0 {
+		fmt.Fprintln(e.stdout, "no rule flipped")
+	} else {
 		fmt.Fprintln(e.stdout, "\nflipped rules:")
 		for _, f := range out.Flips {
 			dir := "fixed  "

@@ -2,9 +2,11 @@ package cli
 
 import (
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/owenrumney/go-sarif/v2/sarif"
+	"github.com/pmezard/go-difflib/difflib"
 
 	"github.com/polynfi/polynfi/nfi"
 )
@@ -19,13 +21,19 @@ const (
 
 // writeDiffSARIF writes the after version's results as one SARIF 2.1.0 run
 // in which every result has a baselineState against the before version of
-// the same file (matched by relative path, or the two files given):
-//   - "unchanged": the before version has a result of the same rule with the
-//     same message (each before result matches at most one after result;
-//     lines may differ, since code above it may have moved);
-//   - "updated": not unchanged, but the before version still has an
-//     unmatched result of the same rule (say, a coverage that changed);
-//   - "new": neither (and every result of an added file).
+// the same file (matched by relative path, or the two files given). A
+// result and a before result match when they have the same rule; the
+// lines of the two versions are aligned first (difflib's matching blocks:
+// the longest common subsequence of lines), and candidates are taken in
+// this order, each before result matching at most one after result:
+//   - "unchanged": same message, on the line the before result's line
+//     became (so of two identical findings, the one in code the change
+//     kept stays unchanged and the one in added code is new);
+//   - "unchanged": same message elsewhere (code that moved or changed
+//     around it);
+//   - "updated": another message of the same rule (say, a coverage value
+//     that changed), preferring the aligned line;
+//   - "new": none (and every result of an added file).
 //
 // A file invalid in both versions gives an "unchanged" invalid-file result.
 // Results that only the before version has ("absent" in SARIF) are not
@@ -34,30 +42,36 @@ const (
 // rule. The run's properties also hold S_p of both versions
 // ("scores_before", "scores_after", aspect code to [0, 1]), I_p in
 // percentage points ("improvement_pp") and the added and removed files.
-// afterPath maps an after FileScore's Path to the file on disk.
-func writeDiffSARIF(w io.Writer, eng *nfi.Engine, out diffOutput, afterPath func(string) string) error {
+// beforePath and afterPath map a FileScore's Path to the file on disk; a
+// file that can no longer be read is matched without the line alignment.
+func writeDiffSARIF(w io.Writer, eng *nfi.Engine, out diffOutput, beforePath, afterPath func(string) string) error {
 	s := newSARIFSink(w, eng)
 	before := map[string]*nfi.FileScore{}
 	for i := range out.Before {
 		before[out.Before[i].Path] = &out.Before[i]
 	}
 	absent := map[string]int{}
-	for _, fa := range out.After {
-		results := s.results(fa, afterPath(fa.Path))
+	for i := range out.After {
+		fa := &out.After[i]
+		results := s.results(*fa, afterPath(fa.Path))
 		fb := before[fa.Path]
 		delete(before, fa.Path)
-		if fb == nil {
+		switch {
+		case fb == nil:
 			for _, r := range results {
 				r.WithBaselineState(baselineNew)
 			}
-		} else if !fa.Valid {
+		case !fa.Valid:
 			state := baselineNew
 			if !fb.Valid {
 				state = baselineUnchanged
 			}
 			results[0].WithBaselineState(state)
-		} else {
-			matchBaseline(results, diagnostics(fb), absent)
+		default:
+			lines := alignLines(beforePath(fb.Path), afterPath(fa.Path))
+			for i, st := range matchBaseline(diagnostics(fa), diagnostics(fb), lines, absent) {
+				results[i].WithBaselineState(st)
+			}
 		}
 		for _, r := range results {
 			s.run.AddResult(r)
@@ -80,7 +94,8 @@ func writeDiffSARIF(w io.Writer, eng *nfi.Engine, out diffOutput, afterPath func
 	return s.log.PrettyWrite(s.w)
 }
 
-// diagnostics returns every diagnostic of a valid file, in rule order.
+// diagnostics returns every diagnostic of a valid file, in rule order (the
+// order of sarifSink.results).
 func diagnostics(fs *nfi.FileScore) []nfi.Diagnostic {
 	if !fs.Valid {
 		return nil
@@ -92,41 +107,104 @@ func diagnostics(fs *nfi.FileScore) []nfi.Diagnostic {
 	return out
 }
 
-// matchBaseline sets the baselineState of a valid after file's results
-// against the diagnostics of its before version (see writeDiffSARIF) and
-// adds the before diagnostics left unmatched to absent, by rule.
-func matchBaseline(results []*sarif.Result, before []nfi.Diagnostic, absent map[string]int) {
-	type key struct{ rule, message string }
-	same := map[key]int{}
-	rule := map[string]int{}
-	for _, d := range before {
-		same[key{d.RuleID, d.Message}]++
-		rule[d.RuleID]++
+// alignLines maps each line of the before file (1-based) that the after
+// file keeps to its line there, from difflib's matching blocks; nil when
+// either file cannot be read.
+func alignLines(beforePath, afterPath string) map[int]int {
+	a, errA := os.ReadFile(beforePath)
+	b, errB := os.ReadFile(afterPath)
+	if errA != nil || errB != nil {
+		return nil
 	}
-	var rest []*sarif.Result
-	for _, r := range results {
-		k := key{*r.RuleID, *r.Message.Text}
-		if same[k] > 0 {
-			same[k]--
-			rule[k.rule]--
-			r.WithBaselineState(baselineUnchanged)
-		} else {
-			rest = append(rest, r)
+	m := difflib.NewMatcher(difflib.SplitLines(string(a)), difflib.SplitLines(string(b)))
+	lines := map[int]int{}
+	for _, blk := range m.GetMatchingBlocks() {
+		for k := 0; k < blk.Size; k++ {
+			lines[blk.A+k+1] = blk.B + k + 1
 		}
 	}
-	for _, r := range rest {
-		if rule[*r.RuleID] > 0 {
-			rule[*r.RuleID]--
-			r.WithBaselineState(baselineUpdated)
-		} else {
-			r.WithBaselineState(baselineNew)
+	return lines
+}
+
+// matchBaseline returns the baseline state of each diagnostic of a valid
+// after file against the diagnostics of its before version, lines aligning
+// the two (see writeDiffSARIF), and adds the before diagnostics left
+// unmatched to absent, by rule.
+func matchBaseline(after, before []nfi.Diagnostic, lines map[int]int, absent map[string]int) []string {
+	used := make([]bool, len(before))
+	state := make([]string, len(after))
+	// match gives every after diagnostic still without a state the first
+	// unused before diagnostic that ok accepts.
+	match := func(st string, ok func(a, b nfi.Diagnostic) bool) {
+		for i, a := range after {
+			if state[i] != "" {
+				continue
+			}
+			for j, b := range before {
+				if !used[j] && a.RuleID == b.RuleID && ok(a, b) {
+					used[j], state[i] = true, st
+					break
+				}
+			}
 		}
 	}
-	for id, n := range rule {
-		if n > 0 {
-			absent[id] += n
+	aligned := func(a, b nfi.Diagnostic) bool { return lines[b.Line] == a.Line }
+	match(baselineUnchanged, func(a, b nfi.Diagnostic) bool { return a.Message == b.Message && aligned(a, b) })
+	match(baselineUnchanged, func(a, b nfi.Diagnostic) bool { return a.Message == b.Message })
+	match(baselineUpdated, aligned)
+	match(baselineUpdated, func(a, b nfi.Diagnostic) bool { return true })
+	for i := range state {
+		if state[i] == "" {
+			state[i] = baselineNew
 		}
 	}
+	for j, b := range before {
+		if !used[j] {
+			absent[b.RuleID]++
+		}
+	}
+	return state
+}
+
+// findingCounts counts the after version's findings by baseline state
+// (see writeDiffSARIF; an invalid file counts as one finding) and the
+// before version's findings that are gone ("absent"): what the change
+// introduced and fixed, including within rules that failed before and
+// after (which flipped rules cannot show).
+func findingCounts(out diffOutput, beforePath, afterPath func(string) string) map[string]int {
+	before := map[string]*nfi.FileScore{}
+	for i := range out.Before {
+		before[out.Before[i].Path] = &out.Before[i]
+	}
+	counts := map[string]int{}
+	absent := map[string]int{}
+	for i := range out.After {
+		fa := &out.After[i]
+		fb := before[fa.Path]
+		delete(before, fa.Path)
+		switch {
+		case !fa.Valid:
+			if fb != nil && !fb.Valid {
+				counts[baselineUnchanged]++
+			} else {
+				counts[baselineNew]++
+			}
+		case fb == nil:
+			counts[baselineNew] += len(diagnostics(fa))
+		default:
+			lines := alignLines(beforePath(fb.Path), afterPath(fa.Path))
+			for _, st := range matchBaseline(diagnostics(fa), diagnostics(fb), lines, absent) {
+				counts[st]++
+			}
+		}
+	}
+	for _, fb := range before {
+		absent["*"] += len(diagnostics(fb))
+	}
+	for _, n := range absent {
+		counts["absent"] += n
+	}
+	return counts
 }
 
 // nonNil returns s, or an empty slice for nil (a JSON [] rather than null).
@@ -137,13 +215,14 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// diffAfterPath returns the on-disk path of an after file: the AFTER
-// argument itself for two files, else the relative path joined to it.
-func diffAfterPath(after string, single bool) func(string) string {
+// diffPath returns the on-disk path of a file of the version at root (the
+// BEFORE or AFTER argument): root itself for two files, else the relative
+// path joined to it.
+func diffPath(root string, single bool) func(string) string {
 	return func(rel string) string {
 		if single {
-			return after
+			return root
 		}
-		return filepath.Join(after, filepath.FromSlash(rel))
+		return filepath.Join(root, filepath.FromSlash(rel))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -171,6 +172,32 @@ func TestDiffSARIF(t *testing.T) {
 	// gone.py's results are not listed but counted as absent.
 	if r.Properties.Absent["DOC-R01"] != 1 || strings.Join(r.Properties.Added, ",") != "new.py" {
 		t.Errorf("properties %+v", r.Properties)
+	}
+	// Of two identical findings, the one in the code the change kept stays
+	// unchanged (at its new line) and the one in added code is new.
+	fn := func(name string) string {
+		return "def " + name + "(x):\n    \"\"\"Doc.\"\"\"\n    try:\n        return int(x)\n    except:\n        return 0\n"
+	}
+	two := writeTree(t, map[string]string{"c.py": "\"\"\"M.\"\"\"\n\n\n" + fn("f"), "d.py": "\"\"\"M.\"\"\"\n\n\n" + fn("g") + "\n\n" + fn("f")})
+	out, _, _ = run(t, "diff", "--isolated", "--format", "sarif", filepath.Join(two, "c.py"), filepath.Join(two, "d.py"))
+	got.Runs = nil
+	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Runs) != 1 {
+		t.Fatalf("sarif: %v\n%s", err, out)
+	}
+	bare := map[int]string{}
+	for _, res := range got.Runs[0].Results {
+		if res.RuleID == "ERR-P01" {
+			bare[res.Locations[0].PhysicalLocation.Region.StartLine] = res.BaselineState
+		}
+	}
+	if len(bare) != 2 || bare[8] != "new" || bare[16] != "unchanged" {
+		t.Errorf("bare excepts by line: %v, want 8 new (g, added) and 16 unchanged (f, kept)", bare)
+	}
+	// The text output counts the findings the change added even when no
+	// rule flipped (ERR-P01 failed before and after).
+	out, _, _ = run(t, "diff", "--isolated", filepath.Join(two, "c.py"), filepath.Join(two, "d.py"))
+	if !strings.Contains(out, "no rule flipped") || !regexp.MustCompile(`findings: [1-9][0-9]* new, [0-9]+ updated, [1-9][0-9]* unchanged, 0 fixed`).MatchString(out) {
+		t.Errorf("text, no flip:\n%s", out)
 	}
 	// The text listing names the rules an added or removed file fails.
 	out, _, _ = run(t, "diff", "--isolated", a, b)
