@@ -211,7 +211,7 @@ func (e *Engine) ScoreTree(path string, tree *syntax.Tree) (result FileScore) {
 				Error: &FileError{Line: line, Column: 1, Message: fmt.Sprintf("rule %s panicked: %v", id, r)}}
 		}
 	}()
-	fs := FileScore{Path: path, Bytes: len(tree.Source), Valid: true, Status: StatusOK, Lines: len(tree.LineStarts())}
+	fs := FileScore{Path: path, Bytes: len(tree.Source), Valid: true, Status: StatusOK, Lines: physicalLines(tree)}
 	mod := pyast.NewModule(path, tree)
 	defer mod.Release()
 	passes := e.takePasses()
@@ -282,6 +282,20 @@ func (e *Engine) ScoreTree(path string, tree *syntax.Tree) (result FileScore) {
 	}
 	e.givePasses(passes)
 	return fs
+}
+
+// physicalLines is FileScore.Lines of tree's source: LineStarts counts an
+// empty line after a final line break, which editors do not show.
+func physicalLines(tree *syntax.Tree) int {
+	src := tree.Source
+	if len(src) == 0 {
+		return 0
+	}
+	n := len(tree.LineStarts())
+	if src[len(src)-1] == '\n' {
+		n--
+	}
+	return n
 }
 
 // takePasses returns a pass slice for one file, reused when one is free.

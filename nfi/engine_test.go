@@ -278,3 +278,24 @@ func TestSettingsOptionsAndLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestFileScoreLines: Lines counts lines as editors and wc -l do, with a
+// last line without a line break counted and no line after a final break.
+func TestFileScoreLines(t *testing.T) {
+	e, err := NewEngine(testCatalog(), Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for src, want := range map[string]int{
+		"":                   0,
+		"x = 1\n":            1,
+		"x = 1":              1,
+		"x = 1\n\n":          2,
+		"x = 1\r\ny = 2\r\n": 2,
+		"x = 1\ny = 2":       2,
+	} {
+		if got := score(t, e, src).Lines; got != want {
+			t.Errorf("%q: Lines = %d, want %d", src, got, want)
+		}
+	}
+}

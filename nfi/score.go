@@ -78,11 +78,14 @@ type RuleResult struct {
 // FileScore is the result of scoring one file. When Valid is false, Scores and
 // Rules are empty and Error says why (Status names the class of problem).
 type FileScore struct {
-	Path   string       `json:"path"`
-	Valid  bool         `json:"valid"`
-	Status string       `json:"status"`
-	Error  *FileError   `json:"error,omitempty"`
-	Bytes  int          `json:"bytes"`
+	Path   string     `json:"path"`
+	Valid  bool       `json:"valid"`
+	Status string     `json:"status"`
+	Error  *FileError `json:"error,omitempty"`
+	Bytes  int        `json:"bytes"`
+	// Lines is the number of lines as editors and `wc -l` count them: the
+	// line breaks, plus one for a last line without one (0 for an empty
+	// file); set for valid files.
 	Lines  int          `json:"lines,omitempty"`
 	Scores Scores       `json:"scores"`
 	Rules  []RuleResult `json:"rules,omitempty"`

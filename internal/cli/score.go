@@ -36,7 +36,7 @@ Formats: text (scores and diagnostics), json (streamed: catalog, settings,
 files[], summary), sarif (SARIF 2.1.0 for code-scanning tools).
 
 Exit status: 0 when every file was read, whether valid or invalid (invalid
-files are results, with their status: syntax_error, binary, encoding,
+files are results, with their status: syntax_error, binary, encoding_error,
 too_large); 3 when a PATH does not exist or a file cannot be read (the other
 files are still scored and reported); 2 for a usage error.`,
 		Args: cobra.MinimumNArgs(1),
