@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -135,13 +137,22 @@ func onlyIn(a, b []string) []string {
 // pairFiles returns the relative paths to score on each side: for two files,
 // [""] and [""]; for two directories, their *.py files by relative path.
 func pairFiles(a, b string) (before, after []string, err error) {
-	sa, err := os.Stat(a)
-	if err != nil {
-		return nil, nil, err
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	var missing []string
+	for _, c := range []struct {
+		path string
+		err  error
+	}{{a, errA}, {b, errB}} {
+		switch {
+		case errors.Is(c.err, fs.ErrNotExist):
+			missing = append(missing, c.path)
+		case c.err != nil:
+			return nil, nil, c.err
+		}
 	}
-	sb, err := os.Stat(b)
-	if err != nil {
-		return nil, nil, err
+	if len(missing) > 0 {
+		return nil, nil, fmt.Errorf("no such file or directory: %s", strings.Join(missing, ", "))
 	}
 	if sa.IsDir() != sb.IsDir() {
 		return nil, nil, usagef("diff: %s and %s must both be files or both be directories", a, b)

@@ -104,6 +104,10 @@ func TestDiffCommand(t *testing.T) {
 	if code != ExitOK || !strings.Contains(out, `"path": "m.py"`) {
 		t.Fatalf("two files: exit %d\n%s", code, out)
 	}
+	// A missing version is named as score names a missing path; exit 3.
+	if _, errOut, code := run(t, "diff", "--isolated", filepath.Join(a, "nope"), b); code != ExitError || !strings.Contains(errOut, "no such file or directory: "+filepath.Join(a, "nope")) {
+		t.Errorf("missing before: exit %d, stderr %q", code, errOut)
+	}
 	// No valid version: the improvement is undefined, exit 1.
 	bad := writeTree(t, map[string]string{"m.py": "def (:\n"})
 	if _, _, code := run(t, "diff", "--isolated", filepath.Join(a, "m.py"), filepath.Join(bad, "m.py")); code != ExitFindings {
