@@ -201,6 +201,9 @@ func writeDiffText(e *env, out diffOutput, args []string, findings map[string]in
 	for _, a := range nfi.Aspects {
 		b, okb := out.Delta.Before.Get(a)
 		af, oka := out.Delta.After.Get(a)
+		if !okb && !oka {
+			continue // no rule of the aspect selected (or no valid file)
+		}
 		cell := func(v float64, ok bool) string {
 			if !ok {
 				return "–"
