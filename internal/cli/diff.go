@@ -102,11 +102,13 @@ code is 1.`,
 					return err
 				}
 			case "sarif":
-				if err := writeDiffSARIF(e.stdout, eng, out, diffPath(args[0], single), diffPath(args[1], single)); err != nil {
+				b := compareBaseline(out, diffPath(args[0], single), diffPath(args[1], single))
+				if err := writeDiffSARIF(e.stdout, eng, out, b, diffPath(args[1], single)); err != nil {
 					return err
 				}
 			default:
-				writeDiffText(e, out, args, findingCounts(out, diffPath(args[0], single), diffPath(args[1], single)))
+				b := compareBaseline(out, diffPath(args[0], single), diffPath(args[1], single))
+				writeDiffText(e, out, args, b.counts())
 			}
 			if !out.Valid {
 				return exitError{ExitFindings}

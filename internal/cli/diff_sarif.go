@@ -19,74 +19,108 @@ const (
 	baselineUpdated   = "updated"
 )
 
-// writeDiffSARIF writes the after version's results as one SARIF 2.1.0 run
-// in which every result has a baselineState against the before version of
-// the same file (matched by relative path, or the two files given). A
-// result and a before result match when they have the same rule; the
+// baseline is the comparison of a change's findings with the before
+// version, file by file (matched by relative path, or the two files given):
+// States[i] holds one SARIF baselineState per result of out.After[i] (one
+// per diagnostic, in rule order, or one for an invalid file), and Absent
+// counts by rule the before findings that no after finding matched
+// (removed files included).
+//
+// A finding and a before finding match when they have the same rule; the
 // lines of the two versions are aligned first (difflib's matching blocks:
 // the longest common subsequence of lines), and candidates are taken in
-// this order, each before result matching at most one after result:
-//   - "unchanged": same message, on the line the before result's line
+// this order, each before finding matching at most one after finding:
+//   - "unchanged": same message, on the line the before finding's line
 //     became (so of two identical findings, the one in code the change
 //     kept stays unchanged and the one in added code is new);
 //   - "unchanged": same message elsewhere (code that moved or changed
 //     around it);
 //   - "updated": another message of the same rule (say, a coverage value
 //     that changed), preferring the aligned line;
-//   - "new": none (and every result of an added file).
+//   - "new": none (and every finding of an added file).
 //
-// A file invalid in both versions gives an "unchanged" invalid-file result.
-// Results that only the before version has ("absent" in SARIF) are not
-// listed, since their locations are in the before tree, which an upload of
-// the after tree cannot show; the run's "absent" property counts them per
-// rule. The run's properties also hold S_p of both versions
-// ("scores_before", "scores_after", aspect code to [0, 1]), I_p in
-// percentage points ("improvement_pp") and the added and removed files.
-// beforePath and afterPath map a FileScore's Path to the file on disk; a
-// file that can no longer be read is matched without the line alignment.
-func writeDiffSARIF(w io.Writer, eng *nfi.Engine, out diffOutput, beforePath, afterPath func(string) string) error {
-	s := newSARIFSink(w, eng)
+// A file invalid in both versions is "unchanged", invalid only after
+// "new".
+type baseline struct {
+	States [][]string
+	Absent map[string]int
+}
+
+// compareBaseline compares out's after version with its before version
+// (see baseline). beforePath and afterPath map a FileScore's Path to the
+// file on disk; a file that can no longer be read is matched without the
+// line alignment.
+func compareBaseline(out diffOutput, beforePath, afterPath func(string) string) baseline {
 	before := map[string]*nfi.FileScore{}
 	for i := range out.Before {
 		before[out.Before[i].Path] = &out.Before[i]
 	}
-	absent := map[string]int{}
+	b := baseline{States: make([][]string, len(out.After)), Absent: map[string]int{}}
 	for i := range out.After {
 		fa := &out.After[i]
-		results := s.results(*fa, afterPath(fa.Path))
 		fb := before[fa.Path]
 		delete(before, fa.Path)
 		switch {
-		case fb == nil:
-			for _, r := range results {
-				r.WithBaselineState(baselineNew)
-			}
 		case !fa.Valid:
 			state := baselineNew
-			if !fb.Valid {
+			if fb != nil && !fb.Valid {
 				state = baselineUnchanged
 			}
-			results[0].WithBaselineState(state)
+			b.States[i] = []string{state}
+		case fb == nil:
+			b.States[i] = make([]string, len(diagnostics(fa)))
+			for j := range b.States[i] {
+				b.States[i][j] = baselineNew
+			}
 		default:
 			lines := alignLines(beforePath(fb.Path), afterPath(fa.Path))
-			for i, st := range matchBaseline(diagnostics(fa), diagnostics(fb), lines, absent) {
-				results[i].WithBaselineState(st)
-			}
-		}
-		for _, r := range results {
-			s.run.AddResult(r)
+			b.States[i] = matchBaseline(diagnostics(fa), diagnostics(fb), lines, b.Absent)
 		}
 	}
 	for _, fb := range before { // removed files
 		for _, d := range diagnostics(fb) {
-			absent[d.RuleID]++
+			b.Absent[d.RuleID]++
+		}
+	}
+	return b
+}
+
+// counts returns the number of after findings by baseline state and, under
+// "absent", the number of before findings that are gone.
+func (b baseline) counts() map[string]int {
+	c := map[string]int{}
+	for _, states := range b.States {
+		for _, st := range states {
+			c[st]++
+		}
+	}
+	for _, n := range b.Absent {
+		c["absent"] += n
+	}
+	return c
+}
+
+// writeDiffSARIF writes the after version's results as one SARIF 2.1.0 run
+// in which every result has its baselineState against the before version
+// (see baseline). Results that only the before version has ("absent" in
+// SARIF) are not listed, since their locations are in the before tree,
+// which an upload of the after tree cannot show; the run's "absent"
+// property counts them per rule. The run's properties also hold S_p of
+// both versions ("scores_before", "scores_after", aspect code to [0, 1]),
+// I_p in percentage points ("improvement_pp") and the added and removed
+// files. afterPath maps an after FileScore's Path to the file on disk.
+func writeDiffSARIF(w io.Writer, eng *nfi.Engine, out diffOutput, b baseline, afterPath func(string) string) error {
+	s := newSARIFSink(w, eng)
+	for i, fa := range out.After {
+		for j, r := range s.results(fa, afterPath(fa.Path)) {
+			s.run.AddResult(r.WithBaselineState(b.States[i][j]))
 		}
 	}
 	s.run.Properties = sarif.Properties{
 		"scores_before":  out.Delta.Before,
 		"scores_after":   out.Delta.After,
 		"improvement_pp": out.ImprovementPoints,
-		"absent":         absent,
+		"absent":         b.Absent,
 		"added_files":    nonNil(out.Added),
 		"removed_files":  nonNil(out.Removed),
 	}
@@ -128,7 +162,7 @@ func alignLines(beforePath, afterPath string) map[int]int {
 
 // matchBaseline returns the baseline state of each diagnostic of a valid
 // after file against the diagnostics of its before version, lines aligning
-// the two (see writeDiffSARIF), and adds the before diagnostics left
+// the two (see baseline), and adds the before diagnostics left
 // unmatched to absent, by rule.
 func matchBaseline(after, before []nfi.Diagnostic, lines map[int]int, absent map[string]int) []string {
 	used := make([]bool, len(before))
@@ -164,47 +198,6 @@ func matchBaseline(after, before []nfi.Diagnostic, lines map[int]int, absent map
 		}
 	}
 	return state
-}
-
-// findingCounts counts the after version's findings by baseline state
-// (see writeDiffSARIF; an invalid file counts as one finding) and the
-// before version's findings that are gone ("absent"): what the change
-// introduced and fixed, including within rules that failed before and
-// after (which flipped rules cannot show).
-func findingCounts(out diffOutput, beforePath, afterPath func(string) string) map[string]int {
-	before := map[string]*nfi.FileScore{}
-	for i := range out.Before {
-		before[out.Before[i].Path] = &out.Before[i]
-	}
-	counts := map[string]int{}
-	absent := map[string]int{}
-	for i := range out.After {
-		fa := &out.After[i]
-		fb := before[fa.Path]
-		delete(before, fa.Path)
-		switch {
-		case !fa.Valid:
-			if fb != nil && !fb.Valid {
-				counts[baselineUnchanged]++
-			} else {
-				counts[baselineNew]++
-			}
-		case fb == nil:
-			counts[baselineNew] += len(diagnostics(fa))
-		default:
-			lines := alignLines(beforePath(fb.Path), afterPath(fa.Path))
-			for _, st := range matchBaseline(diagnostics(fa), diagnostics(fb), lines, absent) {
-				counts[st]++
-			}
-		}
-	}
-	for _, fb := range before {
-		absent["*"] += len(diagnostics(fb))
-	}
-	for _, n := range absent {
-		counts["absent"] += n
-	}
-	return counts
 }
 
 // nonNil returns s, or an empty slice for nil (a JSON [] rather than null).
