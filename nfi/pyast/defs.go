@@ -272,8 +272,8 @@ func buildDefs(m *Module) *Defs {
 var (
 	classDefKinds     = NewKindSet("class_definition")
 	decoratedDefKinds = NewKindSet("decorated_definition")
-	defNameField      = NewField("name")
-	defBodyField      = NewField("body")
+	defNameField      = syntax.NewFieldKey("name")
+	defBodyField      = syntax.NewFieldKey("body")
 )
 
 // visible decides def's visibility from its parent's (already decided).

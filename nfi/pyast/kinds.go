@@ -21,3 +21,14 @@ func NewKindSet(kinds ...string) KindSet {
 // Has reports whether node n's kind is in the set (false for ERROR nodes,
 // whose KindID is outside the grammar's symbols).
 func (s KindSet) Has(n *syntax.Node) bool { return syntax.KindTable(s).Of(n) != 0 }
+
+// FirstChild is n's first child whose kind is in s, syntax.NoNode when
+// none: t.FirstChildOfKind(n, kind) for the set of one kind.
+func (s KindSet) FirstChild(t *syntax.Tree, n syntax.NodeID) syntax.NodeID {
+	for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
+		if s.Has(&t.Nodes[c]) {
+			return c
+		}
+	}
+	return syntax.NoNode
+}

@@ -101,9 +101,9 @@ func funcParams(p *nfi.Pass) [][]param {
 // Fields looked up in every def (its parameters and return annotation) and
 // every parameter with a default: by number rather than by name.
 var (
-	nameField       = pyast.NewField("name")
-	parametersField = pyast.NewField("parameters")
-	returnTypeField = pyast.NewField("return_type")
+	nameField       = syntax.NewFieldKey("name")
+	parametersField = syntax.NewFieldKey("parameters")
+	returnTypeField = syntax.NewFieldKey("return_type")
 )
 
 // appendParams appends a def's parameters to out, in order; their names

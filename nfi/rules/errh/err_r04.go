@@ -48,7 +48,7 @@ var identifierKind = pyast.NewKindSet("identifier")
 
 // attributeField is the field of an attribute's last name, looked up in
 // every attribute reference of a file that imports one of aliasModules.
-var attributeField = pyast.NewField("attribute")
+var attributeField = syntax.NewFieldKey("attribute")
 
 // checkOSErrorAliases checks the file's references (identifiers and
 // attributes, in preorder). It looks at an identifier only when it spells

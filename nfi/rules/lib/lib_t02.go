@@ -103,11 +103,11 @@ var outdatedKinds = &syntax.KindClasses{Names: map[string]uint8{
 // call, string and binary operator (its most frequent kinds) and in the
 // strings strLiteral looks at: by number rather than by name.
 var (
-	fieldAttribute    = pyast.NewField("attribute")
-	fieldFunction     = pyast.NewField("function")
-	fieldLeft         = pyast.NewField("left")
-	fieldObject       = pyast.NewField("object")
-	fieldOperator     = pyast.NewField("operator")
+	fieldAttribute    = syntax.NewFieldKey("attribute")
+	fieldFunction     = syntax.NewFieldKey("function")
+	fieldLeft         = syntax.NewFieldKey("left")
+	fieldObject       = syntax.NewFieldKey("object")
+	fieldOperator     = syntax.NewFieldKey("operator")
 	stringStartKind   = pyast.NewKindSet("string_start")
 	interpolationKind = pyast.NewKindSet("interpolation")
 )

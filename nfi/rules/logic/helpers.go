@@ -2,7 +2,6 @@ package logic
 
 import (
 	"github.com/polynfi/polynfi/nfi"
-	"github.com/polynfi/polynfi/nfi/pyast"
 	"github.com/polynfi/polynfi/syntax"
 )
 
@@ -65,11 +64,11 @@ func isJump(t *syntax.Tree, n syntax.NodeID) bool {
 }
 
 // Fields looked up in every if, elif, while and loop the LOG rules visit:
-// by number rather than by name (see pyast.Field).
+// by number rather than by name (see syntax.FieldKey).
 var (
-	bodyField        = pyast.NewField("body")
-	conditionField   = pyast.NewField("condition")
-	consequenceField = pyast.NewField("consequence")
+	bodyField        = syntax.NewFieldKey("body")
+	conditionField   = syntax.NewFieldKey("condition")
+	consequenceField = syntax.NewFieldKey("consequence")
 )
 
 // funcName returns a def's name.

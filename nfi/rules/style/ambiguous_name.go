@@ -26,20 +26,9 @@ var AmbiguousName = &nfi.Rule{
 	Oracle: nfi.Oracle{Ruff: []string{"E741", "E742", "E743"}, Exact: true},
 	// only the identifiers that may bind (see bindingExtraKinds), not all
 	Kinds:  bindingExtraKinds,
-	Visit:  visitAmbiguousName,
-	Finish: finishAmbiguousName,
+	Visit:  bindingCheck(checkAmbiguousName).visit,
+	Finish: bindingCheck(checkAmbiguousName).finish,
 }
-
-// visitAmbiguousName checks the identifier children of a node of
-// bindingExtraKinds, finishAmbiguousName the file's bindable identifiers:
-// between them, every identifier bindingRole gives a role. Each identifier
-// is checked once, and reported at its own position, so the engine's sort
-// by position restores the order of a visit of every identifier.
-func visitAmbiguousName(p *nfi.Pass, n syntax.NodeID) {
-	visitIdentifierChildren(p, n, checkAmbiguousName)
-}
-
-func finishAmbiguousName(p *nfi.Pass) { checkBindableIdentifiers(p, checkAmbiguousName) }
 
 // checkAmbiguousName checks identifier n.
 func checkAmbiguousName(p *nfi.Pass, n syntax.NodeID) {

@@ -264,10 +264,16 @@ var bindingExtraKinds = []string{"list_splat", "dotted_name", "splat_pattern", "
 
 var identifierKinds = pyast.NewKindSet("identifier")
 
-// visitIdentifierChildren calls check with each identifier child of n, in
-// order: the Visit of the rules that check binding candidates, for the
-// nodes of bindingExtraKinds.
-func visitIdentifierChildren(p *nfi.Pass, n syntax.NodeID, check func(*nfi.Pass, syntax.NodeID)) {
+// bindingCheck checks one identifier that bindingRole may give a role. A
+// rule acting on bound names only runs it over the binding candidates (see
+// bindingExtraKinds) with Kinds: bindingExtraKinds, Visit: its visit and
+// Finish: its finish. Each identifier is checked once and reported at its
+// own position, so the engine's sort by position gives the order of a
+// visit of every identifier.
+type bindingCheck func(p *nfi.Pass, id syntax.NodeID)
+
+// visit checks the identifier children of n, a node of bindingExtraKinds.
+func (check bindingCheck) visit(p *nfi.Pass, n syntax.NodeID) {
 	t := p.Tree
 	for c := t.Nodes[n].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
 		if identifierKinds.Has(&t.Nodes[c]) {
@@ -276,10 +282,9 @@ func visitIdentifierChildren(p *nfi.Pass, n syntax.NodeID, check func(*nfi.Pass,
 	}
 }
 
-// checkBindableIdentifiers calls check with each of the file's bindable
-// identifiers (pyast.Module.BindableIdentifiers), in preorder: the Finish
-// of the rules that check binding candidates.
-func checkBindableIdentifiers(p *nfi.Pass, check func(*nfi.Pass, syntax.NodeID)) {
+// finish checks the file's bindable identifiers
+// (pyast.Module.BindableIdentifiers), in preorder.
+func (check bindingCheck) finish(p *nfi.Pass) {
 	for _, id := range p.Module.BindableIdentifiers() {
 		check(p, id)
 	}

@@ -34,20 +34,9 @@ var VariableName = &nfi.Rule{
 	Oracle: nfi.Oracle{Ruff: []string{"N806"}, Exact: true},
 	// only the identifiers that may bind (see bindingExtraKinds), not all
 	Kinds:  bindingExtraKinds,
-	Visit:  visitVariableName,
-	Finish: finishVariableName,
+	Visit:  bindingCheck(checkVariableName).visit,
+	Finish: bindingCheck(checkVariableName).finish,
 }
-
-// visitVariableName checks the identifier children of a node of
-// bindingExtraKinds, finishVariableName the file's bindable identifiers:
-// between them, every identifier bindingRole gives a role. Each identifier
-// is checked once, and reported at its own position, so the engine's sort
-// by position restores the order of a visit of every identifier.
-func visitVariableName(p *nfi.Pass, n syntax.NodeID) {
-	visitIdentifierChildren(p, n, checkVariableName)
-}
-
-func finishVariableName(p *nfi.Pass) { checkBindableIdentifiers(p, checkVariableName) }
 
 // checkVariableName checks identifier n.
 func checkVariableName(p *nfi.Pass, n syntax.NodeID) {

@@ -6,14 +6,14 @@ import (
 	"github.com/polynfi/polynfi/syntax"
 )
 
-// TestFieldChild checks Field.Child against Tree.ChildByField and
+// TestFieldChild checks syntax.FieldKey.Child against Tree.ChildByField and
 // KindSet.FirstChild against Tree.FirstChildOfKind on every node of a
 // stdlib sample, for fields and kinds that occur and one that never does.
 func TestFieldChild(t *testing.T) {
 	names := []string{"body", "name", "attribute", "function", "left", "operator", "no_such_field"}
-	fields := make([]*Field, len(names))
+	fields := make([]*syntax.FieldKey, len(names))
 	for i, name := range names {
-		fields[i] = NewField(name)
+		fields[i] = syntax.NewFieldKey(name)
 	}
 	kinds := []string{"string_start", "identifier", "block", "no_such_kind"}
 	sets := make([]KindSet, len(kinds))
