@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -244,4 +245,142 @@ func (b *capBuffer) Write(p []byte) (int, error) {
 	}
 	b.dropped += int64(len(p) - max(room, 0))
 	return len(p), nil
+}
+
+// Name implements Runtime: "local".
+func (l *Local) Name() string { return "local" }
+
+// Start implements Runtime: the sandbox is the existing host directory
+// spec.Workdir, and every Exec is a Run there (under bubblewrap when
+// available) with spec.Env added to the command's environment. Image,
+// Labels and Network are ignored (commands never have network under
+// bubblewrap); Limits are not enforced yet and Info says so. Remove does
+// not delete Workdir: its owner does.
+func (l *Local) Start(ctx context.Context, spec Spec) (Sandbox, error) {
+	if spec.Workdir == "" {
+		return nil, errors.New("local sandbox: no workdir")
+	}
+	dir, err := filepath.Abs(spec.Workdir)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("local sandbox: %w", err)
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("local sandbox: %s is not a directory", dir)
+	}
+	info := Info{Runtime: l.Name(), ID: dir, Isolation: l.Isolation()}
+	if l.note != "" {
+		info.Notes = append(info.Notes, l.note)
+	}
+	if spec.Limits != (Limits{}) {
+		info.Notes = append(info.Notes, "limits not enforced by the local runtime")
+	}
+	return &localSandbox{l: l, dir: dir, env: spec.Env, info: info}, nil
+}
+
+type localSandbox struct {
+	l    *Local
+	dir  string
+	env  []string
+	info Info
+}
+
+func (s *localSandbox) Info() Info      { return s.info }
+func (s *localSandbox) Workdir() string { return s.dir }
+
+// resolve maps a sandbox path to the host.
+func (s *localSandbox) resolve(p string) string {
+	if p == "" {
+		return s.dir
+	}
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(s.dir, filepath.FromSlash(p))
+}
+
+func (s *localSandbox) Exec(ctx context.Context, c Command) (Result, error) {
+	c.Dir = s.resolve(c.Dir)
+	c.Env = mergeEnv(s.env, c.Env)
+	return s.l.Run(ctx, c)
+}
+
+func (s *localSandbox) CopyIn(ctx context.Context, dir string, files []File) error {
+	root := s.resolve(dir)
+	for _, f := range files {
+		if err := checkRel(f.Path); err != nil {
+			return err
+		}
+	}
+	for _, f := range files {
+		full := filepath.Join(root, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return err
+		}
+		mode := f.Mode.Perm()
+		if mode == 0 {
+			mode = 0o644
+		}
+		if err := os.WriteFile(full, f.Data, mode); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *localSandbox) CopyOut(ctx context.Context, p string, max int64) ([]File, error) {
+	if max <= 0 {
+		max = DefaultMaxOutput
+	}
+	root := s.resolve(p)
+	fi, err := os.Lstat(root)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	base := root
+	if !fi.IsDir() {
+		base = filepath.Dir(root)
+	}
+	var out []File
+	var total int64
+	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.Type().IsRegular() {
+			return nil // directories are walked; links and devices never followed
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if total+info.Size() > max {
+			return fmt.Errorf("copy out %s: more than %d bytes", p, max)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		total += int64(len(b))
+		rel, _ := filepath.Rel(base, path)
+		out = append(out, File{Path: filepath.ToSlash(rel), Mode: info.Mode().Perm(), Data: b})
+		return nil
+	})
+	return out, err
+}
+
+func (s *localSandbox) Remove(ctx context.Context) error { return nil }
+
+// checkRel rejects a path that is not relative and clean.
+func checkRel(p string) error {
+	if p == "" || filepath.IsAbs(p) || p != filepath.ToSlash(filepath.Clean(p)) || p == ".." || strings.HasPrefix(p, "../") {
+		return fmt.Errorf("sandbox path %q: want a clean relative path", p)
+	}
+	return nil
 }

@@ -1,0 +1,158 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+)
+
+// Runtime starts sandboxes: one per instance attempt. Backends: Local (a
+// host work tree under bubblewrap), Docker (a container from an image,
+// through the Docker Engine API) and Kubernetes (a pod, through client-go).
+// Implementations are safe for concurrent use.
+type Runtime interface {
+	// Name is the backend's name as records carry it: "local", "docker"
+	// or "kubernetes".
+	Name() string
+	// Start creates and starts a sandbox as spec says. An error that is
+	// the environment's fault (daemon unreachable, image missing, pod
+	// never scheduled) wraps an *InfraError; the caller must Remove a
+	// returned Sandbox whatever happens next.
+	Start(ctx context.Context, spec Spec) (Sandbox, error)
+}
+
+// Spec is what a sandbox is made from.
+type Spec struct {
+	// Name is a human-readable name, usually the instance id; backends
+	// derive container and pod names from it (sanitized, made unique).
+	Name string
+	// Image is the container image (docker, kubernetes); Local ignores it.
+	Image string
+	// Workdir is where the repository lives and where commands run by
+	// default: for Local, an existing host directory (the workspace); for
+	// containers, a path inside the image (SWE-bench and SWE-PolyBench
+	// images use /testbed).
+	Workdir string
+	// Env holds the KEY=VALUE pairs every command sees, besides PinnedEnv.
+	// It is the whole environment of a container; for Local see
+	// Local.Start.
+	Env []string
+	// Labels are attached to the container or pod (run id, instance) so
+	// that a later run can find and remove what a killed run left.
+	Labels map[string]string
+	// Limits bound what commands in the sandbox may use.
+	Limits Limits
+	// Network allows network access to commands; false (the default)
+	// means none.
+	Network bool
+}
+
+// Limits bound a sandbox. A zero field means no limit beyond the backend's
+// default; a backend that cannot enforce a limit says so in Info().Notes.
+type Limits struct {
+	// CPUs is the CPU quota in cores (1.5 = one and a half cores).
+	CPUs float64
+	// MemoryBytes caps resident memory; a sandbox killed for exceeding it
+	// is an InfraError with reason ReasonOOM.
+	MemoryBytes int64
+	// Pids caps the number of processes and threads.
+	Pids int64
+	// DiskBytes caps what commands may write (where the backend can).
+	DiskBytes int64
+}
+
+// Sandbox is one started environment. Paths are as seen inside the
+// sandbox; a relative path is relative to Workdir. Exec, CopyIn and CopyOut
+// may be called from one goroutine at a time.
+type Sandbox interface {
+	// Info describes the sandbox for the record.
+	Info() Info
+	// Workdir is the repository's directory inside the sandbox.
+	Workdir() string
+	// Exec runs cmd inside the sandbox with cmd.Timeout; cmd.Dir "" is
+	// Workdir. A command that starts and exits non-zero, or is killed at
+	// its timeout, is a Result, not an error. The error is non-nil when
+	// the command could not be run (wrapping *InfraError when the sandbox
+	// is gone or was killed for memory) or when ctx was cancelled.
+	Exec(ctx context.Context, cmd Command) (Result, error)
+	// CopyIn writes files under dir (Workdir when ""), creating parent
+	// directories. A path must be relative and clean (no "..").
+	CopyIn(ctx context.Context, dir string, files []File) error
+	// CopyOut returns the regular files at or under path, read up to max
+	// bytes in all (0: DefaultMaxOutput); paths in the result are
+	// relative to path's parent for a file and to path for a directory.
+	// A missing path gives no files and no error.
+	CopyOut(ctx context.Context, path string, max int64) ([]File, error)
+	// Remove destroys the sandbox and what runs in it. It is idempotent
+	// and must be called, with a context that is not cancelled, even
+	// after ctx of the run was.
+	Remove(ctx context.Context) error
+}
+
+// File is a file copied into or out of a sandbox.
+type File struct {
+	Path string      // slash-separated, relative
+	Mode fs.FileMode // permission bits; 0 means 0o644
+	Data []byte
+}
+
+// Info describes a sandbox for the record.
+type Info struct {
+	Runtime   string   `json:"runtime"`             // "local", "docker", "kubernetes"
+	ID        string   `json:"id,omitempty"`        // container id, pod name, or work tree
+	Image     string   `json:"image,omitempty"`     // image the sandbox was made from
+	Node      string   `json:"node,omitempty"`      // cluster node (kubernetes)
+	Isolation string   `json:"isolation,omitempty"` // "bwrap", "none", "container", "pod"
+	Notes     []string `json:"notes,omitempty"`     // limits not enforced, no isolation, ...
+}
+
+// Reasons of infrastructure failures, as records carry them.
+const (
+	ReasonDaemon     = "daemon_unreachable"  // the engine or API server did not answer
+	ReasonImage      = "image_unavailable"   // no such image, pull failed
+	ReasonBuild      = "image_build_failed"  // building the instance's image failed
+	ReasonOOM        = "oom_killed"          // the sandbox was killed for memory
+	ReasonGone       = "sandbox_gone"        // the container or pod vanished mid-run
+	ReasonPending    = "pending_timeout"     // a pod never started
+	ReasonEvicted    = "evicted"             // the node evicted the pod
+	ReasonAPI        = "api_error"           // any other error of the engine's API
+	ReasonNoSandbox  = "no_sandbox"          // no isolation is available and none was waived
+	ReasonDiskFull   = "disk_full"           // not enough free disk for a build
+	ReasonValidation = "environment_invalid" // the environment failed its validation
+)
+
+// InfraError is a failure of the environment, not of the code under test:
+// it is never scored as the model's failure, and an evaluation that ends
+// in one is retried.
+type InfraError struct {
+	Reason string // one of the Reason constants
+	Err    error
+}
+
+func (e *InfraError) Error() string {
+	if e.Err == nil {
+		return "infrastructure failure: " + e.Reason
+	}
+	return fmt.Sprintf("infrastructure failure (%s): %v", e.Reason, e.Err)
+}
+
+func (e *InfraError) Unwrap() error { return e.Err }
+
+// Infra wraps err as an InfraError with reason (nil stays nil).
+func Infra(reason string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &InfraError{Reason: reason, Err: err}
+}
+
+// InfraReason returns the reason of the InfraError in err's chain, or ""
+// when err is not an infrastructure failure.
+func InfraReason(err error) string {
+	var ie *InfraError
+	if errors.As(err, &ie) {
+		return ie.Reason
+	}
+	return ""
+}
