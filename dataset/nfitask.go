@@ -11,7 +11,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/nfi/aspect"
 )
 
 // NFITask is one SWE-NFI task: a real non-functional improvement made by a
@@ -28,7 +28,7 @@ type NFITask struct {
 	InstanceID  string        `json:"instance_id"`
 	Repo        string        `json:"repo"`
 	Description string        `json:"description"`
-	Aspect      nfi.Aspect    `json:"aspect"`
+	Aspect      aspect.Aspect `json:"aspect"`
 	Scope       string        `json:"scope"` // "single" | "multi"
 	Files       []NFIFile     `json:"files"`
 	Tests       []FileContent `json:"tests,omitempty"`

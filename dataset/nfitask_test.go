@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/nfi/aspect"
 )
 
 func TestLoadNFITasks(t *testing.T) {
@@ -22,7 +22,7 @@ func TestLoadNFITasks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ts.Tasks) != 1 || ts.Tasks[0].InstanceID != "a__b-1" || ts.Tasks[0].Aspect != nfi.Documentation || ts.Tasks[0].Row != 1 {
+	if len(ts.Tasks) != 1 || ts.Tasks[0].InstanceID != "a__b-1" || ts.Tasks[0].Aspect != aspect.Documentation || ts.Tasks[0].Row != 1 {
 		t.Fatalf("tasks: got %+v", ts.Tasks)
 	}
 	want := map[int]string{2: "aspect", 3: "files[0].path", 4: "files", 5: "", 6: "instance_id"}

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/nfi/aspect"
 )
 
 // Description states of an NFI task (NFITask.DescriptionStatus).
@@ -54,8 +54,8 @@ func WriteNFITasks(w io.Writer, tasks []NFITask) error {
 // NFIAspectCodes returns the aspect codes an NFI task may target, in report
 // order (DOC, ERR, LIB, STY, LOG).
 func NFIAspectCodes() []string {
-	out := make([]string, len(nfi.Aspects))
-	for i, a := range nfi.Aspects {
+	out := make([]string, len(aspect.All))
+	for i, a := range aspect.All {
 		out[i] = a.Code()
 	}
 	return out

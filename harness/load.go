@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-
-	"github.com/polynfi/polynfi/dataset"
 )
 
 // LoadRecords reads every record (result.json) stored under dir by a Store,
@@ -58,32 +56,4 @@ func LoadRecords(dir string) ([]*Record, error) {
 		return a.Run < b.Run
 	})
 	return out, nil
-}
-
-// ReportFromRecords rebuilds a run report from stored records alone, for a
-// run that stopped before writing report.json. The evaluated set is the
-// recorded instances (their language and task category come from the
-// records), so there are no incomplete units and no metrics for missing
-// predictions; the native mode is the records'.
-func ReportFromRecords(recs []*Record) *Report {
-	var in ReportInput
-	index := map[string]int{}
-	in.Result = &RunResult{}
-	for _, r := range recs {
-		i, ok := index[r.InstanceID]
-		if !ok {
-			i = len(in.Instances)
-			index[r.InstanceID] = i
-			in.Instances = append(in.Instances, dataset.Instance{InstanceID: r.InstanceID, Repo: r.Repo, BaseCommit: r.BaseCommit,
-				Language: r.Language, TaskCategory: r.TaskCategory})
-		}
-		in.Jobs = append(in.Jobs, Job{Instance: in.Instances[i],
-			Prediction: dataset.Prediction{InstanceID: r.InstanceID, ModelNameOrPath: r.Model, Run: r.Run}})
-		in.Result.Records = append(in.Result.Records, r)
-		if in.RunID == "" {
-			in.RunID, in.NativeMode = r.RunID, r.NativeMode
-		}
-	}
-	in.Result.Skipped = len(recs)
-	return BuildReport(in)
 }

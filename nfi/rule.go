@@ -13,55 +13,29 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/polynfi/polynfi/nfi/aspect"
 	"github.com/polynfi/polynfi/syntax"
 )
 
-// Aspect is one of SWE-NFI's five non-functional aspects.
-// Source: SWE-NFI Table 1.
-type Aspect int
+// Aspect is one of SWE-NFI's five non-functional aspects (package
+// nfi/aspect, re-exported here). Source: SWE-NFI Table 1.
+type Aspect = aspect.Aspect
 
 // The five aspects, in the paper's order.
 const (
-	Documentation Aspect = iota
-	ErrorHandling
-	LibraryConstraints
-	CodingStyle
-	LogicPatterns
-	numAspects
+	Documentation      = aspect.Documentation
+	ErrorHandling      = aspect.ErrorHandling
+	LibraryConstraints = aspect.LibraryConstraints
+	CodingStyle        = aspect.CodingStyle
+	LogicPatterns      = aspect.LogicPatterns
+	numAspects         = aspect.Count
 )
 
 // Aspects lists the five aspects in report order.
-var Aspects = [...]Aspect{Documentation, ErrorHandling, LibraryConstraints, CodingStyle, LogicPatterns}
-
-var aspectCodes = [...]string{"DOC", "ERR", "LIB", "STY", "LOG"}
-var aspectNames = [...]string{"Documentation", "Error Handling", "Library Constraints", "Coding Style", "Logic Patterns"}
-
-// Code returns the three-letter code used in rule IDs and reports (DOC, ERR, LIB, STY, LOG).
-func (a Aspect) Code() string { return aspectCodes[a] }
-
-// String returns the aspect's name as the paper writes it ("Error Handling").
-func (a Aspect) String() string { return aspectNames[a] }
+var Aspects = aspect.All
 
 // ParseAspect accepts a code ("DOC") or a name ("documentation"), case-insensitively.
-func ParseAspect(s string) (Aspect, error) {
-	for _, a := range Aspects {
-		if strings.EqualFold(s, a.Code()) || strings.EqualFold(s, a.String()) ||
-			strings.EqualFold(strings.ReplaceAll(s, "_", " "), a.String()) {
-			return a, nil
-		}
-	}
-	return 0, fmt.Errorf("unknown aspect %q (want DOC, ERR, LIB, STY or LOG)", s)
-}
-
-// MarshalText writes the aspect code.
-func (a Aspect) MarshalText() ([]byte, error) { return []byte(a.Code()), nil }
-
-// UnmarshalText reads an aspect code or name.
-func (a *Aspect) UnmarshalText(b []byte) error {
-	v, err := ParseAspect(string(b))
-	*a = v
-	return err
-}
+func ParseAspect(s string) (Aspect, error) { return aspect.Parse(s) }
 
 // Kind is how a rule judges a file. Source: SWE-NFI §3 (rule types).
 type Kind int

@@ -266,7 +266,7 @@ func runInstanceEval(e *env, o evalOptions) error {
 	b := newBar(e.stderr, len(in.jobs), "evaluating")
 	res, runErr := h.Run(e.ctx, in.jobs, store, harness.RunOptions{Workers: o.workers, Progress: func(ev harness.Event) { b.set(ev.Done) }})
 	b.finish()
-	rep := harness.BuildReport(harness.ReportInput{Dataset: in.ds, Instances: in.instances, Predictions: in.predName, Jobs: in.jobs,
+	rep := report.BuildHarness(report.HarnessInput{Dataset: in.ds, Instances: in.instances, Predictions: in.predName, Jobs: in.jobs,
 		Result: res, NativeMode: mode, RunID: o.runID, Workers: o.workers, InputErrors: in.inputErrors, Started: start, Retrieval: ropts})
 	data, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
@@ -298,7 +298,7 @@ func runInstanceEval(e *env, o evalOptions) error {
 // printEvalSummary writes the text summary of a run report: the
 // headline and tables of renderHarness, then the outcomes other than
 // resolved/unresolved, the isolation used and the harness overhead.
-func printEvalSummary(w io.Writer, r *harness.Report, reportPath string) error {
+func printEvalSummary(w io.Writer, r *report.Harness, reportPath string) error {
 	if err := renderHarness(w, r, "text"); err != nil {
 		return err
 	}

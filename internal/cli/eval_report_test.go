@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/report"
 )
 
 // pyEvalFixture writes a one-instance dataset whose gold patch rewrites a
@@ -58,7 +59,7 @@ func TestEvalReportsEverything(t *testing.T) {
 			t.Errorf("summary lacks %q:\n%s", want, stdout.String())
 		}
 	}
-	var rep harness.Report
+	var rep report.Harness
 	b, err := os.ReadFile(filepath.Join(out, "report.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +119,7 @@ func TestEvalReportsEverything(t *testing.T) {
 	if code := Main(context.Background(), []string{"eval", "--dataset", ds, "--predictions", "gold", "--out", out2, "--nfi=false", "--format", "json"}, &stdout, &stderr); code != ExitOK {
 		t.Fatalf("exit %d\n%s", code, stderr.String())
 	}
-	rep = harness.Report{}
+	rep = report.Harness{}
 	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}

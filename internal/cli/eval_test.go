@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/report"
 )
 
 var evalGitEnv = []string{
@@ -83,7 +84,7 @@ func TestEvalGoldAndEmpty(t *testing.T) {
 			t.Errorf("summary lacks %q:\n%s", want, stdout.String())
 		}
 	}
-	var rep harness.Report
+	var rep report.Harness
 	b, err := os.ReadFile(filepath.Join(out, "report.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -155,7 +155,7 @@ func catalogOf(dir string) string {
 // one of the formats: text and markdown give the headline and the tables of
 // report.HarnessTables, html adds the chart of report.HarnessChart, json is
 // the report itself.
-func renderHarness(w io.Writer, rep *harness.Report, format string) error {
+func renderHarness(w io.Writer, rep *report.Harness, format string) error {
 	switch format {
 	case "json":
 		return writeJSON(w, rep)
@@ -181,7 +181,7 @@ func renderHarness(w io.Writer, rep *harness.Report, format string) error {
 	return report.WriteText(w, report.HarnessTables(rep)...)
 }
 
-func headlineRows(rep *harness.Report) [][]string {
+func headlineRows(rep *report.Harness) [][]string {
 	var rows [][]string
 	for _, l := range report.HarnessHeadline(rep) {
 		rows = append(rows, []string{l})
@@ -193,7 +193,7 @@ func headlineRows(rep *harness.Report) [][]string {
 // is a harness report, else (a run killed before writing one) a report
 // rebuilt from the records under DIR/<model>/<instance_id>/run-<k>/. ok is
 // false when dir holds neither.
-func loadHarnessRun(dir string) (rep *harness.Report, ok bool, err error) {
+func loadHarnessRun(dir string) (rep *report.Harness, ok bool, err error) {
 	if b, err := os.ReadFile(filepath.Join(dir, "report.json")); err == nil {
 		var probe struct {
 			Kind      string          `json:"kind"`
@@ -201,7 +201,7 @@ func loadHarnessRun(dir string) (rep *harness.Report, ok bool, err error) {
 			Polynfi   json.RawMessage `json:"polynfi"`
 		}
 		if json.Unmarshal(b, &probe) == nil && probe.Kind == "" && probe.PolyBench != nil && probe.Polynfi != nil {
-			rep = &harness.Report{}
+			rep = &report.Harness{}
 			if err := json.Unmarshal(b, rep); err != nil {
 				return nil, false, fmt.Errorf("%s: %w", filepath.Join(dir, "report.json"), err)
 			}
@@ -213,7 +213,7 @@ func loadHarnessRun(dir string) (rep *harness.Report, ok bool, err error) {
 	if err != nil || len(recs) == 0 {
 		return nil, false, err
 	}
-	return harness.ReportFromRecords(recs), true, nil
+	return report.HarnessFromRecords(recs), true, nil
 }
 
 // countsText renders {"a": 2, "b": 1} as "a 2, b 1" in key order, "none" when empty.

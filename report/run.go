@@ -1,4 +1,4 @@
-package harness
+package report
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/retrieval"
 )
@@ -50,7 +51,7 @@ import (
 // and schema_version 2, release 5.0.2); SWE-PolyBench scoring.py
 // aggregate_logs and polybench_data.py AggregateOutput, run_evaluation.py
 // evaluate_predictions (left merge of predictions into the dataset).
-type Report struct {
+type Harness struct {
 	TotalInstances            int               `json:"total_instances"`
 	SubmittedInstances        int               `json:"submitted_instances"`
 	CompletedInstances        int               `json:"completed_instances"`
@@ -95,24 +96,24 @@ type PolyBenchAggregate struct {
 
 // ModeSummary is the outcome of the run under one grading mode.
 type ModeSummary struct {
-	Resolved    int            `json:"resolved"`
-	Total       int            `json:"total"`
-	Rate        float64        `json:"rate"` // Resolved / Total, in [0, 1]; 0 when Total is 0
-	ResolvedIDs []string       `json:"resolved_ids"`
-	Statuses    map[Status]int `json:"statuses"`
+	Resolved    int                    `json:"resolved"`
+	Total       int                    `json:"total"`
+	Rate        float64                `json:"rate"` // Resolved / Total, in [0, 1]; 0 when Total is 0
+	ResolvedIDs []string               `json:"resolved_ids"`
+	Statuses    map[harness.Status]int `json:"statuses"`
 }
 
 // Group is resolved counts of one language, task category or complexity
 // class. Total is the group's units in the evaluated set (the
 // denominator), Resolved is per mode.
 type Group struct {
-	Name     string       `json:"name"`
-	Total    int          `json:"total"`
-	Resolved map[Mode]int `json:"resolved"`
+	Name     string               `json:"name"`
+	Total    int                  `json:"total"`
+	Resolved map[harness.Mode]int `json:"resolved"`
 }
 
 // Rate returns Resolved[m] / Total, ok false when Total is 0.
-func (g *Group) Rate(m Mode) (float64, bool) {
+func (g *Group) Rate(m harness.Mode) (float64, bool) {
 	if g.Total == 0 {
 		return 0, false
 	}
@@ -145,9 +146,9 @@ type NFISummary struct {
 
 // Differing is a unit whose verdict differs between modes.
 type Differing struct {
-	ID       string          `json:"id"`
-	Resolved map[Mode]bool   `json:"resolved"`
-	Statuses map[Mode]Status `json:"statuses"`
+	ID       string                          `json:"id"`
+	Resolved map[harness.Mode]bool           `json:"resolved"`
+	Statuses map[harness.Mode]harness.Status `json:"statuses"`
 }
 
 // Overhead is one unit's harness overhead (everything but the test
@@ -161,50 +162,50 @@ type Overhead struct {
 
 // Extras are polynfi's additions to the report.
 type Extras struct {
-	RunID         string                `json:"run_id"`
-	Dataset       string                `json:"dataset"`
-	DatasetSchema dataset.Schema        `json:"dataset_schema"`
-	Predictions   string                `json:"predictions"`
-	NativeMode    Mode                  `json:"native_mode"`
-	Units         int                   `json:"units"`
-	Recorded      int                   `json:"recorded"`
-	Evaluated     int                   `json:"evaluated"`
-	Skipped       int                   `json:"skipped_already_recorded"`
-	Abandoned     int                   `json:"abandoned"`
-	Interrupted   bool                  `json:"interrupted"`
-	ElapsedS      float64               `json:"elapsed_s"`
-	Workers       int                   `json:"workers"`
-	Modes         map[Mode]*ModeSummary `json:"modes"`
-	Differing     []Differing           `json:"differing"`
-	ByLanguage    []*Group              `json:"by_language"`
-	ByCategory    []*Group              `json:"by_task_category"`
+	RunID         string                        `json:"run_id"`
+	Dataset       string                        `json:"dataset"`
+	DatasetSchema dataset.Schema                `json:"dataset_schema"`
+	Predictions   string                        `json:"predictions"`
+	NativeMode    harness.Mode                  `json:"native_mode"`
+	Units         int                           `json:"units"`
+	Recorded      int                           `json:"recorded"`
+	Evaluated     int                           `json:"evaluated"`
+	Skipped       int                           `json:"skipped_already_recorded"`
+	Abandoned     int                           `json:"abandoned"`
+	Interrupted   bool                          `json:"interrupted"`
+	ElapsedS      float64                       `json:"elapsed_s"`
+	Workers       int                           `json:"workers"`
+	Modes         map[harness.Mode]*ModeSummary `json:"modes"`
+	Differing     []Differing                   `json:"differing"`
+	ByLanguage    []*Group                      `json:"by_language"`
+	ByCategory    []*Group                      `json:"by_task_category"`
 	// ByComplexity groups the units with retrieval metrics by the
 	// complexity class of their reference change (a single_func unit also
 	// counts in func_only, single_class in class_only).
 	ByComplexity []*Group `json:"by_complexity"`
 	// NotRecordedIDs are submitted units without a record (an interrupted
 	// run); SWE-bench's lists count them as errors.
-	NotRecordedIDs []string            `json:"not_recorded_ids"`
-	NFI            *NFISummary         `json:"nfi,omitempty"`
-	Isolation      map[string]int      `json:"isolation"` // runs per sandbox kind
-	IsolationNote  []string            `json:"isolation_notes,omitempty"`
-	Overhead       []Overhead          `json:"overhead"`
-	MeanOverheadS  float64             `json:"mean_overhead_s"`
-	MeanTestS      float64             `json:"mean_test_s"`
-	Retrieval      *retrieval.Summary  `json:"retrieval,omitempty"`
-	StatusIDs      map[Status][]string `json:"status_ids"` // under the native mode
-	InputErrors    []string            `json:"input_errors,omitempty"`
-	Started        time.Time           `json:"started_at"`
+	NotRecordedIDs []string                    `json:"not_recorded_ids"`
+	NFI            *NFISummary                 `json:"nfi,omitempty"`
+	Isolation      map[string]int              `json:"isolation"` // runs per sandbox kind
+	IsolationNote  []string                    `json:"isolation_notes,omitempty"`
+	Overhead       []Overhead                  `json:"overhead"`
+	MeanOverheadS  float64                     `json:"mean_overhead_s"`
+	MeanTestS      float64                     `json:"mean_test_s"`
+	Retrieval      *retrieval.Summary          `json:"retrieval,omitempty"`
+	StatusIDs      map[harness.Status][]string `json:"status_ids"` // under the native mode
+	InputErrors    []string                    `json:"input_errors,omitempty"`
+	Started        time.Time                   `json:"started_at"`
 }
 
-// ReportInput is what BuildReport needs.
-type ReportInput struct {
+// HarnessInput is what BuildHarness needs.
+type HarnessInput struct {
 	Dataset     *dataset.Dataset
 	Instances   []dataset.Instance // the evaluated set (after --instance-ids)
 	Predictions string             // file name or "gold"
-	Jobs        []Job
-	Result      *RunResult
-	NativeMode  Mode
+	Jobs        []harness.Job
+	Result      *harness.RunResult
+	NativeMode  harness.Mode
 	RunID       string
 	Workers     int
 	InputErrors []string
@@ -220,8 +221,8 @@ type pair struct {
 	run   int
 }
 
-// BuildReport aggregates a run's records.
-func BuildReport(in ReportInput) *Report {
+// BuildHarness aggregates a run's records.
+func BuildHarness(in HarnessInput) *Harness {
 	pairs := []pair{}
 	seenPair := map[pair]bool{}
 	for _, j := range in.Jobs {
@@ -249,7 +250,7 @@ func BuildReport(in ReportInput) *Report {
 		jobOf[unitKey{j.Instance.InstanceID, pair{j.Prediction.ModelNameOrPath, j.Prediction.Run}}] = i
 	}
 
-	r := &Report{SchemaVersion: 2}
+	r := &Harness{SchemaVersion: 2}
 	list := func() []string { return []string{} }
 	r.CompletedIDs, r.IncompleteIDs, r.EmptyPatchIDs, r.SubmittedIDs = list(), list(), list(), list()
 	r.ResolvedIDs, r.UnresolvedIDs, r.ErrorIDs = list(), list(), list()
@@ -262,14 +263,14 @@ func BuildReport(in ReportInput) *Report {
 	if in.Dataset != nil {
 		x.Dataset, x.DatasetSchema = in.Dataset.Path, in.Dataset.Schema
 	}
-	x.Modes = map[Mode]*ModeSummary{}
-	for _, m := range Modes {
-		x.Modes[m] = &ModeSummary{ResolvedIDs: list(), Statuses: map[Status]int{}}
+	x.Modes = map[harness.Mode]*ModeSummary{}
+	for _, m := range harness.Modes {
+		x.Modes[m] = &ModeSummary{ResolvedIDs: list(), Statuses: map[harness.Status]int{}}
 	}
 	x.Differing = []Differing{}
 	x.Isolation = map[string]int{}
 	x.Overhead = []Overhead{}
-	x.StatusIDs = map[Status][]string{}
+	x.StatusIDs = map[harness.Status][]string{}
 	x.NotRecordedIDs = list()
 	x.InputErrors = in.InputErrors
 	if in.Result != nil {
@@ -283,7 +284,7 @@ func BuildReport(in ReportInput) *Report {
 		}
 		g, ok := m[name]
 		if !ok {
-			g = &Group{Name: name, Resolved: map[Mode]int{}}
+			g = &Group{Name: name, Resolved: map[harness.Mode]int{}}
 			m[name] = g
 		}
 		return g
@@ -319,11 +320,11 @@ func BuildReport(in ReportInput) *Report {
 			gl, gc := group(byLang, inst.Language), group(byCat, inst.TaskCategory)
 			gl.Total++
 			gc.Total++
-			for _, m := range Modes {
+			for _, m := range harness.Modes {
 				x.Modes[m].Total++
 			}
 			ji, submitted := jobOf[unitKey{inst.InstanceID, p}]
-			var rec *Record
+			var rec *harness.Record
 			if submitted {
 				r.SubmittedIDs = append(r.SubmittedIDs, id)
 				if in.Result != nil {
@@ -376,10 +377,10 @@ func BuildReport(in ReportInput) *Report {
 			}
 			if rec.Generation && !native.Resolved {
 				switch st := rec.Verdicts.Strict; {
-				case st.Status == StatusInfraFailure || st.Status == StatusError:
+				case st.Status == harness.StatusInfraFailure || st.Status == harness.StatusError:
 					r.InfraFailureIDs = append(r.InfraFailureIDs, id)
 					r.FailureReasons[id] = string(st.Status) + ": " + st.Reason
-				case st.Status == StatusTimedOut:
+				case st.Status == harness.StatusTimedOut:
 					r.AmbiguousFailureIDs = append(r.AmbiguousFailureIDs, id)
 					r.FailureReasons[id] = string(st.Status) + ": " + st.Reason
 				}
@@ -418,7 +419,7 @@ func BuildReport(in ReportInput) *Report {
 				g.Total++
 				gx = append(gx, g)
 			}
-			for _, m := range Modes {
+			for _, m := range harness.Modes {
 				v := rec.Verdicts.Get(m)
 				ms := x.Modes[m]
 				ms.Statuses[v.Status]++
@@ -433,8 +434,8 @@ func BuildReport(in ReportInput) *Report {
 				}
 			}
 			if rec.Verdicts.Differ() {
-				d := Differing{ID: id, Resolved: map[Mode]bool{}, Statuses: map[Mode]Status{}}
-				for _, m := range Modes {
+				d := Differing{ID: id, Resolved: map[harness.Mode]bool{}, Statuses: map[harness.Mode]harness.Status{}}
+				for _, m := range harness.Modes {
 					d.Resolved[m] = rec.Verdicts.Get(m).Resolved
 					d.Statuses[m] = rec.Verdicts.Get(m).Status
 				}
@@ -516,7 +517,7 @@ type nfiAccumulator struct {
 
 func newNFIAccumulator() *nfiAccumulator { return &nfiAccumulator{} }
 
-func (a *nfiAccumulator) add(d *NFIDelta, resolved bool) {
+func (a *nfiAccumulator) add(d *harness.NFIDelta, resolved bool) {
 	a.units++
 	if a.catalog == "" {
 		a.catalog = d.Catalog
@@ -566,4 +567,32 @@ func sortedGroups(m map[string]*Group) []*Group {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
+}
+
+// HarnessFromRecords rebuilds a run report from stored records alone, for a
+// run that stopped before writing report.json. The evaluated set is the
+// recorded instances (their language and task category come from the
+// records), so there are no incomplete units and no metrics for missing
+// predictions; the native mode is the records'.
+func HarnessFromRecords(recs []*harness.Record) *Harness {
+	var in HarnessInput
+	index := map[string]int{}
+	in.Result = &harness.RunResult{}
+	for _, r := range recs {
+		i, ok := index[r.InstanceID]
+		if !ok {
+			i = len(in.Instances)
+			index[r.InstanceID] = i
+			in.Instances = append(in.Instances, dataset.Instance{InstanceID: r.InstanceID, Repo: r.Repo, BaseCommit: r.BaseCommit,
+				Language: r.Language, TaskCategory: r.TaskCategory})
+		}
+		in.Jobs = append(in.Jobs, harness.Job{Instance: in.Instances[i],
+			Prediction: dataset.Prediction{InstanceID: r.InstanceID, ModelNameOrPath: r.Model, Run: r.Run}})
+		in.Result.Records = append(in.Result.Records, r)
+		if in.RunID == "" {
+			in.RunID, in.NativeMode = r.RunID, r.NativeMode
+		}
+	}
+	in.Result.Skipped = len(recs)
+	return BuildHarness(in)
 }

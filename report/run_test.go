@@ -1,4 +1,4 @@
-package harness
+package report
 
 import (
 	"encoding/json"
@@ -7,13 +7,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/retrieval"
 )
 
-// TestBuildReport checks the report's partition, lists and aggregates on
+// TestBuildHarness checks the report's partition, lists and aggregates on
 // hand-made records, one unit per case.
-func TestBuildReport(t *testing.T) {
+func TestBuildHarness(t *testing.T) {
 	t.Parallel()
 	patch := "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-x\n+y\n"
 	inst := func(id, lang, cat string) dataset.Instance {
@@ -36,15 +37,15 @@ func TestBuildReport(t *testing.T) {
 		}
 		return m
 	}
-	verdicts := func(st Status) Verdicts {
-		v := AllModes(st, "why")
-		if st == StatusResolved {
+	verdicts := func(st harness.Status) harness.Verdicts {
+		v := harness.AllModes(st, "why")
+		if st == harness.StatusResolved {
 			v.PolyBench.Resolved, v.SWEBench.Resolved, v.Strict.Resolved = true, true, true
 			v.PolyBench.Reason, v.SWEBench.Reason, v.Strict.Reason = "", "", ""
 		}
 		return v
 	}
-	delta := func(doc float64) *NFIDelta {
+	delta := func(doc float64) *harness.NFIDelta {
 		var before, after nfi.Scores
 		if err := json.Unmarshal([]byte(`{"DOC":0.5,"STY":0.5}`), &before); err != nil {
 			t.Fatal(err)
@@ -52,25 +53,25 @@ func TestBuildReport(t *testing.T) {
 		if err := json.Unmarshal([]byte(`{"DOC":`+jsonFloat(0.5+doc)+`,"STY":0.5}`), &after); err != nil {
 			t.Fatal(err)
 		}
-		return &NFIDelta{Catalog: "polynfi-92", Delta: nfi.Delta{Before: before, After: after, Improvement: nfi.Improve(before, after), Valid: true}}
+		return &harness.NFIDelta{Catalog: "polynfi-92", Delta: nfi.Delta{Before: before, After: after, Improvement: nfi.Improve(before, after), Valid: true}}
 	}
-	ran := &TestRun{Isolation: "none"}
-	recs := map[string]*Record{
-		"o__r-5": {Generation: true, PatchApplied: true, Test: ran, Verdicts: verdicts(StatusResolved),
+	ran := &harness.TestRun{Isolation: "none"}
+	recs := map[string]*harness.Record{
+		"o__r-5": {Generation: true, PatchApplied: true, Test: ran, Verdicts: verdicts(harness.StatusResolved),
 			Retrieval: metrics(1, 1, retrieval.NodeOK, retrieval.SingleFunc), NFI: delta(0.25)},
-		"o__r-1": {Generation: true, PatchApplied: true, Test: ran, Verdicts: verdicts(StatusUnresolved),
+		"o__r-1": {Generation: true, PatchApplied: true, Test: ran, Verdicts: verdicts(harness.StatusUnresolved),
 			Retrieval: metrics(0.5, 0, retrieval.NodeNoReference, retrieval.ComplexityNone), NFI: delta(-0.25)},
-		"o__r-2": {Generation: true, PatchApplied: true, Test: ran, Verdicts: func() Verdicts {
-			v := AllModes(StatusUnresolved, "no test results in the log")
-			v.Strict.Status = StatusInfraFailure
+		"o__r-2": {Generation: true, PatchApplied: true, Test: ran, Verdicts: func() harness.Verdicts {
+			v := harness.AllModes(harness.StatusUnresolved, "no test results in the log")
+			v.Strict.Status = harness.StatusInfraFailure
 			return v
 		}(), Retrieval: metrics(1, 0.5, retrieval.NodeOK, retrieval.SingleFunc)},
-		"o__r-6": {Generation: true, PatchApplied: true, Test: ran, Verdicts: verdicts(StatusTimedOut),
+		"o__r-6": {Generation: true, PatchApplied: true, Test: ran, Verdicts: verdicts(harness.StatusTimedOut),
 			Retrieval: metrics(1, 1, retrieval.NodeFailedReference, "")},
-		"o__r-7": {Generation: false, Verdicts: verdicts(StatusEmptyPatch), Retrieval: metrics(0, 0, retrieval.NodeFailedPrediction, retrieval.SingleFunc)},
+		"o__r-7": {Generation: false, Verdicts: verdicts(harness.StatusEmptyPatch), Retrieval: metrics(0, 0, retrieval.NodeFailedPrediction, retrieval.SingleFunc)},
 	}
-	var jobs []Job
-	result := &RunResult{}
+	var jobs []harness.Job
+	result := &harness.RunResult{}
 	for _, in := range insts {
 		if in.InstanceID == "o__r-4" {
 			continue
@@ -79,10 +80,10 @@ func TestBuildReport(t *testing.T) {
 		if in.InstanceID == "o__r-7" {
 			p.ModelPatch = ""
 		}
-		jobs = append(jobs, Job{Instance: in, Prediction: p})
+		jobs = append(jobs, harness.Job{Instance: in, Prediction: p})
 		result.Records = append(result.Records, recs[in.InstanceID])
 	}
-	rep := BuildReport(ReportInput{Instances: insts, Jobs: jobs, Result: result, NativeMode: ModePolyBench,
+	rep := BuildHarness(HarnessInput{Instances: insts, Jobs: jobs, Result: result, NativeMode: harness.ModePolyBench,
 		Retrieval: &retrieval.Options{Mode: retrieval.Compatible, Nodes: true}})
 
 	lists := map[string][]string{
@@ -145,12 +146,12 @@ func TestBuildReport(t *testing.T) {
 	// the missing o__r-4; func_only the same.
 	cx := map[string][2]int{}
 	for _, g := range rep.Polynfi.ByComplexity {
-		cx[g.Name] = [2]int{g.Resolved[ModePolyBench], g.Total}
+		cx[g.Name] = [2]int{g.Resolved[harness.ModePolyBench], g.Total}
 	}
 	if d := cmp.Diff(map[string][2]int{"none": {0, 1}, "single_func": {1, 4}, "func_only": {1, 4}}, cx); d != "" {
 		t.Errorf("by complexity (-want +got):\n%s", d)
 	}
-	if g := rep.Polynfi.ByLanguage; len(g) != 2 || g[0].Name != "Java" || g[0].Total != 3 || g[1].Total != 4 || g[1].Resolved[ModePolyBench] != 1 {
+	if g := rep.Polynfi.ByLanguage; len(g) != 2 || g[0].Name != "Java" || g[0].Total != 3 || g[1].Total != 4 || g[1].Resolved[harness.ModePolyBench] != 1 {
 		t.Errorf("by language %+v %+v", g[0], g[1])
 	}
 

@@ -11,7 +11,7 @@ import (
 // HarnessHeadline returns the opening lines of a harness run's report: the
 // inputs, the resolved count under the dataset's native grading mode and
 // under the other modes, and SWE-bench's outcome counts.
-func HarnessHeadline(r *harness.Report) []string {
+func HarnessHeadline(r *Harness) []string {
 	x := &r.Polynfi
 	native := x.Modes[x.NativeMode]
 	var lines []string
@@ -51,12 +51,12 @@ func percent(k, n int) string {
 // metrics, node means over the units with node scores); the mean NFI
 // improvement per aspect of the changed .py files; and the units whose
 // verdict differs between modes. Means over no unit print Dash.
-func HarnessTables(r *harness.Report) []Table {
+func HarnessTables(r *Harness) []Table {
 	x := &r.Polynfi
 	var tables []Table
 	for _, sec := range []struct {
 		title  string
-		groups []*harness.Group
+		groups []*Group
 	}{{"language", x.ByLanguage}, {"task category", x.ByCategory}, {"complexity class", x.ByComplexity}} {
 		if len(sec.groups) == 0 {
 			continue
@@ -80,7 +80,7 @@ func HarnessTables(r *harness.Report) []Table {
 		t := Table{Title: fmt.Sprintf("NFI improvement of the changed .py files (I_p, pp; catalog %s)", n.Catalog),
 			Header: []string{"aspect", "n", "mean I_p", "n resolved", "mean I_p resolved"}}
 		for i, m := range n.Mean {
-			res := harness.AspectMean{}
+			res := AspectMean{}
 			if i < len(n.MeanResolved) {
 				res = n.MeanResolved[i]
 			}
@@ -140,7 +140,7 @@ func retrievalRow(name string, g retrieval.Group) []string {
 // HarnessChart draws, per language, the resolved rate under the native
 // mode and the mean file- and node-level retrieval F1, all in percent.
 // A group without a value has no bar.
-func HarnessChart(r *harness.Report) (Chart, error) {
+func HarnessChart(r *Harness) (Chart, error) {
 	x := &r.Polynfi
 	rate := Series{Name: fmt.Sprintf("resolved %% (%s)", x.NativeMode)}
 	file := Series{Name: "file F1 %"}

@@ -1,0 +1,173 @@
+// Package archtest holds the one-way import map of the architecture
+// (ARCHITECTURE.md, "Packages and what each may import") as a test.
+package archtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/polynfi/polynfi/"
+
+// allowed lists, for each package of the map, the module packages it may
+// import directly (a trailing "/..." admits a package and everything below
+// it; internal/... helpers other than internal/cli are open to all). A
+// package of the module that is not listed here is held only to the rules
+// every package obeys (TestImportMap). Keep this in step with the map.
+var allowed = map[string][]string{
+	"syntax":        {},
+	"testlog":       {},
+	"diff":          {},
+	"nfi/aspect":    {},
+	"runtime":       {"runtime/..."},
+	"dataset":       {"nfi/aspect"},
+	"retrieval":     {"syntax", "diff"},
+	"nfi":           {"nfi/aspect", "nfi/pyast", "syntax"},
+	"nfi/pyast":     {"syntax"},
+	"nfi/metrics":   {"syntax"},
+	"nfi/rules/...": {"nfi", "nfi/aspect", "nfi/pyast", "nfi/metrics", "syntax"},
+	"harness":       {"dataset", "diff", "runtime/...", "testlog", "retrieval", "nfi", "nfi/aspect", "syntax"},
+	"nfisuite":      {"dataset", "diff", "runtime/...", "testlog", "harness", "nfi", "nfi/aspect", "syntax"},
+	"mine":          {"nfi", "nfi/aspect", "diff", "dataset", "syntax"},
+	// report aggregates and renders records: it reads result types and
+	// never runs, parses or grades anything itself.
+	"report": {"dataset", "harness", "nfisuite", "retrieval", "nfi", "nfi/aspect", "testlog"},
+}
+
+// forbiddenDeps are packages that must not be reached even indirectly.
+var forbiddenDeps = map[string][]string{
+	// dataset needs only the Aspect type, not the rule engine and the
+	// parsers behind it.
+	"dataset": {"nfi", "syntax", "github.com/tree-sitter/go-tree-sitter"},
+	"report":  {"internal/cli"},
+	"harness": {"report", "internal/cli"},
+}
+
+type pkg struct {
+	ImportPath string
+	Imports    []string
+	Deps       []string
+}
+
+func listPackages(t *testing.T) []pkg {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	root := filepath.Join(filepath.Dir(file), "..", "..")
+	cmd := exec.Command("go", "list", "-deps=false", "-json", "./...")
+	cmd.Dir = root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, stderr.String())
+	}
+	var pkgs []pkg
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p pkg
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	if len(pkgs) < 10 {
+		t.Fatalf("go list found %d packages", len(pkgs))
+	}
+	return pkgs
+}
+
+func match(pattern, name string) bool {
+	if base, ok := strings.CutSuffix(pattern, "/..."); ok {
+		return name == base || strings.HasPrefix(name, base+"/")
+	}
+	return pattern == name
+}
+
+func ruleFor(name string) ([]string, bool) {
+	if a, ok := allowed[name]; ok {
+		return a, true
+	}
+	for k, a := range allowed {
+		if strings.HasSuffix(k, "/...") && match(k, name) {
+			return a, true
+		}
+	}
+	return nil, false
+}
+
+// TestImportMap checks every package's direct imports against the map,
+// and the indirect dependencies that must never be reached.
+func TestImportMap(t *testing.T) {
+	t.Parallel()
+	checked := 0
+	for _, p := range listPackages(t) {
+		name, ok := strings.CutPrefix(p.ImportPath, module)
+		if !ok {
+			continue
+		}
+		rule, listed := ruleFor(name)
+		for _, imp := range p.Imports {
+			if strings.HasPrefix(imp, "github.com/tree-sitter/") && name != "syntax" {
+				t.Errorf("%s imports %s: only syntax may import tree-sitter", name, imp)
+			}
+			dep, ok := strings.CutPrefix(imp, module)
+			if !ok {
+				continue
+			}
+			if dep == "internal/cli" && name != "cmd/polynfi" {
+				t.Errorf("%s imports internal/cli: only cmd/polynfi may", name)
+			}
+			if !listed || (strings.HasPrefix(dep, "internal/") && dep != "internal/cli") {
+				continue
+			}
+			if !slices.ContainsFunc(rule, func(a string) bool { return match(a, dep) }) {
+				t.Errorf("%s imports %s: the map allows %v", name, dep, rule)
+			}
+		}
+		if listed {
+			checked++
+		}
+	}
+	if checked < 10 {
+		t.Errorf("only %d packages of the map were found", checked)
+	}
+	for name, bad := range forbiddenDeps {
+		cmd := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", module+name)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", name, err)
+		}
+		deps := strings.Fields(string(out))
+		for _, b := range bad {
+			full := b
+			if !strings.Contains(b, ".") {
+				full = module + b
+			}
+			if slices.Contains(deps, full) {
+				t.Errorf("%s depends on %s (directly or not)", name, b)
+			}
+		}
+	}
+}
+
+// TestMatch checks the pattern syntax of the map.
+func TestMatch(t *testing.T) {
+	for _, c := range []struct {
+		pattern, name string
+		want          bool
+	}{{"runtime/...", "runtime", true}, {"runtime/...", "runtime/docker", true}, {"runtime/...", "runtimex", false},
+		{"nfi", "nfi/aspect", false}, {"nfi", "nfi", true}} {
+		if got := match(c.pattern, c.name); got != c.want {
+			t.Errorf("match(%q, %q) = %v", c.pattern, c.name, got)
+		}
+	}
+}
