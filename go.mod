@@ -18,6 +18,7 @@ require (
 	github.com/tree-sitter/tree-sitter-python v0.23.6
 	github.com/tree-sitter/tree-sitter-typescript v0.23.2
 	github.com/wcharczuk/go-chart/v2 v2.1.2
+	go.yaml.in/yaml/v3 v3.0.4
 	golang.org/x/sync v0.25.0
 	golang.org/x/term v0.44.0
 	golang.org/x/text v0.44.0

@@ -77,6 +77,35 @@ type Instance struct {
 	Dockerfile       string   `json:"Dockerfile,omitempty"`
 	ProblemStatement string   `json:"problem_statement,omitempty"`
 	CreatedAt        string   `json:"created_at,omitempty"`
+
+	// The fields of a SWE-bench row of harness release 5.x, which carries
+	// no test_command. Source: SWE-bench 5.0.2 swebench/harness/utils.py
+	// make_test_spec (the columns it reads) and swebench/task/checks.py
+	// REQUIRED_KEYS.
+
+	// Image is the prebuilt per-instance image the row names
+	// ("swebench/sweb.eval.x86_64.<id with __ as _1776_>:latest").
+	Image string `json:"image,omitempty"`
+	// EvalScript is the bash script SWE-bench copies into the container
+	// and runs after the model patch: it applies the test patch itself,
+	// prints the test output between EvalStartMarker and EvalEndMarker,
+	// then resets the test files.
+	EvalScript string `json:"eval_script,omitempty"`
+	// LogParser names the SWE-bench log parser that reads the output
+	// ("parse_log_pytest", "parse_log_django", "parse_log_maven", ...: the
+	// keys of SWE-bench's PARSER_REGISTRY).
+	LogParser string `json:"log_parser,omitempty"`
+	// EvalType is EvalTypePassAndFail (also when empty) or
+	// EvalTypeFailOnly (only FAILED results count, for suites whose parser
+	// reads failures only).
+	EvalType string `json:"eval_type,omitempty"`
+	// Version is the repository's environment version ("3.0"), as text.
+	Version string `json:"version,omitempty"`
+	// BuildContext is the directory an image is built from with
+	// Dockerfile, for a task of a SWE-bench 5.x task repository (its
+	// tasks/<instance_id>/ directory, absolute). Empty means SWE-PolyBench
+	// semantics: the repository checked out at BaseCommit is the context.
+	BuildContext string `json:"-"`
 	// Extra holds every other field of the row, untouched (values as
 	// decoded: strings for CSV, JSON values for JSON).
 	Extra map[string]any `json:"-"`
@@ -138,6 +167,22 @@ func (d *Dataset) NativeMode() string {
 	return "strict"
 }
 
+// SWE-bench's evaluation types (EvalType in swebench/harness/constants).
+const (
+	EvalTypePassAndFail = "pass_and_fail"
+	EvalTypeFailOnly    = "fail_only"
+)
+
+// The markers a SWE-bench eval script prints around the test output, and
+// the line SWE-bench adds after the end marker with the test command's
+// exit status. Source: SWE-bench 5.0.2 swebench/harness/constants
+// (START_TEST_OUTPUT, END_TEST_OUTPUT, TEST_EXIT_CODE).
+const (
+	EvalStartMarker    = ">>>>> Start Test Output"
+	EvalEndMarker      = ">>>>> End Test Output"
+	EvalExitCodeMarker = ">>>>> Test Exit Code"
+)
+
 // CanonicalLanguage spells a language name as SWE-PolyBench does (case and
 // common abbreviations folded: "python", "py" → "Python"). Other names come
 // back trimmed but otherwise unchanged.
@@ -157,8 +202,11 @@ func CanonicalLanguage(s string) string {
 
 // EvalSHA256 fingerprints everything about the instance that an evaluation
 // depends on (repository, base commit, patches, test command, test lists,
-// language, reference nodes), as hex SHA-256. Result records keep it, so that
-// a re-run re-evaluates instances whose dataset row changed.
+// language, reference nodes, and the SWE-bench 5.x fields image,
+// eval_script, log_parser, eval_type and version), as hex SHA-256. Result
+// records keep it, so that a re-run re-evaluates instances whose dataset
+// row changed. The SWE-bench 5.x fields enter the hash only when one is
+// set, so rows without them keep the fingerprint they had before.
 func (in *Instance) EvalSHA256() string {
 	h := sha256.New()
 	for _, f := range []string{in.InstanceID, in.Repo, in.BaseCommit, in.Patch, in.TestPatch, in.TestCommand, in.Language} {
@@ -170,5 +218,87 @@ func (in *Instance) EvalSHA256() string {
 			fmt.Fprintf(h, "%d:%s", len(f), f)
 		}
 	}
+	if sweb := []string{in.Image, in.EvalScript, in.LogParser, in.EvalType, in.Version}; strings.Join(sweb, "") != "" {
+		fmt.Fprintf(h, "swebench5")
+		for _, f := range sweb {
+			fmt.Fprintf(h, "%d:%s", len(f), f)
+		}
+	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// RunProblem says what the instance lacks to be evaluated, "" when nothing:
+// a test_command (run in a work tree or in the row's environment) or an
+// eval_script (SWE-bench 5.x, run in a container); and for an eval_script
+// row without a test_command, an environment to run it in (an image, a
+// Dockerfile, or an image template given to the run: imageTemplate).
+func (in *Instance) RunProblem(imageTemplate bool) string {
+	hasCmd := strings.TrimSpace(in.TestCommand) != ""
+	hasScript := strings.TrimSpace(in.EvalScript) != ""
+	switch {
+	case !hasCmd && !hasScript:
+		return "no test_command and no eval_script"
+	case !hasCmd && strings.TrimSpace(in.Image) == "" && strings.TrimSpace(in.Dockerfile) == "" && !imageTemplate:
+		return "an eval_script but no image and no Dockerfile to run it in"
+	}
+	return ""
+}
+
+// Unrunnable is a group of instances that cannot be evaluated for the
+// same reason (Instance.RunProblem).
+type Unrunnable struct {
+	Problem     string
+	InstanceIDs []string
+}
+
+// SplitRunnable separates the instances that can be evaluated (in order)
+// from those that cannot, grouped by what they lack (groups in order of
+// first appearance).
+func SplitRunnable(ins []Instance, imageTemplate bool) ([]Instance, []Unrunnable) {
+	var ok []Instance
+	var bad []Unrunnable
+	idx := map[string]int{}
+	for _, in := range ins {
+		p := in.RunProblem(imageTemplate)
+		if p == "" {
+			ok = append(ok, in)
+			continue
+		}
+		i, seen := idx[p]
+		if !seen {
+			i = len(bad)
+			idx[p] = i
+			bad = append(bad, Unrunnable{Problem: p})
+		}
+		bad[i].InstanceIDs = append(bad[i].InstanceIDs, in.InstanceID)
+	}
+	return ok, bad
+}
+
+// DescribeUnrunnable summarises groups of SplitRunnable in one line:
+// "3 of 5 instances cannot run: 2 have no test_command and no eval_script
+// (a-1, a-2); 1 has ... (b-3)", at most 5 ids named per group. total is
+// the number of instances the groups were taken from.
+func DescribeUnrunnable(groups []Unrunnable, total int) string {
+	n := 0
+	var parts []string
+	for _, g := range groups {
+		n += len(g.InstanceIDs)
+		ids := g.InstanceIDs
+		more := ""
+		if len(ids) > 5 {
+			more = fmt.Sprintf(", and %d more", len(ids)-5)
+			ids = ids[:5]
+		}
+		verb := "have"
+		if len(g.InstanceIDs) == 1 {
+			verb = "has"
+		}
+		parts = append(parts, fmt.Sprintf("%d %s %s (%s%s)", len(g.InstanceIDs), verb, g.Problem, strings.Join(ids, ", "), more))
+	}
+	noun := "instances"
+	if total == 1 {
+		noun = "instance"
+	}
+	return fmt.Sprintf("%d of %d %s cannot run: %s", n, total, noun, strings.Join(parts, "; "))
 }

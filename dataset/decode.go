@@ -30,6 +30,12 @@ var aliases = []struct {
 	{"Dockerfile", []string{"Dockerfile", "dockerfile"}},
 	{"problem_statement", []string{"problem_statement"}},
 	{"created_at", []string{"created_at"}},
+	// SWE-bench harness 5.x (swebench/harness/utils.py make_test_spec).
+	{"image", []string{"image"}},
+	{"eval_script", []string{"eval_script"}},
+	{"log_parser", []string{"log_parser"}},
+	{"eval_type", []string{"eval_type"}},
+	{"version", []string{"version"}},
 }
 
 var knownField = func() map[string]bool {
@@ -108,6 +114,11 @@ func decodeInstance(row map[string]any) (Instance, []fieldError) {
 	str("Dockerfile", &in.Dockerfile)
 	str("problem_statement", &in.ProblemStatement)
 	str("created_at", &in.CreatedAt)
+	str("image", &in.Image)
+	str("eval_script", &in.EvalScript)
+	str("log_parser", &in.LogParser)
+	str("eval_type", &in.EvalType)
+	str("version", &in.Version)
 
 	in.InstanceID = strings.TrimSpace(in.InstanceID)
 	in.Repo = strings.TrimSpace(in.Repo)
@@ -116,6 +127,20 @@ func decodeInstance(row map[string]any) (Instance, []fieldError) {
 	in.TaskCategory = strings.TrimSpace(in.TaskCategory)
 	if len(in.ModifiedNodes) == 0 {
 		in.ModifiedNodes = nil
+	}
+	in.Image = strings.TrimSpace(in.Image)
+	in.LogParser = strings.TrimSpace(in.LogParser)
+	in.EvalType = strings.ToLower(strings.TrimSpace(in.EvalType))
+	in.Version = strings.TrimSpace(in.Version)
+	switch in.EvalType {
+	case "", EvalTypePassAndFail, EvalTypeFailOnly:
+	default:
+		_, n, _ := lookup(row, "eval_type")
+		errs = append(errs, fieldError{n, fmt.Errorf("%q: want %s or %s", in.EvalType, EvalTypePassAndFail, EvalTypeFailOnly)})
+	}
+	if strings.HasPrefix(in.Image, "-") || strings.ContainsAny(in.Image, " \t\n") {
+		_, n, _ := lookup(row, "image")
+		errs = append(errs, fieldError{n, fmt.Errorf("%q is not an image name", in.Image)})
 	}
 	if err := checkInstanceID(in.InstanceID); err != nil {
 		errs = append(errs, fieldError{"instance_id", err})

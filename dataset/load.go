@@ -256,6 +256,9 @@ func detectSchema(rows []rawRow) Schema {
 		if _, ok := r.fields["FAIL_TO_PASS"]; ok {
 			return SchemaSWEBench
 		}
+		if _, ok := r.fields["eval_script"]; ok {
+			return SchemaSWEBench
+		}
 		if _, ok := r.fields["Dockerfile"]; ok {
 			return SchemaPolyBench
 		}
@@ -264,11 +267,15 @@ func detectSchema(rows []rawRow) Schema {
 }
 
 // Load reads a dataset of repository-level instances from path (.csv,
-// .json, .jsonl or .parquet). It returns an error only when the file as a
-// whole cannot be read; malformed rows are in Dataset.Errors and the other
-// rows are in Dataset.Instances, in file order. A second row with an
-// instance_id already seen is an error on that row.
+// .json, .jsonl or .parquet), or from a SWE-bench 5.x task repository when
+// path is a directory (LoadTaskRepo). It returns an error only when the
+// file as a whole cannot be read; malformed rows are in Dataset.Errors and
+// the other rows are in Dataset.Instances, in file order. A second row
+// with an instance_id already seen is an error on that row.
 func Load(path string) (*Dataset, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return LoadTaskRepo(path)
+	}
 	f, rows, err := readRows(path)
 	if err != nil && rows == nil {
 		return nil, err
@@ -322,6 +329,12 @@ const (
 // SWE-NFI tasks (an aspect and files or description, and no base_commit
 // patch pair). An empty file is KindInstances.
 func DetectKind(path string) (Kind, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		if !IsTaskRepo(path) {
+			return "", fmt.Errorf("%s: a directory, but not a task repository (no tasks/ directory)", path)
+		}
+		return KindInstances, nil
+	}
 	_, rows, err := readRows(path)
 	if err != nil && len(rows) == 0 {
 		return "", err

@@ -109,8 +109,8 @@ func TestLoadSWEBenchJSONAndJSONL(t *testing.T) {
 			if diff := cmp.Diff([]string{"test_c (m.T)"}, in.PassToPass); diff != "" {
 				t.Errorf("PASS_TO_PASS (-want +got):\n%s", diff)
 			}
-			if in.Extra["version"] != "3.0" {
-				t.Errorf("extra field version = %v, want carried through", in.Extra["version"])
+			if in.Version != "3.0" {
+				t.Errorf("version = %q, want 3.0", in.Version)
 			}
 			if got := d.Instances[1]; got.InstanceID != "django__django-3" || got.PassToPass == nil || len(got.PassToPass) != 0 {
 				t.Errorf("row 3 = %+v, want an empty PASS_TO_PASS", got)

@@ -105,7 +105,7 @@ Exit status: 0 when the run completed (unresolved instances are results),
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&o.dataset, "dataset", "", "dataset file (.csv, .json, .jsonl, .parquet)")
+	f.StringVar(&o.dataset, "dataset", "", "dataset file (.csv, .json, .jsonl, .parquet) or SWE-bench 5.x task repository (a directory with tasks/)")
 	f.StringArrayVar(&o.predictions, "predictions", nil, "predictions file (JSONL, JSON list or object), or gold; repeatable")
 	f.StringVar(&o.reposDir, "repos-dir", "", "directory of local clones (owner__name, owner/name or owner__name.bundle); default: <dataset dir>/repos")
 	f.IntVar(&o.workers, "workers", 1, "instances evaluated at once")
@@ -161,6 +161,18 @@ func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
 	if len(in.instances) == 0 {
 		return nil, fmt.Errorf("%s: no valid instance to evaluate", o.dataset)
 	}
+	// Rows that cannot run at all are reported once, here, with a count and
+	// what they lack, rather than as one error record per instance.
+	runnable, unrunnable := dataset.SplitRunnable(in.instances, false)
+	if len(unrunnable) > 0 {
+		msg := fmt.Sprintf("%s: %s", o.dataset, dataset.DescribeUnrunnable(unrunnable, len(in.instances)))
+		if len(runnable) == 0 {
+			return nil, errors.New(msg)
+		}
+		fmt.Fprintf(e.stderr, "polynfi: %s: not evaluated\n", msg)
+		in.inputErrors = append(in.inputErrors, msg)
+		in.instances = runnable
+	}
 	var preds []dataset.Prediction
 	if len(o.predictions) == 1 && o.predictions[0] == "gold" {
 		preds = dataset.Gold(in.instances)
@@ -205,6 +217,12 @@ func runInstanceEval(e *env, o evalOptions) error {
 	dsDir, err := filepath.Abs(filepath.Dir(o.dataset))
 	if err != nil {
 		return err
+	}
+	if dataset.IsTaskRepo(o.dataset) {
+		// A task repository is its own dataset directory (repos/ inside it).
+		if dsDir, err = filepath.Abs(o.dataset); err != nil {
+			return err
+		}
 	}
 	if o.reposDir == "" {
 		o.reposDir = filepath.Join(dsDir, "repos")
