@@ -8,7 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path"
+	"github.com/polynfi/polynfi/internal/safepath"
 	"strings"
 
 	"github.com/polynfi/polynfi/nfi/aspect"
@@ -152,16 +152,7 @@ func (t *NFITask) Validate() []fieldError {
 // CheckRelPath accepts a clean relative slash path that stays inside its
 // root: not empty, not absolute, no ".." element.
 func CheckRelPath(p string) error {
-	if p == "" {
-		return fmt.Errorf("empty path")
-	}
-	if strings.HasPrefix(p, "/") || strings.Contains(p, "\\") || (len(p) > 1 && p[1] == ':') {
-		return fmt.Errorf("path %q is not relative", p)
-	}
-	if c := path.Clean(p); c != p || c == ".." || strings.HasPrefix(c, "../") {
-		return fmt.Errorf("path %q is not clean or leaves its root", p)
-	}
-	return nil
+	return safepath.Check(p)
 }
 
 // LoadNFITasks reads SWE-NFI tasks from path (JSONL, JSON list, CSV or

@@ -15,10 +15,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path"
 	"strings"
 
 	"github.com/bluekeyes/go-gitdiff/gitdiff"
+	"github.com/polynfi/polynfi/internal/safepath"
 )
 
 // DevNull is the path a diff gives to the missing side of an added or deleted
@@ -372,27 +372,5 @@ func Apply(old []byte, f File) ([]byte, error) {
 // and not inside .git. It returns a descriptive error otherwise. It is meant
 // for the paths of File before writing anything to a work tree.
 func CheckPath(p string) error {
-	switch {
-	case p == "":
-		return errors.New("empty path")
-	case strings.ContainsRune(p, 0):
-		return fmt.Errorf("path %q contains NUL", p)
-	case strings.HasPrefix(p, "/"):
-		return fmt.Errorf("path %q is absolute", p)
-	case strings.Contains(p, `\`):
-		return fmt.Errorf("path %q contains a backslash", p)
-	}
-	for _, el := range strings.Split(p, "/") {
-		switch el {
-		case "", ".", "..":
-			return fmt.Errorf("path %q has a %q element", p, el)
-		}
-		if strings.EqualFold(el, ".git") {
-			return fmt.Errorf("path %q is inside .git", p)
-		}
-	}
-	if path.Clean(p) != p {
-		return fmt.Errorf("path %q is not clean", p)
-	}
-	return nil
+	return safepath.Check(p)
 }

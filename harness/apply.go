@@ -6,18 +6,20 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/polynfi/polynfi/diff"
+	"github.com/polynfi/polynfi/internal/gitexec"
+	"github.com/polynfi/polynfi/internal/safepath"
 )
 
 // ErrPatchRejected is returned (wrapped) for a patch that would write
 // outside the workspace: a path with "..", an absolute path, a path inside
-// .git, a path through a symbolic link in the workspace, or a symbolic link
-// it creates that points outside.
+// .git, a path through a symbolic link in the workspace or one the patch
+// creates, or a symbolic link it creates that points outside. The checks
+// are those of safepath, the project's one path checker.
 var ErrPatchRejected = errors.New("patch writes outside the workspace")
 
 // The apply cascade, in order, with the work tree reset between attempts.
@@ -36,13 +38,25 @@ var ErrPatchRejected = errors.New("patch writes outside the workspace")
 // accepts a patch that "git apply --check --reverse" finds already
 // applied; polynfi keeps the spec's three attempts, so a patch that only a
 // three-way merge applies is patch_failed here.
+//
+// Every method reads the patch from standard input and writes only what the
+// path check has understood: git apply checks every path itself (no "..",
+// no .git, nothing beyond a symbolic link, its own or the patch's) and is
+// given only patches whose paths polynfi checked as well; GNU patch, which
+// reads many more diff forms (context, normal and ed diffs, Index: lines)
+// and names, is never given the patch as written but its canonical unified
+// rendering (diff.Canonical) of what the strict parser read, and is refused
+// for a patch the strict parser cannot read. After an attempt that
+// succeeds, every path it changed is checked again (safepath) and the
+// attempt is undone when one fails.
 var applyMethods = []struct {
 	name string
 	argv []string
+	git  bool
 }{
-	{"git apply --verbose", []string{"git", "apply", "--verbose"}},
-	{"git apply --verbose --reject", []string{"git", "apply", "--verbose", "--reject"}},
-	{"patch --batch --fuzz=5 -p1 --forward", []string{"patch", "--batch", "--fuzz=5", "-p1", "--forward", "--no-backup-if-mismatch", "-i"}},
+	{"git apply --verbose", []string{"apply", "--verbose", "-"}, true},
+	{"git apply --verbose --reject", []string{"apply", "--verbose", "--reject", "-"}, true},
+	{"patch --batch --fuzz=5 -p1 --forward", []string{"patch", "--batch", "--fuzz=5", "-p1", "--forward", "--no-backup-if-mismatch"}, false},
 }
 
 // ApplyAttempt is one try of the cascade.
@@ -60,72 +74,68 @@ type ApplyResult struct {
 }
 
 // checkPatchPaths rejects a patch whose files would land outside the
-// workspace ws. Paths come from the strict parser, or from the lenient
-// header scan when the patch does not parse (the cascade may still apply
-// it).
-func checkPatchPaths(ws, patch string) error {
-	files, err := diff.Parse(patch)
+// workspace ws (diff.CheckPatch); parsed is nil when the strict parser
+// cannot read the patch.
+func checkPatchPaths(ws, patch string) (parsed []diff.File, err error) {
+	files, err := diff.CheckPatch(ws, patch)
 	if err != nil {
-		for _, p := range diff.ScanPaths(patch) {
-			for _, q := range []string{p.Old, p.New} {
-				if q == "" || q == diff.DevNull {
-					continue
-				}
-				if err := checkWorkspacePath(ws, q, false); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
+		return nil, fmt.Errorf("%w: %v", ErrPatchRejected, err)
 	}
-	for _, f := range files {
-		link := f.OldMode == 0o120000 || f.NewMode == 0o120000
-		for _, q := range []string{f.OldPath, f.NewPath} {
-			if q == "" {
-				continue
-			}
-			if err := checkWorkspacePath(ws, q, link); err != nil {
-				return err
-			}
-		}
-		if f.NewMode == 0o120000 && !f.IsDelete {
-			var target strings.Builder
-			for _, h := range f.Hunks {
-				for _, l := range h.Lines {
-					if l.Op == diff.Add {
-						target.WriteString(l.Text)
-					}
-				}
-			}
-			t := target.String()
-			if strings.HasPrefix(t, "/") {
-				return fmt.Errorf("%w: symbolic link %s points to absolute path %q", ErrPatchRejected, f.NewPath, t)
-			}
-			if j := path.Join(path.Dir(f.NewPath), t); j == ".." || strings.HasPrefix(j, "../") {
-				return fmt.Errorf("%w: symbolic link %s points outside the repository (%q)", ErrPatchRejected, f.NewPath, t)
-			}
-		}
+	return files, nil
+}
+
+// checkWorkspacePath rejects p unless it is a clean relative path whose
+// existing components in ws are not symbolic links (safepath.Under).
+func checkWorkspacePath(ws, p string, lastMayBeLink bool) error {
+	if err := safepath.Under(ws, p, lastMayBeLink); err != nil {
+		return fmt.Errorf("%w: %v", ErrPatchRejected, err)
 	}
 	return nil
 }
 
-// checkWorkspacePath rejects p unless it is a clean relative path whose
-// existing components in ws are not symbolic links (the last one may be
-// when lastMayBeLink: the patch edits the link itself).
-func checkWorkspacePath(ws, p string, lastMayBeLink bool) error {
-	if err := diff.CheckPath(p); err != nil {
-		return fmt.Errorf("%w: %v", ErrPatchRejected, err)
+// changedPaths lists the paths of ws that differ from commit c: modified,
+// deleted, added and untracked (ignored ones included).
+func changedPaths(ctx context.Context, ws, c string) ([]string, error) {
+	out, err := gitCmd(ctx, ws, "diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", c, "--")
+	if err != nil {
+		return nil, err
 	}
-	parts := strings.Split(p, "/")
-	cur := ws
-	for i, el := range parts {
-		cur = filepath.Join(cur, el)
-		fi, err := os.Lstat(cur)
-		if err != nil {
-			return nil // the rest does not exist yet: created inside ws
+	other, err := gitCmd(ctx, ws, "ls-files", "-z", "--others")
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, b := range [][]byte{out, other} {
+		for _, p := range strings.Split(string(b), "\x00") {
+			if p != "" {
+				paths = append(paths, p)
+			}
 		}
-		if fi.Mode()&os.ModeSymlink != 0 && !(lastMayBeLink && i == len(parts)-1) {
-			return fmt.Errorf("%w: %s goes through symbolic link %s", ErrPatchRejected, p, strings.Join(parts[:i+1], "/"))
+	}
+	return paths, nil
+}
+
+// verifyWritten checks every path an apply attempt changed in ws against
+// commit c: inside ws, not in .git, through no link, and any link it left
+// points inside ws.
+func verifyWritten(ctx context.Context, ws, c string) error {
+	paths, err := changedPaths(ctx, ws, c)
+	if err != nil {
+		return err
+	}
+	for _, p := range paths {
+		if err := checkWorkspacePath(ws, p, true); err != nil {
+			return err
+		}
+		full := filepath.Join(ws, filepath.FromSlash(p))
+		if fi, err := os.Lstat(full); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			t, err := os.Readlink(full)
+			if err != nil {
+				return err
+			}
+			if err := safepath.LinkTarget(p, t); err != nil {
+				return fmt.Errorf("%w: %v", ErrPatchRejected, err)
+			}
 		}
 	}
 	return nil
@@ -159,10 +169,13 @@ func reset(ctx context.Context, ws, c string) error {
 	return err
 }
 
-// applyCascade applies the patch in patchFile to ws with each method in
-// turn, resetting ws to snap between attempts, and stops at the first that
-// succeeds. When none does, ws is left reset to snap.
-func applyCascade(ctx context.Context, ws, patchFile, snap string) (ApplyResult, error) {
+// applyCascade applies patch to ws with each method in turn, resetting ws
+// to snap between attempts, and stops at the first that succeeds. parsed is
+// the strict parse of the patch (nil when it does not parse: then GNU patch
+// is not tried). When none succeeds, ws is left reset to snap. An attempt
+// that succeeds but leaves a path that fails the path check is undone and
+// the error wraps ErrPatchRejected.
+func applyCascade(ctx context.Context, ws, patch string, parsed []diff.File, snap string) (ApplyResult, error) {
 	var res ApplyResult
 	for i, m := range applyMethods {
 		if i > 0 {
@@ -170,12 +183,31 @@ func applyCascade(ctx context.Context, ws, patchFile, snap string) (ApplyResult,
 				return res, fmt.Errorf("reset before %s: %w", m.name, err)
 			}
 		}
+		input := patch
+		if !m.git {
+			canon, ok, why := "", false, "the patch does not parse strictly, so polynfi cannot check what patch would write"
+			if parsed != nil {
+				canon, ok, why = diff.Canonical(parsed)
+			}
+			if !ok {
+				res.Attempts = append(res.Attempts, ApplyAttempt{Method: m.name, Output: "not tried: " + why})
+				continue
+			}
+			input = canon
+		}
 		actx, cancel := context.WithTimeout(ctx, 5*time.Minute)
-		cmd := exec.CommandContext(actx, m.argv[0], append(m.argv[1:], patchFile)...)
-		cmd.Dir = ws
-		cmd.Env = append(os.Environ(), "LC_ALL=C", "GIT_TERMINAL_PROMPT=0")
-		cmd.WaitDelay = 5 * time.Second
-		out, err := cmd.CombinedOutput()
+		var out []byte
+		var err error
+		if m.git {
+			out, err = gitexec.Combined(actx, ws, strings.NewReader(input), m.argv...)
+		} else {
+			cmd := exec.CommandContext(actx, m.argv[0], m.argv[1:]...)
+			cmd.Dir = ws
+			cmd.Env = gitexec.Env(ws)
+			cmd.Stdin = strings.NewReader(input)
+			cmd.WaitDelay = 5 * time.Second
+			out, err = cmd.CombinedOutput()
+		}
 		cancel()
 		if ctx.Err() != nil {
 			return res, ctx.Err()
@@ -186,6 +218,12 @@ func applyCascade(ctx context.Context, ws, patchFile, snap string) (ApplyResult,
 		ok := err == nil
 		res.Attempts = append(res.Attempts, ApplyAttempt{Method: m.name, OK: ok, Output: string(out)})
 		if ok {
+			if verr := verifyWritten(ctx, ws, snap); verr != nil {
+				if rerr := reset(ctx, ws, snap); rerr != nil {
+					return res, fmt.Errorf("reset after rejected apply: %w", rerr)
+				}
+				return res, verr
+			}
 			res.Applied, res.Method = true, m.name
 			return res, nil
 		}
@@ -197,7 +235,7 @@ func applyCascade(ctx context.Context, ws, patchFile, snap string) (ApplyResult,
 }
 
 // writeFiles writes full file contents (a prediction's Files) into ws after
-// checking every path.
+// checking every path (safepath.WriteFile: no link followed).
 func writeFiles(ws string, files map[string]string) error {
 	for p := range files {
 		if err := checkWorkspacePath(ws, p, false); err != nil {
@@ -205,12 +243,8 @@ func writeFiles(ws string, files map[string]string) error {
 		}
 	}
 	for p, content := range files {
-		full := filepath.Join(ws, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-			return err
+		if err := safepath.WriteFile(ws, p, []byte(content), 0o644); err != nil {
+			return fmt.Errorf("%w: %v", ErrPatchRejected, err)
 		}
 	}
 	return nil

@@ -166,14 +166,11 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 	// Test patch, then the model patch.
 	t = time.Now()
 	if strings.TrimSpace(in.TestPatch) != "" {
-		if err := checkPatchPaths(ws, in.TestPatch); err != nil {
+		parsed, err := checkPatchPaths(ws, in.TestPatch)
+		if err != nil {
 			return fmt.Errorf("test patch: %w", err)
 		}
-		f := filepath.Join(scratch, "test.patch")
-		if err := os.WriteFile(f, []byte(in.TestPatch), 0o644); err != nil {
-			return err
-		}
-		ar, err := applyCascade(ctx, ws, f, base)
+		ar, err := applyCascade(ctx, ws, in.TestPatch, parsed, base)
 		rec.TestPatchApply = &ar
 		if err != nil {
 			return fmt.Errorf("test patch: %w", err)
@@ -207,17 +204,19 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 		art.ModelPatch = d
 		rec.ModelPatchApply = &ApplyResult{Applied: true, Method: "files", Attempts: []ApplyAttempt{{Method: "files", OK: true}}}
 	} else {
-		if err := checkPatchPaths(ws, p.ModelPatch); err != nil {
+		parsed, err := checkPatchPaths(ws, p.ModelPatch)
+		if err != nil {
 			rec.Error = err.Error()
 			rec.Verdicts = AllModes(StatusPatchRejected, err.Error())
 			return nil
 		}
-		f := filepath.Join(scratch, "model.patch")
-		if err := os.WriteFile(f, []byte(p.ModelPatch), 0o644); err != nil {
-			return err
-		}
-		ar, err := applyCascade(ctx, ws, f, snap)
+		ar, err := applyCascade(ctx, ws, p.ModelPatch, parsed, snap)
 		rec.ModelPatchApply = &ar
+		if errors.Is(err, ErrPatchRejected) {
+			rec.Error = err.Error()
+			rec.Verdicts = AllModes(StatusPatchRejected, err.Error())
+			return nil
+		}
 		if err != nil {
 			return fmt.Errorf("model patch: %w", err)
 		}

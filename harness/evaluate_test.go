@@ -112,9 +112,11 @@ func TestApplyCascadeResetsBetweenAttempts(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer remove()
-	pf := filepath.Join(t.TempDir(), "p.diff")
-	os.WriteFile(pf, []byte(patch), 0o644)
-	res, err := applyCascade(context.Background(), ws, pf, drifted)
+	parsed, err := checkPatchPaths(ws, patch)
+	if err != nil || parsed == nil {
+		t.Fatalf("check: %v (parsed %v)", err, parsed != nil)
+	}
+	res, err := applyCascade(context.Background(), ws, patch, parsed, drifted)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,36 +1,22 @@
 package harness
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
+
+	"github.com/polynfi/polynfi/internal/gitexec"
 )
 
-// gitCmd runs git in dir (no prompts, no hooks, no pager, C locale) and
-// returns its stdout. A non-zero exit is an error carrying stderr.
+// gitCmd runs git in dir through the project's one git runner (package
+// gitexec: clean environment, no configured programs) and returns its
+// stdout. A non-zero exit is an error carrying stderr.
 func gitCmd(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	full := append([]string{"-c", "core.hooksPath=/dev/null", "-c", "advice.detachedHead=false", "-c", "core.autocrlf=false"}, args...)
-	cmd := exec.CommandContext(ctx, "git", full...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=true", "LC_ALL=C", "GIT_PAGER=cat",
-		"GIT_AUTHOR_NAME=polynfi", "GIT_AUTHOR_EMAIL=polynfi@localhost", "GIT_COMMITTER_NAME=polynfi", "GIT_COMMITTER_EMAIL=polynfi@localhost")
-	cmd.WaitDelay = 5 * time.Second
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return stdout.Bytes(), fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
-	}
-	return stdout.Bytes(), nil
+	return gitexec.Output(ctx, dir, nil, args...)
 }
 
 // ErrRepoNotFound is returned (wrapped) when no clone or bundle of a

@@ -10,24 +10,22 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/polynfi/polynfi/internal/gitexec"
 )
 
-// gitCmd builds a git command in dir that runs in its own process group, is
-// killed as a group when ctx ends, and cannot hang on a lingering child.
+// gitCmd builds a git command in dir through the project's one git runner
+// (package gitexec: clean environment, no configured programs, its own
+// process group killed when ctx ends). A repository whose configuration
+// gitexec refuses gives a command that fails with that error.
 func gitCmd(ctx context.Context, dir string, args ...string) *exec.Cmd {
-	full := append([]string{"-C", dir, "-c", "core.quotepath=off", "-c", "log.showSignature=false"}, args...)
-	cmd := exec.CommandContext(ctx, "git", full...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error {
-		if cmd.Process == nil {
-			return nil
-		}
-		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	cmd, err := gitexec.Command(ctx, dir, nil, args...)
+	if err != nil {
+		bad := exec.CommandContext(ctx, "git")
+		bad.Err = err // Start, Run and Output return it
+		return bad
 	}
-	cmd.WaitDelay = 5 * time.Second
-	cmd.Env = append(cmd.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
 	return cmd
 }
 

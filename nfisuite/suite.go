@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/polynfi/polynfi/internal/gitexec"
+	"github.com/polynfi/polynfi/internal/safepath"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -210,18 +211,20 @@ func (s *Suite) test(ctx context.Context, task *dataset.NFITask, out map[string]
 	for _, p := range paths {
 		if out[p] != "" {
 			files = append(files, dataset.FileContent{Path: p, Content: out[p]})
-		} else {
-			os.Remove(filepath.Join(ws, filepath.FromSlash(p))) // deleted by the output
+		} else if err := safepath.Remove(ws, p); err != nil { // deleted by the output
+			return fmt.Errorf("write workspace of %s: %w", task.InstanceID, err)
 		}
 	}
 	files = append(files, task.Tests...)
 	for _, f := range files {
-		full := filepath.Join(ws, filepath.FromSlash(f.Path))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			return fmt.Errorf("write workspace of %s: %w", task.InstanceID, err)
-		}
-		if err := os.WriteFile(full, []byte(f.Content), 0o644); err != nil {
-			return fmt.Errorf("write workspace of %s: %w", task.InstanceID, err)
+		// Every write goes through the one path checker: a prediction's
+		// file, like the task's own, may not leave the workspace, enter
+		// .git or pass through a symbolic link.
+		if err := safepath.WriteFile(ws, f.Path, []byte(f.Content), 0o644); err != nil {
+			rec.Tested = true
+			rec.TestStatus = "error"
+			rec.InvalidDetail = fmt.Sprintf("write %s: %v", f.Path, err)
+			return nil
 		}
 	}
 	if task.TestPatch != "" {
@@ -312,10 +315,10 @@ func (s *Suite) workspace(ctx context.Context, task *dataset.NFITask) (dir strin
 // gitApply applies a unified diff in dir with `git apply` (which also works
 // outside a git repository) and returns git's output.
 func gitApply(ctx context.Context, dir, patch string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", "apply", "--whitespace=nowarn", "-")
-	cmd.Dir = dir
-	cmd.Stdin = strings.NewReader(patch)
-	out, err := cmd.CombinedOutput()
+	if _, err := diff.CheckPatch(dir, patch); err != nil {
+		return err.Error(), err
+	}
+	out, err := gitexec.Combined(ctx, dir, strings.NewReader(patch), "apply", "--whitespace=nowarn", "-")
 	return string(out), err
 }
 

@@ -10,7 +10,8 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"time"
+
+	"github.com/polynfi/polynfi/internal/gitexec"
 )
 
 // Source gives the content of files at an instance's base commit.
@@ -60,9 +61,11 @@ func (g *GitSource) ReadFile(path string) ([]byte, bool, error) {
 	if path == "" || strings.ContainsAny(path, "\n\x00") {
 		return nil, false, nil
 	}
-	cmd := exec.CommandContext(g.ctx, "git", "-C", g.dir, "cat-file", "--batch")
+	cmd, err := gitexec.Command(g.ctx, g.dir, nil, "cat-file", "--batch")
+	if err != nil {
+		return nil, false, err
+	}
 	cmd.Stdin = strings.NewReader(g.commit + ":" + path + "\n")
-	cmd.WaitDelay = 5 * time.Second
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -102,9 +105,11 @@ func (g *GitSource) ReadFile(path string) ([]byte, bool, error) {
 }
 
 func (g *GitSource) commitExists() (bool, error) {
-	cmd := exec.CommandContext(g.ctx, "git", "-C", g.dir, "cat-file", "-e", g.commit+"^{commit}")
-	cmd.WaitDelay = 5 * time.Second
-	err := cmd.Run()
+	cmd, err := gitexec.Command(g.ctx, g.dir, nil, "cat-file", "-e", g.commit+"^{commit}")
+	if err != nil {
+		return false, err
+	}
+	err = cmd.Run()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		return false, nil
