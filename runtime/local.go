@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -109,19 +110,60 @@ func (l *Local) Note() string { return l.note }
 
 // bwrapArgs is the bubblewrap prefix for a command in dir.
 func bwrapArgs(bwrap, dir string, writable []string) []string {
+	return bwrapArgsOpts(bwrap, dir, writable, nil, nil, false)
+}
+
+// bwrapArgsOpts is bwrapArgs with hidden paths (an empty tmpfs over a
+// directory, /dev/null over a file, mounted before visible is bound back
+// read-only and dir and writable read-write) and network kept when network
+// is true.
+func bwrapArgsOpts(bwrap, dir string, writable, hide, visible []string, network bool) []string {
 	args := []string{bwrap,
 		"--ro-bind", "/", "/",
 		"--dev", "/dev",
 		"--proc", "/proc",
-		"--bind", os.TempDir(), os.TempDir(),
+	}
+	tmp := os.TempDir()
+	privateTmp := false
+	for _, h := range hide {
+		if filepath.Clean(h) == filepath.Clean(tmp) {
+			privateTmp = true
+		}
+	}
+	if privateTmp {
+		args = append(args, "--tmpfs", tmp)
+	} else {
+		args = append(args, "--bind", tmp, tmp)
+	}
+	for _, h := range hide {
+		if filepath.Clean(h) == filepath.Clean(tmp) {
+			continue
+		}
+		fi, err := os.Stat(h)
+		switch {
+		case err != nil:
+			// Nothing there to hide.
+		case fi.IsDir():
+			args = append(args, "--tmpfs", h)
+		default:
+			args = append(args, "--ro-bind", "/dev/null", h)
+		}
+	}
+	for _, v := range visible {
+		if _, err := os.Stat(v); err == nil {
+			args = append(args, "--ro-bind", v, v)
+		}
 	}
 	for _, w := range append([]string{dir}, writable...) {
 		if w != "" {
 			args = append(args, "--bind", w, w)
 		}
 	}
+	if !network {
+		args = append(args, "--unshare-net")
+	}
 	return append(args,
-		"--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+		"--unshare-pid", "--unshare-ipc", "--unshare-uts",
 		"--die-with-parent",
 		"--chdir", dir)
 }
@@ -157,7 +199,9 @@ func (l *Local) Run(ctx context.Context, c Command) (Result, error) {
 		if err != nil {
 			return res, fmt.Errorf("run %s: %w", argv[0], err)
 		}
-		argv = append(append(bwrapArgs(l.bwrap, dir, c.Writable), "--", bin), argv[1:]...)
+		argv = append(append(bwrapArgsOpts(l.bwrap, dir, c.Writable, c.Hide, c.Visible, c.Network), "--", bin), argv[1:]...)
+	} else if len(c.Hide) > 0 {
+		res.Notes = append(res.Notes, "no isolation: paths to hide stay visible")
 	}
 
 	runCtx := ctx
@@ -169,13 +213,24 @@ func (l *Local) Run(ctx context.Context, c Command) (Result, error) {
 
 	cmd := exec.CommandContext(runCtx, argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = mergeEnv(os.Environ(), c.Env, PinnedEnv)
+	base := os.Environ()
+	if c.CleanEnv {
+		base = nil
+	}
+	cmd.Env = mergeEnv(base, c.Env, PinnedEnv)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
 	cmd.WaitDelay = l.waitDelay
 	stdout := &capBuffer{max: l.maxOutput}
 	stderr := &capBuffer{max: l.maxOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.Stdin = c.Stdin
+	if c.Stdout != nil {
+		cmd.Stdout = io.MultiWriter(stdout, ignoreErrors{c.Stdout})
+	}
+	if c.Stderr != nil {
+		cmd.Stderr = io.MultiWriter(stderr, ignoreErrors{c.Stderr})
+	}
 
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
@@ -224,6 +279,15 @@ func killGroup(pid int) error {
 	return err
 }
 
+// ignoreErrors passes writes on and never fails, so that a failing tee
+// cannot stop the capture of a stream.
+type ignoreErrors struct{ w io.Writer }
+
+func (w ignoreErrors) Write(p []byte) (int, error) {
+	_, _ = w.w.Write(p)
+	return len(p), nil
+}
+
 // capBuffer keeps the first max bytes written and counts the rest.
 type capBuffer struct {
 	mu      sync.Mutex
@@ -252,10 +316,11 @@ func (l *Local) Name() string { return "local" }
 
 // Start implements Runtime: the sandbox is the existing host directory
 // spec.Workdir, and every Exec is a Run there (under bubblewrap when
-// available) with spec.Env added to the command's environment. Image,
-// Labels and Network are ignored (commands never have network under
-// bubblewrap); Limits are not enforced yet and Info says so. Remove does
-// not delete Workdir: its owner does.
+// available) with spec.Env added to the command's environment (the whole
+// environment besides PinnedEnv when spec.CleanEnv), spec.Hide hidden and
+// network kept when spec.Network. Image and Labels are ignored; Limits are
+// not enforced yet and Info says so. Remove does not delete Workdir: its
+// owner does.
 func (l *Local) Start(ctx context.Context, spec Spec) (Sandbox, error) {
 	if spec.Workdir == "" {
 		return nil, errors.New("local sandbox: no workdir")
@@ -278,13 +343,14 @@ func (l *Local) Start(ctx context.Context, spec Spec) (Sandbox, error) {
 	if spec.Limits != (Limits{}) {
 		info.Notes = append(info.Notes, "limits not enforced by the local runtime")
 	}
-	return &localSandbox{l: l, dir: dir, env: spec.Env, info: info}, nil
+	return &localSandbox{l: l, dir: dir, env: spec.Env, spec: spec, info: info}, nil
 }
 
 type localSandbox struct {
 	l    *Local
 	dir  string
 	env  []string
+	spec Spec
 	info Info
 }
 
@@ -305,6 +371,11 @@ func (s *localSandbox) resolve(p string) string {
 func (s *localSandbox) Exec(ctx context.Context, c Command) (Result, error) {
 	c.Dir = s.resolve(c.Dir)
 	c.Env = mergeEnv(s.env, c.Env)
+	c.Network = c.Network || s.spec.Network
+	c.CleanEnv = c.CleanEnv || s.spec.CleanEnv
+	c.Hide = append(append([]string(nil), s.spec.Hide...), c.Hide...)
+	c.Writable = append(append([]string(nil), s.spec.Writable...), c.Writable...)
+	c.Visible = append(append([]string(nil), s.spec.Visible...), c.Visible...)
 	return s.l.Run(ctx, c)
 }
 

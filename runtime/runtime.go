@@ -10,6 +10,7 @@ package runtime
 
 import (
 	"context"
+	"io"
 	"strings"
 	"time"
 )
@@ -41,6 +42,30 @@ type Command struct {
 	Timeout time.Duration
 	// Writable lists more directories left writable under isolation.
 	Writable []string
+	// Hide lists host paths the command must not see: under bubblewrap a
+	// directory is replaced by an empty one (a tmpfs) and a file by an
+	// empty file, before Dir and Writable are bound back (so Dir may lie
+	// inside a hidden directory). Hiding os.TempDir() gives the command a
+	// private /tmp. Without isolation nothing can be hidden and Run adds a
+	// note saying so.
+	Hide []string
+	// Visible lists host paths bound read-only after Hide, so that they stay
+	// visible inside a hidden directory (a tool installed under /tmp when
+	// /tmp is hidden).
+	Visible []string
+	// Network keeps network access under isolation (an agent needs its
+	// model's API); false (the default) runs the command without network.
+	Network bool
+	// CleanEnv runs the command with Env and PinnedEnv only instead of
+	// adding them to this process's environment.
+	CleanEnv bool
+	// Stdin, when set, is the command's standard input (else none).
+	Stdin io.Reader
+	// Stdout and Stderr, when set, also receive each stream as the command
+	// writes it (the captured copies in Result are kept as well). Writes
+	// happen on the runner's goroutines; an error from them is ignored.
+	Stdout io.Writer
+	Stderr io.Writer
 }
 
 // Result is what a command did. ExitCode is the process's exit status, or

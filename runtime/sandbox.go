@@ -46,6 +46,18 @@ type Spec struct {
 	// Network allows network access to commands; false (the default)
 	// means none.
 	Network bool
+	// CleanEnv gives commands Env (and PinnedEnv) only. A container's
+	// environment is always Env; Local otherwise adds Env to polynfi's own.
+	CleanEnv bool
+	// Hide lists host paths commands must not see (Local: see
+	// Command.Hide; a container sees nothing of the host anyway).
+	Hide []string
+	// Writable lists more host directories commands may write (Local only;
+	// see Command.Writable).
+	Writable []string
+	// Visible lists host paths bound read-only after Hide (Local only; see
+	// Command.Visible).
+	Visible []string
 }
 
 // Limits bound a sandbox. A zero field means no limit beyond the backend's

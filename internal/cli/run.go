@@ -1,0 +1,331 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/polynfi/polynfi/agent"
+	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/runtime"
+)
+
+// runOptions are the flags of `polynfi run`.
+type runOptions struct {
+	dataset        string
+	agentName      string
+	agentCmd       string
+	name           string
+	model          string
+	out            string
+	runs           int
+	workers        int
+	timeout        time.Duration
+	maxTokens      int64
+	maxCost        float64
+	totalMaxTokens int64
+	totalMaxCost   float64
+	agentEnv       []string
+	hide           []string
+	writable       []string
+	visible        []string
+	redo           bool
+	instanceIDs    []string
+	reposDir       string
+	noIsolation    bool
+	keep           bool
+	maxOutput      int
+	showPrompt     bool
+	format         string
+}
+
+func newRunCmd(e *env) *cobra.Command {
+	var o runOptions
+	c := &cobra.Command{
+		Use:   "run --dataset FILE --agent AGENT --out DIR [--runs N] [--workers K]",
+		Short: "Run a coding agent on every task or instance and write its predictions",
+		Long: `run gives a coding agent every SWE-NFI task or repository instance of a dataset,
+--runs times each, in a fresh workspace: an NFI task's code before (and its
+environment), or the repository at base_commit. The agent never sees the
+reference solution, the tests held back by the dataset, or other runs' outputs:
+under bubblewrap the dataset's directory, the repositories, OUT and /tmp are
+hidden, only the workspace and the agent's own directory are writable, and the
+network is kept (the agent needs its model's API). Its environment is an
+allow-list (PATH, HOME, locale, proxies and certificates) plus --agent-env.
+
+Each run is limited in wall time (--timeout; the agent's whole process tree is
+killed) and, when the agent reports them, in tokens and cost (--max-tokens,
+--max-cost per run; --total-max-tokens, --total-max-cost for the whole
+invocation): a run that reports more is stopped and marked over_budget.
+
+Per run, OUT/runs/<agent>/<instance_id>/run-<k>/ holds record.json (the exact
+command, exit code, status, timings, tokens, cost, sandbox), stdout.log and
+stderr.log (bounded), prompt.txt, patch.diff, prediction.json and the files the
+agent wrote into {out_dir} (trajectory/). OUT/predictions.jsonl collects the
+predictions of every recorded run in the format 'polynfi eval' reads. Re-running
+the same command does only the runs not recorded yet; --redo also re-runs those
+that did not complete.
+
+Agents (--agent): claude, codex, aider, mini-swe-agent (headless presets that
+read time, tokens and cost from each agent's own output), cmd (any --agent-cmd),
+and gold (an oracle that applies the reference solution). --agent-cmd replaces
+a preset's command and keeps its output reader. The command runs under bash -c
+in the workspace with the prompt on stdin; placeholders, each inserted
+shell-quoted:
+` + agent.PlaceholderHelp() + `
+A custom command may write {out_dir}/usage.json ({"tokens_in": N, "tokens_out":
+N, "cost_usd": X}); a figure no agent reported is recorded as unknown (null),
+never 0.
+
+Exit status: 0 when every run was recorded (failed agent runs are results),
+2 for bad flags, 3 for unreadable inputs, 130 when interrupted.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runAgents(e, o) },
+	}
+	f := c.Flags()
+	f.StringVar(&o.dataset, "dataset", "", "dataset file: SWE-NFI tasks or repository instances (.csv, .json, .jsonl, .parquet)")
+	f.StringVar(&o.agentName, "agent", "", "agent: "+strings.Join(agent.PresetNames(), ", ")+" (default cmd when --agent-cmd is given)")
+	f.StringVar(&o.agentCmd, "agent-cmd", "", "command template run under bash -c in the workspace (placeholders in --help)")
+	f.StringVar(&o.name, "name", "", "model_name_or_path of the predictions (default: the agent's name)")
+	f.StringVar(&o.model, "model", "", "model given to a preset ({model_args})")
+	f.StringVar(&o.out, "out", "", "output directory: records and predictions.jsonl")
+	f.IntVar(&o.runs, "runs", 1, "repeats per task or instance (SWE-NFI ran 5)")
+	f.IntVar(&o.workers, "workers", 1, "agent runs at once")
+	f.DurationVar(&o.timeout, "timeout", agent.DefaultTimeout, "wall-time limit of one run")
+	f.Int64Var(&o.maxTokens, "max-tokens", 0, "token budget (in + out) of one run (0: none)")
+	f.Float64Var(&o.maxCost, "max-cost", 0, "cost budget of one run in USD (0: none)")
+	f.Int64Var(&o.totalMaxTokens, "total-max-tokens", 0, "token budget of the whole invocation (0: none)")
+	f.Float64Var(&o.totalMaxCost, "total-max-cost", 0, "cost budget of the whole invocation in USD (0: none)")
+	f.StringArrayVar(&o.agentEnv, "agent-env", nil, "pass KEY (its value here) or KEY=VALUE to the agent (repeatable)")
+	f.StringArrayVar(&o.hide, "hide", nil, "another host path the agent must not see (repeatable)")
+	f.StringArrayVar(&o.writable, "agent-writable", nil, "another host directory the agent may write (repeatable)")
+	f.StringArrayVar(&o.visible, "agent-visible", nil, "a host path the agent may read even inside a hidden directory (repeatable)")
+	f.BoolVar(&o.redo, "redo", false, "also re-run the recorded runs that did not complete (failed, timeout, over_budget)")
+	f.StringSliceVar(&o.instanceIDs, "instance-ids", nil, "run only these instance ids (comma-separated or repeated)")
+	f.StringVar(&o.reposDir, "repos-dir", "", "directory of local clones or bundles; default: <dataset dir>/repos")
+	f.BoolVar(&o.noIsolation, "no-isolation", false, "run agents without bubblewrap (nothing is hidden from them)")
+	f.BoolVar(&o.keep, "keep-workspaces", false, "leave each run's workspace under OUT/.work")
+	f.IntVar(&o.maxOutput, "max-output", agent.DefaultMaxOutput, "bytes kept of each stream and of the trajectory")
+	f.BoolVar(&o.showPrompt, "show-prompt", false, "print the prompt template (with --dataset: the first selected task's prompt) and exit")
+	f.StringVar(&o.format, "format", "text", "summary format: text or json")
+	return c
+}
+
+// loadAgentTasks loads the dataset's tasks or instances, restricted to ids.
+func loadAgentTasks(e *env, path string, ids []string) ([]agent.Task, dataset.Kind, error) {
+	kind, err := dataset.DetectKind(path)
+	if err != nil {
+		return nil, "", err
+	}
+	var tasks []agent.Task
+	if kind == dataset.KindNFITasks {
+		ts, err := dataset.LoadNFITasks(path)
+		if err != nil {
+			return nil, kind, fmt.Errorf("load NFI tasks: %w", err)
+		}
+		for _, re := range ts.Errors {
+			fmt.Fprintf(e.stderr, "polynfi: skipping task: %v\n", re)
+		}
+		for i := range ts.Tasks {
+			tasks = append(tasks, agent.Task{NFI: &ts.Tasks[i]})
+		}
+	} else {
+		ds, err := dataset.Load(path)
+		if err != nil {
+			return nil, kind, fmt.Errorf("load dataset: %w", err)
+		}
+		for _, re := range ds.Errors {
+			fmt.Fprintf(e.stderr, "polynfi: skipping row: %v\n", re)
+		}
+		for i := range ds.Instances {
+			tasks = append(tasks, agent.Task{Instance: &ds.Instances[i]})
+		}
+	}
+	if len(ids) > 0 {
+		byID := map[string]agent.Task{}
+		for _, t := range tasks {
+			byID[t.ID()] = t
+		}
+		tasks = nil
+		for _, id := range ids {
+			t, ok := byID[id]
+			if !ok {
+				return nil, kind, usagef("--instance-ids: %q is not a valid task of %s", id, path)
+			}
+			tasks = append(tasks, t)
+		}
+	}
+	if len(tasks) == 0 {
+		return nil, kind, fmt.Errorf("%s: no valid task or instance", path)
+	}
+	return tasks, kind, nil
+}
+
+func runAgents(e *env, o runOptions) error {
+	if err := checkFormat(o.format, "text", "json"); err != nil {
+		return err
+	}
+	if o.showPrompt {
+		return showPrompt(e, o)
+	}
+	if o.dataset == "" {
+		return usagef("--dataset is required")
+	}
+	if o.out == "" {
+		return usagef("--out is required")
+	}
+	if o.agentName == "" {
+		if o.agentCmd == "" {
+			return usagef("--agent is required (%s), or --agent-cmd", strings.Join(agent.PresetNames(), ", "))
+		}
+		o.agentName = agent.CommandAgent
+	}
+	if o.agentName == agent.CommandAgent && o.agentCmd == "" {
+		return usagef("--agent cmd needs --agent-cmd")
+	}
+	if o.agentName == agent.GoldAgent && o.agentCmd != "" {
+		return usagef("--agent gold runs no command: drop --agent-cmd")
+	}
+	if o.agentName != agent.GoldAgent {
+		if _, err := agent.LookupPreset(o.agentName); err != nil {
+			return usageError{err}
+		}
+	}
+	if o.agentCmd != "" {
+		if err := agent.CheckTemplate(o.agentCmd); err != nil {
+			return usageError{err}
+		}
+	}
+	if o.runs < 1 {
+		return usagef("--runs %d: want at least 1", o.runs)
+	}
+	if o.workers < 1 {
+		return usagef("--workers %d: want at least 1", o.workers)
+	}
+	if o.timeout <= 0 {
+		return usagef("--timeout %s: want a positive duration", o.timeout)
+	}
+	if o.maxTokens < 0 || o.totalMaxTokens < 0 || o.maxCost < 0 || o.totalMaxCost < 0 {
+		return usagef("budgets must not be negative")
+	}
+	var env []string
+	for _, kv := range o.agentEnv {
+		k, v, hasValue := strings.Cut(kv, "=")
+		if k == "" || strings.ContainsAny(k, " \t\n") {
+			return usagef("--agent-env %q: want KEY or KEY=VALUE", kv)
+		}
+		if !hasValue {
+			var ok bool
+			if v, ok = os.LookupEnv(k); !ok {
+				return usagef("--agent-env %s: not set in this environment (give KEY=VALUE)", k)
+			}
+		}
+		env = append(env, k+"="+v)
+	}
+	for _, p := range []*string{&o.out, &o.reposDir, &o.dataset} {
+		if *p != "" {
+			abs, err := filepath.Abs(*p)
+			if err != nil {
+				return err
+			}
+			*p = abs
+		}
+	}
+	tasks, _, err := loadAgentTasks(e, o.dataset, o.instanceIDs)
+	if err != nil {
+		return err
+	}
+	dsDir := filepath.Dir(o.dataset)
+	if o.reposDir == "" {
+		o.reposDir = filepath.Join(dsDir, "repos")
+	}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return err
+	}
+	local := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation, MaxOutput: o.maxOutput})
+	if note := local.Note(); note != "" {
+		fmt.Fprintf(e.stderr, "polynfi: %s: the agent can see and write everything this user can\n", note)
+	}
+	r, err := agent.NewRunner(agent.Options{
+		Agent: o.agentName, Name: o.name, Command: o.agentCmd, Model: o.model, Runs: o.runs, Workers: o.workers,
+		Timeout: o.timeout, MaxTokens: o.maxTokens, MaxCostUSD: o.maxCost, TotalMaxTokens: o.totalMaxTokens, TotalMaxCostUSD: o.totalMaxCost,
+		Env: env, Hide: o.hide, Writable: o.writable, Visible: o.visible, Redo: o.redo, MaxOutput: o.maxOutput, Out: o.out,
+		Runtime: local, Repos: harness.NewRepos(o.reposDir, filepath.Join(o.out, ".repos")), KeepWorkspaces: o.keep,
+		Progress: nil,
+	}, []string{dsDir, o.reposDir})
+	if err != nil {
+		return usageError{err}
+	}
+	for _, n := range r.Notes() {
+		fmt.Fprintf(e.stderr, "polynfi: %s\n", n)
+	}
+	b := newBar(e.stderr, len(tasks)*o.runs, "running "+o.agentName)
+	r.SetProgress(func(ev agent.Event) { b.set(ev.Done) })
+	sum, runErr := r.Run(e.ctx, tasks)
+	b.finish()
+	if runErr != nil && (sum == nil || !sum.Interrupted) {
+		return runErr
+	}
+	if err := printRunSummary(e.stdout, o, sum); err != nil {
+		return err
+	}
+	if sum.Interrupted {
+		fmt.Fprintf(e.stderr, "polynfi: %s (finished runs kept in %s; run the same command to resume)\n",
+			strings.TrimSuffix(runErr.Error(), ": "+e.ctx.Err().Error()), o.out)
+		return exitError{ExitInterrupted}
+	}
+	return nil
+}
+
+// printRunSummary writes what a `polynfi run` did.
+func printRunSummary(w io.Writer, o runOptions, s *agent.Summary) error {
+	preds := filepath.Join(o.out, agent.PredictionsFile)
+	if o.format == "json" {
+		m := map[string]any{"runs": s.Total, "ran": s.Ran, "reused": s.Reused, "not_started": s.NotStarted, "abandoned": s.Abandoned,
+			"by_status": s.ByStatus, "agent_seconds": s.AgentSeconds, "tokens": s.Tokens, "runs_without_tokens": s.UnknownTokens,
+			"cost_usd": s.CostUSD, "runs_without_cost": s.UnknownCost, "overhead_s_mean": s.OverheadS, "overhead_runs": s.OverheadN,
+			"elapsed_s": s.Elapsed.Seconds(), "interrupted": s.Interrupted, "predictions": preds}
+		b, err := json.MarshalIndent(m, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(append(b, '\n'))
+		return err
+	}
+	fmt.Fprintf(w, "runs: %d (%d run now, %d already recorded, %d not started: budget spent, %d interrupted)\n",
+		s.Total, s.Ran, s.Reused, s.NotStarted, s.Abandoned)
+	fmt.Fprintf(w, "status: %s\n", s.StatusCounts())
+	n := s.Ran + s.Reused
+	if n > 0 {
+		fmt.Fprintf(w, "agent time: %.1fs in all, %.2fs per run\n", s.AgentSeconds, s.AgentSeconds/float64(n))
+	}
+	fmt.Fprintf(w, "tokens: %d over %d runs (%d runs reported none)\n", s.Tokens, n-s.UnknownTokens, s.UnknownTokens)
+	fmt.Fprintf(w, "cost: $%.4f over %d runs (%d runs reported none)\n", s.CostUSD, n-s.UnknownCost, s.UnknownCost)
+	if s.OverheadN > 0 {
+		fmt.Fprintf(w, "polynfi overhead: %.3fs per run (workspace, collection, records; %d runs)\n", s.OverheadS, s.OverheadN)
+	}
+	_, err := fmt.Fprintf(w, "predictions: %s (elapsed %s)\n", preds, s.Elapsed.Round(time.Millisecond))
+	return err
+}
+
+// showPrompt prints the prompt templates, or the prompt of the first
+// selected task of --dataset.
+func showPrompt(e *env, o runOptions) error {
+	if o.dataset == "" {
+		_, err := fmt.Fprintf(e.stdout, "# SWE-NFI task prompt\n%s\n\n# Repository instance prompt\n%s\n", agent.NFIPromptTemplate, agent.InstancePromptTemplate)
+		return err
+	}
+	tasks, _, err := loadAgentTasks(e, o.dataset, o.instanceIDs)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(e.stdout, tasks[0].Prompt())
+	return err
+}
