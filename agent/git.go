@@ -1,49 +1,37 @@
 package agent
 
-// Every git call of the package goes through gitRun, in this file, until
-// the project's shared git runner lands.
-
 import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
-	"time"
+
+	"github.com/polynfi/polynfi/internal/gitexec"
 )
 
-// gitRun runs git with gitDir and workTree (either may be "": then git
-// runs in workTree's or the current directory), stdin, no hooks, no
-// fsmonitor, no pager, no prompts, no user or system configuration, and
-// returns its stdout (at most max bytes; more is an error). A non-zero exit
-// is an error carrying stderr.
+// gitRun runs git through gitexec (the project's one git runner: clean
+// environment, no configuration that runs programs) and returns its
+// stdout, at most max bytes (max ≤ 0: all; more is an error). With gitDir
+// set, the command uses that repository with workTree as its work tree and
+// runs in gitDir, so that only gitDir's configuration is read (never the
+// agent's own .git in the work tree); otherwise it runs in workTree.
 func gitRun(ctx context.Context, gitDir, workTree string, stdin []byte, max int, args ...string) ([]byte, error) {
-	full := []string{"-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "core.autocrlf=false",
-		"-c", "core.quotePath=false", "-c", "advice.detachedHead=false", "-c", "init.defaultBranch=main"}
+	dir := workTree
 	if gitDir != "" {
-		full = append(full, "--git-dir="+gitDir)
+		dir = gitDir
+		args = append([]string{"--git-dir=" + gitDir, "--work-tree=" + workTree}, args...)
 	}
-	if workTree != "" && gitDir != "" {
-		full = append(full, "--work-tree="+workTree)
+	cmd, err := gitexec.Command(ctx, dir, nil, args...)
+	if err != nil {
+		return nil, err
 	}
-	full = append(full, args...)
-	cmd := exec.CommandContext(ctx, "git", full...)
-	if workTree != "" {
-		cmd.Dir = workTree
-	}
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_TERMINAL_PROMPT=0",
-		"GIT_ASKPASS=true", "LC_ALL=C", "GIT_PAGER=cat", "GIT_OPTIONAL_LOCKS=0",
-		"GIT_AUTHOR_NAME=polynfi", "GIT_AUTHOR_EMAIL=polynfi@localhost", "GIT_COMMITTER_NAME=polynfi", "GIT_COMMITTER_EMAIL=polynfi@localhost",
-		"GIT_AUTHOR_DATE=2000-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2000-01-01T00:00:00Z")
-	cmd.WaitDelay = 5 * time.Second
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
 	out := &capWriter{max: max}
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = out, &stderr
-	err := cmd.Run()
+	err = cmd.Run()
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}

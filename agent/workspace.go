@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/nfisuite"
 )
 
@@ -163,6 +163,9 @@ func prepare(ctx context.Context, repos *harness.Repos, t Task, parent string) (
 	if _, err := gitRun(ctx, "", w.Dir, nil, 0, "init", "--quiet"); err != nil {
 		return fail(err)
 	}
+	if err := os.MkdirAll(filepath.Join(w.Dir, ".git", "info"), 0o755); err != nil {
+		return fail(err)
+	}
 	if err := os.WriteFile(filepath.Join(w.Dir, ".git", "info", "exclude"), []byte(strings.Join(defaultExcludes, "\n")+"\n"), 0o644); err != nil {
 		return fail(err)
 	}
@@ -180,40 +183,10 @@ func prepare(ctx context.Context, repos *harness.Repos, t Task, parent string) (
 
 func (w *workspace) remove() { _ = os.RemoveAll(w.Root) }
 
-// writeIn writes content at rel under dir, refusing a path that is not
-// clean and relative or that goes through a symbolic link.
+// writeIn writes content at rel under dir through the project's path
+// checker (safepath: clean relative path, no symbolic link on the way).
 func writeIn(dir, rel, content string) error {
-	if err := dataset.CheckRelPath(rel); err != nil {
-		return err
-	}
-	full := filepath.Join(dir, filepath.FromSlash(rel))
-	if err := checkNoLink(dir, rel); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(full, []byte(content), 0o644)
-}
-
-// checkNoLink rejects rel when one of its existing components under dir is
-// a symbolic link.
-func checkNoLink(dir, rel string) error {
-	cur := dir
-	for _, part := range strings.Split(rel, "/") {
-		cur = filepath.Join(cur, part)
-		fi, err := os.Lstat(cur)
-		if errors.Is(err, os.ErrNotExist) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if fi.Mode()&os.ModeSymlink != 0 {
-			return fmt.Errorf("%s: goes through a symbolic link", rel)
-		}
-	}
-	return nil
+	return safepath.WriteFile(dir, rel, []byte(content), 0o644)
 }
 
 // copyTree copies directory src to dst (regular files, directories and
@@ -302,7 +275,7 @@ func (w *workspace) collect(ctx context.Context, t Task) (*change, error) {
 			c.Files[p] = ""
 			continue
 		}
-		if err := dataset.CheckRelPath(p); err != nil {
+		if err := safepath.Under(w.Dir, p, false); err != nil {
 			c.Skipped = append(c.Skipped, fmt.Sprintf("%s: %v", p, err))
 			continue
 		}
@@ -332,10 +305,7 @@ func (w *workspace) applyGold(ctx context.Context, t Task) error {
 	if t.NFI != nil {
 		for _, f := range t.NFI.Files {
 			if f.After == "" {
-				if err := checkNoLink(w.Dir, f.Path); err != nil {
-					return err
-				}
-				if err := os.Remove(filepath.Join(w.Dir, filepath.FromSlash(f.Path))); err != nil && !errors.Is(err, os.ErrNotExist) {
+				if err := safepath.Remove(w.Dir, f.Path); err != nil {
 					return err
 				}
 				continue

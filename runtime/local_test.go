@@ -265,3 +265,71 @@ func TestNoBwrapNote(t *testing.T) {
 		t.Errorf("isolation %q note %q", r.Isolation(), r.Note())
 	}
 }
+
+// TestAgentSandboxOptions checks the options a coding agent's sandbox uses:
+// stdin, a live copy of stdout, a clean environment, hidden paths (a
+// directory, a file, and /tmp made private) with a visible path inside a
+// hidden directory, and network kept or not (a network namespace of its
+// own has only the loopback device in /proc/net/dev).
+func TestAgentSandboxOptions(t *testing.T) {
+	t.Setenv("POLYNFI_SANDBOX_TEST_SECRET", "leak")
+	r := NewLocal(context.Background(), LocalOptions{})
+	if r.Isolation() != IsolationBwrap {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("bwrap unavailable in CI: %s", r.Note())
+		}
+		t.Skipf("bwrap unavailable: %s", r.Note())
+	}
+	base := t.TempDir()
+	ws, hidden, visible := filepath.Join(base, "ws"), filepath.Join(base, "hidden"), filepath.Join(base, "hidden", "tool")
+	for _, d := range []string{ws, visible} {
+		os.MkdirAll(d, 0o755)
+	}
+	os.WriteFile(filepath.Join(hidden, "secret.txt"), []byte("s"), 0o644)
+	os.WriteFile(filepath.Join(visible, "tool.txt"), []byte("t"), 0o644)
+	hiddenFile := filepath.Join(t.TempDir(), "answer.txt")
+	os.WriteFile(hiddenFile, []byte("the answer"), 0o644)
+	tmpMarker := filepath.Join(os.TempDir(), fmt.Sprintf("polynfi-sandbox-marker-%d", os.Getpid()))
+	os.WriteFile(tmpMarker, []byte("m"), 0o644)
+	t.Cleanup(func() { os.Remove(tmpMarker) })
+	hostIfaces := 0
+	if b, err := os.ReadFile("/proc/net/dev"); err == nil {
+		hostIfaces = strings.Count(string(b), ":")
+	}
+	script := `cat; echo; env | grep -c POLYNFI_SANDBOX_TEST_SECRET; echo "PATH=${PATH:+set}";
+test -e ` + filepath.Join(hidden, "secret.txt") + ` && echo secret-seen;
+cat ` + filepath.Join(visible, "tool.txt") + `; echo;
+test -s ` + hiddenFile + ` && echo answer-seen;
+test -e ` + tmpMarker + ` && echo tmp-shared;
+echo ifaces=$(grep -c : /proc/net/dev)`
+	for _, network := range []bool{false, true} {
+		var live strings.Builder
+		res, err := r.Run(context.Background(), Command{Script: script, Dir: ws, Stdin: strings.NewReader("from-stdin"), Stdout: &live,
+			Env: []string{"PATH=" + os.Getenv("PATH")}, CleanEnv: true, Network: network,
+			Hide: []string{hidden, hiddenFile, os.TempDir()}, Visible: []string{visible}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := string(res.Stdout)
+		for _, want := range []string{"from-stdin\n0\nPATH=set\nt\n"} {
+			if !strings.HasPrefix(out, want) {
+				t.Errorf("network=%v: output %q, want it to start %q (stderr %s)", network, out, want, res.Stderr)
+			}
+		}
+		for _, bad := range []string{"secret-seen", "answer-seen", "tmp-shared"} {
+			if strings.Contains(out, bad) {
+				t.Errorf("network=%v: %s", network, bad)
+			}
+		}
+		if live.String() != out {
+			t.Errorf("network=%v: live copy %q differs from the captured %q", network, live.String(), out)
+		}
+		wantIfaces := "ifaces=1"
+		if network {
+			wantIfaces = fmt.Sprintf("ifaces=%d", hostIfaces)
+		}
+		if !strings.Contains(out, wantIfaces) {
+			t.Errorf("network=%v: %q, want %s", network, out, wantIfaces)
+		}
+	}
+}

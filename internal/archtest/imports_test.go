@@ -36,6 +36,10 @@ var allowed = map[string][]string{
 	"harness":       {"dataset", "diff", "runtime/...", "testlog", "retrieval", "nfi", "nfi/aspect", "syntax"},
 	"nfisuite":      {"dataset", "diff", "runtime/...", "testlog", "harness", "nfi", "nfi/aspect", "syntax"},
 	"mine":          {"nfi", "nfi/aspect", "diff", "dataset", "syntax"},
+	// agent runs coding agents and writes predictions; grading stays in
+	// harness and nfisuite, which it uses only for workspaces and task
+	// fingerprints.
+	"agent": {"dataset", "harness", "nfisuite", "runtime/..."},
 	// report aggregates and renders records: it reads result types and
 	// never runs, parses or grades anything itself.
 	"report": {"dataset", "harness", "nfisuite", "retrieval", "nfi", "nfi/aspect", "testlog"},
@@ -48,6 +52,7 @@ var forbiddenDeps = map[string][]string{
 	"dataset": {"nfi", "syntax", "github.com/tree-sitter/go-tree-sitter"},
 	"report":  {"internal/cli"},
 	"harness": {"report", "internal/cli"},
+	"agent":   {"report", "internal/cli"},
 }
 
 type pkg struct {
