@@ -46,8 +46,11 @@ var reTestExitCode = regexp.MustCompile(regexp.QuoteMeta(dataset.EvalExitCodeMar
 // is empty), and why not (Reason). ExitCode is the test command's exit
 // status the eval script recorded after the end marker, nil when absent.
 type SWEBenchReading struct {
-	Parser   string
-	Results  []testlog.Result
+	Parser  string
+	Results []testlog.Result
+	// Parsed is what the parser read, also when the log is not found (for
+	// the other grading modes and the record).
+	Parsed   []testlog.Result
 	Found    bool
 	Reason   string
 	ExitCode *int
@@ -76,6 +79,13 @@ func universalNewlines(b []byte) string {
 // recorded exit status is non-zero while no parsed test FAILED or ERRORed.
 // A parser that fails (as SWE-bench's raises) is not found too.
 func ReadSWEBenchLog(parser string, log []byte, c testlog.SWEBenchContext) SWEBenchReading {
+	return readSWEBenchLog(parser, log, func(s string) ([]testlog.Result, error) {
+		return testlog.ParseSWEBench(parser, []byte(s), c)
+	})
+}
+
+// readSWEBenchLog is ReadSWEBenchLog with the parser given as a function.
+func readSWEBenchLog(parser string, log []byte, parse func(string) ([]testlog.Result, error)) SWEBenchReading {
 	r := SWEBenchReading{Parser: parser}
 	content := universalNewlines(log)
 	for _, b := range swebBadCodes {
@@ -95,14 +105,15 @@ func ReadSWEBenchLog(parser string, log []byte, c testlog.SWEBenchContext) SWEBe
 	if i := strings.Index(sliced, dataset.EvalEndMarker); i >= 0 {
 		sliced = sliced[:i]
 	}
-	results, err := testlog.ParseSWEBench(parser, []byte(sliced), c)
+	results, err := parse(sliced)
 	if err == nil && len(results) == 0 {
-		results, err = testlog.ParseSWEBench(parser, []byte(content), c)
+		results, err = parse(content)
 	}
 	if err != nil {
 		r.Reason = fmt.Sprintf("%s could not read the log: %v", parser, err)
 		return r
 	}
+	r.Parsed = results
 	if len(results) == 0 && !reSuiteRan.MatchString(content) {
 		r.Reason = "no test in the log and no sign the suite ran"
 		return r
@@ -217,4 +228,42 @@ func GradeSWEBenchReading(f2p, p2p []string, evalType string, r SWEBenchReading)
 	}
 	v.Reason = failReason(v)
 	return v
+}
+
+// respellVerdicts writes the dataset's own spelling of every test id back
+// into verdicts graded under normalized ids (expectedIDs: normF2P[i] is
+// origF2P[i] as the reading spells it, likewise for P2P), so that records
+// list FAIL_TO_PASS and PASS_TO_PASS tests as the dataset does. A reason
+// naming a first failing test is rewritten with it.
+func respellVerdicts(v *Verdicts, normF2P, origF2P, normP2P, origP2P []string) {
+	back := func(norm, orig []string) map[string]string {
+		m := make(map[string]string, len(norm))
+		for i, n := range norm {
+			if _, dup := m[n]; !dup && i < len(orig) && n != orig[i] {
+				m[n] = orig[i]
+			}
+		}
+		return m
+	}
+	f2p, p2p := back(normF2P, origF2P), back(normP2P, origP2P)
+	if len(f2p) == 0 && len(p2p) == 0 {
+		return
+	}
+	fix := func(ids []string, m map[string]string) {
+		for i, id := range ids {
+			if o, ok := m[id]; ok {
+				ids[i] = o
+			}
+		}
+	}
+	for _, x := range []*Verdict{&v.PolyBench, &v.SWEBench, &v.Strict} {
+		reasoned := x.Status == StatusUnresolved && x.Reason != "" && x.Reason == failReason(*x)
+		fix(x.FailToPass.Success, f2p)
+		fix(x.FailToPass.Failure, f2p)
+		fix(x.PassToPass.Success, p2p)
+		fix(x.PassToPass.Failure, p2p)
+		if reasoned {
+			x.Reason = failReason(*x)
+		}
+	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/internal/swebenchoracle"
 	"github.com/polynfi/polynfi/testlog"
 )
@@ -175,4 +176,93 @@ func TestSWEBenchGradingOracle(t *testing.T) {
 		t.Errorf("%d of %d cases resolved: the cases do not exercise both outcomes", resolved, len(cases))
 	}
 	t.Logf("%d eval logs graded alike by polynfi and SWE-bench %s (%d resolved)", len(cases), swebenchoracle.Version, resolved)
+}
+
+// Records list the dataset's own ids: verdicts graded under polynfi's
+// pytest spelling get the SWE-bench node ids back, reason included.
+func TestRespellVerdicts(t *testing.T) {
+	t.Parallel()
+	orig := []string{"tests/t.py::TestA::test_x", "tests/t.py::test_y"}
+	norm := expectedIDs(orig, string(testlog.Pytest), "")
+	if norm[0] != "tests/t.py:TestA:test_x" || norm[1] != "tests/t.py:None:test_y" {
+		t.Fatalf("normalized %q", norm)
+	}
+	p2pOrig := []string{"tests/t.py::test_z"}
+	p2pNorm := expectedIDs(p2pOrig, string(testlog.Pytest), "")
+	v, _ := Grade(norm, p2pNorm, RunOutcome{Results: []testlog.Result{{ID: norm[0], Status: testlog.Passed}, {ID: norm[1], Status: testlog.Failed},
+		{ID: p2pNorm[0], Status: testlog.Passed}}, ExitCode: 1})
+	respellVerdicts(&v, norm, orig, p2pNorm, p2pOrig)
+	for _, x := range []Verdict{v.PolyBench, v.SWEBench, v.Strict} {
+		if diff := cmp.Diff(TestsStatus{Success: orig[:1], Failure: orig[1:]}, x.FailToPass); diff != "" {
+			t.Errorf("F2P (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff(TestsStatus{Success: p2pOrig, Failure: []string{}}, x.PassToPass); diff != "" {
+			t.Errorf("P2P (-want +got):\n%s", diff)
+		}
+		if !strings.Contains(x.Reason, "(first: tests/t.py::test_y)") {
+			t.Errorf("reason %q", x.Reason)
+		}
+	}
+}
+
+// The script polynfi runs for an eval_script is the one SWE-bench 5.0.2
+// runs (exit status recorded after the end marker).
+func TestSWEBenchEvalScriptOracle(t *testing.T) {
+	t.Parallel()
+	scripts := []string{
+		"#!/bin/bash\nset -uxo pipefail\ncd /testbed\n: '>>>>> Start Test Output'\npytest -rA t.py\n: '>>>>> End Test Output'\ngit checkout abc t.py\n",
+		"cd /testbed\necho '>>>>> Start Test Output'\nnpx jest\necho '>>>>> End Test Output'\n\nset -uxo pipefail\n",
+		"#!/bin/bash\nmake test\n",
+		"  #!/bin/bash\n: '>>>>> End Test Output'\n: '>>>>> End Test Output'\n",
+	}
+	_, _, want := swebenchoracle.RunAll(t, nil, nil, scripts)
+	for i, s := range scripts {
+		if got := swebEvalScript(s); got != want[i] {
+			t.Errorf("script %d:\n got %q\nwant %q", i, got, want[i])
+		}
+	}
+}
+
+// An eval-script run graded in the three modes: with the row's
+// log_parser, the 5227 log resolves everywhere; with a log_parser polynfi
+// does not implement, the framework is detected (a note says so), the
+// "[100%]" P2P ids are not read, and the verdicts still list the dataset's
+// ids.
+func TestGradeEvalScriptRun(t *testing.T) {
+	t.Parallel()
+	log := read5227(t)
+	in := dataset.Instance{InstanceID: "pytest-dev__pytest-5227", Language: "Python", FailToPass: pytest5227F2P, PassToPass: pytest5227P2P,
+		LogParser: "parse_log_pytest", EvalType: dataset.EvalTypePassAndFail}
+	o := gradeEvalScriptRun(in, log, 0, false)
+	if o.parser != "swebench:parse_log_pytest" || len(o.notes) != 0 || o.exitCode == nil || *o.exitCode != 0 {
+		t.Errorf("parser %q notes %q exit %v", o.parser, o.notes, o.exitCode)
+	}
+	for m, v := range map[Mode]Verdict{ModeSWEBench: o.verdicts.SWEBench, ModePolyBench: o.verdicts.PolyBench, ModeStrict: o.verdicts.Strict} {
+		if !v.Resolved {
+			t.Errorf("%s: %+v", m, v)
+		}
+	}
+	if timed := gradeEvalScriptRun(in, log, 0, true); timed.verdicts.SWEBench.Status != StatusTimedOut {
+		t.Errorf("timed out run: %+v", timed.verdicts.SWEBench)
+	}
+
+	in.LogParser = "parse_log_cargo"
+	o = gradeEvalScriptRun(in, log, 0, false)
+	if o.parser != "pytest" || len(o.notes) != 1 || !strings.Contains(o.notes[0], `"parse_log_cargo" is not one polynfi implements`) {
+		t.Errorf("fallback: parser %q notes %q", o.parser, o.notes)
+	}
+	v := o.verdicts.SWEBench
+	if v.Resolved || !cmp.Equal(v.FailToPass.Success, pytest5227F2P) || v.PassToPass.Failure[0] != "[100%]" ||
+		!containsStr(v.PassToPass.Success, "testing/logging/test_reporting.py::test_nothing_logged") {
+		t.Errorf("fallback verdict %+v", v)
+	}
+}
+
+func containsStr(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

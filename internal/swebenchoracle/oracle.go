@@ -100,12 +100,21 @@ func Require(t testing.TB) string {
 // Run sends parse and grade requests to SWE-bench in one Python process.
 func Run(t testing.TB, parse []ParseRequest, grade []GradeRequest) ([]Parsed, []Graded) {
 	t.Helper()
+	p, g, _ := RunAll(t, parse, grade, nil)
+	return p, g
+}
+
+// RunAll is Run plus eval scripts: for each, the script SWE-bench runs for
+// a row with that eval_script (TestSpec.eval_script after make_test_spec's
+// parse_eval_script and record_test_exit_code).
+func RunAll(t testing.TB, parse []ParseRequest, grade []GradeRequest, scripts []string) ([]Parsed, []Graded, []string) {
+	t.Helper()
 	dir := Require(t)
 	tmp := filepath.Join(t.TempDir(), "oracle.py")
 	if err := os.WriteFile(tmp, script, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	req, err := json.Marshal(map[string]any{"parse": parse, "grade": grade})
+	req, err := json.Marshal(map[string]any{"parse": parse, "grade": grade, "scripts": scripts})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,6 +131,7 @@ func Run(t testing.TB, parse []ParseRequest, grade []GradeRequest) ([]Parsed, []
 		Version string   `json:"version"`
 		Parse   []Parsed `json:"parse"`
 		Grade   []Graded `json:"grade"`
+		Scripts []string `json:"scripts"`
 	}
 	if err := json.Unmarshal(out, &ans); err != nil {
 		t.Fatalf("SWE-bench oracle answer: %v\n%s", err, out)
@@ -129,8 +139,8 @@ func Run(t testing.TB, parse []ParseRequest, grade []GradeRequest) ([]Parsed, []
 	if ans.Version != Version {
 		t.Fatalf("SWE-bench oracle is release %q, want %s", ans.Version, Version)
 	}
-	if len(ans.Parse) != len(parse) || len(ans.Grade) != len(grade) {
-		t.Fatal(fmt.Sprintf("SWE-bench oracle answered %d/%d, asked %d/%d", len(ans.Parse), len(ans.Grade), len(parse), len(grade)))
+	if len(ans.Parse) != len(parse) || len(ans.Grade) != len(grade) || len(ans.Scripts) != len(scripts) {
+		t.Fatal(fmt.Sprintf("SWE-bench oracle answered %d/%d/%d, asked %d/%d/%d", len(ans.Parse), len(ans.Grade), len(ans.Scripts), len(parse), len(grade), len(scripts)))
 	}
-	return ans.Parse, ans.Grade
+	return ans.Parse, ans.Grade, ans.Scripts
 }

@@ -4,7 +4,8 @@ parity tests. Reads one JSON request on stdin, writes one JSON answer.
 Request: {"parse": [{"parser", "log", "instance_id", "version"}],
           "grade": [{"parser", "log", "instance_id", "version", "eval_type",
                      "FAIL_TO_PASS", "PASS_TO_PASS"}]}
-Answer:  {"version": swebench.__version__,
+         "scripts": [eval_script, ...]}
+Answer:  {"version": swebench.__version__, "scripts": [the script SWE-bench runs, ...],
           "parse": [{"results": [[id, status], ...]} | {"error": str}],
           "grade": [{"found", "results", "report", "resolved"} | {"error": str}]}
 
@@ -128,9 +129,17 @@ def grade(r):
     }
 
 
+def script(s):
+    from swebench.harness.utils import parse_eval_script, record_test_exit_code
+    spec = spec_of({"parser": ""})
+    spec.eval_script_list = record_test_exit_code(parse_eval_script(s))
+    return spec.eval_script
+
+
 def main():
     req = json.load(sys.stdin)
     out = {
+        "scripts": [script(s) for s in req.get("scripts") or []],
         "version": getattr(swebench, "__version__", ""),
         "parse": [parse(r) for r in req.get("parse") or []],
         "grade": [grade(r) for r in req.get("grade") or []],

@@ -1,0 +1,93 @@
+package harness
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/testlog"
+)
+
+// swebEvalScript is the script SWE-bench 5.0.2 runs for an eval_script:
+// its "#!/bin/bash" and "set -uxo pipefail" lines dropped and put back at
+// the top, and the test command's exit status recorded: "SWEBENCH_TEST_
+// EXIT_CODE=$?" before the first line holding the end marker, an echo of
+// "<EvalExitCodeMarker>: $SWEBENCH_TEST_EXIT_CODE" after it (a script
+// without the end marker is left as it is). Source: SWE-bench 5.0.2
+// swebench/harness/utils.py parse_eval_script, record_test_exit_code;
+// types.py TestSpec.eval_script.
+func swebEvalScript(script string) string {
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(script), "\n") {
+		if l != "#!/bin/bash" && l != "set -uxo pipefail" {
+			lines = append(lines, l)
+		}
+	}
+	for i, l := range lines {
+		if strings.Contains(l, dataset.EvalEndMarker) {
+			rest := append([]string{"SWEBENCH_TEST_EXIT_CODE=$?", l, `echo "` + dataset.EvalExitCodeMarker + `: $SWEBENCH_TEST_EXIT_CODE"`}, lines[i+1:]...)
+			lines = append(lines[:i:i], rest...)
+			break
+		}
+	}
+	return strings.Join(append([]string{"#!/bin/bash", "set -uxo pipefail"}, lines...), "\n") + "\n"
+}
+
+// evalScriptOutcome is the grading of an eval-script run.
+type evalScriptOutcome struct {
+	verdicts Verdicts
+	out      PolyBenchOutput
+	parser   string   // "swebench:<log_parser>", or the framework detected
+	notes    []string // why the row's log_parser was not used
+	results  int
+	exitCode *int // the test command's exit status the script recorded
+}
+
+// gradeEvalScriptRun grades the log of a SWE-bench 5.x eval script. The
+// swebench verdict is SWE-bench 5.0.2's (ReadSWEBenchLog with the row's
+// log_parser, GradeSWEBenchReading with its eval_type); polybench and
+// strict grade the same parsed results, with the test command's recorded
+// exit status (the script's own when none was recorded). A log_parser
+// polynfi does not implement (or none) falls back to the framework
+// detected in the log, with a note; test ids are then normalized for the
+// reading and the verdicts list the dataset's own ids. A run killed at its
+// timeout is timed_out in every mode.
+func gradeEvalScriptRun(in dataset.Instance, log []byte, scriptExit int, timedOut bool) evalScriptOutcome {
+	var o evalScriptOutcome
+	f2p, p2p := in.FailToPass, in.PassToPass
+	var r SWEBenchReading
+	if testlog.SWEBenchParserKnown(in.LogParser) {
+		o.parser = "swebench:" + in.LogParser
+		r = ReadSWEBenchLog(in.LogParser, log, testlog.SWEBenchContext{InstanceID: in.InstanceID, Version: in.Version})
+	} else {
+		if in.LogParser == "" {
+			o.notes = append(o.notes, "the row names no log_parser: the framework was detected from the log")
+		} else {
+			o.notes = append(o.notes, fmt.Sprintf("log_parser %q is not one polynfi implements: the framework was detected from the log", in.LogParser))
+		}
+		fw := ""
+		r = readSWEBenchLog(in.LogParser, log, func(s string) ([]testlog.Result, error) {
+			d, ok := testlog.Detect([]byte(s))
+			if !ok {
+				return nil, nil
+			}
+			fw = string(d)
+			return testlog.Parse(d, []byte(s))
+		})
+		o.parser = fw
+		f2p, p2p = expectedIDs(in.FailToPass, fw, ""), expectedIDs(in.PassToPass, fw, "")
+	}
+	parsed := r.Parsed
+	o.exitCode = r.ExitCode
+	exit := scriptExit
+	if r.ExitCode != nil {
+		exit = *r.ExitCode
+	}
+	o.results = len(parsed)
+	o.verdicts, o.out = Grade(f2p, p2p, RunOutcome{Results: parsed, ExitCode: exit, TimedOut: timedOut, Language: in.Language, Framework: o.parser, Log: log})
+	if !timedOut {
+		o.verdicts.SWEBench = GradeSWEBenchReading(f2p, p2p, in.EvalType, r)
+	}
+	respellVerdicts(&o.verdicts, f2p, in.FailToPass, p2p, in.PassToPass)
+	return o
+}
