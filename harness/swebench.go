@@ -28,7 +28,7 @@ var swebBadCodes = []string{
 
 // reSuiteRan is SWE-bench's evidence that a test runner ran when its
 // parser read no test (every count non-zero).
-var reSuiteRan = regexp.MustCompile(`(?m)Executed [1-9]\d* of \d+` +
+var reSuiteRan = testlog.MustCompilePython(`(?m)Executed [1-9]\d* of \d+` +
 	`|TOTAL: [1-9]\d* (?:SUCCESS|FAILED)` +
 	`|[1-9]\d* passing` +
 	`|Tests:\s+[1-9]\d*` +
@@ -37,7 +37,7 @@ var reSuiteRan = regexp.MustCompile(`(?m)Executed [1-9]\d* of \d+` +
 	`|[1-9]\d* specs?, \d+ failures?` +
 	`|': ok$`)
 
-var reTestExitCode = regexp.MustCompile(regexp.QuoteMeta(dataset.EvalExitCodeMarker) + `:\s*(-?\d+)`)
+var reTestExitCode = testlog.MustCompilePython(regexp.QuoteMeta(dataset.EvalExitCodeMarker) + `:\s*(-?\d+)`)
 
 // SWEBenchReading is what SWE-bench's get_logs_eval makes of an eval
 // log: the status map its log parser read (Results, one per id in order of

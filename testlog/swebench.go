@@ -1,6 +1,7 @@
 package testlog
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -27,6 +28,25 @@ import (
 //
 // Source: SWE-bench 5.0.2 swebench/harness/log_parsers/{python,java,
 // javascript}.py and __init__.py (PARSER_REGISTRY). polynfi's own code.
+
+// The classes of Python's re module for str patterns, which are Unicode:
+// \s is any character str.isspace() accepts, \d any decimal digit (Nd),
+// \w any character str.isalnum() accepts or "_". Go's are ASCII.
+const (
+	pySpace    = `\t\n\v\f\r \x{1c}-\x{1f}\x{85}\p{Z}`
+	pyDigit    = `\p{Nd}`
+	pyWordChar = `\p{L}\p{N}_`
+)
+
+var pyClasses = strings.NewReplacer(`\s`, `[`+pySpace+`]`, `\S`, `[^`+pySpace+`]`, `\d`, pyDigit, `\w`, `[`+pyWordChar+`]`)
+
+// MustCompilePython compiles a regular expression written for Python's re
+// module with its Unicode meaning of \s, \S, \d and \w (pattern must not
+// use them inside brackets or after another backslash). It panics when
+// the pattern does not compile.
+func MustCompilePython(pattern string) *regexp.Regexp {
+	return regexp.MustCompile(pyClasses.Replace(pattern))
+}
 
 // SWEBenchContext is what some SWE-bench parsers read besides the log.
 type SWEBenchContext struct {
@@ -156,7 +176,7 @@ func endsWithStatus(line string) bool {
 	return false
 }
 
-var reSkipSummaryCount = regexp.MustCompile(`^\[\d+\]$`)
+var reSkipSummaryCount = MustCompilePython(`^\[\d+\]$`)
 
 // isSkipSummary: pytest's "SKIPPED [N] path:line: reason" line, whose [N]
 // is a count, not a test. Only for SKIPPED: "PASSED [100%]" is read.
@@ -191,7 +211,7 @@ func parseSWEBPytest(log string, _ SWEBenchContext) (*statusMap, error) {
 	return m, nil
 }
 
-var reOption = regexp.MustCompile(`(.*?)\[(.*)\]`)
+var reOption = MustCompilePython(`(.*?)\[(.*)\]`)
 
 // parseSWEBPytestOptions is parse_log_pytest with a parametrized id's
 // parameter cut to its last path component when it is an absolute path
@@ -216,7 +236,7 @@ func parseSWEBPytestOptions(log string, _ SWEBenchContext) (*statusMap, error) {
 	return m, nil
 }
 
-var reBareColour = regexp.MustCompile(`\[(\d+)m`)
+var reBareColour = MustCompilePython(`\[(\d+)m`)
 
 // parseSWEBPytestV2: colour codes and control characters (1-31) removed;
 // a line starting with a status gives the status and the rest of the line
@@ -287,9 +307,9 @@ var djangoPassSuffixes = []string{" ... ok", " ... OK", " ...  OK"}
 // djangoInterrupted are the multi-line shapes in which Django's output
 // interrupts a test's "... ok" (SWE-bench's parse_log_django patterns).
 var djangoInterrupted = []*regexp.Regexp{
-	regexp.MustCompile(`(?m)^(.*?)\s\.\.\.\sTesting against Django installed in ((?s:.*?)) silenced\)\.\nok$`),
-	regexp.MustCompile(`(?m)^(.*?)\s\.\.\.\sInternal Server Error: /(.*)/\nok$`),
-	regexp.MustCompile(`(?m)^(.*?)\s\.\.\.\sSystem check identified no issues \(0 silenced\)\nok$`),
+	MustCompilePython(`(?m)^(.*?)\s\.\.\.\sTesting against Django installed in ((?s:.*?)) silenced\)\.\nok$`),
+	MustCompilePython(`(?m)^(.*?)\s\.\.\.\sInternal Server Error: /(.*)/\nok$`),
+	MustCompilePython(`(?m)^(.*?)\s\.\.\.\sSystem check identified no issues \(0 silenced\)\nok$`),
 }
 
 // parseSWEBDjango reads Django's runtests.py verbose output: "test_x
@@ -355,7 +375,7 @@ func parseSWEBDjango(log string, _ SWEBenchContext) (*statusMap, error) {
 	return m, nil
 }
 
-var reSympyFailure = regexp.MustCompile(`(_*) (.*)\.py:(.*) (_*)`)
+var reSympyFailure = MustCompilePython(`(_*) (.*)\.py:(.*) (_*)`)
 
 // parseSWEBSympy reads sympy's bin/test output: a "___ path.py:test_x ___"
 // header fails "path.py:test_x"; a line "test_x ok|F|E" gives its status.
@@ -384,8 +404,8 @@ func parseSWEBSympy(log string, _ SWEBenchContext) (*statusMap, error) {
 }
 
 var (
-	reMavenTest   = regexp.MustCompile(`^.*-Dtest=(\S+).*$`)
-	reMavenResult = regexp.MustCompile(`^.*BUILD (SUCCESS|FAILURE)$`)
+	reMavenTest   = MustCompilePython(`^.*-Dtest=(\S+).*$`)
+	reMavenResult = MustCompilePython(`^.*BUILD (SUCCESS|FAILURE)$`)
 )
 
 // parseSWEBMaven pairs each traced "mvn ... -Dtest=X" command (set -x) with
@@ -422,7 +442,7 @@ func parseSWEBMaven(log string, _ SWEBenchContext) (*statusMap, error) {
 	return m, nil
 }
 
-var reAnt = regexp.MustCompile(`^\s*\[junit\]\s+\[(PASS|FAIL|ERR)\]\s+(.*)$`)
+var reAnt = MustCompilePython(`^\s*\[junit\]\s+\[(PASS|FAIL|ERR)\]\s+(.*)$`)
 
 func parseSWEBAnt(log string, _ SWEBenchContext) (*statusMap, error) {
 	m := newStatusMap()
@@ -439,9 +459,9 @@ func parseSWEBAnt(log string, _ SWEBenchContext) (*statusMap, error) {
 }
 
 var (
-	reGradleFull   = regexp.MustCompile(`^([^>].+)\s+(PASSED|FAILED)$`)
-	reGradleName   = regexp.MustCompile(`^([^>]\S*\s+>\s+\S+)$`)
-	reGradleStatus = regexp.MustCompile(`^(PASSED|FAILED)$`)
+	reGradleFull   = MustCompilePython(`^([^>].+)\s+(PASSED|FAILED)$`)
+	reGradleName   = MustCompilePython(`^([^>]\S*\s+>\s+\S+)$`)
+	reGradleStatus = MustCompilePython(`^(PASSED|FAILED)$`)
 )
 
 // parseSWEBGradle reads "pkg.Class > method PASSED|FAILED" lines, and a
@@ -477,7 +497,7 @@ func parseSWEBGradle(log string, _ SWEBenchContext) (*statusMap, error) {
 	return m, nil
 }
 
-var reJestVerbose = regexp.MustCompile(`^\s*(✓|✕|○)\s(.+?)(?:\s\((\d+\s*m?s)\))?$`)
+var reJestVerbose = MustCompilePython(`^\s*(✓|✕|○)\s(.+?)(?:\s\((\d+\s*m?s)\))?$`)
 
 // parseSWEBJest reads Jest's --verbose lines: "✓ title (5 ms)" passed,
 // "✕" failed, "○" skipped; the id is the test's title alone.
@@ -501,7 +521,7 @@ func parseSWEBJest(log string, _ SWEBenchContext) (*statusMap, error) {
 	return m, nil
 }
 
-var reSWEBJestJSON = regexp.MustCompile(`^\[(PASSED|FAILED)\]\s(.+)$`)
+var reSWEBJestJSON = MustCompilePython(`^\[(PASSED|FAILED)\]\s(.+)$`)
 
 // parseSWEBJestJSON reads "[PASSED] full name" lines (Jest's --json output
 // turned into lines by the eval script).
@@ -515,7 +535,7 @@ func parseSWEBJestJSON(log string, _ SWEBenchContext) (*statusMap, error) {
 	return m, nil
 }
 
-var reVitest = regexp.MustCompile(`^\s*(✓|×|↓)\s(.+?)(?:\s(\d+\s*m?s?|\[skipped\]))?$`)
+var reVitest = MustCompilePython(`^\s*(✓|×|↓)\s(.+?)(?:\s(\d+\s*m?s?|\[skipped\]))?$`)
 
 // parseSWEBVitest reads Vitest's verbose reporter: "✓ file > suite > test
 // 3ms" passed, "×" failed, "↓ ... [skipped]" skipped.
@@ -538,12 +558,13 @@ func parseSWEBVitest(log string, _ SWEBenchContext) (*statusMap, error) {
 	return m, nil
 }
 
-var reKarma = regexp.MustCompile(`^(\s*)?([✔✖])?\s(.*)$`)
+var reKarma = MustCompilePython(`^(\s*)?([✔✖])?\s(.*)$`)
 
 // parseSWEBKarma reads Karma's spec reporter after "Starting browser" and
 // before "SUMMARY:": indented suite lines build the suite path (one level
 // per deeper indent, one popped per shallower one), "✔ name" passes and
-// "✖ name" fails as "suite > ... > name".
+// "✖ name" fails as "suite > ... > name". A dedent with no suite open is
+// an error, as SWE-bench's parser raises there.
 func parseSWEBKarma(log string, _ SWEBenchContext) (*statusMap, error) {
 	m := newStatusMap()
 	indent := -1
@@ -572,9 +593,10 @@ func parseSWEBKarma(log string, _ SWEBenchContext) (*statusMap, error) {
 				suite = append(suite, name)
 			} else if n < indent {
 				indent = n
-				if len(suite) > 0 {
-					suite = suite[:len(suite)-1]
+				if len(suite) == 0 {
+					return nil, errors.New("a suite line shallower than every open suite (SWE-bench's parse_log_karma raises IndexError here)")
 				}
+				suite = suite[:len(suite)-1]
 				continue
 			}
 		}
@@ -590,7 +612,7 @@ func parseSWEBKarma(log string, _ SWEBenchContext) (*statusMap, error) {
 	return m, nil
 }
 
-var reSWEBTAP = regexp.MustCompile(`^(ok|not ok) (\d+) (.+)$`)
+var reSWEBTAP = MustCompilePython(`^(ok|not ok) (\d+) (.+)$`)
 
 // parseSWEBTAP reads "ok N name" (passed) and "not ok N name" (failed)
 // lines; the id is the name with any directive ("# SKIP") kept.

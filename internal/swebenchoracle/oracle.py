@@ -138,13 +138,15 @@ def script(s):
 
 def main():
     req = json.load(sys.stdin)
+    real_stdout = sys.stdout
+    sys.stdout = sys.stderr  # some parsers print warnings
     out = {
         "scripts": [script(s) for s in req.get("scripts") or []],
         "version": getattr(swebench, "__version__", ""),
         "parse": [parse(r) for r in req.get("parse") or []],
         "grade": [grade(r) for r in req.get("grade") or []],
     }
-    json.dump(out, sys.stdout)
+    json.dump(out, real_stdout)
 
 
 if __name__ == "__main__":
