@@ -475,7 +475,7 @@ func (r *Runner) exec(ctx context.Context, j job, ws *workspace, rec *Record) (r
 	writable = append(writable, r.opt.Writable...)
 	rec.Hidden = r.hide
 	sb, err := r.opt.Runtime.Start(ctx, runtime.Spec{Name: fmt.Sprintf("%s-%s-run%d", r.opt.Name, j.task.ID(), j.run), Workdir: ws.Dir,
-		Env: env, CleanEnv: true, Network: true, Hide: r.hide, Writable: writable, Visible: r.opt.Visible,
+		Env: env, CleanEnv: true, Network: true, HostView: true, Hide: r.hide, Writable: writable, Visible: r.opt.Visible,
 		Labels: map[string]string{"polynfi.agent": r.opt.Name, "polynfi.instance": j.task.ID(), "polynfi.run": fmt.Sprint(j.run)}})
 	if sb != nil {
 		defer sb.Remove(context.WithoutCancel(ctx))

@@ -50,6 +50,10 @@ type Harness struct {
 	// Writable lists more directories the test command may write under
 	// isolation.
 	Writable []string
+	// ReadOnly lists host directories the test command may read under
+	// isolation (toolchains the dataset ships, e.g. its env/ directory);
+	// the dataset file itself, with its gold patches, is never among them.
+	ReadOnly []string
 	// NativeMode is the dataset's grading mode; Record.Resolved follows it.
 	NativeMode Mode
 	RunID      string
@@ -250,7 +254,7 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 	script := "set -uxo pipefail\n" + in.TestCommand + "\n"
 	art.Command = "#!/bin/bash\n" + script
 	testStart := time.Now()
-	res, err := h.Runner.Run(ctx, runtime.Command{Script: script, Dir: ws, Env: h.Env, Timeout: timeout, Writable: h.Writable})
+	res, err := h.Runner.Run(ctx, runtime.Command{Script: script, Dir: ws, Env: h.Env, Timeout: timeout, Writable: h.Writable, Visible: h.ReadOnly})
 	if err != nil {
 		return fmt.Errorf("run test command: %w", err)
 	}

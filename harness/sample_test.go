@@ -64,6 +64,7 @@ func TestBundledSample(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			h, store := newHarness(t, filepath.Join(dir, "repos"), Mode(ds.NativeMode()))
 			h.Env = []string{"POLYNFI_DATASET_DIR=" + dir}
+			h.ReadOnly = []string{filepath.Join(dir, "env")}
 			var jobs []Job
 			var want []string
 			for _, p := range tc.preds {

@@ -9,10 +9,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/polynfi/polynfi/internal/safepath"
 )
 
 // IsolationNone and IsolationBwrap name the sandboxes Local can use.
@@ -26,7 +29,10 @@ const DefaultMaxOutput = 64 << 20
 
 // LocalOptions configure NewLocal.
 type LocalOptions struct {
-	// NoIsolation turns bubblewrap off even when it is available.
+	// NoIsolation runs commands without bubblewrap, even when it is
+	// available. Without it, a Local on a machine where bubblewrap does
+	// not work refuses to run anything (Run returns an InfraError with
+	// ReasonNoSandbox).
 	NoIsolation bool
 	// Bwrap is the bubblewrap binary; "" looks "bwrap" up on PATH.
 	Bwrap string
@@ -35,37 +41,80 @@ type LocalOptions struct {
 	// WaitDelay is how long Run waits for the output pipes after the
 	// process is killed or exits (0: 5 s). See exec.Cmd.WaitDelay.
 	WaitDelay time.Duration
+	// Toolchains are host directories bound read-only at the same path
+	// inside the sandbox, besides those found from PATH (toolchainDirs).
+	Toolchains []string
+	// Limits bound every command; zero fields take the Default* values.
+	// Pids and MemoryBytes are enforced through cgroup v1 when this
+	// process may create groups, DiskBytes as a file size limit and a
+	// watch on the work tree's size; CPUs is not enforced (a note says so).
+	Limits Limits
 }
 
 // Local runs commands as child processes of this one, each in its own
-// process group. When bubblewrap works on the machine, commands run inside
-// it with no network, a read-only view of /, and only the command's Dir,
-// /tmp and Command.Writable writable; in its own PID namespace, so that
-// killing bwrap takes every descendant with it. Otherwise commands run
-// unisolated and every Result carries a note saying so. Local is safe for
-// concurrent use.
+// process group. Under bubblewrap (the default; see bwrapArgs) a command
+// sees only /usr, /etc without its secrets, the toolchains read-only, a
+// private /tmp and home, and its work tree (the work tree's .git
+// read-only); it runs as uid SandboxUID with no capability, no network, in
+// new namespaces and session, so that killing bwrap takes every descendant
+// with it. The environment is an allow-list (commandEnv). Every command,
+// isolated or not, runs in its own pids and memory cgroups when they can be
+// made (and everything left in them is killed at the end), with file size,
+// open file and core limits. Without bubblewrap and without NoIsolation,
+// Run refuses. Local is safe for concurrent use.
 type Local struct {
-	bwrap     string // "" when not isolating
-	note      string // why there is no isolation
-	maxOutput int
-	waitDelay time.Duration
+	bwrap         string // "" when not isolating
+	disableUserns bool   // bwrap knows --disable-userns
+	note          string // why there is no isolation
+	refuse        bool   // no sandbox and none waived: Run refuses
+	maxOutput     int
+	waitDelay     time.Duration
+	home          string
+	etcDir        string
+	toolchains    []string
+	limits        Limits
+	tmpBytes      int64
+	cg            *cgroups
+	limitNotes    []string
 }
 
 // NewLocal returns a Local runner. It probes bubblewrap once (a trivial
-// command in fresh namespaces) so that a bwrap that cannot create
+// command in the sandbox it will use) so that a bwrap that cannot create
 // namespaces on this machine is detected here, not in every run.
 func NewLocal(ctx context.Context, opts LocalOptions) *Local {
-	l := &Local{maxOutput: opts.MaxOutput, waitDelay: opts.WaitDelay}
+	l := &Local{maxOutput: opts.MaxOutput, waitDelay: opts.WaitDelay, limits: opts.Limits, tmpBytes: DefaultTmpBytes}
 	if l.maxOutput <= 0 {
 		l.maxOutput = DefaultMaxOutput
 	}
 	if l.waitDelay <= 0 {
 		l.waitDelay = 5 * time.Second
 	}
+	if l.limits.Pids <= 0 {
+		l.limits.Pids = DefaultPids
+	}
+	if l.limits.MemoryBytes <= 0 {
+		l.limits.MemoryBytes = DefaultMemoryBytes
+	}
+	if l.limits.DiskBytes <= 0 {
+		l.limits.DiskBytes = DefaultDiskBytes
+	}
+	if l.limits.CPUs > 0 {
+		l.limitNotes = append(l.limitNotes, "cpu limit not enforced by the local runtime")
+	}
+	if cg, err := newCgroups(); err == nil {
+		l.cg = cg
+	} else {
+		l.limitNotes = append(l.limitNotes, fmt.Sprintf("process and memory limits not enforced: %v", err))
+	}
+	l.home, _ = os.UserHomeDir()
+	if l.home == "" {
+		l.home = "/nonexistent"
+	}
 	if opts.NoIsolation {
-		l.note = "no isolation: disabled by option"
+		l.note = "no isolation: disabled by option (--no-isolation)"
 		return l
 	}
+	l.refuse = true
 	bw := opts.Bwrap
 	if bw == "" {
 		bw = "bwrap"
@@ -73,6 +122,16 @@ func NewLocal(ctx context.Context, opts LocalOptions) *Local {
 	path, err := exec.LookPath(bw)
 	if err != nil {
 		l.note = "no isolation: bwrap not found"
+		return l
+	}
+	l.toolchains = toolchainDirs(l.home)
+	for _, t := range opts.Toolchains {
+		if a, err := filepath.Abs(t); err == nil {
+			l.toolchains = append(l.toolchains, a)
+		}
+	}
+	if l.etcDir, err = sandboxFiles(l.home); err != nil {
+		l.note = fmt.Sprintf("no isolation: %v", err)
 		return l
 	}
 	dir, err := os.MkdirTemp("", "polynfi-bwrap-probe-")
@@ -83,17 +142,20 @@ func NewLocal(ctx context.Context, opts LocalOptions) *Local {
 	defer os.RemoveAll(dir)
 	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	args := append(bwrapArgs(path, dir, nil), "--", "/bin/sh", "-c", "echo ok > probe")
-	out, err := exec.CommandContext(pctx, args[0], args[1:]...).CombinedOutput()
-	if err != nil {
-		l.note = fmt.Sprintf("no isolation: bwrap cannot create namespaces here (%v: %s)", err, bytes.TrimSpace(out))
-		return l
-	}
-	if b, err := os.ReadFile(filepath.Join(dir, "probe")); err != nil || string(b) != "ok\n" {
-		l.note = "no isolation: bwrap probe could not write its working directory"
-		return l
-	}
 	l.bwrap = path
+	for _, disable := range []bool{true, false} {
+		l.disableUserns = disable
+		args := append(l.bwrapArgs(dir, Command{}, ""), "--", "/bin/sh", "-c", "echo ok > probe; id -u")
+		out, err := exec.CommandContext(pctx, args[0], args[1:]...).CombinedOutput()
+		if err == nil && strings.TrimSpace(string(out)) == strconv.Itoa(SandboxUID) {
+			if b, err := os.ReadFile(filepath.Join(dir, "probe")); err == nil && string(b) == "ok\n" {
+				l.refuse = false
+				return l
+			}
+		}
+		l.note = fmt.Sprintf("no isolation: bwrap cannot create its sandbox here (%v: %s)", err, bytes.TrimSpace(out))
+	}
+	l.bwrap = ""
 	return l
 }
 
@@ -108,71 +170,19 @@ func (l *Local) Isolation() string {
 // Note says why commands run unisolated ("" when isolated).
 func (l *Local) Note() string { return l.note }
 
-// bwrapArgs is the bubblewrap prefix for a command in dir.
-func bwrapArgs(bwrap, dir string, writable []string) []string {
-	return bwrapArgsOpts(bwrap, dir, writable, nil, nil, false)
-}
-
-// bwrapArgsOpts is bwrapArgs with hidden paths (an empty tmpfs over a
-// directory, /dev/null over a file, mounted before visible is bound back
-// read-only and dir and writable read-write) and network kept when network
-// is true.
-func bwrapArgsOpts(bwrap, dir string, writable, hide, visible []string, network bool) []string {
-	args := []string{bwrap,
-		"--ro-bind", "/", "/",
-		"--dev", "/dev",
-		"--proc", "/proc",
-	}
-	tmp := os.TempDir()
-	privateTmp := false
-	for _, h := range hide {
-		if filepath.Clean(h) == filepath.Clean(tmp) {
-			privateTmp = true
-		}
-	}
-	if privateTmp {
-		args = append(args, "--tmpfs", tmp)
-	} else {
-		args = append(args, "--bind", tmp, tmp)
-	}
-	for _, h := range hide {
-		if filepath.Clean(h) == filepath.Clean(tmp) {
-			continue
-		}
-		fi, err := os.Stat(h)
-		switch {
-		case err != nil:
-			// Nothing there to hide.
-		case fi.IsDir():
-			args = append(args, "--tmpfs", h)
-		default:
-			args = append(args, "--ro-bind", "/dev/null", h)
-		}
-	}
-	for _, v := range visible {
-		if _, err := os.Stat(v); err == nil {
-			args = append(args, "--ro-bind", v, v)
-		}
-	}
-	for _, w := range append([]string{dir}, writable...) {
-		if w != "" {
-			args = append(args, "--bind", w, w)
-		}
-	}
-	if !network {
-		args = append(args, "--unshare-net")
-	}
-	return append(args,
-		"--unshare-pid", "--unshare-ipc", "--unshare-uts",
-		"--die-with-parent",
-		"--chdir", dir)
-}
+// Refuses reports whether Run refuses every command (no sandbox available
+// and isolation not waived).
+func (l *Local) Refuses() bool { return l.refuse }
 
 // Run implements Runner.
 func (l *Local) Run(ctx context.Context, c Command) (Result, error) {
 	res := Result{ExitCode: -1, Isolation: l.Isolation()}
 	if l.note != "" {
 		res.Notes = append(res.Notes, l.note)
+	}
+	res.Notes = append(res.Notes, l.limitNotes...)
+	if l.refuse {
+		return res, Infra(ReasonNoSandbox, fmt.Errorf("refusing to run %s without a sandbox (%s); pass --no-isolation to run it unisolated", c.describe(), strings.TrimPrefix(l.note, "no isolation: ")))
 	}
 	var argv []string
 	switch {
@@ -199,10 +209,28 @@ func (l *Local) Run(ctx context.Context, c Command) (Result, error) {
 		if err != nil {
 			return res, fmt.Errorf("run %s: %w", argv[0], err)
 		}
-		argv = append(append(bwrapArgsOpts(l.bwrap, dir, c.Writable, c.Hide, c.Visible, c.Network), "--", bin), argv[1:]...)
+		if bin, err = filepath.Abs(bin); err != nil {
+			return res, fmt.Errorf("run %s: %w", argv[0], err)
+		}
+		argv = append(append(l.bwrapArgs(dir, c, bin), "--", bin), argv[1:]...)
 	} else if len(c.Hide) > 0 {
 		res.Notes = append(res.Notes, "no isolation: paths to hide stay visible")
 	}
+	var g *group
+	if l.cg != nil {
+		if g, err = l.cg.create(l.limits); err != nil {
+			res.Notes = append(res.Notes, fmt.Sprintf("process and memory limits not enforced: %v", err))
+			g = nil
+		} else {
+			defer g.remove()
+		}
+	}
+	pidsProcs, memProcs := "", ""
+	if g != nil {
+		pidsProcs, memProcs = filepath.Join(g.pids, "cgroup.procs"), filepath.Join(g.mem, "cgroup.procs")
+	}
+	argv = append([]string{"/bin/bash", "-c", joinScript, "polynfi-sandbox", pidsProcs, memProcs,
+		strconv.FormatInt(max(l.limits.DiskBytes>>10, 1), 10), "4096"}, argv...)
 
 	runCtx := ctx
 	cancel := func() {}
@@ -213,11 +241,7 @@ func (l *Local) Run(ctx context.Context, c Command) (Result, error) {
 
 	cmd := exec.CommandContext(runCtx, argv[0], argv[1:]...)
 	cmd.Dir = dir
-	base := os.Environ()
-	if c.CleanEnv {
-		base = nil
-	}
-	cmd.Env = mergeEnv(base, c.Env, PinnedEnv)
+	cmd.Env = commandEnv(l.home, c.Env, c.CleanEnv)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
 	cmd.WaitDelay = l.waitDelay
@@ -236,10 +260,33 @@ func (l *Local) Run(ctx context.Context, c Command) (Result, error) {
 	if err := cmd.Start(); err != nil {
 		return res, fmt.Errorf("run %s: %w", argv[0], err)
 	}
+	killAll := func() {
+		_ = killGroup(cmd.Process.Pid)
+		if g != nil {
+			_ = g.killAll()
+		}
+	}
+	stopWatch := diskWatch(runCtx, dir, l.limits.DiskBytes, 2*time.Second, killAll)
 	waitErr := cmd.Wait()
 	res.Duration = time.Since(start)
-	// Descendants that outlived the leader (daemons, background jobs) go too.
+	diskHit := stopWatch()
+	// Descendants that outlived the leader (daemons, background jobs,
+	// processes that left the group or session) go too.
 	_ = killGroup(cmd.Process.Pid)
+	if g != nil {
+		if err := g.killAll(); err != nil {
+			res.Notes = append(res.Notes, err.Error())
+		}
+		if g.oomKilled() {
+			res.Notes = append(res.Notes, fmt.Sprintf("a process was killed at the memory limit (%d bytes)", l.limits.MemoryBytes))
+		}
+		if g.pidsHit() {
+			res.Notes = append(res.Notes, fmt.Sprintf("a fork was refused at the process limit (%d)", l.limits.Pids))
+		}
+	}
+	if diskHit {
+		res.Notes = append(res.Notes, fmt.Sprintf("killed: the work tree grew past the disk limit (%d bytes)", l.limits.DiskBytes))
+	}
 
 	res.Stdout, res.Stderr = stdout.buf.Bytes(), stderr.buf.Bytes()
 	for _, b := range []*capBuffer{stdout, stderr} {
@@ -340,8 +387,9 @@ func (l *Local) Start(ctx context.Context, spec Spec) (Sandbox, error) {
 	if l.note != "" {
 		info.Notes = append(info.Notes, l.note)
 	}
-	if spec.Limits != (Limits{}) {
-		info.Notes = append(info.Notes, "limits not enforced by the local runtime")
+	info.Notes = append(info.Notes, l.limitNotes...)
+	if spec.Limits != (Limits{}) && spec.Limits != l.limits {
+		info.Notes = append(info.Notes, "per-sandbox limits not applied by the local runtime: the runner's limits hold")
 	}
 	return &localSandbox{l: l, dir: dir, env: spec.Env, spec: spec, info: info}, nil
 }
@@ -376,26 +424,19 @@ func (s *localSandbox) Exec(ctx context.Context, c Command) (Result, error) {
 	c.Hide = append(append([]string(nil), s.spec.Hide...), c.Hide...)
 	c.Writable = append(append([]string(nil), s.spec.Writable...), c.Writable...)
 	c.Visible = append(append([]string(nil), s.spec.Visible...), c.Visible...)
+	c.HostView = c.HostView || s.spec.HostView
 	return s.l.Run(ctx, c)
 }
 
 func (s *localSandbox) CopyIn(ctx context.Context, dir string, files []File) error {
 	root := s.resolve(dir)
 	for _, f := range files {
-		if err := checkRel(f.Path); err != nil {
+		if err := safepath.Under(root, f.Path, false); err != nil {
 			return err
 		}
 	}
 	for _, f := range files {
-		full := filepath.Join(root, filepath.FromSlash(f.Path))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			return err
-		}
-		mode := f.Mode.Perm()
-		if mode == 0 {
-			mode = 0o644
-		}
-		if err := os.WriteFile(full, f.Data, mode); err != nil {
+		if err := safepath.WriteFile(root, f.Path, f.Data, f.Mode.Perm()); err != nil {
 			return err
 		}
 	}
@@ -448,10 +489,3 @@ func (s *localSandbox) CopyOut(ctx context.Context, p string, max int64) ([]File
 
 func (s *localSandbox) Remove(ctx context.Context) error { return nil }
 
-// checkRel rejects a path that is not relative and clean.
-func checkRel(p string) error {
-	if p == "" || filepath.IsAbs(p) || p != filepath.ToSlash(filepath.Clean(p)) || p == ".." || strings.HasPrefix(p, "../") {
-		return fmt.Errorf("sandbox path %q: want a clean relative path", p)
-	}
-	return nil
-}

@@ -236,14 +236,26 @@ func TestBwrapIsolation(t *testing.T) {
 	if err != nil || res.ExitCode != 0 {
 		t.Errorf("write in workspace: exit %d %s %v", res.ExitCode, res.Stdout, err)
 	}
-	// Outside the workspace and /tmp is read-only.
+	// The home directory is private: a write there never reaches the host.
 	home, _ := os.UserHomeDir()
 	outside := filepath.Join(home, fmt.Sprintf(".polynfi-bwrap-test-%d", os.Getpid()))
 	res, err = r.Run(context.Background(), helperCmd(dir, "write", outside))
-	if err != nil || res.ExitCode != 1 || !strings.Contains(string(res.Stdout), "read-only") {
-		t.Errorf("write outside: exit %d %s %v, want a read-only error", res.ExitCode, res.Stdout, err)
+	if _, serr := os.Stat(outside); serr == nil {
+		t.Errorf("write to home reached the host: exit %d %s %v", res.ExitCode, res.Stdout, err)
 	}
 	os.Remove(outside)
+	// The rest of the host is read-only (/usr) or private (the parent of
+	// the work tree is in the sandbox's own /tmp).
+	for i, p := range []string{"/usr/polynfi-bwrap-test", filepath.Join(filepath.Dir(dir), "sibling")} {
+		res, err = r.Run(context.Background(), helperCmd(dir, "write", p))
+		if i == 0 && (err != nil || res.ExitCode != 1) {
+			t.Errorf("write %s: exit %d %s %v, want an error", p, res.ExitCode, res.Stdout, err)
+		}
+		if _, serr := os.Stat(p); serr == nil {
+			t.Errorf("write %s reached the host", p)
+			os.Remove(p)
+		}
+	}
 	// No network.
 	res, err = r.Run(context.Background(), helperCmd(dir, "network"))
 	if err != nil || res.ExitCode != 1 {

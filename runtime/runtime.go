@@ -35,8 +35,9 @@ type Command struct {
 	// Dir is the working directory; under isolation it is the one
 	// writable tree besides /tmp and Writable.
 	Dir string
-	// Env holds extra KEY=VALUE pairs added to the inherited environment;
-	// the pinned variables (PinnedEnv) override them.
+	// Env holds extra KEY=VALUE pairs added to the allow-listed part of
+	// the runner's environment (see commandEnv); the pinned variables
+	// (PinnedEnv) override them.
 	Env []string
 	// Timeout bounds the wall time; 0 means no limit beyond ctx.
 	Timeout time.Duration
@@ -59,6 +60,12 @@ type Command struct {
 	// CleanEnv runs the command with Env and PinnedEnv only instead of
 	// adding them to this process's environment.
 	CleanEnv bool
+	// HostView shows the command the whole host file system read-only
+	// (minus Hide; Dir and Writable read-write) instead of the minimal view
+	// a test command gets (/usr, /etc without secrets, the toolchains,
+	// Visible; see Local.bwrapArgs). For agents, which need their own
+	// installation and configuration; test commands never set it.
+	HostView bool
 	// Stdin, when set, is the command's standard input (else none).
 	Stdin io.Reader
 	// Stdout and Stderr, when set, also receive each stream as the command
@@ -66,6 +73,14 @@ type Command struct {
 	// happen on the runner's goroutines; an error from them is ignored.
 	Stdout io.Writer
 	Stderr io.Writer
+}
+
+// describe names the command in errors: its program, or "a script".
+func (c Command) describe() string {
+	if len(c.Args) > 0 {
+		return c.Args[0]
+	}
+	return "a bash script"
 }
 
 // Result is what a command did. ExitCode is the process's exit status, or

@@ -58,6 +58,8 @@ type Spec struct {
 	// Visible lists host paths bound read-only after Hide (Local only; see
 	// Command.Visible).
 	Visible []string
+	// HostView: see Command.HostView (Local only).
+	HostView bool
 }
 
 // Limits bound a sandbox. A zero field means no limit beyond the backend's

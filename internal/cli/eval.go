@@ -41,6 +41,7 @@ type evalOptions struct {
 	metricsOnly bool
 	nfiDeltas   bool
 	writable    []string
+	toolchains  []string
 }
 
 func newEvalCmd(e *env) *cobra.Command {
@@ -98,7 +99,7 @@ Exit status: 0 when the run completed (unresolved instances are results),
 			switch kind {
 			case dataset.KindNFITasks:
 				return runNFIEval(e, nfiEvalOptions{dataset: o.dataset, predictions: o.predictions, out: o.out, workers: o.workers,
-					instanceIDs: o.instanceIDs, timeout: o.timeout, format: o.format, catalog: o.catalog, config: o.config, reposDir: o.reposDir})
+					instanceIDs: o.instanceIDs, timeout: o.timeout, format: o.format, catalog: o.catalog, config: o.config, reposDir: o.reposDir, noIsolation: o.noIsolation})
 			default:
 				return runInstanceEval(e, o)
 			}
@@ -116,11 +117,12 @@ Exit status: 0 when the run completed (unresolved instances are results),
 	f.StringVar(&o.format, "format", "text", "summary format: text or json")
 	f.StringVar(&o.catalog, "catalog", catalog.Default, "NFI rule catalog (NFI tasks and --nfi)")
 	f.StringVar(&o.config, "config", "", "NFI settings file (polynfi.toml)")
-	f.BoolVar(&o.noIsolation, "no-isolation", false, "do not run tests inside bubblewrap even when it is available")
+	f.BoolVar(&o.noIsolation, "no-isolation", false, "run tests without bubblewrap (unsafe with untrusted patches; every record and the report say so); without it, polynfi refuses to run tests when bubblewrap is unavailable")
 	f.StringVar(&o.retrieval, "retrieval", "compatible", "retrieval metrics: compatible, extended or off")
 	f.BoolVar(&o.metricsOnly, "metrics-only", false, "compute retrieval metrics only, without running tests")
 	f.BoolVar(&o.nfiDeltas, "nfi", true, "score the changed .py files with the NFI rules before and after the model patch (--nfi=false to skip)")
 	f.StringArrayVar(&o.writable, "writable", nil, "extra directory the tests may write under isolation (repeatable)")
+	f.StringArrayVar(&o.toolchains, "toolchain", nil, "extra host directory the tests may read under isolation (repeatable; the dataset directory's env/ is added when present)")
 	return c
 }
 
@@ -252,8 +254,8 @@ func runInstanceEval(e *env, o evalOptions) error {
 	}
 	defer store.Close()
 	runner := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation})
-	if note := runner.Note(); note != "" {
-		fmt.Fprintf(e.stderr, "polynfi: %s\n", note)
+	if err := checkSandbox(e, runner); err != nil {
+		return err
 	}
 	h := &harness.Harness{
 		Repos:      harness.NewRepos(o.reposDir, filepath.Join(o.out, ".repos")),
@@ -262,6 +264,7 @@ func runInstanceEval(e *env, o evalOptions) error {
 		Timeout:    o.timeout,
 		Env:        []string{"POLYNFI_DATASET_DIR=" + dsDir},
 		Writable:   o.writable,
+		ReadOnly:   toolchainDirs(dsDir, o.toolchains),
 		NativeMode: mode,
 		RunID:      o.runID,
 		Retrieval:  ropts,
@@ -311,6 +314,37 @@ func runInstanceEval(e *env, o evalOptions) error {
 		return err
 	}
 	return printEvalSummary(e.stdout, rep, filepath.Join(o.out, "report.json"))
+}
+
+// checkSandbox refuses a run whose tests would execute without a sandbox
+// that the user did not waive, and otherwise prints why tests run
+// unisolated, when they do.
+func checkSandbox(e *env, runner *runtime.Local) error {
+	if runner.Refuses() {
+		return fmt.Errorf("%s: refusing to run tests outside a sandbox; install bubblewrap or pass --no-isolation", runner.Note())
+	}
+	if note := runner.Note(); note != "" {
+		fmt.Fprintf(e.stderr, "polynfi: %s\n", note)
+	}
+	return nil
+}
+
+// toolchainDirs returns the host directories a test command may read
+// under isolation: the dataset directory's env/ (the toolchains a dataset
+// ships, as the bundled sample's Node packages) when it exists, and the
+// --toolchain directories. Never the dataset directory itself: its rows
+// hold the gold patches.
+func toolchainDirs(dsDir string, extra []string) []string {
+	var out []string
+	if fi, err := os.Stat(filepath.Join(dsDir, "env")); err == nil && fi.IsDir() {
+		out = append(out, filepath.Join(dsDir, "env"))
+	}
+	for _, d := range extra {
+		if a, err := filepath.Abs(d); err == nil {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // printEvalSummary writes the text summary of a run report: the

@@ -29,6 +29,8 @@ type nfiEvalOptions struct {
 	// reposDir holds the base repositories of tasks whose environment names
 	// one; "" means <dataset dir>/repos when that exists.
 	reposDir string
+	// noIsolation runs the tasks' tests without bubblewrap.
+	noIsolation bool
 }
 
 // runNFIEval evaluates predictions on SWE-NFI tasks (spec §3.1), writes one
@@ -77,9 +79,9 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
-	runner := runtime.NewLocal(e.ctx, runtime.LocalOptions{})
-	if note := runner.Note(); note != "" {
-		fmt.Fprintf(e.stderr, "polynfi: %s\n", note)
+	runner := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation})
+	if err := checkSandbox(e, runner); err != nil {
+		return err
 	}
 	suite := &nfisuite.Suite{Engine: eng, Runner: runner, Timeout: o.timeout}
 	reposDir := o.reposDir
