@@ -488,4 +488,3 @@ func (s *localSandbox) CopyOut(ctx context.Context, p string, max int64) ([]File
 }
 
 func (s *localSandbox) Remove(ctx context.Context) error { return nil }
-

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/polynfi/polynfi/internal/citest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -228,7 +229,7 @@ func TestBwrapIsolation(t *testing.T) {
 	t.Parallel()
 	r := NewLocal(context.Background(), LocalOptions{})
 	if r.Isolation() != IsolationBwrap {
-		t.Skipf("bwrap unavailable: %s", r.Note())
+		citest.Missing(t, "bwrap unavailable: %s", r.Note())
 	}
 	dir := t.TempDir()
 	// The workspace is writable.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"github.com/polynfi/polynfi/internal/citest"
 	"math"
 	"os"
 	"os/exec"
@@ -102,7 +103,7 @@ func radonJSON(t *testing.T, sub string, files []string) map[string]any {
 // a small fixture tree and compares it with radon cc, raw and mi.
 func TestMetricsMatchesRadon(t *testing.T) {
 	if _, err := exec.LookPath("radon"); err != nil {
-		t.Skip("radon is not installed (pip install radon==6.0.1)")
+		citest.Missing(t, "radon is not installed (pip install radon==6.0.1)")
 	}
 	dir, files := writeMetricsFixture(t)
 	stdout, stderr, code := runCLI(t, "metrics", "--format", "json", dir)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/polynfi/polynfi/internal/citest"
 	"math"
 	"os"
 	"os/exec"
@@ -39,7 +40,7 @@ type radonBlock struct {
 func requireRadon(t testing.TB) {
 	t.Helper()
 	if _, err := exec.LookPath("radon"); err != nil {
-		t.Skip("radon is not installed (pip install radon==6.0.1); the radon agreement test needs it")
+		citest.Missing(t, "radon is not installed (pip install radon==6.0.1); the radon agreement test needs it")
 	}
 }
 

@@ -1,6 +1,7 @@
 package doc
 
 import (
+	"github.com/polynfi/polynfi/internal/citest"
 	"os"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 func stdlibSources(tb testing.TB, n int) [][]byte {
 	dir := corpus.StdlibDir()
 	if dir == "" {
-		tb.Skip("python3 not found")
+		citest.Missing(tb, "python3 not found: the standard-library corpus benchmark needs it")
 	}
 	var srcs [][]byte
 	for _, f := range corpus.PythonFiles(dir, n, "site-packages") {
