@@ -1,0 +1,349 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/polynfi/polynfi/agent"
+	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/nfisuite"
+	"github.com/polynfi/polynfi/report"
+)
+
+// scriptedAgent is a coding agent written for the tests: it replays what a
+// recorded agent did on the task (its knowledge file maps instance_id →
+// one entry per recorded run: the files to write, null to delete, or a
+// patch to git-apply), appends "agent instance run" to a ledger, and
+// prints its usage in Claude Code's result envelope or as Codex's JSON
+// events. Tokens are counted from the prompt it read and what it wrote
+// (4 characters a token), so that they differ by task.
+const scriptedAgent = `import json, os, subprocess, sys, time
+style, knowledge, ledger, name = sys.argv[1:5]
+iid, run = os.environ["POLYNFI_INSTANCE_ID"], int(os.environ["POLYNFI_RUN"])
+prompt = sys.stdin.read()
+assert prompt == open(os.environ["POLYNFI_PROMPT_FILE"]).read(), "stdin is not the prompt"
+entries = json.load(open(knowledge))[iid]
+entry = entries[run % len(entries)]
+written = 0
+for path, content in sorted((entry.get("files") or {}).items()):
+    if content is None:
+        os.remove(path)
+        continue
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with open(path, "w") as f:
+        f.write(content)
+    written += len(content)
+if entry.get("patch"):
+    subprocess.run(["git", "apply", "-"], input=entry["patch"].encode(), check=True)
+    written += len(entry["patch"])
+with open(os.path.join(ledger, name + ".log"), "a") as f:
+    f.write("%s %s %d\n" % (name, iid, run))
+time.sleep(0.05)
+tin, tout = len(prompt) // 4 + 50 * run, written // 4 + 20
+if style == "claude":
+    print(json.dumps({"type": "result", "subtype": "success", "is_error": False, "duration_ms": 50, "num_turns": 1 + run,
+                      "result": "done", "total_cost_usd": round(tin * 3e-6 + tout * 15e-6, 6),
+                      "usage": {"input_tokens": tin, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0, "output_tokens": tout}}))
+else:
+    print(json.dumps({"type": "thread.started", "thread_id": "t-%s-%d" % (iid, run)}))
+    print(json.dumps({"type": "turn.started"}))
+    print(json.dumps({"type": "turn.completed", "usage": {"input_tokens": tin, "cached_input_tokens": 0, "output_tokens": tout}}))
+`
+
+// agentKit is a directory with the scripted agent and its knowledge files
+// (visible to agents) and a ledger directory (writable by them).
+type agentKit struct {
+	dir, ledger string
+}
+
+func newAgentKit(t *testing.T) *agentKit {
+	t.Helper()
+	k := &agentKit{dir: t.TempDir(), ledger: t.TempDir()}
+	if err := os.WriteFile(filepath.Join(k.dir, "agent.py"), []byte(scriptedAgent), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+type kitEntry struct {
+	Files map[string]*string `json:"files,omitempty"`
+	Patch string             `json:"patch,omitempty"`
+}
+
+// knowledge writes one agent's knowledge file and returns its path.
+func (k *agentKit) knowledge(t *testing.T, name string, m map[string][]kitEntry) string {
+	t.Helper()
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(k.dir, name+".json")
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// args are the `polynfi run` arguments of one scripted agent.
+func (k *agentKit) args(ds, out, style, name, knowledge string, runs int) []string {
+	return []string{"run", "--dataset", ds, "--agent", style, "--name", name, "--out", out, "--runs", fmt.Sprint(runs), "--workers", "2",
+		"--agent-cmd", fmt.Sprintf("python3 %s %s %s %s %s", filepath.Join(k.dir, "agent.py"), style, knowledge, k.ledger, name),
+		"--agent-visible", k.dir, "--agent-writable", k.ledger, "--timeout", "60s"}
+}
+
+// ledger counts how often each "agent instance run" line was written.
+func (k *agentKit) ledgerCounts(t *testing.T, name string) map[string]int {
+	t.Helper()
+	counts := map[string]int{}
+	f, err := os.Open(filepath.Join(k.ledger, name+".log"))
+	if err != nil {
+		return counts
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		counts[sc.Text()]++
+	}
+	return counts
+}
+
+func mainOK(t *testing.T, args ...string) (string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	if code := Main(context.Background(), args, &stdout, &stderr); code != ExitOK {
+		t.Fatalf("polynfi %s: exit %d\n%s\n%s", strings.Join(args, " "), code, stdout.String(), stderr.String())
+	}
+	return stdout.String(), stderr.String()
+}
+
+func runRecords(t *testing.T, out string) map[string][]byte {
+	t.Helper()
+	m := map[string][]byte{}
+	filepath.WalkDir(filepath.Join(out, "runs"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Name() == agent.RecordFile {
+			b, _ := os.ReadFile(p)
+			m[p] = b
+		}
+		return nil
+	})
+	return m
+}
+
+// nfiKnowledge turns the bundled SWE-NFI sample's recorded predictions of
+// one agent into a scripted agent's knowledge (the complete files each of
+// its runs produced; diff predictions resolved against the code before).
+func nfiKnowledge(t *testing.T, tasks []dataset.NFITask, preds []dataset.Prediction, model string) map[string][]kitEntry {
+	t.Helper()
+	byID := map[string]*dataset.NFITask{}
+	for i := range tasks {
+		byID[tasks[i].InstanceID] = &tasks[i]
+	}
+	m := map[string][]kitEntry{}
+	for _, p := range preds {
+		if p.ModelNameOrPath != model {
+			continue
+		}
+		task := byID[p.InstanceID]
+		e := kitEntry{Files: map[string]*string{}}
+		if files, reason, _ := nfisuite.Output(task, &p); reason == "" {
+			for path, content := range files {
+				if content == "" {
+					e.Files[path] = nil
+				} else {
+					c := content
+					e.Files[path] = &c
+				}
+			}
+		}
+		for len(m[p.InstanceID]) <= p.Run {
+			m[p.InstanceID] = append(m[p.InstanceID], kitEntry{})
+		}
+		m[p.InstanceID][p.Run] = e
+	}
+	return m
+}
+
+// TestRunNFISampleEndToEnd runs two scripted agents (Claude-style and
+// Codex-style output) five times on each of the 12 bundled SWE-NFI tasks,
+// kills the first `polynfi run` halfway (SIGKILL) and re-runs it, adds the
+// oracle agent, then evaluates and reports: every run is recorded once,
+// Tables 3 and 4, the consistency table over 5 runs and the cost table
+// come from the measured times and reported tokens, and the oracle's row
+// equals the Human Reference row.
+func TestRunNFISampleEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end: about a minute")
+	}
+	requireBwrapInCI(t)
+	t.Parallel()
+	ds, _ := filepath.Abs("../../examples/nfi/tasks.jsonl")
+	ts, err := dataset.LoadNFITasks(ds)
+	if err != nil || len(ts.Tasks) != 12 {
+		t.Fatalf("sample: %v, %d tasks", err, len(ts.Tasks))
+	}
+	recorded, err := dataset.LoadPredictions("../../examples/nfi/predictions.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kit := newAgentKit(t)
+	claudeK := kit.knowledge(t, "claude", nfiKnowledge(t, ts.Tasks, recorded.Predictions, "agent-alpha"))
+	codexK := kit.knowledge(t, "codex", nfiKnowledge(t, ts.Tasks, recorded.Predictions, "agent-beta"))
+	out := filepath.Join(t.TempDir(), "runs")
+	claudeArgs := kit.args(ds, out, "claude", "claude-scripted", claudeK, 5)
+
+	// Kill the first agent's run halfway, keep what it recorded.
+	bin := buildPolynfi(t)
+	cmd := exec.Command(bin, claudeArgs...)
+	cmd.Stdout, cmd.Stderr = &bytes.Buffer{}, &bytes.Buffer{}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(90 * time.Second)
+	for time.Now().Before(deadline) && len(runRecords(t, out)) < 25 {
+		time.Sleep(50 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	before := runRecords(t, out)
+	if len(before) < 25 || len(before) >= 60 {
+		t.Fatalf("%d runs recorded when killed, want some but not all of 60", len(before))
+	}
+	ledgerAtKill := kit.ledgerCounts(t, "claude-scripted")
+	stdout, _ := mainOK(t, claudeArgs...)
+	if want := fmt.Sprintf("runs: 60 (%d run now, %d already recorded", 60-len(before), len(before)); !strings.Contains(stdout, want) {
+		t.Errorf("resumed run: want %q in\n%s", want, stdout)
+	}
+	after := runRecords(t, out)
+	if len(after) != 60 {
+		t.Fatalf("%d claude runs recorded, want 60", len(after))
+	}
+	for p, b := range before {
+		if !bytes.Equal(after[p], b) {
+			t.Errorf("%s was redone by the resumed run", p)
+		}
+	}
+	ledger := kit.ledgerCounts(t, "claude-scripted")
+	if len(ledger) != 60 {
+		t.Errorf("the agent ran %d distinct (task, run) pairs, want 60", len(ledger))
+	}
+	for line, n := range ledger {
+		// A run in flight at the kill ran twice; every finished one once.
+		if n > 1 && (n > 2 || ledgerAtKill[line] != 1) {
+			t.Errorf("%s: the agent ran %d times", line, n)
+		}
+	}
+	mainOK(t, kit.args(ds, out, "codex", "codex-scripted", codexK, 5)...)
+	mainOK(t, "run", "--dataset", ds, "--agent", "gold", "--out", out)
+	for name, n := range kit.ledgerCounts(t, "codex-scripted") {
+		if n != 1 {
+			t.Errorf("%s ran %d times", name, n)
+		}
+	}
+
+	preds, err := dataset.LoadPredictions(filepath.Join(out, agent.PredictionsFile))
+	if err != nil || len(preds.Errors) > 0 || len(preds.Predictions) != 132 {
+		t.Fatalf("predictions: %v, %d errors, %d predictions (want 132)", err, len(preds.Errors), len(preds.Predictions))
+	}
+	eval := filepath.Join(t.TempDir(), "eval")
+	_, stderr := mainOK(t, "eval", "--dataset", ds, "--predictions", filepath.Join(out, agent.PredictionsFile), "--out", eval, "--workers", "2")
+	if !strings.Contains(stderr, "132 runs (132 evaluated, 0 up to date, 0 missing predictions)") {
+		t.Errorf("eval: %s", stderr)
+	}
+	var rep nfiReportJSON
+	b, err := os.ReadFile(filepath.Join(eval, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]report.Table3Row{}
+	for _, r := range rep.Report.Table3 {
+		rows[r.Agent] = r
+	}
+	for _, a := range []string{"claude-scripted", "codex-scripted"} {
+		if rows[a].Runs != 60 {
+			t.Errorf("Table 3 %s: %d runs, want 60", a, rows[a].Runs)
+		}
+	}
+	if rows["gold"].Mean != rows[report.HumanReference].Mean || rows["gold"].PassPct != 100 {
+		t.Errorf("the oracle does not reproduce the Human Reference row:\n%+v\n%+v", rows["gold"], rows[report.HumanReference])
+	}
+	if len(rep.Report.Table4) != 4 {
+		t.Errorf("Table 4 rows %d, want 4", len(rep.Report.Table4))
+	}
+	for _, c := range rep.Report.Consistency {
+		if c.Agent != "gold" && (c.MaxRuns != 5 || c.Tasks != 12) {
+			t.Errorf("consistency %s: %d tasks, %d runs; want 12 and 5", c.Agent, c.Tasks, c.MaxRuns)
+		}
+	}
+	recs := map[string][]*agent.Record{}
+	all, err := agent.LoadRecords(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range all {
+		recs[r.Agent] = append(recs[r.Agent], r)
+	}
+	for _, c := range rep.Report.Cost {
+		if c.Agent == "gold" {
+			if c.MeanTokens.OK || !c.MeanSeconds.OK {
+				t.Errorf("gold cost row %+v: want measured time and unknown tokens", c)
+			}
+			continue
+		}
+		var secs, toks float64
+		for _, r := range recs[c.Agent] {
+			secs += r.DurationS
+			n, ok := r.Usage.Tokens()
+			if !ok {
+				t.Errorf("%s %s run %d: no tokens recorded", c.Agent, r.InstanceID, r.Run)
+			}
+			toks += float64(n)
+		}
+		if !c.MeanSeconds.OK || c.MeanSeconds.N != 60 || abs(c.MeanSeconds.Value-secs/60) > 1e-6 {
+			t.Errorf("cost %s: mean seconds %+v, want %.4f over 60 measured runs", c.Agent, c.MeanSeconds, secs/60)
+		}
+		if !c.MeanTokens.OK || abs(c.MeanTokens.Value-toks/60) > 1e-6 {
+			t.Errorf("cost %s: mean tokens %+v, want %.1f", c.Agent, c.MeanTokens, toks/60)
+		}
+		if c.Agent == "claude-scripted" && !c.MeanCostUSD.OK || c.Agent == "codex-scripted" && c.MeanCostUSD.OK {
+			t.Errorf("cost %s: mean USD %+v (Claude reports cost, Codex does not)", c.Agent, c.MeanCostUSD)
+		}
+	}
+	var overhead float64
+	for _, r := range all {
+		overhead += r.Timing.OverheadS
+	}
+	t.Logf("polynfi overhead per agent run: mean %.3fs over %d runs (workspace, collection, records)", overhead/float64(len(all)), len(all))
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// requireBwrapInCI fails in CI when bubblewrap cannot isolate the agents
+// (the tests' claims about what agents cannot see rely on it).
+func requireBwrapInCI(t *testing.T) {
+	t.Helper()
+	if os.Getenv("CI") != "true" {
+		return
+	}
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		t.Fatal("bubblewrap is not installed; CI must provide it")
+	}
+}
