@@ -250,8 +250,13 @@ func runAgents(e *env, o runOptions) error {
 		return err
 	}
 	local := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation, MaxOutput: o.maxOutput})
-	if note := local.Note(); note != "" {
-		fmt.Fprintf(e.stderr, "polynfi: %s: the agent can see and write everything this user can\n", note)
+	if o.agentName != agent.GoldAgent {
+		if local.Refuses() {
+			return fmt.Errorf("%s: refusing to run agents outside a sandbox; install bubblewrap or pass --no-isolation", local.Note())
+		}
+		if note := local.Note(); note != "" {
+			fmt.Fprintf(e.stderr, "polynfi: %s: the agent can see and write everything this user can\n", note)
+		}
 	}
 	r, err := agent.NewRunner(agent.Options{
 		Agent: o.agentName, Name: o.name, Command: o.agentCmd, Model: o.model, Runs: o.runs, Workers: o.workers,
