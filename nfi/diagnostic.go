@@ -12,7 +12,19 @@ type Diagnostic struct {
 	EndLine   int    `json:"end_line,omitempty"`
 	EndColumn int    `json:"end_column,omitempty"`
 	Message   string `json:"message"`
+	// Suppressed says why the finding does not count, "" when it counts:
+	// SuppressedNoqa (a `# noqa` comment on its line), SuppressedFile (a
+	// file-level `# polynfi: noqa`) or SuppressedPerFile (the settings'
+	// per-file-ignores). Set only when the Engine honours suppressions.
+	Suppressed string `json:"suppressed,omitempty"`
 }
+
+// Suppression kinds of a Diagnostic.
+const (
+	SuppressedNoqa    = "noqa"
+	SuppressedFile    = "file-noqa"
+	SuppressedPerFile = "per-file-ignores"
+)
 
 // String formats the diagnostic as "line:col: ID message".
 func (d Diagnostic) String() string {

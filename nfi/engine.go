@@ -47,6 +47,15 @@ type Engine struct {
 	first    []int32
 	visitors []visitor
 	finish   []int
+	// Suppressions, when true, honours `# noqa` comments and the settings'
+	// per-file-ignores (see suppress.go): silenced findings stay in the
+	// result, marked, and do not fail their rule. False (the default)
+	// scores as SWE-NFI does, every finding counting, so that benchmark
+	// numbers are reproducible. Set it before the first Score.
+	Suppressions bool
+	isComment    []bool                     // by Python KindID
+	ruffExact    map[string]map[string]bool // Ruff code → polynfi IDs with that exact oracle
+	perFile      []perFileIgnore
 	// MaxFileSize is the largest file scored, in bytes; larger files are
 	// reported with status too_large. 0 means no limit.
 	MaxFileSize int
@@ -110,6 +119,35 @@ func NewEngine(c *Catalog, s Settings) (*Engine, error) {
 			e.finish = append(e.finish, i)
 		}
 	}
+	e.isComment = make([]bool, len(names))
+	for _, id := range byName["comment"] {
+		e.isComment[id] = true
+	}
+	e.ruffExact = map[string]map[string]bool{}
+	for _, r := range e.rules {
+		if !r.Oracle.Exact {
+			continue
+		}
+		for _, code := range r.Oracle.Ruff {
+			code = strings.ToUpper(code)
+			if e.ruffExact[code] == nil {
+				e.ruffExact[code] = map[string]bool{}
+			}
+			e.ruffExact[code][r.ID] = true
+		}
+	}
+	pats := make([]string, 0, len(s.PerFileIgnores))
+	for p := range s.PerFileIgnores {
+		pats = append(pats, p)
+	}
+	slices.Sort(pats)
+	for _, p := range pats {
+		g, err := CompileGlob(p)
+		if err != nil {
+			return nil, err
+		}
+		e.perFile = append(e.perFile, perFileIgnore{glob: g, rules: s.PerFileIgnores[p]})
+	}
 	e.first = make([]int32, len(dispatch)+1)
 	for k, rs := range dispatch {
 		for _, ri := range rs {
@@ -118,6 +156,12 @@ func NewEngine(c *Catalog, s Settings) (*Engine, error) {
 		e.first[k+1] = int32(len(e.visitors))
 	}
 	return e, nil
+}
+
+// perFileIgnore is one compiled entry of Settings.PerFileIgnores.
+type perFileIgnore struct {
+	glob  Glob
+	rules []string
 }
 
 // visitor is one entry of the flattened dispatch table.
@@ -281,6 +325,9 @@ func (e *Engine) ScoreTree(path string, tree *syntax.Tree) (result FileScore) {
 		}
 	}
 	e.givePasses(passes)
+	if e.Suppressions {
+		e.suppress(path, tree, &fs)
+	}
 	return fs
 }
 

@@ -89,6 +89,13 @@ type FileScore struct {
 	Lines  int          `json:"lines,omitempty"`
 	Scores Scores       `json:"scores"`
 	Rules  []RuleResult `json:"rules,omitempty"`
+	// Suppressed counts the diagnostics that suppressions silenced (they
+	// stay in Rules, marked; see Diagnostic.Suppressed). Set only when the
+	// Engine honours suppressions.
+	Suppressed int `json:"suppressed,omitempty"`
+	// UnusedSuppressions lists the `# noqa` codes naming polynfi rules (and
+	// file-level `# polynfi: noqa` comments) that silenced nothing.
+	UnusedSuppressions []UnusedSuppression `json:"unused_suppressions,omitempty"`
 }
 
 // Rule returns the result of rule id; ok is false when it did not run.
@@ -221,20 +228,67 @@ type Delta struct {
 	After       Scores      `json:"after"`
 	Improvement Improvement `json:"improvement"`
 	Flips       []Flip      `json:"flipped,omitempty"`
-	// Valid is false when either version has no valid file; then only the
-	// valid side's scores are set and Improvement is empty.
+	// Valid is false when the comparison is undefined: a version has no
+	// valid file, or some file of either version could not be scored (see
+	// Compare). Then Before and After hold the means over the valid files
+	// of each side (for display only) and Improvement is empty.
 	Valid bool `json:"valid"`
+	// Invalid lists every file that could not be scored, each with the
+	// version it belongs to, before-version files first.
+	Invalid []InvalidFile `json:"invalid_files,omitempty"`
+}
+
+// Version names the side of a comparison a file belongs to.
+type Version string
+
+// The two sides of a comparison.
+const (
+	VersionBefore Version = "before"
+	VersionAfter  Version = "after"
+)
+
+// InvalidFile is a file of one side of a comparison that could not be
+// scored (syntax error, binary, encoding, size or read error).
+type InvalidFile struct {
+	Path    string     `json:"path"`
+	Version Version    `json:"version"`
+	Status  string     `json:"status"`
+	Error   *FileError `json:"error,omitempty"`
 }
 
 // Compare scores a change: before and after are the versions of the same
 // files (matched by Path; a file absent on one side contributes only to the
-// other side's mean). Source: SWE-NFI Eq. 2, 3; spec §3 multi-file mean.
+// other side's mean).
+//
+// Broken code: I_p is defined only when every file of both versions could
+// be scored. A file that does not parse (or is binary, undecodable, too
+// large or unreadable) has no score (spec §3), and leaving it out of its
+// version's mean would reward breaking it (the broken file's failures
+// vanish from the after mean). So any invalid file, on either side, makes
+// the comparison undefined: Valid is false, Improvement is empty and
+// Invalid names each such file with its version. This is the one rule
+// every user of I_p shares: polynfi diff (exit 1), the NFI suite (an
+// unparsable output is invalid), mining (a scorer_error) and the harness's
+// NFI delta.
+//
+// Source: SWE-NFI Eq. 2, 3; polynfi evaluation spec §3 (multi-file mean,
+// "a file that does not parse has no score; the output is invalid").
 func Compare(before, after []FileScore) Delta {
 	var c Delta
 	var okB, okA bool
 	c.Before, okB = MeanScores(before)
 	c.After, okA = MeanScores(after)
-	c.Valid = okB && okA
+	for _, side := range []struct {
+		v     Version
+		files []FileScore
+	}{{VersionBefore, before}, {VersionAfter, after}} {
+		for _, f := range side.files {
+			if !f.Valid {
+				c.Invalid = append(c.Invalid, InvalidFile{Path: f.Path, Version: side.v, Status: f.Status, Error: f.Error})
+			}
+		}
+	}
+	c.Valid = okB && okA && len(c.Invalid) == 0
 	if c.Valid {
 		c.Improvement = Improve(c.Before, c.After)
 	}

@@ -24,13 +24,82 @@ type Settings struct {
 	Ignore  []string                  `toml:"ignore" json:"ignore,omitempty"`
 	Limits  map[string]float64        `toml:"thresholds" json:"thresholds,omitempty"`
 	Options map[string]map[string]any `toml:"options" json:"options,omitempty"`
+	// PerFileIgnores maps a path pattern (see Glob) to rule selectors
+	// (IDs, aspect codes, prefixes) whose findings are suppressed in the
+	// files it matches. Source: Ruff's per-file-ignores.
+	PerFileIgnores map[string][]string `toml:"per-file-ignores" json:"per_file_ignores,omitempty"`
+	// Exclude replaces the default excluded paths (DefaultExclude);
+	// ExtendExclude adds to them. Patterns as Glob. Source: Ruff's exclude
+	// and extend-exclude.
+	Exclude       []string `toml:"exclude" json:"exclude,omitempty"`
+	ExtendExclude []string `toml:"extend-exclude" json:"extend_exclude,omitempty"`
+	// RespectGitignore, when set to false, scores git-ignored files too
+	// (default true). Source: Ruff's respect-gitignore.
+	RespectGitignore *bool `toml:"respect-gitignore" json:"respect_gitignore,omitempty"`
+	// Gate holds the exit-code gates of score and diff (see the CLI's
+	// --fail-on and --fail-under, which add to these).
+	Gate Gate `toml:"gate" json:"gate,omitzero"`
 	// Origin is the file the settings came from, "" for defaults.
 	Origin string `toml:"-" json:"origin,omitempty"`
 }
 
+// Gate is the [gate] table of the settings: FailOn lists conditions
+// ("regression", "regression:DOC", "new-findings", "invalid"), FailUnder
+// maps an aspect code to the lowest S_p (in [0, 1]) the after version may
+// have.
+type Gate struct {
+	FailOn    []string           `toml:"fail-on" json:"fail_on,omitempty"`
+	FailUnder map[string]float64 `toml:"fail-under" json:"fail_under,omitempty"`
+}
+
+// DefaultExclude are the paths never searched for Python files unless
+// Exclude replaces them: version-control, environment, cache and build
+// directories. Source: Ruff's default exclude list (plus __pycache__).
+var DefaultExclude = []string{
+	".bzr", ".direnv", ".eggs", ".git", ".git-rewrite", ".hg", ".ipynb_checkpoints", ".mypy_cache",
+	".nox", ".pants.d", ".pyenv", ".pytest_cache", ".pytype", ".ruff_cache", ".svn", ".tox", ".venv",
+	".vscode", "__pycache__", "__pypackages__", "_build", "buck-out", "build", "dist", "node_modules",
+	"site-packages", "venv",
+}
+
+// BaseDir is the directory the settings' path patterns are relative to:
+// the settings file's directory, or the working directory for defaults.
+func (s Settings) BaseDir() string {
+	if s.Origin != "" {
+		if abs, err := filepath.Abs(filepath.Dir(s.Origin)); err == nil {
+			return abs
+		}
+	}
+	wd, _ := os.Getwd()
+	return wd
+}
+
+// Excludes compiles the effective exclude patterns (Exclude, or
+// DefaultExclude when it is unset, then ExtendExclude).
+func (s Settings) Excludes() ([]Glob, error) {
+	pats := DefaultExclude
+	if s.Exclude != nil {
+		pats = s.Exclude
+	}
+	pats = append(append([]string(nil), pats...), s.ExtendExclude...)
+	var out []Glob
+	var errs []error
+	for _, p := range pats {
+		g, err := CompileGlob(p)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out = append(out, g)
+	}
+	return out, errors.Join(errs...)
+}
+
 // NonDefault reports whether any setting differs from the defaults.
 func (s Settings) NonDefault() bool {
-	return len(s.Select) > 0 || len(s.Ignore) > 0 || len(s.Limits) > 0 || len(s.Options) > 0
+	return len(s.Select) > 0 || len(s.Ignore) > 0 || len(s.Limits) > 0 || len(s.Options) > 0 ||
+		len(s.PerFileIgnores) > 0 || s.Exclude != nil || len(s.ExtendExclude) > 0 || s.RespectGitignore != nil ||
+		len(s.Gate.FailOn) > 0 || len(s.Gate.FailUnder) > 0
 }
 
 func matches(patterns []string, r *Rule) bool {
@@ -87,6 +156,34 @@ func (s Settings) Validate(rules []*Rule) error {
 			errs = append(errs, fmt.Errorf("%s: thresholds: %s is a %s rule and has no threshold", where, id, r.Kind))
 		case v < 0 || math.IsNaN(v) || math.IsInf(v, 0):
 			errs = append(errs, fmt.Errorf("%s: thresholds: %s = %v: want a number >= 0 (%s)", where, id, v, r.Limit.Unit))
+		}
+	}
+	for pat, sel := range s.PerFileIgnores {
+		if _, err := CompileGlob(pat); err != nil {
+			errs = append(errs, fmt.Errorf("%s: per-file-ignores: %w", where, err))
+		}
+		for _, p := range sel {
+			ok := false
+			for _, r := range rules {
+				if matches([]string{p}, r) {
+					ok = true
+					break
+				}
+			}
+			if !ok {
+				errs = append(errs, fmt.Errorf("%s: per-file-ignores.%q: %q matches no rule", where, pat, p))
+			}
+		}
+	}
+	if _, err := s.Excludes(); err != nil {
+		errs = append(errs, fmt.Errorf("%s: exclude: %w", where, err))
+	}
+	for a, v := range s.Gate.FailUnder {
+		if _, err := ParseAspect(a); err != nil {
+			errs = append(errs, fmt.Errorf("%s: gate.fail-under: %w", where, err))
+		}
+		if v < 0 || v > 1 || math.IsNaN(v) {
+			errs = append(errs, fmt.Errorf("%s: gate.fail-under.%s = %v: want S_p in [0, 1]", where, a, v))
 		}
 	}
 	for id, opts := range s.Options {
@@ -168,7 +265,7 @@ func undecoded(path string, md toml.MetaData, prefix string) error {
 	}
 	if len(bad) > 0 {
 		sort.Strings(bad)
-		return fmt.Errorf("%s: unknown keys %s (want select, ignore, thresholds, options)", path, strings.Join(bad, ", "))
+		return fmt.Errorf("%s: unknown keys %s (want select, ignore, thresholds, options, per-file-ignores, exclude, extend-exclude, respect-gitignore, gate)", path, strings.Join(bad, ", "))
 	}
 	return nil
 }

@@ -65,21 +65,48 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return ExitInterrupted
 	}
 	fmt.Fprintf(stderr, "polynfi: %v\n", err)
+	return exitCode(err)
+}
+
+// exitCode maps an error to its exit code by its type, never by its text:
+// a usageError (bad flags, arguments or values, an unknown command) is
+// ExitUsage, an exitError carries its code, anything else (I/O, bad input
+// files, git failures) is ExitError.
+func exitCode(err error) int {
+	var ee exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
 	var ue usageError
-	if errors.As(err, &ue) || isCobraUsage(err) {
+	if errors.As(err, &ue) {
 		return ExitUsage
 	}
 	return ExitError
 }
 
-func isCobraUsage(err error) bool {
-	s := err.Error()
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand", "accepts ", "requires at least", "requires at most", "flag needs an argument", "invalid argument"} {
-		if strings.Contains(s, p) {
-			return true
+// usageArgs makes the errors of a positional-argument check usage errors.
+func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := check(cmd, args); err != nil {
+			var ue usageError
+			if errors.As(err, &ue) {
+				return err
+			}
+			return usageError{err}
 		}
+		return nil
 	}
-	return false
+}
+
+// typeUsageErrors walks the command tree so that every argument check
+// returns a usageError (cobra's own checks return plain errors).
+func typeUsageErrors(c *cobra.Command) {
+	if c.Args != nil {
+		c.Args = usageArgs(c.Args)
+	}
+	for _, sub := range c.Commands() {
+		typeUsageErrors(sub)
+	}
 }
 
 func newRoot(e *env) *cobra.Command {
@@ -93,7 +120,22 @@ func newRoot(e *env) *cobra.Command {
 and builds the datasets these are measured on.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       polynfiVersion(),
+		Args:          cobra.ArbitraryArgs,
+		// Without subcommand: help; with an unknown one: a usage error
+		// (cobra's own "unknown command" error is an untyped string).
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+				if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+					msg += "; did you mean " + strings.Join(s, ", ") + "?"
+				}
+				return usageError{errors.New(msg)}
+			}
+			return cmd.Help()
+		},
 	}
+	root.SetVersionTemplate("polynfi {{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
 	// Each subcommand lives in its own file; keep this list sorted.
 	for _, mk := range []func(*env) *cobra.Command{
@@ -110,6 +152,9 @@ and builds the datasets these are measured on.`,
 		newTasksCmd,
 	} {
 		root.AddCommand(mk(e))
+	}
+	for _, c := range root.Commands() {
+		typeUsageErrors(c)
 	}
 	return root
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -19,106 +20,238 @@ import (
 // diffOutput is the JSON shape of `polynfi diff`.
 type diffOutput struct {
 	Run    settingsSummary `json:"run"`
+	Git    *gitRange       `json:"git,omitempty"`
 	Before []nfi.FileScore `json:"before_files"`
 	After  []nfi.FileScore `json:"after_files"`
 	nfi.Delta
 	// ImprovementPoints is I_p × 100, to one decimal (the paper's unit).
 	ImprovementPoints map[string]float64 `json:"improvement_pp"`
 	// Added and Removed list the files present in only one version
-	// (directory comparisons); they count in that version's mean only.
+	// (directory and git comparisons); they count in that version's mean only.
 	Added   []string `json:"added_files,omitempty"`
 	Removed []string `json:"removed_files,omitempty"`
+	// Renamed maps an after path to its before path (git comparisons).
+	Renamed map[string]string `json:"renamed_files,omitempty"`
+	// Findings counts the after version's findings that count (not
+	// suppressed) by baseline state (new, updated, unchanged) and the
+	// before findings that are gone (fixed); with --new-code only those on
+	// added or changed lines.
+	Findings map[string]int `json:"findings"`
+	// NewCode is true when findings were limited to added or changed lines.
+	NewCode bool `json:"new_code,omitempty"`
+	// Gates lists each gate that tripped, "" when none (see gate.go).
+	Gates []string `json:"gates_failed,omitempty"`
+}
+
+// gitRange names the revisions a git-aware comparison read.
+type gitRange struct {
+	Root      string `json:"root"`
+	Base      string `json:"base"`       // as given
+	MergeBase string `json:"merge_base"` // the before version (a commit ID)
+	Head      string `json:"head"`       // a commit ID, or "WORKTREE"
+}
+
+// worktree is gitRange.Head for the files on disk.
+const worktree = "WORKTREE"
+
+// comparison is a scored change with everything the writers need: the
+// content of each version of a file (for the line alignment) and where
+// the after file is on disk (for locations).
+type comparison struct {
+	out diffOutput
+	// content returns a file of a version (by FileScore.Path), ok false
+	// when it cannot be read.
+	content func(v nfi.Version, path string) ([]byte, bool)
+	// afterPath maps an after FileScore.Path to a path locations use.
+	afterPath func(string) string
+	// labels name the two versions in text output.
+	labels [2]string
+	base   baseline
 }
 
 func newDiffCmd(e *env) *cobra.Command {
 	var (
-		format string
-		ef     engineFlags
+		format   string
+		base     string
+		head     string
+		ef       engineFlags
+		of       outputFlags
+		gf       gateFlags
+		newCode  bool
+		noMerge  bool
+		maxShown int
 	)
 	cmd := &cobra.Command{
-		Use:   "diff BEFORE AFTER",
-		Short: "Score a change: S_p before and after, I_p per aspect, flipped rules",
-		Long: `Compare two versions of Python code: two files, or two directories whose *.py
-files are matched by relative path. Prints S_p before and after (mean over the
-files present in each version), the improvement I_p = S_p(after) - S_p(before)
-per aspect in percentage points (SWE-NFI Eq. 2), and every rule whose verdict
-flipped. In text, files present in only one version are listed with the rules
-they fail, and a findings line counts the diagnostics the change introduced
-(new), changed (updated), kept (unchanged) and fixed, which shows what a change
-did within rules that fail before and after. --format sarif writes the after version's results (SARIF 2.1.0),
-each marked new, updated or unchanged against the before version, for
-code-scanning tools to show only what a change introduced. A version with no
-valid file has no score; the improvement is then not defined and the exit
-code is 1.`,
-		Args: cobra.ExactArgs(2),
+		Use:   "diff BEFORE AFTER | diff --base REF [--head REF]",
+		Short: "Score a change: S_p before and after, I_p per aspect, new and fixed findings, gates",
+		Long: `Compare two versions of Python code: two files, two directories whose *.py
+files are matched by relative path, or, with --base, two revisions of the git
+repository holding the working directory.
+
+Git-aware (--base REF [--head REF], head defaults to HEAD): only the .py files
+the change touches are scored, read straight from git objects (no checkout,
+no change to the work tree or index), at the merge base of REF and head (as
+a pull request's "files changed" and ` + "`git diff REF...HEAD`" + ` use; --no-merge-base
+takes REF itself) and at head. Renames are followed.
+
+Prints S_p before and after (mean over the files present in each version),
+the improvement I_p = S_p(after) - S_p(before) per aspect in percentage
+points (SWE-NFI Eq. 2), every rule whose verdict flipped, and the findings
+along a line alignment of the two versions of each file: new, updated
+(same rule, another message), unchanged, fixed. --new-code keeps only
+findings on added or changed lines (S_p still covers whole files).
+
+Broken code: a file that cannot be scored (syntax error, binary, encoding)
+in either version makes the comparison undefined: no I_p is printed, the
+invalid files are named with their version, and the exit code is 1. A change
+that breaks a file can never show an improvement.
+
+Formats: text, json, sarif (after results with baselineState), github
+(workflow annotations of new findings), gitlab (Code Quality JSON), junit
+(JUnit XML), markdown (a pull-request summary). --statistics prints the
+count per rule instead.
+
+Exit status: 0 ok; 1 a gate tripped (--fail-on, --fail-under, [gate] of the
+settings) or the comparison is undefined; 2 usage error; 3 error (a path
+that does not exist, git failure, I/O).`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if base != "" {
+				return cobra.NoArgs(cmd, args)
+			}
+			if head != "" {
+				return usagef("--head needs --base")
+			}
+			return cobra.ExactArgs(2)(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFormat(format, "text", "json", "sarif"); err != nil {
+			if err := checkFormat(format, diffFormats...); err != nil {
 				return err
 			}
-			eng, err := ef.engine(args[1])
+			start := "."
+			if len(args) == 2 {
+				start = args[1]
+			}
+			eng, err := ef.engine(start)
 			if err != nil {
 				return err
 			}
-			before, after, err := pairFiles(args[0], args[1])
+			gates, err := gf.gates(eng.Settings, true)
 			if err != nil {
 				return err
 			}
-			parser := syntax.NewParser()
-			defer parser.Close()
-			score := func(root string, rels []string) []nfi.FileScore {
-				var out []nfi.FileScore
-				for _, rel := range rels {
-					p := root
-					if rel != "" {
-						p = filepath.Join(root, rel)
-					}
-					fs := eng.ScoreFile(parser, p)
-					if rel != "" {
-						fs.Path = filepath.ToSlash(rel)
-					}
-					out = append(out, fs)
+			var c *comparison
+			if base != "" {
+				if head == "" {
+					head = "HEAD"
 				}
-				return out
-			}
-			out := diffOutput{Run: summarizeSettings(eng), Before: score(args[0], before), After: score(args[1], after)}
-			single := len(before) == 1 && len(after) == 1 && before[0] == ""
-			if single {
-				// two single files: match them whatever their names, under the after name
-				name := filepath.Base(args[1])
-				out.Before[0].Path, out.After[0].Path = name, name
+				c, err = gitComparison(e, eng, &ef, base, head, !noMerge)
 			} else {
-				out.Added, out.Removed = onlyIn(after, before), onlyIn(before, after)
+				c, err = pathComparison(eng, args[0], args[1])
 			}
-			out.Delta = nfi.Compare(out.Before, out.After)
-			out.ImprovementPoints = map[string]float64{}
-			for _, a := range nfi.Aspects {
-				if v, ok := out.Improvement.Points(a); ok {
-					out.ImprovementPoints[a.Code()] = v
-				}
+			if err != nil {
+				return err
 			}
-			switch format {
-			case "json":
-				if err := writeJSON(e.stdout, out); err != nil {
-					return err
-				}
-			case "sarif":
-				b := compareBaseline(out, diffPath(args[0], single), diffPath(args[1], single))
-				if err := writeDiffSARIF(e.stdout, eng, out, b, diffPath(args[1], single)); err != nil {
-					return err
-				}
-			default:
-				b := compareBaseline(out, diffPath(args[0], single), diffPath(args[1], single))
-				writeDiffText(e, out, args, b.counts())
+			c.finish(newCode)
+			c.out.Gates = gates.check(c)
+			err = of.write(e, func(w io.Writer) error {
+				return writeDiff(w, format, of.statistics, eng, c, maxShown)
+			})
+			if err != nil {
+				return err
 			}
-			if !out.Valid {
+			for _, g := range c.out.Gates {
+				fmt.Fprintf(e.stderr, "polynfi: gate failed: %s\n", g)
+			}
+			if !c.out.Valid || len(c.out.Gates) > 0 {
 				return exitError{ExitFindings}
 			}
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json, sarif")
+	cmd.Flags().StringVar(&format, "format", "text", "output format: "+strings.Join(diffFormats, ", "))
+	cmd.Flags().StringVar(&base, "base", "", "git: compare with this revision (branch, tag, commit)")
+	cmd.Flags().StringVar(&head, "head", "", "git: the changed revision (default HEAD)")
+	cmd.Flags().BoolVar(&noMerge, "no-merge-base", false, "git: compare with --base itself, not its merge base with head")
+	cmd.Flags().BoolVar(&newCode, "new-code", false, "keep only findings on added or changed lines")
+	cmd.Flags().IntVar(&maxShown, "max-findings", 20, "text and markdown: new findings listed at most")
 	ef.register(cmd)
+	ef.registerSuppressions(cmd)
+	of.register(cmd)
+	gf.register(cmd)
 	return cmd
+}
+
+var diffFormats = []string{"text", "json", "sarif", "github", "gitlab", "junit", "markdown"}
+
+// pathComparison scores two files or two directories.
+func pathComparison(eng *nfi.Engine, beforeArg, afterArg string) (*comparison, error) {
+	before, after, err := pairFiles(beforeArg, afterArg, eng.Settings)
+	if err != nil {
+		return nil, err
+	}
+	parser := syntax.NewParser()
+	defer parser.Close()
+	single := len(before) == 1 && len(after) == 1 && before[0] == ""
+	score := func(root string, rels []string) []nfi.FileScore {
+		var out []nfi.FileScore
+		for _, rel := range rels {
+			p := root
+			if rel != "" {
+				p = filepath.Join(root, rel)
+			}
+			fs := eng.ScoreFile(parser, p)
+			if rel != "" {
+				fs.Path = filepath.ToSlash(rel)
+			}
+			out = append(out, fs)
+		}
+		return out
+	}
+	c := &comparison{
+		out:    diffOutput{Run: summarizeSettings(eng), Before: score(beforeArg, before), After: score(afterArg, after)},
+		labels: [2]string{beforeArg, afterArg},
+	}
+	if single {
+		// Two single files are matched whatever their names, under the
+		// after file's name; an invalid file is named in Invalid by its
+		// own argument, so that the right side is blamed.
+		name := filepath.Base(afterArg)
+		c.out.Before[0].Path, c.out.After[0].Path = name, name
+	} else {
+		c.out.Added, c.out.Removed = onlyIn(after, before), onlyIn(before, after)
+	}
+	c.out.Delta = nfi.Compare(c.out.Before, c.out.After)
+	if single {
+		for i := range c.out.Invalid {
+			if c.out.Invalid[i].Version == nfi.VersionBefore {
+				c.out.Invalid[i].Path = beforeArg
+			} else {
+				c.out.Invalid[i].Path = afterArg
+			}
+		}
+	}
+	root := map[nfi.Version]string{nfi.VersionBefore: beforeArg, nfi.VersionAfter: afterArg}
+	c.content = func(v nfi.Version, path string) ([]byte, bool) {
+		b, err := os.ReadFile(diffPath(root[v], single)(path))
+		return b, err == nil
+	}
+	c.afterPath = diffPath(afterArg, single)
+	return c, nil
+}
+
+// finish computes the improvement in points, the baseline of findings and
+// their counts; newCode limits the findings to added or changed lines.
+func (c *comparison) finish(newCode bool) {
+	c.out.ImprovementPoints = map[string]float64{}
+	for _, a := range nfi.Aspects {
+		if v, ok := c.out.Improvement.Points(a); ok {
+			c.out.ImprovementPoints[a.Code()] = v
+		}
+	}
+	c.base = compareBaseline(c.out, c.content)
+	c.out.NewCode = newCode
+	c.base.newCode = newCode
+	c.out.Findings = c.base.counts(c.out)
 }
 
 // onlyIn returns the paths of a that are not in b, in order.
@@ -137,8 +270,9 @@ func onlyIn(a, b []string) []string {
 }
 
 // pairFiles returns the relative paths to score on each side: for two files,
-// [""] and [""]; for two directories, their *.py files by relative path.
-func pairFiles(a, b string) (before, after []string, err error) {
+// [""] and [""]; for two directories, their *.py files by relative path
+// (excluded and git-ignored files left out, see discover).
+func pairFiles(a, b string, s nfi.Settings) (before, after []string, err error) {
 	sa, errA := os.Stat(a)
 	sb, errB := os.Stat(b)
 	var missing []string
@@ -154,7 +288,7 @@ func pairFiles(a, b string) (before, after []string, err error) {
 		}
 	}
 	if len(missing) > 0 {
-		return nil, nil, fmt.Errorf("no such file or directory: %s", strings.Join(missing, ", "))
+		return nil, nil, fmt.Errorf("no such file or directory: %s: %w", strings.Join(missing, ", "), fs.ErrNotExist)
 	}
 	if sa.IsDir() != sb.IsDir() {
 		return nil, nil, usagef("diff: %s and %s must both be files or both be directories", a, b)
@@ -163,7 +297,7 @@ func pairFiles(a, b string) (before, after []string, err error) {
 		return []string{""}, []string{""}, nil
 	}
 	rel := func(root string) ([]string, error) {
-		files, _, err := pythonFiles([]string{root})
+		files, _, err := discover([]string{root}, s)
 		if err != nil {
 			return nil, err
 		}
@@ -182,24 +316,33 @@ func pairFiles(a, b string) (before, after []string, err error) {
 	return before, after, err
 }
 
-func writeDiffText(e *env, out diffOutput, args []string, findings map[string]int) {
-	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(w, "before: %s (%s)\nafter:  %s (%s)\n", args[0], plural(len(out.Before), "file"), args[1], plural(len(out.After), "file"))
+func writeDiffText(w io.Writer, c *comparison, maxShown int) error {
+	out := c.out
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	if out.Git != nil {
+		fmt.Fprintf(tw, "before: %s at %s (%s)\nafter:  %s (%s)\n", c.labels[0], short(out.Git.MergeBase), plural(len(out.Before), "file"),
+			c.labels[1], plural(len(out.After), "file"))
+	} else {
+		fmt.Fprintf(tw, "before: %s (%s)\nafter:  %s (%s)\n", c.labels[0], plural(len(out.Before), "file"), c.labels[1], plural(len(out.After), "file"))
+	}
 	for _, p := range out.Added {
-		fmt.Fprintf(w, "added:   %s%s\n", p, verdict(out.After, p))
+		fmt.Fprintf(tw, "added:   %s%s\n", p, verdict(out.After, p))
 	}
 	for _, p := range out.Removed {
-		fmt.Fprintf(w, "removed: %s%s\n", p, verdict(out.Before, p))
+		fmt.Fprintf(tw, "removed: %s%s\n", p, verdict(out.Before, p))
 	}
-	fmt.Fprintln(w)
-	for _, side := range [][]nfi.FileScore{out.Before, out.After} {
-		for _, f := range side {
-			if !f.Valid && f.Error != nil {
-				fmt.Fprintf(w, "invalid: %s: %s at %d:%d: %s\n", f.Path, f.Status, f.Error.Line, f.Error.Column, f.Error.Message)
-			}
+	fmt.Fprintln(tw)
+	for _, f := range out.Invalid {
+		msg := f.Status
+		if f.Error != nil {
+			msg = fmt.Sprintf("%s at %d:%d: %s", f.Status, f.Error.Line, f.Error.Column, f.Error.Message)
 		}
+		fmt.Fprintf(tw, "invalid %s: %s: %s\n", f.Version, f.Path, msg)
 	}
-	fmt.Fprintln(w, "ASPECT\tS_p BEFORE\tS_p AFTER\tI_p (pp)")
+	if len(out.Invalid) > 0 {
+		fmt.Fprintln(tw, "I_p undefined: a file that cannot be scored makes the comparison undefined (exit 1)")
+	}
+	fmt.Fprintln(tw, "ASPECT\tS_p BEFORE\tS_p AFTER\tI_p (pp)")
 	for _, a := range nfi.Aspects {
 		b, okb := out.Delta.Before.Get(a)
 		af, oka := out.Delta.After.Get(a)
@@ -216,23 +359,57 @@ func writeDiffText(e *env, out diffOutput, args []string, findings map[string]in
 		if v, ok := out.Improvement.Points(a); ok {
 			ip = fmt.Sprintf("%+.1f", v)
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", a.Code(), cell(b, okb), cell(af, oka), ip)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", a.Code(), cell(b, okb), cell(af, oka), ip)
 	}
-	w.Flush()
-	fmt.Fprintf(e.stdout, "\nfindings: %d new, %d updated, %d unchanged, %d fixed (--format sarif lists them)\n",
-		findings[baselineNew], findings[baselineUpdated], findings[baselineUnchanged], findings["absent"])
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	scope := ""
+	if out.NewCode {
+		scope = " on added or changed lines"
+	}
+	fmt.Fprintf(w, "\nfindings%s: %d new, %d updated, %d unchanged, %d fixed (--format sarif lists them)\n", scope,
+		out.Findings[baselineNew], out.Findings[baselineUpdated], out.Findings[baselineUnchanged], out.Findings["absent"])
+	shown := 0
+	for _, f := range c.findings() {
+		if f.State != baselineNew || f.Suppressed() {
+			continue
+		}
+		if shown == maxShown {
+			fmt.Fprintf(w, "  ... (%d new in all)\n", out.Findings[baselineNew])
+			break
+		}
+		if shown == 0 {
+			fmt.Fprintln(w, "new findings:")
+		}
+		shown++
+		fmt.Fprintf(w, "  %s:%d:%d: %s %s\n", f.Path, f.Diag.Line, f.Diag.Column, f.Diag.RuleID, f.Diag.Message)
+	}
 	if len(out.Flips) == 0 {
-		fmt.Fprintln(e.stdout, "no rule flipped")
+		fmt.Fprintln(w, "no rule flipped")
 	} else {
-		fmt.Fprintln(e.stdout, "\nflipped rules:")
+		fmt.Fprintln(w, "\nflipped rules:")
 		for _, f := range out.Flips {
 			dir := "fixed  "
 			if !f.After {
 				dir = "broken "
 			}
-			fmt.Fprintf(e.stdout, "  %s %s %s\n", dir, f.ID, f.Path)
+			fmt.Fprintf(w, "  %s %s %s\n", dir, f.ID, f.Path)
 		}
 	}
+	if n := suppressedCount(out.After); n > 0 {
+		fmt.Fprintf(w, "suppressions honoured: %s silenced in the after version (--ignore-noqa scores as SWE-NFI)\n", plural(n, "finding"))
+	}
+	writeUnused(w, out.After)
+	return nil
+}
+
+// short abbreviates a commit ID for display.
+func short(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
 }
 
 // verdict summarizes, for the text listing of an added or removed file,

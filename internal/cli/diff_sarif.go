@@ -2,7 +2,6 @@ package cli
 
 import (
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/owenrumney/go-sarif/v2/sarif"
@@ -44,18 +43,24 @@ const (
 type baseline struct {
 	States [][]string
 	Absent map[string]int
+	// Changed holds, per after file, the lines (1-based) that are added or
+	// changed against the before version; nil means every line (an added
+	// file, or a file that could not be read).
+	Changed []map[int]bool
+	// newCode limits counts and findings to added or changed lines.
+	newCode bool
 }
 
 // compareBaseline compares out's after version with its before version
-// (see baseline). beforePath and afterPath map a FileScore's Path to the
-// file on disk; a file that can no longer be read is matched without the
-// line alignment.
-func compareBaseline(out diffOutput, beforePath, afterPath func(string) string) baseline {
+// (see baseline). content returns the text of a file of a version (by
+// FileScore.Path); a file that cannot be read is matched without the line
+// alignment.
+func compareBaseline(out diffOutput, content func(nfi.Version, string) ([]byte, bool)) baseline {
 	before := map[string]*nfi.FileScore{}
 	for i := range out.Before {
 		before[out.Before[i].Path] = &out.Before[i]
 	}
-	b := baseline{States: make([][]string, len(out.After)), Absent: map[string]int{}}
+	b := baseline{States: make([][]string, len(out.After)), Changed: make([]map[int]bool, len(out.After)), Absent: map[string]int{}}
 	for i := range out.After {
 		fa := &out.After[i]
 		fb := before[fa.Path]
@@ -73,25 +78,61 @@ func compareBaseline(out diffOutput, beforePath, afterPath func(string) string) 
 				b.States[i][j] = baselineNew
 			}
 		default:
-			lines := alignLines(beforePath(fb.Path), afterPath(fa.Path))
+			var lines map[int]int
+			ta, okA := content(nfi.VersionBefore, fb.Path)
+			tb, okB := content(nfi.VersionAfter, fa.Path)
+			if okA && okB {
+				lines = alignLines(ta, tb)
+				kept := map[int]bool{}
+				for _, l := range lines {
+					kept[l] = true
+				}
+				b.Changed[i] = map[int]bool{}
+				for l := 1; l <= max(fa.Lines, 1); l++ {
+					if !kept[l] {
+						b.Changed[i][l] = true
+					}
+				}
+			}
 			b.States[i] = matchBaseline(diagnostics(fa), diagnostics(fb), lines, b.Absent)
 		}
 	}
 	for _, fb := range before { // removed files
 		for _, d := range diagnostics(fb) {
-			b.Absent[d.RuleID]++
+			if d.Suppressed == "" {
+				b.Absent[d.RuleID]++
+			}
 		}
 	}
 	return b
 }
 
-// counts returns the number of after findings by baseline state and, under
-// "absent", the number of before findings that are gone.
-func (b baseline) counts() map[string]int {
-	c := map[string]int{}
-	for _, states := range b.States {
-		for _, st := range states {
-			c[st]++
+// inNewCode reports whether a finding of after file i spanning lines
+// [line, end] touches an added or changed line.
+func (b baseline) inNewCode(i, line, end int) bool {
+	if b.Changed[i] == nil {
+		return true
+	}
+	for l := line; l <= max(end, line); l++ {
+		if b.Changed[i][l] {
+			return true
+		}
+	}
+	return false
+}
+
+// counts returns the number of after findings that count (not
+// suppressed; with newCode, on added or changed lines) by baseline state
+// and, under "absent", the number of before findings that are gone.
+func (b baseline) counts(out diffOutput) map[string]int {
+	c := map[string]int{baselineNew: 0, baselineUpdated: 0, baselineUnchanged: 0, "absent": 0}
+	for i := range out.After {
+		fa := &out.After[i]
+		for j, d := range diagnostics(fa) { // none for an invalid file (reported apart)
+			if d.Suppressed != "" || (b.newCode && !b.inNewCode(i, d.Line, d.EndLine)) {
+				continue
+			}
+			c[b.States[i][j]]++
 		}
 	}
 	for _, n := range b.Absent {
@@ -109,10 +150,15 @@ func (b baseline) counts() map[string]int {
 // both versions ("scores_before", "scores_after", aspect code to [0, 1]),
 // I_p in percentage points ("improvement_pp") and the added and removed
 // files. afterPath maps an after FileScore's Path to the file on disk.
-func writeDiffSARIF(w io.Writer, eng *nfi.Engine, out diffOutput, b baseline, afterPath func(string) string) error {
+func writeDiffSARIF(w io.Writer, eng *nfi.Engine, c *comparison) error {
+	out, b := c.out, c.base
 	s := newSARIFSink(w, eng)
 	for i, fa := range out.After {
-		for j, r := range s.results(fa, afterPath(fa.Path)) {
+		diags := diagnostics(&fa)
+		for j, r := range s.results(fa, c.afterPath(fa.Path)) {
+			if fa.Valid && b.newCode && !b.inNewCode(i, diags[j].Line, diags[j].EndLine) {
+				continue
+			}
 			s.run.AddResult(r.WithBaselineState(b.States[i][j]))
 		}
 	}
@@ -120,9 +166,16 @@ func writeDiffSARIF(w io.Writer, eng *nfi.Engine, out diffOutput, b baseline, af
 		"scores_before":  out.Delta.Before,
 		"scores_after":   out.Delta.After,
 		"improvement_pp": out.ImprovementPoints,
+		"valid":          out.Valid,
+		"invalid_files":  out.Invalid,
 		"absent":         b.Absent,
 		"added_files":    nonNil(out.Added),
 		"removed_files":  nonNil(out.Removed),
+		"suppressions":   suppressionMode(eng),
+		"new_code":       b.newCode,
+	}
+	if out.Git != nil {
+		s.run.Properties["git"] = out.Git
 	}
 	s.log.AddRun(s.run)
 	return s.log.PrettyWrite(s.w)
@@ -141,15 +194,9 @@ func diagnostics(fs *nfi.FileScore) []nfi.Diagnostic {
 	return out
 }
 
-// alignLines maps each line of the before file (1-based) that the after
-// file keeps to its line there, from difflib's matching blocks; nil when
-// either file cannot be read.
-func alignLines(beforePath, afterPath string) map[int]int {
-	a, errA := os.ReadFile(beforePath)
-	b, errB := os.ReadFile(afterPath)
-	if errA != nil || errB != nil {
-		return nil
-	}
+// alignLines maps each line of the before text (1-based) that the after
+// text keeps to its line there, from difflib's matching blocks.
+func alignLines(a, b []byte) map[int]int {
 	m := difflib.NewMatcher(difflib.SplitLines(string(a)), difflib.SplitLines(string(b)))
 	lines := map[int]int{}
 	for _, blk := range m.GetMatchingBlocks() {
@@ -193,7 +240,7 @@ func matchBaseline(after, before []nfi.Diagnostic, lines map[int]int, absent map
 		}
 	}
 	for j, b := range before {
-		if !used[j] {
+		if !used[j] && b.Suppressed == "" {
 			absent[b.RuleID]++
 		}
 	}

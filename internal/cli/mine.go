@@ -103,15 +103,32 @@ RFC 3339 times and bound the committer date.`,
 			}
 			opts.Catalog, opts.Settings, opts.Rev = eng.Catalog, eng.Settings, rev
 
+			// The dropped file's flush and close errors are checked like
+			// the output's: a full disk must not leave a truncated file
+			// behind an exit 0.
+			var closeDropped func() error
 			if droppedOut != "" {
 				df, err := os.Create(droppedOut)
 				if err != nil {
 					return err
 				}
-				defer df.Close()
 				dw := bufio.NewWriter(df)
-				defer dw.Flush()
 				opts.Dropped = dw
+				closeDropped = func() error {
+					err := dw.Flush()
+					if cerr := df.Close(); err == nil {
+						err = cerr
+					}
+					if err != nil {
+						return fmt.Errorf("write %s: %w", droppedOut, err)
+					}
+					return nil
+				}
+				defer func() {
+					if closeDropped != nil {
+						closeDropped()
+					}
+				}()
 			}
 			f, err := os.Create(out)
 			if err != nil {
@@ -130,6 +147,13 @@ RFC 3339 times and bound the committer date.`,
 			}
 			if err := f.Close(); err != nil && runErr == nil {
 				runErr = err
+			}
+			if closeDropped != nil {
+				err := closeDropped()
+				closeDropped = nil
+				if err != nil && runErr == nil {
+					runErr = err
+				}
 			}
 			if runErr != nil {
 				if sum != nil && e.ctx.Err() != nil {

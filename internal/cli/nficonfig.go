@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -16,11 +15,16 @@ import (
 // engineFlags are the flags shared by the commands that score Python
 // (score, diff): catalog, config file, rule selection.
 type engineFlags struct {
-	catalog  string
-	config   string
-	noConfig bool
-	selects  []string
-	ignores  []string
+	catalog    string
+	config     string
+	noConfig   bool
+	selects    []string
+	ignores    []string
+	ignoreNoqa bool
+	// suppressible is set by registerSuppressions.
+	suppressible bool
+	perFile      []string
+	exclude      []string
 }
 
 func (f *engineFlags) register(c *cobra.Command) {
@@ -29,6 +33,16 @@ func (f *engineFlags) register(c *cobra.Command) {
 	c.Flags().BoolVar(&f.noConfig, "isolated", false, "ignore configuration files")
 	c.Flags().StringSliceVar(&f.selects, "select", nil, "rules to run: IDs, aspect codes or ID prefixes (replaces the config's select)")
 	c.Flags().StringSliceVar(&f.ignores, "ignore", nil, "rules to skip (added to the config's ignore)")
+}
+
+// registerSuppressions adds the flags of the commands that honour
+// suppressions and select files (score, diff); the engine of any other
+// command counts every finding, as SWE-NFI does.
+func (f *engineFlags) registerSuppressions(c *cobra.Command) {
+	f.suppressible = true
+	c.Flags().BoolVar(&f.ignoreNoqa, "ignore-noqa", false, "count every finding: ignore # noqa comments and per-file-ignores (SWE-NFI's benchmark scoring)")
+	c.Flags().StringArrayVar(&f.perFile, "per-file-ignores", nil, "PATTERN:RULES, e.g. 'tests/*:DOC,ERR-P01' (added to the config's)")
+	c.Flags().StringSliceVar(&f.exclude, "extend-exclude", nil, "path patterns to skip (added to the config's extend-exclude)")
 }
 
 // engine builds the engine from the flags and the settings file found from start.
@@ -55,72 +69,47 @@ func (f *engineFlags) engine(start string) (*nfi.Engine, error) {
 		s.Select = f.selects
 	}
 	s.Ignore = append(s.Ignore, f.ignores...)
+	s.ExtendExclude = append(s.ExtendExclude, f.exclude...)
+	for _, pf := range f.perFile {
+		pat, rules, ok := strings.Cut(pf, ":")
+		if !ok || pat == "" || rules == "" {
+			return nil, usagef("--per-file-ignores %q: want PATTERN:RULE[,RULE...]", pf)
+		}
+		if s.PerFileIgnores == nil {
+			s.PerFileIgnores = map[string][]string{}
+		}
+		s.PerFileIgnores[pat] = append(s.PerFileIgnores[pat], strings.Split(rules, ",")...)
+	}
 	e, err := nfi.NewEngine(cat, s)
 	if err != nil {
 		return nil, err
 	}
+	e.Suppressions = f.suppressible && !f.ignoreNoqa
 	return e, nil
-}
-
-// skipDir reports directories never searched for Python files.
-func skipDir(name string) bool {
-	return name != "." && name != ".." && (strings.HasPrefix(name, ".") || name == "__pycache__" || name == "node_modules")
-}
-
-// pythonFiles expands files and directories: a file is taken as given, a
-// directory is searched recursively for *.py (hidden directories,
-// __pycache__ and node_modules skipped). The result is sorted per argument.
-//
-// A path that does not exist is kept in the list (scoring reports it as a
-// read_error for that file) and named in missing, so that one bad argument
-// does not stop the run.
-func pythonFiles(args []string) (files, missing []string, err error) {
-	var out []string
-	for _, a := range args {
-		st, err := os.Stat(a)
-		if err != nil {
-			missing = append(missing, a)
-			out = append(out, a)
-			continue
-		}
-		if !st.IsDir() {
-			out = append(out, a)
-			continue
-		}
-		var found []string
-		err = filepath.WalkDir(a, func(p string, d os.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() {
-				if p != a && skipDir(d.Name()) {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if strings.HasSuffix(p, ".py") && d.Type().IsRegular() {
-				found = append(found, p)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, nil, err
-		}
-		sort.Strings(found)
-		out = append(out, found...)
-	}
-	return out, missing, nil
 }
 
 // settingsSummary is what reports record about the settings in force.
 type settingsSummary struct {
+	Version  string        `json:"polynfi_version"`
 	Catalog  string        `json:"catalog"`
 	Rules    int           `json:"rules"`
 	Settings *nfi.Settings `json:"settings,omitempty"`
+	// Suppressions is "honoured" (# noqa and per-file-ignores silence
+	// findings, which then do not fail their rule) or "ignored" (every
+	// finding counts, as in SWE-NFI's scores: --ignore-noqa).
+	Suppressions string `json:"suppressions"`
+}
+
+// suppressionMode is settingsSummary.Suppressions of e.
+func suppressionMode(e *nfi.Engine) string {
+	if e.Suppressions {
+		return "honoured"
+	}
+	return "ignored"
 }
 
 func summarizeSettings(e *nfi.Engine) settingsSummary {
-	s := settingsSummary{Catalog: e.Catalog.Version, Rules: len(e.Rules())}
+	s := settingsSummary{Version: polynfiVersion(), Catalog: e.Catalog.Version, Rules: len(e.Rules()), Suppressions: suppressionMode(e)}
 	if e.Settings.NonDefault() {
 		st := e.Settings
 		s.Settings = &st

@@ -28,6 +28,8 @@ const invalidFileRule = "polynfi/invalid-file"
 func newSARIFSink(w io.Writer, e *nfi.Engine) *sarifSink {
 	rep, _ := sarif.New(sarif.Version210)
 	run := sarif.NewRunWithInformationURI("polynfi", "https://github.com/polynfi/polynfi")
+	run.Tool.Driver.WithVersion(polynfiVersion()).WithSemanticVersion(semver())
+	run.Properties = sarif.Properties{"catalog": e.Catalog.Version, "suppressions": suppressionMode(e)}
 	s := &sarifSink{w: w, log: rep, run: run, idx: map[string]int{}}
 	for i, r := range e.Rules() {
 		pb := sarif.NewPropertyBag()
@@ -89,11 +91,21 @@ func (s *sarifSink) results(fs nfi.FileScore, path string) []*sarif.Result {
 			if d.EndColumn > 0 {
 				region = region.WithEndColumn(d.EndColumn)
 			}
-			out = append(out, sarif.NewRuleResult(d.RuleID).
+			res := sarif.NewRuleResult(d.RuleID).
 				WithRuleIndex(s.idx[d.RuleID]).
 				WithLevel("warning").
 				WithMessage(sarif.NewTextMessage(d.Message)).
-				WithLocations(at(region)))
+				WithLocations(at(region))
+			if d.Suppressed != "" {
+				// Source: SARIF 2.1.0 §3.34.3: inSource for a comment in
+				// the file, external for the settings' per-file-ignores.
+				kind := "inSource"
+				if d.Suppressed == nfi.SuppressedPerFile {
+					kind = "external"
+				}
+				res.WithSuppression([]*sarif.Suppression{sarif.NewSuppression(kind).WithJustifcation(d.Suppressed)})
+			}
+			out = append(out, res)
 		}
 	}
 	return out

@@ -6,103 +6,306 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/syntax"
 )
 
 func newScoreCmd(e *env) *cobra.Command {
 	var (
-		format  string
-		workers int
-		quiet   bool
-		ef      engineFlags
+		format    string
+		workers   int
+		quiet     bool
+		diffBase  string
+		newCode   bool
+		stdinName string
+		ef        engineFlags
+		of        outputFlags
+		gf        gateFlags
 	)
 	cmd := &cobra.Command{
-		Use:   "score PATH...",
+		Use:   "score PATH... | score - --stdin-filename NAME | score --diff-base REF",
 		Short: "Score Python files on the five non-functional aspects (SWE-NFI)",
 		Long: `Score Python files (directories are searched recursively for *.py) with the
 rule catalog: per file its validity, S_p per aspect (passed/total rules,
 SWE-NFI Eq. 1) and every rule's verdict with its diagnostics.
+
+Directories are searched without hidden directories, the settings' exclude
+(by default environment, cache and build directories such as venv, .venv,
+site-packages, build, dist, node_modules, __pycache__) and extend-exclude,
+and what git ignores (.gitignore) in a git work tree. Files named on the
+command line are always scored. "-" reads one file from standard input,
+named by --stdin-filename (for per-file-ignores and the output).
+
+--diff-base REF scores only the .py files that changed between the merge base
+of REF and HEAD and the work tree (committed, staged, unstaged and untracked
+changes), and compares them with their versions at that merge base (read
+from git objects), so that the regression and new-findings gates apply;
+--new-code keeps only findings on added or changed lines.
+
+Suppressions: a "# noqa" comment silences the findings on its line, "# noqa:
+DOC-R01, E722" those of the rules named (a polynfi ID, or the Ruff code of a
+rule that is exactly that Ruff check), a "# polynfi: noqa[: IDS]" line the
+whole file, and per-file-ignores in the settings whole rules for some paths.
+A silenced finding does not fail its rule; it stays in json and sarif,
+marked suppressed. --ignore-noqa counts every finding, as SWE-NFI's scores do
+(the benchmark's numbers); every report says which ("suppressions").
 
 A file that does not parse, is binary, or is not UTF-8 (without a PEP 263
 coding declaration it can be decoded with) is reported invalid with its
 status and the first problem's position, and is never scored.
 
 Formats: text (scores and diagnostics), json (streamed: catalog, settings,
-files[], summary), sarif (SARIF 2.1.0 for code-scanning tools).
+files[], summary), sarif (SARIF 2.1.0 for code-scanning tools), github
+(workflow annotations), gitlab (Code Quality JSON), junit (JUnit XML),
+markdown (a summary). --statistics prints the count per rule instead.
 
 Exit status: 0 when every file was read, whether valid or invalid (invalid
 files are results, with their status: syntax_error, binary, encoding_error,
-too_large); 3 when a PATH does not exist or a file cannot be read (the other
-files are still scored and reported); 2 for a usage error.`,
-		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFormat(format, "text", "json", "sarif"); err != nil {
-				return err
+too_large), unless a gate trips (--fail-on invalid, --fail-under, and with
+--diff-base --fail-on regression / new-findings; also [gate] in the
+settings): then 1; 3 when a PATH does not exist or a file cannot be read
+(the other files are still scored and reported); 2 for a usage error.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if diffBase != "" {
+				return cobra.NoArgs(cmd, args)
 			}
-			eng, err := ef.engine(args[0])
-			if err != nil {
+			return cobra.MinimumNArgs(1)(cmd, args)
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFormat(format, scoreFormats...); err != nil {
 				return err
 			}
 			if workers < 0 {
 				return usagef("--workers %d: want 0 (all cores) or more", workers)
 			}
-			files, missing, err := pythonFiles(args)
+			stdin := len(args) == 1 && args[0] == "-"
+			if stdin && stdinName == "" {
+				return usagef("score -: --stdin-filename NAME is required (the file's name for settings and output)")
+			}
+			start := "."
+			if len(args) > 0 && !stdin {
+				start = args[0]
+			} else if stdin {
+				start = stdinName
+			}
+			eng, err := ef.engine(start)
 			if err != nil {
 				return err
 			}
-			if len(files) == 0 {
-				fmt.Fprintf(e.stderr, "polynfi: no Python files under %s\n", strings.Join(args, ", "))
+			gates, err := gf.gates(eng.Settings, diffBase != "")
+			if err != nil {
+				return err
 			}
-			start := time.Now()
-			var sink scoreSink
-			switch format {
-			case "json":
-				sink = newJSONScoreSink(e.stdout, eng)
-			case "sarif":
-				sink = newSARIFSink(e.stdout, eng)
+			if newCode && diffBase == "" {
+				return usagef("--new-code needs --diff-base")
+			}
+			var files, missing []string
+			var cmp *comparison
+			switch {
+			case diffBase != "":
+				if cmp, err = gitComparison(e, eng, &ef, diffBase, "", true); err != nil {
+					return err
+				}
+				cmp.finish(newCode)
+			case stdin:
 			default:
-				sink = &textScoreSink{w: bufio.NewWriter(e.stdout), quiet: quiet}
+				if files, missing, err = discover(args, eng.Settings); err != nil {
+					return err
+				}
+				if len(files) == 0 {
+					fmt.Fprintf(e.stderr, "polynfi: no Python files under %s\n", strings.Join(args, ", "))
+				}
 			}
-			prog := newBar(e.stderr, len(files), "scoring")
+			start0 := time.Now()
 			var sum scoreSummary
 			var unreadable []string
-			err = eng.ScoreFiles(e.ctx, files, workers, func(fs nfi.FileScore) error {
-				sum.add(fs)
-				if fs.Status == nfi.StatusReadError {
-					unreadable = append(unreadable, fs.Path)
+			var collected []nfi.FileScore
+			err = of.write(e, func(w io.Writer) error {
+				var sink scoreSink
+				collect := of.statistics || format == "github" || format == "gitlab" || format == "junit" || format == "markdown"
+				switch {
+				case collect:
+					sink = &collectSink{files: &collected}
+				case format == "json":
+					sink = newJSONScoreSink(w, eng)
+				case format == "sarif":
+					sink = newSARIFSink(w, eng)
+				default:
+					sink = &textScoreSink{w: bufio.NewWriter(w), quiet: quiet}
 				}
-				prog.add(1)
-				return sink.file(fs)
+				emit := func(fs nfi.FileScore) error {
+					sum.add(fs)
+					if fs.Status == nfi.StatusReadError {
+						unreadable = append(unreadable, fs.Path)
+					}
+					return sink.file(fs)
+				}
+				switch {
+				case cmp != nil:
+					for _, fs := range cmp.out.After {
+						if err := emit(fs); err != nil {
+							return err
+						}
+					}
+				case stdin:
+					src, err := io.ReadAll(cmd.InOrStdin())
+					if err != nil {
+						return fmt.Errorf("read standard input: %w", err)
+					}
+					parser := syntax.NewParser()
+					fs := eng.Score(parser, stdinName, src)
+					parser.Close()
+					if err := emit(fs); err != nil {
+						return err
+					}
+				default:
+					prog := newBar(e.stderr, len(files), "scoring")
+					err := eng.ScoreFiles(e.ctx, files, workers, func(fs nfi.FileScore) error {
+						prog.add(1)
+						return emit(fs)
+					})
+					prog.finish()
+					if err != nil {
+						return err
+					}
+				}
+				sum.finish(eng, time.Since(start0))
+				sum.Suppressions = suppressionMode(eng)
+				if cmp != nil {
+					cmp.out.Gates = gates.check(cmp)
+					sum.Gates = cmp.out.Gates
+				} else {
+					sum.Gates = gates.checkScore(sum)
+				}
+				if err := sink.close(sum); err != nil {
+					return err
+				}
+				if !collect {
+					return nil
+				}
+				fs := fileFindings(collected)
+				if cmp != nil {
+					fs = cmp.findings()
+				}
+				if of.statistics {
+					return writeStatistics(w, format, eng, fs, false)
+				}
+				var invalid []nfi.InvalidFile
+				for _, f := range collected {
+					if !f.Valid {
+						invalid = append(invalid, nfi.InvalidFile{Path: f.Path, Version: nfi.VersionAfter, Status: f.Status, Error: f.Error})
+					}
+				}
+				switch format {
+				case "github":
+					return writeGitHub(w, fs, invalid, false, sum.Gates, scoreNotice(sum))
+				case "gitlab":
+					return writeGitLab(w, fs, invalid, nil)
+				case "junit":
+					return writeJUnit(w, eng, collected, nil)
+				}
+				return writeScoreMarkdown(w, eng, collected, sum)
 			})
-			prog.finish()
 			if err != nil {
-				return err
-			}
-			sum.finish(eng, time.Since(start))
-			if err := sink.close(sum); err != nil {
 				return err
 			}
 			fmt.Fprintf(e.stderr, "scored %s (%d invalid) in %.2fs, %.1f MB/s\n",
 				plural(sum.Files, "file"), sum.Invalid, sum.Seconds, sum.MBPerSecond)
 			if len(missing) > 0 {
-				return fmt.Errorf("no such file or directory: %s", strings.Join(missing, ", "))
+				return fmt.Errorf("no such file or directory: %s: %w", strings.Join(missing, ", "), fs.ErrNotExist)
 			}
 			if len(unreadable) > 0 {
 				return fmt.Errorf("cannot read %s", strings.Join(unreadable, ", "))
 			}
+			for _, g := range sum.Gates {
+				fmt.Fprintf(e.stderr, "polynfi: gate failed: %s\n", g)
+			}
+			if len(sum.Gates) > 0 {
+				return exitError{ExitFindings}
+			}
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json, sarif")
+	cmd.Flags().StringVar(&format, "format", "text", "output format: "+strings.Join(scoreFormats, ", "))
 	cmd.Flags().IntVarP(&workers, "workers", "j", 0, "parallel workers (default: all cores)")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "text format: scores only, no diagnostics")
+	cmd.Flags().StringVar(&diffBase, "diff-base", "", "git: score only the .py files changed since the merge base with REF, compared with it")
+	cmd.Flags().BoolVar(&newCode, "new-code", false, "with --diff-base: keep only findings on added or changed lines")
+	cmd.Flags().StringVar(&stdinName, "stdin-filename", "", "the name of the file read from standard input (PATH -)")
 	ef.register(cmd)
+	ef.registerSuppressions(cmd)
+	of.register(cmd)
+	gf.register(cmd)
 	return cmd
+}
+
+var scoreFormats = []string{"text", "json", "sarif", "github", "gitlab", "junit", "markdown"}
+
+// collectSink keeps the files for writers that need them all.
+type collectSink struct{ files *[]nfi.FileScore }
+
+func (c *collectSink) file(fs nfi.FileScore) error { *c.files = append(*c.files, fs); return nil }
+func (c *collectSink) close(scoreSummary) error    { return nil }
+
+// checkScore returns the gates a score run without comparison trips
+// (invalid, fail-under on the mean S_p).
+func (g gates) checkScore(sum scoreSummary) []string {
+	var failed []string
+	if g.invalid && sum.Invalid > 0 {
+		failed = append(failed, fmt.Sprintf("invalid: %s cannot be scored", plural(sum.Invalid, "file")))
+	}
+	return append(failed, g.checkUnder(sum.MeanScores)...)
+}
+
+func scoreNotice(sum scoreSummary) string {
+	return fmt.Sprintf("%s: %d valid, %d invalid; mean S_p:%s", plural(sum.Files, "file"), sum.Valid, sum.Invalid, formatScores(sum.MeanScores))
+}
+
+// writeScoreMarkdown writes a score run as Markdown: mean S_p, files,
+// findings per rule.
+func writeScoreMarkdown(w io.Writer, eng *nfi.Engine, files []nfi.FileScore, sum scoreSummary) error {
+	fmt.Fprintf(w, "## polynfi: non-functional quality\n\n%s: %d valid, %d invalid.\n\n", plural(sum.Files, "file"), sum.Valid, sum.Invalid)
+	fmt.Fprintln(w, "| Aspect | mean S_p |")
+	fmt.Fprintln(w, "|---|---:|")
+	for _, a := range nfi.Aspects {
+		if v, ok := sum.MeanScores.Get(a); ok {
+			fmt.Fprintf(w, "| %s (%s) | %.3f |\n", a.Code(), a, v)
+		}
+	}
+	fmt.Fprintln(w, "\n| File | DOC | ERR | LIB | STY | LOG | findings |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|")
+	for _, f := range files {
+		if !f.Valid {
+			fmt.Fprintf(w, "| `%s` | invalid (%s) | | | | | |\n", mdEscape(f.Path), f.Status)
+			continue
+		}
+		fmt.Fprintf(w, "| `%s` |", mdEscape(f.Path))
+		for _, a := range nfi.Aspects {
+			if v, ok := f.Scores.Get(a); ok {
+				fmt.Fprintf(w, " %.2f |", v)
+			} else {
+				fmt.Fprint(w, " – |")
+			}
+		}
+		n := 0
+		for _, d := range diagnostics(&f) {
+			if d.Suppressed == "" {
+				n++
+			}
+		}
+		fmt.Fprintf(w, " %d |\n", n)
+	}
+	for _, g := range sum.Gates {
+		fmt.Fprintf(w, "\n- gate failed: %s", mdEscape(g))
+	}
+	fmt.Fprintf(w, "\n<sub>polynfi %s · catalog %s · suppressions %s</sub>\n", mdEscape(polynfiVersion()), eng.Catalog.Version, suppressionMode(eng))
+	return nil
 }
 
 // scoreSummary aggregates a score run.
@@ -115,6 +318,12 @@ type scoreSummary struct {
 	Bytes       int64          `json:"bytes"`
 	Seconds     float64        `json:"seconds"`
 	MBPerSecond float64        `json:"mb_per_second"`
+	// Suppressed counts the findings suppressions silenced.
+	Suppressed int `json:"suppressed"`
+	// Suppressions is "honoured" or "ignored" (--ignore-noqa).
+	Suppressions string `json:"suppressions"`
+	// Gates lists the gates that tripped.
+	Gates []string `json:"gates_failed,omitempty"`
 
 	sums [5]float64
 	ns   [5]int
@@ -127,6 +336,7 @@ func (s *scoreSummary) add(fs nfi.FileScore) {
 		s.ByStatus = map[string]int{}
 	}
 	s.ByStatus[fs.Status]++
+	s.Suppressed += fs.Suppressed
 	if !fs.Valid {
 		s.Invalid++
 		return
@@ -198,9 +408,12 @@ func (t *textScoreSink) file(fs nfi.FileScore) error {
 	if !t.quiet {
 		for _, r := range fs.Rules {
 			for _, d := range r.Diagnostics {
-				fmt.Fprintf(t.w, "  %s:%d:%d: %s %s\n", fs.Path, d.Line, d.Column, d.RuleID, d.Message)
+				if d.Suppressed == "" {
+					fmt.Fprintf(t.w, "  %s:%d:%d: %s %s\n", fs.Path, d.Line, d.Column, d.RuleID, d.Message)
+				}
 			}
 		}
+		writeUnused(t.w, []nfi.FileScore{fs})
 	}
 	return nil
 }
@@ -211,6 +424,9 @@ func (t *textScoreSink) close(s scoreSummary) error {
 		mean = " none (no valid file)"
 	}
 	fmt.Fprintf(t.w, "\n%s: %d valid, %d invalid; mean S_p:%s\n", plural(s.Files, "file"), s.Valid, s.Invalid, mean)
+	if s.Suppressed > 0 {
+		fmt.Fprintf(t.w, "suppressions honoured: %s silenced (--ignore-noqa scores as SWE-NFI)\n", plural(s.Suppressed, "finding"))
+	}
 	return t.w.Flush()
 }
 

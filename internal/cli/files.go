@@ -1,0 +1,111 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/polynfi/polynfi/nfi"
+)
+
+// pythonFiles is discover with the default settings.
+func pythonFiles(args []string) (files, missing []string, err error) {
+	return discover(args, nfi.Settings{})
+}
+
+// discover expands files and directories into the Python files to score.
+// A file named on the command line is taken as given (even when a pattern
+// excludes it, as Ruff does without --force-exclude). A directory is
+// searched recursively for *.py, skipping:
+//   - hidden directories and what the settings exclude (exclude, or the
+//     default list of environment, cache and build directories such as
+//     venv, .venv, site-packages, build, dist, node_modules, __pycache__;
+//     plus extend-exclude), patterns matched relative to the settings
+//     file's directory (or to the directory searched, for one outside it);
+//   - files and directories git ignores (.gitignore files and
+//     .git/info/exclude) when the directory is in a git work tree, unless
+//     respect-gitignore is false.
+//
+// The result is sorted per argument. A path that does not exist is kept
+// in the list (scoring reports it as a read_error for that file) and named
+// in missing, so that one bad argument does not stop the run. err is an
+// invalid pattern or a directory that cannot be walked.
+func discover(args []string, s nfi.Settings) (files, missing []string, err error) {
+	excludes, err := s.Excludes()
+	if err != nil {
+		return nil, nil, usageError{err}
+	}
+	base := s.BaseDir()
+	gitignore := s.RespectGitignore == nil || *s.RespectGitignore
+	var out []string
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil {
+			missing = append(missing, a)
+			out = append(out, a)
+			continue
+		}
+		if !st.IsDir() {
+			out = append(out, a)
+			continue
+		}
+		var ignored map[string]bool
+		if gitignore {
+			ignored, _ = gitIgnored(context.Background(), a)
+		}
+		rootAbs, _ := filepath.Abs(a)
+		rel := func(p string) string {
+			abs, _ := filepath.Abs(p)
+			if r, err := filepath.Rel(base, abs); err == nil && r != ".." && !strings.HasPrefix(r, "../") {
+				return filepath.ToSlash(r)
+			}
+			r, _ := filepath.Rel(rootAbs, abs)
+			return filepath.ToSlash(r)
+		}
+		var found []string
+		err = filepath.WalkDir(a, func(p string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if p == a {
+				return nil
+			}
+			if ignored != nil {
+				if r, err := filepath.Rel(a, p); err == nil && ignored[filepath.ToSlash(r)] {
+					if d.IsDir() {
+						return filepath.SkipDir
+					}
+					return nil
+				}
+			}
+			if d.IsDir() {
+				name := d.Name()
+				if strings.HasPrefix(name, ".") || excluded(excludes, rel(p)) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if strings.HasSuffix(p, ".py") && d.Type().IsRegular() && !excluded(excludes, rel(p)) {
+				found = append(found, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+		sort.Strings(found)
+		out = append(out, found...)
+	}
+	return out, missing, nil
+}
+
+func excluded(globs []nfi.Glob, rel string) bool {
+	for _, g := range globs {
+		if g.Match(rel) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,533 @@
+package cli
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/polynfi/polynfi/internal/atomicfile"
+	"github.com/polynfi/polynfi/nfi"
+)
+
+// outputFlags are --output and --statistics of score and diff.
+type outputFlags struct {
+	output     string
+	statistics bool
+}
+
+func (o *outputFlags) register(c *cobra.Command) {
+	c.Flags().StringVarP(&o.output, "output", "o", "", "write the result to FILE (atomically) instead of standard output")
+	c.Flags().BoolVar(&o.statistics, "statistics", false, "print the number of findings per rule instead of the findings")
+}
+
+// write runs fill on standard output (buffered, flushed) or, with
+// --output, on FILE, written atomically: a failed run leaves no partial
+// file. Every write and flush error is returned.
+func (o *outputFlags) write(e *env, fill func(io.Writer) error) error {
+	if o.output == "" || o.output == "-" {
+		w := bufio.NewWriter(e.stdout)
+		if err := fill(w); err != nil {
+			return err
+		}
+		return w.Flush()
+	}
+	return atomicfile.WriteFunc(o.output, func(w io.Writer) error {
+		bw := bufio.NewWriter(w)
+		if err := fill(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
+}
+
+// finding is one diagnostic of a reported file with where to show it.
+type finding struct {
+	Path  string // FileScore.Path
+	Loc   string // path for locations (see artifactURI)
+	Diag  nfi.Diagnostic
+	Rule  *nfi.Rule
+	State string // baseline state against the before version; "" for score
+}
+
+// Suppressed reports a finding silenced by a suppression.
+func (f finding) Suppressed() bool { return f.Diag.Suppressed != "" }
+
+// findings returns the after version's findings in file and rule order,
+// with their baseline state; with --new-code only those on added or
+// changed lines.
+func (c *comparison) findings() []finding {
+	var out []finding
+	for i := range c.out.After {
+		fa := &c.out.After[i]
+		for j, d := range diagnostics(fa) {
+			if c.base.newCode && !c.base.inNewCode(i, d.Line, d.EndLine) {
+				continue
+			}
+			out = append(out, finding{Path: fa.Path, Loc: c.afterPath(fa.Path), Diag: d, State: c.base.States[i][j]})
+		}
+	}
+	return out
+}
+
+// fileFindings returns the findings of scored files (score).
+func fileFindings(files []nfi.FileScore) []finding {
+	var out []finding
+	for i := range files {
+		for _, d := range diagnostics(&files[i]) {
+			out = append(out, finding{Path: files[i].Path, Loc: files[i].Path, Diag: d})
+		}
+	}
+	return out
+}
+
+// suppressedCount counts the suppressed findings of files.
+func suppressedCount(files []nfi.FileScore) int {
+	n := 0
+	for _, f := range files {
+		n += f.Suppressed
+	}
+	return n
+}
+
+// writeUnused lists unused suppressions (text formats).
+func writeUnused(w io.Writer, files []nfi.FileScore) {
+	for _, f := range files {
+		for _, u := range f.UnusedSuppressions {
+			what := "# noqa: " + u.Code
+			switch {
+			case u.File && u.Code == "":
+				what = "# polynfi: noqa"
+			case u.File:
+				what = "# polynfi: noqa: " + u.Code
+			}
+			fmt.Fprintf(w, "unused suppression: %s:%d: %s silences nothing\n", f.Path, u.Line, what)
+		}
+	}
+}
+
+// writeDiff writes a comparison in format (or its statistics).
+func writeDiff(w io.Writer, format string, statistics bool, eng *nfi.Engine, c *comparison, maxShown int) error {
+	if statistics {
+		return writeStatistics(w, format, eng, c.findings(), true)
+	}
+	switch format {
+	case "json":
+		return writeJSON(w, c.out)
+	case "sarif":
+		return writeDiffSARIF(w, eng, c)
+	case "github":
+		return writeGitHub(w, c.findings(), c.out.Invalid, true, c.out.Gates, diffNotice(c))
+	case "gitlab":
+		return writeGitLab(w, c.findings(), c.out.Invalid, c.afterPath)
+	case "junit":
+		return writeJUnit(w, eng, c.out.After, c)
+	case "markdown":
+		return writeDiffMarkdown(w, eng, c, maxShown)
+	}
+	return writeDiffText(w, c, maxShown)
+}
+
+// writeStatistics prints the number of findings per rule, most first: in
+// a comparison the new ones and all of the after version; suppressed
+// findings are not counted. Source of the idea: ruff check --statistics.
+func writeStatistics(w io.Writer, format string, eng *nfi.Engine, fs []finding, compare bool) error {
+	type row struct {
+		ID, Name, Aspect string
+		Count            int `json:"count"`
+		New              int `json:"new,omitempty"`
+	}
+	byID := map[string]*row{}
+	for _, f := range fs {
+		if f.Suppressed() {
+			continue
+		}
+		r := byID[f.Diag.RuleID]
+		if r == nil {
+			r = &row{ID: f.Diag.RuleID}
+			if rule, ok := eng.Catalog.Lookup(f.Diag.RuleID); ok {
+				r.Name, r.Aspect = rule.Name, rule.Aspect.Code()
+			}
+			byID[f.Diag.RuleID] = r
+		}
+		r.Count++
+		if f.State == baselineNew {
+			r.New++
+		}
+	}
+	rows := make([]*row, 0, len(byID))
+	for _, r := range byID {
+		rows = append(rows, r)
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		if rows[i].Count != rows[j].Count {
+			return rows[i].Count > rows[j].Count
+		}
+		return rows[i].ID < rows[j].ID
+	})
+	if format == "json" {
+		return writeJSON(w, map[string]any{"polynfi_version": polynfiVersion(), "statistics": rows})
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	if compare {
+		fmt.Fprintln(tw, "NEW\tCOUNT\tRULE\tNAME")
+	} else {
+		fmt.Fprintln(tw, "COUNT\tRULE\tNAME")
+	}
+	for _, r := range rows {
+		if compare {
+			fmt.Fprintf(tw, "%d\t%d\t%s\t%s\n", r.New, r.Count, r.ID, r.Name)
+		} else {
+			fmt.Fprintf(tw, "%d\t%s\t%s\n", r.Count, r.ID, r.Name)
+		}
+	}
+	return tw.Flush()
+}
+
+// ghEscape escapes a workflow command's message; ghProp also a property
+// value. Source: GitHub Actions toolkit, command.ts (escapeData,
+// escapeProperty).
+func ghEscape(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func ghProp(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// writeGitHub writes GitHub Actions workflow commands: a warning
+// annotation per finding that counts (in a comparison, only new and
+// updated ones), an error per invalid (after) file, an error per tripped
+// gate and a closing notice. Paths are relative to the working directory
+// (the runner's checkout). Source: GitHub Docs, "Workflow commands for
+// GitHub Actions" (::warning / ::error / ::notice).
+func writeGitHub(w io.Writer, fs []finding, invalid []nfi.InvalidFile, compare bool, failed []string, notice string) error {
+	for _, f := range invalid {
+		if f.Version == nfi.VersionBefore {
+			continue
+		}
+		line, col, msg := 1, 1, f.Status
+		if f.Error != nil {
+			line, col, msg = max(f.Error.Line, 1), max(f.Error.Column, 1), f.Status+": "+f.Error.Message
+		}
+		fmt.Fprintf(w, "::error file=%s,line=%d,col=%d,title=%s::%s\n", ghProp(artifactURI(f.Path)), line, col,
+			ghProp("polynfi: file cannot be scored"), ghEscape(msg+" (the comparison is undefined)"))
+	}
+	for _, f := range fs {
+		if f.Suppressed() || (compare && f.State != baselineNew && f.State != baselineUpdated) {
+			continue
+		}
+		d := f.Diag
+		fmt.Fprintf(w, "::warning file=%s,line=%d,col=%d", ghProp(artifactURI(f.Loc)), d.Line, d.Column)
+		if d.EndLine > 0 {
+			fmt.Fprintf(w, ",endLine=%d", d.EndLine)
+		}
+		fmt.Fprintf(w, ",title=%s::%s\n", ghProp("polynfi "+d.RuleID), ghEscape(d.Message))
+	}
+	for _, g := range failed {
+		fmt.Fprintf(w, "::error title=%s::%s\n", ghProp("polynfi gate"), ghEscape(g))
+	}
+	if notice != "" {
+		fmt.Fprintf(w, "::notice title=%s::%s\n", ghProp("polynfi "+polynfiVersion()), ghEscape(notice))
+	}
+	return nil
+}
+
+// diffNotice summarizes a comparison in one line.
+func diffNotice(c *comparison) string {
+	var parts []string
+	for _, a := range nfi.Aspects {
+		if v, ok := c.out.Improvement.Points(a); ok {
+			parts = append(parts, fmt.Sprintf("%s %+.1f", a.Code(), v))
+		}
+	}
+	ip := "I_p undefined (a file cannot be scored)"
+	if c.out.Valid {
+		ip = "I_p (pp): " + strings.Join(parts, ", ")
+	}
+	return fmt.Sprintf("%s; findings: %d new, %d fixed", ip, c.out.Findings[baselineNew], c.out.Findings["absent"])
+}
+
+// gitlabIssue is one entry of a GitLab Code Quality report.
+// Source: GitLab Docs, "Code Quality" report format (description,
+// check_name, fingerprint, severity, location.path, location.lines.begin).
+type gitlabIssue struct {
+	Description string         `json:"description"`
+	CheckName   string         `json:"check_name"`
+	Fingerprint string         `json:"fingerprint"`
+	Severity    string         `json:"severity"`
+	Location    gitlabLocation `json:"location"`
+}
+
+type gitlabLocation struct {
+	Path  string `json:"path"`
+	Lines struct {
+		Begin int `json:"begin"`
+		End   int `json:"end,omitempty"`
+	} `json:"lines"`
+}
+
+// writeGitLab writes a GitLab Code Quality report: every finding that
+// counts ("minor"), every invalid file ("blocker"). The fingerprint hashes
+// path, rule, message and the occurrence number of that triple, so that it
+// survives lines moving (GitLab compares the fingerprints of the base and
+// head reports itself).
+func writeGitLab(w io.Writer, fs []finding, invalid []nfi.InvalidFile, loc func(string) string) error {
+	issues := []gitlabIssue{}
+	seen := map[string]int{}
+	add := func(path, check, msg, sev string, begin, end int) {
+		key := path + "\x00" + check + "\x00" + msg
+		seen[key]++
+		h := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%d", key, seen[key])))
+		is := gitlabIssue{Description: check + " " + msg, CheckName: check, Fingerprint: hex.EncodeToString(h[:16]), Severity: sev}
+		is.Location.Path = artifactURI(path)
+		is.Location.Lines.Begin = max(begin, 1)
+		if end > begin {
+			is.Location.Lines.End = end
+		}
+		issues = append(issues, is)
+	}
+	for _, f := range invalid {
+		if f.Version == nfi.VersionBefore {
+			continue
+		}
+		line, msg := 1, f.Status
+		if f.Error != nil {
+			line, msg = f.Error.Line, f.Status+": "+f.Error.Message
+		}
+		p := f.Path
+		if loc != nil {
+			p = loc(f.Path)
+		}
+		add(p, invalidFileRule, msg, "blocker", line, 0)
+	}
+	for _, f := range fs {
+		if !f.Suppressed() {
+			add(f.Loc, f.Diag.RuleID, f.Diag.Message, "minor", f.Diag.Line, f.Diag.EndLine)
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(issues)
+}
+
+// JUnit XML. Source: the JUnit XML shape read by Jenkins, GitLab and
+// GitHub test reporters (testsuites > testsuite > testcase with failure,
+// error or skipped; properties).
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Props    []junitProp  `xml:"properties>property"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitProp struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Errors   int         `xml:"errors,attr"`
+	Skipped  int         `xml:"skipped,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	ClassName string        `xml:"classname,attr"`
+	Failure   *junitMessage `xml:"failure,omitempty"`
+	Error     *junitMessage `xml:"error,omitempty"`
+	Skipped   *junitMessage `xml:"skipped,omitempty"`
+}
+
+type junitMessage struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr,omitempty"`
+	Text    string `xml:",chardata"`
+}
+
+// writeJUnit writes one test suite per file and one test case per rule:
+// a rule with findings that count fails (in a comparison, only when some
+// finding is new or updated; a rule that only keeps findings the before
+// version had is skipped, "failing before the change too"); an invalid
+// file is one errored case.
+func writeJUnit(w io.Writer, eng *nfi.Engine, files []nfi.FileScore, c *comparison) error {
+	doc := junitSuites{Name: "polynfi", Props: []junitProp{{"polynfi_version", polynfiVersion()}, {"catalog", eng.Catalog.Version}, {"suppressions", suppressionMode(eng)}}}
+	for i, f := range files {
+		s := junitSuite{Name: f.Path}
+		if !f.Valid {
+			msg := f.Status
+			if f.Error != nil {
+				msg = fmt.Sprintf("%s at %d:%d: %s", f.Status, f.Error.Line, f.Error.Column, f.Error.Message)
+			}
+			s.Cases = append(s.Cases, junitCase{Name: invalidFileRule, ClassName: f.Path, Error: &junitMessage{Message: msg, Type: f.Status}})
+			s.Tests, s.Errors = 1, 1
+		}
+		states := map[int]string{}
+		if c != nil && f.Valid {
+			for j := range diagnostics(&files[i]) {
+				states[j] = c.base.States[i][j]
+			}
+		}
+		k := 0
+		for _, r := range f.Rules {
+			tc := junitCase{Name: r.ID, ClassName: f.Path}
+			if rule, ok := eng.Catalog.Lookup(r.ID); ok {
+				tc.Name = r.ID + " " + rule.Name
+			}
+			var lines []string
+			fresh := c == nil
+			for _, d := range r.Diagnostics {
+				st := states[k]
+				k++
+				if d.Suppressed != "" || (c != nil && c.base.newCode && !c.base.inNewCode(i, d.Line, d.EndLine)) {
+					continue
+				}
+				if st == baselineNew || st == baselineUpdated {
+					fresh = true
+				}
+				lines = append(lines, fmt.Sprintf("%s:%d:%d: %s", f.Path, d.Line, d.Column, d.Message))
+			}
+			s.Tests++
+			switch {
+			case len(lines) == 0:
+			case fresh:
+				tc.Failure = &junitMessage{Message: fmt.Sprintf("%s: %s", r.ID, plural(len(lines), "finding")), Type: r.ID, Text: strings.Join(lines, "\n")}
+				s.Failures++
+			default:
+				tc.Skipped = &junitMessage{Message: "failing before the change too", Text: strings.Join(lines, "\n")}
+				s.Skipped++
+			}
+			s.Cases = append(s.Cases, tc)
+		}
+		doc.Tests += s.Tests
+		doc.Failures += s.Failures
+		doc.Errors += s.Errors
+		doc.Suites = append(doc.Suites, s)
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	if err := enc.Close(); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// mdEscape makes text safe inside a Markdown table cell or line.
+func mdEscape(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;", "`", "'", "*", `\*`, "_", `\_`).Replace(s)
+}
+
+// writeDiffMarkdown writes a pull-request summary: verdict, per-aspect
+// S_p before and after with I_p, findings counts, the first new findings,
+// invalid files and tripped gates.
+func writeDiffMarkdown(w io.Writer, eng *nfi.Engine, c *comparison, maxShown int) error {
+	out := c.out
+	verdict := "✅ no aspect regressed"
+	switch {
+	case !out.Valid:
+		verdict = "❌ comparison undefined: a file cannot be scored"
+	case len(out.Gates) > 0:
+		verdict = "❌ quality gate failed"
+	case out.Improvement.Negative():
+		verdict = "⚠️ some aspect regressed"
+	}
+	fmt.Fprintf(w, "## polynfi: non-functional quality of this change\n\n%s — %s changed", verdict, plural(len(out.After)+len(out.Removed), "Python file"))
+	if out.Git != nil {
+		fmt.Fprintf(w, " since `%s` (%s)", mdEscape(out.Git.Base), short(out.Git.MergeBase))
+	}
+	fmt.Fprint(w, ".\n\n")
+	fmt.Fprintln(w, "| Aspect | S_p before | S_p after | I_p (pp) |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|")
+	for _, a := range nfi.Aspects {
+		b, okb := out.Delta.Before.Get(a)
+		af, oka := out.Delta.After.Get(a)
+		if !okb && !oka {
+			continue
+		}
+		cell := func(v float64, ok bool) string {
+			if !ok {
+				return "–"
+			}
+			return fmt.Sprintf("%.3f", v)
+		}
+		ip := "–"
+		if v, ok := out.Improvement.Points(a); ok {
+			ip = fmt.Sprintf("%+.1f", v)
+			if v < 0 {
+				ip = "**" + ip + "**"
+			}
+		}
+		fmt.Fprintf(w, "| %s (%s) | %s | %s | %s |\n", a.Code(), a, cell(b, okb), cell(af, oka), ip)
+	}
+	scope := ""
+	if out.NewCode {
+		scope = " (on added or changed lines)"
+	}
+	fmt.Fprintf(w, "\n**Findings%s:** %d new, %d updated, %d unchanged, %d fixed.\n", scope,
+		out.Findings[baselineNew], out.Findings[baselineUpdated], out.Findings[baselineUnchanged], out.Findings["absent"])
+	if len(out.Invalid) > 0 {
+		fmt.Fprintln(w, "\n**Files that cannot be scored** (the comparison is undefined):")
+		for _, f := range out.Invalid {
+			msg := f.Status
+			if f.Error != nil {
+				msg = fmt.Sprintf("%s at %d:%d: %s", f.Status, f.Error.Line, f.Error.Column, f.Error.Message)
+			}
+			fmt.Fprintf(w, "- %s `%s`: %s\n", f.Version, mdEscape(f.Path), mdEscape(msg))
+		}
+	}
+	var fresh []finding
+	for _, f := range c.findings() {
+		if f.State == baselineNew && !f.Suppressed() {
+			fresh = append(fresh, f)
+		}
+	}
+	if len(fresh) > 0 {
+		fmt.Fprintf(w, "\n<details open><summary>New findings (%d)</summary>\n\n", len(fresh))
+		fmt.Fprintln(w, "| Location | Rule | Message |")
+		fmt.Fprintln(w, "|---|---|---|")
+		for i, f := range fresh {
+			if i == maxShown {
+				fmt.Fprintf(w, "\n… and %d more.\n", len(fresh)-maxShown)
+				break
+			}
+			name := ""
+			if r, ok := eng.Catalog.Lookup(f.Diag.RuleID); ok {
+				name = " " + r.Name
+			}
+			fmt.Fprintf(w, "| `%s:%d` | %s%s | %s |\n", mdEscape(f.Path), f.Diag.Line, f.Diag.RuleID, mdEscape(name), mdEscape(f.Diag.Message))
+		}
+		fmt.Fprint(w, "\n</details>\n")
+	}
+	if len(out.Gates) > 0 {
+		fmt.Fprintln(w, "\n**Gates failed:**")
+		for _, g := range out.Gates {
+			fmt.Fprintf(w, "- %s\n", mdEscape(g))
+		}
+	}
+	fmt.Fprintf(w, "\n<sub>polynfi %s · catalog %s · suppressions %s · S_p = passed/total rules per aspect (SWE-NFI Eq. 1), I_p = S_p(after) − S_p(before) (Eq. 2)</sub>\n",
+		mdEscape(polynfiVersion()), eng.Catalog.Version, suppressionMode(eng))
+	return nil
+}
