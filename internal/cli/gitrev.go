@@ -1,11 +1,10 @@
 package cli
 
-// Every git call of score and diff goes through runGit, so that moving to
-// the project's shared safe git runner is a change of this one function.
+// Every git call of score and diff goes through the project's one git
+// runner, internal/gitexec (runGit, and gitexec.Command for cat-file).
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,92 +14,45 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
-	"time"
+
+	"github.com/polynfi/polynfi/internal/gitexec"
 )
 
 // errNotGitRepo is returned when a git-aware mode runs outside a work tree.
 var errNotGitRepo = errors.New("not inside a git work tree")
 
-// gitError is a git command that failed; Stderr is its (trimmed) message.
-type gitError struct {
-	Args   []string
-	Stderr string
-	Err    error
-}
-
-func (e *gitError) Error() string {
-	msg := e.Stderr
-	if msg == "" {
-		msg = e.Err.Error()
-	}
-	return fmt.Sprintf("git %s: %s", strings.Join(e.Args, " "), msg)
-}
-func (e *gitError) Unwrap() error { return e.Err }
-
-// safeGitConfig neutralises repository configuration that would make git
-// run a program or read outside the repository while polynfi reads it: a
-// repository under review may be hostile. System and global configuration
-// are not read at all (see gitEnv).
-var safeGitConfig = []string{
-	"-c", "core.fsmonitor=false",
-	"-c", "core.hooksPath=/dev/null",
-	"-c", "core.pager=cat",
-	"-c", "core.quotePath=false",
-	"-c", "core.attributesFile=/dev/null",
-	"-c", "protocol.allow=never",
-	"-c", "core.untrackedCache=false",
-}
-
-func gitEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "GIT_") {
-			continue // GIT_DIR, GIT_WORK_TREE, GIT_EXTERNAL_DIFF... from the caller's shell
-		}
-		env = append(env, kv)
-	}
-	return append(env, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_TERMINAL_PROMPT=0",
-		"GIT_PAGER=cat", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
-}
-
-// gitCommand prepares git with the safe configuration in dir, in its own
-// process group, killed with the group when ctx ends.
-func gitCommand(ctx context.Context, dir string, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, "git", append(append([]string{}, safeGitConfig...), args...)...)
-	cmd.Dir = dir
-	cmd.Env = gitEnv()
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 5 * time.Second
-	return cmd
-}
-
-// runGit runs git in dir and returns its standard output.
+// runGit runs git in dir through the project's safe runner (gitexec:
+// clean environment, no system or global configuration, every configured
+// program neutralized, repository discovery stopped at dir's parent, so
+// dir must be the work tree's top; see gitRoot).
 func runGit(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	cmd := gitCommand(ctx, dir, args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, &gitError{Args: args, Stderr: strings.TrimSpace(stderr.String()), Err: err}
-	}
-	return stdout.Bytes(), nil
+	return gitexec.Output(ctx, dir, nil, args...)
 }
 
-// gitRoot returns the top directory of the work tree holding dir.
+// gitRoot returns the top directory of the work tree holding dir: the
+// nearest directory upwards with a .git entry (directory, or file of a
+// linked worktree), confirmed by git. gitexec stops repository discovery
+// at the directory it runs in, so the top is found here first.
 func gitRoot(ctx context.Context, dir string) (string, error) {
-	out, err := runGit(ctx, dir, "rev-parse", "--show-toplevel")
+	abs, err := filepath.Abs(dir)
 	if err != nil {
-		var ge *gitError
-		if errors.As(err, &ge) {
-			return "", fmt.Errorf("%s: %w", dir, errNotGitRepo)
-		}
 		return "", err
 	}
-	return strings.TrimSpace(string(out)), nil
+	for d := abs; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			out, err := runGit(ctx, d, "rev-parse", "--show-toplevel")
+			if err != nil {
+				if ctx.Err() != nil {
+					return "", err
+				}
+				return "", fmt.Errorf("%s: %w: %v", dir, errNotGitRepo, err)
+			}
+			return strings.TrimSpace(string(out)), nil
+		}
+		if filepath.Dir(d) == d {
+			return "", fmt.Errorf("%s: %w", dir, errNotGitRepo)
+		}
+	}
 }
 
 // gitCommit resolves ref to a full commit ID; a ref that names no commit
@@ -125,11 +77,10 @@ func gitCommit(ctx context.Context, root, ref string) (string, error) {
 func gitMergeBase(ctx context.Context, root, a, b string) (string, bool, error) {
 	out, err := runGit(ctx, root, "merge-base", a, b)
 	if err != nil {
-		var ge *gitError
-		if errors.As(err, &ge) {
-			return "", false, nil
+		if ctx.Err() != nil {
+			return "", false, err
 		}
-		return "", false, err
+		return "", false, nil // no common ancestor (exit 1)
 	}
 	return strings.TrimSpace(string(out)), true, nil
 }
@@ -210,19 +161,41 @@ func gitUntrackedPython(ctx context.Context, root string) ([]string, error) {
 }
 
 // gitIgnored returns the ignored files and directories under dir (paths
-// relative to dir; directories end in "/"), from .gitignore files,
-// .git/info/exclude (the global excludes file is not read). ok is false
-// when dir is not in a git work tree or git is not installed.
+// relative to dir, slash-separated; directories without their final
+// "/"), from .gitignore files and .git/info/exclude (no global excludes
+// file). ok is false when dir is not in a git work tree or git fails.
 func gitIgnored(ctx context.Context, dir string) (ignored map[string]bool, ok bool) {
-	out, err := runGit(ctx, dir, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", "--", ".")
+	root, err := gitRoot(ctx, dir)
 	if err != nil {
 		return nil, false
 	}
+	abs, _ := filepath.Abs(dir)
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = r
+	}
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return nil, false
+	}
+	rel = filepath.ToSlash(rel)
+	out, err := runGit(ctx, root, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", "--", rel)
+	if err != nil {
+		return nil, false
+	}
+	prefix := rel + "/"
+	if rel == "." {
+		prefix = ""
+	}
 	ignored = map[string]bool{}
 	for _, p := range strings.Split(string(out), "\x00") {
-		if p != "" {
-			ignored[strings.TrimSuffix(p, "/")] = true
+		if p == "" {
+			continue
 		}
+		p = strings.TrimSuffix(p, "/")
+		ignored[strings.TrimPrefix(p, prefix)] = true
 	}
 	return ignored, true
 }
@@ -238,7 +211,10 @@ type blobReader struct {
 }
 
 func newBlobReader(ctx context.Context, root string) (*blobReader, error) {
-	cmd := gitCommand(ctx, root, "cat-file", "--batch")
+	cmd, err := gitexec.Command(ctx, root, nil, "cat-file", "--batch")
+	if err != nil {
+		return nil, err
+	}
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
