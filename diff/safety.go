@@ -20,6 +20,36 @@ import (
 // that writes whatever its own, more lenient parser finds (GNU patch).
 // The error wraps safepath.ErrUnsafe.
 func CheckPatch(root, patch string) (parsed []File, err error) {
+	return CheckPatchFS(safepath.RootLstat(root), patch)
+}
+
+// PatchPaths returns every old and new path a patch names (strict parse,
+// or the lenient header scan when it does not parse), /dev/null left out:
+// the paths CheckPatchFS looks up.
+func PatchPaths(patch string) []string {
+	var out []string
+	if files, err := Parse(patch); err == nil {
+		for _, f := range files {
+			for _, q := range []string{f.OldPath, f.NewPath} {
+				if q != "" && q != DevNull {
+					out = append(out, q)
+				}
+			}
+		}
+		return out
+	}
+	for _, p := range ScanPaths(patch) {
+		for _, q := range []string{p.Old, p.New} {
+			if q != "" && q != DevNull {
+				out = append(out, q)
+			}
+		}
+	}
+	return out
+}
+
+// CheckPatchFS is CheckPatch over the tree lstat reads (safepath.UnderFS).
+func CheckPatchFS(lstat safepath.Lstat, patch string) (parsed []File, err error) {
 	files, perr := Parse(patch)
 	if perr != nil {
 		for _, p := range ScanPaths(patch) {
@@ -27,7 +57,7 @@ func CheckPatch(root, patch string) (parsed []File, err error) {
 				if q == "" || q == DevNull {
 					continue
 				}
-				if err := safepath.Under(root, q, false); err != nil {
+				if err := safepath.UnderFS(lstat, q, false); err != nil {
 					return nil, err
 				}
 			}
@@ -46,7 +76,7 @@ func CheckPatch(root, patch string) (parsed []File, err error) {
 			if q == "" || q == DevNull {
 				continue
 			}
-			if err := safepath.Under(root, q, link); err != nil {
+			if err := safepath.UnderFS(lstat, q, link); err != nil {
 				return nil, err
 			}
 			for d := path.Dir(q); d != "." && d != "/"; d = path.Dir(d) {

@@ -5,14 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
+	"sort"
 	"strings"
-	"time"
 
 	"github.com/polynfi/polynfi/diff"
 	"github.com/polynfi/polynfi/internal/gitexec"
 	"github.com/polynfi/polynfi/internal/safepath"
+	"github.com/polynfi/polynfi/runtime"
 )
 
 // ErrPatchRejected is returned (wrapped) for a patch that would write
@@ -39,7 +38,8 @@ var ErrPatchRejected = errors.New("patch writes outside the workspace")
 // applied; polynfi keeps the spec's three attempts, so a patch that only a
 // three-way merge applies is patch_failed here.
 //
-// Every method reads the patch from standard input and writes only what the
+// Every method reads the patch from a file the harness copied into the
+// sandbox, outside the work tree, and writes only what the
 // path check has understood: git apply checks every path itself (no "..",
 // no .git, nothing beyond a symbolic link, its own or the patch's) and is
 // given only patches whose paths polynfi checked as well; GNU patch, which
@@ -54,9 +54,9 @@ var applyMethods = []struct {
 	argv []string
 	git  bool
 }{
-	{"git apply --verbose", []string{"apply", "--verbose", "-"}, true},
-	{"git apply --verbose --reject", []string{"apply", "--verbose", "--reject", "-"}, true},
-	{"patch --batch --fuzz=5 -p1 --forward", []string{"patch", "--batch", "--fuzz=5", "-p1", "--forward", "--no-backup-if-mismatch"}, false},
+	{"git apply --verbose", []string{"apply", "--verbose"}, true},
+	{"git apply --verbose --reject", []string{"apply", "--verbose", "--reject"}, true},
+	{"patch --batch --fuzz=5 -p1 --forward", []string{"patch", "--batch", "--fuzz=5", "-p1", "--forward", "--no-backup-if-mismatch", "-i"}, false},
 }
 
 // ApplyAttempt is one try of the cascade.
@@ -73,153 +73,152 @@ type ApplyResult struct {
 	Attempts []ApplyAttempt `json:"attempts"`
 }
 
-// checkPatchPaths rejects a patch whose files would land outside the
-// workspace ws (diff.CheckPatch); parsed is nil when the strict parser
-// cannot read the patch.
-func checkPatchPaths(ws, patch string) (parsed []diff.File, err error) {
-	files, err := diff.CheckPatch(ws, patch)
+// checkPatchPaths rejects a patch whose files would land outside the work
+// tree (diff.CheckPatchFS over the tree as the sandbox sees it); parsed is
+// nil when the strict parser cannot read the patch.
+func checkPatchPaths(ctx context.Context, t *tree, patch string) (parsed []diff.File, err error) {
+	lstat, err := t.lstat(ctx, diff.PatchPaths(patch))
+	if err != nil {
+		return nil, err
+	}
+	files, err := diff.CheckPatchFS(lstat, patch)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrPatchRejected, err)
 	}
 	return files, nil
 }
 
-// checkWorkspacePath rejects p unless it is a clean relative path whose
-// existing components in ws are not symbolic links (safepath.Under).
-func checkWorkspacePath(ws, p string, lastMayBeLink bool) error {
-	if err := safepath.Under(ws, p, lastMayBeLink); err != nil {
-		return fmt.Errorf("%w: %v", ErrPatchRejected, err)
-	}
-	return nil
-}
-
-// changedPaths lists the paths of ws that differ from commit c: modified,
-// deleted, added and untracked (ignored ones included).
-func changedPaths(ctx context.Context, ws, c string) ([]string, error) {
-	out, err := gitCmd(ctx, ws, "diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", c, "--")
+// verifyWritten checks every path an apply attempt changed in the work
+// tree against commit c (modified, deleted, added and untracked, ignored
+// ones included): inside the tree, not in .git, through no link, and any
+// link it left points inside the tree.
+func verifyWritten(ctx context.Context, t *tree, c string) error {
+	out, err := t.script(ctx, `g diff --name-only -z --no-renames --no-ext-diff --no-textconv "$1" -- && g ls-files -z --others`, c)
 	if err != nil {
-		return nil, err
-	}
-	other, err := gitCmd(ctx, ws, "ls-files", "-z", "--others")
-	if err != nil {
-		return nil, err
+		return err
 	}
 	var paths []string
-	for _, b := range [][]byte{out, other} {
-		for _, p := range strings.Split(string(b), "\x00") {
-			if p != "" {
-				paths = append(paths, p)
-			}
+	for _, p := range strings.Split(string(out), "\x00") {
+		if p != "" {
+			paths = append(paths, p)
 		}
 	}
-	return paths, nil
-}
-
-// verifyWritten checks every path an apply attempt changed in ws against
-// commit c: inside ws, not in .git, through no link, and any link it left
-// points inside ws.
-func verifyWritten(ctx context.Context, ws, c string) error {
-	paths, err := changedPaths(ctx, ws, c)
+	if len(paths) == 0 {
+		return nil
+	}
+	lstat, err := t.lstat(ctx, paths)
 	if err != nil {
 		return err
 	}
+	var links []string
 	for _, p := range paths {
-		if err := checkWorkspacePath(ws, p, true); err != nil {
-			return err
+		if err := safepath.UnderFS(lstat, p, true); err != nil {
+			return fmt.Errorf("%w: %v", ErrPatchRejected, err)
 		}
-		full := filepath.Join(ws, filepath.FromSlash(p))
-		if fi, err := os.Lstat(full); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-			t, err := os.Readlink(full)
-			if err != nil {
-				return err
-			}
-			if err := safepath.LinkTarget(p, t); err != nil {
-				return fmt.Errorf("%w: %v", ErrPatchRejected, err)
-			}
+		if m, ok := lstat(p); ok && m&os.ModeSymlink != 0 {
+			links = append(links, p)
+		}
+	}
+	if len(links) == 0 {
+		return nil
+	}
+	targets, err := t.script(ctx, `for p in "$@"; do printf '%s\0' "$(readlink -- "$p")"; done`, links...)
+	if err != nil {
+		return err
+	}
+	tl := strings.Split(string(targets), "\x00")
+	for i, p := range links {
+		if i >= len(tl) {
+			return fmt.Errorf("%w: cannot read symbolic link %s", ErrPatchRejected, p)
+		}
+		if err := safepath.LinkTarget(p, tl[i]); err != nil {
+			return fmt.Errorf("%w: %v", ErrPatchRejected, err)
 		}
 	}
 	return nil
 }
 
-// snapshot records the current state of the work tree ws as a commit (not
-// on any branch) so that reset can return to it.
-func snapshot(ctx context.Context, ws string) (string, error) {
-	if _, err := gitCmd(ctx, ws, "add", "--all", "--force", "."); err != nil {
-		return "", err
-	}
-	tree, err := gitCmd(ctx, ws, "write-tree")
+// snapshot records the current state of the work tree as a commit (not on
+// any branch) so that reset can return to it. Ignored files are left out
+// (an image's node_modules or build output in the work tree stays as it
+// is and out of the index).
+func snapshot(ctx context.Context, t *tree) (string, error) {
+	out, err := t.script(ctx, `g add --all . && tree=$(g write-tree) && g commit-tree "$tree" -p HEAD -m "polynfi snapshot"`)
 	if err != nil {
 		return "", err
 	}
-	c, err := gitCmd(ctx, ws, "commit-tree", strings.TrimSpace(string(tree)), "-p", "HEAD", "-m", "polynfi snapshot")
-	if err != nil {
-		return "", err
-	}
-	return strings.TrimSpace(string(c)), nil
+	return strings.TrimSpace(string(out)), nil
 }
 
-// reset returns the work tree ws to commit c exactly: tracked files
-// restored, everything untracked (including ignored files, .rej files)
-// removed.
-func reset(ctx context.Context, ws, c string) error {
-	if _, err := gitCmd(ctx, ws, "reset", "--quiet", "--hard", c); err != nil {
-		return err
-	}
-	_, err := gitCmd(ctx, ws, "clean", "-fdxq")
+// reset returns the work tree to commit c: tracked files restored,
+// untracked files (.rej files, new files of a failed attempt) removed;
+// ignored files are kept.
+func reset(ctx context.Context, t *tree, c string) error {
+	_, err := t.script(ctx, `g reset --quiet --hard "$1" && g clean -fdq`, c)
 	return err
 }
 
-// applyCascade applies patch to ws with each method in turn, resetting ws
-// to snap between attempts, and stops at the first that succeeds. parsed is
-// the strict parse of the patch (nil when it does not parse: then GNU patch
-// is not tried). When none succeeds, ws is left reset to snap. An attempt
-// that succeeds but leaves a path that fails the path check is undone and
-// the error wraps ErrPatchRejected.
-func applyCascade(ctx context.Context, ws, patch string, parsed []diff.File, snap string) (ApplyResult, error) {
+// applyCascade applies patch to the work tree with each method in turn,
+// resetting it to snap between attempts, and stops at the first that
+// succeeds. name names the patch's file in the sandbox (test.patch,
+// model.patch). parsed is the strict parse of the patch (nil when it does
+// not parse: then GNU patch is not tried, and it is given the canonical
+// rendering of parsed, never the patch as written). When none succeeds,
+// the tree is left reset to snap. An attempt that succeeds but leaves a
+// path that fails the path check is undone and the error wraps
+// ErrPatchRejected; any other error is an infrastructure or harness
+// failure (the sandbox went away, ctx was cancelled), not a patch that
+// does not apply.
+func applyCascade(ctx context.Context, t *tree, name, patch string, parsed []diff.File, snap string) (ApplyResult, error) {
 	var res ApplyResult
+	raw, canon := "", ""
 	for i, m := range applyMethods {
 		if i > 0 {
-			if err := reset(ctx, ws, snap); err != nil {
+			if err := reset(ctx, t, snap); err != nil {
 				return res, fmt.Errorf("reset before %s: %w", m.name, err)
 			}
 		}
-		input := patch
-		if !m.git {
-			canon, ok, why := "", false, "the patch does not parse strictly, so polynfi cannot check what patch would write"
+		var argv []string
+		if m.git {
+			if raw == "" {
+				f, err := t.copyPatch(ctx, name, patch)
+				if err != nil {
+					return res, err
+				}
+				raw = f
+			}
+			argv = append(append(append([]string{"git"}, gitexec.Overrides()...), m.argv...), raw)
+		} else {
+			text, ok, why := "", false, "the patch does not parse strictly, so polynfi cannot check what patch would write"
 			if parsed != nil {
-				canon, ok, why = diff.Canonical(parsed)
+				text, ok, why = diff.Canonical(parsed)
 			}
 			if !ok {
 				res.Attempts = append(res.Attempts, ApplyAttempt{Method: m.name, Output: "not tried: " + why})
 				continue
 			}
-			input = canon
+			if canon == "" {
+				f, err := t.copyPatch(ctx, "canonical-"+name, text)
+				if err != nil {
+					return res, err
+				}
+				canon = f
+			}
+			argv = append(append([]string(nil), m.argv...), canon)
 		}
-		actx, cancel := context.WithTimeout(ctx, 5*time.Minute)
-		var out []byte
-		var err error
-		if m.git {
-			out, err = gitexec.Combined(actx, ws, strings.NewReader(input), m.argv...)
-		} else {
-			cmd := exec.CommandContext(actx, m.argv[0], m.argv[1:]...)
-			cmd.Dir = ws
-			cmd.Env = gitexec.Env(ws)
-			cmd.Stdin = strings.NewReader(input)
-			cmd.WaitDelay = 5 * time.Second
-			out, err = cmd.CombinedOutput()
+		r, err := t.sb.Exec(ctx, harnessCommand(argv))
+		if err != nil {
+			return res, fmt.Errorf("%s: %w", m.name, err)
 		}
-		cancel()
-		if ctx.Err() != nil {
-			return res, ctx.Err()
-		}
+		out := append(append([]byte(nil), r.Stdout...), r.Stderr...)
 		if len(out) > 4096 {
 			out = append(out[:4096:4096], "\n[truncated]"...)
 		}
-		ok := err == nil
+		ok := r.ExitCode == 0 && !r.TimedOut
 		res.Attempts = append(res.Attempts, ApplyAttempt{Method: m.name, OK: ok, Output: string(out)})
 		if ok {
-			if verr := verifyWritten(ctx, ws, snap); verr != nil {
-				if rerr := reset(ctx, ws, snap); rerr != nil {
+			if verr := verifyWritten(ctx, t, snap); verr != nil {
+				if rerr := reset(ctx, t, snap); rerr != nil {
 					return res, fmt.Errorf("reset after rejected apply: %w", rerr)
 				}
 				return res, verr
@@ -228,24 +227,34 @@ func applyCascade(ctx context.Context, ws, patch string, parsed []diff.File, sna
 			return res, nil
 		}
 	}
-	if err := reset(ctx, ws, snap); err != nil {
+	if err := reset(ctx, t, snap); err != nil {
 		return res, fmt.Errorf("reset after failed apply: %w", err)
 	}
 	return res, nil
 }
 
-// writeFiles writes full file contents (a prediction's Files) into ws after
-// checking every path (safepath.WriteFile: no link followed).
-func writeFiles(ws string, files map[string]string) error {
+// writeFiles writes full file contents (a prediction's Files) into the
+// work tree after checking every path (safepath.UnderFS over the tree as
+// the sandbox sees it).
+func writeFiles(ctx context.Context, t *tree, files map[string]string) error {
+	var paths []string
 	for p := range files {
-		if err := checkWorkspacePath(ws, p, false); err != nil {
-			return err
-		}
-	}
-	for p, content := range files {
-		if err := safepath.WriteFile(ws, p, []byte(content), 0o644); err != nil {
+		if err := safepath.Check(p); err != nil {
 			return fmt.Errorf("%w: %v", ErrPatchRejected, err)
 		}
+		paths = append(paths, p)
 	}
-	return nil
+	sort.Strings(paths)
+	lstat, err := t.lstat(ctx, paths)
+	if err != nil {
+		return err
+	}
+	var fs []runtime.File
+	for _, p := range paths {
+		if err := safepath.UnderFS(lstat, p, false); err != nil {
+			return fmt.Errorf("%w: %v", ErrPatchRejected, err)
+		}
+		fs = append(fs, runtime.File{Path: p, Mode: 0o644, Data: []byte(files[p])})
+	}
+	return t.sb.CopyIn(ctx, "", fs)
 }

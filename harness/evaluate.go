@@ -20,13 +20,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/diff"
+	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/retrieval"
 	"github.com/polynfi/polynfi/runtime"
@@ -37,8 +37,22 @@ import (
 // Harness evaluates predictions. Its fields are read-only after set up; a
 // Harness is safe for concurrent use by Run's workers.
 type Harness struct {
-	Repos  *Repos
-	Runner runtime.Runner
+	Repos *Repos
+	// Runtime starts the sandbox of every instance (runtime.Local: a work
+	// tree on the host; runtime.Docker: a container).
+	Runtime runtime.Runtime
+	// Images resolves the image of an instance for container runtimes
+	// (package images); unused by the local runtime.
+	Images ImageResolver
+	// Limits bound every sandbox (CPU, memory, processes).
+	Limits runtime.Limits
+	// RunKey labels the sandboxes of this run (runtime.LabelRun), the same
+	// for every run writing the same output, so that a later run can
+	// remove what a killed one left.
+	RunKey string
+	// Retries is how many more times an instance whose evaluation ends in
+	// an infrastructure failure is tried (Run).
+	Retries int
 	// ScratchDir is the parent of workspaces and temp files (Store.ScratchDir).
 	ScratchDir string
 	// Timeout overrides the per-language default (runtime.TimeoutFor) when
@@ -66,10 +80,21 @@ type Harness struct {
 	NFI *nfi.Engine
 }
 
+// ImageResolver gives the image a container runtime starts an instance
+// from (package images implements it). The choice is recorded even when
+// err is non-nil (what was tried); an error that is the environment's
+// fault wraps a runtime.InfraError.
+type ImageResolver interface {
+	Resolve(ctx context.Context, in dataset.Instance) (images.Choice, error)
+}
+
 // Evaluate evaluates prediction p of instance in and returns its record and
 // artifacts; it does not save them. Everything that goes wrong with the
 // instance (missing repository, test patch that does not apply, a rejected
-// or failed model patch, a failing or hanging test run) is in the record.
+// or failed model patch, a failing or hanging test run) is in the record;
+// a failure of the environment (runtime.InfraError: daemon unreachable,
+// image missing, container killed for memory or gone) is status
+// infra_failure with Record.InfraReason set, in every mode.
 // The error is non-nil only when ctx is cancelled: then the instance is
 // abandoned and its workspace removed.
 func (h *Harness) Evaluate(ctx context.Context, in dataset.Instance, p dataset.Prediction) (*Record, Artifacts, error) {
@@ -94,7 +119,12 @@ func (h *Harness) Evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 	if ctx.Err() != nil {
 		return nil, Artifacts{}, ctx.Err()
 	}
-	if err != nil {
+	if reason := runtime.InfraReason(err); reason != "" {
+		// The environment failed, not the patch: never scored, retried.
+		rec.InfraReason = reason
+		rec.Verdicts = AllModes(StatusInfraFailure, err.Error())
+		rec.Error = err.Error()
+	} else if err != nil {
 		rec.Verdicts = AllModes(StatusError, err.Error())
 		rec.Error = err.Error()
 	}
@@ -143,9 +173,72 @@ func (h *Harness) retrievalMetrics(ctx context.Context, in dataset.Instance, pat
 	return &m
 }
 
+// sandboxTmp is the harness's directory for patches inside a container.
+const sandboxTmp = "/tmp/.polynfi"
+
+// testStartMarker is touched in the work tree's git directory right before
+// the test command runs: a JUnit report counts only when it is newer.
+const testStartMarker = "polynfi-test-start"
+
+// start makes the instance's sandbox: for the local runtime a fresh work
+// tree of the repository at the base commit under scratch, for container
+// runtimes a container from the instance's image (Images). The returned
+// function removes the sandbox (and the work tree) and says what went
+// wrong doing so.
+func (h *Harness) start(ctx context.Context, in dataset.Instance, scratch string, rec *Record) (*tree, func() error, error) {
+	if h.Runtime == nil {
+		return nil, nil, errors.New("harness: no runtime")
+	}
+	labels := map[string]string{runtime.LabelInstance: in.InstanceID}
+	if h.RunKey != "" {
+		labels[runtime.LabelRun] = h.RunKey
+	}
+	spec := runtime.Spec{Name: in.InstanceID, Labels: labels, Limits: h.Limits}
+	cleanup := func() error { return nil }
+	tmp := sandboxTmp
+	if h.Runtime.Name() == "local" {
+		ws, remove, err := h.Repos.Workspace(ctx, in.Repo, in.BaseCommit, scratch)
+		if err != nil {
+			return nil, nil, err
+		}
+		spec.Workdir, cleanup, tmp = ws, func() error { remove(); return nil }, scratch
+	} else {
+		if h.Images == nil {
+			return nil, nil, errors.New("harness: no image resolver for the container runtime")
+		}
+		t := time.Now()
+		choice, err := h.Images.Resolve(ctx, in)
+		rec.Timing.ImageS = time.Since(t).Seconds()
+		if choice.Image != "" || choice.Source != "" {
+			c := choice
+			rec.Image = &c
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		spec.Image, spec.Workdir = choice.Image, dockerWorkdir(in.Dockerfile)
+	}
+	sb, err := h.Runtime.Start(ctx, spec)
+	if err != nil {
+		_ = cleanup()
+		return nil, nil, err
+	}
+	info := sb.Info()
+	rec.Sandbox = &info
+	remove := func() error {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
+		defer cancel()
+		err := sb.Remove(rctx)
+		_ = cleanup()
+		return err
+	}
+	return &tree{sb: sb, tmp: tmp}, remove, nil
+}
+
 // evaluate does the work; an error is a harness-level failure of the
-// instance (StatusError).
-func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.Prediction, rec *Record, art *Artifacts) error {
+// instance (StatusError), or an infrastructure failure when it wraps a
+// runtime.InfraError.
+func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.Prediction, rec *Record, art *Artifacts) (err error) {
 	if strings.TrimSpace(in.TestCommand) == "" {
 		return errors.New("instance has no test_command")
 	}
@@ -155,26 +248,31 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 		return err
 	}
 	defer os.RemoveAll(scratch)
-	ws, remove, err := h.Repos.Workspace(ctx, in.Repo, in.BaseCommit, scratch)
+	wt, remove, err := h.start(ctx, in, scratch, rec)
 	if err != nil {
 		return err
 	}
-	defer remove()
+	defer func() {
+		t := time.Now()
+		if rerr := remove(); rerr != nil && rec.Sandbox != nil {
+			rec.Sandbox.Notes = append(rec.Sandbox.Notes, "sandbox not removed: "+rerr.Error())
+		}
+		rec.Timing.RemoveS = time.Since(t).Seconds()
+	}()
 	rec.Timing.WorkspaceS = time.Since(t).Seconds()
-	baseRev, err := gitCmd(ctx, ws, "rev-parse", "--verify", "HEAD")
+	base, err := wt.base(ctx)
 	if err != nil {
 		return err
 	}
-	base := strings.TrimSpace(string(baseRev))
 
 	// Test patch, then the model patch.
 	t = time.Now()
 	if strings.TrimSpace(in.TestPatch) != "" {
-		parsed, err := checkPatchPaths(ws, in.TestPatch)
+		parsed, err := checkPatchPaths(ctx, wt, in.TestPatch)
 		if err != nil {
 			return fmt.Errorf("test patch: %w", err)
 		}
-		ar, err := applyCascade(ctx, ws, in.TestPatch, parsed, base)
+		ar, err := applyCascade(ctx, wt, "test.patch", in.TestPatch, parsed, base)
 		rec.TestPatchApply = &ar
 		if err != nil {
 			return fmt.Errorf("test patch: %w", err)
@@ -183,7 +281,7 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 			return errors.New("test patch does not apply")
 		}
 	}
-	snap, err := snapshot(ctx, ws)
+	snap, err := snapshot(ctx, wt)
 	if err != nil {
 		return fmt.Errorf("snapshot after the test patch: %w", err)
 	}
@@ -193,7 +291,7 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 		return nil
 	}
 	if len(p.Files) > 0 {
-		if err := writeFiles(ws, p.Files); err != nil {
+		if err := writeFiles(ctx, wt, p.Files); err != nil {
 			if errors.Is(err, ErrPatchRejected) {
 				rec.Error = err.Error()
 				rec.Verdicts = AllModes(StatusPatchRejected, err.Error())
@@ -201,20 +299,23 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 			}
 			return err
 		}
-		d, err := workDiff(ctx, ws, snap)
+		d, err := wt.script(ctx, `g add --all . && g diff --cached --no-color --no-ext-diff --binary "$1"`, snap)
 		if err != nil {
 			return err
 		}
-		art.ModelPatch = d
+		art.ModelPatch = string(d)
 		rec.ModelPatchApply = &ApplyResult{Applied: true, Method: "files", Attempts: []ApplyAttempt{{Method: "files", OK: true}}}
 	} else {
-		parsed, err := checkPatchPaths(ws, p.ModelPatch)
+		parsed, err := checkPatchPaths(ctx, wt, p.ModelPatch)
 		if err != nil {
+			if !errors.Is(err, ErrPatchRejected) {
+				return err
+			}
 			rec.Error = err.Error()
 			rec.Verdicts = AllModes(StatusPatchRejected, err.Error())
 			return nil
 		}
-		ar, err := applyCascade(ctx, ws, p.ModelPatch, parsed, snap)
+		ar, err := applyCascade(ctx, wt, "model.patch", p.ModelPatch, parsed, snap)
 		rec.ModelPatchApply = &ar
 		if errors.Is(err, ErrPatchRejected) {
 			rec.Error = err.Error()
@@ -234,14 +335,14 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 	rec.PatchApplied = true
 	// Leave the tree as PolyBench does: HEAD at the base commit, both
 	// patches as uncommitted changes.
-	if _, err := gitCmd(ctx, ws, "reset", "--quiet", "--mixed", base); err != nil {
+	if _, err := wt.script(ctx, `g reset --quiet --mixed "$1"`, base); err != nil {
 		return fmt.Errorf("unstage after apply: %w", err)
 	}
 	rec.Timing.ApplyS = time.Since(t).Seconds()
 
 	if h.NFI != nil {
 		t = time.Now()
-		rec.NFI = h.nfiDelta(ctx, ws, snap, art.ModelPatch)
+		rec.NFI = h.nfiDelta(ctx, wt, snap, art.ModelPatch)
 		rec.Timing.NFIS = time.Since(t).Seconds()
 		rec.Timing.MetricsS += rec.Timing.NFIS
 	}
@@ -251,10 +352,12 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 	if timeout <= 0 {
 		timeout = runtime.TimeoutFor(in.Language)
 	}
+	if _, err := wt.script(ctx, `touch "$(g rev-parse --git-dir)/$1"`, testStartMarker); err != nil {
+		return fmt.Errorf("mark the test start: %w", err)
+	}
 	script := "set -uxo pipefail\n" + in.TestCommand + "\n"
 	art.Command = "#!/bin/bash\n" + script
-	testStart := time.Now()
-	res, err := h.Runner.Run(ctx, runtime.Command{Script: script, Dir: ws, Env: h.Env, Timeout: timeout, Writable: h.Writable, Visible: h.ReadOnly})
+	res, err := wt.sb.Exec(ctx, runtime.Command{Script: script, Env: h.Env, Timeout: timeout, Writable: h.Writable, Visible: h.ReadOnly})
 	if err != nil {
 		return fmt.Errorf("run test command: %w", err)
 	}
@@ -264,10 +367,13 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 		DurationS: res.Duration.Seconds(), Isolation: res.Isolation, Notes: res.Notes}
 	rec.Test = tr
 
-	// Parse: JUnit XML written by this run and the log; the reading that
-	// names the most expected tests wins, JUnit on a tie.
+	// Collect and parse: JUnit XML written by this run and the log; the
+	// reading that names the most expected tests wins, JUnit on a tie.
 	t = time.Now()
-	cands, reports := readResults(ws, art.TestLog, testStart)
+	cands, reports, err := readResults(ctx, wt, art.TestLog)
+	if err != nil {
+		return fmt.Errorf("collect the test reports: %w", err)
+	}
 	fw, results, f2p, p2p := chooseReading(cands, in.FailToPass, in.PassToPass, dockerWorkdir(in.Dockerfile))
 	tr.Parser, tr.JUnitReports, tr.NumResults = fw, reports, len(results)
 	v, out := Grade(f2p, p2p, RunOutcome{Results: results, ExitCode: res.ExitCode, TimedOut: res.TimedOut,
@@ -296,33 +402,57 @@ func BuildLog(r runtime.Result) []byte {
 }
 
 // readResults returns the readings of a run: the JUnit XML reports the
-// run wrote in ws (modified at or after since), then the log parsed by the
-// framework detected in it, then for TAP the log read the way
+// run wrote in the work tree (at the conventional places, newer than the
+// test start marker; copied out of the sandbox), then the log parsed by
+// the framework detected in it, then for TAP the log read the way
 // SWE-PolyBench reads it (ids with test numbers). Ids are made relative to
-// ws. reports lists the JUnit files read, workspace-relative.
-func readResults(ws string, log []byte, since time.Time) (cands []candidate, reports []string) {
+// the work tree. reports lists the JUnit files read, relative to it.
+func readResults(ctx context.Context, wt *tree, log []byte) (cands []candidate, reports []string, err error) {
+	ws := wt.sb.Workdir()
+	list, err := wt.script(ctx, `m="$(g rev-parse --git-dir)/$1"; shift
+shopt -s nullglob
+for pat in "$@"; do for f in $pat; do
+  if [[ -f $f && ! -L $f && $f -nt $m ]]; then printf '%s\0' "$f"; fi
+done; done`, append([]string{testStartMarker}, testlog.JUnitReportPatterns()...)...)
+	if err != nil {
+		return nil, nil, err
+	}
+	seen := map[string]bool{}
 	var junit []testlog.Result
-	for _, f := range testlog.FindJUnitReports(ws) {
-		fi, err := os.Stat(f)
-		if err != nil || fi.ModTime().Before(since.Add(-2*time.Second)) {
-			continue // committed to the repository, not written by this run
+	for _, name := range bytes.Split(list, []byte{0}) {
+		rel := string(name)
+		if rel == "" || seen[rel] {
+			continue
 		}
-		fh, err := os.Open(f)
+		seen[rel] = true
+		files, err := wt.sb.CopyOut(ctx, rel, 0)
+		if err != nil {
+			if runtime.InfraReason(err) != "" {
+				return nil, nil, err
+			}
+			continue
+		}
+		if len(files) != 1 {
+			continue
+		}
+		r, err := testlog.ParseJUnitXML(bytes.NewReader(files[0].Data))
 		if err != nil {
 			continue
 		}
-		r, err := testlog.ParseJUnitXML(fh)
-		fh.Close()
-		if err != nil {
-			continue
-		}
-		rel, _ := filepath.Rel(ws, f)
 		reports = append(reports, rel)
 		junit = append(junit, r...)
 	}
+	sort.Strings(reports)
 	if len(reports) > 0 {
 		cands = append(cands, candidate{string(testlog.JUnit), testlog.TrimWorkspace(junit, ws)})
 	}
+	return append(cands, logReadings(log, ws)...), reports, nil
+}
+
+// logReadings returns the readings of a run's log: parsed by the framework
+// detected in it, then for TAP the way SWE-PolyBench reads it (ids with
+// test numbers). Ids are made relative to the work tree ws.
+func logReadings(log []byte, ws string) (cands []candidate) {
 	if fw, ok := testlog.Detect(log); ok {
 		if rs, err := testlog.Parse(fw, log); err == nil {
 			cands = append(cands, candidate{string(fw), testlog.TrimWorkspace(rs, ws)})
@@ -331,26 +461,13 @@ func readResults(ws string, log []byte, since time.Time) (cands []candidate, rep
 			cands = append(cands, candidate{string(testlog.TAP), testlog.PolyBenchTAP(log)})
 		}
 	}
-	return cands, reports
-}
-
-// workDiff returns the diff of the work tree ws against commit c, new
-// files included.
-func workDiff(ctx context.Context, ws, c string) (string, error) {
-	if _, err := gitCmd(ctx, ws, "add", "--all", "."); err != nil {
-		return "", err
-	}
-	out, err := gitCmd(ctx, ws, "diff", "--cached", "--no-color", "--no-ext-diff", "--binary", c)
-	if err != nil {
-		return "", err
-	}
-	return string(out), nil
+	return cands
 }
 
 // nfiDelta scores the .py files the model patch changes, at snap (base plus
 // test patch) and in the work tree after the patch. Nil when the patch
 // changes no Python file.
-func (h *Harness) nfiDelta(ctx context.Context, ws, snap, patch string) *NFIDelta {
+func (h *Harness) nfiDelta(ctx context.Context, wt *tree, snap, patch string) *NFIDelta {
 	files, err := diff.Parse(patch)
 	if err != nil {
 		return nil
@@ -369,11 +486,11 @@ func (h *Harness) nfiDelta(ctx context.Context, ws, snap, patch string) *NFIDelt
 	defer parser.Close()
 	var before, after []nfi.FileScore
 	for _, p := range paths {
-		if old, err := gitCmd(ctx, ws, "show", snap+":"+p); err == nil {
+		if old, err := wt.script(ctx, `g show "$1:$2"`, snap, p); err == nil {
 			before = append(before, h.NFI.Score(parser, p, old))
 		}
-		if cur, err := os.ReadFile(filepath.Join(ws, filepath.FromSlash(p))); err == nil {
-			after = append(after, h.NFI.Score(parser, p, cur))
+		if cur, err := wt.sb.CopyOut(ctx, p, 0); err == nil && len(cur) == 1 {
+			after = append(after, h.NFI.Score(parser, p, cur[0].Data))
 		}
 	}
 	return &NFIDelta{Catalog: h.NFI.Catalog.Version, Files: paths, Delta: nfi.Compare(before, after)}

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"github.com/polynfi/polynfi/runtime"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,11 +113,16 @@ func TestApplyCascadeResetsBetweenAttempts(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer remove()
-	parsed, err := checkPatchPaths(ws, patch)
+	sb, err := runtime.NewLocal(context.Background(), runtime.LocalOptions{}).Start(context.Background(), runtime.Spec{Workdir: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt := &tree{sb: sb, tmp: t.TempDir()}
+	parsed, err := checkPatchPaths(context.Background(), wt, patch)
 	if err != nil || parsed == nil {
 		t.Fatalf("check: %v (parsed %v)", err, parsed != nil)
 	}
-	res, err := applyCascade(context.Background(), ws, patch, parsed, drifted)
+	res, err := applyCascade(context.Background(), wt, "p.diff", patch, parsed, drifted)
 	if err != nil {
 		t.Fatal(err)
 	}

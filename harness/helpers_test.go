@@ -125,7 +125,7 @@ func newHarness(t testing.TB, reposDir string, mode Mode) (*Harness, *Store) {
 	t.Cleanup(func() { store.Close() })
 	h := &Harness{
 		Repos:      NewRepos(reposDir, filepath.Join(store.Dir, ".repos")),
-		Runner:     runtime.NewLocal(context.Background(), runtime.LocalOptions{}),
+		Runtime:    runtime.NewLocal(context.Background(), runtime.LocalOptions{}),
 		ScratchDir: store.ScratchDir(),
 		NativeMode: mode,
 		RunID:      "test",

@@ -11,9 +11,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/internal/atomicfile"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/retrieval"
+	"github.com/polynfi/polynfi/runtime"
 )
 
 // RecordSchema is the version of the Record layout.
@@ -50,7 +52,9 @@ type TestRun struct {
 // everything except the test command: workspace, apply, parse, grade,
 // metrics and record.
 type Timing struct {
-	WorkspaceS float64 `json:"workspace_s"`
+	ImageS     float64 `json:"image_s,omitempty"`  // resolving, pulling or building the image
+	WorkspaceS float64 `json:"workspace_s"`        // work tree made, or container created and started
+	RemoveS    float64 `json:"remove_s,omitempty"` // sandbox removed
 	ApplyS     float64 `json:"apply_s"`
 	TestS      float64 `json:"test_s"`
 	ParseS     float64 `json:"parse_s"`
@@ -99,9 +103,24 @@ type Record struct {
 	TestPatchApply  *ApplyResult `json:"test_patch_apply,omitempty"`
 	ModelPatchApply *ApplyResult `json:"model_patch_apply,omitempty"`
 	Test            *TestRun     `json:"test,omitempty"`
-	// Error says what went wrong for StatusError, patch_rejected and
-	// patch_failed.
+	// Error says what went wrong for StatusError, patch_rejected,
+	// patch_failed and infrastructure failures.
 	Error string `json:"error,omitempty"`
+	// InfraReason is set when the evaluation ended in a failure of the
+	// environment (one of the runtime.Reason* constants: daemon_unreachable,
+	// image_unavailable, image_build_failed, oom_killed, sandbox_gone, ...);
+	// Status is then infra_failure in every mode and a re-run evaluates the
+	// instance again.
+	InfraReason string `json:"infra_failure_reason,omitempty"`
+	// Attempts counts the evaluations of this record's instance in this
+	// run: more than 1 after infrastructure failures were retried.
+	Attempts int `json:"attempts,omitempty"`
+	// Sandbox describes where the instance ran (runtime, container id,
+	// isolation, notes).
+	Sandbox *runtime.Info `json:"sandbox,omitempty"`
+	// Image is the image a container runtime used and how it was chosen
+	// (row, template, build from the row's Dockerfile, task directory).
+	Image *images.Choice `json:"image,omitempty"`
 
 	// Retrieval holds the localization metrics (package retrieval) when
 	// they were computed.
@@ -243,12 +262,13 @@ func (s *Store) Load(k Key) (rec *Record, ok bool, err error) {
 
 // Done reports whether a complete record for exactly k (same patch hash)
 // exists, and returns it. A record of a harness error (StatusError: the
-// repository was missing, a workspace could not be made, ...) is not done:
-// such an error says nothing about the patch, so re-running the same
-// command tries the instance again once the cause is fixed.
+// repository was missing, a workspace could not be made, ...) or of an
+// infrastructure failure (StatusInfraFailure) is not done: such a failure
+// says nothing about the patch, so re-running the same command tries the
+// instance again once the cause is fixed.
 func (s *Store) Done(k Key) (*Record, bool) {
 	rec, ok, err := s.Load(k)
-	if err != nil || !ok || rec.Key != k || rec.Schema != RecordSchema || rec.Status == StatusError {
+	if err != nil || !ok || rec.Key != k || rec.Schema != RecordSchema || rec.Status == StatusError || rec.Status == StatusInfraFailure {
 		return nil, false
 	}
 	return rec, true

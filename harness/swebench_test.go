@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -60,7 +59,7 @@ func TestSWEBenchPytest5227(t *testing.T) {
 	}
 
 	// The detection reading (no log_parser).
-	cands, _ := readResults(t.TempDir(), log, time.Now())
+	cands := logReadings(log, t.TempDir())
 	fw, results, f2p, p2p := chooseReading(cands, pytest5227F2P, pytest5227P2P, "")
 	old, _ := Grade(f2p, p2p, RunOutcome{Results: results, Framework: fw, Log: log})
 	if old.SWEBench.Resolved || !strings.Contains(old.SWEBench.Reason, "[100%]") {

@@ -213,6 +213,11 @@ var junitReportPatterns = []string{
 // down), Gradle (build/test-results/<task>/TEST-*.xml), and the common
 // single-file names (junit.xml, junit-*.xml, test-results.xml,
 // reports/junit*.xml, test-results/*.xml, test-reports/*.xml). Directories
+// JUnitReportPatterns returns the places, relative to a workspace, where
+// test runners conventionally write JUnit XML reports (filepath.Match
+// syntax; a copy).
+func JUnitReportPatterns() []string { return append([]string(nil), junitReportPatterns...) }
+
 // and unreadable entries are skipped; a missing workspace gives nil.
 func FindJUnitReports(workspace string) []string {
 	seen := map[string]bool{}

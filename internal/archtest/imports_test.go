@@ -33,7 +33,8 @@ var allowed = map[string][]string{
 	"nfi/pyast":     {"syntax"},
 	"nfi/metrics":   {"syntax"},
 	"nfi/rules/...": {"nfi", "nfi/aspect", "nfi/pyast", "nfi/metrics", "syntax"},
-	"harness":       {"dataset", "diff", "runtime/...", "testlog", "retrieval", "nfi", "nfi/aspect", "syntax"},
+	"images":        {"runtime/...", "dataset"},
+	"harness":       {"dataset", "diff", "runtime/...", "images", "testlog", "retrieval", "nfi", "nfi/aspect", "syntax"},
 	"nfisuite":      {"dataset", "diff", "runtime/...", "testlog", "harness", "nfi", "nfi/aspect", "syntax"},
 	"mine":          {"nfi", "nfi/aspect", "diff", "dataset", "syntax"},
 	// agent runs coding agents and writes predictions; grading stays in

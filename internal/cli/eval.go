@@ -259,7 +259,7 @@ func runInstanceEval(e *env, o evalOptions) error {
 	}
 	h := &harness.Harness{
 		Repos:      harness.NewRepos(o.reposDir, filepath.Join(o.out, ".repos")),
-		Runner:     runner,
+		Runtime:    runner,
 		ScratchDir: store.ScratchDir(),
 		Timeout:    o.timeout,
 		Env:        []string{"POLYNFI_DATASET_DIR=" + dsDir},

@@ -73,6 +73,17 @@ var overrides = []string{
 }
 
 // Env returns the environment of every git command: PATH from the caller
+// Overrides returns the "-c key=value" arguments every git command of
+// polynfi starts with (configured programs neutralized), for git commands
+// run elsewhere than through this package (inside a sandbox).
+func Overrides() []string {
+	out := make([]string, 0, 2*len(overrides))
+	for _, o := range overrides {
+		out = append(out, "-c", o)
+	}
+	return out
+}
+
 // and fixed values, nothing else.
 func Env(dir string) []string {
 	env := []string{

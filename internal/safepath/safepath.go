@@ -57,30 +57,62 @@ func Check(p string) error {
 	return nil
 }
 
+// Lstat reports the type bits of the file at p, a clean relative slash
+// path under some root, without following a final link; ok is false when
+// nothing is there. It lets Under's walk read a tree the caller cannot
+// reach with os.Lstat (a work tree inside a container).
+type Lstat func(p string) (mode os.FileMode, ok bool)
+
+// RootLstat is the Lstat of the directory root on this machine.
+func RootLstat(root string) Lstat {
+	return func(p string) (os.FileMode, bool) {
+		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
+		if err != nil {
+			return 0, false
+		}
+		return fi.Mode(), true
+	}
+}
+
 // Under checks p with Check and then walks its existing components under
 // root: none may be a symbolic link, except the last one when lastMayBeLink.
 // Components that do not exist yet are fine (they will be created as
 // directories under root).
 func Under(root, p string, lastMayBeLink bool) error {
+	return UnderFS(RootLstat(root), p, lastMayBeLink)
+}
+
+// UnderFS is Under over the tree lstat reads.
+func UnderFS(lstat Lstat, p string, lastMayBeLink bool) error {
 	if err := Check(p); err != nil {
 		return err
 	}
 	parts := strings.Split(p, "/")
-	cur := root
-	for i, el := range parts {
-		cur = filepath.Join(cur, el)
-		fi, err := os.Lstat(cur)
-		if err != nil {
+	for i := range parts {
+		pre := strings.Join(parts[:i+1], "/")
+		mode, ok := lstat(pre)
+		if !ok {
 			return nil
 		}
-		if fi.Mode()&os.ModeSymlink != 0 && !(lastMayBeLink && i == len(parts)-1) {
-			return fmt.Errorf("%w: %s goes through symbolic link %s", ErrUnsafe, p, strings.Join(parts[:i+1], "/"))
+		if mode&os.ModeSymlink != 0 && !(lastMayBeLink && i == len(parts)-1) {
+			return fmt.Errorf("%w: %s goes through symbolic link %s", ErrUnsafe, p, pre)
 		}
-		if i < len(parts)-1 && !fi.IsDir() {
-			return fmt.Errorf("%w: %s: %s is not a directory", ErrUnsafe, p, strings.Join(parts[:i+1], "/"))
+		if i < len(parts)-1 && !mode.IsDir() {
+			return fmt.Errorf("%w: %s: %s is not a directory", ErrUnsafe, p, pre)
 		}
 	}
 	return nil
+}
+
+// Prefixes returns every leading part of p ("a", "a/b", "a/b/c" for
+// "a/b/c"): the paths UnderFS may look up.
+func Prefixes(p string) []string {
+	parts := strings.Split(p, "/")
+	out := make([]string, len(parts))
+	for i := range parts {
+		out[i] = strings.Join(parts[:i+1], "/")
+	}
+	return out
 }
 
 // LinkTarget rejects a symbolic link at p (relative to root) whose target

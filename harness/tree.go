@@ -1,0 +1,150 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/polynfi/polynfi/internal/gitexec"
+	"github.com/polynfi/polynfi/internal/safepath"
+	"github.com/polynfi/polynfi/runtime"
+)
+
+// sandboxGitEnv is the environment of every git and patch command the
+// harness runs in a sandbox: gitexec's clean environment (no system or
+// global configuration, no prompts or pagers, C locale, a fixed identity
+// and date) without its PATH, which is the sandbox's own.
+func sandboxGitEnv() []string {
+	var out []string
+	for _, kv := range gitexec.Env("") {
+		if !strings.HasPrefix(kv, "PATH=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// gitFunc defines g, git with the options every git command of polynfi
+// starts with (gitexec.Overrides: configured programs neutralized) and any
+// owner of the work tree accepted, for the scripts tree.script runs.
+func gitFunc() string {
+	var b strings.Builder
+	b.WriteString("g() { git -c 'safe.directory=*'")
+	for _, o := range gitexec.Overrides() {
+		b.WriteString(" '")
+		b.WriteString(strings.ReplaceAll(o, "'", `'\''`))
+		b.WriteString("'")
+	}
+	b.WriteString(` "$@"; }
+`)
+	return b.String()
+}
+
+// harnessCommand is one of the harness's own commands in the sandbox (git,
+// patch, a look-up): the clean git environment, 5 minutes at most, and for
+// the local runtime the host's file system read-only (HostView: the work
+// tree's borrowed git objects and the harness's patch files are outside
+// the minimal view a test command gets) with the work tree, .git included,
+// writable. Containers ignore HostView.
+func harnessCommand(argv []string) runtime.Command {
+	return runtime.Command{Args: argv, Env: sandboxGitEnv(), Timeout: 5 * time.Minute, HostView: true}
+}
+
+// tree is the repository's work tree inside a sandbox: its Workdir. Every
+// git command on it runs in the sandbox (so that the same code serves the
+// local runtime and containers).
+type tree struct {
+	sb runtime.Sandbox
+	// tmp is a directory for the harness's own files (patches), outside
+	// the work tree, as the sandbox sees it.
+	tmp string
+}
+
+// script runs a bash script in the work tree with g defined and args as
+// $1..$n, and returns its stdout. A non-zero exit is an error carrying
+// stderr; an Exec error (an InfraError, a cancelled ctx) is returned
+// wrapped.
+func (t *tree) script(ctx context.Context, script string, args ...string) ([]byte, error) {
+	argv := append([]string{"bash", "-c", gitFunc() + script, "polynfi"}, args...)
+	r, err := t.sb.Exec(ctx, harnessCommand(argv))
+	if err != nil {
+		return nil, err
+	}
+	if r.ExitCode != 0 || r.TimedOut {
+		first := strings.SplitN(strings.TrimSpace(script), "\n", 2)[0]
+		return r.Stdout, fmt.Errorf("%s: exit %d: %s", first, r.ExitCode, strings.TrimSpace(string(r.Stderr)))
+	}
+	return r.Stdout, nil
+}
+
+// lstat reads, in one command in the sandbox, the type of every prefix of
+// paths (slash-separated, relative to the work tree) and returns a
+// safepath.Lstat over them; a path it was not asked about reads as
+// missing. Paths that fail safepath.Check are not looked up (the checker
+// rejects them before any lookup).
+func (t *tree) lstat(ctx context.Context, paths []string) (safepath.Lstat, error) {
+	seen := map[string]bool{}
+	var pre []string
+	for _, p := range paths {
+		if safepath.Check(p) != nil {
+			continue
+		}
+		for _, q := range safepath.Prefixes(p) {
+			if !seen[q] {
+				seen[q] = true
+				pre = append(pre, q)
+			}
+		}
+	}
+	modes := map[string]os.FileMode{}
+	if len(pre) > 0 {
+		b, err := t.script(ctx, `for p in "$@"; do
+  if [ -L "$p" ]; then printf l; elif [ -d "$p" ]; then printf d; elif [ -e "$p" ]; then printf f; else printf -- -; fi
+done`, pre...)
+		if err != nil {
+			return nil, fmt.Errorf("look up paths in the work tree: %w", err)
+		}
+		if len(b) != len(pre) {
+			return nil, fmt.Errorf("look up paths in the work tree: %d answers for %d paths", len(b), len(pre))
+		}
+		for i, q := range pre {
+			switch b[i] {
+			case 'l':
+				modes[q] = os.ModeSymlink
+			case 'd':
+				modes[q] = os.ModeDir
+			case 'f':
+				modes[q] = 0
+			}
+		}
+	}
+	return func(p string) (os.FileMode, bool) {
+		m, ok := modes[p]
+		return m, ok
+	}, nil
+}
+
+// base returns the commit checked out in the work tree. A work tree that
+// is not a git repository (an image that copied the sources without
+// .git) is made one, its files committed as the base.
+func (t *tree) base(ctx context.Context) (string, error) {
+	out, err := t.script(ctx, `if ! g rev-parse --verify -q HEAD >/dev/null 2>&1; then
+  g init -q . && g add --all --force . && g commit -q --allow-empty -m "polynfi base" >/dev/null || exit 1
+fi
+g rev-parse --verify HEAD`)
+	if err != nil {
+		return "", fmt.Errorf("base commit of the work tree: %w", err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// copyPatch writes patch into the harness's directory of the sandbox as
+// name and returns its path there.
+func (t *tree) copyPatch(ctx context.Context, name, patch string) (string, error) {
+	if err := t.sb.CopyIn(ctx, t.tmp, []runtime.File{{Path: name, Mode: 0o644, Data: []byte(patch)}}); err != nil {
+		return "", fmt.Errorf("copy %s into the sandbox: %w", name, err)
+	}
+	return strings.TrimSuffix(t.tmp, "/") + "/" + name, nil
+}

@@ -1,0 +1,580 @@
+package runtime
+
+import (
+	"archive/tar"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/filters"
+	"github.com/docker/docker/client"
+	"github.com/docker/docker/errdefs"
+	"github.com/docker/docker/pkg/stdcopy"
+
+	"github.com/polynfi/polynfi/internal/safepath"
+)
+
+// Labels polynfi puts on the containers it creates (besides Spec.Labels).
+const (
+	// LabelManaged marks every container of polynfi ("true").
+	LabelManaged = "io.polynfi.managed"
+	// LabelRun carries the run key: the same for every run writing the
+	// same output directory, so that the next run can remove what a
+	// killed one left (Docker.RemoveStale).
+	LabelRun = "io.polynfi.run"
+	// LabelInstance carries the instance id.
+	LabelInstance = "io.polynfi.instance"
+)
+
+// IsolationContainer names the Docker backend's isolation in records.
+const IsolationContainer = "container"
+
+// keepAlive is the entrypoint of every container: PID 1 waits forever, so
+// that commands run as execs beside it and a timeout can kill every other
+// process in the container (kill -9 -1 spares PID 1 and the caller).
+var keepAlive = []string{"/bin/sh", "-c", "trap 'exit 0' TERM INT; while :; do sleep 3600 & wait $!; done"}
+
+// droppedCaps are the capabilities of Docker's default set a test run never
+// needs (raw sockets, device nodes, chroot, file capabilities, audit,
+// binding low ports, changing the bounding set); none is ever added.
+var droppedCaps = []string{"NET_RAW", "MKNOD", "SYS_CHROOT", "SETFCAP", "AUDIT_WRITE", "NET_BIND_SERVICE", "SETPCAP"}
+
+// DockerOptions configure NewDocker.
+type DockerOptions struct {
+	// MaxOutput limits each captured stream of Exec, in bytes (0:
+	// DefaultMaxOutput).
+	MaxOutput int
+	// Client is the Docker API client; nil makes one from the environment
+	// (DOCKER_HOST, DOCKER_API_VERSION, DOCKER_CERT_PATH, DOCKER_TLS_VERIFY)
+	// with API version negotiation.
+	Client *client.Client
+}
+
+// Docker runs sandboxes as containers through the Docker Engine API (any
+// Docker-compatible socket: DOCKER_HOST may name Podman's). One container
+// per sandbox, started from its image with a keep-alive entrypoint; every
+// command is an exec in it. Containers carry LabelManaged, Spec.Labels and
+// the limits of Spec.Limits; they have no network unless Spec.Network, no
+// new privileges, and Docker's default capabilities less droppedCaps.
+// Docker is safe for concurrent use.
+type Docker struct {
+	cli       *client.Client
+	maxOutput int
+	server    string // engine version and API version, for notes
+}
+
+// NewDocker connects to the Docker engine and checks that it answers. An
+// engine that does not answer is an *InfraError with ReasonDaemon.
+func NewDocker(ctx context.Context, opts DockerOptions) (*Docker, error) {
+	cli := opts.Client
+	if cli == nil {
+		var err error
+		cli, err = client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
+		if err != nil {
+			return nil, Infra(ReasonDaemon, err)
+		}
+	}
+	d := &Docker{cli: cli, maxOutput: opts.MaxOutput}
+	if d.maxOutput <= 0 {
+		d.maxOutput = DefaultMaxOutput
+	}
+	pctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	if _, err := cli.Ping(pctx); err != nil {
+		return nil, Infra(ReasonDaemon, fmt.Errorf("docker engine at %s: %w", cli.DaemonHost(), err))
+	}
+	cli.NegotiateAPIVersion(pctx)
+	d.server = "API " + cli.ClientVersion()
+	return d, nil
+}
+
+// Client returns the API client (for image management).
+func (d *Docker) Client() *client.Client { return d.cli }
+
+// Close releases the client's connections.
+func (d *Docker) Close() error { return d.cli.Close() }
+
+// Name implements Runtime: "docker".
+func (d *Docker) Name() string { return "docker" }
+
+// classify wraps an API error as an InfraError: ReasonDaemon when the
+// engine cannot be reached, notFound when the object is missing, ReasonAPI
+// otherwise. Context errors are returned unwrapped.
+func classify(err error, notFound string) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	case client.IsErrConnectionFailed(err):
+		return Infra(ReasonDaemon, err)
+	case errdefs.IsNotFound(err) && notFound != "":
+		return Infra(notFound, err)
+	}
+	return Infra(ReasonAPI, err)
+}
+
+// containerName makes a container name from a sandbox name: "polynfi-",
+// the name with characters outside [a-zA-Z0-9_.-] replaced by "-" (at most
+// 80 of them), "-" and 8 random hex digits.
+func containerName(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		if b.Len() >= 80 {
+			break
+		}
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '.', r == '-':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('-')
+		}
+	}
+	var rnd [4]byte
+	_, _ = rand.Read(rnd[:])
+	return "polynfi-" + b.String() + "-" + hex.EncodeToString(rnd[:])
+}
+
+// Start implements Runtime: it creates and starts a container from
+// spec.Image (which must be present locally: resolving, pulling and
+// building images is package images' work). A missing image is an
+// InfraError with ReasonImage.
+func (d *Docker) Start(ctx context.Context, spec Spec) (Sandbox, error) {
+	if spec.Image == "" {
+		return nil, Infra(ReasonImage, errors.New("docker sandbox: no image"))
+	}
+	labels := map[string]string{LabelManaged: "true"}
+	for k, v := range spec.Labels {
+		labels[k] = v
+	}
+	netMode := container.NetworkMode("none")
+	if spec.Network {
+		netMode = "default"
+	}
+	res := container.Resources{}
+	var notes []string
+	if spec.Limits.CPUs > 0 {
+		res.NanoCPUs = int64(spec.Limits.CPUs * 1e9)
+	}
+	if spec.Limits.MemoryBytes > 0 {
+		res.Memory = spec.Limits.MemoryBytes
+		res.MemorySwap = spec.Limits.MemoryBytes // no swap beyond the limit
+	}
+	if spec.Limits.Pids > 0 {
+		p := spec.Limits.Pids
+		res.PidsLimit = &p
+	}
+	if spec.Limits.DiskBytes > 0 {
+		notes = append(notes, "disk limit not enforced by the docker runtime")
+	}
+	cfg := &container.Config{
+		Image:      spec.Image,
+		Entrypoint: keepAlive,
+		Cmd:        []string{},
+		Env:        mergeEnv(nil, spec.Env, PinnedEnv),
+		WorkingDir: spec.Workdir,
+		Labels:     labels,
+	}
+	host := &container.HostConfig{
+		NetworkMode: netMode,
+		CapDrop:     droppedCaps,
+		SecurityOpt: []string{"no-new-privileges"},
+		Resources:   res,
+		LogConfig:   container.LogConfig{Type: "none"},
+	}
+	created, err := d.cli.ContainerCreate(ctx, cfg, host, nil, nil, containerName(spec.Name))
+	if err != nil {
+		return nil, classify(err, ReasonImage)
+	}
+	s := &dockerSandbox{d: d, id: created.ID, workdir: spec.Workdir, memLimit: spec.Limits.MemoryBytes > 0, memBytes: spec.Limits.MemoryBytes,
+		info: Info{Runtime: d.Name(), ID: created.ID[:12], Image: spec.Image, Isolation: IsolationContainer, Notes: notes}}
+	for _, w := range created.Warnings {
+		s.info.Notes = append(s.info.Notes, "docker: "+w)
+	}
+	if err := d.cli.ContainerStart(ctx, created.ID, container.StartOptions{}); err != nil {
+		_ = s.Remove(context.WithoutCancel(ctx))
+		return nil, classify(err, ReasonGone)
+	}
+	if s.workdir == "" {
+		ins, err := d.cli.ContainerInspect(ctx, created.ID)
+		if err != nil {
+			_ = s.Remove(context.WithoutCancel(ctx))
+			return nil, classify(err, ReasonGone)
+		}
+		s.workdir = ins.Config.WorkingDir
+		if s.workdir == "" {
+			s.workdir = "/"
+		}
+	}
+	return s, nil
+}
+
+// RemoveStale force-removes every container polynfi created with the given
+// run key (LabelRun), such as those a killed run left. It returns how many
+// it removed.
+func (d *Docker) RemoveStale(ctx context.Context, runKey string) (int, error) {
+	f := filters.NewArgs(filters.Arg("label", LabelManaged+"=true"), filters.Arg("label", LabelRun+"="+runKey))
+	list, err := d.cli.ContainerList(ctx, container.ListOptions{All: true, Filters: f})
+	if err != nil {
+		return 0, classify(err, "")
+	}
+	n := 0
+	for _, c := range list {
+		err := d.cli.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true, RemoveVolumes: true})
+		if err != nil && !errdefs.IsNotFound(err) {
+			return n, classify(err, "")
+		}
+		n++
+	}
+	return n, nil
+}
+
+type dockerSandbox struct {
+	d       *Docker
+	id      string
+	workdir string
+	info    Info
+
+	memLimit bool  // a memory limit is set: OOM kills are counted
+	memBytes int64 // the limit
+	ooms     int   // OOM kills seen so far
+
+	mu      sync.Mutex
+	removed bool
+}
+
+func (s *dockerSandbox) Info() Info      { return s.info }
+func (s *dockerSandbox) Workdir() string { return s.workdir }
+
+// path maps a sandbox path to an absolute path in the container.
+func (s *dockerSandbox) path(p string) string {
+	if p == "" {
+		return s.workdir
+	}
+	if path.IsAbs(p) {
+		return path.Clean(p)
+	}
+	return path.Join(s.workdir, p)
+}
+
+// state returns the InfraError for a container that is no longer usable:
+// killed for memory (ReasonOOM) or not running or gone (ReasonGone); nil
+// when it runs and has not met the memory limit.
+func (s *dockerSandbox) state(ctx context.Context) error {
+	ins, err := s.d.cli.ContainerInspect(ctx, s.id)
+	if err != nil {
+		return classify(err, ReasonGone)
+	}
+	if ins.State == nil {
+		return Infra(ReasonGone, errors.New("container has no state"))
+	}
+	if ins.State.OOMKilled {
+		return Infra(ReasonOOM, fmt.Errorf("container %s met its memory limit", s.info.ID))
+	}
+	if !ins.State.Running {
+		return Infra(ReasonGone, fmt.Errorf("container %s is %s (exit %d)", s.info.ID, ins.State.Status, ins.State.ExitCode))
+	}
+	return nil
+}
+
+// Exec implements Sandbox: the command runs as an exec in the container,
+// with the container's environment, then cmd.Env, then PinnedEnv. At the
+// timeout every process of the container but its keep-alive PID 1 is
+// killed (kill -9 -1), which takes whatever the command started with it.
+// After every command the container is inspected: one that met its memory
+// limit gives an InfraError with ReasonOOM, one that stopped or vanished
+// ReasonGone. Command.Writable is ignored (the whole
+// container is the sandbox).
+func (s *dockerSandbox) Exec(ctx context.Context, c Command) (Result, error) {
+	res := Result{ExitCode: -1, Isolation: IsolationContainer}
+	var argv []string
+	switch {
+	case c.Script != "" && len(c.Args) == 0:
+		argv = []string{"bash", "-c", c.Script}
+	case c.Script == "" && len(c.Args) > 0:
+		argv = c.Args
+	default:
+		return res, errors.New("exec: want exactly one of Args and Script")
+	}
+	ec, err := s.d.cli.ContainerExecCreate(ctx, s.id, container.ExecOptions{
+		Cmd: argv, Env: mergeEnv(nil, c.Env, PinnedEnv), WorkingDir: s.path(c.Dir),
+		AttachStdout: true, AttachStderr: true,
+	})
+	if err != nil {
+		if errdefs.IsConflict(err) || errdefs.IsNotFound(err) {
+			if serr := s.state(context.WithoutCancel(ctx)); serr != nil {
+				return res, serr
+			}
+		}
+		return res, classify(err, ReasonGone)
+	}
+	start := time.Now()
+	hj, err := s.d.cli.ContainerExecAttach(ctx, ec.ID, container.ExecAttachOptions{})
+	if err != nil {
+		return res, classify(err, ReasonGone)
+	}
+	defer hj.Close()
+	stdout := &capBuffer{max: s.d.maxOutput}
+	stderr := &capBuffer{max: s.d.maxOutput}
+	copied := make(chan error, 1)
+	go func() {
+		_, err := stdcopy.StdCopy(stdout, stderr, hj.Reader)
+		copied <- err
+	}()
+	var timer <-chan time.Time
+	if c.Timeout > 0 {
+		t := time.NewTimer(c.Timeout)
+		defer t.Stop()
+		timer = t.C
+	}
+	var copyErr error
+	select {
+	case copyErr = <-copied:
+	case <-timer:
+		res.TimedOut = true
+		s.killAll(context.WithoutCancel(ctx))
+		hj.Close()
+		<-copied
+	case <-ctx.Done():
+		s.killAll(context.WithoutCancel(ctx))
+		hj.Close()
+		<-copied
+		return res, fmt.Errorf("exec %s: %w", argv[0], ctx.Err())
+	}
+	res.Duration = time.Since(start)
+	res.Stdout, res.Stderr = stdout.buf.Bytes(), stderr.buf.Bytes()
+	for _, b := range []*capBuffer{stdout, stderr} {
+		if b.dropped > 0 {
+			res.Notes = append(res.Notes, fmt.Sprintf("output truncated: %d bytes dropped", b.dropped))
+		}
+	}
+	if res.TimedOut {
+		res.Notes = append(res.Notes, fmt.Sprintf("killed at timeout %s", c.Timeout))
+		if serr := s.check(context.WithoutCancel(ctx), -1); serr != nil {
+			return res, serr
+		}
+		return res, nil
+	}
+	ins, err := s.d.cli.ContainerExecInspect(context.WithoutCancel(ctx), ec.ID)
+	if err != nil {
+		return res, classify(err, ReasonGone)
+	}
+	if ins.Running {
+		// The stream ended but the process did not: the connection broke.
+		s.killAll(context.WithoutCancel(ctx))
+		if serr := s.state(context.WithoutCancel(ctx)); serr != nil {
+			return res, serr
+		}
+		return res, Infra(ReasonAPI, fmt.Errorf("exec %s: output stream ended early: %v", argv[0], copyErr))
+	}
+	res.ExitCode = ins.ExitCode
+	if err := s.check(context.WithoutCancel(ctx), res.ExitCode); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// check tells a command that failed because of its environment from one
+// that failed on its own, after it exited with code: a container that
+// stopped, vanished or met its memory limit (OOMKilled, or a kernel OOM
+// kill counted in the container's memory cgroup since it started) gives an
+// InfraError. The engine reports a container killed under a command a
+// moment after the command's stream ends, so after a SIGKILL (137) or a
+// failed exec (126) the state is watched for up to a second.
+func (s *dockerSandbox) check(ctx context.Context, code int) error {
+	if err := s.state(ctx); err != nil {
+		return err
+	}
+	if code == 0 {
+		return nil
+	}
+	if s.memLimit {
+		if n, ok := s.oomKills(ctx); ok && n > s.ooms {
+			s.ooms = n
+			return Infra(ReasonOOM, fmt.Errorf("container %s: a process was killed at the memory limit (%d bytes)", s.info.ID, s.memBytes))
+		}
+	}
+	if code == 137 || code == 126 {
+		for range 10 {
+			time.Sleep(100 * time.Millisecond)
+			if err := s.state(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// oomKills reads the number of OOM kills in the container's memory cgroup
+// (cgroup v2 memory.events or v1 memory.oom_control, "oom_kill N").
+func (s *dockerSandbox) oomKills(ctx context.Context) (int, bool) {
+	ec, err := s.d.cli.ContainerExecCreate(ctx, s.id, container.ExecOptions{AttachStdout: true,
+		Cmd: []string{"/bin/sh", "-c", "cat /sys/fs/cgroup/memory.events /sys/fs/cgroup/memory/memory.oom_control 2>/dev/null"}})
+	if err != nil {
+		return 0, false
+	}
+	hj, err := s.d.cli.ContainerExecAttach(ctx, ec.ID, container.ExecAttachOptions{})
+	if err != nil {
+		return 0, false
+	}
+	defer hj.Close()
+	var out bytes.Buffer
+	if _, err := stdcopy.StdCopy(&out, io.Discard, io.LimitReader(hj.Reader, 1<<16)); err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(out.String(), "\n") {
+		var n int
+		if _, err := fmt.Sscanf(line, "oom_kill %d", &n); err == nil {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
+// killAll kills every process in the container except PID 1 (the
+// keep-alive); when that cannot be done, the container itself is killed.
+func (s *dockerSandbox) killAll(ctx context.Context) {
+	kctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	ec, err := s.d.cli.ContainerExecCreate(kctx, s.id, container.ExecOptions{Cmd: []string{"/bin/sh", "-c", "kill -9 -1"}})
+	if err == nil {
+		if err = s.d.cli.ContainerExecStart(kctx, ec.ID, container.ExecStartOptions{}); err == nil {
+			for kctx.Err() == nil {
+				ins, err := s.d.cli.ContainerExecInspect(kctx, ec.ID)
+				if err != nil || !ins.Running {
+					break
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			return
+		}
+	}
+	_ = s.d.cli.ContainerKill(kctx, s.id, "KILL")
+}
+
+// CopyIn implements Sandbox: one tar archive through the API, extracted at
+// the container's root, so that missing parent directories are created.
+func (s *dockerSandbox) CopyIn(ctx context.Context, dir string, files []File) error {
+	root := strings.TrimPrefix(s.path(dir), "/")
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	now := time.Now()
+	for _, f := range files {
+		if err := safepath.Check(f.Path); err != nil {
+			return err
+		}
+		mode := f.Mode.Perm()
+		if mode == 0 {
+			mode = 0o644
+		}
+		name := path.Join(root, f.Path)
+		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: int64(mode), Size: int64(len(f.Data)), ModTime: now, Typeflag: tar.TypeReg}); err != nil {
+			return err
+		}
+		if _, err := tw.Write(f.Data); err != nil {
+			return err
+		}
+	}
+	if err := tw.Close(); err != nil {
+		return err
+	}
+	err := s.d.cli.CopyToContainer(ctx, s.id, "/", &buf, container.CopyToContainerOptions{})
+	if err != nil {
+		if serr := s.state(context.WithoutCancel(ctx)); serr != nil {
+			return serr
+		}
+		return classify(err, ReasonGone)
+	}
+	return nil
+}
+
+// CopyOut implements Sandbox: the archive of p through the API, regular
+// files only (links and devices are skipped, never followed).
+func (s *dockerSandbox) CopyOut(ctx context.Context, p string, max int64) ([]File, error) {
+	if max <= 0 {
+		max = DefaultMaxOutput
+	}
+	full := s.path(p)
+	rc, stat, err := s.d.cli.CopyFromContainer(ctx, s.id, full)
+	if err != nil {
+		if errdefs.IsNotFound(err) {
+			if serr := s.state(context.WithoutCancel(ctx)); serr != nil {
+				return nil, serr
+			}
+			return nil, nil
+		}
+		return nil, classify(err, ReasonGone)
+	}
+	defer rc.Close()
+	isDir := stat.Mode.IsDir()
+	var out []File
+	var total int64
+	tr := tar.NewReader(rc)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return out, Infra(ReasonAPI, fmt.Errorf("copy out %s: %w", full, err))
+		}
+		if h.Typeflag != tar.TypeReg {
+			continue
+		}
+		name := h.Name
+		if isDir {
+			// Entries are named after the directory's base name.
+			_, rest, ok := strings.Cut(name, "/")
+			if !ok {
+				continue
+			}
+			name = rest
+		}
+		if total+h.Size > max {
+			return out, fmt.Errorf("copy out %s: more than %d bytes", p, max)
+		}
+		b, err := io.ReadAll(io.LimitReader(tr, h.Size))
+		if err != nil {
+			return out, Infra(ReasonAPI, fmt.Errorf("copy out %s: %w", full, err))
+		}
+		total += int64(len(b))
+		out = append(out, File{Path: path.Clean(name), Mode: h.FileInfo().Mode().Perm(), Data: b})
+	}
+	return out, nil
+}
+
+// Remove implements Sandbox: the container is removed with force (killed
+// first when it runs) with its anonymous volumes. Removing a container
+// that is already gone is not an error; Remove is idempotent.
+func (s *dockerSandbox) Remove(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.removed {
+		return nil
+	}
+	err := s.d.cli.ContainerRemove(ctx, s.id, container.RemoveOptions{Force: true, RemoveVolumes: true})
+	if err != nil && strings.Contains(err.Error(), "already in progress") {
+		// Someone else is removing it: wait until it is gone.
+		for ctx.Err() == nil {
+			if _, ierr := s.d.cli.ContainerInspect(ctx, s.id); errdefs.IsNotFound(ierr) {
+				err = nil
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	if err != nil && !errdefs.IsNotFound(err) {
+		return classify(err, "")
+	}
+	s.removed = true
+	return nil
+}

@@ -1,0 +1,264 @@
+package runtime
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/filters"
+	"github.com/docker/docker/client"
+)
+
+// TestImage is the local base image the container tests start from: Debian
+// 12 minbase, made by .ci/docker.sh (examples/polybench/docker/bases.sh)
+// with debootstrap and docker import, since no registry is reachable.
+const testImage = "polynfi-fixture/bookworm:1"
+
+// newTestDocker connects to the engine and checks the test image is there.
+// Without either the test is skipped, except in CI (CI=true) where it
+// fails: the container tests back claims and must run there.
+func newTestDocker(t testing.TB) *Docker {
+	t.Helper()
+	fail := t.Skipf
+	if os.Getenv("CI") == "true" {
+		fail = t.Fatalf
+	}
+	d, err := NewDocker(context.Background(), DockerOptions{})
+	if err != nil {
+		fail("no docker engine: %v", err)
+		return nil
+	}
+	t.Cleanup(func() { d.Close() })
+	if _, err := d.cli.ImageInspect(context.Background(), testImage); err != nil {
+		fail("test image %s missing (run .ci/docker.sh): %v", testImage, err)
+	}
+	return d
+}
+
+func startTest(t testing.TB, d *Docker, spec Spec) Sandbox {
+	t.Helper()
+	if spec.Image == "" {
+		spec.Image = testImage
+	}
+	if spec.Labels == nil {
+		spec.Labels = map[string]string{LabelRun: "runtime-test-" + t.Name()}
+	}
+	sb, err := d.Start(context.Background(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Remove(context.Background()) })
+	return sb
+}
+
+func mustExec(t testing.TB, sb Sandbox, c Command) Result {
+	t.Helper()
+	r, err := sb.Exec(context.Background(), c)
+	if err != nil {
+		t.Fatalf("exec %v%s: %v", c.Args, c.Script, err)
+	}
+	return r
+}
+
+func TestDockerExecStreamsExitEnv(t *testing.T) {
+	d := newTestDocker(t)
+	sb := startTest(t, d, Spec{Name: "exec test/1", Workdir: "/work", Env: []string{"A=from-spec", "TZ=Europe/Paris"}})
+	if sb.Workdir() != "/work" || sb.Info().Runtime != "docker" || sb.Info().Isolation != IsolationContainer {
+		t.Fatalf("workdir %q info %+v", sb.Workdir(), sb.Info())
+	}
+	r := mustExec(t, sb, Command{Script: `echo out; echo err >&2; echo "$A $B $TZ $(pwd)"; exit 3`, Env: []string{"B=from-cmd"}})
+	if r.ExitCode != 3 || r.TimedOut {
+		t.Fatalf("exit %d timedout %v", r.ExitCode, r.TimedOut)
+	}
+	if got := string(r.Stdout); got != "out\nfrom-spec from-cmd UTC /work\n" {
+		t.Errorf("stdout %q (pinned TZ must win, workdir /work)", got)
+	}
+	if got := string(r.Stderr); got != "err\n" {
+		t.Errorf("stderr %q", got)
+	}
+	r = mustExec(t, sb, Command{Args: []string{"cat", "/sys/class/net/eth0/address"}})
+	if r.ExitCode == 0 {
+		t.Errorf("container has a network interface eth0: %s", r.Stdout)
+	}
+	r = mustExec(t, sb, Command{Args: []string{"sh", "-c", "grep -E '^(CapEff|NoNewPrivs)' /proc/self/status"}})
+	if !strings.Contains(string(r.Stdout), "NoNewPrivs:\t1") {
+		t.Errorf("no-new-privileges not set:\n%s", r.Stdout)
+	}
+	r = mustExec(t, sb, Command{Args: []string{"no-such-program"}})
+	if r.ExitCode == 0 {
+		t.Errorf("a missing program exited 0")
+	}
+}
+
+func TestDockerNetworkWhenAsked(t *testing.T) {
+	d := newTestDocker(t)
+	sb := startTest(t, d, Spec{Name: "net", Network: true})
+	if r := mustExec(t, sb, Command{Args: []string{"cat", "/sys/class/net/eth0/address"}}); r.ExitCode != 0 {
+		t.Errorf("Network: true but no eth0: %s", r.Stderr)
+	}
+}
+
+func TestDockerTimeoutKillsEverything(t *testing.T) {
+	d := newTestDocker(t)
+	sb := startTest(t, d, Spec{Name: "timeout"})
+	start := time.Now()
+	r := mustExec(t, sb, Command{Script: "(sleep 1000 &) ; sleep 1001 & echo started; sleep 1002", Timeout: time.Second})
+	if !r.TimedOut || r.ExitCode != -1 {
+		t.Fatalf("timed out %v exit %d", r.TimedOut, r.ExitCode)
+	}
+	if el := time.Since(start); el > 20*time.Second {
+		t.Errorf("timeout took %s", el)
+	}
+	if string(r.Stdout) != "started\n" {
+		t.Errorf("stdout %q", r.Stdout)
+	}
+	r = mustExec(t, sb, Command{Script: `for p in /proc/[0-9]*; do tr '\0' ' ' < $p/cmdline 2>/dev/null; echo; done | grep -c 'slee[p] 10' || true`})
+	if strings.TrimSpace(string(r.Stdout)) != "0" {
+		t.Errorf("%s processes of the timed-out command survive", strings.TrimSpace(string(r.Stdout)))
+	}
+	// The sandbox stays usable.
+	if r := mustExec(t, sb, Command{Args: []string{"true"}}); r.ExitCode != 0 {
+		t.Errorf("exec after timeout: exit %d", r.ExitCode)
+	}
+}
+
+func TestDockerCopyInOut(t *testing.T) {
+	d := newTestDocker(t)
+	sb := startTest(t, d, Spec{Name: "copy", Workdir: "/testbed"})
+	ctx := context.Background()
+	files := []File{{Path: "a/b/c.txt", Data: []byte("hello\n")}, {Path: "run.sh", Mode: 0o755, Data: []byte("#!/bin/sh\necho ran\n")}}
+	if err := sb.CopyIn(ctx, "", files); err != nil {
+		t.Fatal(err)
+	}
+	if err := sb.CopyIn(ctx, "/tmp/x", []File{{Path: "p.diff", Data: []byte("diff")}}); err != nil {
+		t.Fatal(err)
+	}
+	if r := mustExec(t, sb, Command{Args: []string{"./run.sh"}}); string(r.Stdout) != "ran\n" {
+		t.Errorf("run.sh: exit %d %q %q", r.ExitCode, r.Stdout, r.Stderr)
+	}
+	if err := sb.CopyIn(ctx, "", []File{{Path: "../escape", Data: nil}}); err == nil {
+		t.Error("CopyIn accepted ../escape")
+	}
+	mustExec(t, sb, Command{Script: "ln -s /etc/passwd a/link"})
+	out, err := sb.CopyOut(ctx, "a", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 1 || out[0].Path != "b/c.txt" || string(out[0].Data) != "hello\n" {
+		t.Errorf("CopyOut(a) = %+v, want b/c.txt only (links skipped)", out)
+	}
+	out, err = sb.CopyOut(ctx, "/tmp/x/p.diff", 0)
+	if err != nil || len(out) != 1 || out[0].Path != "p.diff" || string(out[0].Data) != "diff" {
+		t.Errorf("CopyOut(file) = %+v, %v", out, err)
+	}
+	out, err = sb.CopyOut(ctx, "missing", 0)
+	if err != nil || out != nil {
+		t.Errorf("CopyOut(missing) = %+v, %v; want nothing", out, err)
+	}
+	if _, err := sb.CopyOut(ctx, "a", 3); err == nil {
+		t.Error("CopyOut over its limit did not fail")
+	}
+}
+
+func TestDockerOOMIsInfraError(t *testing.T) {
+	d := newTestDocker(t)
+	sb := startTest(t, d, Spec{Name: "oom", Limits: Limits{MemoryBytes: 48 << 20, Pids: 64, CPUs: 1}})
+	// bash keeps the whole output of the substitution in memory: 400 MB.
+	_, err := sb.Exec(context.Background(), Command{Script: "x=$(head -c 400000000 /dev/zero | tr '\\0' a); echo ${#x}", Timeout: time.Minute})
+	if InfraReason(err) != ReasonOOM {
+		t.Fatalf("err = %v, want an InfraError %s", err, ReasonOOM)
+	}
+}
+
+func TestDockerGoneIsInfraError(t *testing.T) {
+	d := newTestDocker(t)
+	sb := startTest(t, d, Spec{Name: "gone"})
+	ctx := context.Background()
+	// Another party removes the container mid-run.
+	go func() {
+		time.Sleep(500 * time.Millisecond)
+		d.cli.ContainerRemove(ctx, sb.(*dockerSandbox).id, container.RemoveOptions{Force: true})
+	}()
+	_, err := sb.Exec(ctx, Command{Script: "sleep 30", Timeout: time.Minute})
+	if InfraReason(err) != ReasonGone {
+		t.Fatalf("exec in a removed container: %v, want %s", err, ReasonGone)
+	}
+	if _, err := sb.Exec(ctx, Command{Args: []string{"true"}}); InfraReason(err) != ReasonGone {
+		t.Fatalf("second exec: %v, want %s", err, ReasonGone)
+	}
+	if err := sb.Remove(ctx); err != nil {
+		t.Errorf("Remove of a vanished container: %v", err)
+	}
+	if err := sb.Remove(ctx); err != nil {
+		t.Errorf("second Remove: %v", err)
+	}
+}
+
+func TestDockerMissingImageAndDaemon(t *testing.T) {
+	d := newTestDocker(t)
+	_, err := d.Start(context.Background(), Spec{Name: "x", Image: "polynfi-test/no-such-image:never"})
+	if InfraReason(err) != ReasonImage {
+		t.Errorf("missing image: %v, want %s", err, ReasonImage)
+	}
+	cli, err := client.NewClientWithOpts(client.WithHost("unix:///nonexistent/docker.sock"), client.WithAPIVersionNegotiation())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewDocker(context.Background(), DockerOptions{Client: cli}); InfraReason(err) != ReasonDaemon {
+		t.Errorf("unreachable daemon: %v, want %s", err, ReasonDaemon)
+	}
+}
+
+func TestDockerLabelsAndRemoveStale(t *testing.T) {
+	d := newTestDocker(t)
+	ctx := context.Background()
+	key := "stale-test-" + time.Now().Format("150405.000000")
+	var ids []string
+	for range 2 {
+		sb, err := d.Start(ctx, Spec{Name: "stale", Image: testImage, Labels: map[string]string{LabelRun: key, LabelInstance: "o__r-1"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, sb.(*dockerSandbox).id) // left behind, as by a killed run
+	}
+	other := startTest(t, d, Spec{Name: "other"})
+	n, err := d.RemoveStale(ctx, key)
+	if err != nil || n != 2 {
+		t.Fatalf("RemoveStale = %d, %v; want 2", n, err)
+	}
+	list, err := d.cli.ContainerList(ctx, container.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("label", LabelRun+"="+key))})
+	if err != nil || len(list) != 0 {
+		t.Errorf("after RemoveStale: %d containers, %v", len(list), err)
+	}
+	if r := mustExec(t, other, Command{Args: []string{"true"}}); r.ExitCode != 0 {
+		t.Error("RemoveStale removed a container of another run")
+	}
+}
+
+// BenchmarkDockerSandbox measures the container flow's fixed cost: create
+// and start, copy a file in, one exec, copy it out, remove.
+func BenchmarkDockerSandbox(b *testing.B) {
+	d := newTestDocker(b)
+	ctx := context.Background()
+	for b.Loop() {
+		sb, err := d.Start(ctx, Spec{Name: "bench", Image: testImage, Labels: map[string]string{LabelRun: "bench"}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := sb.CopyIn(ctx, "/tmp", []File{{Path: "f", Data: []byte("x")}}); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := sb.Exec(ctx, Command{Args: []string{"cat", "/tmp/f"}}); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := sb.CopyOut(ctx, "/tmp/f", 0); err != nil {
+			b.Fatal(err)
+		}
+		if err := sb.Remove(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
