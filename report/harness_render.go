@@ -90,6 +90,9 @@ func HarnessTables(r *Harness) []Table {
 		t.Notes = append(t.Notes, fmt.Sprintf("%d units changed .py files, %d of them parse before and after the model patch.", n.Units, n.Valid))
 		tables = append(tables, t)
 	}
+	if t := passAtKTable(x.PassAtK, x.NativeMode); t != nil {
+		tables = append(tables, *t)
+	}
 	if len(x.Differing) > 0 {
 		t := Table{Title: "Verdicts that differ between modes",
 			Header: []string{"unit", string(harness.ModePolyBench), string(harness.ModeSWEBench), string(harness.ModeStrict)}}

@@ -196,6 +196,9 @@ type Extras struct {
 	StatusIDs      map[harness.Status][]string `json:"status_ids"` // under the native mode
 	InputErrors    []string                    `json:"input_errors,omitempty"`
 	Started        time.Time                   `json:"started_at"`
+	// PassAtK is pass@k per model over repeated runs (absent when every
+	// instance has one run).
+	PassAtK []PassAtKRow `json:"pass_at_k,omitempty"`
 }
 
 // HarnessInput is what BuildHarness needs.
@@ -492,6 +495,9 @@ func BuildHarness(in HarnessInput) *Harness {
 		x.Retrieval = &s
 	}
 	x.NFI = nfiAcc.summary()
+	if in.Result != nil {
+		x.PassAtK = harnessPassAtK(in.Result.Records)
+	}
 	return r
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/polynfi/polynfi/agent"
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/nfisuite"
 	"github.com/polynfi/polynfi/report"
 )
@@ -345,5 +346,106 @@ func requireBwrapInCI(t *testing.T) {
 	}
 	if _, err := exec.LookPath("bwrap"); err != nil {
 		t.Fatal("bubblewrap is not installed; CI must provide it")
+	}
+}
+
+// TestRunPolyBenchSampleEndToEnd runs two scripted agents three times on
+// each instance of the bundled SWE-PolyBench sample (they git-apply the
+// gold patch, the sample's wrong patch, or nothing, by run), evaluates the
+// predictions, and checks the resolved counts per agent and pass@k over
+// the repeats.
+func TestRunPolyBenchSampleEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end: a few minutes (Maven, Jest, Mocha, pytest)")
+	}
+	requireBwrapInCI(t)
+	t.Parallel()
+	ds, _ := filepath.Abs("../../examples/polybench/dataset.csv")
+	d, err := dataset.Load(ds)
+	if err != nil || len(d.Instances) != 8 {
+		t.Fatalf("sample: %v", err)
+	}
+	wrong, err := dataset.LoadPredictions("../../examples/polybench/predictions-wrong.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrongOf := map[string]string{}
+	for _, p := range wrong.Predictions {
+		wrongOf[p.InstanceID] = p.ModelPatch
+	}
+	// claude-scripted: gold, wrong, gold; codex-scripted: wrong, nothing, gold.
+	a, b := map[string][]kitEntry{}, map[string][]kitEntry{}
+	for _, in := range d.Instances {
+		gold, bad := kitEntry{Patch: in.Patch}, kitEntry{Patch: wrongOf[in.InstanceID]}
+		a[in.InstanceID] = []kitEntry{gold, bad, gold}
+		b[in.InstanceID] = []kitEntry{bad, {}, gold}
+	}
+	kit := newAgentKit(t)
+	out := filepath.Join(t.TempDir(), "runs")
+	mainOK(t, kit.args(ds, out, "claude", "claude-scripted", kit.knowledge(t, "claude", a), 3)...)
+	mainOK(t, kit.args(ds, out, "codex", "codex-scripted", kit.knowledge(t, "codex", b), 3)...)
+	recs, err := agent.LoadRecords(out)
+	if err != nil || len(recs) != 48 {
+		t.Fatalf("%d records (%v), want 48", len(recs), err)
+	}
+	for _, r := range recs {
+		if r.Status != agent.StatusCompleted {
+			t.Errorf("%s %s run %d: %s %s", r.Agent, r.InstanceID, r.Run, r.Status, r.Error)
+		}
+	}
+	eval := filepath.Join(t.TempDir(), "eval")
+	stdout, _ := mainOK(t, "eval", "--dataset", ds, "--predictions", filepath.Join(out, agent.PredictionsFile), "--out", eval, "--workers", "2")
+	t.Logf("eval:\n%s", stdout)
+	hrecs, err := harness.LoadRecords(eval)
+	if err != nil || len(hrecs) != 48 {
+		t.Fatalf("%d harness records (%v), want 48", len(hrecs), err)
+	}
+	resolved := map[string]int{}
+	for _, r := range hrecs {
+		if r.Resolved {
+			resolved[r.Model]++
+		}
+	}
+	// The sample's wrong patches fail on 4 instances and are gold on the
+	// other 4: claude resolves 8 + 4 + 8, codex 4 + 0 + 8.
+	if resolved["claude-scripted"] != 20 || resolved["codex-scripted"] != 12 {
+		t.Errorf("resolved %v, want claude-scripted 20 and codex-scripted 12", resolved)
+	}
+	checkPassAtK(t, eval, stdout, map[string][3]float64{
+		"claude-scripted": {20.0 / 24, 1, 1},
+		"codex-scripted":  {12.0 / 24, 20.0 / 24, 1},
+	})
+}
+
+// checkPassAtK reads pass@k per model from a harness run's report.json and
+// its printed summary.
+func checkPassAtK(t *testing.T, evalDir, stdout string, want map[string][3]float64) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(evalDir, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep report.Harness
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]report.PassAtKRow{}
+	for _, r := range rep.Polynfi.PassAtK {
+		got[r.Model] = r
+	}
+	for model, w := range want {
+		r, ok := got[model]
+		if !ok || len(r.PassAtK) != 3 {
+			t.Errorf("pass@k of %s: %+v", model, r)
+			continue
+		}
+		for k := range w {
+			if c := r.PassAtK[k]; !c.OK || abs(c.Value-w[k]) > 1e-9 {
+				t.Errorf("%s pass@%d = %+v, want %.4f", model, k+1, c, w[k])
+			}
+		}
+	}
+	if !strings.Contains(stdout, "pass@k over repeated runs") {
+		t.Errorf("the printed report has no pass@k table:\n%s", stdout)
 	}
 }
