@@ -80,8 +80,18 @@ type Options struct {
 	// Out is the output directory (records under Out/runs, predictions in
 	// Out/predictions.jsonl, workspaces under Out/.work).
 	Out string
-	// Runtime runs the agent (a Local with bubblewrap when available).
+	// Runtime runs the agent: a Local (bubblewrap over the host workspace)
+	// or a container runtime, where the workspace is copied into
+	// ContainerWorkdir of a container from Image and copied back after.
 	Runtime runtime.Runtime
+	// Image is the container image of every run (container runtimes only).
+	Image string
+	// ContainerWorkdir is where the workspace lives in a container
+	// (default DefaultContainerWorkdir).
+	ContainerWorkdir string
+	// MaxWorkspace bounds what is copied back out of a container's
+	// workspace, in bytes (0: DefaultMaxWorkspace).
+	MaxWorkspace int64
 	// Repos provides repositories at their base commit.
 	Repos *harness.Repos
 	// Progress, when set, is called once per settled run, from one
@@ -367,18 +377,23 @@ func (r *Runner) finishLive(lr *liveRun, u Usage) {
 	}
 }
 
-// env is the agent's environment: AllowedEnv from ours, then Options.Env,
-// then the run's POLYNFI_* variables.
-func (r *Runner) env(ws *workspace, t Task, run int) []string {
+// env is the agent's environment: AllowedEnv from ours (local runtime
+// only: a container keeps its image's), then Options.Env, then the run's
+// POLYNFI_* variables.
+func (r *Runner) env(pl placement, t Task, run int) []string {
 	var out []string
-	for _, k := range AllowedEnv {
-		if v, ok := os.LookupEnv(k); ok {
-			out = append(out, k+"="+v)
+	tmp := "/tmp"
+	if pl.local {
+		for _, k := range AllowedEnv {
+			if v, ok := os.LookupEnv(k); ok {
+				out = append(out, k+"="+v)
+			}
 		}
+		tmp = os.TempDir()
 	}
 	out = append(out, r.opt.Env...)
-	out = append(out, "POLYNFI_INSTANCE_ID="+t.ID(), fmt.Sprintf("POLYNFI_RUN=%d", run), "POLYNFI_WORKDIR="+ws.Dir,
-		"POLYNFI_PROMPT_FILE="+ws.PromptFile, "POLYNFI_OUT_DIR="+ws.OutDir, "TMPDIR="+os.TempDir())
+	out = append(out, "POLYNFI_INSTANCE_ID="+t.ID(), fmt.Sprintf("POLYNFI_RUN=%d", run), "POLYNFI_WORKDIR="+pl.workdir,
+		"POLYNFI_PROMPT_FILE="+pl.promptFile, "POLYNFI_OUT_DIR="+pl.outDir, "TMPDIR="+tmp)
 	return out
 }
 
@@ -459,24 +474,31 @@ func (r *Runner) exec(ctx context.Context, j job, ws *workspace, rec *Record) (r
 	var res runtime.Result
 	var out Output
 	home, _ := os.UserHomeDir()
-	cmd, err := Expand(r.preset.Command, Vars{PromptFile: ws.PromptFile, Prompt: j.task.Prompt(), Workdir: ws.Dir, OutDir: ws.OutDir,
+	pl := r.place(ws)
+	cmd, err := Expand(r.preset.Command, Vars{PromptFile: pl.promptFile, Prompt: j.task.Prompt(), Workdir: pl.workdir, OutDir: pl.outDir,
 		InstanceID: j.task.ID(), Run: j.run, Model: r.opt.Model, ModelFlag: r.preset.ModelFlag, Files: targetFiles(j.task)})
 	if err != nil {
 		rec.Status, rec.Error = StatusError, err.Error()
 		return res, out, nil
 	}
 	rec.Command = cmd
-	env := r.env(ws, j.task, j.run)
+	env := r.env(pl, j.task, j.run)
 	for _, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")
 		rec.EnvNames = append(rec.EnvNames, k)
 	}
-	writable := append([]string{ws.AgentDir}, r.preset.stateDirs(home)...)
-	writable = append(writable, r.opt.Writable...)
-	rec.Hidden = r.hide
-	sb, err := r.opt.Runtime.Start(ctx, runtime.Spec{Name: fmt.Sprintf("%s-%s-run%d", r.opt.Name, j.task.ID(), j.run), Workdir: ws.Dir,
-		Env: env, CleanEnv: true, Network: true, HostView: true, Hide: r.hide, Writable: writable, Visible: r.opt.Visible,
-		Labels: map[string]string{"polynfi.agent": r.opt.Name, "polynfi.instance": j.task.ID(), "polynfi.run": fmt.Sprint(j.run)}})
+	spec := runtime.Spec{Name: fmt.Sprintf("%s-%s-run%d", r.opt.Name, j.task.ID(), j.run), Workdir: pl.workdir,
+		Env: env, CleanEnv: true, Network: true,
+		Labels: map[string]string{"polynfi.agent": r.opt.Name, "polynfi.instance": j.task.ID(), "polynfi.run": fmt.Sprint(j.run)}}
+	if pl.local {
+		writable := append([]string{ws.AgentDir}, r.preset.stateDirs(home)...)
+		spec.HostView, spec.Hide, spec.Visible = true, r.hide, r.opt.Visible
+		spec.Writable = append(writable, r.opt.Writable...)
+		rec.Hidden = r.hide
+	} else {
+		spec.Image = r.opt.Image
+	}
+	sb, err := r.opt.Runtime.Start(ctx, spec)
 	if sb != nil {
 		defer sb.Remove(context.WithoutCancel(ctx))
 	}
@@ -486,6 +508,15 @@ func (r *Runner) exec(ctx context.Context, j job, ws *workspace, rec *Record) (r
 		}
 		rec.Status, rec.Error = StatusError, fmt.Sprintf("start the sandbox: %v", err)
 		return res, out, nil
+	}
+	if !pl.local {
+		if err := r.copyIn(ctx, sb, ws, pl); err != nil {
+			if ctx.Err() != nil {
+				return res, out, ctx.Err()
+			}
+			rec.Status, rec.Error = StatusError, fmt.Sprintf("copy the workspace into the sandbox: %v", err)
+			return res, out, nil
+		}
 	}
 	rec.Sandbox = sb.Info()
 
@@ -545,13 +576,23 @@ func (r *Runner) exec(ctx context.Context, j job, ws *workspace, rec *Record) (r
 		return res, out, nil
 	}
 	out.Stdout, out.Stderr = res.Stdout, res.Stderr
-	files, ferr := sb.CopyOut(context.WithoutCancel(ctx), ws.OutDir, int64(r.opt.MaxOutput))
+	files, ferr := sb.CopyOut(context.WithoutCancel(ctx), pl.outDir, int64(r.opt.MaxOutput))
 	if ferr != nil {
 		rec.Notes = append(rec.Notes, fmt.Sprintf("trajectory not kept: %v", ferr))
 	}
-	out.Files = files
+	for _, f := range files {
+		if pl.local || f.Path != ".keep" {
+			out.Files = append(out.Files, f)
+		}
+	}
 	rec.Usage = reader.Finish(out)
 	r.finishLive(lr, rec.Usage)
+	if !pl.local {
+		if err := r.copyBack(context.WithoutCancel(ctx), sb, ws, pl); err != nil {
+			rec.Status, rec.Error = StatusError, fmt.Sprintf("copy the workspace out of the sandbox: %v", err)
+			return res, out, nil
+		}
+	}
 	rec.ExitCode, rec.TimedOut = res.ExitCode, res.TimedOut
 	rec.Notes = append(rec.Notes, res.Notes...)
 	switch {

@@ -292,8 +292,10 @@ func (s *dockerSandbox) state(ctx context.Context) error {
 // killed (kill -9 -1), which takes whatever the command started with it.
 // After every command the container is inspected: one that met its memory
 // limit gives an InfraError with ReasonOOM, one that stopped or vanished
-// ReasonGone. Command.Writable is ignored (the whole
-// container is the sandbox).
+// ReasonGone. Command.Stdin is attached as the command's standard input
+// and Command.Stdout/Stderr receive live copies of the streams (a coding
+// agent's events, read while it runs). Command.Writable is ignored (the
+// whole container is the sandbox).
 func (s *dockerSandbox) Exec(ctx context.Context, c Command) (Result, error) {
 	res := Result{ExitCode: -1, Isolation: IsolationContainer}
 	var argv []string
@@ -307,7 +309,7 @@ func (s *dockerSandbox) Exec(ctx context.Context, c Command) (Result, error) {
 	}
 	ec, err := s.d.cli.ContainerExecCreate(ctx, s.id, container.ExecOptions{
 		Cmd: argv, Env: mergeEnv(nil, c.Env, PinnedEnv), WorkingDir: s.path(c.Dir),
-		AttachStdout: true, AttachStderr: true,
+		AttachStdout: true, AttachStderr: true, AttachStdin: c.Stdin != nil,
 	})
 	if err != nil {
 		if errdefs.IsConflict(err) || errdefs.IsNotFound(err) {
@@ -325,9 +327,22 @@ func (s *dockerSandbox) Exec(ctx context.Context, c Command) (Result, error) {
 	defer hj.Close()
 	stdout := &capBuffer{max: s.d.maxOutput}
 	stderr := &capBuffer{max: s.d.maxOutput}
+	var outW, errW io.Writer = stdout, stderr
+	if c.Stdout != nil {
+		outW = io.MultiWriter(stdout, ignoreErrors{c.Stdout})
+	}
+	if c.Stderr != nil {
+		errW = io.MultiWriter(stderr, ignoreErrors{c.Stderr})
+	}
+	if c.Stdin != nil {
+		go func() {
+			_, _ = io.Copy(hj.Conn, c.Stdin)
+			_ = hj.CloseWrite()
+		}()
+	}
 	copied := make(chan error, 1)
 	go func() {
-		_, err := stdcopy.StdCopy(stdout, stderr, hj.Reader)
+		_, err := stdcopy.StdCopy(outW, errW, hj.Reader)
 		copied <- err
 	}()
 	var timer <-chan time.Time

@@ -44,6 +44,9 @@ type runOptions struct {
 	maxOutput      int
 	showPrompt     bool
 	format         string
+	runtimeName    string
+	image          string
+	containerDir   string
 }
 
 func newRunCmd(e *env) *cobra.Command {
@@ -80,6 +83,11 @@ a preset's command and keeps its output reader. The command runs under bash -c
 in the workspace with the prompt on stdin; placeholders, each inserted
 shell-quoted:
 ` + agent.PlaceholderHelp() + `
+With --runtime docker each run gets a container from --image (which must
+provide the agent's program): the workspace is copied to --container-workdir,
+the prompt and {out_dir} to /polynfi-agent, and the workspace is copied back
+after the run (regular files only) and diffed on the host as a local run's.
+
 A custom command may write {out_dir}/usage.json ({"tokens_in": N, "tokens_out":
 N, "cost_usd": X}); a figure no agent reported is recorded as unknown (null),
 never 0.
@@ -115,6 +123,9 @@ Exit status: 0 when every run was recorded (failed agent runs are results),
 	f.IntVar(&o.maxOutput, "max-output", agent.DefaultMaxOutput, "bytes kept of each stream and of the trajectory")
 	f.BoolVar(&o.showPrompt, "show-prompt", false, "print the prompt template (with --dataset: the first selected task's prompt) and exit")
 	f.StringVar(&o.format, "format", "text", "summary format: text or json")
+	f.StringVar(&o.runtimeName, "runtime", "local", "where agents run: local (bubblewrap over a host workspace) or docker (a container from --image, the workspace copied in and out)")
+	f.StringVar(&o.image, "image", "", "container image of every run (--runtime docker); it must provide the agent's program")
+	f.StringVar(&o.containerDir, "container-workdir", agent.DefaultContainerWorkdir, "the workspace's path in the container (--runtime docker)")
 	return c
 }
 
@@ -249,8 +260,30 @@ func runAgents(e *env, o runOptions) error {
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
+	var rt runtime.Runtime
 	local := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation, MaxOutput: o.maxOutput})
-	if o.agentName != agent.GoldAgent {
+	rt = local
+	switch o.runtimeName {
+	case "local":
+		if o.image != "" {
+			return usagef("--image needs --runtime docker")
+		}
+	case "docker":
+		if o.image == "" && o.agentName != agent.GoldAgent {
+			return usagef("--runtime docker needs --image (an image that provides the agent)")
+		}
+		if o.agentName != agent.GoldAgent {
+			d, err := runtime.NewDocker(e.ctx, runtime.DockerOptions{MaxOutput: o.maxOutput})
+			if err != nil {
+				return err
+			}
+			defer d.Close()
+			rt = d
+		}
+	default:
+		return usagef("--runtime %q: want local or docker", o.runtimeName)
+	}
+	if o.agentName != agent.GoldAgent && rt == runtime.Runtime(local) {
 		if local.Refuses() {
 			return fmt.Errorf("%s: refusing to run agents outside a sandbox; install bubblewrap or pass --no-isolation", local.Note())
 		}
@@ -262,7 +295,7 @@ func runAgents(e *env, o runOptions) error {
 		Agent: o.agentName, Name: o.name, Command: o.agentCmd, Model: o.model, Runs: o.runs, Workers: o.workers,
 		Timeout: o.timeout, MaxTokens: o.maxTokens, MaxCostUSD: o.maxCost, TotalMaxTokens: o.totalMaxTokens, TotalMaxCostUSD: o.totalMaxCost,
 		Env: env, Hide: o.hide, Writable: o.writable, Visible: o.visible, Redo: o.redo, MaxOutput: o.maxOutput, Out: o.out,
-		Runtime: local, Repos: harness.NewRepos(o.reposDir, filepath.Join(o.out, ".repos")), KeepWorkspaces: o.keep,
+		Runtime: rt, Image: o.image, ContainerWorkdir: o.containerDir, Repos: harness.NewRepos(o.reposDir, filepath.Join(o.out, ".repos")), KeepWorkspaces: o.keep,
 		Progress: nil,
 	}, []string{dsDir, o.reposDir})
 	if err != nil {

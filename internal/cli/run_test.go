@@ -449,3 +449,34 @@ func checkPassAtK(t *testing.T, evalDir, stdout string, want map[string][3]float
 		t.Errorf("the printed report has no pass@k table:\n%s", stdout)
 	}
 }
+
+func TestRunUsage(t *testing.T) {
+	t.Parallel()
+	ds, _ := filepath.Abs("../../examples/nfi/tasks.jsonl")
+	out := t.TempDir()
+	for _, args := range [][]string{
+		{"run", "--agent", "gold", "--out", out},
+		{"run", "--dataset", ds, "--agent", "gold"},
+		{"run", "--dataset", ds, "--out", out},
+		{"run", "--dataset", ds, "--out", out, "--agent", "nosuch"},
+		{"run", "--dataset", ds, "--out", out, "--agent-cmd", "tool {nosuch}"},
+		{"run", "--dataset", ds, "--out", out, "--agent", "gold", "--runs", "0"},
+		{"run", "--dataset", ds, "--out", out, "--agent", "gold", "--agent-cmd", "true"},
+		{"run", "--dataset", ds, "--out", out, "--agent", "cmd"},
+		{"run", "--dataset", ds, "--out", out, "--agent-cmd", "true", "--agent-env", "POLYNFI_SURELY_UNSET_VARIABLE"},
+		{"run", "--dataset", ds, "--out", out, "--agent-cmd", "true", "--image", "x"},
+		{"run", "--dataset", ds, "--out", out, "--agent-cmd", "true", "--runtime", "docker"},
+		{"run", "--dataset", ds, "--out", out, "--agent-cmd", "true", "--runtime", "vm"},
+		{"run", "--dataset", ds, "--out", out, "--agent", "gold", "--instance-ids", "nosuch__task-1"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := Main(context.Background(), args, &stdout, &stderr); code != ExitUsage {
+			t.Errorf("%v: exit %d, want %d (%s)", args, code, ExitUsage, stderr.String())
+		}
+	}
+	var stdout bytes.Buffer
+	if code := Main(context.Background(), []string{"run", "--show-prompt", "--dataset", ds, "--instance-ids", "acme__inventory-101"}, &stdout, &bytes.Buffer{}); code != ExitOK ||
+		!strings.Contains(stdout.String(), "### inventory/stock.py") || !strings.Contains(stdout.String(), "DOC (documentation)") {
+		t.Errorf("--show-prompt: exit %d\n%s", code, stdout.String())
+	}
+}
