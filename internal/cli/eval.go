@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/polynfi/polynfi/agent"
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/atomicfile"
@@ -42,6 +43,13 @@ type evalOptions struct {
 	nfiDeltas   bool
 	writable    []string
 	toolchains  []string
+	// Chaining `polynfi run` (--agent): the agent's runs go to
+	// OUT/agent-runs and their predictions are evaluated.
+	agent        string
+	agentCmd     string
+	agentRuns    int
+	agentTimeout time.Duration
+	agentEnv     []string
 }
 
 func newEvalCmd(e *env) *cobra.Command {
@@ -67,8 +75,21 @@ Exit status: 0 when the run completed (unresolved instances are results),
 			if o.dataset == "" {
 				return usagef("--dataset is required")
 			}
+			if o.agent != "" || o.agentCmd != "" {
+				if len(o.predictions) > 0 {
+					return usagef("give --predictions or --agent, not both")
+				}
+				if o.out == "" {
+					return usagef("--out is required")
+				}
+				preds, err := chainAgentRun(e, o)
+				if err != nil {
+					return err
+				}
+				o.predictions = []string{preds}
+			}
 			if len(o.predictions) == 0 {
-				return usagef("--predictions is required (a file, or gold)")
+				return usagef("--predictions is required (a file, or gold), or --agent")
 			}
 			if o.out == "" && !o.metricsOnly {
 				return usagef("--out is required")
@@ -121,6 +142,11 @@ Exit status: 0 when the run completed (unresolved instances are results),
 	f.StringVar(&o.retrieval, "retrieval", "compatible", "retrieval metrics: compatible, extended or off")
 	f.BoolVar(&o.metricsOnly, "metrics-only", false, "compute retrieval metrics only, without running tests")
 	f.BoolVar(&o.nfiDeltas, "nfi", true, "score the changed .py files with the NFI rules before and after the model patch (--nfi=false to skip)")
+	f.StringVar(&o.agent, "agent", "", "run this agent first (as `polynfi run --agent`, into OUT/agent-runs) and evaluate its predictions")
+	f.StringVar(&o.agentCmd, "agent-cmd", "", "with --agent: the agent's command template (see `polynfi run --help`)")
+	f.IntVar(&o.agentRuns, "runs", 1, "with --agent: repeats per task or instance")
+	f.DurationVar(&o.agentTimeout, "agent-timeout", agent.DefaultTimeout, "with --agent: wall-time limit of one agent run")
+	f.StringArrayVar(&o.agentEnv, "agent-env", nil, "with --agent: pass KEY or KEY=VALUE to the agent (repeatable)")
 	f.StringArrayVar(&o.writable, "writable", nil, "extra directory the tests may write under isolation (repeatable)")
 	f.StringArrayVar(&o.toolchains, "toolchain", nil, "extra host directory the tests may read under isolation (repeatable; the dataset directory's env/ is added when present)")
 	return c

@@ -367,3 +367,19 @@ func showPrompt(e *env, o runOptions) error {
 	_, err = fmt.Fprintln(e.stdout, tasks[0].Prompt())
 	return err
 }
+
+// chainAgentRun runs the agent of `polynfi eval --agent` into
+// OUT/agent-runs (resumable like `polynfi run`) and returns its
+// predictions file; its summary goes to stderr, eval's results to stdout.
+func chainAgentRun(e *env, o evalOptions) (string, error) {
+	ro := runOptions{dataset: o.dataset, agentName: o.agent, agentCmd: o.agentCmd, out: filepath.Join(o.out, "agent-runs"),
+		runs: o.agentRuns, workers: o.workers, timeout: o.agentTimeout, agentEnv: o.agentEnv, instanceIDs: o.instanceIDs,
+		reposDir: o.reposDir, noIsolation: o.noIsolation, maxOutput: agent.DefaultMaxOutput, format: "text",
+		runtimeName: "local", containerDir: agent.DefaultContainerWorkdir}
+	sub := *e
+	sub.stdout = e.stderr
+	if err := runAgents(&sub, ro); err != nil {
+		return "", err
+	}
+	return filepath.Join(ro.out, agent.PredictionsFile), nil
+}

@@ -480,3 +480,22 @@ func TestRunUsage(t *testing.T) {
 		t.Errorf("--show-prompt: exit %d\n%s", code, stdout.String())
 	}
 }
+
+// TestEvalChainsAgent: `polynfi eval --agent` runs the agent into
+// OUT/agent-runs and evaluates its predictions in one command.
+func TestEvalChainsAgent(t *testing.T) {
+	t.Parallel()
+	ds, _ := filepath.Abs("../../examples/nfi/tasks.jsonl")
+	out := t.TempDir()
+	stdout, stderr := mainOK(t, "eval", "--dataset", ds, "--agent", "gold", "--out", out, "--instance-ids", "acme__inventory-101,taskq__jobs-94")
+	if !strings.Contains(stderr, "runs: 2 (2 run now") || !strings.Contains(stdout, "gold ") || !strings.Contains(stdout, "Table 3") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "agent-runs", agent.PredictionsFile)); err != nil {
+		t.Error(err)
+	}
+	var se bytes.Buffer
+	if code := Main(context.Background(), []string{"eval", "--dataset", ds, "--agent", "gold", "--predictions", "gold", "--out", out}, &bytes.Buffer{}, &se); code != ExitUsage {
+		t.Errorf("--agent with --predictions: exit %d", code)
+	}
+}
