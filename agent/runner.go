@@ -223,7 +223,11 @@ type job struct {
 func (r *Runner) Run(ctx context.Context, tasks []Task) (*Summary, error) {
 	start := time.Now()
 	sum := &Summary{ByStatus: map[string]int{}}
-	work := filepath.Join(r.opt.Out, ".work")
+	// Workspaces left by a killed run of this agent go first.
+	work := r.workDir()
+	if err := os.RemoveAll(work); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		return nil, err
 	}
@@ -321,6 +325,9 @@ func (r *Runner) Run(ctx context.Context, tasks []Task) (*Summary, error) {
 	return sum, err
 }
 
+// workDir is the parent of this agent's workspaces: OUT/.work/<agent>.
+func (r *Runner) workDir() string { return filepath.Join(r.opt.Out, ".work", safeName(r.opt.Name)) }
+
 // budgetSpent says which whole-run budget is spent ("" when none).
 func (r *Runner) budgetSpent() string {
 	r.mu.Lock()
@@ -405,7 +412,7 @@ func (r *Runner) runOne(ctx context.Context, j job) (*Record, error) {
 	rec := &Record{Schema: RecordSchema, InstanceID: j.task.ID(), Agent: r.opt.Name, Preset: r.opt.Agent, Run: j.run,
 		Kind: j.task.Kind(), TaskSHA256: j.task.Fingerprint(), StartedAt: t0.UTC(), ExitCode: -1, Changed: []string{}}
 	rec.Notes = append(rec.Notes, r.notes...)
-	ws, err := prepare(ctx, r.opt.Repos, j.task, filepath.Join(r.opt.Out, ".work"))
+	ws, err := prepare(ctx, r.opt.Repos, j.task, r.workDir())
 	if ctx.Err() != nil {
 		if ws != nil {
 			ws.remove()

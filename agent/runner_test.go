@@ -33,7 +33,7 @@ type fixture struct {
 	local          *runtime.Local
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	f := &fixture{dsDir: t.TempDir(), agents: t.TempDir(), ledger: t.TempDir(), out: t.TempDir()}
 	nt := &dataset.NFITask{InstanceID: "acme__mod-1", Repo: "acme/mod", Description: "Document f.", Aspect: nfi.Documentation, Scope: "single",
@@ -325,7 +325,7 @@ sed -i 's/return x/return x  # edited/' pkg/mod.py
 			t.Errorf("the agent wrote %s on the host", p)
 		}
 	}
-	matches, _ := filepath.Glob(filepath.Join(f.out, ".work", "*", "escape-parent"))
+	matches, _ := filepath.Glob(filepath.Join(f.out, ".work", "*", "*", "escape-parent"))
 	if len(matches) > 0 {
 		t.Errorf("the agent wrote outside its workspace: %v", matches)
 	}
@@ -341,4 +341,28 @@ func TestGoldAgent(t *testing.T) {
 	if rec.Status != StatusCompleted || files["pkg/mod.py"] != fixtureAfter || pred["tokens_in"] != nil {
 		t.Errorf("status %s, prediction %v", rec.Status, pred)
 	}
+}
+
+// BenchmarkRunOverhead measures polynfi's own time per agent run
+// (workspace, sandbox start, collection, records) with an agent that does
+// nothing: the reported overhead_s/run is Timing.OverheadS averaged.
+func BenchmarkRunOverhead(b *testing.B) {
+	f := newFixture(b)
+	r, err := NewRunner(Options{Agent: "cmd", Command: "true", Runs: 1, Out: f.out, Runtime: f.local, Redo: true}, []string{f.dsDir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var overhead float64
+	n := 0
+	for b.Loop() {
+		// Each iteration is a new run of the same task (run 0 redone).
+		os.RemoveAll(filepath.Join(f.out, "runs"))
+		sum, err := r.Run(context.Background(), []Task{f.task})
+		if err != nil || sum.Ran != 1 {
+			b.Fatalf("%v %+v", err, sum)
+		}
+		overhead += sum.Records[0].Timing.OverheadS
+		n++
+	}
+	b.ReportMetric(overhead/float64(n), "overhead_s/run")
 }

@@ -499,3 +499,47 @@ func TestEvalChainsAgent(t *testing.T) {
 		t.Errorf("--agent with --predictions: exit %d", code)
 	}
 }
+
+// TestRunInterrupt: SIGINT stops `polynfi run` (exit 130, saying what it
+// kept), the runs in flight are abandoned, and the same command finishes
+// the rest without redoing the recorded ones.
+func TestRunInterrupt(t *testing.T) {
+	requireBwrapInCI(t)
+	t.Parallel()
+	bin := buildPolynfi(t)
+	ds, _ := filepath.Abs("../../examples/nfi/tasks.jsonl")
+	out := filepath.Join(t.TempDir(), "runs")
+	args := []string{"run", "--dataset", ds, "--out", out, "--agent-cmd", "sleep 0.5; echo '# touched' >> {files}", "--runs", "3",
+		"--instance-ids", "acme__inventory-101,taskq__jobs-94"}
+	cmd := exec.Command(bin, args...)
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &bytes.Buffer{}, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) && len(runRecords(t, out)) < 2 {
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	cmd.Wait()
+	kept := runRecords(t, out)
+	if code := cmd.ProcessState.ExitCode(); code != ExitInterrupted || !strings.Contains(stderr.String(), "interrupted after") || !strings.Contains(stderr.String(), "/6 runs recorded") {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
+	}
+	if len(kept) < 2 || len(kept) >= 6 {
+		t.Fatalf("%d runs recorded at the interruption", len(kept))
+	}
+	stdout, _ := mainOK(t, args...)
+	if want := fmt.Sprintf("runs: 6 (%d run now, %d already recorded", 6-len(kept), len(kept)); !strings.Contains(stdout, want) {
+		t.Errorf("want %q in\n%s", want, stdout)
+	}
+	for p, b := range kept {
+		if got, _ := os.ReadFile(p); !bytes.Equal(got, b) {
+			t.Errorf("%s redone", p)
+		}
+	}
+	if entries, _ := os.ReadDir(filepath.Join(out, ".work", "cmd")); len(entries) != 0 {
+		t.Errorf("%d workspaces left after a completed run", len(entries))
+	}
+}
