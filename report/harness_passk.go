@@ -68,26 +68,8 @@ func harnessPassAtK(recs []*harness.Record) []PassAtKRow {
 	return rows
 }
 
-// passAtKEstimate is the unbiased estimator of pass@k from n runs of which
-// c passed: 1 − C(n−c, k) / C(n, k), computed as a running product; ok is
-// false when k > n (undefined).
-//
-// Source: Chen et al. 2021, "Evaluating Large Language Models Trained on
-// Code" (HumanEval), §2.1.
-func passAtKEstimate(n, c, k int) (float64, bool) {
-	if k < 1 || k > n || c < 0 || c > n {
-		return 0, false
-	}
-	if n-c < k {
-		return 1, true
-	}
-	// C(n−c, k)/C(n, k) = Π_{i=n−c+1}^{n} (1 − k/i).
-	prod := 1.0
-	for i := n - c + 1; i <= n; i++ {
-		prod *= 1 - float64(k)/float64(i)
-	}
-	return 1 - prod, true
-}
+// passAtKEstimate is PassAtK (stats.go), the one home of the estimator.
+func passAtKEstimate(n, c, k int) (float64, bool) { return PassAtK(n, c, k) }
 
 // passAtKTable renders the rows (nil when there are none).
 func passAtKTable(rows []PassAtKRow, mode harness.Mode) *Table {

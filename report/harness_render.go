@@ -9,16 +9,16 @@ import (
 )
 
 // HarnessHeadline returns the opening lines of a harness run's report: the
-// inputs, the resolved count under the dataset's native grading mode and
-// under the other modes, and SWE-bench's outcome counts.
+// inputs, the resolved count under the dataset's native grading mode with
+// its 95% Wilson interval, the other modes, and SWE-bench's outcome counts.
 func HarnessHeadline(r *Harness) []string {
 	x := &r.Polynfi
 	native := x.Modes[x.NativeMode]
 	var lines []string
 	lines = append(lines, fmt.Sprintf("dataset %s (%s), predictions %s, run %s", x.Dataset, x.DatasetSchema, x.Predictions, x.RunID))
 	if native != nil {
-		lines = append(lines, fmt.Sprintf("resolved %d/%d (%s) under %s grading, the dataset's native mode",
-			native.Resolved, native.Total, percent(native.Resolved, native.Total), x.NativeMode))
+		lines = append(lines, fmt.Sprintf("resolved %d/%d (%s, 95%% CI %s) under %s grading, the dataset's native mode",
+			native.Resolved, native.Total, percent(native.Resolved, native.Total), ciPercent(native.CI), x.NativeMode))
 	}
 	var others []string
 	for _, m := range harness.Modes {
@@ -29,8 +29,9 @@ func HarnessHeadline(r *Harness) []string {
 	if len(others) > 0 {
 		lines = append(lines, "other modes: "+strings.Join(others, ", "))
 	}
-	lines = append(lines, fmt.Sprintf("submitted %d, completed %d, empty patch %d, error %d, incomplete %d, infra failure %d",
-		r.SubmittedInstances, r.CompletedInstances, r.EmptyPatchInstances, r.ErrorInstances, len(r.IncompleteIDs), r.InfraFailureInstances))
+	lines = append(lines, fmt.Sprintf("submitted %d, completed %d, empty patch %d, error %d, incomplete %d (no prediction %d, not evaluated %d), infra failure %d",
+		r.SubmittedInstances, r.CompletedInstances, r.EmptyPatchInstances, r.ErrorInstances, len(r.IncompleteIDs),
+		len(r.IncompleteIDs)-x.NotEvaluated, x.NotEvaluated, r.InfraFailureInstances))
 	return lines
 }
 
@@ -42,50 +43,95 @@ func percent(k, n int) string {
 	return fmt.Sprintf("%.1f%%", 100*float64(k)/float64(n))
 }
 
+// ciPercent formats a rate interval in percent ("43.9–100.0%"), Dash when undefined.
+func ciPercent(c Interval) string {
+	if !c.OK {
+		return Dash
+	}
+	return fmt.Sprintf("%.1f–%.1f%%", 100*c.Lo, 100*c.Hi)
+}
+
+// ciNum formats an interval of a mean with prec decimals ("[0.25, 0.75]").
+func ciNum(c Interval, prec int) string {
+	if !c.OK {
+		return Dash
+	}
+	return fmt.Sprintf("[%.*f, %.*f]", prec, c.Lo, prec, c.Hi)
+}
+
+// ciPP formats an interval of an improvement fraction in signed pp.
+func ciPP(c Interval) string {
+	if !c.OK {
+		return Dash
+	}
+	return fmt.Sprintf("[%+.1f, %+.1f]", 100*c.Lo, 100*c.Hi)
+}
+
+// Table IDs of a harness report (charts refer to their cells).
+const (
+	TablePassLanguage      = "pass-language"
+	TableRetrievalLanguage = "retrieval-language"
+	TableInstances         = "instances"
+)
+
 // HarnessTables returns the tables of a harness run's report: the pass rate
 // by language, by task category and by complexity class of the reference
-// change (resolved/total and rate under the native mode, resolved counts
-// under every mode; the totals are the denominators); the mean file- and
-// node-level retrieval precision, recall and F1 overall and by the same
-// groups, each with its denominator (file means over every unit with
-// metrics, node means over the units with node scores); the mean NFI
-// improvement per aspect of the changed .py files; and the units whose
-// verdict differs between modes. Means over no unit print Dash.
+// change (resolved/total, rate and its 95% Wilson interval under the
+// native mode, resolved counts under every mode; the totals are the
+// denominators); the mean file- and node-level retrieval precision, recall
+// and F1 overall and by the same groups, each with its denominator (and,
+// by language, the bootstrap intervals of the F1 means); the mean NFI
+// improvement per aspect of the changed .py files with bootstrap
+// intervals; and the units whose verdict differs between modes. Means over
+// no unit print Dash.
 func HarnessTables(r *Harness) []Table {
 	x := &r.Polynfi
 	var tables []Table
 	for _, sec := range []struct {
-		title  string
-		groups []*Group
-	}{{"language", x.ByLanguage}, {"task category", x.ByCategory}, {"complexity class", x.ByComplexity}} {
+		id, title string
+		groups    []*Group
+	}{{TablePassLanguage, "language", x.ByLanguage}, {"pass-category", "task category", x.ByCategory}, {"pass-complexity", "complexity class", x.ByComplexity}} {
 		if len(sec.groups) == 0 {
 			continue
 		}
-		t := Table{Title: fmt.Sprintf("Pass rate by %s (%s grading)", sec.title, x.NativeMode),
-			Header: []string{sec.title, "resolved", "total", "rate", string(harness.ModePolyBench), string(harness.ModeSWEBench), string(harness.ModeStrict)}}
+		t := Table{ID: sec.id, Title: fmt.Sprintf("Pass rate by %s (%s grading)", sec.title, x.NativeMode),
+			Header: []string{sec.title, "resolved", "total", "rate", "95% CI", string(harness.ModePolyBench), string(harness.ModeSWEBench), string(harness.ModeStrict)}}
 		for _, g := range sec.groups {
 			k := g.Resolved[x.NativeMode]
-			t.Rows = append(t.Rows, []string{g.Name, fmt.Sprint(k), fmt.Sprint(g.Total), percent(k, g.Total),
+			t.Rows = append(t.Rows, []string{g.Name, fmt.Sprint(k), fmt.Sprint(g.Total), percent(k, g.Total), ciPercent(g.CI),
 				fmt.Sprint(g.Resolved[harness.ModePolyBench]), fmt.Sprint(g.Resolved[harness.ModeSWEBench]), fmt.Sprint(g.Resolved[harness.ModeStrict])})
 		}
+		t.Notes = append(t.Notes, "95% CI: Wilson score interval of the rate (Wilson 1927). Totals count every unit of the evaluated set, "+
+			"missing and not evaluated units included (they are not resolved).")
 		if sec.title == "complexity class" {
 			t.Notes = append(t.Notes, "Units with retrieval metrics only; single_func units also count in func_only, single_class in class_only.")
 		}
 		tables = append(tables, t)
 	}
 	if s := x.Retrieval; s != nil {
-		tables = append(tables, RetrievalTables(*s)...)
+		rt := RetrievalTables(*s)
+		if len(rt) > 0 && x.RetrievalCI != nil {
+			lt := &rt[0]
+			lt.Header = append(lt.Header, "file F1 95% CI", "node F1 95% CI")
+			names := append([]string{"all"}, groupNames(s.ByLanguage)...)
+			for i := range lt.Rows {
+				ci := x.RetrievalCI[names[i]]
+				lt.Rows[i] = append(lt.Rows[i], ciNum(ci.File, 2), ciNum(ci.Node, 2))
+			}
+			lt.Notes = append(lt.Notes, fmt.Sprintf("95%% CI: percentile bootstrap of the mean (%d resamples, seed %d).", BootstrapResamples, BootstrapSeed))
+		}
+		tables = append(tables, rt...)
 	}
 	if n := x.NFI; n != nil {
-		t := Table{Title: fmt.Sprintf("NFI improvement of the changed .py files (I_p, pp; catalog %s)", n.Catalog),
-			Header: []string{"aspect", "n", "mean I_p", "n resolved", "mean I_p resolved"}}
+		t := Table{ID: "nfi", Title: fmt.Sprintf("NFI improvement of the changed .py files (I_p, pp; catalog %s)", n.Catalog),
+			Header: []string{"aspect", "n", "mean I_p", "95% CI", "n resolved", "mean I_p resolved", "95% CI resolved"}}
 		for i, m := range n.Mean {
 			res := AspectMean{}
 			if i < len(n.MeanResolved) {
 				res = n.MeanResolved[i]
 			}
-			t.Rows = append(t.Rows, []string{m.Aspect, fmt.Sprint(m.N), pp(Cell{Value: m.Mean, N: m.N, OK: m.N > 0}),
-				fmt.Sprint(res.N), pp(Cell{Value: res.Mean, N: res.N, OK: res.N > 0})})
+			t.Rows = append(t.Rows, []string{m.Aspect, fmt.Sprint(m.N), pp(Cell{Value: m.Mean, N: m.N, OK: m.N > 0}), ciPP(m.CI),
+				fmt.Sprint(res.N), pp(Cell{Value: res.Mean, N: res.N, OK: res.N > 0}), ciPP(res.CI)})
 		}
 		t.Notes = append(t.Notes, fmt.Sprintf("%d units changed .py files, %d of them parse before and after the model patch.", n.Units, n.Valid))
 		tables = append(tables, t)
@@ -94,7 +140,7 @@ func HarnessTables(r *Harness) []Table {
 		tables = append(tables, *t)
 	}
 	if len(x.Differing) > 0 {
-		t := Table{Title: "Verdicts that differ between modes",
+		t := Table{ID: "differing", Title: "Verdicts that differ between modes",
 			Header: []string{"unit", string(harness.ModePolyBench), string(harness.ModeSWEBench), string(harness.ModeStrict)}}
 		for _, d := range x.Differing {
 			t.Rows = append(t.Rows, []string{d.ID, string(d.Statuses[harness.ModePolyBench]), string(d.Statuses[harness.ModeSWEBench]),
@@ -105,6 +151,125 @@ func HarnessTables(r *Harness) []Table {
 	return tables
 }
 
+func groupNames(gs []retrieval.Group) []string {
+	var out []string
+	for _, g := range gs {
+		out = append(out, g.Name)
+	}
+	return out
+}
+
+// InstancesTable is the per-instance drill-down: each unit's outcome,
+// status and reason under the native mode, the modes whose status differs
+// (mode=status), file and node F1, the NFI improvement of aspects that
+// changed, and links (relative to the run directory) to its test log,
+// model patch and test command.
+func InstancesTable(r *Harness) Table {
+	t := Table{ID: TableInstances, Title: "Instances",
+		Header: []string{"unit", "outcome", "status", "reason", "modes disagree", "file F1", "node F1", "I_p (pp)", "log", "patch", "command"}}
+	for _, u := range r.Polynfi.UnitResults {
+		var modes []string
+		for _, m := range harness.Modes {
+			if st, ok := u.Differing[m]; ok {
+				modes = append(modes, fmt.Sprintf("%s=%s", m, st))
+			}
+		}
+		var ip []string
+		for _, a := range u.NFI {
+			if !math0(100 * a.Mean) {
+				ip = append(ip, fmt.Sprintf("%s %+.1f", a.Aspect, 100*a.Mean))
+			}
+		}
+		f1 := func(v *float64) string {
+			if v == nil {
+				return Dash
+			}
+			return fmt.Sprintf("%.2f", *v)
+		}
+		reason := strings.ReplaceAll(u.Reason, "\n", " ")
+		if len([]rune(reason)) > 120 {
+			reason = string([]rune(reason)[:117]) + "..."
+		}
+		row := []string{u.ID, u.Outcome, string(u.Status), orDash(reason), orDash(strings.Join(modes, ", ")), f1(u.FileF1), f1(u.NodeF1), orDash(strings.Join(ip, ", "))}
+		links := make([]string, len(row)+3)
+		if u.Dir != "" {
+			for i, f := range []string{harness.LogFile, harness.PatchFile, harness.CommandFile} {
+				row = append(row, u.Dir+"/"+f)
+				links[len(row)-1] = u.Dir + "/" + f
+				_ = i
+			}
+		} else {
+			row = append(row, Dash, Dash, Dash)
+		}
+		t.Rows = append(t.Rows, row)
+		t.Links = append(t.Links, links)
+	}
+	t.Notes = append(t.Notes, "outcome: resolved / unresolved (tests ran), empty_patch, error (the harness could not evaluate it), "+
+		"incomplete (not evaluated: the run was interrupted), missing (no prediction; counts as an empty one). Links are relative to the run directory.")
+	return t
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return Dash
+	}
+	return s
+}
+
+// HarnessCharts draws the resolved rate by language (with Wilson error
+// bars) from the pass-rate table, and the mean file and node F1 by
+// language (with bootstrap error bars) from the retrieval table: every
+// bar refers to the cell it shows. A group without a value has no bar.
+func HarnessCharts(r *Harness, tables []Table) []BarChart {
+	x := &r.Polynfi
+	var charts []BarChart
+	byID := map[string]Table{}
+	for _, t := range tables {
+		byID[t.ID] = t
+	}
+	if t, ok := byID[TablePassLanguage]; ok {
+		c := BarChart{ID: "chart-" + TablePassLanguage, Title: fmt.Sprintf("Resolved rate by language (%s grading)", x.NativeMode), Unit: "%"}
+		s := BarSeries{Name: "resolved %"}
+		for i, g := range x.ByLanguage {
+			v, ok := g.Rate(x.NativeMode)
+			ci := g.CI
+			ci.Lo, ci.Hi = 100*ci.Lo, 100*ci.Hi
+			c.Groups = append(c.Groups, g.Name)
+			c.GroupNotes = append(c.GroupNotes, fmt.Sprintf("n=%d", g.Total))
+			s.Bars = append(s.Bars, Bar{Value: 100 * v, OK: ok, CI: ci, Text: t.Rows[i][3], Ref: CellRef{t.ID, i, 3}})
+		}
+		c.Series = []BarSeries{s}
+		charts = append(charts, c)
+	}
+	if t, ok := byID[TableRetrievalLanguage]; ok && x.Retrieval != nil {
+		c := BarChart{ID: "chart-" + TableRetrievalLanguage, Title: "Mean retrieval F1 by language", Unit: "0–1"}
+		file, node := BarSeries{Name: "file F1"}, BarSeries{Name: "node F1"}
+		for i, g := range x.Retrieval.ByLanguage {
+			row := i + 1 // row 0 is "all"
+			ci := x.RetrievalCI[g.Name]
+			c.Groups = append(c.Groups, g.Name)
+			c.GroupNotes = append(c.GroupNotes, fmt.Sprintf("files n=%d, nodes n=%d", g.File.N, g.Node.N))
+			file.Bars = append(file.Bars, Bar{Value: g.File.F1, OK: g.File.N > 0, CI: ci.File, Text: t.Rows[row][4], Ref: CellRef{t.ID, row, 4}})
+			node.Bars = append(node.Bars, Bar{Value: g.Node.F1, OK: g.Node.N > 0, CI: ci.Node, Text: t.Rows[row][8], Ref: CellRef{t.ID, row, 8}})
+		}
+		c.Series = []BarSeries{file, node}
+		charts = append(charts, c)
+	}
+	return charts
+}
+
+// HarnessPage is the whole report of a harness run: notice, headline,
+// charts, tables and (when instances is true, or always in Markdown and
+// HTML as the callers choose) the per-instance drill-down.
+func HarnessPage(r *Harness, instances bool) Page {
+	tables := HarnessTables(r)
+	if instances {
+		tables = append(tables, InstancesTable(r))
+	}
+	return Page{Title: fmt.Sprintf("polynfi eval: %s (%s)", r.Polynfi.RunID, r.Polynfi.DatasetSchema), Notice: r.Polynfi.Notice,
+		Lines: HarnessHeadline(r), Charts: HarnessCharts(r, tables), Tables: tables}
+}
+
 // RetrievalTables renders a localization summary: one table per breakdown
 // (language, task category, complexity class), each opening with the
 // overall row "all", with the mean file- and node-level precision, recall
@@ -112,10 +277,10 @@ func HarnessTables(r *Harness) []Table {
 func RetrievalTables(s retrieval.Summary) []Table {
 	var tables []Table
 	for _, sec := range []struct {
-		title  string
-		groups []retrieval.Group
-	}{{"language", s.ByLanguage}, {"task category", s.ByTaskCategory}, {"complexity class", s.ByComplexity}} {
-		t := Table{Title: "Retrieval by " + sec.title,
+		id, title string
+		groups    []retrieval.Group
+	}{{TableRetrievalLanguage, "language", s.ByLanguage}, {"retrieval-category", "task category", s.ByTaskCategory}, {"retrieval-complexity", "complexity class", s.ByComplexity}} {
+		t := Table{ID: sec.id, Title: "Retrieval by " + sec.title,
 			Header: []string{sec.title, "files n", "file P", "file R", "file F1", "nodes n", "node P", "node R", "node F1"}}
 		t.Rows = append(t.Rows, retrievalRow("all", s.Overall))
 		for _, g := range sec.groups {
@@ -138,42 +303,4 @@ func retrievalRow(name string, g retrieval.Group) []string {
 	return []string{name,
 		fmt.Sprint(g.File.N), f(g.File.Precision, g.File.N), f(g.File.Recall, g.File.N), f(g.File.F1, g.File.N),
 		fmt.Sprint(g.Node.N), f(g.Node.Precision, g.Node.N), f(g.Node.Recall, g.Node.N), f(g.Node.F1, g.Node.N)}
-}
-
-// HarnessChart draws, per language, the resolved rate under the native
-// mode and the mean file- and node-level retrieval F1, all in percent.
-// A group without a value has no bar.
-func HarnessChart(r *Harness) (Chart, error) {
-	x := &r.Polynfi
-	rate := Series{Name: fmt.Sprintf("resolved %% (%s)", x.NativeMode)}
-	file := Series{Name: "file F1 %"}
-	node := Series{Name: "node F1 %"}
-	byLang := map[string]retrieval.Group{}
-	if x.Retrieval != nil {
-		for _, g := range x.Retrieval.ByLanguage {
-			byLang[g.Name] = g
-		}
-	}
-	var groups []string
-	for _, g := range x.ByLanguage {
-		groups = append(groups, g.Name)
-		v, ok := g.Rate(x.NativeMode)
-		rate.Values, rate.OK = append(rate.Values, 100*v), append(rate.OK, ok)
-		rg := byLang[g.Name]
-		file.Values, file.OK = append(file.Values, 100*rg.File.F1), append(file.OK, rg.File.N > 0)
-		node.Values, node.OK = append(node.Values, 100*rg.Node.F1), append(node.OK, rg.Node.N > 0)
-	}
-	series := []Series{rate}
-	if x.Retrieval != nil {
-		series = append(series, file, node)
-	}
-	svg, err := GroupedBarSVG("Resolved rate and retrieval F1 by language (%)", groups, series)
-	if err != nil {
-		return Chart{}, err
-	}
-	c := Chart{SVG: svg}
-	for _, s := range series {
-		c.Series = append(c.Series, s.Name)
-	}
-	return c, nil
 }

@@ -50,8 +50,8 @@ func TestHarnessTables(t *testing.T) {
 		return tb.Rows
 	}
 	if d := cmp.Diff([][]string{
-		{"Java", "1", "1", "100.0%", "1", "0", "0"},
-		{"Python", "1", "2", "50.0%", "1", "1", "1"},
+		{"Java", "1", "1", "100.0%", Dash, "1", "0", "0"},
+		{"Python", "1", "2", "50.0%", Dash, "1", "1", "1"},
 	}, rows("Pass rate by language (polybench grading)")); d != "" {
 		t.Errorf("pass rate by language (-want +got):\n%s", d)
 	}
@@ -66,7 +66,7 @@ func TestHarnessTables(t *testing.T) {
 		rows("Retrieval by complexity class")); d != "" {
 		t.Errorf("retrieval by complexity (-want +got):\n%s", d)
 	}
-	if d := cmp.Diff([][]string{{"DOC", "2", "+12.5", "1", "-5.0"}, {"ERR", "0", Dash, "0", Dash}},
+	if d := cmp.Diff([][]string{{"DOC", "2", "+12.5", Dash, "1", "-5.0", Dash}, {"ERR", "0", Dash, Dash, "0", Dash, Dash}},
 		rows("NFI improvement of the changed .py files (I_p, pp; catalog c)")); d != "" {
 		t.Errorf("nfi (-want +got):\n%s", d)
 	}
@@ -77,7 +77,7 @@ func TestHarnessTables(t *testing.T) {
 		t.Error("an empty complexity breakdown got a table")
 	}
 	head := strings.Join(HarnessHeadline(harnessFixture()), "\n")
-	for _, want := range []string{"resolved 2/3 (66.7%) under polybench grading", "swebench 1/3 (33.3%)", "submitted 3, completed 3"} {
+	for _, want := range []string{"resolved 2/3 (66.7%, 95% CI –) under polybench grading", "swebench 1/3 (33.3%)", "submitted 3, completed 3"} {
 		if !strings.Contains(head, want) {
 			t.Errorf("headline lacks %q:\n%s", want, head)
 		}
@@ -87,25 +87,36 @@ func TestHarnessTables(t *testing.T) {
 func TestHarnessChartAndHTML(t *testing.T) {
 	t.Parallel()
 	r := harnessFixture()
-	c, err := HarnessChart(r)
-	if err != nil {
-		t.Fatal(err)
+	page := HarnessPage(r, true)
+	if len(page.Charts) != 2 || len(page.Charts[0].Series) != 1 || len(page.Charts[1].Series) != 2 {
+		t.Fatalf("charts %+v", page.Charts)
 	}
-	if !bytes.HasPrefix(bytes.TrimSpace(c.SVG), []byte("<svg")) || !cmp.Equal(c.Series, []string{"resolved % (polybench)", "file F1 %", "node F1 %"}) {
-		t.Errorf("chart series %v, svg %.60s", c.Series, c.SVG)
+	// Every bar shows its table cell.
+	cells := map[string][][]string{}
+	for _, tb := range page.Tables {
+		cells[tb.ID] = tb.Rows
+	}
+	for _, c := range page.Charts {
+		for _, s := range c.Series {
+			for _, b := range s.Bars {
+				if got := cells[b.Ref.Table][b.Ref.Row][b.Ref.Col]; got != b.Text {
+					t.Errorf("%s %s: bar text %q, table cell %q", c.ID, s.Name, b.Text, got)
+				}
+			}
+		}
 	}
 	var b bytes.Buffer
-	if err := WriteHTML(&b, "run", []Chart{c}, HarnessTables(r)); err != nil {
+	if err := WriteHTML(&b, page); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"<caption>Retrieval by language</caption>", "<td>50.0%</td>", "<svg"} {
+	for _, want := range []string{"<caption>Retrieval by language</caption>", "<td>50.0%</td>", "<svg", `class="absent"`} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("html lacks %q", want)
 		}
 	}
-	// Without retrieval metrics the chart has the resolved rate only.
+	// Without retrieval metrics there is only the resolved-rate chart.
 	r.Polynfi.Retrieval = nil
-	if c, err := HarnessChart(r); err != nil || len(c.Series) != 1 {
-		t.Errorf("chart without retrieval: series %v err %v", c.Series, err)
+	if p := HarnessPage(r, false); len(p.Charts) != 1 {
+		t.Errorf("charts without retrieval: %d", len(p.Charts))
 	}
 }

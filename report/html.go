@@ -1,149 +1,112 @@
 package report
 
 import (
-	"bytes"
 	"fmt"
 	"html/template"
 	"io"
 	"math"
-	"strconv"
-
-	chart "github.com/wcharczuk/go-chart/v2"
-	"github.com/wcharczuk/go-chart/v2/drawing"
-
-	"github.com/polynfi/polynfi/nfi"
+	"strings"
 )
 
-// Series is one named row of a grouped bar chart: one value per group.
-type Series struct {
-	Name   string
-	Values []float64
-	OK     []bool // false: the bar is left out (undefined value)
-}
-
-var palette = []drawing.Color{
-	{R: 0x4e, G: 0x79, B: 0xa7, A: 255}, {R: 0xf2, G: 0x8e, B: 0x2b, A: 255}, {R: 0x59, G: 0xa1, B: 0x4f, A: 255},
-	{R: 0xe1, G: 0x57, B: 0x59, A: 255}, {R: 0x76, G: 0xb7, B: 0xb2, A: 255}, {R: 0xb0, G: 0x7a, B: 0xa1, A: 255},
-}
-
-// GroupedBarSVG renders series as grouped bars (one group per label) in SVG.
-// Values are drawn as given (callers pass percentage points).
-func GroupedBarSVG(title string, groups []string, series []Series) ([]byte, error) {
-	var bars []chart.Value
-	for g, label := range groups {
-		for s, se := range series {
-			v := 0.0
-			if g < len(se.Values) && (se.OK == nil || se.OK[g]) {
-				v = se.Values[g]
-			}
-			name := ""
-			if s == len(series)/2 {
-				name = label
-			}
-			bars = append(bars, chart.Value{Value: v, Label: name, Style: chart.Style{FillColor: palette[s%len(palette)], StrokeColor: palette[s%len(palette)]}})
-		}
-		bars = append(bars, chart.Value{Value: 0, Label: "", Style: chart.Style{FillColor: drawing.ColorTransparent, StrokeColor: drawing.ColorTransparent}})
-	}
-	lo, hi := 0.0, 0.0
-	for _, b := range bars {
-		lo, hi = min(lo, b.Value), max(hi, b.Value)
-	}
-	step := niceStep((hi - lo) / 5)
-	lo, hi = math.Floor(lo/step)*step, math.Ceil(hi/step)*step
-	if hi-lo < step {
-		hi = lo + step
-	}
-	var ticks []chart.Tick
-	for v := lo; v <= hi+step/2; v += step {
-		ticks = append(ticks, chart.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', -1, 64)})
-	}
-	// go-chart writes a bar's label within the bar's width, so bars are at
-	// least as wide as the longest group label (about 7 px a character).
-	longest := 0
-	for _, g := range groups {
-		longest = max(longest, len([]rune(g)))
-	}
-	barWidth, barSpacing := max(24, int(math.Ceil(7.5*float64(longest)))), 4
-	bc := chart.BarChart{
-		Title:        title,
-		Width:        len(bars)*(barWidth+barSpacing) + 110,
-		Height:       340,
-		BarWidth:     barWidth,
-		BarSpacing:   barSpacing,
-		UseBaseValue: true,
-		BaseValue:    0,
-		Background:   chart.Style{Padding: chart.Box{Top: 40, Left: 10, Right: 10, Bottom: 20}},
-		YAxis:        chart.YAxis{Range: &chart.ContinuousRange{Min: lo, Max: hi}, Ticks: ticks},
-		Bars:         bars,
-	}
-	var buf bytes.Buffer
-	if err := bc.Render(chart.SVG, &buf); err != nil {
-		return nil, fmt.Errorf("render chart %q: %w", title, err)
-	}
-	return buf.Bytes(), nil
-}
-
-// NFIChart draws mean I_p (pp) per aspect for the human reference and every agent.
-func (r NFI) NFIChart() ([]byte, error) {
-	var groups []string
-	for _, a := range nfi.Aspects {
-		groups = append(groups, a.Code())
-	}
-	var series []Series
-	for _, row := range r.Table3 {
-		s := Series{Name: row.Agent}
-		for _, c := range row.Mean {
-			s.Values = append(s.Values, 100*c.Value)
-			s.OK = append(s.OK, c.OK)
-		}
-		series = append(series, s)
-	}
-	return GroupedBarSVG("Mean I_p (pp) over functionally correct runs", groups, series)
+// Page is one rendered report: a title, an optional notice (an
+// interrupted run), the headline lines, the charts and the tables.
+// WriteText, WriteMarkdown and WriteHTML render the same Page, so every
+// format says the same things.
+type Page struct {
+	Title  string
+	Notice string
+	Lines  []string
+	Charts []BarChart
+	Tables []Table
 }
 
 var htmlPage = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{{.Title}}</title>
 <style>
-body{font-family:system-ui,sans-serif;margin:2em;max-width:72em}
+body{font-family:system-ui,sans-serif;margin:2em;max-width:80em;color:#111}
 table{border-collapse:collapse;margin:1em 0}
-th,td{border:1px solid #ccc;padding:.3em .6em;text-align:right}
+th,td{border:1px solid #ccc;padding:.3em .6em;text-align:right;white-space:nowrap}
 th:first-child,td:first-child{text-align:left}
-caption{font-weight:bold;text-align:left;padding:.4em 0}
-.legend span{display:inline-block;margin-right:1em}
-.sw{display:inline-block;width:.9em;height:.9em;margin-right:.3em;vertical-align:middle}
+caption{font-weight:bold;text-align:left;padding:.4em 0;white-space:normal}
+figure{margin:1em 0;overflow-x:auto}
+svg.chart{display:block;max-width:none}
+.notice{background:#fff3cd;border:1px solid #e0b000;padding:.6em 1em;font-weight:bold}
+.note{color:#444;max-width:60em}
 </style></head><body>
 <h1>{{.Title}}</h1>
-{{range .Charts}}<figure>{{.SVG}}<figcaption class="legend">{{range .Legend}}<span><i class="sw" style="background:{{.Color}}"></i>{{.Name}}</span>{{end}}</figcaption></figure>{{end}}
-{{range .Tables}}<table><caption>{{.Title}}</caption>
-<tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
-{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>{{end}}
-</table>{{range .Notes}}<p>{{.}}</p>{{end}}{{end}}
+{{if .Notice}}<p class="notice" id="notice">{{.Notice}}</p>{{end}}
+{{if .Lines}}<ul class="headline">{{range .Lines}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{range .Charts}}<figure>{{.}}</figure>{{end}}
+{{range .Tables}}<table{{if .ID}} id="{{.ID}}"{{end}}><caption>{{.Title}}</caption>
+<thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>{{range .HTMLRows}}<tr>{{range .}}<td>{{if .Href}}<a href="{{.Href}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}</td>{{end}}</tr>{{end}}</tbody>
+</table>{{range .Notes}}<p class="note">{{.}}</p>{{end}}{{end}}
 </body></html>
 `))
 
-// Chart is an SVG chart with its legend, for WriteHTML.
-type Chart struct {
-	SVG    []byte
-	Series []string
+type htmlCell struct{ Text, Href string }
+
+type htmlTable struct {
+	Table
+	HTMLRows [][]htmlCell
 }
 
-// WriteHTML writes a self-contained HTML page: charts (inline SVG) and tables.
-func WriteHTML(w io.Writer, title string, charts []Chart, tables []Table) error {
-	type legend struct{ Name, Color string }
-	type chartView struct {
-		SVG    template.HTML
-		Legend []legend
+// WriteHTML writes p as a self-contained HTML page: the notice, the
+// headline, the charts (inline SVG) and the tables (cells with a link in
+// Table.Links become anchors).
+func WriteHTML(w io.Writer, p Page) error {
+	var charts []template.HTML
+	for _, c := range p.Charts {
+		charts = append(charts, template.HTML(c.SVG())) // built from numbers and escaped text only
 	}
-	var cv []chartView
-	for _, c := range charts {
-		v := chartView{SVG: template.HTML(c.SVG)} // rendered by go-chart from numbers only
-		for i, s := range c.Series {
-			col := palette[i%len(palette)]
-			v.Legend = append(v.Legend, legend{Name: s, Color: fmt.Sprintf("#%02x%02x%02x", col.R, col.G, col.B)})
+	var tables []htmlTable
+	for _, t := range p.Tables {
+		ht := htmlTable{Table: t}
+		for i, r := range t.Rows {
+			row := make([]htmlCell, len(r))
+			for j, c := range r {
+				row[j].Text = c
+				if i < len(t.Links) && j < len(t.Links[i]) {
+					row[j].Href = t.Links[i][j]
+				}
+			}
+			ht.HTMLRows = append(ht.HTMLRows, row)
 		}
-		cv = append(cv, v)
+		tables = append(tables, ht)
 	}
-	return htmlPage.Execute(w, map[string]any{"Title": title, "Charts": cv, "Tables": tables})
+	return htmlPage.Execute(w, map[string]any{"Title": p.Title, "Notice": p.Notice, "Lines": p.Lines, "Charts": charts, "Tables": tables})
+}
+
+// WritePageText writes p as plain text: the notice first, the headline,
+// then the tables (charts are not drawn in text; their numbers are the
+// tables').
+func WritePageText(w io.Writer, p Page) error {
+	if p.Notice != "" {
+		fmt.Fprintf(w, "%s\n", p.Notice)
+	}
+	for _, l := range p.Lines {
+		fmt.Fprintln(w, l)
+	}
+	if p.Notice != "" || len(p.Lines) > 0 {
+		fmt.Fprintln(w)
+	}
+	return WriteText(w, p.Tables...)
+}
+
+// WritePageMarkdown writes p as Markdown: a heading, the notice in bold,
+// the headline as a list and the tables.
+func WritePageMarkdown(w io.Writer, p Page) error {
+	fmt.Fprintf(w, "## %s\n\n", p.Title)
+	if p.Notice != "" {
+		fmt.Fprintf(w, "**%s**\n\n", p.Notice)
+	}
+	for _, l := range p.Lines {
+		fmt.Fprintf(w, "- %s\n", l)
+	}
+	if len(p.Lines) > 0 {
+		fmt.Fprintln(w)
+	}
+	return WriteMarkdown(w, p.Tables...)
 }
 
 // niceStep rounds a raw axis step up to 1, 2 or 5 times a power of ten.
@@ -159,3 +122,6 @@ func niceStep(raw float64) float64 {
 	}
 	return 10 * p
 }
+
+// mdEscape escapes the characters that would break a Markdown table cell.
+func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }

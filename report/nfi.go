@@ -77,6 +77,20 @@ type Table3Row struct {
 	// Mark is "⁺" when Mean ≥ HumanSame, "⁻" otherwise, "" when undefined
 	// (superscripts, so that they do not read as the value's sign).
 	Mark [5]string `json:"mark"`
+	// ValidCI and PassCI are the 95% Wilson intervals of ValidPct and
+	// PassPct (fractions); PassOK is false when the pass rate was not
+	// measured (the Human Reference without runs of the gold model).
+	ValidCI Interval `json:"valid_ci"`
+	PassCI  Interval `json:"func_pass_ci"`
+	PassOK  bool     `json:"func_pass_measured"`
+	// MeanCI is the bootstrap 95% interval of Mean per aspect; DiffCI the
+	// bootstrap interval of the mean paired difference I_p − I_p(h) over
+	// the same (task, run) pairs; Supported is true when DiffCI excludes
+	// 0 on the side of Mark (the interval supports the mark; never with
+	// fewer than two pairs).
+	MeanCI    [5]Interval `json:"mean_improvement_ci"`
+	DiffCI    [5]Interval `json:"diff_from_human_ci"`
+	Supported [5]bool     `json:"mark_supported"`
 }
 
 // Table4Row is one row of SWE-NFI Table 4: mean I_p per aspect over
@@ -99,6 +113,10 @@ type ConsistencyRow struct {
 	MeanStd          AspectCells `json:"mean_std_improvement"`
 	SameVerdict      int         `json:"same_verdict_tasks"`
 	SameVerdictShare float64     `json:"same_verdict_share"`
+	// PassAtK[k-1] is the mean over tasks with at least k runs of the
+	// unbiased pass@k estimate (PassAtK) from the task's runs and its
+	// functionally correct runs; N is the number of such tasks.
+	PassAtK []Cell `json:"pass_at_k"`
 }
 
 // CostRow is one agent's cost: wall time (seconds) and tokens
@@ -146,15 +164,39 @@ func BuildNFI(records []nfisuite.Record) NFI {
 	sort.Strings(rep.Agents)
 
 	// Human reference: each task once.
+	// In task order: the bootstrap resamples by index, so the same records
+	// must give the same order.
+	taskIDs := make([]string, 0, len(tasks))
+	for id := range tasks {
+		taskIDs = append(taskIDs, id)
+	}
+	sort.Strings(taskIDs)
 	var human []humanRun
-	for _, r := range tasks {
+	for _, id := range taskIDs {
+		r := tasks[id]
 		human = append(human, humanRun{scope: r.Scope, im: r.Human})
 	}
-	hrow := Table3Row{Agent: HumanReference, Runs: len(human), Valid: len(human), Correct: len(human)}
+	// The Human Reference is valid by construction (a mined, parsing
+	// change). Its functional pass rate is measured only where the gold
+	// model (the reference evaluated as an agent) was run: its correct
+	// runs over its runs; otherwise it is not known and shows Dash.
+	hrow := Table3Row{Agent: HumanReference, Runs: len(human), Valid: len(human)}
 	if len(human) > 0 {
-		hrow.ValidPct, hrow.PassPct = 100, 100
+		hrow.ValidPct = 100
+		hrow.ValidCI = Wilson(len(human), len(human))
+	}
+	if gold := byAgent["gold"]; len(gold) > 0 {
+		for _, r := range gold {
+			if r.FunctionallyCorrect {
+				hrow.Correct++
+			}
+		}
+		hrow.PassOK = true
+		hrow.PassPct = 100 * float64(hrow.Correct) / float64(len(gold))
+		hrow.PassCI = Wilson(hrow.Correct, len(gold))
 	}
 	hrow.Mean = meansOf(human, "")
+	hrow.MeanCI = intervalsOf(human)
 	rep.Table3 = append(rep.Table3, hrow)
 	rep.Table4 = append(rep.Table4, table4Row(HumanReference, human))
 
@@ -177,9 +219,12 @@ func BuildNFI(records []nfisuite.Record) NFI {
 			row.ValidPct = 100 * float64(row.Valid) / float64(row.Runs)
 			row.PassPct = 100 * float64(row.Correct) / float64(row.Runs)
 		}
+		row.PassOK = row.Runs > 0
+		row.ValidCI, row.PassCI = Wilson(row.Valid, row.Runs), Wilson(row.Correct, row.Runs)
 		row.Mean = meansOf(agentRuns, "")
+		row.MeanCI = intervalsOf(agentRuns)
 		row.HumanSame = meansOf(humanSame, "")
-		for i := range row.Mean {
+		for i, a := range nfi.Aspects {
 			if row.Mean[i].OK && row.HumanSame[i].OK {
 				if row.Mean[i].Value >= row.HumanSame[i].Value-1e-12 {
 					row.Mark[i] = "⁺"
@@ -187,6 +232,17 @@ func BuildNFI(records []nfisuite.Record) NFI {
 					row.Mark[i] = "⁻"
 				}
 			}
+			var d []float64
+			for j := range agentRuns {
+				va, oka := agentRuns[j].im.Get(a)
+				vh, okh := humanSame[j].im.Get(a)
+				if oka && okh {
+					d = append(d, va-vh)
+				}
+			}
+			row.DiffCI[i] = BootstrapMean(d)
+			c := row.DiffCI[i]
+			row.Supported[i] = c.OK && len(d) >= 2 && ((row.Mark[i] == "⁺" && c.Lo > 0) || (row.Mark[i] == "⁻" && c.Hi < 0))
 		}
 		rep.Table3 = append(rep.Table3, row)
 		rep.Table4 = append(rep.Table4, table4Row(agent, agentRuns))
@@ -199,6 +255,21 @@ func BuildNFI(records []nfisuite.Record) NFI {
 type humanRun struct {
 	scope string
 	im    nfi.Improvement
+}
+
+// intervalsOf bootstraps the mean I_p per aspect over runs.
+func intervalsOf(runs []humanRun) [5]Interval {
+	var out [5]Interval
+	for i, a := range nfi.Aspects {
+		var xs []float64
+		for _, r := range runs {
+			if v, ok := r.im.Get(a); ok {
+				xs = append(xs, v)
+			}
+		}
+		out[i] = BootstrapMean(xs)
+	}
+	return out
 }
 
 // meansOf averages I_p per aspect over runs of the given scope ("" = all).
@@ -277,6 +348,22 @@ func consistency(agent string, rs []nfisuite.Record) ConsistencyRow {
 	}
 	for i := range stds {
 		row.MeanStd[i] = meanCell(stds[i])
+	}
+	for k := 1; k <= row.MaxRuns; k++ {
+		var xs []float64
+		for _, id := range order {
+			runs := byTask[id]
+			c := 0
+			for _, r := range runs {
+				if r.FunctionallyCorrect {
+					c++
+				}
+			}
+			if v, ok := PassAtK(len(runs), c, k); ok {
+				xs = append(xs, v)
+			}
+		}
+		row.PassAtK = append(row.PassAtK, meanCell(xs))
 	}
 	if row.Tasks > 0 {
 		row.SameVerdictShare = float64(row.SameVerdict) / float64(row.Tasks)

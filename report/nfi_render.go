@@ -1,6 +1,15 @@
 package report
 
-import "github.com/polynfi/polynfi/nfi"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/polynfi/polynfi/nfi"
+)
+
+// TableNFI3 is the ID of Table 3 (charts refer to its cells).
+const TableNFI3 = "nfi-table3"
 
 func aspectHeader(prefix ...string) []string {
 	h := append([]string(nil), prefix...)
@@ -12,16 +21,28 @@ func aspectHeader(prefix ...string) []string {
 
 // Tables renders the SWE-NFI report as its four tables.
 func (r NFI) Tables() []Table {
-	t3 := Table{Title: "Table 3: validity, functional correctness and mean I_p (pp) over functionally correct runs",
+	t3 := Table{ID: TableNFI3, Title: "Table 3: validity, functional correctness and mean I_p (pp) over functionally correct runs",
 		Header: aspectHeader("Agent", "Runs", "Valid %", "Func. Pass %")}
 	for _, row := range r.Table3 {
-		cells := []string{row.Agent, itoa(row.Runs), pct(row.ValidPct, row.Runs), pct(row.PassPct, row.Runs)}
+		pass := Dash
+		if row.PassOK {
+			pass = pct(row.PassPct, row.Runs)
+		}
+		cells := []string{row.Agent, itoa(row.Runs), pct(row.ValidPct, row.Runs), pass}
 		for i := range row.Mean {
-			cells = append(cells, pp(row.Mean[i])+row.Mark[i])
+			c := pp(row.Mean[i]) + row.Mark[i]
+			if row.Supported[i] {
+				c += "*"
+			}
+			cells = append(cells, c)
 		}
 		t3.Rows = append(t3.Rows, cells)
 	}
-	t3.Notes = []string{"⁺/⁻ : the agent's mean I_p is at least / below the Human Reference mean on the same tasks; " + Dash + " : no functionally correct run."}
+	t3.Notes = []string{"⁺/⁻ : the agent's mean I_p is at least / below the Human Reference mean on the same tasks; " + Dash + " : no functionally correct run.",
+		fmt.Sprintf("* : the intervals support the mark: the 95%% percentile bootstrap interval (%d resamples, seed %d) of the mean paired difference "+
+			"I_p − I_p(h) over the agent's correct runs and the same tasks' Human Reference excludes 0 on the mark's side; a mark without * is within the noise.",
+			BootstrapResamples, BootstrapSeed),
+		"Human Reference Func. Pass % is measured from runs of the gold model (polynfi eval --predictions gold); " + Dash + " when it was not run."}
 
 	t4 := Table{Title: "Table 4: mean I_p (pp) on single-file (S) and multi-file (M) tasks, and S − M"}
 	t4.Header = []string{"Agent", "Scope"}
@@ -63,7 +84,41 @@ func (r NFI) Tables() []Table {
 		tcost.Rows = append(tcost.Rows, []string{row.Agent, num(row.MeanSeconds, 1), num(row.MedianSeconds, 1),
 			num(row.MeanTokens, 0), num(row.MedianTokens, 0), num(row.MeanCostUSD, 4), num(row.NFIPer1kTokens, 2)})
 	}
-	return []Table{t3, t4, tc, tcost}
+	ti := Table{ID: "nfi-intervals", Title: "Table 3 intervals: 95% Wilson intervals of Valid % and Func. Pass %, 95% bootstrap intervals of mean I_p (pp)",
+		Header: aspectHeader("Agent", "Valid % CI", "Func. Pass % CI")}
+	for _, row := range r.Table3 {
+		pass := Dash
+		if row.PassOK {
+			pass = ciPercent(row.PassCI)
+		}
+		cells := []string{row.Agent, ciPercent(row.ValidCI), pass}
+		for _, c := range row.MeanCI {
+			cells = append(cells, ciPP(c))
+		}
+		ti.Rows = append(ti.Rows, cells)
+	}
+	tk := Table{ID: "nfi-passk", Title: "pass@k over repeated runs (unbiased estimator, Chen et al. 2021), mean over tasks with at least k runs",
+		Header: []string{"Agent"}}
+	maxK := 0
+	for _, row := range r.Consistency {
+		maxK = max(maxK, len(row.PassAtK))
+	}
+	for k := 1; k <= maxK; k++ {
+		tk.Header = append(tk.Header, fmt.Sprintf("pass@%d", k), fmt.Sprintf("tasks (k=%d)", k))
+	}
+	for _, row := range r.Consistency {
+		cells := []string{row.Agent}
+		for k := 1; k <= maxK; k++ {
+			if k <= len(row.PassAtK) && row.PassAtK[k-1].OK {
+				cells = append(cells, fmt.Sprintf("%.1f%%", 100*row.PassAtK[k-1].Value), itoa(row.PassAtK[k-1].N))
+			} else {
+				cells = append(cells, Dash, "0")
+			}
+		}
+		tk.Rows = append(tk.Rows, cells)
+	}
+	tk.Notes = []string{"pass@k = 1 − C(n−c, k)/C(n, k) for a task with n runs of which c are functionally correct."}
+	return []Table{t3, t4, tc, tcost, ti, tk}
 }
 
 func itoa(i int) string { return num(Cell{Value: float64(i), OK: true}, 0) }
@@ -73,4 +128,41 @@ func pct(v float64, n int) string {
 		return Dash
 	}
 	return num(Cell{Value: v, OK: true}, 1)
+}
+
+// Charts draws mean I_p (pp) per aspect for the Human Reference and every
+// agent from Table 3's cells, with the bootstrap intervals as error bars.
+func (r NFI) Charts(tables []Table) []BarChart {
+	var t3 *Table
+	for i := range tables {
+		if tables[i].ID == TableNFI3 {
+			t3 = &tables[i]
+		}
+	}
+	if t3 == nil {
+		return nil
+	}
+	c := BarChart{ID: "chart-" + TableNFI3, Title: "Mean I_p over functionally correct runs", Unit: "pp"}
+	for i, a := range nfi.Aspects {
+		c.Groups = append(c.Groups, a.Code())
+		_ = i
+	}
+	for ri, row := range r.Table3 {
+		s := BarSeries{Name: row.Agent}
+		for i := range row.Mean {
+			ci := row.MeanCI[i]
+			ci.Lo, ci.Hi = 100*ci.Lo, 100*ci.Hi
+			col := 4 + i
+			s.Bars = append(s.Bars, Bar{Value: 100 * row.Mean[i].Value, OK: row.Mean[i].OK, CI: ci, Text: t3.Rows[ri][col], Ref: CellRef{t3.ID, ri, col}})
+		}
+		c.Series = append(c.Series, s)
+	}
+	for _, a := range nfi.Aspects {
+		n := []string{}
+		for _, row := range r.Table3 {
+			n = append(n, strconv.Itoa(row.Mean[a].N))
+		}
+		c.GroupNotes = append(c.GroupNotes, "n="+strings.Join(n, "/"))
+	}
+	return []BarChart{c}
 }

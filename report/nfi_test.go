@@ -62,9 +62,9 @@ func TestBuildNFIByHand(t *testing.T) {
 	rep := BuildNFI(append(b, a...))
 	tables := rep.Tables()
 	want3 := [][]string{
-		{"Human Reference", "2", "100.0", "100.0", "+5.0", "+10.0", "+0.0", "+0.0", "+0.0"},
+		{"Human Reference", "2", "100.0", "–", "+5.0", "+10.0", "+0.0", "+0.0", "+0.0"},
 		{"A", "4", "75.0", "50.0", "+15.0⁺", "+0.0⁺", "+0.0⁺", "+0.0⁺", "+0.0⁺"},
-		{"B", "3", "100.0", "66.7", "-2.5⁻", "+15.0⁺", "+0.0⁺", "+0.0⁺", "+0.0⁺"},
+		{"B", "3", "100.0", "66.7", "-2.5⁻*", "+15.0⁺", "+0.0⁺", "+0.0⁺", "+0.0⁺"},
 	}
 	checkRows(t, "table3", tables[0].Rows, want3)
 	want4 := [][]string{
@@ -117,5 +117,23 @@ func checkRows(t *testing.T, name string, got, want [][]string) {
 				t.Errorf("%s row %d col %d: got %q, want %q", name, i, j, got[i][j], want[i][j])
 			}
 		}
+	}
+}
+
+// "The NFI suite's Human Reference row always shows Func. Pass 100.0, even
+// when the reference failed its tests in that run."
+func TestHumanReferenceFuncPassMeasured(t *testing.T) {
+	h := im(0.10, 0)
+	recs := []nfisuite.Record{
+		rec("gold", "t1", "single", 0, true, true, 0.10, 0, h),
+		rec("gold", "t2", "single", 0, true, false, 0, 0, h),
+		rec("A", "t1", "single", 0, true, true, 0.10, 0, h),
+	}
+	rep := BuildNFI(recs)
+	if got := rep.Tables()[0].Rows[0]; got[0] != HumanReference || got[3] != "50.0" {
+		t.Errorf("human reference row %q, want Func. Pass 50.0 (1 of 2 gold runs passed)", got)
+	}
+	if c := rep.Table3[0].PassCI; !c.OK || c.Lo > 0.5 || c.Hi < 0.5 {
+		t.Errorf("human pass CI %+v", c)
 	}
 }

@@ -101,6 +101,8 @@ type ModeSummary struct {
 	Rate        float64                `json:"rate"` // Resolved / Total, in [0, 1]; 0 when Total is 0
 	ResolvedIDs []string               `json:"resolved_ids"`
 	Statuses    map[harness.Status]int `json:"statuses"`
+	// CI is the 95% Wilson interval of Rate.
+	CI Interval `json:"ci"`
 }
 
 // Group is resolved counts of one language, task category or complexity
@@ -110,6 +112,8 @@ type Group struct {
 	Name     string               `json:"name"`
 	Total    int                  `json:"total"`
 	Resolved map[harness.Mode]int `json:"resolved"`
+	// CI is the 95% Wilson interval of the rate under the native mode.
+	CI Interval `json:"ci_native"`
 }
 
 // Rate returns Resolved[m] / Total, ok false when Total is 0.
@@ -127,6 +131,8 @@ type AspectMean struct {
 	Aspect string  `json:"aspect"`
 	N      int     `json:"n"`
 	Mean   float64 `json:"mean"`
+	// CI is the seeded bootstrap 95% interval of Mean (BootstrapMean).
+	CI Interval `json:"ci"`
 }
 
 // NFISummary is the mean NFI improvement of the run's model patches on the
@@ -185,38 +191,44 @@ type Extras struct {
 	ByComplexity []*Group `json:"by_complexity"`
 	// NotRecordedIDs are submitted units without a record (an interrupted
 	// run); SWE-bench's lists count them as errors.
-	NotRecordedIDs []string                    `json:"not_recorded_ids"`
-	NFI            *NFISummary                 `json:"nfi,omitempty"`
-	Isolation      map[string]int              `json:"isolation"` // runs per sandbox kind
-	IsolationNote  []string                    `json:"isolation_notes,omitempty"`
-	Overhead       []Overhead                  `json:"overhead"`
-	MeanOverheadS  float64                     `json:"mean_overhead_s"`
-	MeanTestS      float64                     `json:"mean_test_s"`
-	Retrieval      *retrieval.Summary          `json:"retrieval,omitempty"`
-	StatusIDs      map[harness.Status][]string `json:"status_ids"` // under the native mode
-	InputErrors    []string                    `json:"input_errors,omitempty"`
-	Started        time.Time                   `json:"started_at"`
+	NotRecordedIDs []string `json:"not_recorded_ids"`
+	// NotEvaluated counts NotRecordedIDs; Notice is the line every format
+	// shows for an interrupted run ("interrupted, N not evaluated, re-run
+	// to resume"), "" otherwise.
+	NotEvaluated int    `json:"not_evaluated"`
+	Notice       string `json:"notice,omitempty"`
+	// UnitResults is the per-instance drill-down, in the evaluated set's
+	// order.
+	UnitResults []UnitResult `json:"instances"`
+	// RetrievalCI holds the bootstrap intervals of the mean file and node
+	// F1, overall ("all") and per language.
+	RetrievalCI   map[string]F1Intervals      `json:"retrieval_ci,omitempty"`
+	NFI           *NFISummary                 `json:"nfi,omitempty"`
+	Isolation     map[string]int              `json:"isolation"` // runs per sandbox kind
+	IsolationNote []string                    `json:"isolation_notes,omitempty"`
+	Overhead      []Overhead                  `json:"overhead"`
+	MeanOverheadS float64                     `json:"mean_overhead_s"`
+	MeanTestS     float64                     `json:"mean_test_s"`
+	Retrieval     *retrieval.Summary          `json:"retrieval,omitempty"`
+	StatusIDs     map[harness.Status][]string `json:"status_ids"` // under the native mode
+	InputErrors   []string                    `json:"input_errors,omitempty"`
+	Started       time.Time                   `json:"started_at"`
 	// PassAtK is pass@k per model over repeated runs (absent when every
 	// instance has one run).
 	PassAtK []PassAtKRow `json:"pass_at_k,omitempty"`
 }
 
-// HarnessInput is what BuildHarness needs.
+// HarnessInput is what BuildHarness needs: a run directory's manifest
+// (the evaluated set and the submitted units over every eval call into
+// it) and the records stored in it.
 type HarnessInput struct {
-	Dataset     *dataset.Dataset
-	Instances   []dataset.Instance // the evaluated set (after --instance-ids)
-	Predictions string             // file name or "gold"
-	Jobs        []harness.Job
-	Result      *harness.RunResult
-	NativeMode  harness.Mode
-	RunID       string
-	Workers     int
-	InputErrors []string
-	Started     time.Time
-	// Retrieval, when set, are the options the records' metrics were
-	// computed with; units without a prediction then get the metrics of an
-	// empty prediction (0, kept in the means), as in SWE-PolyBench.
-	Retrieval *retrieval.Options
+	Manifest *harness.Manifest
+	// Records are the records found in the run directory, in any order.
+	// A unit's record counts only when its key (patch hash included)
+	// equals the unit's; otherwise the unit was not evaluated.
+	Records []*harness.Record
+	// Result, when set, gives the last call's evaluated/skipped counts.
+	Result *harness.RunResult
 }
 
 type pair struct {
@@ -224,17 +236,51 @@ type pair struct {
 	run   int
 }
 
-// BuildHarness aggregates a run's records.
+// UnitResult is one unit's line of the per-instance drill-down: its
+// outcome under the native mode and the reason, the status under every
+// mode when they disagree, its retrieval scores and NFI improvement, and
+// the record directory (relative to the run directory) holding test.log,
+// model.patch and command.sh. Outcome is the SWE-bench partition the unit
+// falls in: resolved, unresolved, empty_patch, error, incomplete
+// (not evaluated) or missing (no prediction).
+type UnitResult struct {
+	ID         string                          `json:"id"`
+	InstanceID string                          `json:"instance_id"`
+	Model      string                          `json:"model_name_or_path"`
+	Run        int                             `json:"run"`
+	Outcome    string                          `json:"outcome"`
+	Status     harness.Status                  `json:"status,omitempty"`
+	Reason     string                          `json:"reason,omitempty"`
+	Differing  map[harness.Mode]harness.Status `json:"differing_modes,omitempty"`
+	FileF1     *float64                        `json:"file_f1,omitempty"`
+	NodeF1     *float64                        `json:"node_f1,omitempty"`
+	NFI        []AspectMean                    `json:"nfi_improvement,omitempty"`
+	Dir        string                          `json:"record_dir,omitempty"`
+}
+
+// BuildHarness aggregates a run directory's records. Every number of the
+// report is defined here, once, whatever the mode the records were made
+// in.
 func BuildHarness(in HarnessInput) *Harness {
+	m := in.Manifest
+	if m == nil {
+		m = &harness.Manifest{Kind: harness.KindHarness}
+	}
 	pairs := []pair{}
 	seenPair := map[pair]bool{}
-	for _, j := range in.Jobs {
-		p := pair{j.Prediction.ModelNameOrPath, j.Prediction.Run}
+	for _, u := range m.Units {
+		p := pair{u.Model, u.Run}
 		if !seenPair[p] {
 			seenPair[p] = true
 			pairs = append(pairs, p)
 		}
 	}
+	sort.Slice(pairs, func(i, j int) bool {
+		if pairs[i].model != pairs[j].model {
+			return pairs[i].model < pairs[j].model
+		}
+		return pairs[i].run < pairs[j].run
+	})
 	if len(pairs) == 0 {
 		pairs = append(pairs, pair{})
 	}
@@ -248,9 +294,17 @@ func BuildHarness(in HarnessInput) *Harness {
 		id string
 		p  pair
 	}
-	jobOf := map[unitKey]int{}
-	for i, j := range in.Jobs {
-		jobOf[unitKey{j.Instance.InstanceID, pair{j.Prediction.ModelNameOrPath, j.Prediction.Run}}] = i
+	unitOf := map[unitKey]harness.ManifestUnit{}
+	for _, u := range m.Units {
+		unitOf[unitKey{u.InstanceID, pair{u.Model, u.Run}}] = u
+	}
+	recOf := map[unitKey]*harness.Record{}
+	for _, r := range in.Records {
+		recOf[unitKey{r.InstanceID, pair{r.Model, r.Run}}] = r
+	}
+	nativeMode := m.NativeMode
+	if nativeMode == "" {
+		nativeMode = harness.ModePolyBench
 	}
 
 	r := &Harness{SchemaVersion: 2}
@@ -262,49 +316,55 @@ func BuildHarness(in HarnessInput) *Harness {
 	pb.NoGeneration, pb.Generation, pb.PatchApplied, pb.WithLogs, pb.Resolved, pb.NotResolved = list(), list(), list(), list(), list(), list()
 	pb.FileRetrieval, pb.NodeRetrieval = []map[string]any{}, []map[string]any{}
 	x := &r.Polynfi
-	x.RunID, x.Predictions, x.NativeMode, x.Workers, x.Started = in.RunID, in.Predictions, in.NativeMode, in.Workers, in.Started.UTC()
-	if in.Dataset != nil {
-		x.Dataset, x.DatasetSchema = in.Dataset.Path, in.Dataset.Schema
-	}
+	x.RunID, x.Predictions, x.NativeMode, x.Workers, x.Started = m.RunID, m.Predictions, nativeMode, m.Workers, m.Started.UTC()
+	x.Dataset, x.DatasetSchema = m.Dataset, dataset.Schema(m.DatasetSchema)
+	x.Retrieval = nil
 	x.Modes = map[harness.Mode]*ModeSummary{}
-	for _, m := range harness.Modes {
-		x.Modes[m] = &ModeSummary{ResolvedIDs: list(), Statuses: map[harness.Status]int{}}
+	for _, md := range harness.Modes {
+		x.Modes[md] = &ModeSummary{ResolvedIDs: list(), Statuses: map[harness.Status]int{}}
 	}
 	x.Differing = []Differing{}
 	x.Isolation = map[string]int{}
 	x.Overhead = []Overhead{}
 	x.StatusIDs = map[harness.Status][]string{}
 	x.NotRecordedIDs = list()
-	x.InputErrors = in.InputErrors
+	x.UnitResults = []UnitResult{}
+	x.InputErrors = m.InputErrors
+	x.Interrupted = !m.Complete
 	if in.Result != nil {
-		x.Evaluated, x.Skipped, x.Abandoned, x.Interrupted = in.Result.Evaluated, in.Result.Skipped, in.Result.Abandoned, in.Result.Interrupted
+		x.Evaluated, x.Skipped, x.Abandoned = in.Result.Evaluated, in.Result.Skipped, in.Result.Abandoned
+		x.Interrupted = x.Interrupted || in.Result.Interrupted
 		x.ElapsedS = in.Result.Elapsed.Seconds()
 	}
 	byLang, byCat, byCx := map[string]*Group{}, map[string]*Group{}, map[string]*Group{}
-	group := func(m map[string]*Group, name string) *Group {
+	group := func(g map[string]*Group, name string) *Group {
 		if name == "" {
-			name = "(none)"
+			name = NoGroup
 		}
-		g, ok := m[name]
+		v, ok := g[name]
 		if !ok {
-			g = &Group{Name: name, Resolved: map[harness.Mode]int{}}
-			m[name] = g
+			v = &Group{Name: name, Resolved: map[harness.Mode]int{}}
+			g[name] = v
 		}
-		return g
+		return v
 	}
 	notes := map[string]bool{}
 	var metrics []retrieval.InstanceMetrics
 	var sumOver, sumTest float64
 	nfiAcc := newNFIAccumulator()
 
-	addRetrieval := func(id string, m *retrieval.InstanceMetrics) {
-		metrics = append(metrics, *m)
+	addRetrieval := func(id string, mt *retrieval.InstanceMetrics, u *UnitResult) {
+		metrics = append(metrics, *mt)
+		f := mt.File.F1
+		u.FileF1 = &f
 		pb.FileRetrieval = append(pb.FileRetrieval, map[string]any{"instance_id": id,
-			"file_recall": m.File.Recall, "file_precision": m.File.Precision, "file_f1": m.File.F1})
+			"file_recall": mt.File.Recall, "file_precision": mt.File.Precision, "file_f1": mt.File.F1})
 		e := map[string]any{"instance_id": id}
-		switch m.NodeStatus {
+		switch mt.NodeStatus {
 		case retrieval.NodeOK, retrieval.NodeFailedPrediction:
-			e["node_recall"], e["node_precision"], e["node_f1"] = m.Node.Recall, m.Node.Precision, m.Node.F1
+			e["node_recall"], e["node_precision"], e["node_f1"] = mt.Node.Recall, mt.Node.Precision, mt.Node.F1
+			nf := mt.Node.F1
+			u.NodeF1 = &nf
 		case retrieval.NodeNoReference:
 			e["node_recall"], e["node_precision"], e["node_f1"] = nil, nil, nil
 		case retrieval.NodeFailedReference:
@@ -315,72 +375,85 @@ func BuildHarness(in HarnessInput) *Harness {
 		pb.NodeRetrieval = append(pb.NodeRetrieval, e)
 	}
 
-	for _, inst := range in.Instances {
+	for _, inst := range m.Instances {
 		for _, p := range pairs {
 			id := label(inst.InstanceID, p)
+			ur := UnitResult{ID: id, InstanceID: inst.InstanceID, Model: p.model, Run: p.run}
 			x.Units++
 			r.TotalInstances++
 			gl, gc := group(byLang, inst.Language), group(byCat, inst.TaskCategory)
 			gl.Total++
 			gc.Total++
-			for _, m := range harness.Modes {
-				x.Modes[m].Total++
+			for _, md := range harness.Modes {
+				x.Modes[md].Total++
 			}
-			ji, submitted := jobOf[unitKey{inst.InstanceID, p}]
+			u, submitted := unitOf[unitKey{inst.InstanceID, p}]
 			var rec *harness.Record
 			if submitted {
 				r.SubmittedIDs = append(r.SubmittedIDs, id)
-				if in.Result != nil {
-					rec = in.Result.Records[ji]
+				if rc := recOf[unitKey{inst.InstanceID, p}]; rc != nil && rc.Key == u.Key {
+					rec = rc
 				}
 			}
 			var cx []retrieval.Complexity
 			if !submitted {
 				// SWE-PolyBench merges predictions into the dataset: a
 				// missing one is an empty generation.
+				ur.Outcome = "missing"
 				r.IncompleteIDs = append(r.IncompleteIDs, id)
 				pb.NoGeneration = append(pb.NoGeneration, id)
 				pb.NotResolved = append(pb.NotResolved, id)
 				pb.TotalEmptyPatchInstances++
-				if in.Retrieval != nil {
-					if m, ok := emptyPredictionMetrics(inst, *in.Retrieval); ok {
-						addRetrieval(id, &m)
-						cx = m.Complexity.Classes()
-					}
+				if mt := inst.EmptyRetrieval; mt != nil {
+					addRetrieval(id, mt, &ur)
+					cx = mt.Complexity.Classes()
 				}
 				for _, c := range cx {
 					group(byCx, string(c)).Total++
 				}
+				x.UnitResults = append(x.UnitResults, ur)
 				continue
 			}
+			ur.Dir = harness.RecordRelDir(u.Key)
 			if rec == nil {
+				// Not evaluated (an interrupted or killed run): incomplete,
+				// as SWE-bench's incomplete_ids; re-running resumes it.
+				ur.Outcome, ur.Dir = "incomplete", ""
 				x.NotRecordedIDs = append(x.NotRecordedIDs, id)
-				if in.Jobs[ji].Prediction.Empty() {
-					r.EmptyPatchIDs = append(r.EmptyPatchIDs, id)
-				} else {
-					r.ErrorIDs = append(r.ErrorIDs, id)
-				}
+				r.IncompleteIDs = append(r.IncompleteIDs, id)
+				pb.NotResolved = append(pb.NotResolved, id)
+				x.UnitResults = append(x.UnitResults, ur)
 				continue
 			}
 			x.Recorded++
-			native := rec.Verdicts.Get(in.NativeMode)
+			native := rec.Verdicts.Get(nativeMode)
+			ur.Status, ur.Reason = native.Status, native.Reason
+			if rec.Error != "" && ur.Reason == "" {
+				ur.Reason = rec.Error
+			}
 			x.StatusIDs[native.Status] = append(x.StatusIDs[native.Status], id)
 			switch {
 			case !rec.Generation:
 				r.EmptyPatchIDs = append(r.EmptyPatchIDs, id)
+				ur.Outcome = "empty_patch"
 			case rec.Test != nil:
 				r.CompletedIDs = append(r.CompletedIDs, id)
 				if native.Resolved {
 					r.ResolvedIDs = append(r.ResolvedIDs, id)
+					ur.Outcome = "resolved"
 				} else {
 					r.UnresolvedIDs = append(r.UnresolvedIDs, id)
+					ur.Outcome = "unresolved"
 				}
 			default:
 				r.ErrorIDs = append(r.ErrorIDs, id)
+				ur.Outcome = "error"
 			}
-			if rec.Generation && !native.Resolved {
+			// Infrastructure and ambiguous failures are among the units
+			// whose tests ran (an error unit is counted once, as an error).
+			if rec.Generation && rec.Test != nil && !native.Resolved {
 				switch st := rec.Verdicts.Strict; {
-				case st.Status == harness.StatusInfraFailure || st.Status == harness.StatusError:
+				case st.Status == harness.StatusInfraFailure:
 					r.InfraFailureIDs = append(r.InfraFailureIDs, id)
 					r.FailureReasons[id] = string(st.Status) + ": " + st.Reason
 				case st.Status == harness.StatusTimedOut:
@@ -408,12 +481,19 @@ func BuildHarness(in HarnessInput) *Harness {
 			if !rec.Generation && !rec.PatchApplied {
 				pb.TotalEmptyPatchInstances++
 			}
-			if m := rec.Retrieval; m != nil {
-				addRetrieval(id, m)
-				cx = m.Complexity.Classes()
+			if mt := rec.Retrieval; mt != nil {
+				addRetrieval(id, mt, &ur)
+				cx = mt.Complexity.Classes()
 			}
 			if rec.NFI != nil {
 				nfiAcc.add(rec.NFI, native.Resolved)
+				if rec.NFI.Delta.Valid {
+					for _, a := range nfi.Aspects {
+						if v, ok := rec.NFI.Delta.Improvement.Get(a); ok {
+							ur.NFI = append(ur.NFI, AspectMean{Aspect: a.Code(), N: 1, Mean: v})
+						}
+					}
+				}
 			}
 			// Modes, groups, differences.
 			var gx []*Group
@@ -422,25 +502,27 @@ func BuildHarness(in HarnessInput) *Harness {
 				g.Total++
 				gx = append(gx, g)
 			}
-			for _, m := range harness.Modes {
-				v := rec.Verdicts.Get(m)
-				ms := x.Modes[m]
+			for _, md := range harness.Modes {
+				v := rec.Verdicts.Get(md)
+				ms := x.Modes[md]
 				ms.Statuses[v.Status]++
 				if v.Resolved {
 					ms.Resolved++
 					ms.ResolvedIDs = append(ms.ResolvedIDs, id)
-					gl.Resolved[m]++
-					gc.Resolved[m]++
+					gl.Resolved[md]++
+					gc.Resolved[md]++
 					for _, g := range gx {
-						g.Resolved[m]++
+						g.Resolved[md]++
 					}
 				}
 			}
 			if rec.Verdicts.Differ() {
 				d := Differing{ID: id, Resolved: map[harness.Mode]bool{}, Statuses: map[harness.Mode]harness.Status{}}
-				for _, m := range harness.Modes {
-					d.Resolved[m] = rec.Verdicts.Get(m).Resolved
-					d.Statuses[m] = rec.Verdicts.Get(m).Status
+				ur.Differing = map[harness.Mode]harness.Status{}
+				for _, md := range harness.Modes {
+					d.Resolved[md] = rec.Verdicts.Get(md).Resolved
+					d.Statuses[md] = rec.Verdicts.Get(md).Status
+					ur.Differing[md] = d.Statuses[md]
 				}
 				x.Differing = append(x.Differing, d)
 			}
@@ -455,6 +537,7 @@ func BuildHarness(in HarnessInput) *Harness {
 			x.Overhead = append(x.Overhead, Overhead{ID: id, OverheadS: rec.Timing.OverheadS, TestS: rec.Timing.TestS, TotalS: rec.Timing.TotalS})
 			sumOver += rec.Timing.OverheadS
 			sumTest += rec.Timing.TestS
+			x.UnitResults = append(x.UnitResults, ur)
 		}
 	}
 	for _, l := range [][]string{r.CompletedIDs, r.IncompleteIDs, r.EmptyPatchIDs, r.SubmittedIDs, r.ResolvedIDs,
@@ -475,6 +558,7 @@ func BuildHarness(in HarnessInput) *Harness {
 		if ms.Total > 0 {
 			ms.Rate = float64(ms.Resolved) / float64(ms.Total)
 		}
+		ms.CI = Wilson(ms.Resolved, ms.Total)
 	}
 	if x.Recorded > 0 {
 		x.MeanOverheadS, x.MeanTestS = sumOver/float64(x.Recorded), sumTest/float64(x.Recorded)
@@ -486,31 +570,64 @@ func BuildHarness(in HarnessInput) *Harness {
 			x.ByComplexity = append(x.ByComplexity, g)
 		}
 	}
+	for _, gs := range [][]*Group{x.ByLanguage, x.ByCategory, x.ByComplexity} {
+		for _, g := range gs {
+			g.CI = Wilson(g.Resolved[nativeMode], g.Total)
+		}
+	}
 	for n := range notes {
 		x.IsolationNote = append(x.IsolationNote, n)
 	}
 	sort.Strings(x.IsolationNote)
 	if len(metrics) > 0 {
+		for i := range metrics {
+			if metrics[i].Language == "" {
+				metrics[i].Language = NoGroup
+			}
+			if metrics[i].TaskCategory == "" {
+				metrics[i].TaskCategory = NoGroup
+			}
+		}
 		s := retrieval.Summarize(metrics)
 		x.Retrieval = &s
+		x.RetrievalCI = retrievalIntervals(metrics)
 	}
 	x.NFI = nfiAcc.summary()
-	if in.Result != nil {
-		x.PassAtK = harnessPassAtK(in.Result.Records)
+	x.PassAtK = harnessPassAtK(in.Records)
+	x.NotEvaluated = len(x.NotRecordedIDs)
+	if x.Interrupted {
+		x.Notice = fmt.Sprintf("interrupted, %d not evaluated, re-run to resume", x.NotEvaluated)
 	}
 	return r
 }
 
-// emptyPredictionMetrics scores an empty prediction of inst, for a unit
-// without a prediction. Node metrics are computed only when they need no
-// repository (compatible mode with the dataset's modified_nodes); ok is
-// false when even the file metrics cannot be computed.
-func emptyPredictionMetrics(inst dataset.Instance, opts retrieval.Options) (retrieval.InstanceMetrics, bool) {
-	opts.Parser = nil
-	opts.Nodes = opts.Nodes && opts.Mode == retrieval.Compatible && inst.ModifiedNodes != nil
-	m, err := retrieval.Evaluate(retrieval.Input{InstanceID: inst.InstanceID, Language: inst.Language, TaskCategory: inst.TaskCategory,
-		Reference: inst.Patch, ReferenceNodes: inst.ModifiedNodes}, nil, opts)
-	return m, err == nil
+// NoGroup names the group of units whose language or task category the
+// dataset does not give (SWE-bench has no language column).
+const NoGroup = "(none)"
+
+// retrievalIntervals bootstraps the mean file and node F1 overall ("all")
+// and per language.
+func retrievalIntervals(ms []retrieval.InstanceMetrics) map[string]F1Intervals {
+	files, nodes := map[string][]float64{}, map[string][]float64{}
+	for _, m := range ms {
+		for _, g := range []string{"all", m.Language} {
+			files[g] = append(files[g], m.File.F1)
+			if m.Node != nil && (m.NodeStatus == retrieval.NodeOK || m.NodeStatus == retrieval.NodeFailedPrediction) {
+				nodes[g] = append(nodes[g], m.Node.F1)
+			}
+		}
+	}
+	out := map[string]F1Intervals{}
+	for g, xs := range files {
+		out[g] = F1Intervals{File: BootstrapMean(xs), Node: BootstrapMean(nodes[g])}
+	}
+	return out
+}
+
+// F1Intervals are the bootstrap intervals of a group's mean file and node F1.
+type F1Intervals struct {
+	File Interval `json:"file_f1"`
+	Node Interval `json:"node_f1"`
 }
 
 // nfiAccumulator sums I_p per aspect over valid NFI deltas.
@@ -518,7 +635,7 @@ type nfiAccumulator struct {
 	catalog     string
 	units       int
 	valid       int
-	all, solved [len(nfi.Aspects)]AspectMean
+	all, solved [len(nfi.Aspects)][]float64
 }
 
 func newNFIAccumulator() *nfiAccumulator { return &nfiAccumulator{} }
@@ -537,11 +654,9 @@ func (a *nfiAccumulator) add(d *harness.NFIDelta, resolved bool) {
 		if !ok {
 			continue
 		}
-		a.all[i].N++
-		a.all[i].Mean += v
+		a.all[i] = append(a.all[i], v)
 		if resolved {
-			a.solved[i].N++
-			a.solved[i].Mean += v
+			a.solved[i] = append(a.solved[i], v)
 		}
 	}
 }
@@ -551,14 +666,11 @@ func (a *nfiAccumulator) summary() *NFISummary {
 		return nil
 	}
 	s := &NFISummary{Catalog: a.catalog, Units: a.units, Valid: a.valid}
-	finish := func(ms [len(nfi.Aspects)]AspectMean) []AspectMean {
-		out := make([]AspectMean, len(ms))
-		for i, m := range ms {
-			m.Aspect = nfi.Aspects[i].Code()
-			if m.N > 0 {
-				m.Mean /= float64(m.N)
-			}
-			out[i] = m
+	finish := func(vs [len(nfi.Aspects)][]float64) []AspectMean {
+		out := make([]AspectMean, len(vs))
+		for i, xs := range vs {
+			c := meanCell(xs)
+			out[i] = AspectMean{Aspect: nfi.Aspects[i].Code(), N: c.N, Mean: c.Value, CI: BootstrapMean(xs)}
 		}
 		return out
 	}
@@ -575,30 +687,28 @@ func sortedGroups(m map[string]*Group) []*Group {
 	return out
 }
 
-// HarnessFromRecords rebuilds a run report from stored records alone, for a
-// run that stopped before writing report.json. The evaluated set is the
-// recorded instances (their language and task category come from the
-// records), so there are no incomplete units and no metrics for missing
-// predictions; the native mode is the records'.
-func HarnessFromRecords(recs []*harness.Record) *Harness {
-	var in HarnessInput
-	index := map[string]int{}
-	in.Result = &harness.RunResult{}
+// HarnessFromRun builds the report of a run directory from its manifest
+// and the records stored in it.
+func HarnessFromRun(m *harness.Manifest, recs []*harness.Record) *Harness {
+	return BuildHarness(HarnessInput{Manifest: m, Records: recs})
+}
+
+// LegacyManifest makes a manifest for a run directory written before
+// manifests existed, from its records alone: the evaluated set is the
+// recorded instances and every record is a submitted unit, so such a
+// report has no missing or incomplete units; the run counts as complete.
+func LegacyManifest(recs []*harness.Record) *harness.Manifest {
+	m := &harness.Manifest{Kind: harness.KindHarness, Complete: true}
+	seen := map[string]bool{}
 	for _, r := range recs {
-		i, ok := index[r.InstanceID]
-		if !ok {
-			i = len(in.Instances)
-			index[r.InstanceID] = i
-			in.Instances = append(in.Instances, dataset.Instance{InstanceID: r.InstanceID, Repo: r.Repo, BaseCommit: r.BaseCommit,
-				Language: r.Language, TaskCategory: r.TaskCategory})
+		if !seen[r.InstanceID] {
+			seen[r.InstanceID] = true
+			m.Instances = append(m.Instances, harness.ManifestInstance{InstanceID: r.InstanceID, Repo: r.Repo, Language: r.Language, TaskCategory: r.TaskCategory})
 		}
-		in.Jobs = append(in.Jobs, harness.Job{Instance: in.Instances[i],
-			Prediction: dataset.Prediction{InstanceID: r.InstanceID, ModelNameOrPath: r.Model, Run: r.Run}})
-		in.Result.Records = append(in.Result.Records, r)
-		if in.RunID == "" {
-			in.RunID, in.NativeMode = r.RunID, r.NativeMode
+		m.Units = append(m.Units, harness.ManifestUnit{Key: r.Key, Empty: !r.Generation})
+		if m.RunID == "" {
+			m.RunID, m.NativeMode = r.RunID, r.NativeMode
 		}
 	}
-	in.Result.Skipped = len(recs)
-	return BuildHarness(in)
+	return m
 }

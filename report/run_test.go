@@ -70,9 +70,17 @@ func TestBuildHarness(t *testing.T) {
 			Retrieval: metrics(1, 1, retrieval.NodeFailedReference, "")},
 		"o__r-7": {Generation: false, Verdicts: verdicts(harness.StatusEmptyPatch), Retrieval: metrics(0, 0, retrieval.NodeFailedPrediction, retrieval.SingleFunc)},
 	}
-	var jobs []harness.Job
-	result := &harness.RunResult{}
+	// o__r-8: the harness could not evaluate it (error status, no test run).
+	insts = append(insts, inst("o__r-8", "Python", "Feature"))
+	recs["o__r-8"] = &harness.Record{Generation: true, Verdicts: verdicts(harness.StatusError), Error: "repository missing"}
+	m := &harness.Manifest{Kind: harness.KindHarness, NativeMode: harness.ModePolyBench, Complete: true}
+	var stored []*harness.Record
 	for _, in := range insts {
+		mi := harness.ManifestInstance{InstanceID: in.InstanceID, Language: in.Language, TaskCategory: in.TaskCategory}
+		if in.InstanceID == "o__r-4" {
+			mi.EmptyRetrieval = metrics(0, 0, retrieval.NodeFailedPrediction, retrieval.SingleFunc)
+		}
+		m.Instances = append(m.Instances, mi)
 		if in.InstanceID == "o__r-4" {
 			continue
 		}
@@ -80,11 +88,14 @@ func TestBuildHarness(t *testing.T) {
 		if in.InstanceID == "o__r-7" {
 			p.ModelPatch = ""
 		}
-		jobs = append(jobs, harness.Job{Instance: in, Prediction: p})
-		result.Records = append(result.Records, recs[in.InstanceID])
+		k := harness.Job{Instance: in, Prediction: p}.Key()
+		m.Units = append(m.Units, harness.ManifestUnit{Key: k, Empty: p.Empty()})
+		if r := recs[in.InstanceID]; r != nil {
+			r.Key = k
+			stored = append(stored, r)
+		}
 	}
-	rep := BuildHarness(HarnessInput{Instances: insts, Jobs: jobs, Result: result, NativeMode: harness.ModePolyBench,
-		Retrieval: &retrieval.Options{Mode: retrieval.Compatible, Nodes: true}})
+	rep := BuildHarness(HarnessInput{Manifest: m, Records: stored})
 
 	lists := map[string][]string{
 		"completed":  rep.CompletedIDs,
@@ -102,23 +113,24 @@ func TestBuildHarness(t *testing.T) {
 	}
 	want := map[string][]string{
 		"completed":  {"o__r-1", "o__r-2", "o__r-5", "o__r-6"},
-		"incomplete": {"o__r-4"},
+		"incomplete": {"o__r-3", "o__r-4"},
 		"empty":      {"o__r-7"},
-		"submitted":  {"o__r-1", "o__r-2", "o__r-3", "o__r-5", "o__r-6", "o__r-7"},
+		"submitted":  {"o__r-1", "o__r-2", "o__r-3", "o__r-5", "o__r-6", "o__r-7", "o__r-8"},
 		"resolved":   {"o__r-5"},
 		"unresolved": {"o__r-1", "o__r-2", "o__r-6"},
 		"infra":      {"o__r-2"},
 		"ambiguous":  {"o__r-6"},
-		"error":      {"o__r-3"},
+		"error":      {"o__r-8"},
 		"unrecorded": {"o__r-3"},
 		"pb_nogen":   {"o__r-4", "o__r-7"},
-		"pb_notres":  {"o__r-1", "o__r-4", "o__r-2", "o__r-6", "o__r-7"},
+		"pb_notres":  {"o__r-1", "o__r-4", "o__r-3", "o__r-2", "o__r-6", "o__r-7", "o__r-8"},
 	}
 	if d := cmp.Diff(want, lists); d != "" {
 		t.Errorf("id lists (-want +got):\n%s", d)
 	}
-	if rep.TotalInstances != 7 || rep.SubmittedInstances != 6 || rep.ErrorInstances != 1 || rep.InfraFailureInstances != 1 ||
-		rep.PolyBench.TotalInstances != 6 || rep.PolyBench.TotalEmptyPatchInstances != 2 {
+	// An error unit is an error only, not also an infrastructure failure.
+	if rep.TotalInstances != 8 || rep.SubmittedInstances != 7 || rep.ErrorInstances != 1 || rep.InfraFailureInstances != 1 ||
+		rep.PolyBench.TotalInstances != 8 || rep.PolyBench.TotalEmptyPatchInstances != 2 {
 		t.Errorf("counts: total %d submitted %d error %d infra %d; polybench total %d empty %d", rep.TotalInstances, rep.SubmittedInstances,
 			rep.ErrorInstances, rep.InfraFailureInstances, rep.PolyBench.TotalInstances, rep.PolyBench.TotalEmptyPatchInstances)
 	}
@@ -151,7 +163,7 @@ func TestBuildHarness(t *testing.T) {
 	if d := cmp.Diff(map[string][2]int{"none": {0, 1}, "single_func": {1, 4}, "func_only": {1, 4}}, cx); d != "" {
 		t.Errorf("by complexity (-want +got):\n%s", d)
 	}
-	if g := rep.Polynfi.ByLanguage; len(g) != 2 || g[0].Name != "Java" || g[0].Total != 3 || g[1].Total != 4 || g[1].Resolved[harness.ModePolyBench] != 1 {
+	if g := rep.Polynfi.ByLanguage; len(g) != 2 || g[0].Name != "Java" || g[0].Total != 3 || g[1].Total != 5 || g[1].Resolved[harness.ModePolyBench] != 1 {
 		t.Errorf("by language %+v %+v", g[0], g[1])
 	}
 

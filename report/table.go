@@ -9,10 +9,15 @@ import (
 
 // Table is a rendered table: a title, a header, string cells and notes.
 type Table struct {
+	// ID names the table in HTML (charts refer to its cells by it).
+	ID     string     `json:"id,omitempty"`
 	Title  string     `json:"title"`
 	Header []string   `json:"header"`
 	Rows   [][]string `json:"rows"`
 	Notes  []string   `json:"notes,omitempty"`
+	// Links, when set, hold a relative link per cell ("" for none):
+	// Markdown writes [text](link), HTML an anchor, text the text only.
+	Links [][]string `json:"-"`
 }
 
 // Dash is what an undefined cell shows (never 0).
@@ -99,8 +104,15 @@ func WriteMarkdown(w io.Writer, tables ...Table) error {
 		}
 		aligns[0] = "---"
 		fmt.Fprintf(w, "|%s|\n", strings.Join(aligns, "|"))
-		for _, r := range t.Rows {
-			fmt.Fprintf(w, "| %s |\n", strings.Join(r, " | "))
+		for i, r := range t.Rows {
+			cells := make([]string, len(r))
+			for j, c := range r {
+				cells[j] = mdEscape(c)
+				if i < len(t.Links) && j < len(t.Links[i]) && t.Links[i][j] != "" {
+					cells[j] = "[" + cells[j] + "](" + t.Links[i][j] + ")"
+				}
+			}
+			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 		}
 		if len(t.Notes) > 0 {
 			fmt.Fprintln(w)

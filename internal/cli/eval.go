@@ -274,6 +274,10 @@ func runInstanceEval(e *env, o evalOptions) error {
 	}
 	mode := harness.Mode(in.ds.NativeMode())
 
+	if len(in.jobs) == 0 {
+		return fmt.Errorf("nothing could be evaluated: no valid prediction for an instance of %s in %s (%d input errors)",
+			o.dataset, in.predName, len(in.inputErrors))
+	}
 	store, err := harness.OpenStore(o.out)
 	if err != nil {
 		return err
@@ -310,11 +314,25 @@ func runInstanceEval(e *env, o evalOptions) error {
 			return err
 		}
 	}
+	man, err := startManifest(e, o, in, h, mode, start)
+	if err != nil {
+		return err
+	}
 	b := newBar(e.stderr, len(in.jobs), "evaluating")
 	res, runErr := h.Run(e.ctx, in.jobs, store, harness.RunOptions{Workers: o.workers, Progress: func(ev harness.Event) { b.set(ev.Done) }})
 	b.finish()
-	rep := report.BuildHarness(report.HarnessInput{Dataset: in.ds, Instances: in.instances, Predictions: in.predName, Jobs: in.jobs,
-		Result: res, NativeMode: mode, RunID: o.runID, Workers: o.workers, InputErrors: in.inputErrors, Started: start, Retrieval: ropts})
+	man.Complete = runErr == nil && res != nil && !res.Interrupted
+	man.Finished = time.Now().UTC()
+	if err := man.Write(o.out); err != nil {
+		return err
+	}
+	// The report covers every record stored in OUT, over every eval call
+	// into it, as `polynfi report OUT` does.
+	recs, err := harness.LoadRecords(o.out)
+	if err != nil {
+		return err
+	}
+	rep := report.BuildHarness(report.HarnessInput{Manifest: man, Records: recs, Result: res})
 	data, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
 		return err
@@ -322,7 +340,7 @@ func runInstanceEval(e *env, o evalOptions) error {
 	if err := harness.WriteFileAtomic(filepath.Join(o.out, "report.json"), append(data, '\n')); err != nil {
 		return err
 	}
-	if err := atomicfile.WriteFunc(filepath.Join(o.out, "report.html"), func(w io.Writer) error { return renderHarness(w, rep, "html") }); err != nil {
+	if err := atomicfile.WriteFunc(filepath.Join(o.out, "report.html"), func(w io.Writer) error { return renderHarness(w, rep, "html", false) }); err != nil {
 		return err
 	}
 	if runErr != nil {
@@ -377,7 +395,7 @@ func toolchainDirs(dsDir string, extra []string) []string {
 // headline and tables of renderHarness, then the outcomes other than
 // resolved/unresolved, the isolation used and the harness overhead.
 func printEvalSummary(w io.Writer, r *report.Harness, reportPath string) error {
-	if err := renderHarness(w, r, "text"); err != nil {
+	if err := renderHarness(w, r, "text", false); err != nil {
 		return err
 	}
 	x := &r.Polynfi
@@ -468,6 +486,11 @@ func runMetricsOnly(e *env, o evalOptions, in *evalInputs, ropts *retrieval.Opti
 		if err := harness.WriteFileAtomic(filepath.Join(o.out, "metrics.json"), append(data, '\n')); err != nil {
 			return err
 		}
+		man := &harness.Manifest{Kind: harness.KindMetricsOnly, RunID: o.runID, Dataset: in.ds.Path, DatasetSchema: string(in.ds.Schema),
+			Predictions: in.predName, Retrieval: o.retrieval, InputErrors: in.inputErrors, Complete: len(errs) == 0, Finished: time.Now().UTC()}
+		if err := man.Write(o.out); err != nil {
+			return err
+		}
 	}
 	if o.format == "json" {
 		if _, err := e.stdout.Write(append(data, '\n')); err != nil {
@@ -477,4 +500,42 @@ func runMetricsOnly(e *env, o evalOptions, in *evalInputs, ropts *retrieval.Opti
 		return err
 	}
 	return errors.Join(errs...)
+}
+
+// startManifest merges this call's evaluated set and predictions into
+// OUT's manifest (creating it), marks the run incomplete until it ends,
+// and writes it before anything is evaluated. Units without a prediction
+// get the metrics of an empty prediction, computed by the harness as for
+// an evaluated empty prediction.
+func startManifest(e *env, o evalOptions, in *evalInputs, h *harness.Harness, mode harness.Mode, start time.Time) (*harness.Manifest, error) {
+	man, ok, err := harness.ReadManifest(o.out)
+	if err != nil {
+		return nil, err
+	}
+	if !ok || man.Kind != harness.KindHarness {
+		man = &harness.Manifest{Kind: harness.KindHarness}
+	}
+	man.RunID, man.Dataset, man.DatasetSchema, man.Predictions = o.runID, in.ds.Path, string(in.ds.Schema), in.predName
+	man.NativeMode, man.Workers, man.InputErrors, man.Started = mode, o.workers, in.inputErrors, start.UTC()
+	man.Retrieval = ""
+	if o.retrieval != "off" {
+		man.Retrieval = o.retrieval
+	}
+	man.Complete, man.Finished = false, time.Time{}
+	predicted := map[string]bool{}
+	var units []harness.ManifestUnit
+	for _, j := range in.jobs {
+		predicted[j.Instance.InstanceID] = true
+		units = append(units, harness.ManifestUnit{Key: j.Key(), Empty: j.Prediction.Empty()})
+	}
+	var insts []harness.ManifestInstance
+	for _, x := range in.instances {
+		mi := harness.ManifestInstance{InstanceID: x.InstanceID, Repo: x.Repo, Language: x.Language, TaskCategory: x.TaskCategory}
+		if !predicted[x.InstanceID] {
+			mi.EmptyRetrieval = h.EmptyPredictionMetrics(e.ctx, x)
+		}
+		insts = append(insts, mi)
+	}
+	man.Merge(insts, units)
+	return man, man.Write(o.out)
 }

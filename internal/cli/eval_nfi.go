@@ -79,6 +79,10 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
+	man := &harness.Manifest{Kind: harness.KindNFISuite, Dataset: o.dataset, Predictions: strings.Join(o.predictions, ","), Started: time.Now().UTC()}
+	if err := man.Write(o.out); err != nil {
+		return err
+	}
 	runner := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation})
 	if err := checkSandbox(e, runner); err != nil {
 		return err
@@ -114,6 +118,10 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 				time.Since(start).Round(time.Second), res.Evaluated, res.Reused)
 		}
 		return runErr
+	}
+	man.Complete, man.Finished = true, time.Now().UTC()
+	if err := man.Write(o.out); err != nil {
+		return err
 	}
 	// The report is rendered from the stored records, as `polynfi report` does.
 	records, err := nfisuite.LoadRecords(o.out)

@@ -104,7 +104,7 @@ func TestEvalReportsEverything(t *testing.T) {
 	fromReport := text()
 	os.Remove(filepath.Join(out, "report.json"))
 	fromRecords := text()
-	for _, want := range []string{"resolved 1/1 (100.0%) under polybench grading", "Retrieval by language", "NFI improvement"} {
+	for _, want := range []string{"resolved 1/1 (100.0%, 95% CI 20.7–100.0%) under polybench grading", "Retrieval by language", "NFI improvement"} {
 		if !strings.Contains(fromRecords, want) {
 			t.Errorf("report rebuilt from records lacks %q:\n%s", want, fromRecords)
 		}

@@ -76,7 +76,7 @@ func TestEvalGoldAndEmpty(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d\n%s", code, stderr.String())
 	}
-	if !strings.Contains(stdout.String(), "resolved 3/3 (100.0%) under polybench grading") {
+	if !strings.Contains(stdout.String(), "resolved 3/3 (100.0%, 95% CI 43.9–100.0%) under polybench grading") {
 		t.Errorf("summary:\n%s", stdout.String())
 	}
 	for _, want := range []string{"language", "Java", "Python", "task category", "Bug Fix", "Feature"} {

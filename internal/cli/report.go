@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"github.com/polynfi/polynfi/internal/atomicfile"
 	"github.com/polynfi/polynfi/nfisuite"
 	"github.com/polynfi/polynfi/report"
+	"github.com/polynfi/polynfi/retrieval"
 )
 
 // nfiReportJSON is report.json of an NFI suite run.
@@ -61,15 +63,7 @@ func renderNFI(w io.Writer, rep nfiReportJSON, format string) error {
 		fmt.Fprintf(w, "## SWE-NFI suite: %d tasks, %d agents, %d runs\n\n", rep.Report.Tasks, len(rep.Report.Agents), rep.Records)
 		return report.WriteMarkdown(w, rep.Tables...)
 	case "html":
-		svg, err := rep.Report.NFIChart()
-		if err != nil {
-			return err
-		}
-		var names []string
-		for _, row := range rep.Report.Table3 {
-			names = append(names, row.Agent)
-		}
-		return report.WriteHTML(w, "SWE-NFI suite report", []report.Chart{{SVG: svg, Series: names}}, rep.Tables)
+		return report.WriteHTML(w, report.Page{Title: "SWE-NFI suite report", Charts: rep.Report.Charts(rep.Tables), Tables: rep.Tables})
 	}
 	fmt.Fprintf(w, "SWE-NFI suite: %d tasks, %d agents, %d runs (strict grading)\n", rep.Report.Tasks, len(rep.Report.Agents), rep.Records)
 	fmt.Fprintf(w, "invalid runs by reason: %s; test runs by status: %s\n", countsText(rep.Invalid), countsText(rep.Tests))
@@ -91,129 +85,169 @@ func writeNFIRunReport(dir string, rep nfiReportJSON) error {
 }
 
 func newReportCmd(e *env) *cobra.Command {
-	var format string
+	var format, bundle string
+	var instances bool
 	cmd := &cobra.Command{
-		Use:   "report RUN_DIR",
-		Short: "Render the tables of a finished run from its stored records",
-		Long: `Re-render a run's report from the per-run records that polynfi eval stored in
-RUN_DIR (nothing is re-evaluated). For an SWE-NFI suite run: the paper's
-Table 3 (Valid %, Func. Pass %, mean I_p per aspect with +/- against the Human
-Reference), Table 4 (single- vs multi-file), consistency over repeated runs
-and cost. For a repository-level run (SWE-PolyBench / SWE-bench dataset):
-the resolved counts under the three grading modes, the pass rate and the
-file- and node-level retrieval means by language, task category and
-complexity class with their denominators, and the mean NFI improvement of
-the changed .py files; read from RUN_DIR/report.json, or rebuilt from the
-records when the run stopped before writing it. The same records always
-give the same output, byte for byte.
+		Use:   "report RUN_DIR...",
+		Short: "Render the report of finished runs from their stored records",
+		Long: `Re-render the report of each RUN_DIR from the records polynfi eval stored in it
+(nothing is re-evaluated). A run directory is one polynfi eval wrote: it holds
+polynfi-run.json (runs written before that file existed are recognised by
+their report.json). Anything else is refused: records found below a directory
+do not make it a run.
 
-Formats: text, markdown, json, html (tables and an SVG chart).`,
-		Args: cobra.ExactArgs(1),
+The report covers every record stored in RUN_DIR, over every eval call into
+it. A run that was interrupted says so in every format ("interrupted, N not
+evaluated, re-run to resume"); its not-evaluated units are incomplete.
+
+For a repository-level run (SWE-PolyBench / SWE-bench dataset): the resolved
+counts under the three grading modes with 95% Wilson intervals, the pass rate
+and the file- and node-level retrieval means by language, task category and
+complexity class with their denominators and bootstrap intervals, the mean NFI
+improvement of the changed .py files, and the per-instance drill-down (always
+in Markdown and HTML; in text with --instances). A --metrics-only run gives
+its retrieval tables. For an SWE-NFI suite run: the paper's Table 3 (Valid %,
+Func. Pass %, mean I_p per aspect with +/- against the Human Reference and
+which of them the intervals support), Table 4, consistency, pass@k and cost.
+The same records always give the same output, byte for byte.
+
+--bundle DIR writes a SWE-PolyBench leaderboard-style submission bundle of a
+harness run: predictions, per-instance results (<instance_id>_result.json
+in SWE-PolyBench's shape) and logs, and metadata.
+
+Formats: text, markdown, json, html (tables and SVG charts).
+Exit status: 0, 2 for bad arguments or a directory that is not a run, 3 when
+nothing in a run could be evaluated.`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(format, "text", "markdown", "json", "html"); err != nil {
 				return err
 			}
-			dir := args[0]
-			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-				return usagef("report: %s is not a run directory", dir)
+			if bundle != "" && len(args) != 1 {
+				return usagef("--bundle takes one run directory")
 			}
-			if rep, ok, err := loadHarnessRun(dir); err != nil {
-				return err
-			} else if ok {
-				return renderHarness(e.stdout, rep, format)
+			var errs []error
+			for i, dir := range args {
+				if i > 0 && format != "json" {
+					fmt.Fprintln(e.stdout)
+				}
+				if err := reportRunDir(e, dir, format, instances, bundle); err != nil {
+					var u usageError
+					if errors.As(err, &u) {
+						return err
+					}
+					errs = append(errs, err)
+				}
 			}
-			records, err := nfisuite.LoadRecords(dir)
-			if err != nil {
-				return err
-			}
-			if len(records) == 0 {
-				return fmt.Errorf("%s: the run has no records yet", dir)
-			}
-			return renderNFI(e.stdout, buildNFIReport(records, catalogOf(dir)), format)
+			return errors.Join(errs...)
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, markdown, json, html")
+	cmd.Flags().BoolVar(&instances, "instances", false, "text: add the per-instance table (status, reason, modes, retrieval, I_p, log/patch/command paths)")
+	cmd.Flags().StringVar(&bundle, "bundle", "", "also write a SWE-PolyBench-style submission bundle of the run into this directory")
 	return cmd
 }
 
-// catalogOf reads the catalog version a run recorded in its report.json ("" when unknown).
-func catalogOf(dir string) string {
-	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+// reportRunDir renders one run directory.
+func reportRunDir(e *env, dir, format string, instances bool, bundle string) error {
+	kind, legacy, err := harness.RunDirKind(dir)
 	if err != nil {
-		return ""
+		return usagef("report: %s: %v", dir, err)
 	}
-	var r struct {
-		Catalog string `json:"catalog"`
+	switch kind {
+	case harness.KindNFISuite:
+		records, err := nfisuite.LoadRecords(dir)
+		if err != nil {
+			return err
+		}
+		if len(records) == 0 {
+			return fmt.Errorf("%s: nothing could be evaluated: the run has no records", dir)
+		}
+		return renderNFI(e.stdout, buildNFIReport(records, catalogOf(dir)), format)
+	case harness.KindMetricsOnly:
+		return renderMetricsOnly(e.stdout, dir, format)
+	case harness.KindHarness:
+		rep, err := loadHarnessRun(dir, legacy)
+		if err != nil {
+			return err
+		}
+		if err := renderHarness(e.stdout, rep, format, instances); err != nil {
+			return err
+		}
+		if bundle != "" {
+			if err := writeBundle(dir, bundle, rep); err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stderr, "polynfi: submission bundle written to %s\n", bundle)
+		}
+		if rep.Polynfi.Recorded == 0 {
+			return fmt.Errorf("%s: nothing could be evaluated: no unit has a record", dir)
+		}
+		return nil
 	}
-	if json.Unmarshal(b, &r) != nil {
-		return ""
-	}
-	return r.Catalog
+	return usagef("report: %s is not a polynfi run directory (no %s; give the --out directory of a polynfi eval)", dir, harness.ManifestFile)
 }
 
-// renderHarness writes a harness (SWE-PolyBench / SWE-bench) run report in
-// one of the formats: text and markdown give the headline and the tables of
-// report.HarnessTables, html adds the chart of report.HarnessChart, json is
+// renderHarness writes a harness (SWE-PolyBench / SWE-bench) run report
+// in one of the formats (report.HarnessPage): text gives the notice,
+// headline and tables (the per-instance table with instances), Markdown
+// and HTML add the per-instance table with links, HTML the charts; json is
 // the report itself.
-func renderHarness(w io.Writer, rep *report.Harness, format string) error {
+func renderHarness(w io.Writer, rep *report.Harness, format string, instances bool) error {
 	switch format {
 	case "json":
 		return writeJSON(w, rep)
 	case "markdown":
-		fmt.Fprintf(w, "## %s run %s\n\n", rep.Polynfi.DatasetSchema, rep.Polynfi.RunID)
-		for _, l := range report.HarnessHeadline(rep) {
-			fmt.Fprintf(w, "- %s\n", l)
-		}
-		fmt.Fprintln(w)
-		return report.WriteMarkdown(w, report.HarnessTables(rep)...)
+		return report.WritePageMarkdown(w, report.HarnessPage(rep, true))
 	case "html":
-		chart, err := report.HarnessChart(rep)
-		if err != nil {
-			return err
-		}
-		tables := append([]report.Table{{Title: "Run", Header: []string{"summary"}, Rows: headlineRows(rep)}}, report.HarnessTables(rep)...)
-		return report.WriteHTML(w, fmt.Sprintf("polynfi eval: %s", rep.Polynfi.RunID), []report.Chart{chart}, tables)
+		return report.WriteHTML(w, report.HarnessPage(rep, true))
 	}
-	for _, l := range report.HarnessHeadline(rep) {
-		fmt.Fprintln(w, l)
-	}
-	fmt.Fprintln(w)
-	return report.WriteText(w, report.HarnessTables(rep)...)
+	return report.WritePageText(w, report.HarnessPage(rep, instances))
 }
 
-func headlineRows(rep *report.Harness) [][]string {
-	var rows [][]string
-	for _, l := range report.HarnessHeadline(rep) {
-		rows = append(rows, []string{l})
-	}
-	return rows
-}
-
-// loadHarnessRun reads a harness run directory: its report.json when it
-// is a harness report, else (a run killed before writing one) a report
-// rebuilt from the records under DIR/<model>/<instance_id>/run-<k>/. ok is
-// false when dir holds neither.
-func loadHarnessRun(dir string) (rep *report.Harness, ok bool, err error) {
-	if b, err := os.ReadFile(filepath.Join(dir, "report.json")); err == nil {
-		var probe struct {
-			Kind      string          `json:"kind"`
-			PolyBench json.RawMessage `json:"polybench"`
-			Polynfi   json.RawMessage `json:"polynfi"`
-		}
-		if json.Unmarshal(b, &probe) == nil && probe.Kind == "" && probe.PolyBench != nil && probe.Polynfi != nil {
-			rep = &report.Harness{}
-			if err := json.Unmarshal(b, rep); err != nil {
-				return nil, false, fmt.Errorf("%s: %w", filepath.Join(dir, "report.json"), err)
-			}
-			return rep, true, nil
-		}
-		return nil, false, nil
-	}
+// loadHarnessRun builds a harness run's report from its manifest and the
+// records stored in it; a legacy run (no manifest) from its records alone
+// (report.LegacyManifest).
+func loadHarnessRun(dir string, legacy bool) (*report.Harness, error) {
 	recs, err := harness.LoadRecords(dir)
-	if err != nil || len(recs) == 0 {
-		return nil, false, err
+	if err != nil {
+		return nil, err
 	}
-	return report.HarnessFromRecords(recs), true, nil
+	if legacy {
+		return report.HarnessFromRun(report.LegacyManifest(recs), recs), nil
+	}
+	m, _, err := harness.ReadManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	return report.HarnessFromRun(m, recs), nil
+}
+
+// renderMetricsOnly renders a --metrics-only run from its metrics.json.
+func renderMetricsOnly(w io.Writer, dir, format string) error {
+	p := filepath.Join(dir, "metrics.json")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return err
+	}
+	var mj struct {
+		Summary retrieval.Summary `json:"summary"`
+	}
+	if err := json.Unmarshal(b, &mj); err != nil {
+		return fmt.Errorf("%s: %w", p, err)
+	}
+	if format == "json" {
+		_, err := w.Write(b)
+		return err
+	}
+	page := report.Page{Title: "polynfi eval --metrics-only: " + filepath.Base(dir), Tables: report.RetrievalTables(mj.Summary)}
+	switch format {
+	case "markdown":
+		return report.WritePageMarkdown(w, page)
+	case "html":
+		return report.WriteHTML(w, page)
+	}
+	return report.WritePageText(w, page)
 }
 
 // countsText renders {"a": 2, "b": 1} as "a 2, b 1" in key order, "none" when empty.
@@ -231,4 +265,19 @@ func countsText(m map[string]int) string {
 		parts[i] = fmt.Sprintf("%s %d", k, m[k])
 	}
 	return strings.Join(parts, ", ")
+}
+
+// catalogOf reads the catalog version a run recorded in its report.json ("" when unknown).
+func catalogOf(dir string) string {
+	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil {
+		return ""
+	}
+	var r struct {
+		Catalog string `json:"catalog"`
+	}
+	if json.Unmarshal(b, &r) != nil {
+		return ""
+	}
+	return r.Catalog
 }

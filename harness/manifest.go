@@ -1,0 +1,239 @@
+package harness
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/retrieval"
+)
+
+// ManifestFile marks a run directory: `polynfi eval` writes it into OUT
+// before evaluating anything and rewrites it when the run ends. A
+// directory without it is not a run directory (see IsRunDir for runs
+// written before it existed).
+const ManifestFile = "polynfi-run.json"
+
+// ManifestSchema is the version of the Manifest layout.
+const ManifestSchema = 1
+
+// Kinds of run directory.
+const (
+	KindHarness     = "harness"      // repository-level instances (SWE-PolyBench / SWE-bench)
+	KindNFISuite    = "nfi_suite"    // SWE-NFI tasks (records under records/)
+	KindMetricsOnly = "metrics_only" // retrieval metrics only (metrics.json)
+)
+
+// ManifestInstance is one instance of the evaluated set: the fields the
+// report groups by, and, for an instance no prediction covered, the
+// localization metrics of an empty prediction (SWE-PolyBench counts a
+// missing prediction as an empty one).
+type ManifestInstance struct {
+	InstanceID     string                     `json:"instance_id"`
+	Repo           string                     `json:"repo,omitempty"`
+	Language       string                     `json:"language"`
+	TaskCategory   string                     `json:"task_category,omitempty"`
+	EmptyRetrieval *retrieval.InstanceMetrics `json:"empty_prediction_retrieval,omitempty"`
+}
+
+// ManifestUnit is one submitted prediction: its record key and whether it
+// is empty (blank after trimming).
+type ManifestUnit struct {
+	Key
+	Empty bool `json:"empty"`
+}
+
+// Manifest describes a run directory: what was asked of it over every
+// eval call into it (the union of the evaluated sets and of the submitted
+// predictions; a later call's prediction of a unit replaces an earlier
+// one), and whether the last call finished. Complete is false while a call
+// runs and after one that was interrupted or killed.
+type Manifest struct {
+	Schema        int                `json:"schema_version"`
+	Kind          string             `json:"kind"`
+	RunID         string             `json:"run_id"`
+	Dataset       string             `json:"dataset"`
+	DatasetSchema string             `json:"dataset_schema,omitempty"`
+	Predictions   string             `json:"predictions"`
+	NativeMode    Mode               `json:"native_mode,omitempty"`
+	Retrieval     string             `json:"retrieval,omitempty"` // compatible, extended or "" (off)
+	Instances     []ManifestInstance `json:"instances,omitempty"`
+	Units         []ManifestUnit     `json:"units,omitempty"`
+	InputErrors   []string           `json:"input_errors,omitempty"`
+	Started       time.Time          `json:"started_at"`
+	Finished      time.Time          `json:"finished_at,omitzero"`
+	Complete      bool               `json:"complete"`
+	Workers       int                `json:"workers,omitempty"`
+}
+
+// ReadManifest reads dir's manifest; ok is false when there is none.
+func ReadManifest(dir string) (m *Manifest, ok bool, err error) {
+	p := filepath.Join(dir, ManifestFile)
+	b, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	m = &Manifest{}
+	if err := json.Unmarshal(b, m); err != nil {
+		return nil, false, fmt.Errorf("%s: %w", p, err)
+	}
+	if m.Kind == "" {
+		return nil, false, fmt.Errorf("%s: field kind: missing", p)
+	}
+	return m, true, nil
+}
+
+// Write writes the manifest into dir atomically, instances and units
+// sorted.
+func (m *Manifest) Write(dir string) error {
+	m.Schema = ManifestSchema
+	sort.Slice(m.Instances, func(i, j int) bool { return m.Instances[i].InstanceID < m.Instances[j].InstanceID })
+	sort.Slice(m.Units, func(i, j int) bool { return unitLess(m.Units[i].Key, m.Units[j].Key) })
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(filepath.Join(dir, ManifestFile), append(b, '\n'))
+}
+
+// Merge adds a call's evaluated set and units to m: an instance or unit
+// already present is replaced.
+func (m *Manifest) Merge(instances []ManifestInstance, units []ManifestUnit) {
+	ix := map[string]int{}
+	for i, x := range m.Instances {
+		ix[x.InstanceID] = i
+	}
+	for _, x := range instances {
+		if i, ok := ix[x.InstanceID]; ok {
+			m.Instances[i] = x
+		} else {
+			ix[x.InstanceID] = len(m.Instances)
+			m.Instances = append(m.Instances, x)
+		}
+	}
+	type uk struct {
+		id, model string
+		run       int
+	}
+	ux := map[uk]int{}
+	for i, u := range m.Units {
+		ux[uk{u.InstanceID, u.Model, u.Run}] = i
+	}
+	for _, u := range units {
+		k := uk{u.InstanceID, u.Model, u.Run}
+		if i, ok := ux[k]; ok {
+			m.Units[i] = u
+		} else {
+			ux[k] = len(m.Units)
+			m.Units = append(m.Units, u)
+		}
+	}
+}
+
+func unitLess(a, b Key) bool {
+	if a.InstanceID != b.InstanceID {
+		return a.InstanceID < b.InstanceID
+	}
+	if a.Model != b.Model {
+		return a.Model < b.Model
+	}
+	return a.Run < b.Run
+}
+
+// RunDirKind says what kind of run directory dir is: the manifest's kind,
+// or for a run written before manifests existed, the kind its report.json
+// shows (an NFI suite report has "kind": "nfi_suite", a harness report
+// the "polybench" and "polynfi" sections). ok is false for anything else:
+// records below dir alone do not make it a run directory.
+func RunDirKind(dir string) (kind string, legacy bool, err error) {
+	if st, err := os.Stat(dir); err != nil {
+		return "", false, err
+	} else if !st.IsDir() {
+		return "", false, fmt.Errorf("%s: not a directory", dir)
+	}
+	if m, ok, err := ReadManifest(dir); err != nil {
+		return "", false, err
+	} else if ok {
+		return m.Kind, false, nil
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil {
+		return "", false, nil
+	}
+	var probe struct {
+		Kind      string          `json:"kind"`
+		PolyBench json.RawMessage `json:"polybench"`
+		Polynfi   json.RawMessage `json:"polynfi"`
+	}
+	if json.Unmarshal(b, &probe) != nil {
+		return "", false, nil
+	}
+	switch {
+	case probe.Kind == KindNFISuite:
+		return KindNFISuite, true, nil
+	case probe.Kind == "" && probe.PolyBench != nil && probe.Polynfi != nil:
+		return KindHarness, true, nil
+	}
+	return "", false, nil
+}
+
+// LoadRecords reads the records a Store keeps directly in dir, at
+// dir/<model>/<instance_id>/run-<k>/result.json, and nothing deeper or
+// elsewhere (another run's directory below dir is not read). Sorted by
+// instance id, model and run; a record that does not decode is an error
+// naming its file.
+func LoadRecords(dir string) ([]*Record, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*", "*", "run-*", ResultFile))
+	if err != nil {
+		return nil, err
+	}
+	var out []*Record
+	for _, p := range paths {
+		rel, _ := filepath.Rel(dir, p)
+		if strings.HasPrefix(rel, ".") {
+			continue // scratch and cache directories
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		rec := &Record{}
+		if err := json.Unmarshal(b, rec); err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		if rec.InstanceID != "" {
+			out = append(out, rec)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return unitLess(out[i].Key, out[j].Key) })
+	return out, nil
+}
+
+// RecordRelDir is the directory of k's record relative to the store's
+// directory, with forward slashes (for links in reports).
+func RecordRelDir(k Key) string {
+	return safeName(k.Model) + "/" + k.InstanceID + "/" + fmt.Sprintf("run-%d", k.Run)
+}
+
+// EmptyPredictionMetrics scores an empty prediction of inst with the
+// harness's retrieval options and repositories, exactly as an empty
+// prediction is scored when it is evaluated: a unit without a prediction
+// counts as an empty one (SWE-PolyBench merges predictions into the
+// dataset). Nil when retrieval is off or the metrics cannot be computed.
+func (h *Harness) EmptyPredictionMetrics(ctx context.Context, inst dataset.Instance) *retrieval.InstanceMetrics {
+	if h.Retrieval == nil {
+		return nil
+	}
+	return h.retrievalMetrics(ctx, inst, "", false)
+}

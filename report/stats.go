@@ -1,0 +1,112 @@
+package report
+
+import (
+	"math"
+	"math/rand/v2"
+	"sort"
+)
+
+// Z95 is the standard normal quantile of a two-sided 95% interval.
+const Z95 = 1.959963984540054
+
+// Interval is a confidence interval [Lo, Hi] around an estimate, in the
+// estimate's unit. OK is false when there was nothing to estimate from.
+type Interval struct {
+	Lo float64 `json:"lo"`
+	Hi float64 `json:"hi"`
+	OK bool    `json:"ok"`
+}
+
+// Wilson returns the 95% Wilson score interval of the rate k/n, in [0, 1];
+// OK is false when n is 0.
+// Source: E. B. Wilson, "Probable inference, the law of succession, and
+// statistical inference", JASA 22 (1927); the form is
+// (p + z²/2n ± z·sqrt(p(1−p)/n + z²/4n²)) / (1 + z²/n), p = k/n.
+func Wilson(k, n int) Interval {
+	if n <= 0 {
+		return Interval{}
+	}
+	p, nf, z := float64(k)/float64(n), float64(n), Z95
+	d := 1 + z*z/nf
+	c := (p + z*z/(2*nf)) / d
+	h := z / d * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf))
+	return Interval{Lo: max(0, c-h), Hi: min(1, c+h), OK: true}
+}
+
+// BootstrapSeed and BootstrapResamples fix every bootstrap of the reports,
+// so that the same records always give the same intervals.
+const (
+	BootstrapSeed      = 20210707
+	BootstrapResamples = 2000
+)
+
+// BootstrapMean returns the 95% percentile bootstrap interval of the mean
+// of xs: BootstrapResamples resamples with replacement drawn from a PCG
+// generator seeded with BootstrapSeed, and the 2.5th and 97.5th
+// percentiles (nearest rank) of their means. OK is false when xs is empty;
+// a single value gives a zero-width interval.
+// Source: B. Efron and R. Tibshirani, An Introduction to the Bootstrap
+// (1993), ch. 13 (percentile interval).
+func BootstrapMean(xs []float64) Interval {
+	if len(xs) == 0 {
+		return Interval{}
+	}
+	r := rand.New(rand.NewPCG(BootstrapSeed, uint64(len(xs))))
+	means := make([]float64, BootstrapResamples)
+	for b := range means {
+		s := 0.0
+		for range xs {
+			s += xs[r.IntN(len(xs))]
+		}
+		means[b] = s / float64(len(xs))
+	}
+	sort.Float64s(means)
+	lo := means[int(math.Floor(0.025*float64(len(means))))]
+	hi := means[int(math.Ceil(0.975*float64(len(means))))-1]
+	return Interval{Lo: lo, Hi: hi, OK: true}
+}
+
+// PassAtK is the unbiased estimator of pass@k from n runs of which c
+// passed: 1 − C(n−c, k)/C(n, k), computed as 1 − ∏_{i=n−c+1}^{n} (1 − k/i)
+// for numerical stability. ok is false when k < 1 or n < k.
+// Source: M. Chen et al., "Evaluating Large Language Models Trained on
+// Code" (2021), §2.1 and its Figure 3.
+func PassAtK(n, c, k int) (float64, bool) {
+	if k < 1 || n < k || c < 0 || c > n {
+		return 0, false
+	}
+	if n-c < k {
+		return 1, true
+	}
+	prod := 1.0
+	for i := n - c + 1; i <= n; i++ {
+		prod *= 1 - float64(k)/float64(i)
+	}
+	return 1 - prod, true
+}
+
+// McNemarExact is the two-sided exact (binomial) McNemar test of paired
+// binary outcomes: b units where only A succeeded, c where only B did.
+// Under the null each discordant unit is A-only with probability 1/2, so
+// p = min(1, 2·Σ_{i=0}^{min(b,c)} C(b+c, i)/2^(b+c)); p is 1 when b+c = 0.
+// Source: Q. McNemar, Psychometrika 12 (1947); the exact form as in
+// statsmodels' mcnemar(exact=True).
+func McNemarExact(b, c int) float64 {
+	n := b + c
+	if n == 0 {
+		return 1
+	}
+	k := min(b, c)
+	// Σ C(n, i) / 2^n via log-gamma for large n.
+	sum := 0.0
+	for i := 0; i <= k; i++ {
+		lg := lgamma(n+1) - lgamma(i+1) - lgamma(n-i+1) - float64(n)*math.Ln2
+		sum += math.Exp(lg)
+	}
+	return min(1, 2*sum)
+}
+
+func lgamma(x int) float64 {
+	v, _ := math.Lgamma(float64(x))
+	return v
+}
