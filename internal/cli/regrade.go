@@ -1,0 +1,194 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/report"
+)
+
+// regradeUnit is one re-graded record: the verdicts stored and the ones the
+// current parsers and modes give from the same log.
+type regradeUnit struct {
+	Unit       string           `json:"unit"`
+	Dir        string           `json:"record_dir"`
+	OldParser  string           `json:"old_parser"`
+	NewParser  string           `json:"new_parser"`
+	Old        harness.Verdicts `json:"old_verdicts"`
+	New        harness.Verdicts `json:"new_verdicts"`
+	Changed    bool             `json:"changed"`
+	NotRegrade string           `json:"not_regraded,omitempty"` // why the record was kept as it is
+}
+
+func newRegradeCmd(e *env) *cobra.Command {
+	var dsPath, format string
+	var apply bool
+	cmd := &cobra.Command{
+		Use:   "regrade RUN_DIR",
+		Short: "Re-grade a run's stored test logs with the current parsers and grading modes",
+		Long: `Re-parse the test log stored with every record of RUN_DIR and grade it again in
+the polybench, swebench and strict modes against the dataset's FAIL_TO_PASS and
+PASS_TO_PASS lists, without running any test (after a parser or grading fix).
+The old verdicts are shown beside the new ones for every unit whose verdict
+changed, and all of them are written to RUN_DIR/regrade.json. With --apply the
+records' verdicts are replaced by the new ones (regrade.json keeps the old), so
+that polynfi report shows the re-graded run.
+
+Records that cannot be re-graded from their log are kept as they are and
+listed: no test ran (empty or unapplied patch, harness error) or the results
+came from JUnit XML reports of the work tree, which are not stored.
+
+The dataset is the one the run names in polynfi-run.json unless --dataset is given.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFormat(format, "text", "json"); err != nil {
+				return err
+			}
+			dir := args[0]
+			kind, _, err := harness.RunDirKind(dir)
+			if err != nil || kind != harness.KindHarness {
+				return usagef("regrade: %s is not a polynfi run directory of repository-level instances", dir)
+			}
+			if dsPath == "" {
+				m, ok, err := harness.ReadManifest(dir)
+				if err != nil {
+					return err
+				}
+				if !ok || m.Dataset == "" {
+					return usagef("regrade: %s does not name its dataset: give --dataset", dir)
+				}
+				dsPath = m.Dataset
+			}
+			ds, err := dataset.Load(dsPath)
+			if err != nil {
+				return fmt.Errorf("load dataset: %w", err)
+			}
+			byID := map[string]dataset.Instance{}
+			for _, x := range ds.Instances {
+				byID[x.InstanceID] = x
+			}
+			var store *harness.Store
+			if apply {
+				if store, err = harness.OpenStore(dir); err != nil {
+					return err
+				}
+				defer store.Close()
+			}
+			recs, err := harness.LoadRecords(dir)
+			if err != nil {
+				return err
+			}
+			var units []regradeUnit
+			changed := 0
+			for _, rec := range recs {
+				u := regradeUnit{Unit: fmt.Sprintf("%s@%s#%d", rec.InstanceID, rec.Model, rec.Run), Dir: harness.RecordRelDir(rec.Key), Old: rec.Verdicts, New: rec.Verdicts}
+				if rec.Test != nil {
+					u.OldParser = rec.Test.Parser
+				}
+				inst, ok := byID[rec.InstanceID]
+				if !ok {
+					u.NotRegrade = "instance not in " + dsPath
+					units = append(units, u)
+					continue
+				}
+				logPath := filepath.Join(dir, filepath.FromSlash(u.Dir), harness.LogFile)
+				log, err := os.ReadFile(logPath)
+				if err != nil && rec.Test != nil {
+					u.NotRegrade = err.Error()
+					units = append(units, u)
+					continue
+				}
+				v, out, fw, ok := harness.Regrade(inst, rec, log)
+				if !ok {
+					u.NotRegrade = "no test log to re-grade (" + string(rec.Status) + ")"
+					if rec.Test != nil {
+						u.NotRegrade = "results came from JUnit XML reports, which are not stored"
+					}
+					units = append(units, u)
+					continue
+				}
+				u.New, u.NewParser = v, fw
+				u.Changed = verdictsDiffer(v, rec.Verdicts)
+				if u.Changed {
+					changed++
+				}
+				units = append(units, u)
+				if apply && u.Changed {
+					rec.Verdicts, rec.PolyBenchOutput = v, out
+					native := v.Get(rec.NativeMode)
+					rec.Resolved, rec.Status = native.Resolved, native.Status
+					rec.Test.Parser = fw
+					if err := saveRecordOnly(store, rec); err != nil {
+						return err
+					}
+				}
+			}
+			doc := map[string]any{"regraded_at": time.Now().UTC(), "dataset": dsPath, "applied": apply, "changed": changed, "units": units}
+			b, _ := json.MarshalIndent(doc, "", "  ")
+			if err := harness.WriteFileAtomic(filepath.Join(dir, "regrade.json"), append(b, '\n')); err != nil {
+				return err
+			}
+			if format == "json" {
+				_, err := e.stdout.Write(append(b, '\n'))
+				return err
+			}
+			t := report.Table{Title: "Verdicts that change on re-grading (old → new)",
+				Header: []string{"unit", "parser", string(harness.ModePolyBench), string(harness.ModeSWEBench), string(harness.ModeStrict)}}
+			kept := 0
+			for _, u := range units {
+				if u.NotRegrade != "" {
+					kept++
+				}
+				if !u.Changed {
+					continue
+				}
+				arrow := func(m harness.Mode) string {
+					o, n := u.Old.Get(m), u.New.Get(m)
+					if o.Status == n.Status {
+						return string(n.Status)
+					}
+					return string(o.Status) + " → " + string(n.Status)
+				}
+				t.Rows = append(t.Rows, []string{u.Unit, u.OldParser + " → " + u.NewParser, arrow(harness.ModePolyBench), arrow(harness.ModeSWEBench), arrow(harness.ModeStrict)})
+			}
+			fmt.Fprintf(e.stdout, "re-graded %d records of %s: %d changed, %d kept as they are (see regrade.json)%s\n\n",
+				len(units)-kept, dir, changed, kept, map[bool]string{true: "; records updated", false: "; records unchanged (--apply to update them)"}[apply])
+			if len(t.Rows) == 0 {
+				fmt.Fprintln(e.stdout, "no verdict changes")
+				return nil
+			}
+			return report.WriteText(e.stdout, t)
+		},
+	}
+	cmd.Flags().StringVar(&dsPath, "dataset", "", "dataset file (default: the one the run names)")
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.Flags().BoolVar(&apply, "apply", false, "replace the records' verdicts with the new ones")
+	return cmd
+}
+
+// saveRecordOnly rewrites a record's result.json, keeping its artifacts.
+func saveRecordOnly(s *harness.Store, rec *harness.Record) error {
+	b, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return err
+	}
+	return harness.WriteFileAtomic(filepath.Join(s.RecordDir(rec.Key), harness.ResultFile), append(b, '\n'))
+}
+
+// verdictsDiffer says whether any mode's resolved flag or status differs.
+func verdictsDiffer(a, b harness.Verdicts) bool {
+	for _, m := range harness.Modes {
+		x, y := a.Get(m), b.Get(m)
+		if x.Resolved != y.Resolved || x.Status != y.Status {
+			return true
+		}
+	}
+	return false
+}
