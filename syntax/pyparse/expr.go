@@ -1,0 +1,669 @@
+package pyparse
+
+// Expressions, following CPython's grammar (python.gram) for what is
+// accepted and tree-sitter-python's grammar.js for the tree built.
+
+// starExpressions: star_expression ("," star_expression)* [","], an
+// expression_list when there is a comma.
+func (p *parser) starExpressions() int32 {
+	e := p.starExpression()
+	if !p.isOp(",") {
+		return e
+	}
+	l := p.newNode(kExprList)
+	p.add(l, e, 0)
+	for p.isOp(",") {
+		p.add(l, p.tokLeaf(), 0)
+		if !p.startsExpression() {
+			break
+		}
+		p.add(l, p.starExpression(), 0)
+	}
+	return l
+}
+
+// startsExpression reports whether the current token can begin an
+// expression.
+func (p *parser) startsExpression() bool {
+	t := p.tok()
+	switch t.kind {
+	case tName:
+		s := p.text(t)
+		if isHardKeyword[s] {
+			switch s {
+			case "not", "lambda", "await", "None", "True", "False", "yield":
+				return s != "yield"
+			}
+			return false
+		}
+		return true
+	case tNumber, tString, tFStart:
+		return true
+	case tOp:
+		switch p.text(t) {
+		case "(", "[", "{", "-", "+", "~", "*", "...", "**":
+			return true
+		}
+	}
+	return false
+}
+
+func (p *parser) starExpression() int32 {
+	if p.isOp("*") {
+		s := p.newNode(kListSplat)
+		p.add(s, p.tokLeaf(), 0)
+		p.add(s, p.bitOr(), 0)
+		return s
+	}
+	return p.expression()
+}
+
+// namedExpression: NAME ":=" expression | expression.
+func (p *parser) namedExpression() int32 {
+	if p.tok().kind == tName && p.isOpAt(1, ":=") {
+		nm := p.name()
+		n := p.newNode(kNamed)
+		p.add(n, nm, fName)
+		p.add(n, p.tokLeaf(), 0)
+		p.add(n, p.expression(), fValue)
+		return n
+	}
+	e := p.expression()
+	if p.isOp(":=") {
+		p.fail(int(p.nodes[e].start), "cannot use assignment expressions with %s", describe(p.nodes[e].kind))
+	}
+	return e
+}
+
+func (p *parser) expression() int32 {
+	if p.isKw("lambda") {
+		return p.lambda()
+	}
+	e := p.disjunction()
+	if p.isKw("if") {
+		c := p.newNode(kCond)
+		p.add(c, e, 0)
+		p.add(c, p.tokLeaf(), 0)
+		p.add(c, p.disjunction(), 0)
+		if !p.isKw("else") {
+			p.failTok("expected 'else' after 'if' expression")
+		}
+		p.add(c, p.tokLeaf(), 0)
+		p.add(c, p.expression(), 0)
+		return c
+	}
+	return e
+}
+
+func (p *parser) lambda() int32 {
+	l := p.newNode(kLambda)
+	p.add(l, p.tokLeaf(), 0)
+	if !p.isOp(":") {
+		lp := p.newNode(kLambdaParams)
+		p.parameters(lp, true)
+		p.add(l, lp, fParameters)
+	}
+	p.expectOp(l, ":")
+	p.add(l, p.expression(), fBody)
+	return l
+}
+
+func (p *parser) boolOp(op string, next func() int32) int32 {
+	e := next()
+	for p.isKw(op) {
+		b := p.newNode(kBool)
+		p.add(b, e, fLeft)
+		p.add(b, p.tokLeaf(), fOperator)
+		p.add(b, next(), fRight)
+		e = b
+	}
+	return e
+}
+
+func (p *parser) disjunction() int32 { return p.boolOp("or", p.conjunction) }
+
+func (p *parser) conjunction() int32 { return p.boolOp("and", p.inversion) }
+
+func (p *parser) inversion() int32 {
+	if p.isKw("not") {
+		n := p.newNode(kNot)
+		p.add(n, p.tokLeaf(), 0)
+		p.add(n, p.inversion(), fArgument)
+		return n
+	}
+	return p.comparison()
+}
+
+// compOp returns the comparison operator at the current token, "" if none.
+func (p *parser) compOp() string {
+	t := p.tok()
+	if t.kind == tOp {
+		switch s := p.text(t); s {
+		case "<", ">", "==", ">=", "<=", "!=":
+			return s
+		}
+		return ""
+	}
+	if t.kind == tName {
+		switch p.text(t) {
+		case "in":
+			return "in"
+		case "is":
+			if p.isKwAt(1, "not") {
+				return "is not"
+			}
+			return "is"
+		case "not":
+			if p.isKwAt(1, "in") {
+				return "not in"
+			}
+		}
+	}
+	return ""
+}
+
+func (p *parser) comparison() int32 {
+	e := p.bitOr()
+	op := p.compOp()
+	if op == "" {
+		return e
+	}
+	c := p.newNode(kCompare)
+	p.add(c, e, 0)
+	for op != "" {
+		if op == "not in" || op == "is not" {
+			t1 := p.tok()
+			p.nodes = append(p.nodes, bnode{kind: kindOfText(op), first: -1, last: -1, next: -1, start: t1.start, end: t1.start})
+			o := int32(len(p.nodes) - 1)
+			p.add(o, p.tokLeaf(), 0)
+			p.add(o, p.tokLeaf(), 0)
+			p.add(c, o, fOperators)
+		} else {
+			p.add(c, p.tokLeaf(), fOperators)
+		}
+		p.add(c, p.bitOr(), 0)
+		op = p.compOp()
+	}
+	return c
+}
+
+func (p *parser) binLeft(ops []string, next func() int32) int32 {
+	e := next()
+	for {
+		t := p.tok()
+		if t.kind != tOp {
+			return e
+		}
+		s := p.text(t)
+		found := false
+		for _, o := range ops {
+			if s == o {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return e
+		}
+		b := p.newNode(kBinary)
+		p.add(b, e, fLeft)
+		p.add(b, p.tokLeaf(), fOperator)
+		p.add(b, next(), fRight)
+		e = b
+	}
+}
+
+var (
+	opsOr    = []string{"|"}
+	opsXor   = []string{"^"}
+	opsAnd   = []string{"&"}
+	opsShift = []string{"<<", ">>"}
+	opsArith = []string{"+", "-"}
+	opsTerm  = []string{"*", "/", "//", "%", "@"}
+)
+
+func (p *parser) bitOr() int32  { return p.binLeft(opsOr, p.bitXor) }
+func (p *parser) bitXor() int32 { return p.binLeft(opsXor, p.bitAnd) }
+func (p *parser) bitAnd() int32 { return p.binLeft(opsAnd, p.shift) }
+func (p *parser) shift() int32  { return p.binLeft(opsShift, p.arith) }
+func (p *parser) arith() int32  { return p.binLeft(opsArith, p.term) }
+func (p *parser) term() int32   { return p.binLeft(opsTerm, p.factor) }
+
+func (p *parser) factor() int32 {
+	if p.isOp("-") || p.isOp("+") || p.isOp("~") {
+		u := p.newNode(kUnary)
+		p.add(u, p.tokLeaf(), fOperator)
+		p.add(u, p.factor(), fArgument)
+		return u
+	}
+	return p.power()
+}
+
+func (p *parser) power() int32 {
+	var e int32
+	if p.isKw("await") {
+		a := p.newNode(kAwait)
+		p.add(a, p.tokLeaf(), 0)
+		// tree-sitter: await binds looser than "**"
+		p.add(a, p.power(), 0)
+		return a
+	}
+	e = p.primary()
+	if p.isOp("**") {
+		b := p.newNode(kBinary)
+		p.add(b, e, fLeft)
+		p.add(b, p.tokLeaf(), fOperator)
+		p.add(b, p.factor(), fRight)
+		return b
+	}
+	return e
+}
+
+func (p *parser) primary() int32 {
+	e := p.atom()
+	for {
+		t := p.tok()
+		if t.kind != tOp {
+			return e
+		}
+		switch p.text(t) {
+		case ".":
+			a := p.newNode(kAttribute)
+			p.add(a, e, fObject)
+			p.add(a, p.tokLeaf(), 0)
+			p.add(a, p.name(), fAttribute)
+			e = a
+		case "(":
+			c := p.newNode(kCall)
+			p.add(c, e, fFunction)
+			p.add(c, p.callArgs(), fArguments)
+			e = c
+		case "[":
+			s := p.newNode(kSubscript)
+			p.add(s, e, fValue)
+			p.add(s, p.tokLeaf(), 0)
+			for {
+				p.add(s, p.sliceItem(), fSubscript)
+				if !p.isOp(",") {
+					break
+				}
+				p.add(s, p.tokLeaf(), 0)
+				if p.isOp("]") {
+					break
+				}
+			}
+			p.expectOp(s, "]")
+			e = s
+		default:
+			return e
+		}
+	}
+}
+
+func (p *parser) sliceItem() int32 {
+	var lo int32 = -1
+	if !p.isOp(":") {
+		if p.isOp("*") && p.minor >= 11 {
+			return p.starExpression()
+		}
+		lo = p.namedExpression()
+		if !p.isOp(":") {
+			return lo
+		}
+	}
+	s := p.newNode(kSlice)
+	p.add(s, lo, 0)
+	p.add(s, p.tokLeaf(), 0)
+	if !p.isOp(":") && !p.isOp("]") && !p.isOp(",") {
+		p.add(s, p.expression(), 0)
+	}
+	if p.isOp(":") {
+		p.add(s, p.tokLeaf(), 0)
+		if !p.isOp("]") && !p.isOp(",") {
+			p.add(s, p.expression(), 0)
+		}
+	}
+	return s
+}
+
+// callArgs parses "(...)" after a callee: an argument_list, or a
+// generator_expression when a lone generator is the only argument.
+func (p *parser) callArgs() int32 {
+	open := p.tokLeaf()
+	if !p.isOp(")") && !p.isOp("*") && !p.isOp("**") {
+		save, saveN := p.p, len(p.nodes)
+		if !(p.tok().kind == tName && p.isOpAt(1, "=")) {
+			e := p.namedExpression()
+			if p.isKw("for") || p.isKw("async") && p.isKwAt(1, "for") {
+				g := p.newNode(kGenExpr)
+				p.add(g, open, 0)
+				p.add(g, e, fBody)
+				p.compClauses(g)
+				if !p.isOp(")") {
+					p.fail(int(p.nodes[e].start), "Generator expression must be parenthesized")
+				}
+				p.add(g, p.tokLeaf(), 0)
+				return g
+			}
+		}
+		p.p, p.nodes = save, p.nodes[:saveN]
+	}
+	return p.argListFrom(open)
+}
+
+func (p *parser) argList() int32 { return p.argListFrom(p.tokLeaf()) }
+
+func (p *parser) argListFrom(open int32) int32 {
+	l := p.newNode(kArgList)
+	p.add(l, open, 0)
+	sawKw, sawKwSplat := false, false
+	for !p.isOp(")") {
+		var a int32
+		switch {
+		case p.isOp("*"):
+			if sawKwSplat {
+				p.failTok("iterable argument unpacking follows keyword argument unpacking")
+			}
+			a = p.newNode(kListSplat)
+			p.add(a, p.tokLeaf(), 0)
+			p.add(a, p.expression(), 0)
+		case p.isOp("**"):
+			sawKwSplat = true
+			a = p.newNode(kDictSplat)
+			p.add(a, p.tokLeaf(), 0)
+			p.add(a, p.expression(), 0)
+		case p.tok().kind == tName && p.isOpAt(1, "="):
+			sawKw = true
+			a = p.newNode(kKeywordArg)
+			p.add(a, p.name(), fName)
+			p.add(a, p.tokLeaf(), 0)
+			p.add(a, p.expression(), fValue)
+		default:
+			e := p.namedExpression()
+			if p.isOp("=") {
+				p.fail(int(p.nodes[e].start), "expression cannot contain assignment, perhaps you meant \"==\"?")
+			}
+			if p.isKw("for") || p.isKw("async") && p.isKwAt(1, "for") {
+				p.fail(int(p.nodes[e].start), "Generator expression must be parenthesized")
+			}
+			if sawKwSplat {
+				p.fail(int(p.nodes[e].start), "positional argument follows keyword argument unpacking")
+			}
+			if sawKw {
+				p.fail(int(p.nodes[e].start), "positional argument follows keyword argument")
+			}
+			a = e
+		}
+		p.add(l, a, 0)
+		if !p.isOp(",") {
+			break
+		}
+		p.add(l, p.tokLeaf(), 0)
+	}
+	p.expectOp(l, ")")
+	return l
+}
+
+// compClauses parses for/if clauses of a comprehension into n.
+func (p *parser) compClauses(n int32) {
+	for {
+		switch {
+		case p.isKw("for") || p.isKw("async") && p.isKwAt(1, "for"):
+			f := p.newNode(kForIn)
+			if p.isKw("async") {
+				p.add(f, p.tokLeaf(), 0)
+			}
+			p.add(f, p.tokLeaf(), 0)
+			p.add(f, p.targetList(), fLeft)
+			p.expectKw(f, "in")
+			p.add(f, p.disjunction(), fRight)
+			p.add(n, f, 0)
+		case p.isKw("if"):
+			c := p.newNode(kIfClause)
+			p.add(c, p.tokLeaf(), 0)
+			p.add(c, p.disjunction(), 0)
+			p.add(n, c, 0)
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) yieldExpr() int32 {
+	y := p.newNode(kYield)
+	p.add(y, p.tokLeaf(), 0)
+	if p.isKw("from") {
+		p.add(y, p.tokLeaf(), 0)
+		p.add(y, p.expression(), 0)
+		return y
+	}
+	if p.startsExpression() {
+		p.add(y, p.starExpressions(), 0)
+	}
+	return y
+}
+
+func (p *parser) atom() int32 {
+	t := p.tok()
+	switch t.kind {
+	case tName:
+		s := p.text(t)
+		switch s {
+		case "True":
+			return p.leaf(kTrue, true)
+		case "False":
+			return p.leaf(kFalse, true)
+		case "None":
+			return p.leaf(kNone, true)
+		}
+		if isHardKeyword[s] {
+			p.syntaxError()
+		}
+		return p.leaf(kIdentifier, true)
+	case tNumber:
+		if isFloatLit(p.src[t.start:t.end]) {
+			return p.leaf(kFloat, true)
+		}
+		return p.leaf(kInteger, true)
+	case tString, tFStart:
+		return p.strings()
+	case tOp:
+		switch p.text(t) {
+		case "(":
+			return p.parenAtom()
+		case "[":
+			return p.listAtom()
+		case "{":
+			return p.braceAtom()
+		case "...":
+			return p.leaf(kEllipsis, true)
+		}
+	}
+	p.syntaxError()
+	return -1
+}
+
+// isFloatLit tells tree-sitter's float from its integer: a "." or an
+// exponent outside a hex literal ("1j" is an integer).
+func isFloatLit(b []byte) bool {
+	if len(b) > 1 && b[0] == '0' && (b[1]|0x20 == 'x' || b[1]|0x20 == 'o' || b[1]|0x20 == 'b') {
+		return false
+	}
+	for _, c := range b {
+		if c == '.' || c|0x20 == 'e' {
+			return true
+		}
+	}
+	return false
+}
+
+// elements parses the rest of a collection after its first element into
+// n, up to the closing bracket.
+func (p *parser) elements(n int32, close string) {
+	for p.isOp(",") {
+		p.add(n, p.tokLeaf(), 0)
+		if p.isOp(close) {
+			break
+		}
+		p.add(n, p.collElem(), 0)
+	}
+	p.expectOp(n, close)
+}
+
+func (p *parser) collElem() int32 {
+	if p.isOp("*") {
+		return p.starExpression()
+	}
+	return p.namedExpression()
+}
+
+func (p *parser) isCompFor() bool {
+	return p.isKw("for") || p.isKw("async") && p.isKwAt(1, "for")
+}
+
+func (p *parser) parenAtom() int32 {
+	open := p.tokLeaf()
+	if p.isOp(")") {
+		t := p.newNode(kTuple)
+		p.add(t, open, 0)
+		p.add(t, p.tokLeaf(), 0)
+		return t
+	}
+	if p.isKw("yield") {
+		n := p.newNode(kParen)
+		p.add(n, open, 0)
+		p.add(n, p.yieldExpr(), 0)
+		p.expectOp(n, ")")
+		return n
+	}
+	first := p.collElem()
+	if p.isCompFor() {
+		if p.nodes[first].kind == kListSplat {
+			p.fail(int(p.nodes[first].start), "iterable unpacking cannot be used in comprehension")
+		}
+		g := p.newNode(kGenExpr)
+		p.add(g, open, 0)
+		p.add(g, first, fBody)
+		p.compClauses(g)
+		p.expectOp(g, ")")
+		return g
+	}
+	if p.isOp(",") {
+		t := p.newNode(kTuple)
+		p.add(t, open, 0)
+		p.add(t, first, 0)
+		p.elements(t, ")")
+		return t
+	}
+	if p.nodes[first].kind == kListSplat {
+		p.fail(int(p.nodes[first].start), "cannot use starred expression here")
+	}
+	n := p.newNode(kParen)
+	p.add(n, open, 0)
+	p.add(n, first, 0)
+	p.expectOp(n, ")")
+	return n
+}
+
+func (p *parser) listAtom() int32 {
+	open := p.tokLeaf()
+	if p.isOp("]") {
+		l := p.newNode(kList)
+		p.add(l, open, 0)
+		p.add(l, p.tokLeaf(), 0)
+		return l
+	}
+	first := p.collElem()
+	if p.isCompFor() {
+		c := p.newNode(kListComp)
+		p.add(c, open, 0)
+		p.add(c, first, fBody)
+		p.compClauses(c)
+		p.expectOp(c, "]")
+		return c
+	}
+	l := p.newNode(kList)
+	p.add(l, open, 0)
+	p.add(l, first, 0)
+	p.elements(l, "]")
+	return l
+}
+
+func (p *parser) braceAtom() int32 {
+	open := p.tokLeaf()
+	if p.isOp("}") {
+		d := p.newNode(kDict)
+		p.add(d, open, 0)
+		p.add(d, p.tokLeaf(), 0)
+		return d
+	}
+	if p.isOp("**") {
+		d := p.newNode(kDict)
+		p.add(d, open, 0)
+		p.dictRest(d)
+		return d
+	}
+	first := p.collElem()
+	if p.isOp(":") {
+		pair := p.newNode(kPair)
+		p.add(pair, first, fKey)
+		p.add(pair, p.tokLeaf(), 0)
+		p.add(pair, p.expression(), fValue)
+		if p.isCompFor() {
+			c := p.newNode(kDictComp)
+			p.add(c, open, 0)
+			p.add(c, pair, fBody)
+			p.compClauses(c)
+			p.expectOp(c, "}")
+			return c
+		}
+		d := p.newNode(kDict)
+		p.add(d, open, 0)
+		p.add(d, pair, 0)
+		if p.isOp(",") {
+			p.add(d, p.tokLeaf(), 0)
+		}
+		p.dictRest(d)
+		return d
+	}
+	if p.isCompFor() {
+		c := p.newNode(kSetComp)
+		p.add(c, open, 0)
+		p.add(c, first, fBody)
+		p.compClauses(c)
+		p.expectOp(c, "}")
+		return c
+	}
+	s := p.newNode(kSet)
+	p.add(s, open, 0)
+	p.add(s, first, 0)
+	p.elements(s, "}")
+	return s
+}
+
+// dictRest parses dictionary items up to "}" (after any first item and
+// its comma).
+func (p *parser) dictRest(d int32) {
+	for !p.isOp("}") {
+		if p.isOp("**") {
+			s := p.newNode(kDictSplat)
+			p.add(s, p.tokLeaf(), 0)
+			p.add(s, p.bitOr(), 0)
+			p.add(d, s, 0)
+		} else {
+			pair := p.newNode(kPair)
+			p.add(pair, p.expression(), fKey)
+			if !p.isOp(":") {
+				p.failTok("':' expected after dictionary key")
+			}
+			p.add(pair, p.tokLeaf(), 0)
+			p.add(pair, p.expression(), fValue)
+			p.add(d, pair, 0)
+		}
+		if !p.isOp(",") {
+			break
+		}
+		p.add(d, p.tokLeaf(), 0)
+	}
+	p.expectOp(d, "}")
+}

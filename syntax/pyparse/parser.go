@@ -1,0 +1,1542 @@
+package pyparse
+
+import (
+	"fmt"
+)
+
+// Latest is the newest Python 3 minor version the parser knows (3.14).
+const Latest = 14
+
+// Options select the Python version whose grammar decides validity.
+type Options struct {
+	// Minor is the Python 3 minor version, 8 through 14; 0 means Latest.
+	Minor int
+}
+
+var (
+	kModule, kComment, kLineContinuation, kIdentifier, kBlock, kExprStmt Kind
+	kString, kStringStart, kStringContent, kStringEnd, kEscape, kEscInterp Kind
+	kInterpolation, kFormatSpec, kFormatExpr, kTypeConv, kConcat          Kind
+	kInteger, kFloat, kTrue, kFalse, kNone, kEllipsis                     Kind
+	kTuple, kList, kParen, kSet, kDict, kPair, kListSplat, kDictSplat     Kind
+	kTuplePat, kListPat, kListSplatPat, kPatternList, kExprList, kType    Kind
+	kGenericType, kTypeParam, kAttribute, kSubscript, kCall, kArgList     Kind
+	kGenExpr, kListComp, kSetComp, kDictComp, kForIn, kIfClause           Kind
+	kKeywordArg, kSlice, kBinary, kUnary, kBool, kNot, kCompare, kCond    Kind
+	kLambda, kLambdaParams, kNamed, kAwait, kYield, kAssignment, kAugAssn Kind
+	kAsPattern, kAsPatternTarget, kDottedName                             Kind
+)
+
+var (
+	fBody, fName, fValue, fLeft, fRight, fOperator, fArgument, fOperators   Field
+	fCondition, fConsequence, fAlternative, fObject, fAttribute, fSubscript Field
+	fFunction, fArguments, fKey, fType, fExpression, fTypeConversion        Field
+	fFormatSpecifier, fParameters, fReturnType, fAlias, fModuleName         Field
+	fDefinition, fSuperclasses, fTypeParameters, fCause, fSubject, fGuard   Field
+	fCode                                                                   Field
+)
+
+func init() {
+	for _, s := range []*Kind{} {
+		_ = s
+	}
+	kModule = kindOf("module")
+	kComment = kindOf("comment")
+	kLineContinuation = kindOf("line_continuation")
+	kIdentifier = kindOf("identifier")
+	kBlock = kindOf("block")
+	kExprStmt = kindOf("expression_statement")
+	kString = kindOf("string")
+	kStringStart = kindOf("string_start")
+	kStringContent = kindOf("string_content")
+	kStringEnd = kindOf("string_end")
+	kEscape = kindOf("escape_sequence")
+	kEscInterp = kindOf("escape_interpolation")
+	kInterpolation = kindOf("interpolation")
+	kFormatSpec = kindOf("format_specifier")
+	kFormatExpr = kindOf("format_expression")
+	kTypeConv = kindOf("type_conversion")
+	kConcat = kindOf("concatenated_string")
+	kInteger = kindOf("integer")
+	kFloat = kindOf("float")
+	kTrue = kindOf("true")
+	kFalse = kindOf("false")
+	kNone = kindOf("none")
+	kEllipsis = kindOf("ellipsis")
+	kTuple = kindOf("tuple")
+	kList = kindOf("list")
+	kParen = kindOf("parenthesized_expression")
+	kSet = kindOf("set")
+	kDict = kindOf("dictionary")
+	kPair = kindOf("pair")
+	kListSplat = kindOf("list_splat")
+	kDictSplat = kindOf("dictionary_splat")
+	kTuplePat = kindOf("tuple_pattern")
+	kListPat = kindOf("list_pattern")
+	kListSplatPat = kindOf("list_splat_pattern")
+	kPatternList = kindOf("pattern_list")
+	kExprList = kindOf("expression_list")
+	kType = kindOf("type")
+	kGenericType = kindOf("generic_type")
+	kTypeParam = kindOf("type_parameter")
+	kAttribute = kindOf("attribute")
+	kSubscript = kindOf("subscript")
+	kCall = kindOf("call")
+	kArgList = kindOf("argument_list")
+	kGenExpr = kindOf("generator_expression")
+	kListComp = kindOf("list_comprehension")
+	kSetComp = kindOf("set_comprehension")
+	kDictComp = kindOf("dictionary_comprehension")
+	kForIn = kindOf("for_in_clause")
+	kIfClause = kindOf("if_clause")
+	kKeywordArg = kindOf("keyword_argument")
+	kSlice = kindOf("slice")
+	kBinary = kindOf("binary_operator")
+	kUnary = kindOf("unary_operator")
+	kBool = kindOf("boolean_operator")
+	kNot = kindOf("not_operator")
+	kCompare = kindOf("comparison_operator")
+	kCond = kindOf("conditional_expression")
+	kLambda = kindOf("lambda")
+	kLambdaParams = kindOf("lambda_parameters")
+	kNamed = kindOf("named_expression")
+	kAwait = kindOf("await")
+	kYield = kindOf("yield")
+	kAssignment = kindOf("assignment")
+	kAugAssn = kindOf("augmented_assignment")
+	kAsPattern = kindOf("as_pattern")
+	kAsPatternTarget = kindOf("as_pattern_target")
+	kDottedName = kindOf("dotted_name")
+	for _, s := range []string{"(", ")", "[", "]", "{", "}", ",", ":", ";", ".", "=", "->", "**", "*", "@", "/", "\\",
+		"+", "-", "~", "%", "//", "|", "&", "^", "<<", ">>", "<", ">", "<=", ">=", "==", "!=", "<>", ":=",
+		"+=", "-=", "*=", "/=", "@=", "//=", "%=", "**=", ">>=", "<<=", "&=", "^=", "|=", "...",
+		"not in", "is not"} {
+		kindOf(s)
+	}
+	for _, s := range hardKeywords {
+		kindOf(s)
+	}
+	for _, s := range []string{"print", "exec", "async", "await", "type", "match", "case", "__future__", "except*", "_"} {
+		kindOf(s)
+	}
+	for _, s := range []string{"if_statement", "elif_clause", "else_clause", "for_statement", "while_statement",
+		"try_statement", "except_clause", "except_group_clause", "finally_clause", "with_statement", "with_clause",
+		"with_item", "function_definition", "class_definition", "decorated_definition", "decorator", "parameters",
+		"typed_parameter", "default_parameter", "typed_default_parameter", "dictionary_splat_pattern",
+		"keyword_separator", "positional_separator", "import_statement", "import_from_statement",
+		"future_import_statement", "aliased_import", "relative_import", "import_prefix", "wildcard_import",
+		"return_statement", "pass_statement", "break_statement", "continue_statement", "delete_statement",
+		"raise_statement", "global_statement", "nonlocal_statement", "assert_statement", "type_alias_statement",
+		"match_statement", "case_clause", "case_pattern", "class_pattern", "splat_pattern", "union_pattern",
+		"dict_pattern", "keyword_pattern", "complex_pattern", "print_statement", "chevron", "exec_statement",
+		"splat_type", "union_type", "constrained_type", "member_type"} {
+		kindOf(s)
+	}
+	fBody = fieldOf("body")
+	fName = fieldOf("name")
+	fValue = fieldOf("value")
+	fLeft = fieldOf("left")
+	fRight = fieldOf("right")
+	fOperator = fieldOf("operator")
+	fArgument = fieldOf("argument")
+	fOperators = fieldOf("operators")
+	fCondition = fieldOf("condition")
+	fConsequence = fieldOf("consequence")
+	fAlternative = fieldOf("alternative")
+	fObject = fieldOf("object")
+	fAttribute = fieldOf("attribute")
+	fSubscript = fieldOf("subscript")
+	fFunction = fieldOf("function")
+	fArguments = fieldOf("arguments")
+	fKey = fieldOf("key")
+	fType = fieldOf("type")
+	fExpression = fieldOf("expression")
+	fTypeConversion = fieldOf("type_conversion")
+	fFormatSpecifier = fieldOf("format_specifier")
+	fParameters = fieldOf("parameters")
+	fReturnType = fieldOf("return_type")
+	fAlias = fieldOf("alias")
+	fModuleName = fieldOf("module_name")
+	fDefinition = fieldOf("definition")
+	fSuperclasses = fieldOf("superclasses")
+	fTypeParameters = fieldOf("type_parameters")
+	fCause = fieldOf("cause")
+	fSubject = fieldOf("subject")
+	fGuard = fieldOf("guard")
+	fCode = fieldOf("code")
+}
+
+var hardKeywords = []string{"False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
+	"continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
+	"in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield"}
+
+var isHardKeyword = func() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range hardKeywords {
+		m[k] = true
+	}
+	return m
+}()
+
+type parser struct {
+	src   []byte
+	toks  []token
+	p     int
+	nodes []bnode
+	minor int
+	extras []extra
+	// funcDepth etc. are not tracked: ast.parse does not check them
+}
+
+type syntaxErr struct{ e *Error }
+
+// Parse tokenizes and parses src (UTF-8 Python source). It returns the
+// tree and nil, or a nil tree and the first syntax error, as CPython's
+// ast.parse of the chosen version would report it.
+func Parse(src []byte, opt Options) (*Tree, *Error) {
+	minor := opt.Minor
+	if minor == 0 {
+		minor = Latest
+	}
+	lx := tokenize(src, minor)
+	p := &parser{src: src, toks: lx.toks, minor: minor, extras: lx.extras}
+	p.nodes = make([]bnode, 0, len(lx.toks)*2+8)
+	var perr *Error
+	root := func() (root int32) {
+		defer func() {
+			if r := recover(); r != nil {
+				se, ok := r.(syntaxErr)
+				if !ok {
+					panic(r)
+				}
+				perr = se.e
+			}
+		}()
+		return p.file()
+	}()
+	// The tokenizer's error wins when it comes first (CPython tokenizes
+	// lazily, so an error in tokens the parser never reached is still met
+	// when the parser asks for them).
+	if lx.err != nil && (perr == nil || lx.err.Byte <= perr.Byte || p.p >= len(p.toks)-1) {
+		return nil, lx.err
+	}
+	if perr != nil {
+		return nil, perr
+	}
+	return &Tree{Source: src, Nodes: flatten(src, p.nodes, root, lx.extras)}, nil
+}
+
+func (p *parser) fail(at int, format string, args ...any) {
+	panic(syntaxErr{mkErr(p.src, at, fmt.Sprintf(format, args...))})
+}
+
+func (p *parser) failTok(format string, args ...any) {
+	t := p.tok()
+	if t.kind == tEOF && len(p.toks) > 0 {
+		// at end of input CPython points past the last token
+	}
+	p.fail(int(t.start), format, args...)
+}
+
+func (p *parser) tok() token {
+	if p.p >= len(p.toks) {
+		// the tokenizer stopped at an error: the parser ran into it
+		panic(syntaxErr{mkErr(p.src, len(p.src)+1, "tokenizer error")})
+	}
+	return p.toks[p.p]
+}
+
+func (p *parser) peek(n int) token {
+	if p.p+n >= len(p.toks) {
+		return token{kind: tEOF, start: uint32(len(p.src)), end: uint32(len(p.src))}
+	}
+	return p.toks[p.p+n]
+}
+
+func (p *parser) text(t token) string { return string(p.src[t.start:t.end]) }
+
+func (p *parser) isOp(s string) bool {
+	t := p.tok()
+	return t.kind == tOp && int(t.end-t.start) == len(s) && string(p.src[t.start:t.end]) == s
+}
+
+func (p *parser) isOpAt(n int, s string) bool {
+	t := p.peek(n)
+	return t.kind == tOp && string(p.src[t.start:t.end]) == s
+}
+
+func (p *parser) isKw(s string) bool {
+	t := p.tok()
+	return t.kind == tName && int(t.end-t.start) == len(s) && string(p.src[t.start:t.end]) == s
+}
+
+func (p *parser) isKwAt(n int, s string) bool {
+	t := p.peek(n)
+	return t.kind == tName && string(p.src[t.start:t.end]) == s
+}
+
+// newNode starts a named node with no children.
+func (p *parser) newNode(k Kind) int32 {
+	p.nodes = append(p.nodes, bnode{kind: k, named: true, first: -1, last: -1, next: -1, start: ^uint32(0)})
+	return int32(len(p.nodes) - 1)
+}
+
+// leaf makes a node of the current token and advances.
+func (p *parser) leaf(k Kind, named bool) int32 {
+	t := p.tok()
+	p.nodes = append(p.nodes, bnode{kind: k, named: named, first: -1, last: -1, next: -1, start: t.start, end: t.end})
+	p.p++
+	return int32(len(p.nodes) - 1)
+}
+
+// tokLeaf makes an anonymous node named after the current token's text.
+func (p *parser) tokLeaf() int32 {
+	return p.leaf(kindOfText(p.text(p.tok())), false)
+}
+
+func kindOfText(s string) Kind {
+	k, ok := kindIDs[s]
+	if !ok {
+		panic("pyparse: no kind " + s)
+	}
+	return k
+}
+
+// add appends child c to parent n with field f and widens n's span.
+func (p *parser) add(n, c int32, f Field) {
+	if c < 0 {
+		return
+	}
+	nd, cd := &p.nodes[n], &p.nodes[c]
+	cd.field = f
+	cd.next = -1
+	if nd.last < 0 {
+		nd.first = c
+	} else {
+		p.nodes[nd.last].next = c
+	}
+	nd.last = c
+	if cd.start < nd.start {
+		nd.start = cd.start
+	}
+	if cd.end > nd.end {
+		nd.end = cd.end
+	}
+}
+
+// expectOp adds the operator token s to n, or fails.
+func (p *parser) expectOp(n int32, s string) {
+	if !p.isOp(s) {
+		p.syntaxError()
+	}
+	p.add(n, p.tokLeaf(), 0)
+}
+
+func (p *parser) expectKw(n int32, s string) {
+	if !p.isKw(s) {
+		p.syntaxError()
+	}
+	p.add(n, p.tokLeaf(), 0)
+}
+
+// syntaxError reports "invalid syntax" at the current token, as CPython's
+// generic error does.
+func (p *parser) syntaxError() {
+	t := p.tok()
+	switch t.kind {
+	case tIndent:
+		p.fail(int(p.peek(1).start), "unexpected indent")
+	case tDedent:
+		p.fail(int(t.start), "unindent does not match any outer indentation level")
+	case tEOF:
+		p.fail(int(t.start), "invalid syntax")
+	}
+	p.fail(int(t.start), "invalid syntax")
+}
+
+// ---------- statements ----------
+
+func (p *parser) file() int32 {
+	m := p.newNode(kModule)
+	for p.tok().kind == tNewline {
+		p.p++
+	}
+	if p.tok().kind == tIndent {
+		p.fail(int(p.peek(1).start), "unexpected indent")
+	}
+	for p.tok().kind != tEOF {
+		p.statement(m)
+	}
+	nd := &p.nodes[m]
+	nd.end = uint32(len(p.src))
+	if len(p.extras) > 0 && p.extras[0].start < nd.start {
+		nd.start = p.extras[0].start
+	}
+	if nd.start == ^uint32(0) {
+		nd.start = uint32(len(p.src))
+	}
+	return m
+}
+
+// statement parses one statement (a line of simple statements or a
+// compound statement) into parent.
+func (p *parser) statement(parent int32) {
+	t := p.tok()
+	if t.kind == tIndent {
+		p.fail(int(p.peek(1).start), "unexpected indent")
+	}
+	if t.kind == tName {
+		switch p.text(t) {
+		case "if":
+			p.add(parent, p.ifStmt(), 0)
+			return
+		case "while":
+			p.add(parent, p.whileStmt(), 0)
+			return
+		case "for":
+			p.add(parent, p.forStmt(-1), 0)
+			return
+		case "try":
+			p.add(parent, p.tryStmt(), 0)
+			return
+		case "with":
+			p.add(parent, p.withStmt(-1), 0)
+			return
+		case "def":
+			p.add(parent, p.funcDef(-1), 0)
+			return
+		case "class":
+			p.add(parent, p.classDef(), 0)
+			return
+		case "async":
+			nt := p.peek(1)
+			if nt.kind == tName {
+				a := p.tokLeaf()
+				switch p.text(nt) {
+				case "def":
+					p.add(parent, p.funcDef(a), 0)
+					return
+				case "for":
+					p.add(parent, p.forStmt(a), 0)
+					return
+				case "with":
+					p.add(parent, p.withStmt(a), 0)
+					return
+				}
+				p.p--
+				p.nodes = p.nodes[:len(p.nodes)-1]
+			}
+		case "match":
+			if p.minor >= 10 && p.looksLikeMatch() {
+				p.add(parent, p.matchStmt(), 0)
+				return
+			}
+		}
+	} else if t.kind == tOp && p.isOp("@") {
+		p.add(parent, p.decorated(), 0)
+		return
+	}
+	p.simpleStmts(parent)
+}
+
+// simpleStmts parses simple statements separated by ";" up to NEWLINE; it
+// returns the NEWLINE's position.
+func (p *parser) simpleStmts(parent int32) uint32 {
+	for {
+		p.add(parent, p.simpleStmt(), 0)
+		if p.isOp(";") {
+			p.add(parent, p.tokLeaf(), 0)
+			if p.tok().kind == tNewline {
+				break
+			}
+			continue
+		}
+		break
+	}
+	t := p.tok()
+	if t.kind != tNewline {
+		p.syntaxError()
+	}
+	p.p++
+	return t.start
+}
+
+func (p *parser) keywordStmt(kind string) int32 {
+	n := p.newNode(kindOfText(kind))
+	p.add(n, p.tokLeaf(), 0)
+	return n
+}
+
+func (p *parser) atStmtEnd() bool {
+	t := p.tok()
+	return t.kind == tNewline || t.kind == tEOF || t.kind == tOp && p.isOp(";")
+}
+
+func (p *parser) simpleStmt() int32 {
+	t := p.tok()
+	if t.kind == tName {
+		switch p.text(t) {
+		case "pass":
+			return p.keywordStmt("pass_statement")
+		case "break":
+			return p.keywordStmt("break_statement")
+		case "continue":
+			return p.keywordStmt("continue_statement")
+		case "return":
+			n := p.keywordStmt("return_statement")
+			if !p.atStmtEnd() {
+				p.add(n, p.starExpressions(), 0)
+			}
+			return n
+		case "raise":
+			n := p.keywordStmt("raise_statement")
+			if !p.atStmtEnd() {
+				p.add(n, p.expression(), 0)
+				if p.isKw("from") {
+					p.add(n, p.tokLeaf(), 0)
+					p.add(n, p.expression(), fCause)
+				}
+			}
+			return n
+		case "global", "nonlocal":
+			n := p.keywordStmt(p.text(t) + "_statement")
+			for {
+				p.add(n, p.name(), 0)
+				if !p.isOp(",") {
+					break
+				}
+				p.add(n, p.tokLeaf(), 0)
+			}
+			return n
+		case "del":
+			n := p.keywordStmt("delete_statement")
+			e := p.delTargets()
+			p.add(n, e, 0)
+			return n
+		case "assert":
+			n := p.keywordStmt("assert_statement")
+			p.add(n, p.expression(), 0)
+			if p.isOp(",") {
+				p.add(n, p.tokLeaf(), 0)
+				p.add(n, p.expression(), 0)
+			}
+			return n
+		case "import":
+			return p.importStmt()
+		case "from":
+			return p.fromImport()
+		case "type":
+			if p.minor >= 12 && p.peek(1).kind == tName && (p.isOpAt(2, "=") || p.isOpAt(2, "[")) {
+				return p.typeAlias()
+			}
+		}
+	}
+	return p.exprStmt()
+}
+
+func (p *parser) name() int32 {
+	t := p.tok()
+	if t.kind != tName || isHardKeyword[p.text(t)] {
+		p.syntaxError()
+	}
+	return p.leaf(kIdentifier, true)
+}
+
+func (p *parser) dottedName() int32 {
+	n := p.newNode(kDottedName)
+	p.add(n, p.name(), 0)
+	for p.isOp(".") {
+		p.add(n, p.tokLeaf(), 0)
+		p.add(n, p.name(), 0)
+	}
+	return n
+}
+
+func (p *parser) importStmt() int32 {
+	n := p.keywordStmt("import_statement")
+	for {
+		p.add(n, p.importName(true), fName)
+		if !p.isOp(",") {
+			break
+		}
+		p.add(n, p.tokLeaf(), 0)
+	}
+	return n
+}
+
+func (p *parser) importName(dotted bool) int32 {
+	var d int32
+	if dotted {
+		d = p.dottedName()
+	} else {
+		d = p.newNode(kDottedName)
+		p.add(d, p.name(), 0)
+	}
+	if p.isKw("as") {
+		a := p.newNode(kindOfText("aliased_import"))
+		p.add(a, d, fName)
+		p.add(a, p.tokLeaf(), 0)
+		p.add(a, p.name(), fAlias)
+		return a
+	}
+	return d
+}
+
+func (p *parser) fromImport() int32 {
+	from := p.tokLeaf()
+	var n int32
+	if p.isKw("__future__") && p.isKwAt(1, "import") {
+		n = p.newNode(kindOfText("future_import_statement"))
+		p.add(n, from, 0)
+		p.add(n, p.tokLeaf(), 0)
+	} else {
+		n = p.newNode(kindOfText("import_from_statement"))
+		p.add(n, from, 0)
+		if p.isOp(".") || p.isOp("...") {
+			r := p.newNode(kindOfText("relative_import"))
+			pre := p.newNode(kindOfText("import_prefix"))
+			for p.isOp(".") || p.isOp("...") {
+				if p.isOp("...") {
+					// tree-sitter's import_prefix is one "." per dot
+					t := p.tok()
+					for i := uint32(0); i < 3; i++ {
+						p.nodes = append(p.nodes, bnode{kind: kindOfText("."), first: -1, last: -1, next: -1, start: t.start + i, end: t.start + i + 1})
+						p.add(pre, int32(len(p.nodes)-1), 0)
+					}
+					p.p++
+					continue
+				}
+				p.add(pre, p.tokLeaf(), 0)
+			}
+			p.add(r, pre, 0)
+			if !p.isKw("import") {
+				p.add(r, p.dottedName(), 0)
+			}
+			p.add(n, r, fModuleName)
+		} else {
+			p.add(n, p.dottedName(), fModuleName)
+		}
+	}
+	p.expectKw(n, "import")
+	if p.isOp("*") {
+		w := p.newNode(kindOfText("wildcard_import"))
+		p.add(w, p.tokLeaf(), 0)
+		p.add(n, w, 0)
+		return n
+	}
+	paren := p.isOp("(")
+	if paren {
+		p.add(n, p.tokLeaf(), 0)
+	}
+	for {
+		p.add(n, p.importName(false), fName)
+		if !p.isOp(",") {
+			break
+		}
+		p.add(n, p.tokLeaf(), 0)
+		if paren && p.isOp(")") {
+			break
+		}
+	}
+	if paren {
+		p.expectOp(n, ")")
+	}
+	return n
+}
+
+func (p *parser) typeAlias() int32 {
+	n := p.newNode(kindOfText("type_alias_statement"))
+	p.add(n, p.tokLeaf(), 0)
+	left := p.newNode(kType)
+	nm := p.name()
+	if p.isOp("[") {
+		g := p.newNode(kGenericType)
+		p.add(g, nm, 0)
+		p.add(g, p.typeParams(), 0)
+		p.add(left, g, 0)
+	} else {
+		p.add(left, nm, 0)
+	}
+	p.add(n, left, fLeft)
+	p.expectOp(n, "=")
+	p.add(n, p.typeOf(p.expression()), fRight)
+	return n
+}
+
+// typeParams parses a PEP 695 type parameter list "[T, *Ts, **P]".
+func (p *parser) typeParams() int32 {
+	tp := p.newNode(kTypeParam)
+	p.add(tp, p.tokLeaf(), 0)
+	for !p.isOp("]") {
+		ty := p.newNode(kType)
+		if p.isOp("*") || p.isOp("**") {
+			st := p.newNode(kindOfText("splat_type"))
+			p.add(st, p.tokLeaf(), 0)
+			p.add(st, p.name(), 0)
+			p.add(ty, st, 0)
+		} else {
+			nm := p.name()
+			if p.isOp(":") {
+				c := p.newNode(kindOfText("constrained_type"))
+				t1 := p.newNode(kType)
+				p.add(t1, nm, 0)
+				p.add(c, t1, 0)
+				p.add(c, p.tokLeaf(), 0)
+				p.add(c, p.typeOf(p.expression()), 0)
+				p.add(ty, c, 0)
+			} else {
+				p.add(ty, nm, 0)
+			}
+			if p.isOp("=") && p.minor >= 13 {
+				p.syntaxError() // defaults: not in tree-sitter's grammar
+			}
+		}
+		p.add(tp, ty, 0)
+		if !p.isOp(",") {
+			break
+		}
+		p.add(tp, p.tokLeaf(), 0)
+	}
+	p.expectOp(tp, "]")
+	return tp
+}
+
+// typeOf wraps an annotation expression in a type node, with tree-sitter's
+// generic_type for "Name[...]".
+func (p *parser) typeOf(e int32) int32 {
+	t := p.newNode(kType)
+	p.add(t, p.typeInner(e), 0)
+	return t
+}
+
+var kUnionType Kind
+
+func init() { kUnionType = kindOf("union_type") }
+
+// typeInner gives an annotation tree-sitter's shape: a "|" chain whose
+// leftmost operand is a generic type becomes nested union_types of types;
+// any other expression stays as it is, bar a top-level generic type.
+func (p *parser) typeInner(e int32) int32 {
+	nd := &p.nodes[e]
+	if nd.kind == kBinary {
+		left := nd.first
+		op := p.nodes[left].next
+		right := p.nodes[op].next
+		if string(p.src[p.nodes[op].start:p.nodes[op].end]) == "|" {
+			li := p.typeInner(left)
+			if k := p.nodes[li].kind; k == kGenericType || k == kUnionType {
+				u := p.newNode(kUnionType)
+				lt := p.newNode(kType)
+				p.add(lt, li, 0)
+				p.add(u, lt, 0)
+				p.add(u, op, 0)
+				rt := p.newNode(kType)
+				p.add(rt, p.genericOf(right), 0)
+				p.add(u, rt, 0)
+				return u
+			}
+			return e
+		}
+	}
+	return p.genericOf(e)
+}
+
+func (p *parser) genericOf(e int32) int32 {
+	nd := &p.nodes[e]
+	if nd.kind != kSubscript {
+		return e
+	}
+	v := nd.first
+	if p.nodes[v].kind != kIdentifier {
+		return e
+	}
+	for c := p.nodes[v].next; c >= 0; c = p.nodes[c].next {
+		if p.nodes[c].kind == kSlice {
+			return e
+		}
+	}
+	g := p.newNode(kGenericType)
+	tp := p.newNode(kTypeParam)
+	first := p.nodes[v].next
+	p.add(g, v, 0)
+	for c := first; c >= 0; {
+		next := p.nodes[c].next
+		if p.nodes[c].named {
+			w := p.newNode(kType)
+			p.add(w, p.genericOf(c), 0)
+			p.add(tp, w, 0)
+		} else {
+			p.add(tp, c, 0)
+		}
+		c = next
+	}
+	p.add(g, tp, 0)
+	return g
+}
+
+// exprStmt parses an expression statement, assignment or augmented
+// assignment.
+func (p *parser) exprStmt() int32 {
+	stmt := p.newNode(kExprStmt)
+	if p.isKw("yield") {
+		y := p.yieldExpr()
+		if p.isOp("=") {
+			p.fail(int(p.nodes[y].start), "assignment to yield expression not possible")
+		}
+		p.add(stmt, y, 0)
+		return stmt
+	}
+	first := p.tok()
+	e := p.starExpressions()
+	switch {
+	case p.isOp("="):
+		p.toTarget(e, true)
+		p.add(stmt, p.assignment(e), 0)
+	case p.isOp(":"):
+		k := p.nodes[e].kind
+		if !(k == kIdentifier || k == kAttribute || k == kSubscript || k == kParen && first.kind == tOp) {
+			p.fail(int(p.nodes[e].start), "only single target (not %s) can be annotated", describe(p.nodes[e].kind))
+		}
+		if k == kParen {
+			p.toTarget(e, true)
+		}
+		a := p.newNode(kAssignment)
+		p.add(a, e, fLeft)
+		p.add(a, p.tokLeaf(), 0)
+		p.add(a, p.typeOf(p.expression()), fType)
+		if p.isOp("=") {
+			p.add(a, p.tokLeaf(), 0)
+			p.add(a, p.rhs(), fRight)
+		}
+		p.add(stmt, a, 0)
+	case p.isAugOp():
+		k := p.nodes[e].kind
+		if !(k == kIdentifier || k == kAttribute || k == kSubscript) {
+			p.fail(int(p.nodes[e].start), "'%s' is an illegal expression for augmented assignment", describe(k))
+		}
+		a := p.newNode(kAugAssn)
+		p.add(a, e, fLeft)
+		p.add(a, p.tokLeaf(), fOperator)
+		p.add(a, p.rhsNoAssign(), fRight)
+		p.add(stmt, a, 0)
+	default:
+		if p.nodes[e].kind == kExprList {
+			// tree-sitter puts a bare tuple's elements in the statement
+			for c := p.nodes[e].first; c >= 0; {
+				next := p.nodes[c].next
+				p.add(stmt, c, 0)
+				c = next
+			}
+		} else {
+			p.add(stmt, e, 0)
+		}
+	}
+	return stmt
+}
+
+func (p *parser) isAugOp() bool {
+	t := p.tok()
+	if t.kind != tOp || t.end-t.start < 2 {
+		return false
+	}
+	s := p.text(t)
+	return s[len(s)-1] == '=' && s != "==" && s != "<=" && s != ">=" && s != "!=" && s != ":="
+}
+
+// assignment builds "left = right", right-nested for chains.
+func (p *parser) assignment(left int32) int32 {
+	a := p.newNode(kAssignment)
+	p.add(a, left, fLeft)
+	p.add(a, p.tokLeaf(), 0)
+	p.add(a, p.rhs(), fRight)
+	return a
+}
+
+// rhs parses the right of "=": yield or star expressions, itself possibly
+// an assignment target.
+func (p *parser) rhs() int32 {
+	if p.isKw("yield") {
+		y := p.yieldExpr()
+		if p.isOp("=") {
+			p.fail(int(p.nodes[y].start), "assignment to yield expression not possible")
+		}
+		return y
+	}
+	e := p.starExpressions()
+	if p.isOp("=") {
+		p.toTarget(e, true)
+		return p.assignment(e)
+	}
+	if p.isAugOp() {
+		p.failTok("invalid syntax")
+	}
+	return e
+}
+
+func (p *parser) rhsNoAssign() int32 {
+	if p.isKw("yield") {
+		return p.yieldExpr()
+	}
+	return p.starExpressions()
+}
+
+func describe(k Kind) string {
+	switch k {
+	case kCall:
+		return "function call"
+	case kInteger, kFloat, kString, kConcat, kTrue, kFalse, kNone, kEllipsis:
+		return "literal"
+	case kCompare:
+		return "comparison"
+	case kBinary, kUnary, kBool, kNot:
+		return "expression"
+	case kLambda:
+		return "lambda"
+	case kCond:
+		return "conditional expression"
+	case kNamed:
+		return "named expression"
+	case kAwait:
+		return "await expression"
+	case kYield:
+		return "yield expression"
+	case kDict, kSet:
+		return "dict literal"
+	case kListComp:
+		return "list comprehension"
+	case kGenExpr:
+		return "generator expression"
+	}
+	return "expression"
+}
+
+// toTarget checks that e is an assignment target and relabels it with
+// tree-sitter's pattern kinds.
+func (p *parser) toTarget(e int32, top bool) {
+	nd := &p.nodes[e]
+	switch nd.kind {
+	case kIdentifier, kAttribute, kSubscript:
+		if nd.kind == kIdentifier && p.isDebugName(e) {
+			p.fail(int(nd.start), "cannot assign to __debug__")
+		}
+		return
+	case kExprList:
+		if top {
+			nd.kind = kPatternList
+		} else {
+			nd.kind = kTuplePat
+		}
+		p.targetKids(e)
+		return
+	case kTuple:
+		nd.kind = kTuplePat
+		p.targetKids(e)
+		return
+	case kList:
+		nd.kind = kListPat
+		p.targetKids(e)
+		return
+	case kParen:
+		inner := nd.first
+		for inner >= 0 && !p.nodes[inner].named {
+			inner = p.nodes[inner].next
+		}
+		if p.nodes[inner].kind == kYield {
+			p.fail(int(p.nodes[inner].start), "cannot assign to yield expression")
+		}
+		nd.kind = kTuplePat
+		p.toTarget(inner, false)
+		return
+	case kListSplat:
+		nd.kind = kListSplatPat
+		inner := p.nodes[nd.first].next
+		p.toTarget(inner, false)
+		return
+	}
+	p.fail(int(nd.start), "cannot assign to %s", describe(nd.kind))
+}
+
+func (p *parser) isDebugName(e int32) bool {
+	nd := &p.nodes[e]
+	return string(p.src[nd.start:nd.end]) == "__debug__"
+}
+
+func (p *parser) targetKids(e int32) {
+	stars := 0
+	for c := p.nodes[e].first; c >= 0; c = p.nodes[c].next {
+		if p.nodes[c].named {
+			if p.nodes[c].kind == kListSplat {
+				stars++
+				if stars > 1 {
+					p.fail(int(p.nodes[c].start), "multiple starred expressions in assignment")
+				}
+			}
+			p.toTarget(c, false)
+		}
+	}
+}
+
+func (p *parser) delTargets() int32 {
+	e := p.starExpressions()
+	p.checkDel(e)
+	return e
+}
+
+func (p *parser) checkDel(e int32) {
+	nd := &p.nodes[e]
+	switch nd.kind {
+	case kIdentifier, kAttribute, kSubscript:
+		return
+	case kExprList, kTuple, kList, kParen:
+		for c := nd.first; c >= 0; c = p.nodes[c].next {
+			if p.nodes[c].named {
+				p.checkDel(c)
+			}
+		}
+		return
+	}
+	p.fail(int(nd.start), "cannot delete %s", describe(nd.kind))
+}
+
+// ---------- compound statements ----------
+
+// suite parses ":" then a block: a NEWLINE INDENT block or simple
+// statements on the same line. It adds ":" and the block to n.
+func (p *parser) suite(n int32, f Field) {
+	p.expectOp(n, ":")
+	p.add(n, p.block(), f)
+}
+
+func (p *parser) block() int32 {
+	b := p.newNode(kBlock)
+	if p.tok().kind == tNewline {
+		p.p++
+		if p.tok().kind != tIndent {
+			p.fail(int(p.tok().start), "expected an indented block")
+		}
+		p.p++
+		for p.tok().kind != tDedent && p.tok().kind != tEOF {
+			p.statement(b)
+		}
+		t := p.tok()
+		p.p++
+		if t.end > p.nodes[b].end {
+			p.nodes[b].end = t.end
+		}
+		return b
+	}
+	end := p.simpleStmts(b)
+	if end > p.nodes[b].end {
+		p.nodes[b].end = end
+	}
+	return b
+}
+
+func (p *parser) ifStmt() int32 {
+	n := p.newNode(kindOfText("if_statement"))
+	p.add(n, p.tokLeaf(), 0)
+	p.add(n, p.namedExpression(), fCondition)
+	p.suite(n, fConsequence)
+	for p.isKw("elif") {
+		e := p.newNode(kindOfText("elif_clause"))
+		p.add(e, p.tokLeaf(), 0)
+		p.add(e, p.namedExpression(), fCondition)
+		p.suite(e, fConsequence)
+		p.add(n, e, fAlternative)
+	}
+	if p.isKw("else") {
+		p.add(n, p.elseClause(), fAlternative)
+	}
+	return n
+}
+
+func (p *parser) elseClause() int32 {
+	e := p.newNode(kindOfText("else_clause"))
+	p.add(e, p.tokLeaf(), 0)
+	p.suite(e, fBody)
+	return e
+}
+
+func (p *parser) whileStmt() int32 {
+	n := p.newNode(kindOfText("while_statement"))
+	p.add(n, p.tokLeaf(), 0)
+	p.add(n, p.namedExpression(), fCondition)
+	p.suite(n, fBody)
+	if p.isKw("else") {
+		p.add(n, p.elseClause(), fAlternative)
+	}
+	return n
+}
+
+func (p *parser) forStmt(async int32) int32 {
+	n := p.newNode(kindOfText("for_statement"))
+	p.add(n, async, 0)
+	p.add(n, p.tokLeaf(), 0)
+	p.add(n, p.targetList(), fLeft)
+	p.expectKw(n, "in")
+	p.add(n, p.starExpressions(), fRight)
+	p.suite(n, fBody)
+	if p.isKw("else") {
+		p.add(n, p.elseClause(), fAlternative)
+	}
+	return n
+}
+
+// targetList parses for-loop targets (star_targets): comma-separated
+// bitwise-or expressions, relabelled as patterns.
+func (p *parser) targetList() int32 {
+	first := p.starTarget()
+	if !p.isOp(",") {
+		p.toTarget(first, true)
+		return first
+	}
+	l := p.newNode(kExprList)
+	p.add(l, first, 0)
+	for p.isOp(",") {
+		p.add(l, p.tokLeaf(), 0)
+		if p.isKw("in") || p.isOp("=") {
+			break
+		}
+		p.add(l, p.starTarget(), 0)
+	}
+	p.toTarget(l, true)
+	return l
+}
+
+func (p *parser) starTarget() int32 {
+	if p.isOp("*") {
+		s := p.newNode(kListSplat)
+		p.add(s, p.tokLeaf(), 0)
+		p.add(s, p.bitOr(), 0)
+		return s
+	}
+	return p.bitOr()
+}
+
+func (p *parser) tryStmt() int32 {
+	n := p.newNode(kindOfText("try_statement"))
+	p.add(n, p.tokLeaf(), 0)
+	p.suite(n, fBody)
+	sawExcept, sawGroup := false, false
+	for p.isKw("except") {
+		star := p.isOpAt(1, "*")
+		var c int32
+		if star {
+			if p.minor < 11 {
+				p.fail(int(p.peek(1).start), "invalid syntax")
+			}
+			sawGroup = true
+			c = p.newNode(kindOfText("except_group_clause"))
+			t := p.tok()
+			st := p.peek(1)
+			p.nodes = append(p.nodes, bnode{kind: kindOfText("except*"), first: -1, last: -1, next: -1, start: t.start, end: st.end})
+			p.add(c, int32(len(p.nodes)-1), 0)
+			p.p += 2
+			p.add(c, p.exceptAs(p.expression()), 0)
+		} else {
+			sawExcept = true
+			c = p.newNode(kindOfText("except_clause"))
+			p.add(c, p.tokLeaf(), 0)
+			if !p.isOp(":") {
+				v := p.expression()
+				if p.isOp(",") && p.minor >= 14 {
+					// 3.14: "except A, B:" without parentheses
+					l := p.newNode(kExprList)
+					p.add(l, v, 0)
+					for p.isOp(",") {
+						p.add(l, p.tokLeaf(), 0)
+						p.add(l, p.expression(), 0)
+					}
+					v = l
+				}
+				p.add(c, p.exceptAs(v), fValue)
+			}
+		}
+		p.suite(c, 0)
+		p.add(n, c, 0)
+	}
+	if sawExcept && sawGroup {
+		p.fail(int(p.nodes[n].start), "cannot have both 'except' and 'except*' on the same 'try'")
+	}
+	if (sawExcept || sawGroup) && p.isKw("else") {
+		p.add(n, p.elseClause(), 0)
+	}
+	if p.isKw("finally") {
+		f := p.newNode(kindOfText("finally_clause"))
+		p.add(f, p.tokLeaf(), 0)
+		p.suite(f, 0)
+		p.add(n, f, 0)
+	} else if !sawExcept && !sawGroup {
+		p.failTok("expected 'except' or 'finally' block")
+	}
+	return n
+}
+
+// exceptAs builds tree-sitter's as_pattern for "except E as name".
+func (p *parser) exceptAs(v int32) int32 {
+	if !p.isKw("as") {
+		return v
+	}
+	a := p.newNode(kAsPattern)
+	p.add(a, v, 0)
+	p.add(a, p.tokLeaf(), 0)
+	t := p.newNode(kAsPatternTarget)
+	p.add(t, p.name(), 0)
+	p.add(a, t, fAlias)
+	return a
+}
+
+func (p *parser) withStmt(async int32) int32 {
+	n := p.newNode(kindOfText("with_statement"))
+	p.add(n, async, 0)
+	p.add(n, p.tokLeaf(), 0)
+	c := p.newNode(kindOfText("with_clause"))
+	if p.isOp("(") && p.parenWithItems() {
+		p.add(c, p.tokLeaf(), 0)
+		for !p.isOp(")") {
+			p.add(c, p.withItem(), 0)
+			if !p.isOp(",") {
+				break
+			}
+			p.add(c, p.tokLeaf(), 0)
+		}
+		p.expectOp(c, ")")
+	} else {
+		for {
+			p.add(c, p.withItem(), 0)
+			if !p.isOp(",") {
+				break
+			}
+			p.add(c, p.tokLeaf(), 0)
+		}
+	}
+	p.add(n, c, 0)
+	p.suite(n, fBody)
+	return n
+}
+
+// parenWithItems reports whether "(" opens a parenthesized list of with
+// items: the matching ")" is followed by ":".
+func (p *parser) parenWithItems() bool {
+	depth := 0
+	for i := p.p; i < len(p.toks); i++ {
+		t := p.toks[i]
+		if t.kind != tOp {
+			if t.kind == tNewline || t.kind == tEOF {
+				return false
+			}
+			continue
+		}
+		switch p.text(t) {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+			if depth == 0 {
+				return i+1 < len(p.toks) && p.toks[i+1].kind == tOp && p.text(p.toks[i+1]) == ":"
+			}
+		}
+	}
+	return false
+}
+
+func (p *parser) withItem() int32 {
+	w := p.newNode(kindOfText("with_item"))
+	e := p.expression()
+	if p.isKw("as") {
+		a := p.newNode(kAsPattern)
+		p.add(a, e, 0)
+		p.add(a, p.tokLeaf(), 0)
+		t := p.newNode(kAsPatternTarget)
+		tg := p.starTarget()
+		// the target stays an expression in tree-sitter's tree; check only
+		p.checkTargetOnly(tg)
+		p.add(t, tg, 0)
+		p.add(a, t, fAlias)
+		e = a
+	}
+	p.add(w, e, fValue)
+	return w
+}
+
+// checkTargetOnly validates an assignment target without relabelling.
+func (p *parser) checkTargetOnly(e int32) {
+	nd := &p.nodes[e]
+	switch nd.kind {
+	case kIdentifier, kAttribute, kSubscript:
+		return
+	case kTuple, kList, kParen, kExprList:
+		for c := nd.first; c >= 0; c = p.nodes[c].next {
+			if p.nodes[c].named {
+				p.checkTargetOnly(c)
+			}
+		}
+		return
+	case kListSplat:
+		p.checkTargetOnly(p.nodes[nd.first].next)
+		return
+	}
+	p.fail(int(nd.start), "cannot assign to %s", describe(nd.kind))
+}
+
+func (p *parser) decorated() int32 {
+	n := p.newNode(kindOfText("decorated_definition"))
+	for p.isOp("@") {
+		d := p.newNode(kindOfText("decorator"))
+		p.add(d, p.tokLeaf(), 0)
+		if p.minor >= 9 {
+			p.add(d, p.namedExpression(), 0)
+		} else {
+			p.add(d, p.expression(), 0)
+		}
+		if p.tok().kind != tNewline {
+			p.syntaxError()
+		}
+		if nl := p.tok().start; nl > p.nodes[d].end {
+			p.nodes[d].end = nl
+		}
+		p.p++
+		p.add(n, d, 0)
+	}
+	var def int32
+	switch {
+	case p.isKw("def"):
+		def = p.funcDef(-1)
+	case p.isKw("class"):
+		def = p.classDef()
+	case p.isKw("async") && p.isKwAt(1, "def"):
+		a := p.tokLeaf()
+		def = p.funcDef(a)
+	default:
+		p.syntaxError()
+	}
+	p.add(n, def, fDefinition)
+	return n
+}
+
+func (p *parser) funcDef(async int32) int32 {
+	n := p.newNode(kindOfText("function_definition"))
+	p.add(n, async, 0)
+	p.add(n, p.tokLeaf(), 0)
+	p.add(n, p.name(), fName)
+	if p.isOp("[") {
+		if p.minor < 12 {
+			p.syntaxError()
+		}
+		p.add(n, p.typeParams(), fTypeParameters)
+	}
+	params := p.newNode(kindOfText("parameters"))
+	if !p.isOp("(") {
+		p.syntaxError()
+	}
+	p.add(params, p.tokLeaf(), 0)
+	p.parameters(params, false)
+	p.expectOp(params, ")")
+	p.add(n, params, fParameters)
+	if p.isOp("->") {
+		p.add(n, p.tokLeaf(), 0)
+		p.add(n, p.typeOf(p.expression()), fReturnType)
+	}
+	p.suite(n, fBody)
+	return n
+}
+
+// parameters parses a parameter list into n (up to ")" or ":" for
+// lambdas), checking CPython's ordering rules.
+func (p *parser) parameters(n int32, lambda bool) {
+	end := func() bool {
+		if lambda {
+			return p.isOp(":")
+		}
+		return p.isOp(")")
+	}
+	sawDefault, sawStar, sawSlash, sawKwargs := false, false, false, false
+	starBare := -1
+	nAfterStar := 0
+	count := 0
+	for !end() {
+		if sawKwargs {
+			p.failTok("arguments cannot follow var-keyword argument")
+		}
+		var prm int32
+		switch {
+		case p.isOp("/"):
+			if sawSlash {
+				p.failTok("/ may appear only once")
+			}
+			if sawStar {
+				p.failTok("/ must be ahead of *")
+			}
+			if count == 0 {
+				p.failTok("at least one argument must precede /")
+			}
+			sawSlash = true
+			prm = p.newNode(kindOfText("positional_separator"))
+			p.add(prm, p.tokLeaf(), 0)
+		case p.isOp("*"):
+			if sawStar {
+				p.failTok("* argument may appear only once")
+			}
+			sawStar = true
+			star := p.tokLeaf()
+			if p.isOp(",") || end() {
+				prm = p.newNode(kindOfText("keyword_separator"))
+				p.add(prm, star, 0)
+				starBare = int(p.nodes[star].start)
+			} else {
+				sp := p.newNode(kListSplatPat)
+				p.add(sp, star, 0)
+				p.add(sp, p.name(), 0)
+				prm = p.annotated(sp, lambda, true)
+				if p.isOp("=") {
+					p.failTok("var-positional argument cannot have default value")
+				}
+			}
+		case p.isOp("**"):
+			sawKwargs = true
+			sp := p.newNode(kindOfText("dictionary_splat_pattern"))
+			p.add(sp, p.tokLeaf(), 0)
+			p.add(sp, p.name(), 0)
+			prm = p.annotated(sp, lambda, false)
+			if p.isOp("=") {
+				p.failTok("var-keyword argument cannot have default value")
+			}
+		default:
+			nm := p.name()
+			if sawStar {
+				nAfterStar++
+			}
+			var ann int32 = -1
+			colon := int32(-1)
+			if !lambda && p.isOp(":") {
+				colon = p.tokLeaf()
+				ann = p.typeOf(p.expression())
+			}
+			if p.isOp("=") {
+				eq := p.tokLeaf()
+				val := p.expression()
+				if colon >= 0 {
+					prm = p.newNode(kindOfText("typed_default_parameter"))
+					p.add(prm, nm, fName)
+					p.add(prm, colon, 0)
+					p.add(prm, ann, fType)
+				} else {
+					prm = p.newNode(kindOfText("default_parameter"))
+					p.add(prm, nm, fName)
+				}
+				p.add(prm, eq, 0)
+				p.add(prm, val, fValue)
+				if !sawStar {
+					sawDefault = true
+				}
+			} else {
+				if sawDefault && !sawStar {
+					p.fail(int(p.nodes[nm].start), "parameter without a default follows parameter with a default")
+				}
+				if colon >= 0 {
+					prm = p.newNode(kindOfText("typed_parameter"))
+					p.add(prm, nm, 0)
+					p.add(prm, colon, 0)
+					p.add(prm, ann, fType)
+				} else {
+					prm = nm
+				}
+			}
+		}
+		count++
+		p.add(n, prm, 0)
+		if !p.isOp(",") {
+			break
+		}
+		p.add(n, p.tokLeaf(), 0)
+	}
+	if starBare >= 0 && nAfterStar == 0 {
+		p.fail(starBare, "named arguments must follow bare *")
+	}
+	if !end() {
+		p.syntaxError()
+	}
+}
+
+// annotated wraps a splat parameter in typed_parameter when ": type"
+// follows (function parameters only).
+func (p *parser) annotated(sp int32, lambda, star bool) int32 {
+	if lambda || !p.isOp(":") {
+		return sp
+	}
+	tp := p.newNode(kindOfText("typed_parameter"))
+	p.add(tp, sp, 0)
+	p.add(tp, p.tokLeaf(), 0)
+	var e int32
+	if star && p.isOp("*") && p.minor >= 11 {
+		s := p.newNode(kListSplat)
+		p.add(s, p.tokLeaf(), 0)
+		p.add(s, p.expression(), 0)
+		e = s
+	} else {
+		e = p.expression()
+	}
+	p.add(tp, p.typeOf(e), fType)
+	return tp
+}
+
+func (p *parser) classDef() int32 {
+	n := p.newNode(kindOfText("class_definition"))
+	p.add(n, p.tokLeaf(), 0)
+	p.add(n, p.name(), fName)
+	if p.isOp("[") {
+		if p.minor < 12 {
+			p.syntaxError()
+		}
+		p.add(n, p.typeParams(), fTypeParameters)
+	}
+	if p.isOp("(") {
+		p.add(n, p.argList(), fSuperclasses)
+	}
+	p.suite(n, fBody)
+	return n
+}
+
+// looksLikeMatch tells a match statement from "match" used as a name: the
+// logical line ends with ":" and is followed by an indented block.
+func (p *parser) looksLikeMatch() bool {
+	nt := p.peek(1)
+	if nt.kind == tNewline || nt.kind == tEOF {
+		return false
+	}
+	if nt.kind == tOp {
+		switch p.text(nt) {
+		case "=", ".", ",", ")", "]", "}", ":", ";", "+=", "-=", "*=", "/=", "|=", "&=", "%=", "^=", "<<=", ">>=", "**=", "//=", "@=", "==", "!=", "<", ">", "<=", ">=", "|", "&", "^", "%", "/", "//", "@", "<<", ">>", "if":
+			return false
+		}
+	}
+	if nt.kind == tName {
+		switch p.text(nt) {
+		case "in", "is", "and", "or", "if", "else", "not":
+			if p.text(nt) != "not" {
+				return false
+			}
+		}
+	}
+	depth := 0
+	for i := p.p + 1; i < len(p.toks); i++ {
+		t := p.toks[i]
+		if t.kind == tNewline || t.kind == tEOF {
+			return false
+		}
+		if t.kind != tOp {
+			continue
+		}
+		switch p.text(t) {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+		case ":":
+			if depth == 0 {
+				return i+2 < len(p.toks) && p.toks[i+1].kind == tNewline && p.toks[i+2].kind == tIndent
+			}
+		}
+	}
+	return false
+}

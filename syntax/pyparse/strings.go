@@ -1,0 +1,334 @@
+package pyparse
+
+// strings parses one or more adjacent string literals: a string, or a
+// concatenated_string of them.
+func (p *parser) strings() int32 {
+	first := p.oneString()
+	t := p.tok()
+	if t.kind != tString && t.kind != tFStart {
+		return first
+	}
+	c := p.newNode(kConcat)
+	p.add(c, first, 0)
+	bytesSeen := p.isBytes(first)
+	for t.kind == tString || t.kind == tFStart {
+		s := p.oneString()
+		if p.isBytes(s) != bytesSeen {
+			p.fail(int(p.nodes[first].start), "cannot mix bytes and nonbytes literals")
+		}
+		p.add(c, s, 0)
+		t = p.tok()
+	}
+	return c
+}
+
+func (p *parser) isBytes(s int32) bool {
+	for i := p.nodes[s].start; i < p.nodes[s].end; i++ {
+		c := p.src[i]
+		if c == '\'' || c == '"' {
+			return false
+		}
+		if c|0x20 == 'b' {
+			return true
+		}
+	}
+	return false
+}
+
+// strFlags reads a literal's prefix.
+func strFlags(prefix []byte) (raw, bytes, format bool) {
+	for _, c := range prefix {
+		switch c | 0x20 {
+		case 'r':
+			raw = true
+		case 'b':
+			bytes = true
+		case 'f', 't':
+			format = true
+		}
+	}
+	return
+}
+
+func (p *parser) oneString() int32 {
+	t := p.tok()
+	s := p.newNode(kString)
+	q := t.start
+	for p.src[q] != '\'' && p.src[q] != '"' {
+		q++
+	}
+	raw, bytes, _ := strFlags(p.src[t.start:q])
+	if t.kind == tString {
+		ql := uint32(1)
+		if t.end-q >= 6 && p.src[q+1] == p.src[q] && p.src[q+2] == p.src[q] {
+			ql = 3
+		}
+		p.tokenNode(s, kStringStart, true, t.start, q+ql)
+		content := int32(-1)
+		p.content(s, &content, q+ql, t.end-ql, raw, bytes, false)
+		p.tokenNode(s, kStringEnd, true, t.end-ql, t.end)
+		p.p++
+		p.checkEscapes(q+ql, t.end-ql, raw, bytes)
+		return s
+	}
+	// f-string / t-string
+	p.tokenNode(s, kStringStart, true, t.start, t.end)
+	p.p++
+	content := int32(-1)
+	for {
+		t := p.tok()
+		switch t.kind {
+		case tFMiddle:
+			p.content(s, &content, t.start, t.end, raw, bytes, true)
+			p.checkEscapes(t.start, t.end, raw, bytes)
+			p.p++
+		case tFEnd:
+			p.tokenNode(s, kStringEnd, true, t.start, t.end)
+			p.p++
+			return s
+		case tOp: // "{"
+			content = -1
+			p.add(s, p.interpolation(kInterpolation), 0)
+		default:
+			p.syntaxError()
+		}
+	}
+}
+
+func (p *parser) tokenNode(parent int32, k Kind, named bool, a, b uint32) int32 {
+	p.nodes = append(p.nodes, bnode{kind: k, named: named, first: -1, last: -1, next: -1, start: a, end: b})
+	id := int32(len(p.nodes) - 1)
+	p.add(parent, id, 0)
+	return id
+}
+
+// content adds the literal text [a, b) of a string to s as string_content
+// (continuing *cur when set), with escape_sequence, escape_interpolation
+// and lone "\" children as tree-sitter-python's scanner splits them.
+func (p *parser) content(s int32, cur *int32, a, b uint32, raw, bytes, format bool) {
+	if a >= b {
+		return
+	}
+	if *cur < 0 {
+		*cur = p.newNode(kStringContent)
+		p.nodes[*cur].start = a
+		p.nodes[*cur].end = a
+		p.add(s, *cur, 0)
+	}
+	c := *cur
+	src := p.src
+	for i := a; i < b; {
+		ch := src[i]
+		if ch == '\\' && !raw {
+			n := escapeLen(src[i:b], bytes)
+			if n > 0 {
+				p.tokenNode(c, kEscape, true, i, i+uint32(n))
+				i += uint32(n)
+				continue
+			}
+			if bytes && i+1 < b && (src[i+1] == 'N' || src[i+1] == 'u' || src[i+1] == 'U') {
+				i += 2
+				continue
+			}
+			p.tokenNode(c, kindOfText("\\"), false, i, i+1)
+			i++
+			continue
+		}
+		if format && (ch == '{' || ch == '}') && i+1 < b && src[i+1] == ch {
+			p.tokenNode(c, kEscInterp, true, i, i+2)
+			i += 2
+			continue
+		}
+		i++
+	}
+	if b > p.nodes[c].end {
+		p.nodes[c].end = b
+	}
+	if b > p.nodes[s].end {
+		p.nodes[s].end = b
+	}
+}
+
+func isHex(c byte) bool { return isDigit(c) || 'a' <= c|0x20 && c|0x20 <= 'f' }
+
+// escapeLen is the length of tree-sitter's escape_sequence at b[0] == '\\',
+// 0 when none matches.
+func escapeLen(b []byte, bytes bool) int {
+	if len(b) < 2 {
+		return 0
+	}
+	hexN := func(n int) int {
+		if len(b) < 2+n {
+			return 0
+		}
+		for _, c := range b[2 : 2+n] {
+			if !isHex(c) {
+				return 0
+			}
+		}
+		return 2 + n
+	}
+	switch c := b[1]; c {
+	case 'u':
+		if bytes {
+			return 0
+		}
+		return hexN(4)
+	case 'U':
+		if bytes {
+			return 0
+		}
+		return hexN(8)
+	case 'x':
+		return hexN(2)
+	case '\n':
+		return 2
+	case '\r':
+		if len(b) > 2 && b[2] == '\n' {
+			return 3
+		}
+		return 0
+	case '\'', '"', 'a', 'b', 'f', 'r', 'n', 't', 'v', '\\':
+		return 2
+	case 'N':
+		if bytes || len(b) < 4 || b[2] != '{' || b[3] == '}' {
+			return 0
+		}
+		for i := 3; i < len(b); i++ {
+			if b[i] == '}' {
+				return i + 1
+			}
+		}
+		return 0
+	default:
+		if isDigit(c) {
+			n := 2
+			for n < 4 && n < len(b) && isDigit(b[n]) {
+				n++
+			}
+			return n
+		}
+	}
+	return 0
+}
+
+// checkEscapes reports CPython's errors for malformed escapes in [a, b):
+// truncated \x, \u, \U and bad \N{...}.
+func (p *parser) checkEscapes(a, b uint32, raw, bytes bool) {
+	if raw {
+		return
+	}
+	src := p.src
+	for i := a; i < b; i++ {
+		if src[i] != '\\' || i+1 >= b {
+			continue
+		}
+		c := src[i+1]
+		need := 0
+		switch c {
+		case 'x':
+			need = 2
+		case 'u':
+			if !bytes {
+				need = 4
+			}
+		case 'U':
+			if !bytes {
+				need = 8
+			}
+		case 'N':
+			if !bytes {
+				j := i + 2
+				if j >= b || src[j] != '{' {
+					p.fail(int(i), "(unicode error) 'unicodeescape' codec can't decode bytes: malformed \\N character escape")
+				}
+				k := j + 1
+				for k < b && src[k] != '}' {
+					k++
+				}
+				if k >= b || k == j+1 || !validUnicodeName(string(src[j+1:k])) {
+					p.fail(int(i), "(unicode error) 'unicodeescape' codec can't decode bytes: unknown Unicode character name")
+				}
+			}
+		}
+		if need > 0 {
+			for k := 0; k < need; k++ {
+				if int(i)+2+k >= int(b) || !isHex(src[int(i)+2+k]) {
+					if bytes {
+						p.fail(int(i), "(value error) invalid \\x escape at position %d", i-a)
+					}
+					p.fail(int(i), "(unicode error) 'unicodeescape' codec can't decode bytes: truncated escape")
+				}
+			}
+		}
+		i++ // skip the escaped character
+	}
+}
+
+// validUnicodeName accepts any plausible character name: the Unicode name
+// table is not built in (a known gap: CPython rejects unknown names).
+func validUnicodeName(s string) bool {
+	for _, c := range []byte(s) {
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == ' ' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// interpolation parses "{" expression ["="] ["!" conv] [":" spec] "}".
+func (p *parser) interpolation(k Kind) int32 {
+	n := p.newNode(k)
+	p.add(n, p.tokLeaf(), 0) // "{"
+	var e int32
+	if p.isKw("yield") {
+		e = p.yieldExpr()
+	} else {
+		e = p.starExpressions()
+	}
+	p.add(n, e, fExpression)
+	if p.isOp("=") {
+		if p.minor < 8 {
+			p.syntaxError()
+		}
+		p.add(n, p.tokLeaf(), 0)
+	}
+	if p.isOp("!") {
+		bang := p.tok()
+		nt := p.peek(1)
+		if nt.kind != tName || nt.start != bang.end {
+			p.fail(int(bang.start), "f-string: invalid conversion character: expected 's', 'r', or 'a'")
+		}
+		if c := p.text(nt); c != "s" && c != "r" && c != "a" {
+			p.fail(int(nt.start), "f-string: invalid conversion character %q: expected 's', 'r', or 'a'", c)
+		}
+		p.nodes = append(p.nodes, bnode{kind: kTypeConv, named: true, first: -1, last: -1, next: -1, start: bang.start, end: nt.end})
+		p.add(n, int32(len(p.nodes)-1), fTypeConversion)
+		p.p += 2
+	}
+	if p.isOp(":") {
+		fs := p.newNode(kFormatSpec)
+		p.add(fs, p.tokLeaf(), 0)
+		for {
+			t := p.tok()
+			if t.kind == tFMiddle {
+				if t.end > p.nodes[fs].end {
+					p.nodes[fs].end = t.end
+				}
+				p.p++
+				continue
+			}
+			if t.kind == tOp && p.isOp("{") {
+				p.add(fs, p.interpolation(kFormatExpr), 0)
+				continue
+			}
+			break
+		}
+		p.add(n, fs, fFormatSpecifier)
+	}
+	if !p.isOp("}") {
+		p.failTok("f-string: expecting '}'")
+	}
+	p.add(n, p.tokLeaf(), 0)
+	return n
+}
