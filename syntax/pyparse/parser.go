@@ -529,8 +529,99 @@ func (p *parser) simpleStmt() int32 {
 			if p.minor >= 12 && p.peek(1).kind == tName && (p.isOpAt(2, "=") || p.isOpAt(2, "[")) {
 				return p.typeAlias()
 			}
+			if p.isOpAt(1, "(") || p.isOpAt(1, "[") {
+				return p.typeLookalike()
+			}
+		case "print":
+			if p.isOpAt(1, ">>") {
+				return p.printChevron()
+			}
 		}
 	}
+	return p.exprStmt()
+}
+
+// attempt runs fn and reports whether it parsed without error; on error
+// the parser is back where it was.
+func (p *parser) attempt(fn func() int32) (n int32, ok bool) {
+	save, saveN := p.p, len(p.nodes)
+	defer func() {
+		if r := recover(); r != nil {
+			if _, isErr := r.(syntaxErr); !isErr {
+				panic(r)
+			}
+			p.p, p.nodes = save, p.nodes[:saveN]
+			ok = false
+		}
+	}()
+	return fn(), true
+}
+
+// typeLookalike parses "type(x).y = z" (an assignment for CPython), which
+// tree-sitter-python reads as a type_alias_statement: the statement is
+// checked as CPython parses it, then built as tree-sitter does.
+func (p *parser) typeLookalike() int32 {
+	save, saveN := p.p, len(p.nodes)
+	stmt := p.exprStmt()
+	end := p.p
+	a := p.nodes[stmt].first
+	if p.nodes[a].kind != kAssignment || !p.atStmtEnd() {
+		return stmt
+	}
+	for c := p.nodes[a].first; c >= 0; c = p.nodes[c].next {
+		if p.nodes[c].field == fRight && (p.nodes[c].kind == kAssignment || p.nodes[c].kind == kExprList || p.nodes[c].kind == kYield) {
+			return stmt
+		}
+		if p.nodes[c].field == fType {
+			return stmt
+		}
+	}
+	p.p, p.nodes = save, p.nodes[:saveN]
+	n, ok := p.attempt(func() int32 {
+		n := p.newNode(kindOfText("type_alias_statement"))
+		p.add(n, p.leaf(kindOfText("type"), false), 0)
+		p.add(n, p.typeOf(p.expression()), fLeft)
+		p.expectOp(n, "=")
+		p.add(n, p.typeOf(p.expression()), fRight)
+		return n
+	})
+	if ok && p.p == end {
+		return n
+	}
+	p.p, p.nodes = save, p.nodes[:saveN]
+	return p.exprStmt()
+}
+
+// printChevron parses "print >> f, x" (a tuple expression for CPython) as
+// tree-sitter's print_statement with a chevron.
+func (p *parser) printChevron() int32 {
+	save, saveN := p.p, len(p.nodes)
+	stmt := p.exprStmt()
+	end := p.p
+	if p.nodes[p.nodes[stmt].first].kind == kAssignment || p.nodes[p.nodes[stmt].first].kind == kAugAssn {
+		return stmt
+	}
+	p.p, p.nodes = save, p.nodes[:saveN]
+	n, ok := p.attempt(func() int32 {
+		n := p.newNode(kindOfText("print_statement"))
+		p.add(n, p.leaf(kindOfText("print"), false), 0)
+		ch := p.newNode(kindOfText("chevron"))
+		p.add(ch, p.tokLeaf(), 0)
+		p.add(ch, p.expression(), 0)
+		p.add(n, ch, 0)
+		for p.isOp(",") {
+			p.add(n, p.tokLeaf(), 0)
+			if !p.startsExpression() {
+				break
+			}
+			p.add(n, p.expression(), fArgument)
+		}
+		return n
+	})
+	if ok && p.p == end {
+		return n
+	}
+	p.p, p.nodes = save, p.nodes[:saveN]
 	return p.exprStmt()
 }
 

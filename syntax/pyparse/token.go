@@ -652,8 +652,21 @@ func (lx *lexer) str(s, q int) bool {
 			fmtStr = true
 		}
 	}
+	// tree-sitter's scanner swallows line continuations right before a
+	// string's start: they make no node
+	for n := len(lx.extras); n > 0 && lx.extras[n-1].cont && onlyBlanks(src[lx.extras[n-1].end:s]); n-- {
+		lx.extras = lx.extras[:n-1]
+	}
 	quote := src[q]
 	triple := q+2 < len(src) && src[q+1] == quote && src[q+2] == quote
+	if len(lx.fs) > 0 && lx.minor < 12 {
+		for _, f := range lx.fs {
+			if f.quote == quote {
+				lx.fail(q, "f-string: expecting '}'")
+				return false
+			}
+		}
+	}
 	open := q + 1
 	if triple {
 		open = q + 3
@@ -703,6 +716,15 @@ func (lx *lexer) str(s, q int) bool {
 	}
 	lx.emit(tString, s, i)
 	lx.pos = i
+	return true
+}
+
+func onlyBlanks(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\f' && c != '\\' && c != '\n' && c != '\r' {
+			return false
+		}
+	}
 	return true
 }
 
