@@ -39,6 +39,8 @@ func compareTrees(ts *syntax.Tree, mine *pyparse.Tree) string {
 	return ""
 }
 
+func lookPython() (string, error) { return exec.LookPath("python3") }
+
 // cpythonVerdicts runs the machine's python3 ast.parse on every file and
 // returns "" (valid) or "line:col: msg" per file, and python3's minor
 // version.
@@ -96,7 +98,7 @@ func corpusFiles(t testing.TB, n int) []string {
 		}
 		return files
 	}
-	if _, err := exec.LookPath("python3"); err != nil {
+	if _, err := lookPython(); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatal("python3 is required in CI for the differential test")
 		}

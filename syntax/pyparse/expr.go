@@ -222,9 +222,12 @@ var (
 	opsTerm  = []string{"*", "/", "//", "%", "@"}
 )
 
-func (p *parser) bitOr() int32  { return p.binLeft(opsOr, p.bitXor) }
-func (p *parser) bitXor() int32 { return p.binLeft(opsXor, p.bitAnd) }
-func (p *parser) bitAnd() int32 { return p.binLeft(opsAnd, p.shift) }
+// tree-sitter-python ranks "^" above "&" (PREC.xor 16, bitwise_and 15),
+// where Python ranks "&" above "^": the operands are the same for
+// validity, and the tree follows tree-sitter.
+func (p *parser) bitOr() int32  { return p.binLeft(opsOr, p.bitAnd) }
+func (p *parser) bitAnd() int32 { return p.binLeft(opsAnd, p.bitXor) }
+func (p *parser) bitXor() int32 { return p.binLeft(opsXor, p.shift) }
 func (p *parser) shift() int32  { return p.binLeft(opsShift, p.arith) }
 func (p *parser) arith() int32  { return p.binLeft(opsArith, p.term) }
 func (p *parser) term() int32   { return p.binLeft(opsTerm, p.factor) }
@@ -521,6 +524,12 @@ func (p *parser) isCompFor() bool {
 	return p.isKw("for") || p.isKw("async") && p.isKwAt(1, "for")
 }
 
+func (p *parser) noStarComp(first int32) {
+	if p.nodes[first].kind == kListSplat {
+		p.fail(int(p.nodes[first].start), "iterable unpacking cannot be used in comprehension")
+	}
+}
+
 func (p *parser) parenAtom() int32 {
 	open := p.tokLeaf()
 	if p.isOp(")") {
@@ -575,6 +584,7 @@ func (p *parser) listAtom() int32 {
 	}
 	first := p.collElem()
 	if p.isCompFor() {
+		p.noStarComp(first)
 		c := p.newNode(kListComp)
 		p.add(c, open, 0)
 		p.add(c, first, fBody)
@@ -627,6 +637,7 @@ func (p *parser) braceAtom() int32 {
 		return d
 	}
 	if p.isCompFor() {
+		p.noStarComp(first)
 		c := p.newNode(kSetComp)
 		p.add(c, open, 0)
 		p.add(c, first, fBody)

@@ -25,6 +25,9 @@ func (p *parser) matchStmt() int32 {
 	if p.tok().kind != tIndent {
 		p.fail(int(p.tok().start), "expected an indented block")
 	}
+	// tree-sitter's match block holds its INDENT: it starts there
+	p.nodes[b].start = p.tok().start
+	p.nodes[b].end = p.tok().start
 	p.p++
 	for p.tok().kind != tDedent && p.tok().kind != tEOF {
 		if !p.isKw("case") {
@@ -187,6 +190,26 @@ func (p *parser) simplePattern(parent int32) {
 					p.add(kp, p.name(), 0)
 					p.add(kp, p.tokLeaf(), 0)
 					p.orPattern(kp)
+					if p.isKw("as") {
+						// CPython allows "k=pat as name"; tree-sitter's grammar does not
+						as := p.newNode(kAsPattern)
+						for c := p.nodes[kp].first; c >= 0; c = p.nodes[c].next {
+							if p.nodes[c].kind == kindOfText("=") {
+								rest := p.nodes[c].next
+								p.nodes[c].next = -1
+								p.nodes[kp].last = c
+								for r := rest; r >= 0; {
+									nx := p.nodes[r].next
+									p.add(as, r, 0)
+									r = nx
+								}
+								break
+							}
+						}
+						p.add(as, p.tokLeaf(), 0)
+						p.add(as, p.name(), 0)
+						p.add(kp, as, 0)
+					}
 					p.add(cpat, kp, 0)
 					p.add(cp, cpat, 0)
 				} else {

@@ -193,10 +193,18 @@ type syntaxErr struct{ e *Error }
 // Parse tokenizes and parses src (UTF-8 Python source). It returns the
 // tree and nil, or a nil tree and the first syntax error, as CPython's
 // ast.parse of the chosen version would report it.
+//
+// A source with a PEP 263 encoding declaration other than UTF-8 is
+// decoded first; Tree.Source is then the UTF-8 text, and spans are
+// offsets into it.
 func Parse(src []byte, opt Options) (*Tree, *Error) {
 	minor := opt.Minor
 	if minor == 0 {
 		minor = Latest
+	}
+	src, msg := decodeSource(src)
+	if msg != "" {
+		return nil, &Error{Line: 1, Col: 1, Msg: msg}
 	}
 	lx := tokenize(src, minor)
 	p := &parser{src: src, toks: lx.toks, minor: minor, extras: lx.extras}
@@ -901,9 +909,12 @@ func (p *parser) exprStmt() int32 {
 		}
 		p.add(stmt, a, 0)
 	case p.isAugOp():
-		k := p.nodes[e].kind
+		k := p.nodes[p.unparen(e)].kind
 		if !(k == kIdentifier || k == kAttribute || k == kSubscript) {
 			p.fail(int(p.nodes[e].start), "'%s' is an illegal expression for augmented assignment", describe(k))
+		}
+		if p.nodes[e].kind == kParen {
+			p.toTarget(e, true)
 		}
 		a := p.newNode(kAugAssn)
 		p.add(a, e, fLeft)
@@ -923,6 +934,21 @@ func (p *parser) exprStmt() int32 {
 		}
 	}
 	return stmt
+}
+
+// unparen returns the expression inside any parentheses around e.
+func (p *parser) unparen(e int32) int32 {
+	for p.nodes[e].kind == kParen {
+		c := p.nodes[e].first
+		for c >= 0 && !p.nodes[c].named {
+			c = p.nodes[c].next
+		}
+		if c < 0 {
+			return e
+		}
+		e = c
+	}
+	return e
 }
 
 func (p *parser) isAugOp() bool {

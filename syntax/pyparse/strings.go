@@ -65,9 +65,17 @@ func (p *parser) oneString() int32 {
 		}
 		p.tokenNode(s, kStringStart, true, t.start, q+ql)
 		content := int32(-1)
-		p.content(s, &content, q+ql, t.end-ql, raw, bytes, false)
-		p.tokenNode(s, kStringEnd, true, t.end-ql, t.end)
+		es := p.endStart(q+ql, t.end-ql, p.src[q], raw, bytes, false)
+		p.content(s, &content, q+ql, es, raw, bytes, false)
+		p.tokenNode(s, kStringEnd, true, es, t.end)
 		p.p++
+		if bytes {
+			for i := q + ql; i < t.end-ql; i++ {
+				if p.src[i] >= 0x80 {
+					p.fail(int(t.start), "bytes can only contain ASCII literal characters")
+				}
+			}
+		}
 		p.checkEscapes(q+ql, t.end-ql, raw, bytes)
 		return s
 	}
@@ -79,9 +87,19 @@ func (p *parser) oneString() int32 {
 		t := p.tok()
 		switch t.kind {
 		case tFMiddle:
-			p.content(s, &content, t.start, t.end, raw, bytes, true)
+			e := t.end
+			if p.peek(1).kind == tFEnd {
+				e = p.endStart(t.start, t.end, p.src[q], raw, bytes, true)
+			}
+			p.content(s, &content, t.start, e, raw, bytes, true)
 			p.checkEscapes(t.start, t.end, raw, bytes)
 			p.p++
+			if e < t.end {
+				et := p.tok()
+				p.tokenNode(s, kStringEnd, true, e, et.end)
+				p.p++
+				return s
+			}
 		case tFEnd:
 			p.tokenNode(s, kStringEnd, true, t.start, t.end)
 			p.p++
@@ -147,6 +165,58 @@ func (p *parser) content(s int32, cur *int32, a, b uint32, raw, bytes, format bo
 	if b > p.nodes[s].end {
 		p.nodes[s].end = b
 	}
+}
+
+// endStart is where tree-sitter's string_end starts for the literal text
+// [a, b) before a closing quote: b, unless the scanner's last scan of the
+// text saw only characters it steps over without marking content (in a raw
+// string a backslash with the character after it; in a bytes string \N,
+// \u, \U), in which case the string_end token takes them in.
+func (p *parser) endStart(a, b uint32, quote byte, raw, bytes, format bool) uint32 {
+	src := p.src
+	r, has := a, false
+	for i := a; i < b; {
+		c := src[i]
+		if format && (c == '{' || c == '}') && i+1 < b && src[i+1] == c {
+			i += 2
+			r, has = i, false
+			continue
+		}
+		if c == '\\' {
+			if raw {
+				i++
+				if i < b && (src[i] == quote || src[i] == '\\') {
+					i++
+				}
+				if i < b && src[i] == '\r' {
+					i++
+					if i < b && src[i] == '\n' {
+						i++
+					}
+				} else if i < b && src[i] == '\n' {
+					i++
+				}
+				continue
+			}
+			if bytes && i+1 < b && (src[i+1] == 'N' || src[i+1] == 'u' || src[i+1] == 'U') {
+				i += 2
+				continue
+			}
+			n := escapeLen(src[i:b], bytes)
+			if n == 0 {
+				n = 1
+			}
+			i += uint32(n)
+			r, has = i, false
+			continue
+		}
+		has = true
+		i++
+	}
+	if has || r == b {
+		return b
+	}
+	return r
 }
 
 func isHex(c byte) bool { return isDigit(c) || 'a' <= c|0x20 && c|0x20 <= 'f' }

@@ -660,8 +660,10 @@ func (lx *lexer) str(s, q int) bool {
 	quote := src[q]
 	triple := q+2 < len(src) && src[q+1] == quote && src[q+2] == quote
 	if len(lx.fs) > 0 && lx.minor < 12 {
+		// before PEP 701 a nested string may not use the quote that
+		// ends the enclosing f-string
 		for _, f := range lx.fs {
-			if f.quote == quote {
+			if f.quote == quote && (!f.triple || triple) {
 				lx.fail(q, "f-string: expecting '}'")
 				return false
 			}
@@ -765,6 +767,17 @@ func (lx *lexer) fstringBody() {
 			return
 		}
 		if c == '\\' && !f.raw {
+			if i+2 < len(src) && src[i+1] == 'N' && src[i+2] == '{' {
+				// \N{NAME} is an escape, not an interpolation
+				j := i + 3
+				for j < len(src) && src[j] != '}' && src[j] != f.quote && src[j] != '\n' {
+					j++
+				}
+				if j < len(src) && src[j] == '}' {
+					i = j + 1
+					continue
+				}
+			}
 			if i+1 < len(src) && (src[i+1] == '{' || src[i+1] == '}') {
 				i++ // "\{" is a backslash then an interpolation
 				continue

@@ -1,0 +1,145 @@
+package pyparse_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/polynfi/polynfi/syntax"
+	"github.com/polynfi/polynfi/syntax/pyparse"
+)
+
+// snippets are small programs for the places where tree-sitter's tree and
+// CPython's grammar are subtle: comment placement around blocks, strings,
+// layout, targets, and CPython's own errors.
+var snippets = []string{
+	"x = 1\n",
+	"",
+	"\n\n# only a comment\n",
+	"@dec\n# c\ndef f():  # c1\n    # c2\n    x = 1  # c3\n    # c4\n# c5\ny = 2\n",
+	"if a:\n    if b:\n        x\n    # c\ny\n",
+	"if a:\n    x\n    # c\nelif b:\n    pass\n# d\nelse:\n    pass\n",
+	"class A(B, metaclass=M):\n    '''doc'''\n    def f(self, a, /, b=1, *args, c: int = 2, **kw) -> None: ...\n",
+	"x = f'a{b!r:>{w}}c' 'd' \\\n    + 2\n",
+	"s = b'a\\n\\x00' r'\\d' '\\q' f'{{a}} {x=}' u'\\N{DASH}' '\\u00e9\\U0001F600\\777'\n",
+	"a is not None and b not in c or not d\n",
+	"try:\n    pass\nexcept E as e:\n    pass\nexcept (A, B):\n    pass\nelse:\n    pass\nfinally:\n    pass\n",
+	"with open(a) as f, (b) as (c, d): pass\nwith (a, b): pass\nwith (a as b, c,): pass\n",
+	"for a, (b, *c) in x: pass\nelse: pass\n",
+	"[x for x in y if x async for z in w]; {k: v for k, v in d}; {a for a in b}; (g for g in h)\n",
+	"x: List[int] = []\ny: dict[str, Any] | None\nz: A[int] | B[str] | None = 3\n",
+	"lambda: 0; lambda x, *y, z=1, **w: x\n",
+	"a[1:2, ::3, :], a[...], a[:, None]\n",
+	"x = yield\nx = yield from y\nawait z ** 2\n",
+	"print >>sys.stderr, 'x'\n",
+	"type(mock).__call__ = f\n",
+	"x = \\\n  'string'\n",
+	"def f():\n\tif x:\n\t\treturn 1\n\treturn 2\n",
+	"match x:\n    case [1, *rest] if rest:\n        pass\n    case {'k': v, **kw}:\n        pass\n    case Point(x=0, y=_) | None as p:\n        pass\n    case -1 | 1+2j | 'a' 'b':\n        pass\n",
+	"match = 1\nmatch.x = 2\nprint(match)\n",
+	"global a, b\ndel a, b[0], c.d\nassert x, 'm'\nraise E from e\n",
+	"from . import a\nfrom ..b.c import (d as e, f,)\nfrom x import *\nimport a.b as c, d\nfrom __future__ import annotations\n",
+	"x = (yield)\n(a := 1)\nif (n := len(a)) > 10: pass\n",
+	"0x_1f + 0o17 + 0b1 + 1_000 + 1.5e-3j + 1j + .5 + 5.\n",
+	"x = 1 if y else 2 if z else 3\n",
+	"f(*a, **b, c=1)\nf(x for x in y)\n",
+	"a = b = c, d = e\na += 1\nx.y[0] **= 2\n",
+	`sep = r'\\\\' + r'\\' + r'''a\\''' + b'\N' + rb'\\'` + "\n",
+	"x = ~1 ^ 1 & 1 | 1 & 1 ^ -1\n",
+	`f'\N{GREEK CAPITAL LETTER DELTA} {x}'` + "\n",
+	`s = f"""{NL.join(x) if x else "pass"}"""` + "\n",
+	"(\n  o.\n  a\n) += 1\n",
+	"# -*- coding: latin-1 -*-\nx = 1\n",
+	"\xef\xbb\xbfx = 1\n",
+	"def f[T](x: T) -> T: pass\n",
+	// invalid for CPython
+	"x = (1,\n",
+	"def f(:\n",
+	"  x = 1\n",
+	"if x:\npass\n",
+	"print 'hello'\n",
+	"f() = 1\n",
+	"a + 1 += 2\n",
+	"x = 07\n",
+	"x = 1__0\n",
+	"s = 'abc\n",
+	"def f(a=1, b): pass\n",
+	"def f(*, **k): pass\n",
+	"f(a=1, b)\n",
+	"[*a for a in b]\n",
+	"b'\\xe9' + b'é'\n",
+	"del f()\n",
+	"x = `y`\n",
+	"if x:\n    a\n  b\n",
+	"if x:\n\ta\n        b\n",
+	"try:\n    pass\n",
+	"(*a)\n",
+	"f(**a, *b)\n",
+	"x = 1 +\n",
+	"a b\n",
+	"class A:\n",
+	"x = [1, 2)\n",
+	"x = $\n",
+	"f'{}'\n",
+	"f'{a!x}'\n",
+	"None = 1\n",
+	"lambda x=1, y: 0\n",
+	"x = 'a' b'b'\n",
+	"from x import a,\n",
+	"def f(a, /, /): pass\n",
+}
+
+// TestSnippets checks every snippet: validity against the machine's
+// CPython, and, where tree-sitter parses it without error and CPython
+// accepts it, the tree against tree-sitter's.
+func TestSnippets(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for i, s := range snippets {
+		f := filepath.Join(dir, fmt.Sprintf("s%03d.py", i))
+		if err := os.WriteFile(f, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	requirePython(t)
+	verdicts, minor := cpythonVerdicts(t, files)
+	p := syntax.NewParser()
+	defer p.Close()
+	valid, compared := 0, 0
+	for i, s := range snippets {
+		mine, perr := pyparse.Parse([]byte(s), pyparse.Options{Minor: minor})
+		if (perr == nil) != (verdicts[i] == "") {
+			t.Errorf("snippet %d %q: python3 says %q, pyparse %v", i, s, verdicts[i], perr)
+			continue
+		}
+		if perr != nil {
+			continue
+		}
+		valid++
+		ts, err := p.Parse(syntax.Python, []byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ts.HasError() {
+			continue
+		}
+		compared++
+		if d := compareTrees(ts, mine); d != "" {
+			t.Errorf("snippet %d %q: %s\ntree-sitter:\n%s", i, s, d, dumpTS(ts))
+		}
+	}
+	if valid < 25 || compared < 25 {
+		t.Fatalf("only %d valid snippets, %d compared with tree-sitter", valid, compared)
+	}
+}
+
+func requirePython(t *testing.T) {
+	if _, err := lookPython(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("python3 is required in CI")
+		}
+		t.Skip("no python3")
+	}
+}
