@@ -173,6 +173,12 @@ func TestDifferential(t *testing.T) {
 	}
 	files := corpusFiles(t, n)
 	st := runDifferential(t, files)
+	if out := os.Getenv("PYPARSE_DIFFS"); out != "" {
+		all := append(append([]string{}, st.firstDiffs...), st.validityDiffs...)
+		if err := os.WriteFile(out, []byte(strings.Join(all, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for i, d := range st.firstDiffs {
 		if i >= 15 {
 			break

@@ -194,15 +194,7 @@ func (p *parser) binLeft(ops []string, next func() int32) int32 {
 		if t.kind != tOp {
 			return e
 		}
-		s := p.text(t)
-		found := false
-		for _, o := range ops {
-			if s == o {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if !opIn(p.src[t.start:t.end], ops) {
 			return e
 		}
 		b := p.newNode(kBinary)
@@ -211,6 +203,15 @@ func (p *parser) binLeft(ops []string, next func() int32) int32 {
 		p.add(b, next(), fRight)
 		e = b
 	}
+}
+
+func opIn(b []byte, ops []string) bool {
+	for _, o := range ops {
+		if len(o) == len(b) && o[0] == b[0] && string(b) == o {
+			return true
+		}
+	}
+	return false
 }
 
 var (

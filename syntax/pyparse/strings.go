@@ -1,5 +1,13 @@
 package pyparse
 
+import (
+	"strconv"
+	"strings"
+	"sync"
+
+	"golang.org/x/text/unicode/runenames"
+)
+
 // strings parses one or more adjacent string literals: a string, or a
 // concatenated_string of them.
 func (p *parser) strings() int32 {
@@ -335,15 +343,34 @@ func (p *parser) checkEscapes(a, b uint32, raw, bytes bool) {
 	}
 }
 
-// validUnicodeName accepts any plausible character name: the Unicode name
-// table is not built in (a known gap: CPython rejects unknown names).
+var (
+	runeNamesOnce sync.Once
+	runeNames     map[string]bool
+)
+
+// validUnicodeName reports whether \N{s} names a character, as CPython's
+// unicodedata lookup does (case-insensitively; CJK unified ideographs and
+// Hangul syllables by their computed names). The table of names
+// (golang.org/x/text/unicode/runenames) is built on first use, some
+// 100 ms. Name aliases (NameAliases.txt) are not known: a gap.
 func validUnicodeName(s string) bool {
-	for _, c := range []byte(s) {
-		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == ' ' || c == '-') {
-			return false
-		}
+	s = strings.ToUpper(s)
+	if h, ok := strings.CutPrefix(s, "CJK UNIFIED IDEOGRAPH-"); ok {
+		v, err := strconv.ParseUint(h, 16, 32)
+		return err == nil && (len(h) == 4 || len(h) == 5) && runenames.Name(rune(v)) == "<CJK Ideograph>"
 	}
-	return true
+	if strings.HasPrefix(s, "HANGUL SYLLABLE ") {
+		return true
+	}
+	runeNamesOnce.Do(func() {
+		runeNames = make(map[string]bool, 40000)
+		for r := rune(0); r < 0x110000; r++ {
+			if n := runenames.Name(r); n != "" && n[0] != '<' {
+				runeNames[n] = true
+			}
+		}
+	})
+	return runeNames[s]
 }
 
 // interpolation parses "{" expression ["="] ["!" conv] [":" spec] "}".

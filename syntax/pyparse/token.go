@@ -360,6 +360,10 @@ func (lx *lexer) next() bool {
 			if j < len(src) && src[j] == '\n' {
 				lx.extras = append(lx.extras, extra{start: uint32(lx.pos), end: uint32(j + 1), cont: true})
 				lx.pos = j + 1
+				if lx.pos >= len(src) {
+					lx.fail(lx.pos, "unexpected EOF while parsing")
+					return false
+				}
 				continue
 			}
 			if j >= len(src) {
@@ -842,30 +846,79 @@ func (lx *lexer) closeBracket(i int) {
 	}
 }
 
-var ops3 = []string{"**=", "...", "//=", ">>=", "<<="}
-var ops2 = []string{"!=", "%=", "&=", "**", "*=", "+=", "-=", "->", "//", "/=", ":=", "<<", "<=", "==", ">=", ">>", "@=", "^=", "|=", "<>"}
+// opLen is the length of the operator at the start of rest (0 when none of
+// the multi-character operators): the longest match, as CPython's tokenizer.
+func opLen(rest []byte) int {
+	if len(rest) < 2 {
+		return 0
+	}
+	c, d := rest[0], rest[1]
+	three := len(rest) >= 3 && rest[2] == '='
+	switch c {
+	case '*':
+		if d == '*' {
+			if three {
+				return 3
+			}
+			return 2
+		}
+		if d == '=' {
+			return 2
+		}
+	case '/':
+		if d == '/' {
+			if three {
+				return 3
+			}
+			return 2
+		}
+		if d == '=' {
+			return 2
+		}
+	case '>':
+		if d == '>' {
+			if three {
+				return 3
+			}
+			return 2
+		}
+		if d == '=' {
+			return 2
+		}
+	case '<':
+		if d == '<' {
+			if three {
+				return 3
+			}
+			return 2
+		}
+		if d == '=' {
+			return 2
+		}
+	case '.':
+		if d == '.' && len(rest) >= 3 && rest[2] == '.' {
+			return 3
+		}
+	case '-':
+		if d == '=' || d == '>' {
+			return 2
+		}
+	case ':':
+		if d == '=' {
+			return 2
+		}
+	case '!', '%', '&', '+', '=', '@', '^', '|':
+		if d == '=' {
+			return 2
+		}
+	}
+	return 0
+}
 
 func (lx *lexer) op(s int) bool {
 	src := lx.src
 	rest := src[s:]
-	n := 0
-	for _, o := range ops3 {
-		if len(rest) >= 3 && string(rest[:3]) == o {
-			n = 3
-			break
-		}
-	}
-	if n == 0 {
-		for _, o := range ops2 {
-			if len(rest) >= 2 && string(rest[:2]) == o {
-				n = 2
-				break
-			}
-		}
-		if n == 2 && rest[0] == '<' && rest[1] == '>' {
-			n = 0 // "<>" only with barry_as_FLUFL
-		}
-	}
+	n := opLen(rest)
 	c := src[s]
 	if n == 0 {
 		switch c {

@@ -1,6 +1,9 @@
 package pyparse
 
-import "sort"
+import (
+	"bytes"
+	"sort"
+)
 
 // Kind numbers a node type; KindName gives its tree-sitter-python name.
 type Kind uint16
@@ -83,8 +86,23 @@ func flatten(src []byte, nodes []bnode, root int32, extras []extra) []Node {
 	out := make([]Node, 0, len(nodes)+len(extras))
 	ls := lineStarts(src)
 	ei := 0
-	pos := func(b uint32) (uint32, uint32) {
-		r := sort.Search(len(ls), func(i int) bool { return ls[i] > b }) - 1
+	// starts come in preorder, so never decrease: a cursor finds their
+	// row; an end is searched from its node's start row
+	cur := 0
+	startPos := func(b uint32) (uint32, uint32) {
+		for cur+1 < len(ls) && ls[cur+1] <= b {
+			cur++
+		}
+		return uint32(cur), b - ls[cur]
+	}
+	endPos := func(from uint32, b uint32) (uint32, uint32) {
+		r := int(from)
+		for k := 0; k < 8 && r+1 < len(ls) && ls[r+1] <= b; k++ {
+			r++
+		}
+		if r+1 < len(ls) && ls[r+1] <= b {
+			r = r + sort.Search(len(ls)-r, func(i int) bool { return ls[r+i] > b }) - 1
+		}
 		return uint32(r), b - ls[r]
 	}
 	var emitExtra func(parent int32)
@@ -97,8 +115,8 @@ func flatten(src []byte, nodes []bnode, root int32, extras []extra) []Node {
 		} else {
 			n.Kind = kComment
 		}
-		n.StartRow, n.StartCol = pos(e.start)
-		n.EndRow, n.EndCol = pos(e.end)
+		n.StartRow, n.StartCol = startPos(e.start)
+		n.EndRow, n.EndCol = endPos(n.StartRow, e.end)
 		n.End = int32(len(out)) + 1
 		out = append(out, n)
 	}
@@ -108,8 +126,8 @@ func flatten(src []byte, nodes []bnode, root int32, extras []extra) []Node {
 		me := int32(len(out))
 		n := Node{StartByte: b.start, EndByte: b.end, Parent: parent, FirstChild: -1, NextSibling: -1,
 			Kind: b.kind, Field: b.field, Named: b.named}
-		n.StartRow, n.StartCol = pos(b.start)
-		n.EndRow, n.EndCol = pos(b.end)
+		n.StartRow, n.StartCol = startPos(b.start)
+		n.EndRow, n.EndCol = endPos(n.StartRow, b.end)
 		out = append(out, n)
 		prev := int32(-1)
 		link := func(c int32) {
@@ -140,11 +158,13 @@ func flatten(src []byte, nodes []bnode, root int32, extras []extra) []Node {
 }
 
 func lineStarts(src []byte) []uint32 {
-	ls := []uint32{0}
-	for i, c := range src {
-		if c == '\n' {
-			ls = append(ls, uint32(i+1))
+	ls := make([]uint32, 1, 1+bytes.Count(src, []byte{'\n'}))
+	for i := 0; ; {
+		k := bytes.IndexByte(src[i:], '\n')
+		if k < 0 {
+			return ls
 		}
+		i += k + 1
+		ls = append(ls, uint32(i))
 	}
-	return ls
 }
