@@ -191,24 +191,15 @@ func (p *parser) simplePattern(parent int32) {
 					p.add(kp, p.tokLeaf(), 0)
 					p.orPattern(kp)
 					if p.isKw("as") {
-						// CPython allows "k=pat as name"; tree-sitter's grammar does not
+						// "k=pat as name": tree-sitter wraps the keyword
+						// pattern in an as_pattern
+						inner := p.newNode(kindOfText("case_pattern"))
+						p.add(inner, kp, 0)
 						as := p.newNode(kAsPattern)
-						for c := p.nodes[kp].first; c >= 0; c = p.nodes[c].next {
-							if p.nodes[c].kind == kindOfText("=") {
-								rest := p.nodes[c].next
-								p.nodes[c].next = -1
-								p.nodes[kp].last = c
-								for r := rest; r >= 0; {
-									nx := p.nodes[r].next
-									p.add(as, r, 0)
-									r = nx
-								}
-								break
-							}
-						}
+						p.add(as, inner, 0)
 						p.add(as, p.tokLeaf(), 0)
 						p.add(as, p.name(), 0)
-						p.add(kp, as, 0)
+						kp = as
 					}
 					p.add(cpat, kp, 0)
 					p.add(cp, cpat, 0)

@@ -812,32 +812,87 @@ var kUnionType Kind
 
 func init() { kUnionType = kindOf("union_type") }
 
-// typeInner gives an annotation tree-sitter's shape: a "|" chain whose
-// leftmost operand is a generic type becomes nested union_types of types;
-// any other expression stays as it is, bar a top-level generic type.
+// typeInner gives an annotation tree-sitter's shape. tree-sitter reads
+// "T1 | T2 | ... | Tn" (a left-nested chain of binary "|") as union_type
+// only when T1 is a generic type (Name[...]); it then takes each further
+// generic operand as one more union_type level, and the rest of the chain,
+// from the first operand that is not generic, as one binary_operator
+// expression. Any other expression stays as it is, bar a top-level
+// generic type.
 func (p *parser) typeInner(e int32) int32 {
-	nd := &p.nodes[e]
-	if nd.kind == kBinary {
+	var ops, args []int32 // args[0] op[0] args[1] ... of a "|" chain
+	for x := e; ; {
+		nd := &p.nodes[x]
+		if nd.kind != kBinary {
+			args = append(args, x)
+			break
+		}
 		left := nd.first
 		op := p.nodes[left].next
 		right := p.nodes[op].next
-		if string(p.src[p.nodes[op].start:p.nodes[op].end]) == "|" {
-			li := p.typeInner(left)
-			if k := p.nodes[li].kind; k == kGenericType || k == kUnionType {
-				u := p.newNode(kUnionType)
-				lt := p.newNode(kType)
-				p.add(lt, li, 0)
-				p.add(u, lt, 0)
-				p.add(u, op, 0)
-				rt := p.newNode(kType)
-				p.add(rt, p.genericOf(right), 0)
-				p.add(u, rt, 0)
-				return u
-			}
-			return e
+		if string(p.src[p.nodes[op].start:p.nodes[op].end]) != "|" {
+			args = append(args, x)
+			break
+		}
+		ops = append(ops, op)
+		args = append(args, right)
+		x = left
+	}
+	if len(ops) == 0 || !p.isGeneric(args[len(args)-1]) {
+		return p.genericOf(e)
+	}
+	// reverse into source order
+	for i, j := 0, len(args)-1; i < j; i, j = i+1, j-1 {
+		args[i], args[j] = args[j], args[i]
+	}
+	for i, j := 0, len(ops)-1; i < j; i, j = i+1, j-1 {
+		ops[i], ops[j] = ops[j], ops[i]
+	}
+	acc := p.genericOf(args[0])
+	for i := 1; i < len(args); i++ {
+		u := p.newNode(kUnionType)
+		lt := p.newNode(kType)
+		p.add(lt, acc, 0)
+		p.add(u, lt, 0)
+		p.add(u, ops[i-1], 0)
+		rt := p.newNode(kType)
+		if p.isGeneric(args[i]) {
+			p.add(rt, p.genericOf(args[i]), 0)
+			p.add(u, rt, 0)
+			acc = u
+			continue
+		}
+		rest := args[i]
+		for j := i + 1; j < len(args); j++ {
+			b := p.newNode(kBinary)
+			p.add(b, rest, fLeft)
+			p.add(b, ops[j-1], fOperator)
+			p.add(b, args[j], fRight)
+			rest = b
+		}
+		p.add(rt, rest, 0)
+		p.add(u, rt, 0)
+		return u
+	}
+	return acc
+}
+
+// isGeneric reports whether genericOf makes e a generic_type.
+func (p *parser) isGeneric(e int32) bool {
+	nd := &p.nodes[e]
+	if nd.kind != kSubscript {
+		return false
+	}
+	v := nd.first
+	if p.nodes[v].kind != kIdentifier {
+		return false
+	}
+	for c := p.nodes[v].next; c >= 0; c = p.nodes[c].next {
+		if p.nodes[c].kind == kSlice {
+			return false
 		}
 	}
-	return p.genericOf(e)
+	return true
 }
 
 func (p *parser) genericOf(e int32) int32 {
@@ -862,7 +917,7 @@ func (p *parser) genericOf(e int32) int32 {
 		next := p.nodes[c].next
 		if p.nodes[c].named {
 			w := p.newNode(kType)
-			p.add(w, p.genericOf(c), 0)
+			p.add(w, p.typeInner(c), 0)
 			p.add(tp, w, 0)
 		} else {
 			p.add(tp, c, 0)
@@ -1236,7 +1291,9 @@ func (p *parser) tryStmt() int32 {
 	p.suite(n, fBody)
 	sawExcept, sawGroup := false, false
 	for p.isKw("except") {
-		star := p.isOpAt(1, "*")
+		// "except*" is one token to tree-sitter; "except *E" is an except
+		// clause whose value is a list_splat
+		star := p.isOpAt(1, "*") && p.peek(1).start == p.tok().end
 		var c int32
 		if star {
 			if p.minor < 11 {
@@ -1251,11 +1308,25 @@ func (p *parser) tryStmt() int32 {
 			p.p += 2
 			p.add(c, p.exceptAs(p.expression()), 0)
 		} else {
-			sawExcept = true
+			sawExcept = !p.isOpAt(1, "*")
 			c = p.newNode(kindOfText("except_clause"))
 			p.add(c, p.tokLeaf(), 0)
+			if p.isOp(":") && sawGroup {
+				p.failTok("expected one or more exception types")
+			}
 			if !p.isOp(":") {
-				v := p.expression()
+				var v int32
+				if p.isOp("*") {
+					if p.minor < 11 {
+						p.syntaxError()
+					}
+					sawGroup = true
+					v = p.newNode(kListSplat)
+					p.add(v, p.tokLeaf(), 0)
+					p.add(v, p.expression(), 0)
+				} else {
+					v = p.expression()
+				}
 				if p.isOp(",") && p.minor >= 14 {
 					// 3.14: "except A, B:" without parentheses
 					l := p.newNode(kExprList)
@@ -1308,7 +1379,27 @@ func (p *parser) withStmt(async int32) int32 {
 	p.add(n, async, 0)
 	p.add(n, p.tokLeaf(), 0)
 	c := p.newNode(kindOfText("with_clause"))
-	if p.isOp("(") && p.parenWithItems() {
+	if p.isOp("(") && p.parenWithItems() && p.parenItemCount() == 1 {
+		// one parenthesized item: tree-sitter reads the parentheses as a
+		// parenthesized_expression, or a tuple with a trailing comma
+		w := p.newNode(kindOfText("with_item"))
+		open := p.tokLeaf()
+		it := p.withItemExpr()
+		var v int32
+		if p.isOp(",") {
+			v = p.newNode(kTuple)
+			p.add(v, open, 0)
+			p.add(v, it, 0)
+			p.add(v, p.tokLeaf(), 0)
+		} else {
+			v = p.newNode(kParen)
+			p.add(v, open, 0)
+			p.add(v, it, 0)
+		}
+		p.expectOp(v, ")")
+		p.add(w, v, fValue)
+		p.add(c, w, 0)
+	} else if p.isOp("(") && p.parenWithItems() {
 		p.add(c, p.tokLeaf(), 0)
 		for !p.isOp(")") {
 			p.add(c, p.withItem(), 0)
@@ -1357,8 +1448,41 @@ func (p *parser) parenWithItems() bool {
 	return false
 }
 
+// parenItemCount counts the items of a parenthesized with-item list at
+// "(" (a trailing comma does not count).
+func (p *parser) parenItemCount() int {
+	depth, n := 0, 1
+	for i := p.p; i < len(p.toks); i++ {
+		t := p.toks[i]
+		if t.kind != tOp {
+			continue
+		}
+		switch p.text(t) {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+			if depth == 0 {
+				return n
+			}
+		case ",":
+			if depth == 1 && !(i+1 < len(p.toks) && p.toks[i+1].kind == tOp && p.text(p.toks[i+1]) == ")") {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 func (p *parser) withItem() int32 {
 	w := p.newNode(kindOfText("with_item"))
+	p.add(w, p.withItemExpr(), fValue)
+	return w
+}
+
+// withItemExpr parses expression ["as" target], the latter as tree-sitter's
+// as_pattern.
+func (p *parser) withItemExpr() int32 {
 	e := p.expression()
 	if p.isKw("as") {
 		a := p.newNode(kAsPattern)
@@ -1372,8 +1496,7 @@ func (p *parser) withItem() int32 {
 		p.add(a, t, fAlias)
 		e = a
 	}
-	p.add(w, e, fValue)
-	return w
+	return e
 }
 
 // checkTargetOnly validates an assignment target without relabelling.

@@ -53,6 +53,12 @@ var snippets = []string{
 	"# -*- coding: latin-1 -*-\nx = 1\n",
 	"\xef\xbb\xbfx = 1\n",
 	"def f[T](x: T) -> T: pass\n",
+	"with (a as b,): pass\nwith (a,): pass\nwith (\n    manager()\n):\n    pass\n",
+	"x: tuple[type[Any] | Callable[..., Any], ...] = ()\nargs: list[str] | os.PathLike[str] | None = None\n",
+	`new_s = re.sub(rf"\$\{{{k}\}}", v, s) + rf'\\{char}+' + rf"\{c}" + rf"({c}|_)\\"` + "\n",
+	"try:\n    pass\nexcept *TypeError as e:\n    pass\n",
+	"# comment\r\nx = 1  # c\r\n",
+	"match x:\n    case A(value=str() as doc):\n        pass\n",
 	// invalid for CPython
 	"x = (1,\n",
 	"def f(:\n",

@@ -74,7 +74,7 @@ func (p *parser) oneString() int32 {
 		p.tokenNode(s, kStringStart, true, t.start, q+ql)
 		content := int32(-1)
 		es := p.endStart(q+ql, t.end-ql, p.src[q], raw, bytes, false)
-		p.content(s, &content, q+ql, es, raw, bytes, false)
+		p.content(s, &content, q+ql, es, p.src[q], raw, bytes, false, true)
 		p.tokenNode(s, kStringEnd, true, es, t.end)
 		p.p++
 		if bytes {
@@ -99,7 +99,7 @@ func (p *parser) oneString() int32 {
 			if p.peek(1).kind == tFEnd {
 				e = p.endStart(t.start, t.end, p.src[q], raw, bytes, true)
 			}
-			p.content(s, &content, t.start, e, raw, bytes, true)
+			p.content(s, &content, t.start, e, p.src[q], raw, bytes, true, p.peek(1).kind == tFEnd)
 			p.checkEscapes(t.start, t.end, raw, bytes)
 			p.p++
 			if e < t.end {
@@ -131,7 +131,7 @@ func (p *parser) tokenNode(parent int32, k Kind, named bool, a, b uint32) int32 
 // content adds the literal text [a, b) of a string to s as string_content
 // (continuing *cur when set), with escape_sequence, escape_interpolation
 // and lone "\" children as tree-sitter-python's scanner splits them.
-func (p *parser) content(s int32, cur *int32, a, b uint32, raw, bytes, format bool) {
+func (p *parser) content(s int32, cur *int32, a, b uint32, quote byte, raw, bytes, format, final bool) {
 	if a >= b {
 		return
 	}
@@ -143,6 +143,29 @@ func (p *parser) content(s int32, cur *int32, a, b uint32, raw, bytes, format bo
 	}
 	c := *cur
 	src := p.src
+	// raw f-strings: a scan that meets "{" or "}" having seen only
+	// backslash pairs returns nothing, and tree-sitter's own lexer then
+	// reads them as escape_sequence / "\\" tokens
+	r, has := a, false
+	flush := func(end uint32) {
+		if !raw || !format || has || r >= end {
+			return
+		}
+		for j := r; j < end; {
+			if src[j] != '\\' {
+				j++
+				continue
+			}
+			n := escapeLen(src[j:end], bytes)
+			if n > 0 {
+				p.tokenNode(c, kEscape, true, j, j+uint32(n))
+				j += uint32(n)
+				continue
+			}
+			p.tokenNode(c, kindOfText("\\"), false, j, j+1)
+			j++
+		}
+	}
 	for i := a; i < b; {
 		ch := src[i]
 		if ch == '\\' && !raw {
@@ -160,12 +183,31 @@ func (p *parser) content(s int32, cur *int32, a, b uint32, raw, bytes, format bo
 			i++
 			continue
 		}
-		if format && (ch == '{' || ch == '}') && i+1 < b && src[i+1] == ch {
-			p.tokenNode(c, kEscInterp, true, i, i+2)
-			i += 2
+		if ch == '\\' && raw {
+			i++
+			if i < b && (src[i] == quote || src[i] == '\\') {
+				i++
+			}
+			if i < b && src[i] == '\r' {
+				i++
+			}
+			if i < b && src[i] == '\n' {
+				i++
+			}
 			continue
 		}
+		if format && (ch == '{' || ch == '}') && i+1 < b && src[i+1] == ch {
+			flush(i)
+			p.tokenNode(c, kEscInterp, true, i, i+2)
+			i += 2
+			r, has = i, false
+			continue
+		}
+		has = true
 		i++
+	}
+	if !final {
+		flush(b)
 	}
 	if b > p.nodes[c].end {
 		p.nodes[c].end = b

@@ -203,10 +203,7 @@ func (lx *lexer) indentation() bool {
 		}
 		c := src[i]
 		if c == '#' {
-			j := i
-			for j < len(src) && src[j] != '\n' && src[j] != '\r' {
-				j++
-			}
+			j := commentEnd(src, i)
 			lx.extras = append(lx.extras, extra{start: uint32(i), end: uint32(j)})
 			lx.cmts = append(lx.cmts, cmtLine{indent: col, end: j})
 			lx.lastEnd = j
@@ -236,6 +233,19 @@ func (lx *lexer) indentation() bool {
 		lx.setIndent(col, alt, i)
 		return true
 	}
+}
+
+// commentEnd is where a comment starting at i ends: at the "\n" (tree-sitter's
+// comment token, "#.*", takes in a "\r" before it; a lone "\r" ends the
+// line for CPython and for tree-sitter's row count alike).
+func commentEnd(src []byte, i int) int {
+	for i < len(src) && src[i] != '\n' {
+		if src[i] == '\r' && (i+1 >= len(src) || src[i+1] != '\n') {
+			return i
+		}
+		i++
+	}
+	return i
 }
 
 func lineEnd(src []byte, i int) int {
@@ -382,10 +392,7 @@ func (lx *lexer) next() bool {
 	c := src[s]
 	switch {
 	case c == '#':
-		j := s
-		for j < len(src) && src[j] != '\n' && src[j] != '\r' {
-			j++
-		}
+		j := commentEnd(src, s)
 		if len(lx.fs) > 0 && lx.minor < 12 {
 			lx.fail(s, "f-string expression part cannot include '#'")
 			return false
@@ -790,7 +797,9 @@ func (lx *lexer) fstringBody() {
 			continue
 		}
 		if c == '\\' && f.raw {
-			if i+1 < len(src) && src[i+1] == f.quote {
+			// a backslash keeps the next character in the literal,
+			// except an interpolation's brace
+			if i+1 < len(src) && src[i+1] != '{' && src[i+1] != '}' && src[i+1] != '\n' {
 				i += 2
 				continue
 			}
