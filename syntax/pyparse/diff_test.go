@@ -194,4 +194,12 @@ func TestDifferential(t *testing.T) {
 	t.Logf("%d files; trees identical on %d of %d files tree-sitter parses without error (%.1f%%); validity agrees with CPython on %d (%.2f%%: %d valid files rejected, %d invalid accepted); first-error line agrees on %d",
 		st.files, st.identical, st.tsClean, 100*float64(st.identical)/float64(max(st.tsClean, 1)),
 		st.validityAgree, 100*float64(st.validityAgree)/float64(max(st.files, 1)), st.falseReject, st.falseAccept, st.lineAgree)
+	// Regression floors, below the measured values (commit messages give
+	// them); raise them as the parser improves.
+	if st.tsClean == 0 || float64(st.identical) < 0.98*float64(st.tsClean) {
+		t.Errorf("identical trees on %d of %d files: below the 98%% floor", st.identical, st.tsClean)
+	}
+	if float64(st.validityAgree) < 0.995*float64(st.files) {
+		t.Errorf("validity agrees on %d of %d files: below the 99.5%% floor", st.validityAgree, st.files)
+	}
 }
