@@ -217,6 +217,9 @@ func (h *Harness) start(ctx context.Context, in dataset.Instance, scratch string
 			return nil, nil, err
 		}
 		spec.Image, spec.Workdir = choice.Image, dockerWorkdir(in.Dockerfile)
+		if spec.Workdir == "" && usesEvalScript(in) {
+			spec.Workdir = swebWorkdir // SWE-bench's images keep the repository there
+		}
 	}
 	sb, err := h.Runtime.Start(ctx, spec)
 	if err != nil {
@@ -239,8 +242,12 @@ func (h *Harness) start(ctx context.Context, in dataset.Instance, scratch string
 // instance (StatusError), or an infrastructure failure when it wraps a
 // runtime.InfraError.
 func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.Prediction, rec *Record, art *Artifacts) (err error) {
-	if strings.TrimSpace(in.TestCommand) == "" {
-		return errors.New("instance has no test_command")
+	evalScript := usesEvalScript(in)
+	if strings.TrimSpace(in.TestCommand) == "" && !evalScript {
+		return errors.New("instance has no test_command and no eval_script")
+	}
+	if evalScript && h.Runtime != nil && h.Runtime.Name() == "local" {
+		return errors.New("instance has an eval_script and no test_command: it runs in a container (a container runtime), not in a work tree on the host")
 	}
 	t := time.Now()
 	scratch, err := os.MkdirTemp(h.ScratchDir, "inst-")
@@ -267,7 +274,9 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 
 	// Test patch, then the model patch.
 	t = time.Now()
-	if strings.TrimSpace(in.TestPatch) != "" {
+	// An eval script applies the test patch itself, after the model patch
+	// (SWE-bench 5.x).
+	if strings.TrimSpace(in.TestPatch) != "" && !evalScript {
 		parsed, err := checkPatchPaths(ctx, wt, in.TestPatch)
 		if err != nil {
 			return fmt.Errorf("test patch: %w", err)
@@ -352,6 +361,9 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 	if timeout <= 0 {
 		timeout = runtime.TimeoutFor(in.Language)
 	}
+	if evalScript {
+		return h.runEvalScript(ctx, in, wt, rec, art, timeout)
+	}
 	if _, err := wt.script(ctx, `touch "$(g rev-parse --git-dir)/$1"`, testStartMarker); err != nil {
 		return fmt.Errorf("mark the test start: %w", err)
 	}
@@ -378,6 +390,7 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 	tr.Parser, tr.JUnitReports, tr.NumResults = fw, reports, len(results)
 	v, out := Grade(f2p, p2p, RunOutcome{Results: results, ExitCode: res.ExitCode, TimedOut: res.TimedOut,
 		Language: in.Language, Framework: fw, Log: art.TestLog})
+	respellVerdicts(&v, f2p, in.FailToPass, p2p, in.PassToPass)
 	rec.Verdicts, rec.PolyBenchOutput = v, out
 	rec.Timing.ParseS = time.Since(t).Seconds()
 	return nil

@@ -186,6 +186,8 @@ func TestEvaluateErrors(t *testing.T) {
 	}
 }
 
+// SWE-bench's pytest node ids in the dataset match polynfi's pytest ids,
+// and the record lists them as the dataset spells them.
 func TestEvaluateNormalizesSWEBenchPytestIDs(t *testing.T) {
 	t.Parallel()
 	fx := newPyFixture(t)
@@ -194,7 +196,8 @@ func TestEvaluateNormalizesSWEBenchPytestIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !rec.Verdicts.SWEBench.Resolved || rec.Verdicts.SWEBench.FailToPass.Success[0] != "tests/test_calc.py:TestAdd:test_add" {
+	if !rec.Verdicts.SWEBench.Resolved || rec.Verdicts.SWEBench.FailToPass.Success[0] != "tests/test_calc.py::TestAdd::test_add" ||
+		rec.Verdicts.PolyBench.PassToPass.Success[0] != "tests/test_calc.py::test_mul" {
 		t.Errorf("swebench verdict %+v", rec.Verdicts.SWEBench)
 	}
 }

@@ -34,13 +34,16 @@ type Key struct {
 
 // TestRun describes the test command's execution.
 type TestRun struct {
-	Command   string   `json:"command"` // the script run with bash -c, as in command.sh
-	ExitCode  int      `json:"exit_code"`
-	TimedOut  bool     `json:"timed_out"`
-	TimeoutS  float64  `json:"timeout_s"`
-	DurationS float64  `json:"duration_s"`
-	Isolation string   `json:"isolation"`
-	Notes     []string `json:"notes,omitempty"`
+	Command  string `json:"command"` // the script run with bash -c, as in command.sh
+	ExitCode int    `json:"exit_code"`
+	// TestExitCode is the test command's own exit status when a SWE-bench
+	// eval script recorded it (ExitCode is then the script's).
+	TestExitCode *int     `json:"test_exit_code,omitempty"`
+	TimedOut     bool     `json:"timed_out"`
+	TimeoutS     float64  `json:"timeout_s"`
+	DurationS    float64  `json:"duration_s"`
+	Isolation    string   `json:"isolation"`
+	Notes        []string `json:"notes,omitempty"`
 	// Parser is "junit" when JUnit XML reports were read, else the
 	// framework detected in the log ("" when none was recognised).
 	Parser       string   `json:"parser"`

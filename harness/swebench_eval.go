@@ -1,10 +1,13 @@
 package harness
 
 import (
+	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/runtime"
 	"github.com/polynfi/polynfi/testlog"
 )
 
@@ -90,4 +93,51 @@ func gradeEvalScriptRun(in dataset.Instance, log []byte, scriptExit int, timedOu
 	}
 	respellVerdicts(&o.verdicts, f2p, in.FailToPass, p2p, in.PassToPass)
 	return o
+}
+
+// swebWorkdir is where SWE-bench's images hold the repository
+// (CONTAINER_WORKDIR of swebench/image_builder/constants), used for a row
+// whose image comes without a Dockerfile to say otherwise.
+const swebWorkdir = "/testbed"
+
+// usesEvalScript reports whether the instance runs SWE-bench 5.x's way: an
+// eval_script and no test_command.
+func usesEvalScript(in dataset.Instance) bool {
+	return strings.TrimSpace(in.TestCommand) == "" && strings.TrimSpace(in.EvalScript) != ""
+}
+
+// runEvalScript is the end of the harness branch of a SWE-bench 5.x row,
+// after the model patch applied in the sandbox (the test patch was not
+// applied: the script does it): the script (swebEvalScript) is copied into
+// the sandbox and run with bash, its standard error sent to its standard
+// output so that the log interleaves them as SWE-bench's exec stream does,
+// with the instance's timeout; the log is graded by gradeEvalScriptRun.
+// The log is the script's output, followed on a timeout by SWE-bench's
+// "Timeout error" line. Source: SWE-bench 5.0.2
+// swebench/harness/run_evaluation.py run_instance.
+func (h *Harness) runEvalScript(ctx context.Context, in dataset.Instance, wt *tree, rec *Record, art *Artifacts, timeout time.Duration) error {
+	script := swebEvalScript(in.EvalScript)
+	path, err := wt.copyPatch(ctx, "eval.sh", script)
+	if err != nil {
+		return err
+	}
+	art.Command = script
+	run := "exec 2>&1\n/bin/bash '" + strings.ReplaceAll(path, "'", `'\''`) + "'\n"
+	res, err := wt.sb.Exec(ctx, runtime.Command{Script: run, Env: h.Env, Timeout: timeout, Writable: h.Writable})
+	if err != nil {
+		return fmt.Errorf("run eval script: %w", err)
+	}
+	rec.Timing.TestS = res.Duration.Seconds()
+	log := append(append([]byte(nil), res.Stdout...), res.Stderr...)
+	if res.TimedOut {
+		log = append(log, fmt.Sprintf("\n\nTimeout error: %d seconds exceeded.", int(timeout.Seconds()))...)
+	}
+	art.TestLog = log
+	t := time.Now()
+	o := gradeEvalScriptRun(in, log, res.ExitCode, res.TimedOut)
+	rec.Test = &TestRun{Command: script, ExitCode: res.ExitCode, TestExitCode: o.exitCode, TimedOut: res.TimedOut, TimeoutS: timeout.Seconds(),
+		DurationS: res.Duration.Seconds(), Isolation: res.Isolation, Notes: append(res.Notes, o.notes...), Parser: o.parser, NumResults: o.results}
+	rec.Verdicts, rec.PolyBenchOutput = o.verdicts, o.out
+	rec.Timing.ParseS = time.Since(t).Seconds()
+	return nil
 }

@@ -50,6 +50,9 @@ type evalOptions struct {
 	agentRuns    int
 	agentTimeout time.Duration
 	agentEnv     []string
+	// containers is true when the run's runtime starts containers (rows
+	// with an eval_script and no test_command run only there).
+	containers bool
 }
 
 func newEvalCmd(e *env) *cobra.Command {
@@ -192,6 +195,22 @@ func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
 	// Rows that cannot run at all are reported once, here, with a count and
 	// what they lack, rather than as one error record per instance.
 	runnable, unrunnable := dataset.SplitRunnable(in.instances, false)
+	if !o.containers {
+		// SWE-bench 5.x rows run their eval_script in a container only.
+		var local []dataset.Instance
+		var need dataset.Unrunnable
+		for _, x := range runnable {
+			if strings.TrimSpace(x.TestCommand) == "" {
+				need.InstanceIDs = append(need.InstanceIDs, x.InstanceID)
+			} else {
+				local = append(local, x)
+			}
+		}
+		if len(need.InstanceIDs) > 0 {
+			need.Problem = "an eval_script and no test_command: it runs in a container, and this run's runtime is local"
+			unrunnable, runnable = append(unrunnable, need), local
+		}
+	}
 	if len(unrunnable) > 0 {
 		msg := fmt.Sprintf("%s: %s", o.dataset, dataset.DescribeUnrunnable(unrunnable, len(in.instances)))
 		if len(runnable) == 0 {

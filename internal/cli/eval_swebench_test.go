@@ -78,3 +78,17 @@ func TestEvalSkipsUnrunnableRowsWithOneLine(t *testing.T) {
 		t.Error("an unrunnable instance got a record")
 	}
 }
+
+// The bundled SWE-bench 5.x rows need a container: with the local runtime
+// they are reported once at load, not evaluated one by one as errors.
+func TestEvalSWEBench5RowsNeedContainers(t *testing.T) {
+	t.Parallel()
+	for _, ds := range []string{"../../examples/swebench/dataset.jsonl", "../../examples/swebench"} {
+		var stdout, stderr bytes.Buffer
+		code := Main(context.Background(), []string{"eval", "--dataset", ds, "--predictions", "gold", "--out", t.TempDir()}, &stdout, &stderr)
+		want := "2 of 2 instances cannot run: 2 have an eval_script and no test_command: it runs in a container, and this run's runtime is local (tidyledger__ledgerkit-12, tidyledger__ledgerkit-15)"
+		if code != ExitError || !strings.Contains(stderr.String(), want) {
+			t.Errorf("%s: exit %d\n%s", ds, code, stderr.String())
+		}
+	}
+}
