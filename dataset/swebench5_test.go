@@ -206,6 +206,16 @@ func TestLoadTaskRepo(t *testing.T) {
 	hinted["hints.md"] = "look at allocate\n"
 	writeTask(t, root, "tidyledger__ledgerkit-16", hinted)
 
+	// A task directory that is a link, and a task file that is one.
+	if err := os.Symlink(filepath.Join(root, "tasks", "tidyledger__ledgerkit-12"), filepath.Join(root, "tasks", "tidyledger__ledgerkit-17")); err != nil {
+		t.Fatal(err)
+	}
+	linked := taskFilesFor("tidyledger__ledgerkit-18")
+	delete(linked, "gold.patch")
+	writeTask(t, root, "tidyledger__ledgerkit-18", linked)
+	if err := os.Symlink("/etc/hostname", filepath.Join(root, "tasks", "tidyledger__ledgerkit-18", "gold.patch")); err != nil {
+		t.Fatal(err)
+	}
 	if !IsTaskRepo(root) || IsTaskRepo(filepath.Join(root, "tasks")) {
 		t.Fatal("IsTaskRepo")
 	}
@@ -247,6 +257,8 @@ func TestLoadTaskRepo(t *testing.T) {
 		"tasks/tidyledger__ledgerkit-13/eval.sh: row 2 [tidyledger__ledgerkit-13]: field eval_script: missing",
 		`tasks/tidyledger__ledgerkit-14/task.yaml: row 3 [tidyledger__ledgerkit-14]: field instance_id: "other__x-1" differs from its directory name "tidyledger__ledgerkit-14"`,
 		"tasks/tidyledger__ledgerkit-15/tests.json: row 4 [tidyledger__ledgerkit-15]: field FAIL_TO_PASS: want a JSON list of strings, got a string",
+		"tasks/tidyledger__ledgerkit-17: row 6 [tidyledger__ledgerkit-17]: a symbolic link, not a task directory: not read",
+		"tasks/tidyledger__ledgerkit-18/gold.patch: row 7 [tidyledger__ledgerkit-18]: field patch: a symbolic link: not read",
 	}
 	if diff := cmp.Diff(wantErrs, msgs); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)

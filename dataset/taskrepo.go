@@ -49,7 +49,8 @@ func IsTaskRepo(path string) bool {
 // (test_patch), eval.sh (eval_script), problem_statement.md, hints.md
 // (optional) and Dockerfile, whose text goes to Instance.Dockerfile and
 // whose directory to Instance.BuildContext (absolute). Files are read
-// byte for byte (CRLF inside a patch is kept).
+// byte for byte (CRLF inside a patch is kept). A task directory or task
+// file that is a symbolic link is an error, not followed.
 //
 // A task directory with a missing or unreadable file, YAML or JSON that
 // does not parse, or an instance_id other than its directory name is a
@@ -71,7 +72,7 @@ func LoadTaskRepo(dir string) (*Dataset, error) {
 	d := &Dataset{Path: dir, Format: FormatTaskRepo, Schema: SchemaSWEBench}
 	var names []string
 	for _, e := range entries {
-		if e.IsDir() {
+		if e.IsDir() || e.Type()&fs.ModeSymlink != 0 {
 			names = append(names, e.Name())
 		}
 	}
@@ -80,7 +81,13 @@ func LoadTaskRepo(dir string) (*Dataset, error) {
 	for i, name := range names {
 		row := i + 1
 		tdir := filepath.Join(root, name)
-		fields, ferr := readTask(tdir)
+		var fields map[string]any
+		var ferr *RowError
+		if fi, err := os.Lstat(tdir); err != nil || !fi.IsDir() {
+			ferr = &RowError{File: tdir, Err: errors.New("a symbolic link, not a task directory: not read")}
+		} else {
+			fields, ferr = readTask(tdir)
+		}
 		if ferr != nil {
 			ferr.Row = row
 			ferr.InstanceID = name
@@ -127,12 +134,28 @@ func LoadTaskRepo(dir string) (*Dataset, error) {
 	return d, nil
 }
 
+// readTaskFile reads a regular file of a task directory; a symbolic link
+// is refused (a task's files are its own, never another place's).
+func readTaskFile(path string) ([]byte, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return nil, errors.New("a symbolic link: not read")
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	return os.ReadFile(path)
+}
+
 // readTask reads the files of one task directory into a row.
 func readTask(tdir string) (map[string]any, *RowError) {
 	bad := func(file, field string, err error) *RowError {
 		return &RowError{File: filepath.Join(tdir, file), Field: field, Err: err}
 	}
-	b, err := os.ReadFile(filepath.Join(tdir, TaskFile))
+	b, err := readTaskFile(filepath.Join(tdir, TaskFile))
 	if err != nil {
 		return nil, bad(TaskFile, "", readErr(err))
 	}
@@ -152,7 +175,7 @@ func readTask(tdir string) (map[string]any, *RowError) {
 		return nil, bad(TaskFile, "", fmt.Errorf("want a mapping of dataset columns, got %s", jsonKind(v)))
 	}
 	for _, tf := range taskFiles {
-		b, err := os.ReadFile(filepath.Join(tdir, tf.file))
+		b, err := readTaskFile(filepath.Join(tdir, tf.file))
 		if err != nil {
 			if tf.file == "hints.md" && errors.Is(err, fs.ErrNotExist) {
 				fields[tf.column] = ""
@@ -162,7 +185,7 @@ func readTask(tdir string) (map[string]any, *RowError) {
 		}
 		fields[tf.column] = string(b)
 	}
-	tb, err := os.ReadFile(filepath.Join(tdir, TaskTestsFile))
+	tb, err := readTaskFile(filepath.Join(tdir, TaskTestsFile))
 	if err != nil {
 		return nil, bad(TaskTestsFile, "", readErr(err))
 	}
@@ -182,7 +205,7 @@ func readTask(tdir string) (map[string]any, *RowError) {
 	for k, v := range tests {
 		fields[k] = v
 	}
-	df, err := os.ReadFile(filepath.Join(tdir, TaskDockerfile))
+	df, err := readTaskFile(filepath.Join(tdir, TaskDockerfile))
 	if err != nil {
 		return nil, bad(TaskDockerfile, "Dockerfile", readErr(err))
 	}
