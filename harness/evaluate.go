@@ -386,6 +386,7 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 	if err != nil {
 		return fmt.Errorf("collect the test reports: %w", err)
 	}
+	cands, tr.Notes = withLogParser(cands, in, art.TestLog, tr.Notes)
 	fw, results, f2p, p2p := chooseReading(cands, in.FailToPass, in.PassToPass, dockerWorkdir(in.Dockerfile))
 	tr.Parser, tr.JUnitReports, tr.NumResults = fw, reports, len(results)
 	v, out := Grade(f2p, p2p, RunOutcome{Results: results, ExitCode: res.ExitCode, TimedOut: res.TimedOut,

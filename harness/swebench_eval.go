@@ -141,3 +141,23 @@ func (h *Harness) runEvalScript(ctx context.Context, in dataset.Instance, wt *tr
 	rec.Timing.ParseS = time.Since(t).Seconds()
 	return nil
 }
+
+// withLogParser adds, for a row with a test_command that names a SWE-bench
+// log_parser, the reading of the log by that parser (framework
+// "swebench:<name>", ids as SWE-bench spells them) after the others:
+// chooseReading takes it when it names more of the expected tests (a
+// published PASS_TO_PASS list with "[100%]"), the earlier readings on a
+// tie. A log_parser polynfi does not implement adds a note instead.
+func withLogParser(cands []candidate, in dataset.Instance, log []byte, notes []string) ([]candidate, []string) {
+	switch {
+	case in.LogParser == "":
+		return cands, notes
+	case !testlog.SWEBenchParserKnown(in.LogParser):
+		return cands, append(notes, fmt.Sprintf("log_parser %q is not one polynfi implements: the framework was detected from the log", in.LogParser))
+	}
+	rs, err := testlog.ParseSWEBench(in.LogParser, []byte(universalNewlines(log)), testlog.SWEBenchContext{InstanceID: in.InstanceID, Version: in.Version})
+	if err != nil {
+		return cands, append(notes, fmt.Sprintf("%s could not read the log: %v", in.LogParser, err))
+	}
+	return append(cands, candidate{"swebench:" + in.LogParser, rs}), notes
+}

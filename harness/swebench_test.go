@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -264,4 +265,39 @@ func containsStr(l []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// A row with a test_command that names a SWE-bench log_parser: the
+// parser's reading is taken when it names more expected tests (a
+// "[100%]" PASS_TO_PASS id that only it reads); an unknown name adds a
+// note and grading goes on with detection.
+func TestEvaluateTestCommandWithLogParser(t *testing.T) {
+	t.Parallel()
+	fx := newPyFixture(t)
+	h, _ := newHarness(t, fx.reposDir, ModeSWEBench)
+	in := fx.inst
+	in.TestCommand += "; echo 'PASSED                                                       [100%]'"
+	in.PassToPass = append(append([]string{}, in.PassToPass...), "[100%]")
+	gold := dataset.Prediction{InstanceID: in.InstanceID, ModelPatch: in.Patch}
+	for _, tc := range []struct {
+		parser, fw string
+		resolved   bool
+		note       string
+	}{
+		{"", "pytest", false, ""},
+		{"parse_log_pytest", "swebench:parse_log_pytest", true, ""},
+		{"parse_log_nosuch", "pytest", false, `log_parser "parse_log_nosuch" is not one polynfi implements`},
+	} {
+		in.LogParser = tc.parser
+		rec, _, err := h.Evaluate(context.Background(), in, gold)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Resolved != tc.resolved || rec.Test.Parser != tc.fw || (tc.note != "" && !strings.Contains(strings.Join(rec.Test.Notes, "\n"), tc.note)) {
+			t.Errorf("log_parser %q: resolved %v parser %q notes %q; verdict %+v", tc.parser, rec.Resolved, rec.Test.Parser, rec.Test.Notes, rec.Verdicts.SWEBench)
+		}
+		if !containsStr(rec.Verdicts.SWEBench.PassToPass.Success, "tests/test_calc.py::test_mul") {
+			t.Errorf("log_parser %q: P2P successes %v, want the dataset's ids", tc.parser, rec.Verdicts.SWEBench.PassToPass.Success)
+		}
+	}
 }
