@@ -28,10 +28,13 @@ type Mode string
 //   - all modes: a run stopped at its timeout is timed_out. SWE-PolyBench
 //     parses whatever output the stopped container left (racing with its
 //     reader thread); SWE-bench marks the log as timed out and unresolved.
-//   - swebench: SWE-bench's EvalType FAIL_ONLY (some JavaScript datasets
-//     grade only FAILED) is not implemented, and a run whose log parses to
-//     no test is unresolved without consulting SWE-bench's "the suite ran"
-//     patterns (they matter only when both test lists are empty).
+//   - swebench, for rows with a test_command: SWE-bench's eval_type
+//     fail_only (some JavaScript datasets grade only FAILED) is not
+//     applied, and a run whose log parses to no test is unresolved without
+//     consulting SWE-bench's "the suite ran" patterns (they matter only when
+//     both test lists are empty). SWE-bench 5.x rows (an eval_script, no
+//     test_command) are graded by SWE-bench 5.0.2's own rules, both of
+//     these included (swebench.go: ReadSWEBenchLog, GradeSWEBenchReading).
 const (
 	// ModePolyBench is SWE-PolyBench's rule: resolved ⇔ the log parsed to
 	// at least one test ∧ F2P ⊆ passed ∧ P2P ∩ failed = ∅; a test missing
