@@ -51,56 +51,88 @@ func PlaceholderHelp() string {
 	return b.String()
 }
 
+// placeholders returns the [start, end) spans and names of the
+// placeholders of tmpl; "${name}" is bash's, not a placeholder.
+func placeholders(tmpl string) (spans [][2]int, names []string) {
+	for _, m := range placeholderRe.FindAllStringSubmatchIndex(tmpl, -1) {
+		if m[0] > 0 && tmpl[m[0]-1] == '$' {
+			continue
+		}
+		spans = append(spans, [2]int{m[0], m[1]})
+		names = append(names, tmpl[m[2]:m[3]])
+	}
+	return spans, names
+}
+
 // CheckTemplate returns an error naming the first unknown placeholder.
 func CheckTemplate(tmpl string) error {
 	if strings.TrimSpace(tmpl) == "" {
 		return fmt.Errorf("empty agent command")
 	}
-	for _, m := range placeholderRe.FindAllStringSubmatch(tmpl, -1) {
-		if _, ok := Placeholders[m[1]]; !ok {
-			return fmt.Errorf("agent command: unknown placeholder {%s} (known: %s)", m[1], strings.TrimSpace(strings.ReplaceAll(PlaceholderHelp(), "\n", ";")))
+	_, names := placeholders(tmpl)
+	for _, n := range names {
+		if _, ok := Placeholders[n]; !ok {
+			var known []string
+			for k := range Placeholders {
+				known = append(known, "{"+k+"}")
+			}
+			sort.Strings(known)
+			return fmt.Errorf("agent command: unknown placeholder {%s} (known: %s)", n, strings.Join(known, " "))
 		}
 	}
 	return nil
 }
 
 // Expand renders a command template for one run: every {name} of
-// Placeholders becomes its value, shell-quoted; other text is kept as
-// written. Unknown placeholders are an error (CheckTemplate).
+// Placeholders becomes its value, shell-quoted; other text (bash's own
+// ${name} included) is kept as written. Unknown placeholders are an error
+// (CheckTemplate).
 func Expand(tmpl string, v Vars) (string, error) {
 	if err := CheckTemplate(tmpl); err != nil {
 		return "", err
 	}
-	return placeholderRe.ReplaceAllStringFunc(tmpl, func(m string) string {
-		switch m[1 : len(m)-1] {
-		case "prompt_file":
-			return ShellQuote(v.PromptFile)
-		case "prompt":
-			return ShellQuote(v.Prompt)
-		case "workdir":
-			return ShellQuote(v.Workdir)
-		case "out_dir":
-			return ShellQuote(v.OutDir)
-		case "instance_id":
-			return ShellQuote(v.InstanceID)
-		case "run":
-			return fmt.Sprint(v.Run)
-		case "model":
-			return ShellQuote(v.Model)
-		case "model_args":
-			if v.Model == "" || v.ModelFlag == "" {
-				return ""
-			}
-			return v.ModelFlag + " " + ShellQuote(v.Model)
-		case "files":
-			q := make([]string, len(v.Files))
-			for i, f := range v.Files {
-				q[i] = ShellQuote(f)
-			}
-			return strings.Join(q, " ")
+	spans, names := placeholders(tmpl)
+	var b strings.Builder
+	last := 0
+	for i, sp := range spans {
+		b.WriteString(tmpl[last:sp[0]])
+		b.WriteString(value(names[i], v))
+		last = sp[1]
+	}
+	b.WriteString(tmpl[last:])
+	return b.String(), nil
+}
+
+// value is the shell-quoted value of placeholder name.
+func value(name string, v Vars) string {
+	switch name {
+	case "prompt_file":
+		return ShellQuote(v.PromptFile)
+	case "prompt":
+		return ShellQuote(v.Prompt)
+	case "workdir":
+		return ShellQuote(v.Workdir)
+	case "out_dir":
+		return ShellQuote(v.OutDir)
+	case "instance_id":
+		return ShellQuote(v.InstanceID)
+	case "run":
+		return fmt.Sprint(v.Run)
+	case "model":
+		return ShellQuote(v.Model)
+	case "model_args":
+		if v.Model == "" || v.ModelFlag == "" {
+			return ""
 		}
-		return m
-	}), nil
+		return v.ModelFlag + " " + ShellQuote(v.Model)
+	case "files":
+		q := make([]string, len(v.Files))
+		for i, f := range v.Files {
+			q[i] = ShellQuote(f)
+		}
+		return strings.Join(q, " ")
+	}
+	return ""
 }
 
 // ShellQuote quotes s as one word for bash: single quotes, with each

@@ -28,6 +28,9 @@ func TestExpandQuotesForBash(t *testing.T) {
 	if diff := cmp.Diff(strings.Join(want, "\n")+"\n", string(out)); diff != "" {
 		t.Errorf("words (-want +got):\n%s", diff)
 	}
+	if got, _ := Expand("echo ${run} {run}", Vars{Run: 2}); got != "echo ${run} 2" {
+		t.Errorf("bash's ${run} must stay: %q", got)
+	}
 	noModel, _ := Expand("run {model_args} -", Vars{ModelFlag: "--model"})
 	if noModel != "run  -" {
 		t.Errorf("{model_args} without --model = %q, want it empty", noModel)
@@ -36,7 +39,7 @@ func TestExpandQuotesForBash(t *testing.T) {
 
 func TestCheckTemplate(t *testing.T) {
 	t.Parallel()
-	for tmpl, ok := range map[string]bool{"tool {workdir}": true, "tool {prompt_fiel}": false, "": false, "awk '{print $1}'": true} {
+	for tmpl, ok := range map[string]bool{"tool {workdir}": true, "tool {prompt_fiel}": false, "": false, "awk '{print $1}'": true, "x=1; echo ${x} {run}": true} {
 		if err := CheckTemplate(tmpl); (err == nil) != ok {
 			t.Errorf("CheckTemplate(%q) = %v, want ok=%v", tmpl, err, ok)
 		}
