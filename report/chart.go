@@ -60,7 +60,8 @@ func textWidth(s string, size float64) float64 {
 // group labels and notes are measured (by textWidth) before the size is
 // chosen. Each bar is a <rect class="bar"> with data-value (the table
 // text), data-ref ("table:row:col") and data-series/data-group; an absent
-// value is a <text class="absent">.
+// value is a <text class="absent">. The <svg> carries data-scale, the
+// pixels per unit of the value axis.
 func (c BarChart) SVG() []byte {
 	const (
 		font   = 12.0
@@ -131,8 +132,8 @@ func (c BarChart) SVG() []byte {
 	y := func(v float64) float64 { return top + plotH*(hi-v)/(hi-lo) }
 
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="chart" id="%s" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="sans-serif" font-size="%.0f" data-lo="%s" data-hi="%s">`,
-		html.EscapeString(c.ID), width, height, width, height, font, fnum(lo), fnum(hi))
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="chart" id="%s" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="sans-serif" font-size="%.0f" data-lo="%s" data-hi="%s" data-scale="%s">`,
+		html.EscapeString(c.ID), width, height, width, height, font, fnum(lo), fnum(hi), fnum(plotH/(hi-lo)))
 	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="#fff"/>`)
 	fmt.Fprintf(&b, `<text class="title" x="12" y="22" font-size="%.0f" font-weight="bold">%s</text>`, font+2, html.EscapeString(title))
 	for _, it := range legend {
@@ -140,9 +141,12 @@ func (c BarChart) SVG() []byte {
 			it.x, it.y-10, it.col, it.x+16, it.y, html.EscapeString(it.name))
 	}
 	// Axis and grid.
-	for v := lo; v <= hi+step/2; v += step {
+	// Ticks by index (no accumulated rounding), labelled to the step's decimals.
+	dec := max(0, int(math.Ceil(-math.Log10(step)-1e-9)))
+	for i := 0; lo+float64(i)*step <= hi+step/2; i++ {
+		v := lo + float64(i)*step
 		fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#e5e5e5"/>`, left, left+plotW, y(v), y(v))
-		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, left-6, y(v)+4, fnum(v))
+		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, left-6, y(v)+4, strconv.FormatFloat(v, 'f', dec, 64))
 	}
 	fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#333"/>`, left, left+plotW, y(0), y(0))
 	for g, name := range c.Groups {

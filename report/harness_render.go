@@ -193,10 +193,9 @@ func InstancesTable(r *Harness) Table {
 		row := []string{u.ID, u.Outcome, string(u.Status), orDash(reason), orDash(strings.Join(modes, ", ")), f1(u.FileF1), f1(u.NodeF1), orDash(strings.Join(ip, ", "))}
 		links := make([]string, len(row)+3)
 		if u.Dir != "" {
-			for i, f := range []string{harness.LogFile, harness.PatchFile, harness.CommandFile} {
-				row = append(row, u.Dir+"/"+f)
+			for _, f := range []string{harness.LogFile, harness.PatchFile, harness.CommandFile} {
+				row = append(row, f)
 				links[len(row)-1] = u.Dir + "/" + f
-				_ = i
 			}
 		} else {
 			row = append(row, Dash, Dash, Dash)
@@ -205,7 +204,8 @@ func InstancesTable(r *Harness) Table {
 		t.Links = append(t.Links, links)
 	}
 	t.Notes = append(t.Notes, "outcome: resolved / unresolved (tests ran), empty_patch, error (the harness could not evaluate it), "+
-		"incomplete (not evaluated: the run was interrupted), missing (no prediction; counts as an empty one). Links are relative to the run directory.")
+		"incomplete (not evaluated: the run was interrupted), missing (no prediction; counts as an empty one). Links are relative to the run directory "+
+		"(the text format prints the paths).")
 	return t
 }
 

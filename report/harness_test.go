@@ -120,3 +120,22 @@ func TestHarnessChartAndHTML(t *testing.T) {
 		t.Errorf("charts without retrieval: %d", len(p.Charts))
 	}
 }
+
+// TestChartTicks: tick labels carry the step's decimals, never float noise
+// (the browser test found "0.6000000000000001" drawn outside the chart).
+func TestChartTicks(t *testing.T) {
+	t.Parallel()
+	c := BarChart{ID: "c", Title: "t", Groups: []string{"g"}, Series: []BarSeries{{Name: "s", Bars: []Bar{{Value: 0.6, OK: true, Text: "0.60"}}}}}
+	svg := string(c.SVG())
+	for _, part := range strings.Split(svg, `class="tick"`)[1:] {
+		label := part[strings.Index(part, ">")+1 : strings.Index(part, "<")]
+		if len(label) > 3 {
+			t.Errorf("tick label %q", label)
+		}
+	}
+	for _, want := range []string{">0.2<", ">0.6<", `data-value="0.60"`} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("svg lacks %s", want)
+		}
+	}
+}

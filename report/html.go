@@ -27,6 +27,7 @@ body{font-family:system-ui,sans-serif;margin:2em;max-width:80em;color:#111}
 table{border-collapse:collapse;margin:1em 0}
 th,td{border:1px solid #ccc;padding:.3em .6em;text-align:right;white-space:nowrap}
 th:first-child,td:first-child{text-align:left}
+td.wrap{white-space:normal;min-width:14em;max-width:32em;text-align:left}
 caption{font-weight:bold;text-align:left;padding:.4em 0;white-space:normal}
 figure{margin:1em 0;overflow-x:auto}
 svg.chart{display:block;max-width:none}
@@ -39,12 +40,15 @@ svg.chart{display:block;max-width:none}
 {{range .Charts}}<figure>{{.}}</figure>{{end}}
 {{range .Tables}}<table{{if .ID}} id="{{.ID}}"{{end}}><caption>{{.Title}}</caption>
 <thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead>
-<tbody>{{range .HTMLRows}}<tr>{{range .}}<td>{{if .Href}}<a href="{{.Href}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}</td>{{end}}</tr>{{end}}</tbody>
+<tbody>{{range .HTMLRows}}<tr>{{range .}}<td{{if .Wrap}} class="wrap"{{end}}>{{if .Href}}<a href="{{.Href}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}</td>{{end}}</tr>{{end}}</tbody>
 </table>{{range .Notes}}<p class="note">{{.}}</p>{{end}}{{end}}
 </body></html>
 `))
 
-type htmlCell struct{ Text, Href string }
+type htmlCell struct {
+	Text, Href string
+	Wrap       bool // long free text (a reason, a unit list): wraps
+}
 
 type htmlTable struct {
 	Table
@@ -66,6 +70,7 @@ func WriteHTML(w io.Writer, p Page) error {
 			row := make([]htmlCell, len(r))
 			for j, c := range r {
 				row[j].Text = c
+				row[j].Wrap = len([]rune(c)) > 40
 				if i < len(t.Links) && j < len(t.Links[i]) {
 					row[j].Href = t.Links[i][j]
 				}

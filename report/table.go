@@ -55,8 +55,8 @@ func WriteText(w io.Writer, tables ...Table) error {
 		for i, h := range t.Header {
 			widths[i] = utf8.RuneCountInString(h)
 		}
-		for _, r := range t.Rows {
-			for i, c := range r {
+		for ri, r := range t.Rows {
+			for i, c := range linkedCells(t, ri, r) {
 				if i < len(widths) {
 					widths[i] = max(widths[i], utf8.RuneCountInString(c))
 				}
@@ -80,8 +80,8 @@ func WriteText(w io.Writer, tables ...Table) error {
 			sep[i] = strings.Repeat("-", wd)
 		}
 		line(sep)
-		for _, r := range t.Rows {
-			line(r)
+		for i, r := range t.Rows {
+			line(linkedCells(t, i, r))
 		}
 		for _, n := range t.Notes {
 			fmt.Fprintln(w, n)
@@ -122,4 +122,19 @@ func WriteMarkdown(w io.Writer, tables ...Table) error {
 		}
 	}
 	return nil
+}
+
+// linkedCells returns row i of t with every linked cell replaced by its
+// link (plain text shows where a file is, not the link's label).
+func linkedCells(t Table, i int, r []string) []string {
+	if i >= len(t.Links) {
+		return r
+	}
+	out := append([]string(nil), r...)
+	for j, l := range t.Links[i] {
+		if l != "" && j < len(out) {
+			out[j] = l
+		}
+	}
+	return out
 }

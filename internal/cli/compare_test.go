@@ -40,11 +40,7 @@ func TestCompareNFISampleByHand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 72 pytest sessions")
 	}
-	out := filepath.Join(t.TempDir(), "nfi")
-	if _, stderr, code := runCLI(t, "eval", "--dataset", "../../examples/nfi/tasks.jsonl", "--predictions", "../../examples/nfi/predictions.jsonl",
-		"--out", out, "--workers", "2"); code != ExitOK {
-		t.Fatalf("eval: exit %d\n%s", code, stderr)
-	}
+	out := nfiSampleRun(t)
 	// Two agents in one run need the choice.
 	if _, stderr, code := runCLI(t, "compare", out, out); code != ExitUsage || !strings.Contains(stderr, "--model-a") {
 		t.Errorf("compare without --model-a: exit %d\n%s", code, stderr)

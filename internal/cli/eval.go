@@ -479,6 +479,12 @@ func runMetricsOnly(e *env, o evalOptions, in *evalInputs, ropts *retrieval.Opti
 		opts := *ropts
 		if dir, err := repos.Source(e.ctx, j.Instance.Repo); err == nil {
 			src = retrieval.NewGitSource(e.ctx, dir, j.Instance.BaseCommit)
+			// An unapplied patch scores 0, as in an evaluated run.
+			ok, err := harness.PatchApplies(e.ctx, dir, j.Instance.BaseCommit, j.Instance.TestPatch, j.Prediction.ModelPatch)
+			if err != nil {
+				fmt.Fprintf(e.stderr, "polynfi: %s: cannot check whether the patch applies: %v\n", j.Instance.InstanceID, err)
+			}
+			opts.Unapplied = err == nil && !ok
 		} else {
 			opts.Nodes = false
 			fmt.Fprintf(e.stderr, "polynfi: %s: node metrics skipped: %v\n", j.Instance.InstanceID, err)

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -159,6 +160,74 @@ func TestReportPerInstance(t *testing.T) {
 			if code != ExitOK || !strings.Contains(stdout, w) {
 				t.Errorf("%v: exit %d, lacks %q\n%s\n%s", c.args, code, w, stdout, stderr)
 			}
+		}
+	}
+}
+
+// "The same predictions give different localization means depending on the
+// mode ...; instances without a prediction drop out of the node
+// denominator although the note says they count 0; a patch that does not
+// apply scores file F1 1.0 under --metrics-only and 0 in a full run."
+func TestLocalizationSameInEveryMode(t *testing.T) {
+	t.Parallel()
+	ds := pyEvalFixture(t)
+	// Add two instances of the same repository: one whose prediction does
+	// not apply (it edits a line that is not there) and one without a
+	// prediction.
+	b, _ := os.ReadFile(ds)
+	var row map[string]any
+	json.Unmarshal(b, &row)
+	var lines []string
+	for i, id := range []string{"acme__calc-1", "acme__calc-2", "acme__calc-3"} {
+		r := map[string]any{}
+		for k, v := range row {
+			r[k] = v
+		}
+		r["instance_id"] = id
+		_ = i
+		line, _ := json.Marshal(r)
+		lines = append(lines, string(line))
+	}
+	os.WriteFile(ds, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	unapplied := "diff --git a/calc.py b/calc.py\n--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a * b\n+    return a + b\n"
+	gold := row["patch"].(string)
+	p1, _ := json.Marshal(map[string]string{"instance_id": "acme__calc-1", "model_name_or_path": "m", "model_patch": gold})
+	p2, _ := json.Marshal(map[string]string{"instance_id": "acme__calc-2", "model_name_or_path": "m", "model_patch": unapplied})
+	preds := filepath.Join(t.TempDir(), "p.jsonl")
+	os.WriteFile(preds, []byte(string(p1)+"\n"+string(p2)+"\n"), 0o644)
+
+	type overall struct {
+		File struct {
+			N  int
+			F1 float64
+		}
+		Node struct {
+			N  int
+			F1 float64
+		}
+	}
+	full := t.TempDir()
+	if _, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", preds, "--out", full); code != ExitOK {
+		t.Fatalf("eval: %s", stderr)
+	}
+	rep := readHarnessReport(t, full)
+	var got [2]overall
+	rb, _ := json.Marshal(rep.Polynfi.Retrieval.Overall)
+	json.Unmarshal(rb, &got[0])
+	stdout, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", preds, "--metrics-only", "--format", "json")
+	if code != ExitOK {
+		t.Fatalf("metrics-only: %s", stderr)
+	}
+	var mo struct {
+		Summary struct{ Overall json.RawMessage }
+	}
+	json.Unmarshal([]byte(stdout), &mo)
+	json.Unmarshal(mo.Summary.Overall, &got[1])
+	// Three units in both denominators; only the applied gold patch scores
+	// (1 each), the unapplied and the missing prediction count 0.
+	for i, g := range got {
+		if g.File.N != 3 || g.Node.N != 3 || math.Abs(g.File.F1-1.0/3) > 1e-9 || math.Abs(g.Node.F1-1.0/3) > 1e-9 {
+			t.Errorf("%s: %+v, want file and node F1 1/3 over 3 units", []string{"full run", "metrics-only"}[i], g)
 		}
 	}
 }

@@ -1,0 +1,248 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/polynfi/polynfi/internal/citest"
+)
+
+// chromiumPath finds Debian's chromium; under CI=true its absence fails
+// the test (.ci/chromium.sh installs it), elsewhere it skips.
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	citest.Missing(t, "chromium is not installed (.ci/chromium.sh installs it)")
+	return ""
+}
+
+// chartCheck is what the page script reports for one page.
+type chartCheck struct {
+	Bars       int      `json:"bars"`
+	Absent     int      `json:"absent"`
+	Charts     int      `json:"charts"`
+	Texts      int      `json:"texts"`
+	Cells      int      `json:"cells"`
+	Mismatches []string `json:"mismatches"`
+	Clipped    []string `json:"clipped"`
+	Viewport   int      `json:"viewport"`
+}
+
+// pageScript checks, in the browser, every bar and every "–" drawn in a
+// chart against the table cell it names (data-ref "table:row:col"): the
+// bar's label is the cell's text, its number is the cell's number to the
+// cell's precision, and its height is the number times the chart's scale;
+// an absent value is "–" in its cell. It then looks for clipped text:
+// every <text> of a chart must lie inside its <svg>'s viewBox and the
+// chart inside the window's width, and no table cell, caption or
+// paragraph may hide content (scrollWidth > clientWidth).
+const pageScript = `(() => {
+  const out = {bars: 0, absent: 0, charts: 0, texts: 0, cells: 0, mismatches: [], clipped: [], viewport: window.innerWidth};
+  const cell = (ref) => {
+    const [id, row, col] = ref.split(':');
+    const t = document.getElementById(id);
+    if (!t) return null;
+    const tr = t.tBodies[0].rows[+row];
+    if (!tr) return null;
+    const td = tr.cells[+col];
+    return td ? td.textContent.trim() : null;
+  };
+  const numberOf = (s) => {
+    const m = s.replace('\u2212', '-').match(/^[+-]?\d+(\.\d+)?/);
+    return m ? {v: parseFloat(m[0]), dec: m[1] ? m[1].length - 1 : 0} : null;
+  };
+  for (const svg of document.querySelectorAll('svg.chart')) {
+    out.charts++;
+    const scale = parseFloat(svg.dataset.scale);
+    const vb = svg.viewBox.baseVal;
+    for (const r of svg.querySelectorAll('rect.bar')) {
+      out.bars++;
+      const c = cell(r.dataset.ref);
+      const where = svg.id + ' ' + r.dataset.series + '/' + r.dataset.group;
+      if (c === null) { out.mismatches.push(where + ': no cell ' + r.dataset.ref); continue; }
+      if (c !== r.dataset.value) out.mismatches.push(where + ': bar says ' + r.dataset.value + ', table ' + c);
+      const n = numberOf(c);
+      const drawn = parseFloat(r.dataset.number);
+      if (!n) { out.mismatches.push(where + ': cell ' + c + ' has no number'); continue; }
+      if (Math.abs(n.v - drawn) > 0.5 * Math.pow(10, -n.dec) + 1e-9) out.mismatches.push(where + ': drawn ' + drawn + ', table ' + c);
+      const h = r.height.baseVal.value;
+      if (Math.abs(h - Math.abs(drawn) * scale) > 0.05) out.mismatches.push(where + ': height ' + h + ' for ' + drawn);
+    }
+    for (const a of svg.querySelectorAll('text.absent')) {
+      out.absent++;
+      const c = cell(a.dataset.ref);
+      if (c !== '\u2013') out.mismatches.push(svg.id + ' ' + a.dataset.series + '/' + a.dataset.group + ': drawn absent, table ' + c);
+    }
+    for (const t of svg.querySelectorAll('text')) {
+      out.texts++;
+      const b = t.getBBox();
+      if (b.x < vb.x - 0.5 || b.y < vb.y - 0.5 || b.x + b.width > vb.x + vb.width + 0.5 || b.y + b.height > vb.y + vb.height + 0.5)
+        out.clipped.push(svg.id + ' text "' + t.textContent + '" at ' + [b.x, b.y, b.width, b.height].map(Math.round) + ' outside ' + [vb.width, vb.height]);
+    }
+    const sb = svg.getBoundingClientRect();
+    if (sb.right > window.innerWidth + 0.5) out.clipped.push(svg.id + ' is ' + Math.round(sb.width) + ' px wide, wider than the window');
+  }
+  for (const el of document.querySelectorAll('td, th, caption, p, li, h1')) {
+    out.cells++;
+    if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflow !== 'visible')
+      out.clipped.push(el.tagName + ' "' + el.textContent.slice(0, 40) + '" hides content');
+  }
+  return out;
+})()`
+
+// TestHTMLReportsInBrowser opens the HTML reports of the bundled runs in
+// headless Chromium: the SWE-PolyBench sample (gold), the SWE-NFI sample
+// (two agents), an interrupted run, a SWE-bench-schema run (no language
+// column) and a comparison. Every number drawn in a chart must equal the
+// number in its table, no text may be clipped, and a screenshot of each
+// page is written (to $POLYNFI_SCREENSHOTS when set).
+func TestHTMLReportsInBrowser(t *testing.T) {
+	t.Parallel()
+	chrome := chromiumPath(t)
+	if testing.Short() {
+		t.Skip("evaluates the bundled samples (-short)")
+	}
+	pages := map[string]string{}
+	render := func(name string, args ...string) {
+		stdout, stderr, code := runCLI(t, args...)
+		if code != ExitOK {
+			t.Fatalf("%s: %v: exit %d\n%s", name, args, code, stderr)
+		}
+		p := filepath.Join(t.TempDir(), name+".html")
+		if err := os.WriteFile(p, []byte(stdout), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		pages[name] = p
+	}
+	// SWE-PolyBench sample, gold.
+	poly := sampleEval(t, "polybench-gold", "--dataset", "../../examples/polybench/dataset.csv", "--predictions", "gold", "--workers", "2")
+	render("polybench", "report", "--format", "html", poly)
+	// SWE-NFI sample and the comparison of its two agents.
+	nfiRun := nfiSampleRun(t)
+	render("nfi", "report", "--format", "html", nfiRun)
+	render("compare", "compare", "--format", "html", nfiRun, nfiRun, "--model-a", "agent-alpha", "--model-b", "agent-beta")
+	// An interrupted run.
+	bin := buildPolynfi(t)
+	ds := evalFixture(t, 6, "0.6")
+	intr := filepath.Join(t.TempDir(), "interrupted")
+	if code, stderr := startUntil(t, bin, intr, []string{"eval", "--dataset", ds, "--predictions", "gold", "--out", intr}, 1, syscall.SIGINT); code != ExitInterrupted {
+		t.Fatalf("interrupt: exit %d\n%s", code, stderr)
+	}
+	render("interrupted", "report", "--format", "html", intr)
+	// A SWE-bench-schema run: FAIL_TO_PASS/PASS_TO_PASS, no language column.
+	swe := sweBenchSchemaRun(t)
+	render("swebench", "report", "--format", "html", swe)
+
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chrome),
+		chromedp.Flag("headless", true),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelA()
+	bctx, cancelB := chromedp.NewContext(actx)
+	defer cancelB()
+	ctx, cancel := context.WithTimeout(bctx, 3*time.Minute)
+	defer cancel()
+	shots := os.Getenv("POLYNFI_SCREENSHOTS")
+	if shots == "" {
+		shots = t.TempDir()
+	}
+	wantCharts := map[string]int{"polybench": 2, "nfi": 1, "compare": 2, "interrupted": 1, "swebench": 1}
+	for _, name := range []string{"polybench", "nfi", "compare", "interrupted", "swebench"} {
+		if _, err := chromedp.Run(ctx, chromedp.Navigate("file://"+pages[name])); err != nil {
+			t.Fatalf("%s: navigate: %v", name, err)
+		}
+		if _, err := chromedp.Run(ctx, chromedp.WaitReady("body")); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify(`+pageScript+`)`))
+		if err != nil {
+			t.Fatalf("%s: page script: %v", name, err)
+		}
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatalf("%s: screenshot: %v", name, err)
+		}
+		var c chartCheck
+		if err := json.Unmarshal([]byte(raw), &c); err != nil {
+			t.Fatalf("%s: %v: %s", name, err, raw)
+		}
+		t.Logf("%s: %d charts, %d bars, %d absent, %d chart texts, %d cells checked", name, c.Charts, c.Bars, c.Absent, c.Texts, c.Cells)
+		if c.Charts < wantCharts[name] || c.Bars == 0 {
+			t.Errorf("%s: %d charts with %d bars, want at least %d charts", name, c.Charts, c.Bars, wantCharts[name])
+		}
+		for _, m := range c.Mismatches {
+			t.Errorf("%s: chart and table disagree: %s", name, m)
+		}
+		for _, m := range c.Clipped {
+			t.Errorf("%s: clipped: %s", name, m)
+		}
+		out := filepath.Join(shots, name+".png")
+		if err := os.WriteFile(out, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The interrupted page says so.
+	b, _ := os.ReadFile(pages["interrupted"])
+	if !strings.Contains(string(b), "not evaluated, re-run to resume") {
+		t.Error("the interrupted run's page has no notice")
+	}
+}
+
+// sweBenchSchemaRun evaluates a two-instance dataset in SWE-bench's field
+// names without a language column; one prediction resolves, one is wrong.
+func sweBenchSchemaRun(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	repo := filepath.Join(dir, "repos", "acme__echo")
+	os.MkdirAll(repo, 0o755)
+	sh(t, repo, "git", "init", "--quiet", "--initial-branch=main")
+	os.WriteFile(filepath.Join(repo, "a.py"), []byte("def f():\n    return 1\n"), 0o644)
+	sh(t, repo, "git", "add", "a.py")
+	sh(t, repo, "git", "commit", "--quiet", "-m", "base")
+	base := sh(t, repo, "git", "rev-parse", "HEAD")
+	gold := "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n def f():\n-    return 1\n+    return 2\n"
+	var rows []string
+	for i := 0; i < 2; i++ {
+		row := map[string]any{"instance_id": fmt.Sprintf("acme__echo-%d", i), "repo": "acme/echo", "base_commit": base, "patch": gold, "test_patch": "",
+			"test_command": `if grep -q "return 2" a.py; then s=PASSED; else s=FAILED; fi; echo "==== test session starts ===="; echo "t.py::test_f $s"`,
+			"FAIL_TO_PASS": `["t.py::test_f"]`, "PASS_TO_PASS": `[]`}
+		line, _ := json.Marshal(row)
+		rows = append(rows, string(line))
+	}
+	ds := filepath.Join(dir, "dataset.jsonl")
+	os.WriteFile(ds, []byte(strings.Join(rows, "\n")+"\n"), 0o644)
+	wrong := "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n def f():\n-    return 1\n+    return 3\n"
+	p1, _ := json.Marshal(map[string]string{"instance_id": "acme__echo-0", "model_name_or_path": "m", "model_patch": gold})
+	p2, _ := json.Marshal(map[string]string{"instance_id": "acme__echo-1", "model_name_or_path": "m", "model_patch": wrong})
+	preds := filepath.Join(dir, "preds.jsonl")
+	os.WriteFile(preds, []byte(string(p1)+"\n"+string(p2)+"\n"), 0o644)
+	out := filepath.Join(dir, "out")
+	if _, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", preds, "--out", out); code != ExitOK {
+		t.Fatalf("swebench-schema eval: exit %d\n%s", code, stderr)
+	}
+	return out
+}
