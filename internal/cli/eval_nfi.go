@@ -79,7 +79,48 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
-	man := &harness.Manifest{Kind: harness.KindNFISuite, Dataset: o.dataset, Predictions: strings.Join(o.predictions, ","), Started: time.Now().UTC()}
+	// The manifest lists the (task, agent, run) units this call asks for,
+	// merged with earlier calls', so that an interrupted run can say how
+	// many were not evaluated.
+	man, ok, err := harness.ReadManifest(o.out)
+	if err != nil {
+		return err
+	}
+	if !ok || man.Kind != harness.KindNFISuite {
+		man = &harness.Manifest{Kind: harness.KindNFISuite}
+	}
+	man.Dataset, man.Predictions, man.Started, man.Complete, man.Finished = o.dataset, strings.Join(o.predictions, ","), time.Now().UTC(), false, time.Time{}
+	{
+		only := map[string]bool{}
+		for _, id := range o.instanceIDs {
+			only[id] = true
+		}
+		type mr struct {
+			model string
+			run   int
+		}
+		seen := map[mr]bool{}
+		var pairs []mr
+		for _, p := range preds {
+			k := mr{p.ModelNameOrPath, p.Run}
+			if !seen[k] {
+				seen[k] = true
+				pairs = append(pairs, k)
+			}
+		}
+		var units []harness.ManifestUnit
+		var insts []harness.ManifestInstance
+		for _, tk := range ts.Tasks {
+			if len(only) > 0 && !only[tk.InstanceID] {
+				continue
+			}
+			insts = append(insts, harness.ManifestInstance{InstanceID: tk.InstanceID})
+			for _, p := range pairs {
+				units = append(units, harness.ManifestUnit{Key: harness.Key{InstanceID: tk.InstanceID, Model: p.model, Run: p.run}})
+			}
+		}
+		man.Merge(insts, units)
+	}
 	if err := man.Write(o.out); err != nil {
 		return err
 	}
@@ -128,7 +169,7 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 	if err != nil {
 		return err
 	}
-	rep := buildNFIReport(records, eng.Catalog.Version)
+	rep := buildNFIReport(o.out, records, eng.Catalog.Version)
 	if err := writeNFIRunReport(o.out, rep); err != nil {
 		return err
 	}

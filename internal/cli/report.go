@@ -33,9 +33,14 @@ type nfiReportJSON struct {
 	// evaluated as an agent) that were not functionally correct: the Human
 	// Reference row assumes 100%, so such runs point at a broken task.
 	GoldFailures int `json:"gold_failures"`
+	// NotEvaluated counts the (task, agent, run) units the run's manifest
+	// asks for that have no record; Notice is the "interrupted, N not
+	// evaluated, re-run to resume" line of an interrupted run.
+	NotEvaluated int    `json:"not_evaluated"`
+	Notice       string `json:"notice,omitempty"`
 }
 
-func buildNFIReport(records []nfisuite.Record, catalog string) nfiReportJSON {
+func buildNFIReport(dir string, records []nfisuite.Record, catalog string) nfiReportJSON {
 	out := nfiReportJSON{Kind: "nfi_suite", Catalog: catalog, Grading: "strict", Records: len(records),
 		Invalid: map[string]int{}, Tests: map[string]int{}}
 	for _, r := range records {
@@ -47,6 +52,20 @@ func buildNFIReport(records []nfisuite.Record, catalog string) nfiReportJSON {
 		}
 		if r.Model == "gold" && !r.FunctionallyCorrect {
 			out.GoldFailures++
+		}
+	}
+	if m, ok, err := harness.ReadManifest(dir); err == nil && ok {
+		have := map[string]bool{}
+		for _, r := range records {
+			have[fmt.Sprintf("%s\x00%s\x00%d", r.InstanceID, r.Model, r.Run)] = true
+		}
+		for _, u := range m.Units {
+			if !have[fmt.Sprintf("%s\x00%s\x00%d", u.InstanceID, u.Model, u.Run)] {
+				out.NotEvaluated++
+			}
+		}
+		if !m.Complete {
+			out.Notice = fmt.Sprintf("interrupted, %d not evaluated, re-run to resume", out.NotEvaluated)
 		}
 	}
 	out.Report = report.BuildNFI(records)
@@ -61,9 +80,15 @@ func renderNFI(w io.Writer, rep nfiReportJSON, format string) error {
 		return writeJSON(w, rep)
 	case "markdown":
 		fmt.Fprintf(w, "## SWE-NFI suite: %d tasks, %d agents, %d runs\n\n", rep.Report.Tasks, len(rep.Report.Agents), rep.Records)
+		if rep.Notice != "" {
+			fmt.Fprintf(w, "**%s**\n\n", rep.Notice)
+		}
 		return report.WriteMarkdown(w, rep.Tables...)
 	case "html":
-		return report.WriteHTML(w, report.Page{Title: "SWE-NFI suite report", Charts: rep.Report.Charts(rep.Tables), Tables: rep.Tables})
+		return report.WriteHTML(w, report.Page{Title: "SWE-NFI suite report", Notice: rep.Notice, Charts: rep.Report.Charts(rep.Tables), Tables: rep.Tables})
+	}
+	if rep.Notice != "" {
+		fmt.Fprintln(w, rep.Notice)
 	}
 	fmt.Fprintf(w, "SWE-NFI suite: %d tasks, %d agents, %d runs (strict grading)\n", rep.Report.Tasks, len(rep.Report.Agents), rep.Records)
 	fmt.Fprintf(w, "invalid runs by reason: %s; test runs by status: %s\n", countsText(rep.Invalid), countsText(rep.Tests))
@@ -163,7 +188,7 @@ func reportRunDir(e *env, dir, format string, instances bool, bundle string) err
 		if len(records) == 0 {
 			return fmt.Errorf("%s: nothing could be evaluated: the run has no records", dir)
 		}
-		return renderNFI(e.stdout, buildNFIReport(records, catalogOf(dir)), format)
+		return renderNFI(e.stdout, buildNFIReport(dir, records, catalogOf(dir)), format)
 	case harness.KindMetricsOnly:
 		return renderMetricsOnly(e.stdout, dir, format)
 	case harness.KindHarness:

@@ -1,14 +1,17 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/polynfi/polynfi/report"
 )
@@ -228,6 +231,55 @@ func TestLocalizationSameInEveryMode(t *testing.T) {
 	for i, g := range got {
 		if g.File.N != 3 || g.Node.N != 3 || math.Abs(g.File.F1-1.0/3) > 1e-9 || math.Abs(g.Node.F1-1.0/3) > 1e-9 {
 			t.Errorf("%s: %+v, want file and node F1 1/3 over 3 units", []string{"full run", "metrics-only"}[i], g)
+		}
+	}
+}
+
+// The interrupted line holds for SWE-NFI suite runs too: SIGINT a real
+// polynfi process on the NFI sample, then every format of the report says
+// how many (task, agent, run) units were not evaluated.
+func TestReportInterruptedNFIRun(t *testing.T) {
+	t.Parallel()
+	bin := buildPolynfi(t)
+	out := filepath.Join(t.TempDir(), "nfi")
+	cmd := exec.Command(bin, "eval", "--dataset", "../../examples/nfi/tasks.jsonl", "--predictions", "../../examples/nfi/predictions.jsonl", "--out", out)
+	cmd.Stdout, cmd.Stderr = &bytes.Buffer{}, &bytes.Buffer{}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	records := func() int {
+		m, _ := filepath.Glob(filepath.Join(out, "records", "*", "*", "*.json"))
+		n, _ := filepath.Glob(filepath.Join(out, "records", "*", "*.json"))
+		k, _ := filepath.Glob(filepath.Join(out, "records", "*.json"))
+		return len(m) + len(n) + len(k)
+	}
+	deadline := time.Now().Add(120 * time.Second)
+	for time.Now().Before(deadline) && records() < 2 {
+		time.Sleep(100 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	cmd.Wait()
+	if records() >= 72 || records() < 1 {
+		t.Fatalf("%d records after SIGINT", records())
+	}
+	stdout, stderr, code := runCLI(t, "report", "--format", "json", out)
+	if code != ExitOK {
+		t.Fatalf("report: exit %d\n%s", code, stderr)
+	}
+	var rep struct {
+		Records      int    `json:"records"`
+		NotEvaluated int    `json:"not_evaluated"`
+		Notice       string `json:"notice"`
+	}
+	json.Unmarshal([]byte(stdout), &rep)
+	if rep.Records+rep.NotEvaluated != 72 || rep.Notice == "" {
+		t.Errorf("records %d + not evaluated %d, want 72; notice %q", rep.Records, rep.NotEvaluated, rep.Notice)
+	}
+	line := fmt.Sprintf("interrupted, %d not evaluated, re-run to resume", rep.NotEvaluated)
+	for _, format := range []string{"text", "markdown", "html"} {
+		stdout, _, _ := runCLI(t, "report", "--format", format, out)
+		if !strings.Contains(stdout, line) {
+			t.Errorf("report --format %s lacks %q", format, line)
 		}
 	}
 }
