@@ -1524,11 +1524,12 @@ func (p *parser) decorated() int32 {
 	for p.isOp("@") {
 		d := p.newNode(kindOfText("decorator"))
 		p.add(d, p.tokLeaf(), 0)
-		if p.minor >= 9 {
-			p.add(d, p.namedExpression(), 0)
-		} else {
-			p.add(d, p.expression(), 0)
+		e := p.namedExpression()
+		if p.minor < 9 && !p.isDecorator38(e) {
+			// before PEP 614: dotted_name [ "(" [arglist] ")" ]
+			p.fail(int(p.nodes[e].start), "invalid syntax")
 		}
+		p.add(d, e, 0)
 		if p.tok().kind != tNewline {
 			p.syntaxError()
 		}
@@ -1552,6 +1553,18 @@ func (p *parser) decorated() int32 {
 	}
 	p.add(n, def, fDefinition)
 	return n
+}
+
+// isDecorator38 reports whether e is a Python 3.8 decorator: a dotted name,
+// possibly called once.
+func (p *parser) isDecorator38(e int32) bool {
+	if p.nodes[e].kind == kCall {
+		e = p.nodes[e].first
+	}
+	for p.nodes[e].kind == kAttribute {
+		e = p.nodes[e].first
+	}
+	return p.nodes[e].kind == kIdentifier
 }
 
 func (p *parser) funcDef(async int32) int32 {

@@ -13,6 +13,7 @@
 package pyparse
 
 import (
+	"bytes"
 	"fmt"
 	"unicode"
 	"unicode/utf8"
@@ -363,6 +364,10 @@ func (lx *lexer) next() bool {
 			continue
 		}
 		if c == '\\' {
+			if len(lx.fs) > 0 && lx.minor < 12 {
+				lx.fail(lx.pos, "f-string expression part cannot include a backslash")
+				return false
+			}
 			j := lx.pos + 1
 			if j < len(src) && src[j] == '\r' {
 				j++
@@ -726,6 +731,10 @@ func (lx *lexer) str(s, q int) bool {
 			}
 		}
 		i++
+	}
+	if len(lx.fs) > 0 && lx.minor < 12 && bytes.IndexByte(src[s:i], '\\') >= 0 {
+		lx.fail(s, "f-string expression part cannot include a backslash")
+		return false
 	}
 	lx.emit(tString, s, i)
 	lx.pos = i
