@@ -108,10 +108,10 @@ func corpusFiles(t testing.TB, n int) []string {
 }
 
 type diffStats struct {
-	files, tsClean, identical     int
-	validityAgree, lineAgree      int
-	falseReject, falseAccept      int
-	firstDiffs, validityDiffs     []string
+	files, tsClean, identical int
+	validityAgree, lineAgree  int
+	falseReject, falseAccept  int
+	firstDiffs, validityDiffs []string
 }
 
 func runDifferential(t *testing.T, files []string) diffStats {

@@ -14,17 +14,17 @@ type Options struct {
 }
 
 var (
-	kModule, kComment, kLineContinuation, kIdentifier, kBlock, kExprStmt Kind
+	kModule, kComment, kLineContinuation, kIdentifier, kBlock, kExprStmt   Kind
 	kString, kStringStart, kStringContent, kStringEnd, kEscape, kEscInterp Kind
-	kInterpolation, kFormatSpec, kFormatExpr, kTypeConv, kConcat          Kind
-	kInteger, kFloat, kTrue, kFalse, kNone, kEllipsis                     Kind
-	kTuple, kList, kParen, kSet, kDict, kPair, kListSplat, kDictSplat     Kind
-	kTuplePat, kListPat, kListSplatPat, kPatternList, kExprList, kType    Kind
-	kGenericType, kTypeParam, kAttribute, kSubscript, kCall, kArgList     Kind
-	kGenExpr, kListComp, kSetComp, kDictComp, kForIn, kIfClause           Kind
-	kKeywordArg, kSlice, kBinary, kUnary, kBool, kNot, kCompare, kCond    Kind
-	kLambda, kLambdaParams, kNamed, kAwait, kYield, kAssignment, kAugAssn Kind
-	kAsPattern, kAsPatternTarget, kDottedName                             Kind
+	kInterpolation, kFormatSpec, kFormatExpr, kTypeConv, kConcat           Kind
+	kInteger, kFloat, kTrue, kFalse, kNone, kEllipsis                      Kind
+	kTuple, kList, kParen, kSet, kDict, kPair, kListSplat, kDictSplat      Kind
+	kTuplePat, kListPat, kListSplatPat, kPatternList, kExprList, kType     Kind
+	kGenericType, kTypeParam, kAttribute, kSubscript, kCall, kArgList      Kind
+	kGenExpr, kListComp, kSetComp, kDictComp, kForIn, kIfClause            Kind
+	kKeywordArg, kSlice, kBinary, kUnary, kBool, kNot, kCompare, kCond     Kind
+	kLambda, kLambdaParams, kNamed, kAwait, kYield, kAssignment, kAugAssn  Kind
+	kAsPattern, kAsPatternTarget, kDottedName                              Kind
 )
 
 var (
@@ -179,11 +179,11 @@ var isHardKeyword = func() map[string]bool {
 }()
 
 type parser struct {
-	src   []byte
-	toks  []token
-	p     int
-	nodes []bnode
-	minor int
+	src    []byte
+	toks   []token
+	p      int
+	nodes  []bnode
+	minor  int
 	extras []extra
 	// funcDepth etc. are not tracked: ast.parse does not check them
 }

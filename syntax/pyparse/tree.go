@@ -71,11 +71,11 @@ type Tree struct {
 
 // bnode is a node under construction: children in a linked list.
 type bnode struct {
-	start, end         uint32
-	first, last, next  int32
-	kind               Kind
-	field              Field
-	named              bool
+	start, end        uint32
+	first, last, next int32
+	kind              Kind
+	field             Field
+	named             bool
 }
 
 // flatten writes the arena tree under root in preorder, merging the
@@ -168,3 +168,9 @@ func lineStarts(src []byte) []uint32 {
 		ls = append(ls, uint32(i))
 	}
 }
+
+// KindCount is the number of kinds (Kind values are below it).
+func KindCount() int { return len(kindNames) }
+
+// FieldCount is the number of fields, 0 included.
+func FieldCount() int { return len(fieldNames) }
