@@ -126,6 +126,9 @@ func runDifferential(t *testing.T, files []string) diffStats {
 		}
 		st.files++
 		mine, perr := pyparse.Parse(src, pyparse.Options{Minor: minor})
+		if perr != nil && strings.HasPrefix(perr.Msg, pyparse.InternalError) {
+			t.Errorf("%s: %v", f, perr)
+		}
 		want := verdicts[i]
 		if (perr == nil) == (want == "") {
 			st.validityAgree++

@@ -55,6 +55,9 @@ func FuzzParse(f *testing.F) {
 			if tr == nil && err == nil {
 				t.Fatal("no tree and no error")
 			}
+			if err != nil && strings.HasPrefix(err.Msg, pyparse.InternalError) {
+				t.Fatalf("3.%d: %v", minor, err)
+			}
 			if tr != nil {
 				if e := checkShape(tr); e != nil {
 					t.Fatalf("3.%d: %v", minor, e)
@@ -161,6 +164,9 @@ func TestGeneratedDifferential(t *testing.T) {
 	var bad []string
 	for i, in := range inputs {
 		tr, perr := pyparse.Parse([]byte(in), pyparse.Options{Minor: minor})
+		if perr != nil && strings.HasPrefix(perr.Msg, pyparse.InternalError) {
+			t.Errorf("input %q: %v", in, perr)
+		}
 		if tr != nil {
 			if e := checkShape(tr); e != nil {
 				t.Errorf("input %q: %v", in, e)

@@ -2,7 +2,12 @@ package pyparse
 
 import (
 	"fmt"
+	"sync"
 )
+
+// InternalError starts the message of an Error that reports a bug of the
+// parser rather than of the source.
+const InternalError = "pyparse internal error"
 
 // Latest is the newest Python 3 minor version the parser knows (3.14).
 const Latest = 14
@@ -190,6 +195,18 @@ type parser struct {
 
 type syntaxErr struct{ e *Error }
 
+// buffers are a parse's scratch storage (tokens, the node arena), pooled
+// across calls: the tree itself is always fresh memory.
+type buffers struct {
+	toks  []token
+	nodes []bnode
+}
+
+// maxKeep bounds the scratch storage a pooled buffer keeps (entries).
+const maxKeep = 1 << 20
+
+var bufPool = sync.Pool{New: func() any { return new(buffers) }}
+
 // Parse tokenizes and parses src (UTF-8 Python source). It returns the
 // tree and nil, or a nil tree and the first syntax error, as CPython's
 // ast.parse of the chosen version would report it.
@@ -206,16 +223,31 @@ func Parse(src []byte, opt Options) (*Tree, *Error) {
 	if msg != "" {
 		return nil, &Error{Line: 1, Col: 1, Msg: msg}
 	}
-	lx := tokenize(src, minor)
+	bufs := bufPool.Get().(*buffers)
+	defer bufPool.Put(bufs)
+	lx := tokenize(src, minor, bufs)
 	p := &parser{src: src, toks: lx.toks, minor: minor, extras: lx.extras}
-	p.nodes = make([]bnode, 0, len(lx.toks)*2+8)
+	p.nodes = bufs.nodes[:0]
+	defer func() {
+		// keep the grown storage for the next parse, unless one huge file
+		// grew it
+		if cap(p.nodes) <= maxKeep {
+			bufs.nodes = p.nodes[:0]
+		}
+		if cap(lx.toks) <= maxKeep {
+			bufs.toks = lx.toks[:0]
+		}
+	}()
 	var perr *Error
 	root := func() (root int32) {
 		defer func() {
 			if r := recover(); r != nil {
 				se, ok := r.(syntaxErr)
 				if !ok {
-					panic(r)
+					// a bug must not take down a run over hostile input:
+					// report it as this file's error (tests fail on it)
+					perr = &Error{Line: 1, Col: 1, Msg: fmt.Sprintf("%s: %v", InternalError, r)}
+					return
 				}
 				perr = se.e
 			}
@@ -225,7 +257,7 @@ func Parse(src []byte, opt Options) (*Tree, *Error) {
 	// The tokenizer's error wins when it comes first (CPython tokenizes
 	// lazily, so an error in tokens the parser never reached is still met
 	// when the parser asks for them).
-	if lx.err != nil && (perr == nil || lx.err.Byte <= perr.Byte || p.p >= len(p.toks)-1) {
+	if lx.err != nil && (perr == nil || lx.err.Byte <= perr.Byte || p.toks[p.p].kind == tErr) {
 		return nil, lx.err
 	}
 	if perr != nil {
@@ -246,13 +278,10 @@ func (p *parser) failTok(format string, args ...any) {
 	p.fail(int(t.start), format, args...)
 }
 
-func (p *parser) tok() token {
-	if p.p >= len(p.toks) {
-		// the tokenizer stopped at an error: the parser ran into it
-		panic(syntaxErr{mkErr(p.src, len(p.src)+1, "tokenizer error")})
-	}
-	return p.toks[p.p]
-}
+// tok returns the current token. The token list always ends with an EOF
+// token (tEOF, or tErr where the tokenizer stopped at an error), which the
+// parser never steps past.
+func (p *parser) tok() token { return p.toks[p.p] }
 
 func (p *parser) peek(n int) token {
 	if p.p+n >= len(p.toks) {
@@ -302,7 +331,22 @@ func (p *parser) tokLeaf() int32 {
 	return p.leaf(kindOfText(p.text(p.tok())), false)
 }
 
+// oneCharKind maps a one-byte token text to its Kind (0: none), the fast
+// path of kindOfText.
+var oneCharKind [128]Kind
+
+func init() {
+	for s, k := range kindIDs {
+		if len(s) == 1 && s[0] < 128 {
+			oneCharKind[s[0]] = k
+		}
+	}
+}
+
 func kindOfText(s string) Kind {
+	if len(s) == 1 && s[0] < 128 && oneCharKind[s[0]] != 0 {
+		return oneCharKind[s[0]]
+	}
 	k, ok := kindIDs[s]
 	if !ok {
 		panic("pyparse: no kind " + s)
@@ -358,6 +402,8 @@ func (p *parser) syntaxError() {
 		p.fail(int(t.start), "unindent does not match any outer indentation level")
 	case tEOF:
 		p.fail(int(t.start), "invalid syntax")
+	case tErr:
+		p.fail(int(t.start), "tokenizer error")
 	}
 	p.fail(int(t.start), "invalid syntax")
 }

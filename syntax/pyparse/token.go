@@ -34,6 +34,7 @@ const (
 	tNewline
 	tIndent
 	tDedent
+	tErr // ends the token list where the tokenizer met an error
 )
 
 // token is one token of the source. Layout tokens (NEWLINE, INDENT, DEDENT)
@@ -128,9 +129,12 @@ func (lx *lexer) emit(k tokKind, s, e int) {
 }
 
 // tokenize splits src into tokens and extras; it stops at the first error.
-func tokenize(src []byte, minor int) *lexer {
+func tokenize(src []byte, minor int, bufs *buffers) *lexer {
 	lx := &lexer{src: src, minor: minor, indents: []int{0}, alt: []int{0}, atBOL: true}
-	lx.toks = make([]token, 0, len(src)/4+16)
+	lx.toks = bufs.toks[:0]
+	if cap(lx.toks) < len(src)/4 {
+		lx.toks = make([]token, 0, len(src)/4+16)
+	}
 	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
 		lx.pos = 3
 		lx.lastEnd = 3
@@ -145,12 +149,16 @@ func tokenize(src []byte, minor int) *lexer {
 			i += n
 		}
 		lx.fail(i, "(unicode error) 'utf-8' codec can't decode byte")
+		lx.toks = append(lx.toks, token{kind: tErr, start: uint32(len(src)), end: uint32(len(src))})
 		return lx
 	}
 	for lx.err == nil {
 		if !lx.next() {
 			break
 		}
+	}
+	if lx.err != nil {
+		lx.toks = append(lx.toks, token{kind: tErr, start: uint32(len(src)), end: uint32(len(src))})
 	}
 	return lx
 }
