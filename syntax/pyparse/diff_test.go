@@ -89,8 +89,16 @@ for line in sys.stdin:
 
 // corpusFiles is the sample the differential test runs on: an even spread
 // of n standard-library files, or with PYPARSE_CORPUS=all every .py file
-// of the standard library and site-packages.
+// of the standard library and site-packages; PYPARSE_FILES names a file
+// listing the files to use instead.
 func corpusFiles(t testing.TB, n int) []string {
+	if list := os.Getenv("PYPARSE_FILES"); list != "" {
+		b, err := os.ReadFile(list)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Fields(string(b))
+	}
 	if os.Getenv("PYPARSE_CORPUS") == "all" {
 		files := corpus.PythonFiles(corpus.StdlibDir(), 0, "site-packages")
 		if sp := corpus.SitePackagesDir(); sp != "" {

@@ -18,7 +18,7 @@ var cookieRE = regexp.MustCompile(`^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)`)
 
 // declaredEncoding returns the PEP 263 encoding name of src, "" if none.
 func declaredEncoding(src []byte) string {
-	lines := bytes.SplitN(src, []byte("\n"), 3)
+	lines := bytes.SplitN(bytes.TrimPrefix(src, []byte{0xEF, 0xBB, 0xBF}), []byte("\n"), 3)
 	for i, l := range lines {
 		if i == 2 {
 			break

@@ -1,6 +1,7 @@
 package pyparse
 
 import (
+	"bytes"
 	"fmt"
 	"sync"
 )
@@ -212,20 +213,41 @@ var bufPool = sync.Pool{New: func() any { return new(buffers) }}
 // ast.parse of the chosen version would report it.
 //
 // A source with a PEP 263 encoding declaration other than UTF-8 is
-// decoded first; Tree.Source is then the UTF-8 text, and spans are
-// offsets into it.
+// decoded for the validity check; the tree is built over the original
+// bytes (as tree-sitter reads them) when its non-ASCII bytes are all in
+// strings and comments, else over the decoded UTF-8 text (Tree.Source
+// says which).
 func Parse(src []byte, opt Options) (*Tree, *Error) {
 	minor := opt.Minor
 	if minor == 0 {
 		minor = Latest
 	}
-	src, msg := decodeSource(src)
+	text, msg := decodeSource(src)
 	if msg != "" {
 		return nil, &Error{Line: 1, Col: 1, Msg: msg}
 	}
+	if !bytes.Equal(text, src) {
+		// another encoding: validity from the decoded text, the tree (if
+		// its tokens allow) over the original bytes, as tree-sitter reads
+		// them
+		t, err := parse(text, minor, false)
+		if err != nil {
+			return nil, err
+		}
+		if raw, err := parse(src, minor, true); err == nil {
+			return raw, nil
+		}
+		return t, nil
+	}
+	return parse(src, minor, false)
+}
+
+// parse parses UTF-8 src (or, with anyBytes, src whose non-ASCII bytes
+// only occur in strings and comments).
+func parse(src []byte, minor int, anyBytes bool) (*Tree, *Error) {
 	bufs := bufPool.Get().(*buffers)
 	defer bufPool.Put(bufs)
-	lx := tokenize(src, minor, bufs)
+	lx := tokenize(src, minor, bufs, anyBytes)
 	p := &parser{src: src, toks: lx.toks, minor: minor, extras: lx.extras}
 	p.nodes = bufs.nodes[:0]
 	defer func() {

@@ -129,7 +129,7 @@ func (lx *lexer) emit(k tokKind, s, e int) {
 }
 
 // tokenize splits src into tokens and extras; it stops at the first error.
-func tokenize(src []byte, minor int, bufs *buffers) *lexer {
+func tokenize(src []byte, minor int, bufs *buffers, anyBytes bool) *lexer {
 	lx := &lexer{src: src, minor: minor, indents: []int{0}, alt: []int{0}, atBOL: true}
 	lx.toks = bufs.toks[:0]
 	if cap(lx.toks) < len(src)/4 {
@@ -139,7 +139,7 @@ func tokenize(src []byte, minor int, bufs *buffers) *lexer {
 		lx.pos = 3
 		lx.lastEnd = 3
 	}
-	if !utf8.Valid(src) {
+	if !anyBytes && !utf8.Valid(src) {
 		i := 0
 		for i < len(src) {
 			r, n := utf8.DecodeRune(src[i:])
@@ -944,6 +944,17 @@ func opLen(rest []byte) int {
 func (lx *lexer) op(s int) bool {
 	src := lx.src
 	rest := src[s:]
+	if src[s] == ':' && len(lx.fs) > 0 {
+		// at an interpolation's own depth ":" always opens the format
+		// spec, even before "=" (f'{x:=10}' formats x with "=10")
+		f := &lx.fs[len(lx.fs)-1]
+		if f.inExpr() && len(lx.parens) == f.frames[len(f.frames)-1].depth {
+			lx.emit(tOp, s, s+1)
+			f.frames[len(f.frames)-1].inSpec = true
+			lx.pos = s + 1
+			return true
+		}
+	}
 	n := opLen(rest)
 	c := src[s]
 	if n == 0 {
