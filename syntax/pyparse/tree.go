@@ -1,9 +1,6 @@
 package pyparse
 
-import (
-	"bytes"
-	"sort"
-)
+import "bytes"
 
 // Kind numbers a node type; KindName gives its tree-sitter-python name.
 type Kind uint16
@@ -83,78 +80,103 @@ type bnode struct {
 // holds them: tree-sitter attaches an extra to the node being built when
 // tokens of that node lie on both sides of it.
 func flatten(src []byte, nodes []bnode, root int32, extras []extra) []Node {
-	out := make([]Node, 0, len(nodes)+len(extras))
+	f := flattener{nodes: nodes, extras: extras, out: make([]Node, 0, len(nodes)+len(extras))}
+	f.walk(root, -1)
+	// rows and columns: starts never decrease in preorder, so a cursor
+	// finds their line; an end is searched from its node's start line
 	ls := lineStarts(src)
-	ei := 0
-	// starts come in preorder, so never decrease: a cursor finds their
-	// row; an end is searched from its node's start row
 	cur := 0
-	startPos := func(b uint32) (uint32, uint32) {
-		for cur+1 < len(ls) && ls[cur+1] <= b {
+	for i := range f.out {
+		n := &f.out[i]
+		for cur+1 < len(ls) && ls[cur+1] <= n.StartByte {
 			cur++
 		}
-		return uint32(cur), b - ls[cur]
-	}
-	endPos := func(from uint32, b uint32) (uint32, uint32) {
-		r := int(from)
-		for k := 0; k < 8 && r+1 < len(ls) && ls[r+1] <= b; k++ {
+		n.StartRow, n.StartCol = uint32(cur), n.StartByte-ls[cur]
+		r := cur
+		if r+1 < len(ls) && ls[r+1] <= n.EndByte {
 			r++
+			if r+1 < len(ls) && ls[r+1] <= n.EndByte {
+				// binary search in (r, len): the last line starting at or
+				// before EndByte
+				lo, hi := r+1, len(ls)
+				for lo < hi {
+					m := int(uint(lo+hi) >> 1)
+					if ls[m] <= n.EndByte {
+						lo = m + 1
+					} else {
+						hi = m
+					}
+				}
+				r = lo - 1
+			}
 		}
-		if r+1 < len(ls) && ls[r+1] <= b {
-			r = r + sort.Search(len(ls)-r, func(i int) bool { return ls[r+i] > b }) - 1
-		}
-		return uint32(r), b - ls[r]
+		n.EndRow, n.EndCol = uint32(r), n.EndByte-ls[r]
 	}
-	var emitExtra func(parent int32)
-	emitExtra = func(parent int32) {
-		e := extras[ei]
-		ei++
-		n := Node{StartByte: e.start, EndByte: e.end, Parent: parent, FirstChild: -1, NextSibling: -1, Named: true, Extra: true}
-		if e.cont {
-			n.Kind = kLineContinuation
+	return f.out
+}
+
+type flattener struct {
+	nodes  []bnode
+	extras []extra
+	ei     int
+	out    []Node
+}
+
+// extra appends the next extra as a child of parent and returns its index.
+func (f *flattener) extra(parent int32) int32 {
+	e := f.extras[f.ei]
+	f.ei++
+	k := kComment
+	if e.cont {
+		k = kLineContinuation
+	}
+	id := int32(len(f.out))
+	f.out = append(f.out, Node{StartByte: e.start, EndByte: e.end, Parent: parent, FirstChild: -1, NextSibling: -1,
+		End: id + 1, Kind: k, Named: true, Extra: true})
+	return id
+}
+
+func (f *flattener) walk(id, parent int32) int32 {
+	b := &f.nodes[id]
+	me := int32(len(f.out))
+	f.out = append(f.out, Node{StartByte: b.start, EndByte: b.end, Parent: parent, FirstChild: -1, NextSibling: -1,
+		Kind: b.kind, Field: b.field, Named: b.named})
+	prev := int32(-1)
+	for c := b.first; c >= 0; c = f.nodes[c].next {
+		cs := f.nodes[c].start
+		for f.ei < len(f.extras) && f.extras[f.ei].start < cs {
+			x := f.extra(me)
+			f.link(me, prev, x)
+			prev = x
+		}
+		var x int32
+		if f.nodes[c].first < 0 {
+			// a leaf: no recursion
+			l := &f.nodes[c]
+			x = int32(len(f.out))
+			f.out = append(f.out, Node{StartByte: l.start, EndByte: l.end, Parent: me, FirstChild: -1, NextSibling: -1,
+				End: x + 1, Kind: l.kind, Field: l.field, Named: l.named})
 		} else {
-			n.Kind = kComment
+			x = f.walk(c, me)
 		}
-		n.StartRow, n.StartCol = startPos(e.start)
-		n.EndRow, n.EndCol = endPos(n.StartRow, e.end)
-		n.End = int32(len(out)) + 1
-		out = append(out, n)
+		f.link(me, prev, x)
+		prev = x
 	}
-	var walk func(id, parent int32) int32
-	walk = func(id, parent int32) int32 {
-		b := &nodes[id]
-		me := int32(len(out))
-		n := Node{StartByte: b.start, EndByte: b.end, Parent: parent, FirstChild: -1, NextSibling: -1,
-			Kind: b.kind, Field: b.field, Named: b.named}
-		n.StartRow, n.StartCol = startPos(b.start)
-		n.EndRow, n.EndCol = endPos(n.StartRow, b.end)
-		out = append(out, n)
-		prev := int32(-1)
-		link := func(c int32) {
-			if prev < 0 {
-				out[me].FirstChild = c
-			} else {
-				out[prev].NextSibling = c
-			}
-			prev = c
-		}
-		for c := b.first; c >= 0; c = nodes[c].next {
-			cs := nodes[c].start
-			for ei < len(extras) && extras[ei].start < cs {
-				link(int32(len(out)))
-				emitExtra(me)
-			}
-			link(walk(c, me))
-		}
-		for ei < len(extras) && (extras[ei].end <= b.end || parent < 0) {
-			link(int32(len(out)))
-			emitExtra(me)
-		}
-		out[me].End = int32(len(out))
-		return me
+	for f.ei < len(f.extras) && (f.extras[f.ei].end <= b.end || parent < 0) {
+		x := f.extra(me)
+		f.link(me, prev, x)
+		prev = x
 	}
-	walk(root, -1)
-	return out
+	f.out[me].End = int32(len(f.out))
+	return me
+}
+
+func (f *flattener) link(parent, prev, c int32) {
+	if prev < 0 {
+		f.out[parent].FirstChild = c
+	} else {
+		f.out[prev].NextSibling = c
+	}
 }
 
 func lineStarts(src []byte) []uint32 {
