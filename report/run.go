@@ -24,16 +24,19 @@ import (
 // The SWE-bench partition is SWE-bench's: a unit without a prediction is
 // incomplete; one whose prediction is empty is empty_patch; one with a
 // record whose test command ran is completed (resolved or unresolved under
-// the native mode); every other submitted unit, including one an
-// interrupted run did not record, is an error (polynfi's extras list the
-// unrecorded ones apart). Differences, deliberate: SWE-bench refuses
+// the native mode); a submitted unit with no record (an interrupted or
+// killed run did not reach it) is incomplete too, not an error (polynfi's
+// extras list these apart as not_recorded_ids and count them in
+// not_evaluated; re-running the same eval resumes them); every other
+// submitted unit (the harness could not evaluate it) is an error. Differences, deliberate: SWE-bench refuses
 // predictions for instances outside the dataset, polynfi skips them with a
 // warning; an empty patch is one that is blank after trimming
 // (SWE-PolyBench's test), where SWE-bench tests for "" or null; and
 // infra_failure_ids / ambiguous_failure_ids come from polynfi's grading,
 // not from SWE-bench's log signatures: infra_failure lists the units whose
-// log parsed to no test (strict infra_failure) or that the harness could
-// not evaluate (error status), ambiguous_failure the timed-out ones; like
+// log parsed to no test or whose sandbox failed (strict infra_failure,
+// with the record's infra_failure_reason; a harness error, StatusError,
+// is an error only), ambiguous_failure the timed-out ones; like
 // SWE-bench's they are advisory and the units stay in their lists.
 //
 // The SWE-PolyBench section counts, as SWE-PolyBench does after merging
@@ -449,13 +452,18 @@ func BuildHarness(in HarnessInput) *Harness {
 				r.ErrorIDs = append(r.ErrorIDs, id)
 				ur.Outcome = "error"
 			}
-			// Infrastructure and ambiguous failures are among the units
-			// whose tests ran (an error unit is counted once, as an error).
-			if rec.Generation && rec.Test != nil && !native.Resolved {
+			// Infrastructure failures: the log parsed to no test, or the
+			// sandbox failed (InfraReason); an advisory tag, the unit stays
+			// in its list. A harness error (StatusError: a missing
+			// repository, a bad row) is an error only.
+			if rec.Generation && !native.Resolved {
 				switch st := rec.Verdicts.Strict; {
 				case st.Status == harness.StatusInfraFailure:
 					r.InfraFailureIDs = append(r.InfraFailureIDs, id)
 					r.FailureReasons[id] = string(st.Status) + ": " + st.Reason
+					if rec.InfraReason != "" {
+						r.FailureReasons[id] = string(st.Status) + " (" + rec.InfraReason + "): " + st.Reason
+					}
 				case st.Status == harness.StatusTimedOut:
 					r.AmbiguousFailureIDs = append(r.AmbiguousFailureIDs, id)
 					r.FailureReasons[id] = string(st.Status) + ": " + st.Reason

@@ -73,6 +73,10 @@ func TestBuildHarness(t *testing.T) {
 	// o__r-8: the harness could not evaluate it (error status, no test run).
 	insts = append(insts, inst("o__r-8", "Python", "Feature"))
 	recs["o__r-8"] = &harness.Record{Generation: true, Verdicts: verdicts(harness.StatusError), Error: "repository missing"}
+	// o__r-9: the sandbox failed (an infrastructure failure, no test run):
+	// an error, tagged as an infrastructure failure.
+	insts = append(insts, inst("o__r-9", "Python", "Feature"))
+	recs["o__r-9"] = &harness.Record{Generation: true, Verdicts: harness.AllModes(harness.StatusInfraFailure, "container vanished"), InfraReason: "container_gone"}
 	m := &harness.Manifest{Kind: harness.KindHarness, NativeMode: harness.ModePolyBench, Complete: true}
 	var stored []*harness.Record
 	for _, in := range insts {
@@ -115,22 +119,22 @@ func TestBuildHarness(t *testing.T) {
 		"completed":  {"o__r-1", "o__r-2", "o__r-5", "o__r-6"},
 		"incomplete": {"o__r-3", "o__r-4"},
 		"empty":      {"o__r-7"},
-		"submitted":  {"o__r-1", "o__r-2", "o__r-3", "o__r-5", "o__r-6", "o__r-7", "o__r-8"},
+		"submitted":  {"o__r-1", "o__r-2", "o__r-3", "o__r-5", "o__r-6", "o__r-7", "o__r-8", "o__r-9"},
 		"resolved":   {"o__r-5"},
 		"unresolved": {"o__r-1", "o__r-2", "o__r-6"},
-		"infra":      {"o__r-2"},
+		"infra":      {"o__r-2", "o__r-9"},
 		"ambiguous":  {"o__r-6"},
-		"error":      {"o__r-8"},
+		"error":      {"o__r-8", "o__r-9"},
 		"unrecorded": {"o__r-3"},
 		"pb_nogen":   {"o__r-4", "o__r-7"},
-		"pb_notres":  {"o__r-1", "o__r-4", "o__r-3", "o__r-2", "o__r-6", "o__r-7", "o__r-8"},
+		"pb_notres":  {"o__r-1", "o__r-4", "o__r-3", "o__r-2", "o__r-6", "o__r-7", "o__r-8", "o__r-9"},
 	}
 	if d := cmp.Diff(want, lists); d != "" {
 		t.Errorf("id lists (-want +got):\n%s", d)
 	}
 	// An error unit is an error only, not also an infrastructure failure.
-	if rep.TotalInstances != 8 || rep.SubmittedInstances != 7 || rep.ErrorInstances != 1 || rep.InfraFailureInstances != 1 ||
-		rep.PolyBench.TotalInstances != 8 || rep.PolyBench.TotalEmptyPatchInstances != 2 {
+	if rep.TotalInstances != 9 || rep.SubmittedInstances != 8 || rep.ErrorInstances != 2 || rep.InfraFailureInstances != 2 ||
+		rep.PolyBench.TotalInstances != 9 || rep.PolyBench.TotalEmptyPatchInstances != 2 {
 		t.Errorf("counts: total %d submitted %d error %d infra %d; polybench total %d empty %d", rep.TotalInstances, rep.SubmittedInstances,
 			rep.ErrorInstances, rep.InfraFailureInstances, rep.PolyBench.TotalInstances, rep.PolyBench.TotalEmptyPatchInstances)
 	}
@@ -163,7 +167,7 @@ func TestBuildHarness(t *testing.T) {
 	if d := cmp.Diff(map[string][2]int{"none": {0, 1}, "single_func": {1, 4}, "func_only": {1, 4}}, cx); d != "" {
 		t.Errorf("by complexity (-want +got):\n%s", d)
 	}
-	if g := rep.Polynfi.ByLanguage; len(g) != 2 || g[0].Name != "Java" || g[0].Total != 3 || g[1].Total != 5 || g[1].Resolved[harness.ModePolyBench] != 1 {
+	if g := rep.Polynfi.ByLanguage; len(g) != 2 || g[0].Name != "Java" || g[0].Total != 3 || g[1].Total != 6 || g[1].Resolved[harness.ModePolyBench] != 1 {
 		t.Errorf("by language %+v %+v", g[0], g[1])
 	}
 
