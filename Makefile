@@ -24,7 +24,7 @@ demo: build sample-env
 	@if [ -f examples/nfi/tasks.jsonl ]; then $(BIN) eval --dataset examples/nfi/tasks.jsonl --predictions gold --out $(OUT)/nfi; fi
 
 test: deps
-	$(GO) test ./...
+	$(GO) test -timeout 40m ./...
 	$(GO) test -race -run 'TestScoreConcurrent|TestFlatten' ./nfi/catalog/ ./syntax/
 
 bench:
