@@ -62,6 +62,10 @@ type comparison struct {
 	// content returns a file of a version (by FileScore.Path), ok false
 	// when it cannot be read.
 	content func(v nfi.Version, path string) ([]byte, bool)
+	// align, when set, gives the line alignment of a file present in both
+	// versions (before line → after line, see gitLineMaps); otherwise the
+	// contents are aligned with difflib.
+	align func(path string) (map[int]int, bool)
 	// afterPath maps an after FileScore.Path to a path locations use.
 	afterPath func(string) string
 	// labels name the two versions in text output.
@@ -104,7 +108,9 @@ findings on added or changed lines (S_p still covers whole files).
 Broken code: a file that cannot be scored (syntax error, binary, encoding)
 in either version makes the comparison undefined: no I_p is printed, the
 invalid files are named with their version, and the exit code is 1. A change
-that breaks a file can never show an improvement.
+that breaks a file can never show an improvement. A version with no Python
+file at all (a change that touches none, or only adds or only deletes
+files) has no S_p, so I_p is not printed either, but that is no failure.
 
 Formats: text, json, sarif (after results with baselineState), github
 (workflow annotations of new findings), gitlab (Code Quality JSON), junit
@@ -112,7 +118,7 @@ Formats: text, json, sarif (after results with baselineState), github
 count per rule instead.
 
 Exit status: 0 ok; 1 a gate tripped (--fail-on, --fail-under, [gate] of the
-settings) or the comparison is undefined; 2 usage error; 3 error (a path
+settings) or a file cannot be scored; 2 usage error; 3 error (a path
 that does not exist, git failure, I/O).`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if base != "" {
@@ -162,7 +168,11 @@ that does not exist, git failure, I/O).`,
 			for _, g := range c.out.Gates {
 				fmt.Fprintf(e.stderr, "polynfi: gate failed: %s\n", g)
 			}
-			if !c.out.Valid || len(c.out.Gates) > 0 {
+			// Broken code makes the comparison undefined and fails; a
+			// version without any Python file (a change touching none, or
+			// only adding or only deleting files) has no I_p but is not
+			// an error.
+			if len(c.out.Invalid) > 0 || len(c.out.Gates) > 0 {
 				return exitError{ExitFindings}
 			}
 			return nil
@@ -248,7 +258,7 @@ func (c *comparison) finish(newCode bool) {
 			c.out.ImprovementPoints[a.Code()] = v
 		}
 	}
-	c.base = compareBaseline(c.out, c.content)
+	c.base = compareBaseline(c.out, c.content, c.align)
 	c.out.NewCode = newCode
 	c.base.newCode = newCode
 	c.out.Findings = c.base.counts(c.out)
@@ -339,8 +349,13 @@ func writeDiffText(w io.Writer, c *comparison, maxShown int) error {
 		}
 		fmt.Fprintf(tw, "invalid %s: %s: %s\n", f.Version, f.Path, msg)
 	}
-	if len(out.Invalid) > 0 {
+	switch {
+	case len(out.Invalid) > 0:
 		fmt.Fprintln(tw, "I_p undefined: a file that cannot be scored makes the comparison undefined (exit 1)")
+	case len(out.Before) == 0 && len(out.After) == 0:
+		fmt.Fprintln(tw, "no Python file changed")
+	case !out.Valid:
+		fmt.Fprintln(tw, "I_p undefined: one version has no Python file")
 	}
 	fmt.Fprintln(tw, "ASPECT\tS_p BEFORE\tS_p AFTER\tI_p (pp)")
 	for _, a := range nfi.Aspects {

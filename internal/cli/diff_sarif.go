@@ -52,10 +52,11 @@ type baseline struct {
 }
 
 // compareBaseline compares out's after version with its before version
-// (see baseline). content returns the text of a file of a version (by
-// FileScore.Path); a file that cannot be read is matched without the line
-// alignment.
-func compareBaseline(out diffOutput, content func(nfi.Version, string) ([]byte, bool)) baseline {
+// (see baseline). align, when not nil, gives a file's line alignment (git's
+// diff); otherwise content returns the text of a file of a version (by
+// FileScore.Path) for difflib to align; a file that cannot be read is
+// matched without the line alignment.
+func compareBaseline(out diffOutput, content func(nfi.Version, string) ([]byte, bool), align func(string) (map[int]int, bool)) baseline {
 	before := map[string]*nfi.FileScore{}
 	for i := range out.Before {
 		before[out.Before[i].Path] = &out.Before[i]
@@ -79,10 +80,18 @@ func compareBaseline(out diffOutput, content func(nfi.Version, string) ([]byte, 
 			}
 		default:
 			var lines map[int]int
-			ta, okA := content(nfi.VersionBefore, fb.Path)
-			tb, okB := content(nfi.VersionAfter, fa.Path)
-			if okA && okB {
-				lines = alignLines(ta, tb)
+			ok := false
+			if align != nil {
+				lines, ok = align(fa.Path)
+			}
+			if !ok {
+				ta, okA := content(nfi.VersionBefore, fb.Path)
+				tb, okB := content(nfi.VersionAfter, fa.Path)
+				if ok = okA && okB; ok {
+					lines = alignLines(ta, tb)
+				}
+			}
+			if ok {
 				kept := map[int]bool{}
 				for _, l := range lines {
 					kept[l] = true
@@ -215,25 +224,52 @@ func matchBaseline(after, before []nfi.Diagnostic, lines map[int]int, absent map
 	used := make([]bool, len(before))
 	state := make([]string, len(after))
 	// match gives every after diagnostic still without a state the first
-	// unused before diagnostic that ok accepts.
-	match := func(st string, ok func(a, b nfi.Diagnostic) bool) {
+	// unused before diagnostic with the same key (nil: none); the before
+	// diagnostics are indexed by key once, in order, so that a file with
+	// thousands of findings is matched in linear time.
+	type key struct {
+		rule, msg string
+		line      int
+	}
+	match := func(st string, beforeKey func(b nfi.Diagnostic) (key, bool), afterKey func(a nfi.Diagnostic) key) {
+		idx := map[key][]int{}
+		for j, b := range before {
+			if k, ok := beforeKey(b); ok && !used[j] {
+				idx[k] = append(idx[k], j)
+			}
+		}
 		for i, a := range after {
 			if state[i] != "" {
 				continue
 			}
-			for j, b := range before {
-				if !used[j] && a.RuleID == b.RuleID && ok(a, b) {
-					used[j], state[i] = true, st
-					break
-				}
+			k := afterKey(a)
+			js := idx[k]
+			for len(js) > 0 && used[js[0]] {
+				js = js[1:]
 			}
+			if len(js) > 0 {
+				used[js[0]], state[i] = true, st
+				js = js[1:]
+			}
+			idx[k] = js
 		}
 	}
-	aligned := func(a, b nfi.Diagnostic) bool { return lines[b.Line] == a.Line }
-	match(baselineUnchanged, func(a, b nfi.Diagnostic) bool { return a.Message == b.Message && aligned(a, b) })
-	match(baselineUnchanged, func(a, b nfi.Diagnostic) bool { return a.Message == b.Message })
-	match(baselineUpdated, aligned)
-	match(baselineUpdated, func(a, b nfi.Diagnostic) bool { return true })
+	aligned := func(b nfi.Diagnostic) (int, bool) {
+		l, ok := lines[b.Line]
+		return l, ok
+	}
+	match(baselineUnchanged, func(b nfi.Diagnostic) (key, bool) {
+		l, ok := aligned(b)
+		return key{b.RuleID, b.Message, l}, ok
+	}, func(a nfi.Diagnostic) key { return key{a.RuleID, a.Message, a.Line} })
+	match(baselineUnchanged, func(b nfi.Diagnostic) (key, bool) { return key{b.RuleID, b.Message, 0}, true },
+		func(a nfi.Diagnostic) key { return key{a.RuleID, a.Message, 0} })
+	match(baselineUpdated, func(b nfi.Diagnostic) (key, bool) {
+		l, ok := aligned(b)
+		return key{b.RuleID, "", l}, ok
+	}, func(a nfi.Diagnostic) key { return key{a.RuleID, "", a.Line} })
+	match(baselineUpdated, func(b nfi.Diagnostic) (key, bool) { return key{b.RuleID, "", 0}, true },
+		func(a nfi.Diagnostic) key { return key{a.RuleID, "", 0} })
 	for i := range state {
 		if state[i] == "" {
 			state[i] = baselineNew

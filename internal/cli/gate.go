@@ -105,11 +105,9 @@ func (g gates) check(c *comparison) []string {
 		}
 	}
 	if g.anyRegress || len(g.regression) > 0 {
-		if !out.Valid {
-			if len(out.Invalid) > 0 || !g.invalid {
-				failed = append(failed, "regression: the comparison is undefined (see the invalid files)")
-			}
-		} else {
+		if len(out.Invalid) > 0 {
+			failed = append(failed, "regression: the comparison is undefined (a file cannot be scored)")
+		} else if out.Valid {
 			for _, a := range nfi.Aspects {
 				if !g.anyRegress && !g.regression[a] {
 					continue

@@ -1,9 +1,13 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"runtime"
 	"sort"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/syntax"
@@ -26,21 +30,27 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 	if err != nil {
 		return nil, err
 	}
-	baseID, err := gitCommit(ctx, root, base)
+	// One cat-file process resolves the revisions and reads every blob.
+	blobs, err := newBlobReader(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	defer blobs.Close()
+	baseID, err := blobs.commit(root, base)
 	if err != nil {
 		return nil, err
 	}
 	rng := &gitRange{Root: root, Base: base, MergeBase: baseID, Head: worktree}
 	headID := ""
 	if head != "" {
-		if headID, err = gitCommit(ctx, root, head); err != nil {
+		if headID, err = blobs.commit(root, head); err != nil {
 			return nil, err
 		}
 		rng.Head = headID
-	} else if id, err := gitCommit(ctx, root, "HEAD"); err == nil {
+	} else if id, err := blobs.commit(root, "HEAD"); err == nil {
 		headID = id // the work tree's commit, for the merge base
 	}
-	if mergeBase && headID != "" {
+	if mergeBase && headID != "" && headID != baseID {
 		if mb, ok, err := gitMergeBase(ctx, root, baseID, headID); err != nil {
 			return nil, err
 		} else if ok {
@@ -77,48 +87,49 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 	changes = keep
 	sort.Slice(changes, func(i, j int) bool { return changePath(changes[i]) < changePath(changes[j]) })
 
-	blobs, err := newBlobReader(ctx, root)
-	if err != nil {
-		return nil, err
-	}
-	defer blobs.Close()
-	parser := syntax.NewParser()
-	defer parser.Close()
 	texts := map[nfi.Version]map[string][]byte{nfi.VersionBefore: {}, nfi.VersionAfter: {}}
 	c := &comparison{out: diffOutput{Run: summarizeSettings(eng), Git: rng}}
-	// score reads and scores one version of a file, under path (the after
-	// path, so that renamed files pair up).
-	score := func(v nfi.Version, repoRel, oid, path string) (nfi.FileScore, error) {
-		var src []byte
-		var err error
+	// Read every version first (one cat-file process, in order), then
+	// score them on all cores, a parser per worker.
+	type job struct {
+		v             nfi.Version
+		repoRel, path string
+		src           []byte
+		fs            nfi.FileScore
+		done          bool // a read error already in fs
+	}
+	var jobs []*job
+	read := func(v nfi.Version, repoRel, oid, path string) error {
+		j := &job{v: v, repoRel: repoRel, path: path}
+		jobs = append(jobs, j)
 		if v == nfi.VersionAfter && rng.Head == worktree {
-			src, err = os.ReadFile(repoPath(root, repoRel))
+			src, err := os.ReadFile(repoPath(root, repoRel))
 			if err != nil {
-				return nfi.FileScore{Path: path, Status: nfi.StatusReadError, Error: &nfi.FileError{Message: err.Error()}}, nil
+				j.fs, j.done = nfi.FileScore{Path: path, Status: nfi.StatusReadError, Error: &nfi.FileError{Message: err.Error()}}, true
+				return nil
 			}
-		} else if src, err = blobs.read(oid); err != nil {
-			return nfi.FileScore{}, fmt.Errorf("%s at %s: %w", repoRel, v, err)
+			j.src = src
+		} else {
+			src, err := blobs.read(oid)
+			if err != nil {
+				return fmt.Errorf("%s at %s: %w", repoRel, v, err)
+			}
+			j.src = src
 		}
-		texts[v][path] = src
-		fs := eng.Score(parser, repoPath(root, repoRel), src)
-		fs.Path = path
-		return fs, nil
+		texts[v][path] = j.src
+		return nil
 	}
 	for _, ch := range changes {
 		path := changePath(ch)
 		if ch.OldPath != "" {
-			fs, err := score(nfi.VersionBefore, ch.OldPath, ch.OldOID, path)
-			if err != nil {
+			if err := read(nfi.VersionBefore, ch.OldPath, ch.OldOID, path); err != nil {
 				return nil, err
 			}
-			c.out.Before = append(c.out.Before, fs)
 		}
 		if ch.NewPath != "" {
-			fs, err := score(nfi.VersionAfter, ch.NewPath, ch.NewOID, path)
-			if err != nil {
+			if err := read(nfi.VersionAfter, ch.NewPath, ch.NewOID, path); err != nil {
 				return nil, err
 			}
-			c.out.After = append(c.out.After, fs)
 		}
 		switch {
 		case ch.OldPath == "":
@@ -132,10 +143,53 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 			c.out.Renamed[path] = ch.OldPath
 		}
 	}
+	next := make(chan *job)
+	var g errgroup.Group
+	for w := 0; w < min(runtime.GOMAXPROCS(0), len(jobs)); w++ {
+		g.Go(func() error {
+			parser := syntax.NewParser()
+			defer parser.Close()
+			for j := range next {
+				j.fs = eng.Score(parser, repoPath(root, j.repoRel), j.src)
+				j.fs.Path = j.path
+			}
+			return nil
+		})
+	}
+	for _, j := range jobs {
+		if !j.done {
+			next <- j
+		}
+	}
+	close(next)
+	g.Wait()
+	for _, j := range jobs {
+		if j.v == nfi.VersionBefore {
+			c.out.Before = append(c.out.Before, j.fs)
+		} else {
+			c.out.After = append(c.out.After, j.fs)
+		}
+	}
 	if err := blobs.Close(); err != nil && ctx.Err() == nil {
 		return nil, fmt.Errorf("git cat-file: %w", err)
 	}
 	c.out.Delta = nfi.Compare(c.out.Before, c.out.After)
+	if len(c.out.Before) > 0 && len(c.out.After) > 0 {
+		head := ""
+		if rng.Head != worktree {
+			head = rng.Head
+		}
+		maps, err := gitLineMaps(ctx, root, rng.MergeBase, head, func(path string) int {
+			return bytes.Count(texts[nfi.VersionBefore][path], []byte("\n")) + 1
+		})
+		if err != nil {
+			return nil, err
+		}
+		c.align = func(path string) (map[int]int, bool) {
+			m, ok := maps[path]
+			return m, ok
+		}
+	}
 	c.content = func(v nfi.Version, path string) ([]byte, bool) {
 		b, ok := texts[v][path]
 		return b, ok

@@ -168,6 +168,17 @@ func TestGitDiffGates(t *testing.T) {
 		t.Errorf("broken without gates: exit %d, want 1", code)
 	}
 
+	// A change touching no Python file, or only adding one, passes the
+	// gates: there is no I_p, and nothing is broken.
+	branch(t, dir, "nopy", map[string]string{"README": "y\n"})
+	if out, errOut, code := run(t, append([]string{"diff", "--base", "main"}, gates...)...); code != ExitOK || !strings.Contains(out, "no Python file changed") {
+		t.Errorf("no .py change: exit %d\n%s%s", code, out, errOut)
+	}
+	branch(t, dir, "addonly", map[string]string{"pkg/new.py": documented})
+	if out, errOut, code := run(t, append([]string{"diff", "--base", "main", "--fail-under", "DOC=0.5"}, gates...)...); code != ExitOK || !strings.Contains(out, "added:   pkg/new.py") {
+		t.Errorf("only an added file: exit %d\n%s%s", code, out, errOut)
+	}
+
 	// --head reads another revision without checking it out; a rename is followed.
 	git(t, dir, "checkout", "-q", "-B", "rename", "main")
 	git(t, dir, "mv", "pkg/num.py", "pkg/numbers.py")
@@ -213,7 +224,7 @@ func TestScoreDiffBase(t *testing.T) {
 	t.Chdir(dir)
 	git(t, dir, "checkout", "-q", "-b", "work")
 	os.WriteFile(filepath.Join(dir, "a.py"), []byte(bareExcept), 0o644) // unstaged
-	os.WriteFile(filepath.Join(dir, "c.py"), []byte(documented), 0o644)  // untracked
+	os.WriteFile(filepath.Join(dir, "c.py"), []byte(documented), 0o644) // untracked
 	out, errOut, code := run(t, "score", "--diff-base", "main", "--isolated", "--format", "json", "--fail-on", "regression")
 	var got struct {
 		Files []struct{ Path string }

@@ -250,6 +250,12 @@ func diffNotice(c *comparison) string {
 		}
 	}
 	ip := "I_p undefined (a file cannot be scored)"
+	switch {
+	case len(c.out.Invalid) == 0 && len(c.out.Before) == 0 && len(c.out.After) == 0:
+		ip = "no Python file changed"
+	case len(c.out.Invalid) == 0 && !c.out.Valid:
+		ip = "no I_p (one version has no Python file)"
+	}
 	if c.out.Valid {
 		ip = "I_p (pp): " + strings.Join(parts, ", ")
 	}
@@ -447,8 +453,12 @@ func writeDiffMarkdown(w io.Writer, eng *nfi.Engine, c *comparison, maxShown int
 	out := c.out
 	verdict := "✅ no aspect regressed"
 	switch {
-	case !out.Valid:
+	case len(out.Invalid) > 0:
 		verdict = "❌ comparison undefined: a file cannot be scored"
+	case len(out.Before) == 0 && len(out.After) == 0:
+		verdict = "✅ no Python file changed"
+	case !out.Valid:
+		verdict = "✅ no I_p: one version has no Python file (only added or only deleted files)"
 	case len(out.Gates) > 0:
 		verdict = "❌ quality gate failed"
 	case out.Improvement.Negative():
