@@ -37,8 +37,15 @@ type gates struct {
 // need a comparison: diff, or score --diff-base).
 func (g *gateFlags) gates(s nfi.Settings, compare bool) (gates, error) {
 	out := gates{regression: map[nfi.Aspect]bool{}, under: map[nfi.Aspect]float64{}}
-	for _, c := range append(append([]string(nil), s.Gate.FailOn...), g.failOn...) {
+	// The settings' comparison gates (regression, new-findings) apply
+	// where there is a comparison and are skipped elsewhere; given as
+	// flags without one they are usage errors.
+	fromSettings := len(s.Gate.FailOn)
+	for n, c := range append(append([]string(nil), s.Gate.FailOn...), g.failOn...) {
 		name, arg, _ := strings.Cut(strings.ToLower(strings.TrimSpace(c)), ":")
+		if !compare && n < fromSettings && (name == "regression" || name == "new-findings") {
+			continue
+		}
 		switch name {
 		case "regression":
 			if !compare {
