@@ -297,7 +297,7 @@ func runAgents(e *env, o runOptions) error {
 		Env: env, Hide: o.hide, Writable: o.writable, Visible: o.visible, Redo: o.redo, MaxOutput: o.maxOutput, Out: o.out,
 		Runtime: rt, Image: o.image, ContainerWorkdir: o.containerDir, Repos: harness.NewRepos(o.reposDir, filepath.Join(o.out, ".repos")), KeepWorkspaces: o.keep,
 		Progress: nil,
-	}, []string{dsDir, o.reposDir})
+	}, []string{hideDatasetPath(o.dataset), o.reposDir})
 	if err != nil {
 		return usageError{err}
 	}
@@ -382,4 +382,17 @@ func chainAgentRun(e *env, o evalOptions) (string, error) {
 		return "", err
 	}
 	return filepath.Join(ro.out, agent.PredictionsFile), nil
+}
+
+// hideDatasetPath is what to hide of the dataset: its directory (the
+// task sources and reference solutions next to it go too), or the file
+// alone when the directory is / or holds the home directory (hiding that
+// would hide the agent's own configuration).
+func hideDatasetPath(dataset string) string {
+	dir := filepath.Dir(dataset)
+	home, _ := os.UserHomeDir()
+	if dir == "/" || (home != "" && (dir == home || strings.HasPrefix(home+"/", dir+"/"))) {
+		return dataset
+	}
+	return dir
 }

@@ -543,3 +543,18 @@ func TestRunInterrupt(t *testing.T) {
 		t.Errorf("%d workspaces left after a completed run", len(entries))
 	}
 }
+
+func TestHideDatasetPath(t *testing.T) {
+	t.Setenv("HOME", "/home/u")
+	for in, want := range map[string]string{
+		"/home/u/data/tasks.jsonl": "/home/u/data",
+		"/home/u/tasks.jsonl":      "/home/u/tasks.jsonl",
+		"/tasks.jsonl":             "/tasks.jsonl",
+		"/home/tasks.jsonl":        "/home/tasks.jsonl",
+		"/srv/d/tasks.jsonl":       "/srv/d",
+	} {
+		if got := hideDatasetPath(in); got != want {
+			t.Errorf("hideDatasetPath(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
