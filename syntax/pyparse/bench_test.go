@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polynfi/polynfi/internal/cputime"
 	"github.com/polynfi/polynfi/internal/corpus"
+	"github.com/polynfi/polynfi/internal/cputime"
 	"github.com/polynfi/polynfi/syntax"
 	"github.com/polynfi/polynfi/syntax/pyparse"
 )
