@@ -6,10 +6,12 @@ package pyparse
 // starExpressions: star_expression ("," star_expression)* [","], an
 // expression_list when there is a comma.
 func (p *parser) starExpressions() int32 {
+	start := p.p
 	e := p.starExpression()
 	if !p.isOp(",") {
 		return e
 	}
+	e = p.reparseSplat(start, e)
 	l := p.newNode(kExprList)
 	p.add(l, e, 0)
 	for p.isOp(",") {
@@ -17,9 +19,53 @@ func (p *parser) starExpressions() int32 {
 		if !p.startsExpression() {
 			break
 		}
-		p.add(l, p.starExpression(), 0)
+		start := p.p
+		e := p.starExpression()
+		if p.nodes[e].kind == kListSplat && !p.oneTrailer(p.nodes[p.nodes[e].first].next) {
+			// later elements: tree-sitter keeps "*name", "*name.attr" and
+			// "*name[...]" whole, reads anything longer as reparseSplat does
+			e = p.reparseSplat(start, e)
+		}
+		p.add(l, e, 0)
 	}
 	return l
+}
+
+// oneTrailer reports whether e is a name, or a name with one attribute or
+// subscript trailer.
+func (p *parser) oneTrailer(e int32) bool {
+	switch p.nodes[e].kind {
+	case kIdentifier:
+		return true
+	case kAttribute, kSubscript:
+		return p.nodes[p.nodes[e].first].kind == kIdentifier
+	}
+	return false
+}
+
+// reparseSplat rebuilds the star expression just parsed from token start
+// (a list_splat whose operand CPython has accepted) the way tree-sitter
+// does in some places: its primary-expression list_splat, "*name", with the
+// trailers and operators after the name applied to it (so "*a.b" is
+// attribute(list_splat(*a), b)). tree-sitter keeps that reading (one of
+// its GLR alternatives) for the only element of a list or set, the first
+// element of a bare tuple (expression_list) and subscript elements; it
+// keeps the plain list_splat elsewhere. e is returned when the rebuilt
+// expression does not end where e did.
+func (p *parser) reparseSplat(start int, e int32) int32 {
+	if p.nodes[e].kind != kListSplat || p.toks[start+1].kind != tName || isHardKeyword[p.text(p.toks[start+1])] {
+		return e
+	}
+	end, saveN := p.p, len(p.nodes)
+	p.p = start
+	p.splatAtom = true
+	n, ok := p.attempt(p.expression)
+	p.splatAtom = false
+	if ok && p.p == end {
+		return n
+	}
+	p.p, p.nodes = end, p.nodes[:saveN]
+	return e
 }
 
 // startsExpression reports whether the current token can begin an
@@ -308,7 +354,8 @@ func (p *parser) sliceItem() int32 {
 	var lo int32 = -1
 	if !p.isOp(":") {
 		if p.isOp("*") && p.minor >= 11 {
-			return p.starExpression()
+			start := p.p
+			return p.reparseSplat(start, p.starExpression())
 		}
 		lo = p.namedExpression()
 		if !p.isOp(":") {
@@ -448,6 +495,17 @@ func (p *parser) yieldExpr() int32 {
 }
 
 func (p *parser) atom() int32 {
+	if p.splatAtom {
+		// tree-sitter's primary list_splat: "*name" as an atom that
+		// trailers and operators then wrap (see reparseSplat)
+		p.splatAtom = false
+		if p.isOp("*") && p.peek(1).kind == tName {
+			s := p.newNode(kListSplat)
+			p.add(s, p.tokLeaf(), 0)
+			p.add(s, p.name(), 0)
+			return s
+		}
+	}
 	t := p.tok()
 	switch t.kind {
 	case tName:
@@ -583,7 +641,11 @@ func (p *parser) listAtom() int32 {
 		p.add(l, p.tokLeaf(), 0)
 		return l
 	}
+	start := p.p
 	first := p.collElem()
+	if p.isOp("]") {
+		first = p.reparseSplat(start, first)
+	}
 	if p.isCompFor() {
 		p.noStarComp(first)
 		c := p.newNode(kListComp)
@@ -614,7 +676,11 @@ func (p *parser) braceAtom() int32 {
 		p.dictRest(d)
 		return d
 	}
+	start := p.p
 	first := p.collElem()
+	if p.isOp("}") {
+		first = p.reparseSplat(start, first)
+	}
 	if p.isOp(":") {
 		pair := p.newNode(kPair)
 		p.add(pair, first, fKey)

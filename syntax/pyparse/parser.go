@@ -191,6 +191,8 @@ type parser struct {
 	nodes  []bnode
 	minor  int
 	extras []extra
+	// splatAtom makes the next atom "*name" (see reparseSplat)
+	splatAtom bool
 	// funcDepth etc. are not tracked: ast.parse does not check them
 }
 
@@ -1790,6 +1792,16 @@ func (p *parser) annotated(sp int32, lambda, star bool) int32 {
 	p.add(tp, p.tokLeaf(), 0)
 	var e int32
 	if star && p.isOp("*") && p.minor >= 11 {
+		if p.peek(1).kind == tName && !isHardKeyword[p.text(p.peek(1))] && !p.isOpAt(2, ".") && !p.isOpAt(2, "[") && !p.isOpAt(2, "(") {
+			// "*args: *Ts": tree-sitter's splat_type
+			st := p.newNode(kindOfText("splat_type"))
+			p.add(st, p.tokLeaf(), 0)
+			p.add(st, p.name(), 0)
+			t := p.newNode(kType)
+			p.add(t, st, 0)
+			p.add(tp, t, fType)
+			return tp
+		}
 		s := p.newNode(kListSplat)
 		p.add(s, p.tokLeaf(), 0)
 		p.add(s, p.expression(), 0)
