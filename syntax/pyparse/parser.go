@@ -987,7 +987,13 @@ func (p *parser) genericOf(e int32) int32 {
 		next := p.nodes[c].next
 		if p.nodes[c].named {
 			w := p.newNode(kType)
-			p.add(w, p.typeInner(c), 0)
+			if p.nodes[c].kind == kListSplat && p.nodes[p.nodes[p.nodes[c].first].next].kind == kIdentifier {
+				// "Tuple[*Ts]": tree-sitter's splat_type
+				p.nodes[c].kind = kindOfText("splat_type")
+				p.add(w, c, 0)
+			} else {
+				p.add(w, p.typeInner(c), 0)
+			}
 			p.add(tp, w, 0)
 		} else {
 			p.add(tp, c, 0)
@@ -1802,10 +1808,11 @@ func (p *parser) annotated(sp int32, lambda, star bool) int32 {
 			p.add(tp, t, fType)
 			return tp
 		}
+		start := p.p
 		s := p.newNode(kListSplat)
 		p.add(s, p.tokLeaf(), 0)
-		p.add(s, p.expression(), 0)
-		e = s
+		p.add(s, p.bitOr(), 0)
+		e = p.reparseSplat(start, s)
 	} else {
 		e = p.expression()
 	}
