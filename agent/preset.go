@@ -45,8 +45,9 @@ const CommandAgent = "cmd"
 // documented headless mode:
 //   - claude: Claude Code, `claude -p --output-format json` (prompt on
 //     stdin), permissions skipped because polynfi's sandbox confines it.
-//   - codex: `codex exec --json` with the prompt read from stdin ("-"),
-//     Codex's own sandbox off for the same reason.
+//   - codex: `codex exec --json --ephemeral` with the prompt read from
+//     stdin ("-"), Codex's own sandbox off for the same reason, no session
+//     files kept (a later run cannot read an earlier one's).
 //   - aider: `aider --message-file` with confirmations answered yes, no
 //     commits, plain output (its token report is read from stdout).
 //   - mini-swe-agent: `mini -y --exit-immediately -t PROMPT -o
@@ -64,7 +65,7 @@ func Presets() map[string]Preset {
 		},
 		{
 			Name:      "codex",
-			Command:   "codex exec --json --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox {model_args} -",
+			Command:   "codex exec --json --ephemeral --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox {model_args} -",
 			ModelFlag: "--model",
 			StateDirs: []string{".codex"},
 			Env:       []string{"OPENAI_API_KEY", "CODEX_HOME"},
