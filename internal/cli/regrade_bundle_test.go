@@ -130,3 +130,38 @@ func TestReportBundle(t *testing.T) {
 		t.Errorf("predictions.jsonl:\n%s", preds)
 	}
 }
+
+// TestRegradeBundledSample: re-grading the stored logs of the bundled
+// SWE-PolyBench sample (Jest, Mocha, pytest; Maven's JUnit XML is not
+// stored and is kept) changes no verdict. It failed when Jest's absolute
+// test paths under the scratch work tree were not made relative again.
+func TestRegradeBundledSample(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("evaluates the bundled sample")
+	}
+	poly := sampleEval(t, "polybench-gold", "--dataset", "../../examples/polybench/dataset.csv", "--predictions", "gold", "--workers", "2")
+	stdout, stderr, code := runCLI(t, "regrade", "--format", "json", poly)
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var doc struct {
+		Changed int `json:"changed"`
+		Units   []struct {
+			Unit       string `json:"unit"`
+			NotRegrade string `json:"not_regraded"`
+		} `json:"units"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	regraded := 0
+	for _, u := range doc.Units {
+		if u.NotRegrade == "" {
+			regraded++
+		}
+	}
+	if doc.Changed != 0 || regraded < 6 {
+		t.Errorf("changed %d, re-graded %d of %d:\n%s", doc.Changed, regraded, len(doc.Units), stdout)
+	}
+}
