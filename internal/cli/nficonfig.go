@@ -21,6 +21,8 @@ type engineFlags struct {
 	selects    []string
 	ignores    []string
 	ignoreNoqa bool
+	// replaceExclude is --exclude (nil when not given; --exclude= gives none).
+	replaceExclude []string
 	// suppressible is set by registerSuppressions.
 	suppressible bool
 	perFile      []string
@@ -43,6 +45,7 @@ func (f *engineFlags) registerSuppressions(c *cobra.Command) {
 	c.Flags().BoolVar(&f.ignoreNoqa, "ignore-noqa", false, "count every finding: ignore # noqa comments and per-file-ignores (SWE-NFI's benchmark scoring)")
 	c.Flags().StringArrayVar(&f.perFile, "per-file-ignores", nil, "PATTERN:RULES, e.g. 'tests/*:DOC,ERR-P01' (added to the config's)")
 	c.Flags().StringSliceVar(&f.exclude, "extend-exclude", nil, "path patterns to skip (added to the config's extend-exclude)")
+	c.Flags().StringSliceVar(&f.replaceExclude, "exclude", nil, "path patterns to skip instead of the default list and the config's exclude (--exclude= for none)")
 }
 
 // engine builds the engine from the flags and the settings file found from start.
@@ -70,6 +73,14 @@ func (f *engineFlags) engine(start string) (*nfi.Engine, error) {
 	}
 	s.Ignore = append(s.Ignore, f.ignores...)
 	s.ExtendExclude = append(s.ExtendExclude, f.exclude...)
+	if f.replaceExclude != nil {
+		s.Exclude = []string{}
+		for _, p := range f.replaceExclude {
+			if strings.TrimSpace(p) != "" {
+				s.Exclude = append(s.Exclude, p)
+			}
+		}
+	}
 	for _, pf := range f.perFile {
 		pat, rules, ok := strings.Cut(pf, ":")
 		if !ok || pat == "" || rules == "" {

@@ -189,6 +189,14 @@ func TestFileSelection(t *testing.T) {
 	if got := files("--isolated", "."); got != "src/app.py,src/legacy/old.py,src/tests/test_app.py" {
 		t.Errorf("default selection: %s", got)
 	}
+	// --exclude replaces the default list; --exclude= leaves none (the
+	// selection before default excludes existed, .gitignore still applies).
+	if got := files("--isolated", "--exclude=", "."); got != "build/lib/app.py,node_modules/x/y.py,src/app.py,src/legacy/old.py,src/tests/test_app.py,venv/lib/site-packages/dep.py" {
+		t.Errorf("--exclude=: %s", got)
+	}
+	if got := files("--isolated", "--exclude", "src,venv", "."); got != "build/lib/app.py,node_modules/x/y.py" {
+		t.Errorf("--exclude src,venv: %s", got)
+	}
 	// A file named on the command line is scored even when excluded.
 	if got := files("--isolated", "build/lib/app.py"); got != "build/lib/app.py" {
 		t.Errorf("explicit file: %s", got)
