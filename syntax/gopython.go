@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"sync"
+	"unsafe"
 
 	"github.com/polynfi/polynfi/syntax/pyparse"
 )
@@ -46,21 +47,44 @@ func ParsePythonGo(src []byte, minor int) (*Tree, *pyparse.Error) {
 		return nil, perr
 	}
 	pyKindsOnce.Do(loadPyKinds)
-	nodes := make([]Node, len(pt.Nodes))
+	// same layout (checked below): rewrite the kinds and fields in place
+	nodes := unsafe.Slice((*Node)(unsafe.Pointer(unsafe.SliceData(pt.Nodes))), len(pt.Nodes))
 	for i := range pt.Nodes {
 		p := &pt.Nodes[i]
 		id := pyAnon[p.Kind]
 		if p.Named {
 			id = pyNamed[p.Kind]
 		}
-		nodes[i] = Node{
-			StartByte: p.StartByte, EndByte: p.EndByte,
-			StartRow: p.StartRow, StartCol: p.StartCol, EndRow: p.EndRow, EndCol: p.EndCol,
-			Parent: NodeID(p.Parent), FirstChild: NodeID(p.FirstChild), NextSibling: NodeID(p.NextSibling),
-			End: NodeID(p.End), KindID: id, FieldID: pyFields[p.Field],
-			Named: p.Named, Extra: p.Extra, lang: uint8(Python),
-		}
+		f := pyFields[p.Field]
+		n := &nodes[i]
+		n.KindID, n.FieldID, n.lang = id, f, uint8(Python)
 	}
+	pt.Nodes = nil
 	return &Tree{Lang: Python, Source: pt.Source, Nodes: nodes, firstError: NoNode,
 		lineStarts: computeLineStarts(pt.Source)}, nil
 }
+
+// pyparse.Node must have Node's memory layout (ParsePythonGo reuses its
+// array): these do not compile when a size or an offset differs.
+var (
+	_ [unsafe.Sizeof(Node{}) - unsafe.Sizeof(pyparse.Node{})]byte
+	_ [unsafe.Sizeof(pyparse.Node{}) - unsafe.Sizeof(Node{})]byte
+	_ [unsafe.Offsetof(Node{}.Parent) - unsafe.Offsetof(pyparse.Node{}.Parent)]byte
+	_ [unsafe.Offsetof(pyparse.Node{}.Parent) - unsafe.Offsetof(Node{}.Parent)]byte
+	_ [unsafe.Offsetof(Node{}.End) - unsafe.Offsetof(pyparse.Node{}.End)]byte
+	_ [unsafe.Offsetof(pyparse.Node{}.End) - unsafe.Offsetof(Node{}.End)]byte
+	_ [unsafe.Offsetof(Node{}.KindID) - unsafe.Offsetof(pyparse.Node{}.Kind)]byte
+	_ [unsafe.Offsetof(pyparse.Node{}.Kind) - unsafe.Offsetof(Node{}.KindID)]byte
+	_ [unsafe.Offsetof(Node{}.FieldID) - unsafe.Offsetof(pyparse.Node{}.Field)]byte
+	_ [unsafe.Offsetof(pyparse.Node{}.Field) - unsafe.Offsetof(Node{}.FieldID)]byte
+	_ [unsafe.Offsetof(Node{}.Named) - unsafe.Offsetof(pyparse.Node{}.Named)]byte
+	_ [unsafe.Offsetof(pyparse.Node{}.Named) - unsafe.Offsetof(Node{}.Named)]byte
+	_ [unsafe.Offsetof(Node{}.Missing) - unsafe.Offsetof(pyparse.Node{}.Missing)]byte
+	_ [unsafe.Offsetof(pyparse.Node{}.Missing) - unsafe.Offsetof(Node{}.Missing)]byte
+	_ [unsafe.Offsetof(Node{}.Extra) - unsafe.Offsetof(pyparse.Node{}.Extra)]byte
+	_ [unsafe.Offsetof(pyparse.Node{}.Extra) - unsafe.Offsetof(Node{}.Extra)]byte
+	_ [unsafe.Offsetof(Node{}.lang) - unsafe.Offsetof(pyparse.Node{}.Reserved)]byte
+	_ [unsafe.Offsetof(pyparse.Node{}.Reserved) - unsafe.Offsetof(Node{}.lang)]byte
+	_ [unsafe.Offsetof(Node{}.EndCol) - unsafe.Offsetof(pyparse.Node{}.EndCol)]byte
+	_ [unsafe.Offsetof(pyparse.Node{}.EndCol) - unsafe.Offsetof(Node{}.EndCol)]byte
+)

@@ -45,7 +45,8 @@ func FieldName(f Field) string { return fieldNames[f] }
 // Node is one node of a Tree, in preorder, with the layout conventions of
 // syntax.Node: 0-based rows, byte columns, half-open byte spans; Parent,
 // FirstChild, NextSibling are indexes (-1: none) and End is one past the
-// last descendant.
+// last descendant. Its memory layout is syntax.Node's (syntax checks it at
+// compile time), so that syntax turns a pyparse tree into its own in place.
 type Node struct {
 	StartByte, EndByte uint32
 	StartRow, StartCol uint32
@@ -57,7 +58,9 @@ type Node struct {
 	Kind               Kind
 	Field              Field
 	Named              bool
+	Missing            bool // always false: pyparse inserts no nodes
 	Extra              bool
+	Reserved           uint8 // zero; syntax keeps its language number here
 }
 
 // Tree is a parsed file.
