@@ -23,7 +23,7 @@ func (p *parser) matchStmt() int32 {
 	}
 	p.p++
 	if p.tok().kind != tIndent {
-		p.fail(int(p.tok().start), "expected an indented block")
+		p.fail(p.atPos(), "expected an indented block after 'match' statement")
 	}
 	// tree-sitter's match block holds its INDENT: it starts there
 	p.nodes[b].start = p.tok().start

@@ -281,7 +281,9 @@ func parse(src []byte, minor int, anyBytes bool) (*Tree, *Error) {
 	// The tokenizer's error wins when it comes first (CPython tokenizes
 	// lazily, so an error in tokens the parser never reached is still met
 	// when the parser asks for them).
-	if lx.err != nil && (perr == nil || lx.err.Byte <= perr.Byte || p.toks[p.p].kind == tErr) {
+	// CPython also reports a tokenizer error found further on in place of
+	// a generic "invalid syntax" (it tokenizes the rest of the file first).
+	if lx.err != nil && (perr == nil || lx.err.Byte <= perr.Byte || p.toks[p.p].kind == tErr || perr.Msg == "invalid syntax") {
 		return nil, lx.err
 	}
 	if perr != nil {
@@ -417,15 +419,47 @@ func (p *parser) expectKw(n int32, s string) {
 
 // syntaxError reports "invalid syntax" at the current token, as CPython's
 // generic error does.
+// atPos is where CPython reports an error at the current token: the token,
+// or at the end of input (EOF, or the DEDENTs before it) the last NEWLINE,
+// the end of the last line.
+func (p *parser) atPos() int {
+	t := p.tok()
+	if t.kind == tEOF || t.kind == tDedent && p.atEOF() {
+		for i := p.p - 1; i >= 0; i-- {
+			if p.toks[i].kind == tNewline {
+				return int(p.toks[i].start)
+			}
+		}
+	}
+	return int(t.start)
+}
+
+// atEOF reports whether only DEDENTs are left before the end of input.
+func (p *parser) atEOF() bool {
+	for i := p.p; i < len(p.toks); i++ {
+		switch p.toks[i].kind {
+		case tDedent:
+		case tEOF:
+			return true
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 func (p *parser) syntaxError() {
 	t := p.tok()
 	switch t.kind {
 	case tIndent:
 		p.fail(int(p.peek(1).start), "unexpected indent")
 	case tDedent:
+		if p.atEOF() {
+			p.fail(p.atPos(), "invalid syntax")
+		}
 		p.fail(int(t.start), "unindent does not match any outer indentation level")
 	case tEOF:
-		p.fail(int(t.start), "invalid syntax")
+		p.fail(p.atPos(), "invalid syntax")
 	case tErr:
 		p.fail(int(t.start), "tokenizer error")
 	}
@@ -1260,7 +1294,7 @@ func (p *parser) block() int32 {
 	if p.tok().kind == tNewline {
 		p.p++
 		if p.tok().kind != tIndent {
-			p.fail(int(p.tok().start), "expected an indented block")
+			p.fail(p.atPos(), "expected an indented block")
 		}
 		p.p++
 		for p.tok().kind != tDedent && p.tok().kind != tEOF {
@@ -1431,7 +1465,7 @@ func (p *parser) tryStmt() int32 {
 		p.suite(f, 0)
 		p.add(n, f, 0)
 	} else if !sawExcept && !sawGroup {
-		p.failTok("expected 'except' or 'finally' block")
+		p.fail(p.atPos(), "expected 'except' or 'finally' block")
 	}
 	return n
 }
@@ -1874,7 +1908,7 @@ func (p *parser) looksLikeMatch() bool {
 			depth--
 		case ":":
 			if depth == 0 {
-				return i+2 < len(p.toks) && p.toks[i+1].kind == tNewline && p.toks[i+2].kind == tIndent
+				return i+1 < len(p.toks) && p.toks[i+1].kind == tNewline
 			}
 		}
 	}
