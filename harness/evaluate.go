@@ -142,7 +142,9 @@ func (h *Harness) Evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 	rec.Resolved, rec.Status = v.Resolved, v.Status
 	rec.FinishedAt = time.Now().UTC()
 	rec.Timing.TotalS = time.Since(start).Seconds()
-	rec.Timing.OverheadS = rec.Timing.TotalS - rec.Timing.TestS
+	// The image's pull or build is the environment's cost, not the
+	// harness's: it is left out of the overhead (Timing.ImageS).
+	rec.Timing.OverheadS = rec.Timing.TotalS - rec.Timing.TestS - rec.Timing.ImageS
 	return rec, art, nil
 }
 
@@ -266,7 +268,7 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 		}
 		rec.Timing.RemoveS = time.Since(t).Seconds()
 	}()
-	rec.Timing.WorkspaceS = time.Since(t).Seconds()
+	rec.Timing.WorkspaceS = time.Since(t).Seconds() - rec.Timing.ImageS
 	base, err := wt.base(ctx)
 	if err != nil {
 		return err

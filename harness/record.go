@@ -52,8 +52,9 @@ type TestRun struct {
 }
 
 // Timing splits an instance's wall time, in seconds. OverheadS is
-// everything except the test command: workspace, apply, parse, grade,
-// metrics and record.
+// everything except the test command and the image's pull or build
+// (ImageS): workspace or container start, apply, parse, grade, metrics,
+// record and sandbox removal.
 type Timing struct {
 	ImageS     float64 `json:"image_s,omitempty"`  // resolving, pulling or building the image
 	WorkspaceS float64 `json:"workspace_s"`        // work tree made, or container created and started

@@ -104,6 +104,19 @@ func (h *Harness) Run(ctx context.Context, jobs []Job, store *Store, opts RunOpt
 			if err != nil {
 				return err // cancelled: abandoned
 			}
+			// An infrastructure failure says nothing about the patch:
+			// try again, up to Retries more times.
+			attempts := 1
+			for rec.InfraReason != "" && attempts <= h.Retries {
+				attempts++
+				rec, art, err = h.Evaluate(gctx, j.Instance, j.Prediction)
+				if err != nil {
+					return err
+				}
+			}
+			if attempts > 1 {
+				rec.Attempts = attempts
+			}
 			if err := store.Save(rec, art); err != nil {
 				return fmt.Errorf("record %s: %w", j.Instance.InstanceID, err)
 			}

@@ -156,3 +156,26 @@ func (r *Repos) Workspace(ctx context.Context, repo, commit, parent string) (dir
 	}
 	return dir, remove, nil
 }
+
+// Checkout makes a standalone clone of repo at commit in dir (which must
+// not exist): its own objects, no link to the source, so that it can be
+// copied elsewhere (an image build context) and stay a working repository.
+func (r *Repos) Checkout(ctx context.Context, repo, commit, dir string) error {
+	src, err := r.Source(ctx, repo)
+	if err != nil {
+		return err
+	}
+	src, err = filepath.Abs(src)
+	if err != nil {
+		return err
+	}
+	if _, err := gitCmd(ctx, filepath.Dir(dir), "clone", "--quiet", "--no-hardlinks", "--no-checkout", src, dir); err != nil {
+		return fmt.Errorf("checkout of %s: %w", repo, err)
+	}
+	if _, err := gitCmd(ctx, dir, "checkout", "--quiet", "--detach", commit); err != nil {
+		return fmt.Errorf("checkout of %s at %s: %w", repo, commit, err)
+	}
+	// The clone's remote names the host path of the source: not needed.
+	_, _ = gitCmd(ctx, dir, "remote", "remove", "origin")
+	return nil
+}

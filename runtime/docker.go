@@ -290,12 +290,13 @@ func (s *dockerSandbox) state(ctx context.Context) error {
 // with the container's environment, then cmd.Env, then PinnedEnv. At the
 // timeout every process of the container but its keep-alive PID 1 is
 // killed (kill -9 -1), which takes whatever the command started with it.
-// After every command the container is inspected: one that met its memory
-// limit gives an InfraError with ReasonOOM, one that stopped or vanished
-// ReasonGone. Command.Stdin is attached as the command's standard input
-// and Command.Stdout/Stderr receive live copies of the streams (a coding
-// agent's events, read while it runs). Command.Writable is ignored (the
-// whole container is the sandbox).
+// After a command that did not exit 0 the container is inspected: one
+// that met its memory limit gives an InfraError with ReasonOOM, one that
+// stopped or vanished ReasonGone (a container killed under a command ends
+// it with a non-zero status). Command.Stdin is attached as the command's
+// standard input and Command.Stdout/Stderr receive live copies of the
+// streams (a coding agent's events, read while it runs). Command.Writable
+// is ignored (the whole container is the sandbox).
 func (s *dockerSandbox) Exec(ctx context.Context, c Command) (Result, error) {
 	res := Result{ExitCode: -1, Isolation: IsolationContainer}
 	var argv []string
@@ -406,11 +407,11 @@ func (s *dockerSandbox) Exec(ctx context.Context, c Command) (Result, error) {
 // moment after the command's stream ends, so after a SIGKILL (137) or a
 // failed exec (126) the state is watched for up to a second.
 func (s *dockerSandbox) check(ctx context.Context, code int) error {
-	if err := s.state(ctx); err != nil {
-		return err
-	}
 	if code == 0 {
 		return nil
+	}
+	if err := s.state(ctx); err != nil {
+		return err
 	}
 	if s.memLimit {
 		if n, ok := s.oomKills(ctx); ok && n > s.ooms {

@@ -132,6 +132,13 @@ def build_repo(key, out_dir, tmp):
         fail(f"src/{key}/repo.json: language {meta['language']!r} is not one of {sorted(LANGUAGES)}")
     if key != meta["repo"].replace("/", "__"):
         fail(f"src/{key}/repo.json: repo {meta['repo']!r} does not match the directory name")
+    # The instance image's Dockerfile (SWE-PolyBench semantics: built with
+    # the repository at base_commit as context), the same for every
+    # instance of the repository.
+    dockerfile = ""
+    if os.path.exists(os.path.join(src, "Dockerfile")):
+        with open(os.path.join(src, "Dockerfile")) as f:
+            dockerfile = f.read()
     work = os.path.join(tmp, key)
     os.makedirs(work)
     env = git_env(tmp, meta["base_date"])
@@ -179,7 +186,7 @@ def build_repo(key, out_dir, tmp):
             "hints_text": inst.get("hints_text", ""),
             "created_at": inst["created_at"],
             "language": meta["language"],
-            "Dockerfile": "",
+            "Dockerfile": dockerfile,
             "F2P": repr(list(inst["F2P"])),
             "P2P": repr(list(inst["P2P"])),
             "test_command": inst.get("test_command", meta["test_command"]),

@@ -141,6 +141,7 @@ and builds the datasets these are measured on.`,
 	for _, mk := range []func(*env) *cobra.Command{
 		newDiffCmd,
 		newEvalCmd,
+		newImagesCmd,
 		newMetricsCmd,
 		newMineCmd,
 		newReportCmd,

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"github.com/polynfi/polynfi/agent"
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/internal/atomicfile"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/catalog"
@@ -53,6 +55,7 @@ type evalOptions struct {
 	// containers is true when the run's runtime starts containers (rows
 	// with an eval_script and no test_command run only there).
 	containers bool
+	containerOptions
 }
 
 func newEvalCmd(e *env) *cobra.Command {
@@ -100,6 +103,10 @@ Exit status: 0 when the run completed (unresolved instances are results),
 			if o.workers < 1 {
 				return usagef("--workers %d: want at least 1", o.workers)
 			}
+			if err := o.containerOptions.validate(); err != nil {
+				return err
+			}
+			o.containers = o.runtime == "docker"
 			// Tests and git run in other working directories: every path
 			// given on the command line is made absolute once, here.
 			for _, p := range []*string{&o.out, &o.reposDir} {
@@ -151,6 +158,7 @@ Exit status: 0 when the run completed (unresolved instances are results),
 	f.DurationVar(&o.agentTimeout, "agent-timeout", agent.DefaultTimeout, "with --agent: wall-time limit of one agent run")
 	f.StringArrayVar(&o.agentEnv, "agent-env", nil, "with --agent: pass KEY or KEY=VALUE to the agent (repeatable)")
 	f.StringArrayVar(&o.writable, "writable", nil, "extra directory the tests may write under isolation (repeatable)")
+	o.containerOptions.register(f, true)
 	f.StringArrayVar(&o.toolchains, "toolchain", nil, "extra host directory the tests may read under isolation (repeatable; the dataset directory's env/ is added when present)")
 	return c
 }
@@ -302,21 +310,33 @@ func runInstanceEval(e *env, o evalOptions) error {
 		return err
 	}
 	defer store.Close()
-	runner := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation})
-	if err := checkSandbox(e, runner); err != nil {
-		return err
-	}
 	h := &harness.Harness{
 		Repos:      harness.NewRepos(o.reposDir, filepath.Join(o.out, ".repos")),
-		Runtime:    runner,
 		ScratchDir: store.ScratchDir(),
 		Timeout:    o.timeout,
-		Env:        []string{"POLYNFI_DATASET_DIR=" + dsDir},
-		Writable:   o.writable,
-		ReadOnly:   toolchainDirs(dsDir, o.toolchains),
 		NativeMode: mode,
 		RunID:      o.runID,
 		Retrieval:  ropts,
+		Retries:    o.retries,
+		RunKey:     runKey(o.out),
+	}
+	var resolver *images.Resolver
+	if o.runtime == "docker" {
+		d, err := startDocker(e.ctx, e, h.RunKey)
+		if err != nil {
+			return err
+		}
+		defer d.Close()
+		resolver = o.containerOptions.resolver(d, h.Repos, o.out, store.ScratchDir())
+		h.Runtime, h.Images, h.Limits = d, resolver, o.containerOptions.limits()
+	} else {
+		runner := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation})
+		if err := checkSandbox(e, runner); err != nil {
+			return err
+		}
+		h.Runtime = runner
+		h.Env = []string{"POLYNFI_DATASET_DIR=" + dsDir}
+		h.Writable, h.ReadOnly = o.writable, toolchainDirs(dsDir, o.toolchains)
 	}
 	if o.nfiDeltas {
 		cat, err := catalog.Get(o.catalog)
@@ -340,6 +360,15 @@ func runInstanceEval(e *env, o evalOptions) error {
 	b := newBar(e.stderr, len(in.jobs), "evaluating")
 	res, runErr := h.Run(e.ctx, in.jobs, store, harness.RunOptions{Workers: o.workers, Progress: func(ev harness.Event) { b.set(ev.Done) }})
 	b.finish()
+	if resolver != nil {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(e.ctx), 5*time.Minute)
+		if removed, err := resolver.Cleanup(cctx); err != nil {
+			fmt.Fprintf(e.stderr, "polynfi: removing images (--cache-level %s): %v\n", o.cacheLevel, err)
+		} else if len(removed) > 0 {
+			fmt.Fprintf(e.stderr, "polynfi: removed %d image(s) built by this run (--cache-level %s)\n", len(removed), o.cacheLevel)
+		}
+		cancel()
+	}
 	man.Complete = runErr == nil && res != nil && !res.Interrupted
 	man.Finished = time.Now().UTC()
 	if err := man.Write(o.out); err != nil {

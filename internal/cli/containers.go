@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/docker/go-units"
+	"github.com/spf13/pflag"
+
+	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/images"
+	"github.com/polynfi/polynfi/runtime"
+)
+
+// containerOptions are the flags of the container runtime, shared by
+// `polynfi eval` and `polynfi images build`.
+type containerOptions struct {
+	runtime         string
+	imageTemplate   string
+	baseDockerfiles string
+	buildWorkers    int
+	cpus            float64
+	memory          string
+	pids            int64
+	retries         int
+	cacheLevel      string
+}
+
+// Defaults of the per-container limits: 2 CPUs, 4 GiB, 4096 processes.
+const (
+	defaultCPUs   = 2.0
+	defaultMemory = "4g"
+	defaultPids   = 4096
+)
+
+func (o *containerOptions) register(f *pflag.FlagSet, withRuntime bool) {
+	if withRuntime {
+		f.StringVar(&o.runtime, "runtime", "local", "where tests run: local (a work tree on this machine, under bubblewrap) or docker (a container per instance, through the Docker Engine API; DOCKER_HOST is honoured)")
+		f.Float64Var(&o.cpus, "cpus", defaultCPUs, "CPU quota per container, in cores (docker)")
+		f.StringVar(&o.memory, "memory", defaultMemory, "memory limit per container, e.g. 512m, 4g (docker; a container killed at it is infra_failure)")
+		f.Int64Var(&o.pids, "pids", defaultPids, "process limit per container (docker)")
+	}
+	f.StringVar(&o.imageTemplate, "image-template", "", "prebuilt image per instance, with {id}, {id_lower}, {swebench_id} ({id_lower} with __ as _1776_), {repo}, {owner}, {name}, {version}: e.g. swe-polybench.eval.x86_64.{id_lower} or swebench/sweb.eval.x86_64.{swebench_id}:latest (docker)")
+	f.StringVar(&o.baseDockerfiles, "base-dockerfiles", "", "directory of <language>.Dockerfile files for the polybench_<language>_base images (default: the ones polynfi ships)")
+	f.IntVar(&o.buildWorkers, "build-workers", 1, "image builds and pulls at once (docker)")
+	f.IntVar(&o.retries, "retries", 2, "retries of an instance that ends in an infrastructure failure, and of a failed pull or build")
+	f.StringVar(&o.cacheLevel, "cache-level", images.CacheEnv, "images kept after the run: none, base, env or instance (SWE-bench's cache levels)")
+}
+
+func (o *containerOptions) validate() error {
+	if o.runtime != "" && o.runtime != "local" && o.runtime != "docker" {
+		return usagef("--runtime %q: want local or docker", o.runtime)
+	}
+	if !slices.Contains(images.CacheLevels, o.cacheLevel) {
+		return usagef("--cache-level %q: want one of %s", o.cacheLevel, strings.Join(images.CacheLevels, ", "))
+	}
+	if o.buildWorkers < 1 {
+		return usagef("--build-workers %d: want at least 1", o.buildWorkers)
+	}
+	if o.retries < 0 {
+		return usagef("--retries %d: want 0 or more", o.retries)
+	}
+	if o.cpus < 0 || o.pids < 0 {
+		return usagef("--cpus and --pids must not be negative")
+	}
+	if o.memory != "" && o.memory != "0" {
+		if _, err := units.RAMInBytes(o.memory); err != nil {
+			return usagef("--memory %q: %v", o.memory, err)
+		}
+	}
+	return nil
+}
+
+func (o *containerOptions) limits() runtime.Limits {
+	l := runtime.Limits{CPUs: o.cpus, Pids: o.pids}
+	if o.memory != "" && o.memory != "0" {
+		l.MemoryBytes, _ = units.RAMInBytes(o.memory)
+	}
+	return l
+}
+
+// runKey labels the containers of every run writing out: the same for a
+// re-run of the same command, so that it finds what a killed run left.
+func runKey(out string) string {
+	sum := sha256.Sum256([]byte(out))
+	return hex.EncodeToString(sum[:8])
+}
+
+// resolver makes the image resolver of a run writing to out.
+func (o *containerOptions) resolver(d *runtime.Docker, repos *harness.Repos, out, scratch string) *images.Resolver {
+	return images.New(d.Client(), images.Options{
+		Template:        o.imageTemplate,
+		BaseDockerfiles: o.baseDockerfiles,
+		Checkout:        repos.Checkout,
+		LogDir:          filepath.Join(out, "build_logs"),
+		ScratchDir:      scratch,
+		Retries:         o.retries,
+		BuildWorkers:    o.buildWorkers,
+		CacheLevel:      o.cacheLevel,
+	})
+}
+
+// startDocker connects to the engine and removes the containers a killed
+// run with the same key left behind.
+func startDocker(ctx context.Context, e *env, key string) (*runtime.Docker, error) {
+	d, err := runtime.NewDocker(ctx, runtime.DockerOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("--runtime docker: %w", err)
+	}
+	n, err := d.RemoveStale(ctx, key)
+	if err != nil {
+		d.Close()
+		return nil, fmt.Errorf("--runtime docker: removing containers of an earlier run: %w", err)
+	}
+	if n > 0 {
+		fmt.Fprintf(e.stderr, "polynfi: removed %d container(s) left by an interrupted run\n", n)
+	}
+	return d, nil
+}

@@ -1,0 +1,248 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/docker/go-units"
+	"github.com/spf13/cobra"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/images"
+	"github.com/polynfi/polynfi/runtime"
+)
+
+func newImagesCmd(e *env) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "images build|list|prune",
+		Short: "Prepare, list or remove the container images of a dataset's instances (docker)",
+		Long: `images manages the images the docker runtime evaluates instances in, ahead of a
+run (as SWE-bench's "images build" does): build resolves every instance of a
+dataset as eval --runtime docker would (row image or --image-template, else a
+build from the row's Dockerfile with the repository at base_commit, else the
+task directory's Dockerfile; polybench_<language>_base images first) with a
+progress bar and --build-workers builds at once, one log per image in
+OUT/build_logs/; list shows the images polynfi built; prune removes them.
+The engine is the one DOCKER_HOST names (the local socket by default).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
+	}
+	c.AddCommand(newImagesBuildCmd(e), newImagesListCmd(e), newImagesPruneCmd(e))
+	return c
+}
+
+func newImagesBuildCmd(e *env) *cobra.Command {
+	var o containerOptions
+	var ds, reposDir, out, format string
+	var ids []string
+	c := &cobra.Command{
+		Use:   "build --dataset FILE|DIR [--out DIR]",
+		Short: "Resolve, pull or build the image of every instance of a dataset",
+		Long: `build resolves the image of every instance of the dataset (see polynfi images).
+Exit status: 0 when every instance has its image, 1 when some could not be
+pulled or built (each is named with its reason and build log), 2 for bad
+flags, 3 for an unreadable dataset.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if ds == "" {
+				return usagef("--dataset is required")
+			}
+			if err := checkFormat(format, "text", "json"); err != nil {
+				return err
+			}
+			if err := o.validate(); err != nil {
+				return err
+			}
+			loaded, err := dataset.Load(ds)
+			if err != nil {
+				return fmt.Errorf("load dataset: %w", err)
+			}
+			for _, re := range loaded.Errors {
+				fmt.Fprintf(e.stderr, "polynfi: skipping row: %v\n", re)
+			}
+			insts := loaded.Instances
+			if len(ids) > 0 {
+				want := map[string]bool{}
+				for _, id := range ids {
+					want[id] = true
+				}
+				insts = nil
+				for _, in := range loaded.Instances {
+					if want[in.InstanceID] {
+						insts = append(insts, in)
+					}
+				}
+			}
+			if reposDir == "" {
+				reposDir = filepath.Join(filepath.Dir(ds), "repos")
+			}
+			if out == "" {
+				out = "."
+			}
+			for _, p := range []*string{&out, &reposDir} {
+				if *p, err = filepath.Abs(*p); err != nil {
+					return err
+				}
+			}
+			scratch, err := os.MkdirTemp("", "polynfi-images-")
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(scratch)
+			d, err := runtime.NewDocker(e.ctx, runtime.DockerOptions{})
+			if err != nil {
+				return err
+			}
+			defer d.Close()
+			o.cacheLevel = images.CacheInstance // build keeps what it builds
+			r := o.resolver(d, harness.NewRepos(reposDir, filepath.Join(scratch, "repos")), out, scratch)
+			type result struct {
+				ID     string        `json:"instance_id"`
+				Choice images.Choice `json:"image"`
+				Error  string        `json:"error,omitempty"`
+				Reason string        `json:"infra_failure_reason,omitempty"`
+			}
+			results := make([]result, len(insts))
+			b := newBar(e.stderr, len(insts), "images")
+			var mu sync.Mutex
+			done := 0
+			start := time.Now()
+			g, gctx := errgroup.WithContext(e.ctx)
+			g.SetLimit(o.buildWorkers)
+			for i, in := range insts {
+				g.Go(func() error {
+					c, err := r.Resolve(gctx, in)
+					res := result{ID: in.InstanceID, Choice: c}
+					if err != nil {
+						res.Error, res.Reason = err.Error(), runtime.InfraReason(err)
+					}
+					mu.Lock()
+					results[i] = res
+					done++
+					b.set(done)
+					mu.Unlock()
+					return gctx.Err()
+				})
+			}
+			werr := g.Wait()
+			b.finish()
+			if werr != nil {
+				return werr
+			}
+			failed := 0
+			for _, r := range results {
+				if r.Error != "" {
+					failed++
+				}
+			}
+			if format == "json" {
+				data, err := json.MarshalIndent(results, "", "  ")
+				if err != nil {
+					return err
+				}
+				e.stdout.Write(append(data, '\n'))
+			} else {
+				tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "INSTANCE\tIMAGE\tSOURCE\tHOW\tERROR")
+				for _, r := range results {
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Choice.Image, r.Choice.Source, r.Choice.How, r.Error)
+				}
+				tw.Flush()
+				fmt.Fprintf(e.stdout, "%d instances, %d without an image, in %s; build logs in %s\n", len(results), failed,
+					time.Since(start).Round(time.Millisecond), filepath.Join(out, "build_logs"))
+			}
+			if failed > 0 {
+				return exitError{1}
+			}
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&ds, "dataset", "", "dataset file (.csv, .json, .jsonl, .parquet) or SWE-bench 5.x task repository")
+	f.StringVar(&reposDir, "repos-dir", "", "directory of local clones (default: <dataset dir>/repos)")
+	f.StringVar(&out, "out", "", "directory for build_logs/ (default: the current directory)")
+	f.StringSliceVar(&ids, "instance-ids", nil, "only these instance ids")
+	f.StringVar(&format, "format", "text", "output format: text or json")
+	o.register(f, false)
+	return c
+}
+
+func newImagesListCmd(e *env) *cobra.Command {
+	var kind, format string
+	c := &cobra.Command{
+		Use:   "list [--kind base|instance]",
+		Short: "List the images polynfi built",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFormat(format, "text", "json"); err != nil {
+				return err
+			}
+			d, err := runtime.NewDocker(e.ctx, runtime.DockerOptions{})
+			if err != nil {
+				return err
+			}
+			defer d.Close()
+			list, err := images.List(e.ctx, d.Client(), kind)
+			if err != nil {
+				return err
+			}
+			if format == "json" {
+				data, err := json.MarshalIndent(list, "", "  ")
+				if err != nil {
+					return err
+				}
+				_, err = e.stdout.Write(append(data, '\n'))
+				return err
+			}
+			sort.SliceStable(list, func(i, j int) bool { return list[i].Kind < list[j].Kind })
+			tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "IMAGE\tKIND\tID\tSIZE\tCREATED")
+			var total int64
+			for _, im := range list {
+				total += im.Size
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", im.Name, im.Kind, im.ID, units.HumanSize(float64(im.Size)), im.Created.Format(time.RFC3339))
+			}
+			tw.Flush()
+			_, err = fmt.Fprintf(e.stdout, "%d images, %s\n", len(list), units.HumanSize(float64(total)))
+			return err
+		},
+	}
+	c.Flags().StringVar(&kind, "kind", "", "only base or instance images")
+	c.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	return c
+}
+
+func newImagesPruneCmd(e *env) *cobra.Command {
+	var kind string
+	c := &cobra.Command{
+		Use:   "prune [--kind base|instance]",
+		Short: "Remove the images polynfi built (never others)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if kind != "" && kind != "base" && kind != "instance" {
+				return usagef("--kind %q: want base or instance", kind)
+			}
+			d, err := runtime.NewDocker(e.ctx, runtime.DockerOptions{})
+			if err != nil {
+				return err
+			}
+			defer d.Close()
+			removed, err := images.Prune(e.ctx, d.Client(), kind)
+			for _, n := range removed {
+				fmt.Fprintf(e.stdout, "removed %s\n", n)
+			}
+			fmt.Fprintf(e.stdout, "%d images removed\n", len(removed))
+			return err
+		},
+	}
+	c.Flags().StringVar(&kind, "kind", "", "only base or instance images")
+	return c
+}
