@@ -262,6 +262,7 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 		return err
 	}
 	defer func() {
+		rec.copyS = wt.copyS
 		t := time.Now()
 		if rerr := remove(); rerr != nil && rec.Sandbox != nil {
 			rec.Sandbox.Notes = append(rec.Sandbox.Notes, "sandbox not removed: "+rerr.Error())

@@ -139,6 +139,7 @@ type Record struct {
 	CostUSD        *float64 `json:"cost_usd,omitempty"`
 
 	Timing     Timing    `json:"timing"`
+	copyS      float64   // seconds copying files into the sandbox (benchmark)
 	StartedAt  time.Time `json:"started_at"`
 	FinishedAt time.Time `json:"finished_at"`
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/polynfi/polynfi/dataset"
@@ -14,10 +15,18 @@ import (
 // instance, empty predictions resolve none, and the set with one wrong patch
 // per language resolves exactly the others. Needs
 // examples/polybench/env/setup.sh to have run; -short skips it.
-func TestBundledSample(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the sample's real test suites")
-	}
+// sampleSet is one prediction set of the bundled sample and the instances
+// it must resolve.
+type sampleSet struct {
+	name string
+	jobs []Job
+	want []string // sorted
+}
+
+// loadSample reads examples/polybench: its dataset and the gold, empty and
+// one-wrong-per-language prediction sets.
+func loadSample(t *testing.T) (string, *dataset.Dataset, []sampleSet) {
+	t.Helper()
 	dir, err := filepath.Abs("../examples/polybench")
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +61,7 @@ func TestBundledSample(t *testing.T) {
 			t.Fatalf("predictions-wrong.jsonl has %d wrong patches for %s, want 1", wrongLangs[lang], lang)
 		}
 	}
-
+	var sets []sampleSet
 	for _, tc := range []struct {
 		name  string
 		preds []dataset.Prediction
@@ -61,49 +70,69 @@ func TestBundledSample(t *testing.T) {
 		{"empty", load("predictions-empty.jsonl")},
 		{"one wrong per language", wrong},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
+		set := sampleSet{name: tc.name}
+		for _, p := range tc.preds {
+			in := byID[p.InstanceID]
+			set.jobs = append(set.jobs, Job{Instance: in, Prediction: p})
+			if !p.Empty() && p.ModelPatch == in.Patch {
+				set.want = append(set.want, in.InstanceID)
+			}
+		}
+		sort.Strings(set.want)
+		sets = append(sets, set)
+	}
+	if n := len(sets[0].want); n != len(ds.Instances) {
+		t.Fatalf("gold predictions cover %d of %d instances", n, len(ds.Instances))
+	}
+	return dir, ds, sets
+}
+
+// checkSample checks a run of set: the resolved instances are set.want,
+// and every mode agrees with the native one.
+func checkSample(t *testing.T, set sampleSet, res *RunResult, native Mode) {
+	t.Helper()
+	var got []string
+	for _, r := range res.Records {
+		if r == nil {
+			t.Fatal("an instance has no record")
+		}
+		for _, m := range Modes {
+			if v := r.Verdicts.Get(m); v.Resolved != r.Resolved {
+				t.Errorf("%s: %s verdict %s differs from native %s", r.InstanceID, m, v.Status, r.Status)
+			}
+		}
+		if r.Resolved {
+			got = append(got, r.InstanceID)
+		} else if set.name == "gold" {
+			t.Errorf("%s unresolved: %s %s", r.InstanceID, r.Status, r.Verdicts.Get(native).Reason)
+		}
+	}
+	sort.Strings(got)
+	if strings.Join(got, " ") != strings.Join(set.want, " ") {
+		t.Fatalf("resolved %v, want %v", got, set.want)
+	}
+}
+
+// TestBundledSample runs the harness on examples/polybench with the real
+// toolchains (pytest, Maven + JUnit 5, Mocha, Jest): gold resolves every
+// instance, empty predictions resolve none, and the set with one wrong patch
+// per language resolves exactly the others. Needs
+// examples/polybench/env/setup.sh to have run; -short skips it.
+func TestBundledSample(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the sample's real test suites")
+	}
+	dir, ds, sets := loadSample(t)
+	for _, set := range sets {
+		t.Run(set.name, func(t *testing.T) {
 			h, store := newHarness(t, filepath.Join(dir, "repos"), Mode(ds.NativeMode()))
 			h.Env = []string{"POLYNFI_DATASET_DIR=" + dir}
 			h.ReadOnly = []string{filepath.Join(dir, "env")}
-			var jobs []Job
-			var want []string
-			for _, p := range tc.preds {
-				in := byID[p.InstanceID]
-				jobs = append(jobs, Job{Instance: in, Prediction: p})
-				if !p.Empty() && p.ModelPatch == in.Patch {
-					want = append(want, in.InstanceID)
-				}
-			}
-			res, err := h.Run(context.Background(), jobs, store, RunOptions{Workers: 2})
+			res, err := h.Run(context.Background(), set.jobs, store, RunOptions{Workers: 2})
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got []string
-			for _, r := range res.Records {
-				for _, m := range Modes {
-					if v := r.Verdicts.Get(m); v.Resolved != r.Resolved {
-						t.Errorf("%s: %s verdict %s differs from native %s", r.InstanceID, m, v.Status, r.Status)
-					}
-				}
-				if r.Resolved {
-					got = append(got, r.InstanceID)
-				} else if tc.name == "gold" {
-					t.Errorf("%s unresolved: %s %s", r.InstanceID, r.Status, r.Verdicts.Get(h.NativeMode).Reason)
-				}
-			}
-			sort.Strings(got)
-			sort.Strings(want)
-			if len(got) != len(want) {
-				t.Fatalf("resolved %v, want %v", got, want)
-			}
-			for i := range got {
-				if got[i] != want[i] {
-					t.Fatalf("resolved %v, want %v", got, want)
-				}
-			}
-			if tc.name == "gold" && len(got) != len(ds.Instances) {
-				t.Errorf("gold resolved %d of %d", len(got), len(ds.Instances))
-			}
+			checkSample(t, set, res, h.NativeMode)
 		})
 	}
 }

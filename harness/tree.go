@@ -60,6 +60,8 @@ type tree struct {
 	// tmp is a directory for the harness's own files (patches), outside
 	// the work tree, as the sandbox sees it.
 	tmp string
+	// copyS accumulates the seconds spent copying files in.
+	copyS float64
 }
 
 // script runs a bash script in the work tree with g defined and args as
@@ -128,11 +130,13 @@ done`, pre...)
 
 // base returns the commit checked out in the work tree. A work tree that
 // is not a git repository (an image that copied the sources without
-// .git) is made one, its files committed as the base.
+// .git) is made one, its files committed as the base; one without an
+// index (images polynfi builds leave it out) gets it rebuilt from HEAD.
 func (t *tree) base(ctx context.Context) (string, error) {
 	out, err := t.script(ctx, `if ! g rev-parse --verify -q HEAD >/dev/null 2>&1; then
   g init -q . && g add --all --force . && g commit -q --allow-empty -m "polynfi base" >/dev/null || exit 1
 fi
+[ -f "$(g rev-parse --git-dir)/index" ] || g reset -q || exit 1
 g rev-parse --verify HEAD`)
 	if err != nil {
 		return "", fmt.Errorf("base commit of the work tree: %w", err)
@@ -143,7 +147,10 @@ g rev-parse --verify HEAD`)
 // copyPatch writes patch into the harness's directory of the sandbox as
 // name and returns its path there.
 func (t *tree) copyPatch(ctx context.Context, name, patch string) (string, error) {
-	if err := t.sb.CopyIn(ctx, t.tmp, []runtime.File{{Path: name, Mode: 0o644, Data: []byte(patch)}}); err != nil {
+	start := time.Now()
+	err := t.sb.CopyIn(ctx, t.tmp, []runtime.File{{Path: name, Mode: 0o644, Data: []byte(patch)}})
+	t.copyS += time.Since(start).Seconds()
+	if err != nil {
 		return "", fmt.Errorf("copy %s into the sandbox: %w", name, err)
 	}
 	return strings.TrimSuffix(t.tmp, "/") + "/" + name, nil

@@ -102,6 +102,9 @@ type Options struct {
 	MinFreeBytes int64
 	// Labels are added to every image built.
 	Labels map[string]string
+	// Rebuild builds instance images even when their tag exists (the
+	// engine's layer cache still applies: unchanged steps are reused).
+	Rebuild bool
 }
 
 // Resolver resolves, pulls and builds images. Safe for concurrent use: an
@@ -138,6 +141,9 @@ func New(cli *client.Client, opts Options) *Resolver {
 	}
 	return &Resolver{cli: cli, opts: opts, sem: make(chan struct{}, w), jobs: map[string]*job{}}
 }
+
+// SetRebuild sets Options.Rebuild.
+func (r *Resolver) SetRebuild(b bool) { r.opts.Rebuild = b }
 
 // Expand fills template's placeholders for instance in (see
 // Options.Template).
@@ -366,7 +372,7 @@ func (r *Resolver) buildInstance(ctx context.Context, in dataset.Instance, name 
 	if err != nil {
 		return c, err
 	}
-	if ok {
+	if ok && !r.opts.Rebuild {
 		c.How = "local"
 		return c, nil
 	}
@@ -409,6 +415,15 @@ func (r *Resolver) context(ctx context.Context, in dataset.Instance) (string, fu
 	if err := os.Remove(filepath.Join(dir, ".dockerignore")); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		remove()
 		return "", nil, err
+	}
+	// What differs between two checkouts of one commit (the index's stat
+	// data, reflogs with their times) would defeat the engine's layer
+	// cache for COPY: left out (the harness refreshes the index).
+	for _, p := range []string{"index", "logs", "FETCH_HEAD", "ORIG_HEAD"} {
+		if err := os.RemoveAll(filepath.Join(dir, ".git", p)); err != nil {
+			remove()
+			return "", nil, err
+		}
 	}
 	return dir, remove, nil
 }

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +9,8 @@ import (
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/client"
+
+	"github.com/polynfi/polynfi/internal/citest"
 )
 
 // TestImage is the local base image the container tests start from: Debian
@@ -22,18 +23,14 @@ const testImage = "polynfi-fixture/bookworm:1"
 // fails: the container tests back claims and must run there.
 func newTestDocker(t testing.TB) *Docker {
 	t.Helper()
-	fail := t.Skipf
-	if os.Getenv("CI") == "true" {
-		fail = t.Fatalf
-	}
 	d, err := NewDocker(context.Background(), DockerOptions{})
 	if err != nil {
-		fail("no docker engine: %v", err)
+		citest.Missing(t, "no docker engine (run .ci/docker.sh): %v", err)
 		return nil
 	}
 	t.Cleanup(func() { d.Close() })
 	if _, err := d.cli.ImageInspect(context.Background(), testImage); err != nil {
-		fail("test image %s missing (run .ci/docker.sh): %v", testImage, err)
+		citest.Missing(t, "test image %s missing (run .ci/docker.sh): %v", testImage, err)
 	}
 	return d
 }

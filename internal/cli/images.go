@@ -43,6 +43,7 @@ func newImagesBuildCmd(e *env) *cobra.Command {
 	var o containerOptions
 	var ds, reposDir, out, format string
 	var ids []string
+	var rebuild bool
 	c := &cobra.Command{
 		Use:   "build --dataset FILE|DIR [--out DIR]",
 		Short: "Resolve, pull or build the image of every instance of a dataset",
@@ -104,6 +105,7 @@ flags, 3 for an unreadable dataset.`,
 			defer d.Close()
 			o.cacheLevel = images.CacheInstance // build keeps what it builds
 			r := o.resolver(d, harness.NewRepos(reposDir, filepath.Join(scratch, "repos")), out, scratch)
+			r.SetRebuild(rebuild)
 			type result struct {
 				ID     string        `json:"instance_id"`
 				Choice images.Choice `json:"image"`
@@ -171,6 +173,7 @@ flags, 3 for an unreadable dataset.`,
 	f.StringVar(&out, "out", "", "directory for build_logs/ (default: the current directory)")
 	f.StringSliceVar(&ids, "instance-ids", nil, "only these instance ids")
 	f.StringVar(&format, "format", "text", "output format: text or json")
+	f.BoolVar(&rebuild, "rebuild", false, "build instance images even when present (the engine's layer cache still applies)")
 	o.register(f, false)
 	return c
 }

@@ -1,0 +1,186 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/filters"
+
+	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/images"
+	"github.com/polynfi/polynfi/internal/citest"
+	"github.com/polynfi/polynfi/runtime"
+)
+
+// dockerHarness is newHarness with the docker runtime: images resolved
+// from the sample's Dockerfiles (built once and kept: cache level
+// instance), the polybench_<language>_base images made by .ci/docker.sh.
+func dockerHarness(t testing.TB, reposDir string, mode Mode) (*Harness, *Store, *runtime.Docker) {
+	t.Helper()
+	d, err := runtime.NewDocker(context.Background(), runtime.DockerOptions{})
+	if err != nil {
+		citest.Missing(t, "no docker engine (run .ci/docker.sh): %v", err)
+		return nil, nil, nil
+	}
+	t.Cleanup(func() { d.Close() })
+	for _, b := range []string{"polybench_python_base", "polybench_java_base", "polybench_javascript_base", "polybench_typescript_base"} {
+		if _, err := d.Client().ImageInspect(context.Background(), b); err != nil {
+			citest.Missing(t, "base image %s missing (run .ci/docker.sh): %v", b, err)
+		}
+	}
+	h, store := newHarness(t, reposDir, mode)
+	h.Runtime = d
+	h.Images = images.New(d.Client(), images.Options{Checkout: h.Repos.Checkout, LogDir: filepath.Join(store.Dir, "build_logs"),
+		ScratchDir: store.ScratchDir(), BuildWorkers: 2, Retries: 1, CacheLevel: images.CacheInstance})
+	h.Limits = runtime.Limits{CPUs: 2, MemoryBytes: 4 << 30, Pids: 4096}
+	h.RunKey = fmt.Sprintf("harness-test-%d", time.Now().UnixNano())
+	h.Retries = 1
+	return h, store, d
+}
+
+// leftContainers counts the containers labelled with run key.
+func leftContainers(t testing.TB, d *runtime.Docker, key string) int {
+	t.Helper()
+	list, err := d.Client().ContainerList(context.Background(), container.ListOptions{All: true,
+		Filters: filters.NewArgs(filters.Arg("label", runtime.LabelRun+"="+key))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(list)
+}
+
+// TestBundledSampleDocker runs the bundled sample in containers, each
+// instance in an image built from its Dockerfile column: gold resolves
+// 8/8, empty 0/8, one wrong patch per language 4/8, and every instance
+// gets the same status in every mode as with the local runtime. No
+// container is left behind.
+func TestBundledSampleDocker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds images and runs the sample's real test suites")
+	}
+	dir, ds, sets := loadSample(t)
+	for _, set := range sets {
+		t.Run(set.name, func(t *testing.T) {
+			h, store, d := dockerHarness(t, filepath.Join(dir, "repos"), Mode(ds.NativeMode()))
+			res, err := h.Run(context.Background(), set.jobs, store, RunOptions{Workers: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkSample(t, set, res, h.NativeMode)
+			for _, r := range res.Records {
+				if r.Sandbox == nil || r.Sandbox.Runtime != "docker" || r.Image == nil || r.Image.Image == "" || r.Image.Source != images.SourceBuild {
+					t.Errorf("%s: sandbox %+v image %+v, want a docker container from an image built from the Dockerfile", r.InstanceID, r.Sandbox, r.Image)
+				}
+			}
+			if n := leftContainers(t, d, h.RunKey); n != 0 {
+				t.Errorf("%d containers left after the run", n)
+			}
+
+			lh, lstore := newHarness(t, filepath.Join(dir, "repos"), Mode(ds.NativeMode()))
+			lh.Env = []string{"POLYNFI_DATASET_DIR=" + dir}
+			lh.ReadOnly = []string{filepath.Join(dir, "env")}
+			lres, err := lh.Run(context.Background(), set.jobs, lstore, RunOptions{Workers: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, r := range res.Records {
+				l := lres.Records[i]
+				for _, m := range Modes {
+					if dv, lv := r.Verdicts.Get(m), l.Verdicts.Get(m); dv.Status != lv.Status {
+						t.Errorf("%s %s: docker %s (%s), local %s (%s)", r.InstanceID, m, dv.Status, dv.Reason, lv.Status, lv.Reason)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestDockerInfraFailureNotScored: an instance whose image cannot be had
+// (a prebuilt name that is not present, no registry) is infra_failure with
+// reason image_unavailable in every mode, retried, and evaluated again
+// by the next run.
+func TestDockerInfraFailureNotScored(t *testing.T) {
+	dir, ds, sets := loadSample(t)
+	h, store, _ := dockerHarness(t, filepath.Join(dir, "repos"), Mode(ds.NativeMode()))
+	job := sets[0].jobs[0]
+	job.Instance.Image = "polynfi-test/not-present.invalid:never"
+	job.Instance.Dockerfile = ""
+	res, err := h.Run(context.Background(), []Job{job}, store, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Records[0]
+	if r.InfraReason != runtime.ReasonImage || r.Attempts != 2 || r.Resolved {
+		t.Fatalf("record: reason %q attempts %d resolved %v (%s)", r.InfraReason, r.Attempts, r.Resolved, r.Error)
+	}
+	for _, m := range Modes {
+		if v := r.Verdicts.Get(m); v.Status != StatusInfraFailure {
+			t.Errorf("%s: %s, want infra_failure", m, v.Status)
+		}
+	}
+	if _, done := store.Done(job.Key()); done {
+		t.Error("an infra_failure record counts as done: a re-run would not evaluate the instance again")
+	}
+}
+
+// BenchmarkDockerInstanceOverhead measures the harness's own cost per
+// instance in a container, the image present: container create and start,
+// the patch files copied in, path checks and the apply cascade of the test
+// and gold patches, one exec of a no-op test command, the report listing
+// and collection, parsing and grading, and removal. The test command
+// itself and the image build are not in it. Reports each step's seconds
+// per instance (the shares of total-s).
+func BenchmarkDockerInstanceOverhead(b *testing.B) {
+	dir, err := filepath.Abs("../examples/polybench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ds, err := dataset.Load(filepath.Join(dir, "dataset.csv"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var in dataset.Instance
+	for _, x := range ds.Instances {
+		if x.InstanceID == "tidyledger__ledgerkit-12" {
+			in = x
+		}
+	}
+	in.TestCommand = "true" // a no-op: only the exec's own cost
+	h, store, _ := dockerHarness(b, filepath.Join(dir, "repos"), ModePolyBench)
+	pred := dataset.Gold([]dataset.Instance{in})[0]
+	if _, err := h.Images.Resolve(context.Background(), in); err != nil { // build outside the timing
+		b.Fatal(err)
+	}
+	var sum Timing
+	var copyS float64
+	b.ResetTimer()
+	for b.Loop() {
+		rec, _, err := h.Evaluate(context.Background(), in, pred)
+		if err != nil || rec.Status == StatusError || rec.InfraReason != "" {
+			b.Fatalf("evaluate: %v %s %s", err, rec.Status, rec.Error)
+		}
+		t := rec.Timing
+		sum.WorkspaceS += t.WorkspaceS
+		sum.ApplyS += t.ApplyS
+		sum.TestS += t.TestS
+		sum.ParseS += t.ParseS
+		sum.RemoveS += t.RemoveS
+		sum.NFIS += t.NFIS
+		sum.OverheadS += t.OverheadS
+		copyS += rec.copyS
+	}
+	n := float64(b.N)
+	b.ReportMetric(sum.OverheadS/n, "total-s")
+	b.ReportMetric(sum.WorkspaceS/n, "create+start-s")
+	b.ReportMetric(copyS/n, "copy-in-s")
+	b.ReportMetric((sum.ApplyS-copyS)/n, "apply-s")
+	b.ReportMetric(sum.TestS/n, "exec-s")
+	b.ReportMetric(sum.ParseS/n, "collect+parse-s")
+	b.ReportMetric(sum.RemoveS/n, "remove-s")
+	b.ReportMetric(sum.NFIS/n, "nfi-s")
+	_ = store
+}
