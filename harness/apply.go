@@ -74,13 +74,10 @@ type ApplyResult struct {
 }
 
 // checkPatchPaths rejects a patch whose files would land outside the work
-// tree (diff.CheckPatchFS over the tree as the sandbox sees it); parsed is
-// nil when the strict parser cannot read the patch.
-func checkPatchPaths(ctx context.Context, t *tree, patch string) (parsed []diff.File, err error) {
-	lstat, err := t.lstat(ctx, diff.PatchPaths(patch))
-	if err != nil {
-		return nil, err
-	}
+// tree (diff.CheckPatchFS over lstat, the tree as the sandbox sees it:
+// tree.base or snapshot looked the patch's paths up); parsed is nil when
+// the strict parser cannot read the patch.
+func checkPatchPaths(lstat safepath.Lstat, patch string) (parsed []diff.File, err error) {
 	files, err := diff.CheckPatchFS(lstat, patch)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrPatchRejected, err)
@@ -90,64 +87,83 @@ func checkPatchPaths(ctx context.Context, t *tree, patch string) (parsed []diff.
 
 // verifyWritten checks every path an apply attempt changed in the work
 // tree against commit c (modified, deleted, added and untracked, ignored
-// ones included): inside the tree, not in .git, through no link, and any
-// link it left points inside the tree.
+// ones included; an untracked directory counts as one path): inside the
+// tree, not in .git, through no link, and any link it left points inside
+// the tree. One command lists the paths, the types of their prefixes and
+// the links' targets.
 func verifyWritten(ctx context.Context, t *tree, c string) error {
-	out, err := t.script(ctx, `g diff --name-only -z --no-renames --no-ext-diff --no-textconv "$1" -- && g ls-files -z --others`, c)
+	out, err := t.script(ctx, lstatFunc+`{ g diff --name-only -z --no-renames --no-ext-diff --no-textconv "$1" -- && g ls-files -z --others --directory; } > "$(g rev-parse --git-dir)/polynfi-changed" || exit 1
+while IFS= read -r -d '' p; do
+  p=${p%/}; q=""; rest=$p
+  while :; do
+    c=${rest%%/*}; q=${q:+$q/}$c
+    printf '%s\0%s\0' "$q" "$(lst "$q")"
+    if [ -L "$q" ]; then printf '%s\0' "$(readlink -- "$q")"; else printf '\0'; fi
+    [ "$rest" = "$c" ] && break
+    rest=${rest#*/}
+  done
+  printf '\0\0\0'
+done < "$(g rev-parse --git-dir)/polynfi-changed"`, c)
 	if err != nil {
 		return err
 	}
+	// Records: prefix, type, link target; an empty record ends a path.
+	fields := strings.Split(string(out), "\x00")
+	m := map[string]os.FileMode{}
+	targets := map[string]string{}
 	var paths []string
-	for _, p := range strings.Split(string(out), "\x00") {
-		if p != "" {
-			paths = append(paths, p)
+	cur := ""
+	for i := 0; i+2 < len(fields); i += 3 {
+		q, typ, target := fields[i], fields[i+1], fields[i+2]
+		if q == "" && typ == "" {
+			if cur != "" {
+				paths = append(paths, cur)
+			}
+			cur = ""
+			continue
+		}
+		cur = q
+		switch typ {
+		case "l":
+			m[q] = os.ModeSymlink
+			targets[q] = target
+		case "d":
+			m[q] = os.ModeDir
+		case "f":
+			m[q] = 0
 		}
 	}
-	if len(paths) == 0 {
-		return nil
+	lstat := func(p string) (os.FileMode, bool) {
+		mode, ok := m[p]
+		return mode, ok
 	}
-	lstat, err := t.lstat(ctx, paths)
-	if err != nil {
-		return err
-	}
-	var links []string
 	for _, p := range paths {
 		if err := safepath.UnderFS(lstat, p, true); err != nil {
 			return fmt.Errorf("%w: %v", ErrPatchRejected, err)
 		}
-		if m, ok := lstat(p); ok && m&os.ModeSymlink != 0 {
-			links = append(links, p)
-		}
-	}
-	if len(links) == 0 {
-		return nil
-	}
-	targets, err := t.script(ctx, `for p in "$@"; do printf '%s\0' "$(readlink -- "$p")"; done`, links...)
-	if err != nil {
-		return err
-	}
-	tl := strings.Split(string(targets), "\x00")
-	for i, p := range links {
-		if i >= len(tl) {
-			return fmt.Errorf("%w: cannot read symbolic link %s", ErrPatchRejected, p)
-		}
-		if err := safepath.LinkTarget(p, tl[i]); err != nil {
-			return fmt.Errorf("%w: %v", ErrPatchRejected, err)
+		if mode, ok := lstat(p); ok && mode&os.ModeSymlink != 0 {
+			if err := safepath.LinkTarget(p, targets[p]); err != nil {
+				return fmt.Errorf("%w: %v", ErrPatchRejected, err)
+			}
 		}
 	}
 	return nil
 }
 
 // snapshot records the current state of the work tree as a commit (not on
-// any branch) so that reset can return to it. Ignored files are left out
-// (an image's node_modules or build output in the work tree stays as it
-// is and out of the index).
-func snapshot(ctx context.Context, t *tree) (string, error) {
-	out, err := t.script(ctx, `g add --all . && tree=$(g write-tree) && g commit-tree "$tree" -p HEAD -m "polynfi snapshot"`)
+// any branch) so that reset can return to it, and looks up the prefixes of
+// paths in the tree (one command). Ignored files are left out (an image's
+// node_modules or build output in the work tree stays as it is and out of
+// the index).
+func snapshot(ctx context.Context, t *tree, paths []string) (string, safepath.Lstat, error) {
+	pre := lookups(paths)
+	out, err := t.script(ctx, lstatFunc+`g add --all . && tree=$(g write-tree) && g commit-tree "$tree" -p HEAD -m "polynfi snapshot" && lst "$@"`, pre...)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	return strings.TrimSpace(string(out)), nil
+	sha, answer, _ := strings.Cut(string(out), "\n")
+	lstat, err := modes(pre, []byte(answer))
+	return strings.TrimSpace(sha), lstat, err
 }
 
 // reset returns the work tree to commit c: tracked files restored,
@@ -158,20 +174,52 @@ func reset(ctx context.Context, t *tree, c string) error {
 	return err
 }
 
-// applyCascade applies patch to the work tree with each method in turn,
-// resetting it to snap between attempts, and stops at the first that
-// succeeds. name names the patch's file in the sandbox (test.patch,
-// model.patch). parsed is the strict parse of the patch (nil when it does
-// not parse: then GNU patch is not tried, and it is given the canonical
-// rendering of parsed, never the patch as written). When none succeeds,
+// cascadeFiles are a patch's files in the sandbox: as written (for git
+// apply) and its canonical rendering (for GNU patch; "" when there is none,
+// why says why).
+type cascadeFiles struct {
+	raw, canonical, why string
+}
+
+// patchFiles names the files of patch name in a copy (see copyPatches):
+// name itself and, when parsed renders canonically, "canonical-"+name.
+func patchFiles(name, patch string, parsed []diff.File, copy map[string]string) cascadeFiles {
+	copy[name] = patch
+	f := cascadeFiles{raw: name}
+	if parsed == nil {
+		return f
+	}
+	text, ok, why := diff.Canonical(parsed)
+	if !ok {
+		f.why = why
+		return f
+	}
+	copy["canonical-"+name] = text
+	f.canonical = "canonical-" + name
+	return f
+}
+
+// at maps f's names to their paths in the sandbox.
+func (f cascadeFiles) at(paths map[string]string) cascadeFiles {
+	f.raw = paths[f.raw]
+	if f.canonical != "" {
+		f.canonical = paths[f.canonical]
+	}
+	return f
+}
+
+// applyCascade applies a patch (files, copied into the sandbox) to the work
+// tree with each method in turn, resetting it to snap between attempts,
+// and stops at the first that succeeds. parsed is the strict parse of the
+// patch (nil when it does not parse: then GNU patch is not tried; it is
+// given the canonical rendering of parsed, never the patch as written). When none succeeds,
 // the tree is left reset to snap. An attempt that succeeds but leaves a
 // path that fails the path check is undone and the error wraps
 // ErrPatchRejected; any other error is an infrastructure or harness
 // failure (the sandbox went away, ctx was cancelled), not a patch that
 // does not apply.
-func applyCascade(ctx context.Context, t *tree, name, patch string, parsed []diff.File, snap string) (ApplyResult, error) {
+func applyCascade(ctx context.Context, t *tree, files cascadeFiles, parsed []diff.File, snap string) (ApplyResult, error) {
 	var res ApplyResult
-	raw, canon := "", ""
 	for i, m := range applyMethods {
 		if i > 0 {
 			if err := reset(ctx, t, snap); err != nil {
@@ -180,31 +228,17 @@ func applyCascade(ctx context.Context, t *tree, name, patch string, parsed []dif
 		}
 		var argv []string
 		if m.git {
-			if raw == "" {
-				f, err := t.copyPatch(ctx, name, patch)
-				if err != nil {
-					return res, err
-				}
-				raw = f
-			}
-			argv = append(append(append([]string{"git"}, gitexec.Overrides()...), m.argv...), raw)
+			argv = append(append(append([]string{"git"}, gitexec.Overrides()...), m.argv...), files.raw)
 		} else {
-			text, ok, why := "", false, "the patch does not parse strictly, so polynfi cannot check what patch would write"
-			if parsed != nil {
-				text, ok, why = diff.Canonical(parsed)
-			}
-			if !ok {
+			if files.canonical == "" {
+				why := "the patch does not parse strictly, so polynfi cannot check what patch would write"
+				if files.why != "" {
+					why = files.why
+				}
 				res.Attempts = append(res.Attempts, ApplyAttempt{Method: m.name, Output: "not tried: " + why})
 				continue
 			}
-			if canon == "" {
-				f, err := t.copyPatch(ctx, "canonical-"+name, text)
-				if err != nil {
-					return res, err
-				}
-				canon = f
-			}
-			argv = append(append([]string(nil), m.argv...), canon)
+			argv = append(append([]string(nil), m.argv...), files.canonical)
 		}
 		r, err := t.sb.Exec(ctx, harnessCommand(argv))
 		if err != nil {
@@ -234,9 +268,9 @@ func applyCascade(ctx context.Context, t *tree, name, patch string, parsed []dif
 }
 
 // writeFiles writes full file contents (a prediction's Files) into the
-// work tree after checking every path (safepath.UnderFS over the tree as
-// the sandbox sees it).
-func writeFiles(ctx context.Context, t *tree, files map[string]string) error {
+// work tree after checking every path (safepath.UnderFS over lstat, the
+// tree as the sandbox sees it).
+func writeFiles(ctx context.Context, t *tree, files map[string]string, lstat safepath.Lstat) error {
 	var paths []string
 	for p := range files {
 		if err := safepath.Check(p); err != nil {
@@ -245,10 +279,6 @@ func writeFiles(ctx context.Context, t *tree, files map[string]string) error {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	lstat, err := t.lstat(ctx, paths)
-	if err != nil {
-		return err
-	}
 	var fs []runtime.File
 	for _, p := range paths {
 		if err := safepath.UnderFS(lstat, p, false); err != nil {

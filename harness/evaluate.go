@@ -270,21 +270,53 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 		rec.Timing.RemoveS = time.Since(t).Seconds()
 	}()
 	rec.Timing.WorkspaceS = time.Since(t).Seconds() - rec.Timing.ImageS
-	base, err := wt.base(ctx)
+	// Paths the patches name, looked up in the tree by the commands that
+	// come before each patch (base for the test patch, snapshot for the
+	// model patch), and every patch file copied in at once: few round
+	// trips to the sandbox.
+	var modelPaths []string
+	if len(p.Files) > 0 {
+		for f := range p.Files {
+			modelPaths = append(modelPaths, f)
+		}
+		sort.Strings(modelPaths)
+	} else if !p.Empty() {
+		modelPaths = diff.PatchPaths(p.ModelPatch)
+	}
+	base, testLstat, err := wt.base(ctx, diff.PatchPaths(in.TestPatch))
 	if err != nil {
 		return err
 	}
 
 	// Test patch, then the model patch.
 	t = time.Now()
+	copies := map[string]string{}
+	var testFiles, modelFiles cascadeFiles
+	var testParsed, modelParsed []diff.File
 	// An eval script applies the test patch itself, after the model patch
 	// (SWE-bench 5.x).
-	if strings.TrimSpace(in.TestPatch) != "" && !evalScript {
-		parsed, err := checkPatchPaths(ctx, wt, in.TestPatch)
-		if err != nil {
+	hasTest := strings.TrimSpace(in.TestPatch) != "" && !evalScript
+	if hasTest {
+		if testParsed, err = checkPatchPaths(testLstat, in.TestPatch); err != nil {
 			return fmt.Errorf("test patch: %w", err)
 		}
-		ar, err := applyCascade(ctx, wt, "test.patch", in.TestPatch, parsed, base)
+		testFiles = patchFiles("test.patch", in.TestPatch, testParsed, copies)
+	}
+	if !p.Empty() && len(p.Files) == 0 {
+		if f, err := diff.Parse(p.ModelPatch); err == nil {
+			modelParsed = f
+		}
+		modelFiles = patchFiles("model.patch", p.ModelPatch, modelParsed, copies)
+	}
+	if len(copies) > 0 {
+		at, err := wt.copyPatches(ctx, copies)
+		if err != nil {
+			return err
+		}
+		testFiles, modelFiles = testFiles.at(at), modelFiles.at(at)
+	}
+	if hasTest {
+		ar, err := applyCascade(ctx, wt, testFiles, testParsed, base)
 		rec.TestPatchApply = &ar
 		if err != nil {
 			return fmt.Errorf("test patch: %w", err)
@@ -293,7 +325,7 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 			return errors.New("test patch does not apply")
 		}
 	}
-	snap, err := snapshot(ctx, wt)
+	snap, modelLstat, err := snapshot(ctx, wt, modelPaths)
 	if err != nil {
 		return fmt.Errorf("snapshot after the test patch: %w", err)
 	}
@@ -303,7 +335,7 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 		return nil
 	}
 	if len(p.Files) > 0 {
-		if err := writeFiles(ctx, wt, p.Files); err != nil {
+		if err := writeFiles(ctx, wt, p.Files, modelLstat); err != nil {
 			if errors.Is(err, ErrPatchRejected) {
 				rec.Error = err.Error()
 				rec.Verdicts = AllModes(StatusPatchRejected, err.Error())
@@ -318,16 +350,12 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 		art.ModelPatch = string(d)
 		rec.ModelPatchApply = &ApplyResult{Applied: true, Method: "files", Attempts: []ApplyAttempt{{Method: "files", OK: true}}}
 	} else {
-		parsed, err := checkPatchPaths(ctx, wt, p.ModelPatch)
-		if err != nil {
-			if !errors.Is(err, ErrPatchRejected) {
-				return err
-			}
+		if _, err := checkPatchPaths(modelLstat, p.ModelPatch); err != nil {
 			rec.Error = err.Error()
 			rec.Verdicts = AllModes(StatusPatchRejected, err.Error())
 			return nil
 		}
-		ar, err := applyCascade(ctx, wt, "model.patch", p.ModelPatch, parsed, snap)
+		ar, err := applyCascade(ctx, wt, modelFiles, modelParsed, snap)
 		rec.ModelPatchApply = &ar
 		if errors.Is(err, ErrPatchRejected) {
 			rec.Error = err.Error()
@@ -346,8 +374,9 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 	}
 	rec.PatchApplied = true
 	// Leave the tree as PolyBench does: HEAD at the base commit, both
-	// patches as uncommitted changes.
-	if _, err := wt.script(ctx, `g reset --quiet --mixed "$1"`, base); err != nil {
+	// patches as uncommitted changes; mark the test start (a JUnit report
+	// counts only when newer).
+	if _, err := wt.script(ctx, `g reset --quiet --mixed "$1" && touch "$(g rev-parse --git-dir)/$2"`, base, testStartMarker); err != nil {
 		return fmt.Errorf("unstage after apply: %w", err)
 	}
 	rec.Timing.ApplyS = time.Since(t).Seconds()
@@ -366,9 +395,6 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 	}
 	if evalScript {
 		return h.runEvalScript(ctx, in, wt, rec, art, timeout)
-	}
-	if _, err := wt.script(ctx, `touch "$(g rev-parse --git-dir)/$1"`, testStartMarker); err != nil {
-		return fmt.Errorf("mark the test start: %w", err)
 	}
 	script := "set -uxo pipefail\n" + in.TestCommand + "\n"
 	art.Command = "#!/bin/bash\n" + script

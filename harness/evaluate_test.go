@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"github.com/polynfi/polynfi/diff"
 	"github.com/polynfi/polynfi/runtime"
 	"os"
 	"path/filepath"
@@ -118,11 +119,21 @@ func TestApplyCascadeResetsBetweenAttempts(t *testing.T) {
 		t.Fatal(err)
 	}
 	wt := &tree{sb: sb, tmp: t.TempDir()}
-	parsed, err := checkPatchPaths(context.Background(), wt, patch)
+	lstat, err := wt.lstat(context.Background(), diff.PatchPaths(patch))
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := checkPatchPaths(lstat, patch)
 	if err != nil || parsed == nil {
 		t.Fatalf("check: %v (parsed %v)", err, parsed != nil)
 	}
-	res, err := applyCascade(context.Background(), wt, "p.diff", patch, parsed, drifted)
+	copies := map[string]string{}
+	files := patchFiles("p.diff", patch, parsed, copies)
+	at, err := wt.copyPatches(context.Background(), copies)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := applyCascade(context.Background(), wt, files.at(at), parsed, drifted)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,12 +81,19 @@ func (t *tree) script(ctx context.Context, script string, args ...string) ([]byt
 	return r.Stdout, nil
 }
 
-// lstat reads, in one command in the sandbox, the type of every prefix of
-// paths (slash-separated, relative to the work tree) and returns a
-// safepath.Lstat over them; a path it was not asked about reads as
-// missing. Paths that fail safepath.Check are not looked up (the checker
-// rejects them before any lookup).
-func (t *tree) lstat(ctx context.Context, paths []string) (safepath.Lstat, error) {
+// lstatFunc defines lst, which prints one character per argument: l for
+// a symbolic link, d for a directory, f for anything else that exists, -
+// for nothing.
+const lstatFunc = `lst() { for p in "$@"; do
+  if [ -L "$p" ]; then printf l; elif [ -d "$p" ]; then printf d; elif [ -e "$p" ]; then printf f; else printf -- -; fi
+done; }
+`
+
+// lookups returns every prefix of paths (slash-separated, relative to the
+// work tree) once, in a stable order: what safepath.UnderFS may look up.
+// Paths that fail safepath.Check are left out (the checker rejects them
+// before any lookup).
+func lookups(paths []string) []string {
 	seen := map[string]bool{}
 	var pre []string
 	for _, p := range paths {
@@ -100,48 +107,82 @@ func (t *tree) lstat(ctx context.Context, paths []string) (safepath.Lstat, error
 			}
 		}
 	}
-	modes := map[string]os.FileMode{}
-	if len(pre) > 0 {
-		b, err := t.script(ctx, `for p in "$@"; do
-  if [ -L "$p" ]; then printf l; elif [ -d "$p" ]; then printf d; elif [ -e "$p" ]; then printf f; else printf -- -; fi
-done`, pre...)
-		if err != nil {
-			return nil, fmt.Errorf("look up paths in the work tree: %w", err)
-		}
-		if len(b) != len(pre) {
-			return nil, fmt.Errorf("look up paths in the work tree: %d answers for %d paths", len(b), len(pre))
-		}
-		for i, q := range pre {
-			switch b[i] {
-			case 'l':
-				modes[q] = os.ModeSymlink
-			case 'd':
-				modes[q] = os.ModeDir
-			case 'f':
-				modes[q] = 0
-			}
+	return pre
+}
+
+// modes turns lst's answer for pre into a safepath.Lstat; a path it was
+// not asked about reads as missing.
+func modes(pre []string, answer []byte) (safepath.Lstat, error) {
+	if len(answer) != len(pre) {
+		return nil, fmt.Errorf("look up paths in the work tree: %d answers for %d paths", len(answer), len(pre))
+	}
+	m := make(map[string]os.FileMode, len(pre))
+	for i, q := range pre {
+		switch answer[i] {
+		case 'l':
+			m[q] = os.ModeSymlink
+		case 'd':
+			m[q] = os.ModeDir
+		case 'f':
+			m[q] = 0
 		}
 	}
 	return func(p string) (os.FileMode, bool) {
-		m, ok := modes[p]
-		return m, ok
+		mode, ok := m[p]
+		return mode, ok
 	}, nil
 }
 
-// base returns the commit checked out in the work tree. A work tree that
-// is not a git repository (an image that copied the sources without
-// .git) is made one, its files committed as the base; one without an
-// index (images polynfi builds leave it out) gets it rebuilt from HEAD.
-func (t *tree) base(ctx context.Context) (string, error) {
-	out, err := t.script(ctx, `if ! g rev-parse --verify -q HEAD >/dev/null 2>&1; then
+// lstat reads, in one command in the sandbox, the type of every prefix of
+// paths and returns a safepath.Lstat over them.
+func (t *tree) lstat(ctx context.Context, paths []string) (safepath.Lstat, error) {
+	pre := lookups(paths)
+	if len(pre) == 0 {
+		return modes(nil, nil)
+	}
+	b, err := t.script(ctx, lstatFunc+`lst "$@"`, pre...)
+	if err != nil {
+		return nil, fmt.Errorf("look up paths in the work tree: %w", err)
+	}
+	return modes(pre, b)
+}
+
+// base returns the commit checked out in the work tree, and the types of
+// the prefixes of paths in it (one command). A work tree that is not a git
+// repository (an image that copied the sources without .git) is made one,
+// its files committed as the base; one without an index (images polynfi
+// builds leave it out) gets it rebuilt from HEAD.
+func (t *tree) base(ctx context.Context, paths []string) (string, safepath.Lstat, error) {
+	pre := lookups(paths)
+	out, err := t.script(ctx, lstatFunc+`if ! g rev-parse --verify -q HEAD >/dev/null 2>&1; then
   g init -q . && g add --all --force . && g commit -q --allow-empty -m "polynfi base" >/dev/null || exit 1
 fi
 [ -f "$(g rev-parse --git-dir)/index" ] || g reset -q || exit 1
-g rev-parse --verify HEAD`)
+g rev-parse --verify HEAD && lst "$@"`, pre...)
 	if err != nil {
-		return "", fmt.Errorf("base commit of the work tree: %w", err)
+		return "", nil, fmt.Errorf("base commit of the work tree: %w", err)
 	}
-	return strings.TrimSpace(string(out)), nil
+	sha, answer, _ := strings.Cut(string(out), "\n")
+	lstat, err := modes(pre, []byte(answer))
+	return strings.TrimSpace(sha), lstat, err
+}
+
+// copyPatches writes files into the harness's directory of the sandbox
+// (one copy) and returns their paths there, by name.
+func (t *tree) copyPatches(ctx context.Context, files map[string]string) (map[string]string, error) {
+	start := time.Now()
+	var fs []runtime.File
+	paths := map[string]string{}
+	for name, data := range files {
+		fs = append(fs, runtime.File{Path: name, Mode: 0o644, Data: []byte(data)})
+		paths[name] = strings.TrimSuffix(t.tmp, "/") + "/" + name
+	}
+	err := t.sb.CopyIn(ctx, t.tmp, fs)
+	t.copyS += time.Since(start).Seconds()
+	if err != nil {
+		return nil, fmt.Errorf("copy the patches into the sandbox: %w", err)
+	}
+	return paths, nil
 }
 
 // copyPatch writes patch into the harness's directory of the sandbox as
