@@ -53,49 +53,30 @@ func leftContainers(t testing.TB, d *runtime.Docker, key string) int {
 	return len(list)
 }
 
-// TestBundledSampleDocker runs the bundled sample in containers, each
-// instance in an image built from its Dockerfile column: gold resolves
-// 8/8, empty 0/8, one wrong patch per language 4/8, and every instance
-// gets the same status in every mode as with the local runtime. No
-// container is left behind.
-func TestBundledSampleDocker(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds images and runs the sample's real test suites")
+// checkSampleDocker runs set in containers, each instance in an image
+// built from its Dockerfile column: the resolved instances are set.want,
+// every instance has the same status in every mode as in local (the local
+// runtime's run of set), and no container is left.
+func checkSampleDocker(t *testing.T, dir string, ds *dataset.Dataset, set sampleSet, local *RunResult) {
+	h, store, d := dockerHarness(t, filepath.Join(dir, "repos"), Mode(ds.NativeMode()))
+	res, err := h.Run(context.Background(), set.jobs, store, RunOptions{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
 	}
-	dir, ds, sets := loadSample(t)
-	for _, set := range sets {
-		t.Run(set.name, func(t *testing.T) {
-			h, store, d := dockerHarness(t, filepath.Join(dir, "repos"), Mode(ds.NativeMode()))
-			res, err := h.Run(context.Background(), set.jobs, store, RunOptions{Workers: 2})
-			if err != nil {
-				t.Fatal(err)
+	checkSample(t, set, res, h.NativeMode)
+	for i, r := range res.Records {
+		if r.Sandbox == nil || r.Sandbox.Runtime != "docker" || r.Image == nil || r.Image.Image == "" || r.Image.Source != images.SourceBuild {
+			t.Errorf("%s: sandbox %+v image %+v, want a docker container from an image built from the Dockerfile", r.InstanceID, r.Sandbox, r.Image)
+		}
+		l := local.Records[i]
+		for _, m := range Modes {
+			if dv, lv := r.Verdicts.Get(m), l.Verdicts.Get(m); dv.Status != lv.Status {
+				t.Errorf("%s %s: docker %s (%s), local %s (%s)", r.InstanceID, m, dv.Status, dv.Reason, lv.Status, lv.Reason)
 			}
-			checkSample(t, set, res, h.NativeMode)
-			for _, r := range res.Records {
-				if r.Sandbox == nil || r.Sandbox.Runtime != "docker" || r.Image == nil || r.Image.Image == "" || r.Image.Source != images.SourceBuild {
-					t.Errorf("%s: sandbox %+v image %+v, want a docker container from an image built from the Dockerfile", r.InstanceID, r.Sandbox, r.Image)
-				}
-			}
-			if n := leftContainers(t, d, h.RunKey); n != 0 {
-				t.Errorf("%d containers left after the run", n)
-			}
-
-			lh, lstore := newHarness(t, filepath.Join(dir, "repos"), Mode(ds.NativeMode()))
-			lh.Env = []string{"POLYNFI_DATASET_DIR=" + dir}
-			lh.ReadOnly = []string{filepath.Join(dir, "env")}
-			lres, err := lh.Run(context.Background(), set.jobs, lstore, RunOptions{Workers: 2})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i, r := range res.Records {
-				l := lres.Records[i]
-				for _, m := range Modes {
-					if dv, lv := r.Verdicts.Get(m), l.Verdicts.Get(m); dv.Status != lv.Status {
-						t.Errorf("%s %s: docker %s (%s), local %s (%s)", r.InstanceID, m, dv.Status, dv.Reason, lv.Status, lv.Reason)
-					}
-				}
-			}
-		})
+		}
+	}
+	if n := leftContainers(t, d, h.RunKey); n != 0 {
+		t.Errorf("%d containers left after the run", n)
 	}
 }
 

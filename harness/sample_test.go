@@ -10,11 +10,6 @@ import (
 	"github.com/polynfi/polynfi/dataset"
 )
 
-// TestBundledSample runs the harness on examples/polybench with the real
-// toolchains (pytest, Maven + JUnit 5, Mocha, Jest): gold resolves every
-// instance, empty predictions resolve none, and the set with one wrong patch
-// per language resolves exactly the others. Needs
-// examples/polybench/env/setup.sh to have run; -short skips it.
 // sampleSet is one prediction set of the bundled sample and the instances
 // it must resolve.
 type sampleSet struct {
@@ -116,8 +111,11 @@ func checkSample(t *testing.T, set sampleSet, res *RunResult, native Mode) {
 // TestBundledSample runs the harness on examples/polybench with the real
 // toolchains (pytest, Maven + JUnit 5, Mocha, Jest): gold resolves every
 // instance, empty predictions resolve none, and the set with one wrong patch
-// per language resolves exactly the others. Needs
-// examples/polybench/env/setup.sh to have run; -short skips it.
+// per language resolves exactly the others. Then the same in containers
+// (each instance in an image built from its Dockerfile column; skipped
+// without a Docker engine, failing in CI): the same resolved sets, the same
+// status in every mode as with the local runtime, and no container left.
+// Needs examples/polybench/env/setup.sh to have run; -short skips it.
 func TestBundledSample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the sample's real test suites")
@@ -133,6 +131,7 @@ func TestBundledSample(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkSample(t, set, res, h.NativeMode)
+			t.Run("docker", func(t *testing.T) { checkSampleDocker(t, dir, ds, set, res) })
 		})
 	}
 }

@@ -202,7 +202,7 @@ func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
 	}
 	// Rows that cannot run at all are reported once, here, with a count and
 	// what they lack, rather than as one error record per instance.
-	runnable, unrunnable := dataset.SplitRunnable(in.instances, false)
+	runnable, unrunnable := dataset.SplitRunnable(in.instances, o.imageTemplate != "")
 	if !o.containers {
 		// SWE-bench 5.x rows run their eval_script in a container only.
 		var local []dataset.Instance
