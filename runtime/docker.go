@@ -191,7 +191,12 @@ func (d *Docker) Start(ctx context.Context, spec Spec) (Sandbox, error) {
 		Resources:   res,
 		LogConfig:   container.LogConfig{Type: "none"},
 	}
-	created, err := d.cli.ContainerCreate(ctx, cfg, host, nil, nil, containerName(spec.Name))
+	// Create and start are not cancelled with ctx: a create the engine
+	// carried out but whose answer was lost would leave a container no
+	// one knows; a cancelled ctx is honoured once its id is known.
+	octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
+	defer cancel()
+	created, err := d.cli.ContainerCreate(octx, cfg, host, nil, nil, containerName(spec.Name))
 	if err != nil {
 		return nil, classify(err, ReasonImage)
 	}
@@ -200,9 +205,13 @@ func (d *Docker) Start(ctx context.Context, spec Spec) (Sandbox, error) {
 	for _, w := range created.Warnings {
 		s.info.Notes = append(s.info.Notes, "docker: "+w)
 	}
-	if err := d.cli.ContainerStart(ctx, created.ID, container.StartOptions{}); err != nil {
-		_ = s.Remove(context.WithoutCancel(ctx))
+	if err := d.cli.ContainerStart(octx, created.ID, container.StartOptions{}); err != nil {
+		_ = s.Remove(octx)
 		return nil, classify(err, ReasonGone)
+	}
+	if ctx.Err() != nil {
+		_ = s.Remove(octx)
+		return nil, ctx.Err()
 	}
 	if s.workdir == "" {
 		ins, err := d.cli.ContainerInspect(ctx, created.ID)

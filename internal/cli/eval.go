@@ -321,12 +321,14 @@ func runInstanceEval(e *env, o evalOptions) error {
 		RunKey:     runKey(o.out),
 	}
 	var resolver *images.Resolver
+	var docker *runtime.Docker
 	if o.runtime == "docker" {
 		d, err := startDocker(e.ctx, e, h.RunKey)
 		if err != nil {
 			return err
 		}
 		defer d.Close()
+		docker = d
 		resolver = o.containerOptions.resolver(d, h.Repos, o.out, store.ScratchDir())
 		h.Runtime, h.Images, h.Limits = d, resolver, o.containerOptions.limits()
 	} else {
@@ -360,6 +362,15 @@ func runInstanceEval(e *env, o evalOptions) error {
 	b := newBar(e.stderr, len(in.jobs), "evaluating")
 	res, runErr := h.Run(e.ctx, in.jobs, store, harness.RunOptions{Workers: o.workers, Progress: func(ev harness.Event) { b.set(ev.Done) }})
 	b.finish()
+	if docker != nil {
+		// Every container of the run is removed by then; anything an
+		// interruption raced past goes now.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(e.ctx), time.Minute)
+		if n, err := docker.RemoveStale(rctx, h.RunKey); err != nil || n > 0 {
+			fmt.Fprintf(e.stderr, "polynfi: removed %d leftover container(s) of this run (%v)\n", n, err)
+		}
+		cancel()
+	}
 	if resolver != nil {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(e.ctx), 5*time.Minute)
 		if removed, err := resolver.Cleanup(cctx); err != nil {
