@@ -3,7 +3,7 @@ GO ?= go
 BIN := bin/polynfi
 OUT ?= out/demo
 
-.PHONY: build demo test deps sample-env bench docs
+.PHONY: build demo test deps sample-env bench docs cluster-up cluster-down
 
 build:
 	$(GO) build -o $(BIN) ./cmd/polynfi
@@ -32,3 +32,13 @@ bench:
 
 docs: build
 	$(BIN) rules --format markdown > docs/rules.md
+
+# A real single-node Kubernetes cluster on this machine (root; Docker running):
+# builds Kubernetes from source once (cached in /var/cache/polynfi-k8s), then
+# starts etcd, the control plane, containerd and kubelet. KUBECONFIG is
+# /var/lib/polynfi-k8s/admin.kubeconfig. See README "Scale out on Kubernetes".
+cluster-up:
+	bash .ci/k8s.sh up
+
+cluster-down:
+	bash .ci/k8s.sh down

@@ -29,6 +29,9 @@ type Spec struct {
 	Name string
 	// Image is the container image (docker, kubernetes); Local ignores it.
 	Image string
+	// Language is the instance's language (dataset spelling); Kubernetes
+	// picks per-language pod resources by it. Optional.
+	Language string
 	// Workdir is where the repository lives and where commands run by
 	// default: for Local, an existing host directory (the workspace); for
 	// containers, a path inside the image (SWE-bench and SWE-PolyBench

@@ -139,6 +139,7 @@ and builds the datasets these are measured on.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
 	// Each subcommand lives in its own file; keep this list sorted.
 	for _, mk := range []func(*env) *cobra.Command{
+		newCleanupCmd,
 		newDiffCmd,
 		newEvalCmd,
 		newImagesCmd,

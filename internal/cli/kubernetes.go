@@ -1,0 +1,165 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/polynfi/polynfi/runtime"
+)
+
+// kubeFlags are the cluster settings of --runtime kubernetes (eval) and of
+// cleanup: where the pods go and what they may use.
+type kubeFlags struct {
+	kubeconfig, context, namespace string
+	inCluster                      bool
+	qps                            float32
+	burst                          int
+	cpuRequest, cpuLimit           string
+	memRequest, memLimit           string
+	nodeSelector                   []string
+	tolerations                    []string
+	pullSecrets                    []string
+	pullPolicy                     string
+	serviceAccount                 string
+	mountToken                     bool
+	runAsUser                      int64
+	noNetworkPolicy                bool
+	pendingTimeout                 time.Duration
+}
+
+func (k *kubeFlags) register(f *pflag.FlagSet) {
+	f.StringVar(&k.kubeconfig, "kubeconfig", "", "kubernetes: kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)")
+	f.StringVar(&k.context, "kube-context", "", "kubernetes: context of the kubeconfig (default: its current context)")
+	f.BoolVar(&k.inCluster, "in-cluster", false, "kubernetes: use the service account of the pod polynfi runs in")
+	f.StringVar(&k.namespace, "namespace", "", "kubernetes: namespace of the pods (default: the context's, else default)")
+	f.Float32Var(&k.qps, "kube-qps", 50, "kubernetes: API requests per second of the client (rate limit)")
+	f.IntVar(&k.burst, "kube-burst", 100, "kubernetes: API request burst of the client")
+	f.StringVar(&k.cpuRequest, "pod-cpu-request", "", "kubernetes: CPU request of every pod (default per language: 100m, Java 250m)")
+	f.StringVar(&k.cpuLimit, "pod-cpu-limit", "", "kubernetes: CPU limit of every pod (default: 2)")
+	f.StringVar(&k.memRequest, "pod-memory-request", "", "kubernetes: memory request of every pod (default per language: 256Mi, Java 512Mi)")
+	f.StringVar(&k.memLimit, "pod-memory-limit", "", "kubernetes: memory limit of every pod (default per language: 4Gi, Java 6Gi)")
+	f.StringArrayVar(&k.nodeSelector, "node-selector", nil, "kubernetes: KEY=VALUE a node must carry (repeatable)")
+	f.StringArrayVar(&k.tolerations, "toleration", nil, "kubernetes: KEY[=VALUE]:EFFECT taint the pods tolerate (repeatable)")
+	f.StringArrayVar(&k.pullSecrets, "image-pull-secret", nil, "kubernetes: secret in the namespace for pulling images (repeatable)")
+	f.StringVar(&k.pullPolicy, "image-pull-policy", "IfNotPresent", "kubernetes: Always, IfNotPresent or Never")
+	f.StringVar(&k.serviceAccount, "service-account", "", "kubernetes: service account of the pods (default: the namespace's default)")
+	f.BoolVar(&k.mountToken, "mount-service-account-token", false, "kubernetes: mount the service account's API token in the pods")
+	f.Int64Var(&k.runAsUser, "run-as-user", -1, "kubernetes: run the tests as this uid with runAsNonRoot (default: the image's user)")
+	f.BoolVar(&k.noNetworkPolicy, "no-network-policy", false, "kubernetes: do not create the deny-all NetworkPolicy of the run's pods")
+	f.DurationVar(&k.pendingTimeout, "pending-timeout", 10*time.Minute, "kubernetes: a pod not running after this is an infra failure (retried)")
+}
+
+// options turns the flags into runtime options; a malformed value is a
+// usage error naming the flag.
+func (k *kubeFlags) options(runID string) (runtime.KubernetesOptions, error) {
+	o := runtime.KubernetesOptions{Kubeconfig: k.kubeconfig, Context: k.context, InCluster: k.inCluster,
+		Namespace: k.namespace, RunID: runID, QPS: k.qps, Burst: k.burst, ImagePullSecrets: k.pullSecrets,
+		ServiceAccount: k.serviceAccount, MountServiceAccountToken: k.mountToken, NoNetworkPolicy: k.noNetworkPolicy,
+		PendingTimeout: k.pendingTimeout}
+	switch corev1.PullPolicy(k.pullPolicy) {
+	case corev1.PullAlways, corev1.PullIfNotPresent, corev1.PullNever:
+		o.ImagePullPolicy = corev1.PullPolicy(k.pullPolicy)
+	default:
+		return o, usagef("--image-pull-policy %q: want Always, IfNotPresent or Never", k.pullPolicy)
+	}
+	if k.runAsUser >= 0 {
+		uid := k.runAsUser
+		o.RunAsUser = &uid
+	}
+	if k.cpuRequest != "" || k.cpuLimit != "" || k.memRequest != "" || k.memLimit != "" {
+		o.Resources = map[string]runtime.PodResources{}
+		for lang, r := range runtime.DefaultPodResources {
+			for _, p := range []struct {
+				flag, v string
+				dst     *string
+			}{
+				{"--pod-cpu-request", k.cpuRequest, &r.CPURequest}, {"--pod-cpu-limit", k.cpuLimit, &r.CPULimit},
+				{"--pod-memory-request", k.memRequest, &r.MemoryRequest}, {"--pod-memory-limit", k.memLimit, &r.MemoryLimit},
+			} {
+				if p.v != "" {
+					*p.dst = p.v
+				}
+			}
+			o.Resources[lang] = r
+		}
+	}
+	for _, kv := range k.nodeSelector {
+		key, val, ok := strings.Cut(kv, "=")
+		if !ok || key == "" {
+			return o, usagef("--node-selector %q: want KEY=VALUE", kv)
+		}
+		if o.NodeSelector == nil {
+			o.NodeSelector = map[string]string{}
+		}
+		o.NodeSelector[key] = val
+	}
+	for _, s := range k.tolerations {
+		kv, effect, ok := strings.Cut(s, ":")
+		key, val, hasVal := strings.Cut(kv, "=")
+		t := corev1.Toleration{Key: key, Effect: corev1.TaintEffect(effect), Operator: corev1.TolerationOpExists}
+		if hasVal {
+			t.Operator, t.Value = corev1.TolerationOpEqual, val
+		}
+		switch t.Effect {
+		case corev1.TaintEffectNoSchedule, corev1.TaintEffectPreferNoSchedule, corev1.TaintEffectNoExecute:
+		default:
+			ok = false
+		}
+		if !ok || key == "" {
+			return o, usagef("--toleration %q: want KEY[=VALUE]:NoSchedule|PreferNoSchedule|NoExecute", s)
+		}
+		o.Tolerations = append(o.Tolerations, t)
+	}
+	return o, nil
+}
+
+// newCleanupCmd deletes what a run left in a cluster.
+func newCleanupCmd(e *env) *cobra.Command {
+	var kf kubeFlags
+	var runID, rt string
+	c := &cobra.Command{
+		Use:   "cleanup --run-id ID [--runtime kubernetes]",
+		Short: "Delete the pods (and their owner and network policy) a run left behind",
+		Long: `cleanup deletes every pod polynfi created for the run ID in the namespace, whichever
+driver created it, with the run's owner ConfigMap and NetworkPolicy. A run does the
+same for its own run id when it starts, so a killed run's leftovers go at the
+next start; cleanup is for runs that are not started again.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runID == "" {
+				return usagef("--run-id is required")
+			}
+			if rt != "kubernetes" {
+				return usagef("--runtime %q: cleanup knows kubernetes", rt)
+			}
+			opts, err := kf.options(runID)
+			if err != nil {
+				return err
+			}
+			ctx, cancel := context.WithTimeout(e.ctx, 5*time.Minute)
+			defer cancel()
+			k, err := runtime.NewKubernetes(ctx, opts)
+			if err != nil {
+				return err
+			}
+			defer k.Close()
+			n, err := k.Cleanup(ctx, runID)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stdout, "deleted %d pod(s) of run %s in namespace %s\n", n, runID, k.Namespace())
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&runID, "run-id", "", "the run whose leftovers to delete")
+	f.StringVar(&rt, "runtime", "kubernetes", "runtime of the run: kubernetes")
+	kf.register(f)
+	return c
+}

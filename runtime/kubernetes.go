@@ -1,0 +1,1094 @@
+package runtime
+
+import (
+	"archive/tar"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-logr/logr"
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/httpstream"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/scheme"
+	listersv1 "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/client-go/tools/remotecommand"
+	utilexec "k8s.io/client-go/util/exec"
+	"k8s.io/klog/v2"
+
+	"github.com/polynfi/polynfi/internal/safepath"
+)
+
+// Labels polynfi puts on every object it creates in a cluster. LabelRunID
+// and LabelOwner let a later run (and `polynfi cleanup --run-id`) find and
+// delete what a killed run left; LabelSession tells the pods of one driver
+// process from those of another run of the same id.
+const (
+	LabelManagedBy = "app.kubernetes.io/managed-by" // always "polynfi"
+	LabelRunID     = "polynfi.io/run-id"
+	LabelOwner     = "polynfi.io/owner"
+	LabelSession   = "polynfi.io/session"
+	LabelNetwork   = "polynfi.io/network" // "allowed" on pods with Spec.Network
+	managedBy      = "polynfi"
+)
+
+// IsolationPod names the sandbox of the Kubernetes runtime.
+const IsolationPod = "pod"
+
+// PodResources are the CPU and memory requests and limits of one pod, in
+// Kubernetes quantity syntax ("500m", "2", "4Gi"); "" leaves one unset.
+type PodResources struct {
+	CPURequest, CPULimit       string
+	MemoryRequest, MemoryLimit string
+}
+
+// DefaultPodResources are the per-language defaults of KubernetesOptions.
+// Resources. Requests are kept small so that the scheduler packs test pods
+// densely (a test run is mostly bursty CPU); limits bound one run. Java gets
+// more memory for Maven/Gradle and the JVM. These are polynfi's own
+// starting points, not measured from a benchmark: set them per cluster.
+var DefaultPodResources = map[string]PodResources{
+	"":           {CPURequest: "100m", CPULimit: "2", MemoryRequest: "256Mi", MemoryLimit: "4Gi"},
+	"python":     {CPURequest: "100m", CPULimit: "2", MemoryRequest: "256Mi", MemoryLimit: "4Gi"},
+	"javascript": {CPURequest: "100m", CPULimit: "2", MemoryRequest: "256Mi", MemoryLimit: "4Gi"},
+	"typescript": {CPURequest: "100m", CPULimit: "2", MemoryRequest: "256Mi", MemoryLimit: "4Gi"},
+	"java":       {CPURequest: "250m", CPULimit: "2", MemoryRequest: "512Mi", MemoryLimit: "6Gi"},
+}
+
+// KubernetesOptions configure NewKubernetes. The zero value (with RunID)
+// uses $KUBECONFIG or ~/.kube/config, its current context and namespace
+// "default".
+type KubernetesOptions struct {
+	// Kubeconfig is the kubeconfig file ("": $KUBECONFIG, then
+	// ~/.kube/config); Context picks a context in it ("": current).
+	Kubeconfig, Context string
+	// InCluster uses the service account of the pod the driver runs in.
+	InCluster bool
+	// Namespace holds the pods ("": the context's namespace, else
+	// "default"). It must exist.
+	Namespace string
+	// RunID labels every object (LabelRunID); required.
+	RunID string
+	// Owner labels every object (LabelOwner; "": the host name).
+	Owner string
+	// QPS and Burst rate-limit the client's API calls (0: 50 and 100).
+	QPS   float32
+	Burst int
+	// Resources are the pod requests and limits by lower-case language
+	// (Spec.Language; "" is the fallback), merged over
+	// DefaultPodResources. Spec.Limits, when set, override the limits.
+	Resources map[string]PodResources
+	// NodeSelector and Tolerations place the pods.
+	NodeSelector map[string]string
+	Tolerations  []corev1.Toleration
+	// ImagePullSecrets name secrets in Namespace; ImagePullPolicy is
+	// Always, IfNotPresent or Never ("": IfNotPresent).
+	ImagePullSecrets []string
+	ImagePullPolicy  corev1.PullPolicy
+	// ServiceAccount runs the pods ("": the namespace's default). Its
+	// token is mounted only when MountServiceAccountToken is set.
+	ServiceAccount           string
+	MountServiceAccountToken bool
+	// RunAsUser, when set, runs the container as that uid with
+	// runAsNonRoot (for images that allow it); nil keeps the image's user.
+	RunAsUser *int64
+	// NoNetworkPolicy skips the deny-all NetworkPolicy (for clusters where
+	// the user may not create one).
+	NoNetworkPolicy bool
+	// PendingTimeout bounds the time from pod creation to a running
+	// container (0: 10 minutes); past it Start fails with ReasonPending.
+	PendingTimeout time.Duration
+	// MaxOutput limits each captured stream of Exec (0: DefaultMaxOutput).
+	MaxOutput int
+}
+
+// Kubernetes runs each sandbox as one Pod through the API server: the pod's
+// only container idles (sh, sleep) and commands run in it through the API's
+// exec, files move as tar streams over exec (as kubectl cp does). The
+// driver stays outside the cluster. One shared informer watches the pods
+// of this driver (LabelSession), so waiting for hundreds of pods costs one
+// watch. Images need /bin/sh, tar and timeout (coreutils). Safe for
+// concurrent use; call Close when done.
+type Kubernetes struct {
+	cfg       *rest.Config
+	cs        kubernetes.Interface
+	ns        string
+	opts      KubernetesOptions
+	session   string
+	maxOutput int
+
+	mu       sync.Mutex
+	started  bool
+	startErr error
+	owner    *metav1.OwnerReference
+	stop     chan struct{}
+	lister   listersv1.PodLister
+	waiters  map[string][]chan struct{}
+}
+
+var quietClientGo sync.Once
+
+// NewKubernetes connects to the cluster the options name and checks that
+// the API server answers and the namespace exists; errors wrap an
+// InfraError with ReasonDaemon.
+func NewKubernetes(ctx context.Context, opts KubernetesOptions) (*Kubernetes, error) {
+	if opts.RunID == "" {
+		return nil, errors.New("kubernetes runtime: no run id")
+	}
+	var cfg *rest.Config
+	ns := opts.Namespace
+	var err error
+	if opts.InCluster {
+		cfg, err = rest.InClusterConfig()
+		if ns == "" {
+			if b, e := os.ReadFile("/var/run/secrets/kubernetes.io/serviceaccount/namespace"); e == nil {
+				ns = strings.TrimSpace(string(b))
+			}
+		}
+	} else {
+		rules := clientcmd.NewDefaultClientConfigLoadingRules()
+		if opts.Kubeconfig != "" {
+			rules.ExplicitPath = opts.Kubeconfig
+		}
+		cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: opts.Context})
+		cfg, err = cc.ClientConfig()
+		if err == nil && ns == "" {
+			ns, _, _ = cc.Namespace()
+		}
+	}
+	if err != nil {
+		return nil, Infra(ReasonDaemon, fmt.Errorf("kubernetes config: %w", err))
+	}
+	if ns == "" {
+		ns = "default"
+	}
+	cfg.QPS, cfg.Burst = opts.QPS, opts.Burst
+	if cfg.QPS <= 0 {
+		cfg.QPS = 50
+	}
+	if cfg.Burst <= 0 {
+		cfg.Burst = 100
+	}
+	cfg.UserAgent = "polynfi"
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, Infra(ReasonDaemon, fmt.Errorf("kubernetes client: %w", err))
+	}
+	if _, err := cs.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{}); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil, fmt.Errorf("kubernetes: namespace %q does not exist", ns)
+		}
+		if !apierrors.IsForbidden(err) { // a namespaced user may not read namespaces
+			return nil, Infra(ReasonDaemon, fmt.Errorf("kubernetes API server %s: %w", cfg.Host, err))
+		}
+	}
+	if opts.Owner == "" {
+		opts.Owner, _ = os.Hostname()
+	}
+	if opts.PendingTimeout <= 0 {
+		opts.PendingTimeout = 10 * time.Minute
+	}
+	if opts.ImagePullPolicy == "" {
+		opts.ImagePullPolicy = corev1.PullIfNotPresent
+	}
+	quietClientGo.Do(func() {
+		// client-go reports stream hiccups through klog on stderr; polynfi's
+		// runtime never prints (errors come back as values).
+		klog.SetLogger(logr.Discard())
+	})
+	k := &Kubernetes{cfg: cfg, cs: cs, ns: ns, opts: opts, session: randomSuffix(10),
+		maxOutput: opts.MaxOutput, waiters: map[string][]chan struct{}{}}
+	if k.maxOutput <= 0 {
+		k.maxOutput = DefaultMaxOutput
+	}
+	return k, nil
+}
+
+// Name implements Runtime: "kubernetes".
+func (k *Kubernetes) Name() string { return "kubernetes" }
+
+// Namespace is the namespace the pods go to.
+func (k *Kubernetes) Namespace() string { return k.ns }
+
+// Session is this driver's LabelSession value.
+func (k *Kubernetes) Session() string { return k.session }
+
+// Client is the clientset (rate-limited as the options say).
+func (k *Kubernetes) Client() kubernetes.Interface { return k.cs }
+
+// Close stops the pod informer. Pods still running are left to Remove (or
+// to the owner's deletion by Cleanup).
+func (k *Kubernetes) Close() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.stop != nil {
+		close(k.stop)
+		k.stop = nil
+	}
+}
+
+func (k *Kubernetes) baseLabels() map[string]string {
+	return map[string]string{LabelManagedBy: managedBy, LabelRunID: labelValue(k.opts.RunID),
+		LabelOwner: labelValue(k.opts.Owner), LabelSession: k.session}
+}
+
+// Prepare deletes what an earlier, killed run of the same run id left
+// (CleanupRun), then creates this driver's owner object (a ConfigMap that
+// owns every pod, so deleting it garbage-collects them), the deny-all
+// NetworkPolicy, and starts the pod informer. Start calls it on first use;
+// calling it first makes the cleanup's cost visible before the run.
+func (k *Kubernetes) Prepare(ctx context.Context) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.started {
+		return k.startErr
+	}
+	k.startErr = k.prepare(ctx)
+	if k.startErr == nil || ctx.Err() == nil {
+		k.started = k.startErr == nil
+	}
+	return k.startErr
+}
+
+func (k *Kubernetes) prepare(ctx context.Context) error {
+	if _, err := CleanupRun(ctx, k.cs, k.ns, k.opts.RunID); err != nil {
+		return err
+	}
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "polynfi-run-" + k.session, Labels: k.baseLabels()},
+		Data: map[string]string{"run-id": k.opts.RunID, "owner": k.opts.Owner, "started": time.Now().UTC().Format(time.RFC3339)}}
+	cm, err := k.cs.CoreV1().ConfigMaps(k.ns).Create(ctx, cm, metav1.CreateOptions{})
+	if err != nil {
+		return Infra(apiReason(err), fmt.Errorf("create owner configmap: %w", err))
+	}
+	k.owner = &metav1.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: cm.Name, UID: cm.UID}
+	if !k.opts.NoNetworkPolicy {
+		np := &networkingv1.NetworkPolicy{
+			ObjectMeta: metav1.ObjectMeta{Name: "polynfi-deny-" + k.session, Labels: k.baseLabels(),
+				OwnerReferences: []metav1.OwnerReference{*k.owner}},
+			Spec: networkingv1.NetworkPolicySpec{
+				PodSelector: metav1.LabelSelector{
+					MatchLabels:      map[string]string{LabelSession: k.session},
+					MatchExpressions: []metav1.LabelSelectorRequirement{{Key: LabelNetwork, Operator: metav1.LabelSelectorOpDoesNotExist}},
+				},
+				// No ingress and no egress rule: all traffic denied.
+				PolicyTypes: []networkingv1.PolicyType{networkingv1.PolicyTypeIngress, networkingv1.PolicyTypeEgress},
+			},
+		}
+		if _, err := k.cs.NetworkingV1().NetworkPolicies(k.ns).Create(ctx, np, metav1.CreateOptions{}); err != nil {
+			return Infra(apiReason(err), fmt.Errorf("create network policy: %w", err))
+		}
+	}
+	k.stop = make(chan struct{})
+	f := informers.NewSharedInformerFactoryWithOptions(k.cs, 0, informers.WithNamespace(k.ns),
+		informers.WithTweakListOptions(func(o *metav1.ListOptions) {
+			o.LabelSelector = labels.SelectorFromSet(map[string]string{LabelSession: k.session}).String()
+		}))
+	inf := f.Core().V1().Pods()
+	notify := func(obj any) {
+		if p, ok := obj.(*corev1.Pod); ok {
+			k.notify(p.Name)
+		} else if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+			k.notify(path.Base(d.Key))
+		}
+	}
+	if _, err := inf.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: notify, UpdateFunc: func(_, n any) { notify(n) }, DeleteFunc: notify,
+	}); err != nil {
+		return err
+	}
+	k.lister = inf.Lister()
+	f.Start(k.stop)
+	for typ, ok := range f.WaitForCacheSync(k.stop) {
+		if !ok {
+			return Infra(ReasonDaemon, fmt.Errorf("kubernetes: %v informer did not sync", typ))
+		}
+	}
+	return nil
+}
+
+// notify wakes the goroutines waiting on pod name.
+func (k *Kubernetes) notify(name string) {
+	k.mu.Lock()
+	ws := k.waiters[name]
+	k.mu.Unlock()
+	for _, c := range ws {
+		select {
+		case c <- struct{}{}:
+		default:
+		}
+	}
+}
+
+func (k *Kubernetes) watch(name string) (chan struct{}, func()) {
+	c := make(chan struct{}, 1)
+	k.mu.Lock()
+	k.waiters[name] = append(k.waiters[name], c)
+	k.mu.Unlock()
+	return c, func() {
+		k.mu.Lock()
+		defer k.mu.Unlock()
+		ws := k.waiters[name]
+		for i, w := range ws {
+			if w == c {
+				ws = append(ws[:i], ws[i+1:]...)
+				break
+			}
+		}
+		if len(ws) == 0 {
+			delete(k.waiters, name)
+		} else {
+			k.waiters[name] = ws
+		}
+	}
+}
+
+// resourcesFor merges the per-language settings and spec's limits.
+func (k *Kubernetes) resourcesFor(spec Spec) (corev1.ResourceRequirements, []string, error) {
+	lang := strings.ToLower(strings.TrimSpace(spec.Language))
+	r, ok := k.opts.Resources[lang]
+	if !ok {
+		r, ok = DefaultPodResources[lang]
+	}
+	if !ok {
+		if r, ok = k.opts.Resources[""]; !ok {
+			r = DefaultPodResources[""]
+		}
+	}
+	var notes []string
+	if spec.Limits.CPUs > 0 {
+		r.CPULimit = strconv.FormatInt(int64(spec.Limits.CPUs*1000+0.5), 10) + "m"
+	}
+	if spec.Limits.MemoryBytes > 0 {
+		r.MemoryLimit = strconv.FormatInt(spec.Limits.MemoryBytes, 10)
+	}
+	if spec.Limits.Pids > 0 {
+		notes = append(notes, "pids limit not enforced per pod (the kubelet's podPidsLimit applies)")
+	}
+	req := corev1.ResourceRequirements{Requests: corev1.ResourceList{}, Limits: corev1.ResourceList{}}
+	set := func(l corev1.ResourceList, name corev1.ResourceName, v string) error {
+		if v == "" {
+			return nil
+		}
+		q, err := resource.ParseQuantity(v)
+		if err != nil {
+			return fmt.Errorf("kubernetes %s %q: %w", name, v, err)
+		}
+		l[name] = q
+		return nil
+	}
+	for _, e := range []error{
+		set(req.Requests, corev1.ResourceCPU, r.CPURequest), set(req.Limits, corev1.ResourceCPU, r.CPULimit),
+		set(req.Requests, corev1.ResourceMemory, r.MemoryRequest), set(req.Limits, corev1.ResourceMemory, r.MemoryLimit),
+	} {
+		if e != nil {
+			return req, nil, e
+		}
+	}
+	if spec.Limits.DiskBytes > 0 {
+		req.Limits[corev1.ResourceEphemeralStorage] = *resource.NewQuantity(spec.Limits.DiskBytes, resource.BinarySI)
+	}
+	// A request above its limit is invalid: lower the request.
+	for _, n := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory} {
+		if l, ok := req.Limits[n]; ok {
+			if q, ok := req.Requests[n]; ok && q.Cmp(l) > 0 {
+				req.Requests[n] = l
+			}
+		}
+	}
+	return req, notes, nil
+}
+
+// PodFor returns the pod Start would create for spec (without owner), for
+// inspection and tests.
+func (k *Kubernetes) PodFor(spec Spec) (*corev1.Pod, []string, error) {
+	res, notes, err := k.resourcesFor(spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	lbl := k.baseLabels()
+	keys := make([]string, 0, len(spec.Labels))
+	for key := range spec.Labels {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		if lk := labelKey(key); lk != "" {
+			if _, ours := lbl[lk]; !ours {
+				lbl[lk] = labelValue(spec.Labels[key])
+			}
+		}
+	}
+	if spec.Network {
+		lbl[LabelNetwork] = "allowed"
+	}
+	var env []corev1.EnvVar
+	for _, kv := range mergeEnv(nil, spec.Env, PinnedEnv) {
+		name, val, _ := strings.Cut(kv, "=")
+		env = append(env, corev1.EnvVar{Name: name, Value: val})
+	}
+	f, t := false, true
+	zero := int64(0)
+	sc := &corev1.SecurityContext{
+		AllowPrivilegeEscalation: &f,
+		Privileged:               &f,
+		Capabilities:             &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}},
+		SeccompProfile:           &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault},
+	}
+	if k.opts.RunAsUser != nil {
+		sc.RunAsUser, sc.RunAsNonRoot = k.opts.RunAsUser, &t
+	}
+	mount := k.opts.MountServiceAccountToken
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: podName(spec.Name), Namespace: k.ns, Labels: lbl,
+			Annotations: map[string]string{"polynfi.io/name": spec.Name}},
+		Spec: corev1.PodSpec{
+			RestartPolicy:                 corev1.RestartPolicyNever,
+			TerminationGracePeriodSeconds: &zero,
+			AutomountServiceAccountToken:  &mount,
+			ServiceAccountName:            k.opts.ServiceAccount,
+			EnableServiceLinks:            &f,
+			NodeSelector:                  k.opts.NodeSelector,
+			Tolerations:                   k.opts.Tolerations,
+			SecurityContext:               &corev1.PodSecurityContext{SeccompProfile: &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault}},
+			Containers: []corev1.Container{{
+				Name:            "sandbox",
+				Image:           spec.Image,
+				ImagePullPolicy: k.opts.ImagePullPolicy,
+				// Idle until deleted; commands come through exec.
+				Command:         []string{"/bin/sh", "-c", "trap 'exit 0' TERM INT; while :; do sleep 3600 & wait $!; done"},
+				WorkingDir:      spec.Workdir,
+				Env:             env,
+				Resources:       res,
+				SecurityContext: sc,
+			}},
+		},
+	}
+	for _, s := range k.opts.ImagePullSecrets {
+		pod.Spec.ImagePullSecrets = append(pod.Spec.ImagePullSecrets, corev1.LocalObjectReference{Name: s})
+	}
+	return pod, notes, nil
+}
+
+// Start implements Runtime: it creates the pod and waits until its
+// container runs. Failures are InfraErrors: ReasonPending (not running
+// within PendingTimeout), ReasonImage (pull errors, invalid or absent
+// image), ReasonEvicted, ReasonGone (deleted or failed before running),
+// ReasonAPI/ReasonDaemon (the API server). The pod is deleted on failure.
+func (k *Kubernetes) Start(ctx context.Context, spec Spec) (Sandbox, error) {
+	if spec.Image == "" {
+		return nil, errors.New("kubernetes sandbox: no image")
+	}
+	if err := k.Prepare(ctx); err != nil {
+		return nil, err
+	}
+	pod, notes, err := k.PodFor(spec)
+	if err != nil {
+		return nil, err
+	}
+	pod.OwnerReferences = []metav1.OwnerReference{*k.owner}
+	wake, unwatch := k.watch(pod.Name)
+	defer unwatch()
+	created := time.Now()
+	if _, err := k.cs.CoreV1().Pods(k.ns).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, Infra(apiReason(err), fmt.Errorf("create pod %s: %w", pod.Name, err))
+	}
+	s := &podSandbox{k: k, name: pod.Name, workdir: spec.Workdir, created: created, memLimit: memLimit(pod),
+		info: Info{Runtime: k.Name(), ID: pod.Name, Image: spec.Image, Isolation: IsolationPod, Notes: notes}}
+	if !k.opts.NoNetworkPolicy && !spec.Network {
+		s.info.Notes = append(s.info.Notes, "network denied by NetworkPolicy (enforced only where the cluster's network plugin enforces NetworkPolicy)")
+	}
+	deadline := time.NewTimer(k.opts.PendingTimeout)
+	defer deadline.Stop()
+	for {
+		p, err := k.lister.Pods(k.ns).Get(pod.Name)
+		if err == nil {
+			done, ierr := podStarted(p)
+			if done && ierr == nil {
+				s.info.Node = p.Spec.NodeName
+				s.Started = time.Since(created)
+				return s, nil
+			}
+			if ierr != nil {
+				_ = s.Remove(context.WithoutCancel(ctx))
+				return nil, ierr
+			}
+		}
+		select {
+		case <-wake:
+		case <-time.After(2 * time.Second): // belt and braces: re-read the cache
+		case <-deadline.C:
+			msg := "not running"
+			if p != nil {
+				msg = pendingWhy(p)
+			}
+			_ = s.Remove(context.WithoutCancel(ctx))
+			return nil, Infra(ReasonPending, fmt.Errorf("pod %s: %s after %s", pod.Name, msg, k.opts.PendingTimeout))
+		case <-ctx.Done():
+			_ = s.Remove(context.WithoutCancel(ctx))
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// podStarted says whether p's container runs (true, nil), cannot run
+// (true, InfraError), or may still start (false, nil).
+func podStarted(p *corev1.Pod) (bool, error) {
+	if p.DeletionTimestamp != nil {
+		return true, Infra(ReasonGone, fmt.Errorf("pod %s is being deleted", p.Name))
+	}
+	if err := podFailure(p); err != nil {
+		return true, err
+	}
+	for _, c := range p.Status.ContainerStatuses {
+		if w := c.State.Waiting; w != nil {
+			switch w.Reason {
+			case "ErrImagePull", "ImagePullBackOff", "ErrImageNeverPull", "InvalidImageName", "ImageInspectError", "RegistryUnavailable":
+				return true, Infra(ReasonImage, fmt.Errorf("pod %s: image %s: %s: %s", p.Name, c.Image, w.Reason, w.Message))
+			case "CreateContainerConfigError", "CreateContainerError", "RunContainerError":
+				return true, Infra(ReasonAPI, fmt.Errorf("pod %s: %s: %s", p.Name, w.Reason, w.Message))
+			}
+		}
+		if c.State.Running != nil && p.Status.Phase == corev1.PodRunning {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// podFailure classifies a pod that can no longer run commands: evicted,
+// OOM-killed, failed or finished, node lost. Nil when it still can.
+func podFailure(p *corev1.Pod) error {
+	if p.Status.Reason == "Evicted" {
+		return Infra(ReasonEvicted, fmt.Errorf("pod %s evicted: %s", p.Name, p.Status.Message))
+	}
+	if p.Status.Reason == "NodeLost" || p.Status.Reason == "UnexpectedAdmissionError" || p.Status.Reason == "NodeAffinity" {
+		return Infra(ReasonGone, fmt.Errorf("pod %s: %s: %s", p.Name, p.Status.Reason, p.Status.Message))
+	}
+	for _, c := range p.Status.ContainerStatuses {
+		if t := c.State.Terminated; t != nil {
+			if t.Reason == "OOMKilled" {
+				return Infra(ReasonOOM, fmt.Errorf("pod %s: container killed for memory (limit %s)", p.Name, memLimit(p)))
+			}
+			return Infra(ReasonGone, fmt.Errorf("pod %s: container exited (%s, code %d)", p.Name, t.Reason, t.ExitCode))
+		}
+	}
+	if p.Status.Phase == corev1.PodFailed || p.Status.Phase == corev1.PodSucceeded {
+		return Infra(ReasonGone, fmt.Errorf("pod %s %s: %s %s", p.Name, p.Status.Phase, p.Status.Reason, p.Status.Message))
+	}
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.DisruptionTarget && c.Status == corev1.ConditionTrue {
+			if c.Reason == "TerminationByKubelet" || strings.Contains(c.Message, "evict") {
+				return Infra(ReasonEvicted, fmt.Errorf("pod %s: %s: %s", p.Name, c.Reason, c.Message))
+			}
+			return Infra(ReasonGone, fmt.Errorf("pod %s: %s: %s", p.Name, c.Reason, c.Message))
+		}
+	}
+	return nil
+}
+
+func memLimit(p *corev1.Pod) string {
+	if len(p.Spec.Containers) > 0 {
+		if q, ok := p.Spec.Containers[0].Resources.Limits[corev1.ResourceMemory]; ok {
+			return q.String()
+		}
+	}
+	return "none"
+}
+
+// pendingWhy says why a pod is not running yet, from its conditions.
+func pendingWhy(p *corev1.Pod) string {
+	for _, c := range p.Status.Conditions {
+		if c.Status != corev1.ConditionTrue && c.Message != "" {
+			return fmt.Sprintf("%s: %s", c.Reason, c.Message)
+		}
+	}
+	for _, c := range p.Status.ContainerStatuses {
+		if c.State.Waiting != nil {
+			return fmt.Sprintf("%s %s", c.State.Waiting.Reason, c.State.Waiting.Message)
+		}
+	}
+	return "phase " + string(p.Status.Phase)
+}
+
+// apiReason maps an API error to ReasonDaemon (server unreachable or
+// overloaded) or ReasonAPI.
+func apiReason(err error) string {
+	if apierrors.IsServerTimeout(err) || apierrors.IsTimeout(err) || apierrors.IsTooManyRequests(err) || apierrors.IsServiceUnavailable(err) || apierrors.IsInternalError(err) {
+		return ReasonDaemon
+	}
+	var se apierrors.APIStatus
+	if !errors.As(err, &se) { // not an answer of the API server: transport
+		return ReasonDaemon
+	}
+	return ReasonAPI
+}
+
+type podSandbox struct {
+	k       *Kubernetes
+	name    string
+	workdir string
+	info    Info
+	created time.Time
+	// Started is the time from the pod's creation to its running
+	// container, as Start measured it.
+	Started time.Duration
+	// memLimit is the container's memory limit as the record states it;
+	// oomSeen the OOM kills of its cgroup already reported (a new
+	// container's cgroup starts at 0).
+	memLimit string
+	oomSeen  int
+	removed  sync.Once
+	rmErr    error
+}
+
+func (s *podSandbox) Info() Info      { return s.info }
+func (s *podSandbox) Workdir() string { return s.workdir }
+
+// StartLatency returns the time from creating sb's pod to its running
+// container; 0 for a sandbox of another runtime.
+func StartLatency(sb Sandbox) time.Duration {
+	if p, ok := sb.(*podSandbox); ok {
+		return p.Started
+	}
+	return 0
+}
+
+// dir resolves a sandbox path against the work directory.
+func (s *podSandbox) dir(p string) string {
+	switch {
+	case p == "":
+		if s.workdir == "" {
+			return "."
+		}
+		return s.workdir
+	case path.IsAbs(p) || s.workdir == "":
+		return p
+	}
+	return path.Join(s.workdir, p)
+}
+
+// stream runs argv in the pod's container with the given streams.
+func (s *podSandbox) stream(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	req := s.k.cs.CoreV1().RESTClient().Post().Resource("pods").Namespace(s.k.ns).Name(s.name).SubResource("exec").
+		VersionedParams(&corev1.PodExecOptions{Container: "sandbox", Command: argv,
+			Stdin: stdin != nil, Stdout: stdout != nil, Stderr: stderr != nil}, scheme.ParameterCodec)
+	ws, err := remotecommand.NewWebSocketExecutor(s.k.cfg, "GET", req.URL().String())
+	if err != nil {
+		return Infra(ReasonAPI, err)
+	}
+	spdy, err := remotecommand.NewSPDYExecutor(s.k.cfg, "POST", req.URL())
+	if err != nil {
+		return Infra(ReasonAPI, err)
+	}
+	ex, err := remotecommand.NewFallbackExecutor(ws, spdy, func(err error) bool {
+		return httpstream.IsUpgradeFailure(err) || httpstream.IsHTTPSProxyError(err)
+	})
+	if err != nil {
+		return Infra(ReasonAPI, err)
+	}
+	return ex.StreamWithContext(ctx, remotecommand.StreamOptions{Stdin: stdin, Stdout: stdout, Stderr: stderr})
+}
+
+// failure explains an exec that could not run: the pod's state when it no
+// longer runs, else the API error.
+func (s *podSandbox) failure(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	p, gerr := s.k.cs.CoreV1().Pods(s.k.ns).Get(context.WithoutCancel(ctx), s.name, metav1.GetOptions{})
+	switch {
+	case apierrors.IsNotFound(gerr):
+		return Infra(ReasonGone, fmt.Errorf("pod %s deleted: %w", s.name, err))
+	case gerr != nil:
+		return Infra(apiReason(gerr), fmt.Errorf("pod %s: %w (and reading the pod: %v)", s.name, err, gerr))
+	}
+	if ferr := podFailure(p); ferr != nil {
+		return ferr
+	}
+	if p.DeletionTimestamp != nil {
+		return Infra(ReasonGone, fmt.Errorf("pod %s is being deleted: %w", s.name, err))
+	}
+	// A node that stopped reporting keeps its pods "Running" for minutes:
+	// exec fails first. Ask the node.
+	if p.Spec.NodeName != "" {
+		if n, nerr := s.k.cs.CoreV1().Nodes().Get(context.WithoutCancel(ctx), p.Spec.NodeName, metav1.GetOptions{}); nerr == nil {
+			for _, c := range n.Status.Conditions {
+				if c.Type == corev1.NodeReady && c.Status != corev1.ConditionTrue {
+					return Infra(ReasonGone, fmt.Errorf("pod %s: node %s lost (Ready=%s: %s): %w", s.name, n.Name, c.Status, c.Message, err))
+				}
+			}
+		} else if apierrors.IsNotFound(nerr) {
+			return Infra(ReasonGone, fmt.Errorf("pod %s: node %s deleted: %w", s.name, p.Spec.NodeName, err))
+		}
+	}
+	var ie *InfraError
+	if errors.As(err, &ie) {
+		return err
+	}
+	return Infra(ReasonAPI, fmt.Errorf("exec in pod %s: %w", s.name, err))
+}
+
+// oomScript prints the memory cgroup's OOM-kill count (cgroup v1 or v2) as
+// the container sees it, or nothing.
+const oomScript = `f=/sys/fs/cgroup/memory/memory.oom_control; [ -r $f ] || f=/sys/fs/cgroup/memory.events; ` +
+	`[ -r $f ] && while read k v; do [ "$k" = oom_kill ] && echo "$v"; done < $f; exit 0`
+
+// oomKills returns the OOM kills the container's memory cgroup counts (-1
+// when it cannot tell) and the exec's error when it could not run at all.
+func (s *podSandbox) oomKills(ctx context.Context) (int, error) {
+	var out capBuffer
+	out.max = 64
+	err := s.stream(ctx, []string{"/bin/sh", "-c", oomScript}, nil, &out, io.Discard)
+	var ee utilexec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		return -1, err
+	}
+	n, perr := strconv.Atoi(strings.TrimSpace(out.buf.String()))
+	if perr != nil {
+		return -1, nil
+	}
+	return n, nil
+}
+
+// Exec implements Sandbox. The command runs under coreutils timeout (TERM at
+// cmd.Timeout, KILL 10 s later, to its whole process group), in cmd.Dir,
+// with cmd.Env and PinnedEnv added to the pod's environment. After a
+// non-zero exit, one more exec reads the container's memory cgroup: a new
+// OOM kill there makes the result an InfraError with ReasonOOM.
+func (s *podSandbox) Exec(ctx context.Context, c Command) (Result, error) {
+	res := Result{ExitCode: -1, Isolation: IsolationPod}
+	var body []string
+	switch {
+	case c.Script != "" && len(c.Args) == 0:
+		body = []string{"bash", "-c", c.Script}
+	case c.Script == "" && len(c.Args) > 0:
+		body = c.Args
+	default:
+		return res, errors.New("exec: want exactly one of Args and Script")
+	}
+	argv := []string{"/bin/sh", "-c", `cd -- "$1" || exit 126; shift; exec "$@"`, "sh", s.dir(c.Dir)}
+	if c.Timeout > 0 {
+		argv = append(argv, "timeout", "-k", "10", strconv.FormatFloat(c.Timeout.Seconds(), 'f', 3, 64))
+	}
+	argv = append(argv, "env")
+	argv = append(argv, mergeEnv(nil, c.Env, PinnedEnv)...)
+	argv = append(argv, body...)
+	sctx, cancel := ctx, func() {}
+	if c.Timeout > 0 { // a backstop when the in-pod timeout cannot act
+		sctx, cancel = context.WithTimeout(ctx, c.Timeout+time.Minute)
+	}
+	defer cancel()
+	stdout := &capBuffer{max: s.k.maxOutput}
+	stderr := &capBuffer{max: s.k.maxOutput}
+	start := time.Now()
+	err := s.stream(sctx, argv, nil, stdout, stderr)
+	res.Duration = time.Since(start)
+	res.Stdout, res.Stderr = stdout.buf.Bytes(), stderr.buf.Bytes()
+	for _, b := range []*capBuffer{stdout, stderr} {
+		if b.dropped > 0 {
+			res.Notes = append(res.Notes, fmt.Sprintf("output truncated: %d bytes dropped", b.dropped))
+		}
+	}
+	var ee utilexec.ExitError
+	switch {
+	case err == nil:
+		res.ExitCode = 0
+	case errors.As(err, &ee):
+		res.ExitCode = ee.ExitStatus()
+	case ctx.Err() != nil:
+		return res, fmt.Errorf("exec in pod %s: %w", s.name, ctx.Err())
+	case sctx.Err() != nil:
+		res.TimedOut = true
+		res.Notes = append(res.Notes, fmt.Sprintf("killed at timeout %s (stream closed by the driver)", c.Timeout))
+		return res, nil
+	default:
+		return res, s.failure(ctx, err)
+	}
+	if res.ExitCode != 0 {
+		// timeout(1) exits 124 after TERM, 137 after KILL; an OOM kill is
+		// 137 too, told apart by the cgroup's counter.
+		n, cerr := s.oomKills(ctx)
+		if n > s.oomSeen {
+			s.oomSeen = n
+			return res, Infra(ReasonOOM, fmt.Errorf("pod %s: a process was killed for memory (limit %s)", s.name, s.memLimit))
+		}
+		if cerr != nil {
+			// The pod no longer answers: deleted, evicted, node lost.
+			ferr := s.failure(ctx, cerr)
+			if r := InfraReason(ferr); r != ReasonAPI && r != ReasonDaemon {
+				return res, ferr
+			}
+			res.Notes = append(res.Notes, fmt.Sprintf("could not read the container's OOM count: %v", cerr))
+		}
+		if c.Timeout > 0 && (res.ExitCode == 124 || res.ExitCode == 137) && res.Duration >= c.Timeout {
+			res.TimedOut = true
+			res.ExitCode = -1
+			res.Notes = append(res.Notes, fmt.Sprintf("killed at timeout %s", c.Timeout))
+		}
+	}
+	return res, nil
+}
+
+// CopyIn implements Sandbox: the files go as one tar stream, written while
+// it is sent, into `tar -x` in the pod (owner not restored: the container
+// has no CAP_CHOWN).
+func (s *podSandbox) CopyIn(ctx context.Context, dir string, files []File) error {
+	for _, f := range files {
+		if err := safepath.Check(f.Path); err != nil {
+			return fmt.Errorf("copy into pod %s: %w", s.name, err)
+		}
+	}
+	pr, pw := io.Pipe()
+	go func() {
+		tw := tar.NewWriter(pw)
+		now := time.Now()
+		made := map[string]bool{}
+		var err error
+		for _, f := range files {
+			// parent directories first, so tar creates them with a mode
+			for d := path.Dir(f.Path); d != "." && !made[d] && err == nil; d = path.Dir(d) {
+				made[d] = true
+			}
+			mode := int64(f.Mode.Perm())
+			if mode == 0 {
+				mode = 0o644
+			}
+			if err == nil {
+				err = tw.WriteHeader(&tar.Header{Name: f.Path, Mode: mode, Size: int64(len(f.Data)), ModTime: now, Typeflag: tar.TypeReg})
+			}
+			if err == nil {
+				_, err = tw.Write(f.Data)
+			}
+		}
+		if err == nil {
+			err = tw.Close()
+		}
+		pw.CloseWithError(err)
+	}()
+	d := s.dir(dir)
+	var stderr capBuffer
+	stderr.max = 4096
+	err := s.stream(ctx, []string{"/bin/sh", "-c", `mkdir -p -- "$1" && exec tar -x -m --no-same-owner -C "$1" -f -`, "sh", d}, pr, io.Discard, &stderr)
+	pr.Close()
+	var ee utilexec.ExitError
+	if errors.As(err, &ee) {
+		return fmt.Errorf("copy into pod %s:%s: tar exit %d: %s", s.name, d, ee.ExitStatus(), strings.TrimSpace(stderr.buf.String()))
+	}
+	if err != nil {
+		return s.failure(ctx, err)
+	}
+	return nil
+}
+
+// CopyOut implements Sandbox: `tar -c` in the pod streams to the driver,
+// which keeps regular files only, up to max bytes.
+func (s *podSandbox) CopyOut(ctx context.Context, p string, max int64) ([]File, error) {
+	if max <= 0 {
+		max = DefaultMaxOutput
+	}
+	full := s.dir(p)
+	pr, pw := io.Pipe()
+	var stderr capBuffer
+	stderr.max = 4096
+	errc := make(chan error, 1)
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		// Exit 3: nothing at the path (not an error to the caller).
+		script := `[ -e "$1" ] || [ -L "$1" ] || exit 3; cd -- "$(dirname -- "$1")" && exec tar -c -f - -- "$(basename -- "$1")"`
+		err := s.stream(sctx, []string{"/bin/sh", "-c", script, "sh", full}, nil, pw, &stderr)
+		pw.CloseWithError(err)
+		errc <- err
+	}()
+	var out []File
+	var total int64
+	tr := tar.NewReader(pr)
+	base := path.Base(full)
+	var rerr error
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			rerr = err
+			break
+		}
+		if h.Typeflag != tar.TypeReg {
+			continue
+		}
+		if total+h.Size > max {
+			rerr = fmt.Errorf("copy out %s: more than %d bytes", p, max)
+			cancel()
+			break
+		}
+		b, err := io.ReadAll(io.LimitReader(tr, h.Size))
+		if err != nil {
+			rerr = err
+			break
+		}
+		total += int64(len(b))
+		name := path.Clean(h.Name)
+		// directory members are relative to the directory itself
+		if rel, ok := strings.CutPrefix(name, base+"/"); ok {
+			name = rel
+		}
+		out = append(out, File{Path: name, Mode: os.FileMode(h.Mode).Perm(), Data: b})
+	}
+	pr.CloseWithError(io.EOF)
+	err := <-errc
+	var ee utilexec.ExitError
+	if errors.As(err, &ee) && ee.ExitStatus() == 3 {
+		return nil, nil
+	}
+	if rerr != nil {
+		if strings.HasPrefix(rerr.Error(), "copy out") {
+			return nil, rerr
+		}
+		if err == nil {
+			return nil, fmt.Errorf("copy out of pod %s:%s: %w", s.name, full, rerr)
+		}
+	}
+	if errors.As(err, &ee) {
+		return nil, fmt.Errorf("copy out of pod %s:%s: tar exit %d: %s", s.name, full, ee.ExitStatus(), strings.TrimSpace(stderr.buf.String()))
+	}
+	if err != nil {
+		return nil, s.failure(ctx, err)
+	}
+	return out, nil
+}
+
+// Remove implements Sandbox: it deletes the pod at once (grace period 0)
+// and returns without waiting for the kubelet. A pod already gone is not
+// an error.
+func (s *podSandbox) Remove(ctx context.Context) error {
+	s.removed.Do(func() {
+		zero := int64(0)
+		bg := metav1.DeletePropagationBackground
+		err := s.k.cs.CoreV1().Pods(s.k.ns).Delete(ctx, s.name, metav1.DeleteOptions{GracePeriodSeconds: &zero, PropagationPolicy: &bg})
+		if err != nil && !apierrors.IsNotFound(err) {
+			s.rmErr = Infra(apiReason(err), fmt.Errorf("delete pod %s: %w", s.name, err))
+		}
+	})
+	return s.rmErr
+}
+
+// CleanupRun deletes every pod, owner ConfigMap and NetworkPolicy polynfi
+// made in namespace ns for runID (by LabelRunID), whichever driver made
+// them, and returns the number of pods deleted. It does not wait for the
+// pods' containers to stop.
+func CleanupRun(ctx context.Context, cs kubernetes.Interface, ns, runID string) (int, error) {
+	sel := labels.SelectorFromSet(map[string]string{LabelManagedBy: managedBy, LabelRunID: labelValue(runID)}).String()
+	pods, err := cs.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: sel})
+	if err != nil {
+		return 0, Infra(apiReason(err), fmt.Errorf("list pods of run %s: %w", runID, err))
+	}
+	zero := int64(0)
+	bg := metav1.DeletePropagationBackground
+	del := metav1.DeleteOptions{GracePeriodSeconds: &zero, PropagationPolicy: &bg}
+	n := 0
+	for _, p := range pods.Items {
+		if p.DeletionTimestamp != nil {
+			continue
+		}
+		if err := cs.CoreV1().Pods(ns).Delete(ctx, p.Name, del); err != nil && !apierrors.IsNotFound(err) {
+			return n, Infra(apiReason(err), fmt.Errorf("delete pod %s: %w", p.Name, err))
+		}
+		n++
+	}
+	if err := cs.NetworkingV1().NetworkPolicies(ns).DeleteCollection(ctx, del, metav1.ListOptions{LabelSelector: sel}); err != nil && !apierrors.IsNotFound(err) && !apierrors.IsForbidden(err) {
+		return n, Infra(apiReason(err), fmt.Errorf("delete network policies of run %s: %w", runID, err))
+	}
+	if err := cs.CoreV1().ConfigMaps(ns).DeleteCollection(ctx, del, metav1.ListOptions{LabelSelector: sel}); err != nil && !apierrors.IsNotFound(err) {
+		return n, Infra(apiReason(err), fmt.Errorf("delete owner configmaps of run %s: %w", runID, err))
+	}
+	return n, nil
+}
+
+// Cleanup is CleanupRun in this runtime's namespace.
+func (k *Kubernetes) Cleanup(ctx context.Context, runID string) (int, error) {
+	return CleanupRun(ctx, k.cs, k.ns, runID)
+}
+
+var (
+	labelBad  = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+	dnsBad    = regexp.MustCompile(`[^a-z0-9-]+`)
+	labelKeyR = regexp.MustCompile(`^([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$`)
+)
+
+// labelValue makes s a valid label value: at most 63 characters of
+// [A-Za-z0-9._-], starting and ending alphanumeric; a value that had to be
+// changed keeps a hash suffix so distinct inputs stay distinct.
+func labelValue(s string) string {
+	v := strings.Trim(labelBad.ReplaceAllString(s, "_"), "._-")
+	if v == s && len(v) <= 63 {
+		return v
+	}
+	h := shortHash(s)
+	if len(v) > 63-9 {
+		v = strings.TrimRight(v[:63-9], "._-")
+	}
+	if v == "" {
+		return h
+	}
+	return v + "-" + h
+}
+
+// labelKey returns key when it is a valid label key, else "".
+func labelKey(key string) string {
+	if len(key) <= 253+64 && labelKeyR.MatchString(key) {
+		return key
+	}
+	return ""
+}
+
+// podName is "polynfi-", a DNS-safe form of name, and a random suffix.
+func podName(name string) string {
+	n := strings.Trim(dnsBad.ReplaceAllString(strings.ToLower(name), "-"), "-")
+	if len(n) > 40 {
+		n = strings.TrimRight(n[:40], "-")
+	}
+	if n == "" {
+		n = "sandbox"
+	}
+	return "polynfi-" + n + "-" + randomSuffix(6)
+}
+
+func randomSuffix(n int) string {
+	b := make([]byte, (n+1)/2)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)[:n]
+}
+
+func shortHash(s string) string {
+	// FNV-1a, 32 bits: enough to keep sanitized label values apart.
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= 16777619
+	}
+	return fmt.Sprintf("%08x", h)
+}

@@ -1,0 +1,352 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/polynfi/polynfi/internal/citest"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// These tests run against the real local cluster of k8s/cluster/up.sh
+// (make cluster-up; .ci/k8s.sh in CI) and its test image
+// (k8s/cluster/test-image.sh). Without a cluster they skip, except under
+// CI=true, where they fail.
+
+const k8sTestImage = "localhost/polynfi/k8s-test:1"
+
+func testKubeconfig(t *testing.T) string {
+	t.Helper()
+	p := os.Getenv("POLYNFI_K8S_KUBECONFIG")
+	if p == "" {
+		p = "/var/lib/polynfi-k8s/admin.kubeconfig"
+	}
+	if _, err := os.Stat(p); err != nil {
+		citest.Missing(t, "no local Kubernetes cluster (%v): make cluster-up (.ci/k8s.sh up in CI)", err)
+	}
+	return p
+}
+
+func newTestKube(t *testing.T, runID string, mod func(*KubernetesOptions)) *Kubernetes {
+	t.Helper()
+	opts := KubernetesOptions{Kubeconfig: testKubeconfig(t), RunID: runID, Owner: "go-test", PendingTimeout: 2 * time.Minute}
+	if mod != nil {
+		mod(&opts)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	k, err := NewKubernetes(ctx, opts)
+	if err != nil {
+		if InfraReason(err) == ReasonDaemon {
+			citest.Missing(t, "local Kubernetes cluster not answering: %v", err)
+		}
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if _, err := k.Cleanup(ctx, runID); err != nil {
+			t.Errorf("cleanup of %s: %v", runID, err)
+		}
+		k.Close()
+	})
+	return k
+}
+
+func testRunID(t *testing.T) string {
+	return strings.ToLower(fmt.Sprintf("test-%s-%d", strings.ReplaceAll(t.Name(), "/", "-"), time.Now().UnixNano()%1e6))
+}
+
+func startPod(t *testing.T, k *Kubernetes, spec Spec) Sandbox {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	sb, err := k.Start(ctx, spec)
+	if err != nil {
+		t.Fatalf("start pod from %s: %v (is the test image loaded? k8s/cluster/test-image.sh)", spec.Image, err)
+	}
+	t.Cleanup(func() { _ = sb.Remove(context.Background()) })
+	return sb
+}
+
+func TestKubernetesSandbox(t *testing.T) {
+	k := newTestKube(t, testRunID(t), nil)
+	ctx := context.Background()
+	sb := startPod(t, k, Spec{Name: "Sandbox_Test/1", Image: k8sTestImage, Workdir: "/work", Language: "Java",
+		Env: []string{"FOO=bar", "TZ=Europe/Paris"}, Labels: map[string]string{"polynfi.io/instance": "org__repo-1"}})
+	info := sb.Info()
+	if info.Runtime != "kubernetes" || info.Isolation != IsolationPod || info.Node != "polynfi-k8s" ||
+		!strings.HasPrefix(info.ID, "polynfi-sandbox-test-1-") || info.Image != k8sTestImage {
+		t.Fatalf("info = %+v", info)
+	}
+	if StartLatency(sb) <= 0 {
+		t.Errorf("start latency %v", StartLatency(sb))
+	}
+
+	// The pod as the API server holds it: isolation rules, owner, labels.
+	pod, err := k.Client().CoreV1().Pods(k.Namespace()).Get(ctx, info.ID, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := pod.Spec.Containers[0]
+	sc := c.SecurityContext
+	if sc == nil || sc.AllowPrivilegeEscalation == nil || *sc.AllowPrivilegeEscalation ||
+		len(sc.Capabilities.Drop) != 1 || sc.Capabilities.Drop[0] != "ALL" ||
+		sc.SeccompProfile == nil || sc.SeccompProfile.Type != corev1.SeccompProfileTypeRuntimeDefault {
+		t.Errorf("security context %+v", sc)
+	}
+	for _, v := range pod.Spec.Volumes {
+		if v.Projected != nil {
+			t.Errorf("a service-account token is mounted: volume %s", v.Name)
+		}
+	}
+	if len(pod.OwnerReferences) != 1 || pod.OwnerReferences[0].Kind != "ConfigMap" {
+		t.Errorf("owner references %+v", pod.OwnerReferences)
+	}
+	if pod.Labels[LabelRunID] == "" || pod.Labels[LabelManagedBy] != "polynfi" || pod.Labels["polynfi.io/instance"] != "org__repo-1" {
+		t.Errorf("labels %v", pod.Labels)
+	}
+	// Java's default resources; a request never above its limit.
+	if q := c.Resources.Limits[corev1.ResourceMemory]; q.String() != "6Gi" {
+		t.Errorf("java memory limit %s, want 6Gi", q.String())
+	}
+	nps, err := k.Client().NetworkingV1().NetworkPolicies(k.Namespace()).List(ctx, metav1.ListOptions{LabelSelector: LabelSession + "=" + k.Session()})
+	if err != nil || len(nps.Items) != 1 || len(nps.Items[0].Spec.Ingress) != 0 || len(nps.Items[0].Spec.Egress) != 0 || len(nps.Items[0].Spec.PolicyTypes) != 2 {
+		t.Errorf("deny-all network policy: %v %+v", err, nps)
+	}
+
+	// Exec: exit codes, streams, environment, working directory.
+	res, err := sb.Exec(ctx, Command{Script: `echo "$FOO $TZ $PYTHONHASHSEED $(pwd)"; echo oops >&2; exit 3`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 3 || string(res.Stdout) != "bar UTC 0 /work\n" || string(res.Stderr) != "oops\n" || res.Isolation != IsolationPod {
+		t.Errorf("exec: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	res, err = sb.Exec(ctx, Command{Args: []string{"id", "-u"}, Dir: "/tmp", Env: []string{"X=1"}})
+	if err != nil || res.ExitCode != 0 || string(res.Stdout) != "0\n" {
+		t.Errorf("exec id: %v %d %q %q", err, res.ExitCode, res.Stdout, res.Stderr)
+	}
+	// No capability: root cannot chown.
+	res, err = sb.Exec(ctx, Command{Script: `touch() { : > "$1"; }; touch f && chown 65534 f`})
+	if err != nil || res.ExitCode == 0 {
+		t.Errorf("chown without CAP_CHOWN succeeded: %v %d", err, res.ExitCode)
+	}
+
+	// Files in and out, nested, with modes; a missing path gives nothing.
+	big := bytes.Repeat([]byte("0123456789abcdef"), 1<<16) // 1 MiB
+	in := []File{{Path: "a.txt", Data: []byte("alpha\n")}, {Path: "sub/dir/run.sh", Mode: 0o755, Data: []byte("#!/bin/sh\necho ran\n")}, {Path: "sub/big.bin", Data: big}}
+	if err := sb.CopyIn(ctx, "inbox", in); err != nil {
+		t.Fatal(err)
+	}
+	res, err = sb.Exec(ctx, Command{Args: []string{"./run.sh"}, Dir: "inbox/sub/dir"})
+	if err != nil || string(res.Stdout) != "ran\n" {
+		t.Errorf("run copied script: %v %q %q", err, res.Stdout, res.Stderr)
+	}
+	out, err := sb.CopyOut(ctx, "inbox", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]File{}
+	for _, f := range out {
+		got[f.Path] = f
+	}
+	if len(got) != 3 || string(got["a.txt"].Data) != "alpha\n" || got["sub/dir/run.sh"].Mode != 0o755 || !bytes.Equal(got["sub/big.bin"].Data, big) {
+		t.Errorf("copy out of a directory: %d files %v", len(out), func() []string {
+			var s []string
+			for p, f := range got {
+				s = append(s, fmt.Sprintf("%s %o %d", p, f.Mode, len(f.Data)))
+			}
+			return s
+		}())
+	}
+	out, err = sb.CopyOut(ctx, "/work/inbox/a.txt", 0)
+	if err != nil || len(out) != 1 || out[0].Path != "a.txt" {
+		t.Errorf("copy out of a file: %v %+v", err, out)
+	}
+	if out, err := sb.CopyOut(ctx, "nope", 0); err != nil || out != nil {
+		t.Errorf("copy out of a missing path: %v %v", err, out)
+	}
+	if _, err := sb.CopyOut(ctx, "inbox", 1000); err == nil || !strings.Contains(err.Error(), "more than 1000 bytes") {
+		t.Errorf("copy out over max: %v", err)
+	}
+	if err := sb.CopyIn(ctx, "", []File{{Path: "../escape", Data: nil}}); err == nil {
+		t.Error("copy in of ../escape accepted")
+	}
+
+	// Timeout: the whole process group goes, the result says so.
+	start := time.Now()
+	res, err = sb.Exec(ctx, Command{Script: "sleep 60 & sleep 60; echo never", Timeout: 2 * time.Second})
+	if err != nil || !res.TimedOut || res.ExitCode != -1 || time.Since(start) > 30*time.Second {
+		t.Errorf("timeout: %v %+v after %s", err, res, time.Since(start))
+	}
+	res, _ = sb.Exec(ctx, Command{Script: `sleep 1; for c in /proc/[0-9]*/cmdline; do tr '\0' ' ' < $c; echo; done`})
+	if strings.Contains(string(res.Stdout), "sleep 60 ") || !strings.Contains(string(res.Stdout), "sleep 3600") {
+		t.Errorf("processes after the timeout:\n%s", res.Stdout)
+	}
+
+	// Remove deletes the pod; a second Remove is fine.
+	if err := sb.Remove(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := sb.Remove(ctx); err != nil {
+		t.Fatal(err)
+	}
+	waitPodGone(t, k, info.ID)
+	if _, err := sb.Exec(ctx, Command{Args: []string{"true"}}); InfraReason(err) != ReasonGone {
+		t.Errorf("exec in a removed pod: %v (reason %q), want %s", err, InfraReason(err), ReasonGone)
+	}
+}
+
+func waitPodGone(t *testing.T, k *Kubernetes, name string) {
+	t.Helper()
+	for i := 0; i < 120; i++ {
+		_, err := k.Client().CoreV1().Pods(k.Namespace()).Get(context.Background(), name, metav1.GetOptions{})
+		if err != nil {
+			return
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	t.Errorf("pod %s still there 60 s after deletion", name)
+}
+
+func TestKubernetesInfraFailures(t *testing.T) {
+	ctx := context.Background()
+	t.Run("image", func(t *testing.T) {
+		// No registry is reachable: an image the node lacks cannot be pulled.
+		k := newTestKube(t, testRunID(t), nil)
+		_, err := k.Start(ctx, Spec{Name: "noimage", Image: "localhost/polynfi/absent:1"})
+		if InfraReason(err) != ReasonImage {
+			t.Fatalf("absent image: %v (reason %q), want %s", err, InfraReason(err), ReasonImage)
+		}
+		assertNoPods(t, k)
+	})
+	t.Run("pending", func(t *testing.T) {
+		k := newTestKube(t, testRunID(t), func(o *KubernetesOptions) {
+			o.NodeSelector = map[string]string{"polynfi.io/no-such-node": "x"}
+			o.PendingTimeout = 3 * time.Second
+		})
+		_, err := k.Start(ctx, Spec{Name: "pending", Image: k8sTestImage})
+		if InfraReason(err) != ReasonPending || !strings.Contains(err.Error(), "node") {
+			t.Fatalf("unschedulable pod: %v (reason %q), want %s", err, InfraReason(err), ReasonPending)
+		}
+		assertNoPods(t, k)
+	})
+	t.Run("oom", func(t *testing.T) {
+		k := newTestKube(t, testRunID(t), nil)
+		sb := startPod(t, k, Spec{Name: "oom", Image: k8sTestImage, Limits: Limits{MemoryBytes: 48 << 20}})
+		res, err := sb.Exec(ctx, Command{Args: []string{"dd", "if=/dev/zero", "of=/dev/null", "bs=256M", "count=1"}})
+		if InfraReason(err) != ReasonOOM {
+			t.Fatalf("256 MiB under a 48 MiB limit: %v (reason %q) exit %d, want %s", err, InfraReason(err), res.ExitCode, ReasonOOM)
+		}
+		// The sandbox survives (only the command was killed) and the
+		// next failing command is not blamed on the old kill.
+		res, err = sb.Exec(ctx, Command{Script: "exit 7"})
+		if err != nil || res.ExitCode != 7 {
+			t.Fatalf("after the OOM kill: %v exit %d", err, res.ExitCode)
+		}
+	})
+	t.Run("deleted mid-run", func(t *testing.T) {
+		k := newTestKube(t, testRunID(t), nil)
+		sb := startPod(t, k, Spec{Name: "gone", Image: k8sTestImage})
+		go func() {
+			time.Sleep(2 * time.Second)
+			zero := int64(0)
+			_ = k.Client().CoreV1().Pods(k.Namespace()).Delete(context.Background(), sb.Info().ID, metav1.DeleteOptions{GracePeriodSeconds: &zero})
+		}()
+		_, err := sb.Exec(ctx, Command{Args: []string{"sleep", "60"}})
+		if r := InfraReason(err); r != ReasonGone {
+			t.Fatalf("pod deleted under a command: %v (reason %q), want %s", err, r, ReasonGone)
+		}
+	})
+	t.Run("api unreachable", func(t *testing.T) {
+		dir := t.TempDir()
+		cfg := "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: \"https://127.0.0.1:1\"}\nusers:\n- name: u\n  user: {token: x}\ncontexts:\n- name: c\n  context: {cluster: c, user: u}\ncurrent-context: c\n"
+		if err := os.WriteFile(filepath.Join(dir, "kc"), []byte(cfg), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := NewKubernetes(ctx, KubernetesOptions{Kubeconfig: filepath.Join(dir, "kc"), RunID: "x"})
+		if InfraReason(err) != ReasonDaemon {
+			t.Fatalf("no API server: %v (reason %q), want %s", err, InfraReason(err), ReasonDaemon)
+		}
+	})
+}
+
+func assertNoPods(t *testing.T, k *Kubernetes) {
+	t.Helper()
+	time.Sleep(200 * time.Millisecond)
+	pods, err := k.Client().CoreV1().Pods(k.Namespace()).List(context.Background(), metav1.ListOptions{LabelSelector: LabelSession + "=" + k.Session()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pods.Items {
+		if p.DeletionTimestamp == nil {
+			t.Errorf("pod %s left after a failed start", p.Name)
+		}
+	}
+}
+
+// A driver that dies leaves its pods; the next start of the same run id
+// deletes them before creating its own.
+func TestKubernetesLeftoversDeletedAtNextStart(t *testing.T) {
+	runID := testRunID(t)
+	ctx := context.Background()
+	dead := newTestKube(t, runID, nil)
+	var left []string
+	for i := 0; i < 3; i++ {
+		sb := startPod(t, dead, Spec{Name: fmt.Sprintf("left-%d", i), Image: k8sTestImage})
+		left = append(left, sb.Info().ID)
+	}
+	dead.Close() // as if killed: nothing removed
+
+	next := newTestKube(t, runID, nil)
+	if err := next.Prepare(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range left {
+		p, err := next.Client().CoreV1().Pods(next.Namespace()).Get(ctx, name, metav1.GetOptions{})
+		if err == nil && p.DeletionTimestamp == nil {
+			t.Errorf("pod %s of the killed driver not deleted", name)
+		}
+	}
+	for _, name := range left {
+		waitPodGone(t, next, name)
+	}
+	cms, _ := next.Client().CoreV1().ConfigMaps(next.Namespace()).List(ctx, metav1.ListOptions{LabelSelector: LabelRunID + "=" + labelValue(runID)})
+	for _, cm := range cms.Items {
+		if cm.Labels[LabelSession] == dead.Session() {
+			t.Errorf("owner configmap %s of the killed driver left", cm.Name)
+		}
+	}
+	// polynfi cleanup --run-id: everything of the run, this driver's too.
+	sb := startPod(t, next, Spec{Name: "mine", Image: k8sTestImage})
+	n, err := CleanupRun(ctx, next.Client(), next.Namespace(), runID)
+	if err != nil || n != 1 {
+		t.Fatalf("cleanup: %d pods, %v; want 1", n, err)
+	}
+	waitPodGone(t, next, sb.Info().ID)
+}
+
+func TestLabelValue(t *testing.T) {
+	for in, want := range map[string]string{
+		"predictions":                "predictions",
+		"my run/2024":                "my_run_2024-" + shortHash("my run/2024"),
+		strings.Repeat("a", 70):      strings.Repeat("a", 54) + "-" + shortHash(strings.Repeat("a", 70)),
+		"--":                         shortHash("--"),
+		"django__django-11099.gold.": "django__django-11099.gold-" + shortHash("django__django-11099.gold."),
+	} {
+		if got := labelValue(in); got != want || len(got) > 63 {
+			t.Errorf("labelValue(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if n := podName("Django__Django-11099"); !strings.HasPrefix(n, "polynfi-django-django-11099-") || len(n) != len("polynfi-django-django-11099-")+6 {
+		t.Errorf("podName = %q", n)
+	}
+}
