@@ -40,7 +40,7 @@ const (
 
 func (o *containerOptions) register(f *pflag.FlagSet, withRuntime bool) {
 	if withRuntime {
-		f.StringVar(&o.runtime, "runtime", "local", "where tests run: local (a work tree on this machine, under bubblewrap) or docker (a container per instance, through the Docker Engine API; DOCKER_HOST is honoured)")
+		f.StringVar(&o.runtime, "runtime", "local", "where tests run: local (a work tree on this machine, under bubblewrap), docker (a container per instance, through the Docker Engine API; DOCKER_HOST is honoured) or kubernetes (a pod per instance in a cluster; see the cluster flags)")
 		f.Float64Var(&o.cpus, "cpus", defaultCPUs, "CPU quota per container, in cores (docker)")
 		f.StringVar(&o.memory, "memory", defaultMemory, "memory limit per container, e.g. 512m, 4g (docker; a container killed at it is infra_failure)")
 		f.Int64Var(&o.pids, "pids", defaultPids, "process limit per container (docker)")
@@ -53,8 +53,8 @@ func (o *containerOptions) register(f *pflag.FlagSet, withRuntime bool) {
 }
 
 func (o *containerOptions) validate() error {
-	if o.runtime != "" && o.runtime != "local" && o.runtime != "docker" {
-		return usagef("--runtime %q: want local or docker", o.runtime)
+	if o.runtime != "" && o.runtime != "local" && o.runtime != "docker" && o.runtime != "kubernetes" {
+		return usagef("--runtime %q: want local, docker or kubernetes", o.runtime)
 	}
 	if !slices.Contains(images.CacheLevels, o.cacheLevel) {
 		return usagef("--cache-level %q: want one of %s", o.cacheLevel, strings.Join(images.CacheLevels, ", "))

@@ -56,6 +56,7 @@ type evalOptions struct {
 	// with an eval_script and no test_command run only there).
 	containers bool
 	containerOptions
+	kube kubeFlags
 }
 
 func newEvalCmd(e *env) *cobra.Command {
@@ -106,7 +107,7 @@ Exit status: 0 when the run completed (unresolved instances are results),
 			if err := o.containerOptions.validate(); err != nil {
 				return err
 			}
-			o.containers = o.runtime == "docker"
+			o.containers = o.runtime == "docker" || o.runtime == "kubernetes"
 			// Tests and git run in other working directories: every path
 			// given on the command line is made absolute once, here.
 			for _, p := range []*string{&o.out, &o.reposDir} {
@@ -159,6 +160,7 @@ Exit status: 0 when the run completed (unresolved instances are results),
 	f.StringArrayVar(&o.agentEnv, "agent-env", nil, "with --agent: pass KEY or KEY=VALUE to the agent (repeatable)")
 	f.StringArrayVar(&o.writable, "writable", nil, "extra directory the tests may write under isolation (repeatable)")
 	o.containerOptions.register(f, true)
+	o.kube.register(f)
 	f.StringArrayVar(&o.toolchains, "toolchain", nil, "extra host directory the tests may read under isolation (repeatable; the dataset directory's env/ is added when present)")
 	return c
 }
@@ -331,6 +333,14 @@ func runInstanceEval(e *env, o evalOptions) error {
 		docker = d
 		resolver = o.containerOptions.resolver(d, h.Repos, o.out, store.ScratchDir())
 		h.Runtime, h.Images, h.Limits = d, resolver, o.containerOptions.limits()
+	} else if o.runtime == "kubernetes" {
+		k, r, err := startKubernetes(e, o, h, store.ScratchDir())
+		if err != nil {
+			return err
+		}
+		defer k.Close()
+		resolver = r
+		h.Runtime, h.Images = k, kubeImages{o: o, r: r, load: o.kube.nodeContainerd}
 	} else {
 		runner := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation})
 		if err := checkSandbox(e, runner); err != nil {

@@ -3,13 +3,18 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os/exec"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/runtime"
 )
 
@@ -31,6 +36,7 @@ type kubeFlags struct {
 	runAsUser                      int64
 	noNetworkPolicy                bool
 	pendingTimeout                 time.Duration
+	nodeContainerd                 string
 }
 
 func (k *kubeFlags) register(f *pflag.FlagSet) {
@@ -53,6 +59,7 @@ func (k *kubeFlags) register(f *pflag.FlagSet) {
 	f.Int64Var(&k.runAsUser, "run-as-user", -1, "kubernetes: run the tests as this uid with runAsNonRoot (default: the image's user)")
 	f.BoolVar(&k.noNetworkPolicy, "no-network-policy", false, "kubernetes: do not create the deny-all NetworkPolicy of the run's pods")
 	f.DurationVar(&k.pendingTimeout, "pending-timeout", 10*time.Minute, "kubernetes: a pod not running after this is an infra failure (retried)")
+	f.StringVar(&k.nodeContainerd, "node-containerd", "", "kubernetes, single-node test cluster: containerd socket of the node; each instance's image is copied into it from Docker (docker save | ctr -n k8s.io images import)")
 }
 
 // options turns the flags into runtime options; a malformed value is a
@@ -162,4 +169,82 @@ next start; cleanup is for runs that are not started again.`,
 	f.StringVar(&rt, "runtime", "kubernetes", "runtime of the run: kubernetes")
 	kf.register(f)
 	return c
+}
+
+// startKubernetes connects to the cluster, deletes what a killed run of
+// the same output directory left (Prepare), and returns the runtime and,
+// when a Docker daemon answers and no --image-template names prebuilt
+// images, the Docker image resolver (images are built locally, then pushed
+// or loaded into the node).
+func startKubernetes(e *env, o evalOptions, h *harness.Harness, scratch string) (*runtime.Kubernetes, *images.Resolver, error) {
+	opts, err := o.kube.options(h.RunKey)
+	if err != nil {
+		return nil, nil, err
+	}
+	k, err := runtime.NewKubernetes(e.ctx, opts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--runtime kubernetes: %w", err)
+	}
+	n, err := k.Cleanup(e.ctx, h.RunKey)
+	if err != nil {
+		k.Close()
+		return nil, nil, fmt.Errorf("--runtime kubernetes: deleting the pods of an earlier run: %w", err)
+	}
+	if n > 0 {
+		fmt.Fprintf(e.stderr, "polynfi: deleted %d pod(s) left by an interrupted run\n", n)
+	}
+	if err := k.Prepare(e.ctx); err != nil {
+		k.Close()
+		return nil, nil, fmt.Errorf("--runtime kubernetes: %w", err)
+	}
+	var r *images.Resolver
+	if o.imageTemplate == "" || o.kube.nodeContainerd != "" {
+		d, err := runtime.NewDocker(e.ctx, runtime.DockerOptions{})
+		if err != nil {
+			k.Close()
+			return nil, nil, fmt.Errorf("--runtime kubernetes builds images with Docker (or give --image-template of pushed images): %w", err)
+		}
+		r = o.containerOptions.resolver(d, h.Repos, o.out, scratch)
+	}
+	return k, r, nil
+}
+
+// kubeImages resolves an instance's image for the cluster: the
+// --image-template name as is (the cluster pulls it), else the Docker
+// resolver's, copied into the node's containerd when --node-containerd.
+type kubeImages struct {
+	o    evalOptions
+	r    *images.Resolver
+	load string
+}
+
+var loaded sync.Map // image name -> *loadOnce
+
+type loadOnce struct {
+	once sync.Once
+	err  error
+}
+
+func (ki kubeImages) Resolve(ctx context.Context, in dataset.Instance) (images.Choice, error) {
+	var c images.Choice
+	if ki.r == nil {
+		c = images.Choice{Image: images.Expand(ki.o.imageTemplate, in), Source: images.SourceTemplate, How: "cluster"}
+		return c, nil
+	}
+	c, err := ki.r.Resolve(ctx, in)
+	if err != nil || ki.load == "" {
+		return c, err
+	}
+	v, _ := loaded.LoadOrStore(ki.load+"\x00"+c.Image, &loadOnce{})
+	l := v.(*loadOnce)
+	l.once.Do(func() {
+		cmd := exec.CommandContext(ctx, "sh", "-c", `docker save "$1" | ctr --address "$2" -n k8s.io images import -`, "sh", c.Image, ki.load)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			l.err = runtime.Infra(runtime.ReasonImage, fmt.Errorf("copy image %s into the node's containerd %s: %v: %s", c.Image, ki.load, err, strings.TrimSpace(string(out))))
+		}
+	})
+	if l.err == nil {
+		c.Notes = append(c.Notes, "copied into the node's containerd "+ki.load)
+	}
+	return c, l.err
 }
