@@ -61,19 +61,25 @@ type finding struct {
 // Suppressed reports a finding silenced by a suppression.
 func (f finding) Suppressed() bool { return f.Diag.Suppressed != "" }
 
-// findings returns the after version's findings in file and rule order,
+// findings returns the after version's findings by file, then line,
 // with their baseline state; with --new-code only those on added or
 // changed lines.
 func (c *comparison) findings() []finding {
 	var out []finding
 	for i := range c.out.After {
 		fa := &c.out.After[i]
+		start := len(out)
 		for j, d := range diagnostics(fa) {
 			if c.base.newCode && !c.base.inNewCode(i, d.Line, d.EndLine) {
 				continue
 			}
 			out = append(out, finding{Path: fa.Path, Loc: c.afterPath(fa.Path), Diag: d, State: c.base.States[i][j]})
 		}
+		// within a file, in line order (rule order for one position)
+		sort.SliceStable(out[start:], func(a, b int) bool {
+			da, db := out[start+a].Diag, out[start+b].Diag
+			return da.Line < db.Line || da.Line == db.Line && da.Column < db.Column
+		})
 	}
 	return out
 }
@@ -441,6 +447,13 @@ func writeJUnit(w io.Writer, eng *nfi.Engine, files []nfi.FileScore, c *comparis
 	return err
 }
 
+// mdCode makes text safe inside a Markdown code span in a table cell
+// (backslash escapes are not processed in code spans, but GFM splits table
+// cells at "|" before code spans, so "\|" is needed and works).
+func mdCode(s string) string {
+	return strings.NewReplacer("`", "'", "|", `\|`, "\n", " ").Replace(s)
+}
+
 // mdEscape makes text safe inside a Markdown table cell or line.
 func mdEscape(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;", "`", "'", "*", `\*`, "_", `\_`).Replace(s)
@@ -466,7 +479,7 @@ func writeDiffMarkdown(w io.Writer, eng *nfi.Engine, c *comparison, maxShown int
 	}
 	fmt.Fprintf(w, "## polynfi: non-functional quality of this change\n\n%s — %s changed", verdict, plural(len(out.After)+len(out.Removed), "Python file"))
 	if out.Git != nil {
-		fmt.Fprintf(w, " since `%s` (%s)", mdEscape(out.Git.Base), short(out.Git.MergeBase))
+		fmt.Fprintf(w, " since `%s` (%s)", mdCode(out.Git.Base), short(out.Git.MergeBase))
 	}
 	fmt.Fprint(w, ".\n\n")
 	fmt.Fprintln(w, "| Aspect | S_p before | S_p after | I_p (pp) |")
@@ -505,7 +518,7 @@ func writeDiffMarkdown(w io.Writer, eng *nfi.Engine, c *comparison, maxShown int
 			if f.Error != nil {
 				msg = fmt.Sprintf("%s at %d:%d: %s", f.Status, f.Error.Line, f.Error.Column, f.Error.Message)
 			}
-			fmt.Fprintf(w, "- %s `%s`: %s\n", f.Version, mdEscape(f.Path), mdEscape(msg))
+			fmt.Fprintf(w, "- %s `%s`: %s\n", f.Version, mdCode(f.Path), mdEscape(msg))
 		}
 	}
 	var fresh []finding
@@ -527,7 +540,7 @@ func writeDiffMarkdown(w io.Writer, eng *nfi.Engine, c *comparison, maxShown int
 			if r, ok := eng.Catalog.Lookup(f.Diag.RuleID); ok {
 				name = " " + r.Name
 			}
-			fmt.Fprintf(w, "| `%s:%d` | %s%s | %s |\n", mdEscape(f.Path), f.Diag.Line, f.Diag.RuleID, mdEscape(name), mdEscape(f.Diag.Message))
+			fmt.Fprintf(w, "| `%s:%d` | %s%s | %s |\n", mdCode(f.Path), f.Diag.Line, f.Diag.RuleID, mdEscape(name), mdEscape(f.Diag.Message))
 		}
 		fmt.Fprint(w, "\n</details>\n")
 	}

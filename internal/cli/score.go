@@ -282,10 +282,10 @@ func writeScoreMarkdown(w io.Writer, eng *nfi.Engine, files []nfi.FileScore, sum
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|")
 	for _, f := range files {
 		if !f.Valid {
-			fmt.Fprintf(w, "| `%s` | invalid (%s) | | | | | |\n", mdEscape(f.Path), f.Status)
+			fmt.Fprintf(w, "| `%s` | invalid (%s) | | | | | |\n", mdCode(f.Path), f.Status)
 			continue
 		}
-		fmt.Fprintf(w, "| `%s` |", mdEscape(f.Path))
+		fmt.Fprintf(w, "| `%s` |", mdCode(f.Path))
 		for _, a := range nfi.Aspects {
 			if v, ok := f.Scores.Get(a); ok {
 				fmt.Fprintf(w, " %.2f |", v)
