@@ -252,3 +252,24 @@ func TestScoreDiffBase(t *testing.T) {
 		t.Errorf("score --fail-on regression without a base: exit %d, want 2", code)
 	}
 }
+
+// TestDiffNamesBrokenSide: with two single files, the invalid one is named
+// by its own path and version (the after file was once blamed for the
+// before file's error).
+func TestDiffNamesBrokenSide(t *testing.T) {
+	dir := writeTree(t, map[string]string{"old.py": "def f(:\n", "new.py": documented})
+	for _, c := range []struct{ before, after, blamed, version string }{
+		{"old.py", "new.py", "old.py", "before"},
+		{"new.py", "old.py", "old.py", "after"},
+	} {
+		out, _, code := run(t, "diff", "--isolated", "--format", "json", filepath.Join(dir, c.before), filepath.Join(dir, c.after))
+		d := decodeDiff(t, out)
+		if code != ExitFindings || len(d.Invalid) != 1 || d.Invalid[0].Path != filepath.Join(dir, c.blamed) || d.Invalid[0].Version != c.version || len(d.ImprovementPP) != 0 {
+			t.Errorf("%s -> %s: exit %d, invalid %+v, I_p %v", c.before, c.after, code, d.Invalid, d.ImprovementPP)
+		}
+		text, _, _ := run(t, "diff", "--isolated", filepath.Join(dir, c.before), filepath.Join(dir, c.after))
+		if !strings.Contains(text, "invalid "+c.version+": "+filepath.Join(dir, c.blamed)+": syntax_error") {
+			t.Errorf("%s -> %s: text\n%s", c.before, c.after, text)
+		}
+	}
+}
