@@ -217,7 +217,7 @@ func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
 			}
 		}
 		if len(need.InstanceIDs) > 0 {
-			need.Problem = "an eval_script and no test_command: it runs in a container, and this run's runtime is local"
+			need.Problem = "an eval_script and no test_command: it runs in a container (--runtime docker), and this run's runtime is local"
 			unrunnable, runnable = append(unrunnable, need), local
 		}
 	}

@@ -86,7 +86,7 @@ func TestEvalSWEBench5RowsNeedContainers(t *testing.T) {
 	for _, ds := range []string{"../../examples/swebench/dataset.jsonl", "../../examples/swebench"} {
 		var stdout, stderr bytes.Buffer
 		code := Main(context.Background(), []string{"eval", "--dataset", ds, "--predictions", "gold", "--out", t.TempDir()}, &stdout, &stderr)
-		want := "2 of 2 instances cannot run: 2 have an eval_script and no test_command: it runs in a container, and this run's runtime is local (tidyledger__ledgerkit-12, tidyledger__ledgerkit-15)"
+		want := "2 of 2 instances cannot run: 2 have an eval_script and no test_command: it runs in a container (--runtime docker), and this run's runtime is local (tidyledger__ledgerkit-12, tidyledger__ledgerkit-15)"
 		if code != ExitError || !strings.Contains(stderr.String(), want) {
 			t.Errorf("%s: exit %d\n%s", ds, code, stderr.String())
 		}
