@@ -15,7 +15,8 @@ const Latest = 14
 
 // Options select the Python version whose grammar decides validity.
 type Options struct {
-	// Minor is the Python 3 minor version, 8 through 14; 0 means Latest.
+	// Minor is the Python 3 minor version, 8 through 14; 0 means Latest,
+	// and a value outside the range the nearest version in it.
 	Minor int
 }
 
@@ -221,8 +222,11 @@ var bufPool = sync.Pool{New: func() any { return new(buffers) }}
 // says which).
 func Parse(src []byte, opt Options) (*Tree, *Error) {
 	minor := opt.Minor
-	if minor == 0 {
+	switch {
+	case minor == 0 || minor > Latest:
 		minor = Latest
+	case minor < 8:
+		minor = 8
 	}
 	text, msg := decodeSource(src)
 	if msg != "" {
@@ -890,9 +894,22 @@ func (p *parser) typeParams() int32 {
 			} else {
 				p.add(ty, nm, 0)
 			}
-			if p.isOp("=") && p.minor >= 13 {
-				p.syntaxError() // defaults: not in tree-sitter's grammar
+		}
+		if p.isOp("=") {
+			// PEP 696 defaults (3.13): not in tree-sitter's grammar, so
+			// the tree here is pyparse's own: type(T), "=", type(default)
+			if p.minor < 13 {
+				p.syntaxError()
 			}
+			p.add(tp, ty, 0)
+			p.add(tp, p.tokLeaf(), 0)
+			var d int32
+			if p.isOp("*") {
+				d = p.starExpression()
+			} else {
+				d = p.expression()
+			}
+			ty = p.typeOf(d)
 		}
 		p.add(tp, ty, 0)
 		if !p.isOp(",") {

@@ -12,7 +12,8 @@ import (
 // cover the others, from the CPython changelogs: PEP 572 (3.8), PEP 614
 // decorators (3.9), PEP 634 match (3.10), PEP 654 except* and PEP 646
 // starred subscripts/annotations (3.11), PEP 695 type parameters and
-// aliases and PEP 701 f-strings (3.12), PEP 750 t-strings and PEP 758
+// aliases and PEP 701 f-strings (3.12), PEP 696 type parameter defaults
+// (3.13), PEP 750 t-strings and PEP 758
 // unparenthesized except lists (3.14).
 var versionCases = []struct {
 	src   string
@@ -34,6 +35,7 @@ var versionCases = []struct {
 	{`f"{"nested"}"` + "\n", 12},
 	{`f"{'\n'.join(x)}"` + "\n", 12},
 	{`f'''{"a"}'''` + "\n", 8},
+	{"class A[T = int, *Ts = *tuple[int]]: pass\n", 13},
 	{"t'{x}'\n", 14},
 	{"try:\n    pass\nexcept A, B:\n    pass\n", 14},
 }
