@@ -325,8 +325,13 @@ func (p *parser) primary() int32 {
 			e = a
 		case "(":
 			c := p.newNode(kCall)
+			isPrint := p.nodes[e].kind == kIdentifier && string(p.src[p.nodes[e].start:p.nodes[e].end]) == "print"
 			p.add(c, e, fFunction)
-			p.add(c, p.callArgs(), fArguments)
+			args := p.callArgs()
+			if isPrint && p.nodes[args].kind == kArgList {
+				p.printSplats(args)
+			}
+			p.add(c, args, fArguments)
 			e = c
 		case "[":
 			s := p.newNode(kSubscript)
@@ -375,6 +380,63 @@ func (p *parser) sliceItem() int32 {
 		}
 	}
 	return s
+}
+
+// printSplats gives print(...)'s arguments tree-sitter's shape: its
+// print_statement reading of "print(" makes a later "*f.g(...)" argument
+// call(list_splat(*, f.g), (...)), the star taking the name and its
+// attribute and subscript trailers, the call applied to that.
+func (p *parser) printSplats(l int32) {
+	prev := int32(-1)
+	for c, i := p.nodes[l].first, 0; c >= 0; c = p.nodes[c].next {
+		if !p.nodes[c].named {
+			prev = c
+			continue
+		}
+		i++
+		if i == 1 || p.nodes[c].kind != kListSplat {
+			prev = c
+			continue
+		}
+		star := p.nodes[c].first
+		call := p.nodes[star].next
+		if p.nodes[call].kind != kCall || !p.nameChain(p.nodes[call].first) {
+			prev = c
+			continue
+		}
+		callee := p.nodes[call].first
+		args := p.nodes[callee].next
+		next := p.nodes[c].next
+		nl := p.newNode(kListSplat)
+		p.add(nl, star, 0)
+		p.add(nl, callee, 0)
+		nc := p.newNode(kCall)
+		p.add(nc, nl, fFunction)
+		p.add(nc, args, fArguments)
+		// put nc where c was
+		p.nodes[nc].next = next
+		p.nodes[prev].next = nc
+		if p.nodes[l].last == c {
+			p.nodes[l].last = nc
+		}
+		c = nc
+		prev = c
+	}
+}
+
+// nameChain reports whether e is a name with only attribute and subscript
+// trailers.
+func (p *parser) nameChain(e int32) bool {
+	for {
+		switch p.nodes[e].kind {
+		case kIdentifier:
+			return true
+		case kAttribute, kSubscript:
+			e = p.nodes[e].first
+		default:
+			return false
+		}
+	}
 }
 
 // callArgs parses "(...)" after a callee: an argument_list, or a
