@@ -62,6 +62,7 @@ var snippets = []string{
 	"[*range(4)]\n[*ts.static_order()]\n[*a.b]\n[*a[1]]\n[*a]\n[x, *a.b]\n[*a.b, x]\n{*a.b}\n(*a.b,)\n(*a(),)\nf(*a.b)\nf(x, *a.b())\nx = *a.b, c\nx = c, *a.b\n",
 	"x = c, *a.b()\nx = c, *a[0].b\nx = c, *a + b\ndef f():\n    return item[0].lower(), *item[1:]\n",
 	"print(x, *a())\nprint(x, *a.b())\nprint(*a.b())\nprint(x, *a.b().c)\nprint(x, *a[0]())\nprint('==', platform.python_implementation(), *sys.version.split())\n",
+	"f'{x:=10}' + f'{x:=y}' + f'{x:=>10}' + f'{(x:=10)}'\n",
 	"f(x, *a.b.c())\nf(x, y, *a.b())\nprint(*a.b)\nx = *a + b, c\nt[*a.b]\nt[*a.b, c]\n[*a + b]\nargs = *args, *kwargs.values()\n",
 	// invalid for CPython
 	"x = (1,\n",

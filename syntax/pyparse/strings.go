@@ -623,6 +623,54 @@ var nameAliases = map[string]bool{
 	"BYZANTINE MUSICAL SYMBOL FTHORA SKLIRON CHROMA VASIS":          true,
 }
 
+// walrusSpec handles f'{x:=10}': CPython reads x with the format spec
+// "=10", tree-sitter a named_expression x := 10. When the spec is "="
+// followed by an expression and nothing else, it builds tree-sitter's
+// reading in the interpolation n, whose expression e is the name x (e is
+// re-added as the named_expression's name), and returns true.
+func (p *parser) walrusSpec(n, e int32) bool {
+	colon, mid, end := p.tok(), p.peek(1), p.peek(2)
+	if mid.kind != tFMiddle || mid.start != colon.end || p.src[mid.start] != '=' ||
+		end.kind != tOp || p.text(end) != "}" {
+		return false
+	}
+	sub := tokenize(p.src[mid.start+1:mid.end], p.minor, &buffers{}, false)
+	if sub.err != nil || len(sub.extras) > 0 {
+		return false
+	}
+	sp := &parser{src: p.src[:mid.end], minor: p.minor, nodes: p.nodes}
+	for _, t := range sub.toks {
+		if t.kind == tNewline || t.kind == tIndent || t.kind == tDedent {
+			continue
+		}
+		t.start += mid.start + 1
+		t.end += mid.start + 1
+		sp.toks = append(sp.toks, t)
+	}
+	v, ok := sp.attempt(sp.expression)
+	if !ok || sp.toks[sp.p].kind != tEOF {
+		return false
+	}
+	p.nodes = sp.nodes
+	// e is n's last child: unlink it
+	p.nodes[n].last = -1
+	for c := p.nodes[n].first; c >= 0; c = p.nodes[c].next {
+		if p.nodes[c].next == e {
+			p.nodes[c].next = -1
+			p.nodes[n].last = c
+		}
+	}
+	ne := p.newNode(kNamed)
+	p.add(ne, e, fName)
+	p.nodes = append(p.nodes, bnode{kind: kindOfText(":="), first: -1, last: -1, next: -1, start: colon.start, end: mid.start + 1})
+	p.add(ne, int32(len(p.nodes)-1), 0)
+	p.add(ne, v, fValue)
+	p.add(n, ne, fExpression)
+	p.p += 2
+	p.add(n, p.tokLeaf(), 0) // "}"
+	return true
+}
+
 // interpolation parses "{" expression ["="] ["!" conv] [":" spec] "}".
 func (p *parser) interpolation(k Kind) int32 {
 	n := p.newNode(k)
@@ -652,6 +700,9 @@ func (p *parser) interpolation(k Kind) int32 {
 		p.nodes = append(p.nodes, bnode{kind: kTypeConv, named: true, first: -1, last: -1, next: -1, start: bang.start, end: nt.end})
 		p.add(n, int32(len(p.nodes)-1), fTypeConversion)
 		p.p += 2
+	}
+	if p.isOp(":") && p.nodes[e].kind == kIdentifier && p.walrusSpec(n, e) {
+		return n
 	}
 	if p.isOp(":") {
 		fs := p.newNode(kFormatSpec)
