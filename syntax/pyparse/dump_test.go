@@ -32,6 +32,10 @@ func fieldPrefix(f string) string {
 	return f + ": "
 }
 
+// TestDumpTS prints tree-sitter's tree of the file PYPARSE_DUMP names, a
+// debugging aid for finding tree-sitter's shape of a construct
+// (PYPARSE_DUMP=x.py go test ./syntax/pyparse -run TestDumpTS -v). It backs
+// no claim and does nothing without the variable.
 func TestDumpTS(t *testing.T) {
 	f := os.Getenv("PYPARSE_DUMP")
 	if f == "" {
