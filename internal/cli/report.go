@@ -239,7 +239,18 @@ func loadHarnessRun(dir string, legacy bool) (*report.Harness, error) {
 		return nil, err
 	}
 	if legacy {
-		return report.HarnessFromRun(report.LegacyManifest(recs), recs), nil
+		m := report.LegacyManifest(recs)
+		// The inputs come from the old report.json, the numbers from the records.
+		if b, err := os.ReadFile(filepath.Join(dir, "report.json")); err == nil {
+			var old report.Harness
+			if json.Unmarshal(b, &old) == nil {
+				m.Dataset, m.DatasetSchema, m.Predictions = old.Polynfi.Dataset, string(old.Polynfi.DatasetSchema), old.Polynfi.Predictions
+				if old.Polynfi.NativeMode != "" {
+					m.NativeMode = old.Polynfi.NativeMode
+				}
+			}
+		}
+		return report.HarnessFromRun(m, recs), nil
 	}
 	m, _, err := harness.ReadManifest(dir)
 	if err != nil {

@@ -54,6 +54,13 @@ func TestReportRefusesNonRunDirectory(t *testing.T) {
 	if code != ExitOK || strings.Count(stdout, "resolved 2/2") != 2 {
 		t.Errorf("report a b: exit %d\n%s\n%s", code, stdout, stderr)
 	}
+	// A run written before manifests existed (report.json, no manifest) is
+	// still a run: reported from its records, inputs from its report.json.
+	os.Remove(filepath.Join(parent, "b", "polynfi-run.json"))
+	stdout, stderr, code = runCLI(t, "report", filepath.Join(parent, "b"))
+	if code != ExitOK || !strings.Contains(stdout, "resolved 2/2") || !strings.Contains(stdout, "dataset "+ds) {
+		t.Errorf("legacy run: exit %d\n%s\n%s", code, stdout, stderr)
+	}
 }
 
 // "After Ctrl-C, every instance not yet evaluated is listed as an error
