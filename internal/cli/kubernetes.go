@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -129,9 +130,9 @@ func (k *kubeFlags) options(runID string) (runtime.KubernetesOptions, error) {
 // newCleanupCmd deletes what a run left in a cluster.
 func newCleanupCmd(e *env) *cobra.Command {
 	var kf kubeFlags
-	var runID, rt string
+	var runID, rt, outDir string
 	c := &cobra.Command{
-		Use:   "cleanup --run-id ID [--runtime kubernetes]",
+		Use:   "cleanup --out DIR | --run-id KEY [--runtime kubernetes]",
 		Short: "Delete the pods (and their owner and network policy) a run left behind",
 		Long: `cleanup deletes every pod polynfi created for the run ID in the namespace, whichever
 driver created it, with the run's owner ConfigMap and NetworkPolicy. A run does the
@@ -139,8 +140,15 @@ same for its own run id when it starts, so a killed run's leftovers go at the
 next start; cleanup is for runs that are not started again.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if outDir != "" {
+				abs, err := filepath.Abs(outDir)
+				if err != nil {
+					return err
+				}
+				runID = runKey(abs)
+			}
 			if runID == "" {
-				return usagef("--run-id is required")
+				return usagef("--run-id or --out is required")
 			}
 			if rt != "kubernetes" {
 				return usagef("--runtime %q: cleanup knows kubernetes", rt)
@@ -165,7 +173,8 @@ next start; cleanup is for runs that are not started again.`,
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&runID, "run-id", "", "the run whose leftovers to delete")
+	f.StringVar(&runID, "run-id", "", "the run key whose leftovers to delete (label polynfi.io/run-id)")
+	f.StringVar(&outDir, "out", "", "the --out of the eval run whose leftovers to delete (its run key)")
 	f.StringVar(&rt, "runtime", "kubernetes", "runtime of the run: kubernetes")
 	kf.register(f)
 	return c
