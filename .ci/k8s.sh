@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# .ci/k8s.sh up|down: the local Kubernetes cluster the kubernetes runtime's
+# .ci/k8s.sh up|test|down: the local Kubernetes cluster the kubernetes runtime's
 # tests run against (k8s/cluster/). `up` installs the Debian packages it
 # needs, makes sure Docker runs (for the pause and test images), builds the
 # Kubernetes binaries (cached in /var/cache/polynfi-k8s: seconds when warm,
 # about 15 min cold on 2 cores), starts the cluster and loads the test image.
-# `down` removes the cluster (not the cache). Idempotent.
+# `test` runs the kubernetes runtime's tests against it; `down` removes the
+# cluster (not the cache). Idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 case ${1:-up} in
@@ -29,6 +30,7 @@ up)
   bash k8s/cluster/test-image.sh
   echo "k8s: cluster up in $(( $(date +%s) - t0 ))s (kubeconfig /var/lib/polynfi-k8s/admin.kubeconfig)"
   ;;
+test) go test -count=1 -run 'Kubernetes|LabelValue' ./runtime/ ;;
 down) bash k8s/cluster/down.sh ;;
-*) echo "usage: $0 up|down" >&2; exit 2 ;;
+*) echo "usage: $0 up|test|down" >&2; exit 2 ;;
 esac

@@ -24,6 +24,11 @@ const k8sTestImage = "localhost/polynfi/k8s-test:1"
 
 func testKubeconfig(t *testing.T) string {
 	t.Helper()
+	if os.Getenv("POLYNFI_K8S_TESTS") == "separate" {
+		// .ci/run runs these with the cluster up, after make test ran
+		// without it (its pods' mounts race bubblewrap's bind of /).
+		t.Skip("POLYNFI_K8S_TESTS=separate: run by .ci/k8s.sh test")
+	}
 	p := os.Getenv("POLYNFI_K8S_KUBECONFIG")
 	if p == "" {
 		p = "/var/lib/polynfi-k8s/admin.kubeconfig"
