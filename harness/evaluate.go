@@ -72,6 +72,11 @@ type Harness struct {
 	NativeMode Mode
 	RunID      string
 
+	// Validation, when set, holds the stored validation of the dataset's
+	// instances by id (polynfi validate): it tells an environment failure
+	// from a patch that broke the build (attribute).
+	Validation map[string]Validation
+
 	// Retrieval, when set, computes localization metrics (package
 	// retrieval) into Record.Retrieval.
 	Retrieval *retrieval.Options
@@ -334,6 +339,7 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 		rec.Timing.ApplyS = time.Since(t).Seconds()
 		return nil
 	}
+	var patchPaths []string
 	if len(p.Files) > 0 {
 		if err := writeFiles(ctx, wt, p.Files, modelLstat); err != nil {
 			if errors.Is(err, ErrPatchRejected) {
@@ -349,12 +355,16 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 		}
 		art.ModelPatch = string(d)
 		rec.ModelPatchApply = &ApplyResult{Applied: true, Method: "files", Attempts: []ApplyAttempt{{Method: "files", OK: true}}}
+		for f := range p.Files {
+			patchPaths = append(patchPaths, f)
+		}
 	} else {
 		if _, err := checkPatchPaths(modelLstat, p.ModelPatch); err != nil {
 			rec.Error = err.Error()
 			rec.Verdicts = AllModes(StatusPatchRejected, err.Error())
 			return nil
 		}
+		patchPaths = modelPaths
 		ar, err := applyCascade(ctx, wt, modelFiles, modelParsed, snap)
 		rec.ModelPatchApply = &ar
 		if errors.Is(err, ErrPatchRejected) {
@@ -373,6 +383,13 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 		}
 	}
 	rec.PatchApplied = true
+	// The tests are the instance's, not the patch's: test files and
+	// runner configuration go back to base + test patch (guardTests).
+	te, err := guardTests(ctx, wt, snap, in.TestPatch, patchPaths)
+	if err != nil {
+		return err
+	}
+	rec.TestEdits = te
 	// Leave the tree as PolyBench does: HEAD at the base commit, both
 	// patches as uncommitted changes; mark the test start (a JUnit report
 	// counts only when newer).
@@ -411,15 +428,20 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 	// Collect and parse: JUnit XML written by this run and the log; the
 	// reading that names the most expected tests wins, JUnit on a tie.
 	t = time.Now()
-	cands, reports, err := readResults(ctx, wt, art.TestLog)
+	cands, reports, stream, nReports, err := readResults(ctx, wt, res.Stdout, res.Stderr)
 	if err != nil {
 		return fmt.Errorf("collect the test reports: %w", err)
 	}
 	cands, tr.Notes = withLogParser(cands, in, art.TestLog, tr.Notes)
 	fw, results, f2p, p2p := chooseReading(cands, in.FailToPass, in.PassToPass, dockerWorkdir(in.Dockerfile))
-	tr.Parser, tr.JUnitReports, tr.NumResults = fw, reports, len(results)
+	tr.Parser, tr.JUnitReports, tr.NumResults, tr.Stream = fw, reports, len(results), stream
 	v, out := Grade(f2p, p2p, RunOutcome{Results: results, ExitCode: res.ExitCode, TimedOut: res.TimedOut,
 		Language: in.Language, Framework: fw, Log: art.TestLog})
+	if nReports > 1 && fw != string(testlog.JUnit) && !res.TimedOut {
+		v = AllModes(StatusUnresolved, fmt.Sprintf("the test command's %s holds %d %s reports; a test run prints one (the others were printed by something else)", stream, nReports, fw))
+	}
+	applyTestEdits(&v, te)
+	h.attribute(&v, in, art.TestLog)
 	respellVerdicts(&v, f2p, in.FailToPass, p2p, in.PassToPass)
 	rec.Verdicts, rec.PolyBenchOutput = v, out
 	rec.Timing.ParseS = time.Since(t).Seconds()
@@ -450,7 +472,7 @@ func BuildLog(r runtime.Result) []byte {
 // the framework detected in it, then for TAP the log read the way
 // SWE-PolyBench reads it (ids with test numbers). Ids are made relative to
 // the work tree. reports lists the JUnit files read, relative to it.
-func readResults(ctx context.Context, wt *tree, log []byte) (cands []candidate, reports []string, err error) {
+func readResults(ctx context.Context, wt *tree, stdout, stderr []byte) (cands []candidate, reports []string, stream string, nReports int, err error) {
 	ws := wt.sb.Workdir()
 	list, err := wt.script(ctx, `m="$(g rev-parse --git-dir)/$1"; shift
 shopt -s nullglob
@@ -458,7 +480,7 @@ for pat in "$@"; do for f in $pat; do
   if [[ -f $f && ! -L $f && $f -nt $m ]]; then printf '%s\0' "$f"; fi
 done; done`, append([]string{testStartMarker}, testlog.JUnitReportPatterns()...)...)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", 0, err
 	}
 	seen := map[string]bool{}
 	var junit []testlog.Result
@@ -471,7 +493,7 @@ done; done`, append([]string{testStartMarker}, testlog.JUnitReportPatterns()...)
 		files, err := wt.sb.CopyOut(ctx, rel, 0)
 		if err != nil {
 			if runtime.InfraReason(err) != "" {
-				return nil, nil, err
+				return nil, nil, "", 0, err
 			}
 			continue
 		}
@@ -489,7 +511,35 @@ done; done`, append([]string{testStartMarker}, testlog.JUnitReportPatterns()...)
 	if len(reports) > 0 {
 		cands = append(cands, candidate{string(testlog.JUnit), testlog.TrimWorkspace(junit, ws)})
 	}
-	return append(cands, logReadings(log, ws)...), reports, nil
+	// The log is the test command's standard output; standard error only
+	// when stdout holds no recognisable log, so that text printed on
+	// stderr (read first in SWE-PolyBench's stderr+stdout log) cannot pass
+	// for the runner's report.
+	log, stream := stdout, "stdout"
+	if _, ok := testlog.Detect(stdout); !ok {
+		log, stream = stderr, "stderr"
+	}
+	fw, ok := testlog.Detect(log)
+	if !ok {
+		return cands, reports, "", 0, nil
+	}
+	return append(cands, logReadings(log, ws)...), reports, stream, testlog.CountReports(fw, log), nil
+}
+
+// diffPaths lists the old and new paths of a patch: from its strict parse
+// when there is one, else from the lenient header scan.
+func diffPaths(parsed []diff.File, patch string) []string {
+	var out []string
+	if parsed != nil {
+		for _, f := range parsed {
+			out = append(out, f.OldPath, f.NewPath)
+		}
+		return out
+	}
+	for _, p := range diff.ScanPaths(patch) {
+		out = append(out, p.Old, p.New)
+	}
+	return out
 }
 
 // logReadings returns the readings of a run's log: parsed by the framework

@@ -68,10 +68,17 @@ type Manifest struct {
 	Instances     []ManifestInstance `json:"instances,omitempty"`
 	Units         []ManifestUnit     `json:"units,omitempty"`
 	InputErrors   []string           `json:"input_errors,omitempty"`
-	Started       time.Time          `json:"started_at"`
-	Finished      time.Time          `json:"finished_at,omitzero"`
-	Complete      bool               `json:"complete"`
-	Workers       int                `json:"workers,omitempty"`
+	// UnreadableRows counts dataset rows that could not be read,
+	// NotRunnable rows that cannot run, Rejected prediction rows that could
+	// not be read or name no instance: the report keeps the first two in
+	// every mode's denominator (unresolved) and names all three.
+	UnreadableRows int       `json:"unreadable_rows,omitempty"`
+	NotRunnable    int       `json:"not_runnable_rows,omitempty"`
+	Rejected       int       `json:"rejected_predictions,omitempty"`
+	Started        time.Time `json:"started_at"`
+	Finished       time.Time `json:"finished_at,omitzero"`
+	Complete       bool      `json:"complete"`
+	Workers        int       `json:"workers,omitempty"`
 }
 
 // ReadManifest reads dir's manifest; ok is false when there is none.

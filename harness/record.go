@@ -49,6 +49,9 @@ type TestRun struct {
 	Parser       string   `json:"parser"`
 	JUnitReports []string `json:"junit_reports,omitempty"` // workspace-relative
 	NumResults   int      `json:"num_results"`             // parsed results, duplicates counted
+	// Stream is the output stream the log reading came from: "stdout", or
+	// "stderr" when stdout held no recognisable log.
+	Stream string `json:"stream,omitempty"`
 }
 
 // Timing splits an instance's wall time, in seconds. OverheadS is
@@ -104,6 +107,9 @@ type Record struct {
 	NativeMode Mode     `json:"native_mode"`
 	Verdicts   Verdicts `json:"verdicts"`
 
+	// TestEdits lists what the model patch did to the tests (guardTests):
+	// files reset before the run, test configuration changed.
+	TestEdits       *TestEdits   `json:"test_edits,omitempty"`
 	TestPatchApply  *ApplyResult `json:"test_patch_apply,omitempty"`
 	ModelPatchApply *ApplyResult `json:"model_patch_apply,omitempty"`
 	Test            *TestRun     `json:"test,omitempty"`

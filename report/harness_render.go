@@ -17,8 +17,22 @@ func HarnessHeadline(r *Harness) []string {
 	var lines []string
 	lines = append(lines, fmt.Sprintf("dataset %s (%s), predictions %s, run %s", x.Dataset, x.DatasetSchema, x.Predictions, x.RunID))
 	if native != nil {
-		lines = append(lines, fmt.Sprintf("resolved %d/%d (%s, 95%% CI %s) under %s grading, the dataset's native mode",
-			native.Resolved, native.Total, percent(native.Resolved, native.Total), ciPercent(native.CI), x.NativeMode))
+		var unread []string
+		if x.UnreadableRows > 0 {
+			unread = append(unread, fmt.Sprintf("%d rows could not be read", x.UnreadableRows))
+		}
+		if x.NotRunnable > 0 {
+			unread = append(unread, fmt.Sprintf("%d rows cannot run", x.NotRunnable))
+		}
+		if x.Rejected > 0 {
+			unread = append(unread, fmt.Sprintf("%d predictions rejected", x.Rejected))
+		}
+		tail := ""
+		if len(unread) > 0 {
+			tail = ": " + strings.Join(unread, ", ") + " (counted as unresolved)"
+		}
+		lines = append(lines, fmt.Sprintf("resolved %d/%d (%s, 95%% CI %s) under %s grading, the dataset's native mode%s",
+			native.Resolved, native.Total, percent(native.Resolved, native.Total), ciPercent(native.CI), x.NativeMode, tail))
 	}
 	var others []string
 	for _, m := range harness.Modes {

@@ -215,7 +215,15 @@ type Extras struct {
 	Retrieval     *retrieval.Summary          `json:"retrieval,omitempty"`
 	StatusIDs     map[harness.Status][]string `json:"status_ids"` // under the native mode
 	InputErrors   []string                    `json:"input_errors,omitempty"`
-	Started       time.Time                   `json:"started_at"`
+	// UnreadableRows counts dataset rows that could not be read and
+	// NotRunnable rows that cannot run; each counts in every mode's Total,
+	// unresolved, once per (model, run). Rejected counts prediction rows
+	// that could not be read or name no instance of the dataset (their
+	// instances count as not submitted).
+	UnreadableRows int       `json:"unreadable_rows"`
+	NotRunnable    int       `json:"not_runnable_rows"`
+	Rejected       int       `json:"rejected_predictions"`
+	Started        time.Time `json:"started_at"`
 	// PassAtK is pass@k per model over repeated runs (absent when every
 	// instance has one run).
 	PassAtK []PassAtKRow `json:"pass_at_k,omitempty"`
@@ -260,6 +268,10 @@ type UnitResult struct {
 	NFI        []AspectMean                    `json:"nfi_improvement,omitempty"`
 	Dir        string                          `json:"record_dir,omitempty"`
 }
+
+// StatusUnreadable counts, in ModeSummary.Statuses, the dataset rows that
+// could not be read or cannot run.
+const StatusUnreadable harness.Status = "unreadable_row"
 
 // BuildHarness aggregates a run directory's records. Every number of the
 // report is defined here, once, whatever the mode the records were made
@@ -333,6 +345,15 @@ func BuildHarness(in HarnessInput) *Harness {
 	x.NotRecordedIDs = list()
 	x.UnitResults = []UnitResult{}
 	x.InputErrors = m.InputErrors
+	x.UnreadableRows, x.NotRunnable, x.Rejected = m.UnreadableRows, m.NotRunnable, m.Rejected
+	for _, md := range harness.Modes {
+		// Rows that could not be read or run stay in the denominator: a
+		// summary never drops what it could not evaluate.
+		x.Modes[md].Total += (m.UnreadableRows + m.NotRunnable) * len(pairs)
+		if n := (m.UnreadableRows + m.NotRunnable) * len(pairs); n > 0 {
+			x.Modes[md].Statuses[StatusUnreadable] += n
+		}
+	}
 	x.Interrupted = !m.Complete
 	if in.Result != nil {
 		x.Evaluated, x.Skipped, x.Abandoned = in.Result.Evaluated, in.Result.Skipped, in.Result.Abandoned

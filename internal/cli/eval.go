@@ -167,11 +167,15 @@ Exit status: 0 when the run completed (unresolved instances are results),
 
 // evalInputs are the loaded inputs of an instance evaluation.
 type evalInputs struct {
-	ds          *dataset.Dataset
-	instances   []dataset.Instance
-	jobs        []harness.Job
-	inputErrors []string
-	predName    string
+	// unreadable, notRunnable and rejected count what the summary must
+	// not drop: dataset rows not read, rows that cannot run, prediction
+	// rows not read or naming no instance.
+	unreadable, notRunnable, rejected int
+	ds                                *dataset.Dataset
+	instances                         []dataset.Instance
+	jobs                              []harness.Job
+	inputErrors                       []string
+	predName                          string
 }
 
 func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
@@ -183,6 +187,9 @@ func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
 	for _, re := range ds.Errors {
 		fmt.Fprintf(e.stderr, "polynfi: skipping row: %v\n", re)
 		in.inputErrors = append(in.inputErrors, re.Error())
+	}
+	if len(o.instanceIDs) == 0 {
+		in.unreadable = len(ds.Errors)
 	}
 	in.instances = ds.Instances
 	if len(o.instanceIDs) > 0 {
@@ -228,6 +235,7 @@ func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
 		}
 		fmt.Fprintf(e.stderr, "polynfi: %s: not evaluated\n", msg)
 		in.inputErrors = append(in.inputErrors, msg)
+		in.notRunnable = len(unrunnable)
 		in.instances = runnable
 	}
 	var preds []dataset.Prediction
@@ -243,6 +251,7 @@ func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
 			for _, re := range ps.Errors {
 				fmt.Fprintf(e.stderr, "polynfi: skipping prediction: %v\n", re)
 				in.inputErrors = append(in.inputErrors, re.Error())
+				in.rejected++
 			}
 			preds = append(preds, ps.Predictions...)
 		}
@@ -257,6 +266,7 @@ func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
 		if !ok {
 			if len(o.instanceIDs) == 0 {
 				fmt.Fprintf(e.stderr, "polynfi: %s: row %d: instance_id %q is not in the dataset %s: prediction skipped\n", in.predName, p.Row, p.InstanceID, o.dataset)
+				in.rejected++
 			}
 			continue
 		}
@@ -592,6 +602,7 @@ func startManifest(e *env, o evalOptions, in *evalInputs, h *harness.Harness, mo
 	}
 	man.RunID, man.Dataset, man.DatasetSchema, man.Predictions = o.runID, in.ds.Path, string(in.ds.Schema), in.predName
 	man.NativeMode, man.Workers, man.InputErrors, man.Started = mode, o.workers, in.inputErrors, start.UTC()
+	man.UnreadableRows, man.NotRunnable, man.Rejected = in.unreadable, in.notRunnable, in.rejected
 	man.Retrieval = ""
 	if o.retrieval != "off" {
 		man.Retrieval = o.retrieval
