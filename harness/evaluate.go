@@ -72,6 +72,9 @@ type Harness struct {
 	NativeMode Mode
 	RunID      string
 
+	// RunEmpty runs the tests for an empty prediction too (on base + test
+	// patch), instead of recording empty_patch: validation's no-patch run.
+	RunEmpty bool
 	// Validation, when set, holds the stored validation of the dataset's
 	// instances by id (polynfi validate): it tells an environment failure
 	// from a patch that broke the build (attribute).
@@ -334,6 +337,11 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 	if err != nil {
 		return fmt.Errorf("snapshot after the test patch: %w", err)
 	}
+	if p.Empty() && h.RunEmpty {
+		// Validation: the tests run on base + test patch alone.
+		rec.Timing.ApplyS = time.Since(t).Seconds()
+		return h.runTests(ctx, in, wt, rec, art, nil)
+	}
 	if p.Empty() {
 		rec.Verdicts = AllModes(StatusEmptyPatch, "the prediction is empty")
 		rec.Timing.ApplyS = time.Since(t).Seconds()
@@ -404,13 +412,21 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 		rec.Timing.NFIS = time.Since(t).Seconds()
 		rec.Timing.MetricsS += rec.Timing.NFIS
 	}
+	return h.runTests(ctx, in, wt, rec, art, te)
+}
+
+// runTests runs the instance's test command in the work tree, reads its
+// results and grades them into rec; te is what the model patch did to the
+// tests (nil when nothing or no patch).
+func (h *Harness) runTests(ctx context.Context, in dataset.Instance, wt *tree, rec *Record, art *Artifacts, te *TestEdits) error {
+	var t time.Time
 
 	// Run the tests.
 	timeout := h.Timeout
 	if timeout <= 0 {
 		timeout = runtime.TimeoutFor(in.Language)
 	}
-	if evalScript {
+	if usesEvalScript(in) {
 		return h.runEvalScript(ctx, in, wt, rec, art, timeout)
 	}
 	script := "set -uxo pipefail\n" + in.TestCommand + "\n"

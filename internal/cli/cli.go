@@ -154,6 +154,7 @@ and builds the datasets these are measured on.`,
 		newSampleCmd,
 		newScoreCmd,
 		newTasksCmd,
+		newValidateCmd,
 	} {
 		root.AddCommand(mk(e))
 	}

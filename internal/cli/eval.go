@@ -56,7 +56,8 @@ type evalOptions struct {
 	// with an eval_script and no test_command run only there).
 	containers bool
 	containerOptions
-	kube kubeFlags
+	kube       kubeFlags
+	validation string
 }
 
 func newEvalCmd(e *env) *cobra.Command {
@@ -161,6 +162,7 @@ Exit status: 0 when the run completed (unresolved instances are results),
 	f.StringArrayVar(&o.writable, "writable", nil, "extra directory the tests may write under isolation (repeatable)")
 	o.containerOptions.register(f, true)
 	o.kube.register(f)
+	f.StringVar(&o.validation, "validation", "", "validation report of the dataset (polynfi validate's validation.json): strict mode then tells an environment failure from a patch that broke the build")
 	f.StringArrayVar(&o.toolchains, "toolchain", nil, "extra host directory the tests may read under isolation (repeatable; the dataset directory's env/ is added when present)")
 	return c
 }
@@ -359,6 +361,11 @@ func runInstanceEval(e *env, o evalOptions) error {
 		h.Runtime = runner
 		h.Env = []string{"POLYNFI_DATASET_DIR=" + dsDir}
 		h.Writable, h.ReadOnly = o.writable, toolchainDirs(dsDir, o.toolchains)
+	}
+	if o.validation != "" {
+		if h.Validation, err = loadValidation(o.validation); err != nil {
+			return fmt.Errorf("--validation: %w", err)
+		}
 	}
 	if o.nfiDeltas {
 		cat, err := catalog.Get(o.catalog)

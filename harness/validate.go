@@ -1,0 +1,117 @@
+package harness
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/polynfi/polynfi/dataset"
+)
+
+// Model names of validation's jobs.
+const (
+	ValidationGold    = "gold"     // the instance's reference patch
+	ValidationNoPatch = "no-patch" // no patch: base + test patch alone
+)
+
+// InstanceValidation is the validation of one instance: Holds when the gold
+// patch resolved (native mode) in every one of GoldRuns runs and, without a
+// patch, no FAIL_TO_PASS test passed and no PASS_TO_PASS test failed (strict
+// mode's lists: a FAIL_TO_PASS test passes only as PASSED).
+type InstanceValidation struct {
+	Validation
+	GoldRuns     int      `json:"gold_runs"`
+	GoldResolved int      `json:"gold_resolved"`
+	GoldStatuses []Status `json:"gold_statuses"`
+	// NoPatchStatus is the strict status of the run without a patch.
+	NoPatchStatus Status `json:"no_patch_status"`
+	// NoPatchF2PPassing lists FAIL_TO_PASS tests that pass without the
+	// patch; NoPatchP2PFailing PASS_TO_PASS tests that fail without it.
+	NoPatchF2PPassing []string `json:"no_patch_f2p_passing"`
+	NoPatchP2PFailing []string `json:"no_patch_p2p_failing"`
+}
+
+// ValidationJobs returns validation's jobs: per instance, the gold patch
+// runs times (runs 0..runs-1, model ValidationGold) and no patch once
+// (model ValidationNoPatch). The harness must have RunEmpty set.
+func ValidationJobs(instances []dataset.Instance, runs int) []Job {
+	var jobs []Job
+	for _, in := range instances {
+		for r := 0; r < runs; r++ {
+			jobs = append(jobs, Job{Instance: in, Prediction: dataset.Prediction{InstanceID: in.InstanceID, ModelNameOrPath: ValidationGold, ModelPatch: in.Patch, Run: r}})
+		}
+		jobs = append(jobs, Job{Instance: in, Prediction: dataset.Prediction{InstanceID: in.InstanceID, ModelNameOrPath: ValidationNoPatch}})
+	}
+	return jobs
+}
+
+// Validate judges each instance from the records of its validation jobs
+// (records[i] for jobs[i]; nil for a job without a record).
+func Validate(jobs []Job, records []*Record, runs int) []InstanceValidation {
+	byID := map[string]*InstanceValidation{}
+	var order []string
+	for i, j := range jobs {
+		id := j.Instance.InstanceID
+		v, ok := byID[id]
+		if !ok {
+			v = &InstanceValidation{Validation: Validation{InstanceID: id}, GoldRuns: runs,
+				GoldStatuses: []Status{}, NoPatchF2PPassing: []string{}, NoPatchP2PFailing: []string{}}
+			byID[id] = v
+			order = append(order, id)
+		}
+		rec := records[i]
+		switch j.Prediction.ModelNameOrPath {
+		case ValidationGold:
+			if rec == nil {
+				v.GoldStatuses = append(v.GoldStatuses, "")
+				continue
+			}
+			v.GoldStatuses = append(v.GoldStatuses, rec.Status)
+			if rec.Resolved {
+				v.GoldResolved++
+			}
+		case ValidationNoPatch:
+			if rec == nil {
+				continue
+			}
+			s := rec.Verdicts.Strict
+			v.NoPatchStatus = s.Status
+			v.NoPatchF2PPassing = append(v.NoPatchF2PPassing, s.FailToPass.Success...)
+			v.NoPatchP2PFailing = append(v.NoPatchP2PFailing, s.PassToPass.Failure...)
+		}
+	}
+	out := make([]InstanceValidation, 0, len(order))
+	for _, id := range order {
+		v := byID[id]
+		var why []string
+		switch {
+		case v.GoldResolved == 0:
+			why = append(why, fmt.Sprintf("the gold patch never resolved (%d runs: %s)", v.GoldRuns, joinStatuses(v.GoldStatuses)))
+		case v.GoldResolved < v.GoldRuns:
+			why = append(why, fmt.Sprintf("flaky: the gold patch resolved %d of %d runs (%s)", v.GoldResolved, v.GoldRuns, joinStatuses(v.GoldStatuses)))
+		}
+		if v.NoPatchStatus == "" {
+			why = append(why, "the run without a patch has no record")
+		}
+		if n := len(v.NoPatchF2PPassing); n > 0 {
+			why = append(why, fmt.Sprintf("%d FAIL_TO_PASS test(s) already pass without the patch (first: %s)", n, v.NoPatchF2PPassing[0]))
+		}
+		if n := len(v.NoPatchP2PFailing); n > 0 {
+			why = append(why, fmt.Sprintf("%d PASS_TO_PASS test(s) fail without the patch (first: %s)", n, v.NoPatchP2PFailing[0]))
+		}
+		v.Holds = len(why) == 0
+		v.Reason = strings.Join(why, "; ")
+		out = append(out, *v)
+	}
+	return out
+}
+
+func joinStatuses(ss []Status) string {
+	parts := make([]string, len(ss))
+	for i, s := range ss {
+		if s == "" {
+			s = "no record"
+		}
+		parts[i] = string(s)
+	}
+	return strings.Join(parts, ", ")
+}

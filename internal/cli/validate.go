@@ -1,0 +1,296 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/runtime"
+)
+
+// ValidationFile is the name of the validation report in validate's output
+// directory; eval --validation reads it.
+const ValidationFile = "validation.json"
+
+// validationReport is what validate writes to OUT/validation.json.
+type validationReport struct {
+	Dataset   string                       `json:"dataset"`
+	Runs      int                          `json:"runs"`
+	Total     int                          `json:"total"`
+	Holding   int                          `json:"holding"`
+	Subset    string                       `json:"subset,omitempty"`
+	Instances []harness.InstanceValidation `json:"instances"`
+	Started   time.Time                    `json:"started_at"`
+	ElapsedS  float64                      `json:"elapsed_s"`
+}
+
+type validateOptions struct {
+	dataset, out, reposDir string
+	runs, workers          int
+	timeout                time.Duration
+	instanceIDs            []string
+	noIsolation            bool
+	toolchains             []string
+}
+
+func newValidateCmd(e *env) *cobra.Command {
+	var o validateOptions
+	c := &cobra.Command{
+		Use:   "validate --dataset FILE --out DIR [--runs N]",
+		Short: "Check that each instance's environment holds: gold resolves every time, FAIL_TO_PASS fails and PASS_TO_PASS passes without it",
+		Long: `validate runs, per instance, the gold patch N times (--runs, default 3) and the
+tests without any patch once. An instance holds when the gold patch resolves in
+every run (native grading mode) and, without a patch, no FAIL_TO_PASS test passes
+and no PASS_TO_PASS test fails. It writes OUT/validation.json (per instance: holds,
+the reason when not, the gold statuses, the tests at fault) and OUT/valid.<ext>,
+the rows of the dataset that hold, in the dataset's own format (CSV, JSON, JSONL).
+Records of every run are kept under OUT/ as eval keeps them (models "gold" and
+"no-patch"); re-running resumes.
+
+eval --validation OUT/validation.json uses it to tell an environment failure from
+a patch that broke the build: in strict mode a run that parses to no test is
+infra_failure only for an instance that does not hold (or whose log says the
+environment is broken), else unresolved.
+
+Exit status: 0 when every instance holds, 1 when some do not, 2 for bad flags,
+3 for unreadable inputs.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.dataset == "" || o.out == "" {
+				return usagef("--dataset and --out are required")
+			}
+			if o.runs < 1 {
+				return usagef("--runs %d: want at least 1", o.runs)
+			}
+			if o.workers < 1 {
+				return usagef("--workers %d: want at least 1", o.workers)
+			}
+			for _, p := range []*string{&o.out, &o.reposDir} {
+				if *p != "" {
+					abs, err := filepath.Abs(*p)
+					if err != nil {
+						return err
+					}
+					*p = abs
+				}
+			}
+			return runValidate(e, o)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&o.dataset, "dataset", "", "dataset file (.csv, .json, .jsonl)")
+	f.StringVar(&o.out, "out", "", "output directory (validation.json, valid.<ext>, records)")
+	f.IntVar(&o.runs, "runs", 3, "gold runs per instance (a flaky test fails some of them)")
+	f.IntVar(&o.workers, "workers", 1, "runs at once")
+	f.StringVar(&o.reposDir, "repos-dir", "", "directory of local clones; default: <dataset dir>/repos")
+	f.DurationVar(&o.timeout, "timeout", 0, "test command timeout (default: 1800s for Java, 1200s otherwise)")
+	f.StringSliceVar(&o.instanceIDs, "instance-ids", nil, "validate only these instance ids")
+	f.BoolVar(&o.noIsolation, "no-isolation", false, "run tests without bubblewrap (unsafe; the records say so)")
+	f.StringArrayVar(&o.toolchains, "toolchain", nil, "extra host directory the tests may read under isolation (repeatable)")
+	return c
+}
+
+func runValidate(e *env, o validateOptions) error {
+	start := time.Now()
+	ds, err := dataset.Load(o.dataset)
+	if err != nil {
+		return fmt.Errorf("load dataset: %w", err)
+	}
+	for _, re := range ds.Errors {
+		fmt.Fprintf(e.stderr, "polynfi: row not validated: %v\n", re)
+	}
+	instances := ds.Instances
+	if len(o.instanceIDs) > 0 {
+		want := map[string]bool{}
+		for _, id := range o.instanceIDs {
+			want[id] = true
+		}
+		instances = nil
+		for _, in := range ds.Instances {
+			if want[in.InstanceID] {
+				instances = append(instances, in)
+			}
+		}
+	}
+	if len(instances) == 0 {
+		return fmt.Errorf("%s: no valid instance to validate", o.dataset)
+	}
+	dsDir, err := filepath.Abs(filepath.Dir(o.dataset))
+	if err != nil {
+		return err
+	}
+	if o.reposDir == "" {
+		o.reposDir = filepath.Join(dsDir, "repos")
+	}
+	store, err := harness.OpenStore(o.out)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	runner := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation})
+	if err := checkSandbox(e, runner); err != nil {
+		return err
+	}
+	h := &harness.Harness{
+		Repos:      harness.NewRepos(o.reposDir, filepath.Join(o.out, ".repos")),
+		Runtime:    runner,
+		ScratchDir: store.ScratchDir(),
+		Timeout:    o.timeout,
+		Env:        []string{"POLYNFI_DATASET_DIR=" + dsDir},
+		ReadOnly:   toolchainDirs(dsDir, o.toolchains),
+		NativeMode: harness.Mode(ds.NativeMode()),
+		RunID:      "validate",
+		RunEmpty:   true,
+	}
+	jobs := harness.ValidationJobs(instances, o.runs)
+	b := newBar(e.stderr, len(jobs), "validating")
+	res, runErr := h.Run(e.ctx, jobs, store, harness.RunOptions{Workers: o.workers, Progress: func(ev harness.Event) { b.set(ev.Done) }})
+	b.finish()
+	if runErr != nil {
+		return runErr
+	}
+	vals := harness.Validate(jobs, res.Records, o.runs)
+	rep := validationReport{Dataset: o.dataset, Runs: o.runs, Total: len(vals), Instances: vals, Started: start.UTC()}
+	holds := map[string]bool{}
+	for _, v := range vals {
+		if v.Holds {
+			rep.Holding++
+			holds[v.InstanceID] = true
+		}
+	}
+	subset, err := writeSubset(o.dataset, o.out, holds)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "polynfi: subset not written: %v\n", err)
+	}
+	rep.Subset = subset
+	rep.ElapsedS = time.Since(start).Seconds()
+	data, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := harness.WriteFileAtomic(filepath.Join(o.out, ValidationFile), append(data, '\n')); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%d/%d instances hold (%d gold runs each, one run without a patch)", rep.Holding, rep.Total, o.runs)
+	if n := len(ds.Errors); n > 0 {
+		fmt.Fprintf(e.stdout, "; %d rows could not be read", n)
+	}
+	fmt.Fprintln(e.stdout)
+	for _, v := range vals {
+		if !v.Holds {
+			fmt.Fprintf(e.stdout, "  %s: %s\n", v.InstanceID, v.Reason)
+		}
+	}
+	fmt.Fprintf(e.stdout, "report: %s\n", filepath.Join(o.out, ValidationFile))
+	if subset != "" {
+		fmt.Fprintf(e.stdout, "subset that holds: %s\n", subset)
+	}
+	if rep.Holding < rep.Total || len(ds.Errors) > 0 {
+		return exitError{1}
+	}
+	return nil
+}
+
+// writeSubset writes the rows of the dataset file whose instance_id is in
+// keep to out/valid.<ext>, in the file's own format (CSV, JSON list,
+// JSONL), and returns its path.
+func writeSubset(file, out string, keep map[string]bool) (string, error) {
+	ext := strings.ToLower(filepath.Ext(file))
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return "", err
+	}
+	dst := filepath.Join(out, "valid"+ext)
+	var buf bytes.Buffer
+	switch ext {
+	case ".csv":
+		r := csv.NewReader(bytes.NewReader(data))
+		r.FieldsPerRecord = -1
+		rows, err := r.ReadAll()
+		if err != nil || len(rows) == 0 {
+			return "", fmt.Errorf("%s: %v", file, err)
+		}
+		col := -1
+		for i, h := range rows[0] {
+			if strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")) == "instance_id" {
+				col = i
+			}
+		}
+		if col < 0 {
+			return "", fmt.Errorf("%s: no instance_id column", file)
+		}
+		w := csv.NewWriter(&buf)
+		_ = w.Write(rows[0])
+		for _, row := range rows[1:] {
+			if col < len(row) && keep[row[col]] {
+				_ = w.Write(row)
+			}
+		}
+		w.Flush()
+	case ".jsonl":
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		sc.Buffer(make([]byte, 1<<20), 1<<30)
+		for sc.Scan() {
+			var row struct {
+				InstanceID string `json:"instance_id"`
+			}
+			if json.Unmarshal(sc.Bytes(), &row) == nil && keep[row.InstanceID] {
+				buf.Write(sc.Bytes())
+				buf.WriteByte('\n')
+			}
+		}
+	case ".json":
+		var rows []json.RawMessage
+		if err := json.Unmarshal(data, &rows); err != nil {
+			return "", fmt.Errorf("%s: want a JSON list of rows: %v", file, err)
+		}
+		var kept []json.RawMessage
+		for _, r := range rows {
+			var row struct {
+				InstanceID string `json:"instance_id"`
+			}
+			if json.Unmarshal(r, &row) == nil && keep[row.InstanceID] {
+				kept = append(kept, r)
+			}
+		}
+		b, _ := json.MarshalIndent(kept, "", "  ")
+		buf.Write(b)
+		buf.WriteByte('\n')
+	default:
+		return "", fmt.Errorf("%s: the subset is written for CSV, JSON and JSONL datasets only", file)
+	}
+	if err := harness.WriteFileAtomic(dst, buf.Bytes()); err != nil {
+		return "", err
+	}
+	return dst, nil
+}
+
+// loadValidation reads a validation report (validate's validation.json)
+// into the map eval's harness uses.
+func loadValidation(file string) (map[string]harness.Validation, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var rep validationReport
+	if err := json.NewDecoder(io.LimitReader(f, 1<<30)).Decode(&rep); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	m := map[string]harness.Validation{}
+	for _, v := range rep.Instances {
+		m[v.InstanceID] = v.Validation
+	}
+	return m, nil
+}
