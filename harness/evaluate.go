@@ -450,6 +450,7 @@ func (h *Harness) runTests(ctx context.Context, in dataset.Instance, wt *tree, r
 	}
 	cands, tr.Notes = withLogParser(cands, in, art.TestLog, tr.Notes)
 	fw, results, f2p, p2p := chooseReading(cands, in.FailToPass, in.PassToPass, dockerWorkdir(in.Dockerfile))
+	results = addDissent(cands, fw, results, f2p, p2p)
 	tr.Parser, tr.JUnitReports, tr.NumResults, tr.Stream = fw, reports, len(results), stream
 	v, out := Grade(f2p, p2p, RunOutcome{Results: results, ExitCode: res.ExitCode, TimedOut: res.TimedOut,
 		Language: in.Language, Framework: fw, Log: art.TestLog})
@@ -540,6 +541,30 @@ done; done`, append([]string{testStartMarker}, testlog.JUnitReportPatterns()...)
 		return cands, reports, "", 0, nil
 	}
 	return append(cands, logReadings(log, ws)...), reports, stream, testlog.CountReports(fw, log), nil
+}
+
+// addDissent appends to the chosen reading's results every FAILED or
+// ERROR result that another reading of the same run gives an expected test
+// (f2p ∪ p2p, as the chosen reading spells them): a JUnit file written
+// during the run by the code under test cannot outvote the log, nor the
+// log a report file; the conflicting statuses then fail the test in every
+// mode (harden).
+func addDissent(cands []candidate, chosen string, results []testlog.Result, f2p, p2p []string) []testlog.Result {
+	want := map[string]bool{}
+	for _, id := range append(append([]string{}, f2p...), p2p...) {
+		want[id] = true
+	}
+	for _, c := range cands {
+		if c.framework == chosen {
+			continue
+		}
+		for _, r := range c.results {
+			if want[r.ID] && (r.Status == testlog.Failed || r.Status == testlog.Error) {
+				results = append(results, r)
+			}
+		}
+	}
+	return results
 }
 
 // diffPaths lists the old and new paths of a patch: from its strict parse
