@@ -243,7 +243,6 @@ done`, append([]string{snap}, reset...)...); err != nil {
 	return te, nil
 }
 
-
 // applyTestEdits makes v unresolved where the model patch's edits to the
 // tests forbid it: in every mode when it changed test configuration that
 // could not be reset, in strict mode when it changed any test file or
