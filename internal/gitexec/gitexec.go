@@ -11,7 +11,7 @@
 //   - overrides on the command line every configuration key that makes git
 //     run a program (core.fsmonitor, core.hooksPath, core.sshCommand,
 //     core.gitProxy, core.askPass, core.pager, core.editor, sequence.editor,
-//     credential.helper, diff.external, gpg.program, ...), forbids every
+//     credential.helper, gpg.program, ...), forbids every
 //     transport but local files and bundles (protocol.allow=never,
 //     protocol.file.allow=always);
 //   - first reads the repository's effective configuration (includes
@@ -19,7 +19,8 @@
 //     merge driver command it defines (filter.*.clean/smudge/process,
 //     diff.*.textconv/command, merge.*.driver) and every remote helper
 //     command; a repository whose configuration moves its work tree
-//     (core.worktree) is refused.
+//     (core.worktree) or names an external diff program (diff.external,
+//     which no override can unset) is refused.
 //   - runs in its own process group, killed as a group when ctx ends.
 //
 // Source of the key list: git-config(1) and githooks(5), git 2.39.
@@ -55,7 +56,6 @@ var overrides = []string{
 	"core.quotepath=off",
 	"sequence.editor=false",
 	"credential.helper=",
-	"diff.external=",
 	"gpg.program=false",
 	"gpg.ssh.program=false",
 	"gpg.x509.program=false",
@@ -197,8 +197,18 @@ func neutralize(ctx context.Context, dir string) ([]string, error) {
 		if lk == "core.worktree" {
 			return nil, fmt.Errorf("%w in %s: core.worktree is set (the work tree would be elsewhere)", ErrUnsafeConfig, dir)
 		}
+		if lk == "diff.external" {
+			// An empty value cannot unset it (git would run ""): refuse.
+			return nil, fmt.Errorf("%w in %s: diff.external names a program", ErrUnsafeConfig, dir)
+		}
 		if driverKey(key) && !seen[lk] {
 			seen[lk] = true
+			if strings.HasPrefix(lk, "diff.") && strings.HasSuffix(lk, ".textconv") {
+				// An empty textconv is run as "" (an error); cat converts
+				// nothing and keeps the diff readable.
+				extra = append(extra, key+"=cat")
+				continue
+			}
 			extra = append(extra, key+"=")
 			if strings.HasPrefix(lk, "filter.") {
 				sect := key[:strings.LastIndexByte(key, '.')]
