@@ -122,7 +122,7 @@ func runAdversarial(t *testing.T, h *Harness, store *Store, fx *pyFixture) {
 	t.Setenv("GITHUB_TOKEN", envSecret)
 	container := h.Runtime.Name() != "local"
 
-	h.Timeout = 60 * time.Second
+	h.Timeout = 30 * time.Second
 	h.Env = []string{"POLYNFI_DATASET_DIR=" + dsDir}
 	recordCanary := filepath.Join(store.Dir, "other-model", "x", "run-0", "result.json")
 	os.MkdirAll(filepath.Dir(recordCanary), 0o755)
@@ -223,12 +223,22 @@ func runAdversarial(t *testing.T, h *Harness, store *Store, fx *pyFixture) {
 			if rec.ModelPatchApply != nil && !rec.ModelPatchApply.Applied {
 				t.Logf("apply: %+v", rec.ModelPatchApply.Attempts)
 			}
+			if container && rec.Status == StatusInfraFailure && strings.Contains(rec.Error, "oom_killed") {
+				// Contained: the container was killed at its memory limit
+				// (no stored validation says the environment holds, so the
+				// harness cannot blame the patch).
+				return
+			}
 			if c.want == "" && !c.noRun && rec.Test == nil {
 				t.Errorf("the tests did not run (status %s): the case tests nothing", rec.Status)
 			}
 			for _, s := range c.logLacks {
-				if container && s == "UID=0\n" {
-					continue // containers run as the image's user (root, capabilities reduced)
+				if container && (s == "UID=0\n" || s == "shadow VISIBLE" || s == "PRIV sh rc=0") {
+					// A container runs as the image's user (root, with
+					// Docker's reduced capabilities, no new privileges) on
+					// its own root file system: its /etc/shadow and /usr
+					// are the image's, gone with the container.
+					continue
 				}
 				if strings.Contains(log, s) {
 					t.Errorf("the test log contains %q", s)

@@ -432,6 +432,16 @@ func (h *Harness) runTests(ctx context.Context, in dataset.Instance, wt *tree, r
 	script := "set -uxo pipefail\n" + in.TestCommand + "\n"
 	art.Command = "#!/bin/bash\n" + script
 	res, err := wt.sb.Exec(ctx, runtime.Command{Script: script, Env: h.Env, Timeout: timeout, Writable: h.Writable, Visible: h.ReadOnly})
+	if err != nil && runtime.InfraReason(err) == runtime.ReasonOOM && ctx.Err() == nil {
+		if val, ok := h.Validation[in.InstanceID]; ok && val.Holds {
+			// The environment ran the gold patch within the same limits:
+			// the memory went to what the patch made the tests do.
+			reason := "the test command was killed at the memory limit, which the gold patch stays within (validation): " + err.Error()
+			rec.Test = &TestRun{Command: script, ExitCode: -1, TimeoutS: timeout.Seconds(), Notes: []string{err.Error()}}
+			rec.Verdicts = AllModes(StatusUnresolved, reason)
+			return nil
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("run test command: %w", err)
 	}

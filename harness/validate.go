@@ -22,6 +22,9 @@ type InstanceValidation struct {
 	GoldRuns     int      `json:"gold_runs"`
 	GoldResolved int      `json:"gold_resolved"`
 	GoldStatuses []Status `json:"gold_statuses"`
+	// GoldErrors are the harness errors of gold runs that ended in error
+	// or infra_failure.
+	GoldErrors []string `json:"gold_errors,omitempty"`
 	// NoPatchStatus is the strict status of the run without a patch.
 	NoPatchStatus Status `json:"no_patch_status"`
 	// NoPatchF2PPassing lists FAIL_TO_PASS tests that pass without the
@@ -66,6 +69,9 @@ func Validate(jobs []Job, records []*Record, runs int) []InstanceValidation {
 				continue
 			}
 			v.GoldStatuses = append(v.GoldStatuses, rec.Status)
+			if rec.Status == StatusError || rec.Status == StatusInfraFailure {
+				v.GoldErrors = append(v.GoldErrors, rec.Error)
+			}
 			if rec.Resolved {
 				v.GoldResolved++
 			}
@@ -88,6 +94,9 @@ func Validate(jobs []Job, records []*Record, runs int) []InstanceValidation {
 			why = append(why, fmt.Sprintf("the gold patch never resolved (%d runs: %s)", v.GoldRuns, joinStatuses(v.GoldStatuses)))
 		case v.GoldResolved < v.GoldRuns:
 			why = append(why, fmt.Sprintf("flaky: the gold patch resolved %d of %d runs (%s)", v.GoldResolved, v.GoldRuns, joinStatuses(v.GoldStatuses)))
+		}
+		if len(v.GoldErrors) > 0 {
+			why = append(why, "gold run error: "+v.GoldErrors[0])
 		}
 		if v.NoPatchStatus == "" {
 			why = append(why, "the run without a patch has no record")

@@ -174,8 +174,27 @@ func (l *Local) Note() string { return l.note }
 // and isolation not waived).
 func (l *Local) Refuses() bool { return l.refuse }
 
-// Run implements Runner.
+// Run implements Runner. A command whose sandbox could not be set up
+// (bubblewrap or the cgroup wrapper failed before the command started: no
+// output but their own message on stderr) is tried twice more after a
+// short pause, when its input and output can be replayed; the result's
+// notes keep the failures.
 func (l *Local) Run(ctx context.Context, c Command) (Result, error) {
+	var setup []string
+	for attempt := 0; ; attempt++ {
+		res, err := l.runOnce(ctx, c)
+		failed := err == nil && res.ExitCode != 0 && len(res.Stdout) == 0 &&
+			(bytes.HasPrefix(res.Stderr, []byte("bwrap: ")) || bytes.HasPrefix(res.Stderr, []byte("polynfi-sandbox: ")))
+		if !failed || attempt == 2 || c.Stdin != nil || c.Stdout != nil || c.Stderr != nil || ctx.Err() != nil {
+			res.Notes = append(setup, res.Notes...)
+			return res, err
+		}
+		setup = append(setup, fmt.Sprintf("sandbox set-up failed, retried: %s", bytes.TrimSpace(res.Stderr)))
+		time.Sleep(time.Duration(200*(attempt+1)) * time.Millisecond)
+	}
+}
+
+func (l *Local) runOnce(ctx context.Context, c Command) (Result, error) {
 	res := Result{ExitCode: -1, Isolation: l.Isolation()}
 	if l.note != "" {
 		res.Notes = append(res.Notes, l.note)
