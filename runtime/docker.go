@@ -308,14 +308,9 @@ func (s *dockerSandbox) state(ctx context.Context) error {
 // is ignored (the whole container is the sandbox).
 func (s *dockerSandbox) Exec(ctx context.Context, c Command) (Result, error) {
 	res := Result{ExitCode: -1, Isolation: IsolationContainer}
-	var argv []string
-	switch {
-	case c.Script != "" && len(c.Args) == 0:
-		argv = []string{"bash", "-c", c.Script}
-	case c.Script == "" && len(c.Args) > 0:
-		argv = c.Args
-	default:
-		return res, errors.New("exec: want exactly one of Args and Script")
+	argv, err := c.argv()
+	if err != nil {
+		return res, fmt.Errorf("exec: %w", err)
 	}
 	ec, err := s.d.cli.ContainerExecCreate(ctx, s.id, container.ExecOptions{
 		Cmd: argv, Env: mergeEnv(nil, c.Env, PinnedEnv), WorkingDir: s.path(c.Dir),

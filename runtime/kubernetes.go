@@ -780,14 +780,9 @@ func (s *podSandbox) oomKills(ctx context.Context) (int, error) {
 // OOM kill there makes the result an InfraError with ReasonOOM.
 func (s *podSandbox) Exec(ctx context.Context, c Command) (Result, error) {
 	res := Result{ExitCode: -1, Isolation: IsolationPod}
-	var body []string
-	switch {
-	case c.Script != "" && len(c.Args) == 0:
-		body = []string{"bash", "-c", c.Script}
-	case c.Script == "" && len(c.Args) > 0:
-		body = c.Args
-	default:
-		return res, errors.New("exec: want exactly one of Args and Script")
+	body, err := c.argv()
+	if err != nil {
+		return res, fmt.Errorf("exec: %w", err)
 	}
 	argv := []string{"/bin/sh", "-c", `cd -- "$1" || exit 126; shift; exec "$@"`, "sh", s.dir(c.Dir)}
 	if c.Timeout > 0 {
@@ -804,7 +799,7 @@ func (s *podSandbox) Exec(ctx context.Context, c Command) (Result, error) {
 	stdout := &capBuffer{max: s.k.maxOutput}
 	stderr := &capBuffer{max: s.k.maxOutput}
 	start := time.Now()
-	err := s.stream(sctx, argv, nil, stdout, stderr)
+	err = s.stream(sctx, argv, nil, stdout, stderr)
 	res.Duration = time.Since(start)
 	res.Stdout, res.Stderr = stdout.buf.Bytes(), stderr.buf.Bytes()
 	for _, b := range []*capBuffer{stdout, stderr} {

@@ -203,14 +203,9 @@ func (l *Local) runOnce(ctx context.Context, c Command) (Result, error) {
 	if l.refuse {
 		return res, Infra(ReasonNoSandbox, fmt.Errorf("refusing to run %s without a sandbox (%s); pass --no-isolation to run it unisolated", c.describe(), strings.TrimPrefix(l.note, "no isolation: ")))
 	}
-	var argv []string
-	switch {
-	case c.Script != "" && len(c.Args) == 0:
-		argv = []string{"bash", "-c", c.Script}
-	case c.Script == "" && len(c.Args) > 0:
-		argv = c.Args
-	default:
-		return res, errors.New("run: want exactly one of Args and Script")
+	argv, err := c.argv()
+	if err != nil {
+		return res, fmt.Errorf("run: %w", err)
 	}
 	dir := c.Dir
 	if dir == "" {
@@ -219,7 +214,7 @@ func (l *Local) runOnce(ctx context.Context, c Command) (Result, error) {
 			return res, fmt.Errorf("run: %w", err)
 		}
 	}
-	dir, err := filepath.Abs(dir)
+	dir, err = filepath.Abs(dir)
 	if err != nil {
 		return res, fmt.Errorf("run: %w", err)
 	}

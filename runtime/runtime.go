@@ -10,6 +10,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"io"
 	"strings"
 	"time"
@@ -81,6 +82,18 @@ func (c Command) describe() string {
 		return c.Args[0]
 	}
 	return "a bash script"
+}
+
+// argv returns the argv that runs c: Args, or `bash -c Script`. The error
+// says that not exactly one of them is set.
+func (c Command) argv() ([]string, error) {
+	switch {
+	case c.Script != "" && len(c.Args) == 0:
+		return []string{"bash", "-c", c.Script}, nil
+	case c.Script == "" && len(c.Args) > 0:
+		return c.Args, nil
+	}
+	return nil, errors.New("want exactly one of Args and Script")
 }
 
 // Result is what a command did. ExitCode is the process's exit status, or
