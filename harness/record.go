@@ -189,9 +189,9 @@ func OpenStore(dir string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := lockWithin(f, lockWait); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("%s: %w", dir, ErrLocked)
+		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
 	s := &Store{Dir: dir, lock: f}
 	_ = os.RemoveAll(s.ScratchDir())
@@ -207,6 +207,32 @@ func OpenStore(dir string) (*Store, error) {
 		return nil
 	})
 	return s, nil
+}
+
+// lockWait is how long OpenStore waits for a lock held elsewhere. A run
+// that really owns the directory holds it for its whole length; the wait
+// only covers a lock that outlives its Close for a moment, because a
+// process forked by another goroutine (or another program) holds a copy of
+// the descriptor between fork and exec.
+const lockWait = 5 * time.Second
+
+// lockWithin takes an exclusive flock on f, trying again every 50 ms for up
+// to wait; ErrLocked when it is still held after that.
+func lockWithin(f *os.File, wait time.Duration) error {
+	deadline := time.Now().Add(wait)
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			return fmt.Errorf("locking %s: %w", f.Name(), err)
+		}
+		if time.Now().After(deadline) {
+			return ErrLocked
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // Close releases the lock.
