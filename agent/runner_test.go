@@ -232,12 +232,12 @@ func TestCrashingAgentKeepsItsChange(t *testing.T) {
 }
 
 // TestRunBudgetStopsAgent: an agent reporting 1,000 tokens a turn for 40
-// turns (4 s) is stopped once it passes a 2,500-token budget.
+// turns (40 s) is stopped once it passes a 2,500-token budget.
 func TestRunBudgetStopsAgent(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	cmd := f.script(t, "spender.sh", `
-for i in $(seq 40); do
+for i in $(seq 400); do
   echo '{"type":"turn.completed","usage":{"input_tokens":900,"cached_input_tokens":0,"output_tokens":100}}'
   sleep 0.1
 done
@@ -248,8 +248,8 @@ done
 	if rec.Status != StatusOverBudget || !strings.Contains(rec.OverBudget, "run tokens 3000 > 2500") {
 		t.Fatalf("status %s over %q", rec.Status, rec.OverBudget)
 	}
-	if took := time.Since(start); took > 3*time.Second {
-		t.Errorf("stopped after %s; the agent would have run 4 s", took)
+	if took := time.Since(start); took > 25*time.Second {
+		t.Errorf("stopped after %s; the agent would have run 40 s", took)
 	}
 }
 
