@@ -4,7 +4,9 @@
 # needs, makes sure Docker runs (for the pause and test images), builds the
 # Kubernetes binaries (cached in /var/cache/polynfi-k8s: seconds when warm,
 # about 15 min cold on 2 cores), starts the cluster and loads the test image.
-# `test` runs the kubernetes runtime's tests against it; `down` removes the
+# `up` also starts the loopback image registry (k8s/cluster/registry.sh,
+# built once and cached) and checks that every server listens on 127.0.0.1
+# only. `test` runs the kubernetes tests against it (runtime, CLI, harness); `down` removes the
 # cluster (not the cache). Idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,9 +30,19 @@ up)
   t0=$(date +%s)
   bash k8s/cluster/up.sh > /dev/null
   bash k8s/cluster/test-image.sh
-  echo "k8s: cluster up in $(( $(date +%s) - t0 ))s (kubeconfig /var/lib/polynfi-k8s/admin.kubeconfig)"
+  bash k8s/cluster/registry.sh > /dev/null
+  # every server of the cluster listens on loopback only
+  S=${POLYNFI_K8S_STATE:-/var/lib/polynfi-k8s}
+  pids=$(cat "$S"/pids/* | paste -sd'|')
+  bad=$(ss -Hltnup | grep -E "pid=($pids)," | awk '$5 !~ /^127\.0\.0\.1:/' || true)
+  if [ -n "$bad" ]; then echo "k8s: a cluster server listens beyond loopback:"; echo "$bad"; exit 1; fi
+  echo "k8s: cluster and registry up in $(( $(date +%s) - t0 ))s, listening on 127.0.0.1 only (kubeconfig $S/admin.kubeconfig)"
   ;;
-test) go test -count=1 -run 'Kubernetes|LabelValue' ./runtime/ ;;
+test)
+  # the runtime's own tests, then the sample's verdicts, a SIGKILLed run,
+  # images pushed to the loopback registry and pulled by the node, and the
+  # hostile-patch suite, all in pods of the local cluster
+  go test -count=1 -timeout 60m -run 'Kubernetes|LabelValue' ./runtime/ ./internal/cli/ ./harness/ ;;
 down) bash k8s/cluster/down.sh ;;
 *) echo "usage: $0 up|test|down" >&2; exit 2 ;;
 esac

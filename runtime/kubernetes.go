@@ -726,6 +726,24 @@ func (s *podSandbox) failure(ctx context.Context, err error) error {
 		return Infra(apiReason(gerr), fmt.Errorf("pod %s: %w (and reading the pod: %v)", s.name, err, gerr))
 	}
 	if ferr := podFailure(p); ferr != nil {
+		// The kubelet kills an evicted pod's container before the API
+		// server has the pod's Evicted status: a container that merely
+		// exited is looked at again for up to 15 s.
+		for i := 0; i < 30 && InfraReason(ferr) == ReasonGone && p.DeletionTimestamp == nil && p.Status.Reason == ""; i++ {
+			select {
+			case <-ctx.Done():
+				return ferr
+			case <-time.After(500 * time.Millisecond):
+			}
+			q, gerr := s.k.cs.CoreV1().Pods(s.k.ns).Get(context.WithoutCancel(ctx), s.name, metav1.GetOptions{})
+			if gerr != nil {
+				break
+			}
+			p = q
+			if e := podFailure(p); e != nil {
+				ferr = e
+			}
+		}
 		return ferr
 	}
 	if p.DeletionTimestamp != nil {
@@ -991,12 +1009,18 @@ func (s *podSandbox) Remove(ctx context.Context) error {
 	return s.rmErr
 }
 
+// RunSelector is the label selector of every object polynfi made for
+// runID (pods, owner ConfigMaps, NetworkPolicies): kubectl get pods -l it.
+func RunSelector(runID string) string {
+	return labels.SelectorFromSet(map[string]string{LabelManagedBy: managedBy, LabelRunID: labelValue(runID)}).String()
+}
+
 // CleanupRun deletes every pod, owner ConfigMap and NetworkPolicy polynfi
 // made in namespace ns for runID (by LabelRunID), whichever driver made
 // them, and returns the number of pods deleted. It does not wait for the
 // pods' containers to stop.
 func CleanupRun(ctx context.Context, cs kubernetes.Interface, ns, runID string) (int, error) {
-	sel := labels.SelectorFromSet(map[string]string{LabelManagedBy: managedBy, LabelRunID: labelValue(runID)}).String()
+	sel := RunSelector(runID)
 	pods, err := cs.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: sel})
 	if err != nil {
 		return 0, Infra(apiReason(err), fmt.Errorf("list pods of run %s: %w", runID, err))

@@ -24,19 +24,7 @@ const k8sTestImage = "localhost/polynfi/k8s-test:1"
 
 func testKubeconfig(t *testing.T) string {
 	t.Helper()
-	if os.Getenv("POLYNFI_K8S_TESTS") == "separate" {
-		// .ci/run runs these with the cluster up, after make test ran
-		// without it (its pods' mounts race bubblewrap's bind of /).
-		t.Skip("POLYNFI_K8S_TESTS=separate: run by .ci/k8s.sh test")
-	}
-	p := os.Getenv("POLYNFI_K8S_KUBECONFIG")
-	if p == "" {
-		p = "/var/lib/polynfi-k8s/admin.kubeconfig"
-	}
-	if _, err := os.Stat(p); err != nil {
-		citest.Missing(t, "no local Kubernetes cluster (%v): make cluster-up (.ci/k8s.sh up in CI)", err)
-	}
-	return p
+	return citest.Kubeconfig(t)
 }
 
 func newTestKube(t *testing.T, runID string, mod func(*KubernetesOptions)) *Kubernetes {
@@ -87,7 +75,7 @@ func TestKubernetesSandbox(t *testing.T) {
 	sb := startPod(t, k, Spec{Name: "Sandbox_Test/1", Image: k8sTestImage, Workdir: "/work", Language: "Java",
 		Env: []string{"FOO=bar", "TZ=Europe/Paris"}, Labels: map[string]string{"polynfi.io/instance": "org__repo-1"}})
 	info := sb.Info()
-	if info.Runtime != "kubernetes" || info.Isolation != IsolationPod || info.Node != "polynfi-k8s" ||
+	if info.Runtime != "kubernetes" || info.Isolation != IsolationPod || info.Node != "localhost" ||
 		!strings.HasPrefix(info.ID, "polynfi-sandbox-test-1-") || info.Image != k8sTestImage {
 		t.Fatalf("info = %+v", info)
 	}
@@ -256,6 +244,18 @@ func TestKubernetesInfraFailures(t *testing.T) {
 		res, err = sb.Exec(ctx, Command{Script: "exit 7"})
 		if err != nil || res.ExitCode != 7 {
 			t.Fatalf("after the OOM kill: %v exit %d", err, res.ExitCode)
+		}
+	})
+	t.Run("evicted", func(t *testing.T) {
+		// 64 MiB written under a 16 MiB ephemeral-storage limit: the
+		// kubelet's eviction manager (every 10 s) evicts the pod.
+		k := newTestKube(t, testRunID(t), nil)
+		sb := startPod(t, k, Spec{Name: "evict", Image: k8sTestImage, Workdir: "/work", Limits: Limits{DiskBytes: 16 << 20}})
+		cctx, cancel := context.WithTimeout(ctx, 4*time.Minute)
+		defer cancel()
+		res, err := sb.Exec(cctx, Command{Script: "dd if=/dev/zero of=/work/fill bs=1M count=64 2>/dev/null; sync; sleep 200"})
+		if r := InfraReason(err); r != ReasonEvicted || !strings.Contains(err.Error(), "ephemeral") {
+			t.Fatalf("over the ephemeral-storage limit: %v (reason %q, exit %d), want %s naming ephemeral storage", err, r, res.ExitCode, ReasonEvicted)
 		}
 	})
 	t.Run("deleted mid-run", func(t *testing.T) {

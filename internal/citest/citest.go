@@ -26,3 +26,23 @@ func Missing(tb testing.TB, format string, args ...any) {
 	}
 	tb.Skip(msg)
 }
+
+// Kubeconfig returns the kubeconfig of the local test cluster
+// (k8s/cluster/up.sh): $POLYNFI_K8S_KUBECONFIG, else
+// /var/lib/polynfi-k8s/admin.kubeconfig. Without one it is Missing. With
+// POLYNFI_K8S_TESTS=separate it skips: .ci/run runs make test that way and
+// the cluster's tests afterwards (.ci/k8s.sh test), with the cluster up.
+func Kubeconfig(tb testing.TB) string {
+	tb.Helper()
+	if os.Getenv("POLYNFI_K8S_TESTS") == "separate" {
+		tb.Skip("POLYNFI_K8S_TESTS=separate: run by .ci/k8s.sh test")
+	}
+	p := os.Getenv("POLYNFI_K8S_KUBECONFIG")
+	if p == "" {
+		p = "/var/lib/polynfi-k8s/admin.kubeconfig"
+	}
+	if _, err := os.Stat(p); err != nil {
+		Missing(tb, "no local Kubernetes cluster (%v): make cluster-up (.ci/k8s.sh up in CI)", err)
+	}
+	return p
+}

@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"text/tabwriter"
 	"time"
@@ -41,15 +43,21 @@ The engine is the one DOCKER_HOST names (the local socket by default).`,
 
 func newImagesBuildCmd(e *env) *cobra.Command {
 	var o containerOptions
-	var ds, reposDir, out, format string
+	var ds, reposDir, out, format, push string
 	var ids []string
 	var rebuild bool
 	c := &cobra.Command{
 		Use:   "build --dataset FILE|DIR [--out DIR]",
 		Short: "Resolve, pull or build the image of every instance of a dataset",
 		Long: `build resolves the image of every instance of the dataset (see polynfi images).
-Exit status: 0 when every instance has its image, 1 when some could not be
-pulled or built (each is named with its reason and build log), 2 for bad
+With --push REGISTRY/PREFIX every image is then tagged
+REGISTRY/PREFIX/<instance id in lower case>:latest and pushed through the
+Docker Engine API, with the credentials of the Docker client configuration
+(~/.docker/config.json or $DOCKER_CONFIG: auths, credHelpers, credsStore);
+a run on a cluster then uses them with
+  eval --runtime kubernetes --image-template REGISTRY/PREFIX/{id_lower}
+Exit status: 0 when every instance has its image (pushed, with --push), 1
+when some could not be pulled, built or pushed (each is named with its reason and build log), 2 for bad
 flags, 3 for an unreadable dataset.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -61,6 +69,11 @@ flags, 3 for an unreadable dataset.`,
 			}
 			if err := o.validate(); err != nil {
 				return err
+			}
+			if push != "" {
+				if err := images.CheckPushPrefix(push); err != nil {
+					return usagef("%v", err)
+				}
 			}
 			loaded, err := dataset.Load(ds)
 			if err != nil {
@@ -109,6 +122,7 @@ flags, 3 for an unreadable dataset.`,
 			type result struct {
 				ID     string        `json:"instance_id"`
 				Choice images.Choice `json:"image"`
+				Pushed *images.Pushed `json:"pushed,omitempty"`
 				Error  string        `json:"error,omitempty"`
 				Reason string        `json:"infra_failure_reason,omitempty"`
 			}
@@ -125,6 +139,13 @@ flags, 3 for an unreadable dataset.`,
 					res := result{ID: in.InstanceID, Choice: c}
 					if err != nil {
 						res.Error, res.Reason = err.Error(), runtime.InfraReason(err)
+					} else if push != "" {
+						p, err := pushImage(gctx, d, c.Image, push, in, filepath.Join(out, "build_logs"))
+						if err != nil {
+							res.Error = err.Error()
+						} else {
+							res.Pushed = &p
+						}
 					}
 					mu.Lock()
 					results[i] = res
@@ -153,13 +174,32 @@ flags, 3 for an unreadable dataset.`,
 				e.stdout.Write(append(data, '\n'))
 			} else {
 				tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "INSTANCE\tIMAGE\tSOURCE\tHOW\tERROR")
+				if push == "" {
+					fmt.Fprintln(tw, "INSTANCE\tIMAGE\tSOURCE\tHOW\tERROR")
+				} else {
+					fmt.Fprintln(tw, "INSTANCE\tIMAGE\tSOURCE\tHOW\tPUSHED\tERROR")
+				}
 				for _, r := range results {
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Choice.Image, r.Choice.Source, r.Choice.How, r.Error)
+					pushed := ""
+					if r.Pushed != nil {
+						pushed = r.Pushed.Name + "@" + r.Pushed.Digest
+					}
+					if push == "" {
+						fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Choice.Image, r.Choice.Source, r.Choice.How, r.Error)
+					} else {
+						fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Choice.Image, r.Choice.Source, r.Choice.How, pushed, r.Error)
+					}
 				}
 				tw.Flush()
-				fmt.Fprintf(e.stdout, "%d instances, %d without an image, in %s; build logs in %s\n", len(results), failed,
+				what := "without an image"
+				if push != "" {
+					what = "without an image or not pushed"
+				}
+				fmt.Fprintf(e.stdout, "%d instances, %d %s, in %s; build logs in %s\n", len(results), failed, what,
 					time.Since(start).Round(time.Millisecond), filepath.Join(out, "build_logs"))
+				if push != "" && failed < len(results) {
+					fmt.Fprintf(e.stdout, "pushed to %s: run with --runtime kubernetes --image-template '%s'\n", push, images.PushTemplate(push))
+				}
 			}
 			if failed > 0 {
 				return exitError{1}
@@ -173,6 +213,7 @@ flags, 3 for an unreadable dataset.`,
 	f.StringVar(&out, "out", "", "directory for build_logs/ (default: the current directory)")
 	f.StringSliceVar(&ids, "instance-ids", nil, "only these instance ids")
 	f.StringVar(&format, "format", "text", "output format: text or json")
+	f.StringVar(&push, "push", "", "after building, push every image to REGISTRY/PREFIX/<instance id in lower case>:latest (Docker Engine API, credentials of ~/.docker/config.json), for eval --runtime kubernetes --image-template REGISTRY/PREFIX/{id_lower}")
 	f.BoolVar(&rebuild, "rebuild", false, "build instance images even when present (the engine's layer cache still applies)")
 	o.register(f, false)
 	return c
@@ -248,4 +289,23 @@ func newImagesPruneCmd(e *env) *cobra.Command {
 	}
 	c.Flags().StringVar(&kind, "kind", "", "only base or instance images")
 	return c
+}
+
+// pushImage pushes an instance's image under prefix (images.Push), the
+// engine's progress in logDir/push_<pushed name with / and : as _>.log.
+func pushImage(ctx context.Context, d *runtime.Docker, local, prefix string, in dataset.Instance, logDir string) (images.Pushed, error) {
+	if err := os.MkdirAll(logDir, 0o755); err != nil {
+		return images.Pushed{}, err
+	}
+	name := strings.NewReplacer("/", "_", ":", "_").Replace(images.Expand(images.PushTemplate(prefix), in))
+	f, err := os.Create(filepath.Join(logDir, "push_"+name+".log"))
+	if err != nil {
+		return images.Pushed{}, err
+	}
+	defer f.Close()
+	p, err := images.Push(ctx, d.Client(), local, prefix, in, f)
+	if err != nil {
+		return p, fmt.Errorf("%w (log %s)", err, f.Name())
+	}
+	return p, nil
 }

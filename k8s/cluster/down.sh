@@ -41,7 +41,7 @@ for p in $(pgrep -f containerd-shim 2>/dev/null); do   # shims of our containerd
   tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null | grep -q -- "-address $SOCK " && kill -KILL "$p" 2>/dev/null
 done
 stop "kube-scheduler kube-scheduler" "kube-controller-manager kube-controller-manager" "kube-apiserver kube-apiserver"
-stop "etcd /usr/bin/etcd"
+stop "etcd /usr/bin/etcd" "registry /registry"
 
 findmnt -rn -o TARGET | awk -v s="$S/" 'index($0, s) == 1' | sort -r | while read -r m; do
   umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null

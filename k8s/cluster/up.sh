@@ -17,6 +17,8 @@
 #   POLYNFI_K8S_CACHE   build cache (see build.sh)           [/var/cache/polynfi-k8s]
 #   POLYNFI_K8S_IMAGES  Docker images to import into the node's containerd  [""]
 #   POLYNFI_K8S_WAIT    seconds to wait for each component   [180]
+#   POLYNFI_K8S_REGISTRY_PORT  port of registry.sh's loopback registry, which
+#                       the node's containerd pulls from over plain HTTP [5000]
 # Needs root, etcd-server, containerd, runc, containernetworking-plugins,
 # iptables, openssl, curl, python3, Go (build.sh and the pause image), and
 # docker only to import images.
@@ -25,7 +27,12 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 S=${POLYNFI_K8S_STATE:-/var/lib/polynfi-k8s}
 IMAGES=${POLYNFI_K8S_IMAGES:-}
 WAIT=${POLYNFI_K8S_WAIT:-180}
-NODE=polynfi-k8s
+REGISTRY_PORT=${POLYNFI_K8S_REGISTRY_PORT:-5000}
+# The node is named localhost: the API server reaches the kubelet (exec,
+# logs) at the node's Hostname address, which resolves to 127.0.0.1, so the
+# kubelet, like every server here, listens on loopback only (a node IP cannot
+# be a loopback address, the kubelet refuses it).
+NODE=localhost
 API_PORT=6443 ETCD_PORT=23790 ETCD_PEER_PORT=23791
 SERVICE_CIDR=10.96.0.0/12 SERVICE_IP=10.96.0.1 POD_SUBNET=10.244.0.0/24
 BRIDGE=pnfik8s0
@@ -72,7 +79,8 @@ IP=$( { [ -n "$dev" ] && ip -4 -o addr show dev "$dev" scope global; ip -4 -o ad
 
 # ---- certificates: one EC CA signs every serving and client certificate
 cd "$S/pki"
-if [ ! -s sa.key ] || ! openssl x509 -in apiserver.crt -noout -ext subjectAltName 2>/dev/null | grep -q "IP Address:$IP"; then
+if [ ! -s sa.key ] || ! openssl x509 -in apiserver.crt -noout -ext subjectAltName 2>/dev/null | grep -q "IP Address:$IP" ||
+   ! openssl x509 -in kubelet-client.crt -noout -subject 2>/dev/null | grep -q "system:node:$NODE\b"; then
   rm -f ./*
   openssl ecparam -name prime256v1 -genkey -noout -out ca.key
   openssl req -x509 -new -key ca.key -subj /CN=polynfi-k8s-ca -days 3650 -out ca.crt \
@@ -172,6 +180,9 @@ disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapsho
       [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
         SystemdCgroup = false
         Root = "$S/containerd/runc"
+  # images are pulled over plain HTTP from the loopback registry of registry.sh
+  [plugins."io.containerd.grpc.v1.cri".registry]
+    config_path = "$S/containerd/certs.d"
   [plugins."io.containerd.grpc.v1.cri".cni]
     bin_dir = "/usr/lib/cni"
     conf_dir = "$S/cni/net.d"
@@ -182,18 +193,27 @@ put "$S/cni/net.d/10-polynfi.conflist" <<C
    "ipam": {"type": "host-local", "dataDir": "$S/cni/ipam", "ranges": [[{"subnet": "$POD_SUBNET"}]]}},
   {"type": "firewall"}]}
 C
+for h in 127.0.0.1 localhost; do
+  mkdir -p "$S/containerd/certs.d/$h:$REGISTRY_PORT"
+  put "$S/containerd/certs.d/$h:$REGISTRY_PORT/hosts.toml" <<C
+server = "http://127.0.0.1:$REGISTRY_PORT"
+[host."http://127.0.0.1:$REGISTRY_PORT"]
+  capabilities = ["pull", "resolve"]
+C
+done
 launch containerd /usr/bin/containerd --config "$S/containerd/config.toml"
 CTR() { ctr --address "$SOCK" --namespace k8s.io "$@"; }
 await etcd etcd curl -sf http://127.0.0.1:$ETCD_PORT/health
 
 # ---- control plane
 launch kube-apiserver "$BIN/kube-apiserver" \
-  --advertise-address="$IP" --bind-address=0.0.0.0 --secure-port=$API_PORT \
+  --advertise-address=127.0.0.1 --bind-address=127.0.0.1 --secure-port=$API_PORT \
+  --endpoint-reconciler-type=none \
   --etcd-servers=http://127.0.0.1:$ETCD_PORT --service-cluster-ip-range=$SERVICE_CIDR \
   --client-ca-file="$S/pki/ca.crt" --tls-cert-file="$S/pki/apiserver.crt" --tls-private-key-file="$S/pki/apiserver.key" \
   --kubelet-client-certificate="$S/pki/apiserver-kubelet.crt" --kubelet-client-key="$S/pki/apiserver-kubelet.key" \
   --kubelet-certificate-authority="$S/pki/ca.crt" \
-  --kubelet-preferred-address-types=InternalIP,Hostname \
+  --kubelet-preferred-address-types=Hostname \
   --service-account-issuer=https://kubernetes.default.svc.cluster.local \
   --service-account-key-file="$S/pki/sa.pub" --service-account-signing-key-file="$S/pki/sa.key" \
   --authorization-mode=Node,RBAC --enable-admission-plugins=NodeRestriction \
@@ -231,7 +251,7 @@ launch kube-scheduler "$BIN/kube-scheduler" \
 put "$S/kubelet.yaml" <<C
 apiVersion: kubelet.config.k8s.io/v1beta1
 kind: KubeletConfiguration
-address: 0.0.0.0
+address: 127.0.0.1
 readOnlyPort: 0
 healthzBindAddress: 127.0.0.1
 healthzPort: 10248
@@ -246,6 +266,8 @@ failSwapOn: false
 resolvConf: /etc/resolv.conf
 podLogsDir: "$S/logs/pods"
 maxPods: 250
+# a fork bomb in a pod stops at this many processes, not at the machine's limit
+podPidsLimit: 4096
 kubeAPIQPS: 100
 kubeAPIBurst: 200
 serializeImagePulls: false
