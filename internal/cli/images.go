@@ -120,11 +120,11 @@ flags, 3 for an unreadable dataset.`,
 			r := o.resolver(d, harness.NewRepos(reposDir, filepath.Join(scratch, "repos")), out, scratch)
 			r.SetRebuild(rebuild)
 			type result struct {
-				ID     string        `json:"instance_id"`
-				Choice images.Choice `json:"image"`
+				ID     string         `json:"instance_id"`
+				Choice images.Choice  `json:"image"`
 				Pushed *images.Pushed `json:"pushed,omitempty"`
-				Error  string        `json:"error,omitempty"`
-				Reason string        `json:"infra_failure_reason,omitempty"`
+				Error  string         `json:"error,omitempty"`
+				Reason string         `json:"infra_failure_reason,omitempty"`
 			}
 			results := make([]result, len(insts))
 			b := newBar(e.stderr, len(insts), "images")
