@@ -587,6 +587,16 @@ func podFailure(p *corev1.Pod) error {
 	if p.Status.Reason == "NodeLost" || p.Status.Reason == "UnexpectedAdmissionError" || p.Status.Reason == "NodeAffinity" {
 		return Infra(ReasonGone, fmt.Errorf("pod %s: %s: %s", p.Name, p.Status.Reason, p.Status.Message))
 	}
+	// The kubelet marks a pod it evicts (TerminationByKubelet) before its
+	// phase and reason change; the container is already gone then.
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.DisruptionTarget && c.Status == corev1.ConditionTrue {
+			if c.Reason == "TerminationByKubelet" || strings.Contains(c.Message, "evict") {
+				return Infra(ReasonEvicted, fmt.Errorf("pod %s: %s: %s", p.Name, c.Reason, c.Message))
+			}
+			return Infra(ReasonGone, fmt.Errorf("pod %s: %s: %s", p.Name, c.Reason, c.Message))
+		}
+	}
 	for _, c := range p.Status.ContainerStatuses {
 		if t := c.State.Terminated; t != nil {
 			if t.Reason == "OOMKilled" {
@@ -597,14 +607,6 @@ func podFailure(p *corev1.Pod) error {
 	}
 	if p.Status.Phase == corev1.PodFailed || p.Status.Phase == corev1.PodSucceeded {
 		return Infra(ReasonGone, fmt.Errorf("pod %s %s: %s %s", p.Name, p.Status.Phase, p.Status.Reason, p.Status.Message))
-	}
-	for _, c := range p.Status.Conditions {
-		if c.Type == corev1.DisruptionTarget && c.Status == corev1.ConditionTrue {
-			if c.Reason == "TerminationByKubelet" || strings.Contains(c.Message, "evict") {
-				return Infra(ReasonEvicted, fmt.Errorf("pod %s: %s: %s", p.Name, c.Reason, c.Message))
-			}
-			return Infra(ReasonGone, fmt.Errorf("pod %s: %s: %s", p.Name, c.Reason, c.Message))
-		}
 	}
 	return nil
 }
@@ -713,41 +715,45 @@ func (s *podSandbox) stream(ctx context.Context, argv []string, stdin io.Reader,
 }
 
 // failure explains an exec that could not run: the pod's state when it no
-// longer runs, else the API error.
+// longer runs, else the API error. The kubelet kills an evicted pod's
+// container before the API server has the pod's Evicted status, so a pod
+// that still looks healthy, or whose container merely exited, is looked at
+// again every 0.5 s for up to 15 s before the error is called api_error.
 func (s *podSandbox) failure(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	var last error
+	for i := 0; ; i++ {
+		ferr, final := s.podState(ctx, err)
+		if final || i >= 30 {
+			return ferr
+		}
+		last = ferr
+		select {
+		case <-ctx.Done():
+			return last
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
+
+// podState is one look at the pod for failure: the error, and whether it
+// is final (the pod's own failure other than a plain exit, its deletion, a
+// lost node, or an API error reading it).
+func (s *podSandbox) podState(ctx context.Context, err error) (error, bool) {
 	p, gerr := s.k.cs.CoreV1().Pods(s.k.ns).Get(context.WithoutCancel(ctx), s.name, metav1.GetOptions{})
 	switch {
 	case apierrors.IsNotFound(gerr):
-		return Infra(ReasonGone, fmt.Errorf("pod %s deleted: %w", s.name, err))
+		return Infra(ReasonGone, fmt.Errorf("pod %s deleted: %w", s.name, err)), true
 	case gerr != nil:
-		return Infra(apiReason(gerr), fmt.Errorf("pod %s: %w (and reading the pod: %v)", s.name, err, gerr))
+		return Infra(apiReason(gerr), fmt.Errorf("pod %s: %w (and reading the pod: %v)", s.name, err, gerr)), true
 	}
 	if ferr := podFailure(p); ferr != nil {
-		// The kubelet kills an evicted pod's container before the API
-		// server has the pod's Evicted status: a container that merely
-		// exited is looked at again for up to 15 s.
-		for i := 0; i < 30 && InfraReason(ferr) == ReasonGone && p.DeletionTimestamp == nil && p.Status.Reason == ""; i++ {
-			select {
-			case <-ctx.Done():
-				return ferr
-			case <-time.After(500 * time.Millisecond):
-			}
-			q, gerr := s.k.cs.CoreV1().Pods(s.k.ns).Get(context.WithoutCancel(ctx), s.name, metav1.GetOptions{})
-			if gerr != nil {
-				break
-			}
-			p = q
-			if e := podFailure(p); e != nil {
-				ferr = e
-			}
-		}
-		return ferr
+		return ferr, InfraReason(ferr) != ReasonGone || p.Status.Reason != "" || p.DeletionTimestamp != nil
 	}
 	if p.DeletionTimestamp != nil {
-		return Infra(ReasonGone, fmt.Errorf("pod %s is being deleted: %w", s.name, err))
+		return Infra(ReasonGone, fmt.Errorf("pod %s is being deleted: %w", s.name, err)), true
 	}
 	// A node that stopped reporting keeps its pods "Running" for minutes:
 	// exec fails first. Ask the node.
@@ -755,18 +761,18 @@ func (s *podSandbox) failure(ctx context.Context, err error) error {
 		if n, nerr := s.k.cs.CoreV1().Nodes().Get(context.WithoutCancel(ctx), p.Spec.NodeName, metav1.GetOptions{}); nerr == nil {
 			for _, c := range n.Status.Conditions {
 				if c.Type == corev1.NodeReady && c.Status != corev1.ConditionTrue {
-					return Infra(ReasonGone, fmt.Errorf("pod %s: node %s lost (Ready=%s: %s): %w", s.name, n.Name, c.Status, c.Message, err))
+					return Infra(ReasonGone, fmt.Errorf("pod %s: node %s lost (Ready=%s: %s): %w", s.name, n.Name, c.Status, c.Message, err)), true
 				}
 			}
 		} else if apierrors.IsNotFound(nerr) {
-			return Infra(ReasonGone, fmt.Errorf("pod %s: node %s deleted: %w", s.name, p.Spec.NodeName, err))
+			return Infra(ReasonGone, fmt.Errorf("pod %s: node %s deleted: %w", s.name, p.Spec.NodeName, err)), true
 		}
 	}
 	var ie *InfraError
 	if errors.As(err, &ie) {
-		return err
+		return err, true
 	}
-	return Infra(ReasonAPI, fmt.Errorf("exec in pod %s: %w", s.name, err))
+	return Infra(ReasonAPI, fmt.Errorf("exec in pod %s: %w", s.name, err)), false
 }
 
 // oomScript prints the memory cgroup's OOM-kill count (cgroup v1 or v2) as
@@ -848,13 +854,29 @@ func (s *podSandbox) Exec(ctx context.Context, c Command) (Result, error) {
 			s.oomSeen = n
 			return res, Infra(ReasonOOM, fmt.Errorf("pod %s: a process was killed for memory (limit %s)", s.name, s.memLimit))
 		}
-		if cerr != nil {
-			// The pod no longer answers: deleted, evicted, node lost.
-			ferr := s.failure(ctx, cerr)
+		if cerr != nil || res.ExitCode == 137 {
+			// The pod no longer answers, or the command was SIGKILLed:
+			// deleted, evicted (the kubelet kills the container, and an
+			// exec into it may still answer), node lost?
+			var ferr error
+			if cerr != nil {
+				ferr = s.failure(ctx, cerr)
+			} else {
+				// the container answered: a pod that looks healthy is
+				// left alone; one whose container has exited is
+				// watched for the kubelet's reason (eviction)
+				why := fmt.Errorf("command killed (exit 137)")
+				ferr, _ = s.podState(ctx, why)
+				if InfraReason(ferr) == ReasonGone {
+					ferr = s.failure(ctx, why)
+				}
+			}
 			if r := InfraReason(ferr); r != ReasonAPI && r != ReasonDaemon {
 				return res, ferr
 			}
-			res.Notes = append(res.Notes, fmt.Sprintf("could not read the container's OOM count: %v", cerr))
+			if cerr != nil {
+				res.Notes = append(res.Notes, fmt.Sprintf("could not read the container's OOM count: %v", cerr))
+			}
 		}
 		if c.Timeout > 0 && (res.ExitCode == 124 || res.ExitCode == 137) && res.Duration >= c.Timeout {
 			res.TimedOut = true
