@@ -72,7 +72,10 @@ type Options struct {
 	Until    time.Time // committer date upper bound, inclusive; zero: none
 	Catalog  *nfi.Catalog
 	Settings nfi.Settings
-	Keywords []Keyword
+	// PythonMinor is the Python 3 minor version whose grammar decides
+	// whether a file version parses (nfi.Engine.PythonMinor; 0: the newest).
+	PythonMinor int
+	Keywords    []Keyword
 	// Blocklist holds repository names (owner/name) whose changes are dropped.
 	Blocklist []string
 	// Diff-size bounds on added+deleted lines of a pair; Max 0 means no bound.
@@ -323,6 +326,7 @@ func Run(ctx context.Context, opts Options, w io.Writer) (*Summary, error) {
 		maxBytes = 1 << 20
 	}
 	engine.MaxFileSize = maxBytes
+	engine.PythonMinor = opts.PythonMinor
 	if opts.Rev == "" {
 		opts.Rev = "HEAD"
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/polynfi/polynfi/nfi/pyast"
 	"github.com/polynfi/polynfi/syntax"
+	"github.com/polynfi/polynfi/syntax/pyparse"
 )
 
 // Catalog is a versioned list of rules, in ID order.
@@ -56,6 +57,15 @@ type Engine struct {
 	isComment    []bool                     // by Python KindID
 	ruffExact    map[string]map[string]bool // Ruff code → polynfi IDs with that exact oracle
 	perFile      []perFileIgnore
+	// PythonMinor is the Python 3 minor version whose grammar decides
+	// validity (8 through 14; 0, the default, is the newest, 14). See
+	// ParsePython. Set it before the first Score.
+	PythonMinor int
+	// TreeSitter makes Score parse with tree-sitter and take its error
+	// nodes as syntax errors: polynfi's front end before the Go parser
+	// (syntax/pyparse), kept as the oracle of the tests that check the
+	// two give the same scores. Set it before the first Score.
+	TreeSitter bool
 	// MaxFileSize is the largest file scored, in bytes; larger files are
 	// reported with status too_large. 0 means no limit.
 	MaxFileSize int
@@ -179,7 +189,7 @@ func (e *Engine) Total(a Aspect) int { return e.total[a] }
 // Status values of a FileScore.
 const (
 	StatusOK          = "ok"           // scored
-	StatusSyntaxError = "syntax_error" // tree-sitter found an ERROR or MISSING node
+	StatusSyntaxError = "syntax_error" // CPython's grammar rejects the file (see ParsePython)
 	StatusBinary      = "binary"       // contains NUL bytes
 	StatusEncoding    = "encoding_error"
 	StatusTooLarge    = "too_large"
@@ -194,24 +204,60 @@ const (
 // and is copied into the result.
 func (e *Engine) Score(parser *syntax.Parser, path string, src []byte) FileScore {
 	fs := FileScore{Path: path, Bytes: len(src)}
+	raw := src
 	src, status, err := e.decode(src)
 	if status != StatusOK {
 		fs.Status, fs.Error = status, err
 		return fs
 	}
-	tree, perr := parser.Parse(syntax.Python, src)
-	if perr != nil {
-		fs.Status, fs.Error = StatusSyntaxError, &FileError{Line: 1, Column: 1, Message: perr.Error()}
-		return fs
+	var tree *syntax.Tree
+	if e.TreeSitter {
+		t, perr := parser.Parse(syntax.Python, src)
+		if perr != nil {
+			fs.Status, fs.Error = StatusSyntaxError, &FileError{Line: 1, Column: 1, Message: perr.Error()}
+			return fs
+		}
+		if ferr := SyntaxError(t); ferr != nil {
+			t.Release()
+			fs.Status, fs.Error = StatusSyntaxError, ferr
+			return fs
+		}
+		tree = t
+	} else {
+		t, ferr := ParsePython(parser, src, !sameBytes(raw, src), e.PythonMinor)
+		if ferr != nil {
+			fs.Status, fs.Error = StatusSyntaxError, ferr
+			return fs
+		}
+		tree = t
 	}
 	// The FileScore holds nothing of the tree: its storage goes back to the
 	// parser for the next file.
 	defer tree.Release()
-	if ferr := SyntaxError(tree); ferr != nil {
-		fs.Status, fs.Error = StatusSyntaxError, ferr
-		return fs
-	}
 	return e.ScoreTree(path, tree)
+}
+
+// ParsePython parses src, the UTF-8 text DecodeSource returned (decoded:
+// it was converted from the encoding its PEP 263 declaration names), as
+// Python 3.minor (8 through 14; 0: the newest) with the Go parser
+// (syntax.Parser.ParsePython). It returns the tree, or nil and the first
+// syntax error as CPython's ast.parse of that version reports it: its
+// 1-based line, 1-based column (in characters, SyntaxError.offset) and
+// message in CPython's words ("invalid syntax", "expected ':'",
+// "unterminated string literal (detected at line 3)", ...). Release the
+// tree when done.
+func ParsePython(parser *syntax.Parser, src []byte, decoded bool, minor int) (*syntax.Tree, *FileError) {
+	t, perr := parser.ParsePython(src, pyparse.Options{Minor: minor, Decoded: decoded})
+	if perr != nil {
+		return nil, &FileError{Line: perr.Line, Column: perr.Col, Message: perr.Msg}
+	}
+	return t, nil
+}
+
+// sameBytes reports whether a and b are the same memory (DecodeSource
+// returns its input when it is UTF-8 already).
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // SyntaxError describes the first syntax error of tree (see innermostError)

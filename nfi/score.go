@@ -56,7 +56,9 @@ func NewScores(m map[Aspect]float64) Scores {
 	return s
 }
 
-// FileError locates why a file could not be scored. Line and Column are 1-based.
+// FileError locates why a file could not be scored. Line and Column are
+// 1-based; for a syntax error they are CPython's (SyntaxError.lineno and
+// .offset: the column counts characters) and Message is CPython's message.
 type FileError struct {
 	Line    int    `json:"line"`
 	Column  int    `json:"column"`

@@ -40,15 +40,42 @@ func loadPyKinds() {
 // Python 3 grammar of minor version minor (0: the newest) and returns the
 // Tree Parse builds with tree-sitter for the same source (same kinds,
 // symbols, fields, spans and positions), or the first syntax error as
-// CPython reports it. A Tree from it has no error nodes.
+// CPython reports it. A Tree from it has no error nodes. Prefer
+// Parser.ParsePython in loops (it reuses released trees' storage).
 func ParsePythonGo(src []byte, minor int) (*Tree, *pyparse.Error) {
-	pt, perr := pyparse.Parse(src, pyparse.Options{Minor: minor})
+	return goPython(src, pyparse.Options{Minor: minor}, nil)
+}
+
+// ParsePython parses src as Python 3.opt.Minor (0: the newest; outside 8-14
+// the nearest; opt.Decoded: src is text already decoded by its PEP 263
+// declaration; opt.Nodes is ignored) with the Go parser (package pyparse): it returns the tree
+// Parse(Python, src) returns when tree-sitter parses src without an error
+// (same kinds, symbols, fields, spans and positions), and decides validity
+// as CPython's ast.parse does: a nil Tree and the first syntax error
+// (1-based line, 1-based column in characters, CPython's message) when
+// CPython rejects src. The tree's storage comes from a released tree when
+// it fits, and goes back to the Parser with Release.
+func (p *Parser) ParsePython(src []byte, opt pyparse.Options) (*Tree, *pyparse.Error) {
+	var spare []pyparse.Node
+	if p.spare != nil {
+		spare = unsafe.Slice((*pyparse.Node)(unsafe.Pointer(unsafe.SliceData(p.spare))), cap(p.spare))[:0]
+	}
+	opt.Nodes = spare
+	t, err := goPython(src, opt, p)
+	if t != nil && cap(spare) > 0 && unsafe.SliceData(t.Nodes) == unsafe.SliceData(p.spare) {
+		p.spare = nil // now the tree's
+	}
+	return t, err
+}
+
+func goPython(src []byte, opt pyparse.Options, owner *Parser) (*Tree, *pyparse.Error) {
+	pt, perr := pyparse.Parse(src, opt)
 	if perr != nil {
 		return nil, perr
 	}
 	pyKindsOnce.Do(loadPyKinds)
 	// same layout (checked below): rewrite the kinds and fields in place
-	nodes := unsafe.Slice((*Node)(unsafe.Pointer(unsafe.SliceData(pt.Nodes))), len(pt.Nodes))
+	nodes := unsafe.Slice((*Node)(unsafe.Pointer(unsafe.SliceData(pt.Nodes))), cap(pt.Nodes))[:len(pt.Nodes)]
 	for i := range pt.Nodes {
 		p := &pt.Nodes[i]
 		id := pyAnon[p.Kind]
@@ -61,7 +88,7 @@ func ParsePythonGo(src []byte, minor int) (*Tree, *pyparse.Error) {
 	}
 	pt.Nodes = nil
 	return &Tree{Lang: Python, Source: pt.Source, Nodes: nodes, firstError: NoNode,
-		lineStarts: computeLineStarts(pt.Source)}, nil
+		lineStarts: pt.LineStarts, owner: owner}, nil
 }
 
 // pyparse.Node must have Node's memory layout (ParsePythonGo reuses its

@@ -43,8 +43,10 @@ type evalOptions struct {
 	retrieval   string
 	metricsOnly bool
 	nfiDeltas   bool
-	writable    []string
-	toolchains  []string
+	// pythonVersion is --python-version (see engineFlags).
+	pythonVersion string
+	writable      []string
+	toolchains    []string
 	// Chaining `polynfi run` (--agent): the agent's runs go to
 	// OUT/agent-runs and their predictions are evaluated.
 	agent        string
@@ -129,10 +131,15 @@ Exit status: 0 when the run completed (unresolved instances are results),
 			if err != nil {
 				return err
 			}
+			minor, err := parsePythonVersion(o.pythonVersion)
+			if err != nil {
+				return err
+			}
 			switch kind {
 			case dataset.KindNFITasks:
 				return runNFIEval(e, nfiEvalOptions{dataset: o.dataset, predictions: o.predictions, out: o.out, workers: o.workers,
-					instanceIDs: o.instanceIDs, timeout: o.timeout, format: o.format, catalog: o.catalog, config: o.config, reposDir: o.reposDir, noIsolation: o.noIsolation})
+					instanceIDs: o.instanceIDs, timeout: o.timeout, format: o.format, catalog: o.catalog, config: o.config, reposDir: o.reposDir, noIsolation: o.noIsolation,
+					pythonMinor: minor})
 			default:
 				return runInstanceEval(e, o)
 			}
@@ -153,6 +160,7 @@ Exit status: 0 when the run completed (unresolved instances are results),
 	f.BoolVar(&o.noIsolation, "no-isolation", false, "run tests without bubblewrap (unsafe with untrusted patches; every record and the report say so); without it, polynfi refuses to run tests when bubblewrap is unavailable")
 	f.StringVar(&o.retrieval, "retrieval", "compatible", "retrieval metrics: compatible, extended or off")
 	f.BoolVar(&o.metricsOnly, "metrics-only", false, "compute retrieval metrics only, without running tests")
+	f.StringVar(&o.pythonVersion, "python-version", "", pythonVersionHelp+" (NFI tasks and --nfi)")
 	f.BoolVar(&o.nfiDeltas, "nfi", true, "score the changed .py files with the NFI rules before and after the model patch (--nfi=false to skip)")
 	f.StringVar(&o.agent, "agent", "", "run this agent first (as `polynfi run --agent`, into OUT/agent-runs) and evaluate its predictions")
 	f.StringVar(&o.agentCmd, "agent-cmd", "", "with --agent: the agent's command template (see `polynfi run --help`)")
@@ -379,6 +387,9 @@ func runInstanceEval(e *env, o evalOptions) error {
 			}
 		}
 		if h.NFI, err = nfi.NewEngine(cat, settings); err != nil {
+			return err
+		}
+		if h.NFI.PythonMinor, err = parsePythonVersion(o.pythonVersion); err != nil {
 			return err
 		}
 	}

@@ -31,6 +31,8 @@ type nfiEvalOptions struct {
 	reposDir string
 	// noIsolation runs the tasks' tests without bubblewrap.
 	noIsolation bool
+	// pythonMinor is --python-version's minor version (0: the newest).
+	pythonMinor int
 }
 
 // runNFIEval evaluates predictions on SWE-NFI tasks (spec §3.1), writes one
@@ -76,6 +78,7 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 	if err != nil {
 		return err
 	}
+	eng.PythonMinor = o.pythonMinor
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}

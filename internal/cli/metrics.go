@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -88,7 +89,7 @@ Exit status: 0, or 3 when a file could not be read or parsed (the other files
 are still reported).`
 
 func newMetricsCmd(e *env) *cobra.Command {
-	var format string
+	var format, pyVersion string
 	cmd := &cobra.Command{
 		Use:   "metrics PATH...",
 		Short: "Cyclomatic complexity, raw metrics, Halstead and maintainability index (radon semantics)",
@@ -105,7 +106,11 @@ func newMetricsCmd(e *env) *cobra.Command {
 			if len(missing) > 0 {
 				return fmt.Errorf("no such file or directory: %s", strings.Join(missing, ", "))
 			}
-			results := analyzeFiles(e, files)
+			minor, err := parsePythonVersion(pyVersion)
+			if err != nil {
+				return err
+			}
+			results := analyzeFiles(e, files, minor)
 			if err := e.ctx.Err(); err != nil {
 				return err
 			}
@@ -131,12 +136,13 @@ func newMetricsCmd(e *env) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json")
+	cmd.Flags().StringVar(&pyVersion, "python-version", "", pythonVersionHelp)
 	return cmd
 }
 
 // analyzeFiles measures files on all cores, one parser per worker; the
 // results keep the order of files.
-func analyzeFiles(e *env, files []string) []metricsResult {
+func analyzeFiles(e *env, files []string, minor int) []metricsResult {
 	results := make([]metricsResult, len(files))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -147,7 +153,7 @@ func analyzeFiles(e *env, files []string) []metricsResult {
 			p := syntax.NewParser()
 			defer p.Close()
 			for i := range next {
-				results[i] = analyzeFile(p, files[i])
+				results[i] = analyzeFile(p, files[i], minor)
 			}
 		}()
 	}
@@ -162,7 +168,7 @@ func analyzeFiles(e *env, files []string) []metricsResult {
 	return results
 }
 
-func analyzeFile(p *syntax.Parser, path string) metricsResult {
+func analyzeFile(p *syntax.Parser, path string, minor int) metricsResult {
 	r := metricsResult{path: path}
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -170,17 +176,14 @@ func analyzeFile(p *syntax.Parser, path string) metricsResult {
 		return r
 	}
 	// the same checks and messages as polynfi score
+	raw := src
 	src, status, ferr := nfi.DecodeSource(src)
 	if ferr != nil {
 		r.err = fmt.Errorf("%s at %v", status, ferr)
 		return r
 	}
-	t, err := p.Parse(syntax.Python, src)
-	if err != nil {
-		r.err = err
-		return r
-	}
-	if ferr := nfi.SyntaxError(t); ferr != nil {
+	t, ferr := nfi.ParsePython(p, src, !utf8.Valid(raw), minor)
+	if ferr != nil {
 		r.err = fmt.Errorf("%s at %v", nfi.StatusSyntaxError, ferr)
 		return r
 	}

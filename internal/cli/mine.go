@@ -101,7 +101,7 @@ RFC 3339 times and bound the committer date.`,
 			if err != nil {
 				return err
 			}
-			opts.Catalog, opts.Settings, opts.Rev = eng.Catalog, eng.Settings, rev
+			opts.Catalog, opts.Settings, opts.Rev, opts.PythonMinor = eng.Catalog, eng.Settings, rev, eng.PythonMinor
 
 			// The dropped file's flush and close errors are checked like
 			// the output's: a full disk must not leave a truncated file

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -27,6 +28,26 @@ type engineFlags struct {
 	suppressible bool
 	perFile      []string
 	exclude      []string
+	// pythonVersion is --python-version ("3.8" ... "3.14", "" the newest).
+	pythonVersion string
+}
+
+// pythonVersionHelp is the help of --python-version.
+const pythonVersionHelp = "Python version whose grammar decides validity, 3.8 through 3.14 (default: the newest, 3.14); see docs/pyparse.md for the constructs that depend on it"
+
+// parsePythonVersion turns --python-version's value into the minor version
+// nfi.Engine.PythonMinor takes: "" → 0 (the newest), "3.N" → N for N in
+// 8..14 ("3.N.P" and "N" not accepted, so that a typo does not pass).
+func parsePythonVersion(v string) (int, error) {
+	if v == "" {
+		return 0, nil
+	}
+	rest, ok := strings.CutPrefix(v, "3.")
+	n, err := strconv.Atoi(rest)
+	if !ok || err != nil || n < 8 || n > 14 || strconv.Itoa(n) != rest {
+		return 0, usagef("--python-version %q: want 3.8 through 3.14", v)
+	}
+	return n, nil
 }
 
 func (f *engineFlags) register(c *cobra.Command) {
@@ -35,6 +56,7 @@ func (f *engineFlags) register(c *cobra.Command) {
 	c.Flags().BoolVar(&f.noConfig, "isolated", false, "ignore configuration files")
 	c.Flags().StringSliceVar(&f.selects, "select", nil, "rules to run: IDs, aspect codes or ID prefixes (replaces the config's select)")
 	c.Flags().StringSliceVar(&f.ignores, "ignore", nil, "rules to skip (added to the config's ignore)")
+	c.Flags().StringVar(&f.pythonVersion, "python-version", "", pythonVersionHelp)
 }
 
 // registerSuppressions adds the flags of the commands that honour
@@ -53,6 +75,10 @@ func (f *engineFlags) engine(start string) (*nfi.Engine, error) {
 	cat, err := catalog.Get(f.catalog)
 	if err != nil {
 		return nil, usageError{err}
+	}
+	minor, err := parsePythonVersion(f.pythonVersion)
+	if err != nil {
+		return nil, err
 	}
 	var s nfi.Settings
 	path := f.config
@@ -96,6 +122,7 @@ func (f *engineFlags) engine(start string) (*nfi.Engine, error) {
 		return nil, err
 	}
 	e.Suppressions = f.suppressible && !f.ignoreNoqa
+	e.PythonMinor = minor
 	return e, nil
 }
 

@@ -1,5 +1,7 @@
 package pyparse
 
+import "bytes"
+
 // Expressions, following CPython's grammar (python.gram) for what is
 // accepted and tree-sitter-python's grammar.js for the tree built.
 
@@ -21,9 +23,11 @@ func (p *parser) starExpressions() int32 {
 		}
 		start := p.p
 		e := p.starExpression()
-		if p.nodes[e].kind == kListSplat && !p.oneTrailer(p.nodes[p.nodes[e].first].next) {
-			// later elements: tree-sitter keeps "*name", "*name.attr" and
-			// "*name[...]" whole, reads anything longer as reparseSplat does
+		if p.nodes[e].kind == kListSplat && (!p.oneTrailer(p.nodes[p.nodes[e].first].next) || !p.atFileEnd(e)) {
+			// later elements: tree-sitter reads them as reparseSplat does
+			// except "*name", and "*name.attr" or "*name[...]" as the
+			// last element of the file's last statement (nothing but
+			// blank lines and a comment on the same line after it)
 			e = p.reparseSplat(start, e)
 		}
 		p.add(l, e, 0)
@@ -41,6 +45,26 @@ func (p *parser) oneTrailer(e int32) bool {
 		return p.nodes[p.nodes[e].first].kind == kIdentifier
 	}
 	return false
+}
+
+// atFileEnd reports whether node e, just parsed, ends the file's last
+// statement: no comma follows it, only NEWLINE, DEDENT and the end of input
+// come after it, and no comment starts on a later line.
+func (p *parser) atFileEnd(e int32) bool {
+	for i := p.p; i < len(p.toks); i++ {
+		switch p.toks[i].kind {
+		case tNewline, tDedent, tEOF:
+		default:
+			return false
+		}
+	}
+	end := p.nodes[e].end
+	for i := len(p.extras) - 1; i >= 0 && p.extras[i].start >= end; i-- {
+		if bytes.IndexByte(p.src[end:p.extras[i].start], '\n') >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // reparseSplat rebuilds the star expression just parsed from token start

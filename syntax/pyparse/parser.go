@@ -18,6 +18,14 @@ type Options struct {
 	// Minor is the Python 3 minor version, 8 through 14; 0 means Latest,
 	// and a value outside the range the nearest version in it.
 	Minor int
+	// Nodes, when its capacity holds the tree, is used as the tree's node
+	// storage (a released tree's, to save allocating and clearing it per
+	// file); nil or too small: fresh memory.
+	Nodes []Node
+	// Decoded says that src is already the UTF-8 text of the file (its
+	// caller decoded it by its PEP 263 declaration): the declaration is
+	// not applied again.
+	Decoded bool
 }
 
 var (
@@ -228,7 +236,10 @@ func Parse(src []byte, opt Options) (*Tree, *Error) {
 	case minor < 8:
 		minor = 8
 	}
-	text, msg := decodeSource(src)
+	text, msg := src, ""
+	if !opt.Decoded {
+		text, msg = decodeSource(src)
+	}
 	if msg != "" {
 		return nil, &Error{Line: 1, Col: 1, Msg: msg}
 	}
@@ -236,21 +247,21 @@ func Parse(src []byte, opt Options) (*Tree, *Error) {
 		// another encoding: validity from the decoded text, the tree (if
 		// its tokens allow) over the original bytes, as tree-sitter reads
 		// them
-		t, err := parse(text, minor, false)
+		t, err := parse(text, minor, false, nil)
 		if err != nil {
 			return nil, err
 		}
-		if raw, err := parse(src, minor, true); err == nil {
+		if raw, err := parse(src, minor, true, opt.Nodes); err == nil {
 			return raw, nil
 		}
 		return t, nil
 	}
-	return parse(src, minor, false)
+	return parse(src, minor, false, opt.Nodes)
 }
 
 // parse parses UTF-8 src (or, with anyBytes, src whose non-ASCII bytes
 // only occur in strings and comments).
-func parse(src []byte, minor int, anyBytes bool) (*Tree, *Error) {
+func parse(src []byte, minor int, anyBytes bool, into []Node) (*Tree, *Error) {
 	bufs := bufPool.Get().(*buffers)
 	defer bufPool.Put(bufs)
 	lx := tokenize(src, minor, bufs, anyBytes)
@@ -293,7 +304,8 @@ func parse(src []byte, minor int, anyBytes bool) (*Tree, *Error) {
 	if perr != nil {
 		return nil, perr
 	}
-	return &Tree{Source: src, Nodes: flatten(src, p.nodes, root, lx.extras)}, nil
+	nodes, ls := flatten(src, p.nodes, root, lx.extras, into)
+	return &Tree{Source: src, Nodes: nodes, LineStarts: ls}, nil
 }
 
 func (p *parser) fail(at int, format string, args ...any) {

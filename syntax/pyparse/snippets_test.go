@@ -58,6 +58,16 @@ var snippets = []string{
 	`new_s = re.sub(rf"\$\{{{k}\}}", v, s) + rf'\\{char}+' + rf"\{c}" + rf"({c}|_)\\"` + "\n",
 	"try:\n    pass\nexcept *TypeError as e:\n    pass\n",
 	"# comment\r\nx = 1  # c\r\n",
+	// a later "*name[...]"/"*name.attr" of a bare tuple: whole only at the
+	// end of the file (werkzeug's datastructures/headers.py)
+	"return a, *item[1:]\nx = 1\n",
+	"return a, *item[1:]\n",
+	"return a, *b.c  # c\n\n",
+	"def f():\n    return a, *b.c\n# c\n",
+	"def f():\n    return a, *b.c\n\n\n",
+	"x = a, *b.c;\n",
+	"return a, *b[1], c\n",
+	"return a, *item[1:],\n",
 	"match x:\n    case A(value=str() as doc):\n        pass\n",
 	"[*range(4)]\n[*ts.static_order()]\n[*a.b]\n[*a[1]]\n[*a]\n[x, *a.b]\n[*a.b, x]\n{*a.b}\n(*a.b,)\n(*a(),)\nf(*a.b)\nf(x, *a.b())\nx = *a.b, c\nx = c, *a.b\n",
 	"x = c, *a.b()\nx = c, *a[0].b\nx = c, *a + b\ndef f():\n    return item[0].lower(), *item[1:]\n",

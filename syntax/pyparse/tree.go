@@ -67,6 +67,9 @@ type Node struct {
 type Tree struct {
 	Source []byte
 	Nodes  []Node
+	// LineStarts are the byte offsets where Source's lines start ([0] is 0;
+	// a line ends at "\n").
+	LineStarts []uint32
 }
 
 // bnode is a node under construction: children in a linked list.
@@ -82,8 +85,13 @@ type bnode struct {
 // extras (comments, line continuations) into the deepest node whose span
 // holds them: tree-sitter attaches an extra to the node being built when
 // tokens of that node lie on both sides of it.
-func flatten(src []byte, nodes []bnode, root int32, extras []extra) []Node {
-	f := flattener{nodes: nodes, extras: extras, out: make([]Node, 0, len(nodes)+len(extras))}
+func flatten(src []byte, nodes []bnode, root int32, extras []extra, into []Node) ([]Node, []uint32) {
+	out := into[:0]
+	if n := len(nodes) + len(extras); cap(into) < n {
+		// some slack, so that the storage can be reused for most later files
+		out = make([]Node, 0, n+n/4)
+	}
+	f := flattener{nodes: nodes, extras: extras, out: out}
 	f.walk(root, -1)
 	// rows and columns: starts never decrease in preorder, so a cursor
 	// finds their line; an end is searched from its node's start line
@@ -115,7 +123,7 @@ func flatten(src []byte, nodes []bnode, root int32, extras []extra) []Node {
 		}
 		n.EndRow, n.EndCol = uint32(r), n.EndByte-ls[r]
 	}
-	return f.out
+	return f.out, ls
 }
 
 type flattener struct {
