@@ -70,6 +70,11 @@ func (f *engineFlags) registerSuppressions(c *cobra.Command) {
 	c.Flags().StringSliceVar(&f.replaceExclude, "exclude", nil, "path patterns to skip instead of the default list and the config's exclude (--exclude= for none)")
 }
 
+// testEngineHook, set only by tests (never concurrently with other
+// commands), changes each engine the flags build: the front-end test scores
+// with tree-sitter through it (nfi.Engine.TreeSitter) as its oracle.
+var testEngineHook func(*nfi.Engine)
+
 // engine builds the engine from the flags and the settings file found from start.
 func (f *engineFlags) engine(start string) (*nfi.Engine, error) {
 	cat, err := catalog.Get(f.catalog)
@@ -123,6 +128,9 @@ func (f *engineFlags) engine(start string) (*nfi.Engine, error) {
 	}
 	e.Suppressions = f.suppressible && !f.ignoreNoqa
 	e.PythonMinor = minor
+	if testEngineHook != nil {
+		testEngineHook(e)
+	}
 	return e, nil
 }
 

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/polynfi/polynfi/internal/citest"
 )
 
 var (
@@ -43,6 +45,26 @@ func StdlibDir() string { load(); return stdlibDir }
 
 // SitePackagesDir returns python3's site-packages (sysconfig "purelib"), or "".
 func SitePackagesDir() string { load(); return siteDir }
+
+// All returns every .py file of the standard library (site-packages
+// skipped) and of site-packages, the corpus of the whole-corpus tests, or
+// skips tb when there is no python3 (fails it when CI=true).
+func All(tb testing.TB) []string {
+	tb.Helper()
+	d := StdlibDir()
+	if d == "" {
+		citest.Missing(tb, "no python3 standard library on this machine")
+	}
+	files := PythonFiles(d, 0, "site-packages")
+	if sp := SitePackagesDir(); sp != "" {
+		files = append(files, PythonFiles(sp, 0)...)
+	}
+	return files
+}
+
+// WholeCorpus reports whether the whole-corpus tests run on All rather
+// than a sample: under CI=true, or with PYPARSE_CORPUS=all.
+func WholeCorpus() bool { return citest.InCI() || os.Getenv("PYPARSE_CORPUS") == "all" }
 
 // PythonFiles returns the .py files under root in lexical order, skipping
 // directories named in skip. limit ≤ 0 means all.
@@ -79,12 +101,13 @@ func PythonFiles(root string, limit int, skip ...string) []string {
 }
 
 // StdlibSample returns up to n standard-library .py files spread evenly over
-// the library (site-packages excluded), or skips tb when there is no python3.
+// the library (site-packages excluded), or skips tb when there is no python3
+// (fails it when CI=true).
 func StdlibSample(tb testing.TB, n int) []string {
 	tb.Helper()
 	d := StdlibDir()
 	if d == "" {
-		tb.Skip("no python3 standard library on this machine")
+		citest.Missing(tb, "no python3 standard library on this machine")
 	}
 	return PythonFiles(d, n, "site-packages")
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polynfi/polynfi/internal/corpus"
 	"github.com/polynfi/polynfi/syntax"
 	"github.com/polynfi/polynfi/syntax/pyparse"
 )
@@ -133,7 +134,7 @@ func TestGeneratedDifferential(t *testing.T) {
 	for _, s := range snippets {
 		inputs = append(inputs, s, mutate(r, s), mutate(r, s))
 	}
-	for _, f := range corpusFiles(t, 30) {
+	for _, f := range corpus.StdlibSample(t, 30) {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			continue
@@ -161,6 +162,7 @@ func TestGeneratedDifferential(t *testing.T) {
 	p := syntax.NewParser()
 	defer p.Close()
 	agree, lineAgree, invalid, compared, identical := 0, 0, 0, 0, 0
+	posAgree, msgAgree := 0, 0
 	var bad []string
 	for i, in := range inputs {
 		tr, perr := pyparse.Parse([]byte(in), pyparse.Options{Minor: minor})
@@ -183,6 +185,14 @@ func TestGeneratedDifferential(t *testing.T) {
 		if perr != nil {
 			if strings.HasPrefix(verdicts[i], fmt.Sprintf("%d:", perr.Line)) {
 				lineAgree++
+				if strings.HasPrefix(verdicts[i], fmt.Sprintf("%d:%d:", perr.Line, perr.Col)) {
+					posAgree++
+				}
+			}
+			if _, msg, ok := strings.Cut(verdicts[i], ": "); ok && msg == perr.Msg {
+				msgAgree++
+			}
+			if strings.HasPrefix(verdicts[i], fmt.Sprintf("%d:", perr.Line)) {
 			} else if os.Getenv("PYPARSE_LINES") != "" {
 				t.Logf("line: %q: python3 %q, pyparse %v", in, verdicts[i], perr)
 			}
@@ -208,8 +218,8 @@ func TestGeneratedDifferential(t *testing.T) {
 		}
 	}
 	rate := float64(agree) / float64(len(inputs))
-	t.Logf("%d generated inputs (%d invalid for CPython): validity agrees on %d (%.1f%%), first-error line on %d of %d invalid; trees identical on %d of %d compared",
-		len(inputs), invalid, agree, 100*rate, lineAgree, invalid, identical, compared)
+	t.Logf("%d generated inputs (%d invalid for CPython): validity agrees on %d (%.1f%%), first-error line on %d of %d invalid, line and column on %d, message on %d; trees identical on %d of %d compared",
+		len(inputs), invalid, agree, 100*rate, lineAgree, invalid, posAgree, msgAgree, identical, compared)
 	// Regression floors, set from the measured values (see the commit
 	// messages); raise them as the parser improves.
 	if rate < 0.97 {
