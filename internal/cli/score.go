@@ -434,6 +434,10 @@ func (t *textScoreSink) close(s scoreSummary) error {
 type jsonScoreSink struct {
 	w     *bufio.Writer
 	first bool
+	// buf and enc encode each file record (marshalPlain's encoding) into
+	// one reused buffer
+	buf bytes.Buffer
+	enc *json.Encoder
 }
 
 func newJSONScoreSink(w io.Writer, e *nfi.Engine) *jsonScoreSink {
@@ -456,9 +460,18 @@ func marshalPlain(v any) ([]byte, error) {
 }
 
 func (s *jsonScoreSink) file(fs nfi.FileScore) error {
-	b, err := marshalPlain(fs)
-	if err != nil {
+	if s.enc == nil {
+		s.enc = json.NewEncoder(&s.buf)
+		s.enc.SetEscapeHTML(false)
+	}
+	s.buf.Reset()
+	if err := s.enc.Encode(fs); err != nil {
 		return err
+	}
+	b := bytes.TrimRight(s.buf.Bytes(), "\n")
+	if s.buf.Cap() > 1<<22 {
+		// one huge record must not pin its buffer for the run
+		defer func() { s.buf = bytes.Buffer{}; s.enc = nil }()
 	}
 	if !s.first {
 		s.w.WriteString(",\n")

@@ -218,7 +218,7 @@ func TestScoreOnlyInvalid(t *testing.T) {
 	if code != ExitOK {
 		t.Errorf("exit %d, want %d", code, ExitOK)
 	}
-	for _, want := range []string{`invalid (syntax_error at 1:7: syntax error: missing ")")`, "mean S_p: none (no valid file)"} {
+	for _, want := range []string{`invalid (syntax_error at 1:7: invalid syntax)`, "mean S_p: none (no valid file)"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}

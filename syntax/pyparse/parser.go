@@ -202,6 +202,8 @@ type parser struct {
 	extras []extra
 	// splatAtom makes the next atom "*name" (see reparseSplat)
 	splatAtom bool
+	// maxP is the furthest token an abandoned alternative failed at
+	maxP int
 	// funcDepth etc. are not tracked: ast.parse does not check them
 }
 
@@ -298,6 +300,13 @@ func parse(src []byte, minor int, anyBytes bool, into []Node) (*Tree, *Error) {
 	// when the parser asks for them).
 	// CPython also reports a tokenizer error found further on in place of
 	// a generic "invalid syntax" (it tokenizes the rest of the file first).
+	// An open bracket at the end of input is an error only once the parser
+	// gets there: CPython's check of the rest of the file after a generic
+	// "invalid syntax" does not raise it (the tokenizer returns an error
+	// token without an exception).
+	if lx.err != nil && lx.eofErr && perr != nil && p.toks[max(p.p, p.maxP)].kind != tErr {
+		return nil, perr
+	}
 	if lx.err != nil && (perr == nil || lx.err.Byte <= perr.Byte || p.toks[p.p].kind == tErr || perr.Msg == "invalid syntax") {
 		return nil, lx.err
 	}
@@ -678,6 +687,7 @@ func (p *parser) attempt(fn func() int32) (n int32, ok bool) {
 			if _, isErr := r.(syntaxErr); !isErr {
 				panic(r)
 			}
+			p.maxP = max(p.maxP, p.p)
 			p.p, p.nodes = save, p.nodes[:saveN]
 			ok = false
 		}

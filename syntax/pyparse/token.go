@@ -97,6 +97,9 @@ type lexer struct {
 	lastEnd int // end of the last token or extra
 	// comment-only lines since the last NEWLINE: indent and end offset
 	cmts []cmtLine
+	// eofErr: err is a bracket left open at the end of input, which
+	// CPython reports only when the parser reaches the end
+	eofErr bool
 }
 
 type cmtLine struct{ indent, end int }
@@ -497,6 +500,7 @@ func (lx *lexer) finish() bool {
 		return false
 	}
 	if len(lx.parens) > 0 {
+		lx.eofErr = lx.err == nil
 		lx.fail(lx.parenAt[len(lx.parenAt)-1], "'%c' was never closed", lx.parens[len(lx.parens)-1])
 		return false
 	}
