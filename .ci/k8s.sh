@@ -6,8 +6,8 @@
 # about 15 min cold on 2 cores), starts the cluster and loads the test image.
 # `up` also starts the loopback image registry (k8s/cluster/registry.sh,
 # built once and cached) and checks that every server listens on 127.0.0.1
-# only. `test` runs the kubernetes tests against it (runtime, CLI, harness); `down` removes the
-# cluster (not the cache). Idempotent.
+# only. `test` runs the kubernetes tests against it (runtime, CLI, harness);
+# `down` removes the cluster and the registry (not the cache). Idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 case ${1:-up} in
@@ -42,7 +42,8 @@ test)
   # the runtime's own tests, then the sample's verdicts, a SIGKILLed run,
   # images pushed to the loopback registry and pulled by the node, and the
   # hostile-patch suite, all in pods of the local cluster
-  go test -count=1 -timeout 60m -run 'Kubernetes|LabelValue' ./runtime/ ./internal/cli/ ./harness/ ;;
+  # one package at a time: the hostile suite's fork bomb loads the node for minutes
+  go test -p 1 -count=1 -timeout 60m -run 'Kubernetes|LabelValue' ./runtime/ ./internal/cli/ ./harness/ ;;
 down) bash k8s/cluster/down.sh ;;
 *) echo "usage: $0 up|test|down" >&2; exit 2 ;;
 esac

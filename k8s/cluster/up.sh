@@ -266,8 +266,9 @@ failSwapOn: false
 resolvConf: /etc/resolv.conf
 podLogsDir: "$S/logs/pods"
 maxPods: 250
-# a fork bomb in a pod stops at this many processes, not at the machine's limit
-podPidsLimit: 4096
+# a fork bomb in a pod stops at this many tasks (processes and threads), not at
+# the machine's limit (Maven, Gradle and Jest stay well below)
+podPidsLimit: 1024
 kubeAPIQPS: 100
 kubeAPIBurst: 200
 serializeImagePulls: false
