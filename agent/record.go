@@ -10,6 +10,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/runtime"
 )
 
@@ -39,10 +40,22 @@ const (
 	PredictionsFile = "predictions.jsonl"
 )
 
-// Timing splits a run's wall time, in seconds. OverheadS is polynfi's own
-// share (workspace, collection, records): TotalS − AgentS.
+// Timing splits a run's wall time, in seconds. AgentS is the agent
+// command's own wall time (process start to exit); OverheadS is polynfi's
+// own share (workspace or container start and preparation, collection,
+// records): TotalS − AgentS − ImageS − SetupS.
 type Timing struct {
-	PrepareS  float64 `json:"prepare_s"`
+	PrepareS float64 `json:"prepare_s"`
+	// ImageS is the time to resolve (or build) the instance's image;
+	// SetupS the agent set-up in the container (--agent-copy, --agent-setup).
+	// Neither is counted in OverheadS.
+	ImageS float64 `json:"image_s,omitempty"`
+	// SandboxS is the sandbox's start (a container: create, start, the
+	// base repository, the prompt and workspace copied in), RemoveS its
+	// removal; both are part of OverheadS.
+	SandboxS  float64 `json:"sandbox_s,omitempty"`
+	RemoveS   float64 `json:"remove_s,omitempty"`
+	SetupS    float64 `json:"setup_s,omitempty"`
 	AgentS    float64 `json:"agent_s"`
 	CollectS  float64 `json:"collect_s"`
 	RecordS   float64 `json:"record_s"`
@@ -71,10 +84,14 @@ type Record struct {
 	Command  string       `json:"command,omitempty"`
 	EnvNames []string     `json:"env_names,omitempty"` // the variables the agent saw (values not recorded)
 	Sandbox  runtime.Info `json:"sandbox"`
-	Hidden   []string     `json:"hidden,omitempty"` // host paths the agent could not see
-	ExitCode int          `json:"exit_code"`
-	TimedOut bool         `json:"timed_out"`
-	Notes    []string     `json:"notes,omitempty"`
+	// Image is the instance's image and how it was obtained (resolved as
+	// `polynfi eval --runtime docker` does), for runs in their instance's
+	// container.
+	Image    *images.Choice `json:"image,omitempty"`
+	Hidden   []string       `json:"hidden,omitempty"` // host paths the agent could not see
+	ExitCode int            `json:"exit_code"`
+	TimedOut bool           `json:"timed_out"`
+	Notes    []string       `json:"notes,omitempty"`
 
 	StartedAt  time.Time `json:"started_at"`
 	FinishedAt time.Time `json:"finished_at"`

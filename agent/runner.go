@@ -84,8 +84,28 @@ type Options struct {
 	// or a container runtime, where the workspace is copied into
 	// ContainerWorkdir of a container from Image and copied back after.
 	Runtime runtime.Runtime
-	// Image is the container image of every run (container runtimes only).
+	// Image is the container image of the runs that have no image of
+	// their own (SWE-NFI tasks) under a container runtime.
 	Image string
+	// Images resolves a repository instance's own image, as the harness
+	// does (package images: the row's image, --image-template, a build
+	// from the row's Dockerfile or task directory). With a container
+	// runtime, an instance's run starts a container from it at the
+	// repository (harness.ContainerWorkdir), replaces its .git by one
+	// commit of the files as they are, and takes the change there.
+	Images harness.ImageResolver
+	// Limits bound each agent container (container runtimes).
+	Limits runtime.Limits
+	// RunKey labels every sandbox (runtime.LabelRun) so that a later run
+	// with the same key removes what a killed one left.
+	RunKey string
+	// Copy lists host files copied into every agent container before the
+	// agent starts (its program, its configuration).
+	Copy []Copy
+	// Setup is a bash script run in every agent container before the
+	// agent (network on, the agent's environment), e.g. to install it;
+	// a failure is the run's error.
+	Setup string
 	// ContainerWorkdir is where the workspace lives in a container
 	// (default DefaultContainerWorkdir).
 	ContainerWorkdir string
@@ -202,6 +222,18 @@ func NewRunner(opt Options, hideAlways []string) (*Runner, error) {
 	r.hide = append(r.hide, os.TempDir()) // a private /tmp
 	return r, nil
 }
+
+// remove removes sb (whatever ctx's state) and times it.
+func (r *Runner) remove(ctx context.Context, sb runtime.Sandbox, rec *Record) {
+	t := time.Now()
+	if err := sb.Remove(context.WithoutCancel(ctx)); err != nil {
+		rec.Notes = append(rec.Notes, "sandbox not removed: "+err.Error())
+	}
+	rec.Timing.RemoveS = time.Since(t).Seconds()
+}
+
+// SetImages sets Options.Images.
+func (r *Runner) SetImages(i harness.ImageResolver) { r.opt.Images = i }
 
 // SetProgress sets Options.Progress.
 func (r *Runner) SetProgress(f func(Event)) { r.opt.Progress = f }
@@ -412,7 +444,13 @@ func (r *Runner) runOne(ctx context.Context, j job) (*Record, error) {
 	rec := &Record{Schema: RecordSchema, InstanceID: j.task.ID(), Agent: r.opt.Name, Preset: r.opt.Agent, Run: j.run,
 		Kind: j.task.Kind(), TaskSHA256: j.task.Fingerprint(), StartedAt: t0.UTC(), ExitCode: -1, Changed: []string{}}
 	rec.Notes = append(rec.Notes, r.notes...)
-	ws, err := prepare(ctx, r.opt.Repos, j.task, r.workDir())
+	var ws *workspace
+	var err error
+	if r.inImage(j.task) {
+		ws, err = prepareBare(j.task, r.workDir())
+	} else {
+		ws, err = prepare(ctx, r.opt.Repos, j.task, r.workDir())
+	}
 	if ctx.Err() != nil {
 		if ws != nil {
 			ws.remove()
@@ -449,10 +487,12 @@ func (r *Runner) runOne(ctx context.Context, j job) (*Record, error) {
 		}
 	}
 	rec.DurationS = res.Duration.Seconds()
-	rec.Timing.AgentS = time.Since(tPrep).Seconds()
+	rec.Timing.AgentS = res.Duration.Seconds()
 	tCol := time.Now()
 	var ch *change
-	if rec.Status != StatusError {
+	if out.change != nil {
+		ch = out.change
+	} else if rec.Status != StatusError && !r.inImage(j.task) {
 		var err error
 		ch, err = ws.collect(ctx, j.task)
 		if ctx.Err() != nil {
@@ -469,7 +509,7 @@ func (r *Runner) runOne(ctx context.Context, j job) (*Record, error) {
 		s := sha256.Sum256([]byte(ch.Patch))
 		rec.PatchSHA256 = hex.EncodeToString(s[:])
 	}
-	rec.Timing.CollectS = time.Since(tCol).Seconds()
+	rec.Timing.CollectS = time.Since(tCol).Seconds() + out.collectS
 	return rec, r.save(j, rec, ch, &res, &out, t0)
 }
 
@@ -482,6 +522,29 @@ func (r *Runner) exec(ctx context.Context, j job, ws *workspace, rec *Record) (r
 	var out Output
 	home, _ := os.UserHomeDir()
 	pl := r.place(ws)
+	tStart := time.Now()
+	spec := runtime.Spec{Name: fmt.Sprintf("%s-%s-run%d", r.opt.Name, j.task.ID(), j.run), Workdir: pl.workdir,
+		CleanEnv: true, Network: true,
+		Labels: map[string]string{"polynfi.agent": r.opt.Name, "polynfi.instance": j.task.ID(), "polynfi.run": fmt.Sprint(j.run)}}
+	if r.opt.RunKey != "" {
+		spec.Labels[runtime.LabelRun] = r.opt.RunKey
+	}
+	var sb runtime.Sandbox
+	if r.inImage(j.task) {
+		var err error
+		sb, pl, err = r.startInImage(ctx, j, rec, spec)
+		if sb != nil {
+			defer r.remove(ctx, sb, rec)
+			rec.Sandbox = sb.Info()
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return res, out, ctx.Err()
+			}
+			rec.Status, rec.Error = StatusError, err.Error()
+			return res, out, nil
+		}
+	}
 	cmd, err := Expand(r.preset.Command, Vars{PromptFile: pl.promptFile, Prompt: j.task.Prompt(), Workdir: pl.workdir, OutDir: pl.outDir,
 		InstanceID: j.task.ID(), Run: j.run, Model: r.opt.Model, ModelFlag: r.preset.ModelFlag, Files: targetFiles(j.task)})
 	if err != nil {
@@ -494,38 +557,56 @@ func (r *Runner) exec(ctx context.Context, j job, ws *workspace, rec *Record) (r
 		k, _, _ := strings.Cut(kv, "=")
 		rec.EnvNames = append(rec.EnvNames, k)
 	}
-	spec := runtime.Spec{Name: fmt.Sprintf("%s-%s-run%d", r.opt.Name, j.task.ID(), j.run), Workdir: pl.workdir,
-		Env: env, CleanEnv: true, Network: true,
-		Labels: map[string]string{"polynfi.agent": r.opt.Name, "polynfi.instance": j.task.ID(), "polynfi.run": fmt.Sprint(j.run)}}
-	if pl.local {
+	spec.Env = env
+	if sb != nil {
+		// started by startInImage
+	} else if pl.local {
 		writable := append([]string{ws.AgentDir}, r.preset.stateDirs(home)...)
 		spec.HostView, spec.Hide, spec.Visible = true, r.hide, r.opt.Visible
 		spec.Writable = append(writable, r.opt.Writable...)
 		rec.Hidden = r.hide
 	} else {
-		spec.Image = r.opt.Image
+		spec.Image, spec.Limits = r.opt.Image, r.opt.Limits
 	}
-	sb, err := r.opt.Runtime.Start(ctx, spec)
-	if sb != nil {
-		defer sb.Remove(context.WithoutCancel(ctx))
-	}
-	if err != nil {
-		if ctx.Err() != nil {
-			return res, out, ctx.Err()
+	if sb == nil {
+		sb, err = r.opt.Runtime.Start(ctx, spec)
+		if sb != nil {
+			defer r.remove(ctx, sb, rec)
 		}
-		rec.Status, rec.Error = StatusError, fmt.Sprintf("start the sandbox: %v", err)
-		return res, out, nil
-	}
-	if !pl.local {
-		if err := r.copyIn(ctx, sb, ws, pl); err != nil {
+		if err != nil {
 			if ctx.Err() != nil {
 				return res, out, ctx.Err()
 			}
-			rec.Status, rec.Error = StatusError, fmt.Sprintf("copy the workspace into the sandbox: %v", err)
+			rec.Status, rec.Error = StatusError, fmt.Sprintf("start the sandbox: %v", err)
+			return res, out, nil
+		}
+		rec.Sandbox = sb.Info()
+		if !pl.local {
+			if err := r.copyIn(ctx, sb, ws, pl); err != nil {
+				if ctx.Err() != nil {
+					return res, out, ctx.Err()
+				}
+				rec.Status, rec.Error = StatusError, fmt.Sprintf("copy the workspace into the sandbox: %v", err)
+				return res, out, nil
+			}
+		}
+	}
+	if !pl.local {
+		rec.Timing.SandboxS = time.Since(tStart).Seconds() - rec.Timing.ImageS
+		tSetup := time.Now()
+		err := r.copyAgentFiles(ctx, sb)
+		if err == nil {
+			err = r.setup(ctx, sb, env)
+		}
+		rec.Timing.SetupS = time.Since(tSetup).Seconds()
+		if err != nil {
+			if ctx.Err() != nil {
+				return res, out, ctx.Err()
+			}
+			rec.Status, rec.Error = StatusError, err.Error()
 			return res, out, nil
 		}
 	}
-	rec.Sandbox = sb.Info()
 
 	reader := r.preset.NewReader()
 	runCtx, cancel := context.WithCancel(ctx)
@@ -567,7 +648,11 @@ func (r *Runner) exec(ctx context.Context, j job, ws *workspace, rec *Record) (r
 			}
 		}
 	}()
-	res, err = sb.Exec(runCtx, runtime.Command{Script: cmd, Timeout: r.opt.Timeout, Stdin: strings.NewReader(j.task.Prompt()), Stdout: lw})
+	c := runtime.Command{Script: cmd, Timeout: r.opt.Timeout, Stdin: strings.NewReader(j.task.Prompt()), Stdout: lw}
+	if r.inImage(j.task) {
+		c.Env = env // the container was made before the environment was known
+	}
+	res, err = sb.Exec(runCtx, c)
 	close(stopWatch)
 	lw.close()
 	if ctx.Err() != nil {
@@ -594,7 +679,16 @@ func (r *Runner) exec(ctx context.Context, j job, ws *workspace, rec *Record) (r
 	}
 	rec.Usage = reader.Finish(out)
 	r.finishLive(lr, rec.Usage)
-	if !pl.local {
+	if r.inImage(j.task) {
+		tCol := time.Now()
+		ch, err := r.collectInImage(context.WithoutCancel(ctx), sb, pl)
+		out.collectS = time.Since(tCol).Seconds()
+		if err != nil {
+			rec.Status, rec.Error = StatusError, err.Error()
+			return res, out, nil
+		}
+		out.change = ch
+	} else if !pl.local {
 		if err := r.copyBack(context.WithoutCancel(ctx), sb, ws, pl); err != nil {
 			rec.Status, rec.Error = StatusError, fmt.Sprintf("copy the workspace out of the sandbox: %v", err)
 			return res, out, nil
@@ -692,7 +786,7 @@ func (r *Runner) save(j job, rec *Record, ch *change, res *runtime.Result, out *
 	rec.FinishedAt = time.Now().UTC()
 	rec.Timing.RecordS = time.Since(tRec).Seconds()
 	rec.Timing.TotalS = time.Since(t0).Seconds()
-	rec.Timing.OverheadS = rec.Timing.TotalS - rec.Timing.AgentS
+	rec.Timing.OverheadS = rec.Timing.TotalS - rec.Timing.AgentS - rec.Timing.ImageS - rec.Timing.SetupS
 	b, err := jsonIndent(rec)
 	if err != nil {
 		return err

@@ -54,6 +54,9 @@ func addI(p **int64, n int64) {
 type Output struct {
 	Stdout, Stderr []byte
 	Files          []runtime.File
+
+	change   *change // taken in the instance's container (Runner.collectInImage)
+	collectS float64 // the time that took
 }
 
 // Reader reads one agent's usage from its output. Line is called with each

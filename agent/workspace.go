@@ -181,6 +181,28 @@ func prepare(ctx context.Context, repos *harness.Repos, t Task, parent string) (
 	return w, nil
 }
 
+// prepareBare makes the host side of a run whose repository is in its
+// container (Runner.startInImage): the prompt file and the agent's side
+// directory only.
+func prepareBare(t Task, parent string) (*workspace, error) {
+	root, err := os.MkdirTemp(parent, safeName(t.ID())+"-")
+	if err != nil {
+		return nil, err
+	}
+	w := &workspace{Root: root, Dir: filepath.Join(root, "ws"), AgentDir: filepath.Join(root, "agent")}
+	w.OutDir = filepath.Join(w.AgentDir, "out")
+	w.PromptFile = filepath.Join(w.AgentDir, "prompt.txt")
+	if err := os.MkdirAll(w.OutDir, 0o755); err != nil {
+		w.remove()
+		return nil, err
+	}
+	if err := os.WriteFile(w.PromptFile, []byte(t.Prompt()), 0o644); err != nil {
+		w.remove()
+		return nil, err
+	}
+	return w, nil
+}
+
 func (w *workspace) remove() { _ = os.RemoveAll(w.Root) }
 
 // writeIn writes content at rel under dir through the project's path

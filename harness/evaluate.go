@@ -226,10 +226,7 @@ func (h *Harness) start(ctx context.Context, in dataset.Instance, scratch string
 		if err != nil {
 			return nil, nil, err
 		}
-		spec.Image, spec.Workdir = choice.Image, dockerWorkdir(in.Dockerfile)
-		if spec.Workdir == "" && usesEvalScript(in) {
-			spec.Workdir = swebWorkdir // SWE-bench's images keep the repository there
-		}
+		spec.Image, spec.Workdir = choice.Image, ContainerWorkdir(in)
 	}
 	sb, err := h.Runtime.Start(ctx, spec)
 	if err != nil {
@@ -246,6 +243,20 @@ func (h *Harness) start(ctx context.Context, in dataset.Instance, scratch string
 		return err
 	}
 	return &tree{sb: sb, tmp: tmp}, remove, nil
+}
+
+// ContainerWorkdir is where the repository of instance in lives in its
+// image: the Dockerfile's last WORKDIR, else /testbed for a SWE-bench 5.x
+// row (eval_script), else "" (the image's own working directory). The
+// harness and `polynfi run` both start containers there.
+func ContainerWorkdir(in dataset.Instance) string {
+	if wd := dockerWorkdir(in.Dockerfile); wd != "" {
+		return wd
+	}
+	if usesEvalScript(in) {
+		return swebWorkdir // SWE-bench's images keep the repository there
+	}
+	return ""
 }
 
 // evaluate does the work; an error is a harness-level failure of the

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"github.com/polynfi/polynfi/agent"
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/runtime"
 )
 
@@ -44,9 +46,15 @@ type runOptions struct {
 	maxOutput      int
 	showPrompt     bool
 	format         string
-	runtimeName    string
 	image          string
 	containerDir   string
+	agentCopy      []string
+	agentSetup     string
+	// containerOptions are eval's container flags (--runtime, --cpus,
+	// --memory, --pids, --image-template, --base-dockerfiles,
+	// --build-workers, --retries, --cache-level): an instance's agent runs
+	// in the image eval would test it in.
+	containerOptions
 }
 
 func newRunCmd(e *env) *cobra.Command {
@@ -83,10 +91,26 @@ a preset's command and keeps its output reader. The command runs under bash -c
 in the workspace with the prompt on stdin; placeholders, each inserted
 shell-quoted:
 ` + agent.PlaceholderHelp() + `
-With --runtime docker each run gets a container from --image (which must
-provide the agent's program): the workspace is copied to --container-workdir,
-the prompt and {out_dir} to /polynfi-agent, and the workspace is copied back
-after the run (regular files only) and diffed on the host as a local run's.
+With --runtime docker a repository instance's run gets a container from the
+instance's own image, resolved exactly as 'polynfi eval --runtime docker'
+resolves it (the row's image, --image-template, else built from the row's
+Dockerfile with the repository at base_commit, or from its task directory;
+same --base-dockerfiles, --build-workers, --retries and --cache-level, build
+logs in OUT/build_logs), with --cpus, --memory and --pids, and the network.
+The agent works in the repository where the image keeps it (the Dockerfile's
+WORKDIR, /testbed for SWE-bench rows), whose .git polynfi first replaces by
+one commit of the files as they are (no later history); its change is taken
+there against that commit. The record names the image (record.json "image").
+Instance images do not hold the agent's program: --agent-copy HOST:/PATH
+copies host files (a static binary, a script) into every container and
+--agent-setup SCRIPT runs before the agent (e.g. installs it; its time is
+setup_s, not the agent's). SWE-NFI tasks have no image of their own: they run
+in a container from --image, the workspace copied to --container-workdir and
+back after the run (regular files only) and diffed on the host. In every
+container the prompt and {out_dir} are under /polynfi-agent, and the agent's
+environment is --agent-env and the run's POLYNFI_* variables on top of the
+image's own (nothing of polynfi's environment). --runtime kubernetes is not
+supported by run (exit 2).
 
 A custom command may write {out_dir}/usage.json ({"tokens_in": N, "tokens_out":
 N, "cost_usd": X}); a figure no agent reported is recorded as unknown (null),
@@ -123,9 +147,13 @@ Exit status: 0 when every run was recorded (failed agent runs are results),
 	f.IntVar(&o.maxOutput, "max-output", agent.DefaultMaxOutput, "bytes kept of each stream and of the trajectory")
 	f.BoolVar(&o.showPrompt, "show-prompt", false, "print the prompt template (with --dataset: the first selected task's prompt) and exit")
 	f.StringVar(&o.format, "format", "text", "summary format: text or json")
-	f.StringVar(&o.runtimeName, "runtime", "local", "where agents run: local (bubblewrap over a host workspace) or docker (a container from --image, the workspace copied in and out)")
-	f.StringVar(&o.image, "image", "", "container image of every run (--runtime docker); it must provide the agent's program")
-	f.StringVar(&o.containerDir, "container-workdir", agent.DefaultContainerWorkdir, "the workspace's path in the container (--runtime docker)")
+	o.containerOptions.register(f, true)
+	f.Lookup("runtime").Usage = "where agents run: local (bubblewrap over a host workspace) or docker (an instance in its own image, as eval resolves it; an NFI task in --image)"
+	f.Lookup("retries").Usage = "retries of a failed image pull or build (docker)"
+	f.StringVar(&o.image, "image", "", "container image of the SWE-NFI tasks' runs (--runtime docker); it must provide the agent's program")
+	f.StringVar(&o.containerDir, "container-workdir", agent.DefaultContainerWorkdir, "an SWE-NFI task's workspace path in its container (--runtime docker)")
+	f.StringArrayVar(&o.agentCopy, "agent-copy", nil, "HOST:/PATH: copy a host file or directory into every agent container (--runtime docker; repeatable)")
+	f.StringVar(&o.agentSetup, "agent-setup", "", "bash script run in every agent container before the agent, e.g. to install it (--runtime docker)")
 	return c
 }
 
@@ -249,7 +277,24 @@ func runAgents(e *env, o runOptions) error {
 			*p = abs
 		}
 	}
-	tasks, _, err := loadAgentTasks(e, o.dataset, o.instanceIDs)
+	if err := o.containerOptions.validate(); err != nil {
+		return err
+	}
+	if o.runtime == "kubernetes" {
+		return usagef("--runtime kubernetes: polynfi run does not run agents in a cluster (eval does); use --runtime local or docker")
+	}
+	var copies []agent.Copy
+	for _, c := range o.agentCopy {
+		cp, err := agent.ParseCopy(c)
+		if err != nil {
+			return usagef("--agent-copy %v", err)
+		}
+		copies = append(copies, cp)
+	}
+	if o.runtime != "docker" && (len(copies) > 0 || o.agentSetup != "" || o.image != "" || o.imageTemplate != "") {
+		return usagef("--image, --image-template, --agent-copy and --agent-setup need --runtime docker")
+	}
+	tasks, kind, err := loadAgentTasks(e, o.dataset, o.instanceIDs)
 	if err != nil {
 		return err
 	}
@@ -263,25 +308,33 @@ func runAgents(e *env, o runOptions) error {
 	var rt runtime.Runtime
 	local := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation, MaxOutput: o.maxOutput})
 	rt = local
-	switch o.runtimeName {
-	case "local":
-		if o.image != "" {
-			return usagef("--image needs --runtime docker")
+	repos := harness.NewRepos(o.reposDir, filepath.Join(o.out, ".repos"))
+	key := runKey(o.out)
+	var resolver *images.Resolver
+	var docker *runtime.Docker
+	if o.runtime == "docker" {
+		isNFI := kind == dataset.KindNFITasks
+		if isNFI && o.image == "" && o.agentName != agent.GoldAgent {
+			return usagef("--runtime docker: SWE-NFI tasks have no image of their own: give --image (an image that provides the agent)")
 		}
-	case "docker":
-		if o.image == "" && o.agentName != agent.GoldAgent {
-			return usagef("--runtime docker needs --image (an image that provides the agent)")
+		if !isNFI && o.image != "" {
+			return usagef("--image: repository instances run in their own image (resolved as eval does: the row's image, --image-template, or built from the row's Dockerfile); --image is for SWE-NFI tasks")
 		}
 		if o.agentName != agent.GoldAgent {
-			d, err := runtime.NewDocker(e.ctx, runtime.DockerOptions{MaxOutput: o.maxOutput})
+			d, err := startDocker(e.ctx, e, key)
 			if err != nil {
 				return err
 			}
 			defer d.Close()
-			rt = d
+			rt, docker = d, d
+			if !isNFI {
+				scratch := filepath.Join(o.out, ".work", ".images")
+				if err := os.MkdirAll(scratch, 0o755); err != nil {
+					return err
+				}
+				resolver = o.containerOptions.resolver(d, repos, o.out, scratch)
+			}
 		}
-	default:
-		return usagef("--runtime %q: want local or docker", o.runtimeName)
 	}
 	if o.agentName != agent.GoldAgent && rt == runtime.Runtime(local) {
 		if local.Refuses() {
@@ -295,11 +348,15 @@ func runAgents(e *env, o runOptions) error {
 		Agent: o.agentName, Name: o.name, Command: o.agentCmd, Model: o.model, Runs: o.runs, Workers: o.workers,
 		Timeout: o.timeout, MaxTokens: o.maxTokens, MaxCostUSD: o.maxCost, TotalMaxTokens: o.totalMaxTokens, TotalMaxCostUSD: o.totalMaxCost,
 		Env: env, Hide: o.hide, Writable: o.writable, Visible: o.visible, Redo: o.redo, MaxOutput: o.maxOutput, Out: o.out,
-		Runtime: rt, Image: o.image, ContainerWorkdir: o.containerDir, Repos: harness.NewRepos(o.reposDir, filepath.Join(o.out, ".repos")), KeepWorkspaces: o.keep,
+		Runtime: rt, Image: o.image, ContainerWorkdir: o.containerDir, Repos: repos, KeepWorkspaces: o.keep,
+		Limits: o.containerOptions.limits(), RunKey: key, Copy: copies, Setup: o.agentSetup,
 		Progress: nil,
 	}, []string{hideDatasetPath(o.dataset), o.reposDir})
 	if err != nil {
 		return usageError{err}
+	}
+	if resolver != nil {
+		r.SetImages(resolver)
 	}
 	for _, n := range r.Notes() {
 		fmt.Fprintf(e.stderr, "polynfi: %s\n", n)
@@ -308,6 +365,22 @@ func runAgents(e *env, o runOptions) error {
 	r.SetProgress(func(ev agent.Event) { b.set(ev.Done) })
 	sum, runErr := r.Run(e.ctx, tasks)
 	b.finish()
+	if docker != nil {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(e.ctx), time.Minute)
+		if n, err := docker.RemoveStale(rctx, key); err != nil || n > 0 {
+			fmt.Fprintf(e.stderr, "polynfi: removed %d leftover container(s) of this run (%v)\n", n, err)
+		}
+		cancel()
+	}
+	if resolver != nil {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(e.ctx), 5*time.Minute)
+		if removed, err := resolver.Cleanup(cctx); err != nil {
+			fmt.Fprintf(e.stderr, "polynfi: removing images (--cache-level %s): %v\n", o.cacheLevel, err)
+		} else if len(removed) > 0 {
+			fmt.Fprintf(e.stderr, "polynfi: removed %d image(s) built by this run (--cache-level %s)\n", len(removed), o.cacheLevel)
+		}
+		cancel()
+	}
 	if runErr != nil && (sum == nil || !sum.Interrupted) {
 		return runErr
 	}
@@ -375,7 +448,7 @@ func chainAgentRun(e *env, o evalOptions) (string, error) {
 	ro := runOptions{dataset: o.dataset, agentName: o.agent, agentCmd: o.agentCmd, out: filepath.Join(o.out, "agent-runs"),
 		runs: o.agentRuns, workers: o.workers, timeout: o.agentTimeout, agentEnv: o.agentEnv, instanceIDs: o.instanceIDs,
 		reposDir: o.reposDir, noIsolation: o.noIsolation, maxOutput: agent.DefaultMaxOutput, format: "text",
-		runtimeName: "local", containerDir: agent.DefaultContainerWorkdir}
+		containerDir: agent.DefaultContainerWorkdir, containerOptions: o.containerOptions}
 	sub := *e
 	sub.stdout = e.stderr
 	if err := runAgents(&sub, ro); err != nil {
