@@ -123,12 +123,18 @@ func (w *lineWriter) close() {
 // last is the same envelope. Envelope fields used: total_cost_usd, usage
 // (input_tokens, cache_creation_input_tokens, cache_read_input_tokens,
 // output_tokens), duration_ms, num_turns, is_error, subtype. While streaming,
-// the usage of each "assistant" message is summed for Live.
+// Live sums the usage of the "assistant" messages, once per message.id:
+// Claude Code prints one assistant frame per content block, each repeating
+// its message's id and usage (the last frame of an id carries its final
+// usage, so it replaces the earlier ones).
 //
 // Source: Claude Code headless mode documentation (claude -p
 // --output-format json|stream-json; SDKResultMessage in the Agent SDK).
 type claudeReader struct {
 	envelope map[string]any
+	byID     map[string][2]int64 // message.id -> input, output tokens
+	order    []string
+	anon     int // assistant frames without an id, each counted
 	live     Usage
 }
 
@@ -141,13 +147,30 @@ func (r *claudeReader) Line(line []byte) {
 	case "result":
 		r.envelope = m
 	case "assistant":
-		if msg, ok := m["message"].(map[string]any); ok {
-			if u, ok := msg["usage"].(map[string]any); ok {
-				in, out, _ := claudeTokens(u)
-				addI(&r.live.TokensIn, in)
-				addI(&r.live.TokensOut, out)
-			}
+		msg, _ := m["message"].(map[string]any)
+		u, ok := msg["usage"].(map[string]any)
+		if !ok {
+			return
 		}
+		in, out, _ := claudeTokens(u)
+		id, _ := msg["id"].(string)
+		if id == "" {
+			r.anon++
+			id = fmt.Sprintf("\x00%d", r.anon)
+		}
+		if r.byID == nil {
+			r.byID = map[string][2]int64{}
+		}
+		if _, seen := r.byID[id]; !seen {
+			r.order = append(r.order, id)
+		}
+		r.byID[id] = [2]int64{in, out}
+		var tin, tout int64
+		for _, id := range r.order {
+			tin += r.byID[id][0]
+			tout += r.byID[id][1]
+		}
+		r.live.TokensIn, r.live.TokensOut = i64(tin), i64(tout)
 	}
 }
 
@@ -211,14 +234,19 @@ func claudeEnvelope(m map[string]any) Usage {
 
 // ---- Codex ----
 
-// codexReader reads `codex exec --json`: one JSON event a line; each
+// codexReader reads `codex exec --json`: one JSON event a line. A
 // {"type":"turn.completed","usage":{"input_tokens","cached_input_tokens",
-// "output_tokens"}} adds to the totals (input_tokens already includes the
-// cached ones). Codex reports no cost: CostUSD stays unknown. A
-// "turn.failed" or "error" event becomes a note.
+// "output_tokens"}} event carries the thread's running totals, not the
+// turn's own (Codex fills it from the last token count's total usage), so
+// the last one is the run's usage: events replace each other, they are
+// not summed. input_tokens already includes the cached ones. Codex
+// reports no cost: CostUSD stays unknown. A "turn.failed" or "error"
+// event becomes a note. (A resumed thread's totals include its earlier
+// runs; polynfi never resumes one.)
 //
 // Source: openai/codex codex-rs/exec/src/exec_events.rs (ThreadEvent:
-// turn.completed carries Usage).
+// turn.completed carries Usage) and event_processor_with_jsonl_output.rs
+// (the usage is the last total token usage).
 type codexReader struct{ u Usage }
 
 func (r *codexReader) Line(line []byte) {
@@ -229,13 +257,11 @@ func (r *codexReader) Line(line []byte) {
 	switch m["type"] {
 	case "turn.completed":
 		um, _ := m["usage"].(map[string]any)
-		in, okIn := num(um["input_tokens"])
-		out, okOut := num(um["output_tokens"])
-		if okIn {
-			addI(&r.u.TokensIn, int64(in))
+		if in, ok := num(um["input_tokens"]); ok {
+			r.u.TokensIn = i64(int64(in))
 		}
-		if okOut {
-			addI(&r.u.TokensOut, int64(out))
+		if out, ok := num(um["output_tokens"]); ok {
+			r.u.TokensOut = i64(int64(out))
 		}
 		addI(&r.u.Turns, 1)
 	case "turn.failed", "error":
@@ -263,8 +289,10 @@ func (r *codexReader) Finish(Output) Usage {
 
 // aiderRe matches Aider's per-message report, e.g. "Tokens: 4.5k sent,
 // 1.2k cache write, 3.0k cache hit, 429 received. Cost: $0.0018 message,
-// $0.0018 session." Source: Aider base_coder.py (calculate_and_show_tokens_and_cost).
-var aiderRe = regexp.MustCompile(`Tokens: ([0-9.,]+[kKmM]?) sent(?:, ([0-9.,]+[kKmM]?) cache write)?(?:, ([0-9.,]+[kKmM]?) cache hit)?, ([0-9.,]+[kKmM]?) received\.(?: Cost: \$([0-9.,]+) message, \$([0-9.,]+) session\.)?`)
+// $0.0018 session." (releases before prompt caching: "Tokens: 3,120 sent,
+// 88 received. Cost: $0.0041 request, $0.01 session."). Source: Aider
+// base_coder.py (calculate_and_show_tokens_and_cost).
+var aiderRe = regexp.MustCompile(`Tokens: ([0-9.,]+[kKmM]?) sent(?:, ([0-9.,]+[kKmM]?) cache write)?(?:, ([0-9.,]+[kKmM]?) cache hit)?, ([0-9.,]+[kKmM]?) received\.(?: Cost: \$([0-9.,]+) (?:message|request), \$([0-9.,]+) session\.)?`)
 
 // aiderReader sums Aider's "Tokens: ... sent, ... received." reports
 // (sent + cache write + cache hit as input) and takes the last "$X
