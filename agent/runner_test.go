@@ -154,8 +154,9 @@ echo '{"type":"turn.started"}'
 sed -i 's/return x/return x  # same/' pkg/mod.py
 echo '{"type":"turn.completed","usage":{"input_tokens":5000,"cached_input_tokens":4000,"output_tokens":300}}'
 echo '{"type":"turn.started"}'
-echo '{"type":"turn.completed","usage":{"input_tokens":700,"cached_input_tokens":0,"output_tokens":20}}'
+echo '{"type":"turn.completed","usage":{"input_tokens":5700,"cached_input_tokens":4000,"output_tokens":320}}'
 `)
+	// turn.completed carries the thread's running totals: the last counts.
 	f.run(t, Options{Agent: "codex", Command: cmd, Runs: 2})
 	for run := 0; run < 2; run++ {
 		rec, pred := f.record(t, "codex", run)
@@ -238,7 +239,7 @@ func TestRunBudgetStopsAgent(t *testing.T) {
 	f := newFixture(t)
 	cmd := f.script(t, "spender.sh", `
 for i in $(seq 400); do
-  echo '{"type":"turn.completed","usage":{"input_tokens":900,"cached_input_tokens":0,"output_tokens":100}}'
+  echo '{"type":"turn.completed","usage":{"input_tokens":'$((900 * i))',"cached_input_tokens":0,"output_tokens":'$((100 * i))'}}'
   sleep 0.1
 done
 `)
