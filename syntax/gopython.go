@@ -61,6 +61,10 @@ func (p *Parser) ParsePython(src []byte, opt pyparse.Options) (*Tree, *pyparse.E
 		spare = unsafe.Slice((*pyparse.Node)(unsafe.Pointer(unsafe.SliceData(p.spare))), cap(p.spare))[:0]
 	}
 	opt.Nodes = spare
+	if p.pyScratch == nil {
+		p.pyScratch = new(pyparse.Scratch)
+	}
+	opt.Scratch = p.pyScratch
 	t, err := goPython(src, opt, p)
 	if t != nil && cap(spare) > 0 && unsafe.SliceData(t.Nodes) == unsafe.SliceData(p.spare) {
 		p.spare = nil // now the tree's

@@ -18,6 +18,8 @@ import (
 	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
 	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
 	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
+
+	"github.com/polynfi/polynfi/syntax/pyparse"
 )
 
 // Language is a grammar that syntax can parse.
@@ -141,6 +143,8 @@ func KindNames(l Language) []string {
 type Parser struct {
 	parsers map[Language]*cParser
 	spare   []Node // node storage of a released Tree, reused by the next Parse
+	// pyScratch is ParsePython's scratch storage (tokens, node arena)
+	pyScratch *pyparse.Scratch
 }
 
 // maxSpareNodes bounds the node storage a Parser keeps for reuse: 262,144

@@ -26,7 +26,14 @@ type Options struct {
 	// caller decoded it by its PEP 263 declaration): the declaration is
 	// not applied again.
 	Decoded bool
+	// Scratch, when set, holds the parse's scratch storage (tokens, the
+	// node arena) across calls instead of a shared pool that the garbage
+	// collector empties; one Scratch per goroutine.
+	Scratch *Scratch
 }
+
+// Scratch is a parse's reusable scratch storage (see Options.Scratch).
+type Scratch struct{ b buffers }
 
 var (
 	kModule, kComment, kLineContinuation, kIdentifier, kBlock, kExprStmt   Kind
@@ -249,23 +256,28 @@ func Parse(src []byte, opt Options) (*Tree, *Error) {
 		// another encoding: validity from the decoded text, the tree (if
 		// its tokens allow) over the original bytes, as tree-sitter reads
 		// them
-		t, err := parse(text, minor, false, nil)
+		t, err := parse(text, minor, false, nil, nil)
 		if err != nil {
 			return nil, err
 		}
-		if raw, err := parse(src, minor, true, opt.Nodes); err == nil {
+		if raw, err := parse(src, minor, true, opt.Nodes, nil); err == nil {
 			return raw, nil
 		}
 		return t, nil
 	}
-	return parse(src, minor, false, opt.Nodes)
+	return parse(src, minor, false, opt.Nodes, opt.Scratch)
 }
 
 // parse parses UTF-8 src (or, with anyBytes, src whose non-ASCII bytes
 // only occur in strings and comments).
-func parse(src []byte, minor int, anyBytes bool, into []Node) (*Tree, *Error) {
-	bufs := bufPool.Get().(*buffers)
-	defer bufPool.Put(bufs)
+func parse(src []byte, minor int, anyBytes bool, into []Node, scratch *Scratch) (*Tree, *Error) {
+	var bufs *buffers
+	if scratch != nil {
+		bufs = &scratch.b
+	} else {
+		bufs = bufPool.Get().(*buffers)
+		defer bufPool.Put(bufs)
+	}
 	lx := tokenize(src, minor, bufs, anyBytes)
 	p := &parser{src: src, toks: lx.toks, minor: minor, extras: lx.extras}
 	p.nodes = bufs.nodes[:0]
