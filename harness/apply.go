@@ -240,7 +240,7 @@ func applyCascade(ctx context.Context, t *tree, files cascadeFiles, parsed []dif
 			}
 			argv = append(append([]string(nil), m.argv...), files.canonical)
 		}
-		r, err := t.sb.Exec(ctx, harnessCommand(argv))
+		r, err := t.exec(ctx, argv)
 		if err != nil {
 			return res, fmt.Errorf("%s: %w", m.name, err)
 		}

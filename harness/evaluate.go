@@ -19,9 +19,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/polynfi/polynfi/dataset"
@@ -53,6 +53,12 @@ type Harness struct {
 	// Retries is how many more times an instance whose evaluation ends in
 	// an infrastructure failure is tried (Run).
 	Retries int
+	// StartAhead is how many sandboxes Run starts ahead of the workers
+	// (image resolved, container started, patch files copied in) while
+	// they evaluate other instances, so that an instance's start is off
+	// its path; 0 starts each when its evaluation begins. At most
+	// Workers + StartAhead sandboxes exist at once.
+	StartAhead int
 	// ScratchDir is the parent of workspaces and temp files (Store.ScratchDir).
 	ScratchDir string
 	// Timeout overrides the per-language default (runtime.TimeoutFor) when
@@ -86,6 +92,10 @@ type Harness struct {
 	// NFI, when set, scores the changed .py files before and after the
 	// model patch into Record.NFI.
 	NFI *nfi.Engine
+
+	removals   sync.WaitGroup // background removals of sandboxes (release)
+	removeMu   sync.Mutex
+	removeErrs []string // their failures, until Drain
 }
 
 // ImageResolver gives the image a container runtime starts an instance
@@ -106,6 +116,12 @@ type ImageResolver interface {
 // The error is non-nil only when ctx is cancelled: then the instance is
 // abandoned and its workspace removed.
 func (h *Harness) Evaluate(ctx context.Context, in dataset.Instance, p dataset.Prediction) (*Record, Artifacts, error) {
+	return h.evaluateStarted(ctx, in, p, nil)
+}
+
+// evaluateStarted is Evaluate on the sandbox pre (nil: started here),
+// which it removes.
+func (h *Harness) evaluateStarted(ctx context.Context, in dataset.Instance, p dataset.Prediction, pre *started) (*Record, Artifacts, error) {
 	start := time.Now()
 	rec := &Record{
 		Schema:         RecordSchema,
@@ -123,7 +139,7 @@ func (h *Harness) Evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 		PolyBenchOutput: PolyBenchOutput{PassedTests: []string{}, FailedTests: []string{}},
 	}
 	art := Artifacts{ModelPatch: p.ModelPatch}
-	err := h.evaluate(ctx, in, p, rec, &art)
+	err := h.evaluate(ctx, in, p, rec, &art, pre)
 	if ctx.Err() != nil {
 		return nil, Artifacts{}, ctx.Err()
 	}
@@ -190,61 +206,6 @@ const sandboxTmp = "/tmp/.polynfi"
 // the test command runs: a JUnit report counts only when it is newer.
 const testStartMarker = "polynfi-test-start"
 
-// start makes the instance's sandbox: for the local runtime a fresh work
-// tree of the repository at the base commit under scratch, for container
-// runtimes a container from the instance's image (Images). The returned
-// function removes the sandbox (and the work tree) and says what went
-// wrong doing so.
-func (h *Harness) start(ctx context.Context, in dataset.Instance, scratch string, rec *Record) (*tree, func() error, error) {
-	if h.Runtime == nil {
-		return nil, nil, errors.New("harness: no runtime")
-	}
-	labels := map[string]string{runtime.LabelInstance: in.InstanceID}
-	if h.RunKey != "" {
-		labels[runtime.LabelRun] = h.RunKey
-	}
-	spec := runtime.Spec{Name: in.InstanceID, Labels: labels, Limits: h.Limits, Language: in.Language}
-	cleanup := func() error { return nil }
-	tmp := sandboxTmp
-	if h.Runtime.Name() == "local" {
-		ws, remove, err := h.Repos.Workspace(ctx, in.Repo, in.BaseCommit, scratch)
-		if err != nil {
-			return nil, nil, err
-		}
-		spec.Workdir, cleanup, tmp = ws, func() error { remove(); return nil }, scratch
-	} else {
-		if h.Images == nil {
-			return nil, nil, errors.New("harness: no image resolver for the container runtime")
-		}
-		t := time.Now()
-		choice, err := h.Images.Resolve(ctx, in)
-		rec.Timing.ImageS = time.Since(t).Seconds()
-		if choice.Image != "" || choice.Source != "" {
-			c := choice
-			rec.Image = &c
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		spec.Image, spec.Workdir = choice.Image, ContainerWorkdir(in)
-	}
-	sb, err := h.Runtime.Start(ctx, spec)
-	if err != nil {
-		_ = cleanup()
-		return nil, nil, err
-	}
-	info := sb.Info()
-	rec.Sandbox = &info
-	remove := func() error {
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
-		defer cancel()
-		err := sb.Remove(rctx)
-		_ = cleanup()
-		return err
-	}
-	return &tree{sb: sb, tmp: tmp}, remove, nil
-}
-
 // ContainerWorkdir is where the repository of instance in lives in its
 // image: the Dockerfile's last WORKDIR, else /testbed for a SWE-bench 5.x
 // row (eval_script), else "" (the image's own working directory). The
@@ -259,103 +220,56 @@ func ContainerWorkdir(in dataset.Instance) string {
 	return ""
 }
 
-// evaluate does the work; an error is a harness-level failure of the
-// instance (StatusError), or an infrastructure failure when it wraps a
-// runtime.InfraError.
-func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.Prediction, rec *Record, art *Artifacts) (err error) {
-	evalScript := usesEvalScript(in)
-	if strings.TrimSpace(in.TestCommand) == "" && !evalScript {
-		return errors.New("instance has no test_command and no eval_script")
+// evaluate does the work on the instance's sandbox st (nil: started
+// here); an error is a harness-level failure of the instance
+// (StatusError), or an infrastructure failure when it wraps a
+// runtime.InfraError. evaluate owns st: it removes its sandbox.
+func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.Prediction, rec *Record, art *Artifacts, st *started) (err error) {
+	t0 := time.Now()
+	if st == nil {
+		st = h.startInstance(ctx, in, p, nil)
+	} else {
+		<-st.ready
 	}
-	if evalScript && h.Runtime != nil && h.Runtime.Name() == "local" {
-		return errors.New("instance has an eval_script and no test_command: it runs in a container (a container runtime), not in a work tree on the host")
+	st.timings(t0, rec)
+	if st.choice != nil {
+		c := *st.choice
+		rec.Image = &c
 	}
-	t := time.Now()
-	scratch, err := os.MkdirTemp(h.ScratchDir, "inst-")
-	if err != nil {
-		return err
+	if st.err != nil {
+		return st.err
 	}
-	defer os.RemoveAll(scratch)
-	wt, remove, err := h.start(ctx, in, scratch, rec)
-	if err != nil {
-		return err
-	}
+	wt := st.wt
+	info := wt.sb.Info()
+	rec.Sandbox = &info
 	defer func() {
+		wt.endSession()
 		rec.copyS = wt.copyS
 		t := time.Now()
-		if rerr := remove(); rerr != nil && rec.Sandbox != nil {
+		if rerr := h.release(st); rerr != nil {
 			rec.Sandbox.Notes = append(rec.Sandbox.Notes, "sandbox not removed: "+rerr.Error())
 		}
 		rec.Timing.RemoveS = time.Since(t).Seconds()
 	}()
-	rec.Timing.WorkspaceS = time.Since(t).Seconds() - rec.Timing.ImageS
-	// Paths the patches name, looked up in the tree by the commands that
-	// come before each patch (base for the test patch, snapshot for the
-	// model patch), and every patch file copied in at once: few round
-	// trips to the sandbox.
-	var modelPaths []string
-	if len(p.Files) > 0 {
-		for f := range p.Files {
-			modelPaths = append(modelPaths, f)
-		}
-		sort.Strings(modelPaths)
-	} else if !p.Empty() {
-		modelPaths = diff.PatchPaths(p.ModelPatch)
+	// The tree at base + test patch, prepared with the sandbox
+	// (startInstance, prepareTree).
+	t := time.Now()
+	rec.TestPatchApply = st.testApply
+	if st.prepErr != nil {
+		return st.prepErr
 	}
-	base, testLstat, err := wt.base(ctx, diff.PatchPaths(in.TestPatch))
-	if err != nil {
-		return err
-	}
-
-	// Test patch, then the model patch.
-	t = time.Now()
-	copies := map[string]string{}
-	var testFiles, modelFiles cascadeFiles
-	var testParsed, modelParsed []diff.File
-	// An eval script applies the test patch itself, after the model patch
-	// (SWE-bench 5.x).
-	hasTest := strings.TrimSpace(in.TestPatch) != "" && !evalScript
-	if hasTest {
-		if testParsed, err = checkPatchPaths(testLstat, in.TestPatch); err != nil {
-			return fmt.Errorf("test patch: %w", err)
-		}
-		testFiles = patchFiles("test.patch", in.TestPatch, testParsed, copies)
-	}
-	if !p.Empty() && len(p.Files) == 0 {
-		if f, err := diff.Parse(p.ModelPatch); err == nil {
-			modelParsed = f
-		}
-		modelFiles = patchFiles("model.patch", p.ModelPatch, modelParsed, copies)
-	}
-	if len(copies) > 0 {
-		at, err := wt.copyPatches(ctx, copies)
-		if err != nil {
-			return err
-		}
-		testFiles, modelFiles = testFiles.at(at), modelFiles.at(at)
-	}
-	if hasTest {
-		ar, err := applyCascade(ctx, wt, testFiles, testParsed, base)
-		rec.TestPatchApply = &ar
-		if err != nil {
-			return fmt.Errorf("test patch: %w", err)
-		}
-		if !ar.Applied {
-			return errors.New("test patch does not apply")
-		}
-	}
-	snap, modelLstat, err := snapshot(ctx, wt, modelPaths)
-	if err != nil {
-		return fmt.Errorf("snapshot after the test patch: %w", err)
-	}
+	testAhead := overlap(t0, st.startEnd, st.end)
+	base, snap, modelLstat := st.base, st.snap, st.modelLstat
+	modelFiles, modelParsed, modelPaths := st.modelFiles, st.modelParsed, st.modelPaths
+	applyS := func() float64 { return testAhead + time.Since(t).Seconds() }
 	if p.Empty() && h.RunEmpty {
 		// Validation: the tests run on base + test patch alone.
-		rec.Timing.ApplyS = time.Since(t).Seconds()
+		rec.Timing.ApplyS = applyS()
 		return h.runTests(ctx, in, wt, rec, art, nil)
 	}
 	if p.Empty() {
 		rec.Verdicts = AllModes(StatusEmptyPatch, "the prediction is empty")
-		rec.Timing.ApplyS = time.Since(t).Seconds()
+		rec.Timing.ApplyS = applyS()
 		return nil
 	}
 	var patchPaths []string
@@ -397,25 +311,21 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 		if !ar.Applied {
 			rec.Error = "no attempt of the apply cascade applied the model patch"
 			rec.Verdicts = AllModes(StatusPatchFailed, rec.Error)
-			rec.Timing.ApplyS = time.Since(t).Seconds()
+			rec.Timing.ApplyS = applyS()
 			return nil
 		}
 	}
 	rec.PatchApplied = true
 	// The tests are the instance's, not the patch's: test files and
 	// runner configuration go back to base + test patch (guardTests).
-	te, err := guardTests(ctx, wt, snap, in.TestPatch, patchPaths)
+	// The tree is then left as PolyBench leaves it: HEAD at the base
+	// commit, both patches as uncommitted changes.
+	te, err := guardTests(ctx, wt, base, snap, in.TestPatch, patchPaths)
 	if err != nil {
 		return err
 	}
 	rec.TestEdits = te
-	// Leave the tree as PolyBench does: HEAD at the base commit, both
-	// patches as uncommitted changes; mark the test start (a JUnit report
-	// counts only when newer).
-	if _, err := wt.script(ctx, `g reset --quiet --mixed "$1" && touch "$(g rev-parse --git-dir)/$2"`, base, testStartMarker); err != nil {
-		return fmt.Errorf("unstage after apply: %w", err)
-	}
-	rec.Timing.ApplyS = time.Since(t).Seconds()
+	rec.Timing.ApplyS = applyS()
 
 	if h.NFI != nil {
 		t = time.Now()
@@ -431,6 +341,8 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 // tests (nil when nothing or no patch).
 func (h *Harness) runTests(ctx context.Context, in dataset.Instance, wt *tree, rec *Record, art *Artifacts, te *TestEdits) error {
 	var t time.Time
+	// The harness's session ends before anything of the instance runs.
+	wt.endSession()
 
 	// Run the tests.
 	timeout := h.Timeout

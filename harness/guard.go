@@ -170,12 +170,18 @@ type TestEdits struct {
 func (t *TestEdits) Any() bool { return t != nil && (len(t.Reset) > 0 || len(t.Config) > 0) }
 
 // guardTests undoes a model patch's edits to test files in the work tree
-// (see above) and reports them. snap is the commit of base + test patch;
+// (see above) and reports them, then leaves the tree as PolyBench does:
+// HEAD at base, both patches as uncommitted changes (the index reset to
+// base), and the test start marker (testStartMarker) touched: a JUnit
+// report counts only when newer. snap is the commit of base + test patch;
 // testPatch the instance's test patch (its files are reset whatever their
 // names); patchPaths the paths the model patch names (an ignored file it
-// creates is not in git's lists).
-func guardTests(ctx context.Context, t *tree, snap, testPatch string, patchPaths []string) (*TestEdits, error) {
-	out, err := t.script(ctx, `g diff --name-only -z --no-renames --no-ext-diff --no-textconv "$1" -- && g ls-files -z --others --exclude-standard`, snap)
+// creates is not in git's lists). The changed paths are listed, the index
+// reset and the marker touched in one command; the test files, when there
+// are any to reset, in a second.
+func guardTests(ctx context.Context, t *tree, base, snap, testPatch string, patchPaths []string) (*TestEdits, error) {
+	out, err := t.script(ctx, `{ g diff --name-only -z --no-renames --no-ext-diff --no-textconv "$1" -- && g ls-files -z --others --exclude-standard; } || exit 1
+g reset --quiet --mixed "$2" && touch "$(g rev-parse --git-dir)/$3"`, snap, base, testStartMarker)
 	if err != nil {
 		return nil, err
 	}
@@ -228,11 +234,12 @@ func guardTests(ctx context.Context, t *tree, snap, testPatch string, patchPaths
 				return nil, fmt.Errorf("reset test file %s: %w", p, err)
 			}
 		}
-		if _, err := t.script(ctx, `s=$1; shift
+		if _, err := t.script(ctx, `s=$1 b=$2; shift 2
 for p in "$@"; do
   if g cat-file -e "$s:$p" 2>/dev/null; then g checkout -q --no-overlay "$s" -- ":(literal)$p" || exit 1
   else rm -f -- "$p" || exit 1; fi
-done`, append([]string{snap}, reset...)...); err != nil {
+done
+g reset --quiet --mixed "$b"`, append([]string{snap, base}, reset...)...); err != nil {
 			return nil, fmt.Errorf("reset test files: %w", err)
 		}
 		te.Reset = reset

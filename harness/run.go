@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/polynfi/polynfi/dataset"
-	"golang.org/x/sync/errgroup"
 )
 
 // Job is one prediction of one instance.
@@ -50,6 +49,10 @@ type RunResult struct {
 	Abandoned   int // in flight or never started when ctx was cancelled
 	Elapsed     time.Duration
 	Interrupted bool
+	// RemoveErrors are the failures of sandbox removals done in the
+	// background (the sandboxes are labelled with the run: the next
+	// run's start or polynfi cleanup removes them).
+	RemoveErrors []string
 }
 
 // Recorded counts the jobs with a record.
@@ -92,42 +95,102 @@ func (h *Harness) Run(ctx context.Context, jobs []Job, store *Store, opts RunOpt
 		}
 		pending = append(pending, i)
 	}
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(workers)
-	for _, i := range pending {
-		if gctx.Err() != nil {
-			break
+	gctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var errMu sync.Mutex
+	var firstErr error
+	fail := func(err error) {
+		errMu.Lock()
+		if firstErr == nil {
+			firstErr = err
 		}
-		g.Go(func() error {
-			j := jobs[i]
-			rec, art, err := h.Evaluate(gctx, j.Instance, j.Prediction)
-			if err != nil {
-				return err // cancelled: abandoned
-			}
-			// An infrastructure failure says nothing about the patch:
-			// try again, up to Retries more times.
-			attempts := 1
-			for rec.InfraReason != "" && attempts <= h.Retries {
-				attempts++
-				rec, art, err = h.Evaluate(gctx, j.Instance, j.Prediction)
-				if err != nil {
-					return err
-				}
-			}
-			if attempts > 1 {
-				rec.Attempts = attempts
-			}
-			if err := store.Save(rec, art); err != nil {
-				return fmt.Errorf("record %s: %w", j.Instance.InstanceID, err)
-			}
-			mu.Lock()
-			res.Records[i] = rec
-			mu.Unlock()
-			report(j, rec, false)
-			return nil
-		})
+		errMu.Unlock()
+		cancel()
 	}
-	err := g.Wait()
+	// Jobs go to the workers in order, each with its sandbox being started
+	// ahead when StartAhead allows: the queue holds at most StartAhead
+	// jobs, each started as it enters it.
+	type item struct {
+		i  int
+		st *started // nil: the worker starts the sandbox
+	}
+	ahead := max(h.StartAhead, 0)
+	queue := make(chan item, ahead)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(queue)
+		for _, i := range pending {
+			if gctx.Err() != nil {
+				return
+			}
+			if ahead == 0 {
+				select {
+				case queue <- item{i: i}:
+				case <-gctx.Done():
+					return
+				}
+				continue
+			}
+			// Wait for room in the queue, then start the job's sandbox.
+			it := item{i: i, st: &started{ready: make(chan struct{})}}
+			select {
+			case queue <- it:
+			case <-gctx.Done():
+				return
+			}
+			j := jobs[i]
+			go h.startInstance(gctx, j.Instance, j.Prediction, it.st)
+		}
+	}()
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for it := range queue {
+				if gctx.Err() != nil {
+					h.discard(it.st) // abandoned
+					continue
+				}
+				j := jobs[it.i]
+				rec, art, err := h.evaluateStarted(gctx, j.Instance, j.Prediction, it.st)
+				if err != nil {
+					fail(err) // cancelled: abandoned
+					continue
+				}
+				// An infrastructure failure says nothing about the patch:
+				// try again, up to Retries more times.
+				attempts := 1
+				for rec.InfraReason != "" && attempts <= h.Retries && err == nil {
+					attempts++
+					rec, art, err = h.Evaluate(gctx, j.Instance, j.Prediction)
+				}
+				if err != nil {
+					fail(err)
+					continue
+				}
+				if attempts > 1 {
+					rec.Attempts = attempts
+				}
+				if err := store.Save(rec, art); err != nil {
+					fail(fmt.Errorf("record %s: %w", j.Instance.InstanceID, err))
+					continue
+				}
+				mu.Lock()
+				res.Records[it.i] = rec
+				mu.Unlock()
+				report(j, rec, false)
+			}
+		}()
+	}
+	wg.Wait()
+	// Sandboxes are removed in the background: none is left when Run
+	// returns.
+	if errs := h.Drain(); len(errs) > 0 {
+		res.RemoveErrors = errs
+	}
+	err := firstErr
 	res.Elapsed = time.Since(start)
 	res.Abandoned = len(jobs) - res.Recorded()
 	if ctx.Err() != nil {

@@ -117,9 +117,12 @@ func usesEvalScript(in dataset.Instance) bool {
 // swebench/harness/run_evaluation.py run_instance.
 func (h *Harness) runEvalScript(ctx context.Context, in dataset.Instance, wt *tree, rec *Record, art *Artifacts, timeout time.Duration) error {
 	script := swebEvalScript(in.EvalScript)
-	path, err := wt.copyPatch(ctx, "eval.sh", script)
-	if err != nil {
-		return err
+	path := wt.evalScript
+	if path == "" {
+		var err error
+		if path, err = wt.copyPatch(ctx, "eval.sh", script); err != nil {
+			return err
+		}
 	}
 	art.Command = script
 	run := "exec 2>&1\n/bin/bash '" + strings.ReplaceAll(path, "'", `'\''`) + "'\n"

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -62,6 +63,61 @@ type tree struct {
 	tmp string
 	// copyS accumulates the seconds spent copying files in.
 	copyS float64
+	// evalScript is the eval script's path in the sandbox, copied in with
+	// the patches ("" when none was).
+	evalScript string
+	// sess runs the harness's commands until the tests run (see session);
+	// nil before the first command and after a session ended.
+	sess *session
+	// noSession: commands are plain execs from now on (the tests ran, or
+	// no session could be started).
+	noSession bool
+}
+
+// exec runs one of the harness's own commands (harnessCommand(argv)) in
+// the sandbox: in the session while there is one (started on first use),
+// as a plain exec after endSession or when no session can start.
+func (t *tree) exec(ctx context.Context, argv []string) (runtime.Result, error) {
+	cmd := harnessCommand(argv)
+	if !t.noSession && t.sess == nil {
+		t0 := time.Now()
+		s, err := startSession(ctx, t.sb)
+		if os.Getenv("POLYNFI_SESSION_TRACE") != "" {
+			fmt.Fprintf(os.Stderr, "TRACE start %v\n", time.Since(t0))
+		}
+		switch {
+		case err == nil:
+			t.sess = s
+		case errors.Is(err, errNoSession):
+			t.noSession = true
+		default:
+			return runtime.Result{ExitCode: -1}, err
+		}
+	}
+	if t.sess == nil {
+		return t.sb.Exec(ctx, cmd)
+	}
+	t0 := time.Now()
+	r, err := t.sess.run(ctx, argv, cmd.Timeout)
+	if os.Getenv("POLYNFI_SESSION_TRACE") != "" {
+		fmt.Fprintf(os.Stderr, "TRACE %v %q\n", time.Since(t0), argv[len(argv)-1])
+	}
+	if t.sess.dead {
+		t.sess.close()
+		t.sess = nil
+	}
+	return r, err
+}
+
+// endSession closes the session, if any, and waits for its shell to exit;
+// every later command is a plain exec. It must be called before the test
+// command runs.
+func (t *tree) endSession() {
+	t.noSession = true
+	if t.sess != nil {
+		t.sess.close()
+		t.sess = nil
+	}
 }
 
 // script runs a bash script in the work tree with g defined and args as
@@ -70,7 +126,7 @@ type tree struct {
 // wrapped.
 func (t *tree) script(ctx context.Context, script string, args ...string) ([]byte, error) {
 	argv := append([]string{"bash", "-c", gitFunc() + script, "polynfi"}, args...)
-	r, err := t.sb.Exec(ctx, harnessCommand(argv))
+	r, err := t.exec(ctx, argv)
 	if err != nil {
 		return nil, err
 	}

@@ -29,6 +29,7 @@ type containerOptions struct {
 	pids            int64
 	retries         int
 	cacheLevel      string
+	startAhead      int
 }
 
 // Defaults of the per-container limits: 2 CPUs, 4 GiB, 4096 processes.
@@ -44,6 +45,7 @@ func (o *containerOptions) register(f *pflag.FlagSet, withRuntime bool) {
 		f.Float64Var(&o.cpus, "cpus", defaultCPUs, "CPU quota per container, in cores (docker)")
 		f.StringVar(&o.memory, "memory", defaultMemory, "memory limit per container, e.g. 512m, 4g (docker; a container killed at it is infra_failure)")
 		f.Int64Var(&o.pids, "pids", defaultPids, "process limit per container (docker)")
+		f.IntVar(&o.startAhead, "start-ahead", -1, "containers started ahead of the workers, each with its image resolved, patches copied in and test patch applied, so that an instance's start is off its path (docker; default: as many as --workers; 0: none)")
 	}
 	f.StringVar(&o.imageTemplate, "image-template", "", "prebuilt image per instance, with {id}, {id_lower}, {swebench_id} ({id_lower} with __ as _1776_), {repo}, {owner}, {name}, {version}: e.g. swe-polybench.eval.x86_64.{id_lower} or swebench/sweb.eval.x86_64.{swebench_id}:latest (docker)")
 	f.StringVar(&o.baseDockerfiles, "base-dockerfiles", "", "directory of <language>.Dockerfile files for the polybench_<language>_base images (default: the ones polynfi ships)")
@@ -64,6 +66,9 @@ func (o *containerOptions) validate() error {
 	}
 	if o.retries < 0 {
 		return usagef("--retries %d: want 0 or more", o.retries)
+	}
+	if o.startAhead < -1 {
+		return usagef("--start-ahead %d: want 0 or more", o.startAhead)
 	}
 	if o.cpus < 0 || o.pids < 0 {
 		return usagef("--cpus and --pids must not be negative")

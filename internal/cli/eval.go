@@ -353,6 +353,10 @@ func runInstanceEval(e *env, o evalOptions) error {
 		docker = d
 		resolver = o.containerOptions.resolver(d, h.Repos, o.out, store.ScratchDir())
 		h.Runtime, h.Images, h.Limits = d, resolver, o.containerOptions.limits()
+		h.StartAhead = o.startAhead
+		if h.StartAhead < 0 {
+			h.StartAhead = o.workers
+		}
 	} else if o.runtime == "kubernetes" {
 		k, r, err := startKubernetes(e, o, h, store.ScratchDir())
 		if err != nil {
@@ -400,6 +404,9 @@ func runInstanceEval(e *env, o evalOptions) error {
 	b := newBar(e.stderr, len(in.jobs), "evaluating")
 	res, runErr := h.Run(e.ctx, in.jobs, store, harness.RunOptions{Workers: o.workers, Progress: func(ev harness.Event) { b.set(ev.Done) }})
 	b.finish()
+	if res != nil && len(res.RemoveErrors) > 0 {
+		fmt.Fprintf(e.stderr, "polynfi: %d sandbox(es) could not be removed: %s\n", len(res.RemoveErrors), strings.Join(res.RemoveErrors, "; "))
+	}
 	if docker != nil {
 		// Every container of the run is removed by then; anything an
 		// interruption raced past goes now.
