@@ -116,12 +116,13 @@ type ImageResolver interface {
 // The error is non-nil only when ctx is cancelled: then the instance is
 // abandoned and its workspace removed.
 func (h *Harness) Evaluate(ctx context.Context, in dataset.Instance, p dataset.Prediction) (*Record, Artifacts, error) {
-	return h.evaluateStarted(ctx, in, p, nil)
+	return h.evaluateStarted(ctx, in, p, nil, false)
 }
 
 // evaluateStarted is Evaluate on the sandbox pre (nil: started here),
-// which it removes.
-func (h *Harness) evaluateStarted(ctx context.Context, in dataset.Instance, p dataset.Prediction, pre *started) (*Record, Artifacts, error) {
+// which it removes, in the background when background is set (see
+// release).
+func (h *Harness) evaluateStarted(ctx context.Context, in dataset.Instance, p dataset.Prediction, pre *started, background bool) (*Record, Artifacts, error) {
 	start := time.Now()
 	rec := &Record{
 		Schema:         RecordSchema,
@@ -139,7 +140,7 @@ func (h *Harness) evaluateStarted(ctx context.Context, in dataset.Instance, p da
 		PolyBenchOutput: PolyBenchOutput{PassedTests: []string{}, FailedTests: []string{}},
 	}
 	art := Artifacts{ModelPatch: p.ModelPatch}
-	err := h.evaluate(ctx, in, p, rec, &art, pre)
+	err := h.evaluate(ctx, in, p, rec, &art, pre, background)
 	if ctx.Err() != nil {
 		return nil, Artifacts{}, ctx.Err()
 	}
@@ -221,10 +222,10 @@ func ContainerWorkdir(in dataset.Instance) string {
 }
 
 // evaluate does the work on the instance's sandbox st (nil: started
-// here); an error is a harness-level failure of the instance
+// here), and removes it (in the background: see release); an error is a harness-level failure of the instance
 // (StatusError), or an infrastructure failure when it wraps a
 // runtime.InfraError. evaluate owns st: it removes its sandbox.
-func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.Prediction, rec *Record, art *Artifacts, st *started) (err error) {
+func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.Prediction, rec *Record, art *Artifacts, st *started, background bool) (err error) {
 	t0 := time.Now()
 	if st == nil {
 		st = h.startInstance(ctx, in, p, nil)
@@ -246,7 +247,7 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 		wt.endSession()
 		rec.copyS = wt.copyS
 		t := time.Now()
-		if rerr := h.release(st); rerr != nil {
+		if rerr := h.release(st, background); rerr != nil {
 			rec.Sandbox.Notes = append(rec.Sandbox.Notes, "sandbox not removed: "+rerr.Error())
 		}
 		rec.Timing.RemoveS = time.Since(t).Seconds()

@@ -154,7 +154,7 @@ func (h *Harness) Run(ctx context.Context, jobs []Job, store *Store, opts RunOpt
 					continue
 				}
 				j := jobs[it.i]
-				rec, art, err := h.evaluateStarted(gctx, j.Instance, j.Prediction, it.st)
+				rec, art, err := h.evaluateStarted(gctx, j.Instance, j.Prediction, it.st, true)
 				if err != nil {
 					fail(err) // cancelled: abandoned
 					continue
@@ -164,7 +164,7 @@ func (h *Harness) Run(ctx context.Context, jobs []Job, store *Store, opts RunOpt
 				attempts := 1
 				for rec.InfraReason != "" && attempts <= h.Retries && err == nil {
 					attempts++
-					rec, art, err = h.Evaluate(gctx, j.Instance, j.Prediction)
+					rec, art, err = h.evaluateStarted(gctx, j.Instance, j.Prediction, nil, true)
 				}
 				if err != nil {
 					fail(err)

@@ -37,8 +37,11 @@ import (
 // 128) ends the session with its status, so that the runtime's own checks
 // of a killed command (a container that met its memory limit or went away)
 // run as they do for a plain exec. The session's first frame (status 0, no
-// output) says the shell is ready.
+// output) says the shell is ready. A request whose first word is the
+// boundary followed by "-write" writes files (session.write) with the
+// shell's own printf: no exec, no copy through the runtime's API.
 type session struct {
+	boundary string
 	in       *io.PipeWriter
 	out, err *frames
 	cancel   context.CancelFunc
@@ -53,7 +56,12 @@ const sessionLoop = `B=$1
 printf '\n%s 0\n' "$B"; printf '\n%s 0\n' "$B" >&2
 while IFS= read -r line; do
   eval "set -- $line"
-  ( exec "$@" ) </dev/null
+  if [ "$1" = "$B-write" ]; then
+    ( umask 022; mkdir -p -- "$2" && cd -- "$2" || exit 1; shift 2
+      while [ $# -ge 2 ]; do printf '%s' "$2" > "$1" || exit 1; shift 2; done ) </dev/null
+  else
+    ( exec "$@" ) </dev/null
+  fi
   rc=$?
   printf '\n%s %d\n' "$B" "$rc"; printf '\n%s %d\n' "$B" "$rc" >&2
   if [ "$rc" -gt 128 ]; then exit "$rc"; fi
@@ -75,7 +83,7 @@ func startSession(ctx context.Context, sb runtime.Sandbox) (*session, error) {
 	boundary := hex.EncodeToString(rnd[:])
 	pr, pw := io.Pipe()
 	sctx, cancel := context.WithCancel(ctx)
-	s := &session{in: pw, out: newFrames(boundary), err: newFrames(boundary), cancel: cancel, done: make(chan struct{})}
+	s := &session{boundary: boundary, in: pw, out: newFrames(boundary), err: newFrames(boundary), cancel: cancel, done: make(chan struct{})}
 	cmd := runtime.Command{Args: []string{"bash", "-c", sessionLoop, "polynfi-session", boundary},
 		Env: sandboxGitEnv(), HostView: true, Stdin: pr, Stdout: s.out, Stderr: s.err}
 	go func() {
@@ -201,6 +209,33 @@ func (s *session) run(ctx context.Context, argv []string, timeout time.Duration)
 		}
 	}
 	return res, nil
+}
+
+// maxSessionWrite bounds what write sends through a session (bash reads
+// a request a byte at a time); larger files go through Sandbox.CopyIn.
+const maxSessionWrite = 256 << 10
+
+// write writes files (names relative to dir, no "/" in them) into dir in
+// the sandbox, creating dir, in one request. ok is false when the files
+// cannot go through a session (a NUL byte, more than maxSessionWrite
+// bytes, a name with a slash: nothing was sent) or the shell could not
+// write them: the caller copies them through the runtime then. The error
+// is an InfraError or ctx's.
+func (s *session) write(ctx context.Context, dir string, files []runtime.File) (ok bool, err error) {
+	argv := []string{s.boundary + "-write", dir}
+	size := 0
+	for _, f := range files {
+		size += len(f.Data)
+		if size > maxSessionWrite || bytes.IndexByte(f.Data, 0) >= 0 || f.Path == "" || strings.ContainsAny(f.Path, "/\x00") {
+			return false, nil
+		}
+		argv = append(argv, f.Path, string(f.Data))
+	}
+	r, err := s.run(ctx, argv, 5*time.Minute)
+	if err != nil {
+		return false, err
+	}
+	return r.ExitCode == 0 && !r.TimedOut, nil
 }
 
 // close ends the session: its input is closed (the shell exits at the end

@@ -107,6 +107,29 @@ func TestSession(t *testing.T) {
 				t.Error("an argument with a NUL byte was accepted")
 			}
 
+			// Files written through the session arrive byte for byte;
+			// those it cannot carry are refused before anything is sent.
+			dir := "/tmp/polynfi-session-write/sub"
+			if name == "local" {
+				dir = wt.sb.Workdir() + "/written"
+			}
+			files := []runtime.File{{Path: "all", Data: all}, {Path: "empty"}, {Path: "nl", Data: []byte("a\n\n")}}
+			if ok, err := wt.sess.write(ctx, dir, files); !ok || err != nil {
+				t.Fatalf("write: %v %v", ok, err)
+			}
+			for _, f := range files {
+				got, err := wt.script(ctx, `od -An -v -tx1 -- "$1"`, dir+"/"+f.Path)
+				if err != nil || strings.Join(strings.Fields(string(got)), "") != fmt.Sprintf("%x", f.Data) {
+					t.Errorf("%s: written as %s, want %x (%v)", f.Path, got, f.Data, err)
+				}
+			}
+			for _, bad := range [][]runtime.File{{{Path: "nul", Data: []byte("a\x00b")}}, {{Path: "a/b", Data: []byte("x")}},
+				{{Path: "big", Data: bytes.Repeat([]byte("x"), maxSessionWrite+1)}}} {
+				if ok, err := wt.sess.write(ctx, dir, bad); ok || err != nil {
+					t.Errorf("write of %s: %v %v, want refused", bad[0].Path, ok, err)
+				}
+			}
+
 			// A timeout: the command is killed, the next one runs in a new
 			// session.
 			s := wt.sess

@@ -238,18 +238,18 @@ func (h *Harness) start(ctx context.Context, in dataset.Instance, scratch string
 	return &tree{sb: sb, tmp: tmp}, remove, nil
 }
 
-// release removes st's sandbox: at once for the local runtime, in the
-// background for container runtimes (the engine's removal is not on the
-// instance's path; Run waits for every removal before it returns, and
-// Drain does for callers of Evaluate). The error is the removal's when it
-// was done at once.
-func (h *Harness) release(st *started) error {
+// release removes st's sandbox: at once, or in the background when
+// background is set and the runtime is not local (a container's removal
+// is then off the instance's path; Run waits for every removal before it
+// returns, with Drain). The error is the removal's when it was done at
+// once.
+func (h *Harness) release(st *started, background bool) error {
 	if st == nil || st.remove == nil {
 		return nil
 	}
 	remove := st.remove
 	st.remove = nil
-	if h.Runtime == nil || h.Runtime.Name() == "local" {
+	if !background || h.Runtime == nil || h.Runtime.Name() == "local" {
 		return remove()
 	}
 	h.removals.Add(1)
@@ -270,12 +270,15 @@ func (h *Harness) discard(st *started) {
 		return
 	}
 	<-st.ready
-	_ = h.release(st)
+	if st.wt != nil {
+		st.wt.endSession()
+	}
+	_ = h.release(st, true)
 }
 
 // Drain waits until every sandbox removal started in the background is
 // done and returns the errors of those that failed (once each). Run calls
-// it before it returns; a caller of Evaluate calls it before it exits.
+// it before it returns.
 func (h *Harness) Drain() []string {
 	h.removals.Wait()
 	h.removeMu.Lock()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sort"
 	"strings"
 	"time"
 
@@ -79,34 +80,37 @@ type tree struct {
 // as a plain exec after endSession or when no session can start.
 func (t *tree) exec(ctx context.Context, argv []string) (runtime.Result, error) {
 	cmd := harnessCommand(argv)
-	if !t.noSession && t.sess == nil {
-		t0 := time.Now()
-		s, err := startSession(ctx, t.sb)
-		if os.Getenv("POLYNFI_SESSION_TRACE") != "" {
-			fmt.Fprintf(os.Stderr, "TRACE start %v\n", time.Since(t0))
-		}
-		switch {
-		case err == nil:
-			t.sess = s
-		case errors.Is(err, errNoSession):
-			t.noSession = true
-		default:
-			return runtime.Result{ExitCode: -1}, err
-		}
+	if err := t.ensureSession(ctx); err != nil {
+		return runtime.Result{ExitCode: -1}, err
 	}
 	if t.sess == nil {
 		return t.sb.Exec(ctx, cmd)
 	}
-	t0 := time.Now()
 	r, err := t.sess.run(ctx, argv, cmd.Timeout)
-	if os.Getenv("POLYNFI_SESSION_TRACE") != "" {
-		fmt.Fprintf(os.Stderr, "TRACE %v %q\n", time.Since(t0), argv[len(argv)-1])
-	}
 	if t.sess.dead {
 		t.sess.close()
 		t.sess = nil
 	}
 	return r, err
+}
+
+// ensureSession starts the session unless there is one or none is to be
+// had (endSession was called, or a session could not start: then t.sess
+// stays nil). The error is an InfraError or ctx's.
+func (t *tree) ensureSession(ctx context.Context) error {
+	if t.noSession || t.sess != nil {
+		return nil
+	}
+	s, err := startSession(ctx, t.sb)
+	switch {
+	case err == nil:
+		t.sess = s
+	case errors.Is(err, errNoSession):
+		t.noSession = true
+	default:
+		return err
+	}
+	return nil
 }
 
 // endSession closes the session, if any, and waits for its shell to exit;
@@ -224,18 +228,42 @@ g rev-parse --verify HEAD && lst "$@"`, pre...)
 }
 
 // copyPatches writes files into the harness's directory of the sandbox
-// (one copy) and returns their paths there, by name.
+// and returns their paths there, by name: in one request of the session
+// in a container (see session.write), else in one copy through the
+// runtime (the local runtime's copy is a write on the host).
 func (t *tree) copyPatches(ctx context.Context, files map[string]string) (map[string]string, error) {
 	start := time.Now()
+	defer func() { t.copyS += time.Since(start).Seconds() }()
 	var fs []runtime.File
 	paths := map[string]string{}
-	for name, data := range files {
-		fs = append(fs, runtime.File{Path: name, Mode: 0o644, Data: []byte(data)})
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		fs = append(fs, runtime.File{Path: name, Mode: 0o644, Data: []byte(files[name])})
 		paths[name] = strings.TrimSuffix(t.tmp, "/") + "/" + name
 	}
-	err := t.sb.CopyIn(ctx, t.tmp, fs)
-	t.copyS += time.Since(start).Seconds()
-	if err != nil {
+	if t.sb.Info().Runtime != "local" {
+		if err := t.ensureSession(ctx); err != nil {
+			return nil, err
+		}
+		if t.sess != nil {
+			ok, err := t.sess.write(ctx, t.tmp, fs)
+			if t.sess.dead {
+				t.sess.close()
+				t.sess = nil
+			}
+			if err != nil {
+				return nil, fmt.Errorf("copy the patches into the sandbox: %w", err)
+			}
+			if ok {
+				return paths, nil
+			}
+		}
+	}
+	if err := t.sb.CopyIn(ctx, t.tmp, fs); err != nil {
 		return nil, fmt.Errorf("copy the patches into the sandbox: %w", err)
 	}
 	return paths, nil
