@@ -59,10 +59,13 @@ type TestRun struct {
 // (ImageS): workspace or container start, apply, parse, grade, metrics,
 // record and sandbox removal.
 type Timing struct {
+	// The parts of the image's resolution, of the sandbox's start and of
+	// the test patch's application that the evaluation waited for (less
+	// than their whole when Run started the sandbox ahead).
 	ImageS     float64 `json:"image_s,omitempty"`  // resolving, pulling or building the image
-	WorkspaceS float64 `json:"workspace_s"`        // work tree made, or container created and started
-	RemoveS    float64 `json:"remove_s,omitempty"` // sandbox removed
-	ApplyS     float64 `json:"apply_s"`
+	WorkspaceS float64 `json:"workspace_s"`        // work tree made, or container created and started, patch files copied in
+	RemoveS    float64 `json:"remove_s,omitempty"` // sandbox removed (0 when Run removes it in the background)
+	ApplyS     float64 `json:"apply_s"`            // test patch (see above), model patch, path checks, test files reset
 	TestS      float64 `json:"test_s"`
 	ParseS     float64 `json:"parse_s"`
 	MetricsS   float64 `json:"metrics_s"`   // RetrievalS + NFIS

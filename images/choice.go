@@ -17,5 +17,10 @@ type Choice struct {
 	BuildLog string   `json:"build_log,omitempty"` // OUT/build_logs/<image>.log when built
 	Bases    []string `json:"bases,omitempty"`     // base images built or found for it (polybench_<language>_base)
 	Attempts int      `json:"attempts,omitempty"`  // pulls or builds tried
-	Notes    []string `json:"notes,omitempty"`
+	// BuildSteps and CachedSteps count the Dockerfile's steps in the last
+	// build and those the engine took from its layer cache (a rebuild of
+	// an unchanged image takes all but FROM from it).
+	BuildSteps  int      `json:"build_steps,omitempty"`
+	CachedSteps int      `json:"cached_steps,omitempty"`
+	Notes       []string `json:"notes,omitempty"`
 }

@@ -333,12 +333,30 @@ func (r *Resolver) pull(ctx context.Context, name string, log io.Writer) error {
 		return err
 	}
 	defer rc.Close()
-	return readStream(rc, log)
+	return readStream(rc, log, nil)
+}
+
+// buildStats counts the steps of a classic build's output (Docker's
+// "Step 2/4 : ..." and " ---> Using cache", Podman's "STEP 2/4: ..." and
+// "--> Using cache ...").
+type buildStats struct{ steps, cached int }
+
+var (
+	reStep   = regexp.MustCompile(`(?im)^step \d+/\d+ ?:`)
+	reCached = regexp.MustCompile(`(?im)^\s*-+> using cache\b`)
+)
+
+func (b *buildStats) add(stream string) {
+	if b != nil {
+		b.steps += len(reStep.FindAllStringIndex(stream, -1))
+		b.cached += len(reCached.FindAllStringIndex(stream, -1))
+	}
 }
 
 // readStream copies the engine's JSON message stream of a build or pull
-// to log as text and returns the error it reports, if any.
-func readStream(rc io.Reader, log io.Writer) error {
+// to log as text, counts a build's steps into st (when not nil), and
+// returns the error the stream reports, if any.
+func readStream(rc io.Reader, log io.Writer, st *buildStats) error {
 	dec := json.NewDecoder(rc)
 	for {
 		var m jsonmessage.JSONMessage
@@ -353,6 +371,7 @@ func readStream(rc io.Reader, log io.Writer) error {
 			return errors.New(m.Error.Message)
 		case m.Stream != "":
 			io.WriteString(log, m.Stream)
+			st.add(m.Stream)
 		case m.Status != "" && m.Progress == nil:
 			fmt.Fprintf(log, "%s %s\n", m.ID, m.Status)
 		}
@@ -471,6 +490,24 @@ func (r *Resolver) build(ctx context.Context, c Choice, dir, dockerfile, kind st
 	if err := r.checkDisk(ctx); err != nil {
 		return c, err
 	}
+	// Another polynfi on this machine building the same image (another
+	// run, a test) goes first; then the image is there.
+	unlock, err := lockImage(ctx, r.cli.DaemonHost(), c.Image)
+	if err != nil {
+		return c, err
+	}
+	defer unlock()
+	if !r.opts.Rebuild || kind != "instance" {
+		ok, err := r.exists(ctx, c.Image)
+		if err != nil {
+			return c, err
+		}
+		if ok {
+			c.How = "local"
+			c.Notes = append(c.Notes, "built by another polynfi process meanwhile")
+			return c, nil
+		}
+	}
 	log := r.logFile(c.Image, "build")
 	defer log.Close()
 	c.BuildLog = log.Name()
@@ -488,9 +525,12 @@ func (r *Resolver) build(ctx context.Context, c Choice, dir, dockerfile, kind st
 			}
 		}
 		start := time.Now()
-		last = r.buildOnce(ctx, c.Image, dir, dockerfile, labels, log)
-		fmt.Fprintf(log, "--- %s in %s\n", map[bool]string{true: "built", false: "failed"}[last == nil], time.Since(start).Round(time.Millisecond))
+		var st buildStats
+		last = r.buildOnce(ctx, c.Image, dir, dockerfile, labels, log, &st)
+		fmt.Fprintf(log, "--- %s in %s: %d steps, %d from the layer cache\n", map[bool]string{true: "built", false: "failed"}[last == nil],
+			time.Since(start).Round(time.Millisecond), st.steps, st.cached)
 		if last == nil {
+			c.BuildSteps, c.CachedSteps = st.steps, st.cached
 			r.mu.Lock()
 			r.built = append(r.built, builtImage{c.Image, kind})
 			r.mu.Unlock()
@@ -508,7 +548,7 @@ func (r *Resolver) build(ctx context.Context, c Choice, dir, dockerfile, kind st
 
 // buildOnce sends dir (with dockerfile as its Dockerfile) to the engine.
 // The build has the default network; containers of the tests do not.
-func (r *Resolver) buildOnce(ctx context.Context, name, dir, dockerfile string, labels map[string]string, log io.Writer) error {
+func (r *Resolver) buildOnce(ctx context.Context, name, dir, dockerfile string, labels map[string]string, log io.Writer, st *buildStats) error {
 	pr, pw := io.Pipe()
 	go func() { pw.CloseWithError(tarContext(dir, dockerfile, pw)) }()
 	defer pr.Close()
@@ -523,7 +563,7 @@ func (r *Resolver) buildOnce(ctx context.Context, name, dir, dockerfile string, 
 		return err
 	}
 	defer resp.Body.Close()
-	return readStream(resp.Body, log)
+	return readStream(resp.Body, log, st)
 }
 
 // polynfiDockerfile is the name under which the Dockerfile travels in the
@@ -631,6 +671,36 @@ func (r *Resolver) FreeBytes(ctx context.Context) int64 {
 		return -1
 	}
 	return int64(st.Bavail) * int64(st.Bsize)
+}
+
+// lockImage takes this machine's lock on building image name on the
+// engine at host (a file lock under the temporary directory), waiting for
+// another process that holds it; it returns the function that releases
+// it. A lock that cannot be made is no lock (the build goes on).
+func lockImage(ctx context.Context, host, name string) (func(), error) {
+	dir := filepath.Join(os.TempDir(), "polynfi-image-locks")
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return func() {}, nil
+	}
+	sum := sha256.Sum256([]byte(host + "\x00" + name))
+	f, err := os.OpenFile(filepath.Join(dir, hex.EncodeToString(sum[:12])+".lock"), os.O_CREATE|os.O_RDWR, 0o666)
+	if err != nil {
+		return func() {}, nil
+	}
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return func() { f.Close() }, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
+			f.Close()
+			return func() {}, nil
+		}
+		if err := sleep(ctx, 200*time.Millisecond); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
 }
 
 func (r *Resolver) acquire(ctx context.Context) error {

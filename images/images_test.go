@@ -100,6 +100,9 @@ func TestBuildFromRowDockerfileAndCachedRebuild(t *testing.T) {
 	if steps < 4 || cached != steps-1 { // every step after FROM from the cache
 		t.Errorf("rebuild: %d steps, %d from the cache:\n%s", steps, cached, log)
 	}
+	if c2.How != "built" || c2.BuildSteps != steps || c2.CachedSteps != cached {
+		t.Errorf("rebuild's choice: %s, %d steps, %d cached; the log says %d and %d", c2.How, c2.BuildSteps, c2.CachedSteps, steps, cached)
+	}
 	second, err := cli.ImageInspect(context.Background(), c2.Image)
 	if err != nil || second.ID != first.ID {
 		t.Errorf("rebuild gave image %s, first %s (%v)", second.ID, first.ID, err)

@@ -175,19 +175,23 @@ flags, 3 for an unreadable dataset.`,
 			} else {
 				tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 				if push == "" {
-					fmt.Fprintln(tw, "INSTANCE\tIMAGE\tSOURCE\tHOW\tERROR")
+					fmt.Fprintln(tw, "INSTANCE\tIMAGE\tSOURCE\tHOW\tCACHED STEPS\tERROR")
 				} else {
-					fmt.Fprintln(tw, "INSTANCE\tIMAGE\tSOURCE\tHOW\tPUSHED\tERROR")
+					fmt.Fprintln(tw, "INSTANCE\tIMAGE\tSOURCE\tHOW\tCACHED STEPS\tPUSHED\tERROR")
 				}
 				for _, r := range results {
 					pushed := ""
 					if r.Pushed != nil {
 						pushed = r.Pushed.Name + "@" + r.Pushed.Digest
 					}
+					steps := "-"
+					if r.Choice.BuildSteps > 0 {
+						steps = fmt.Sprintf("%d/%d", r.Choice.CachedSteps, r.Choice.BuildSteps)
+					}
 					if push == "" {
-						fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Choice.Image, r.Choice.Source, r.Choice.How, r.Error)
+						fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Choice.Image, r.Choice.Source, r.Choice.How, steps, r.Error)
 					} else {
-						fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Choice.Image, r.Choice.Source, r.Choice.How, pushed, r.Error)
+						fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Choice.Image, r.Choice.Source, r.Choice.How, steps, pushed, r.Error)
 					}
 				}
 				tw.Flush()
