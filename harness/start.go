@@ -235,7 +235,11 @@ func (h *Harness) start(ctx context.Context, in dataset.Instance, scratch string
 		_ = cleanup()
 		return err
 	}
-	return &tree{sb: sb, tmp: tmp}, remove, nil
+	// The session needs an Exec that carries standard input and live
+	// output: the local and docker runtimes' do (the kubernetes runtime's
+	// does not, and runs each command as its own exec).
+	name := h.Runtime.Name()
+	return &tree{sb: sb, tmp: tmp, noSession: name != "local" && name != "docker"}, remove, nil
 }
 
 // release removes st's sandbox: at once, or in the background when
