@@ -3,10 +3,20 @@ GO ?= go
 BIN := bin/polynfi
 OUT ?= out/demo
 
-.PHONY: build demo test deps sample-env bench docs cluster-up cluster-down
+.PHONY: build version demo test deps sample-env bench docs cluster-up cluster-down
+
+# The version `polynfi --version` and every report print: the newest v* tag
+# (git describe, "-dirty" for a changed tree), else a Go pseudo-version of
+# the last commit (v0.0.0-<commit time>-<hash>). Go's own VCS stamping is
+# not relied on: it is off when GOFLAGS has -buildvcs=false.
+VERSION ?= $(shell git describe --tags --match 'v[0-9]*' --dirty 2>/dev/null || TZ=UTC git log -1 --format='v0.0.0-%cd-%h' --date=format-local:%Y%m%d%H%M%S --abbrev=12 2>/dev/null || echo v0.0.0-unknown)
+LDFLAGS := -X github.com/polynfi/polynfi/internal/cli.version=$(VERSION)
+
+version:
+	@echo $(VERSION)
 
 build:
-	$(GO) build -o $(BIN) ./cmd/polynfi
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/polynfi
 
 # Environment of the bundled samples: npm/Maven/PyPI packages, installed once.
 sample-env:

@@ -79,6 +79,20 @@ type Manifest struct {
 	Finished       time.Time `json:"finished_at,omitzero"`
 	Complete       bool      `json:"complete"`
 	Workers        int       `json:"workers,omitempty"`
+	// PolynfiVersions lists the polynfi versions whose eval calls wrote
+	// into the run, in the order first used (a run resumed by another
+	// version has records of both).
+	PolynfiVersions []string `json:"polynfi_versions,omitempty"`
+}
+
+// NoteVersion records that polynfi version v evaluates into the run.
+func (m *Manifest) NoteVersion(v string) {
+	for _, x := range m.PolynfiVersions {
+		if x == v {
+			return
+		}
+	}
+	m.PolynfiVersions = append(m.PolynfiVersions, v)
 }
 
 // ReadManifest reads dir's manifest; ok is false when there is none.

@@ -281,7 +281,8 @@ func HarnessPage(r *Harness, instances bool) Page {
 		tables = append(tables, InstancesTable(r))
 	}
 	return Page{Title: fmt.Sprintf("polynfi eval: %s (%s)", r.Polynfi.RunID, r.Polynfi.DatasetSchema), Notice: r.Polynfi.Notice,
-		Lines: HarnessHeadline(r), Charts: HarnessCharts(r, tables), Tables: tables}
+		Lines: HarnessHeadline(r), Charts: HarnessCharts(r, tables), Tables: tables,
+		Footer: Provenance(r.Polynfi.Version, r.Polynfi.EvaluatedWith)}
 }
 
 // RetrievalTables renders a localization summary: one table per breakdown

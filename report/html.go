@@ -18,6 +18,22 @@ type Page struct {
 	Lines  []string
 	Charts []BarChart
 	Tables []Table
+	// Footer says what produced the page (Provenance), "" for none.
+	Footer string
+}
+
+// Provenance is a page's footer: the polynfi version that rendered it and
+// the versions that evaluated the run, when known and different
+// ("polynfi v1.2 (evaluated with polynfi v1.1, v1.2)").
+func Provenance(rendered string, evaluated []string) string {
+	if rendered == "" {
+		return ""
+	}
+	s := "polynfi " + rendered
+	if len(evaluated) > 0 && !(len(evaluated) == 1 && evaluated[0] == rendered) {
+		s += " (evaluated with polynfi " + strings.Join(evaluated, ", ") + ")"
+	}
+	return s
 }
 
 var htmlPage = template.Must(template.New("page").Parse(`<!DOCTYPE html>
@@ -42,6 +58,7 @@ svg.chart{display:block;max-width:none}
 <thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead>
 <tbody>{{range .HTMLRows}}<tr>{{range .}}<td{{if .Wrap}} class="wrap"{{end}}>{{if .Href}}<a href="{{.Href}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}</td>{{end}}</tr>{{end}}</tbody>
 </table>{{range .Notes}}<p class="note">{{.}}</p>{{end}}{{end}}
+{{if .Footer}}<footer class="note" id="provenance">{{.Footer}}</footer>{{end}}
 </body></html>
 `))
 
@@ -79,7 +96,7 @@ func WriteHTML(w io.Writer, p Page) error {
 		}
 		tables = append(tables, ht)
 	}
-	return htmlPage.Execute(w, map[string]any{"Title": p.Title, "Notice": p.Notice, "Lines": p.Lines, "Charts": charts, "Tables": tables})
+	return htmlPage.Execute(w, map[string]any{"Title": p.Title, "Notice": p.Notice, "Lines": p.Lines, "Charts": charts, "Tables": tables, "Footer": p.Footer})
 }
 
 // WritePageText writes p as plain text: the notice first, the headline,
@@ -95,7 +112,14 @@ func WritePageText(w io.Writer, p Page) error {
 	if p.Notice != "" || len(p.Lines) > 0 {
 		fmt.Fprintln(w)
 	}
-	return WriteText(w, p.Tables...)
+	if err := WriteText(w, p.Tables...); err != nil {
+		return err
+	}
+	if p.Footer != "" {
+		_, err := fmt.Fprintf(w, "\n%s\n", p.Footer)
+		return err
+	}
+	return nil
 }
 
 // WritePageMarkdown writes p as Markdown: a heading, the notice in bold,
@@ -111,7 +135,14 @@ func WritePageMarkdown(w io.Writer, p Page) error {
 	if len(p.Lines) > 0 {
 		fmt.Fprintln(w)
 	}
-	return WriteMarkdown(w, p.Tables...)
+	if err := WriteMarkdown(w, p.Tables...); err != nil {
+		return err
+	}
+	if p.Footer != "" {
+		_, err := fmt.Fprintf(w, "\n<sub>%s</sub>\n", mdEscape(p.Footer))
+		return err
+	}
+	return nil
 }
 
 // niceStep rounds a raw axis step up to 1, 2 or 5 times a power of ten.

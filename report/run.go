@@ -224,6 +224,11 @@ type Extras struct {
 	NotRunnable    int       `json:"not_runnable_rows"`
 	Rejected       int       `json:"rejected_predictions"`
 	Started        time.Time `json:"started_at"`
+	// Version is the polynfi version that rendered the report (set by the
+	// caller), EvaluatedWith the versions whose eval calls wrote the
+	// run's records (the manifest's polynfi_versions).
+	Version       string   `json:"polynfi_version,omitempty"`
+	EvaluatedWith []string `json:"evaluated_with,omitempty"`
 	// PassAtK is pass@k per model over repeated runs (absent when every
 	// instance has one run).
 	PassAtK []PassAtKRow `json:"pass_at_k,omitempty"`
@@ -355,6 +360,7 @@ func BuildHarness(in HarnessInput) *Harness {
 		}
 	}
 	x.Interrupted = !m.Complete
+	x.EvaluatedWith = m.PolynfiVersions
 	if in.Result != nil {
 		x.Evaluated, x.Skipped, x.Abandoned = in.Result.Evaluated, in.Result.Skipped, in.Result.Abandoned
 		x.Interrupted = x.Interrupted || in.Result.Interrupted

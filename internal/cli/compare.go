@@ -99,6 +99,7 @@ Formats: text, markdown, json, html (tables and SVG charts).`,
 				return fmt.Errorf("compare: no unit of %s pairs with one of %s (same instance ids and runs needed)", args[0], args[1])
 			}
 			page := c.Page(fmt.Sprintf("polynfi compare: %s vs %s", la, lb))
+			page.Footer = report.Provenance(polynfiVersion(), nil)
 			switch format {
 			case "json":
 				return writeJSON(e.stdout, c)

@@ -326,7 +326,7 @@ func pairFiles(a, b string, s nfi.Settings) (before, after []string, err error) 
 	return before, after, err
 }
 
-func writeDiffText(w io.Writer, c *comparison, maxShown int) error {
+func writeDiffText(w io.Writer, eng *nfi.Engine, c *comparison, maxShown int) error {
 	out := c.out
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	if out.Git != nil {
@@ -416,7 +416,11 @@ func writeDiffText(w io.Writer, c *comparison, maxShown int) error {
 		fmt.Fprintf(w, "suppressions honoured: %s silenced in the after version (--ignore-noqa scores as SWE-NFI)\n", plural(n, "finding"))
 	}
 	writeUnused(w, out.After)
-	return nil
+	for _, g := range out.Gates {
+		fmt.Fprintf(w, "gate failed: %s\n", g)
+	}
+	_, err := fmt.Fprintln(w, provenanceLine(eng))
+	return err
 }
 
 // short abbreviates a commit ID for display.

@@ -437,6 +437,7 @@ func runInstanceEval(e *env, o evalOptions) error {
 		return err
 	}
 	rep := report.BuildHarness(report.HarnessInput{Manifest: man, Records: recs, Result: res})
+	rep.Polynfi.Version = polynfiVersion()
 	data, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
 		return err
@@ -598,6 +599,7 @@ func runMetricsOnly(e *env, o evalOptions, in *evalInputs, ropts *retrieval.Opti
 		}
 		man := &harness.Manifest{Kind: harness.KindMetricsOnly, RunID: o.runID, Dataset: in.ds.Path, DatasetSchema: string(in.ds.Schema),
 			Predictions: in.predName, Retrieval: o.retrieval, InputErrors: in.inputErrors, Complete: len(errs) == 0, Finished: time.Now().UTC()}
+		man.NoteVersion(polynfiVersion())
 		if err := man.Write(o.out); err != nil {
 			return err
 		}
@@ -633,6 +635,7 @@ func startManifest(e *env, o evalOptions, in *evalInputs, h *harness.Harness, mo
 		man.Retrieval = o.retrieval
 	}
 	man.Complete, man.Finished = false, time.Time{}
+	man.NoteVersion(polynfiVersion())
 	predicted := map[string]bool{}
 	var units []harness.ManifestUnit
 	for _, j := range in.jobs {

@@ -93,6 +93,7 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 		man = &harness.Manifest{Kind: harness.KindNFISuite}
 	}
 	man.Dataset, man.Predictions, man.Started, man.Complete, man.Finished = o.dataset, strings.Join(o.predictions, ","), time.Now().UTC(), false, time.Time{}
+	man.NoteVersion(polynfiVersion())
 	{
 		only := map[string]bool{}
 		for _, id := range o.instanceIDs {

@@ -154,6 +154,13 @@ func suppressionMode(e *nfi.Engine) string {
 	return "ignored"
 }
 
+// provenanceLine is the last line of the text formats of score and diff:
+// which polynfi, catalog and suppression mode produced the numbers
+// ("polynfi v1.2.3 · catalog polynfi-92 · suppressions honoured").
+func provenanceLine(e *nfi.Engine) string {
+	return fmt.Sprintf("polynfi %s · catalog %s · suppressions %s", polynfiVersion(), e.Catalog.Version, suppressionMode(e))
+}
+
 func summarizeSettings(e *nfi.Engine) settingsSummary {
 	s := settingsSummary{Version: polynfiVersion(), Catalog: e.Catalog.Version, Rules: len(e.Rules()), Suppressions: suppressionMode(e)}
 	if e.Settings.NonDefault() {

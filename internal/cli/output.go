@@ -139,7 +139,7 @@ func writeDiff(w io.Writer, format string, statistics bool, eng *nfi.Engine, c *
 	case "markdown":
 		return writeDiffMarkdown(w, eng, c, maxShown)
 	}
-	return writeDiffText(w, c, maxShown)
+	return writeDiffText(w, eng, c, maxShown)
 }
 
 // writeStatistics prints the number of findings per rule, most first: in
@@ -195,7 +195,11 @@ func writeStatistics(w io.Writer, format string, eng *nfi.Engine, fs []finding, 
 			fmt.Fprintf(tw, "%d\t%s\t%s\n", r.Count, r.ID, r.Name)
 		}
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w, provenanceLine(eng))
+	return err
 }
 
 // ghEscape escapes a workflow command's message; ghProp also a property
@@ -270,13 +274,40 @@ func diffNotice(c *comparison) string {
 
 // gitlabIssue is one entry of a GitLab Code Quality report.
 // Source: GitLab Docs, "Code Quality" report format (description,
-// check_name, fingerprint, severity, location.path, location.lines.begin).
+// check_name, fingerprint, severity, location.path, location.lines.begin,
+// the fields GitLab reads); type and categories make each entry a Code
+// Climate issue as well (Code Climate engine spec, SPEC.md "Issues");
+// engine_name is the field Code Climate's CLI adds to name the analyzer,
+// and engine_version (polynfi's addition; GitLab ignores fields it does
+// not read) the polynfi version that wrote the report.
 type gitlabIssue struct {
-	Description string         `json:"description"`
-	CheckName   string         `json:"check_name"`
-	Fingerprint string         `json:"fingerprint"`
-	Severity    string         `json:"severity"`
-	Location    gitlabLocation `json:"location"`
+	Type          string         `json:"type"`
+	Description   string         `json:"description"`
+	CheckName     string         `json:"check_name"`
+	Categories    []string       `json:"categories"`
+	Fingerprint   string         `json:"fingerprint"`
+	Severity      string         `json:"severity"`
+	Location      gitlabLocation `json:"location"`
+	EngineName    string         `json:"engine_name"`
+	EngineVersion string         `json:"engine_version"`
+}
+
+// codeClimateCategory is the Code Climate category of a rule ID's aspect:
+// documentation is Clarity, error handling Bug Risk, library constraints
+// (deprecated and outdated APIs) Compatibility, style Style, logic
+// patterns Complexity; a file that cannot be scored is a Bug Risk.
+func codeClimateCategory(ruleID string) string {
+	switch {
+	case strings.HasPrefix(ruleID, "DOC-"):
+		return "Clarity"
+	case strings.HasPrefix(ruleID, "LIB-"):
+		return "Compatibility"
+	case strings.HasPrefix(ruleID, "STY-"):
+		return "Style"
+	case strings.HasPrefix(ruleID, "LOG-"):
+		return "Complexity"
+	}
+	return "Bug Risk"
 }
 
 type gitlabLocation struct {
@@ -299,7 +330,8 @@ func writeGitLab(w io.Writer, fs []finding, invalid []nfi.InvalidFile, loc func(
 		key := path + "\x00" + check + "\x00" + msg
 		seen[key]++
 		h := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%d", key, seen[key])))
-		is := gitlabIssue{Description: check + " " + msg, CheckName: check, Fingerprint: hex.EncodeToString(h[:16]), Severity: sev}
+		is := gitlabIssue{Type: "issue", Description: check + " " + msg, CheckName: check, Categories: []string{codeClimateCategory(check)},
+			Fingerprint: hex.EncodeToString(h[:16]), Severity: sev, EngineName: "polynfi", EngineVersion: polynfiVersion()}
 		is.Location.Path = artifactURI(path)
 		is.Location.Lines.Begin = max(begin, 1)
 		if end > begin {

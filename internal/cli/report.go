@@ -38,11 +38,15 @@ type nfiReportJSON struct {
 	// evaluated, re-run to resume" line of an interrupted run.
 	NotEvaluated int    `json:"not_evaluated"`
 	Notice       string `json:"notice,omitempty"`
+	// Version is the polynfi version that rendered the report,
+	// EvaluatedWith those whose eval calls wrote the records.
+	Version       string   `json:"polynfi_version"`
+	EvaluatedWith []string `json:"evaluated_with,omitempty"`
 }
 
 func buildNFIReport(dir string, records []nfisuite.Record, catalog string) nfiReportJSON {
 	out := nfiReportJSON{Kind: "nfi_suite", Catalog: catalog, Grading: "strict", Records: len(records),
-		Invalid: map[string]int{}, Tests: map[string]int{}}
+		Invalid: map[string]int{}, Tests: map[string]int{}, Version: polynfiVersion()}
 	for _, r := range records {
 		if !r.Valid {
 			out.Invalid[r.InvalidReason]++
@@ -67,6 +71,7 @@ func buildNFIReport(dir string, records []nfisuite.Record, catalog string) nfiRe
 		if !m.Complete {
 			out.Notice = fmt.Sprintf("interrupted, %d not evaluated, re-run to resume", out.NotEvaluated)
 		}
+		out.EvaluatedWith = m.PolynfiVersions
 	}
 	out.Report = report.BuildNFI(records)
 	out.Tables = out.Report.Tables()
@@ -83,9 +88,21 @@ func renderNFI(w io.Writer, rep nfiReportJSON, format string) error {
 		if rep.Notice != "" {
 			fmt.Fprintf(w, "**%s**\n\n", rep.Notice)
 		}
-		return report.WriteMarkdown(w, rep.Tables...)
+		if rep.GoldFailures > 0 {
+			fmt.Fprintf(w, "**warning: the human reference (gold) failed its tests in %d runs: check those tasks' environments**\n\n", rep.GoldFailures)
+		}
+		if err := report.WriteMarkdown(w, rep.Tables...); err != nil {
+			return err
+		}
+		_, err := fmt.Fprintf(w, "\n<sub>%s</sub>\n", report.Provenance(rep.Version, rep.EvaluatedWith))
+		return err
 	case "html":
-		return report.WriteHTML(w, report.Page{Title: "SWE-NFI suite report", Notice: rep.Notice, Charts: rep.Report.Charts(rep.Tables), Tables: rep.Tables})
+		var lines []string
+		if rep.GoldFailures > 0 {
+			lines = append(lines, fmt.Sprintf("warning: the human reference (gold) failed its tests in %d runs: check those tasks' environments", rep.GoldFailures))
+		}
+		return report.WriteHTML(w, report.Page{Title: "SWE-NFI suite report", Notice: rep.Notice, Lines: lines, Charts: rep.Report.Charts(rep.Tables), Tables: rep.Tables,
+			Footer: report.Provenance(rep.Version, rep.EvaluatedWith)})
 	}
 	if rep.Notice != "" {
 		fmt.Fprintln(w, rep.Notice)
@@ -96,7 +113,11 @@ func renderNFI(w io.Writer, rep nfiReportJSON, format string) error {
 		fmt.Fprintf(w, "warning: the human reference (gold) failed its tests in %d runs: check those tasks' environments\n", rep.GoldFailures)
 	}
 	fmt.Fprintln(w)
-	return report.WriteText(w, rep.Tables...)
+	if err := report.WriteText(w, rep.Tables...); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "\n%s\n", report.Provenance(rep.Version, rep.EvaluatedWith))
+	return err
 }
 
 // writeNFIRunReport writes report.json, report.md and report.html into dir.
@@ -250,13 +271,17 @@ func loadHarnessRun(dir string, legacy bool) (*report.Harness, error) {
 				}
 			}
 		}
-		return report.HarnessFromRun(m, recs), nil
+		rep := report.HarnessFromRun(m, recs)
+		rep.Polynfi.Version = polynfiVersion()
+		return rep, nil
 	}
 	m, _, err := harness.ReadManifest(dir)
 	if err != nil {
 		return nil, err
 	}
-	return report.HarnessFromRun(m, recs), nil
+	rep := report.HarnessFromRun(m, recs)
+	rep.Polynfi.Version = polynfiVersion()
+	return rep, nil
 }
 
 // renderMetricsOnly renders a --metrics-only run from its metrics.json.
@@ -276,7 +301,12 @@ func renderMetricsOnly(w io.Writer, dir, format string) error {
 		_, err := w.Write(b)
 		return err
 	}
-	page := report.Page{Title: "polynfi eval --metrics-only: " + filepath.Base(dir), Tables: report.RetrievalTables(mj.Summary)}
+	var versions []string
+	if m, ok, err := harness.ReadManifest(dir); err == nil && ok {
+		versions = m.PolynfiVersions
+	}
+	page := report.Page{Title: "polynfi eval --metrics-only: " + filepath.Base(dir), Tables: report.RetrievalTables(mj.Summary),
+		Footer: report.Provenance(polynfiVersion(), versions)}
 	switch format {
 	case "markdown":
 		return report.WritePageMarkdown(w, page)

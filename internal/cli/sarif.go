@@ -28,7 +28,7 @@ const invalidFileRule = "polynfi/invalid-file"
 func newSARIFSink(w io.Writer, e *nfi.Engine) *sarifSink {
 	rep, _ := sarif.New(sarif.Version210)
 	run := sarif.NewRunWithInformationURI("polynfi", "https://github.com/polynfi/polynfi")
-	run.Tool.Driver.WithVersion(polynfiVersion()).WithSemanticVersion(semver())
+	run.Tool.Driver.WithVersion(sarifVersion()).WithSemanticVersion(semver())
 	run.Properties = sarif.Properties{"catalog": e.Catalog.Version, "suppressions": suppressionMode(e)}
 	s := &sarifSink{w: w, log: rep, run: run, idx: map[string]int{}}
 	for i, r := range e.Rules() {
@@ -47,9 +47,13 @@ func newSARIFSink(w io.Writer, e *nfi.Engine) *sarifSink {
 		_ = rule
 		s.idx[r.ID] = i
 	}
+	// GitHub code scanning requires fullDescription and help of every rule
+	// (the SARIF Multitool's GH2012 check).
 	run.AddRule(invalidFileRule).
 		WithName("invalid-file").
-		WithShortDescription(sarif.NewMultiformatMessageString("file could not be scored (syntax error, binary, or not UTF-8)"))
+		WithShortDescription(sarif.NewMultiformatMessageString("file could not be scored (syntax error, binary, or not UTF-8)")).
+		WithFullDescription(sarif.NewMultiformatMessageString("The file does not parse as Python, is binary, is not UTF-8 without a PEP 263 coding declaration it can be decoded with, or is too large; no rule can judge it, so it has no S_p.")).
+		WithHelp(sarif.NewMultiformatMessageString("Fix the syntax error (or the encoding) at the reported position. In a comparison, a file that cannot be scored in either version makes I_p undefined (exit 1), so a change can never gain points by breaking a file."))
 	s.idx[invalidFileRule] = len(e.Rules())
 	return s
 }

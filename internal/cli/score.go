@@ -137,7 +137,7 @@ settings): then 1; 3 when a PATH does not exist or a file cannot be read
 				case format == "sarif":
 					sink = newSARIFSink(w, eng)
 				default:
-					sink = &textScoreSink{w: bufio.NewWriter(w), quiet: quiet}
+					sink = &textScoreSink{w: bufio.NewWriter(w), quiet: quiet, cmp: cmp, provenance: provenanceLine(eng)}
 				}
 				emit := func(fs nfi.FileScore) error {
 					sum.add(fs)
@@ -380,6 +380,11 @@ type scoreSink interface {
 type textScoreSink struct {
 	w     *bufio.Writer
 	quiet bool
+	// cmp is the comparison of --diff-base (nil without): its I_p and
+	// finding counts follow the summary.
+	cmp *comparison
+	// provenance is the last line (provenanceLine).
+	provenance string
 }
 
 func formatScores(s nfi.Scores) string {
@@ -427,6 +432,13 @@ func (t *textScoreSink) close(s scoreSummary) error {
 	if s.Suppressed > 0 {
 		fmt.Fprintf(t.w, "suppressions honoured: %s silenced (--ignore-noqa scores as SWE-NFI)\n", plural(s.Suppressed, "finding"))
 	}
+	if t.cmp != nil {
+		fmt.Fprintf(t.w, "compared with %s at %s: %s\n", t.cmp.labels[0], short(t.cmp.out.Git.MergeBase), diffNotice(t.cmp))
+	}
+	for _, g := range s.Gates {
+		fmt.Fprintf(t.w, "gate failed: %s\n", g)
+	}
+	fmt.Fprintln(t.w, t.provenance)
 	return t.w.Flush()
 }
 

@@ -55,3 +55,15 @@ func semver() string {
 	}
 	return strings.TrimPrefix(v[0], "v")
 }
+
+// sarifVersion is the version in SARIF's tool.driver.version: the version
+// without a leading "v" before a digit ("v1.2.3" → "1.2.3"), since SARIF
+// asks for a version that starts with a number (the SARIF Multitool's
+// SARIF2005 check); other versions ("(devel)") unchanged.
+func sarifVersion() string {
+	v := polynfiVersion()
+	if len(v) > 1 && v[0] == 'v' && v[1] >= '0' && v[1] <= '9' {
+		return v[1:]
+	}
+	return v
+}
