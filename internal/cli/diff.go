@@ -54,6 +54,12 @@ type gitRange struct {
 // worktree is gitRange.Head for the files on disk.
 const worktree = "WORKTREE"
 
+// staged is gitComparison's head, and gitRange.Head, for the index (what
+// `git commit` would record; score --diff-base --staged). ":staged" never
+// names a commit (":path" is a blob of the index), so no revision is
+// mistaken for it.
+const staged = ":staged"
+
 // comparison is a scored change with everything the writers need: the
 // content of each version of a file (for the line alignment) and where
 // the after file is on disk (for locations).

@@ -190,12 +190,7 @@ func TestActionEntry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(t.TempDir(), "polynfi")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/polynfi")
-	build.Dir = repoRoot
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildStamped(t)
 	dir := commitTree(t, map[string]string{"pkg/num.py": undocumented, "pkg/other.py": otherModule})
 	baseSHA := strings.TrimSpace(git(t, dir, "rev-parse", "main"))
 

@@ -14,8 +14,8 @@ import (
 )
 
 // gitComparison scores the .py files that differ between base (or its
-// merge base with head, when mergeBase) and head (a revision, or "" for
-// the work tree)
+// merge base with head, when mergeBase) and head (a revision, "" for
+// the work tree, or staged for the index)
 // in the git repository holding the working directory. Files are read
 // from git objects with one `git cat-file --batch`; the work tree's are
 // read from disk (untracked, not ignored files count as added). Files the
@@ -42,7 +42,12 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 	}
 	rng := &gitRange{Root: root, Base: base, MergeBase: baseID, Head: worktree}
 	headID := ""
-	if head != "" {
+	if head == staged {
+		rng.Head = staged
+		if id, err := blobs.commit(root, "HEAD"); err == nil {
+			headID = id // the index's commit, for the merge base
+		}
+	} else if head != "" {
 		if headID, err = blobs.commit(root, head); err != nil {
 			return nil, err
 		}
@@ -57,7 +62,11 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 			rng.MergeBase = mb
 		}
 	}
-	changes, err := gitChangedPython(ctx, root, rng.MergeBase, map[bool]string{true: "", false: rng.Head}[rng.Head == worktree])
+	headArg := rng.Head // a commit, staged, or "" for the work tree
+	if rng.Head == worktree {
+		headArg = ""
+	}
+	changes, err := gitChangedPython(ctx, root, rng.MergeBase, headArg)
 	if err != nil {
 		return nil, err
 	}
@@ -175,11 +184,7 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 	}
 	c.out.Delta = nfi.Compare(c.out.Before, c.out.After)
 	if len(c.out.Before) > 0 && len(c.out.After) > 0 {
-		head := ""
-		if rng.Head != worktree {
-			head = rng.Head
-		}
-		maps, err := gitLineMaps(ctx, root, rng.MergeBase, head, func(path string) int {
+		maps, err := gitLineMaps(ctx, root, rng.MergeBase, headArg, func(path string) int {
 			return bytes.Count(texts[nfi.VersionBefore][path], []byte("\n")) + 1
 		})
 		if err != nil {
@@ -196,8 +201,11 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 	}
 	c.afterPath = func(p string) string { return repoPath(root, p) }
 	headLabel := head
-	if rng.Head == worktree {
+	switch rng.Head {
+	case worktree:
 		headLabel = "work tree"
+	case staged:
+		headLabel = "index (staged)"
 	}
 	c.labels = [2]string{base, headLabel}
 	return c, nil

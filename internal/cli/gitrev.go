@@ -74,18 +74,27 @@ type gitChange struct {
 }
 
 // gitChangedPython lists the .py files that differ between commit base and
-// head ("" for the work tree), renames detected.
+// head ("" for the work tree, staged for the index), renames detected.
 func gitChangedPython(ctx context.Context, root, base, head string) ([]gitChange, error) {
-	args := []string{"diff", "--raw", "-z", "-M", "--no-ext-diff", "--no-textconv", "--abbrev=40", base}
-	if head != "" {
-		args = append(args, head)
-	}
+	args := append([]string{"diff", "--raw", "-z", "-M", "--no-ext-diff", "--no-textconv", "--abbrev=40"}, diffSides(base, head)...)
 	args = append(args, "--", "*.py")
 	out, err := runGit(ctx, root, args...)
 	if err != nil {
 		return nil, err
 	}
 	return parseRawDiff(out)
+}
+
+// diffSides are git diff's arguments for base against head: a commit, ""
+// for the work tree, staged for the index (--cached).
+func diffSides(base, head string) []string {
+	switch head {
+	case "":
+		return []string{base}
+	case staged:
+		return []string{"--cached", base}
+	}
+	return []string{base, head}
 }
 
 // parseRawDiff reads `git diff --raw -z` output:
@@ -293,17 +302,14 @@ func isZeroOID(oid string) bool { return strings.Trim(oid, "0") == "" }
 func repoPath(root, rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }
 
 // gitLineMaps returns, for each file changed between base and head ("" for
-// the work tree) that exists in both versions (by its after path), the map
+// the work tree, staged for the index) that exists in both versions (by its after path), the map
 // from each before line (1-based) that the change keeps to its line in the
 // after version, from git's own diff (-U0 hunks; renames followed). It
 // costs one git run for all files and stays fast on files of tens of
 // thousands of lines, where a quadratic alignment would not. oldLines
 // gives a file's number of before lines (by after path).
 func gitLineMaps(ctx context.Context, root, base, head string, oldLines func(string) int) (map[string]map[int]int, error) {
-	args := []string{"diff", "-U0", "-M", "--no-color", "--no-ext-diff", "--no-textconv", base}
-	if head != "" {
-		args = append(args, head)
-	}
+	args := append([]string{"diff", "-U0", "-M", "--no-color", "--no-ext-diff", "--no-textconv"}, diffSides(base, head)...)
 	args = append(args, "--", "*.py")
 	out, err := runGit(ctx, root, args...)
 	if err != nil {

@@ -8,24 +8,44 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 )
 
-// buildStamped builds polynfi with its version set at link time, as `make
-// build` and the GitHub Action do, and returns the binary's path.
-func buildStamped(t *testing.T, version string) string {
+// stampedVersion is the version buildStamped links into polynfi.
+const stampedVersion = "v9.8.7-test"
+
+var stamped struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+	out      []byte
+}
+
+// buildStamped builds polynfi once per test process with its version set
+// at link time to stampedVersion, as `make build` and the GitHub Action
+// do, and returns the binary's path.
+func buildStamped(t *testing.T) string {
 	t.Helper()
-	repoRoot, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
+	stamped.once.Do(func() {
+		repoRoot, err := filepath.Abs("../..")
+		if err != nil {
+			stamped.err = err
+			return
+		}
+		// Under TestMain's directory, removed when the tests end.
+		if stamped.dir, stamped.err = os.MkdirTemp(sampleDir, "stamped-"); stamped.err != nil {
+			return
+		}
+		stamped.bin = filepath.Join(stamped.dir, "polynfi")
+		build := exec.Command("go", "build", "-ldflags", "-X github.com/polynfi/polynfi/internal/cli.version="+stampedVersion, "-o", stamped.bin, "./cmd/polynfi")
+		build.Dir = repoRoot
+		stamped.out, stamped.err = build.CombinedOutput()
+	})
+	if stamped.err != nil {
+		t.Fatalf("go build: %v\n%s", stamped.err, stamped.out)
 	}
-	bin := filepath.Join(t.TempDir(), "polynfi")
-	build := exec.Command("go", "build", "-ldflags", "-X github.com/polynfi/polynfi/internal/cli.version="+version, "-o", bin, "./cmd/polynfi")
-	build.Dir = repoRoot
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
+	return stamped.bin
 }
 
 // runBin runs the polynfi binary bin in dir and returns stdout, stderr and
@@ -50,8 +70,8 @@ func runBin(t *testing.T, bin, dir string, args ...string) (string, string, int)
 // and GitLab's Code Quality report included (the gap the issue's review
 // found), and SARIF's driver version starts with a number.
 func TestVersionInEveryFormat(t *testing.T) {
-	const v = "v9.8.7-test"
-	bin := buildStamped(t, v)
+	const v = stampedVersion
+	bin := buildStamped(t)
 	dir := commitTree(t, map[string]string{"pkg/num.py": undocumented})
 	branch(t, dir, "feat", map[string]string{"pkg/num.py": bareExcept})
 
@@ -184,7 +204,7 @@ func sarifMultitool(t *testing.T) string {
 // The Multitool checks the SARIF 2.1.0 JSON schema first.
 func TestSARIFValidates(t *testing.T) {
 	mt := sarifMultitool(t)
-	bin := buildStamped(t, "v1.0.0-sarif")
+	bin := buildStamped(t)
 	dir := commitTree(t, map[string]string{"pkg/num.py": undocumented, "pkg/other.py": otherModule})
 	branch(t, dir, "feat", map[string]string{"pkg/num.py": bareExcept + "\n\ndef more(y):  # noqa: DOC-R04\n    return y\n",
 		"pkg/broken.py": "def broken(x:\n"})

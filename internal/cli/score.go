@@ -18,15 +18,16 @@ import (
 
 func newScoreCmd(e *env) *cobra.Command {
 	var (
-		format    string
-		workers   int
-		quiet     bool
-		diffBase  string
-		newCode   bool
-		stdinName string
-		ef        engineFlags
-		of        outputFlags
-		gf        gateFlags
+		format     string
+		workers    int
+		quiet      bool
+		diffBase   string
+		newCode    bool
+		stagedOnly bool
+		stdinName  string
+		ef         engineFlags
+		of         outputFlags
+		gf         gateFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "score PATH... | score - --stdin-filename NAME | score --diff-base REF",
@@ -46,7 +47,9 @@ named by --stdin-filename (for per-file-ignores and the output).
 of REF and HEAD and the work tree (committed, staged, unstaged and untracked
 changes), and compares them with their versions at that merge base (read
 from git objects), so that the regression and new-findings gates apply;
---new-code keeps only findings on added or changed lines.
+--new-code keeps only findings on added or changed lines. --staged compares
+the index instead of the work tree (what the next commit records; unstaged
+and untracked files are left out), as a pre-commit hook wants.
 
 Suppressions: a "# noqa" comment silences the findings on its line, "# noqa:
 DOC-R01, E722" those of the rules named (a polynfi ID, or the Ruff code of a
@@ -105,11 +108,18 @@ settings): then 1; 3 when a PATH does not exist or a file cannot be read
 			if newCode && diffBase == "" {
 				return usagef("--new-code needs --diff-base")
 			}
+			if stagedOnly && diffBase == "" {
+				return usagef("--staged needs --diff-base")
+			}
 			var files, missing []string
 			var cmp *comparison
 			switch {
 			case diffBase != "":
-				if cmp, err = gitComparison(e, eng, &ef, diffBase, "", true); err != nil {
+				head := ""
+				if stagedOnly {
+					head = staged
+				}
+				if cmp, err = gitComparison(e, eng, &ef, diffBase, head, true); err != nil {
 					return err
 				}
 				cmp.finish(newCode)
@@ -237,6 +247,7 @@ settings): then 1; 3 when a PATH does not exist or a file cannot be read
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "text format: scores only, no diagnostics")
 	cmd.Flags().StringVar(&diffBase, "diff-base", "", "git: score only the .py files changed since the merge base with REF, compared with it")
 	cmd.Flags().BoolVar(&newCode, "new-code", false, "with --diff-base: keep only findings on added or changed lines")
+	cmd.Flags().BoolVar(&stagedOnly, "staged", false, "with --diff-base: compare the index (staged changes only) instead of the work tree")
 	cmd.Flags().StringVar(&stdinName, "stdin-filename", "", "the name of the file read from standard input (PATH -)")
 	ef.register(cmd)
 	ef.registerSuppressions(cmd)
