@@ -125,6 +125,7 @@ func writeBundle(runDir, out string, rep *report.Harness) error {
 		"resolved_native": x.Modes[x.NativeMode].Resolved, "resolved_native_ci95": x.Modes[x.NativeMode].CI,
 		"not_evaluated": nonNil(notEvaluated), "no_prediction": nonNil(noPrediction), "interrupted": x.Interrupted,
 		"created_at": time.Now().UTC().Format(time.RFC3339), "generator": "polynfi report --bundle",
+		"polynfi_version": polynfiVersion(), "evaluated_with": nonNil(x.EvaluatedWith),
 	}
 	mb, _ := json.MarshalIndent(meta, "", "  ")
 	if err := harness.WriteFileAtomic(filepath.Join(out, "metadata.json"), append(mb, '\n')); err != nil {

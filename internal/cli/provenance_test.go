@@ -266,3 +266,59 @@ func TestSARIFValidates(t *testing.T) {
 		}
 	}
 }
+
+// TestReportProvenance: the run manifest records the polynfi version that
+// evaluated into it, and every format of `polynfi report` (harness and
+// NFI suite runs), of `compare` and of the submission bundle names the
+// version that rendered it; a run evaluated by another version says so.
+func TestReportProvenance(t *testing.T) {
+	v := polynfiVersion()
+	poly := sampleEval(t, "polybench-gold", "--dataset", "../../examples/polybench/dataset.csv", "--predictions", "gold", "--workers", "2")
+	nfiRun := nfiSampleRun(t)
+	for _, dir := range []string{poly, nfiRun} {
+		b, err := os.ReadFile(filepath.Join(dir, "polynfi-run.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m struct {
+			Versions []string `json:"polynfi_versions"`
+		}
+		if err := json.Unmarshal(b, &m); err != nil || len(m.Versions) != 1 || m.Versions[0] != v {
+			t.Errorf("%s manifest polynfi_versions %v (%v), want [%s]", dir, m.Versions, err, v)
+		}
+		for _, f := range []string{"text", "markdown", "html", "json"} {
+			out, errOut, code := runCLI(t, "report", "--format", f, dir)
+			if code != ExitOK || !strings.Contains(out, "polynfi "+v) && !strings.Contains(out, `"polynfi_version": "`+v+`"`) {
+				t.Errorf("report --format %s %s: exit %d, no version %q\n%s", f, dir, code, v, errOut)
+			}
+		}
+	}
+	out, _, code := runCLI(t, "compare", "--model-a", "agent-alpha", "--model-b", "agent-beta", nfiRun, nfiRun)
+	if code != ExitOK || !strings.HasSuffix(out, "\npolynfi "+v+"\n") {
+		t.Errorf("compare: exit %d, last lines %q", code, out[max(0, len(out)-200):])
+	}
+	bundle := filepath.Join(t.TempDir(), "bundle")
+	if _, errOut, code := runCLI(t, "report", "--bundle", bundle, poly); code != ExitOK {
+		t.Fatalf("bundle: exit %d %s", code, errOut)
+	}
+	b, _ := os.ReadFile(filepath.Join(bundle, "metadata.json"))
+	if !strings.Contains(string(b), `"polynfi_version": "`+v+`"`) {
+		t.Errorf("bundle metadata lacks the version:\n%s", b)
+	}
+
+	// A run another version evaluated: the footer names both.
+	other := filepath.Join(t.TempDir(), "run")
+	if err := os.CopyFS(other, os.DirFS(poly)); err != nil {
+		t.Fatal(err)
+	}
+	mp := filepath.Join(other, "polynfi-run.json")
+	b, _ = os.ReadFile(mp)
+	b = bytes.Replace(b, []byte(`"polynfi_versions": [`), []byte(`"polynfi_versions": ["v0.9.0", `), 1)
+	if err := os.WriteFile(mp, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, _ = runCLI(t, "report", other)
+	if want := "polynfi " + v + " (evaluated with polynfi v0.9.0, " + v + ")"; !strings.HasSuffix(out, "\n"+want+"\n") {
+		t.Errorf("report of a run another version evaluated: want last line %q\n%s", want, out[max(0, len(out)-300):])
+	}
+}
