@@ -78,3 +78,47 @@ func commentText(t *syntax.Tree, n *syntax.Node) []byte {
 	}
 	return text
 }
+
+// PragmaStart returns the byte offset in comment (which starts with `#`) of
+// its trailing pragma: the first `#`, the comment's own or a later one, from
+// which the rest is a pragma comment (see IsPragmaComment); -1 when there is
+// none. `# see the URL  # noqa: E501` has its pragma at the second `#`.
+//
+// Source: measured against Ruff 0.17.6's E501 and W505, which strip such a
+// trailing pragma before measuring a line (issue #18).
+func PragmaStart(comment string) int {
+	for i := 0; i < len(comment); i++ {
+		if comment[i] == '#' && IsPragmaComment(comment[i:]) {
+			return i
+		}
+	}
+	return -1
+}
+
+// IsPragmaComment reports a `# noqa` (any case, no colon needed), `# nosec`
+// or tool-directive comment (`# type:`, `# pyright:`, `# pylint:`,
+// `# flake8:`, `# ruff:`, `# ty:`, `# isort:`, `# pyrefly:`), whitespace
+// allowed after the `#`. Source: Ruff ruff_python_trivia pragmas.rs
+// is_pragma_comment, checked against Ruff 0.17.6.
+func IsPragmaComment(c string) bool {
+	rest, ok := strings.CutPrefix(c, "#")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimLeft(rest, " \t\f")
+	if len(rest) >= 4 && strings.EqualFold(rest[:4], "noqa") {
+		return true
+	}
+	if strings.HasPrefix(rest, "nosec") {
+		return true
+	}
+	head, _, found := strings.Cut(rest, ":")
+	if !found {
+		return false
+	}
+	switch head {
+	case "isort", "type", "pyright", "pylint", "flake8", "ruff", "ty", "pyrefly":
+		return true
+	}
+	return false
+}

@@ -121,7 +121,7 @@ func checkDocLineLength(p *nfi.Pass) {
 		line := text[starts[r] : int(starts[r])+len(b)]
 		cut := -1
 		if c := commentOn(comments, r); c != nil {
-			if k := pragmaStart(c.Text); k >= 0 {
+			if k := pyast.PragmaStart(c.Text); k >= 0 {
 				cut = c.Column + k
 			}
 		}
@@ -246,41 +246,3 @@ func lastField(s string) (last string, several bool) {
 
 // lineWidth is the display width of s as Ruff measures it (pyast.DisplayWidth, tab size 4).
 func lineWidth(s string) int { return pyast.DisplayWidth([]byte(s), 4) }
-
-// pragmaStart returns the offset in comment of a trailing pragma: the first
-// `#` (the comment's own or a later one, as in `# see URL  # noqa: E501`)
-// from which the rest is a pragma comment; -1 when there is none.
-func pragmaStart(comment string) int {
-	for i := 0; i < len(comment); i++ {
-		if comment[i] == '#' && isPragmaComment(comment[i:]) {
-			return i
-		}
-	}
-	return -1
-}
-
-// isPragmaComment reports a `# noqa`, `# nosec` or tool-directive comment
-// (`# type:`, `# pyright:`, `# pylint:`, `# flake8:`, `# ruff:`, `# ty:`,
-// `# isort:`, `# pyrefly:`). Source: Ruff ruff_python_trivia pragmas.rs.
-func isPragmaComment(c string) bool {
-	rest, ok := strings.CutPrefix(c, "#")
-	if !ok {
-		return false
-	}
-	rest = strings.TrimLeft(rest, " \t\f")
-	if len(rest) >= 4 && strings.EqualFold(rest[:4], "noqa") {
-		return true
-	}
-	if strings.HasPrefix(rest, "nosec") {
-		return true
-	}
-	head, _, found := strings.Cut(rest, ":")
-	if !found {
-		return false
-	}
-	switch head {
-	case "isort", "type", "pyright", "pylint", "flake8", "ruff", "ty", "pyrefly":
-		return true
-	}
-	return false
-}

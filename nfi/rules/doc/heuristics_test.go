@@ -115,7 +115,7 @@ func FuzzCommentContainsCode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		CommentContainsCode(s)
 		taskDirective(s)
-		pragmaStart(s)
+		pyast.PragmaStart(s)
 	})
 }
 
