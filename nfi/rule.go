@@ -11,6 +11,7 @@ package nfi
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/polynfi/polynfi/nfi/aspect"
@@ -103,15 +104,118 @@ type Doc struct {
 	Oracle  string // the closest reference tool check and any documented differences
 }
 
-// Oracle names an external tool check that the rule must agree with.
+// The oracle versions the catalog's claims are measured against: the tests
+// run exactly these (requirements-dev.txt pins them and the oracle tests
+// check the installed tools' versions), and every Invocation names them.
+const (
+	RuffVersion  = "0.17.6"
+	RadonVersion = "6.0.1"
+)
+
+// Oracle names an external tool check that the rule is compared with, and
+// how that tool is run: Invocations turns it into the full command line.
 type Oracle struct {
 	// Ruff lists the Ruff codes whose absence is the rule's pass verdict.
 	Ruff []string
-	// RuffArgs are extra arguments for the oracle run (e.g. "--line-length=100").
-	RuffArgs []string
+	// Preview runs Ruff with --preview (codes that are preview rules in
+	// Ruff 0.17.6, or preview behaviour of stable ones).
+	Preview bool
+	// RuffConfig are Ruff settings of the oracle run other than the rule's
+	// limit, each passed as `--config KEY=VALUE` (a TOML value).
+	RuffConfig []RuffSetting
+	// RuffLimit is the Ruff setting that carries the rule's limit (e.g.
+	// "lint.pylint.max-statements"); the run sets it to Limit.Default.
+	// Empty when Ruff's check has no such setting or the rule has no limit.
+	RuffLimit string
+	// Radon is the radon command whose output decides the verdict
+	// (e.g. RadonRun{Command: "cc"}); nil when radon is not the oracle.
+	Radon *RadonRun
 	// Exact is true when the catalog says the rule's semantics are exactly
 	// the tool's; the agreement test then applies.
 	Exact bool
+}
+
+// RuffSetting is one Ruff configuration value, `--config KEY=VALUE`.
+type RuffSetting struct {
+	Key   string // e.g. "lint.pycodestyle.max-doc-length"
+	Value string // a TOML value, e.g. "72"
+}
+
+// RadonRun is a radon subcommand and its flags; the JSON output flag -j is
+// always added.
+type RadonRun struct {
+	Command string   // "cc", "mi", "raw" or "hal"
+	Flags   []string // further flags, e.g. "-s"
+	// Verdict says how the rule's verdict follows from radon's output.
+	Verdict string
+}
+
+// Invocation is one oracle run of a rule, complete enough to rerun the
+// comparison: Argv followed by the files to check, then the verdict read
+// as Verdict says.
+type Invocation struct {
+	Tool    string            `json:"tool"`    // "ruff" or "radon"
+	Version string            `json:"version"` // RuffVersion or RadonVersion
+	Codes   []string          `json:"codes,omitempty"`
+	Options map[string]string `json:"options,omitempty"` // Ruff --config settings, limit included
+	Preview bool              `json:"preview"`
+	Argv    []string          `json:"argv"` // the command line; the files follow it
+	Verdict string            `json:"verdict"`
+}
+
+// RuffBaseArgs are the arguments of every Ruff oracle run before the rule's
+// own (--select, --preview, --config): no configuration file, no cache, no
+// fixes, exit status 0 with findings, `# noqa` comments not honoured (polynfi
+// scores with --ignore-noqa the same way), JSON output.
+var RuffBaseArgs = []string{"check", "--isolated", "--no-cache", "--no-fix", "--exit-zero", "--ignore-noqa", "--output-format", "json"}
+
+// RuffArgs returns the rule's Ruff arguments after RuffBaseArgs: --select
+// with its codes, --preview when set, then one `--config KEY=VALUE` per
+// setting (the limit setting last). nil when the rule has no Ruff oracle.
+func (r *Rule) RuffArgs() []string {
+	if len(r.Oracle.Ruff) == 0 {
+		return nil
+	}
+	args := []string{"--select", strings.Join(r.Oracle.Ruff, ",")}
+	if r.Oracle.Preview {
+		args = append(args, "--preview")
+	}
+	for _, s := range r.ruffSettings() {
+		args = append(args, "--config", s.Key+"="+s.Value)
+	}
+	return args
+}
+
+func (r *Rule) ruffSettings() []RuffSetting {
+	out := append([]RuffSetting(nil), r.Oracle.RuffConfig...)
+	if r.Oracle.RuffLimit != "" && r.Limit != nil {
+		out = append(out, RuffSetting{Key: r.Oracle.RuffLimit, Value: strconv.FormatFloat(r.Limit.Default, 'f', -1, 64)})
+	}
+	return out
+}
+
+// Invocations returns the rule's oracle runs (none, one Ruff run, one radon
+// run), with the pinned versions and the full command lines.
+func (r *Rule) Invocations() []Invocation {
+	var out []Invocation
+	if len(r.Oracle.Ruff) > 0 {
+		inv := Invocation{Tool: "ruff", Version: RuffVersion, Codes: r.Oracle.Ruff, Preview: r.Oracle.Preview,
+			Argv:    append(append([]string{"ruff"}, RuffBaseArgs...), r.RuffArgs()...),
+			Verdict: "the rule fails a file exactly when ruff reports one of the codes in it"}
+		for _, s := range r.ruffSettings() {
+			if inv.Options == nil {
+				inv.Options = map[string]string{}
+			}
+			inv.Options[s.Key] = s.Value
+		}
+		out = append(out, inv)
+	}
+	if rd := r.Oracle.Radon; rd != nil {
+		out = append(out, Invocation{Tool: "radon", Version: RadonVersion,
+			Argv:    append(append([]string{"radon", rd.Command}, rd.Flags...), "-j"),
+			Verdict: rd.Verdict})
+	}
+	return out
 }
 
 // Rule is one executable check: data plus the functions that implement it.

@@ -28,9 +28,15 @@ type ruleJSON struct {
 	Doc       *nfi.Doc   `json:"doc,omitempty"`
 }
 
+// oracleOut is a rule's oracle: the Ruff codes, whether the catalog claims
+// the rule is exactly the tool's check, and each oracle run's full
+// invocation (tool, pinned version, codes, Ruff settings including the
+// limit, preview, argv, how the verdict is read), enough to rerun the
+// comparison (README "Rule oracles").
 type oracleOut struct {
-	Ruff  []string `json:"ruff,omitempty"`
-	Exact bool     `json:"exact"`
+	Ruff        []string         `json:"ruff,omitempty"`
+	Exact       bool             `json:"exact"`
+	Invocations []nfi.Invocation `json:"invocations,omitempty"`
 }
 
 func toRuleJSON(r *nfi.Rule, withDoc bool) ruleJSON {
@@ -39,8 +45,8 @@ func toRuleJSON(r *nfi.Rule, withDoc bool) ruleJSON {
 		v := r.Limit.Default
 		j.Threshold, j.Compare, j.Unit = &v, r.Limit.Cmp.Symbol(), r.Limit.Unit
 	}
-	if len(r.Oracle.Ruff) > 0 {
-		j.Oracle = &oracleOut{Ruff: r.Oracle.Ruff, Exact: r.Oracle.Exact}
+	if inv := r.Invocations(); len(inv) > 0 {
+		j.Oracle = &oracleOut{Ruff: r.Oracle.Ruff, Exact: r.Oracle.Exact, Invocations: inv}
 	}
 	if withDoc {
 		d := r.Doc
@@ -149,6 +155,9 @@ func writeRuleText(w io.Writer, r *nfi.Rule) {
 	sec("Exemptions", r.Doc.Exempt)
 	sec("Source", r.Doc.Source)
 	sec("Oracle", r.Doc.Oracle)
+	for _, inv := range r.Invocations() {
+		sec("Oracle run ("+inv.Tool+" "+inv.Version+")", strings.Join(inv.Argv, " ")+" FILE...\n"+inv.Verdict)
+	}
 }
 
 func writeRuleMarkdown(w io.Writer, r *nfi.Rule) {
@@ -163,6 +172,9 @@ func writeRuleMarkdown(w io.Writer, r *nfi.Rule) {
 			exact = "exact, tested on the standard library"
 		}
 		fmt.Fprintf(w, "- Oracle: Ruff %s (%s)\n", strings.Join(r.Oracle.Ruff, ", "), exact)
+	}
+	for _, inv := range r.Invocations() {
+		fmt.Fprintf(w, "- Oracle run (%s %s): `%s FILE...`\n", inv.Tool, inv.Version, strings.Join(inv.Argv, " "))
 	}
 	fmt.Fprintln(w)
 	para := func(title, body string) {

@@ -42,7 +42,7 @@ var DocLineLength = &nfi.Rule{
 			"rules. Difference: Ruff honours `# noqa: W505` suppression comments on the line's logical " +
 			"statement; a lone carriage return (old Mac line ending) is a line break for Ruff only.",
 	},
-	Oracle: nfi.Oracle{Ruff: []string{"W505"}, RuffArgs: []string{"--config", "lint.pycodestyle.max-doc-length=72"}, Exact: true},
+	Oracle: nfi.Oracle{Ruff: []string{"W505"}, RuffLimit: "lint.pycodestyle.max-doc-length", Exact: true},
 	Kinds:  []string{"expression_statement"},
 	Visit:  visitDocLineString,
 	Finish: checkDocLineLength,

@@ -19,14 +19,22 @@ var LoopClosure = &nfi.Rule{
 			"name is not bound inside the function itself (a parameter, e.g. the `x=x` default idiom, or a local).",
 		Why: "Closures capture variables, not values: every function made in the loop sees the value " +
 			"the variable has when it is called, usually the last iteration's.",
-		Bad:    "callbacks = []\nfor i in range(3):\n    callbacks.append(lambda: i)\n",
-		Good:   "callbacks = []\nfor i in range(3):\n    callbacks.append(lambda i=i: i)\n",
-		Exempt: "Names bound in the function (parameters, locals). Functions defined outside the loop.",
+		Bad:  "callbacks = []\nfor i in range(3):\n    callbacks.append(lambda: i)\n",
+		Good: "callbacks = []\nfor i in range(3):\n    callbacks.append(lambda i=i: i)\n",
+		Exempt: "Names bound in the function (parameters, locals). Functions defined outside the loop. " +
+			"A class body in a loop does not stop the search: its methods and lambdas are checked " +
+			"against the loop (`for i in xs:\n    class A:\n        def m(self): return i` fails).",
 		Source: "Python FAQ (lambdas defined in a loop); flake8-bugbear B023",
-		Oracle: "Ruff B023. Difference: Ruff does not report functions that are called or consumed " +
-			"immediately (passed to `map`, `filter`, `sorted`, `reduce`, …, or returned from the loop), " +
-			"e.g. `for x in xs: sorted(ys, key=lambda y: y - x)` passes Ruff and fails here. On 598 standard-library " +
-			"files the verdicts agree for 595 (99.5%).",
+		Oracle: "Ruff B023 (0.17.6), not exact. Before issue #18 this rule skipped methods of a class " +
+			"defined in a loop; they are checked now, as in Ruff. Remaining differences, each checked " +
+			"with ruff 0.17.6: (1) Ruff does not report lambdas passed to `map`, `filter`, `reduce` or " +
+			"as `key=`, or returned (`for x in xs: sorted(ys, key=lambda y: y - x)` passes Ruff and " +
+			"fails here); (2) Ruff checks the whole body of a def made in a loop, nested defs and " +
+			"lambdas included, and counts as local only names assigned somewhere in it, so " +
+			"`for i in xs:\n    def f():\n        def g(i): return i` fails Ruff (not here) and " +
+			"`for n in xs:\n    def f():\n        def g(): n = 2\n        return n` passes Ruff " +
+			"(fails here); (3) only the innermost loop's names count here, so a lambda in a " +
+			"comprehension inside a for loop is not checked against the for loop's target.",
 	},
 	Oracle: nfi.Oracle{Ruff: []string{"B023"}},
 	Kinds:  []string{"lambda", "function_definition"},
@@ -37,13 +45,13 @@ var LoopClosure = &nfi.Rule{
 // and lambda
 const (
 	csOther         = iota
-	csDef           // a def, lambda or class: the search stops
+	csDef           // a def or lambda: the search stops (a class does not: its body runs in the loop)
 	csLoop          // for or while: its body runs repeatedly
 	csComprehension // a comprehension (see isComprehension)
 )
 
 var closureScopeKinds = &syntax.KindClasses{Names: map[string]uint8{
-	"function_definition": csDef, "lambda": csDef, "class_definition": csDef,
+	"function_definition": csDef, "lambda": csDef,
 	"for_statement": csLoop, "while_statement": csLoop,
 	"list_comprehension": csComprehension, "set_comprehension": csComprehension,
 	"dictionary_comprehension": csComprehension, "generator_expression": csComprehension,

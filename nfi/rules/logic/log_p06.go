@@ -20,11 +20,14 @@ var UnreachableCode = &nfi.Rule{
 		Good:    "def f():\n    print('always')\n    return 1\n",
 		Exempt:  "Statements after a jump that is itself inside a nested block (`if x: return` does not make the rest unreachable). The empty-generator idiom, a bare `return` followed by a lone `yield` (or `yield from ()`) as the last statement of a def: the `yield` never runs but makes the function a generator, and deleting it changes behaviour.",
 		Source:  "pylint W0101 unreachable",
-		Oracle:  "Ruff PLW0101 (preview) builds a control-flow graph and also finds code after `while True` without break or after exhaustive if/else jumps; this rule only looks at the same block.",
+		Oracle: "None run. Ruff 0.17.6 has no unreachable-code rule (`ruff rule PLW0101` is an " +
+			"invalid value; before issue #18 the catalog named PLW0101 as this rule's oracle, so it was " +
+			"never compared). The reference is pylint W0101 unreachable, which also follows " +
+			"`while True:` loops without a break and exhaustive if/else jumps; this rule only looks at " +
+			"the same block (`if x:\n    return 1\nelse:\n    return 2\nprint()` passes here).",
 	},
-	Oracle: nfi.Oracle{Ruff: []string{"PLW0101"}, RuffArgs: []string{"--preview"}},
-	Kinds:  []string{"return_statement", "raise_statement", "continue_statement", "break_statement"},
-	Visit:  checkUnreachable,
+	Kinds: []string{"return_statement", "raise_statement", "continue_statement", "break_statement"},
+	Visit: checkUnreachable,
 }
 
 func checkUnreachable(p *nfi.Pass, n syntax.NodeID) {

@@ -37,6 +37,8 @@ var CyclomaticComplexity = &nfi.Rule{
 			"Known divergences: radon's count follows the CPython running it, so `try … except*` adds 0 " +
 			"(radon ignores ast.TryStar) and is counted 0 here as well.",
 	},
+	Oracle: nfi.Oracle{Radon: &nfi.RadonRun{Command: "cc",
+		Verdict: "the rule fails a file exactly when a function, method or closure block of radon cc has complexity above the limit (methods of classes nested in a class or a def are measured here only)"}},
 	// every node the complexity count needs (see summaryState), not only defs
 	Kinds:  summaryKinds,
 	Visit:  visitComplexity,

@@ -25,7 +25,7 @@ var TooManyBranches = &nfi.Rule{
 			"On 598 standard-library files 597 verdicts agree; the other is lib2to3/tests/data/py2_test_grammar.py, " +
 			"Python 2 code Ruff cannot parse (so it reports nothing) while tree-sitter parses it and finds 13 branches in testComparison.",
 	},
-	Oracle: nfi.Oracle{Ruff: []string{"PLR0912"}, Exact: true},
+	Oracle: nfi.Oracle{Ruff: []string{"PLR0912"}, RuffLimit: "lint.pylint.max-branches", Exact: true},
 	// the scopes and the branch nodes, in the engine's preorder dispatch,
 	// rather than a walk of every def body (see branchScopes)
 	Kinds: []string{"function_definition", "class_definition", "if_statement", "elif_clause", "else_clause",

@@ -21,7 +21,7 @@ var TooManyReturns = &nfi.Rule{
 		Source:  "pylint R0911 too-many-return-statements (max-returns=6)",
 		Oracle:  "Ruff PLR0911 with its default max-returns=6, same counting.",
 	},
-	Oracle: nfi.Oracle{Ruff: []string{"PLR0911"}, Exact: true},
+	Oracle: nfi.Oracle{Ruff: []string{"PLR0911"}, RuffLimit: "lint.pylint.max-returns", Exact: true},
 	// the scopes and the returns, counted in the engine's preorder dispatch
 	// rather than by a walk of every def body
 	Kinds:  []string{"function_definition", "class_definition", "lambda", "return_statement"},

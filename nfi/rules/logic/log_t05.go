@@ -22,7 +22,7 @@ var TooManyBooleanOperands = &nfi.Rule{
 		Source: "pylint R0916 too-many-boolean-expressions (max-bool-expr=5)",
 		Oracle: "Ruff PLR0916 (preview) checks only `if`/`elif` statement tests; ternary and `while` tests are measured here too.",
 	},
-	Oracle: nfi.Oracle{Ruff: []string{"PLR0916"}, RuffArgs: []string{"--preview"}},
+	Oracle: nfi.Oracle{Ruff: []string{"PLR0916"}, Preview: true, RuffLimit: "lint.pylint.max-bool-expr"},
 	Kinds:  []string{"if_statement", "elif_clause", "while_statement", "conditional_expression"},
 	Visit:  checkBoolOperands,
 }

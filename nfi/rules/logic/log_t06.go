@@ -30,6 +30,8 @@ var MaintainabilityIndex = &nfi.Rule{
 		Oracle: "`radon mi` (multi-line strings counted as comments, its default). On 318 standard-library " +
 			"files every MI equals radon's to within 1e-13 and every rank matches (nfi/metrics/radon_test.go).",
 	},
+	Oracle: nfi.Oracle{Radon: &nfi.RadonRun{Command: "mi",
+		Verdict: "the rule fails a file exactly when radon mi gives it an mi at or below the limit"}},
 	// no visits: the counts come from LOG-T01's Summarizer or a walk (see fileSummary)
 	Finish: checkMI,
 }

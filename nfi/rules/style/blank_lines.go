@@ -24,7 +24,7 @@ var BlankLines = &nfi.Rule{
 		Source: "PEP 8 (\"Surround top-level function and class definitions with two blank lines\"; \"Use blank lines in functions, sparingly\"); pycodestyle E303",
 		Oracle: "Ruff E303 (--preview), same semantics.",
 	},
-	Oracle: nfi.Oracle{Ruff: []string{"E303"}, RuffArgs: []string{"--preview"}, Exact: true},
+	Oracle: nfi.Oracle{Ruff: []string{"E303"}, Preview: true, Exact: true},
 	Finish: checkBlankLines,
 }
 

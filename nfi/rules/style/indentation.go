@@ -25,7 +25,7 @@ var Indentation = &nfi.Rule{
 		Source: "PEP 8 (\"Use 4 spaces per indentation level\"); pycodestyle E111/E114/E117",
 		Oracle: "Ruff E111, E114, E117 (--preview), same semantics.",
 	},
-	Oracle: nfi.Oracle{Ruff: []string{"E111", "E114", "E117"}, RuffArgs: []string{"--preview"}, Exact: true},
+	Oracle: nfi.Oracle{Ruff: []string{"E111", "E114", "E117"}, Preview: true, Exact: true},
 	Finish: checkIndentation,
 }
 

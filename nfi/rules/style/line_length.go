@@ -39,7 +39,7 @@ var LineLength = &nfi.Rule{
 			"on a line that stays too long without its comment, which this rule leaves to polynfi's " +
 			"own `# noqa` handling (the oracle runs with --ignore-noqa).",
 	},
-	Oracle: nfi.Oracle{Ruff: []string{"E501"}, RuffArgs: []string{"--line-length=100"}, Exact: true},
+	Oracle: nfi.Oracle{Ruff: []string{"E501"}, RuffLimit: "line-length", Exact: true},
 	Finish: checkLineLength,
 }
 

@@ -26,7 +26,7 @@ var TooManyArguments = &nfi.Rule{
 		Source: "pylint too-many-arguments (default 5); Ruff PLR0913 (too_many_arguments.rs)",
 		Oracle: "Ruff PLR0913, same semantics (stable: self/cls are not counted).",
 	},
-	Oracle: nfi.Oracle{Ruff: []string{"PLR0913"}, Exact: true},
+	Oracle: nfi.Oracle{Ruff: []string{"PLR0913"}, RuffLimit: "lint.pylint.max-args", Exact: true},
 	Kinds:  []string{"function_definition"},
 	Visit:  checkTooManyArguments,
 }

@@ -35,7 +35,7 @@ var TooManyLocals = &nfi.Rule{
 			"assignment, so parameters, loop variables and imports are not counted " +
 			"(`def f(a, b, ..., p)` with 16 parameters fails here and passes Ruff). Not exact.",
 	},
-	Oracle: nfi.Oracle{Ruff: []string{"PLR0914"}, RuffArgs: []string{"--preview"}, Exact: false},
+	Oracle: nfi.Oracle{Ruff: []string{"PLR0914"}, Preview: true, RuffLimit: "lint.pylint.max-locals", Exact: false},
 	// every node kind the count looks at (see visitLocals), not only defs;
 	// identifiers come from the bindable list and the children of
 	// bindingExtraKinds (dotted_name is one)

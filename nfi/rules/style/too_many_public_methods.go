@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/nfi/pyast"
 	"github.com/polynfi/polynfi/syntax"
 )
 
@@ -17,16 +18,20 @@ var TooManyPublicMethods = &nfi.Rule{
 		Summary: "classes have at most 20 public methods",
 		What: "For every class: the number of defs directly in its body (decorated ones " +
 			"included) whose name does not start with `_`, not counting property setters and " +
-			"deleters (`@name.setter`, `@name.deleter`). The measured value is the largest count.",
+			"deleters (`@name.setter`, `@name.deleter`) nor `@typing.overload` stubs (an overloaded " +
+			"method counts once, by its implementation). The measured value is the largest count.",
 		Why:    "A class with a very wide public interface usually has more than one responsibility.",
 		Bad:    "class C:\n" + numberedMethods(21),
 		Good:   "class C:\n" + numberedMethods(20),
-		Exempt: "dunder methods (`__eq__`, `__len__`) and `_private` methods.",
+		Exempt: "dunder methods (`__eq__`, `__len__`), `_private` methods and `@overload` stubs.",
 		Source: "pylint too-many-public-methods (default 20); Ruff PLR0904",
-		Oracle: "Ruff PLR0904 (preview) also counts dunder methods as public, so a class with 18 " +
-			"public methods and 5 dunders fails Ruff and passes here. Not exact.",
+		Oracle: "Ruff PLR0904 (0.17.6, preview), not exact: Ruff also counts dunder methods as public, " +
+			"so a class with 18 public methods and 5 dunders fails Ruff and passes here. Before issue " +
+			"#18 this rule counted each `@overload` stub (a class of 19 methods plus an implementation " +
+			"with 3 stubs failed here and passes Ruff); stubs are skipped now as in Ruff (typing or " +
+			"typing_extensions `overload`, not called; `@typing.overload()` counts in both).",
 	},
-	Oracle: nfi.Oracle{Ruff: []string{"PLR0904"}, RuffArgs: []string{"--preview"}, Exact: false},
+	Oracle: nfi.Oracle{Ruff: []string{"PLR0904"}, Preview: true, RuffLimit: "lint.pylint.max-public-methods", Exact: false},
 	Kinds:  []string{"class_definition"},
 	Visit:  checkTooManyPublicMethods,
 }
@@ -56,7 +61,7 @@ func checkTooManyPublicMethods(p *nfi.Pass, n syntax.NodeID) {
 			continue
 		}
 		def, ok := defs.Lookup(fn)
-		if !ok || strings.HasPrefix(def.Name, "_") || def.SetterOrDeleter {
+		if !ok || strings.HasPrefix(def.Name, "_") || def.SetterOrDeleter || isOverloadStub(def) {
 			continue
 		}
 		count++
@@ -69,4 +74,15 @@ func checkTooManyPublicMethods(p *nfi.Pass, n syntax.NodeID) {
 		}
 		p.Reportf(id, "class %s has %d public methods (> %d)", name, count, int(p.Limit()))
 	}
+}
+
+// isOverloadStub reports a def decorated `@typing.overload` or
+// `@typing_extensions.overload` (not called: Ruff counts `@overload()`).
+func isOverloadStub(def *pyast.Def) bool {
+	for _, dec := range def.Decorators {
+		if !dec.Called && (dec.Qualified == "typing.overload" || dec.Qualified == "typing_extensions.overload") {
+			return true
+		}
+	}
+	return false
 }

@@ -27,7 +27,7 @@ var TooManyStatements = &nfi.Rule{
 		Source: "pylint too-many-statements (default 50); Ruff PLR0915 (crates/ruff_linter/src/rules/pylint/rules/too_many_statements.rs)",
 		Oracle: "Ruff PLR0915, same counting.",
 	},
-	Oracle: nfi.Oracle{Ruff: []string{"PLR0915"}, Exact: true},
+	Oracle: nfi.Oracle{Ruff: []string{"PLR0915"}, RuffLimit: "lint.pylint.max-statements", Exact: true},
 	Kinds:  []string{"function_definition"},
 	Visit:  checkTooManyStatements,
 }
