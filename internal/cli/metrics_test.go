@@ -199,3 +199,38 @@ func TestMetricsErrors(t *testing.T) {
 		t.Error("missing file: exit 0")
 	}
 }
+
+// TestMetricsUnicodeIdentifiers: names with combining marks, which CPython
+// and radon cc accept, are measured (issue #18: metrics failed on them) and
+// the blocks equal radon cc's, names NFKC-normalized as radon's are.
+func TestMetricsUnicodeIdentifiers(t *testing.T) {
+	if _, err := exec.LookPath("radon"); err != nil {
+		citest.Missing(t, "radon is not installed (pip install radon==6.0.1)")
+	}
+	dir := t.TempDir()
+	f := filepath.Join(dir, "marks.py")
+	src := "def cafe\u0301(x\u0301, n\u0303=1):\n    if x\u0301 and n\u0303:\n        return n\u0303\n    return 0\n\n\n" +
+		"class Na\u0308ive:\n    def m\u0327(self, a):\n        return a if a else -a\n"
+	if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runCLI(t, "metrics", "--format", "json", f)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got map[string][]map[string]any
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	blocks := got[f]
+	if len(blocks) == 0 || blocks[len(blocks)-1]["type"] != "module" {
+		t.Fatalf("no module block for %s: %s", f, stdout)
+	}
+	var ours []any
+	for _, b := range blocks[:len(blocks)-1] {
+		ours = append(ours, any(b))
+	}
+	if diff := cmp.Diff(radonJSON(t, "cc", []string{f})[f], any(ours)); diff != "" {
+		t.Errorf("blocks differ from radon cc -j (-radon +polynfi):\n%s", diff)
+	}
+}

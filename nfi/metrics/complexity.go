@@ -3,6 +3,9 @@ package metrics
 import (
 	"math"
 	"slices"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/polynfi/polynfi/syntax"
 )
@@ -455,9 +458,22 @@ func isIrrefutableCase(t *syntax.Tree, c syntax.NodeID) bool {
 
 func nameOf(t *syntax.Tree, n syntax.NodeID) string {
 	if id := t.ChildByField(n, "name"); id != syntax.NoNode {
-		return t.TextString(id)
+		return IdentifierName(t.Text(id))
 	}
 	return ""
+}
+
+// IdentifierName returns the name Python gives an identifier written as
+// src: its NFKC normalization (`cafe\u0301` is `café`, `ｆ` is `f`), as
+// CPython's parser and so radon's block names have it. ASCII is returned
+// as is. Source: Python reference "Identifiers and keywords" (PEP 3131).
+func IdentifierName(src []byte) string {
+	for _, c := range src {
+		if c >= utf8.RuneSelf {
+			return norm.NFKC.String(string(src))
+		}
+	}
+	return string(src)
 }
 
 // bodyStatements calls fn for every statement of a def or class body.

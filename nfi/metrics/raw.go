@@ -568,11 +568,19 @@ var asciiWord = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
+// isWordRune reports a rune that can be part of a name token: the
+// characters of Python identifiers (XID_Continue: letters, letter and
+// decimal numbers, combining marks Mn and Mc, connector punctuation Pc and
+// Unicode's Other_ID_Start/Other_ID_Continue, e.g. U+00B7), plus other
+// numbers (No), which NFKC may turn into digits. Source: Python reference
+// "Identifiers and keywords"; issue #18 (names with combining marks, which
+// CPython and radon cc accept, failed the raw analysis).
 func isWordRune(r rune) bool {
 	if r < utf8.RuneSelf {
 		return r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
 	}
-	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsNumber(r))
+	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsNumber(r) ||
+		unicode.In(r, unicode.Mn, unicode.Mc, unicode.Pc, unicode.Other_ID_Start, unicode.Other_ID_Continue))
 }
 
 // operatorLen returns the length of the Python operator or delimiter at i
