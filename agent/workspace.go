@@ -341,7 +341,9 @@ func (w *workspace) applyGold(ctx context.Context, t Task) error {
 	if strings.TrimSpace(t.Instance.Patch) == "" {
 		return nil
 	}
-	_, err := gitRun(ctx, w.gitDir, w.Dir, []byte(t.Instance.Patch), 0, "apply", "--whitespace=nowarn", "-")
+	// In the work tree (git apply takes paths from its working directory;
+	// no agent has touched this repository).
+	_, err := gitRun(ctx, "", w.Dir, []byte(t.Instance.Patch), 0, "apply", "--whitespace=nowarn", "-")
 	return err
 }
 
