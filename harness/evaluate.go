@@ -351,7 +351,7 @@ func (h *Harness) runTests(ctx context.Context, in dataset.Instance, wt *tree, r
 		timeout = runtime.TimeoutFor(in.Language)
 	}
 	if usesEvalScript(in) {
-		return h.runEvalScript(ctx, in, wt, rec, art, timeout)
+		return h.runEvalScript(ctx, in, wt, rec, art, timeout, te)
 	}
 	script := "set -uxo pipefail\n" + in.TestCommand + "\n"
 	art.Command = "#!/bin/bash\n" + script
@@ -370,71 +370,115 @@ func (h *Harness) runTests(ctx context.Context, in dataset.Instance, wt *tree, r
 		return fmt.Errorf("run test command: %w", err)
 	}
 	rec.Timing.TestS = res.Duration.Seconds()
-	art.TestLog = BuildLog(res)
+	// The attempt's secret for the marks of its log: drawn now, after the
+	// last command of the attempt that runs the patch's code ended.
+	secret := newLogSecret()
 	tr := &TestRun{Command: script, ExitCode: res.ExitCode, TimedOut: res.TimedOut, TimeoutS: timeout.Seconds(),
-		DurationS: res.Duration.Seconds(), Isolation: res.Isolation, Notes: res.Notes}
+		DurationS: res.Duration.Seconds(), Isolation: res.Isolation, Notes: res.Notes, LogSecret: secret, Workdir: wt.sb.Workdir()}
 	rec.Test = tr
 
-	// Collect and parse: JUnit XML written by this run and the log; the
-	// reading that names the most expected tests wins, JUnit on a tie.
+	// Collect and parse: the JUnit XML reports written by this run and the
+	// log, framed with the attempt's run marks (runlog.go) and read back
+	// through them, as a re-grading reads it.
 	t = time.Now()
-	cands, reports, stream, nReports, err := readResults(ctx, wt, res.Stdout, res.Stderr)
+	reports, err := collectReports(ctx, wt)
 	if err != nil {
 		return fmt.Errorf("collect the test reports: %w", err)
 	}
-	cands, tr.Notes = withLogParser(cands, in, art.TestLog, tr.Notes)
-	fw, results, f2p, p2p := chooseReading(cands, in.FailToPass, in.PassToPass, dockerWorkdir(in.Dockerfile))
-	results = addDissent(cands, fw, results, f2p, p2p)
-	tr.Parser, tr.JUnitReports, tr.NumResults, tr.Stream = fw, reports, len(results), stream
-	v, out := Grade(f2p, p2p, RunOutcome{Results: results, ExitCode: res.ExitCode, TimedOut: res.TimedOut,
-		Language: in.Language, Framework: fw, Log: art.TestLog})
-	if nReports > 1 && fw != string(testlog.JUnit) && !res.TimedOut {
-		v = AllModes(StatusUnresolved, fmt.Sprintf("the test command's %s holds %d %s reports; a test run prints one (the others were printed by something else)", stream, nReports, fw))
+	art.TestLog = BuildLog(res, secret, reports)
+	l, err := readTestCommandLog(art.TestLog, secret)
+	if err != nil {
+		return fmt.Errorf("read back the test log: %w", err)
 	}
-	applyTestEdits(&v, te)
-	h.attribute(&v, in, art.TestLog)
-	respellVerdicts(&v, f2p, in.FailToPass, p2p, in.PassToPass)
-	rec.Verdicts, rec.PolyBenchOutput = v, out
+	g := gradeTestCommand(in, l, wt.sb.Workdir(), te)
+	h.attribute(&g.verdicts, in, art.TestLog)
+	respellVerdicts(&g.verdicts, g.f2p, in.FailToPass, g.p2p, in.PassToPass)
+	tr.Parser, tr.JUnitReports, tr.NumResults, tr.Stream = g.framework, g.reports, g.numResults, g.stream
+	tr.Notes = append(tr.Notes, g.notes...)
+	rec.Verdicts, rec.PolyBenchOutput = g.verdicts, g.out
 	rec.Timing.ParseS = time.Since(t).Seconds()
 	return nil
 }
 
-// BuildLog assembles a run's log as SWE-PolyBench does: stderr, then
-// stdout, then a line with the exit status ("Container operation timed
-// out" instead when the run was killed at its timeout).
-// Source: SWE-PolyBench docker_utils.py docker_run (error_output +
-// stdout_output, then "Container exited with status code: N").
-func BuildLog(r runtime.Result) []byte {
-	var b bytes.Buffer
-	b.Grow(len(r.Stderr) + len(r.Stdout) + 64)
-	b.Write(r.Stderr)
-	b.Write(r.Stdout)
-	if r.TimedOut {
-		b.WriteString("\nContainer operation timed out\n")
-	} else {
-		fmt.Fprintf(&b, "\nContainer exited with status code: %d\n", r.ExitCode)
-	}
-	return b.Bytes()
+// testCommandGrade is the grading of a test_command run (gradeTestCommand).
+type testCommandGrade struct {
+	verdicts   Verdicts
+	out        PolyBenchOutput
+	framework  string   // the reading chosen ("junit", a testlog framework, "swebench:<parser>")
+	reports    []string // the JUnit reports read, relative to the work tree
+	stream     string   // "stdout" or "stderr": the stream the log reading came from
+	numResults int
+	notes      []string
+	f2p, p2p   []string // the expected ids as the chosen reading spells them
 }
 
-// readResults returns the readings of a run: the JUnit XML reports the
-// run wrote in the work tree (at the conventional places, newer than the
-// test start marker; copied out of the sandbox), then the log parsed by
-// the framework detected in it, then for TAP the log read the way
-// SWE-PolyBench reads it (ids with test numbers). Ids are made relative to
-// the work tree. reports lists the JUnit files read, relative to it.
-func readResults(ctx context.Context, wt *tree, stdout, stderr []byte) (cands []candidate, reports []string, stream string, nReports int, err error) {
-	ws := wt.sb.Workdir()
+// gradeTestCommand reads and grades a test_command run from its streams and
+// report files (l), for the run itself and for a re-grading alike: the
+// JUnit XML reports the run wrote, then the log (one stream: stdout, or
+// stderr when stdout holds no recognisable log, so that text printed on
+// stderr, read first in SWE-PolyBench's stderr+stdout log, cannot pass for
+// the runner's report), then the row's SWE-bench log_parser on the same
+// stream; the reading that names the most expected tests wins (JUnit on a
+// tie), the others' failures dissent (addDissent); a stream that holds
+// more than one complete report is unresolved in every mode; test edits
+// apply (applyTestEdits). ws is the work tree's path in the sandbox ("" to
+// leave ids as they are).
+func gradeTestCommand(in dataset.Instance, l testCommandLog, ws string, te *TestEdits) testCommandGrade {
+	var g testCommandGrade
+	var cands []candidate
+	var junit []testlog.Result
+	for _, f := range l.Reports {
+		r, err := testlog.ParseJUnitXML(bytes.NewReader(f.Data))
+		if err != nil {
+			continue
+		}
+		g.reports = append(g.reports, f.Path)
+		junit = append(junit, r...)
+	}
+	sort.Strings(g.reports)
+	if len(g.reports) > 0 {
+		cands = append(cands, candidate{string(testlog.JUnit), testlog.TrimWorkspace(junit, ws)})
+	}
+	log, stream := l.Stdout, "stdout"
+	if _, ok := testlog.Detect(l.Stdout); !ok {
+		log, stream = l.Stderr, "stderr"
+	}
+	nReports := 0
+	if fw, ok := testlog.Detect(log); ok {
+		cands = append(cands, logReadings(log, ws)...)
+		g.stream, nReports = stream, testlog.CountReports(fw, log)
+	} else if in.LogParser != "" {
+		log = l.Stdout // what a SWE-bench parser may read without a detected framework
+	}
+	cands, g.notes = withLogParser(cands, in, log, nil)
+	fw, results, f2p, p2p := chooseReading(cands, in.FailToPass, in.PassToPass, dockerWorkdir(in.Dockerfile))
+	results = addDissent(cands, fw, results, f2p, p2p)
+	g.framework, g.numResults, g.f2p, g.p2p = fw, len(results), f2p, p2p
+	full := append(append(append([]byte(nil), l.Stderr...), l.Stdout...), fmt.Sprintf("\nContainer exited with status code: %d\n", l.ExitCode)...)
+	g.verdicts, g.out = Grade(f2p, p2p, RunOutcome{Results: results, ExitCode: l.ExitCode, TimedOut: l.TimedOut,
+		Language: in.Language, Framework: fw, Log: full})
+	if nReports > 1 && fw != string(testlog.JUnit) && !l.TimedOut {
+		g.verdicts = AllModes(StatusUnresolved, fmt.Sprintf("the test command's %s holds %d %s reports; a test run prints one (the others were printed by something else)", stream, nReports, fw))
+	}
+	applyTestEdits(&g.verdicts, te)
+	return g
+}
+
+// collectReports copies out the JUnit XML reports the run wrote in the
+// work tree: regular files at the conventional places
+// (testlog.JUnitReportPatterns) newer than the test start marker, sorted
+// by path, relative to the work tree.
+func collectReports(ctx context.Context, wt *tree) ([]runtime.File, error) {
 	list, err := wt.script(ctx, `m="$(g rev-parse --git-dir)/$1"; shift
 shopt -s nullglob
 for pat in "$@"; do for f in $pat; do
   if [[ -f $f && ! -L $f && $f -nt $m ]]; then printf '%s\0' "$f"; fi
 done; done`, append([]string{testStartMarker}, testlog.JUnitReportPatterns()...)...)
 	if err != nil {
-		return nil, nil, "", 0, err
+		return nil, err
 	}
 	seen := map[string]bool{}
-	var junit []testlog.Result
+	var out []runtime.File
 	for _, name := range bytes.Split(list, []byte{0}) {
 		rel := string(name)
 		if rel == "" || seen[rel] {
@@ -444,37 +488,17 @@ done; done`, append([]string{testStartMarker}, testlog.JUnitReportPatterns()...)
 		files, err := wt.sb.CopyOut(ctx, rel, 0)
 		if err != nil {
 			if runtime.InfraReason(err) != "" {
-				return nil, nil, "", 0, err
+				return nil, err
 			}
 			continue
 		}
 		if len(files) != 1 {
 			continue
 		}
-		r, err := testlog.ParseJUnitXML(bytes.NewReader(files[0].Data))
-		if err != nil {
-			continue
-		}
-		reports = append(reports, rel)
-		junit = append(junit, r...)
+		out = append(out, runtime.File{Path: rel, Data: files[0].Data})
 	}
-	sort.Strings(reports)
-	if len(reports) > 0 {
-		cands = append(cands, candidate{string(testlog.JUnit), testlog.TrimWorkspace(junit, ws)})
-	}
-	// The log is the test command's standard output; standard error only
-	// when stdout holds no recognisable log, so that text printed on
-	// stderr (read first in SWE-PolyBench's stderr+stdout log) cannot pass
-	// for the runner's report.
-	log, stream := stdout, "stdout"
-	if _, ok := testlog.Detect(stdout); !ok {
-		log, stream = stderr, "stderr"
-	}
-	fw, ok := testlog.Detect(log)
-	if !ok {
-		return cands, reports, "", 0, nil
-	}
-	return append(cands, logReadings(log, ws)...), reports, stream, testlog.CountReports(fw, log), nil
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
 }
 
 // addDissent appends to the chosen reading's results every FAILED or

@@ -62,8 +62,8 @@ func TestEvaluatePytest(t *testing.T) {
 				if rec.Test.Parser != "pytest" || !rec.WithLogs || rec.Test.ExitCode != 0 {
 					t.Errorf("test run %+v with_logs %v", rec.Test, rec.WithLogs)
 				}
-				if !strings.HasSuffix(string(art.TestLog), "\nContainer exited with status code: 0\n") {
-					t.Errorf("log does not end with the exit line: %q", art.TestLog[max(0, len(art.TestLog)-80):])
+				if !strings.HasSuffix(string(art.TestLog), "\nContainer exited with status code: 0 [polynfi-mark "+rec.Test.LogSecret+" exit 0]\n") || len(rec.Test.LogSecret) != 32 {
+					t.Errorf("log does not end with the marked exit line: %q", art.TestLog[max(0, len(art.TestLog)-120):])
 				}
 			}
 			if tt.name == "files" && !strings.Contains(art.ModelPatch, "+    return a + b") {
@@ -168,7 +168,7 @@ func TestEvaluateTimeoutKillsAndContinues(t *testing.T) {
 	if rec.Status != StatusTimedOut || !rec.Test.TimedOut || rec.Resolved {
 		t.Errorf("status %s timed out %v", rec.Status, rec.Test.TimedOut)
 	}
-	if !strings.HasSuffix(string(art.TestLog), "Container operation timed out\n") {
+	if !strings.HasSuffix(string(art.TestLog), "Container operation timed out [polynfi-mark "+rec.Test.LogSecret+" timeout -1]\n") {
 		t.Errorf("log %q", art.TestLog)
 	}
 }

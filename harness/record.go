@@ -52,6 +52,14 @@ type TestRun struct {
 	// Stream is the output stream the log reading came from: "stdout", or
 	// "stderr" when stdout held no recognisable log.
 	Stream string `json:"stream,omitempty"`
+	// LogSecret is the attempt's secret that the marks of its stored log
+	// carry (32 hex digits; runlog.go): a re-grading reads the log only
+	// through marks with this secret. Written after the run; never passed
+	// into the sandbox.
+	LogSecret string `json:"log_secret,omitempty"`
+	// Workdir is the work tree's path in the sandbox, which test ids are
+	// made relative to.
+	Workdir string `json:"workdir,omitempty"`
 }
 
 // Timing splits an instance's wall time, in seconds. OverheadS is

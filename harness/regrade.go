@@ -1,43 +1,47 @@
 package harness
 
 import (
-	"regexp"
-	"strings"
+	"fmt"
 
 	"github.com/polynfi/polynfi/dataset"
 )
 
-// workspaceInLog finds the scratch work tree a stored log was run in
-// (<store>/.work/inst-*/..., a few components deep), so that test ids can
-// be made relative to it as they were at grading time.
-var workspaceInLog = regexp.MustCompile(`/[^\s'"]*/\.work/inst-[A-Za-z0-9]+(?:/[A-Za-z0-9._-]+){0,3}`)
-
-// Regrade re-parses a record's stored test log with the current parsers
-// and grades it again in every mode against the instance's FAIL_TO_PASS
-// and PASS_TO_PASS lists, without running anything. ok is false when the
-// record cannot be re-graded from its log alone: no test ran (the patch
-// did not apply, an error, an empty patch), or the results came from
-// JUnit XML reports of the work tree, which are not stored (its parser
-// is "junit"). The verdicts of a timed-out run stay timed out (Grade).
-func Regrade(in dataset.Instance, rec *Record, log []byte) (v Verdicts, out PolyBenchOutput, framework string, ok bool) {
-	if rec.Test == nil || rec.Test.Parser == "junit" {
-		return Verdicts{}, PolyBenchOutput{}, "", false
+// Regrade re-reads a record's stored test log with the current parsers and
+// grades it again in every mode against the instance's FAIL_TO_PASS and
+// PASS_TO_PASS lists, without running anything. The log is read only
+// through its run marks carrying the record's secret (Record.Test.
+// LogSecret; runlog.go), as at grading time: its streams, exit status and
+// report files are taken from the harness's marks, never from text the
+// tests printed; the model patch's test edits (Record.TestEdits) count as
+// they did. notRegraded says why a record cannot be re-graded from its
+// log ("" when it was): no test ran (the patch did not apply, an error, an
+// empty patch), or the log carries no marks with the record's secret (a
+// record written by an earlier polynfi, or a log altered since). A stored
+// validation is not consulted: a run that parsed to no test is
+// infra_failure in strict mode only when the log carries a known sign of
+// a broken environment.
+func Regrade(in dataset.Instance, rec *Record, log []byte) (v Verdicts, out PolyBenchOutput, framework, notRegraded string) {
+	if rec.Test == nil {
+		return Verdicts{}, PolyBenchOutput{}, "", fmt.Sprintf("no test log to re-grade (%s)", rec.Status)
 	}
-	// The work tree's path is not stored: every prefix of the scratch
-	// path met in the log is tried, and the reading that names the most
-	// expected tests wins (chooseReading), as at grading time.
-	cands := logReadings(log, "")
-	seen := map[string]bool{}
-	for _, m := range workspaceInLog.FindAllString(string(log), 20) {
-		for ws := m; strings.Contains(ws, "/.work/inst-"); ws = ws[:strings.LastIndex(ws, "/")] {
-			if !seen[ws] {
-				seen[ws] = true
-				cands = append(cands, logReadings(log, ws)...)
-			}
+	if rec.Test.LogSecret == "" {
+		return Verdicts{}, PolyBenchOutput{}, "", "the record names no run secret (written by an earlier polynfi): its log cannot be told from what the tests printed"
+	}
+	if usesEvalScript(in) {
+		secs, err := readEvalScriptLog(log, rec.Test.LogSecret)
+		if err != nil {
+			return Verdicts{}, PolyBenchOutput{}, "", "the stored log does not read with the record's run marks: " + err.Error()
 		}
+		o := gradeEvalScriptSections(in, secs, rec.Test.ExitCode, rec.Test.TimedOut)
+		applyTestEdits(&o.verdicts, rec.TestEdits)
+		return o.verdicts, o.out, o.parser, ""
 	}
-	fw, results, f2p, p2p := chooseReading(cands, in.FailToPass, in.PassToPass, dockerWorkdir(in.Dockerfile))
-	v, out = Grade(f2p, p2p, RunOutcome{Results: results, ExitCode: rec.Test.ExitCode, TimedOut: rec.Test.TimedOut,
-		Language: in.Language, Framework: fw, Log: log})
-	return v, out, fw, true
+	l, err := readTestCommandLog(log, rec.Test.LogSecret)
+	if err != nil {
+		return Verdicts{}, PolyBenchOutput{}, "", "the stored log does not read with the record's run marks: " + err.Error()
+	}
+	g := gradeTestCommand(in, l, rec.Test.Workdir, rec.TestEdits)
+	(&Harness{}).attribute(&g.verdicts, in, log)
+	respellVerdicts(&g.verdicts, g.f2p, in.FailToPass, g.p2p, in.PassToPass)
+	return g.verdicts, g.out, g.framework, ""
 }

@@ -109,9 +109,8 @@ func (h *Harness) startInstance(ctx context.Context, in dataset.Instance, p data
 		}
 		st.modelFiles = patchFiles("model.patch", p.ModelPatch, st.modelParsed, copies)
 	}
-	if evalScript {
-		copies["eval.sh"] = swebEvalScript(in.EvalScript)
-	}
+	// An eval script's parts are copied in by runEvalScript (split at
+	// its marker lines, the shell's state carried between them).
 	scratch, err := os.MkdirTemp(h.ScratchDir, "inst-")
 	if err != nil {
 		st.err = err

@@ -42,8 +42,11 @@ records' verdicts are replaced by the new ones (regrade.json keeps the old), so
 that polynfi report shows the re-graded run.
 
 Records that cannot be re-graded from their log are kept as they are and
-listed: no test ran (empty or unapplied patch, harness error) or the results
-came from JUnit XML reports of the work tree, which are not stored.
+listed: no test ran (empty or unapplied patch, harness error) or the log does
+not read through run marks carrying the record's secret (written by an earlier
+polynfi, or altered since). A log is read only through those marks: its streams,
+exit status and the JUnit XML reports the run wrote are the harness's sections,
+never text the tests printed.
 
 The dataset is the one the run names in polynfi-run.json unless --dataset is given.`,
 		Args: cobra.ExactArgs(1),
@@ -105,12 +108,9 @@ The dataset is the one the run names in polynfi-run.json unless --dataset is giv
 					units = append(units, u)
 					continue
 				}
-				v, out, fw, ok := harness.Regrade(inst, rec, log)
-				if !ok {
-					u.NotRegrade = "no test log to re-grade (" + string(rec.Status) + ")"
-					if rec.Test != nil {
-						u.NotRegrade = "results came from JUnit XML reports, which are not stored"
-					}
+				v, out, fw, why := harness.Regrade(inst, rec, log)
+				if why != "" {
+					u.NotRegrade = why
 					units = append(units, u)
 					continue
 				}
