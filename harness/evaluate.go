@@ -452,6 +452,12 @@ func gradeTestCommand(in dataset.Instance, l testCommandLog, ws string, te *Test
 	}
 	cands, g.notes = withLogParser(cands, in, log, nil)
 	fw, results, f2p, p2p := chooseReading(cands, in.FailToPass, in.PassToPass, dockerWorkdir(in.Dockerfile))
+	// Maven's console names every test that failed or erred, whatever
+	// report files say: its problem lines dissent from a report rewritten
+	// after Surefire wrote it, or printed by the code under test.
+	if console := testlog.SurefireConsole(l.Stdout); len(console) > 0 {
+		cands = append(cands, candidate{"surefire-console", testlog.TrimWorkspace(console, ws)})
+	}
 	results = addDissent(cands, fw, results, f2p, p2p)
 	g.framework, g.numResults, g.f2p, g.p2p = fw, len(results), f2p, p2p
 	full := append(append(append([]byte(nil), l.Stderr...), l.Stdout...), fmt.Sprintf("\nContainer exited with status code: %d\n", l.ExitCode)...)

@@ -46,7 +46,9 @@ const (
 	// passes (SKIPPED too) and every "not ok" line fails (XFAIL too); XFAIL
 	// and XPASS are otherwise neither. A Java log that reports a build
 	// failure or compilation error without "There are test failures" parses
-	// to no test at all. Source: SWE-PolyBench
+	// to no test at all. Hardened in every mode (Grade): a run whose
+	// command exited non-zero while no parsed test failed is inconsistent
+	// here too. Source: SWE-PolyBench
 	// src/poly_bench_evaluation/scoring.py instance_level_scoring and
 	// parsers/{java,javascript,python,typescript}_parsers.py.
 	ModePolyBench Mode = "polybench"
@@ -183,12 +185,24 @@ type PolyBenchOutput struct {
 // harnesses, which a patch can cheat this way): a FAIL_TO_PASS test passes
 // only with status PASSED (not XFAIL, XPASS or SKIPPED, which a patch can
 // cause from the code under test by calling pytest.xfail or pytest.skip),
-// and an id reported with conflicting statuses (a second test registered
-// under the same title, a forged line) counts as failing.
+// an id reported with conflicting statuses (a second test registered
+// under the same title, a forged line) counts as failing, and a run whose
+// test command exited non-zero while no parsed test FAILED or ERRORed is
+// inconsistent in the polybench mode too (SWE-bench's rule; SWE-PolyBench
+// reads the results alone, which a report file rewritten after the runner
+// wrote it then decides).
 func Grade(f2p, p2p []string, run RunOutcome) (Verdicts, PolyBenchOutput) {
 	pb, out := gradePolyBench(f2p, p2p, run)
 	v := Verdicts{PolyBench: pb, SWEBench: gradeSWEBench(f2p, p2p, run, false), Strict: gradeSWEBench(f2p, p2p, run, true)}
 	harden(&v, f2p, p2p, run.Results)
+	if !run.TimedOut && run.ExitCode != 0 && v.PolyBench.Status == StatusResolved && !anyFailed(run.Results) {
+		// The runner's exit status says something failed and no reading
+		// shows what: the reading does not describe the run (a report
+		// rewritten after the runner wrote it). SWE-bench's rule, kept
+		// in every mode.
+		v.PolyBench.Resolved, v.PolyBench.Status = false, StatusInconsistent
+		v.PolyBench.Reason = fmt.Sprintf("no parsed test failed but the test command exited %d", run.ExitCode)
+	}
 	if run.TimedOut {
 		reason := "test command killed at its timeout"
 		for _, p := range []*Verdict{&v.PolyBench, &v.SWEBench, &v.Strict} {
@@ -383,6 +397,16 @@ func gradeSWEBench(f2p, p2p []string, run RunOutcome, strict bool) Verdict {
 		v.Reason = failReason(v)
 	}
 	return v
+}
+
+// anyFailed reports whether a result is FAILED or ERROR.
+func anyFailed(results []testlog.Result) bool {
+	for _, r := range results {
+		if r.Status == testlog.Failed || r.Status == testlog.Error {
+			return true
+		}
+	}
+	return false
 }
 
 // harden applies the rules shared by every mode (see Grade): an F2P test

@@ -14,6 +14,7 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/polynfi/polynfi/diff"
 	"github.com/polynfi/polynfi/internal/safepath"
+	"github.com/polynfi/polynfi/testlog"
 )
 
 // What a model patch may not change in the tests, and what polynfi does
@@ -26,8 +27,15 @@ import (
 //     configure a test runner (conftest.py, pytest.ini, jest.config.*,
 //     .mocharc.*, mocha.opts, vitest.config.*, karma.conf.*, and
 //     sitecustomize.py, usercustomize.py and *.pth, which Python runs at
-//     start-up) are reset to base + test patch after the model patch:
-//     whatever the patch did to them is undone before the tests run.
+//     start-up; .pytest.ini and pytest.toml; everything under .mvn/, whose
+//     maven.config and jvm.config Maven reads as command-line options)
+//     are reset to base + test patch after the model patch: whatever the
+//     patch did to them is undone before the tests run.
+//   - Files at the places where runners write JUnit XML reports
+//     (testlog.JUnitReportPatterns, e.g. target/surefire-reports/TEST-*.xml)
+//     are reset too: a report the patch ships there (which a test command
+//     that prints the reports, or a runner that skips its tests, would
+//     leave in place) is gone before the tests run.
 //   - Test configuration inside files that also hold other things
 //     (package.json's jest, mocha and test scripts; pyproject.toml's
 //     [tool.pytest*]; setup.cfg's [tool:pytest]; tox.ini's [pytest];
@@ -42,7 +50,7 @@ var testDirs = map[string]bool{"test": true, "tests": true, "__tests__": true}
 
 var reTestName = regexp.MustCompile(`^(test_.*\.py|.*_test\.py|.*_test\.go|.*\.(test|spec)\.[cm]?[jt]sx?|.*Test\.java|.*Tests\.java|.*IT\.java)$`)
 
-var runnerConfigNames = regexp.MustCompile(`^(conftest\.py|pytest\.ini|jest\.config\.[cm]?[jt]s(on)?|jest\.setup\.[cm]?[jt]s|\.mocharc(\.[a-z]+)?|mocha\.opts|vitest\.config\.[cm]?[jt]s|karma\.conf\.[cm]?[jt]s|sitecustomize\.py|usercustomize\.py|.*\.pth|junit-platform\.properties|\.babelrc|babel\.config\.[cm]?[jt]s(on)?)$`)
+var runnerConfigNames = regexp.MustCompile(`^(conftest\.py|pytest\.ini|\.pytest\.ini|pytest\.toml|jest\.config\.[cm]?[jt]s(on)?|jest\.setup\.[cm]?[jt]s|\.mocharc(\.[a-z]+)?|mocha\.opts|vitest\.config\.[cm]?[jt]s|karma\.conf\.[cm]?[jt]s|sitecustomize\.py|usercustomize\.py|.*\.pth|junit-platform\.properties|\.babelrc|babel\.config\.[cm]?[jt]s(on)?)$`)
 
 // isTestFile reports whether p is a test file or a runner-only
 // configuration file (reset after the model patch).
@@ -54,8 +62,22 @@ func isTestFile(p string) bool {
 	if strings.HasPrefix(p, "src/test/") || strings.Contains(p, "/src/test/") {
 		return true
 	}
+	if strings.HasPrefix(p, ".mvn/") || strings.Contains(p, "/.mvn/") {
+		return true
+	}
 	for _, el := range strings.Split(path.Dir(p), "/") {
 		if testDirs[el] {
+			return true
+		}
+	}
+	return false
+}
+
+// isReportPath reports whether p is at a place where test runners write
+// JUnit XML reports (testlog.JUnitReportPatterns).
+func isReportPath(p string) bool {
+	for _, pat := range testlog.JUnitReportPatterns() {
+		if ok, _ := path.Match(pat, p); ok {
 			return true
 		}
 	}
@@ -208,7 +230,7 @@ g reset --quiet --mixed "$2" && touch "$(g rev-parse --git-dir)/$3"`, snap, base
 	var reset []string
 	for _, p := range changed {
 		switch {
-		case inTestPatch[p] || isTestFile(p):
+		case inTestPatch[p] || isTestFile(p) || isReportPath(p):
 			reset = append(reset, p)
 		case mixedConfig(p) != "":
 			before, _ := t.script(ctx, `g cat-file blob "$1:$2" 2>/dev/null || true`, snap, p)

@@ -29,6 +29,16 @@ func parseSurefire(log []byte) []Result {
 	if rs := parseEmbeddedJUnit(log); len(rs) > 0 {
 		return rs
 	}
+	return SurefireConsole(log)
+}
+
+// SurefireConsole reads only the per-test problem lines of Maven
+// Surefire's console output in log ("<<< FAILURE!" Failed, "<<< ERROR!"
+// Error, "<<< SKIPPED!" Skipped; ids "pkg.Class.method"), whatever XML
+// reports the log also holds: the runner's own account of what failed,
+// which a report file rewritten after Surefire wrote it (or printed by
+// the code under test) cannot change.
+func SurefireConsole(log []byte) []Result {
 	var out []Result
 	for _, raw := range splitLines(log) {
 		line := strings.TrimSpace(stripANSI(raw))
