@@ -219,7 +219,7 @@ var runnerCases = []runnerHostile{
 	}},
 	{name: "maven: junit-platform.properties deselects", instance: mavenInst, edit: func(read func(string) string, f forgeries) map[string]string {
 		return map[string]string{"src/main/resources/junit-platform.properties": "junit.jupiter.conditions.deactivate=*\njunit.jupiter.testmethod.order.default=x\n",
-			"junit-platform.properties": "junit.jupiter.extensions.autodetection.enabled=true\n",
+			"junit-platform.properties":                      "junit.jupiter.extensions.autodetection.enabled=true\n",
 			"src/main/java/io/fieldnotes/csv/CsvParser.java": read("src/main/java/io/fieldnotes/csv/CsvParser.java") + "// x\n"}
 	}},
 }
