@@ -253,7 +253,6 @@ func TestAdversarialRunnersDocker(t *testing.T) {
 	}
 	dir, ds, _ := loadSample(t)
 	h, store, d := dockerHarness(t, filepath.Join(dir, "repos"), Mode(ds.NativeMode()))
-	h.Env = []string{"POLYNFI_DATASET_DIR=" + dir}
 	runRunnerAdversarial(t, h, store, dir, ds)
 	if n := leftContainers(t, d, h.RunKey); n != 0 {
 		t.Errorf("%d containers left", n)
@@ -280,6 +279,22 @@ func runRunnerAdversarial(t *testing.T, h *Harness, store *Store, dir string, ds
 		run(t, c, "git", "checkout", "--quiet", "--detach", in.BaseCommit)
 		clones[in.InstanceID] = c
 		return c
+	}
+	// Control: with a harmless edit (the bug kept) each instance's tests
+	// run and read in this runtime, so that a hostile case that ends
+	// unresolved shows a defence, not a broken environment.
+	for _, id := range []string{jestInst, mochaInst, mavenInst} {
+		in := byID[id]
+		base := clone(in)
+		p := dataset.Prediction{InstanceID: id, ModelNameOrPath: "control",
+			ModelPatch: patchOf(t, base, map[string]string{"README.md": run(t, base, "git", "show", in.BaseCommit+":README.md") + "\nx\n"})}
+		rec, art, err := h.Evaluate(context.Background(), in, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Test == nil || rec.Test.NumResults == 0 || len(rec.Verdicts.Strict.PassToPass.Success) == 0 || rec.Resolved {
+			t.Fatalf("control run of %s: status %s, test %+v: the environment does not run the tests\n%.3000s", id, rec.Status, rec.Test, art.TestLog)
+		}
 	}
 	for _, tc := range runnerCases {
 		tc := tc

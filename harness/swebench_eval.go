@@ -68,6 +68,11 @@ func gradeEvalScriptRun(in dataset.Instance, log []byte, scriptExit int, timedOu
 // the test command's exit status the one the harness recorded
 // (readSWEBenchSections); see gradeEvalScript.
 func gradeEvalScriptSections(in dataset.Instance, sec evalScriptLog, scriptExit int, timedOut bool) evalScriptOutcome {
+	if sec.ExitCode != nil {
+		// The test lines' status, not the teardown's (whose script the
+		// tests could have rewritten).
+		scriptExit = *sec.ExitCode
+	}
 	return gradeEvalScript(in, func(parser string, parse func(string) ([]testlog.Result, error)) SWEBenchReading {
 		return readSWEBenchSections(parser, sec, parse)
 	}, sec.Tests, scriptExit, timedOut || sec.TimedOut)
