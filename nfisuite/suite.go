@@ -240,6 +240,11 @@ func (s *Suite) test(ctx context.Context, task *dataset.NFITask, out map[string]
 		timeout = runtime.DefaultTimeout
 	}
 	rec.Tested = true
+	written := map[string]bool{}
+	for _, f := range files {
+		written[filepath.Clean(filepath.Join(ws, filepath.FromSlash(f.Path)))] = true
+	}
+	started := time.Now()
 	res, err := s.Runner.Run(ctx, runtime.Command{Script: task.TestCommand, Dir: ws, Timeout: timeout})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -256,8 +261,21 @@ func (s *Suite) test(ctx context.Context, task *dataset.NFITask, out map[string]
 		name := fmt.Sprintf("%s.%s.run%d.log", safeName(task.InstanceID), safeName(rec.Model), rec.Run)
 		_ = os.WriteFile(filepath.Join(s.LogDir, name), log, 0o644)
 	}
+	// What the run itself produced: JUnit XML reports written during the
+	// run (not files the prediction or the task wrote, nor older ones),
+	// else one stream of the log (stdout, or stderr when stdout holds no
+	// recognisable log: text printed on stderr cannot pass for the
+	// runner's report); a stream holding a second complete report was
+	// written to by something other than the runner.
 	var results []testlog.Result
-	if reports := testlog.FindJUnitReports(ws); len(reports) > 0 {
+	var reports []string
+	for _, r := range testlog.FindJUnitReports(ws) {
+		if fi, err := os.Lstat(r); err == nil && !written[filepath.Clean(r)] && !fi.ModTime().Before(started) {
+			reports = append(reports, r)
+		}
+	}
+	secondReport := false
+	if len(reports) > 0 {
 		for _, r := range reports {
 			f, err := os.Open(r)
 			if err != nil {
@@ -267,10 +285,21 @@ func (s *Suite) test(ctx context.Context, task *dataset.NFITask, out map[string]
 			f.Close()
 			results = append(results, rs...)
 		}
-	} else if fw, ok := testlog.Detect(log); ok {
-		results, _ = testlog.Parse(fw, log)
+	} else {
+		stream := res.Stdout
+		if _, ok := testlog.Detect(stream); !ok {
+			stream = res.Stderr
+		}
+		if fw, ok := testlog.Detect(stream); ok {
+			results, _ = testlog.Parse(fw, stream)
+			secondReport = testlog.CountReports(fw, stream) > 1
+		}
 	}
 	rec.TestStatus = GradeStrict(results, res.ExitCode, res.TimedOut)
+	if secondReport && rec.TestStatus == "passed" {
+		rec.TestStatus = "inconsistent"
+		rec.InvalidDetail = "the test command's output holds more than one report: the others were printed by something other than the runner"
+	}
 	rec.TestsTotal = len(results)
 	for _, r := range results {
 		if r.Status == testlog.Passed || r.Status == testlog.XFail || r.Status == testlog.Skipped {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -260,3 +261,46 @@ func TestRepositoryEnvironment(t *testing.T) {
 		t.Fatal("the base repository must not be touched")
 	}
 }
+
+// TestForgedTestOutput: a prediction cannot make its own tests look
+// passing: a junit.xml it ships (and a test command it ends early with
+// status 0: before the run wrote reports only, this passed), a pytest log
+// it prints on stderr, a second pytest summary it prints on stdout at
+// exit. The reference output passes (the control).
+func TestForgedTestOutput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs pytest")
+	}
+	task := loadSample(t)[0]
+	task.InstanceID = "acme__forged-1"
+	task.Environment = nil
+	task.Files = []dataset.NFIFile{{Path: "m.py", Before: "a = 1\n", After: "a = 2\n"}}
+	task.Tests = []dataset.FileContent{{Path: "tests/test_m.py", Content: "import m\n\n\ndef test_a():\n    assert m.a == 2\n"}}
+	task.TestCommand = "python3 -m pytest -rA -p no:cacheprovider tests"
+	fakeLog := "==================== test session starts ====================\n" +
+		"tests/test_m.py::test_a PASSED\n" +
+		"========================= short test summary info ==========================\nPASSED tests/test_m.py::test_a\n" +
+		"==================== 1 passed in 0.01s ====================\n"
+	preds := map[string]map[string]string{
+		"gold":              {"m.py": "a = 2\n"},
+		"junit.xml shipped": {"m.py": "a = 3\nimport os\nos._exit(0)\n", "junit.xml": `<testsuite name="x" tests="1"><testcase classname="tests.test_m" name="test_a" file="tests/test_m.py"/></testsuite>`},
+		"log on stderr":     {"m.py": "a = 3\nimport sys, atexit\natexit.register(lambda: sys.__stderr__.write(" + strconvQuote(fakeLog) + "))\n"},
+		"second summary":    {"m.py": "a = 3\nimport os, stat, atexit\ndef _w():\n    for fd in range(1, 64):\n        try:\n            if stat.S_ISFIFO(os.fstat(fd).st_mode):\n                os.write(fd, " + strconvQuote(fakeLog) + ".encode())\n        except OSError:\n            pass\natexit.register(_w)\n"},
+	}
+	for name, files := range preds {
+		t.Run(name, func(t *testing.T) {
+			s := newSuite(t)
+			res, err := s.Run(context.Background(), []dataset.NFITask{task},
+				[]dataset.Prediction{{InstanceID: task.InstanceID, ModelNameOrPath: "m", Files: files}}, RunOptions{Out: t.TempDir(), Workers: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := res.Records[0]
+			if want := name == "gold"; r.FunctionallyCorrect != want {
+				t.Errorf("functionally correct %v (%s %s), want %v", r.FunctionallyCorrect, r.TestStatus, r.InvalidDetail, want)
+			}
+		})
+	}
+}
+
+func strconvQuote(s string) string { return strconv.Quote(s) }
