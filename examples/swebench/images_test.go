@@ -26,7 +26,8 @@ func TestTaskRepositoryResolvedByImages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := images.New(rt.Client(), images.Options{LogDir: t.TempDir(), ScratchDir: t.TempDir(), CacheLevel: images.CacheNone})
+	// Rebuild: an image of an earlier, killed run may still carry the name.
+	r := images.New(rt.Client(), images.Options{LogDir: t.TempDir(), ScratchDir: t.TempDir(), CacheLevel: images.CacheNone, Rebuild: true})
 	defer r.Cleanup(context.Background())
 	h := &harness.Harness{Runtime: rt, Images: r, ScratchDir: t.TempDir(), RunKey: "swebench-images-test",
 		NativeMode: harness.ModeSWEBench, Limits: runtime.Limits{MemoryBytes: 1 << 30, Pids: 512}}
