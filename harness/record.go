@@ -1,6 +1,8 @@
 package harness
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -190,10 +192,54 @@ const (
 // ErrLocked is returned by OpenStore when another process holds the store.
 var ErrLocked = errors.New("output directory is in use by another polynfi run")
 
-// OpenStore opens (creating) the store at dir, locks it, and removes
-// scratch space left behind by an interrupted run.
+// StoreMarker is the file OpenStore writes into a directory it takes as
+// its store. A non-empty directory without it, without ManifestFile and
+// that is not a run written before either existed (RunDirKind) is not
+// polynfi's: OpenStore refuses it and deletes nothing in it.
+const StoreMarker = ".polynfi-store"
+
+// ErrNotStore is returned (wrapped, with the directory) by OpenStore and
+// ClaimDir for a non-empty directory that is not a polynfi run.
+var ErrNotStore = errors.New("is a non-empty directory that is not a polynfi run (no " + ManifestFile + " or " + StoreMarker + "); give a new or empty directory, or the --out of an earlier polynfi run")
+
+// ClaimDir makes dir polynfi's output directory: it creates dir when
+// missing and writes StoreMarker into it. A directory that exists is taken
+// only when it is empty or already polynfi's (StoreMarker, ManifestFile,
+// or a legacy run RunDirKind recognises); otherwise the error wraps
+// ErrNotStore and nothing in dir is touched. An unreadable manifest is an
+// error naming the file.
+func ClaimDir(dir string) error {
+	entries, err := os.ReadDir(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	case err != nil:
+		return err
+	case len(entries) > 0:
+		if _, err := os.Stat(filepath.Join(dir, StoreMarker)); err == nil {
+			return nil
+		}
+		kind, _, err := RunDirKind(dir)
+		if err != nil {
+			return err
+		}
+		if kind == "" {
+			return fmt.Errorf("%s %w", dir, ErrNotStore)
+		}
+	}
+	return WriteFileAtomic(filepath.Join(dir, StoreMarker), []byte("polynfi output directory: polynfi may delete .work/ and its own temp files in here\n"))
+}
+
+// OpenStore opens (creating) the store at dir (ClaimDir: a non-empty
+// directory that is not polynfi's is refused with ErrNotStore), locks it,
+// and removes what an interrupted run left behind: the scratch directory
+// .work and the temp files of interrupted atomic writes, which are only
+// ever looked for under polynfi's own names (storeTempFile) in dir itself
+// and in record directories (dir/<model>/<instance>/run-<k>).
 func OpenStore(dir string) (*Store, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := ClaimDir(dir); err != nil {
 		return nil, err
 	}
 	f, err := os.OpenFile(filepath.Join(dir, ".lock"), os.O_CREATE|os.O_RDWR, 0o644)
@@ -210,14 +256,50 @@ func OpenStore(dir string) (*Store, error) {
 		s.Close()
 		return nil, err
 	}
-	// Temp files of interrupted atomic writes.
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasPrefix(d.Name(), ".tmp-") {
-			_ = os.Remove(p)
+	removeStoreTemps(dir)
+	if recDirs, err := filepath.Glob(filepath.Join(dir, "*", "*", "run-*")); err == nil {
+		for _, d := range recDirs {
+			if rel, _ := filepath.Rel(dir, d); !strings.HasPrefix(rel, ".") {
+				removeStoreTemps(d)
+			}
 		}
-		return nil
-	})
+	}
 	return s, nil
+}
+
+// storeTempNames are the files polynfi writes atomically into a store
+// directory or a record directory; their temp files are
+// ".tmp-<name>-<digits>" (internal/atomicfile).
+var storeTempNames = []string{ResultFile, LogFile, PatchFile, CommandFile, ManifestFile, StoreMarker,
+	"report.json", "report.html", "report.md", "metrics.json", "validation.json",
+	"valid.csv", "valid.json", "valid.jsonl"}
+
+// storeTempFile reports whether name is the temp file of an atomic write
+// of one of storeTempNames.
+func storeTempFile(name string) bool {
+	for _, n := range storeTempNames {
+		rest, ok := strings.CutPrefix(name, ".tmp-"+n+"-")
+		if !ok || rest == "" {
+			continue
+		}
+		if strings.Trim(rest, "0123456789") == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// removeStoreTemps removes polynfi's temp files directly in dir (not below).
+func removeStoreTemps(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if e.Type().IsRegular() && storeTempFile(e.Name()) {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // lockWait is how long OpenStore waits for a lock held elsewhere. A run
@@ -260,29 +342,47 @@ func (s *Store) Close() error {
 // instances live; it is emptied when the store is opened.
 func (s *Store) ScratchDir() string { return filepath.Join(s.Dir, ".work") }
 
-// safeName maps a model name to a directory name: "/" becomes "__" as in
-// SWE-bench's log directories (logs/run_evaluation/<run>/<model with / as
-// __>/<instance>), any other character outside [A-Za-z0-9._-] becomes "_".
+// safeName maps a model name to a directory name, injectively and never
+// hidden. An ordinary name (non-empty, only [A-Za-z0-9._/-], not starting
+// with ".", no "__" and no "_" beside a "/") keeps SWE-bench's mapping of
+// its log directories (logs/run_evaluation/<run>/<model with / as
+// __>/<instance>): "/" becomes "__", nothing else changes. Any other name
+// is escaped (characters outside [A-Za-z0-9._-] and "/" become "_", a
+// leading "." becomes "_", cut to 100 bytes) and followed by "~" and the
+// first 12 hex digits of the name's SHA-256: "~" never appears in an
+// ordinary mapping, so the two forms cannot meet, and the hash keeps
+// escaped names apart ("" -> "~e3b0c44298fc", "." -> "_~cdb4ee2aea69").
 func safeName(s string) string {
-	if s == "" {
-		return "_"
-	}
+	ordinary := s != "" && s[0] != '.' && len(s) <= 200 &&
+		!strings.Contains(s, "__") && !strings.Contains(s, "_/") && !strings.Contains(s, "/_")
 	var b strings.Builder
-	for _, r := range s {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
 		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
-			b.WriteRune(r)
-		case r == '/':
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-', c == '_':
+			b.WriteByte(c)
+		case c == '.':
+			if i == 0 {
+				b.WriteByte('_')
+			} else {
+				b.WriteByte(c)
+			}
+		case c == '/':
 			b.WriteString("__")
 		default:
+			ordinary = false
 			b.WriteByte('_')
 		}
 	}
 	out := b.String()
-	if out == "." || out == ".." {
-		out = strings.Repeat("_", len(out))
+	if ordinary {
+		return out
 	}
-	return out
+	if len(out) > 100 {
+		out = out[:100]
+	}
+	sum := sha256.Sum256([]byte(s))
+	return out + "~" + hex.EncodeToString(sum[:6])
 }
 
 // RecordDir returns the directory of key's record (independent of the

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/polynfi/polynfi/harness"
 )
 
 // Exit codes. Source: polynfi house style (shared/design/STYLE.md, Errors).
@@ -78,7 +80,7 @@ func exitCode(err error) int {
 		return ee.code
 	}
 	var ue usageError
-	if errors.As(err, &ue) {
+	if errors.As(err, &ue) || errors.Is(err, harness.ErrNotStore) {
 		return ExitUsage
 	}
 	return ExitError

@@ -591,7 +591,7 @@ func runMetricsOnly(e *env, o evalOptions, in *evalInputs, ropts *retrieval.Opti
 		return err
 	}
 	if o.out != "" {
-		if err := os.MkdirAll(o.out, 0o755); err != nil {
+		if err := harness.ClaimDir(o.out); err != nil {
 			return err
 		}
 		if err := harness.WriteFileAtomic(filepath.Join(o.out, "metrics.json"), append(data, '\n')); err != nil {

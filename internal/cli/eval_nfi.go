@@ -79,7 +79,7 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 		return err
 	}
 	eng.PythonMinor = o.pythonMinor
-	if err := os.MkdirAll(o.out, 0o755); err != nil {
+	if err := harness.ClaimDir(o.out); err != nil {
 		return err
 	}
 	// The manifest lists the (task, agent, run) units this call asks for,
