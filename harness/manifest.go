@@ -209,17 +209,39 @@ func RunDirKind(dir string) (kind string, legacy bool, err error) {
 	return "", false, nil
 }
 
+// UnreadableRecord is a record file that could not be read or decoded
+// (truncated, corrupt, unreadable): its path and the error.
+type UnreadableRecord struct {
+	Path  string `json:"path"`
+	Error string `json:"error"`
+}
+
 // LoadRecords reads the records a Store keeps directly in dir, at
 // dir/<model>/<instance_id>/run-<k>/result.json, and nothing deeper or
 // elsewhere (another run's directory below dir is not read). Sorted by
 // instance id, model and run; a record that does not decode is an error
-// naming its file.
+// naming its file (ReadRecords reads past it).
 func LoadRecords(dir string) ([]*Record, error) {
-	paths, err := filepath.Glob(filepath.Join(dir, "*", "*", "run-*", ResultFile))
+	recs, bad, err := ReadRecords(dir)
 	if err != nil {
 		return nil, err
 	}
+	if len(bad) > 0 {
+		return nil, fmt.Errorf("%s: %s", bad[0].Path, bad[0].Error)
+	}
+	return recs, nil
+}
+
+// ReadRecords is LoadRecords that does not stop at a record file it
+// cannot read: it returns the records it read and lists every other one,
+// sorted by path, so that a report can cover the rest and name them.
+func ReadRecords(dir string) ([]*Record, []UnreadableRecord, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*", "*", "run-*", ResultFile))
+	if err != nil {
+		return nil, nil, err
+	}
 	var out []*Record
+	var bad []UnreadableRecord
 	for _, p := range paths {
 		rel, _ := filepath.Rel(dir, p)
 		if strings.HasPrefix(rel, ".") {
@@ -227,18 +249,22 @@ func LoadRecords(dir string) ([]*Record, error) {
 		}
 		b, err := os.ReadFile(p)
 		if err != nil {
-			return nil, err
+			bad = append(bad, UnreadableRecord{Path: p, Error: err.Error()})
+			continue
 		}
 		rec := &Record{}
 		if err := json.Unmarshal(b, rec); err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
+			bad = append(bad, UnreadableRecord{Path: p, Error: err.Error()})
+			continue
 		}
 		if rec.InstanceID != "" {
 			out = append(out, rec)
+		} else {
+			bad = append(bad, UnreadableRecord{Path: p, Error: "field instance_id: missing"})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return unitLess(out[i].Key, out[j].Key) })
-	return out, nil
+	return out, bad, nil
 }
 
 // RecordRelDir is the directory of k's record relative to the store's

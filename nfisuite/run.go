@@ -249,32 +249,56 @@ func writeRecord(path string, r Record) error {
 	return atomicfile.Write(path, append(b, '\n'))
 }
 
+// UnreadableRecord is a record file that could not be read or decoded:
+// its path and the error.
+type UnreadableRecord struct {
+	Path  string `json:"path"`
+	Error string `json:"error"`
+}
+
 // LoadRecords reads every record under dir/records. A record file that does
-// not decode is an error naming it (a run never leaves one: writes are atomic).
+// not decode is an error naming it (ReadRecords reads past it).
 func LoadRecords(dir string) ([]Record, error) {
+	out, bad, err := ReadRecords(dir)
+	if err == nil && len(bad) > 0 {
+		err = fmt.Errorf("%s: %s", bad[0].Path, bad[0].Error)
+	}
+	return out, err
+}
+
+// ReadRecords reads every record under dir/records, listing each record
+// file it cannot read or decode instead of stopping there.
+func ReadRecords(dir string) ([]Record, []UnreadableRecord, error) {
 	var out []Record
+	var bad []UnreadableRecord
 	root := filepath.Join(dir, "records")
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
-			return err
+			if p == root {
+				return err
+			}
+			bad = append(bad, UnreadableRecord{Path: p, Error: err.Error()})
+			return nil
 		}
 		if d.IsDir() || !strings.HasSuffix(p, ".json") || atomicfile.IsTemp(p) {
 			return nil
 		}
 		b, err := os.ReadFile(p)
 		if err != nil {
-			return err
+			bad = append(bad, UnreadableRecord{Path: p, Error: err.Error()})
+			return nil
 		}
 		var r Record
 		if err := json.Unmarshal(b, &r); err != nil {
-			return fmt.Errorf("%s: %w", p, err)
+			bad = append(bad, UnreadableRecord{Path: p, Error: err.Error()})
+			return nil
 		}
 		out = append(out, r)
 		return nil
 	})
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("%s: no NFI suite records (records/ is missing)", dir)
+		return nil, nil, fmt.Errorf("%s: no NFI suite records (records/ is missing)", dir)
 	}
 	SortRecords(out)
-	return out, err
+	return out, bad, err
 }

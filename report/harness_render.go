@@ -46,6 +46,12 @@ func HarnessHeadline(r *Harness) []string {
 	lines = append(lines, fmt.Sprintf("submitted %d, completed %d, empty patch %d, error %d, incomplete %d (no prediction %d, not evaluated %d), infra failure %d",
 		r.SubmittedInstances, r.CompletedInstances, r.EmptyPatchInstances, r.ErrorInstances, len(r.IncompleteIDs),
 		len(r.IncompleteIDs)-x.NotEvaluated, x.NotEvaluated, r.InfraFailureInstances))
+	if n := len(x.UnreadableRecords); n > 0 {
+		lines = append(lines, fmt.Sprintf("%d record files could not be read (their units count as not evaluated; re-run eval to evaluate them again):", n))
+		for _, u := range x.UnreadableRecords {
+			lines = append(lines, fmt.Sprintf("  unreadable record %s: %s", u.Path, u.Error))
+		}
+	}
 	return lines
 }
 

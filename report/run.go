@@ -232,6 +232,10 @@ type Extras struct {
 	// PassAtK is pass@k per model over repeated runs (absent when every
 	// instance has one run).
 	PassAtK []PassAtKRow `json:"pass_at_k,omitempty"`
+	// UnreadableRecords lists the record files of the run directory that
+	// could not be read or decoded (harness.ReadRecords); their units count
+	// as not evaluated, and every format names them.
+	UnreadableRecords []harness.UnreadableRecord `json:"unreadable_records,omitempty"`
 }
 
 // HarnessInput is what BuildHarness needs: a run directory's manifest

@@ -332,6 +332,7 @@ func runInstanceEval(e *env, o evalOptions) error {
 		return err
 	}
 	defer store.Close()
+	warnUnreadableRecords(e, o.out, in.jobs)
 	h := &harness.Harness{
 		Repos:      harness.NewRepos(o.reposDir, filepath.Join(o.out, ".repos")),
 		ScratchDir: store.ScratchDir(),
@@ -432,12 +433,13 @@ func runInstanceEval(e *env, o evalOptions) error {
 	}
 	// The report covers every record stored in OUT, over every eval call
 	// into it, as `polynfi report OUT` does.
-	recs, err := harness.LoadRecords(o.out)
+	recs, badRecs, err := harness.ReadRecords(o.out)
 	if err != nil {
 		return err
 	}
 	rep := report.BuildHarness(report.HarnessInput{Manifest: man, Records: recs, Result: res})
 	rep.Polynfi.Version = polynfiVersion()
+	rep.Polynfi.UnreadableRecords = badRecs
 	data, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
 		return err
@@ -652,4 +654,26 @@ func startManifest(e *env, o evalOptions, in *evalInputs, h *harness.Harness, mo
 	}
 	man.Merge(insts, units)
 	return man, man.Write(o.out)
+}
+
+// warnUnreadableRecords names, on stderr, every record file in out that
+// cannot be read: the unit is evaluated again when this call has a job for
+// it (its record is then replaced), and otherwise stays unreadable and is
+// listed in the report.
+func warnUnreadableRecords(e *env, out string, jobs []harness.Job) {
+	_, bad, err := harness.ReadRecords(out)
+	if err != nil || len(bad) == 0 {
+		return
+	}
+	dirs := map[string]bool{}
+	for _, j := range jobs {
+		dirs[filepath.Join(out, filepath.FromSlash(harness.RecordRelDir(j.Key())))] = true
+	}
+	for _, b := range bad {
+		if dirs[filepath.Dir(b.Path)] {
+			fmt.Fprintf(e.stderr, "polynfi: warning: unreadable record %s (%s): evaluating it again\n", b.Path, b.Error)
+		} else {
+			fmt.Fprintf(e.stderr, "polynfi: warning: unreadable record %s (%s): not in this call, listed in the report\n", b.Path, b.Error)
+		}
+	}
 }

@@ -82,6 +82,13 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 	if err := harness.ClaimDir(o.out); err != nil {
 		return err
 	}
+	if dirExists(filepath.Join(o.out, "records")) {
+		if _, bad, err := nfisuite.ReadRecords(o.out); err == nil {
+			for _, b := range bad {
+				fmt.Fprintf(e.stderr, "polynfi: warning: unreadable record %s (%s): evaluating it again when this call covers it, else listed in the report\n", b.Path, b.Error)
+			}
+		}
+	}
 	// The manifest lists the (task, agent, run) units this call asks for,
 	// merged with earlier calls', so that an interrupted run can say how
 	// many were not evaluated.
@@ -169,11 +176,12 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 		return err
 	}
 	// The report is rendered from the stored records, as `polynfi report` does.
-	records, err := nfisuite.LoadRecords(o.out)
+	records, bad, err := nfisuite.ReadRecords(o.out)
 	if err != nil {
 		return err
 	}
 	rep := buildNFIReport(o.out, records, eng.Catalog.Version)
+	rep.UnreadableRecords = bad
 	if err := writeNFIRunReport(o.out, rep); err != nil {
 		return err
 	}

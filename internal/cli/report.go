@@ -42,6 +42,22 @@ type nfiReportJSON struct {
 	// EvaluatedWith those whose eval calls wrote the records.
 	Version       string   `json:"polynfi_version"`
 	EvaluatedWith []string `json:"evaluated_with,omitempty"`
+	// UnreadableRecords lists the record files that could not be read or
+	// decoded (nfisuite.ReadRecords); every format names them.
+	UnreadableRecords []nfisuite.UnreadableRecord `json:"unreadable_records,omitempty"`
+}
+
+// unreadableLines is the headline's account of the record files that
+// could not be read, nil when there are none.
+func (rep nfiReportJSON) unreadableLines() []string {
+	if len(rep.UnreadableRecords) == 0 {
+		return nil
+	}
+	lines := []string{fmt.Sprintf("%d record files could not be read (left out of every table; re-run eval to evaluate them again):", len(rep.UnreadableRecords))}
+	for _, u := range rep.UnreadableRecords {
+		lines = append(lines, fmt.Sprintf("  unreadable record %s: %s", u.Path, u.Error))
+	}
+	return lines
 }
 
 func buildNFIReport(dir string, records []nfisuite.Record, catalog string) nfiReportJSON {
@@ -91,6 +107,12 @@ func renderNFI(w io.Writer, rep nfiReportJSON, format string) error {
 		if rep.GoldFailures > 0 {
 			fmt.Fprintf(w, "**warning: the human reference (gold) failed its tests in %d runs: check those tasks' environments**\n\n", rep.GoldFailures)
 		}
+		if lines := rep.unreadableLines(); len(lines) > 0 {
+			for _, l := range lines {
+				fmt.Fprintf(w, "- %s\n", strings.TrimSpace(l))
+			}
+			fmt.Fprintln(w)
+		}
 		if err := report.WriteMarkdown(w, rep.Tables...); err != nil {
 			return err
 		}
@@ -101,6 +123,7 @@ func renderNFI(w io.Writer, rep nfiReportJSON, format string) error {
 		if rep.GoldFailures > 0 {
 			lines = append(lines, fmt.Sprintf("warning: the human reference (gold) failed its tests in %d runs: check those tasks' environments", rep.GoldFailures))
 		}
+		lines = append(lines, rep.unreadableLines()...)
 		return report.WriteHTML(w, report.Page{Title: "SWE-NFI suite report", Notice: rep.Notice, Lines: lines, Charts: rep.Report.Charts(rep.Tables), Tables: rep.Tables,
 			Footer: report.Provenance(rep.Version, rep.EvaluatedWith)})
 	}
@@ -108,6 +131,9 @@ func renderNFI(w io.Writer, rep nfiReportJSON, format string) error {
 		fmt.Fprintln(w, rep.Notice)
 	}
 	fmt.Fprintf(w, "SWE-NFI suite: %d tasks, %d agents, %d runs (strict grading)\n", rep.Report.Tasks, len(rep.Report.Agents), rep.Records)
+	for _, l := range rep.unreadableLines() {
+		fmt.Fprintln(w, l)
+	}
 	fmt.Fprintf(w, "invalid runs by reason: %s; test runs by status: %s\n", countsText(rep.Invalid), countsText(rep.Tests))
 	if rep.GoldFailures > 0 {
 		fmt.Fprintf(w, "warning: the human reference (gold) failed its tests in %d runs: check those tasks' environments\n", rep.GoldFailures)
@@ -198,18 +224,28 @@ nothing in a run could be evaluated.`,
 func reportRunDir(e *env, dir, format string, instances bool, bundle string) error {
 	kind, legacy, err := harness.RunDirKind(dir)
 	if err != nil {
-		return usagef("report: %s: %v", dir, err)
+		if st, serr := os.Stat(dir); serr != nil || !st.IsDir() {
+			return usagef("report: %s: %v", dir, err)
+		}
+		// A run directory whose manifest cannot be read: an input error
+		// naming the file (exit 3).
+		return fmt.Errorf("report: %w", err)
 	}
 	switch kind {
 	case harness.KindNFISuite:
-		records, err := nfisuite.LoadRecords(dir)
+		records, bad, err := nfisuite.ReadRecords(dir)
 		if err != nil {
 			return err
 		}
+		rep := buildNFIReport(dir, records, catalogOf(dir))
+		rep.UnreadableRecords = bad
 		if len(records) == 0 {
-			return fmt.Errorf("%s: nothing could be evaluated: the run has no records", dir)
+			for _, l := range rep.unreadableLines() {
+				fmt.Fprintln(e.stderr, "polynfi: "+strings.TrimSpace(l))
+			}
+			return fmt.Errorf("%s: nothing could be evaluated: the run has no readable records", dir)
 		}
-		return renderNFI(e.stdout, buildNFIReport(dir, records, catalogOf(dir)), format)
+		return renderNFI(e.stdout, rep, format)
 	case harness.KindMetricsOnly:
 		return renderMetricsOnly(e.stdout, dir, format)
 	case harness.KindHarness:
@@ -255,10 +291,26 @@ func renderHarness(w io.Writer, rep *report.Harness, format string, instances bo
 // records stored in it; a legacy run (no manifest) from its records alone
 // (report.LegacyManifest).
 func loadHarnessRun(dir string, legacy bool) (*report.Harness, error) {
-	recs, err := harness.LoadRecords(dir)
+	rep, err := loadHarnessRunRecords(dir, legacy)
 	if err != nil {
 		return nil, err
 	}
+	return rep, nil
+}
+
+// loadHarnessRunRecords is loadHarnessRun's body: the report of the
+// records that could be read, naming every record file that could not
+// (Extras.UnreadableRecords).
+func loadHarnessRunRecords(dir string, legacy bool) (rep *report.Harness, err error) {
+	recs, bad, err := harness.ReadRecords(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if rep != nil {
+			rep.Polynfi.UnreadableRecords = bad
+		}
+	}()
 	if legacy {
 		m := report.LegacyManifest(recs)
 		// The inputs come from the old report.json, the numbers from the records.
@@ -271,7 +323,7 @@ func loadHarnessRun(dir string, legacy bool) (*report.Harness, error) {
 				}
 			}
 		}
-		rep := report.HarnessFromRun(m, recs)
+		rep = report.HarnessFromRun(m, recs)
 		rep.Polynfi.Version = polynfiVersion()
 		return rep, nil
 	}
@@ -279,7 +331,7 @@ func loadHarnessRun(dir string, legacy bool) (*report.Harness, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := report.HarnessFromRun(m, recs)
+	rep = report.HarnessFromRun(m, recs)
 	rep.Polynfi.Version = polynfiVersion()
 	return rep, nil
 }

@@ -45,3 +45,45 @@ func TestEvalRefusesForeignOut(t *testing.T) {
 		}
 	}
 }
+
+// "One corrupt record file makes polynfi report fail entirely." The rest
+// is reported, the corrupt file named in every format; eval says it
+// evaluates it again; a truncated polynfi-run.json is exit 3 naming it.
+func TestReportCorruptRecord(t *testing.T) {
+	t.Parallel()
+	ds := evalFixture(t, 2, "0")
+	out := filepath.Join(t.TempDir(), "out")
+	if _, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", "gold", "--out", out); code != ExitOK {
+		t.Fatalf("eval: exit %d\n%s", code, stderr)
+	}
+	bad := filepath.Join(out, "gold", "acme__echo-1", "run-0", "result.json")
+	b, err := os.ReadFile(bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, b[:len(b)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"text", "markdown", "json", "html"} {
+		stdout, stderr, code := runCLI(t, "report", "--format", format, out)
+		if code != ExitOK || !strings.Contains(stdout, bad) || !strings.Contains(stdout, "unexpected end of JSON input") {
+			t.Errorf("report --format %s: exit %d, want 0 naming %s\n%s\n%s", format, code, bad, stdout, stderr)
+		}
+		if format == "text" && (!strings.Contains(stdout, "1 record files could not be read") || !strings.Contains(stdout, "resolved 1/2")) {
+			t.Errorf("text headline does not count the unreadable record:\n%s", stdout)
+		}
+	}
+	_, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", "gold", "--out", out)
+	if code != ExitOK || !strings.Contains(stderr, "warning: unreadable record "+bad) || !strings.Contains(stderr, "evaluating it again") {
+		t.Errorf("eval over a corrupt record: exit %d\n%s", code, stderr)
+	}
+	if stdout, _, code := runCLI(t, "report", out); code != ExitOK || strings.Contains(stdout, "could not be read") || !strings.Contains(stdout, "resolved 2/2") {
+		t.Errorf("after re-evaluation: exit %d\n%s", code, stdout)
+	}
+	man := filepath.Join(out, "polynfi-run.json")
+	b, _ = os.ReadFile(man)
+	os.WriteFile(man, b[:len(b)/3], 0o644)
+	if _, stderr, code := runCLI(t, "report", out); code != ExitError || !strings.Contains(stderr, man) {
+		t.Errorf("truncated manifest: exit %d, want %d naming %s\n%s", code, ExitError, man, stderr)
+	}
+}

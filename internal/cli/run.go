@@ -445,6 +445,11 @@ func showPrompt(e *env, o runOptions) error {
 // OUT/agent-runs (resumable like `polynfi run`) and returns its
 // predictions file; its summary goes to stderr, eval's results to stdout.
 func chainAgentRun(e *env, o evalOptions) (string, error) {
+	// OUT is claimed before the agent writes into it, so that eval finds
+	// it polynfi's (harness.ClaimDir).
+	if err := harness.ClaimDir(o.out); err != nil {
+		return "", err
+	}
 	ro := runOptions{dataset: o.dataset, agentName: o.agent, agentCmd: o.agentCmd, out: filepath.Join(o.out, "agent-runs"),
 		runs: o.agentRuns, workers: o.workers, timeout: o.agentTimeout, agentEnv: o.agentEnv, instanceIDs: o.instanceIDs,
 		reposDir: o.reposDir, noIsolation: o.noIsolation, maxOutput: agent.DefaultMaxOutput, format: "text",
