@@ -32,7 +32,7 @@ var allowed = map[string][]string{
 	"runtime":        {"runtime/..."},
 	"dataset":        {"nfi/aspect"},
 	"retrieval":      {"syntax", "diff"},
-	"nfi":            {"nfi/aspect", "nfi/pyast", "syntax"},
+	"nfi":            {"nfi/aspect", "nfi/pyast", "syntax", "syntax/pyparse"},
 	"nfi/pyast":      {"syntax"},
 	"nfi/metrics":    {"syntax"},
 	"nfi/rules/...":  {"nfi", "nfi/aspect", "nfi/pyast", "nfi/metrics", "syntax"},
@@ -42,8 +42,8 @@ var allowed = map[string][]string{
 	"mine":           {"nfi", "nfi/aspect", "diff", "dataset", "syntax"},
 	// agent runs coding agents and writes predictions; grading stays in
 	// harness and nfisuite, which it uses only for workspaces and task
-	// fingerprints.
-	"agent": {"dataset", "harness", "nfisuite", "runtime/..."},
+	// fingerprints; images resolves each instance's image as eval does.
+	"agent": {"dataset", "harness", "nfisuite", "images", "runtime/..."},
 	// report aggregates and renders records: it reads result types and
 	// never runs, parses or grades anything itself.
 	"report": {"dataset", "harness", "nfisuite", "retrieval", "nfi", "nfi/aspect", "testlog"},
