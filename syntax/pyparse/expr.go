@@ -129,13 +129,35 @@ func (p *parser) starExpression() int32 {
 }
 
 // namedExpression: NAME ":=" expression | expression.
+//
+// Tree shape: tree-sitter-python binds ":=" tighter than a conditional
+// expression, so `x := a if c else b` (CPython: x := (a if c else b)) is
+// conditional_expression(named_expression(x := a), c, b) in its tree. The
+// flattened tree follows tree-sitter (the rules walk that shape); validity
+// is unaffected.
 func (p *parser) namedExpression() int32 {
 	if p.tok().kind == tName && p.isOpAt(1, ":=") {
 		nm := p.name()
 		n := p.newNode(kNamed)
 		p.add(n, nm, fName)
 		p.add(n, p.tokLeaf(), 0)
-		p.add(n, p.expression(), fValue)
+		if p.isKw("lambda") {
+			p.add(n, p.lambda(), fValue)
+			return n
+		}
+		p.add(n, p.disjunction(), fValue)
+		if p.isKw("if") {
+			c := p.newNode(kCond)
+			p.add(c, n, 0)
+			p.add(c, p.tokLeaf(), 0)
+			p.add(c, p.disjunction(), 0)
+			if !p.isKw("else") {
+				p.failTok("expected 'else' after 'if' expression")
+			}
+			p.add(c, p.tokLeaf(), 0)
+			p.add(c, p.expression(), 0)
+			return c
+		}
 		return n
 	}
 	e := p.expression()
