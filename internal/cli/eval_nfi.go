@@ -43,9 +43,19 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 	if err != nil {
 		return fmt.Errorf("load NFI tasks: %w", err)
 	}
+	// Rows that could not be read and prediction rows that were rejected
+	// are kept in the manifest, so that every report names them.
+	var inputErrors []string
 	for _, re := range ts.Errors {
 		fmt.Fprintf(e.stderr, "polynfi: skipping task: %v\n", re)
+		inputErrors = append(inputErrors, re.Error())
 	}
+	badRows := map[int]bool{} // one error per field: count rows once
+	for _, re := range ts.Errors {
+		badRows[re.Row] = true
+	}
+	unreadableRows := len(badRows)
+	rejected := 0
 	if len(ts.Tasks) == 0 {
 		return fmt.Errorf("%s: %w", o.dataset, nfisuite.ErrNoTasks)
 	}
@@ -60,7 +70,13 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 			}
 			for _, re := range ps.Errors {
 				fmt.Fprintf(e.stderr, "polynfi: skipping prediction: %v\n", re)
+				inputErrors = append(inputErrors, re.Error())
 			}
+			badLines := map[int]bool{}
+			for _, re := range ps.Errors {
+				badLines[re.Row] = true
+			}
+			rejected += len(badLines)
 			preds = append(preds, ps.Predictions...)
 		}
 	}
@@ -101,6 +117,7 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 	}
 	man.Dataset, man.Predictions, man.Started, man.Complete, man.Finished = o.dataset, strings.Join(o.predictions, ","), time.Now().UTC(), false, time.Time{}
 	man.NoteVersion(polynfiVersion())
+	man.InputErrors, man.UnreadableRows, man.Rejected = inputErrors, unreadableRows, rejected
 	{
 		only := map[string]bool{}
 		for _, id := range o.instanceIDs {

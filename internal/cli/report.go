@@ -45,6 +45,30 @@ type nfiReportJSON struct {
 	// UnreadableRecords lists the record files that could not be read or
 	// decoded (nfisuite.ReadRecords); every format names them.
 	UnreadableRecords []nfisuite.UnreadableRecord `json:"unreadable_records,omitempty"`
+	// UnreadableRows counts task rows of the dataset that could not be
+	// read, RejectedPredictions prediction rows that could not be read;
+	// InputErrors names each (file, row or line, field). They are in no
+	// table, and every format says so.
+	UnreadableRows      int      `json:"unreadable_rows"`
+	RejectedPredictions int      `json:"rejected_predictions"`
+	InputErrors         []string `json:"input_errors,omitempty"`
+}
+
+// inputLines is the headline's account of the task rows and prediction
+// rows that could not be read (at most 20 named), nil when there are none.
+func (rep nfiReportJSON) inputLines() []string {
+	if rep.UnreadableRows == 0 && rep.RejectedPredictions == 0 && len(rep.InputErrors) == 0 {
+		return nil
+	}
+	lines := []string{fmt.Sprintf("%d task rows could not be read and %d prediction rows were rejected (in no table):", rep.UnreadableRows, rep.RejectedPredictions)}
+	for i, e := range rep.InputErrors {
+		if i == 20 {
+			lines = append(lines, fmt.Sprintf("  ... and %d more (report --format json lists them all)", len(rep.InputErrors)-20))
+			break
+		}
+		lines = append(lines, "  "+e)
+	}
+	return lines
 }
 
 // unreadableLines is the headline's account of the record files that
@@ -88,6 +112,7 @@ func buildNFIReport(dir string, records []nfisuite.Record, catalog string) nfiRe
 			out.Notice = fmt.Sprintf("interrupted, %d not evaluated, re-run to resume", out.NotEvaluated)
 		}
 		out.EvaluatedWith = m.PolynfiVersions
+		out.UnreadableRows, out.RejectedPredictions, out.InputErrors = m.UnreadableRows, m.Rejected, m.InputErrors
 	}
 	out.Report = report.BuildNFI(records)
 	out.Tables = out.Report.Tables()
@@ -107,7 +132,7 @@ func renderNFI(w io.Writer, rep nfiReportJSON, format string) error {
 		if rep.GoldFailures > 0 {
 			fmt.Fprintf(w, "**warning: the human reference (gold) failed its tests in %d runs: check those tasks' environments**\n\n", rep.GoldFailures)
 		}
-		if lines := rep.unreadableLines(); len(lines) > 0 {
+		if lines := append(rep.inputLines(), rep.unreadableLines()...); len(lines) > 0 {
 			for _, l := range lines {
 				fmt.Fprintf(w, "- %s\n", strings.TrimSpace(l))
 			}
@@ -123,6 +148,7 @@ func renderNFI(w io.Writer, rep nfiReportJSON, format string) error {
 		if rep.GoldFailures > 0 {
 			lines = append(lines, fmt.Sprintf("warning: the human reference (gold) failed its tests in %d runs: check those tasks' environments", rep.GoldFailures))
 		}
+		lines = append(lines, rep.inputLines()...)
 		lines = append(lines, rep.unreadableLines()...)
 		return report.WriteHTML(w, report.Page{Title: "SWE-NFI suite report", Notice: rep.Notice, Lines: lines, Charts: rep.Report.Charts(rep.Tables), Tables: rep.Tables,
 			Footer: report.Provenance(rep.Version, rep.EvaluatedWith)})
@@ -131,7 +157,7 @@ func renderNFI(w io.Writer, rep nfiReportJSON, format string) error {
 		fmt.Fprintln(w, rep.Notice)
 	}
 	fmt.Fprintf(w, "SWE-NFI suite: %d tasks, %d agents, %d runs (strict grading)\n", rep.Report.Tasks, len(rep.Report.Agents), rep.Records)
-	for _, l := range rep.unreadableLines() {
+	for _, l := range append(rep.inputLines(), rep.unreadableLines()...) {
 		fmt.Fprintln(w, l)
 	}
 	fmt.Fprintf(w, "invalid runs by reason: %s; test runs by status: %s\n", countsText(rep.Invalid), countsText(rep.Tests))
