@@ -254,8 +254,17 @@ func TestKubernetesInfraFailures(t *testing.T) {
 		cctx, cancel := context.WithTimeout(ctx, 4*time.Minute)
 		defer cancel()
 		res, err := sb.Exec(cctx, Command{Script: "dd if=/dev/zero of=/work/fill bs=1M count=64 2>/dev/null; sync; sleep 200"})
-		if r := InfraReason(err); r != ReasonEvicted || !strings.Contains(err.Error(), "ephemeral") {
-			t.Fatalf("over the ephemeral-storage limit: %v (reason %q, exit %d), want %s naming ephemeral storage", err, r, res.ExitCode, ReasonEvicted)
+		// An infrastructure failure, never the command's own result. The
+		// reason is "evicted" when the API shows the kubelet's Evicted
+		// status within the 15 s the runtime looks again; on a loaded
+		// node it can come later, and the kill is then "sandbox_gone"
+		// (seen in a CI rehearsal): both are retried, neither is scored.
+		switch r := InfraReason(err); {
+		case r == ReasonEvicted && strings.Contains(err.Error(), "ephemeral"):
+		case r == ReasonGone:
+			t.Logf("eviction seen as %s: %v", r, err)
+		default:
+			t.Fatalf("over the ephemeral-storage limit: %v (reason %q, exit %d), want %s naming ephemeral storage (or %s)", err, r, res.ExitCode, ReasonEvicted, ReasonGone)
 		}
 	})
 	t.Run("deleted mid-run", func(t *testing.T) {
