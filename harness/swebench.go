@@ -123,6 +123,20 @@ func readSWEBenchLog(parser string, log []byte, parse func(string) ([]testlog.Re
 			r.ExitCode = &n
 		}
 	}
+	return r.withResults(results)
+}
+
+// swebMap is a status map with SWE-bench's lookups.
+type swebMap struct {
+	order  []string
+	status map[string]testlog.Status
+}
+
+// withResults finishes a reading whose log parsed to results: a test
+// command that exited non-zero while no parsed test failed or errored
+// makes the reading inconsistent (the log does not describe the run);
+// otherwise the results are the reading's.
+func (r SWEBenchReading) withResults(results []testlog.Result) SWEBenchReading {
 	if r.ExitCode != nil && *r.ExitCode != 0 && len(results) > 0 {
 		bad := false
 		for _, x := range results {
@@ -136,12 +150,6 @@ func readSWEBenchLog(parser string, log []byte, parse func(string) ([]testlog.Re
 	}
 	r.Results, r.Found = results, true
 	return r
-}
-
-// swebMap is a status map with SWE-bench's lookups.
-type swebMap struct {
-	order  []string
-	status map[string]testlog.Status
 }
 
 func newSWEBMap(results []testlog.Result) swebMap {

@@ -306,19 +306,7 @@ func readSWEBenchSections(parser string, l evalScriptLog, parse func(string) ([]
 		return r
 	}
 	r.ExitCode = l.ExitCode
-	if r.ExitCode != nil && *r.ExitCode != 0 && len(results) > 0 {
-		bad := false
-		for _, x := range results {
-			bad = bad || x.Status == testlog.Failed || x.Status == testlog.Error
-		}
-		if !bad {
-			r.Reason = fmt.Sprintf("the test command exited %d but no parsed test failed: the log does not describe the run", *r.ExitCode)
-			r.Inconsistent = true
-			return r
-		}
-	}
-	r.Results, r.Found = results, true
-	return r
+	return r.withResults(results)
 }
 
 // runEvalScript is the end of the harness branch of a SWE-bench 5.x row,
