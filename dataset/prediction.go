@@ -37,8 +37,12 @@ type Prediction struct {
 	TokensIn  *int64   `json:"tokens_in,omitempty"`
 	TokensOut *int64   `json:"tokens_out,omitempty"`
 	CostUSD   *float64 `json:"cost_usd,omitempty"`
-	// Row is the 1-based record the prediction came from (0 for gold).
-	Row int `json:"-"`
+	// Row is the 1-based record the prediction came from (0 for gold),
+	// Line its 1-based line in a JSONL file (0 otherwise), File the
+	// predictions file ("" for gold).
+	Row  int    `json:"-"`
+	Line int    `json:"-"`
+	File string `json:"-"`
 }
 
 // Empty reports whether the prediction carries no change at all (a blank
@@ -131,7 +135,7 @@ func LoadPredictions(file string) (*Predictions, error) {
 			continue
 		}
 		p, ferrs := decodePrediction(r.fields)
-		p.Row = r.row
+		p.Row, p.Line, p.File = r.row, r.line, file
 		for _, fe := range ferrs {
 			ps.Errors = append(ps.Errors, &RowError{File: file, Row: r.row, Line: r.line, InstanceID: p.InstanceID, Field: fe.field, Err: fe.err})
 		}

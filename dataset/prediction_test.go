@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 func TestLoadPredictionsForms(t *testing.T) {
@@ -27,15 +28,21 @@ func TestLoadPredictionsForms(t *testing.T) {
 	for name, content := range forms {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			ps, err := LoadPredictions(writeFile(t, name, content))
+			path := writeFile(t, name, content)
+			ps, err := LoadPredictions(path)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(ps.Errors) > 0 {
 				t.Fatalf("errors: %v", ps.Errors)
 			}
-			if diff := cmp.Diff(want, ps.Predictions); diff != "" {
+			if diff := cmp.Diff(want, ps.Predictions, cmpopts.IgnoreFields(Prediction{}, "Line", "File")); diff != "" {
 				t.Errorf("predictions (-want +got):\n%s", diff)
+			}
+			for i, p := range ps.Predictions {
+				if p.File != path || name == "p.jsonl" && p.Line != i+1 {
+					t.Errorf("prediction %d: file %q line %d, want %q (line %d in JSONL)", i, p.File, p.Line, path, i+1)
+				}
 			}
 			if !ps.Predictions[1].Empty() || ps.Predictions[2].Empty() {
 				t.Error("Empty(): want true for the null patch only")

@@ -75,7 +75,13 @@ type Manifest struct {
 	UnreadableRows int       `json:"unreadable_rows,omitempty"`
 	NotRunnable    int       `json:"not_runnable_rows,omitempty"`
 	Rejected       int       `json:"rejected_predictions,omitempty"`
-	Started        time.Time `json:"started_at"`
+	// RejectedRows names each prediction row that could not be read (one
+	// entry per problem; Rejected counts the rows), IgnoredPredictions each
+	// prediction for an instance id the dataset does not have. Each eval
+	// call replaces the entries of the predictions files it read.
+	RejectedRows       []PredictionRow `json:"rejected_rows,omitempty"`
+	IgnoredPredictions []PredictionRow `json:"ignored_predictions,omitempty"`
+	Started            time.Time       `json:"started_at"`
 	Finished       time.Time `json:"finished_at,omitzero"`
 	Complete       bool      `json:"complete"`
 	Workers        int       `json:"workers,omitempty"`
@@ -83,6 +89,66 @@ type Manifest struct {
 	// into the run, in the order first used (a run resumed by another
 	// version has records of both).
 	PolynfiVersions []string `json:"polynfi_versions,omitempty"`
+}
+
+// PredictionRow names one row of a predictions file that was not
+// evaluated: the file, its 1-based row (and line, for JSONL), the instance
+// id and model it names when readable, the field at fault and why.
+type PredictionRow struct {
+	File       string `json:"file"`
+	Row        int    `json:"row"`
+	Line       int    `json:"line,omitempty"`
+	InstanceID string `json:"instance_id,omitempty"`
+	Model      string `json:"model_name_or_path,omitempty"`
+	Field      string `json:"field,omitempty"`
+	Reason     string `json:"reason"`
+}
+
+// String is "FILE: row R (line L) [ID]: field F: REASON", as a dataset
+// row error prints.
+func (p PredictionRow) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: row %d", p.File, p.Row)
+	if p.Line > 0 {
+		fmt.Fprintf(&b, " (line %d)", p.Line)
+	}
+	if p.InstanceID != "" {
+		fmt.Fprintf(&b, " [%s]", p.InstanceID)
+	}
+	if p.Field != "" {
+		fmt.Fprintf(&b, ": field %s", p.Field)
+	}
+	fmt.Fprintf(&b, ": %s", p.Reason)
+	return b.String()
+}
+
+// CountRows returns the number of distinct (file, row) among rows.
+func CountRows(rows []PredictionRow) int {
+	type fr struct {
+		f string
+		r int
+	}
+	seen := map[fr]bool{}
+	for _, r := range rows {
+		seen[fr{r.File, r.Row}] = true
+	}
+	return len(seen)
+}
+
+// MergePredictionRows replaces the entries of old that come from one of
+// files by add (a later eval call re-read those files), keeping the rest.
+func MergePredictionRows(old, add []PredictionRow, files []string) []PredictionRow {
+	drop := map[string]bool{}
+	for _, f := range files {
+		drop[f] = true
+	}
+	var out []PredictionRow
+	for _, r := range old {
+		if !drop[r.File] {
+			out = append(out, r)
+		}
+	}
+	return append(out, add...)
 }
 
 // NoteVersion records that polynfi version v evaluates into the run.

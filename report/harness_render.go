@@ -10,22 +10,27 @@ import (
 
 // HarnessHeadline returns the opening lines of a harness run's report: the
 // inputs, the resolved count under the dataset's native grading mode with
-// its 95% Wilson interval, the other modes, and SWE-bench's outcome counts.
+// its 95% Wilson interval, the other modes, SWE-bench's outcome counts,
+// and the input rows and record files that could not be read (InputLines).
+// In a model's section of a run holding several models (Extras.Model
+// set) the first line names the model and the run-wide lines are left to
+// the page's own headline.
 func HarnessHeadline(r *Harness) []string {
 	x := &r.Polynfi
 	native := x.Modes[x.NativeMode]
 	var lines []string
-	lines = append(lines, fmt.Sprintf("dataset %s (%s), predictions %s, run %s", x.Dataset, x.DatasetSchema, x.Predictions, x.RunID))
+	if x.Model != "" {
+		lines = append(lines, fmt.Sprintf("model %s: %d units (instances × runs), %d submitted", x.Model, x.Units, r.SubmittedInstances))
+	} else {
+		lines = append(lines, fmt.Sprintf("dataset %s (%s), predictions %s, run %s", x.Dataset, x.DatasetSchema, x.Predictions, x.RunID))
+	}
 	if native != nil {
 		var unread []string
 		if x.UnreadableRows > 0 {
-			unread = append(unread, fmt.Sprintf("%d rows could not be read", x.UnreadableRows))
+			unread = append(unread, fmt.Sprintf("%d dataset rows could not be read", x.UnreadableRows))
 		}
 		if x.NotRunnable > 0 {
 			unread = append(unread, fmt.Sprintf("%d rows cannot run", x.NotRunnable))
-		}
-		if x.Rejected > 0 {
-			unread = append(unread, fmt.Sprintf("%d predictions rejected", x.Rejected))
 		}
 		tail := ""
 		if len(unread) > 0 {
@@ -46,11 +51,70 @@ func HarnessHeadline(r *Harness) []string {
 	lines = append(lines, fmt.Sprintf("submitted %d, completed %d, empty patch %d, error %d, incomplete %d (no prediction %d, not evaluated %d), infra failure %d",
 		r.SubmittedInstances, r.CompletedInstances, r.EmptyPatchInstances, r.ErrorInstances, len(r.IncompleteIDs),
 		len(r.IncompleteIDs)-x.NotEvaluated, x.NotEvaluated, r.InfraFailureInstances))
+	if x.Model == "" {
+		lines = append(lines, harnessInputLines(x)...)
+	}
+	return lines
+}
+
+// harnessInputLines are InputLines and the unreadable record files of a
+// harness run.
+func harnessInputLines(x *Extras) []string {
+	lines := InputLines(x.UnreadableRows, x.NotRunnable, x.InputErrors, x.RejectedRows, x.IgnoredPredictions)
 	if n := len(x.UnreadableRecords); n > 0 {
 		lines = append(lines, fmt.Sprintf("%d record files could not be read (their units count as not evaluated; re-run eval to evaluate them again):", n))
 		for _, u := range x.UnreadableRecords {
 			lines = append(lines, fmt.Sprintf("  unreadable record %s: %s", u.Path, u.Error))
 		}
+	}
+	return lines
+}
+
+// MaxNamed is how many input problems of one kind a headline names; the
+// JSON report lists them all.
+const MaxNamed = 50
+
+// InputLines are the headline's account of what a run could not use: the
+// dataset rows that could not be read or cannot run (each counts as
+// unresolved, in every denominator), the prediction rows that were
+// rejected (not evaluated: an instance left without a prediction counts
+// as missing, unresolved) and the predictions for instance ids the
+// dataset does not have (ignored, in no denominator), each named (file,
+// row and line, instance id, field, reason; at most MaxNamed of a kind).
+// Lines naming an item start with two spaces. Nil when there is none.
+func InputLines(unreadable, notRunnable int, inputErrors []string, rejected, ignored []harness.PredictionRow) []string {
+	var lines []string
+	named := func(items []string) {
+		for i, it := range items {
+			if i == MaxNamed {
+				lines = append(lines, fmt.Sprintf("  ... and %d more (the JSON report lists them all)", len(items)-MaxNamed))
+				break
+			}
+			lines = append(lines, "  "+it)
+		}
+	}
+	switch {
+	case unreadable+notRunnable > 0:
+		lines = append(lines, fmt.Sprintf("%d dataset rows could not be read and %d cannot run (each counts as unresolved, in every denominator):", unreadable, notRunnable))
+		named(inputErrors)
+	case len(inputErrors) > 0:
+		lines = append(lines, "dataset input errors:")
+		named(inputErrors)
+	}
+	rows := func(rs []harness.PredictionRow) []string {
+		out := make([]string, len(rs))
+		for i, r := range rs {
+			out[i] = r.String()
+		}
+		return out
+	}
+	if n := harness.CountRows(rejected); n > 0 {
+		lines = append(lines, fmt.Sprintf("%d prediction rows rejected (not evaluated; an instance of the dataset left without a prediction counts as missing, unresolved):", n))
+		named(rows(rejected))
+	}
+	if len(ignored) > 0 {
+		lines = append(lines, fmt.Sprintf("%d predictions name instances not in the dataset (ignored, in no denominator):", len(ignored)))
+		named(rows(ignored))
 	}
 	return lines
 }
@@ -129,18 +193,7 @@ func HarnessTables(r *Harness) []Table {
 		tables = append(tables, t)
 	}
 	if s := x.Retrieval; s != nil {
-		rt := RetrievalTables(*s)
-		if len(rt) > 0 && x.RetrievalCI != nil {
-			lt := &rt[0]
-			lt.Header = append(lt.Header, "file F1 95% CI", "node F1 95% CI")
-			names := append([]string{"all"}, groupNames(s.ByLanguage)...)
-			for i := range lt.Rows {
-				ci := x.RetrievalCI[names[i]]
-				lt.Rows[i] = append(lt.Rows[i], ciNum(ci.File, 2), ciNum(ci.Node, 2))
-			}
-			lt.Notes = append(lt.Notes, fmt.Sprintf("95%% CI: percentile bootstrap of the mean (%d resamples, seed %d).", BootstrapResamples, BootstrapSeed))
-		}
-		tables = append(tables, rt...)
+		tables = append(tables, RetrievalTablesCI(*s, x.RetrievalCI)...)
 	}
 	if n := x.NFI; n != nil {
 		t := Table{ID: "nfi", Title: fmt.Sprintf("NFI improvement of the changed .py files (I_p, pp; catalog %s)", n.Catalog),
@@ -262,33 +315,79 @@ func HarnessCharts(r *Harness, tables []Table) []BarChart {
 		charts = append(charts, c)
 	}
 	if t, ok := byID[TableRetrievalLanguage]; ok && x.Retrieval != nil {
-		c := BarChart{ID: "chart-" + TableRetrievalLanguage, Title: "Mean retrieval F1 by language", Unit: "0–1"}
-		file, node := BarSeries{Name: "file F1"}, BarSeries{Name: "node F1"}
-		for i, g := range x.Retrieval.ByLanguage {
-			row := i + 1 // row 0 is "all"
-			ci := x.RetrievalCI[g.Name]
-			c.Groups = append(c.Groups, g.Name)
-			c.GroupNotes = append(c.GroupNotes, fmt.Sprintf("files n=%d, nodes n=%d", g.File.N, g.Node.N))
-			file.Bars = append(file.Bars, Bar{Value: g.File.F1, OK: g.File.N > 0, CI: ci.File, Text: t.Rows[row][4], Ref: CellRef{t.ID, row, 4}})
-			node.Bars = append(node.Bars, Bar{Value: g.Node.F1, OK: g.Node.N > 0, CI: ci.Node, Text: t.Rows[row][8], Ref: CellRef{t.ID, row, 8}})
-		}
-		c.Series = []BarSeries{file, node}
-		charts = append(charts, c)
+		charts = append(charts, retrievalChart(*x.Retrieval, x.RetrievalCI, t))
 	}
 	return charts
 }
 
+// retrievalChart draws the mean file and node F1 by language (with
+// bootstrap error bars) from the retrieval table t.
+func retrievalChart(s retrieval.Summary, cis map[string]F1Intervals, t Table) BarChart {
+	c := BarChart{ID: "chart-" + TableRetrievalLanguage, Title: "Mean retrieval F1 by language", Unit: "0–1"}
+	file, node := BarSeries{Name: "file F1"}, BarSeries{Name: "node F1"}
+	for i, g := range s.ByLanguage {
+		row := i + 1 // row 0 is "all"
+		ci := cis[g.Name]
+		c.Groups = append(c.Groups, g.Name)
+		c.GroupNotes = append(c.GroupNotes, fmt.Sprintf("files n=%d, nodes n=%d", g.File.N, g.Node.N))
+		file.Bars = append(file.Bars, Bar{Value: g.File.F1, OK: g.File.N > 0, CI: ci.File, Text: t.Rows[row][4], Ref: CellRef{t.ID, row, 4}})
+		node.Bars = append(node.Bars, Bar{Value: g.Node.F1, OK: g.Node.N > 0, CI: ci.Node, Text: t.Rows[row][8], Ref: CellRef{t.ID, row, 8}})
+	}
+	c.Series = []BarSeries{file, node}
+	return c
+}
+
 // HarnessPage is the whole report of a harness run: notice, headline,
 // charts, tables and (when instances is true, or always in Markdown and
-// HTML as the callers choose) the per-instance drill-down.
+// HTML as the callers choose) the per-instance drill-down. A run holding
+// the predictions of several models (Extras.Models) gets the run-wide
+// lines and one section per model, each with its own headline, tables
+// and denominators.
 func HarnessPage(r *Harness, instances bool) Page {
+	x := &r.Polynfi
+	title := fmt.Sprintf("polynfi eval: %s (%s)", x.RunID, x.DatasetSchema)
+	footer := Provenance(x.Version, x.EvaluatedWith)
+	if len(x.Models) > 1 {
+		var names []string
+		var secs []Page
+		for _, m := range x.Models {
+			names = append(names, m.Model)
+			p := HarnessPage(m.Report, instances)
+			p.Title, p.Footer = "model "+m.Model, ""
+			secs = append(secs, p)
+		}
+		lines := []string{fmt.Sprintf("dataset %s (%s), run %s; last predictions evaluated: %s", x.Dataset, x.DatasetSchema, x.RunID, x.Predictions),
+			fmt.Sprintf("this run directory holds the predictions of %d models (%s): one section per model, each over its own units and denominators "+
+				"(polynfi compare RUN RUN --model-a A --model-b B compares two of them)", len(names), strings.Join(names, ", "))}
+		lines = append(lines, harnessInputLines(x)...)
+		p := Sections(title, lines, secs...)
+		p.Notice, p.Footer = x.Notice, footer
+		return p
+	}
 	tables := HarnessTables(r)
 	if instances {
 		tables = append(tables, InstancesTable(r))
 	}
-	return Page{Title: fmt.Sprintf("polynfi eval: %s (%s)", r.Polynfi.RunID, r.Polynfi.DatasetSchema), Notice: r.Polynfi.Notice,
-		Lines: HarnessHeadline(r), Charts: HarnessCharts(r, tables), Tables: tables,
-		Footer: Provenance(r.Polynfi.Version, r.Polynfi.EvaluatedWith)}
+	return Page{Title: title, Notice: x.Notice, Lines: HarnessHeadline(r), Charts: HarnessCharts(r, tables), Tables: tables, Footer: footer}
+}
+
+// RetrievalTablesCI is RetrievalTables with, in the table by language, the
+// bootstrap intervals of the mean file and node F1 of each row (cis from
+// SummarizeRetrieval; none when cis is nil). Full and --metrics-only runs
+// both render their localization numbers with it.
+func RetrievalTablesCI(s retrieval.Summary, cis map[string]F1Intervals) []Table {
+	rt := RetrievalTables(s)
+	if len(rt) > 0 && cis != nil {
+		lt := &rt[0]
+		lt.Header = append(lt.Header, "file F1 95% CI", "node F1 95% CI")
+		names := append([]string{"all"}, groupNames(s.ByLanguage)...)
+		for i := range lt.Rows {
+			ci := cis[names[i]]
+			lt.Rows[i] = append(lt.Rows[i], ciNum(ci.File, 2), ciNum(ci.Node, 2))
+		}
+		lt.Notes = append(lt.Notes, fmt.Sprintf("95%% CI: percentile bootstrap of the mean (%d resamples, seed %d).", BootstrapResamples, BootstrapSeed))
+	}
+	return rt
 }
 
 // RetrievalTables renders a localization summary: one table per breakdown

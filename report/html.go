@@ -20,6 +20,61 @@ type Page struct {
 	Tables []Table
 	// Footer says what produced the page (Provenance), "" for none.
 	Footer string
+	// Sections are sub-pages rendered after the tables, each under its
+	// own heading: one per model of a run holding several, one per run
+	// of a report over several run directories. Their table and chart ids
+	// must be unique on the page (WithIDPrefix).
+	Sections []Page
+}
+
+// WithIDPrefix returns p with prefix put before every table and chart id
+// of p and of its sections, and before the table every bar refers to, so
+// that pages can be sections of one HTML page without two tables of the
+// same id.
+func (p Page) WithIDPrefix(prefix string) Page {
+	out := p
+	out.Tables = make([]Table, len(p.Tables))
+	for i, t := range p.Tables {
+		if t.ID != "" {
+			t.ID = prefix + t.ID
+		}
+		out.Tables[i] = t
+	}
+	out.Charts = make([]BarChart, len(p.Charts))
+	for i, c := range p.Charts {
+		if c.ID != "" {
+			c.ID = prefix + c.ID
+		}
+		series := make([]BarSeries, len(c.Series))
+		for j, s := range c.Series {
+			bars := make([]Bar, len(s.Bars))
+			for k, b := range s.Bars {
+				if b.Ref.Table != "" {
+					b.Ref.Table = prefix + b.Ref.Table
+				}
+				bars[k] = b
+			}
+			s.Bars = bars
+			series[j] = s
+		}
+		c.Series = series
+		out.Charts[i] = c
+	}
+	out.Sections = make([]Page, len(p.Sections))
+	for i, sec := range p.Sections {
+		out.Sections[i] = sec.WithIDPrefix(prefix)
+	}
+	return out
+}
+
+// Sections returns the pages as sections of one page titled title: the
+// ids of section i are prefixed "s<i>-" (WithIDPrefix).
+func Sections(title string, lines []string, pages ...Page) Page {
+	p := Page{Title: title, Lines: lines}
+	for i, sec := range pages {
+		p.Sections = append(p.Sections, sec.WithIDPrefix(fmt.Sprintf("s%d-", i+1)))
+	}
+	return p
 }
 
 // Provenance is a page's footer: the polynfi version that rendered it and
@@ -49,18 +104,22 @@ figure{margin:1em 0;overflow-x:auto}
 svg.chart{display:block;max-width:none}
 .notice{background:#fff3cd;border:1px solid #e0b000;padding:.6em 1em;font-weight:bold}
 .note{color:#444;max-width:60em}
+ul.headline li{overflow-wrap:anywhere}
+section{border-top:2px solid #888;margin-top:2em}
 </style></head><body>
-<h1>{{.Title}}</h1>
-{{if .Notice}}<p class="notice" id="notice">{{.Notice}}</p>{{end}}
+{{template "section" .}}
+</body></html>
+{{define "section"}}{{if eq .Level 1}}<h1>{{.Title}}</h1>{{else if eq .Level 2}}<h2>{{.Title}}</h2>{{else}}<h3>{{.Title}}</h3>{{end}}
+{{if .Notice}}<p class="notice"{{if eq .Level 1}} id="notice"{{end}}>{{.Notice}}</p>{{end}}
 {{if .Lines}}<ul class="headline">{{range .Lines}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{range .Charts}}<figure>{{.}}</figure>{{end}}
 {{range .Tables}}<table{{if .ID}} id="{{.ID}}"{{end}}><caption>{{.Title}}</caption>
 <thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead>
 <tbody>{{range .HTMLRows}}<tr>{{range .}}<td{{if .Wrap}} class="wrap"{{end}}>{{if .Href}}<a href="{{.Href}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}</td>{{end}}</tr>{{end}}</tbody>
 </table>{{range .Notes}}<p class="note">{{.}}</p>{{end}}{{end}}
-{{if .Footer}}<footer class="note" id="provenance">{{.Footer}}</footer>{{end}}
-</body></html>
-`))
+{{range .Sections}}<section>{{template "section" .}}</section>{{end}}
+{{if .Footer}}<footer class="note"{{if eq .Level 1}} id="provenance"{{end}}>{{.Footer}}</footer>{{end}}
+{{end}}`))
 
 type htmlCell struct {
 	Text, Href string
@@ -72,15 +131,24 @@ type htmlTable struct {
 	HTMLRows [][]htmlCell
 }
 
-// WriteHTML writes p as a self-contained HTML page: the notice, the
-// headline, the charts (inline SVG) and the tables (cells with a link in
-// Table.Links become anchors).
-func WriteHTML(w io.Writer, p Page) error {
-	var charts []template.HTML
+// htmlSection is a Page made ready for the template: its heading level
+// (1 for the page, 2 and 3 for sections), charts as SVG, table cells.
+type htmlSection struct {
+	Level    int
+	Title    string
+	Notice   string
+	Lines    []string
+	Charts   []template.HTML
+	Tables   []htmlTable
+	Sections []htmlSection
+	Footer   string
+}
+
+func htmlSectionOf(p Page, level int) htmlSection {
+	s := htmlSection{Level: min(level, 3), Title: p.Title, Notice: p.Notice, Lines: p.Lines, Footer: p.Footer}
 	for _, c := range p.Charts {
-		charts = append(charts, template.HTML(c.SVG())) // built from numbers and escaped text only
+		s.Charts = append(s.Charts, template.HTML(c.SVG())) // built from numbers and escaped text only
 	}
-	var tables []htmlTable
 	for _, t := range p.Tables {
 		ht := htmlTable{Table: t}
 		for i, r := range t.Rows {
@@ -94,15 +162,32 @@ func WriteHTML(w io.Writer, p Page) error {
 			}
 			ht.HTMLRows = append(ht.HTMLRows, row)
 		}
-		tables = append(tables, ht)
+		s.Tables = append(s.Tables, ht)
 	}
-	return htmlPage.Execute(w, map[string]any{"Title": p.Title, "Notice": p.Notice, "Lines": p.Lines, "Charts": charts, "Tables": tables, "Footer": p.Footer})
+	for _, sec := range p.Sections {
+		s.Sections = append(s.Sections, htmlSectionOf(sec, level+1))
+	}
+	return s
+}
+
+// WriteHTML writes p as a self-contained HTML page: the notice, the
+// headline, the charts (inline SVG) and the tables (cells with a link in
+// Table.Links become anchors), then each section under its own heading.
+func WriteHTML(w io.Writer, p Page) error {
+	return htmlPage.Execute(w, htmlSectionOf(p, 1))
 }
 
 // WritePageText writes p as plain text: the notice first, the headline,
 // then the tables (charts are not drawn in text; their numbers are the
-// tables').
+// tables'), then each section under a "=== title ===" line.
 func WritePageText(w io.Writer, p Page) error {
+	return writePageText(w, p, 0)
+}
+
+func writePageText(w io.Writer, p Page, depth int) error {
+	if depth > 0 {
+		fmt.Fprintf(w, "%s %s %s\n\n", strings.Repeat("=", 4-min(depth, 2)), p.Title, strings.Repeat("=", 4-min(depth, 2)))
+	}
 	if p.Notice != "" {
 		fmt.Fprintf(w, "%s\n", p.Notice)
 	}
@@ -115,6 +200,14 @@ func WritePageText(w io.Writer, p Page) error {
 	if err := WriteText(w, p.Tables...); err != nil {
 		return err
 	}
+	for i, sec := range p.Sections {
+		if i > 0 || len(p.Tables) > 0 {
+			fmt.Fprintln(w)
+		}
+		if err := writePageText(w, sec, depth+1); err != nil {
+			return err
+		}
+	}
 	if p.Footer != "" {
 		_, err := fmt.Fprintf(w, "\n%s\n", p.Footer)
 		return err
@@ -123,20 +216,37 @@ func WritePageText(w io.Writer, p Page) error {
 }
 
 // WritePageMarkdown writes p as Markdown: a heading, the notice in bold,
-// the headline as a list and the tables.
+// the headline as a list (lines indented by two spaces as sub-items) and
+// the tables, then each section under a heading one level down.
 func WritePageMarkdown(w io.Writer, p Page) error {
-	fmt.Fprintf(w, "## %s\n\n", p.Title)
+	return writePageMarkdown(w, p, 2)
+}
+
+func writePageMarkdown(w io.Writer, p Page, level int) error {
+	fmt.Fprintf(w, "%s %s\n\n", strings.Repeat("#", level), p.Title)
 	if p.Notice != "" {
 		fmt.Fprintf(w, "**%s**\n\n", p.Notice)
 	}
 	for _, l := range p.Lines {
-		fmt.Fprintf(w, "- %s\n", l)
+		if strings.HasPrefix(l, "  ") {
+			fmt.Fprintf(w, "  - %s\n", strings.TrimSpace(l))
+		} else {
+			fmt.Fprintf(w, "- %s\n", l)
+		}
 	}
 	if len(p.Lines) > 0 {
 		fmt.Fprintln(w)
 	}
-	if err := WriteMarkdown(w, p.Tables...); err != nil {
+	if err := writeMarkdownTables(w, level+1, p.Tables...); err != nil {
 		return err
+	}
+	for i, sec := range p.Sections {
+		if i > 0 || len(p.Tables) > 0 {
+			fmt.Fprintln(w)
+		}
+		if err := writePageMarkdown(w, sec, min(level+1, 5)); err != nil {
+			return err
+		}
 	}
 	if p.Footer != "" {
 		_, err := fmt.Fprintf(w, "\n<sub>%s</sub>\n", mdEscape(p.Footer))

@@ -220,10 +220,26 @@ type Extras struct {
 	// unresolved, once per (model, run). Rejected counts prediction rows
 	// that could not be read or name no instance of the dataset (their
 	// instances count as not submitted).
-	UnreadableRows int       `json:"unreadable_rows"`
-	NotRunnable    int       `json:"not_runnable_rows"`
-	Rejected       int       `json:"rejected_predictions"`
-	Started        time.Time `json:"started_at"`
+	UnreadableRows int `json:"unreadable_rows"`
+	NotRunnable    int `json:"not_runnable_rows"`
+	// Rejected counts the prediction rows that could not be read
+	// (RejectedRows names each problem): they were not evaluated, and an
+	// instance of the dataset left without a prediction counts as missing
+	// (unresolved). IgnoredPredictions are the predictions for instance
+	// ids the dataset does not have: in no denominator.
+	Rejected           int                     `json:"rejected_predictions"`
+	RejectedRows       []harness.PredictionRow `json:"rejected_rows,omitempty"`
+	IgnoredPredictions []harness.PredictionRow `json:"ignored_predictions,omitempty"`
+	Started            time.Time               `json:"started_at"`
+	// Model is set in a model's section of a run holding the predictions
+	// of several models (Models): its model_name_or_path.
+	Model string `json:"model_name_or_path,omitempty"`
+	// Models holds, when the run directory holds the predictions of more
+	// than one model (eval calls with different predictions into one
+	// --out), one report per model, each over its own units with its own
+	// denominators; the lists and counts above then pool every unit (ids
+	// suffixed @model#run) and the reports render one section per model.
+	Models []ModelReport `json:"models,omitempty"`
 	// Version is the polynfi version that rendered the report (set by the
 	// caller), EvaluatedWith the versions whose eval calls wrote the
 	// run's records (the manifest's polynfi_versions).
@@ -249,6 +265,12 @@ type HarnessInput struct {
 	Records []*harness.Record
 	// Result, when set, gives the last call's evaluated/skipped counts.
 	Result *harness.RunResult
+}
+
+// ModelReport is the report of one model's units of a run directory.
+type ModelReport struct {
+	Model  string   `json:"model_name_or_path"`
+	Report *Harness `json:"report"`
 }
 
 type pair struct {
@@ -355,6 +377,7 @@ func BuildHarness(in HarnessInput) *Harness {
 	x.UnitResults = []UnitResult{}
 	x.InputErrors = m.InputErrors
 	x.UnreadableRows, x.NotRunnable, x.Rejected = m.UnreadableRows, m.NotRunnable, m.Rejected
+	x.RejectedRows, x.IgnoredPredictions = m.RejectedRows, m.IgnoredPredictions
 	for _, md := range harness.Modes {
 		// Rows that could not be read or run stay in the denominator: a
 		// summary never drops what it could not evaluate.
@@ -619,17 +642,8 @@ func BuildHarness(in HarnessInput) *Harness {
 	}
 	sort.Strings(x.IsolationNote)
 	if len(metrics) > 0 {
-		for i := range metrics {
-			if metrics[i].Language == "" {
-				metrics[i].Language = NoGroup
-			}
-			if metrics[i].TaskCategory == "" {
-				metrics[i].TaskCategory = NoGroup
-			}
-		}
-		s := retrieval.Summarize(metrics)
-		x.Retrieval = &s
-		x.RetrievalCI = retrievalIntervals(metrics)
+		s, ci := SummarizeRetrieval(metrics)
+		x.Retrieval, x.RetrievalCI = &s, ci
 	}
 	x.NFI = nfiAcc.summary()
 	x.PassAtK = harnessPassAtK(in.Records)
@@ -637,7 +651,54 @@ func BuildHarness(in HarnessInput) *Harness {
 	if x.Interrupted {
 		x.Notice = fmt.Sprintf("interrupted, %d not evaluated, re-run to resume", x.NotEvaluated)
 	}
+	var models []string
+	for _, p := range pairs {
+		if len(models) == 0 || models[len(models)-1] != p.model {
+			models = append(models, p.model)
+		}
+	}
+	if len(models) > 1 {
+		// One report per model, each over its own units: a pooled rate
+		// over several models answers no question.
+		for _, model := range models {
+			sub := *m
+			sub.Units = nil
+			for _, u := range m.Units {
+				if u.Model == model {
+					sub.Units = append(sub.Units, u)
+				}
+			}
+			var recs []*harness.Record
+			for _, rc := range in.Records {
+				if rc.Model == model {
+					recs = append(recs, rc)
+				}
+			}
+			sr := BuildHarness(HarnessInput{Manifest: &sub, Records: recs})
+			sr.Polynfi.Model = model
+			x.Models = append(x.Models, ModelReport{Model: model, Report: sr})
+		}
+	}
 	return r
+}
+
+// SummarizeRetrieval is the one definition of a run's localization
+// numbers, whatever the mode that scored them (a full run, --metrics-only,
+// either retrieval mode): the macro means of retrieval.Summarize over ms
+// (units without a language or task category grouped under NoGroup) and
+// the bootstrap intervals of the mean file and node F1, overall ("all")
+// and per language. ms is not changed.
+func SummarizeRetrieval(ms []retrieval.InstanceMetrics) (retrieval.Summary, map[string]F1Intervals) {
+	metrics := append([]retrieval.InstanceMetrics(nil), ms...)
+	for i := range metrics {
+		if metrics[i].Language == "" {
+			metrics[i].Language = NoGroup
+		}
+		if metrics[i].TaskCategory == "" {
+			metrics[i].TaskCategory = NoGroup
+		}
+	}
+	return retrieval.Summarize(metrics), retrievalIntervals(metrics)
 }
 
 // NoGroup names the group of units whose language or task category the

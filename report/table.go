@@ -90,13 +90,18 @@ func WriteText(w io.Writer, tables ...Table) error {
 	return nil
 }
 
-// WriteMarkdown writes tables as GitHub-flavoured Markdown.
+// WriteMarkdown writes tables as GitHub-flavoured Markdown, each under a
+// level-3 heading.
 func WriteMarkdown(w io.Writer, tables ...Table) error {
+	return writeMarkdownTables(w, 3, tables...)
+}
+
+func writeMarkdownTables(w io.Writer, level int, tables ...Table) error {
 	for ti, t := range tables {
 		if ti > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "### %s\n\n", t.Title)
+		fmt.Fprintf(w, "%s %s\n\n", strings.Repeat("#", min(level, 6)), t.Title)
 		fmt.Fprintf(w, "| %s |\n", strings.Join(t.Header, " | "))
 		aligns := make([]string, len(t.Header))
 		for i := range aligns {

@@ -3,7 +3,9 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -44,7 +46,87 @@ type polyBenchResult struct {
 // metadata.json (not_evaluated); instances without a prediction are
 // listed there too (no_prediction), as SWE-PolyBench writes no file for
 // them either.
+//
+// out is written afresh: the bundle is built in a new directory beside it
+// and renamed into place, so that no file of an earlier bundle of another
+// run survives. out must be absent, an empty directory, or an earlier
+// polynfi bundle (its metadata.json says "generator": "polynfi report
+// --bundle"); anything else is refused, untouched.
 func writeBundle(runDir, out string, rep *report.Harness) error {
+	if err := checkBundleDir(out); err != nil {
+		return err
+	}
+	parent := filepath.Dir(filepath.Clean(out))
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(out)+".polynfi-bundle-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+	if err := buildBundle(runDir, tmp, rep); err != nil {
+		return err
+	}
+	// Move an earlier bundle aside, put the new one in place, then remove
+	// the old one.
+	old := ""
+	if _, err := os.Lstat(out); err == nil {
+		old = tmp + ".old"
+		if err := os.Rename(out, old); err != nil {
+			return err
+		}
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		if old != "" {
+			os.Rename(old, out)
+		}
+		return err
+	}
+	if old != "" {
+		return os.RemoveAll(old)
+	}
+	return nil
+}
+
+// bundleGenerator is the "generator" a bundle's metadata.json carries.
+const bundleGenerator = "polynfi report --bundle"
+
+// checkBundleDir refuses a bundle destination that exists and is neither
+// an empty directory nor an earlier polynfi bundle.
+func checkBundleDir(out string) error {
+	st, err := os.Lstat(out)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return usagef("--bundle %s: exists and is not a directory: give a new directory (or an earlier polynfi bundle, which is replaced)", out)
+	}
+	ents, err := os.ReadDir(out)
+	if err != nil {
+		return err
+	}
+	if len(ents) == 0 {
+		return nil
+	}
+	b, err := os.ReadFile(filepath.Join(out, "metadata.json"))
+	var meta struct {
+		Generator string `json:"generator"`
+	}
+	if err == nil && json.Unmarshal(b, &meta) == nil && meta.Generator == bundleGenerator {
+		return nil
+	}
+	return usagef("--bundle %s: the directory is not empty and is not a polynfi bundle (no metadata.json from %s): refusing to replace it; give a new directory", out, bundleGenerator)
+}
+
+// buildBundle writes the bundle's files into the new directory out.
+func buildBundle(runDir, out string, rep *report.Harness) error {
 	models := report.HarnessModels(rep)
 	if len(models) != 1 {
 		return usagef("--bundle: the run holds %d models (%v): a submission bundle is of one model", len(models), models)
@@ -124,7 +206,7 @@ func writeBundle(runDir, out string, rep *report.Harness) error {
 		"total_instances": rep.TotalInstances, "resolved_polybench": rep.PolyBench.TotalResolved,
 		"resolved_native": x.Modes[x.NativeMode].Resolved, "resolved_native_ci95": x.Modes[x.NativeMode].CI,
 		"not_evaluated": nonNil(notEvaluated), "no_prediction": nonNil(noPrediction), "interrupted": x.Interrupted,
-		"created_at": time.Now().UTC().Format(time.RFC3339), "generator": "polynfi report --bundle",
+		"created_at": time.Now().UTC().Format(time.RFC3339), "generator": bundleGenerator,
 		"polynfi_version": polynfiVersion(), "evaluated_with": nonNil(x.EvaluatedWith),
 	}
 	mb, _ := json.MarshalIndent(meta, "", "  ")

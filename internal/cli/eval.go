@@ -184,8 +184,13 @@ type evalInputs struct {
 	ds                                *dataset.Dataset
 	instances                         []dataset.Instance
 	jobs                              []harness.Job
-	inputErrors                       []string
-	predName                          string
+	// inputErrors name the dataset rows not read or not runnable;
+	// rejectedRows the prediction rows not read, ignored the predictions
+	// naming an instance id the dataset does not have (in no denominator).
+	inputErrors           []string
+	rejectedRows, ignored []harness.PredictionRow
+	predFiles             []string
+	predName              string
 }
 
 func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
@@ -260,12 +265,14 @@ func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
 			}
 			for _, re := range ps.Errors {
 				fmt.Fprintf(e.stderr, "polynfi: skipping prediction: %v\n", re)
-				in.inputErrors = append(in.inputErrors, re.Error())
-				in.rejected++
+				in.rejectedRows = append(in.rejectedRows, harness.PredictionRow{File: re.File, Row: re.Row, Line: re.Line,
+					InstanceID: re.InstanceID, Field: re.Field, Reason: re.Err.Error()})
 			}
 			preds = append(preds, ps.Predictions...)
 		}
 		in.predName = strings.Join(o.predictions, ",")
+		in.predFiles = o.predictions
+		in.rejected = harness.CountRows(in.rejectedRows)
 	}
 	idx := map[string]int{}
 	for i, x := range in.instances {
@@ -275,8 +282,9 @@ func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
 		i, ok := idx[p.InstanceID]
 		if !ok {
 			if len(o.instanceIDs) == 0 {
-				fmt.Fprintf(e.stderr, "polynfi: %s: row %d: instance_id %q is not in the dataset %s: prediction skipped\n", in.predName, p.Row, p.InstanceID, o.dataset)
-				in.rejected++
+				fmt.Fprintf(e.stderr, "polynfi: %s: row %d: instance_id %q is not in the dataset %s: prediction ignored\n", p.File, p.Row, p.InstanceID, o.dataset)
+				in.ignored = append(in.ignored, harness.PredictionRow{File: p.File, Row: p.Row, Line: p.Line, InstanceID: p.InstanceID,
+					Model: p.ModelNameOrPath, Field: "instance_id", Reason: "not an instance of the dataset " + o.dataset})
 			}
 			continue
 		}
@@ -324,8 +332,8 @@ func runInstanceEval(e *env, o evalOptions) error {
 	mode := harness.Mode(in.ds.NativeMode())
 
 	if len(in.jobs) == 0 {
-		return fmt.Errorf("nothing could be evaluated: no valid prediction for an instance of %s in %s (%d input errors)",
-			o.dataset, in.predName, len(in.inputErrors))
+		return fmt.Errorf("nothing could be evaluated: no valid prediction for an instance of %s in %s (%d prediction rows rejected, %d predictions for instances not in the dataset, %d dataset input errors)",
+			o.dataset, in.predName, in.rejected, len(in.ignored), len(in.inputErrors))
 	}
 	store, err := harness.OpenStore(o.out)
 	if err != nil {
@@ -586,9 +594,15 @@ func runMetricsOnly(e *env, o evalOptions, in *evalInputs, ropts *retrieval.Opti
 		}
 		ms = append(ms, m)
 	}
-	sum := retrieval.Summarize(ms)
-	out := map[string]any{"instances": ms, "summary": sum}
-	data, err := json.MarshalIndent(out, "", "  ")
+	man := &harness.Manifest{Kind: harness.KindMetricsOnly, RunID: o.runID, Dataset: in.ds.Path, DatasetSchema: string(in.ds.Schema),
+		Predictions: in.predName, Retrieval: o.retrieval, InputErrors: in.inputErrors, Complete: len(errs) == 0, Finished: time.Now().UTC(),
+		UnreadableRows: in.unreadable, NotRunnable: in.notRunnable, Rejected: in.rejected, RejectedRows: in.rejectedRows, IgnoredPredictions: in.ignored}
+	man.NoteVersion(polynfiVersion())
+	// The same numbers, intervals and input lines as `polynfi report` of
+	// the run directory (report.BuildMetricsOnly).
+	mo := report.BuildMetricsOnly(man, ms)
+	mo.Version = polynfiVersion()
+	data, err := json.MarshalIndent(mo, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -599,9 +613,6 @@ func runMetricsOnly(e *env, o evalOptions, in *evalInputs, ropts *retrieval.Opti
 		if err := harness.WriteFileAtomic(filepath.Join(o.out, "metrics.json"), append(data, '\n')); err != nil {
 			return err
 		}
-		man := &harness.Manifest{Kind: harness.KindMetricsOnly, RunID: o.runID, Dataset: in.ds.Path, DatasetSchema: string(in.ds.Schema),
-			Predictions: in.predName, Retrieval: o.retrieval, InputErrors: in.inputErrors, Complete: len(errs) == 0, Finished: time.Now().UTC()}
-		man.NoteVersion(polynfiVersion())
 		if err := man.Write(o.out); err != nil {
 			return err
 		}
@@ -610,7 +621,7 @@ func runMetricsOnly(e *env, o evalOptions, in *evalInputs, ropts *retrieval.Opti
 		if _, err := e.stdout.Write(append(data, '\n')); err != nil {
 			return err
 		}
-	} else if err := report.WriteText(e.stdout, report.RetrievalTables(sum)...); err != nil {
+	} else if err := report.WritePageText(e.stdout, report.MetricsOnlyPage(mo, "polynfi eval --metrics-only")); err != nil {
 		return err
 	}
 	return errors.Join(errs...)
@@ -631,7 +642,12 @@ func startManifest(e *env, o evalOptions, in *evalInputs, h *harness.Harness, mo
 	}
 	man.RunID, man.Dataset, man.DatasetSchema, man.Predictions = o.runID, in.ds.Path, string(in.ds.Schema), in.predName
 	man.NativeMode, man.Workers, man.InputErrors, man.Started = mode, o.workers, in.inputErrors, start.UTC()
-	man.UnreadableRows, man.NotRunnable, man.Rejected = in.unreadable, in.notRunnable, in.rejected
+	man.UnreadableRows, man.NotRunnable = in.unreadable, in.notRunnable
+	man.RejectedRows = harness.MergePredictionRows(man.RejectedRows, in.rejectedRows, in.predFiles)
+	if len(o.instanceIDs) == 0 {
+		man.IgnoredPredictions = harness.MergePredictionRows(man.IgnoredPredictions, in.ignored, in.predFiles)
+	}
+	man.Rejected = harness.CountRows(man.RejectedRows)
 	man.Retrieval = ""
 	if o.retrieval != "off" {
 		man.Retrieval = o.retrieval

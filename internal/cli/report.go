@@ -119,57 +119,38 @@ func buildNFIReport(dir string, records []nfisuite.Record, catalog string) nfiRe
 	return out
 }
 
+// nfiPage is the page of an NFI suite report: the notice, the summary
+// line, the input rows and record files that could not be read, the
+// invalid runs and test statuses, the gold warning, the charts and tables.
+func nfiPage(rep nfiReportJSON) report.Page {
+	lines := []string{fmt.Sprintf("SWE-NFI suite: %d tasks, %d agents, %d runs (strict grading)", rep.Report.Tasks, len(rep.Report.Agents), rep.Records)}
+	lines = append(lines, rep.inputLines()...)
+	lines = append(lines, rep.unreadableLines()...)
+	lines = append(lines, fmt.Sprintf("invalid runs by reason: %s; test runs by status: %s", countsText(rep.Invalid), countsText(rep.Tests)))
+	if rep.GoldFailures > 0 {
+		lines = append(lines, fmt.Sprintf("warning: the human reference (gold) failed its tests in %d runs: check those tasks' environments", rep.GoldFailures))
+	}
+	return report.Page{Title: "SWE-NFI suite report", Notice: rep.Notice, Lines: lines, Charts: rep.Report.Charts(rep.Tables), Tables: rep.Tables,
+		Footer: report.Provenance(rep.Version, rep.EvaluatedWith)}
+}
+
 // renderNFI writes an NFI report in one of the formats.
 func renderNFI(w io.Writer, rep nfiReportJSON, format string) error {
-	switch format {
-	case "json":
+	if format == "json" {
 		return writeJSON(w, rep)
+	}
+	return writePage(w, nfiPage(rep), format)
+}
+
+// writePage writes p in format (text, markdown or html).
+func writePage(w io.Writer, p report.Page, format string) error {
+	switch format {
 	case "markdown":
-		fmt.Fprintf(w, "## SWE-NFI suite: %d tasks, %d agents, %d runs\n\n", rep.Report.Tasks, len(rep.Report.Agents), rep.Records)
-		if rep.Notice != "" {
-			fmt.Fprintf(w, "**%s**\n\n", rep.Notice)
-		}
-		if rep.GoldFailures > 0 {
-			fmt.Fprintf(w, "**warning: the human reference (gold) failed its tests in %d runs: check those tasks' environments**\n\n", rep.GoldFailures)
-		}
-		if lines := append(rep.inputLines(), rep.unreadableLines()...); len(lines) > 0 {
-			for _, l := range lines {
-				fmt.Fprintf(w, "- %s\n", strings.TrimSpace(l))
-			}
-			fmt.Fprintln(w)
-		}
-		if err := report.WriteMarkdown(w, rep.Tables...); err != nil {
-			return err
-		}
-		_, err := fmt.Fprintf(w, "\n<sub>%s</sub>\n", report.Provenance(rep.Version, rep.EvaluatedWith))
-		return err
+		return report.WritePageMarkdown(w, p)
 	case "html":
-		var lines []string
-		if rep.GoldFailures > 0 {
-			lines = append(lines, fmt.Sprintf("warning: the human reference (gold) failed its tests in %d runs: check those tasks' environments", rep.GoldFailures))
-		}
-		lines = append(lines, rep.inputLines()...)
-		lines = append(lines, rep.unreadableLines()...)
-		return report.WriteHTML(w, report.Page{Title: "SWE-NFI suite report", Notice: rep.Notice, Lines: lines, Charts: rep.Report.Charts(rep.Tables), Tables: rep.Tables,
-			Footer: report.Provenance(rep.Version, rep.EvaluatedWith)})
+		return report.WriteHTML(w, p)
 	}
-	if rep.Notice != "" {
-		fmt.Fprintln(w, rep.Notice)
-	}
-	fmt.Fprintf(w, "SWE-NFI suite: %d tasks, %d agents, %d runs (strict grading)\n", rep.Report.Tasks, len(rep.Report.Agents), rep.Records)
-	for _, l := range append(rep.inputLines(), rep.unreadableLines()...) {
-		fmt.Fprintln(w, l)
-	}
-	fmt.Fprintf(w, "invalid runs by reason: %s; test runs by status: %s\n", countsText(rep.Invalid), countsText(rep.Tests))
-	if rep.GoldFailures > 0 {
-		fmt.Fprintf(w, "warning: the human reference (gold) failed its tests in %d runs: check those tasks' environments\n", rep.GoldFailures)
-	}
-	fmt.Fprintln(w)
-	if err := report.WriteText(w, rep.Tables...); err != nil {
-		return err
-	}
-	_, err := fmt.Fprintf(w, "\n%s\n", report.Provenance(rep.Version, rep.EvaluatedWith))
-	return err
+	return report.WritePageText(w, p)
 }
 
 // writeNFIRunReport writes report.json, report.md and report.html into dir.
@@ -197,6 +178,11 @@ do not make it a run.
 The report covers every record stored in RUN_DIR, over every eval call into
 it. A run that was interrupted says so in every format ("interrupted, N not
 evaluated, re-run to resume"); its not-evaluated units are incomplete.
+A run directory holding the predictions of several models (eval calls with
+different predictions into one --out) is reported with one section per
+model, each with its own headline, tables and denominators. Prediction rows
+that were rejected and predictions for instances not in the dataset are
+named (file, row, line, instance id, field, reason) in every format.
 
 For a repository-level run (SWE-PolyBench / SWE-bench dataset): the resolved
 counts under the three grading modes with 95% Wilson intervals, the pass rate
@@ -204,14 +190,22 @@ and the file- and node-level retrieval means by language, task category and
 complexity class with their denominators and bootstrap intervals, the mean NFI
 improvement of the changed .py files, and the per-instance drill-down (always
 in Markdown and HTML; in text with --instances). A --metrics-only run gives
-its retrieval tables. For an SWE-NFI suite run: the paper's Table 3 (Valid %,
-Func. Pass %, mean I_p per aspect with +/- against the Human Reference and
-which of them the intervals support), Table 4, consistency, pass@k and cost.
-The same records always give the same output, byte for byte.
+its retrieval tables, with the same intervals. For an SWE-NFI suite run: the
+paper's Table 3 (Valid %, Func. Pass %, mean I_p per aspect with +/- against
+the Human Reference and which of them the intervals support), Table 4,
+consistency, pass@k and cost. The same records always give the same output,
+byte for byte.
+
+Several RUN_DIRs give one document: JSON {"runs": [{"dir", "kind",
+"report"}, ...]}, one HTML page, one Markdown or text document, with one
+section per run directory.
 
 --bundle DIR writes a SWE-PolyBench leaderboard-style submission bundle of a
-harness run: predictions, per-instance results (<instance_id>_result.json
-in SWE-PolyBench's shape) and logs, and metadata.
+harness run of one model: predictions, per-instance results
+(<instance_id>_result.json in SWE-PolyBench's shape) and logs, and metadata.
+DIR is written afresh (built beside it, then renamed into place): it must be
+absent, empty, or an earlier polynfi bundle, which is replaced. An SWE-NFI
+suite or --metrics-only run has no such bundle: refused (exit 2).
 
 Formats: text, markdown, json, html (tables and SVG charts).
 Exit status: 0, 2 for bad arguments or a directory that is not a run, 3 when
@@ -225,16 +219,37 @@ nothing in a run could be evaluated.`,
 				return usagef("--bundle takes one run directory")
 			}
 			var errs []error
-			for i, dir := range args {
-				if i > 0 && format != "json" {
-					fmt.Fprintln(e.stdout)
-				}
-				if err := reportRunDir(e, dir, format, instances, bundle); err != nil {
+			var runs []*runReport
+			for _, dir := range args {
+				rr, err := loadRunReport(e, dir)
+				if err != nil {
 					var u usageError
 					if errors.As(err, &u) {
 						return err
 					}
 					errs = append(errs, err)
+					continue
+				}
+				runs = append(runs, rr)
+			}
+			if bundle != "" && len(runs) == 1 {
+				if err := runs[0].writeBundle(bundle); err != nil {
+					return err
+				}
+				fmt.Fprintf(e.stderr, "polynfi: submission bundle written to %s\n", bundle)
+			}
+			if len(args) == 1 && len(runs) == 1 {
+				if err := runs[0].render(e.stdout, format, instances); err != nil {
+					return err
+				}
+			} else if len(runs) > 0 {
+				if err := renderRuns(e.stdout, runs, format, instances); err != nil {
+					return err
+				}
+			}
+			for _, rr := range runs {
+				if rr.err != nil {
+					errs = append(errs, rr.err)
 				}
 			}
 			return errors.Join(errs...)
@@ -242,26 +257,94 @@ nothing in a run could be evaluated.`,
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, markdown, json, html")
 	cmd.Flags().BoolVar(&instances, "instances", false, "text: add the per-instance table (status, reason, modes, retrieval, I_p, log/patch/command paths)")
-	cmd.Flags().StringVar(&bundle, "bundle", "", "also write a SWE-PolyBench-style submission bundle of the run into this directory")
+	cmd.Flags().StringVar(&bundle, "bundle", "", "also write a SWE-PolyBench-style submission bundle of the run into this directory (replacing an earlier bundle there)")
 	return cmd
 }
 
-// reportRunDir renders one run directory.
-func reportRunDir(e *env, dir, format string, instances bool, bundle string) error {
+// runReport is one run directory's report, ready to render: its kind,
+// what --format json writes, its page, and err when nothing in it could be
+// evaluated (the report is still rendered; the exit status is not 0).
+type runReport struct {
+	dir, kind string
+	json      any
+	page      func(instances bool) report.Page
+	harness   *report.Harness // a harness run's report (--bundle)
+	err       error
+}
+
+func (rr *runReport) render(w io.Writer, format string, instances bool) error {
+	switch format {
+	case "json":
+		return writeJSON(w, rr.json)
+	case "text":
+		return writePage(w, rr.page(instances), format)
+	}
+	return writePage(w, rr.page(true), format)
+}
+
+// renderRuns writes the reports of several run directories as one
+// document: JSON {"runs": [{"dir", "kind", "report"}]}, or one page with a
+// section per run, titled by its directory.
+func renderRuns(w io.Writer, runs []*runReport, format string, instances bool) error {
+	if format == "json" {
+		type runJSON struct {
+			Dir    string `json:"dir"`
+			Kind   string `json:"kind"`
+			Report any    `json:"report"`
+		}
+		doc := struct {
+			Runs []runJSON `json:"runs"`
+		}{}
+		for _, rr := range runs {
+			doc.Runs = append(doc.Runs, runJSON{rr.dir, rr.kind, rr.json})
+		}
+		return writeJSON(w, doc)
+	}
+	footer := report.Provenance(polynfiVersion(), nil)
+	var pages []report.Page
+	var dirs []string
+	for _, rr := range runs {
+		p := rr.page(instances || format != "text")
+		p.Title = "run " + rr.dir + ": " + p.Title
+		if p.Footer == footer {
+			p.Footer = ""
+		}
+		pages = append(pages, p)
+		dirs = append(dirs, rr.dir)
+	}
+	doc := report.Sections(fmt.Sprintf("polynfi report: %d runs", len(runs)), []string{"run directories: " + strings.Join(dirs, ", ") +
+		" (one section each; links in a section are relative to its run directory)"}, pages...)
+	doc.Footer = footer
+	return writePage(w, doc, format)
+}
+
+// writeBundle writes the submission bundle of rr into out.
+func (rr *runReport) writeBundle(out string) error {
+	if rr.harness == nil {
+		return usagef("--bundle: %s is a %s run: a submission bundle (SWE-PolyBench's predictions, per-instance _result.json and logs) is of a repository-level (SWE-PolyBench / SWE-bench) run; nothing written to %s",
+			rr.dir, strings.ReplaceAll(rr.kind, "_", "-"), out)
+	}
+	return writeBundle(rr.dir, out, rr.harness)
+}
+
+// loadRunReport reads one run directory's report. A directory that is not
+// a run is a usage error.
+func loadRunReport(e *env, dir string) (*runReport, error) {
 	kind, legacy, err := harness.RunDirKind(dir)
 	if err != nil {
 		if st, serr := os.Stat(dir); serr != nil || !st.IsDir() {
-			return usagef("report: %s: %v", dir, err)
+			return nil, usagef("report: %s: %v", dir, err)
 		}
 		// A run directory whose manifest cannot be read: an input error
 		// naming the file (exit 3).
-		return fmt.Errorf("report: %w", err)
+		return nil, fmt.Errorf("report: %w", err)
 	}
+	rr := &runReport{dir: dir, kind: kind}
 	switch kind {
 	case harness.KindNFISuite:
 		records, bad, err := nfisuite.ReadRecords(dir)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		rep := buildNFIReport(dir, records, catalogOf(dir))
 		rep.UnreadableRecords = bad
@@ -269,31 +352,31 @@ func reportRunDir(e *env, dir, format string, instances bool, bundle string) err
 			for _, l := range rep.unreadableLines() {
 				fmt.Fprintln(e.stderr, "polynfi: "+strings.TrimSpace(l))
 			}
-			return fmt.Errorf("%s: nothing could be evaluated: the run has no readable records", dir)
+			return nil, fmt.Errorf("%s: nothing could be evaluated: the run has no readable records", dir)
 		}
-		return renderNFI(e.stdout, rep, format)
+		rr.json, rr.page = rep, func(bool) report.Page { return nfiPage(rep) }
+		return rr, nil
 	case harness.KindMetricsOnly:
-		return renderMetricsOnly(e.stdout, dir, format)
+		mo, err := loadMetricsOnly(dir)
+		if err != nil {
+			return nil, err
+		}
+		rr.json = mo
+		rr.page = func(bool) report.Page { return report.MetricsOnlyPage(mo, "polynfi eval --metrics-only: "+filepath.Base(dir)) }
+		return rr, nil
 	case harness.KindHarness:
 		rep, err := loadHarnessRun(dir, legacy)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if err := renderHarness(e.stdout, rep, format, instances); err != nil {
-			return err
-		}
-		if bundle != "" {
-			if err := writeBundle(dir, bundle, rep); err != nil {
-				return err
-			}
-			fmt.Fprintf(e.stderr, "polynfi: submission bundle written to %s\n", bundle)
-		}
+		rr.json, rr.harness = rep, rep
+		rr.page = func(instances bool) report.Page { return report.HarnessPage(rep, instances) }
 		if rep.Polynfi.Recorded == 0 {
-			return fmt.Errorf("%s: nothing could be evaluated: no unit has a record", dir)
+			rr.err = fmt.Errorf("%s: nothing could be evaluated: no unit has a record", dir)
 		}
-		return nil
+		return rr, nil
 	}
-	return usagef("report: %s is not a polynfi run directory (no %s; give the --out directory of a polynfi eval)", dir, harness.ManifestFile)
+	return nil, usagef("report: %s is not a polynfi run directory (no %s; give the --out directory of a polynfi eval)", dir, harness.ManifestFile)
 }
 
 // renderHarness writes a harness (SWE-PolyBench / SWE-bench) run report
@@ -362,36 +445,32 @@ func loadHarnessRunRecords(dir string, legacy bool) (rep *report.Harness, err er
 	return rep, nil
 }
 
-// renderMetricsOnly renders a --metrics-only run from its metrics.json.
-func renderMetricsOnly(w io.Writer, dir, format string) error {
+// loadMetricsOnly reads a --metrics-only run's report from its
+// metrics.json and manifest; the numbers are computed again from the
+// per-instance metrics (report.BuildMetricsOnly), so that a run written by
+// an older polynfi gets the same tables and intervals.
+func loadMetricsOnly(dir string) (*report.MetricsOnly, error) {
 	p := filepath.Join(dir, "metrics.json")
 	b, err := os.ReadFile(p)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var mj struct {
-		Summary retrieval.Summary `json:"summary"`
+		Instances []retrieval.InstanceMetrics `json:"instances"`
 	}
 	if err := json.Unmarshal(b, &mj); err != nil {
-		return fmt.Errorf("%s: %w", p, err)
+		return nil, fmt.Errorf("%s: %w", p, err)
 	}
-	if format == "json" {
-		_, err := w.Write(b)
-		return err
+	m, ok, err := harness.ReadManifest(dir)
+	if err != nil {
+		return nil, err
 	}
-	var versions []string
-	if m, ok, err := harness.ReadManifest(dir); err == nil && ok {
-		versions = m.PolynfiVersions
+	if !ok {
+		m = nil
 	}
-	page := report.Page{Title: "polynfi eval --metrics-only: " + filepath.Base(dir), Tables: report.RetrievalTables(mj.Summary),
-		Footer: report.Provenance(polynfiVersion(), versions)}
-	switch format {
-	case "markdown":
-		return report.WritePageMarkdown(w, page)
-	case "html":
-		return report.WriteHTML(w, page)
-	}
-	return report.WritePageText(w, page)
+	mo := report.BuildMetricsOnly(m, mj.Instances)
+	mo.Version = polynfiVersion()
+	return mo, nil
 }
 
 // countsText renders {"a": 2, "b": 1} as "a 2, b 1" in key order, "none" when empty.

@@ -1,0 +1,71 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/retrieval"
+)
+
+// MetricsOnly is the report of a `polynfi eval --metrics-only` run (its
+// metrics.json, and `polynfi report --format json` of its directory): the
+// per-instance localization metrics, their summary and bootstrap
+// intervals computed by SummarizeRetrieval as in a full run, and the input
+// rows the run could not use, as a full run's report names them.
+type MetricsOnly struct {
+	Kind          string `json:"kind"` // harness.KindMetricsOnly
+	RunID         string `json:"run_id,omitempty"`
+	Dataset       string `json:"dataset,omitempty"`
+	DatasetSchema string `json:"dataset_schema,omitempty"`
+	Predictions   string `json:"predictions,omitempty"`
+	Retrieval     string `json:"retrieval,omitempty"` // compatible | extended
+	// Instances are the scored units (an instance without a prediction is
+	// scored as an empty prediction, 0).
+	Instances   []retrieval.InstanceMetrics `json:"instances"`
+	Summary     retrieval.Summary           `json:"summary"`
+	RetrievalCI map[string]F1Intervals      `json:"retrieval_ci"`
+	// The rows the run could not use (Extras has the same fields).
+	UnreadableRows     int                     `json:"unreadable_rows"`
+	NotRunnable        int                     `json:"not_runnable_rows"`
+	InputErrors        []string                `json:"input_errors,omitempty"`
+	Rejected           int                     `json:"rejected_predictions"`
+	RejectedRows       []harness.PredictionRow `json:"rejected_rows,omitempty"`
+	IgnoredPredictions []harness.PredictionRow `json:"ignored_predictions,omitempty"`
+	// Version is the polynfi version that rendered the report (set by
+	// the caller), EvaluatedWith the versions that scored the run.
+	Version       string   `json:"polynfi_version,omitempty"`
+	EvaluatedWith []string `json:"evaluated_with,omitempty"`
+}
+
+// BuildMetricsOnly aggregates the metrics of a --metrics-only run; m
+// (its manifest; nil when unknown) gives the inputs and the rows not used.
+func BuildMetricsOnly(m *harness.Manifest, ms []retrieval.InstanceMetrics) *MetricsOnly {
+	r := &MetricsOnly{Kind: harness.KindMetricsOnly, Instances: ms}
+	if r.Instances == nil {
+		r.Instances = []retrieval.InstanceMetrics{}
+	}
+	r.Summary, r.RetrievalCI = SummarizeRetrieval(ms)
+	if m != nil {
+		r.RunID, r.Dataset, r.DatasetSchema, r.Predictions, r.Retrieval = m.RunID, m.Dataset, m.DatasetSchema, m.Predictions, m.Retrieval
+		r.UnreadableRows, r.NotRunnable, r.InputErrors = m.UnreadableRows, m.NotRunnable, m.InputErrors
+		r.RejectedRows, r.IgnoredPredictions = m.RejectedRows, m.IgnoredPredictions
+		r.Rejected = harness.CountRows(m.RejectedRows)
+		r.EvaluatedWith = m.PolynfiVersions
+	}
+	return r
+}
+
+// MetricsOnlyPage renders a --metrics-only run: the inputs, the rows not
+// used (InputLines), the retrieval tables with the intervals of a full
+// run (RetrievalTablesCI) and the chart by language.
+func MetricsOnlyPage(r *MetricsOnly, title string) Page {
+	lines := []string{fmt.Sprintf("dataset %s (%s), predictions %s, run %s: retrieval metrics only (%s), no test ran; %d units scored",
+		r.Dataset, r.DatasetSchema, r.Predictions, r.RunID, orDash(r.Retrieval), len(r.Instances))}
+	lines = append(lines, InputLines(r.UnreadableRows, r.NotRunnable, r.InputErrors, r.RejectedRows, r.IgnoredPredictions)...)
+	tables := RetrievalTablesCI(r.Summary, r.RetrievalCI)
+	var charts []BarChart
+	if len(tables) > 0 && len(r.Instances) > 0 {
+		charts = append(charts, retrievalChart(r.Summary, r.RetrievalCI, tables[0]))
+	}
+	return Page{Title: title, Lines: lines, Tables: tables, Charts: charts, Footer: Provenance(r.Version, r.EvaluatedWith)}
+}
