@@ -72,9 +72,9 @@ type Manifest struct {
 	// NotRunnable rows that cannot run, Rejected prediction rows that could
 	// not be read or name no instance: the report keeps the first two in
 	// every mode's denominator (unresolved) and names all three.
-	UnreadableRows int       `json:"unreadable_rows,omitempty"`
-	NotRunnable    int       `json:"not_runnable_rows,omitempty"`
-	Rejected       int       `json:"rejected_predictions,omitempty"`
+	UnreadableRows int `json:"unreadable_rows,omitempty"`
+	NotRunnable    int `json:"not_runnable_rows,omitempty"`
+	Rejected       int `json:"rejected_predictions,omitempty"`
 	// RejectedRows names each prediction row that could not be read (one
 	// entry per problem; Rejected counts the rows), IgnoredPredictions each
 	// prediction for an instance id the dataset does not have. Each eval
@@ -82,9 +82,9 @@ type Manifest struct {
 	RejectedRows       []PredictionRow `json:"rejected_rows,omitempty"`
 	IgnoredPredictions []PredictionRow `json:"ignored_predictions,omitempty"`
 	Started            time.Time       `json:"started_at"`
-	Finished       time.Time `json:"finished_at,omitzero"`
-	Complete       bool      `json:"complete"`
-	Workers        int       `json:"workers,omitempty"`
+	Finished           time.Time       `json:"finished_at,omitzero"`
+	Complete           bool            `json:"complete"`
+	Workers            int             `json:"workers,omitempty"`
 	// PolynfiVersions lists the polynfi versions whose eval calls wrote
 	// into the run, in the order first used (a run resumed by another
 	// version has records of both).

@@ -362,7 +362,9 @@ func loadRunReport(e *env, dir string) (*runReport, error) {
 			return nil, err
 		}
 		rr.json = mo
-		rr.page = func(bool) report.Page { return report.MetricsOnlyPage(mo, "polynfi eval --metrics-only: "+filepath.Base(dir)) }
+		rr.page = func(bool) report.Page {
+			return report.MetricsOnlyPage(mo, "polynfi eval --metrics-only: "+filepath.Base(dir))
+		}
 		return rr, nil
 	case harness.KindHarness:
 		rep, err := loadHarnessRun(dir, legacy)
