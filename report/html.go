@@ -5,6 +5,8 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"path"
+	"path/filepath"
 	"strings"
 )
 
@@ -63,6 +65,35 @@ func (p Page) WithIDPrefix(prefix string) Page {
 	out.Sections = make([]Page, len(p.Sections))
 	for i, sec := range p.Sections {
 		out.Sections[i] = sec.WithIDPrefix(prefix)
+	}
+	return out
+}
+
+// WithLinkBase returns p with every relative table link of p and of its
+// sections put under base (a page made relative to a run directory,
+// shown in a document that is not in it).
+func (p Page) WithLinkBase(base string) Page {
+	out := p
+	out.Tables = make([]Table, len(p.Tables))
+	for i, t := range p.Tables {
+		if t.Links != nil {
+			links := make([][]string, len(t.Links))
+			for r, row := range t.Links {
+				links[r] = make([]string, len(row))
+				for c, l := range row {
+					if l != "" && !strings.HasPrefix(l, "/") && !strings.Contains(l, "://") {
+						l = path.Join(filepath.ToSlash(base), l)
+					}
+					links[r][c] = l
+				}
+			}
+			t.Links = links
+		}
+		out.Tables[i] = t
+	}
+	out.Sections = make([]Page, len(p.Sections))
+	for i, sec := range p.Sections {
+		out.Sections[i] = sec.WithLinkBase(base)
 	}
 	return out
 }

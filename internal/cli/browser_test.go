@@ -107,7 +107,8 @@ const pageScript = `(() => {
 // TestHTMLReportsInBrowser opens the HTML reports of the bundled runs in
 // headless Chromium: the SWE-PolyBench sample (gold), the SWE-NFI sample
 // (two agents), an interrupted run, a SWE-bench-schema run (no language
-// column) and a comparison. Every number drawn in a chart must equal the
+// column), a comparison, a run directory holding two models (a section
+// each) and a report over two run directories (one page). Every number drawn in a chart must equal the
 // number in its table, no text may be clipped, and a screenshot of each
 // page is written (to $POLYNFI_SCREENSHOTS when set).
 func TestHTMLReportsInBrowser(t *testing.T) {
@@ -146,6 +147,19 @@ func TestHTMLReportsInBrowser(t *testing.T) {
 	// A SWE-bench-schema run: FAIL_TO_PASS/PASS_TO_PASS, no language column.
 	swe := sweBenchSchemaRun(t)
 	render("swebench", "report", "--format", "html", swe)
+	// A run directory holding two models (a section each) and a report
+	// over two run directories (one page, a section each): their table
+	// ids are made unique per section, and every bar must still find its
+	// cell.
+	two := filepath.Join(t.TempDir(), "two-models")
+	tds := evalFixture(t, 4, "0")
+	for _, preds := range []string{"gold", wrongEchoPredictions(t, 4)} {
+		if _, stderr, code := runCLI(t, "eval", "--dataset", tds, "--predictions", preds, "--out", two); code != ExitOK {
+			t.Fatalf("two models: eval %s: exit %d\n%s", preds, code, stderr)
+		}
+	}
+	render("twomodels", "report", "--format", "html", two)
+	render("tworuns", "report", "--format", "html", poly, swe)
 
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chrome),
@@ -170,8 +184,8 @@ func TestHTMLReportsInBrowser(t *testing.T) {
 	if shots == "" {
 		shots = t.TempDir()
 	}
-	wantCharts := map[string]int{"polybench": 2, "nfi": 1, "compare": 2, "interrupted": 1, "swebench": 1}
-	for _, name := range []string{"polybench", "nfi", "compare", "interrupted", "swebench"} {
+	wantCharts := map[string]int{"polybench": 2, "nfi": 1, "compare": 2, "interrupted": 1, "swebench": 1, "twomodels": 4, "tworuns": 3}
+	for _, name := range []string{"polybench", "nfi", "compare", "interrupted", "swebench", "twomodels", "tworuns"} {
 		if _, err := chromedp.Run(ctx, chromedp.Navigate("file://"+pages[name])); err != nil {
 			t.Fatalf("%s: navigate: %v", name, err)
 		}

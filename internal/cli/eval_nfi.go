@@ -56,6 +56,7 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 	}
 	unreadableRows := len(badRows)
 	rejected := 0
+	var rejectedRows, ignored []harness.PredictionRow
 	if len(ts.Tasks) == 0 {
 		return fmt.Errorf("%s: %w", o.dataset, nfisuite.ErrNoTasks)
 	}
@@ -71,6 +72,8 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 			for _, re := range ps.Errors {
 				fmt.Fprintf(e.stderr, "polynfi: skipping prediction: %v\n", re)
 				inputErrors = append(inputErrors, re.Error())
+				rejectedRows = append(rejectedRows, harness.PredictionRow{File: re.File, Row: re.Row, Line: re.Line,
+					InstanceID: re.InstanceID, Field: re.Field, Reason: re.Err.Error()})
 			}
 			badLines := map[int]bool{}
 			for _, re := range ps.Errors {
@@ -118,6 +121,24 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 	man.Dataset, man.Predictions, man.Started, man.Complete, man.Finished = o.dataset, strings.Join(o.predictions, ","), time.Now().UTC(), false, time.Time{}
 	man.NoteVersion(polynfiVersion())
 	man.InputErrors, man.UnreadableRows, man.Rejected = inputErrors, unreadableRows, rejected
+	{
+		// Predictions for tasks the dataset does not have: ignored (in no
+		// table), named in every report format.
+		known, only := map[string]bool{}, map[string]bool{}
+		for _, tk := range ts.Tasks {
+			known[tk.InstanceID] = true
+		}
+		for _, id := range o.instanceIDs {
+			only[id] = true
+		}
+		for _, p := range preds {
+			if !known[p.InstanceID] && (len(only) == 0 || only[p.InstanceID]) {
+				ignored = append(ignored, harness.PredictionRow{File: p.File, Row: p.Row, Line: p.Line, InstanceID: p.InstanceID, Model: p.ModelNameOrPath,
+					Field: "instance_id", Reason: "not a task of the dataset " + o.dataset})
+			}
+		}
+		man.RejectedRows, man.IgnoredPredictions = rejectedRows, ignored
+	}
 	{
 		only := map[string]bool{}
 		for _, id := range o.instanceIDs {

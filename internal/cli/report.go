@@ -52,11 +52,31 @@ type nfiReportJSON struct {
 	UnreadableRows      int      `json:"unreadable_rows"`
 	RejectedPredictions int      `json:"rejected_predictions"`
 	InputErrors         []string `json:"input_errors,omitempty"`
+	// RejectedRows names the rejected prediction rows one by one (file,
+	// row, line, instance id, field, reason); IgnoredPredictions the
+	// predictions for tasks the dataset does not have (in no table).
+	RejectedRows       []harness.PredictionRow `json:"rejected_rows,omitempty"`
+	IgnoredPredictions []harness.PredictionRow `json:"ignored_predictions,omitempty"`
 }
 
 // inputLines is the headline's account of the task rows and prediction
 // rows that could not be read (at most 20 named), nil when there are none.
 func (rep nfiReportJSON) inputLines() []string {
+	lines := rep.inputErrorLines()
+	if len(rep.IgnoredPredictions) > 0 {
+		lines = append(lines, fmt.Sprintf("%d predictions name tasks not in the dataset (ignored, in no table):", len(rep.IgnoredPredictions)))
+		for i, p := range rep.IgnoredPredictions {
+			if i == report.MaxNamed {
+				lines = append(lines, fmt.Sprintf("  ... and %d more (report --format json lists them all)", len(rep.IgnoredPredictions)-report.MaxNamed))
+				break
+			}
+			lines = append(lines, "  "+p.String())
+		}
+	}
+	return lines
+}
+
+func (rep nfiReportJSON) inputErrorLines() []string {
 	if rep.UnreadableRows == 0 && rep.RejectedPredictions == 0 && len(rep.InputErrors) == 0 {
 		return nil
 	}
@@ -113,6 +133,7 @@ func buildNFIReport(dir string, records []nfisuite.Record, catalog string) nfiRe
 		}
 		out.EvaluatedWith = m.PolynfiVersions
 		out.UnreadableRows, out.RejectedPredictions, out.InputErrors = m.UnreadableRows, m.Rejected, m.InputErrors
+		out.RejectedRows, out.IgnoredPredictions = m.RejectedRows, m.IgnoredPredictions
 	}
 	out.Report = report.BuildNFI(records)
 	out.Tables = out.Report.Tables()
@@ -164,7 +185,7 @@ func writeNFIRunReport(dir string, rep nfiReportJSON) error {
 }
 
 func newReportCmd(e *env) *cobra.Command {
-	var format, bundle string
+	var format, bundle, bundleModel string
 	var instances bool
 	cmd := &cobra.Command{
 		Use:   "report RUN_DIR...",
@@ -201,7 +222,7 @@ Several RUN_DIRs give one document: JSON {"runs": [{"dir", "kind",
 section per run directory.
 
 --bundle DIR writes a SWE-PolyBench leaderboard-style submission bundle of a
-harness run of one model: predictions, per-instance results
+harness run of one model (--model picks one of a run holding several): predictions, per-instance results
 (<instance_id>_result.json in SWE-PolyBench's shape) and logs, and metadata.
 DIR is written afresh (built beside it, then renamed into place): it must be
 absent, empty, or an earlier polynfi bundle, which is replaced. An SWE-NFI
@@ -218,6 +239,9 @@ nothing in a run could be evaluated.`,
 			if bundle != "" && len(args) != 1 {
 				return usagef("--bundle takes one run directory")
 			}
+			if bundleModel != "" && bundle == "" {
+				return usagef("--model goes with --bundle")
+			}
 			var errs []error
 			var runs []*runReport
 			for _, dir := range args {
@@ -233,7 +257,7 @@ nothing in a run could be evaluated.`,
 				runs = append(runs, rr)
 			}
 			if bundle != "" && len(runs) == 1 {
-				if err := runs[0].writeBundle(bundle); err != nil {
+				if err := runs[0].writeBundle(bundle, bundleModel); err != nil {
 					return err
 				}
 				fmt.Fprintf(e.stderr, "polynfi: submission bundle written to %s\n", bundle)
@@ -258,6 +282,7 @@ nothing in a run could be evaluated.`,
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, markdown, json, html")
 	cmd.Flags().BoolVar(&instances, "instances", false, "text: add the per-instance table (status, reason, modes, retrieval, I_p, log/patch/command paths)")
 	cmd.Flags().StringVar(&bundle, "bundle", "", "also write a SWE-PolyBench-style submission bundle of the run into this directory (replacing an earlier bundle there)")
+	cmd.Flags().StringVar(&bundleModel, "model", "", "with --bundle: the model (model_name_or_path) to bundle, of a run holding several")
 	return cmd
 }
 
@@ -304,7 +329,7 @@ func renderRuns(w io.Writer, runs []*runReport, format string, instances bool) e
 	var pages []report.Page
 	var dirs []string
 	for _, rr := range runs {
-		p := rr.page(instances || format != "text")
+		p := rr.page(instances || format != "text").WithLinkBase(rr.dir)
 		p.Title = "run " + rr.dir + ": " + p.Title
 		if p.Footer == footer {
 			p.Footer = ""
@@ -313,18 +338,40 @@ func renderRuns(w io.Writer, runs []*runReport, format string, instances bool) e
 		dirs = append(dirs, rr.dir)
 	}
 	doc := report.Sections(fmt.Sprintf("polynfi report: %d runs", len(runs)), []string{"run directories: " + strings.Join(dirs, ", ") +
-		" (one section each; links in a section are relative to its run directory)"}, pages...)
+		" (one section each; file links are relative to the directory polynfi report ran in)"}, pages...)
 	doc.Footer = footer
 	return writePage(w, doc, format)
 }
 
-// writeBundle writes the submission bundle of rr into out.
-func (rr *runReport) writeBundle(out string) error {
+// writeBundle writes the submission bundle of rr (of model, when the run
+// holds several) into out.
+func (rr *runReport) writeBundle(out, model string) error {
 	if rr.harness == nil {
 		return usagef("--bundle: %s is a %s run: a submission bundle (SWE-PolyBench's predictions, per-instance _result.json and logs) is of a repository-level (SWE-PolyBench / SWE-bench) run; nothing written to %s",
 			rr.dir, strings.ReplaceAll(rr.kind, "_", "-"), out)
 	}
-	return writeBundle(rr.dir, out, rr.harness)
+	rep := rr.harness
+	if len(rep.Polynfi.Models) > 1 || model != "" {
+		var names []string
+		var pick *report.Harness
+		for _, m := range rep.Polynfi.Models {
+			names = append(names, m.Model)
+			if m.Model == model {
+				pick = m.Report
+			}
+		}
+		if len(names) == 0 {
+			names = report.HarnessModels(rep)
+			if len(names) == 1 && names[0] == model {
+				pick = rep
+			}
+		}
+		if pick == nil {
+			return usagef("--bundle: %s holds the predictions of %s: a submission bundle is of one model: pick it with --model", rr.dir, strings.Join(names, ", "))
+		}
+		rep = pick
+	}
+	return writeBundle(rr.dir, out, rep)
 }
 
 // loadRunReport reads one run directory's report. A directory that is not

@@ -85,6 +85,23 @@ func TestReportOneSectionPerModel(t *testing.T) {
 	if r := readHarnessReport(t, out); len(r.Polynfi.Models) != 2 {
 		t.Errorf("OUT/report.json has %d model sections, want 2", len(r.Polynfi.Models))
 	}
+	// A submission bundle is of one model: --model picks it.
+	bundle := filepath.Join(t.TempDir(), "bundle")
+	if _, stderr, code := runCLI(t, "report", "--bundle", bundle, out); code != ExitUsage || !strings.Contains(stderr, "--model") {
+		t.Errorf("--bundle of a two-model run without --model: exit %d\n%s", code, stderr)
+	}
+	if _, stderr, code := runCLI(t, "report", "--bundle", bundle, "--model", "wrong", out); code != ExitOK {
+		t.Fatalf("--bundle --model wrong: exit %d\n%s", code, stderr)
+	}
+	var meta struct {
+		Model    string `json:"model_name_or_path"`
+		Total    int    `json:"total_instances"`
+		Resolved int    `json:"resolved_polybench"`
+	}
+	mb, _ := os.ReadFile(filepath.Join(bundle, "metadata.json"))
+	if err := json.Unmarshal(mb, &meta); err != nil || meta.Model != "wrong" || meta.Total != 4 || meta.Resolved != 0 {
+		t.Errorf("bundle metadata %+v (%v), want wrong 0/4", meta, err)
+	}
 }
 
 // "polynfi report --format json|html DIR1 DIR2 prints concatenated
@@ -343,4 +360,56 @@ func retrievalTable(s string) string {
 		s = s[:j]
 	}
 	return s
+}
+
+// The same holds for an SWE-NFI suite run: a rejected prediction row and
+// a prediction for a task the dataset does not have are named, apart, in
+// every format.
+func TestNFIReportRejectedAndUnknownPredictions(t *testing.T) {
+	t.Parallel()
+	tasks, _ := os.ReadFile("../../examples/nfi/tasks.jsonl")
+	first := strings.SplitN(string(tasks), "\n", 2)[0]
+	var task struct {
+		InstanceID string `json:"instance_id"`
+	}
+	json.Unmarshal([]byte(first), &task)
+	preds, _ := os.ReadFile("../../examples/nfi/predictions.jsonl")
+	var good string
+	for _, l := range strings.Split(string(preds), "\n") {
+		var p struct {
+			InstanceID string `json:"instance_id"`
+			Run        int    `json:"run"`
+		}
+		if json.Unmarshal([]byte(l), &p) == nil && p.InstanceID == task.InstanceID && p.Run == 0 {
+			good = l
+			break
+		}
+	}
+	if good == "" {
+		t.Fatalf("no prediction for %s in the sample", task.InstanceID)
+	}
+	dir := t.TempDir()
+	ds, pf := filepath.Join(dir, "tasks.jsonl"), filepath.Join(dir, "preds.jsonl")
+	os.WriteFile(ds, []byte(first+"\n"), 0o644)
+	bad, _ := json.Marshal(map[string]any{"instance_id": task.InstanceID, "model_name_or_path": "agent-alpha", "run": 1, "files": 5})
+	unknown, _ := json.Marshal(map[string]any{"instance_id": "nowhere__else-9", "model_name_or_path": "agent-alpha", "run": 0, "files": map[string]string{"a.py": "x = 1\n"}})
+	os.WriteFile(pf, []byte(good+"\n"+string(bad)+"\n"+string(unknown)+"\n"), 0o644)
+	out := filepath.Join(dir, "out")
+	if _, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", pf, "--out", out); code != ExitOK {
+		t.Fatalf("eval: exit %d\n%s", code, stderr)
+	}
+	for _, format := range []string{"text", "markdown", "html", "json"} {
+		stdout, stderr, code := runCLI(t, "report", "--format", format, out)
+		if code != ExitOK {
+			t.Fatalf("%s: exit %d\n%s", format, code, stderr)
+		}
+		for _, want := range []string{"row 2 (line 2)", "field files", "nowhere__else-9", "preds.jsonl"} {
+			if !strings.Contains(stdout, want) {
+				t.Errorf("%s lacks %q:\n%s", format, want, stdout)
+			}
+		}
+		if format != "json" && !strings.Contains(stdout, "1 predictions name tasks not in the dataset") {
+			t.Errorf("%s does not set the unknown task apart:\n%s", format, stdout)
+		}
+	}
 }
