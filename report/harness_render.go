@@ -109,7 +109,7 @@ func InputLines(unreadable, notRunnable int, inputErrors []string, rejected, ign
 		return out
 	}
 	if n := harness.CountRows(rejected); n > 0 {
-		lines = append(lines, fmt.Sprintf("%d prediction rows rejected (not evaluated; an instance of the dataset left without a prediction counts as missing, unresolved):", n))
+		lines = append(lines, fmt.Sprintf("%d prediction rows rejected (not evaluated; an instance of the dataset left without a prediction counts as missing: unresolved, retrieval 0):", n))
 		named(rows(rejected))
 	}
 	if len(ignored) > 0 {
