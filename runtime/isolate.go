@@ -138,8 +138,10 @@ func sandboxFiles(home string) (dir string, err error) {
 // with the sandbox's passwd and group, the toolchain directories and
 // c.Visible read-only, a private /tmp and home (tmpfs), new /proc and /dev,
 // prog read-only, and dir and c.Writable read-write with dir/.git
-// read-only; with c.HostView, the host's / read-only instead, /tmp private
-// when c.Hide names it. c.Hide is hidden in both (an empty tmpfs over a
+// read-only; with c.HostView, the host's file system read-only instead
+// (hostView.args: every top-level entry bound on its own, the trees where
+// container engines mount and unmount left out), /tmp private when c.Hide
+// names it. c.Hide is hidden in both (an empty tmpfs over a
 // directory, /dev/null over a file) before c.Visible, dir and c.Writable
 // are bound back.
 func (l *Local) bwrapArgs(dir string, c Command, prog string) []string {
@@ -156,7 +158,8 @@ func (l *Local) bwrapArgs(dir string, c Command, prog string) []string {
 	}
 	tmp := filepath.Clean(os.TempDir())
 	if c.HostView {
-		a = append(a, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc")
+		a = append(a, l.view.args(tmp)...)
+		a = append(a, "--dev", "/dev", "--proc", "/proc")
 		private := false
 		for _, h := range c.Hide {
 			private = private || filepath.Clean(h) == tmp
@@ -235,6 +238,12 @@ func (l *Local) bwrapArgs(dir string, c Command, prog string) []string {
 		if w != "" {
 			a = append(a, "--bind", w, w)
 		}
+	}
+	if c.HostView {
+		// the sandbox's own root (a tmpfs holding the binds, the
+		// directories above volatile trees, the links) as read-only as
+		// the host's / was when it was bound whole
+		a = append(a, "--remount-ro", "/")
 	}
 	return append(a, "--chdir", dir)
 }
@@ -402,15 +411,25 @@ func (g *group) remove() {
 // joinScript is the wrapper that moves itself into the command's cgroups,
 // sets its resource limits and then becomes the command: $1 and $2 are the
 // cgroup.procs files ("" for none), $3 the file size limit in KiB, $4 the
-// open files limit; the command follows.
+// open files limit, $5 "mark" to write the start mark (startedScript)
+// itself (unisolated), else "" (bubblewrap's sandbox writes it); the
+// command follows.
 const joinScript = `set -e
 [ -z "$1" ] || echo $$ > "$1"
 [ -z "$2" ] || echo $$ > "$2"
 ulimit -f "$3"
 ulimit -n "$4"
 ulimit -c 0
-shift 4
+if [ "$5" = mark ]; then printf 1 >&3; exec 3>&-; fi
+shift 5
 exec "$@"`
+
+// startedScript runs first inside bubblewrap's sandbox, once bubblewrap has
+// set it up: it writes one byte to fd 3 (the start mark Run waits for,
+// telling a command that ran from a sandbox that could not be set up),
+// closes it and becomes the command. Run by /bin/sh -c with the command as
+// its arguments.
+const startedScript = `printf 1 >&3 && exec 3>&- && exec "$@"`
 
 // diskWatch polls the size of dir every interval and calls kill once it
 // exceeds max bytes. stop ends it.

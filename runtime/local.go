@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -76,6 +77,7 @@ type Local struct {
 	tmpBytes      int64
 	cg            *cgroups
 	limitNotes    []string
+	view          hostView
 }
 
 // NewLocal returns a Local runner. It probes bubblewrap once (a trivial
@@ -175,58 +177,97 @@ func (l *Local) Note() string { return l.note }
 func (l *Local) Refuses() bool { return l.refuse }
 
 // Run implements Runner. A command whose sandbox could not be set up
-// (bubblewrap or the cgroup wrapper failed before the command started: no
-// output but their own message on stderr) is tried twice more after a
-// short pause, when its input and output can be replayed; the result's
-// notes keep the failures.
+// (bubblewrap or the cgroup wrapper failed before the command started:
+// the start mark of startedScript never came) is tried twice more after a
+// short pause; the result's notes keep the failures. Nothing of the
+// command's input is read and nothing reaches c.Stdout or c.Stderr before
+// the mark, so a command with Stdin or live copies is retried too.
 func (l *Local) Run(ctx context.Context, c Command) (Result, error) {
 	var setup []string
 	for attempt := 0; ; attempt++ {
-		res, err := l.runOnce(ctx, c)
-		failed := err == nil && res.ExitCode != 0 && len(res.Stdout) == 0 &&
-			(bytes.HasPrefix(res.Stderr, []byte("bwrap: ")) || bytes.HasPrefix(res.Stderr, []byte("polynfi-sandbox: ")))
-		if !failed || attempt == 2 || c.Stdin != nil || c.Stdout != nil || c.Stderr != nil || ctx.Err() != nil {
+		res, started, err := l.runOnce(ctx, c)
+		if started || err != nil || res.TimedOut || attempt == 2 || ctx.Err() != nil {
 			res.Notes = append(setup, res.Notes...)
 			return res, err
 		}
-		setup = append(setup, fmt.Sprintf("sandbox set-up failed, retried: %s", bytes.TrimSpace(res.Stderr)))
-		time.Sleep(time.Duration(200*(attempt+1)) * time.Millisecond)
+		setup = append(setup, fmt.Sprintf("%s: sandbox set-up failed before the command started (exit %d), retried: %s",
+			SetupFailureNote, res.ExitCode, bytes.TrimSpace(res.Stderr)))
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Duration(100*(attempt+1)) * time.Millisecond):
+		}
 	}
 }
 
-func (l *Local) runOnce(ctx context.Context, c Command) (Result, error) {
+// SetupFailureNote starts the note Run adds to a result for each attempt
+// whose sandbox could not be set up and that it retried.
+const SetupFailureNote = "setup-retry"
+
+// gate passes writes to w once opened; before, it holds them (a sandbox
+// set-up failure's message never reaches a caller's live copy).
+type gate struct {
+	mu   sync.Mutex
+	w    io.Writer
+	open bool
+	held bytes.Buffer
+}
+
+func (g *gate) Write(p []byte) (int, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.open {
+		_, _ = g.w.Write(p)
+	} else {
+		g.held.Write(p)
+	}
+	return len(p), nil
+}
+
+func (g *gate) openNow() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.open {
+		g.open = true
+		_, _ = g.w.Write(g.held.Bytes())
+		g.held.Reset()
+	}
+}
+
+// runOnce runs c once; started reports whether the command itself started
+// (the start mark came: its sandbox was set up).
+func (l *Local) runOnce(ctx context.Context, c Command) (Result, bool, error) {
 	res := Result{ExitCode: -1, Isolation: l.Isolation()}
 	if l.note != "" {
 		res.Notes = append(res.Notes, l.note)
 	}
 	res.Notes = append(res.Notes, l.limitNotes...)
 	if l.refuse {
-		return res, Infra(ReasonNoSandbox, fmt.Errorf("refusing to run %s without a sandbox (%s); pass --no-isolation to run it unisolated", c.describe(), strings.TrimPrefix(l.note, "no isolation: ")))
+		return res, false, Infra(ReasonNoSandbox, fmt.Errorf("refusing to run %s without a sandbox (%s); pass --no-isolation to run it unisolated", c.describe(), strings.TrimPrefix(l.note, "no isolation: ")))
 	}
 	argv, err := c.argv()
 	if err != nil {
-		return res, fmt.Errorf("run: %w", err)
+		return res, false, fmt.Errorf("run: %w", err)
 	}
 	dir := c.Dir
 	if dir == "" {
 		var err error
 		if dir, err = os.Getwd(); err != nil {
-			return res, fmt.Errorf("run: %w", err)
+			return res, false, fmt.Errorf("run: %w", err)
 		}
 	}
 	dir, err = filepath.Abs(dir)
 	if err != nil {
-		return res, fmt.Errorf("run: %w", err)
+		return res, false, fmt.Errorf("run: %w", err)
 	}
 	if l.bwrap != "" {
 		bin, err := exec.LookPath(argv[0])
 		if err != nil {
-			return res, fmt.Errorf("run %s: %w", argv[0], err)
+			return res, false, fmt.Errorf("run %s: %w", argv[0], err)
 		}
 		if bin, err = filepath.Abs(bin); err != nil {
-			return res, fmt.Errorf("run %s: %w", argv[0], err)
+			return res, false, fmt.Errorf("run %s: %w", argv[0], err)
 		}
-		argv = append(append(l.bwrapArgs(dir, c, bin), "--", bin), argv[1:]...)
+		argv = append(append(l.bwrapArgs(dir, c, bin), "--", "/bin/sh", "-c", startedScript, "polynfi-started", bin), argv[1:]...)
 	} else if len(c.Hide) > 0 {
 		res.Notes = append(res.Notes, "no isolation: paths to hide stay visible")
 	}
@@ -243,8 +284,12 @@ func (l *Local) runOnce(ctx context.Context, c Command) (Result, error) {
 	if g != nil {
 		pidsProcs, memProcs = filepath.Join(g.pids, "cgroup.procs"), filepath.Join(g.mem, "cgroup.procs")
 	}
+	mark := "mark"
+	if l.bwrap != "" {
+		mark = ""
+	}
 	argv = append([]string{"/bin/bash", "-c", joinScript, "polynfi-sandbox", pidsProcs, memProcs,
-		strconv.FormatInt(max(l.limits.DiskBytes>>10, 1), 10), "4096"}, argv...)
+		strconv.FormatInt(max(l.limits.DiskBytes>>10, 1), 10), "4096", mark}, argv...)
 
 	runCtx := ctx
 	cancel := func() {}
@@ -262,18 +307,70 @@ func (l *Local) runOnce(ctx context.Context, c Command) (Result, error) {
 	stdout := &capBuffer{max: l.maxOutput}
 	stderr := &capBuffer{max: l.maxOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.Stdin = c.Stdin
+	// The start mark (fd 3): written once the command is about to start.
+	// Until then its input is not read and its live copies are held.
+	markR, markW, err := os.Pipe()
+	if err != nil {
+		return res, false, fmt.Errorf("run: %w", err)
+	}
+	defer markR.Close()
+	cmd.ExtraFiles = []*os.File{markW}
+	var gates []*gate
 	if c.Stdout != nil {
-		cmd.Stdout = io.MultiWriter(stdout, ignoreErrors{c.Stdout})
+		g := &gate{w: ignoreErrors{c.Stdout}}
+		gates = append(gates, g)
+		cmd.Stdout = io.MultiWriter(stdout, g)
 	}
 	if c.Stderr != nil {
-		cmd.Stderr = io.MultiWriter(stderr, ignoreErrors{c.Stderr})
+		g := &gate{w: ignoreErrors{c.Stderr}}
+		gates = append(gates, g)
+		cmd.Stderr = io.MultiWriter(stderr, g)
+	}
+	var stdinR, stdinW *os.File
+	if c.Stdin != nil {
+		if stdinR, stdinW, err = os.Pipe(); err != nil {
+			markW.Close()
+			return res, false, fmt.Errorf("run: %w", err)
+		}
+		cmd.Stdin = stdinR
 	}
 
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		return res, fmt.Errorf("run %s: %w", argv[0], err)
+	err = cmd.Start()
+	markW.Close()
+	if stdinR != nil {
+		stdinR.Close()
 	}
+	if err != nil {
+		if stdinW != nil {
+			stdinW.Close()
+		}
+		return res, false, fmt.Errorf("run %s: %w", argv[0], err)
+	}
+	// marked is closed once the mark came or can no longer come (every
+	// holder of fd 3 has exited or closed it).
+	var started atomic.Bool
+	marked := make(chan struct{})
+	go func() {
+		defer close(marked)
+		var b [1]byte
+		if n, _ := markR.Read(b[:]); n == 1 {
+			started.Store(true)
+			for _, g := range gates {
+				g.openNow()
+			}
+			if stdinW != nil {
+				go func() {
+					_, _ = io.Copy(stdinW, c.Stdin)
+					stdinW.Close()
+				}()
+			}
+			return
+		}
+		if stdinW != nil {
+			stdinW.Close()
+		}
+	}()
 	killAll := func() {
 		_ = killGroup(cmd.Process.Pid)
 		if g != nil {
@@ -291,6 +388,16 @@ func (l *Local) runOnce(ctx context.Context, c Command) (Result, error) {
 		if err := g.killAll(); err != nil {
 			res.Notes = append(res.Notes, err.Error())
 		}
+	}
+	// Every holder of fd 3 is gone now (the wrapper, bubblewrap and its
+	// sandbox's init; the command closed it before it started), so the
+	// mark or the end of the pipe is there to read.
+	select {
+	case <-marked:
+	case <-time.After(l.waitDelay):
+		res.Notes = append(res.Notes, "start mark neither written nor closed after exit")
+	}
+	if g != nil {
 		if g.oomKilled() {
 			res.Notes = append(res.Notes, fmt.Sprintf("a process was killed at the memory limit (%d bytes)", l.limits.MemoryBytes))
 		}
@@ -311,23 +418,24 @@ func (l *Local) runOnce(ctx context.Context, c Command) (Result, error) {
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Exited() {
 		res.ExitCode = ws.ExitStatus()
 	}
+	ok := started.Load()
 	if ctx.Err() != nil {
-		return res, fmt.Errorf("run %s: %w", argv[0], ctx.Err())
+		return res, ok, fmt.Errorf("run %s: %w", argv[0], ctx.Err())
 	}
 	if runCtx.Err() != nil {
 		res.TimedOut = true
 		res.ExitCode = -1
 		res.Notes = append(res.Notes, fmt.Sprintf("killed at timeout %s", c.Timeout))
-		return res, nil
+		return res, ok, nil
 	}
 	var ee *exec.ExitError
 	if waitErr != nil && !errors.As(waitErr, &ee) && !errors.Is(waitErr, exec.ErrWaitDelay) {
-		return res, fmt.Errorf("run %s: %w", argv[0], waitErr)
+		return res, ok, fmt.Errorf("run %s: %w", argv[0], waitErr)
 	}
 	if errors.Is(waitErr, exec.ErrWaitDelay) {
 		res.Notes = append(res.Notes, "output pipes held open after exit by a descendant; killed")
 	}
-	return res, nil
+	return res, ok, nil
 }
 
 // killGroup sends SIGKILL to the process group led by pid. A group that is
