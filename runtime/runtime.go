@@ -61,8 +61,10 @@ type Command struct {
 	// CleanEnv runs the command with Env and PinnedEnv only instead of
 	// adding them to this process's environment.
 	CleanEnv bool
-	// HostView shows the command the whole host file system read-only
-	// (minus Hide; Dir and Writable read-write) instead of the minimal view
+	// HostView shows the command the host's file system read-only (minus
+	// the container engines' state directories, whose mounts come and go,
+	// and their sockets: hostView.args; minus Hide; Dir and Writable
+	// read-write) instead of the minimal view
 	// a test command gets (/usr, /etc without secrets, the toolchains,
 	// Visible; see Local.bwrapArgs). For agents, which need their own
 	// installation and configuration; test commands never set it.
