@@ -76,7 +76,10 @@ type Record struct {
 	Kind       string `json:"kind"` // "nfi" or "instance"
 	TaskSHA256 string `json:"task_sha256"`
 	Status     string `json:"status"`
-	Error      string `json:"error,omitempty"`
+	// Error says why a run did not complete: polynfi's error (status
+	// error), the agent's exit code and the last line of its stderr
+	// (failed), the wall-time limit (timeout). See Reason.
+	Error string `json:"error,omitempty"`
 	// OverBudget names the budget a run exceeded ("run tokens 5000 > 4000").
 	OverBudget string `json:"over_budget,omitempty"`
 	// Command is the exact command run under `bash -c` in the workspace,
@@ -105,6 +108,24 @@ type Record struct {
 	StdoutBytes int      `json:"stdout_bytes"`
 	StderrBytes int      `json:"stderr_bytes"`
 	Trajectory  []string `json:"trajectory,omitempty"` // files kept from {out_dir}
+}
+
+// Reason says why the run did not complete ("" when it did): Error, or
+// for records written before it held one, the status and exit code.
+func (r *Record) Reason() string {
+	switch {
+	case r.Status == StatusCompleted:
+		return ""
+	case r.Status == StatusOverBudget && r.OverBudget != "":
+		return "over budget: " + r.OverBudget
+	case r.Error != "":
+		return r.Error
+	case r.Status == StatusFailed:
+		return fmt.Sprintf("the agent exited with code %d", r.ExitCode)
+	case r.Status == StatusTimeout:
+		return "killed at the wall-time limit"
+	}
+	return r.Status
 }
 
 // Failed reports whether --redo runs it again: any status but completed.

@@ -131,12 +131,18 @@ type Event struct {
 
 // Summary is what Run did.
 type Summary struct {
-	Total      int            // runs asked for
-	Ran        int            // runs done now
-	Reused     int            // runs found recorded and kept
-	NotStarted int            // runs not started: the whole-run budget was spent
-	Abandoned  int            // runs interrupted (no record)
-	ByStatus   map[string]int // over the runs done now and reused
+	Total      int // runs asked for
+	Ran        int // runs done now
+	Reused     int // runs found recorded and kept
+	NotStarted int // runs not started: the whole-run budget was spent (BudgetSpent says which)
+	// Stopped counts the runs never started because the invocation was
+	// interrupted (or stopped on an error) first; Abandoned those started
+	// and interrupted in flight (no record). Total = Ran + Reused +
+	// NotStarted + Stopped + Abandoned.
+	Stopped     int
+	Abandoned   int
+	BudgetSpent string         // the whole-run budget that was spent ("total tokens 2000 > 1500"), "" when none
+	ByStatus    map[string]int // over the runs done now and reused
 	// Sums over the runs done now and reused: agent wall time; tokens and
 	// cost where reported (Unknown* count the runs that did not report).
 	AgentSeconds  float64
@@ -312,6 +318,7 @@ func (r *Runner) Run(ctx context.Context, tasks []Task) (*Summary, error) {
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(r.opt.Workers)
+	started := 0
 	for _, j := range jobs {
 		if gctx.Err() != nil {
 			break
@@ -323,12 +330,18 @@ func (r *Runner) Run(ctx context.Context, tasks []Task) (*Summary, error) {
 			continue
 		}
 		g.Go(func() error {
+			if gctx.Err() != nil {
+				return nil // stopped before it started
+			}
 			if r.budgetSpent() != "" {
 				mu.Lock()
 				sum.NotStarted++
 				mu.Unlock()
 				return nil
 			}
+			mu.Lock()
+			started++
+			mu.Unlock()
 			rec, err := r.runOne(gctx, j)
 			if err != nil {
 				if gctx.Err() != nil {
@@ -344,7 +357,11 @@ func (r *Runner) Run(ctx context.Context, tasks []Task) (*Summary, error) {
 	if sum.OverheadN > 0 {
 		sum.OverheadS /= float64(sum.OverheadN)
 	}
-	sum.Abandoned = sum.Total - sum.Ran - sum.Reused - sum.NotStarted
+	sum.Abandoned = started - sum.Ran
+	sum.Stopped = sum.Total - sum.Reused - sum.NotStarted - started
+	if sum.NotStarted > 0 {
+		sum.BudgetSpent = r.budgetSpent()
+	}
 	sum.Elapsed = time.Since(start)
 	sortRecords(sum.Records)
 	if perr := WritePredictions(r.opt.Out); perr != nil && err == nil {
@@ -703,6 +720,7 @@ func (r *Runner) exec(ctx context.Context, j job, ws *workspace, rec *Record) (r
 		rec.ExitCode = -1
 	case res.TimedOut:
 		rec.Status = StatusTimeout
+		rec.Error = fmt.Sprintf("killed at the wall-time limit (%s)", r.opt.Timeout)
 	default:
 		if why := r.overBudget(nil, rec.Usage); why != "" && !strings.HasPrefix(why, "total") {
 			rec.Status, rec.OverBudget = StatusOverBudget, why
@@ -711,6 +729,7 @@ func (r *Runner) exec(ctx context.Context, j job, ws *workspace, rec *Record) (r
 			rec.Status = StatusCompleted
 		} else {
 			rec.Status = StatusFailed
+			rec.Error = exitReason(res.ExitCode, res.Stderr)
 		}
 	}
 	if _, ok := rec.Usage.Tokens(); !ok && (r.opt.MaxTokens > 0 || r.opt.TotalMaxTokens > 0) {
@@ -727,6 +746,28 @@ func targetFiles(t Task) []string {
 		return t.NFI.TargetPaths()
 	}
 	return nil
+}
+
+// NoPredictionNote is the note of a record whose run wrote no prediction
+// because it did not complete and changed nothing.
+const NoPredictionNote = "no prediction: the run did not complete and changed nothing (eval counts it as a missing prediction, not as an empty patch)"
+
+// exitReason says why an agent that exited non-zero failed: its exit code
+// (128+N is signal N, as bash reports a killed child) and the last
+// non-blank line of its stderr, at most 300 bytes.
+func exitReason(code int, stderr []byte) string {
+	why := fmt.Sprintf("the agent exited with code %d", code)
+	if code > 128 && code < 128+65 {
+		why += fmt.Sprintf(" (killed by signal %d)", code-128)
+	}
+	lines := strings.Split(strings.TrimRight(string(stderr), " \t\r\n"), "\n")
+	if last := strings.TrimSpace(lines[len(lines)-1]); last != "" {
+		if len(last) > 300 {
+			last = last[:300] + "..."
+		}
+		why += "; stderr ends: " + strings.ToValidUTF8(last, "?")
+	}
+	return why
 }
 
 // save writes the run's files and then, atomically, its record. A failed
@@ -771,6 +812,15 @@ func (r *Runner) save(j job, rec *Record, ch *change, res *runtime.Result, out *
 		if err := write(PatchFile, []byte(ch.Patch)); err != nil {
 			return err
 		}
+	}
+	if ch != nil && rec.Status != StatusCompleted && len(ch.Paths) == 0 {
+		// A run that did not complete and changed nothing (an agent that
+		// crashed, timed out or was stopped before editing) has no
+		// prediction: eval counts it as SWE-bench counts a missing
+		// prediction (not submitted, not resolved), not as an agent's
+		// empty answer.
+		rec.Notes = append(rec.Notes, NoPredictionNote)
+	} else if ch != nil && rec.Status != StatusError {
 		p := predictionFor(j.task, rec.Agent, rec.Run, ch)
 		d := rec.DurationS
 		p.DurationS = &d

@@ -116,8 +116,17 @@ A custom command may write {out_dir}/usage.json ({"tokens_in": N, "tokens_out":
 N, "cost_usd": X}); a figure no agent reported is recorded as unknown (null),
 never 0.
 
+A run that did not complete (the agent exited non-zero, timed out or went
+over budget) is listed in the summary with its reason (exit code and the last
+line of its stderr, the limit, the budget). It keeps what it changed as its
+prediction; one that changed nothing writes no prediction, so that eval counts
+it as SWE-bench counts a missing prediction (not submitted, never resolved)
+rather than as an empty patch the agent chose to give.
+
 Exit status: 0 when every run was recorded (failed agent runs are results),
-2 for bad flags, 3 for unreadable inputs, 130 when interrupted.`,
+1 when some runs were not started because a whole-run budget
+(--total-max-tokens, --total-max-cost) was spent, 2 for bad flags, 3 for
+unreadable inputs, 130 when interrupted.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runAgents(e, o) },
 	}
@@ -392,14 +401,49 @@ func runAgents(e *env, o runOptions) error {
 			strings.TrimSuffix(runErr.Error(), ": "+e.ctx.Err().Error()), o.out)
 		return exitError{ExitInterrupted}
 	}
+	if sum.NotStarted > 0 {
+		fmt.Fprintf(e.stderr, "polynfi: %d of %d runs not started: the whole-run budget was spent (%s); raise --total-max-tokens or --total-max-cost and run the same command to do them\n",
+			sum.NotStarted, sum.Total, sum.BudgetSpent)
+		return exitError{ExitFindings}
+	}
 	return nil
+}
+
+// maxListedFailures bounds the runs the text summary lists by name.
+const maxListedFailures = 20
+
+// runFailure is one run of the summary that did not complete.
+type runFailure struct {
+	InstanceID string `json:"instance_id"`
+	Run        int    `json:"run"`
+	Status     string `json:"status"`
+	Reason     string `json:"reason"`
+	Record     string `json:"record"`
+	// Prediction is false when the run wrote none (it changed nothing).
+	Prediction bool `json:"prediction"`
+}
+
+// runFailures lists the records of s that did not complete, in s's order.
+func runFailures(out string, s *agent.Summary) []runFailure {
+	fails := []runFailure{}
+	for _, r := range s.Records {
+		if r.Status == agent.StatusCompleted {
+			continue
+		}
+		dir := agent.RunDir(out, r.Agent, r.InstanceID, r.Run)
+		_, err := os.Stat(filepath.Join(dir, agent.PredictionFile))
+		fails = append(fails, runFailure{InstanceID: r.InstanceID, Run: r.Run, Status: r.Status, Reason: r.Reason(),
+			Record: filepath.Join(dir, agent.RecordFile), Prediction: err == nil})
+	}
+	return fails
 }
 
 // printRunSummary writes what a `polynfi run` did.
 func printRunSummary(w io.Writer, o runOptions, s *agent.Summary) error {
 	preds := filepath.Join(o.out, agent.PredictionsFile)
 	if o.format == "json" {
-		m := map[string]any{"runs": s.Total, "ran": s.Ran, "reused": s.Reused, "not_started": s.NotStarted, "abandoned": s.Abandoned,
+		m := map[string]any{"runs": s.Total, "ran": s.Ran, "reused": s.Reused, "not_started": s.NotStarted, "budget_spent": s.BudgetSpent,
+			"not_started_interrupted": s.Stopped, "abandoned": s.Abandoned, "not_completed": runFailures(o.out, s),
 			"by_status": s.ByStatus, "agent_seconds": s.AgentSeconds, "tokens": s.Tokens, "runs_without_tokens": s.UnknownTokens,
 			"cost_usd": s.CostUSD, "runs_without_cost": s.UnknownCost, "overhead_s_mean": s.OverheadS, "overhead_runs": s.OverheadN,
 			"elapsed_s": s.Elapsed.Seconds(), "interrupted": s.Interrupted, "predictions": preds}
@@ -410,9 +454,28 @@ func printRunSummary(w io.Writer, o runOptions, s *agent.Summary) error {
 		_, err = w.Write(append(b, '\n'))
 		return err
 	}
-	fmt.Fprintf(w, "runs: %d (%d run now, %d already recorded, %d not started: budget spent, %d interrupted)\n",
-		s.Total, s.Ran, s.Reused, s.NotStarted, s.Abandoned)
+	counts := fmt.Sprintf("runs: %d (%d run now, %d already recorded", s.Total, s.Ran, s.Reused)
+	if s.NotStarted > 0 {
+		counts += fmt.Sprintf(", %d not started: whole-run budget spent (%s)", s.NotStarted, s.BudgetSpent)
+	}
+	if s.Stopped > 0 {
+		counts += fmt.Sprintf(", %d not started: interrupted first", s.Stopped)
+	}
+	if s.Abandoned > 0 {
+		counts += fmt.Sprintf(", %d interrupted while running (not recorded)", s.Abandoned)
+	}
+	fmt.Fprintln(w, counts+")")
 	fmt.Fprintf(w, "status: %s\n", s.StatusCounts())
+	if fails := runFailures(o.out, s); len(fails) > 0 {
+		fmt.Fprintf(w, "runs that did not complete (%d; details in each record.json and stderr.log):\n", len(fails))
+		for i, f := range fails {
+			if i == maxListedFailures {
+				fmt.Fprintf(w, "  ... and %d more\n", len(fails)-i)
+				break
+			}
+			fmt.Fprintf(w, "  %s run %d: %s: %s\n", f.InstanceID, f.Run, f.Status, f.Reason)
+		}
+	}
 	n := s.Ran + s.Reused
 	if n > 0 {
 		fmt.Fprintf(w, "agent time: %.1fs in all, %.2fs per run\n", s.AgentSeconds, s.AgentSeconds/float64(n))
