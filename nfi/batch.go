@@ -2,8 +2,12 @@ package nfi
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"runtime"
+	"syscall"
 
 	"golang.org/x/sync/errgroup"
 
@@ -101,11 +105,53 @@ func (e *Engine) ScoreFiles(ctx context.Context, paths []string, workers int, em
 	return err
 }
 
-// ScoreFile reads path and scores it; a read failure gives Status read_error.
+// ScoreFile reads path (ReadSource) and scores it; a read failure, or a
+// path that is not a regular file, gives Status read_error.
 func (e *Engine) ScoreFile(parser *syntax.Parser, path string) FileScore {
-	src, err := os.ReadFile(path)
+	src, err := ReadSource(path)
 	if err != nil {
 		return FileScore{Path: path, Status: StatusReadError, Error: &FileError{Line: 0, Column: 0, Message: err.Error()}}
 	}
 	return e.Score(parser, path, src)
+}
+
+// ReadSource reads a source file. It refuses, without blocking, a path
+// that is not a regular file (after symbolic links): a named pipe, a
+// socket or a device would block the reader or never end. The error names
+// the path and its kind: "x.py: not a regular file (named pipe), not read".
+func ReadSource(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file (%s), not read", path, FileKind(st.Mode()))
+	}
+	// The descriptor is non-blocking; a regular file reads the same.
+	return io.ReadAll(f)
+}
+
+// FileKind names the kind of a file mode: "regular file", "directory",
+// "named pipe", "socket", "device", "symbolic link", "irregular file".
+func FileKind(m fs.FileMode) string {
+	switch {
+	case m.IsRegular():
+		return "regular file"
+	case m.IsDir():
+		return "directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0 || m&fs.ModeCharDevice != 0:
+		return "device"
+	case m&fs.ModeSymlink != 0:
+		return "symbolic link"
+	}
+	return "irregular file"
 }

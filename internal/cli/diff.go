@@ -248,7 +248,7 @@ func pathComparison(eng *nfi.Engine, beforeArg, afterArg string) (*comparison, e
 	}
 	root := map[nfi.Version]string{nfi.VersionBefore: beforeArg, nfi.VersionAfter: afterArg}
 	c.content = func(v nfi.Version, path string) ([]byte, bool) {
-		b, err := os.ReadFile(diffPath(root[v], single)(path))
+		b, err := nfi.ReadSource(diffPath(root[v], single)(path))
 		return b, err == nil
 	}
 	c.afterPath = diffPath(afterArg, single)

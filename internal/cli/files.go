@@ -2,6 +2,9 @@ package cli
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -33,6 +36,14 @@ func pythonFiles(args []string) (files, missing []string, err error) {
 // in missing, so that one bad argument does not stop the run. err is an
 // invalid pattern or a directory that cannot be walked.
 func discover(args []string, s nfi.Settings) (files, missing []string, err error) {
+	return discoverWarn(args, s, nil)
+}
+
+// discoverWarn is discover that names on warn (when not nil) each *.py
+// entry of a searched directory skipped because it is not a regular file
+// (a named pipe, socket or device would block or never end; symbolic links
+// are not followed).
+func discoverWarn(args []string, s nfi.Settings, warn io.Writer) (files, missing []string, err error) {
 	excludes, err := s.Excludes()
 	if err != nil {
 		return nil, nil, usageError{err}
@@ -87,8 +98,12 @@ func discover(args []string, s nfi.Settings) (files, missing []string, err error
 				}
 				return nil
 			}
-			if strings.HasSuffix(p, ".py") && d.Type().IsRegular() && !excluded(excludes, rel(p)) {
-				found = append(found, p)
+			if strings.HasSuffix(p, ".py") && !excluded(excludes, rel(p)) {
+				if d.Type().IsRegular() {
+					found = append(found, p)
+				} else if warn != nil && d.Type()&fs.ModeSymlink == 0 {
+					fmt.Fprintf(warn, "polynfi: skipping %s: not a regular file (%s)\n", p, nfi.FileKind(d.Type()))
+				}
 			}
 			return nil
 		})

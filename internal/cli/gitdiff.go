@@ -112,7 +112,7 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 		j := &job{v: v, repoRel: repoRel, path: path}
 		jobs = append(jobs, j)
 		if v == nfi.VersionAfter && rng.Head == worktree {
-			src, err := os.ReadFile(repoPath(root, repoRel))
+			src, err := nfi.ReadSource(repoPath(root, repoRel))
 			if err != nil {
 				j.fs, j.done = nfi.FileScore{Path: path, Status: nfi.StatusReadError, Error: &nfi.FileError{Message: err.Error()}}, true
 				return nil

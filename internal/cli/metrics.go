@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -170,7 +169,7 @@ func analyzeFiles(e *env, files []string, minor int) []metricsResult {
 
 func analyzeFile(p *syntax.Parser, path string, minor int) metricsResult {
 	r := metricsResult{path: path}
-	src, err := os.ReadFile(path)
+	src, err := nfi.ReadSource(path)
 	if err != nil {
 		r.err = err
 		return r

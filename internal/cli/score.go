@@ -59,6 +59,12 @@ A silenced finding does not fail its rule; it stays in json and sarif,
 marked suppressed. --ignore-noqa counts every finding, as SWE-NFI's scores do
 (the benchmark's numbers); every report says which ("suppressions").
 
+A path named on the command line that is not a regular file (a named pipe,
+a socket, a device) is not opened for reading: it is reported unreadable
+(read_error, exit 3) naming the path and its kind; in a searched directory
+such *.py entries are skipped with a warning naming each. The first
+interrupt (Ctrl-C) stops scoring; a second quits at once.
+
 A file that does not parse, is binary, or is not UTF-8 (without a PEP 263
 coding declaration it can be decoded with) is reported invalid with its
 status and the first problem's position, and is never scored.
@@ -125,7 +131,7 @@ settings): then 1; 3 when a PATH does not exist or a file cannot be read
 				cmp.finish(newCode)
 			case stdin:
 			default:
-				if files, missing, err = discover(args, eng.Settings); err != nil {
+				if files, missing, err = discoverWarn(args, eng.Settings, e.stderr); err != nil {
 					return err
 				}
 				if len(files) == 0 {
