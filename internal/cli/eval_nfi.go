@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/internal/gitexec"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/catalog"
 	"github.com/polynfi/polynfi/nfisuite"
@@ -101,6 +104,22 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 	if err := harness.ClaimDir(o.out); err != nil {
 		return err
 	}
+	reposDir := o.reposDir
+	if reposDir == "" {
+		if d := filepath.Join(filepath.Dir(o.dataset), "repos"); dirExists(d) {
+			reposDir = d
+		}
+	}
+	var repos *harness.Repos
+	if reposDir != "" {
+		repos = harness.NewRepos(reposDir, filepath.Join(o.out, ".repos"))
+	}
+	// A task whose environment repository or commit is missing cannot be
+	// tested at all: that is a set-up error of the whole call (exit 3),
+	// not a test failure of every prediction of the task.
+	if err := checkNFIEnvironments(e.ctx, ts.Tasks, o.instanceIDs, repos, o.dataset); err != nil {
+		return err
+	}
 	if dirExists(filepath.Join(o.out, "records")) {
 		if _, bad, err := nfisuite.ReadRecords(o.out); err == nil {
 			for _, b := range bad {
@@ -177,16 +196,7 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 	if err := checkSandbox(e, runner); err != nil {
 		return err
 	}
-	suite := &nfisuite.Suite{Engine: eng, Runner: runner, Timeout: o.timeout}
-	reposDir := o.reposDir
-	if reposDir == "" {
-		if d := filepath.Join(filepath.Dir(o.dataset), "repos"); dirExists(d) {
-			reposDir = d
-		}
-	}
-	if reposDir != "" {
-		suite.Repos = harness.NewRepos(reposDir, filepath.Join(o.out, ".repos"))
-	}
+	suite := &nfisuite.Suite{Engine: eng, Runner: runner, Timeout: o.timeout, Repos: repos}
 	start := time.Now()
 	bar := newBar(e.stderr, 0, "evaluating")
 	res, runErr := suite.Run(e.ctx, ts.Tasks, preds, nfisuite.RunOptions{
@@ -235,4 +245,47 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 func dirExists(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()
+}
+
+// checkNFIEnvironments checks that every selected task whose environment
+// names a base repository can have it: the repository is found under
+// repos (a clone or bundle) and holds the commit. The error names each
+// task, repository, commit and where it was looked for.
+func checkNFIEnvironments(ctx context.Context, tasks []dataset.NFITask, ids []string, repos *harness.Repos, datasetPath string) error {
+	only := map[string]bool{}
+	for _, id := range ids {
+		only[id] = true
+	}
+	var errs []error
+	for i := range tasks {
+		t := &tasks[i]
+		if t.Environment == nil || t.Environment.Repo == "" || (len(only) > 0 && !only[t.InstanceID]) {
+			continue
+		}
+		repo, commit := t.Environment.Repo, t.Environment.BaseCommit
+		if commit == "" {
+			commit = t.BaseCommit
+		}
+		if commit == "" {
+			errs = append(errs, fmt.Errorf("task %s: environment names repository %s but no base_commit", t.InstanceID, repo))
+			continue
+		}
+		if repos == nil {
+			errs = append(errs, fmt.Errorf("task %s: its environment needs repository %s at %s, and there is no repositories directory (looked for %s; give --repos-dir DIR holding DIR/%s, DIR/%s or DIR/%s.bundle)",
+				t.InstanceID, repo, short(commit), filepath.Join(filepath.Dir(datasetPath), "repos"), strings.ReplaceAll(repo, "/", "__"), repo, strings.ReplaceAll(repo, "/", "__")))
+			continue
+		}
+		src, err := repos.Source(ctx, repo)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("task %s: environment repository: %w", t.InstanceID, err))
+			continue
+		}
+		if _, err := gitexec.Output(ctx, src, nil, "cat-file", "-e", commit+"^{commit}"); err != nil {
+			errs = append(errs, fmt.Errorf("task %s: environment repository %s (%s) has no commit %s", t.InstanceID, repo, src, commit))
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("set-up error, nothing evaluated: %w", errors.Join(errs...))
+	}
+	return nil
 }
