@@ -8,6 +8,8 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -39,6 +41,9 @@ func (o *outputFlags) write(e *env, fill func(io.Writer) error) error {
 			return err
 		}
 		return w.Flush()
+	}
+	if err := checkOutputFile("--output", o.output); err != nil {
+		return err
 	}
 	return atomicfile.WriteFunc(o.output, func(w io.Writer) error {
 		bw := bufio.NewWriter(w)
@@ -584,5 +589,21 @@ func writeDiffMarkdown(w io.Writer, eng *nfi.Engine, c *comparison, maxShown int
 	}
 	fmt.Fprintf(w, "\n<sub>polynfi %s · catalog %s · suppressions %s · S_p = passed/total rules per aspect (SWE-NFI Eq. 1), I_p = S_p(after) − S_p(before) (Eq. 2)</sub>\n",
 		mdEscape(polynfiVersion()), eng.Catalog.Version, suppressionMode(eng))
+	return nil
+}
+
+// checkOutputFile checks, before any work, that path can be written as a
+// file: it is not a directory (nor anything but a regular file) and its
+// directory exists. The error is a usage error naming the flag.
+func checkOutputFile(flag, path string) error {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return usagef("%s %s is a directory: give a file path (e.g. %s)", flag, path, filepath.Join(path, "polynfi-output"))
+	} else if err == nil && !st.Mode().IsRegular() {
+		return usagef("%s %s is not a regular file (%s)", flag, path, nfi.FileKind(st.Mode()))
+	}
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return usagef("%s %s: directory %s does not exist", flag, path, dir)
+	}
 	return nil
 }

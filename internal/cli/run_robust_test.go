@@ -76,3 +76,31 @@ func TestRunBudgetNotStartedExit(t *testing.T) {
 		t.Errorf("nothing was interrupted:\n%s", stdout)
 	}
 }
+
+// TestScoreOutputIsDirectory: `score --output DIR` says DIR is a
+// directory (exit 2) instead of a rename error, and scores nothing.
+func TestScoreOutputIsDirectory(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	src := filepath.Join(dir, "m.py")
+	if err := os.WriteFile(src, []byte("x = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	outDir := filepath.Join(dir, "results")
+	if err := os.Mkdir(outDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range [][]string{{"score", "--output", outDir, src}, {"diff", "--output", outDir, src, src}} {
+		code, _, stderr := mainCode(cmd...)
+		if code != ExitUsage || !strings.Contains(stderr, "--output "+outDir+" is a directory: give a file path") || strings.Contains(stderr, "rename") {
+			t.Errorf("%v: exit %d\n%s", cmd, code, stderr)
+		}
+	}
+	code, _, stderr := mainCode("score", "--output", filepath.Join(dir, "nosuch", "x.json"), src)
+	if code != ExitUsage || !strings.Contains(stderr, "directory "+filepath.Join(dir, "nosuch")+" does not exist") {
+		t.Errorf("missing directory: exit %d\n%s", code, stderr)
+	}
+	if entries, _ := os.ReadDir(outDir); len(entries) != 0 {
+		t.Errorf("%d files left in %s", len(entries), outDir)
+	}
+}
