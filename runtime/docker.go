@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -245,6 +246,30 @@ func (d *Docker) RemoveStale(ctx context.Context, runKey string) (int, error) {
 		n++
 	}
 	return n, nil
+}
+
+// StaleContainers lists the names (without the leading "/", else the
+// short id) of the containers polynfi made (LabelManaged) for a run key
+// (LabelRun), running or not: what RemoveStale would remove.
+func (d *Docker) StaleContainers(ctx context.Context, runKey string) ([]string, error) {
+	f := filters.NewArgs(filters.Arg("label", LabelManaged+"=true"), filters.Arg("label", LabelRun+"="+runKey))
+	list, err := d.cli.ContainerList(ctx, container.ListOptions{All: true, Filters: f})
+	if err != nil {
+		return nil, classify(err, "")
+	}
+	var names []string
+	for _, c := range list {
+		name := c.ID
+		if len(name) > 12 {
+			name = name[:12]
+		}
+		if len(c.Names) > 0 {
+			name = strings.TrimPrefix(c.Names[0], "/")
+		}
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names, nil
 }
 
 type dockerSandbox struct {

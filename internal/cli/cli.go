@@ -9,9 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/polynfi/polynfi/harness"
 )
@@ -136,6 +139,29 @@ and builds the datasets these are measured on.`,
 			}
 			return cmd.Help()
 		},
+	}
+	// Every duration flag given on the command line must be positive (a
+	// zero or negative limit would stop everything at once or never), and
+	// no number may be negative: usage errors, exit 2.
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		var bad error
+		cmd.Flags().Visit(func(f *pflag.Flag) {
+			if bad != nil {
+				return
+			}
+			switch f.Value.Type() {
+			case "duration":
+				if d, err := time.ParseDuration(f.Value.String()); err == nil && d <= 0 {
+					bad = usagef("--%s %s: want a positive duration (e.g. 90s, 30m)", f.Name, f.Value.String())
+				}
+			case "int", "int64", "int32", "float64", "float32":
+				// No count, size, budget, limit or rate of polynfi is negative.
+				if v, err := strconv.ParseFloat(f.Value.String(), 64); err == nil && v < 0 {
+					bad = usagef("--%s %s: want 0 or more", f.Name, f.Value.String())
+				}
+			}
+		})
+		return bad
 	}
 	root.SetVersionTemplate("polynfi {{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/docker/go-units"
@@ -45,7 +46,8 @@ func (o *containerOptions) register(f *pflag.FlagSet, withRuntime bool) {
 		f.Float64Var(&o.cpus, "cpus", defaultCPUs, "CPU quota per container, in cores (docker)")
 		f.StringVar(&o.memory, "memory", defaultMemory, "memory limit per container, e.g. 512m, 4g (docker; a container killed at it is infra_failure)")
 		f.Int64Var(&o.pids, "pids", defaultPids, "process limit per container (docker)")
-		f.IntVar(&o.startAhead, "start-ahead", -1, "containers started ahead of the workers, each with its image resolved, patches copied in and test patch applied, so that an instance's start is off its path (docker; default: as many as --workers; 0: none)")
+		o.startAhead = -1
+		f.Var(optionalCount{&o.startAhead}, "start-ahead", "containers started ahead of the workers, each with its image resolved, patches copied in and test patch applied, so that an instance's start is off its path (docker; default: as many as --workers; 0: none)")
 	}
 	f.StringVar(&o.imageTemplate, "image-template", "", "prebuilt image per instance, with {id}, {id_lower}, {swebench_id} ({id_lower} with __ as _1776_), {repo}, {owner}, {name}, {version}: e.g. swe-polybench.eval.x86_64.{id_lower} or swebench/sweb.eval.x86_64.{swebench_id}:latest (docker)")
 	f.StringVar(&o.baseDockerfiles, "base-dockerfiles", "", "directory of <language>.Dockerfile files for the polybench_<language>_base images (default: the ones polynfi ships)")
@@ -127,3 +129,25 @@ func startDocker(ctx context.Context, e *env, key string) (*runtime.Docker, erro
 	}
 	return d, nil
 }
+
+// optionalCount is a count flag whose default (-1, "not given") is shown
+// as no default: the usage text says what not giving it means.
+type optionalCount struct{ v *int }
+
+func (c optionalCount) String() string {
+	if c.v == nil || *c.v < 0 {
+		return ""
+	}
+	return strconv.Itoa(*c.v)
+}
+
+func (c optionalCount) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return fmt.Errorf("want 0 or more")
+	}
+	*c.v = n
+	return nil
+}
+
+func (optionalCount) Type() string { return "int" }

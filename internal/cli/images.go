@@ -116,6 +116,9 @@ flags, 3 for an unreadable dataset.`,
 				return err
 			}
 			defer d.Close()
+			if cmd.Flags().Changed("cache-level") && o.cacheLevel != images.CacheInstance {
+				fmt.Fprintf(e.stderr, "polynfi: warning: --cache-level %s does not apply to images build, which keeps every image it builds (give it to eval or run, which remove images after their run); building as --cache-level instance\n", o.cacheLevel)
+			}
 			o.cacheLevel = images.CacheInstance // build keeps what it builds
 			r := o.resolver(d, harness.NewRepos(reposDir, filepath.Join(scratch, "repos")), out, scratch)
 			r.SetRebuild(rebuild)
@@ -220,6 +223,7 @@ flags, 3 for an unreadable dataset.`,
 	f.StringVar(&push, "push", "", "after building, push every image to REGISTRY/PREFIX/<instance id in lower case>:latest (Docker Engine API, credentials of ~/.docker/config.json), for eval --runtime kubernetes --image-template REGISTRY/PREFIX/{id_lower}")
 	f.BoolVar(&rebuild, "rebuild", false, "build instance images even when present (the engine's layer cache still applies)")
 	o.register(f, false)
+	f.Lookup("cache-level").Usage = "not used by images build, which keeps every image it builds (eval's and run's flag: images kept after a run); a value other than instance is warned about"
 	return c
 }
 
@@ -270,10 +274,14 @@ func newImagesListCmd(e *env) *cobra.Command {
 
 func newImagesPruneCmd(e *env) *cobra.Command {
 	var kind string
+	var dryRun bool
 	c := &cobra.Command{
-		Use:   "prune [--kind base|instance]",
+		Use:   "prune [--kind base|instance] [--dry-run]",
 		Short: "Remove the images polynfi built (never others)",
-		Args:  cobra.NoArgs,
+		Long: `prune removes the images polynfi built (label io.polynfi.image), instance
+images first, then bases; never any other image. --dry-run prints what it
+would remove and removes nothing.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if kind != "" && kind != "base" && kind != "instance" {
 				return usagef("--kind %q: want base or instance", kind)
@@ -283,6 +291,25 @@ func newImagesPruneCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer d.Close()
+			if dryRun {
+				kinds := []string{"instance", "base"}
+				if kind != "" {
+					kinds = []string{kind}
+				}
+				n := 0
+				for _, k := range kinds {
+					list, err := images.List(e.ctx, d.Client(), k)
+					if err != nil {
+						return err
+					}
+					for _, im := range list {
+						fmt.Fprintf(e.stdout, "would remove %s (%s, %s)\n", im.Name, im.Kind, im.ID)
+						n++
+					}
+				}
+				_, err := fmt.Fprintf(e.stdout, "%d images would be removed (dry run: nothing removed)\n", n)
+				return err
+			}
 			removed, err := images.Prune(e.ctx, d.Client(), kind)
 			for _, n := range removed {
 				fmt.Fprintf(e.stdout, "removed %s\n", n)
@@ -292,6 +319,7 @@ func newImagesPruneCmd(e *env) *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&kind, "kind", "", "only base or instance images")
+	c.Flags().BoolVar(&dryRun, "dry-run", false, "print what would be removed, remove nothing")
 	return c
 }
 

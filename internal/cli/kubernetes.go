@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -57,7 +58,8 @@ func (k *kubeFlags) register(f *pflag.FlagSet) {
 	f.StringVar(&k.pullPolicy, "image-pull-policy", "IfNotPresent", "kubernetes: Always, IfNotPresent or Never")
 	f.StringVar(&k.serviceAccount, "service-account", "", "kubernetes: service account of the pods (default: the namespace's default)")
 	f.BoolVar(&k.mountToken, "mount-service-account-token", false, "kubernetes: mount the service account's API token in the pods")
-	f.Int64Var(&k.runAsUser, "run-as-user", -1, "kubernetes: run the tests as this uid with runAsNonRoot (default: the image's user)")
+	k.runAsUser = -1
+	f.Var(uidFlag{&k.runAsUser}, "run-as-user", "kubernetes: run the tests as this `UID` (0 or more) with runAsNonRoot (default: the image's user)")
 	f.BoolVar(&k.noNetworkPolicy, "no-network-policy", false, "kubernetes: do not create the deny-all NetworkPolicy of the run's pods")
 	f.DurationVar(&k.pendingTimeout, "pending-timeout", 10*time.Minute, "kubernetes: a pod not running after this is an infra failure (retried)")
 	f.StringVar(&k.nodeContainerd, "node-containerd", "", "kubernetes, single-node test cluster: containerd socket of the node; each instance's image is copied into it from Docker (docker save | ctr -n k8s.io images import)")
@@ -131,13 +133,26 @@ func (k *kubeFlags) options(runID string) (runtime.KubernetesOptions, error) {
 func newCleanupCmd(e *env) *cobra.Command {
 	var kf kubeFlags
 	var runID, rt, outDir string
+	var dryRun bool
 	c := &cobra.Command{
-		Use:   "cleanup --out DIR | --run-id KEY [--runtime kubernetes]",
-		Short: "Delete the pods (and their owner and network policy) a run left behind",
-		Long: `cleanup deletes every pod polynfi created for the run ID in the namespace, whichever
-driver created it, with the run's owner ConfigMap and NetworkPolicy. A run does the
-same for its own run id when it starts, so a killed run's leftovers go at the
-next start; cleanup is for runs that are not started again.`,
+		Use:   "cleanup --out DIR | --run-id KEY [--runtime docker|kubernetes] [--dry-run]",
+		Short: "Delete the containers or pods a run left behind",
+		Long: `cleanup deletes what polynfi created for one run and a killed run left behind.
+The run is named by its output directory (--out, the --out of the eval or run
+command) or its run key (--run-id, the label io.polynfi.run of its containers,
+polynfi.io/run-id of its pods).
+
+--runtime docker (the default, unless a kubernetes flag is given) removes the run's containers, running or not
+(labels io.polynfi.managed=true and io.polynfi.run=KEY; never any other
+container). --runtime kubernetes deletes every pod polynfi created for the
+run in the namespace, whichever driver created it, with the run's owner
+ConfigMap and NetworkPolicy (the kubernetes flags below select the cluster).
+--dry-run lists the containers that would be removed and removes nothing
+(docker only).
+
+A run does the same for its own key when it starts, so a killed run's
+leftovers go at the next start; cleanup is for runs that are not started
+again.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if outDir != "" {
@@ -150,8 +165,22 @@ next start; cleanup is for runs that are not started again.`,
 			if runID == "" {
 				return usagef("--run-id or --out is required")
 			}
-			if rt != "kubernetes" {
-				return usagef("--runtime %q: cleanup knows kubernetes", rt)
+			if !cmd.Flags().Changed("runtime") {
+				cmd.Flags().Visit(func(fl *pflag.Flag) {
+					if strings.HasPrefix(fl.Usage, "kubernetes") {
+						rt = "kubernetes"
+					}
+				})
+			}
+			switch rt {
+			case "docker":
+				return cleanupDocker(e, runID, dryRun)
+			case "kubernetes":
+			default:
+				return usagef("--runtime %q: want docker or kubernetes", rt)
+			}
+			if dryRun {
+				return usagef("--dry-run: supported with --runtime docker only")
 			}
 			opts, err := kf.options(runID)
 			if err != nil {
@@ -173,11 +202,47 @@ next start; cleanup is for runs that are not started again.`,
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&runID, "run-id", "", "the run key whose leftovers to delete (label polynfi.io/run-id)")
-	f.StringVar(&outDir, "out", "", "the --out of the eval run whose leftovers to delete (its run key)")
-	f.StringVar(&rt, "runtime", "kubernetes", "runtime of the run: kubernetes")
+	f.StringVar(&runID, "run-id", "", "the run key whose leftovers to delete")
+	f.StringVar(&outDir, "out", "", "the --out of the eval or run command whose leftovers to delete (its run key)")
+	f.StringVar(&rt, "runtime", "docker", "runtime of the run: docker or kubernetes (the default when a kubernetes flag is given)")
+	f.BoolVar(&dryRun, "dry-run", false, "list what would be removed, remove nothing (docker)")
 	kf.register(f)
+	// cleanup only deletes: the flags that shape pods do not apply.
+	for _, name := range podOnlyFlags {
+		f.MarkHidden(name)
+	}
 	return c
+}
+
+// cleanupDocker removes (or, dry, lists) the containers of run key.
+func cleanupDocker(e *env, key string, dry bool) error {
+	ctx, cancel := context.WithTimeout(e.ctx, 5*time.Minute)
+	defer cancel()
+	d, err := runtime.NewDocker(ctx, runtime.DockerOptions{})
+	if err != nil {
+		return fmt.Errorf("--runtime docker: %w", err)
+	}
+	defer d.Close()
+	names, err := d.StaleContainers(ctx, key)
+	if err != nil {
+		return err
+	}
+	if dry {
+		for _, n := range names {
+			fmt.Fprintf(e.stdout, "would remove container %s\n", n)
+		}
+		_, err := fmt.Fprintf(e.stdout, "%d container(s) of run %s would be removed (dry run: nothing removed)\n", len(names), key)
+		return err
+	}
+	n, err := d.RemoveStale(ctx, key)
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
+		fmt.Fprintf(e.stdout, "removed container %s\n", name)
+	}
+	_, err = fmt.Fprintf(e.stdout, "removed %d container(s) of run %s\n", n, key)
+	return err
 }
 
 // startKubernetes connects to the cluster, deletes what a killed run of
@@ -257,3 +322,31 @@ func (ki kubeImages) Resolve(ctx context.Context, in dataset.Instance) (images.C
 	}
 	return c, l.err
 }
+
+// uidFlag is an optional user id: -1 (shown as no default) until set; a
+// negative or non-numeric value is refused.
+type uidFlag struct{ v *int64 }
+
+func (u uidFlag) String() string {
+	if u.v == nil || *u.v < 0 {
+		return ""
+	}
+	return strconv.FormatInt(*u.v, 10)
+}
+
+func (u uidFlag) Set(s string) error {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 {
+		return fmt.Errorf("want a user id, 0 or more")
+	}
+	*u.v = n
+	return nil
+}
+
+func (uidFlag) Type() string { return "uid" }
+
+// podOnlyFlags are the kubeFlags that shape the pods a run creates: they
+// do not apply to cleanup, which only deletes.
+var podOnlyFlags = []string{"pod-cpu-request", "pod-cpu-limit", "pod-memory-request", "pod-memory-limit", "node-selector",
+	"toleration", "image-pull-secret", "image-pull-policy", "service-account", "mount-service-account-token", "run-as-user",
+	"no-network-policy", "pending-timeout", "node-containerd"}

@@ -122,6 +122,21 @@ func (f *engineFlags) engine(start string) (*nfi.Engine, error) {
 		}
 		s.PerFileIgnores[pat] = append(s.PerFileIgnores[pat], strings.Split(rules, ",")...)
 	}
+	// A bad rule selector given as a flag is a usage error (exit 2); one in
+	// a settings file is an error in that input (exit 3).
+	flagOnly := nfi.Settings{Select: f.selects, Ignore: f.ignores}
+	for _, pf := range f.perFile {
+		pat, rules, _ := strings.Cut(pf, ":")
+		if flagOnly.PerFileIgnores == nil {
+			flagOnly.PerFileIgnores = map[string][]string{}
+		}
+		flagOnly.PerFileIgnores[pat] = append(flagOnly.PerFileIgnores[pat], strings.Split(rules, ",")...)
+	}
+	if len(f.selects) > 0 || len(f.ignores) > 0 || len(f.perFile) > 0 {
+		if _, err := nfi.NewEngine(cat, flagOnly); err != nil {
+			return nil, usageError{err}
+		}
+	}
 	e, err := nfi.NewEngine(cat, s)
 	if err != nil {
 		return nil, err
