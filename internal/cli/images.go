@@ -237,6 +237,9 @@ func newImagesListCmd(e *env) *cobra.Command {
 			if err := checkFormat(format, "text", "json"); err != nil {
 				return err
 			}
+			if kind != "" && kind != "base" && kind != "instance" {
+				return usagef("--kind %q: want base or instance", kind)
+			}
 			d, err := runtime.NewDocker(e.ctx, runtime.DockerOptions{})
 			if err != nil {
 				return err

@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestBadFlagValuesExitUsage: bad flag values are usage errors (exit 2)
+// in every command, before any work: non-positive durations, negative
+// numbers, an unknown rule selector given as a flag, an unknown image
+// kind.
+func TestBadFlagValuesExitUsage(t *testing.T) {
+	t.Parallel()
+	py := filepath.Join(t.TempDir(), "m.py")
+	if err := os.WriteFile(py, []byte("x = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	nfiDS, _ := filepath.Abs("../../examples/nfi/tasks.jsonl")
+	pbDS, _ := filepath.Abs("../../examples/polybench/dataset.csv")
+	out := func() string { return filepath.Join(t.TempDir(), "out") }
+	for _, args := range [][]string{
+		{"eval", "--dataset", pbDS, "--predictions", "gold", "--out", out(), "--timeout", "-5s"},
+		{"eval", "--dataset", pbDS, "--predictions", "gold", "--out", out(), "--timeout", "0s"},
+		{"eval", "--dataset", nfiDS, "--predictions", "gold", "--out", out(), "--agent", "gold", "--agent-timeout", "-1m"},
+		{"validate", "--dataset", pbDS, "--out", out(), "--timeout", "-1s"},
+		{"run", "--dataset", nfiDS, "--out", out(), "--agent", "gold", "--timeout", "-1s"},
+		{"run", "--dataset", nfiDS, "--out", out(), "--agent", "gold", "--max-output", "-1"},
+		{"eval", "--dataset", pbDS, "--predictions", "gold", "--out", out(), "--retries", "-1"},
+		{"eval", "--dataset", pbDS, "--predictions", "gold", "--out", out(), "--pending-timeout", "-1s", "--runtime", "kubernetes"},
+		{"diff", "--max-findings", "-1", py, py},
+		{"mine", "--repo", t.TempDir(), "--out", filepath.Join(t.TempDir(), "c.jsonl"), "--workers", "-1"},
+		{"mine", "--repo", t.TempDir(), "--out", filepath.Join(t.TempDir(), "c.jsonl"), "--per-repo-cap", "-1"},
+		{"review", "export", "--candidates", py, "--out", t.TempDir(), "--excerpt-lines", "-1"},
+		{"score", "--select", "NOPE-X99", py},
+		{"score", "--ignore", "NOPE-X99", py},
+		{"images", "list", "--kind", "nope"},
+		{"eval", "--dataset", pbDS, "--predictions", "gold", "--out", out(), "--run-as-user", "-5", "--runtime", "kubernetes"},
+	} {
+		code, _, stderr := mainCode(args...)
+		if code != ExitUsage {
+			t.Errorf("%s: exit %d, want %d\n%s", strings.Join(args, " "), code, ExitUsage, stderr)
+		}
+	}
+	// A bad selector in a settings file is an error in that input (exit 3).
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "polynfi.toml")
+	if err := os.WriteFile(cfg, []byte("select = [\"NOPE-X99\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := mainCode("score", "--config", cfg, py); code != ExitError {
+		t.Errorf("bad settings file: exit %d, want %d\n%s", code, ExitError, stderr)
+	}
+}
+
+// TestHelpValueNames: flag value names and defaults in --help say what
+// to give.
+func TestHelpValueNames(t *testing.T) {
+	t.Parallel()
+	_, help, _ := mainCode("eval", "--help")
+	for _, want := range []string{"--agent AGENT ", "--agent-cmd TEMPLATE ", "--run-as-user UID "} {
+		if !strings.Contains(help, want) {
+			t.Errorf("eval --help lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"--agent polynfi", "--agent-cmd polynfi", "(default -1)"} {
+		if strings.Contains(help, bad) {
+			t.Errorf("eval --help shows %q", bad)
+		}
+	}
+	_, help, _ = mainCode("images", "build", "--help")
+	if !strings.Contains(help, "not used by images build") {
+		t.Errorf("images build --help does not say --cache-level is not used:\n%s", help)
+	}
+}
