@@ -207,14 +207,18 @@ func readKeyed(file string, b []byte) ([]rawRow, error) {
 func decodePrediction(m map[string]any) (Prediction, []fieldError) {
 	var p Prediction
 	var errs []fieldError
+	// Predictions are JSON: instance_id and model_name_or_path must be
+	// strings (or null); a number or boolean is a mistake in the file, not
+	// a name (1 and 1.0 would be one model, 01 another).
 	str := func(name string, dst *string) {
 		v, ok := m[name]
-		if !ok {
+		if !ok || v == nil {
 			return
 		}
-		s, err := toString(v)
-		if err != nil {
-			errs = append(errs, fieldError{name, err})
+		s, isStr := v.(string)
+		if !isStr {
+			errs = append(errs, fieldError{name, fmt.Errorf("want a string, got %s", jsonKind(v))})
+			return
 		}
 		*dst = s
 	}
