@@ -74,3 +74,20 @@ func TestHelpValueNames(t *testing.T) {
 		t.Errorf("images build --help does not say --cache-level is not used:\n%s", help)
 	}
 }
+
+// TestRulesExplainRuffCode: `rules explain E722` explains the rule that
+// emulates Ruff's E722 and says so; a code several rules emulate names
+// them; an unknown id says what ids look like and where to find them.
+func TestRulesExplainRuffCode(t *testing.T) {
+	t.Parallel()
+	code, stdout, stderr := mainCode("rules", "explain", "E722")
+	if code != ExitOK || !strings.HasPrefix(stdout, "ERR-P01 (bare-except)") || !strings.Contains(stderr, "E722 is a Ruff code; polynfi's rule ERR-P01 is exactly it") {
+		t.Errorf("E722: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if code, _, stderr := mainCode("rules", "explain", "up035"); code != ExitUsage || !strings.Contains(stderr, "UP035 is a Ruff code emulated by several rules: ") {
+		t.Errorf("UP035: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr := mainCode("rules", "explain", "X999"); code != ExitUsage || !strings.Contains(stderr, "rule ids look like ERR-R01") || !strings.Contains(stderr, "polynfi rules --format json") {
+		t.Errorf("X999: exit %d\n%s", code, stderr)
+	}
+}

@@ -62,7 +62,9 @@ func newRulesCmd(e *env) *cobra.Command {
 		Short: "List the rule catalog, or explain one rule",
 		Long: `List the rules of the catalog (default polynfi-92: 92 rules in five aspects,
 DOC, ERR, LIB, STY, LOG), or print one rule's documentation with
-"polynfi rules explain ID". Formats: text, json, markdown (docs/rules.md is
+"polynfi rules explain ID". ID may also be a Ruff (flake8, pydocstyle,
+pylint) code that a rule emulates, e.g. E722: the rule is explained and
+stderr says which. Formats: text, json, markdown (docs/rules.md is
 generated with --format markdown).`,
 		Args: cobra.MaximumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -79,7 +81,35 @@ generated with --format markdown).`,
 				}
 				r, ok := c.Lookup(strings.ToUpper(args[1]))
 				if !ok {
-					return usagef("unknown rule %q (see polynfi rules)", args[1])
+					// A Ruff (flake8, pydocstyle, pylint) code names the
+					// rule that emulates it.
+					code := strings.ToUpper(strings.TrimSpace(args[1]))
+					var by []*nfi.Rule
+					for _, cr := range c.Rules {
+						for _, rc := range cr.Oracle.Ruff {
+							if strings.EqualFold(rc, code) {
+								by = append(by, cr)
+								break
+							}
+						}
+					}
+					switch len(by) {
+					case 0:
+						return usagef("unknown rule %q: polynfi's rule ids look like ERR-R01 (aspect DOC, ERR, LIB, STY or LOG, then the rule); 'polynfi rules' lists them, 'polynfi rules --format json' gives the Ruff codes each emulates (oracle)", args[1])
+					case 1:
+						r = by[0]
+						how := "approximates"
+						if r.Oracle.Exact {
+							how = "is exactly"
+						}
+						fmt.Fprintf(e.stderr, "polynfi: %s is a Ruff code; polynfi's rule %s %s it\n", code, r.ID, how)
+					default:
+						ids := make([]string, len(by))
+						for i, br := range by {
+							ids[i] = br.ID
+						}
+						return usagef("%s is a Ruff code emulated by several rules: %s; explain one of them", code, strings.Join(ids, ", "))
+					}
 				}
 				switch format {
 				case "json":
