@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/runtime"
 )
 
@@ -42,6 +44,11 @@ type validateOptions struct {
 	instanceIDs            []string
 	noIsolation            bool
 	toolchains             []string
+	format                 string
+	// containerOptions are eval's container flags (--runtime local or
+	// docker, --image-template, --cpus, --memory, --pids, --cache-level,
+	// ...): SWE-bench 5.x rows run in their own images.
+	containerOptions
 }
 
 func newValidateCmd(e *env) *cobra.Command {
@@ -63,12 +70,39 @@ a patch that broke the build: in strict mode a run that parses to no test is
 infra_failure only for an instance that does not hold (or whose log says the
 environment is broken), else unresolved.
 
-Exit status: 0 when every instance holds, 1 when some do not, 2 for bad flags,
-3 for unreadable inputs.`,
+--runtime docker runs every instance in its own container, its image resolved
+as 'polynfi eval --runtime docker' resolves it (the row's image, as SWE-bench
+5.x rows name theirs, --image-template, or a build from the row's Dockerfile or
+task directory), with the same container flags. --runtime kubernetes is not
+supported by validate (eval supports it). --format json prints the validation
+report (validation.json) on stdout instead of the summary.
+
+SWE-NFI task files are not validated here (validate checks repository
+instances' FAIL_TO_PASS and PASS_TO_PASS): check a task set with
+'polynfi eval --dataset TASKS --predictions gold', whose human reference must
+pass the tasks' tests (exit 2 names the file).
+
+Exit status: 0 when every instance holds, 1 when some do not, 2 for bad flags
+(or an SWE-NFI task file), 3 for unreadable inputs.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.dataset == "" || o.out == "" {
 				return usagef("--dataset and --out are required")
+			}
+			if err := checkFormat(o.format, "text", "json"); err != nil {
+				return err
+			}
+			if err := o.containerOptions.validate(); err != nil {
+				return err
+			}
+			if o.runtime == "kubernetes" {
+				return usagef("--runtime kubernetes: validate runs locally or in Docker (--runtime docker); eval supports kubernetes")
+			}
+			if o.runtime != "docker" && (o.imageTemplate != "" || cmd.Flags().Changed("cpus") || cmd.Flags().Changed("memory") || cmd.Flags().Changed("pids")) {
+				return usagef("--image-template, --cpus, --memory and --pids need --runtime docker")
+			}
+			if kind, err := dataset.DetectKind(o.dataset); err == nil && kind == dataset.KindNFITasks {
+				return usagef("%s holds SWE-NFI tasks: validate checks repository instances (gold resolves, FAIL_TO_PASS fails and PASS_TO_PASS passes without it); check NFI tasks with 'polynfi eval --dataset %s --predictions gold --out DIR' (the human reference must pass each task's tests)", o.dataset, o.dataset)
 			}
 			if o.runs < 1 {
 				return usagef("--runs %d: want at least 1", o.runs)
@@ -98,6 +132,9 @@ Exit status: 0 when every instance holds, 1 when some do not, 2 for bad flags,
 	f.StringSliceVar(&o.instanceIDs, "instance-ids", nil, "validate only these instance ids")
 	f.BoolVar(&o.noIsolation, "no-isolation", false, "run tests without bubblewrap (unsafe; the records say so)")
 	f.StringArrayVar(&o.toolchains, "toolchain", nil, "extra host directory the tests may read under isolation (repeatable)")
+	f.StringVar(&o.format, "format", "text", "output format: text (summary) or json (the validation report)")
+	o.containerOptions.register(f, true)
+	f.Lookup("runtime").Usage = "where tests run: local (a work tree on this machine, under bubblewrap) or docker (a container per instance from its own image, as eval --runtime docker; DOCKER_HOST is honoured)"
 	return c
 }
 
@@ -130,6 +167,12 @@ func runValidate(e *env, o validateOptions) error {
 	if err != nil {
 		return err
 	}
+	if dataset.IsTaskRepo(o.dataset) {
+		// A task repository is its own dataset directory (repos/ inside it).
+		if dsDir, err = filepath.Abs(o.dataset); err != nil {
+			return err
+		}
+	}
 	if o.reposDir == "" {
 		o.reposDir = filepath.Join(dsDir, "repos")
 	}
@@ -138,25 +181,60 @@ func runValidate(e *env, o validateOptions) error {
 		return err
 	}
 	defer store.Close()
-	runner := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation})
-	if err := checkSandbox(e, runner); err != nil {
-		return err
-	}
 	h := &harness.Harness{
 		Repos:      harness.NewRepos(o.reposDir, filepath.Join(o.out, ".repos")),
-		Runtime:    runner,
 		ScratchDir: store.ScratchDir(),
 		Timeout:    o.timeout,
-		Env:        []string{"POLYNFI_DATASET_DIR=" + dsDir},
-		ReadOnly:   toolchainDirs(dsDir, o.toolchains),
 		NativeMode: harness.Mode(ds.NativeMode()),
 		RunID:      "validate",
 		RunEmpty:   true,
+		Retries:    o.retries,
+		RunKey:     runKey(o.out),
+	}
+	var resolver *images.Resolver
+	var docker *runtime.Docker
+	if o.runtime == "docker" {
+		d, err := startDocker(e.ctx, e, h.RunKey)
+		if err != nil {
+			return err
+		}
+		defer d.Close()
+		docker = d
+		resolver = o.containerOptions.resolver(d, h.Repos, o.out, store.ScratchDir())
+		h.Runtime, h.Images, h.Limits = d, resolver, o.containerOptions.limits()
+		h.StartAhead = o.startAhead
+		if h.StartAhead < 0 {
+			h.StartAhead = o.workers
+		}
+	} else {
+		runner := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation})
+		if err := checkSandbox(e, runner); err != nil {
+			return err
+		}
+		h.Runtime = runner
+		h.Env = []string{"POLYNFI_DATASET_DIR=" + dsDir}
+		h.ReadOnly = toolchainDirs(dsDir, o.toolchains)
 	}
 	jobs := harness.ValidationJobs(instances, o.runs)
 	b := newBar(e.stderr, len(jobs), "validating")
 	res, runErr := h.Run(e.ctx, jobs, store, harness.RunOptions{Workers: o.workers, Progress: func(ev harness.Event) { b.set(ev.Done) }})
 	b.finish()
+	if docker != nil {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(e.ctx), time.Minute)
+		if n, err := docker.RemoveStale(rctx, h.RunKey); err != nil || n > 0 {
+			fmt.Fprintf(e.stderr, "polynfi: removed %d leftover container(s) of this run (%v)\n", n, err)
+		}
+		cancel()
+	}
+	if resolver != nil {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(e.ctx), 5*time.Minute)
+		if removed, err := resolver.Cleanup(cctx); err != nil {
+			fmt.Fprintf(e.stderr, "polynfi: removing images (--cache-level %s): %v\n", o.cacheLevel, err)
+		} else if len(removed) > 0 {
+			fmt.Fprintf(e.stderr, "polynfi: removed %d image(s) built by this run (--cache-level %s)\n", len(removed), o.cacheLevel)
+		}
+		cancel()
+	}
 	if runErr != nil {
 		return runErr
 	}
@@ -181,6 +259,15 @@ func runValidate(e *env, o validateOptions) error {
 	}
 	if err := harness.WriteFileAtomic(filepath.Join(o.out, ValidationFile), append(data, '\n')); err != nil {
 		return err
+	}
+	if o.format == "json" {
+		if _, err := e.stdout.Write(append(data, '\n')); err != nil {
+			return err
+		}
+		if rep.Holding < rep.Total || len(ds.Errors) > 0 {
+			return exitError{1}
+		}
+		return nil
 	}
 	fmt.Fprintf(e.stdout, "%d/%d instances hold (%d gold runs each, one run without a patch)", rep.Holding, rep.Total, o.runs)
 	if n := len(ds.Errors); n > 0 {
