@@ -91,3 +91,32 @@ func TestRulesExplainRuffCode(t *testing.T) {
 		t.Errorf("X999: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestMissingKubeconfigNamed: with no kubeconfig, eval and cleanup on
+// kubernetes say that the kubeconfig is missing and where they looked,
+// not that a daemon is unreachable.
+func TestMissingKubeconfigNamed(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("KUBERNETES_SERVICE_HOST", "")
+	pbDS, _ := filepath.Abs("../../examples/polybench/dataset.csv")
+	missing := filepath.Join(t.TempDir(), "nosuch-kubeconfig")
+	for _, c := range []struct {
+		env  string
+		args []string
+		want string
+	}{
+		{"", []string{"eval", "--runtime", "kubernetes", "--dataset", pbDS, "--predictions", "gold", "--out", filepath.Join(t.TempDir(), "o")},
+			"no kubeconfig: --kubeconfig not given, $KUBECONFIG not set, and " + filepath.Join(home, ".kube", "config") + " does not exist"},
+		{missing, []string{"eval", "--runtime", "kubernetes", "--dataset", pbDS, "--predictions", "gold", "--out", filepath.Join(t.TempDir(), "o")},
+			"no kubeconfig: $KUBECONFIG names " + missing + ", which do not exist"},
+		{"", []string{"cleanup", "--runtime", "kubernetes", "--run-id", "abc", "--kubeconfig", missing},
+			"--kubeconfig " + missing + ": no such file"},
+	} {
+		t.Setenv("KUBECONFIG", c.env)
+		code, _, stderr := mainCode(c.args...)
+		if code != ExitError || !strings.Contains(stderr, c.want) || strings.Contains(stderr, "daemon_unreachable") {
+			t.Errorf("%v: exit %d\n%s", c.args, code, stderr)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -63,6 +64,43 @@ func (k *kubeFlags) register(f *pflag.FlagSet) {
 	f.BoolVar(&k.noNetworkPolicy, "no-network-policy", false, "kubernetes: do not create the deny-all NetworkPolicy of the run's pods")
 	f.DurationVar(&k.pendingTimeout, "pending-timeout", 10*time.Minute, "kubernetes: a pod not running after this is an infra failure (retried)")
 	f.StringVar(&k.nodeContainerd, "node-containerd", "", "kubernetes, single-node test cluster: containerd socket of the node; each instance's image is copied into it from Docker (docker save | ctr -n k8s.io images import)")
+}
+
+// checkKubeconfig reports, before any connection, a kubeconfig that is not
+// there: the --kubeconfig file, else every file $KUBECONFIG lists, else
+// ~/.kube/config (client-go's order). The error names where it looked.
+// Nothing is checked with --in-cluster.
+func (k *kubeFlags) checkKubeconfig() error {
+	if k.inCluster {
+		return nil
+	}
+	exists := func(p string) bool { st, err := os.Stat(p); return err == nil && !st.IsDir() }
+	if k.kubeconfig != "" {
+		if !exists(k.kubeconfig) {
+			return fmt.Errorf("--kubeconfig %s: no such file (give the cluster's kubeconfig, or --in-cluster inside a pod)", k.kubeconfig)
+		}
+		return nil
+	}
+	if env := os.Getenv("KUBECONFIG"); env != "" {
+		var tried []string
+		for _, p := range filepath.SplitList(env) {
+			if p == "" {
+				continue
+			}
+			if exists(p) {
+				return nil
+			}
+			tried = append(tried, p)
+		}
+		return fmt.Errorf("no kubeconfig: $KUBECONFIG names %s, which do not exist (give --kubeconfig FILE, or --in-cluster inside a pod)", strings.Join(tried, ", "))
+	}
+	home, err := os.UserHomeDir()
+	def := filepath.Join(home, ".kube", "config")
+	inPod := os.Getenv("KUBERNETES_SERVICE_HOST") != "" && os.Getenv("KUBERNETES_SERVICE_PORT") != ""
+	if (err != nil || !exists(def)) && !inPod { // in a pod client-go falls back to its service account
+		return fmt.Errorf("no kubeconfig: --kubeconfig not given, $KUBECONFIG not set, and %s does not exist (give --kubeconfig FILE, or --in-cluster inside a pod)", def)
+	}
+	return nil
 }
 
 // options turns the flags into runtime options; a malformed value is a
@@ -186,6 +224,9 @@ again.`,
 			if err != nil {
 				return err
 			}
+			if err := kf.checkKubeconfig(); err != nil {
+				return err
+			}
 			ctx, cancel := context.WithTimeout(e.ctx, 5*time.Minute)
 			defer cancel()
 			k, err := runtime.NewKubernetes(ctx, opts)
@@ -254,6 +295,9 @@ func startKubernetes(e *env, o evalOptions, h *harness.Harness, scratch string) 
 	opts, err := o.kube.options(h.RunKey)
 	if err != nil {
 		return nil, nil, err
+	}
+	if err := o.kube.checkKubeconfig(); err != nil {
+		return nil, nil, fmt.Errorf("--runtime kubernetes: %w", err)
 	}
 	k, err := runtime.NewKubernetes(e.ctx, opts)
 	if err != nil {
