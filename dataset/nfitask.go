@@ -199,7 +199,9 @@ func decodeNFITask(fields map[string]any) (NFITask, []fieldError) {
 	var t NFITask
 	var errs []fieldError
 	for name, v := range fields {
-		if s, ok := v.(string); ok && (name == "files" || name == "tests" || name == "environment") {
+		// candidates (a list) and improvement (an object) too: a task file
+		// converted to CSV or Parquet keeps them as JSON text.
+		if s, ok := v.(string); ok && (name == "files" || name == "tests" || name == "environment" || name == "candidates" || name == "improvement") {
 			var decoded any
 			if err := json.Unmarshal([]byte(s), &decoded); err != nil {
 				errs = append(errs, fieldError{field: name, err: fmt.Errorf("not JSON: %w", err)})

@@ -36,6 +36,7 @@ func TestBadFlagValuesExitUsage(t *testing.T) {
 		{"score", "--select", "NOPE-X99", py},
 		{"score", "--ignore", "NOPE-X99", py},
 		{"images", "list", "--kind", "nope"},
+		{"tasks", "build", "--candidates", py, "--labels", py, "--out", filepath.Join(t.TempDir(), "tasks.csv")},
 		{"eval", "--dataset", pbDS, "--predictions", "gold", "--out", out(), "--run-as-user", "-5", "--runtime", "kubernetes"},
 	} {
 		code, _, stderr := mainCode(args...)

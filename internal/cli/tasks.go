@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -46,6 +48,9 @@ and its test_command is --test-command, for a person to check.`,
 			}
 			if candidates == "" || out == "" || len(labels) == 0 {
 				return usagef("--candidates, --labels and --out are required")
+			}
+			if !strings.EqualFold(filepath.Ext(out), ".jsonl") {
+				return usagef("--out %s: tasks are written as JSONL (one task a line, files and candidates as JSON lists); give a .jsonl file", out)
 			}
 			cands, err := mine.ReadCandidates(candidates)
 			if err != nil {
