@@ -594,7 +594,8 @@ func writeDiffMarkdown(w io.Writer, eng *nfi.Engine, c *comparison, maxShown int
 
 // checkOutputFile checks, before any work, that path can be written as a
 // file: it is not a directory (nor anything but a regular file) and its
-// directory exists. The error is a usage error naming the flag.
+// directory exists. A directory or non-regular file is a usage error
+// (exit 2), a missing directory an I/O error (exit 3); both name the flag.
 func checkOutputFile(flag, path string) error {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return usagef("%s %s is a directory: give a file path (e.g. %s)", flag, path, filepath.Join(path, "polynfi-output"))
@@ -603,7 +604,7 @@ func checkOutputFile(flag, path string) error {
 	}
 	dir := filepath.Dir(path)
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return usagef("%s %s: directory %s does not exist", flag, path, dir)
+		return fmt.Errorf("%s %s: directory %s does not exist", flag, path, dir)
 	}
 	return nil
 }

@@ -97,7 +97,7 @@ func TestScoreOutputIsDirectory(t *testing.T) {
 		}
 	}
 	code, _, stderr := mainCode("score", "--output", filepath.Join(dir, "nosuch", "x.json"), src)
-	if code != ExitUsage || !strings.Contains(stderr, "directory "+filepath.Join(dir, "nosuch")+" does not exist") {
+	if code != ExitError || !strings.Contains(stderr, "directory "+filepath.Join(dir, "nosuch")+" does not exist") {
 		t.Errorf("missing directory: exit %d\n%s", code, stderr)
 	}
 	if entries, _ := os.ReadDir(outDir); len(entries) != 0 {
