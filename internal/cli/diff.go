@@ -32,6 +32,23 @@ type diffOutput struct {
 	Removed []string `json:"removed_files,omitempty"`
 	// Renamed maps an after path to its before path (git comparisons).
 	Renamed map[string]string `json:"renamed_files,omitempty"`
+	// SplitFrom maps an added file whose code mostly comes from a file of
+	// the before version to that file's path (see splitOrigin); the PR
+	// gate compares the two.
+	SplitFrom map[string]string `json:"split_from,omitempty"`
+	// ExcludedSplits lists added files in excluded paths that are scored
+	// all the same, because their code comes from a scored file (git
+	// comparisons).
+	ExcludedSplits []string `json:"excluded_but_scored,omitempty"`
+	// Unscored lists the added files of the change that the settings
+	// exclude (git comparisons): not scored, named so a reviewer sees them.
+	Unscored []string `json:"excluded_files,omitempty"`
+	// FileRegressions lists, per file and aspect, each drop of a file's
+	// own S_p that the PR gate's regression check sees (see gatefiles.go).
+	FileRegressions []fileRegression `json:"file_regressions,omitempty"`
+	// NewSuppressions lists the findings that a suppression comment added
+	// by the change silences (see gatefiles.go).
+	NewSuppressions []newSuppression `json:"new_suppressions,omitempty"`
 	// Findings counts the after version's findings that count (not
 	// suppressed) by baseline state (new, updated, unchanged) and the
 	// before findings that are gone (fixed); with --new-code only those on
@@ -347,6 +364,15 @@ func writeDiffText(w io.Writer, eng *nfi.Engine, c *comparison, maxShown int) er
 	for _, p := range out.Removed {
 		fmt.Fprintf(tw, "removed: %s%s\n", p, verdict(out.Before, p))
 	}
+	for _, p := range sortedKeys(out.SplitFrom) {
+		fmt.Fprintf(tw, "split:   %s from %s (compared with it by the regression gate)\n", p, out.SplitFrom[p])
+	}
+	for _, p := range out.ExcludedSplits {
+		fmt.Fprintf(tw, "scored although excluded: %s (its code comes from a scored file)\n", p)
+	}
+	for _, p := range out.Unscored {
+		fmt.Fprintf(tw, "not scored (excluded by the settings): %s\n", p)
+	}
 	fmt.Fprintln(tw)
 	for _, f := range out.Invalid {
 		msg := f.Status
@@ -422,6 +448,7 @@ func writeDiffText(w io.Writer, eng *nfi.Engine, c *comparison, maxShown int) er
 		fmt.Fprintf(w, "suppressions honoured: %s silenced in the after version (--ignore-noqa scores as SWE-NFI)\n", plural(n, "finding"))
 	}
 	writeUnused(w, out.After)
+	writeFileView(w, out)
 	for _, g := range out.Gates {
 		fmt.Fprintf(w, "gate failed: %s\n", g)
 	}

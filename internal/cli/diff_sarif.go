@@ -49,6 +49,13 @@ type baseline struct {
 	Changed []map[int]bool
 	// newCode limits counts and findings to added or changed lines.
 	newCode bool
+	// NewlySuppressed marks, per after file and result, a finding that a
+	// suppression comment (# noqa, # polynfi: noqa) silences although
+	// nothing silenced it in the before version: its before match was not
+	// suppressed, or it has none (every suppressed finding of an added
+	// file). Findings silenced by the settings' per-file-ignores are
+	// never marked (the settings apply to both versions alike).
+	NewlySuppressed [][]bool
 }
 
 // compareBaseline compares out's after version with its before version
@@ -61,7 +68,8 @@ func compareBaseline(out diffOutput, content func(nfi.Version, string) ([]byte, 
 	for i := range out.Before {
 		before[out.Before[i].Path] = &out.Before[i]
 	}
-	b := baseline{States: make([][]string, len(out.After)), Changed: make([]map[int]bool, len(out.After)), Absent: map[string]int{}}
+	b := baseline{States: make([][]string, len(out.After)), Changed: make([]map[int]bool, len(out.After)), Absent: map[string]int{},
+		NewlySuppressed: make([][]bool, len(out.After))}
 	for i := range out.After {
 		fa := &out.After[i]
 		fb := before[fa.Path]
@@ -75,8 +83,10 @@ func compareBaseline(out diffOutput, content func(nfi.Version, string) ([]byte, 
 			b.States[i] = []string{state}
 		case fb == nil:
 			b.States[i] = make([]string, len(diagnostics(fa)))
-			for j := range b.States[i] {
+			b.NewlySuppressed[i] = make([]bool, len(b.States[i]))
+			for j, d := range diagnostics(fa) {
 				b.States[i][j] = baselineNew
+				b.NewlySuppressed[i][j] = byComment(d)
 			}
 		default:
 			var lines map[int]int
@@ -103,7 +113,13 @@ func compareBaseline(out diffOutput, content func(nfi.Version, string) ([]byte, 
 					}
 				}
 			}
-			b.States[i] = matchBaseline(diagnostics(fa), diagnostics(fb), lines, b.Absent)
+			da, db := diagnostics(fa), diagnostics(fb)
+			var match []int
+			b.States[i], match = matchBaseline(da, db, lines, b.Absent)
+			b.NewlySuppressed[i] = make([]bool, len(da))
+			for j, d := range da {
+				b.NewlySuppressed[i][j] = byComment(d) && (match[j] < 0 || db[match[j]].Suppressed == "")
+			}
 		}
 	}
 	for _, fb := range before { // removed files
@@ -182,6 +198,12 @@ func writeDiffSARIF(w io.Writer, eng *nfi.Engine, c *comparison) error {
 		"removed_files":  nonNil(out.Removed),
 		"suppressions":   suppressionMode(eng),
 		"new_code":       b.newCode,
+		// The PR gate's file-by-file view and verdict (gatefiles.go).
+		"file_regressions": nonNilOf(out.FileRegressions),
+		"new_suppressions": nonNilOf(out.NewSuppressions),
+		"split_from":       out.SplitFrom,
+		"excluded_files":   nonNil(out.Unscored),
+		"gates_failed":     nonNil(out.Gates),
 	}
 	if out.Git != nil {
 		s.run.Properties["git"] = out.Git
@@ -218,11 +240,16 @@ func alignLines(a, b []byte) map[int]int {
 
 // matchBaseline returns the baseline state of each diagnostic of a valid
 // after file against the diagnostics of its before version, lines aligning
-// the two (see baseline), and adds the before diagnostics left
+// the two (see baseline), and the index of the before diagnostic each
+// matched (-1 for a new one); it adds the before diagnostics left
 // unmatched to absent, by rule.
-func matchBaseline(after, before []nfi.Diagnostic, lines map[int]int, absent map[string]int) []string {
+func matchBaseline(after, before []nfi.Diagnostic, lines map[int]int, absent map[string]int) (state []string, matched []int) {
 	used := make([]bool, len(before))
-	state := make([]string, len(after))
+	state = make([]string, len(after))
+	matched = make([]int, len(after))
+	for i := range matched {
+		matched[i] = -1
+	}
 	// match gives every after diagnostic still without a state the first
 	// unused before diagnostic with the same key (nil: none); the before
 	// diagnostics are indexed by key once, in order, so that a file with
@@ -248,7 +275,7 @@ func matchBaseline(after, before []nfi.Diagnostic, lines map[int]int, absent map
 				js = js[1:]
 			}
 			if len(js) > 0 {
-				used[js[0]], state[i] = true, st
+				used[js[0]], state[i], matched[i] = true, st, js[0]
 				js = js[1:]
 			}
 			idx[k] = js
@@ -280,7 +307,7 @@ func matchBaseline(after, before []nfi.Diagnostic, lines map[int]int, absent map
 			absent[b.RuleID]++
 		}
 	}
-	return state
+	return state, matched
 }
 
 // nonNil returns s, or an empty slice for nil (a JSON [] rather than null).
@@ -301,4 +328,18 @@ func diffPath(root string, single bool) func(string) string {
 		}
 		return filepath.Join(root, filepath.FromSlash(rel))
 	}
+}
+
+// byComment reports a finding silenced by a suppression comment of its
+// file (# noqa or a file-level # polynfi: noqa), not by the settings.
+func byComment(d nfi.Diagnostic) bool {
+	return d.Suppressed == nfi.SuppressedNoqa || d.Suppressed == nfi.SuppressedFile
+}
+
+// nonNilOf returns s, or an empty slice for nil (a JSON [] rather than null).
+func nonNilOf[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }

@@ -15,11 +15,16 @@ import (
 type gateFlags struct {
 	failOn    []string
 	failUnder []string
+	// allowNew honours the suppression comments a change adds (by
+	// default the comparison gates count the findings they silence).
+	allowNew bool
 }
 
 func (g *gateFlags) register(c *cobra.Command) {
 	c.Flags().StringSliceVar(&g.failOn, "fail-on", nil,
-		"exit 1 when: regression (some aspect's I_p < 0), regression:ASPECT, new-findings, invalid (added to the config's [gate] fail-on)")
+		"exit 1 when: regression (some aspect's I_p < 0, or some file's own S_p falls), regression:ASPECT, new-findings, invalid (added to the config's [gate] fail-on)")
+	c.Flags().BoolVar(&g.allowNew, "allow-new-suppressions", false,
+		"comparisons: honour the # noqa / # polynfi: noqa comments the change adds (by default the findings they silence count for the regression and new-findings gates)")
 	c.Flags().StringSliceVar(&g.failUnder, "fail-under", nil, "exit 1 when S_p of the (after) version is below a value: ASPECT=VALUE, VALUE in [0, 1], e.g. DOC=0.8")
 }
 
@@ -30,13 +35,14 @@ type gates struct {
 	newFinding bool
 	invalid    bool
 	under      map[nfi.Aspect]float64
+	allowNew   bool // see gateFlags.allowNew
 }
 
 // gates combines the flags with the settings' [gate] table. compare tells
 // whether the command compares two versions (regression and new-findings
 // need a comparison: diff, or score --diff-base).
 func (g *gateFlags) gates(s nfi.Settings, compare bool) (gates, error) {
-	out := gates{regression: map[nfi.Aspect]bool{}, under: map[nfi.Aspect]float64{}}
+	out := gates{regression: map[nfi.Aspect]bool{}, under: map[nfi.Aspect]float64{}, allowNew: g.allowNew}
 	// The settings' comparison gates (regression, new-findings) apply
 	// where there is a comparison and are skipped elsewhere; given as
 	// flags without one they are usage errors.
@@ -100,9 +106,20 @@ func (g *gateFlags) gates(s nfi.Settings, compare bool) (gates, error) {
 	return out, nil
 }
 
-// check returns the gates c trips, each as a sentence.
+// check returns the gates c trips, each as a sentence; it first fills
+// c's file-by-file view (fileView: file regressions, splits, new
+// suppressions), which the reports show whether a gate is on or not.
+//
+// regression trips when some aspect's I_p (the published mean, SWE-NFI
+// Eq. 2) is below 0, when the comparison is undefined, or when a file's
+// own S_p of the aspect falls (a file in both versions, renames
+// followed, or an added file split from a file of the change), whatever
+// the mean does. new-findings trips on a new finding that counts, or on
+// a finding silenced by a suppression comment the change adds (unless
+// allowNew).
 func (g gates) check(c *comparison) []string {
 	var failed []string
+	c.fileView(g.allowNew)
 	out := c.out
 	if g.invalid {
 		for _, f := range out.Invalid {
@@ -125,9 +142,26 @@ func (g gates) check(c *comparison) []string {
 				}
 			}
 		}
+		for _, r := range out.FileRegressions {
+			if a, err := nfi.ParseAspect(r.Aspect); err == nil && (g.anyRegress || g.regression[a]) {
+				failed = append(failed, "regression: "+r.String())
+			}
+		}
 	}
 	if g.newFinding && out.Findings[baselineNew] > 0 {
 		failed = append(failed, fmt.Sprintf("new-findings: %d new", out.Findings[baselineNew]))
+	}
+	if g.newFinding && !g.allowNew && len(out.NewSuppressions) > 0 {
+		var where []string
+		for i, s := range out.NewSuppressions {
+			if i == 5 {
+				where = append(where, fmt.Sprintf("... %d in all", len(out.NewSuppressions)))
+				break
+			}
+			where = append(where, fmt.Sprintf("%s:%d %s", s.Path, s.Line, s.Rule))
+		}
+		failed = append(failed, fmt.Sprintf("new-findings: %s silenced by suppressions this change adds (%s; --allow-new-suppressions honours them)",
+			plural(len(out.NewSuppressions), "finding"), strings.Join(where, ", ")))
 	}
 	failed = append(failed, g.checkUnder(out.Delta.After)...)
 	return failed

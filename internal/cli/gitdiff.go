@@ -83,13 +83,25 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 	if err != nil {
 		return nil, usageError{err}
 	}
+	isExcluded := func(p string) bool {
+		return p != "" && excluded(excludes, nfi.RelativeTo(eng.Settings.BaseDir(), repoPath(root, p)))
+	}
+	// A file the settings exclude is left out, unless it is the other side
+	// of a rename of a file that is scored (moving a file into, or out of,
+	// an excluded directory keeps it paired and scored). Added excluded
+	// files are kept apart: one whose code comes from a file of the change
+	// is scored as a split of it (see splitOrigin); the others are listed
+	// as not scored.
 	keep := changes[:0]
+	var excludedAdded []gitChange
 	for _, ch := range changes {
-		p := ch.NewPath
-		if p == "" {
-			p = ch.OldPath
-		}
-		if !excluded(excludes, nfi.RelativeTo(eng.Settings.BaseDir(), repoPath(root, p))) {
+		oldEx, newEx := isExcluded(ch.OldPath), isExcluded(ch.NewPath)
+		switch {
+		case ch.OldPath != "" && ch.NewPath != "" && ch.OldPath != ch.NewPath && (!oldEx || !newEx):
+			keep = append(keep, ch)
+		case ch.OldPath == "" && newEx:
+			excludedAdded = append(excludedAdded, ch)
+		case !oldEx && !newEx:
 			keep = append(keep, ch)
 		}
 	}
@@ -150,6 +162,31 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 				c.out.Renamed = map[string]string{}
 			}
 			c.out.Renamed[path] = ch.OldPath
+		}
+	}
+	// Excluded added files whose code comes from a file of the change are
+	// scored as splits of it; the others are only named.
+	if len(excludedAdded) > 0 {
+		origins := map[string][]byte{}
+		for _, j := range jobs {
+			if j.v == nfi.VersionBefore {
+				origins[j.path] = j.src
+			}
+		}
+		for _, ch := range excludedAdded {
+			n := len(jobs)
+			if err := read(nfi.VersionAfter, ch.NewPath, ch.NewOID, ch.NewPath); err != nil {
+				return nil, err
+			}
+			j := jobs[n]
+			if _, ok := splitOrigin(j.src, origins); ok && !j.done {
+				c.out.Added = append(c.out.Added, ch.NewPath)
+				c.out.ExcludedSplits = append(c.out.ExcludedSplits, ch.NewPath)
+				continue
+			}
+			jobs = jobs[:n]
+			delete(texts[nfi.VersionAfter], ch.NewPath)
+			c.out.Unscored = append(c.out.Unscored, ch.NewPath)
 		}
 	}
 	next := make(chan *job)

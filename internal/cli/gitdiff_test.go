@@ -76,10 +76,20 @@ type diffJSON struct {
 	Invalid       []struct {
 		Path, Version, Status string
 	} `json:"invalid_files"`
-	Findings map[string]int    `json:"findings"`
-	Renamed  map[string]string `json:"renamed_files"`
-	Gates    []string          `json:"gates_failed"`
-	Run      struct {
+	Findings        map[string]int    `json:"findings"`
+	Renamed         map[string]string `json:"renamed_files"`
+	SplitFrom       map[string]string `json:"split_from"`
+	Unscored        []string          `json:"excluded_files"`
+	FileRegressions []struct {
+		Path, Origin, Kind, Aspect string
+	} `json:"file_regressions"`
+	NewSuppressions []struct {
+		Path string
+		Line int
+		Rule string
+	} `json:"new_suppressions"`
+	Gates []string `json:"gates_failed"`
+	Run   struct {
 		Suppressions string `json:"suppressions"`
 		Version      string `json:"polynfi_version"`
 	} `json:"run"`

@@ -75,15 +75,41 @@ type gitChange struct {
 
 // gitChangedPython lists the .py files that differ between commit base and
 // head ("" for the work tree, staged for the index), renames detected.
+//
+// Renames are detected over every changed file, not only *.py (a
+// pathspec would hide a rename's other side from git's detection), so
+// that a .py file renamed to another name (`m.py` -> `m`, `m.txt`) stays
+// paired with its origin and is scored as Python at its new name: the PR
+// gate cannot be fooled by renaming a file out of the scored set. A file
+// renamed from a non-.py name to a .py name is an added file.
 func gitChangedPython(ctx context.Context, root, base, head string) ([]gitChange, error) {
 	args := append([]string{"diff", "--raw", "-z", "-M", "--no-ext-diff", "--no-textconv", "--abbrev=40"}, diffSides(base, head)...)
-	args = append(args, "--", "*.py")
 	out, err := runGit(ctx, root, args...)
 	if err != nil {
 		return nil, err
 	}
-	return parseRawDiff(out)
+	all, err := parseRawDiff(out)
+	if err != nil {
+		return nil, err
+	}
+	var py []gitChange
+	for _, c := range all {
+		oldPy, newPy := isPyPath(c.OldPath), isPyPath(c.NewPath)
+		switch {
+		case oldPy: // modified, deleted, or renamed (to any name)
+			py = append(py, c)
+		case newPy && c.OldPath != "": // renamed from a non-.py name: added
+			c.Status, c.OldPath, c.OldOID = 'A', "", ""
+			py = append(py, c)
+		case newPy:
+			py = append(py, c)
+		}
+	}
+	return py, nil
 }
+
+// isPyPath reports a path with the .py extension.
+func isPyPath(p string) bool { return strings.HasSuffix(p, ".py") }
 
 // diffSides are git diff's arguments for base against head: a commit, ""
 // for the work tree, staged for the index (--cached).

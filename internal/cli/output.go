@@ -136,6 +136,7 @@ func writeDiff(w io.Writer, format string, statistics bool, eng *nfi.Engine, c *
 	case "sarif":
 		return writeDiffSARIF(w, eng, c)
 	case "github":
+		writeGitHubFileView(w, c)
 		return writeGitHub(w, c.findings(), c.out.Invalid, true, c.out.Gates, diffNotice(c))
 	case "gitlab":
 		return writeGitLab(w, c.findings(), c.out.Invalid, c.afterPath)
@@ -580,6 +581,27 @@ func writeDiffMarkdown(w io.Writer, eng *nfi.Engine, c *comparison, maxShown int
 			fmt.Fprintf(w, "| `%s:%d` | %s%s | %s |\n", mdCode(f.Path), f.Diag.Line, f.Diag.RuleID, mdEscape(name), mdEscape(f.Diag.Message))
 		}
 		fmt.Fprint(w, "\n</details>\n")
+	}
+	if len(out.FileRegressions) > 0 {
+		fmt.Fprintln(w, "\n**Files whose own S_p fell** (the regression gate judges each file, whatever the mean does):")
+		for _, r := range out.FileRegressions {
+			fmt.Fprintf(w, "- %s\n", mdEscape(r.String()))
+		}
+	}
+	if len(out.NewSuppressions) > 0 {
+		fmt.Fprintln(w, "\n**Findings silenced by suppressions this change adds** (they count for the gates unless `--allow-new-suppressions`):")
+		for _, s := range out.NewSuppressions {
+			fmt.Fprintf(w, "- `%s:%d` %s %s\n", mdCode(s.Path), s.Line, s.Rule, mdEscape(s.Message))
+		}
+	}
+	if len(out.Unscored) > 0 || len(out.ExcludedSplits) > 0 {
+		fmt.Fprintln(w, "\n**Excluded files this change adds:**")
+		for _, p := range out.ExcludedSplits {
+			fmt.Fprintf(w, "- `%s`: scored all the same (its code comes from a scored file)\n", mdCode(p))
+		}
+		for _, p := range out.Unscored {
+			fmt.Fprintf(w, "- `%s`: not scored\n", mdCode(p))
+		}
 	}
 	if len(out.Gates) > 0 {
 		fmt.Fprintln(w, "\n**Gates failed:**")

@@ -1,0 +1,326 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/polynfi/polynfi/nfi"
+)
+
+// The pull-request gate's view of a change, file by file.
+//
+// S_p of a version is the mean over its files (spec §3), and I_p is the
+// difference of two such means (SWE-NFI Eq. 2); both stay as published
+// and every report prints them. A mean alone cannot gate a pull request:
+// a change that strips the docstrings of one file and adds six small
+// documented files raises the mean (DOC +32 pp), and deleting a poor file
+// raises it too. So the regression gate also looks at each file on its
+// own, where adding or deleting other files changes nothing:
+//
+//   - a file present in both versions (same path, or a git rename,
+//     whatever its new name or directory) regresses an aspect when its own
+//     S_p of that aspect falls;
+//   - an added file whose code mostly comes from a file of the before
+//     version (a split, see splitOrigin) regresses when its S_p falls
+//     below that file's before S_p;
+//   - any other added file is new code: its findings are new findings
+//     (the new-findings gate); a deleted file is never an improvement of
+//     anything the gate looks at;
+//   - a suppression comment (# noqa, # polynfi: noqa) that the change adds
+//     silences nothing for the gate: the finding it hides counts in the
+//     file's S_p for the regression check and as a new finding, unless
+//     --allow-new-suppressions (the suppressions the base already had,
+//     and the settings' per-file-ignores, are honoured as configured).
+
+// fileRegression is one file's drop of one aspect's S_p (in [0, 1]).
+type fileRegression struct {
+	Path string `json:"path"`
+	// Origin is the before file compared with: Path's own before version
+	// (or its name before a rename), or the file an added file was split
+	// from.
+	Origin string `json:"origin"`
+	// Kind is "changed", "renamed" or "split".
+	Kind   string  `json:"kind"`
+	Aspect string  `json:"aspect"`
+	Before float64 `json:"s_p_before"`
+	After  float64 `json:"s_p_after"`
+	// Broken lists the aspect's rules that pass in Origin's before
+	// version and fail in Path's after version.
+	Broken []string `json:"newly_failing_rules,omitempty"`
+}
+
+// String says what regressed, e.g. "pkg/m.py DOC S_p 1.000 -> 0.250
+// (-75.0 pp; newly fails DOC-R01, DOC-R04)".
+func (r fileRegression) String() string {
+	where := r.Path
+	switch r.Kind {
+	case "renamed":
+		where += " (renamed from " + r.Origin + ")"
+	case "split":
+		where += " (split from " + r.Origin + ")"
+	}
+	why := ""
+	if len(r.Broken) > 0 {
+		why = "; newly fails " + strings.Join(r.Broken, ", ")
+	}
+	return fmt.Sprintf("%s %s S_p %.3f -> %.3f (%+.1f pp%s)", where, r.Aspect, r.Before, r.After, pp(r.After-r.Before), why)
+}
+
+// pp converts a fraction to percentage points, one decimal.
+func pp(v float64) float64 { return math.Round(v*1000) / 10 }
+
+// newSuppression is a finding that a suppression comment added by the
+// change silences.
+type newSuppression struct {
+	Path    string `json:"path"`
+	Line    int    `json:"line"`
+	Rule    string `json:"rule"`
+	Kind    string `json:"suppressed"` // nfi.SuppressedNoqa or nfi.SuppressedFile
+	Message string `json:"message"`
+}
+
+// fileView fills c.out's SplitFrom, FileRegressions, NewSuppressions and
+// Findings["newly_suppressed"] (see the comment at the top of this file).
+// allowNew honours the suppressions the change adds.
+func (c *comparison) fileView(allowNew bool) {
+	out := &c.out
+	before := map[string]*nfi.FileScore{}
+	origins := map[string][]byte{}
+	for i := range out.Before {
+		fb := &out.Before[i]
+		before[fb.Path] = fb
+		if fb.Valid && c.content != nil {
+			if src, ok := c.content(nfi.VersionBefore, fb.Path); ok {
+				origins[fb.Path] = src
+			}
+		}
+	}
+	beforeName := func(p string) string {
+		if o, ok := out.Renamed[p]; ok {
+			return o
+		}
+		return p
+	}
+	out.SplitFrom, out.FileRegressions, out.NewSuppressions = nil, nil, nil
+	newly := 0
+	for i := range out.After {
+		fa := &out.After[i]
+		if !fa.Valid {
+			continue
+		}
+		var ns []bool
+		if i < len(c.base.NewlySuppressed) {
+			ns = c.base.NewlySuppressed[i]
+		}
+		for j, d := range diagnostics(fa) {
+			if j < len(ns) && ns[j] {
+				if c.base.newCode && !c.base.inNewCode(i, d.Line, d.EndLine) {
+					continue
+				}
+				out.NewSuppressions = append(out.NewSuppressions, newSuppression{Path: fa.Path, Line: d.Line, Rule: d.RuleID, Kind: d.Suppressed, Message: d.Message})
+				newly++
+			}
+		}
+		if allowNew {
+			ns = nil
+		}
+		fb, kind, origin := before[fa.Path], "changed", fa.Path
+		switch {
+		case fb != nil && beforeName(fa.Path) != fa.Path:
+			kind, origin = "renamed", beforeName(fa.Path)
+		case fb == nil && c.content != nil:
+			src, ok := c.content(nfi.VersionAfter, fa.Path)
+			if !ok {
+				continue
+			}
+			o, ok := splitOrigin(src, origins)
+			if !ok {
+				continue
+			}
+			if out.SplitFrom == nil {
+				out.SplitFrom = map[string]string{}
+			}
+			out.SplitFrom[fa.Path] = beforeName(o)
+			fb, kind, origin = before[o], "split", beforeName(o)
+		}
+		if fb == nil || !fb.Valid {
+			continue
+		}
+		scores, failing := gateScores(fa, ns)
+		for _, a := range nfi.Aspects {
+			vb, okb := fb.Scores.Get(a)
+			va, oka := scores[a]
+			if !okb || !oka || va >= vb-1e-12 {
+				continue
+			}
+			r := fileRegression{Path: fa.Path, Origin: origin, Kind: kind, Aspect: a.Code(), Before: vb, After: va}
+			for _, id := range failing[a] {
+				if rb, ok := fb.Rule(id); ok && rb.Passed {
+					r.Broken = append(r.Broken, id)
+				}
+			}
+			out.FileRegressions = append(out.FileRegressions, r)
+		}
+	}
+	if out.Findings != nil {
+		out.Findings["newly_suppressed"] = newly
+	}
+}
+
+// gateScores returns a valid file's S_p per aspect (passed rules over
+// the rules run, as nfi computes it) and its failing rules per aspect,
+// counting a rule as failed when one of its findings is marked in
+// newly (one flag per diagnostic, in rule order; nil: none).
+func gateScores(fs *nfi.FileScore, newly []bool) (map[nfi.Aspect]float64, map[nfi.Aspect][]string) {
+	total := map[nfi.Aspect]int{}
+	passed := map[nfi.Aspect]int{}
+	failing := map[nfi.Aspect][]string{}
+	k := 0
+	for _, r := range fs.Rules {
+		ok := r.Passed
+		for range r.Diagnostics {
+			if k < len(newly) && newly[k] {
+				ok = false
+			}
+			k++
+		}
+		total[r.Aspect]++
+		if ok {
+			passed[r.Aspect]++
+		} else {
+			failing[r.Aspect] = append(failing[r.Aspect], r.ID)
+		}
+	}
+	scores := map[nfi.Aspect]float64{}
+	for a, n := range total {
+		if n > 0 {
+			scores[a] = float64(passed[a]) / float64(n)
+		}
+	}
+	// Without a newly silenced finding these are fs.Scores exactly; use
+	// them so that the gate and the report never differ by rounding.
+	if !anyTrue(newly) {
+		for _, a := range nfi.Aspects {
+			if v, ok := fs.Scores.Get(a); ok {
+				scores[a] = v
+			}
+		}
+	}
+	return scores, failing
+}
+
+func anyTrue(b []bool) bool {
+	for _, v := range b {
+		if v {
+			return true
+		}
+	}
+	return false
+}
+
+// Split detection. An added file is a split of a before file when at
+// least splitMinLines of its significant lines, and at least half of
+// them, occur in that before file (each before line used once); the
+// before file with the most such lines wins (ties: the first path). A
+// significant line is a stripped line of at least 10 bytes that is not
+// a comment, an import or a line that most modules share (see
+// significantLines). This is the gate's own heuristic, not git's rename
+// detection (which wants half of the larger file: a split into a small
+// new file is never a rename in git's eyes).
+const splitMinLines = 5
+
+// splitOrigin returns the path of the before file src was split from.
+func splitOrigin(src []byte, befores map[string][]byte) (string, bool) {
+	lines := significantLines(src)
+	if len(lines) < splitMinLines {
+		return "", false
+	}
+	paths := make([]string, 0, len(befores))
+	for p := range befores {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	best, bestN := "", 0
+	for _, p := range paths {
+		have := map[string]int{}
+		for _, l := range significantLines(befores[p]) {
+			have[l]++
+		}
+		n := 0
+		for _, l := range lines {
+			if have[l] > 0 {
+				have[l]--
+				n++
+			}
+		}
+		if n > bestN {
+			best, bestN = p, n
+		}
+	}
+	if bestN >= splitMinLines && 2*bestN >= len(lines) {
+		return best, true
+	}
+	return "", false
+}
+
+// significantLines returns the stripped lines of src that can tell where
+// code came from (see splitOrigin).
+func significantLines(src []byte) []string {
+	var out []string
+	for _, raw := range bytes.Split(src, []byte("\n")) {
+		l := string(bytes.TrimSpace(raw))
+		switch {
+		case len(l) < 10, strings.HasPrefix(l, "#"), strings.HasPrefix(l, "import "), strings.HasPrefix(l, "from "),
+			strings.HasPrefix(l, "if __name__ =="), l == "return None", strings.HasPrefix(l, "logger = logging.getLogger"):
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// writeFileView prints the file regressions and the findings silenced by
+// suppressions the change adds (text formats).
+func writeFileView(w io.Writer, out diffOutput) {
+	if len(out.FileRegressions) > 0 {
+		fmt.Fprintln(w, "\nfiles whose own S_p fell (the regression gate judges each file, whatever the mean does):")
+		for _, r := range out.FileRegressions {
+			fmt.Fprintf(w, "  %s\n", r)
+		}
+	}
+	if len(out.NewSuppressions) > 0 {
+		fmt.Fprintln(w, "\nfindings silenced by suppressions this change adds (they count for the gates unless --allow-new-suppressions):")
+		for _, s := range out.NewSuppressions {
+			fmt.Fprintf(w, "  %s:%d: %s %s (%s)\n", s.Path, s.Line, s.Rule, s.Message, s.Kind)
+		}
+	}
+}
+
+// sortedKeys returns m's keys in order.
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// writeGitHubFileView annotates each file whose own S_p fell (an error on
+// the file) and each finding silenced by a suppression the change adds
+// (a warning on its line). Source: GitHub Docs, "Workflow commands for
+// GitHub Actions".
+func writeGitHubFileView(w io.Writer, c *comparison) {
+	for _, r := range c.out.FileRegressions {
+		fmt.Fprintf(w, "::error file=%s,line=1,title=%s::%s\n", ghProp(artifactURI(c.afterPath(r.Path))),
+			ghProp("polynfi regression "+r.Aspect), ghEscape(r.String()))
+	}
+	for _, s := range c.out.NewSuppressions {
+		fmt.Fprintf(w, "::warning file=%s,line=%d,title=%s::%s\n", ghProp(artifactURI(c.afterPath(s.Path))), max(s.Line, 1),
+			ghProp("polynfi "+s.Rule+" (silenced by a suppression this change adds)"), ghEscape(s.Message))
+	}
+}

@@ -1,0 +1,240 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// The PR gate cannot be gamed: each test below builds a real git
+// repository, makes a branch that hides a regression one way or another,
+// and checks that `polynfi diff --base main --fail-on regression` (or
+// new-findings) exits 1 and names the file and why. Each of them exited
+// 0 before the gate judged files one by one (gatefiles.go).
+
+// documentedN is a module of n documented functions (DOC 1.0 on the
+// rules that concern it); undocumentedAt is the same with function k's
+// docstring removed.
+func documentedN(n int) string {
+	var b strings.Builder
+	b.WriteString("\"\"\"Conversions.\"\"\"\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "\n\ndef convert_%d(value_text):\n    \"\"\"Convert value_text, variant %d.\n\n    Args:\n        value_text: the digits.\n    \"\"\"\n", i, i)
+		fmt.Fprintf(&b, "    stripped_value = value_text.strip()\n    parsed_number = int(stripped_value) + %d\n    doubled_number = parsed_number * 2\n    return str(doubled_number)\n", i)
+	}
+	return b.String()
+}
+
+func undocumentedAt(n, k int) string {
+	doc := fmt.Sprintf("    \"\"\"Convert value_text, variant %d.\n\n    Args:\n        value_text: the digits.\n    \"\"\"\n", k)
+	return strings.Replace(documentedN(n), doc, "", 1)
+}
+
+// filler is a small, fully documented module: what a gamer adds to raise
+// the mean.
+func filler(i int) string {
+	return fmt.Sprintf("\"\"\"Constant %d.\"\"\"\n\nVALUE = %d\n", i, i)
+}
+
+// gateRun runs diff --base main with args in dir and returns its JSON,
+// exit code and stderr.
+func gateRun(t *testing.T, args ...string) (diffJSON, int, string) {
+	t.Helper()
+	out, errOut, code := run(t, append([]string{"diff", "--base", "main", "--format", "json", "--isolated"}, args...)...)
+	return decodeDiff(t, out), code, errOut
+}
+
+// wantGate checks exit 1 and a tripped gate that contains every part.
+func wantGate(t *testing.T, what string, d diffJSON, code int, parts ...string) {
+	t.Helper()
+	if code != ExitFindings {
+		t.Fatalf("%s: exit %d, want %d; gates %q, I_p %v", what, code, ExitFindings, d.Gates, d.ImprovementPP)
+	}
+	for _, g := range d.Gates {
+		ok := true
+		for _, p := range parts {
+			ok = ok && strings.Contains(g, p)
+		}
+		if ok {
+			return
+		}
+	}
+	t.Fatalf("%s: no tripped gate names %q: %q", what, parts, d.Gates)
+}
+
+// TestGateDilutionByAddedFiles: stripping one file's docstrings and adding
+// six documented one-line modules raises the mean DOC, but the file's
+// own DOC fell: regression trips and names it; the text, Markdown, SARIF
+// and GitHub outputs name it too.
+func TestGateDilutionByAddedFiles(t *testing.T) {
+	dir := commitTree(t, map[string]string{"pkg/num.py": documented, "pkg/other.py": otherModule})
+	t.Chdir(dir)
+	files := map[string]string{"pkg/num.py": undocumented}
+	for i := 1; i <= 6; i++ {
+		files[fmt.Sprintf("pkg/c%d.py", i)] = filler(i)
+	}
+	branch(t, dir, "game", files)
+	d, code, _ := gateRun(t, "--fail-on", "regression")
+	if d.ImprovementPP["DOC"] <= 0 {
+		t.Fatalf("the fixture no longer raises the mean: DOC %+v pp", d.ImprovementPP["DOC"])
+	}
+	wantGate(t, "dilution", d, code, "regression: pkg/num.py DOC", "newly fails DOC-R01")
+	if len(d.FileRegressions) == 0 || d.FileRegressions[0].Path != "pkg/num.py" || d.FileRegressions[0].Kind != "changed" {
+		t.Fatalf("file_regressions %+v", d.FileRegressions)
+	}
+	// regression:ERR does not look at DOC.
+	if _, code, _ := gateRun(t, "--fail-on", "regression:ERR"); code != ExitOK {
+		t.Fatalf("regression:ERR: exit %d, want 0", code)
+	}
+	for _, f := range []struct{ format, want string }{
+		{"text", "gate failed: regression: pkg/num.py DOC S_p"},
+		{"markdown", "pkg/num.py DOC S\\_p"},
+		{"github", "::error file=pkg/num.py,line=1,title=polynfi regression DOC::pkg/num.py DOC S_p"},
+		{"sarif", `"newly_failing_rules"`},
+	} {
+		out, _, code := run(t, "diff", "--base", "main", "--isolated", "--fail-on", "regression", "--format", f.format)
+		if code != ExitFindings || !strings.Contains(out, f.want) {
+			t.Errorf("%s: exit %d, want 1 and %q in\n%s", f.format, code, f.want, out)
+		}
+	}
+	// score --diff-base applies the same gate.
+	if out, _, code := run(t, "score", "--diff-base", "main", "--isolated", "--fail-on", "regression", "--quiet"); code != ExitFindings ||
+		!strings.Contains(out, "regression: pkg/num.py DOC") {
+		t.Fatalf("score --diff-base: exit %d\n%s", code, out)
+	}
+}
+
+// TestGateDeletedFileIsNoImprovement: deleting a poor module raises the
+// mean so much that a regression of another file disappears in it.
+func TestGateDeletedFileIsNoImprovement(t *testing.T) {
+	poor := "class thing:\n  def A(self,x):\n    try:\n      import os\n      print(x)\n    except:\n      pass\n"
+	dir := commitTree(t, map[string]string{"pkg/num.py": documentedN(8), "pkg/old.py": poor})
+	t.Chdir(dir)
+	branch(t, dir, "game", map[string]string{"pkg/num.py": undocumentedAt(8, 1), "pkg/old.py": ""})
+	d, code, _ := gateRun(t, "--fail-on", "regression")
+	if d.ImprovementPP["DOC"] <= 0 {
+		t.Fatalf("the fixture no longer raises the mean: DOC %+v pp", d.ImprovementPP["DOC"])
+	}
+	wantGate(t, "deleted", d, code, "regression: pkg/num.py DOC", "DOC-R04")
+}
+
+// TestGateRenamedFile: a renamed file (git's rename detection) is compared
+// with its origin, under a .py name, a name without .py, or in an
+// excluded directory.
+func TestGateRenamedFile(t *testing.T) {
+	for _, c := range []struct{ name, to string }{
+		{"py", "pkg/convert.py"},
+		{"no-extension", "pkg/convert"},
+		{"txt", "pkg/convert.txt"},
+		{"excluded-dir", "build/convert.py"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := commitTree(t, map[string]string{"pkg/num.py": documentedN(4), "pkg/other.py": otherModule})
+			t.Chdir(dir)
+			files := map[string]string{"pkg/num.py": "", c.to: undocumentedAt(4, 2)}
+			for i := 1; i <= 6; i++ {
+				files[fmt.Sprintf("pkg/c%d.py", i)] = filler(i)
+			}
+			branch(t, dir, "game", files)
+			d, code, _ := gateRun(t, "--fail-on", "regression")
+			wantGate(t, c.name, d, code, "regression: "+c.to+" (renamed from pkg/num.py) DOC", "DOC-R04")
+			if d.Renamed[c.to] != "pkg/num.py" {
+				t.Fatalf("renamed_files %v", d.Renamed)
+			}
+		})
+	}
+}
+
+// TestGateSplitFile: a function moved out of a module into a new one
+// loses its docstring on the way; the new module (also in an excluded
+// directory) is compared with the module it was split from.
+func TestGateSplitFile(t *testing.T) {
+	for _, c := range []struct{ name, to string }{
+		{"new-module", "pkg/split.py"},
+		{"excluded-dir", "build/split.py"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := commitTree(t, map[string]string{"pkg/num.py": documentedN(4)})
+			t.Chdir(dir)
+			whole := undocumentedAt(4, 3)
+			at := strings.Index(whole, "\n\ndef convert_3")
+			files := map[string]string{
+				"pkg/num.py": whole[:at+1],
+				c.to:         "\"\"\"Conversions, split.\"\"\"\n" + whole[at:],
+			}
+			for i := 1; i <= 6; i++ {
+				files[fmt.Sprintf("pkg/c%d.py", i)] = filler(i)
+			}
+			branch(t, dir, "game", files)
+			d, code, _ := gateRun(t, "--fail-on", "regression")
+			wantGate(t, c.name, d, code, "regression: "+c.to+" (split from pkg/num.py) DOC", "DOC-R04")
+			if d.SplitFrom[c.to] != "pkg/num.py" {
+				t.Fatalf("split_from %v", d.SplitFrom)
+			}
+		})
+	}
+}
+
+// TestGateUnrelatedExcludedFileNotScored: an excluded file the change adds
+// that comes from nowhere is named, not scored, and trips nothing.
+func TestGateUnrelatedExcludedFileNotScored(t *testing.T) {
+	dir := commitTree(t, map[string]string{"pkg/num.py": documentedN(2)})
+	t.Chdir(dir)
+	gen := "TABLE_ALPHA = [1, 2, 3]\nTABLE_BETA = [4, 5, 6]\nTABLE_GAMMA = [7, 8, 9]\n\n\ndef lookup(index):\n    try:\n        return TABLE_ALPHA[index]\n    except:\n        return TABLE_BETA[index] + TABLE_GAMMA[index]\n"
+	branch(t, dir, "vendor", map[string]string{"build/gen.py": gen, "pkg/num.py": documentedN(3)})
+	d, code, _ := gateRun(t, "--fail-on", "regression")
+	if code != ExitOK || len(d.Unscored) != 1 || d.Unscored[0] != "build/gen.py" || len(d.After) != 1 {
+		t.Fatalf("exit %d, excluded_files %v, after %v, gates %q", code, d.Unscored, d.After, d.Gates)
+	}
+}
+
+// TestGateNewSuppressions: a `# noqa` (or a file-level `# polynfi: noqa`)
+// that the change adds does not hide a finding from the gates; one the
+// base already had is honoured; --allow-new-suppressions honours all.
+func TestGateNewSuppressions(t *testing.T) {
+	noqa := strings.Replace(bareExcept, "    except:\n", "    except:  # noqa\n", 1)
+	t.Run("line", func(t *testing.T) {
+		dir := commitTree(t, map[string]string{"pkg/num.py": undocumented})
+		t.Chdir(dir)
+		branch(t, dir, "game", map[string]string{"pkg/num.py": noqa})
+		d, code, _ := gateRun(t, "--fail-on", "regression")
+		wantGate(t, "noqa regression", d, code, "regression: pkg/num.py ERR")
+		d, code, _ = gateRun(t, "--fail-on", "new-findings")
+		wantGate(t, "noqa new-findings", d, code, "silenced by suppressions this change adds", "pkg/num.py:4")
+		if len(d.NewSuppressions) != 1 || d.NewSuppressions[0].Line != 4 || d.Findings["newly_suppressed"] != 1 {
+			t.Fatalf("new_suppressions %+v, findings %v", d.NewSuppressions, d.Findings)
+		}
+		if d, code, _ := gateRun(t, "--fail-on", "regression,new-findings", "--allow-new-suppressions"); code != ExitOK {
+			t.Fatalf("--allow-new-suppressions: exit %d, gates %q", code, d.Gates)
+		}
+	})
+	t.Run("file-level", func(t *testing.T) {
+		dir := commitTree(t, map[string]string{"pkg/num.py": undocumented})
+		t.Chdir(dir)
+		branch(t, dir, "game", map[string]string{"pkg/num.py": "# polynfi: noqa\n" + bareExcept})
+		d, code, _ := gateRun(t, "--fail-on", "regression")
+		wantGate(t, "file noqa", d, code, "regression: pkg/num.py ERR")
+	})
+	t.Run("base-already-had-it", func(t *testing.T) {
+		dir := commitTree(t, map[string]string{"pkg/num.py": noqa})
+		t.Chdir(dir)
+		branch(t, dir, "edit", map[string]string{"pkg/num.py": noqa + "\n\nLIMIT = 3\n"})
+		if d, code, _ := gateRun(t, "--fail-on", "regression,new-findings"); code != ExitOK || len(d.NewSuppressions) != 0 {
+			t.Fatalf("exit %d, gates %q, new_suppressions %+v", code, d.Gates, d.NewSuppressions)
+		}
+	})
+}
+
+// TestGateBrokenFileStillTrips: a file that stops parsing cannot be
+// diluted either (the comparison is undefined; unchanged behaviour).
+func TestGateBrokenFileStillTrips(t *testing.T) {
+	dir := commitTree(t, map[string]string{"pkg/num.py": documented, "pkg/other.py": otherModule})
+	t.Chdir(dir)
+	files := map[string]string{"pkg/other.py": "def other(x:\n    return x\n"}
+	for i := 1; i <= 6; i++ {
+		files[fmt.Sprintf("pkg/c%d.py", i)] = filler(i)
+	}
+	branch(t, dir, "game", files)
+	d, code, _ := gateRun(t, "--fail-on", "regression")
+	wantGate(t, "broken", d, code, "regression: the comparison is undefined")
+}
