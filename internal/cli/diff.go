@@ -46,6 +46,10 @@ type diffOutput struct {
 	// FileRegressions lists, per file and aspect, each drop of a file's
 	// own S_p that the PR gate's regression check sees (see gatefiles.go).
 	FileRegressions []fileRegression `json:"file_regressions,omitempty"`
+	// SettingsFromBase, when the change edits the settings, names the
+	// settings file of the before version that both versions were scored
+	// with ("(defaults)": none); see gatesettings.go.
+	SettingsFromBase string `json:"settings_from_base,omitempty"`
 	// NewSuppressions lists the findings that a suppression comment added
 	// by the change silences (see gatefiles.go).
 	NewSuppressions []newSuppression `json:"new_suppressions,omitempty"`
@@ -164,6 +168,16 @@ that does not exist, git failure, I/O).`,
 			if err != nil {
 				return err
 			}
+			settingsNote := ""
+			if base != "" {
+				h := head
+				if h == "" {
+					h = "HEAD"
+				}
+				if eng, settingsNote, err = ef.baseSettings(e, eng, base, h, !noMerge); err != nil {
+					return err
+				}
+			}
 			gates, err := gf.gates(eng.Settings, true)
 			if err != nil {
 				return err
@@ -180,6 +194,7 @@ that does not exist, git failure, I/O).`,
 			if err != nil {
 				return err
 			}
+			c.out.SettingsFromBase = settingsNote
 			c.finish(newCode)
 			c.out.Gates = gates.check(c)
 			err = of.write(e, func(w io.Writer) error {
@@ -372,6 +387,9 @@ func writeDiffText(w io.Writer, eng *nfi.Engine, c *comparison, maxShown int) er
 	}
 	for _, p := range out.Unscored {
 		fmt.Fprintf(tw, "not scored (excluded by the settings): %s\n", p)
+	}
+	if out.SettingsFromBase != "" {
+		fmt.Fprintf(tw, "settings: this change edits them; both versions scored with the before version's (%s)\n", out.SettingsFromBase)
 	}
 	fmt.Fprintln(tw)
 	for _, f := range out.Invalid {

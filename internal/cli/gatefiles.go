@@ -315,6 +315,10 @@ func sortedKeys(m map[string]string) []string {
 // (a warning on its line). Source: GitHub Docs, "Workflow commands for
 // GitHub Actions".
 func writeGitHubFileView(w io.Writer, c *comparison) {
+	if c.out.SettingsFromBase != "" {
+		fmt.Fprintf(w, "::warning title=%s::%s\n", ghProp("polynfi settings"),
+			ghEscape("this change edits the polynfi settings; both versions were scored with the before version's ("+c.out.SettingsFromBase+")"))
+	}
 	for _, r := range c.out.FileRegressions {
 		fmt.Fprintf(w, "::error file=%s,line=1,title=%s::%s\n", ghProp(artifactURI(c.afterPath(r.Path))),
 			ghProp("polynfi regression "+r.Aspect), ghEscape(r.String()))

@@ -99,6 +99,12 @@ func (f *engineFlags) engine(start string) (*nfi.Engine, error) {
 			return nil, fmt.Errorf("load settings: %w", err)
 		}
 	}
+	return f.engineWith(cat, minor, s)
+}
+
+// engineWith builds the engine from settings s (as loaded from a file)
+// and the flags, which override or add to them.
+func (f *engineFlags) engineWith(cat *nfi.Catalog, minor int, s nfi.Settings) (*nfi.Engine, error) {
 	if len(f.selects) > 0 {
 		s.Select = f.selects
 	}

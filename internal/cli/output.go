@@ -594,6 +594,9 @@ func writeDiffMarkdown(w io.Writer, eng *nfi.Engine, c *comparison, maxShown int
 			fmt.Fprintf(w, "- `%s:%d` %s %s\n", mdCode(s.Path), s.Line, s.Rule, mdEscape(s.Message))
 		}
 	}
+	if out.SettingsFromBase != "" {
+		fmt.Fprintf(w, "\n**Settings:** this change edits them; both versions were scored with the before version's (`%s`). The new settings apply once merged.\n", mdCode(out.SettingsFromBase))
+	}
 	if len(out.Unscored) > 0 || len(out.ExcludedSplits) > 0 {
 		fmt.Fprintln(w, "\n**Excluded files this change adds:**")
 		for _, p := range out.ExcludedSplits {

@@ -238,3 +238,53 @@ func TestGateBrokenFileStillTrips(t *testing.T) {
 	d, code, _ := gateRun(t, "--fail-on", "regression")
 	wantGate(t, "broken", d, code, "regression: the comparison is undefined")
 }
+
+// TestGateSettingsEditedByTheChange: a change that edits the settings
+// (ignores DOC, adds a per-file-ignore, excludes its file, or drops the
+// [gate] table) is scored with the settings of the before version.
+func TestGateSettingsEditedByTheChange(t *testing.T) {
+	for _, c := range []struct{ name, file, settings string }{
+		{"ignore", "polynfi.toml", "ignore = [\"DOC\"]\n"},
+		{"per-file-ignores", "polynfi.toml", "[per-file-ignores]\n\"pkg/*\" = [\"DOC\"]\n"},
+		{"exclude", "polynfi.toml", "extend-exclude = [\"pkg\"]\n"},
+		{"new-pyproject", "pyproject.toml", "[tool.polynfi]\nignore = [\"DOC-R01\", \"DOC-R04\", \"DOC-T01\"]\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := commitTree(t, map[string]string{"pkg/num.py": documented, "polynfi.toml": "[gate]\nfail-on = [\"regression\"]\n"})
+			t.Chdir(dir)
+			settings := c.settings
+			if c.file == "polynfi.toml" {
+				settings += "\n[gate]\nfail-on = []\n"
+			}
+			files := map[string]string{"pkg/num.py": undocumented, c.file: settings}
+			if c.file != "polynfi.toml" {
+				files["polynfi.toml"] = ""
+			}
+			branch(t, dir, "game", files)
+			out, errOut, code := run(t, "diff", "--base", "main", "--format", "json")
+			if out == "" {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			d := decodeDiff(t, out)
+			if code != ExitFindings || !strings.Contains(strings.Join(d.Gates, "\n"), "regression: pkg/num.py DOC") {
+				t.Fatalf("exit %d, gates %q, I_p %v\n%s", code, d.Gates, d.ImprovementPP, errOut)
+			}
+			if !strings.Contains(out, `"settings_from_base": "polynfi.toml"`) {
+				t.Fatalf("settings_from_base missing:\n%s", out)
+			}
+			// score --diff-base from the work tree: the same.
+			if out, _, code := run(t, "score", "--diff-base", "main", "--quiet"); code != ExitFindings ||
+				!strings.Contains(out, "settings: this change edits them") {
+				t.Fatalf("score --diff-base: exit %d\n%s", code, out)
+			}
+		})
+	}
+	// Settings the change does not touch apply as they are.
+	dir := commitTree(t, map[string]string{"pkg/num.py": documented, "polynfi.toml": "ignore = [\"DOC\"]\n"})
+	t.Chdir(dir)
+	branch(t, dir, "plain", map[string]string{"pkg/num.py": undocumented})
+	out, _, code := run(t, "diff", "--base", "main", "--format", "json", "--fail-on", "regression")
+	if d := decodeDiff(t, out); code != ExitOK || strings.Contains(out, "settings_from_base") {
+		t.Fatalf("untouched settings: exit %d, gates %q", code, d.Gates)
+	}
+}

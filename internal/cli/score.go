@@ -107,6 +107,16 @@ settings): then 1; 3 when a PATH does not exist or a file cannot be read
 			if err != nil {
 				return err
 			}
+			settingsNote := ""
+			if diffBase != "" && !stdin {
+				head := ""
+				if stagedOnly {
+					head = staged
+				}
+				if eng, settingsNote, err = ef.baseSettings(e, eng, diffBase, head, true); err != nil {
+					return err
+				}
+			}
 			gates, err := gf.gates(eng.Settings, diffBase != "")
 			if err != nil {
 				return err
@@ -128,6 +138,7 @@ settings): then 1; 3 when a PATH does not exist or a file cannot be read
 				if cmp, err = gitComparison(e, eng, &ef, diffBase, head, true); err != nil {
 					return err
 				}
+				cmp.out.SettingsFromBase = settingsNote
 				cmp.finish(newCode)
 			case stdin:
 			default:
@@ -451,6 +462,10 @@ func (t *textScoreSink) close(s scoreSummary) error {
 	}
 	if t.cmp != nil {
 		fmt.Fprintf(t.w, "compared with %s at %s: %s\n", t.cmp.labels[0], short(t.cmp.out.Git.MergeBase), diffNotice(t.cmp))
+		if t.cmp.out.SettingsFromBase != "" {
+			fmt.Fprintf(t.w, "settings: this change edits them; both versions scored with the before version's (%s)\n", t.cmp.out.SettingsFromBase)
+		}
+		writeFileView(t.w, t.cmp.out)
 	}
 	for _, g := range s.Gates {
 		fmt.Fprintf(t.w, "gate failed: %s\n", g)
