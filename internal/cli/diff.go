@@ -139,6 +139,16 @@ that breaks a file can never show an improvement. A version with no Python
 file at all (a change that touches none, or only adds or only deletes
 files) has no S_p, so I_p is not printed either, but that is no failure.
 
+The PR gate (--fail-on regression, new-findings) also judges each file on
+its own, whatever the mean does: a file in both versions (renames followed,
+also to a name without .py or into an excluded directory) whose own S_p of
+an aspect falls; an added file split from a file of the change, against
+that file; any other added file whose S_p is below the before version's
+mean; findings silenced by # noqa comments the change adds count
+(--allow-new-suppressions honours them); a change that edits the settings
+is scored with the before version's settings. See README, "The
+pull-request gate's exact rules".
+
 Formats: text, json, sarif (after results with baselineState), github
 (workflow annotations of new findings), gitlab (Code Quality JSON), junit
 (JUnit XML), markdown (a pull-request summary). --statistics prints the

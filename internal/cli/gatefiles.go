@@ -27,9 +27,11 @@ import (
 //   - an added file whose code mostly comes from a file of the before
 //     version (a split, see splitOrigin) regresses when its S_p falls
 //     below that file's before S_p;
-//   - any other added file is new code: its findings are new findings
-//     (the new-findings gate); a deleted file is never an improvement of
-//     anything the gate looks at;
+//   - any other added file regresses an aspect when its S_p is below the
+//     before version's mean S_p: adding that file alone would lower the
+//     mean, and other added files cannot offset it; its findings are new
+//     findings (the new-findings gate); a deleted file is never an
+//     improvement of anything the gate looks at;
 //   - a suppression comment (# noqa, # polynfi: noqa) that the change adds
 //     silences nothing for the gate: the finding it hides counts in the
 //     file's S_p for the regression check and as a new finding, unless
@@ -42,8 +44,9 @@ type fileRegression struct {
 	// Origin is the before file compared with: Path's own before version
 	// (or its name before a rename), or the file an added file was split
 	// from.
-	Origin string `json:"origin"`
-	// Kind is "changed", "renamed" or "split".
+	Origin string `json:"origin,omitempty"`
+	// Kind is "changed", "renamed", "split" or "added" (then Before is
+	// the before version's mean S_p, and Origin is empty).
 	Kind   string  `json:"kind"`
 	Aspect string  `json:"aspect"`
 	Before float64 `json:"s_p_before"`
@@ -58,6 +61,12 @@ type fileRegression struct {
 func (r fileRegression) String() string {
 	where := r.Path
 	switch r.Kind {
+	case "added":
+		why := ""
+		if len(r.Broken) > 0 {
+			why = "; fails " + strings.Join(r.Broken, ", ")
+		}
+		return fmt.Sprintf("%s (added) %s S_p %.3f < %.3f, the before version's mean (%+.1f pp%s)", r.Path, r.Aspect, r.After, r.Before, pp(r.After-r.Before), why)
 	case "renamed":
 		where += " (renamed from " + r.Origin + ")"
 	case "split":
@@ -139,6 +148,7 @@ func (c *comparison) fileView(allowNew bool) {
 			}
 			o, ok := splitOrigin(src, origins)
 			if !ok {
+				c.addedRegressions(fa, ns)
 				continue
 			}
 			if out.SplitFrom == nil {
@@ -168,6 +178,24 @@ func (c *comparison) fileView(allowNew bool) {
 	}
 	if out.Findings != nil {
 		out.Findings["newly_suppressed"] = newly
+	}
+}
+
+// addedRegressions adds the regressions of added file fa (not a split):
+// each aspect whose S_p in fa is below the before version's mean S_p,
+// i.e. where adding fa alone would lower the mean (the published mean
+// gate's verdict on the file by itself, which other added files cannot
+// offset). ns marks newly suppressed findings (see gateScores).
+func (c *comparison) addedRegressions(fa *nfi.FileScore, ns []bool) {
+	scores, failing := gateScores(fa, ns)
+	for _, a := range nfi.Aspects {
+		mb, okb := c.out.Delta.Before.Get(a)
+		va, oka := scores[a]
+		if !okb || !oka || va >= mb-1e-12 {
+			continue
+		}
+		c.out.FileRegressions = append(c.out.FileRegressions, fileRegression{Path: fa.Path, Kind: "added", Aspect: a.Code(),
+			Before: mb, After: va, Broken: failing[a]})
 	}
 }
 

@@ -288,3 +288,26 @@ func TestGateSettingsEditedByTheChange(t *testing.T) {
 		t.Fatalf("untouched settings: exit %d, gates %q", code, d.Gates)
 	}
 }
+
+// TestGateAddedFileDiluted: an added module that would lower the mean on
+// its own (a bare except, no docstrings) still trips regression when six
+// documented modules added with it raise the mean.
+func TestGateAddedFileDiluted(t *testing.T) {
+	bad := "def load(path_name):\n    try:\n        return open(path_name).read()\n    except:\n        return ''\n"
+	dir := commitTree(t, map[string]string{"pkg/num.py": documented, "pkg/old.py": bareExcept})
+	t.Chdir(dir)
+	files := map[string]string{"pkg/num.py": documented + "\n\nLIMIT = 3\n", "pkg/old.py": bareExcept + "\n\nLIMIT = 3\n", "pkg/bad.py": bad}
+	for i := 1; i <= 6; i++ {
+		files[fmt.Sprintf("pkg/c%d.py", i)] = filler(i)
+	}
+	branch(t, dir, "game", files)
+	d, code, _ := gateRun(t, "--fail-on", "regression")
+	if d.ImprovementPP["ERR"] <= 0 {
+		t.Fatalf("the fixture no longer hides the added file in the mean: ERR %+v pp", d.ImprovementPP["ERR"])
+	}
+	wantGate(t, "added", d, code, "regression: pkg/bad.py (added) ERR", "ERR-P01")
+	// Alone, the same file trips the mean gate as before.
+	branch(t, dir, "alone", map[string]string{"pkg/bad.py": bad, "pkg/num.py": documented + "\n\nLIMIT = 3\n"})
+	d, code, _ = gateRun(t, "--fail-on", "regression")
+	wantGate(t, "alone", d, code, "regression: ERR I_p")
+}

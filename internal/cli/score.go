@@ -47,7 +47,8 @@ named by --stdin-filename (for per-file-ignores and the output).
 of REF and HEAD and the work tree (committed, staged, unstaged and untracked
 changes), and compares them with their versions at that merge base (read
 from git objects), so that the regression and new-findings gates apply;
---new-code keeps only findings on added or changed lines. --staged compares
+--new-code keeps only findings on added or changed lines; the regression
+gate judges each file on its own too (see polynfi diff --help). --staged compares
 the index instead of the work tree (what the next commit records; unstaged
 and untracked files are left out), as a pre-commit hook wants.
 
