@@ -33,7 +33,7 @@ type diffOutput struct {
 	// Renamed maps an after path to its before path (git comparisons).
 	Renamed map[string]string `json:"renamed_files,omitempty"`
 	// SplitFrom maps an added file whose code mostly comes from a file of
-	// the before version to that file's path (see splitOrigin); the PR
+	// the before version to that file's path (see splitIndex); the PR
 	// gate compares the two.
 	SplitFrom map[string]string `json:"split_from,omitempty"`
 	// ExcludedSplits lists added files in excluded paths that are scored

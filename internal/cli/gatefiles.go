@@ -25,7 +25,7 @@ import (
 //     whatever its new name or directory) regresses an aspect when its own
 //     S_p of that aspect falls;
 //   - an added file whose code mostly comes from a file of the before
-//     version (a split, see splitOrigin) regresses when its S_p falls
+//     version (a split, see splitIndex) regresses when its S_p falls
 //     below that file's before S_p;
 //   - any other added file regresses an aspect when its S_p is below the
 //     before version's mean S_p: adding that file alone would lower the
@@ -115,6 +115,7 @@ func (c *comparison) fileView(allowNew bool) {
 		return p
 	}
 	out.SplitFrom, out.FileRegressions, out.NewSuppressions = nil, nil, nil
+	var splits *splitIndex // built on the first added file
 	newly := 0
 	for i := range out.After {
 		fa := &out.After[i]
@@ -146,7 +147,10 @@ func (c *comparison) fileView(allowNew bool) {
 			if !ok {
 				continue
 			}
-			o, ok := splitOrigin(src, origins)
+			if splits == nil {
+				splits = newSplitIndex(origins)
+			}
+			o, ok := splits.origin(src)
 			if !ok {
 				c.addedRegressions(fa, ns)
 				continue
@@ -261,32 +265,48 @@ func anyTrue(b []bool) bool {
 // new file is never a rename in git's eyes).
 const splitMinLines = 5
 
-// splitOrigin returns the path of the before file src was split from.
-func splitOrigin(src []byte, befores map[string][]byte) (string, bool) {
+// splitIndex holds the significant lines of the before files a split
+// may come from, counted per file (see splitIndex).
+type splitIndex struct {
+	paths []string
+	lines []map[string]int
+}
+
+// newSplitIndex indexes the before files (path -> content).
+func newSplitIndex(befores map[string][]byte) *splitIndex {
+	x := &splitIndex{}
+	for p := range befores {
+		x.paths = append(x.paths, p)
+	}
+	sort.Strings(x.paths)
+	for _, p := range x.paths {
+		m := map[string]int{}
+		for _, l := range significantLines(befores[p]) {
+			m[l]++
+		}
+		x.lines = append(x.lines, m)
+	}
+	return x
+}
+
+// origin returns the path of the before file src was split from.
+func (x *splitIndex) origin(src []byte) (string, bool) {
 	lines := significantLines(src)
 	if len(lines) < splitMinLines {
 		return "", false
 	}
-	paths := make([]string, 0, len(befores))
-	for p := range befores {
-		paths = append(paths, p)
+	count := map[string]int{}
+	for _, l := range lines {
+		count[l]++
 	}
-	sort.Strings(paths)
 	best, bestN := "", 0
-	for _, p := range paths {
-		have := map[string]int{}
-		for _, l := range significantLines(befores[p]) {
-			have[l]++
-		}
+	for k, have := range x.lines {
 		n := 0
-		for _, l := range lines {
-			if have[l] > 0 {
-				have[l]--
-				n++
-			}
+		for l, c := range count {
+			n += min(c, have[l])
 		}
 		if n > bestN {
-			best, bestN = p, n
+			best, bestN = x.paths[k], n
 		}
 	}
 	if bestN >= splitMinLines && 2*bestN >= len(lines) {
@@ -296,7 +316,7 @@ func splitOrigin(src []byte, befores map[string][]byte) (string, bool) {
 }
 
 // significantLines returns the stripped lines of src that can tell where
-// code came from (see splitOrigin).
+// code came from (see splitIndex).
 func significantLines(src []byte) []string {
 	var out []string
 	for _, raw := range bytes.Split(src, []byte("\n")) {

@@ -90,7 +90,7 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 	// of a rename of a file that is scored (moving a file into, or out of,
 	// an excluded directory keeps it paired and scored). Added excluded
 	// files are kept apart: one whose code comes from a file of the change
-	// is scored as a split of it (see splitOrigin); the others are listed
+	// is scored as a split of it (see splitIndex); the others are listed
 	// as not scored.
 	keep := changes[:0]
 	var excludedAdded []gitChange
@@ -173,13 +173,14 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 				origins[j.path] = j.src
 			}
 		}
+		splits := newSplitIndex(origins)
 		for _, ch := range excludedAdded {
 			n := len(jobs)
 			if err := read(nfi.VersionAfter, ch.NewPath, ch.NewOID, ch.NewPath); err != nil {
 				return nil, err
 			}
 			j := jobs[n]
-			if _, ok := splitOrigin(j.src, origins); ok && !j.done {
+			if _, ok := splits.origin(j.src); ok && !j.done {
 				c.out.Added = append(c.out.Added, ch.NewPath)
 				c.out.ExcludedSplits = append(c.out.ExcludedSplits, ch.NewPath)
 				continue
