@@ -228,6 +228,36 @@ func (m *Manifest) Merge(instances []ManifestInstance, units []ManifestUnit) {
 	}
 }
 
+// InstancesMissingAUnit returns the instances of m's evaluated set that at
+// least one (model, run) pair of m's units has no unit for: each has a
+// missing unit in the report.
+func (m *Manifest) InstancesMissingAUnit() map[string]bool {
+	type pr struct {
+		model string
+		run   int
+	}
+	has := map[pr]map[string]bool{}
+	for _, u := range m.Units {
+		p := pr{u.Model, u.Run}
+		if has[p] == nil {
+			has[p] = map[string]bool{}
+		}
+		has[p][u.InstanceID] = true
+	}
+	out := map[string]bool{}
+	for _, x := range m.Instances {
+		if len(has) == 0 {
+			out[x.InstanceID] = true
+		}
+		for _, ids := range has {
+			if !ids[x.InstanceID] {
+				out[x.InstanceID] = true
+			}
+		}
+	}
+	return out
+}
+
 func unitLess(a, b Key) bool {
 	if a.InstanceID != b.InstanceID {
 		return a.InstanceID < b.InstanceID

@@ -142,7 +142,9 @@ func Compare(labelA string, a []CompareUnit, labelB string, b []CompareUnit) Com
 func HarnessCompareUnits(r *Harness, model string) []CompareUnit {
 	var out []CompareUnit
 	for _, u := range r.Polynfi.UnitResults {
-		if u.Outcome != "missing" && u.Model != model {
+		// A missing unit carries the model of the (model, run) pair it is
+		// missing from: only this model's count.
+		if u.Model != model {
 			continue
 		}
 		cu := CompareUnit{Key: fmt.Sprintf("%s#%d", u.InstanceID, u.Run), Resolved: u.Outcome == "resolved", Outcome: u.Outcome}

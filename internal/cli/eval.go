@@ -549,24 +549,28 @@ func printEvalSummary(w io.Writer, r *report.Harness, reportPath string) error {
 // runMetricsOnly computes retrieval metrics without running any test, as
 // SWE-PolyBench's --metrics-only, and writes OUT/metrics.json.
 func runMetricsOnly(e *env, o evalOptions, in *evalInputs, ropts *retrieval.Options) error {
+	if len(in.jobs) == 0 {
+		// As a full eval: nothing to score is an input error (exit 3),
+		// not a table of zeros.
+		return fmt.Errorf("nothing could be evaluated: no valid prediction for an instance of %s in %s (%d input errors)",
+			o.dataset, in.predName, len(in.inputErrors))
+	}
 	repos := harness.NewRepos(o.reposDir, filepath.Join(os.TempDir(), "polynfi-repos-cache"))
 	if o.out != "" {
+		// OUT is claimed before anything is written into it (.repos), and
+		// a run directory of another kind is refused: its manifest would be
+		// replaced and its records would drop out of its report.
+		if kind, _, err := harness.RunDirKind(o.out); err == nil && kind != "" && kind != harness.KindMetricsOnly {
+			return usagef("--metrics-only --out %s: %s already holds a %s run; its report would lose the stored records. Give another --out", o.out, o.out, kind)
+		}
+		if err := harness.ClaimDir(o.out); err != nil {
+			return err
+		}
 		repos.CacheDir = filepath.Join(o.out, ".repos")
 	}
 	var ms []retrieval.InstanceMetrics
 	var errs []error
-	// An instance without a prediction is scored as an empty one and stays
-	// in the means, as SWE-PolyBench merges predictions into the dataset.
-	jobs := append([]harness.Job(nil), in.jobs...)
-	predicted := map[string]bool{}
-	for _, j := range in.jobs {
-		predicted[j.Instance.InstanceID] = true
-	}
-	for _, x := range in.instances {
-		if !predicted[x.InstanceID] {
-			jobs = append(jobs, harness.Job{Instance: x, Prediction: dataset.Prediction{InstanceID: x.InstanceID}})
-		}
-	}
+	jobs := metricsOnlyJobs(in)
 	for _, j := range jobs {
 		if e.ctx.Err() != nil {
 			return e.ctx.Err()
@@ -607,9 +611,6 @@ func runMetricsOnly(e *env, o evalOptions, in *evalInputs, ropts *retrieval.Opti
 		return err
 	}
 	if o.out != "" {
-		if err := harness.ClaimDir(o.out); err != nil {
-			return err
-		}
 		if err := harness.WriteFileAtomic(filepath.Join(o.out, "metrics.json"), append(data, '\n')); err != nil {
 			return err
 		}
@@ -625,6 +626,38 @@ func runMetricsOnly(e *env, o evalOptions, in *evalInputs, ropts *retrieval.Opti
 		return err
 	}
 	return errors.Join(errs...)
+}
+
+// metricsOnlyJobs returns the jobs of a --metrics-only run: every
+// prediction, and for every (model, run) pair of the predictions, an empty
+// prediction of each instance that pair has none for. A missing prediction
+// is scored as an empty one and stays in the means (counting 0), as
+// SWE-PolyBench merges predictions into the dataset, per model as in a
+// full eval.
+func metricsOnlyJobs(in *evalInputs) []harness.Job {
+	jobs := append([]harness.Job(nil), in.jobs...)
+	type pr struct {
+		model string
+		run   int
+	}
+	var pairs []pr
+	have := map[pr]map[string]bool{}
+	for _, j := range in.jobs {
+		p := pr{j.Prediction.ModelNameOrPath, j.Prediction.Run}
+		if have[p] == nil {
+			have[p] = map[string]bool{}
+			pairs = append(pairs, p)
+		}
+		have[p][j.Instance.InstanceID] = true
+	}
+	for _, p := range pairs {
+		for _, x := range in.instances {
+			if !have[p][x.InstanceID] {
+				jobs = append(jobs, harness.Job{Instance: x, Prediction: dataset.Prediction{InstanceID: x.InstanceID, ModelNameOrPath: p.model, Run: p.run}})
+			}
+		}
+	}
+	return jobs
 }
 
 // startManifest merges this call's evaluated set and predictions into
@@ -654,21 +687,37 @@ func startManifest(e *env, o evalOptions, in *evalInputs, h *harness.Harness, mo
 	}
 	man.Complete, man.Finished = false, time.Time{}
 	man.NoteVersion(polynfiVersion())
-	predicted := map[string]bool{}
 	var units []harness.ManifestUnit
 	for _, j := range in.jobs {
-		predicted[j.Instance.InstanceID] = true
 		units = append(units, harness.ManifestUnit{Key: j.Key(), Empty: j.Prediction.Empty()})
 	}
 	var insts []harness.ManifestInstance
 	for _, x := range in.instances {
-		mi := harness.ManifestInstance{InstanceID: x.InstanceID, Repo: x.Repo, Language: x.Language, TaskCategory: x.TaskCategory}
-		if !predicted[x.InstanceID] {
-			mi.EmptyRetrieval = h.EmptyPredictionMetrics(e.ctx, x)
-		}
-		insts = append(insts, mi)
+		insts = append(insts, harness.ManifestInstance{InstanceID: x.InstanceID, Repo: x.Repo, Language: x.Language, TaskCategory: x.TaskCategory})
 	}
 	man.Merge(insts, units)
+	// An instance that some (model, run) pair of the run (over every eval
+	// call into OUT) has no prediction for keeps the metrics of an empty
+	// prediction: that pair's missing unit counts 0 in the localization
+	// means, whether or not another model predicted the instance.
+	need := man.InstancesMissingAUnit()
+	inCall := map[string]bool{}
+	for _, x := range in.instances {
+		inCall[x.InstanceID] = true
+	}
+	for i := range man.Instances {
+		mi := &man.Instances[i]
+		switch {
+		case !need[mi.InstanceID]:
+			mi.EmptyRetrieval = nil
+		case inCall[mi.InstanceID] || mi.EmptyRetrieval == nil:
+			for _, x := range in.instances {
+				if x.InstanceID == mi.InstanceID {
+					mi.EmptyRetrieval = h.EmptyPredictionMetrics(e.ctx, x)
+				}
+			}
+		}
+	}
 	return man, man.Write(o.out)
 }
 

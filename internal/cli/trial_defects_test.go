@@ -1,0 +1,193 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/report"
+	"github.com/polynfi/polynfi/retrieval"
+)
+
+// Tests of the defects the fresh-eyes trial of main b721a94 found
+// (issue #16), each written from the defect's description.
+
+// twoModelPredictions writes, for the evalFixture dataset of n instances,
+// model alpha's gold patch for every instance and model beta's gold patch
+// for every instance but the last (beta's prediction of it is missing),
+// into two files.
+func twoModelPredictions(t *testing.T, n int) (alpha, beta string) {
+	t.Helper()
+	patch := "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+two\n"
+	dir := t.TempDir()
+	write := func(model string, k int) string {
+		var b strings.Builder
+		for i := 0; i < k; i++ {
+			line, _ := json.Marshal(map[string]any{"instance_id": fmt.Sprintf("acme__echo-%d", i), "model_name_or_path": model, "model_patch": patch})
+			b.Write(append(line, '\n'))
+		}
+		p := filepath.Join(dir, model+".jsonl")
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	return write("alpha", n), write("beta", n-1)
+}
+
+// "eval --metrics-only --out NEWDIR fails on any new directory: exit 2
+// 'NEWDIR is a non-empty directory that is not a polynfi run' — the command
+// creates OUT/.repos first and only at the end checks OUT."
+// The bundled sample's repositories are git bundles: they are cloned into
+// OUT/.repos, which made OUT non-empty before it was claimed.
+func TestMetricsOnlyIntoNewDirectory(t *testing.T) {
+	t.Parallel()
+	ds, err := filepath.Abs("../../examples/polybench/dataset.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "new", "metrics")
+	stdout, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", "gold", "--metrics-only", "--out", out)
+	if code != ExitOK || strings.Contains(stderr, "not a polynfi run") {
+		t.Fatalf("eval --metrics-only --out NEWDIR: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "metrics.json")); err != nil {
+		t.Errorf("no metrics.json: %v", err)
+	}
+	if kind, _, err := harness.RunDirKind(out); err != nil || kind != harness.KindMetricsOnly {
+		t.Errorf("run dir kind %q %v", kind, err)
+	}
+	// The same command again re-uses the directory.
+	if _, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", "gold", "--metrics-only", "--out", out); code != ExitOK {
+		t.Errorf("second metrics-only call: exit %d\n%s", code, stderr)
+	}
+	if stdout, stderr, code := runCLI(t, "report", out); code != ExitOK || !strings.Contains(stdout, "file F1") {
+		t.Errorf("report: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
+
+// "--metrics-only into an existing full run replaces that run's manifest
+// (kind: metrics_only), the stored test records disappear from report,
+// regrade then refuses." Refused with exit 2; the run is untouched.
+func TestMetricsOnlyRefusesFullRun(t *testing.T) {
+	t.Parallel()
+	ds := evalFixture(t, 2, "0")
+	out := filepath.Join(t.TempDir(), "run")
+	if _, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", "gold", "--out", out); code != ExitOK {
+		t.Fatalf("eval: exit %d\n%s", code, stderr)
+	}
+	before, err := os.ReadFile(filepath.Join(out, harness.ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", "gold", "--metrics-only", "--out", out)
+	if code != ExitUsage || !strings.Contains(stderr, "already holds a harness run") {
+		t.Errorf("metrics-only into a full run: exit %d, want %d\n%s\n%s", code, ExitUsage, stdout, stderr)
+	}
+	after, _ := os.ReadFile(filepath.Join(out, harness.ManifestFile))
+	if string(after) != string(before) {
+		t.Errorf("the manifest changed:\n%s", after)
+	}
+	if _, err := os.Stat(filepath.Join(out, "metrics.json")); err == nil {
+		t.Errorf("metrics.json written into the full run")
+	}
+	if stdout, stderr, code := runCLI(t, "report", out); code != ExitOK || !strings.Contains(stdout, "resolved 2/2") {
+		t.Errorf("report after the refused call: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if _, stderr, code := runCLI(t, "regrade", out); code != ExitOK {
+		t.Errorf("regrade after the refused call: exit %d\n%s", code, stderr)
+	}
+}
+
+// "eval --metrics-only exits 0 when every row is rejected, printing
+// all-zero tables (a full eval exits 3)."
+func TestMetricsOnlyNothingEvaluated(t *testing.T) {
+	t.Parallel()
+	ds := evalFixture(t, 2, "0")
+	preds := filepath.Join(t.TempDir(), "bad.jsonl")
+	os.WriteFile(preds, []byte(`{"instance_id": "acme__echo-0", "model_patch": 7}`+"\n"+`{"instance_id": "nope", "model_name_or_path": "m", "model_patch": ""}`+"\nnot json\n"), 0o644)
+	for _, extra := range [][]string{{"--metrics-only"}, {"--metrics-only", "--out", filepath.Join(t.TempDir(), "m")}, {"--out", filepath.Join(t.TempDir(), "f")}} {
+		args := append([]string{"eval", "--dataset", ds, "--predictions", preds}, extra...)
+		stdout, stderr, code := runCLI(t, args...)
+		if code != ExitError || !strings.Contains(stderr, "nothing could be evaluated") || strings.Contains(stdout, "file F1") {
+			t.Errorf("%v: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", extra, code, ExitError, stdout, stderr)
+		}
+	}
+}
+
+// "multi-model runs: a missing prediction drops out of the file/node
+// localization means ... Expected n=16, each missing unit counting 0 (as it
+// does for one model)." Here 4 instances, alpha predicts 4 and beta 3: 8
+// units, the missing one scoring file F1 0, so the mean is 7/8 in one eval
+// with two --predictions, in two eval calls into one OUT (either order) and
+// under --metrics-only.
+func TestMultiModelMissingCountsZero(t *testing.T) {
+	t.Parallel()
+	ds := evalFixture(t, 4, "0")
+	alpha, beta := twoModelPredictions(t, 4)
+	check := func(name string, s *retrieval.Summary) {
+		t.Helper()
+		if s == nil {
+			t.Fatalf("%s: no retrieval summary", name)
+		}
+		all := s.Overall
+		if all.File.N != 8 || math.Abs(all.File.F1-7.0/8) > 1e-9 {
+			t.Errorf("%s: file n=%d F1 %.4f, want n=8 F1 0.875", name, all.File.N, all.File.F1)
+		}
+	}
+	one := filepath.Join(t.TempDir(), "one")
+	if _, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", alpha, "--predictions", beta, "--out", one); code != ExitOK {
+		t.Fatalf("eval: exit %d\n%s", code, stderr)
+	}
+	check("one eval, two --predictions", readHarnessReport(t, one).Polynfi.Retrieval)
+	for _, order := range [][2]string{{alpha, beta}, {beta, alpha}} {
+		two := filepath.Join(t.TempDir(), "two")
+		for _, p := range order {
+			if _, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", p, "--out", two); code != ExitOK {
+				t.Fatalf("eval %s: exit %d\n%s", p, code, stderr)
+			}
+		}
+		check("two eval calls, "+filepath.Base(order[0])+" first", readHarnessReport(t, two).Polynfi.Retrieval)
+	}
+	stdout, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", alpha, "--predictions", beta, "--metrics-only", "--format", "json")
+	if code != ExitOK {
+		t.Fatalf("metrics-only: exit %d\n%s", code, stderr)
+	}
+	var mj struct {
+		Summary retrieval.Summary `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &mj); err != nil {
+		t.Fatal(err)
+	}
+	check("--metrics-only, two --predictions", &mj.Summary)
+}
+
+// "compare RUN RUN --model-a X --model-b Y on a multi-model run counts one
+// instance twice ('resolved 4/9', 'paired units 9' on an 8-instance
+// dataset)": every model's missing units were kept on each side.
+func TestCompareMultiModelRunCountsEachInstanceOnce(t *testing.T) {
+	t.Parallel()
+	ds := evalFixture(t, 4, "0")
+	alpha, beta := twoModelPredictions(t, 4)
+	out := filepath.Join(t.TempDir(), "run")
+	if _, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", alpha, "--predictions", beta, "--out", out); code != ExitOK {
+		t.Fatalf("eval: exit %d\n%s", code, stderr)
+	}
+	stdout, stderr, code := runCLI(t, "compare", out, out, "--model-a", "alpha", "--model-b", "beta", "--format", "json")
+	if code != ExitOK {
+		t.Fatalf("compare: exit %d\n%s", code, stderr)
+	}
+	var c report.Comparison
+	if err := json.Unmarshal([]byte(stdout), &c); err != nil {
+		t.Fatal(err)
+	}
+	if c.A.Resolved != 4 || c.A.Units != 4 || c.B.Resolved != 3 || c.B.Units != 4 || c.Paired != 4 || len(c.OnlyA) != 1 || len(c.Unpaired) != 0 {
+		t.Errorf("A %d/%d, B %d/%d, paired %d, A only %v, unpaired %v; want 4/4, 3/4, 4 pairs, 1 flip",
+			c.A.Resolved, c.A.Units, c.B.Resolved, c.B.Units, c.Paired, c.OnlyA, c.Unpaired)
+	}
+}
