@@ -63,6 +63,10 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 	if len(ts.Tasks) == 0 {
 		return fmt.Errorf("%s: %w", o.dataset, nfisuite.ErrNoTasks)
 	}
+	known := map[string]bool{}
+	for _, tk := range ts.Tasks {
+		known[tk.InstanceID] = true
+	}
 	var preds []dataset.Prediction
 	if len(o.predictions) == 1 && o.predictions[0] == "gold" {
 		preds = nfisuite.GoldPredictions(ts.Tasks)
@@ -83,7 +87,37 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 				badLines[re.Row] = true
 			}
 			rejected += len(badLines)
-			preds = append(preds, ps.Predictions...)
+			// A prediction for a task the dataset does not have is
+			// rejected here, naming its file and row (the suite would only
+			// say model/instance/run).
+			for _, pr := range ps.Predictions {
+				if !known[pr.InstanceID] {
+					msg := fmt.Sprintf("%s: row %d: instance_id %q (model %s, run %d) is not a task of %s: prediction skipped", p, pr.Row, pr.InstanceID, pr.ModelNameOrPath, pr.Run, o.dataset)
+					fmt.Fprintf(e.stderr, "polynfi: %s\n", msg)
+					inputErrors = append(inputErrors, msg)
+					rejected++
+					continue
+				}
+				preds = append(preds, pr)
+			}
+		}
+	}
+	// Nothing to evaluate is an input error (exit 3), as in the
+	// repository eval: no prediction names a task of the evaluated set.
+	{
+		only := map[string]bool{}
+		for _, id := range o.instanceIDs {
+			only[id] = true
+		}
+		n := 0
+		for _, pr := range preds {
+			if len(only) == 0 || only[pr.InstanceID] {
+				n++
+			}
+		}
+		if n == 0 {
+			return fmt.Errorf("nothing could be evaluated: no valid prediction for a task of %s in %s (%d prediction rows rejected)",
+				o.dataset, strings.Join(o.predictions, ", "), rejected)
 		}
 	}
 	cat, err := catalog.Get(o.catalog)

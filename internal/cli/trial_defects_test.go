@@ -191,3 +191,50 @@ func TestCompareMultiModelRunCountsEachInstanceOnce(t *testing.T) {
 			c.A.Resolved, c.A.Units, c.B.Resolved, c.B.Units, c.Paired, c.OnlyA, c.Unpaired)
 	}
 }
+
+// "SWE-NFI suite eval exits 0 when nothing could be evaluated (all
+// prediction rows rejected, or only unknown task ids); must exit 3 like the
+// repository eval; and 'prediction for an unknown task skipped:
+// x/nope/0' must name file and row."
+func TestNFIEvalNothingEvaluated(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("../../examples/nfi/tasks.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(b), "\n")
+	var row struct {
+		InstanceID string `json:"instance_id"`
+	}
+	if err := json.Unmarshal([]byte(first), &row); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	tasks := filepath.Join(dir, "tasks.jsonl")
+	os.WriteFile(tasks, []byte(first+"\n"), 0o644)
+	for name, content := range map[string]string{
+		"rejected.jsonl": "{broken\n" + `{"instance_id": 7}` + "\n",
+		"unknown.jsonl":  `{"instance_id": "nope", "model_name_or_path": "x", "files": {}}` + "\n",
+	} {
+		preds := filepath.Join(dir, name)
+		os.WriteFile(preds, []byte(content), 0o644)
+		out := filepath.Join(dir, "out-"+name)
+		stdout, stderr, code := runCLI(t, "eval", "--dataset", tasks, "--predictions", preds, "--out", out)
+		if code != ExitError || !strings.Contains(stderr, "nothing could be evaluated") {
+			t.Errorf("%s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", name, code, ExitError, stdout, stderr)
+		}
+		if name == "unknown.jsonl" && !strings.Contains(stderr, preds+": row 1: instance_id \"nope\"") {
+			t.Errorf("%s: the skipped prediction is not named by file and row:\n%s", name, stderr)
+		}
+	}
+	// One known and one unknown task: evaluated (exit 0), the unknown one
+	// named by file and row and counted as rejected.
+	preds := filepath.Join(dir, "mixed.jsonl")
+	os.WriteFile(preds, []byte(`{"instance_id": "`+row.InstanceID+`", "model_name_or_path": "m", "files": {}}`+"\n"+
+		`{"instance_id": "nope", "model_name_or_path": "m", "files": {}}`+"\n"), 0o644)
+	out := filepath.Join(dir, "out-mixed")
+	stdout, stderr, code := runCLI(t, "eval", "--dataset", tasks, "--predictions", preds, "--out", out)
+	if code != ExitOK || !strings.Contains(stderr, preds+": row 2: instance_id \"nope\"") || !strings.Contains(stdout, "1 prediction rows were rejected") {
+		t.Errorf("mixed: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+}
