@@ -2,9 +2,12 @@ package harness
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -62,6 +65,10 @@ type Manifest struct {
 	RunID         string             `json:"run_id"`
 	Dataset       string             `json:"dataset"`
 	DatasetSchema string             `json:"dataset_schema,omitempty"`
+	// DatasetSHA256 is DatasetDigest of the dataset the last eval call
+	// read ("" in runs written before it existed): compare refuses two
+	// runs whose digests differ.
+	DatasetSHA256 string `json:"dataset_sha256,omitempty"`
 	Predictions   string             `json:"predictions"`
 	NativeMode    Mode               `json:"native_mode,omitempty"`
 	Retrieval     string             `json:"retrieval,omitempty"` // compatible, extended or "" (off)
@@ -149,6 +156,53 @@ func MergePredictionRows(old, add []PredictionRow, files []string) []PredictionR
 		}
 	}
 	return append(out, add...)
+}
+
+// DatasetDigest is the hex SHA-256 identifying a dataset's content: of the
+// file's bytes, or for a directory (an SWE-bench 5.x task repository) of
+// the relative path and bytes of every regular file under its tasks/
+// directory, in path order. It is "" when the dataset cannot be read.
+func DatasetDigest(path string) string {
+	st, err := os.Stat(path)
+	if err != nil {
+		return ""
+	}
+	h := sha256.New()
+	if !st.IsDir() {
+		f, err := os.Open(path)
+		if err != nil {
+			return ""
+		}
+		defer f.Close()
+		if _, err := io.Copy(h, f); err != nil {
+			return ""
+		}
+		return hex.EncodeToString(h.Sum(nil))
+	}
+	root := filepath.Join(path, "tasks")
+	var files []string
+	if err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() {
+			files = append(files, p)
+		}
+		return nil
+	}); err != nil {
+		return ""
+	}
+	sort.Strings(files)
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return ""
+		}
+		rel, _ := filepath.Rel(root, p)
+		fmt.Fprintf(h, "%s\x00%d\x00", filepath.ToSlash(rel), len(b))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // NoteVersion records that polynfi version v evaluates into the run.

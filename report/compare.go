@@ -14,7 +14,9 @@ import (
 // outcome text, and its I_p per aspect where defined (a valid NFI delta;
 // for NFI suite runs, correct runs only).
 type CompareUnit struct {
-	Key      string
+	Key string
+	// Instance is the instance (task) id: the cluster of repeated runs.
+	Instance string
 	Resolved bool
 	Outcome  string
 	Ip       [5]*float64
@@ -66,6 +68,10 @@ type Comparison struct {
 	Aspects  []AspectDiff `json:"aspects"`
 	Rows     []PairedRow  `json:"units"`
 	Unpaired []string     `json:"unpaired"` // keys on one side only
+	// DatasetWarning is set when the runs were evaluated on different
+	// datasets and compared anyway (--allow-different-datasets): every
+	// format shows it first.
+	DatasetWarning string `json:"dataset_warning,omitempty"`
 }
 
 // Compare pairs a and b by key and computes the comparison.
@@ -147,7 +153,7 @@ func HarnessCompareUnits(r *Harness, model string) []CompareUnit {
 		if u.Model != model {
 			continue
 		}
-		cu := CompareUnit{Key: fmt.Sprintf("%s#%d", u.InstanceID, u.Run), Resolved: u.Outcome == "resolved", Outcome: u.Outcome}
+		cu := CompareUnit{Key: fmt.Sprintf("%s#%d", u.InstanceID, u.Run), Instance: u.InstanceID, Resolved: u.Outcome == "resolved", Outcome: u.Outcome}
 		for _, m := range u.NFI {
 			for i, a := range nfi.Aspects {
 				if a.Code() == m.Aspect {
@@ -193,7 +199,7 @@ func NFICompareUnits(recs []nfisuite.Record, model string) []CompareUnit {
 		case r.TestStatus != "":
 			outcome = "incorrect: " + r.TestStatus
 		}
-		cu := CompareUnit{Key: fmt.Sprintf("%s#%d", r.InstanceID, r.Run), Resolved: r.FunctionallyCorrect, Outcome: outcome}
+		cu := CompareUnit{Key: fmt.Sprintf("%s#%d", r.InstanceID, r.Run), Instance: r.InstanceID, Resolved: r.FunctionallyCorrect, Outcome: outcome}
 		if r.FunctionallyCorrect && r.Improvement != nil {
 			for i, a := range nfi.Aspects {
 				if v, ok := r.Improvement.Get(a); ok {
@@ -230,12 +236,16 @@ const (
 // McNemar's test), the rates table and chart, the per-aspect paired I_p
 // difference table and chart, the flips both ways and the paired table.
 func (c Comparison) Page(title string) Page {
-	lines := []string{
+	var lines []string
+	if c.DatasetWarning != "" {
+		lines = append(lines, c.DatasetWarning)
+	}
+	lines = append(lines,
 		fmt.Sprintf("A: %s: resolved %d/%d (%s, 95%% CI %s)", c.A.Label, c.A.Resolved, c.A.Units, percent(c.A.Resolved, c.A.Units), ciPercent(c.A.CI)),
 		fmt.Sprintf("B: %s: resolved %d/%d (%s, 95%% CI %s)", c.B.Label, c.B.Resolved, c.B.Units, percent(c.B.Resolved, c.B.Units), ciPercent(c.B.CI)),
 		fmt.Sprintf("paired units %d: both resolved %d, neither %d, A only %d, B only %d; McNemar exact test p = %.4g", c.Paired, c.Both, c.Neither,
 			len(c.OnlyA), len(c.OnlyB), c.McNemarP),
-	}
+	)
 	if len(c.Unpaired) > 0 {
 		lines = append(lines, fmt.Sprintf("%d units on one side only (left out of the paired statistics)", len(c.Unpaired)))
 	}

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -14,6 +16,7 @@ import (
 
 func newCompareCmd(e *env) *cobra.Command {
 	var format, modelA, modelB string
+	var allowDifferent bool
 	cmd := &cobra.Command{
 		Use:   "compare RUN_A RUN_B",
 		Short: "Compare two runs of the same dataset, unit by unit, with significance tests",
@@ -23,6 +26,12 @@ rate with its 95% Wilson interval; McNemar's exact test on the discordant
 pairs (resolved by A only vs by B only); the paired difference of mean I_p
 per aspect (B − A) with a seeded paired bootstrap interval; the units that
 flip either way; and the paired per-instance table.
+
+Both runs must have been evaluated on the same dataset: the dataset digests
+their manifests record (dataset_sha256) must be equal, or for runs without
+one, the evaluated instance sets; otherwise compare exits 2, unless
+--allow-different-datasets is given (then only the instances both runs have
+are counted, and every format says so first).
 
 Both runs must be of the same kind (repository-level harness runs, or SWE-NFI
 suite runs, where success is functional correctness). A run holding several
@@ -88,13 +97,19 @@ Formats: text, markdown, json, html (tables and SVG charts).`,
 				if err != nil {
 					return err
 				}
-				if a, b := reps[0].Polynfi.Dataset, reps[1].Polynfi.Dataset; a != b {
-					fmt.Fprintf(e.stderr, "polynfi: warning: the runs name different datasets (%s, %s): only units of the same instance id are paired\n", a, b)
-				}
 				ua, ub = report.HarnessCompareUnits(reps[0], ma), report.HarnessCompareUnits(reps[1], mb)
 				la, lb = filepath.Base(args[0])+" "+ma, filepath.Base(args[1])+" "+mb
 			}
+			warning, keep, err := checkSameDataset(args[0], args[1], allowDifferent)
+			if err != nil {
+				return err
+			}
+			if keep != nil {
+				ua, ub = onlyInstances(ua, keep), onlyInstances(ub, keep)
+				fmt.Fprintf(e.stderr, "polynfi: %s\n", warning)
+			}
 			c := report.Compare(la, ua, lb, ub)
+			c.DatasetWarning = warning
 			if c.Paired == 0 {
 				return fmt.Errorf("compare: no unit of %s pairs with one of %s (same instance ids and runs needed)", args[0], args[1])
 			}
@@ -112,6 +127,7 @@ Formats: text, markdown, json, html (tables and SVG charts).`,
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, markdown, json, html")
+	cmd.Flags().BoolVar(&allowDifferent, "allow-different-datasets", false, "compare runs evaluated on different datasets: only the instances both runs have are paired and counted, and every format says so")
 	cmd.Flags().StringVar(&modelA, "model-a", "", "the agent (model_name_or_path) of RUN_A, when it holds several")
 	cmd.Flags().StringVar(&modelB, "model-b", "", "the agent (model_name_or_path) of RUN_B, when it holds several")
 	return cmd
@@ -132,4 +148,114 @@ func pickModel(dir, flag string, models []string, name string) (string, error) {
 		return models[0], nil
 	}
 	return "", usagef("compare: %s holds %d agents (%s): choose one with %s", dir, len(models), strings.Join(models, ", "), name)
+}
+
+// checkSameDataset checks that runs a and b were evaluated on the same
+// dataset: equal dataset digests when both manifests record one, else
+// equal evaluated instance sets (else, for runs without a manifest, equal
+// dataset paths in their reports). Different datasets are a usage error
+// unless allow; then warning says so and keep holds the instances both
+// runs evaluated (nil when the datasets are the same).
+func checkSameDataset(a, b string, allow bool) (warning string, keep map[string]bool, err error) {
+	ma, oka, err := harness.ReadManifest(a)
+	if err != nil {
+		return "", nil, err
+	}
+	mb, okb, err := harness.ReadManifest(b)
+	if err != nil {
+		return "", nil, err
+	}
+	var why string
+	insts := func(m *harness.Manifest) map[string]bool {
+		out := map[string]bool{}
+		for _, x := range m.Instances {
+			out[x.InstanceID] = true
+		}
+		return out
+	}
+	var ia, ib map[string]bool
+	switch {
+	case oka && okb:
+		ia, ib = insts(ma), insts(mb)
+		if ma.DatasetSHA256 != "" && mb.DatasetSHA256 != "" {
+			if ma.DatasetSHA256 != mb.DatasetSHA256 {
+				why = fmt.Sprintf("dataset contents differ (%s sha256 %.12s, %s sha256 %.12s)", ma.Dataset, ma.DatasetSHA256, mb.Dataset, mb.DatasetSHA256)
+			}
+		} else if !sameSet(ia, ib) {
+			why = fmt.Sprintf("the evaluated instance sets differ (%s: %d instances, %s: %d)", ma.Dataset, len(ia), mb.Dataset, len(ib))
+		}
+	default:
+		da, db := legacyDataset(a, ma, oka), legacyDataset(b, mb, okb)
+		if da != db {
+			why = fmt.Sprintf("the runs name different datasets (%s, %s)", da, db)
+		}
+	}
+	if why == "" {
+		return "", nil, nil
+	}
+	if !allow {
+		return "", nil, usagef("compare: %s and %s were not evaluated on the same dataset: %s; give --allow-different-datasets to compare the instances both have", a, b, why)
+	}
+	keep = map[string]bool{}
+	for id := range ia {
+		if ib[id] {
+			keep[id] = true
+		}
+	}
+	if ia == nil {
+		keep = nil
+	}
+	n := "the instances both runs have"
+	if keep != nil {
+		n = fmt.Sprintf("the %d instances both runs have", len(keep))
+	}
+	return fmt.Sprintf("WARNING: DIFFERENT DATASETS (--allow-different-datasets): %s; only %s are paired and counted", why, n), keep, nil
+}
+
+func sameSet(a, b map[string]bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if !b[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// legacyDataset is the dataset a run names: its manifest's, or for a run
+// without one, its report.json's.
+func legacyDataset(dir string, m *harness.Manifest, ok bool) string {
+	if ok {
+		return m.Dataset
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil {
+		return ""
+	}
+	var r struct {
+		Dataset string `json:"dataset"`
+		Polynfi struct {
+			Dataset string `json:"dataset"`
+		} `json:"polynfi"`
+	}
+	if json.Unmarshal(b, &r) != nil {
+		return ""
+	}
+	if r.Polynfi.Dataset != "" {
+		return r.Polynfi.Dataset
+	}
+	return r.Dataset
+}
+
+// onlyInstances keeps the units of the given instances.
+func onlyInstances(us []report.CompareUnit, keep map[string]bool) []report.CompareUnit {
+	var out []report.CompareUnit
+	for _, u := range us {
+		if keep[u.Instance] {
+			out = append(out, u)
+		}
+	}
+	return out
 }

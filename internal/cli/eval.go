@@ -598,7 +598,7 @@ func runMetricsOnly(e *env, o evalOptions, in *evalInputs, ropts *retrieval.Opti
 		}
 		ms = append(ms, m)
 	}
-	man := &harness.Manifest{Kind: harness.KindMetricsOnly, RunID: o.runID, Dataset: in.ds.Path, DatasetSchema: string(in.ds.Schema),
+	man := &harness.Manifest{Kind: harness.KindMetricsOnly, RunID: o.runID, Dataset: in.ds.Path, DatasetSchema: string(in.ds.Schema), DatasetSHA256: harness.DatasetDigest(o.dataset),
 		Predictions: in.predName, Retrieval: o.retrieval, InputErrors: in.inputErrors, Complete: len(errs) == 0, Finished: time.Now().UTC(),
 		UnreadableRows: in.unreadable, NotRunnable: in.notRunnable, Rejected: in.rejected, RejectedRows: in.rejectedRows, IgnoredPredictions: in.ignored}
 	man.NoteVersion(polynfiVersion())
@@ -674,6 +674,7 @@ func startManifest(e *env, o evalOptions, in *evalInputs, h *harness.Harness, mo
 		man = &harness.Manifest{Kind: harness.KindHarness}
 	}
 	man.RunID, man.Dataset, man.DatasetSchema, man.Predictions = o.runID, in.ds.Path, string(in.ds.Schema), in.predName
+	man.DatasetSHA256 = harness.DatasetDigest(o.dataset)
 	man.NativeMode, man.Workers, man.InputErrors, man.Started = mode, o.workers, in.inputErrors, start.UTC()
 	man.UnreadableRows, man.NotRunnable = in.unreadable, in.notRunnable
 	man.RejectedRows = harness.MergePredictionRows(man.RejectedRows, in.rejectedRows, in.predFiles)

@@ -172,6 +172,7 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 		man = &harness.Manifest{Kind: harness.KindNFISuite}
 	}
 	man.Dataset, man.Predictions, man.Started, man.Complete, man.Finished = o.dataset, strings.Join(o.predictions, ","), time.Now().UTC(), false, time.Time{}
+	man.DatasetSHA256 = harness.DatasetDigest(o.dataset)
 	man.NoteVersion(polynfiVersion())
 	man.InputErrors, man.UnreadableRows, man.Rejected = inputErrors, unreadableRows, rejected
 	{

@@ -238,3 +238,78 @@ func TestNFIEvalNothingEvaluated(t *testing.T) {
 		t.Errorf("mixed: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }
+
+// "compare does not enforce 'same dataset': PolyBench run vs SWE-bench-file
+// run only warns, exits 0 and pairs 2 units by id; two NFI runs on
+// different task files (one task altered) give no warning." Refused with
+// exit 2 unless --allow-different-datasets; then only the instances both
+// runs have are counted, and every format says so.
+func TestCompareRefusesDifferentDatasets(t *testing.T) {
+	t.Parallel()
+	// Two repository datasets sharing two instance ids (acme__echo-0, -1)
+	// but not their contents (each fixture has its own base commit).
+	ds4, ds2 := evalFixture(t, 4, "0"), evalFixture(t, 2, "0")
+	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
+	for _, r := range [][2]string{{ds4, a}, {ds2, b}} {
+		if _, stderr, code := runCLI(t, "eval", "--dataset", r[0], "--predictions", "gold", "--out", r[1]); code != ExitOK {
+			t.Fatalf("eval: exit %d\n%s", code, stderr)
+		}
+	}
+	stdout, stderr, code := runCLI(t, "compare", a, b)
+	if code != ExitUsage || !strings.Contains(stderr, "not evaluated on the same dataset") || stdout != "" {
+		t.Errorf("compare of runs on different datasets: exit %d, want %d\n%s\n%s", code, ExitUsage, stdout, stderr)
+	}
+	for _, format := range []string{"text", "markdown", "html", "json"} {
+		stdout, stderr, code := runCLI(t, "compare", a, b, "--allow-different-datasets", "--format", format)
+		if code != ExitOK || !strings.Contains(stdout, "DIFFERENT DATASETS") {
+			t.Errorf("--allow-different-datasets --format %s: exit %d, no warning\n%s\n%s", format, code, stdout, stderr)
+		}
+		if format == "json" {
+			var c report.Comparison
+			if err := json.Unmarshal([]byte(stdout), &c); err != nil {
+				t.Fatal(err)
+			}
+			if c.A.Units != 2 || c.B.Units != 2 || c.Paired != 2 || len(c.Unpaired) != 0 {
+				t.Errorf("intersection: A %d units, B %d, paired %d, unpaired %v; want 2, 2, 2, none", c.A.Units, c.B.Units, c.Paired, c.Unpaired)
+			}
+		}
+	}
+	// The same dataset is still compared without the flag.
+	a2 := filepath.Join(t.TempDir(), "a2")
+	if _, stderr, code := runCLI(t, "eval", "--dataset", ds4, "--predictions", "gold", "--out", a2); code != ExitOK {
+		t.Fatalf("eval: exit %d\n%s", code, stderr)
+	}
+	if stdout, stderr, code := runCLI(t, "compare", a, a2); code != ExitOK || strings.Contains(stdout, "DIFFERENT") {
+		t.Errorf("same dataset: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+
+	// Two NFI suite runs on task files that differ in one task.
+	b0, err := os.ReadFile("../../examples/nfi/tasks.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(b0), "\n")
+	var row map[string]any
+	if err := json.Unmarshal([]byte(first), &row); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	preds := filepath.Join(dir, "preds.jsonl")
+	os.WriteFile(preds, []byte(fmt.Sprintf(`{"instance_id": %q, "model_name_or_path": "m", "files": {}}`+"\n", row["instance_id"])), 0o644)
+	var outs []string
+	for i, line := range []string{first, first + "  "} {
+		tasks := filepath.Join(dir, fmt.Sprintf("tasks%d.jsonl", i))
+		os.WriteFile(tasks, []byte(line+"\n"), 0o644)
+		out := filepath.Join(dir, fmt.Sprintf("nfi%d", i))
+		if _, stderr, code := runCLI(t, "eval", "--dataset", tasks, "--predictions", preds, "--out", out); code != ExitOK {
+			t.Fatalf("nfi eval: exit %d\n%s", code, stderr)
+		}
+		outs = append(outs, out)
+	}
+	if stdout, stderr, code := runCLI(t, "compare", outs[0], outs[1]); code != ExitUsage || !strings.Contains(stderr, "dataset contents differ") {
+		t.Errorf("NFI runs on different task files: exit %d, want %d\n%s\n%s", code, ExitUsage, stdout, stderr)
+	}
+	if stdout, stderr, code := runCLI(t, "compare", outs[0], outs[1], "--allow-different-datasets"); code != ExitOK || !strings.Contains(stdout, "DIFFERENT DATASETS") {
+		t.Errorf("NFI runs with --allow-different-datasets: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
