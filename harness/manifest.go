@@ -60,15 +60,15 @@ type ManifestUnit struct {
 // one), and whether the last call finished. Complete is false while a call
 // runs and after one that was interrupted or killed.
 type Manifest struct {
-	Schema        int                `json:"schema_version"`
-	Kind          string             `json:"kind"`
-	RunID         string             `json:"run_id"`
-	Dataset       string             `json:"dataset"`
-	DatasetSchema string             `json:"dataset_schema,omitempty"`
+	Schema        int    `json:"schema_version"`
+	Kind          string `json:"kind"`
+	RunID         string `json:"run_id"`
+	Dataset       string `json:"dataset"`
+	DatasetSchema string `json:"dataset_schema,omitempty"`
 	// DatasetSHA256 is DatasetDigest of the dataset the last eval call
 	// read ("" in runs written before it existed): compare refuses two
 	// runs whose digests differ.
-	DatasetSHA256 string `json:"dataset_sha256,omitempty"`
+	DatasetSHA256 string             `json:"dataset_sha256,omitempty"`
 	Predictions   string             `json:"predictions"`
 	NativeMode    Mode               `json:"native_mode,omitempty"`
 	Retrieval     string             `json:"retrieval,omitempty"` // compatible, extended or "" (off)
