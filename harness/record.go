@@ -157,10 +157,26 @@ type Record struct {
 	TokensOut      *int64   `json:"tokens_out,omitempty"`
 	CostUSD        *float64 `json:"cost_usd,omitempty"`
 
+	// RegradeHistory lists the verdicts `polynfi regrade --apply` replaced,
+	// oldest first: the old verdicts stay beside the new ones.
+	RegradeHistory []RegradeEntry `json:"regrade_history,omitempty"`
+
 	Timing     Timing    `json:"timing"`
 	copyS      float64   // seconds copying files into the sandbox (benchmark)
 	StartedAt  time.Time `json:"started_at"`
 	FinishedAt time.Time `json:"finished_at"`
+}
+
+// RegradeEntry is a record's verdicts before one `polynfi regrade --apply`:
+// when it ran (UTC), the polynfi version that re-graded, and the parser,
+// verdicts, native status and resolved flag it replaced.
+type RegradeEntry struct {
+	At       time.Time `json:"regraded_at"`
+	Version  string    `json:"polynfi_version"`
+	Parser   string    `json:"parser"`
+	Resolved bool      `json:"resolved"`
+	Status   Status    `json:"status"`
+	Verdicts Verdicts  `json:"verdicts"`
 }
 
 // Artifacts are the files kept beside a record.

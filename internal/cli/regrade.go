@@ -25,6 +25,9 @@ type regradeUnit struct {
 	New        harness.Verdicts `json:"new_verdicts"`
 	Changed    bool             `json:"changed"`
 	NotRegrade string           `json:"not_regraded,omitempty"` // why the record was kept as it is
+	// Earlier are the verdicts earlier `regrade --apply` calls replaced
+	// (the record's regrade_history), oldest first.
+	Earlier []harness.RegradeEntry `json:"earlier_verdicts,omitempty"`
 }
 
 func newRegradeCmd(e *env) *cobra.Command {
@@ -37,9 +40,12 @@ func newRegradeCmd(e *env) *cobra.Command {
 the polybench, swebench and strict modes against the dataset's FAIL_TO_PASS and
 PASS_TO_PASS lists, without running any test (after a parser or grading fix).
 The old verdicts are shown beside the new ones for every unit whose verdict
-changed, and all of them are written to RUN_DIR/regrade.json. With --apply the
-records' verdicts are replaced by the new ones (regrade.json keeps the old), so
-that polynfi report shows the re-graded run.
+changed, and all of them are written to RUN_DIR/regrade.json (the last
+regrade) and RUN_DIR/regrades/<UTC time>[-applied].json (every regrade, with
+its time and polynfi version). With --apply the records' verdicts are replaced
+by the new ones, so that polynfi report shows the re-graded run; each record
+keeps the verdicts it replaced in its regrade_history (time, polynfi version,
+parser), and later regrades list them beside the current ones.
 
 Records that cannot be re-graded from their log are kept as they are and
 listed: no test ran (empty or unapplied patch, harness error) or the log does
@@ -90,8 +96,10 @@ The dataset is the one the run names in polynfi-run.json unless --dataset is giv
 			}
 			var units []regradeUnit
 			changed := 0
+			now := time.Now().UTC()
 			for _, rec := range recs {
-				u := regradeUnit{Unit: fmt.Sprintf("%s@%s#%d", rec.InstanceID, rec.Model, rec.Run), Dir: harness.RecordRelDir(rec.Key), Old: rec.Verdicts, New: rec.Verdicts}
+				u := regradeUnit{Unit: fmt.Sprintf("%s@%s#%d", rec.InstanceID, rec.Model, rec.Run), Dir: harness.RecordRelDir(rec.Key), Old: rec.Verdicts, New: rec.Verdicts,
+					Earlier: rec.RegradeHistory}
 				if rec.Test != nil {
 					u.OldParser = rec.Test.Parser
 				}
@@ -121,6 +129,10 @@ The dataset is the one the run names in polynfi-run.json unless --dataset is giv
 				}
 				units = append(units, u)
 				if apply && u.Changed {
+					// The old verdicts stay in the record, beside the new.
+					rec.RegradeHistory = append(rec.RegradeHistory, harness.RegradeEntry{At: now, Version: polynfiVersion(),
+						Parser: u.OldParser, Resolved: rec.Resolved, Status: rec.Status, Verdicts: rec.Verdicts})
+					u.Earlier = rec.RegradeHistory
 					rec.Verdicts, rec.PolyBenchOutput = v, out
 					native := v.Get(rec.NativeMode)
 					rec.Resolved, rec.Status = native.Resolved, native.Status
@@ -130,8 +142,17 @@ The dataset is the one the run names in polynfi-run.json unless --dataset is giv
 					}
 				}
 			}
-			doc := map[string]any{"regraded_at": time.Now().UTC(), "dataset": dsPath, "applied": apply, "changed": changed, "units": units}
+			doc := map[string]any{"regraded_at": now, "polynfi_version": polynfiVersion(), "dataset": dsPath, "applied": apply, "changed": changed, "units": units}
 			b, _ := json.MarshalIndent(doc, "", "  ")
+			// regrade.json is the last regrade; every regrade is also kept
+			// under regrades/, named by its time, never overwritten.
+			if err := os.MkdirAll(filepath.Join(dir, "regrades"), 0o755); err != nil {
+				return err
+			}
+			snapshot := filepath.Join(dir, "regrades", now.Format("20060102T150405.000000000Z")+map[bool]string{true: "-applied", false: ""}[apply]+".json")
+			if err := harness.WriteFileAtomic(snapshot, append(b, '\n')); err != nil {
+				return err
+			}
 			if err := harness.WriteFileAtomic(filepath.Join(dir, "regrade.json"), append(b, '\n')); err != nil {
 				return err
 			}
@@ -160,11 +181,34 @@ The dataset is the one the run names in polynfi-run.json unless --dataset is giv
 			}
 			fmt.Fprintf(e.stdout, "re-graded %d records of %s: %d changed, %d kept as they are (see regrade.json)%s\n\n",
 				len(units)-kept, dir, changed, kept, map[bool]string{true: "; records updated", false: "; records unchanged (--apply to update them)"}[apply])
+			// Records an earlier --apply re-graded: their first verdicts
+			// beside the current ones.
+			h := report.Table{Title: "Verdicts replaced by an earlier regrade --apply (first → current)",
+				Header: []string{"unit", "re-graded at", "by", string(harness.ModePolyBench), string(harness.ModeSWEBench), string(harness.ModeStrict)}}
+			for _, u := range units {
+				if len(u.Earlier) == 0 {
+					continue
+				}
+				first, last := u.Earlier[0], u.Earlier[len(u.Earlier)-1]
+				arrow := func(m harness.Mode) string {
+					o, n := first.Verdicts.Get(m), u.Old.Get(m)
+					if o.Status == n.Status {
+						return string(n.Status)
+					}
+					return string(o.Status) + " → " + string(n.Status)
+				}
+				h.Rows = append(h.Rows, []string{u.Unit, last.At.Format(time.RFC3339), "polynfi " + last.Version, arrow(harness.ModePolyBench), arrow(harness.ModeSWEBench), arrow(harness.ModeStrict)})
+			}
 			if len(t.Rows) == 0 {
 				fmt.Fprintln(e.stdout, "no verdict changes")
-				return nil
+			} else if err := report.WriteText(e.stdout, t); err != nil {
+				return err
 			}
-			return report.WriteText(e.stdout, t)
+			if len(h.Rows) > 0 {
+				fmt.Fprintln(e.stdout)
+				return report.WriteText(e.stdout, h)
+			}
+			return nil
 		},
 	}
 	cmd.Flags().StringVar(&dsPath, "dataset", "", "dataset file (default: the one the run names)")

@@ -313,3 +313,75 @@ func TestCompareRefusesDifferentDatasets(t *testing.T) {
 		t.Errorf("NFI runs with --allow-different-datasets: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }
+
+// "regrade --apply loses the old verdicts: afterwards the record keeps no
+// trace of the old verdict and the next plain regrade rewrites regrade.json
+// with changed: 0." The record keeps them (regrade_history), every regrade
+// is kept under regrades/ with its time and version, and a later regrade
+// shows them beside the current ones.
+func TestRegradeApplyKeepsOldVerdicts(t *testing.T) {
+	t.Parallel()
+	ds := evalFixture(t, 2, "0")
+	out := filepath.Join(t.TempDir(), "run")
+	if _, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", "gold", "--out", out); code != ExitOK {
+		t.Fatal(stderr)
+	}
+	recs, err := harness.LoadRecords(out)
+	if err != nil || len(recs) != 2 {
+		t.Fatalf("records %d %v", len(recs), err)
+	}
+	old := recs[0]
+	old.Verdicts = harness.AllModes(harness.StatusUnresolved, "no test results in the log")
+	old.Resolved, old.Status = false, harness.StatusUnresolved
+	b, _ := json.MarshalIndent(old, "", "  ")
+	p := filepath.Join(out, filepath.FromSlash(harness.RecordRelDir(old.Key)), harness.ResultFile)
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := runCLI(t, "regrade", "--apply", out); code != ExitOK {
+		t.Fatal(stderr)
+	}
+	var rec harness.Record
+	rb, _ := os.ReadFile(p)
+	if err := json.Unmarshal(rb, &rec); err != nil {
+		t.Fatal(err)
+	}
+	if !rec.Resolved || len(rec.RegradeHistory) != 1 || rec.RegradeHistory[0].Verdicts.PolyBench.Status != harness.StatusUnresolved ||
+		rec.RegradeHistory[0].Resolved || rec.RegradeHistory[0].Version == "" || rec.RegradeHistory[0].At.IsZero() {
+		t.Fatalf("record after --apply: resolved %v, history %+v", rec.Resolved, rec.RegradeHistory)
+	}
+	// A plain regrade afterwards: nothing changes now, and the output
+	// still shows the verdict the --apply replaced.
+	stdout, stderr, code := runCLI(t, "regrade", out)
+	if code != ExitOK || !strings.Contains(stdout, "0 changed") || !strings.Contains(stdout, "earlier regrade --apply") ||
+		!strings.Contains(stdout, old.InstanceID) || !strings.Contains(stdout, "unresolved → resolved") {
+		t.Errorf("plain regrade after --apply: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	// Both regrades are kept, the applied one with its change.
+	files, _ := filepath.Glob(filepath.Join(out, "regrades", "*.json"))
+	applied := 0
+	for _, f := range files {
+		var doc struct {
+			Applied bool   `json:"applied"`
+			Changed int    `json:"changed"`
+			Version string `json:"polynfi_version"`
+		}
+		db, _ := os.ReadFile(f)
+		if err := json.Unmarshal(db, &doc); err != nil {
+			t.Fatal(err)
+		}
+		if doc.Version == "" {
+			t.Errorf("%s names no polynfi version", f)
+		}
+		if doc.Applied && doc.Changed == 1 && strings.HasSuffix(f, "-applied.json") {
+			applied++
+		}
+	}
+	if len(files) != 2 || applied != 1 {
+		t.Errorf("regrades/ holds %v, want 2 files, one applied with 1 change", files)
+	}
+	// The report still reads the record.
+	if stdout, _, _ := runCLI(t, "report", out); !strings.Contains(stdout, "resolved 2/2") {
+		t.Errorf("report after --apply:\n%s", stdout)
+	}
+}
