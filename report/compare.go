@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfisuite"
@@ -28,7 +29,12 @@ type CompareSide struct {
 	Units    int      `json:"units"`
 	Resolved int      `json:"resolved"`
 	Rate     float64  `json:"rate"`
-	CI       Interval `json:"ci"` // Wilson 95%
+	CI       Interval `json:"ci"` // Wilson 95% (treats every unit as independent)
+	// Instances counts the distinct instances of the units; ClusterCI is
+	// the 95% cluster bootstrap interval of Rate resampling instances
+	// (ClusterBootstrapMean), OK only when some instance has repeated runs.
+	Instances int      `json:"instances"`
+	ClusterCI Interval `json:"ci_cluster_bootstrap"`
 }
 
 // AspectDiff is the paired difference of mean I_p (B − A) of one aspect
@@ -41,6 +47,9 @@ type AspectDiff struct {
 	MeanB  float64  `json:"mean_b"`
 	Diff   float64  `json:"mean_diff"`
 	CI     Interval `json:"ci"`
+	// ClusterCI resamples instances instead of pairs (OK only with
+	// repeated runs): the interval to read when runs repeat.
+	ClusterCI Interval `json:"ci_cluster_bootstrap"`
 }
 
 // PairedRow is one paired unit of the per-instance table.
@@ -68,6 +77,19 @@ type Comparison struct {
 	Aspects  []AspectDiff `json:"aspects"`
 	Rows     []PairedRow  `json:"units"`
 	Unpaired []string     `json:"unpaired"` // keys on one side only
+	// PairedUnit says what McNemarP pairs: "(instance, run)".
+	// RepeatedRuns is true when some instance has more than one paired
+	// run: the pairs are then not independent and McNemarP is
+	// anti-conservative; the clustered test pairs instances instead:
+	// Instances paired instances, InstancesABetter / InstancesBBetter those
+	// where A's / B's resolved rate over the paired runs is higher, and
+	// ClusteredP their exact sign test (ClusteredSignTest).
+	PairedUnit       string   `json:"paired_unit"`
+	RepeatedRuns     bool     `json:"repeated_runs"`
+	Instances        int      `json:"paired_instances"`
+	InstancesABetter []string `json:"instances_a_better"`
+	InstancesBBetter []string `json:"instances_b_better"`
+	ClusteredP       float64  `json:"clustered_sign_test_p"`
 	// DatasetWarning is set when the runs were evaluated on different
 	// datasets and compared anyway (--allow-different-datasets): every
 	// format shows it first.
@@ -78,18 +100,38 @@ type Comparison struct {
 func Compare(labelA string, a []CompareUnit, labelB string, b []CompareUnit) Comparison {
 	side := func(label string, us []CompareUnit) CompareSide {
 		s := CompareSide{Label: label, Units: len(us)}
+		var xs []float64
+		var cl []string
+		seen := map[string]bool{}
 		for _, u := range us {
+			x := 0.0
 			if u.Resolved {
 				s.Resolved++
+				x = 1
+			}
+			xs, cl = append(xs, x), append(cl, unitCluster(u))
+			if !seen[unitCluster(u)] {
+				seen[unitCluster(u)] = true
+				s.Instances++
 			}
 		}
 		if s.Units > 0 {
 			s.Rate = float64(s.Resolved) / float64(s.Units)
 		}
 		s.CI = Wilson(s.Resolved, s.Units)
+		if Repeated(cl) {
+			s.ClusterCI = ClusterBootstrapMean(xs, cl)
+		}
 		return s
 	}
-	c := Comparison{A: side(labelA, a), B: side(labelB, b), OnlyA: []string{}, OnlyB: []string{}, Unpaired: []string{}, Rows: []PairedRow{}}
+	c := Comparison{A: side(labelA, a), B: side(labelB, b), OnlyA: []string{}, OnlyB: []string{}, Unpaired: []string{}, Rows: []PairedRow{},
+		PairedUnit: "(instance, run)", InstancesABetter: []string{}, InstancesBBetter: []string{}}
+	// Per paired instance: resolved runs of A and of B, and paired runs.
+	type tally struct{ a, b, n int }
+	var order []string
+	tallies := map[string]*tally{}
+	var clusters [5][]string
+	var pairCl []string
 	byB := map[string]CompareUnit{}
 	for _, u := range b {
 		byB[u.Key] = u
@@ -106,6 +148,21 @@ func Compare(labelA string, a []CompareUnit, labelB string, b []CompareUnit) Com
 		}
 		seen[ua.Key] = true
 		c.Paired++
+		cl := unitCluster(ua)
+		pairCl = append(pairCl, cl)
+		tl := tallies[cl]
+		if tl == nil {
+			tl = &tally{}
+			tallies[cl] = tl
+			order = append(order, cl)
+		}
+		tl.n++
+		if ua.Resolved {
+			tl.a++
+		}
+		if ub.Resolved {
+			tl.b++
+		}
 		row := PairedRow{Key: ua.Key, OutcomeA: ua.Outcome, OutcomeB: ub.Outcome}
 		switch {
 		case ua.Resolved && ub.Resolved:
@@ -123,6 +180,7 @@ func Compare(labelA string, a []CompareUnit, labelB string, b []CompareUnit) Com
 		for i := range nfi.Aspects {
 			if ua.Ip[i] != nil && ub.Ip[i] != nil {
 				diffs[i] = append(diffs[i], *ub.Ip[i]-*ua.Ip[i])
+				clusters[i] = append(clusters[i], cl)
 				va[i] = append(va[i], *ua.Ip[i])
 				vb[i] = append(vb[i], *ub.Ip[i])
 			}
@@ -135,12 +193,40 @@ func Compare(labelA string, a []CompareUnit, labelB string, b []CompareUnit) Com
 	}
 	sort.Strings(c.Unpaired)
 	c.McNemarP = McNemarExact(len(c.OnlyA), len(c.OnlyB))
+	c.RepeatedRuns = Repeated(pairCl)
+	c.Instances = len(order)
+	for _, id := range order {
+		tl := tallies[id]
+		// Equal run counts on both sides (the pairs): compare the counts.
+		switch {
+		case tl.a > tl.b:
+			c.InstancesABetter = append(c.InstancesABetter, id)
+		case tl.b > tl.a:
+			c.InstancesBBetter = append(c.InstancesBBetter, id)
+		}
+	}
+	c.ClusteredP = ClusteredSignTest(len(c.InstancesABetter), len(c.InstancesBBetter))
 	for i, asp := range nfi.Aspects {
 		d := AspectDiff{Aspect: asp.Code(), N: len(diffs[i]), CI: BootstrapMean(diffs[i])}
+		if c.RepeatedRuns {
+			d.ClusterCI = ClusterBootstrapMean(diffs[i], clusters[i])
+		}
 		d.MeanA, d.MeanB, d.Diff = meanCell(va[i]).Value, meanCell(vb[i]).Value, meanCell(diffs[i]).Value
 		c.Aspects = append(c.Aspects, d)
 	}
 	return c
+}
+
+// unitCluster is the instance a unit is a run of (its key before "#"
+// when Instance is not set).
+func unitCluster(u CompareUnit) string {
+	if u.Instance != "" {
+		return u.Instance
+	}
+	if i := strings.LastIndex(u.Key, "#"); i >= 0 {
+		return u.Key[:i]
+	}
+	return u.Key
 }
 
 // HarnessCompareUnits turns a harness report's units of one model into
@@ -246,6 +332,15 @@ func (c Comparison) Page(title string) Page {
 		fmt.Sprintf("paired units %d: both resolved %d, neither %d, A only %d, B only %d; McNemar exact test p = %.4g", c.Paired, c.Both, c.Neither,
 			len(c.OnlyA), len(c.OnlyB), c.McNemarP),
 	)
+	if c.RepeatedRuns {
+		lines = append(lines,
+			fmt.Sprintf("paired unit: %s; %d pairs over %d instances with repeated runs. Runs of one instance are not independent, so the McNemar p above (pairs as independent) is anti-conservative.", c.PairedUnit, c.Paired, c.Instances),
+			fmt.Sprintf("clustered by instance: A's resolved rate higher on %d instances, B's on %d, equal on %d; exact sign test p = %.4g; cluster bootstrap 95%% CI A %s, B %s",
+				len(c.InstancesABetter), len(c.InstancesBBetter), c.Instances-len(c.InstancesABetter)-len(c.InstancesBBetter), c.ClusteredP,
+				ciPercent(c.A.ClusterCI), ciPercent(c.B.ClusterCI)))
+	} else {
+		lines = append(lines, fmt.Sprintf("paired unit: %s, one run per instance (%d instances): McNemar's test pairs instances", c.PairedUnit, c.Instances))
+	}
 	if len(c.Unpaired) > 0 {
 		lines = append(lines, fmt.Sprintf("%d units on one side only (left out of the paired statistics)", len(c.Unpaired)))
 	}
@@ -253,15 +348,34 @@ func (c Comparison) Page(title string) Page {
 	for i, s := range []CompareSide{c.A, c.B} {
 		rates.Rows = append(rates.Rows, []string{[]string{"A", "B"}[i], s.Label, itoa(s.Resolved), itoa(s.Units), percent(s.Resolved, s.Units), ciPercent(s.CI)})
 	}
-	rates.Notes = []string{"95% CI: Wilson score interval. McNemar's exact test: two-sided binomial test of the discordant pairs (A only vs B only) with p = 1/2."}
+	rates.Notes = []string{"95% CI: Wilson score interval. McNemar's exact test: two-sided binomial test of the discordant pairs (A only vs B only) with p = 1/2; the paired unit is one (instance, run)."}
+	if c.RepeatedRuns {
+		rates.Header = append(rates.Header, "95% CI clustered")
+		for i, s := range []CompareSide{c.A, c.B} {
+			rates.Rows[i] = append(rates.Rows[i], ciPercent(s.ClusterCI))
+		}
+		rates.Notes = append(rates.Notes, fmt.Sprintf("Repeated runs: runs of one instance are not independent, so the Wilson interval and McNemar's test on (instance, run) pairs are anti-conservative. "+
+			"95%% CI clustered: cluster bootstrap resampling instances with all their runs (%d resamples, seed %d). Clustered test: for each paired instance, the side with more resolved runs of the paired runs is better (equal counts tie); "+
+			"two-sided exact sign test of the instances A is better on vs B is better on (McNemar's test with instances as the unit).", BootstrapResamples, BootstrapSeed))
+	}
 	asp := Table{ID: TableCompareAspects, Title: "Paired difference of I_p (pp), B − A, per aspect",
 		Header: []string{"aspect", "pairs", "mean A", "mean B", "mean B − A", "95% CI"}}
+	if c.RepeatedRuns {
+		asp.Header = append(asp.Header, "95% CI clustered")
+	}
 	for _, d := range c.Aspects {
 		ok := d.N > 0
-		asp.Rows = append(asp.Rows, []string{d.Aspect, itoa(d.N), pp(Cell{Value: d.MeanA, OK: ok}), pp(Cell{Value: d.MeanB, OK: ok}), pp(Cell{Value: d.Diff, OK: ok}), ciPP(d.CI)})
+		row := []string{d.Aspect, itoa(d.N), pp(Cell{Value: d.MeanA, OK: ok}), pp(Cell{Value: d.MeanB, OK: ok}), pp(Cell{Value: d.Diff, OK: ok}), ciPP(d.CI)}
+		if c.RepeatedRuns {
+			row = append(row, ciPP(d.ClusterCI))
+		}
+		asp.Rows = append(asp.Rows, row)
 	}
 	asp.Notes = []string{fmt.Sprintf("Pairs: units where both sides have I_p for the aspect. 95%% CI: paired percentile bootstrap of the mean difference (%d resamples, seed %d); an interval that contains 0 is a tie.",
 		BootstrapResamples, BootstrapSeed)}
+	if c.RepeatedRuns {
+		asp.Notes = append(asp.Notes, "The pairs are (instance, run); with repeated runs read the clustered interval, which resamples instances with all their pairs.")
+	}
 	flips := Table{ID: "compare-flips", Title: fmt.Sprintf("Units that flip: resolved by A only (%d) and by B only (%d)", len(c.OnlyA), len(c.OnlyB)),
 		Header: []string{"resolved by", "unit"}}
 	for _, k := range c.OnlyA {

@@ -91,6 +91,13 @@ type Table3Row struct {
 	MeanCI    [5]Interval `json:"mean_improvement_ci"`
 	DiffCI    [5]Interval `json:"diff_from_human_ci"`
 	Supported [5]bool     `json:"mark_supported"`
+	// Clustered is true when the row has repeated runs of a task: its
+	// intervals (ValidCI, PassCI, MeanCI, DiffCI) are then cluster
+	// bootstrap intervals resampling tasks with all their runs
+	// (ClusterBootstrapMean), not Wilson or per-run bootstrap intervals,
+	// since runs of one task are not independent; Supported then also
+	// needs two distinct tasks.
+	Clustered bool `json:"clustered_by_task"`
 }
 
 // Table4Row is one row of SWE-NFI Table 4: mean I_p per aspect over
@@ -174,7 +181,7 @@ func BuildNFI(records []nfisuite.Record) NFI {
 	var human []humanRun
 	for _, id := range taskIDs {
 		r := tasks[id]
-		human = append(human, humanRun{scope: r.Scope, im: r.Human})
+		human = append(human, humanRun{task: id, scope: r.Scope, im: r.Human})
 	}
 	// The Human Reference is valid by construction (a mined, parsing
 	// change). Its functional pass rate is measured only where the gold
@@ -205,14 +212,18 @@ func BuildNFI(records []nfisuite.Record) NFI {
 		sortRecords(rs)
 		row := Table3Row{Agent: agent, Runs: len(rs)}
 		var agentRuns, humanSame []humanRun
+		var validX, passX []float64
+		var runTasks []string
 		for _, r := range rs {
+			runTasks = append(runTasks, r.InstanceID)
+			validX, passX = append(validX, b01(r.Valid)), append(passX, b01(r.FunctionallyCorrect && r.Improvement != nil))
 			if r.Valid {
 				row.Valid++
 			}
 			if r.FunctionallyCorrect && r.Improvement != nil {
 				row.Correct++
-				agentRuns = append(agentRuns, humanRun{scope: r.Scope, im: *r.Improvement})
-				humanSame = append(humanSame, humanRun{scope: r.Scope, im: r.Human})
+				agentRuns = append(agentRuns, humanRun{task: r.InstanceID, scope: r.Scope, im: *r.Improvement})
+				humanSame = append(humanSame, humanRun{task: r.InstanceID, scope: r.Scope, im: r.Human})
 			}
 		}
 		if row.Runs > 0 {
@@ -221,6 +232,9 @@ func BuildNFI(records []nfisuite.Record) NFI {
 		}
 		row.PassOK = row.Runs > 0
 		row.ValidCI, row.PassCI = Wilson(row.Valid, row.Runs), Wilson(row.Correct, row.Runs)
+		if row.Clustered = Repeated(runTasks); row.Clustered {
+			row.ValidCI, row.PassCI = ClusterBootstrapMean(validX, runTasks), ClusterBootstrapMean(passX, runTasks)
+		}
 		row.Mean = meansOf(agentRuns, "")
 		row.MeanCI = intervalsOf(agentRuns)
 		row.HumanSame = meansOf(humanSame, "")
@@ -233,16 +247,20 @@ func BuildNFI(records []nfisuite.Record) NFI {
 				}
 			}
 			var d []float64
+			var dt []string
+			tasksOf := map[string]bool{}
 			for j := range agentRuns {
 				va, oka := agentRuns[j].im.Get(a)
 				vh, okh := humanSame[j].im.Get(a)
 				if oka && okh {
-					d = append(d, va-vh)
+					d, dt = append(d, va-vh), append(dt, agentRuns[j].task)
+					tasksOf[agentRuns[j].task] = true
 				}
 			}
-			row.DiffCI[i] = BootstrapMean(d)
+			row.DiffCI[i] = ClusterBootstrapMean(d, dt)
 			c := row.DiffCI[i]
-			row.Supported[i] = c.OK && len(d) >= 2 && ((row.Mark[i] == "⁺" && c.Lo > 0) || (row.Mark[i] == "⁻" && c.Hi < 0))
+			enough := len(d) >= 2 && (!row.Clustered || len(tasksOf) >= 2)
+			row.Supported[i] = c.OK && enough && ((row.Mark[i] == "⁺" && c.Lo > 0) || (row.Mark[i] == "⁻" && c.Hi < 0))
 		}
 		rep.Table3 = append(rep.Table3, row)
 		rep.Table4 = append(rep.Table4, table4Row(agent, agentRuns))
@@ -253,23 +271,34 @@ func BuildNFI(records []nfisuite.Record) NFI {
 }
 
 type humanRun struct {
+	task  string // the task id: the cluster of repeated runs
 	scope string
 	im    nfi.Improvement
 }
 
-// intervalsOf bootstraps the mean I_p per aspect over runs.
+// intervalsOf bootstraps the mean I_p per aspect over runs, resampling
+// tasks with all their runs when a task has repeated runs
+// (ClusterBootstrapMean; BootstrapMean otherwise).
 func intervalsOf(runs []humanRun) [5]Interval {
 	var out [5]Interval
 	for i, a := range nfi.Aspects {
 		var xs []float64
+		var ts []string
 		for _, r := range runs {
 			if v, ok := r.im.Get(a); ok {
-				xs = append(xs, v)
+				xs, ts = append(xs, v), append(ts, r.task)
 			}
 		}
-		out[i] = BootstrapMean(xs)
+		out[i] = ClusterBootstrapMean(xs, ts)
 	}
 	return out
+}
+
+func b01(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // meansOf averages I_p per aspect over runs of the given scope ("" = all).

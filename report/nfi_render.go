@@ -40,7 +40,8 @@ func (r NFI) Tables() []Table {
 	}
 	t3.Notes = []string{"⁺/⁻ : the agent's mean I_p is at least / below the Human Reference mean on the same tasks; " + Dash + " : no functionally correct run.",
 		fmt.Sprintf("* : the intervals support the mark: the 95%% percentile bootstrap interval (%d resamples, seed %d) of the mean paired difference "+
-			"I_p − I_p(h) over the agent's correct runs and the same tasks' Human Reference excludes 0 on the mark's side; a mark without * is within the noise.",
+			"I_p − I_p(h) over the agent's correct runs and the same tasks' Human Reference excludes 0 on the mark's side; a mark without * is within the noise. "+
+			"When a task has repeated runs the bootstrap resamples tasks with all their runs (cluster bootstrap), since runs of one task are not independent, and a * needs two tasks.",
 			BootstrapResamples, BootstrapSeed),
 		"Human Reference Func. Pass % is measured from runs of the gold model (polynfi eval --predictions gold); " + Dash + " when it was not run."}
 
@@ -86,6 +87,14 @@ func (r NFI) Tables() []Table {
 	}
 	ti := Table{ID: "nfi-intervals", Title: "Table 3 intervals: 95% Wilson intervals of Valid % and Func. Pass %, 95% bootstrap intervals of mean I_p (pp)",
 		Header: aspectHeader("Agent", "Valid % CI", "Func. Pass % CI")}
+	for _, row := range r.Table3 {
+		if row.Clustered {
+			ti.Notes = []string{fmt.Sprintf("Repeated runs: for rows with several runs of a task every interval is a cluster bootstrap resampling tasks with all their runs "+
+				"(%d resamples, seed %d; Davison and Hinkley 1997, §3.8), Valid %% and Func. Pass %% included: a Wilson or per-run interval would treat runs of one task as independent and be too narrow. "+
+				"The Human Reference row takes each task once.", BootstrapResamples, BootstrapSeed)}
+			break
+		}
+	}
 	for _, row := range r.Table3 {
 		pass := Dash
 		if row.PassOK {

@@ -110,3 +110,83 @@ func lgamma(x int) float64 {
 	v, _ := math.Lgamma(float64(x))
 	return v
 }
+
+// Repeated reports whether some cluster (task) labels more than one value:
+// the values are then repeated runs, not independent draws.
+func Repeated(clusters []string) bool {
+	seen := map[string]bool{}
+	for _, c := range clusters {
+		if seen[c] {
+			return true
+		}
+		seen[c] = true
+	}
+	return false
+}
+
+// ClusterBootstrapMean returns the 95% percentile cluster bootstrap
+// interval of the mean of xs, where clusters[i] is the cluster (the task
+// or instance) of xs[i]: each of BootstrapResamples resamples draws as
+// many clusters as there are, with replacement, from a PCG generator
+// seeded with BootstrapSeed, and takes the mean of every value of the
+// drawn clusters (the ratio estimator: a rate when xs are 0/1). Runs of
+// one task are not independent, and resampling them one by one
+// understates the spread; resampling whole tasks does not. When every
+// cluster holds one value it is BootstrapMean(xs). OK is false when xs is
+// empty; len(clusters) must equal len(xs).
+// Source: A. C. Davison and D. V. Hinkley, Bootstrap Methods and their
+// Application (1997), §3.8 (resampling the top-level units of
+// hierarchical data); B. Efron and R. Tibshirani (1993), ch. 13.
+func ClusterBootstrapMean(xs []float64, clusters []string) Interval {
+	if len(xs) == 0 || len(clusters) != len(xs) {
+		return Interval{}
+	}
+	if !Repeated(clusters) {
+		return BootstrapMean(xs)
+	}
+	// Clusters in order of first appearance: the same values give the
+	// same interval.
+	idx := map[string]int{}
+	var sums []float64
+	var counts []int
+	for i, c := range clusters {
+		k, ok := idx[c]
+		if !ok {
+			k = len(sums)
+			idx[c] = k
+			sums, counts = append(sums, 0), append(counts, 0)
+		}
+		sums[k] += xs[i]
+		counts[k]++
+	}
+	r := rand.New(rand.NewPCG(BootstrapSeed, uint64(len(xs))<<20|uint64(len(sums))))
+	means := make([]float64, BootstrapResamples)
+	for b := range means {
+		s, n := 0.0, 0
+		for range sums {
+			k := r.IntN(len(sums))
+			s += sums[k]
+			n += counts[k]
+		}
+		means[b] = s / float64(n)
+	}
+	sort.Float64s(means)
+	lo := means[int(math.Floor(0.025*float64(len(means))))]
+	hi := means[int(math.Ceil(0.975*float64(len(means))))-1]
+	return Interval{Lo: lo, Hi: hi, OK: true}
+}
+
+// ClusteredSignTest is the paired test of success over clusters with
+// repeated runs: for each cluster (task) it compares A's success rate over
+// its paired runs with B's; aBetter and bBetter count the clusters where
+// A's, respectively B's, rate is higher (ties are concordant), and p is
+// the two-sided exact sign test of the two counts, McNemarExact(aBetter,
+// bBetter). With one run per cluster it is McNemar's exact test on the
+// units. Treating the runs of a task as independent pairs (McNemar on runs)
+// is anti-conservative when runs of one task agree with each other.
+// Source: the sign test (W. J. Dixon and A. M. Mood, "The statistical
+// sign test", JASA 41, 1946) applied to the cluster-level differences, so
+// that the cluster, not the run, is the independent unit.
+func ClusteredSignTest(aBetter, bBetter int) float64 {
+	return McNemarExact(aBetter, bBetter)
+}

@@ -35,6 +35,17 @@ import (
 // every other pair has the same LIB result on both sides (gold/gold,
 // none/none, or a task whose human change leaves LIB alone), so the mean
 // is −2/22/20 = −1/220.
+//
+// The 36 pairs are 12 tasks × 3 runs, and runs of one task are not
+// independent: McNemar's p above treats them as if they were (the trial of
+// main b721a94 found it anti-conservative), so compare also pairs tasks.
+// Resolved runs per task, alpha vs beta: textkit-docs 3 vs 0,
+// payments-errors 3 vs 0, retry-errors (taskq__jobs-94) 3 vs 2,
+// feeds-modernize 3 vs 0, graph-logic 3 vs 0: alpha better on 5 tasks;
+// config-errors (deployd__settings-212) 2 vs 3: beta better on 1;
+// geometry-style (plotlab__shapes-77) 2 vs 2 and the 5 other tasks 3 vs 3
+// tie. The clustered exact sign test: p = 2·(C(6,0)+C(6,1))/2^6 =
+// 2·7/64 = 14/64 = 0.21875, far from the 0.004181 of the 36 pairs.
 func TestCompareNFISampleByHand(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -70,6 +81,24 @@ func TestCompareNFISampleByHand(t *testing.T) {
 	if !near(c.A.CI.Lo, 0.818553) || !near(c.A.CI.Hi, 0.984630) || !near(c.B.CI.Lo, 0.448645) || !near(c.B.CI.Hi, 0.752151) {
 		t.Errorf("Wilson intervals A %+v B %+v", c.A.CI, c.B.CI)
 	}
+	if c.PairedUnit != "(instance, run)" || !c.RepeatedRuns || c.Instances != 12 {
+		t.Errorf("paired unit %q, repeated %v, instances %d; want (instance, run), true, 12", c.PairedUnit, c.RepeatedRuns, c.Instances)
+	}
+	wantABetter := []string{"netkit__graphs-318", "newsroom__feeds-512", "shopcore__payments-388", "taskq__jobs-94", "wordsmith__textkit-57"}
+	aBetter := slices.Clone(c.InstancesABetter)
+	slices.Sort(aBetter)
+	if !slices.Equal(aBetter, wantABetter) || !slices.Equal(c.InstancesBBetter, []string{"deployd__settings-212"}) {
+		t.Errorf("clustered: A better on %v, B better on %v", c.InstancesABetter, c.InstancesBBetter)
+	}
+	if !near(c.ClusteredP, 14.0/64) {
+		t.Errorf("clustered sign test p = %v, want 14/64 = 0.21875", c.ClusteredP)
+	}
+	// The cluster bootstrap intervals of the rates hold the rates.
+	for _, s := range []report.CompareSide{c.A, c.B} {
+		if !s.ClusterCI.OK || s.ClusterCI.Lo > s.Rate || s.ClusterCI.Hi < s.Rate || s.Instances != 12 {
+			t.Errorf("%s: cluster interval %+v does not hold %v (instances %d)", s.Label, s.ClusterCI, s.Rate, s.Instances)
+		}
+	}
 	lib := c.Aspects[2]
 	if lib.Aspect != "LIB" || lib.N != 20 || !near(lib.Diff, -1.0/220) {
 		t.Errorf("LIB paired difference %+v, want n 20, mean -1/220", lib)
@@ -79,13 +108,18 @@ func TestCompareNFISampleByHand(t *testing.T) {
 		if d.N > 0 && (!d.CI.OK || d.CI.Lo > d.Diff+1e-12 || d.CI.Hi < d.Diff-1e-12) {
 			t.Errorf("%s: interval %+v does not hold the mean %v", d.Aspect, d.CI, d.Diff)
 		}
+		if d.N > 0 && (!d.ClusterCI.OK || d.ClusterCI.Lo > d.Diff+1e-12 || d.ClusterCI.Hi < d.Diff-1e-12) {
+			t.Errorf("%s: cluster interval %+v does not hold the mean %v", d.Aspect, d.ClusterCI, d.Diff)
+		}
 	}
 	again, _, _ := runCLI(t, "compare", out, out, "--model-a", "agent-alpha", "--model-b", "agent-beta", "--format", "json")
 	if again != stdout {
 		t.Error("compare is not reproducible")
 	}
 	text, _, _ := runCLI(t, "compare", out, out, "--model-a", "agent-alpha", "--model-b", "agent-beta")
-	for _, want := range []string{"McNemar exact test p = 0.004181", "A only 14, B only 2", "Paired difference of I_p"} {
+	for _, want := range []string{"McNemar exact test p = 0.004181", "A only 14, B only 2", "Paired difference of I_p",
+		"paired unit: (instance, run); 36 pairs over 12 instances", "anti-conservative", "higher on 5 instances, B's on 1, equal on 6; exact sign test p = 0.2188",
+		"95% CI clustered", "cluster bootstrap resampling instances"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("text lacks %q:\n%s", want, text)
 		}

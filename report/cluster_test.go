@@ -1,0 +1,77 @@
+package report
+
+import (
+	"math"
+	"testing"
+
+	"github.com/polynfi/polynfi/nfisuite"
+)
+
+// Worked by hand: two clusters, one of three 1s and one of three 0s. The
+// cluster bootstrap draws two clusters: mean 0 with probability 1/4, 1/2
+// with 1/2, 1 with 1/4, so its 2.5th and 97.5th percentiles are 0 and 1.
+// Resampling the six values one by one gives mean 0 only with probability
+// 1/2^6 < 2.5%: a narrower interval that treats the runs as independent.
+func TestClusterBootstrapMean(t *testing.T) {
+	xs := []float64{1, 1, 1, 0, 0, 0}
+	cl := []string{"a", "a", "a", "b", "b", "b"}
+	if got := ClusterBootstrapMean(xs, cl); !got.OK || got.Lo != 0 || got.Hi != 1 {
+		t.Errorf("clustered %+v, want [0, 1]", got)
+	}
+	if naive := BootstrapMean(xs); naive.Lo <= 0 || naive.Hi >= 1 {
+		t.Errorf("per-value bootstrap %+v: expected narrower than [0, 1]", naive)
+	}
+	// One value per cluster: the plain bootstrap.
+	if a, b := ClusterBootstrapMean([]float64{1, 2, 3}, []string{"x", "y", "z"}), BootstrapMean([]float64{1, 2, 3}); a != b {
+		t.Errorf("singleton clusters %+v, plain %+v", a, b)
+	}
+	// The clustered sign test: 5 clusters for A, 1 for B: 2·(1+6)/64.
+	if p := ClusteredSignTest(5, 1); math.Abs(p-14.0/64) > 1e-12 {
+		t.Errorf("sign test p = %v, want 14/64", p)
+	}
+}
+
+// "the Table 3 bootstrap and the headline Wilson CI treat repeated runs of
+// one task as independent": an agent whose 3 runs of t1 all gain DOC +30 pp
+// and whose 3 runs of t2 all gain 0 (the Human Reference 0 on both), with 3
+// invalid runs of t3. By task, the DOC mean +15 pp rests on two tasks: its
+// cluster interval is [0, 30] pp (worked as in TestClusterBootstrapMean),
+// so the ⁺ mark is not supported; per run the interval excluded 0 and the
+// mark was starred. Valid 6/9: the cluster interval over tasks valid
+// 1, 1, 0 draws t3 three times with probability 1/27 > 2.5% and never t3
+// with 8/27: [0, 1], where Wilson(6, 9) is [0.35, 0.88].
+func TestNFITable3ClusteredByTask(t *testing.T) {
+	h := im(0, 0)
+	var rs []nfisuite.Record
+	for run := 0; run < 3; run++ {
+		rs = append(rs, rec("C", "t1", "single", run, true, true, 0.30, 0, h),
+			rec("C", "t2", "single", run, true, true, 0, 0, h),
+			rec("C", "t3", "single", run, false, false, 0, 0, h))
+	}
+	rep := BuildNFI(rs)
+	var row Table3Row
+	for _, r := range rep.Table3 {
+		if r.Agent == "C" {
+			row = r
+		}
+	}
+	if !row.Clustered || math.Abs(row.Mean[0].Value-0.15) > 1e-12 || row.Mark[0] != "⁺" {
+		t.Fatalf("row %+v", row)
+	}
+	if c := row.MeanCI[0]; !c.OK || math.Abs(c.Lo) > 1e-12 || math.Abs(c.Hi-0.30) > 1e-12 {
+		t.Errorf("DOC mean interval %+v, want [0, 0.30]", c)
+	}
+	if row.Supported[0] {
+		t.Errorf("DOC mark supported with interval %+v: two tasks cannot support it", row.DiffCI[0])
+	}
+	if c := row.ValidCI; !c.OK || c.Lo != 0 || c.Hi != 1 {
+		t.Errorf("valid interval %+v, want [0, 1] (cluster bootstrap, not Wilson)", c)
+	}
+	// One run per task: Wilson, as before.
+	one := BuildNFI([]nfisuite.Record{rec("D", "t1", "single", 0, true, true, 0.30, 0, h), rec("D", "t2", "single", 0, false, false, 0, 0, h)})
+	for _, r := range one.Table3 {
+		if r.Agent == "D" && (r.Clustered || r.ValidCI != Wilson(1, 2)) {
+			t.Errorf("single runs: clustered %v, valid CI %+v", r.Clustered, r.ValidCI)
+		}
+	}
+}
