@@ -326,9 +326,14 @@ func (c Comparison) Page(title string) Page {
 	if c.DatasetWarning != "" {
 		lines = append(lines, c.DatasetWarning)
 	}
-	lines = append(lines,
-		fmt.Sprintf("A: %s: resolved %d/%d (%s, 95%% CI %s)", c.A.Label, c.A.Resolved, c.A.Units, percent(c.A.Resolved, c.A.Units), ciPercent(c.A.CI)),
-		fmt.Sprintf("B: %s: resolved %d/%d (%s, 95%% CI %s)", c.B.Label, c.B.Resolved, c.B.Units, percent(c.B.Resolved, c.B.Units), ciPercent(c.B.CI)),
+	sideLine := func(name string, s CompareSide) string {
+		l := fmt.Sprintf("%s: %s: resolved %d/%d (%s, 95%% CI %s)", name, s.Label, s.Resolved, s.Units, percent(s.Resolved, s.Units), ciPercent(s.CI))
+		if s.ClusterCI.OK {
+			l += fmt.Sprintf("; that Wilson CI counts the %d runs as independent, clustered by instance (%d instances) 95%% CI %s", s.Units, s.Instances, ciPercent(s.ClusterCI))
+		}
+		return l
+	}
+	lines = append(lines, sideLine("A", c.A), sideLine("B", c.B),
 		fmt.Sprintf("paired units %d: both resolved %d, neither %d, A only %d, B only %d; McNemar exact test p = %.4g", c.Paired, c.Both, c.Neither,
 			len(c.OnlyA), len(c.OnlyB), c.McNemarP),
 	)

@@ -38,6 +38,10 @@ func HarnessHeadline(r *Harness) []string {
 		}
 		lines = append(lines, fmt.Sprintf("resolved %d/%d (%s, 95%% CI %s) under %s grading, the dataset's native mode%s",
 			native.Resolved, native.Total, percent(native.Resolved, native.Total), ciPercent(native.CI), x.NativeMode, tail))
+		if c := native.ClusterCI; c != nil {
+			lines = append(lines, fmt.Sprintf("  several units per instance (runs or models) are not independent: that Wilson CI treats them as if they were; clustered by instance (cluster bootstrap, %d resamples, seed %d) 95%% CI %s",
+				BootstrapResamples, BootstrapSeed, ciPercent(*c)))
+		}
 	}
 	var others []string
 	for _, m := range harness.Modes {

@@ -106,6 +106,11 @@ type ModeSummary struct {
 	Statuses    map[harness.Status]int `json:"statuses"`
 	// CI is the 95% Wilson interval of Rate.
 	CI Interval `json:"ci"`
+	// ClusterCI is the 95% cluster bootstrap interval of Rate resampling
+	// instances with all their units (ClusterBootstrapMean), set only when
+	// an instance has several units (repeated runs or several models),
+	// whose outcomes are not independent.
+	ClusterCI *Interval `json:"ci_cluster_bootstrap,omitempty"`
 }
 
 // Group is resolved counts of one language, task category or complexity
@@ -621,6 +626,26 @@ func BuildHarness(in HarnessInput) *Harness {
 			ms.Rate = float64(ms.Resolved) / float64(ms.Total)
 		}
 		ms.CI = Wilson(ms.Resolved, ms.Total)
+		if len(pairs) > 1 {
+			resolved := map[string]bool{}
+			for _, id := range ms.ResolvedIDs {
+				resolved[id] = true
+			}
+			var xs []float64
+			var cl []string
+			for _, u := range x.UnitResults {
+				xs, cl = append(xs, b01(resolved[u.ID])), append(cl, u.InstanceID)
+			}
+			// Rows that could not be read or run count unresolved, each
+			// its own cluster.
+			for i := 0; i < ms.Total-len(xs); i++ {
+				xs, cl = append(xs, 0), append(cl, fmt.Sprintf("\x00unread-%d", i/len(pairs)))
+			}
+			if Repeated(cl) {
+				ci := ClusterBootstrapMean(xs, cl)
+				ms.ClusterCI = &ci
+			}
+		}
 	}
 	if x.Recorded > 0 {
 		x.MeanOverheadS, x.MeanTestS = sumOver/float64(x.Recorded), sumTest/float64(x.Recorded)

@@ -144,7 +144,16 @@ func TestMultiModelMissingCountsZero(t *testing.T) {
 	if _, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", alpha, "--predictions", beta, "--out", one); code != ExitOK {
 		t.Fatalf("eval: exit %d\n%s", code, stderr)
 	}
-	check("one eval, two --predictions", readHarnessReport(t, one).Polynfi.Retrieval)
+	rep := readHarnessReport(t, one)
+	check("one eval, two --predictions", rep.Polynfi.Retrieval)
+	// Two models' units of one instance are not independent: the headline
+	// adds an interval clustered by instance (7 resolved of 8 units).
+	if ms := rep.Polynfi.Modes[rep.Polynfi.NativeMode]; ms == nil || ms.ClusterCI == nil || !ms.ClusterCI.OK || ms.ClusterCI.Hi < 7.0/8 || ms.ClusterCI.Lo > 7.0/8 {
+		t.Errorf("native mode %+v: want a cluster interval holding 7/8", ms)
+	}
+	if stdout, _, _ := runCLI(t, "report", one); !strings.Contains(stdout, "clustered by instance") {
+		t.Errorf("report headline lacks the clustered interval:\n%s", stdout)
+	}
 	for _, order := range [][2]string{{alpha, beta}, {beta, alpha}} {
 		two := filepath.Join(t.TempDir(), "two")
 		for _, p := range order {
