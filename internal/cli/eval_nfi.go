@@ -87,19 +87,16 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 				badLines[re.Row] = true
 			}
 			rejected += len(badLines)
-			// A prediction for a task the dataset does not have is
-			// rejected here, naming its file and row (the suite would only
-			// say model/instance/run).
+			// A prediction for a task the dataset does not have is named
+			// here by file and row (the suite skips it, and would only say
+			// model/instance/run).
 			for _, pr := range ps.Predictions {
 				if !known[pr.InstanceID] {
-					msg := fmt.Sprintf("%s: row %d: instance_id %q (model %s, run %d) is not a task of %s: prediction skipped", p, pr.Row, pr.InstanceID, pr.ModelNameOrPath, pr.Run, o.dataset)
-					fmt.Fprintf(e.stderr, "polynfi: %s\n", msg)
-					inputErrors = append(inputErrors, msg)
-					rejected++
-					continue
+					fmt.Fprintf(e.stderr, "polynfi: %s: row %d: instance_id %q (model %s, run %d) is not a task of %s: prediction ignored\n",
+						p, pr.Row, pr.InstanceID, pr.ModelNameOrPath, pr.Run, o.dataset)
 				}
-				preds = append(preds, pr)
 			}
+			preds = append(preds, ps.Predictions...)
 		}
 	}
 	// Nothing to evaluate is an input error (exit 3), as in the
@@ -109,15 +106,18 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 		for _, id := range o.instanceIDs {
 			only[id] = true
 		}
-		n := 0
+		n, unknown := 0, 0
 		for _, pr := range preds {
-			if len(only) == 0 || only[pr.InstanceID] {
+			switch {
+			case !known[pr.InstanceID]:
+				unknown++
+			case len(only) == 0 || only[pr.InstanceID]:
 				n++
 			}
 		}
 		if n == 0 {
-			return fmt.Errorf("nothing could be evaluated: no valid prediction for a task of %s in %s (%d prediction rows rejected)",
-				o.dataset, strings.Join(o.predictions, ", "), rejected)
+			return fmt.Errorf("nothing could be evaluated: no valid prediction for a task of %s in %s (%d prediction rows rejected, %d predictions for tasks not in the dataset)",
+				o.dataset, strings.Join(o.predictions, ", "), rejected, unknown)
 		}
 	}
 	cat, err := catalog.Get(o.catalog)
@@ -242,11 +242,6 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 		},
 	})
 	bar.finish()
-	if res != nil {
-		for _, s := range res.Skipped {
-			fmt.Fprintf(e.stderr, "polynfi: prediction for an unknown task skipped: %s\n", s)
-		}
-	}
 	if runErr != nil {
 		if e.ctx.Err() != nil && res != nil {
 			fmt.Fprintf(e.stderr, "polynfi: interrupted after %s: %d records written, %d up to date\n",
