@@ -18,6 +18,11 @@ import (
 // (`--predictions gold`).
 const GoldModel = "gold"
 
+// DefaultModel is the model name of a prediction without a
+// model_name_or_path field, SWE-bench's default
+// (swebench/harness/run_evaluation.py: pred.get(KEY_MODEL, "None")).
+const DefaultModel = "None"
+
 // Prediction is one agent output for one instance: either a unified diff
 // (ModelPatch) or the complete new contents of the files it changed (Files,
 // SWE-NFI's "code_after"; path → content, paths relative to the repository
@@ -224,7 +229,21 @@ func decodePrediction(m map[string]any) (Prediction, []fieldError) {
 	}
 	str("instance_id", &p.InstanceID)
 	p.InstanceID = strings.TrimSpace(p.InstanceID)
-	str("model_name_or_path", &p.ModelNameOrPath)
+	// model_name_or_path names the agent; every record, report row and
+	// record directory is keyed by it. Missing entirely, it is
+	// DefaultModel ("None"), as SWE-bench's harness does
+	// (pred.get("model_name_or_path", "None")); present but null, blank
+	// or not a string is a mistake (SWE-bench fails on null), never a
+	// second, unnamed model.
+	if v, ok := m["model_name_or_path"]; !ok {
+		p.ModelNameOrPath = DefaultModel
+	} else if s, isStr := v.(string); !isStr {
+		errs = append(errs, fieldError{"model_name_or_path", fmt.Errorf("want the model's name as a string, got %s", jsonKind(v))})
+	} else if strings.TrimSpace(s) == "" {
+		errs = append(errs, fieldError{"model_name_or_path", errors.New("blank: name the model (omit the field for SWE-bench's default \"None\")")})
+	} else {
+		p.ModelNameOrPath = s
+	}
 	// model_patch must be a diff (a string) or null: a number or an object is
 	// a mistake, not an empty patch.
 	if v, ok := m["model_patch"]; ok && v != nil {

@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -122,5 +123,51 @@ func TestPredictionFieldMistakes(t *testing.T) {
 	}
 	if rows[1] != "model_patch" || rows[2] != "model_patch" {
 		t.Fatalf("errors: %v", ps.Errors)
+	}
+}
+
+// TestPredictionModelNameNullOrMissing: a row whose model_name_or_path is
+// null, blank or not a string is rejected naming file, row and field (it
+// was accepted as a second model "", doubling the denominator); a row
+// without the field takes SWE-bench's default "None", in every input form.
+func TestPredictionModelNameNullOrMissing(t *testing.T) {
+	p := writeFile(t, "preds.jsonl", `{"instance_id":"o__r-1","model_name_or_path":"m","model_patch":"d"}
+{"instance_id":"o__r-2","model_name_or_path":null,"model_patch":"d"}
+{"instance_id":"o__r-3","model_name_or_path":"  ","model_patch":"d"}
+{"instance_id":"o__r-4","model_name_or_path":7,"model_patch":"d"}
+{"instance_id":"o__r-5","model_patch":"d"}
+`)
+	ps, err := LoadPredictions(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	models := map[string]string{}
+	for _, pr := range ps.Predictions {
+		models[pr.InstanceID] = pr.ModelNameOrPath
+	}
+	if len(models) != 2 || models["o__r-1"] != "m" || models["o__r-5"] != DefaultModel || DefaultModel != "None" {
+		t.Fatalf("accepted predictions: %v", models)
+	}
+	bad := map[int]string{}
+	for _, e := range ps.Errors {
+		bad[e.Row] = e.Error()
+	}
+	for _, row := range []int{2, 3, 4} {
+		msg := bad[row]
+		if !strings.Contains(msg, p) || !strings.Contains(msg, fmt.Sprintf("row %d", row)) || !strings.Contains(msg, "field model_name_or_path") {
+			t.Errorf("row %d: error %q does not name file, row and field", row, msg)
+		}
+	}
+	if len(ps.Errors) != 3 {
+		t.Fatalf("errors: %v", ps.Errors)
+	}
+	// The keyed and list forms apply the same rule.
+	k := writeFile(t, "k.json", `{"o__r-1": {"model_patch": "d"}, "o__r-2": {"model_name_or_path": null, "model_patch": "d"}}`)
+	ks, err := LoadPredictions(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ks.Predictions) != 1 || ks.Predictions[0].ModelNameOrPath != "None" || len(ks.Errors) != 1 || ks.Errors[0].Field != "model_name_or_path" {
+		t.Fatalf("keyed: %+v %v", ks.Predictions, ks.Errors)
 	}
 }
