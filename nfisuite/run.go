@@ -45,7 +45,20 @@ type RunResult struct {
 
 // RecordPath is where a record lives: Out/records/<model>/<instance_id>/run-<n>.json.
 func RecordPath(out, model, instanceID string, run int) string {
-	return filepath.Join(out, "records", safeName(model), safeName(instanceID), fmt.Sprintf("run-%d.json", run))
+	return filepath.Join(out, filepath.FromSlash(RecordRelPath(model, instanceID, run)))
+}
+
+// RecordRelPath is RecordPath relative to the run directory, with '/'
+// separators (a link in a report).
+func RecordRelPath(model, instanceID string, run int) string {
+	return fmt.Sprintf("records/%s/%s/run-%d.json", safeName(model), safeName(instanceID), run)
+}
+
+// LogName is the file name, in the run directory's logs/, of the test log
+// of one run (stderr, then stdout, then the exit line); it exists only for
+// runs whose test command was started.
+func LogName(instanceID, model string, run int) string {
+	return fmt.Sprintf("%s.%s.run%d.log", safeName(instanceID), safeName(model), run)
 }
 
 // Run evaluates every prediction against its task and writes one record

@@ -258,8 +258,7 @@ func (s *Suite) test(ctx context.Context, task *dataset.NFITask, out map[string]
 	log := append(append([]byte{}, res.Stderr...), res.Stdout...)
 	log = fmt.Appendf(log, "\nContainer exited with status code %d\n", res.ExitCode)
 	if s.LogDir != "" {
-		name := fmt.Sprintf("%s.%s.run%d.log", safeName(task.InstanceID), safeName(rec.Model), rec.Run)
-		_ = os.WriteFile(filepath.Join(s.LogDir, name), log, 0o644)
+		_ = os.WriteFile(filepath.Join(s.LogDir, LogName(task.InstanceID, rec.Model, rec.Run)), log, 0o644)
 	}
 	// What the run itself produced: JUnit XML reports written during the
 	// run (not files the prediction or the task wrote, nor older ones),

@@ -243,7 +243,7 @@ func groupNames(gs []retrieval.Group) []string {
 // model patch and test command.
 func InstancesTable(r *Harness) Table {
 	t := Table{ID: TableInstances, Title: "Instances",
-		Header: []string{"unit", "outcome", "status", "reason", "modes disagree", "file F1", "node F1", "I_p (pp)", "log", "patch", "command"}}
+		Header: []string{"unit", "outcome", "status", "reason", "modes disagree", "file F1", "node F1", "I_p (pp)", "log", "patch", "cmd"}}
 	for _, u := range r.Polynfi.UnitResults {
 		var modes []string
 		for _, m := range harness.Modes {
@@ -270,9 +270,11 @@ func InstancesTable(r *Harness) Table {
 		row := []string{u.ID, u.Outcome, string(u.Status), orDash(reason), orDash(strings.Join(modes, ", ")), f1(u.FileF1), f1(u.NodeF1), orDash(strings.Join(ip, ", "))}
 		links := make([]string, len(row)+3)
 		if u.Dir != "" {
-			for _, f := range []string{harness.LogFile, harness.PatchFile, harness.CommandFile} {
-				row = append(row, f)
-				links[len(row)-1] = u.Dir + "/" + f
+			// Short labels (the link holds the file name): the table fits a
+			// 1280 px window.
+			for _, f := range []struct{ label, file string }{{"log", harness.LogFile}, {"patch", harness.PatchFile}, {"cmd", harness.CommandFile}} {
+				row = append(row, f.label)
+				links[len(row)-1] = u.Dir + "/" + f.file
 			}
 		} else {
 			row = append(row, Dash, Dash, Dash)
@@ -281,8 +283,8 @@ func InstancesTable(r *Harness) Table {
 		t.Links = append(t.Links, links)
 	}
 	t.Notes = append(t.Notes, "outcome: resolved / unresolved (tests ran), empty_patch, error (the harness could not evaluate it), "+
-		"incomplete (not evaluated: the run was interrupted), missing (no prediction; counts as an empty one). Links are relative to the run directory "+
-		"(the text format prints the paths).")
+		"incomplete (not evaluated: the run was interrupted), missing (no prediction; counts as an empty one). log, patch and cmd link to the unit's "+
+		harness.LogFile+", "+harness.PatchFile+" and "+harness.CommandFile+", relative to the run directory (the text format prints the paths).")
 	return t
 }
 

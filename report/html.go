@@ -129,7 +129,11 @@ body{font-family:system-ui,sans-serif;margin:2em;max-width:80em;color:#111}
 table{border-collapse:collapse;margin:1em 0}
 th,td{border:1px solid #ccc;padding:.3em .6em;text-align:right;white-space:nowrap}
 th:first-child,td:first-child{text-align:left}
-td.wrap{white-space:normal;min-width:14em;max-width:32em;text-align:left}
+td.wrap{white-space:normal;overflow-wrap:anywhere;min-width:9em;max-width:28em;text-align:left}
+td.id{white-space:normal;overflow-wrap:anywhere;min-width:8em;text-align:left}
+th{white-space:normal}
+table.drill td{white-space:normal;text-align:left}
+table.drill td,table.drill th{padding:.25em .4em}
 caption{font-weight:bold;text-align:left;padding:.4em 0;white-space:normal}
 figure{margin:1em 0;overflow-x:auto}
 svg.chart{display:block;max-width:none}
@@ -144,9 +148,9 @@ section{border-top:2px solid #888;margin-top:2em}
 {{if .Notice}}<p class="notice"{{if eq .Level 1}} id="notice"{{end}}>{{.Notice}}</p>{{end}}
 {{if .Lines}}<ul class="headline">{{range .Lines}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{range .Charts}}<figure>{{.}}</figure>{{end}}
-{{range .Tables}}<table{{if .ID}} id="{{.ID}}"{{end}}><caption>{{.Title}}</caption>
+{{range .Tables}}<table{{if .ID}} id="{{.ID}}"{{end}}{{if .Links}} class="drill"{{end}}><caption>{{.Title}}</caption>
 <thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead>
-<tbody>{{range .HTMLRows}}<tr>{{range .}}<td{{if .Wrap}} class="wrap"{{end}}>{{if .Href}}<a href="{{.Href}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}</td>{{end}}</tr>{{end}}</tbody>
+<tbody>{{range .HTMLRows}}<tr>{{range .}}<td{{if .Wrap}} class="wrap"{{else if .ID}} class="id"{{end}}>{{if .Href}}<a href="{{.Href}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}</td>{{end}}</tr>{{end}}</tbody>
 </table>{{range .Notes}}<p class="note">{{.}}</p>{{end}}{{end}}
 {{range .Sections}}<section>{{template "section" .}}</section>{{end}}
 {{if .Footer}}<footer class="note"{{if eq .Level 1}} id="provenance"{{end}}>{{.Footer}}</footer>{{end}}
@@ -155,6 +159,9 @@ section{border-top:2px solid #888;margin-top:2em}
 type htmlCell struct {
 	Text, Href string
 	Wrap       bool // long free text (a reason, a unit list): wraps
+	// ID is a long first cell (an instance id): it may break anywhere
+	// when the table would be wider than the page.
+	ID bool
 }
 
 type htmlTable struct {
@@ -187,6 +194,7 @@ func htmlSectionOf(p Page, level int) htmlSection {
 			for j, c := range r {
 				row[j].Text = c
 				row[j].Wrap = len([]rune(c)) > 40
+				row[j].ID = j == 0 && len([]rune(c)) > 20
 				if i < len(t.Links) && j < len(t.Links[i]) {
 					row[j].Href = t.Links[i][j]
 				}

@@ -48,8 +48,10 @@ type chartCheck struct {
 // cell's precision, and its height is the number times the chart's scale;
 // an absent value is "–" in its cell. It then looks for clipped text:
 // every <text> of a chart must lie inside its <svg>'s viewBox and the
-// chart inside the window's width, and no table cell, caption or
-// paragraph may hide content (scrollWidth > clientWidth).
+// chart inside the window's width, no table cell, caption or paragraph
+// may hide content (scrollWidth > clientWidth), and nothing may need
+// horizontal scrolling at 1280 px: the page is no wider than the window
+// and every table (the per-instance drill-downs included) ends inside it.
 const pageScript = `(() => {
   const out = {bars: 0, absent: 0, charts: 0, texts: 0, cells: 0, mismatches: [], clipped: [], viewport: window.innerWidth};
   const cell = (ref) => {
@@ -95,6 +97,15 @@ const pageScript = `(() => {
     }
     const sb = svg.getBoundingClientRect();
     if (sb.right > window.innerWidth + 0.5) out.clipped.push(svg.id + ' is ' + Math.round(sb.width) + ' px wide, wider than the window');
+  }
+  // No horizontal scrolling at the window's width: the page, and every
+  // table (the per-instance tables with their links) fits.
+  const docEl = document.documentElement;
+  if (docEl.scrollWidth > docEl.clientWidth)
+    out.clipped.push('the page is ' + docEl.scrollWidth + ' px wide, wider than the window (' + docEl.clientWidth + ' px): horizontal scroll');
+  for (const t of document.querySelectorAll('table')) {
+    const b = t.getBoundingClientRect();
+    if (b.right > docEl.clientWidth + 0.5) out.clipped.push('table ' + (t.id || t.caption.textContent.slice(0, 40)) + ' ends at ' + Math.round(b.right) + ' px, past the window (' + docEl.clientWidth + ' px)');
   }
   for (const el of document.querySelectorAll('td, th, caption, p, li, h1')) {
     out.cells++;

@@ -269,7 +269,7 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 	if format == "" {
 		format = "text"
 	}
-	return renderNFI(e.stdout, rep, format)
+	return renderNFI(e.stdout, rep, format, false)
 }
 
 func dirExists(p string) bool {

@@ -57,6 +57,10 @@ type nfiReportJSON struct {
 	// predictions for tasks the dataset does not have (in no table).
 	RejectedRows       []harness.PredictionRow `json:"rejected_rows,omitempty"`
 	IgnoredPredictions []harness.PredictionRow `json:"ignored_predictions,omitempty"`
+	// Runs is the per-run drill-down: one entry per record (task, agent,
+	// run) with validity, functional correctness and why, I_p per aspect
+	// and the paths of its stored log and record (report.NFIRun).
+	Runs []report.NFIRun `json:"runs"`
 }
 
 // inputLines is the headline's account of the task rows and prediction
@@ -137,13 +141,22 @@ func buildNFIReport(dir string, records []nfisuite.Record, catalog string) nfiRe
 	}
 	out.Report = report.BuildNFI(records)
 	out.Tables = out.Report.Tables()
+	out.Runs = report.NFIRuns(records)
+	for i := range out.Runs {
+		if l := out.Runs[i].Log; l != "" {
+			if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(l))); err != nil || !st.Mode().IsRegular() {
+				out.Runs[i].Log = ""
+			}
+		}
+	}
 	return out
 }
 
 // nfiPage is the page of an NFI suite report: the notice, the summary
 // line, the input rows and record files that could not be read, the
-// invalid runs and test statuses, the gold warning, the charts and tables.
-func nfiPage(rep nfiReportJSON) report.Page {
+// invalid runs and test statuses, the gold warning, the charts and tables,
+// and with runs the per-run drill-down table (report.NFIRunsTable).
+func nfiPage(rep nfiReportJSON, runs bool) report.Page {
 	lines := []string{fmt.Sprintf("SWE-NFI suite: %d tasks, %d agents, %d runs (strict grading)", rep.Report.Tasks, len(rep.Report.Agents), rep.Records)}
 	lines = append(lines, rep.inputLines()...)
 	lines = append(lines, rep.unreadableLines()...)
@@ -151,16 +164,21 @@ func nfiPage(rep nfiReportJSON) report.Page {
 	if rep.GoldFailures > 0 {
 		lines = append(lines, fmt.Sprintf("warning: the human reference (gold) failed its tests in %d runs: check those tasks' environments", rep.GoldFailures))
 	}
-	return report.Page{Title: "SWE-NFI suite report", Notice: rep.Notice, Lines: lines, Charts: rep.Report.Charts(rep.Tables), Tables: rep.Tables,
+	tables := rep.Tables
+	if runs {
+		tables = append(append([]report.Table(nil), rep.Tables...), report.NFIRunsTable(rep.Runs))
+	}
+	return report.Page{Title: "SWE-NFI suite report", Notice: rep.Notice, Lines: lines, Charts: rep.Report.Charts(rep.Tables), Tables: tables,
 		Footer: report.Provenance(rep.Version, rep.EvaluatedWith)}
 }
 
-// renderNFI writes an NFI report in one of the formats.
-func renderNFI(w io.Writer, rep nfiReportJSON, format string) error {
+// renderNFI writes an NFI report in one of the formats: the per-run
+// drill-down is always in Markdown, HTML and JSON, in text with instances.
+func renderNFI(w io.Writer, rep nfiReportJSON, format string, instances bool) error {
 	if format == "json" {
 		return writeJSON(w, rep)
 	}
-	return writePage(w, nfiPage(rep), format)
+	return writePage(w, nfiPage(rep, format != "text" || instances), format)
 }
 
 // writePage writes p in format (text, markdown or html).
@@ -177,7 +195,7 @@ func writePage(w io.Writer, p report.Page, format string) error {
 // writeNFIRunReport writes report.json, report.md and report.html into dir.
 func writeNFIRunReport(dir string, rep nfiReportJSON) error {
 	for name, format := range map[string]string{"report.json": "json", "report.md": "markdown", "report.html": "html"} {
-		if err := atomicfile.WriteFunc(filepath.Join(dir, name), func(w io.Writer) error { return renderNFI(w, rep, format) }); err != nil {
+		if err := atomicfile.WriteFunc(filepath.Join(dir, name), func(w io.Writer) error { return renderNFI(w, rep, format, true) }); err != nil {
 			return err
 		}
 	}
@@ -280,7 +298,7 @@ nothing in a run could be evaluated.`,
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, markdown, json, html")
-	cmd.Flags().BoolVar(&instances, "instances", false, "text: add the per-instance table (status, reason, modes, retrieval, I_p, log/patch/command paths)")
+	cmd.Flags().BoolVar(&instances, "instances", false, "text: add the per-instance table (harness run: status, reason, modes, retrieval, I_p, log/patch/command paths; SWE-NFI suite run: every task x agent x run with validity, functional pass/fail and why, I_p, log/record paths)")
 	cmd.Flags().StringVar(&bundle, "bundle", "", "also write a SWE-PolyBench-style submission bundle of the run into this directory (replacing an earlier bundle there)")
 	cmd.Flags().StringVar(&bundleModel, "model", "", "with --bundle: the model (model_name_or_path) to bundle, of a run holding several")
 	return cmd
@@ -401,7 +419,7 @@ func loadRunReport(e *env, dir string) (*runReport, error) {
 			}
 			return nil, fmt.Errorf("%s: nothing could be evaluated: the run has no readable records", dir)
 		}
-		rr.json, rr.page = rep, func(bool) report.Page { return nfiPage(rep) }
+		rr.json, rr.page = rep, func(instances bool) report.Page { return nfiPage(rep, instances) }
 		return rr, nil
 	case harness.KindMetricsOnly:
 		mo, err := loadMetricsOnly(dir)
