@@ -36,8 +36,8 @@ func HarnessHeadline(r *Harness) []string {
 		if len(unread) > 0 {
 			tail = ": " + strings.Join(unread, ", ") + " (counted as unresolved)"
 		}
-		lines = append(lines, fmt.Sprintf("resolved %d/%d (%s, 95%% CI %s) under %s grading, the dataset's native mode%s",
-			native.Resolved, native.Total, percent(native.Resolved, native.Total), ciPercent(native.CI), x.NativeMode, tail))
+		lines = append(lines, fmt.Sprintf("resolved %s (%s, 95%% CI %s) under %s grading, the dataset's native mode%s",
+			resolvedOf(native, x.Interrupted), percent(native.Resolved, native.Total), ciPercent(native.CI), x.NativeMode, tail))
 		if c := native.ClusterCI; c != nil {
 			lines = append(lines, fmt.Sprintf("  several units per instance (runs or models) are not independent: that Wilson CI treats them as if they were; clustered by instance (cluster bootstrap, %d resamples, seed %d) 95%% CI %s",
 				BootstrapResamples, BootstrapSeed, ciPercent(*c)))
@@ -123,6 +123,22 @@ func InputLines(unreadable, notRunnable int, inputErrors []string, rejected, ign
 	return lines
 }
 
+// resolvedOf is the headline's "k/n": with units not evaluated (an
+// interrupted run, or records that could not be read) the rate is over
+// the evaluated units and the rest is counted next to it ("1/2
+// evaluated, 6 not evaluated (interrupted)"): a unit never run is no
+// failure. Missing predictions stay in n (unresolved, as the spec says).
+func resolvedOf(ms *ModeSummary, interrupted bool) string {
+	if ms.NotEvaluated == 0 {
+		return fmt.Sprintf("%d/%d", ms.Resolved, ms.Total)
+	}
+	why := "no readable record"
+	if interrupted {
+		why = "interrupted"
+	}
+	return fmt.Sprintf("%d/%d evaluated, %d not evaluated (%s)", ms.Resolved, ms.Total, ms.NotEvaluated, why)
+}
+
 // percent formats k/n as a percentage with one decimal, Dash when n is 0.
 func percent(k, n int) string {
 	if n == 0 {
@@ -184,13 +200,22 @@ func HarnessTables(r *Harness) []Table {
 		}
 		t := Table{ID: sec.id, Title: fmt.Sprintf("Pass rate by %s (%s grading)", sec.title, x.NativeMode),
 			Header: []string{sec.title, "resolved", "total", "rate", "95% CI", string(harness.ModePolyBench), string(harness.ModeSWEBench), string(harness.ModeStrict)}}
+		notEval := x.NotEvaluated > 0
+		if notEval {
+			t.Header = append(t.Header, "not evaluated")
+		}
 		for _, g := range sec.groups {
 			k := g.Resolved[x.NativeMode]
-			t.Rows = append(t.Rows, []string{g.Name, fmt.Sprint(k), fmt.Sprint(g.Total), percent(k, g.Total), ciPercent(g.CI),
-				fmt.Sprint(g.Resolved[harness.ModePolyBench]), fmt.Sprint(g.Resolved[harness.ModeSWEBench]), fmt.Sprint(g.Resolved[harness.ModeStrict])})
+			row := []string{g.Name, fmt.Sprint(k), fmt.Sprint(g.Total), percent(k, g.Total), ciPercent(g.CI),
+				fmt.Sprint(g.Resolved[harness.ModePolyBench]), fmt.Sprint(g.Resolved[harness.ModeSWEBench]), fmt.Sprint(g.Resolved[harness.ModeStrict])}
+			if notEval {
+				row = append(row, fmt.Sprint(g.NotEvaluated))
+			}
+			t.Rows = append(t.Rows, row)
 		}
-		t.Notes = append(t.Notes, "95% CI: Wilson score interval of the rate (Wilson 1927). Totals count every unit of the evaluated set, "+
-			"missing and not evaluated units included (they are not resolved).")
+		t.Notes = append(t.Notes, "95% CI: Wilson score interval of the rate (Wilson 1927). Totals count every evaluated unit of the evaluated set "+
+			"and every unit without a prediction (missing: not resolved); a unit the run did not evaluate (interrupted) is in no total "+
+			"and no rate, it is counted apart (not evaluated), and a group with nothing evaluated shows "+Dash+" and no bar.")
 		if sec.title == "complexity class" {
 			t.Notes = append(t.Notes, "Units with retrieval metrics only; single_func units also count in func_only, single_class in class_only.")
 		}
@@ -314,7 +339,11 @@ func HarnessCharts(r *Harness, tables []Table) []BarChart {
 			ci := g.CI
 			ci.Lo, ci.Hi = 100*ci.Lo, 100*ci.Hi
 			c.Groups = append(c.Groups, g.Name)
-			c.GroupNotes = append(c.GroupNotes, fmt.Sprintf("n=%d", g.Total))
+			note := fmt.Sprintf("n=%d", g.Total)
+			if g.NotEvaluated > 0 {
+				note += fmt.Sprintf(", %d not evaluated", g.NotEvaluated)
+			}
+			c.GroupNotes = append(c.GroupNotes, note)
 			s.Bars = append(s.Bars, Bar{Value: 100 * v, OK: ok, CI: ci, Text: t.Rows[i][3], Ref: CellRef{t.ID, i, 3}})
 		}
 		c.Series = []BarSeries{s}

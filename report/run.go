@@ -111,15 +111,22 @@ type ModeSummary struct {
 	// an instance has several units (repeated runs or several models),
 	// whose outcomes are not independent.
 	ClusterCI *Interval `json:"ci_cluster_bootstrap,omitempty"`
+	// NotEvaluated counts the submitted units without a record (an
+	// interrupted run did not reach them): they are not failures and are
+	// in no Total; missing predictions are (unresolved).
+	NotEvaluated int `json:"not_evaluated"`
 }
 
 // Group is resolved counts of one language, task category or complexity
-// class. Total is the group's units in the evaluated set (the
-// denominator), Resolved is per mode.
+// class. Total is the group's units in the evaluated set that were
+// evaluated or have no prediction (the denominator), NotEvaluated those
+// an interrupted run did not reach (in no denominator), Resolved is per
+// mode.
 type Group struct {
-	Name     string               `json:"name"`
-	Total    int                  `json:"total"`
-	Resolved map[harness.Mode]int `json:"resolved"`
+	Name         string               `json:"name"`
+	Total        int                  `json:"total"`
+	NotEvaluated int                  `json:"not_evaluated"`
+	Resolved     map[harness.Mode]int `json:"resolved"`
 	// CI is the 95% Wilson interval of the rate under the native mode.
 	CI Interval `json:"ci_native"`
 }
@@ -444,10 +451,15 @@ func BuildHarness(in HarnessInput) *Harness {
 			x.Units++
 			r.TotalInstances++
 			gl, gc := group(byLang, inst.Language), group(byCat, inst.TaskCategory)
-			gl.Total++
-			gc.Total++
-			for _, md := range harness.Modes {
-				x.Modes[md].Total++
+			// Every unit counts in the denominators (a missing prediction
+			// as unresolved) except one that was not evaluated: an
+			// interrupted run says nothing about it (counted apart).
+			count := func() {
+				gl.Total++
+				gc.Total++
+				for _, md := range harness.Modes {
+					x.Modes[md].Total++
+				}
 			}
 			u, submitted := unitOf[unitKey{inst.InstanceID, p}]
 			var rec *harness.Record
@@ -462,6 +474,7 @@ func BuildHarness(in HarnessInput) *Harness {
 				// SWE-PolyBench merges predictions into the dataset: a
 				// missing one is an empty generation.
 				ur.Outcome = "missing"
+				count()
 				r.IncompleteIDs = append(r.IncompleteIDs, id)
 				pb.NoGeneration = append(pb.NoGeneration, id)
 				pb.NotResolved = append(pb.NotResolved, id)
@@ -480,13 +493,22 @@ func BuildHarness(in HarnessInput) *Harness {
 			if rec == nil {
 				// Not evaluated (an interrupted or killed run): incomplete,
 				// as SWE-bench's incomplete_ids; re-running resumes it.
+				// It is in no rate's denominator: its group and every mode
+				// count it apart. (SWE-PolyBench's aggregate keeps it in
+				// not_resolved, as that harness's lists do.)
 				ur.Outcome, ur.Dir = "incomplete", ""
 				x.NotRecordedIDs = append(x.NotRecordedIDs, id)
 				r.IncompleteIDs = append(r.IncompleteIDs, id)
 				pb.NotResolved = append(pb.NotResolved, id)
+				gl.NotEvaluated++
+				gc.NotEvaluated++
+				for _, md := range harness.Modes {
+					x.Modes[md].NotEvaluated++
+				}
 				x.UnitResults = append(x.UnitResults, ur)
 				continue
 			}
+			count()
 			x.Recorded++
 			native := rec.Verdicts.Get(nativeMode)
 			ur.Status, ur.Reason = native.Status, native.Reason
