@@ -138,6 +138,10 @@ type Record struct {
 	// Attempts counts the evaluations of this record's instance in this
 	// run: more than 1 after infrastructure failures were retried.
 	Attempts int `json:"attempts,omitempty"`
+	// RetriedInfraFailures are the earlier attempts of this run that ended
+	// in an infrastructure failure and were retried, oldest first: each
+	// one's reason, error and sandbox (pod and node on Kubernetes).
+	RetriedInfraFailures []InfraAttempt `json:"retried_infra_failures,omitempty"`
 	// Sandbox describes where the instance ran (runtime, container id,
 	// isolation, notes).
 	Sandbox *runtime.Info `json:"sandbox,omitempty"`
@@ -469,3 +473,11 @@ func (s *Store) Save(rec *Record, a Artifacts) error {
 // WriteFileAtomic writes data to path atomically (internal/atomicfile):
 // readers see the old file or the new one, never a part.
 func WriteFileAtomic(path string, data []byte) error { return atomicfile.Write(path, data) }
+
+// InfraAttempt is one attempt that ended in an infrastructure failure and
+// was retried (Record.RetriedInfraFailures).
+type InfraAttempt struct {
+	Reason  string        `json:"reason"` // a runtime.Reason* value
+	Error   string        `json:"error,omitempty"`
+	Sandbox *runtime.Info `json:"sandbox,omitempty"`
+}

@@ -162,8 +162,10 @@ func (h *Harness) Run(ctx context.Context, jobs []Job, store *Store, opts RunOpt
 				// An infrastructure failure says nothing about the patch:
 				// try again, up to Retries more times.
 				attempts := 1
+				var retried []InfraAttempt
 				for rec.InfraReason != "" && attempts <= h.Retries && err == nil {
 					attempts++
+					retried = append(retried, InfraAttempt{Reason: rec.InfraReason, Error: rec.Error, Sandbox: rec.Sandbox})
 					rec, art, err = h.evaluateStarted(gctx, j.Instance, j.Prediction, nil, true)
 				}
 				if err != nil {
@@ -172,6 +174,7 @@ func (h *Harness) Run(ctx context.Context, jobs []Job, store *Store, opts RunOpt
 				}
 				if attempts > 1 {
 					rec.Attempts = attempts
+					rec.RetriedInfraFailures = retried
 				}
 				if err := store.Save(rec, art); err != nil {
 					fail(fmt.Errorf("record %s: %w", j.Instance.InstanceID, err))

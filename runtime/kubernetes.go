@@ -22,6 +22,7 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/fields"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/httpstream"
@@ -584,7 +585,10 @@ func podFailure(p *corev1.Pod) error {
 	if p.Status.Reason == "Evicted" {
 		return Infra(ReasonEvicted, fmt.Errorf("pod %s evicted: %s", p.Name, p.Status.Message))
 	}
-	if p.Status.Reason == "NodeLost" || p.Status.Reason == "UnexpectedAdmissionError" || p.Status.Reason == "NodeAffinity" {
+	if p.Status.Reason == "NodeLost" {
+		return Infra(ReasonNodeLost, fmt.Errorf("pod %s: %s: %s", p.Name, p.Status.Reason, p.Status.Message))
+	}
+	if p.Status.Reason == "UnexpectedAdmissionError" || p.Status.Reason == "NodeAffinity" {
 		return Infra(ReasonGone, fmt.Errorf("pod %s: %s: %s", p.Name, p.Status.Reason, p.Status.Message))
 	}
 	// The kubelet marks a pod it evicts (TerminationByKubelet) before its
@@ -593,6 +597,13 @@ func podFailure(p *corev1.Pod) error {
 		if c.Type == corev1.DisruptionTarget && c.Status == corev1.ConditionTrue {
 			if c.Reason == "TerminationByKubelet" || strings.Contains(c.Message, "evict") {
 				return Infra(ReasonEvicted, fmt.Errorf("pod %s: %s: %s", p.Name, c.Reason, c.Message))
+			}
+			// The taint manager deletes the pods of a node that stays
+			// unreachable or not ready past their NoExecute toleration
+			// (300 s by default); the node controller marked them not
+			// ready before.
+			if c.Reason == "DeletionByTaintManager" && podNotReady(p) {
+				return Infra(ReasonNodeLost, fmt.Errorf("pod %s on node %s: %s: %s", p.Name, p.Spec.NodeName, c.Reason, c.Message))
 			}
 			return Infra(ReasonGone, fmt.Errorf("pod %s: %s: %s", p.Name, c.Reason, c.Message))
 		}
@@ -609,6 +620,16 @@ func podFailure(p *corev1.Pod) error {
 		return Infra(ReasonGone, fmt.Errorf("pod %s %s: %s %s", p.Name, p.Status.Phase, p.Status.Reason, p.Status.Message))
 	}
 	return nil
+}
+
+// podNotReady says whether p's Ready condition is False.
+func podNotReady(p *corev1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status == corev1.ConditionFalse
+		}
+	}
+	return false
 }
 
 func memLimit(p *corev1.Pod) string {
@@ -711,68 +732,247 @@ func (s *podSandbox) stream(ctx context.Context, argv []string, stdin io.Reader,
 	if err != nil {
 		return Infra(ReasonAPI, err)
 	}
-	return ex.StreamWithContext(ctx, remotecommand.StreamOptions{Stdin: stdin, Stdout: stdout, Stderr: stderr})
+	gctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stop := s.guard(gctx, cancel)
+	err = ex.StreamWithContext(gctx, remotecommand.StreamOptions{Stdin: stdin, Stdout: stdout, Stderr: stderr})
+	stop()
+	if err != nil && ctx.Err() == nil && gctx.Err() != nil {
+		if cause := context.Cause(gctx); InfraReason(cause) != "" {
+			return cause // the guard's reason
+		}
+	}
+	return err
 }
 
-// failure explains an exec that could not run: the pod's state when it no
-// longer runs, else the API error. The kubelet kills an evicted pod's
-// container before the API server has the pod's Evicted status, so a pod
-// that still looks healthy, or whose container merely exited, is looked at
-// again every 0.5 s for up to 15 s before the error is called api_error.
-func (s *podSandbox) failure(ctx context.Context, err error) error {
+// How long failure waits for the reason of an exec that failed: a pod that
+// still looks healthy (and answers a probe exec) gets explainHealthy before
+// the failure is called api_error; a pod whose container stopped gets
+// explainDying for the kubelet's status (Evicted, OOMKilled, ...) or event
+// to reach the API server (on a loaded node it has taken more than 45 s).
+var (
+	explainHealthy = 15 * time.Second
+	explainDying   = 3 * time.Minute
+)
+
+// podLook is what one look at a failed pod says.
+type podLook int
+
+const (
+	lookHealthy podLook = iota // runs as before: the exec itself failed
+	lookDying                  // the container stopped, the pod's status has no reason yet
+	lookFinal                  // the reason is known
+)
+
+// failure explains an exec that could not run or was killed: the pod's
+// state when it no longer runs, its node's when the node stopped
+// reporting, else the API error. It watches the pod (informer events,
+// re-read every 2 s) until its reason is known. A pod that still looks
+// healthy after explainHealthy is probed with one more exec: if that runs,
+// the failure was the exec's own (api_error); if not, or if the pod's
+// container has stopped, the pod is dying and is waited for up to
+// explainDying, its Events read at each look (the kubelet's Evicted event
+// often reaches the API before the pod's status), and is then
+// sandbox_gone. suspect (the caller's own exec already found the container
+// not answering) reads the Events from the first look. A reason the
+// stream's guard gave (node_lost, evicted, ...) is returned as it is.
+func (s *podSandbox) failure(ctx context.Context, err error, suspect bool) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	var last error
-	for i := 0; ; i++ {
-		ferr, final := s.podState(ctx, err)
-		if final || i >= 30 {
+	if r := InfraReason(err); r != "" && r != ReasonAPI && r != ReasonDaemon {
+		return err
+	}
+	wake, unwatch := s.k.watch(s.name)
+	defer unwatch()
+	t0 := time.Now()
+	dying := false
+	for {
+		ferr, look := s.podState(ctx, err)
+		if look == lookFinal {
 			return ferr
 		}
-		last = ferr
+		if look == lookDying {
+			dying = true
+		}
+		if dying || suspect {
+			if eerr := s.eventReason(ctx); eerr != nil {
+				return eerr
+			}
+		}
+		waited := time.Since(t0)
+		switch {
+		case dying && waited >= explainDying:
+			return Infra(ReasonGone, fmt.Errorf("pod %s: %w; its container stopped and neither the pod's status nor its events said why within %s", s.name, err, explainDying))
+		case !dying && waited >= explainHealthy:
+			// Does the container still answer? Then the exec itself
+			// failed (the API server, the connection): api_error.
+			pctx, cancel := context.WithTimeout(ctx, time.Minute)
+			perr := s.stream(pctx, []string{"/bin/sh", "-c", "exit 0"}, nil, io.Discard, io.Discard)
+			cancel()
+			if perr == nil {
+				return ferr
+			}
+			if r := InfraReason(perr); r != "" && r != ReasonAPI && r != ReasonDaemon {
+				return perr
+			}
+			dying = true
+		}
 		select {
 		case <-ctx.Done():
-			return last
-		case <-time.After(500 * time.Millisecond):
+			return ferr
+		case <-wake:
+		case <-time.After(2 * time.Second):
 		}
 	}
 }
 
-// podState is one look at the pod for failure: the error, and whether it
-// is final (the pod's own failure other than a plain exit, its deletion, a
-// lost node, or an API error reading it).
-func (s *podSandbox) podState(ctx context.Context, err error) (error, bool) {
+// podState is one look at the pod for failure: the error, and whether its
+// reason is final (the pod's own failure other than a plain exit, its
+// deletion, a lost node, or an API error reading it), the pod is dying (its
+// container stopped, no reason yet) or looks healthy.
+func (s *podSandbox) podState(ctx context.Context, err error) (error, podLook) {
 	p, gerr := s.k.cs.CoreV1().Pods(s.k.ns).Get(context.WithoutCancel(ctx), s.name, metav1.GetOptions{})
 	switch {
 	case apierrors.IsNotFound(gerr):
-		return Infra(ReasonGone, fmt.Errorf("pod %s deleted: %w", s.name, err)), true
+		// An evicted pod that something deleted since keeps its event.
+		if eerr := s.eventReason(ctx); eerr != nil {
+			return eerr, lookFinal
+		}
+		return Infra(ReasonGone, fmt.Errorf("pod %s deleted: %w", s.name, err)), lookFinal
 	case gerr != nil:
-		return Infra(apiReason(gerr), fmt.Errorf("pod %s: %w (and reading the pod: %v)", s.name, err, gerr)), true
+		return Infra(apiReason(gerr), fmt.Errorf("pod %s: %w (and reading the pod: %v)", s.name, err, gerr)), lookFinal
 	}
-	if ferr := podFailure(p); ferr != nil {
-		return ferr, InfraReason(ferr) != ReasonGone || p.Status.Reason != "" || p.DeletionTimestamp != nil
+	ferr := podFailure(p)
+	if ferr != nil && InfraReason(ferr) != ReasonGone {
+		return ferr, lookFinal
+	}
+	// A node that stopped reporting keeps its pods "Running" for minutes
+	// (the exec stalls or fails first): ask the node.
+	if nerr := s.k.nodeLost(ctx, p, err); nerr != nil {
+		return nerr, lookFinal
+	}
+	if ferr != nil {
+		if p.Status.Reason != "" || p.DeletionTimestamp != nil || p.Status.Phase == corev1.PodFailed || p.Status.Phase == corev1.PodSucceeded {
+			return ferr, lookFinal
+		}
+		return ferr, lookDying // the container exited; the kubelet's reason may follow
 	}
 	if p.DeletionTimestamp != nil {
-		return Infra(ReasonGone, fmt.Errorf("pod %s is being deleted: %w", s.name, err)), true
-	}
-	// A node that stopped reporting keeps its pods "Running" for minutes:
-	// exec fails first. Ask the node.
-	if p.Spec.NodeName != "" {
-		if n, nerr := s.k.cs.CoreV1().Nodes().Get(context.WithoutCancel(ctx), p.Spec.NodeName, metav1.GetOptions{}); nerr == nil {
-			for _, c := range n.Status.Conditions {
-				if c.Type == corev1.NodeReady && c.Status != corev1.ConditionTrue {
-					return Infra(ReasonGone, fmt.Errorf("pod %s: node %s lost (Ready=%s: %s): %w", s.name, n.Name, c.Status, c.Message, err)), true
-				}
-			}
-		} else if apierrors.IsNotFound(nerr) {
-			return Infra(ReasonGone, fmt.Errorf("pod %s: node %s deleted: %w", s.name, p.Spec.NodeName, err)), true
-		}
+		return Infra(ReasonGone, fmt.Errorf("pod %s is being deleted: %w", s.name, err)), lookFinal
 	}
 	var ie *InfraError
 	if errors.As(err, &ie) {
-		return err, true
+		return err, lookFinal
 	}
-	return Infra(ReasonAPI, fmt.Errorf("exec in pod %s: %w", s.name, err)), false
+	return Infra(ReasonAPI, fmt.Errorf("exec in pod %s: %w", s.name, err)), lookHealthy
+}
+
+// nodeLost returns a ReasonNodeLost error when p's node is not Ready (the
+// node controller set Ready=Unknown after the kubelet's heartbeats stopped
+// for its --node-monitor-grace-period, or the kubelet reported NotReady) or
+// no longer exists; nil when it is Ready, p is not bound, or the node
+// cannot be read (a namespaced user may not read nodes).
+func (k *Kubernetes) nodeLost(ctx context.Context, p *corev1.Pod, err error) error {
+	if p.Spec.NodeName == "" {
+		return nil
+	}
+	n, nerr := k.cs.CoreV1().Nodes().Get(context.WithoutCancel(ctx), p.Spec.NodeName, metav1.GetOptions{})
+	if apierrors.IsNotFound(nerr) {
+		return Infra(ReasonNodeLost, fmt.Errorf("pod %s: node %s deleted: %w", p.Name, p.Spec.NodeName, err))
+	}
+	if nerr != nil {
+		return nil
+	}
+	for _, c := range n.Status.Conditions {
+		if c.Type == corev1.NodeReady && c.Status != corev1.ConditionTrue {
+			return Infra(ReasonNodeLost, fmt.Errorf("pod %s: node %s lost (Ready=%s since %s, %s: %s): %w",
+				p.Name, n.Name, c.Status, c.LastTransitionTime.UTC().Format(time.RFC3339), c.Reason, c.Message, err))
+		}
+	}
+	return nil
+}
+
+// eventReason reads the pod's Events for a reason its status may not show
+// yet (or no longer, once deleted): the kubelet's Evicted, the taint
+// manager's deletion (a NoExecute taint: node unreachable or not ready),
+// a preemption. Nil when there is none or Events cannot be read.
+func (s *podSandbox) eventReason(ctx context.Context) error {
+	sel := fields.SelectorFromSet(fields.Set{"involvedObject.kind": "Pod", "involvedObject.name": s.name}).String()
+	evs, err := s.k.cs.CoreV1().Events(s.k.ns).List(context.WithoutCancel(ctx), metav1.ListOptions{FieldSelector: sel})
+	if err != nil {
+		return nil
+	}
+	for _, e := range evs.Items {
+		switch e.Reason {
+		case "Evicted":
+			return Infra(ReasonEvicted, fmt.Errorf("pod %s evicted (event from %s): %s", s.name, e.Source.Component, e.Message))
+		case "TaintManagerEviction":
+			return Infra(ReasonNodeLost, fmt.Errorf("pod %s deleted by the taint manager (event): %s", s.name, e.Message))
+		case "Preempted", "Preempting":
+			return Infra(ReasonGone, fmt.Errorf("pod %s preempted (event): %s", s.name, e.Message))
+		}
+	}
+	return nil
+}
+
+// guard watches the pod (through the shared informer, and every 10 s)
+// while one of its exec streams runs, and cancels the stream with the
+// reason the stream itself cannot give: the pod was deleted, evicted or
+// OOM-killed, or its node stopped reporting. A lost node's exec stream
+// stalls rather than fails (the kubelet that relays it is gone), so the
+// pod's Ready condition, which the node controller sets to False when the
+// node's heartbeats stop, is the signal to ask the node (one API read,
+// only then). stop ends the watch.
+func (s *podSandbox) guard(ctx context.Context, cancel context.CancelCauseFunc) (stop func()) {
+	if s.k.lister == nil {
+		return func() {}
+	}
+	wake, unwatch := s.k.watch(s.name)
+	done := make(chan struct{})
+	go func() {
+		defer unwatch()
+		tick := time.NewTicker(10 * time.Second)
+		defer tick.Stop()
+		for {
+			if err := s.guardLook(ctx); err != nil {
+				cancel(err)
+				return
+			}
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-wake:
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+// guardLook is one look of guard at the informer's copy of the pod.
+func (s *podSandbox) guardLook(ctx context.Context) error {
+	p, err := s.k.lister.Pods(s.k.ns).Get(s.name)
+	if apierrors.IsNotFound(err) {
+		return Infra(ReasonGone, fmt.Errorf("pod %s deleted while a command ran", s.name))
+	}
+	if err != nil {
+		return nil
+	}
+	if ferr := podFailure(p); ferr != nil && InfraReason(ferr) != ReasonGone {
+		return ferr
+	}
+	if p.DeletionTimestamp != nil {
+		return Infra(ReasonGone, fmt.Errorf("pod %s is being deleted", s.name))
+	}
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady && c.Status == corev1.ConditionFalse && p.Status.Phase == corev1.PodRunning {
+			return s.k.nodeLost(ctx, p, fmt.Errorf("the exec stream stalled or failed (pod Ready=False since %s)", c.LastTransitionTime.UTC().Format(time.RFC3339)))
+		}
+	}
+	return nil
 }
 
 // oomScript prints the memory cgroup's OOM-kill count (cgroup v1 or v2) as
@@ -844,7 +1044,7 @@ func (s *podSandbox) Exec(ctx context.Context, c Command) (Result, error) {
 		res.Notes = append(res.Notes, fmt.Sprintf("killed at timeout %s (stream closed by the driver)", c.Timeout))
 		return res, nil
 	default:
-		return res, s.failure(ctx, err)
+		return res, s.failure(ctx, err, false)
 	}
 	if res.ExitCode != 0 {
 		// timeout(1) exits 124 after TERM, 137 after KILL; an OOM kill is
@@ -860,15 +1060,15 @@ func (s *podSandbox) Exec(ctx context.Context, c Command) (Result, error) {
 			// exec into it may still answer), node lost?
 			var ferr error
 			if cerr != nil {
-				ferr = s.failure(ctx, cerr)
+				ferr = s.failure(ctx, fmt.Errorf("command exit %d, then the container did not answer: %w", res.ExitCode, cerr), true)
 			} else {
 				// the container answered: a pod that looks healthy is
-				// left alone; one whose container has exited is
+				// left alone; one whose container has stopped is
 				// watched for the kubelet's reason (eviction)
 				why := fmt.Errorf("command killed (exit 137)")
-				ferr, _ = s.podState(ctx, why)
-				if InfraReason(ferr) == ReasonGone {
-					ferr = s.failure(ctx, why)
+				var look podLook
+				if ferr, look = s.podState(ctx, why); look == lookDying {
+					ferr = s.failure(ctx, why, true)
 				}
 			}
 			if r := InfraReason(ferr); r != ReasonAPI && r != ReasonDaemon {
@@ -933,7 +1133,7 @@ func (s *podSandbox) CopyIn(ctx context.Context, dir string, files []File) error
 		return fmt.Errorf("copy into pod %s:%s: tar exit %d: %s", s.name, d, ee.ExitStatus(), strings.TrimSpace(stderr.buf.String()))
 	}
 	if err != nil {
-		return s.failure(ctx, err)
+		return s.failure(ctx, err, false)
 	}
 	return nil
 }
@@ -1011,7 +1211,7 @@ func (s *podSandbox) CopyOut(ctx context.Context, p string, max int64) ([]File, 
 		return nil, fmt.Errorf("copy out of pod %s:%s: tar exit %d: %s", s.name, full, ee.ExitStatus(), strings.TrimSpace(stderr.buf.String()))
 	}
 	if err != nil {
-		return nil, s.failure(ctx, err)
+		return nil, s.failure(ctx, err, false)
 	}
 	return out, nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime/debug"
+	"runtime/metrics"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,7 +23,9 @@ import (
 // out a JUnit report, delete the pod. Reported per worker count:
 // instances/min, pod start latency (creation to running container) median
 // and max, the driver's CPU seconds (user+sys, getrusage) and its peak RSS
-// (VmHWM, reset before each worker count via /proc/self/clear_refs).
+// (VmHWM, reset before each worker count via /proc/self/clear_refs) and
+// peak live Go heap, and the machine's 1-minute load average at the row's
+// start, its maximum during the row and at its end (sampled each second).
 //
 //	POLYNFI_K8S_BENCH=1 go test ./runtime -run '^$' -bench KubernetesThroughput -benchtime 1x -timeout 60m
 func BenchmarkKubernetesThroughput(b *testing.B) {
@@ -65,7 +69,13 @@ printf '<testsuite tests="1"><testcase name="t" classname="c"/></testsuite>\n' >
 				if err := k.Prepare(context.Background()); err != nil {
 					b.Fatal(err)
 				}
-				_ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
+				// Go returns freed heap to the OS lazily: start each row from a
+				// collected heap, then reset the peak RSS to the current RSS.
+				debug.FreeOSMemory()
+				if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+					b.Logf("peak RSS not reset before this row (%v): it is the process's peak so far", err)
+				}
+				mon := startBenchMonitor()
 				var ru0 syscall.Rusage
 				_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
 				var mu sync.Mutex
@@ -98,6 +108,8 @@ printf '<testsuite tests="1"><testcase name="t" classname="c"/></testsuite>\n' >
 				el := time.Since(t0)
 				var ru1 syscall.Rusage
 				_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
+				load := mon.stop()
+				peakRSS := vmHWM()
 				_, _ = k.Cleanup(context.Background(), runID)
 				k.Close()
 				if len(failures) > 0 {
@@ -111,7 +123,19 @@ printf '<testsuite tests="1"><testcase name="t" classname="c"/></testsuite>\n' >
 					b.ReportMetric(starts[len(starts)-1].Seconds(), "start-max-s")
 				}
 				b.ReportMetric(cpu.Seconds(), "driver-cpu-s")
-				b.ReportMetric(float64(vmHWM())/1024, "driver-peak-rss-MiB")
+				b.ReportMetric(cpu.Seconds()*1000/float64(runs), "driver-cpu-ms/instance")
+				b.ReportMetric(float64(peakRSS)/1024, "driver-peak-rss-MiB")
+				b.ReportMetric(float64(load.peakHeap)/(1<<20), "driver-peak-heap-MiB")
+				b.ReportMetric(load.start, "load1-start")
+				b.ReportMetric(load.max, "load1-max")
+				b.ReportMetric(load.end, "load1-end")
+				p50, pmax := 0.0, 0.0
+				if len(starts) > 0 {
+					p50, pmax = starts[len(starts)/2].Seconds(), starts[len(starts)-1].Seconds()
+				}
+				b.Logf("workers=%d: %d runs in %s, %.1f instances/min, pod start p50 %.1f s max %.1f s, driver CPU %.2f s (%.0f ms/instance), peak RSS %.1f MiB, peak heap %.1f MiB, load average (1 min) %.1f at start, %.1f max, %.1f at end",
+					w, runs, el.Round(time.Second), float64(runs)/el.Minutes(), p50, pmax, cpu.Seconds(), cpu.Seconds()*1000/float64(runs),
+					float64(peakRSS)/1024, float64(load.peakHeap)/(1<<20), load.start, load.max, load.end)
 			}
 		})
 	}
@@ -141,6 +165,66 @@ func benchInstance(k *Kubernetes, n int, patch, script []byte) (time.Duration, e
 		return 0, fmt.Errorf("copy out the report: %v (%d files)", err, len(out))
 	}
 	return StartLatency(sb), nil
+}
+
+// benchMonitor samples the machine's 1-minute load average
+// (/proc/loadavg) and the driver's live Go heap (runtime/metrics
+// /memory/classes/heap/objects:bytes) once a second during one row.
+type benchMonitor struct {
+	done chan struct{}
+	res  chan benchLoad
+}
+
+type benchLoad struct {
+	start, max, end float64
+	peakHeap        uint64
+}
+
+func startBenchMonitor() *benchMonitor {
+	m := &benchMonitor{done: make(chan struct{}), res: make(chan benchLoad, 1)}
+	go func() {
+		l := benchLoad{start: loadAvg1()}
+		l.max = l.start
+		sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			metrics.Read(sample)
+			if sample[0].Value.Kind() == metrics.KindUint64 && sample[0].Value.Uint64() > l.peakHeap {
+				l.peakHeap = sample[0].Value.Uint64()
+			}
+			if v := loadAvg1(); v > l.max {
+				l.max = v
+			}
+			select {
+			case <-m.done:
+				l.end = loadAvg1()
+				m.res <- l
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return m
+}
+
+func (m *benchMonitor) stop() benchLoad {
+	close(m.done)
+	return <-m.res
+}
+
+// loadAvg1 is the machine's 1-minute load average (0 if unknown).
+func loadAvg1() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 0
+	}
+	v, _ := strconv.ParseFloat(f[0], 64)
+	return v
 }
 
 // vmHWM is this process's peak resident set size in KiB (0 if unknown).

@@ -133,6 +133,7 @@ const (
 	ReasonGone       = "sandbox_gone"        // the container or pod vanished mid-run
 	ReasonPending    = "pending_timeout"     // a pod never started
 	ReasonEvicted    = "evicted"             // the node evicted the pod
+	ReasonNodeLost   = "node_lost"           // the pod's node stopped reporting (Ready not True) mid-run
 	ReasonAPI        = "api_error"           // any other error of the engine's API
 	ReasonNoSandbox  = "no_sandbox"          // no isolation is available and none was waived
 	ReasonDiskFull   = "disk_full"           // not enough free disk for a build

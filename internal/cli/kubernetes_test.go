@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -10,7 +11,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -409,4 +412,274 @@ func TestKubernetesPodDeletedIsRetried(t *testing.T) {
 		t.Errorf("record after deleting pod %s: %+v (attempts %d, pod %v)\n%s", deleted, ok, r.Attempts, r.Sandbox, stderr.String())
 	}
 	awaitNoPods(t, cs, out)
+}
+
+// clusterState is the local cluster's state directory (k8s/cluster/up.sh).
+func clusterState() string {
+	if s := os.Getenv("POLYNFI_K8S_STATE"); s != "" {
+		return s
+	}
+	return "/var/lib/polynfi-k8s"
+}
+
+// clusterPid returns the pid of the local cluster's component name from
+// its pid file, checked against the process's command line.
+func clusterPid(t *testing.T, name string) (int, string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(clusterState(), "pids", name))
+	if err != nil {
+		citest.Missing(t, "no %s pid file of the local cluster: %v", name, err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatalf("%s pid file: %v", name, err)
+	}
+	cl, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil || !strings.Contains(string(cl), name) {
+		t.Fatalf("pid %d of the %s pid file is not %s (%v): %q", pid, name, name, err, cl)
+	}
+	return pid, strings.ReplaceAll(string(cl), "\x00", " ")
+}
+
+// processWithArgs returns the pid of a process whose argv is exactly argv.
+func processWithArgs(argv []string) int {
+	want := strings.Join(argv, "\x00") + "\x00"
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); err == nil && string(b) == want {
+			return pid
+		}
+	}
+	return 0
+}
+
+// nodeReady returns the local node's Ready condition status ("True",
+// "False", "Unknown", or "" when it cannot be read) and its taints.
+func nodeReady(cs kubernetes.Interface) (string, []string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	n, err := cs.CoreV1().Nodes().Get(ctx, "localhost", metav1.GetOptions{})
+	if err != nil {
+		return "", nil
+	}
+	var taints []string
+	for _, tn := range n.Spec.Taints {
+		taints = append(taints, tn.Key+":"+string(tn.Effect))
+	}
+	for _, c := range n.Status.Conditions {
+		if c.Type == "Ready" {
+			return string(c.Status), taints
+		}
+	}
+	return "", taints
+}
+
+// TestKubernetesNodeLostIsRetried loses the node for real under a running
+// `polynfi eval --runtime kubernetes`: while the instance's test command
+// runs in its pod (seen on this single-node machine as the command's own
+// process), the kubelet is frozen (SIGSTOP). Its lease renewals stop, the
+// controller manager marks the node Ready=Unknown after its
+// --node-monitor-grace-period (20 s on the test cluster) and the pod not
+// ready, while the exec stream, relayed by the frozen kubelet, stalls. The
+// runtime must end that attempt as an infra failure node_lost (never the
+// model's), the kubelet is then resumed (SIGCONT), and the retry runs in a
+// new pod and is graded as usual: resolved, 2 attempts, the first one's
+// reason and pod in the record. The kubelet is resumed in a cleanup on
+// every path, and by a detached watchdog process should this test binary
+// die first.
+func TestKubernetesNodeLostIsRetried(t *testing.T) {
+	kc, cs := testCluster(t)
+	kubelet, _ := clusterPid(t, "kubelet")
+	_, kcm := clusterPid(t, "kube-controller-manager")
+	if !strings.Contains(kcm, "--node-monitor-grace-period=") {
+		t.Fatalf("the cluster's controller manager runs without a short --node-monitor-grace-period (restart it: .ci/k8s.sh up): %s", kcm)
+	}
+	if st, taints := nodeReady(cs); st != "True" || len(taints) > 0 {
+		t.Fatalf("node localhost Ready=%q, taints %v before the test", st, taints)
+	}
+	bin := buildPolynfi(t)
+
+	// The sample's Python instance, its test command run after a sleep
+	// whose argument is unique to this test run: the process to wait for.
+	const id = "tidyledger__ledgerkit-12"
+	sample, _ := filepath.Abs("../../examples/polybench")
+	dir := t.TempDir()
+	for _, d := range []string{"repos", "env"} {
+		if err := os.Symlink(filepath.Join(sample, d), filepath.Join(dir, d)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sleepArg := fmt.Sprintf("45.%06d", time.Now().UnixNano()%1e6)
+	f, err := os.Open(filepath.Join(sample, "dataset.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := slices.Index(rows[0], "test_command")
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	w.Write(rows[0])
+	for _, r := range rows[1:] {
+		if r[0] == id {
+			r[col] = "sleep " + sleepArg + "; " + r[col]
+			w.Write(r)
+		}
+	}
+	w.Flush()
+	ds := filepath.Join(dir, "dataset.csv")
+	if err := os.WriteFile(ds, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	// Resume the kubelet whatever happens: a cleanup, and a detached
+	// watchdog (its own session) in case this process is killed.
+	resumed := false
+	resume := func() {
+		if !resumed {
+			resumed = true
+			if err := syscall.Kill(kubelet, syscall.SIGCONT); err != nil {
+				t.Errorf("SIGCONT kubelet %d: %v", kubelet, err)
+			}
+		}
+	}
+	t.Cleanup(resume)
+	wd := exec.Command("/bin/sh", "-c", fmt.Sprintf(`sleep 900; grep -q kubelet /proc/%d/cmdline && kill -CONT %d`, kubelet, kubelet))
+	wd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := wd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { wd.Process.Kill(); wd.Wait() })
+
+	out := filepath.Join(dir, "out")
+	cmd := exec.Command(bin, append(kubeEvalArgs(kc, ds, "gold", out, 1), "--instance-ids", id)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			<-done
+		}
+	})
+	ended := func() bool {
+		select {
+		case err := <-done:
+			done <- err
+			return true
+		default:
+			return false
+		}
+	}
+
+	// 1. wait for the test command to run (the image may be built first)
+	deadline := time.Now().Add(15 * time.Minute)
+	for processWithArgs([]string{"sleep", sleepArg}) == 0 {
+		if ended() || time.Now().After(deadline) {
+			t.Fatalf("the instance's test command never ran (eval ended: %v)\n%s", ended(), stderr.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	pods := runPods(t, cs, out)
+	if len(pods) != 1 {
+		t.Fatalf("pods of the run while its test runs: %v, want 1", pods)
+	}
+	first := pods[0]
+
+	// 2. lose the node
+	t0 := time.Now()
+	if err := syscall.Kill(kubelet, syscall.SIGSTOP); err != nil {
+		citest.Missing(t, "cannot freeze the kubelet (pid %d): %v", kubelet, err)
+	}
+	t.Logf("kubelet %d frozen while pod %s runs the test command", kubelet, first)
+
+	// 3. the attempt ends: its pod is deleted (or a new one created); the
+	// node goes Ready=Unknown on the way
+	sawUnknown := false
+	deadline = time.Now().Add(5 * time.Minute)
+	for {
+		if st, _ := nodeReady(cs); st == "Unknown" && !sawUnknown {
+			sawUnknown = true
+			t.Logf("node Ready=Unknown after %.0f s", time.Since(t0).Seconds())
+		}
+		now := runPods(t, cs, out)
+		if !slices.Contains(now, first) || len(now) > 1 {
+			t.Logf("attempt 1 over after %.0f s (pods now %v)", time.Since(t0).Seconds(), now)
+			break
+		}
+		if ended() {
+			t.Fatalf("eval ended with the kubelet frozen\n%s", stderr.String())
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("pod %s still there %s after the kubelet froze (node ready seen Unknown: %v)\n%s", first, time.Since(t0).Round(time.Second), sawUnknown, stderr.String())
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	if !sawUnknown {
+		if st, _ := nodeReady(cs); st == "Unknown" {
+			sawUnknown = true
+		}
+	}
+	if !sawUnknown {
+		t.Errorf("the attempt ended before the node was seen Ready=Unknown")
+	}
+
+	// 4. the node comes back; the retry runs and is graded
+	resume()
+	t.Logf("kubelet resumed after %.0f s", time.Since(t0).Seconds())
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("eval: %v\n%s", err, stderr.String())
+		}
+	case <-time.After(15 * time.Minute):
+		t.Fatalf("eval still running 15 min after the kubelet resumed\n%s", stderr.String())
+	}
+	recs := kubeRecords(t, out)
+	r, ok := recs[id]
+	if !ok {
+		t.Fatalf("no record of %s\n%s", id, stderr.String())
+	}
+	if !r.Resolved || r.InfraReason != "" || r.Attempts != 2 || r.Sandbox.ID == first {
+		t.Errorf("record: resolved %v status %s infra %q attempts %d pod %s (the lost one %s), want resolved after 2 attempts in a new pod\n%s",
+			r.Resolved, r.Status, r.InfraReason, r.Attempts, r.Sandbox.ID, first, stderr.String())
+	}
+	if r.Test == nil || r.Test.ExitCode != 0 || r.Test.NumResults == 0 || r.Test.DurationS < 45 {
+		t.Errorf("the retry's test run: %+v, want the whole command (sleep 45 s, then pytest) run and its results read", r.Test)
+	}
+	if len(r.RetriedInfraFailures) != 1 {
+		t.Fatalf("retried infra failures %+v, want the lost attempt", r.RetriedInfraFailures)
+	}
+	lost := r.RetriedInfraFailures[0]
+	if lost.Reason != runtime.ReasonNodeLost || lost.Sandbox == nil || lost.Sandbox.ID != first || !strings.Contains(lost.Error, "node localhost") {
+		t.Errorf("the lost attempt: %+v, want %s naming node localhost in pod %s", lost, runtime.ReasonNodeLost, first)
+	}
+	t.Logf("the lost attempt: %s: %s", lost.Reason, lost.Error)
+	if !strings.Contains(stdout.String(), "resolved 1/1") {
+		t.Errorf("summary:\n%s", stdout.String())
+	}
+	awaitNoPods(t, cs, out)
+	// leave the node as found: Ready and untainted
+	deadline = time.Now().Add(5 * time.Minute)
+	for {
+		st, taints := nodeReady(cs)
+		if st == "True" && len(taints) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("node Ready=%s taints %v 5 min after the kubelet resumed", st, taints)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
 }

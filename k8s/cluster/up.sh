@@ -17,6 +17,9 @@
 #   POLYNFI_K8S_CACHE   build cache (see build.sh)           [/var/cache/polynfi-k8s]
 #   POLYNFI_K8S_IMAGES  Docker images to import into the node's containerd  [""]
 #   POLYNFI_K8S_WAIT    seconds to wait for each component   [180]
+#   POLYNFI_K8S_NODE_GRACE  the controller manager's --node-monitor-grace-period:
+#                       a node whose kubelet has not renewed its lease for this
+#                       long is Ready=Unknown (node lost)  [20s]
 #   POLYNFI_K8S_REGISTRY_PORT  port of registry.sh's loopback registry, which
 #                       the node's containerd pulls from over plain HTTP [5000]
 # Needs root, etcd-server, containerd, runc, containernetworking-plugins,
@@ -48,17 +51,29 @@ for t in etcd containerd ctr runc openssl curl iptables python3; do
 done
 [ -x /usr/lib/cni/bridge ] || die "missing /usr/lib/cni/bridge: apt-get install containernetworking-plugins"
 BIN=$("$HERE/build.sh")
-mkdir -p "$S"/{pki,pids,logs,containerd,cni/net.d,cni/ipam,kubelet,images}
+mkdir -p "$S"/{pki,pids,launched,logs,containerd,cni/net.d,cni/ipam,kubelet,images}
 
 # put FILE: write stdin to FILE only when it differs (daemons restart on change)
 put() { local t; t=$(mktemp "$1.XXXX"); cat > "$t"; if cmp -s "$t" "$1"; then rm -f "$t"; else mv "$t" "$1"; fi; }
 pidof_() { cat "$S/pids/$1" 2>/dev/null || true; }
 alive() { local p; p=$(pidof_ "$1"); [ -n "$p" ] && [ -r "/proc/$p/cmdline" ] && tr '\0' ' ' < "/proc/$p/cmdline" | grep -q -- "$2"; }
-launch() { # name binary args... : detached (own session), logs in logs/name.log
-  local n=$1 b=$2; shift 2
-  if alive "$n" "$b"; then return 0; fi
+# launch name binary args... : detached (own session), logs in logs/name.log.
+# A running one is left alone unless its arguments or its --config file
+# changed since it started (recorded in $S/launched/name): it is then
+# stopped (TERM, KILL after 10 s) and started again, so a cluster that is
+# up picks up a changed flag. Pods survive a kubelet restart.
+launch() {
+  local n=$1 b=$2 key p i cfg; shift 2
+  key=$( { printf '%s\n' "$b" "$@"; for a in "$@"; do case $a in --config=*) cfg=${a#--config=}; cat "$cfg" 2>/dev/null;; esac; done; } | sha256sum | cut -c1-16)
+  if alive "$n" "$b"; then
+    [ "$(cat "$S/launched/$n" 2>/dev/null)" = "$key" ] && return 0
+    p=$(pidof_ "$n"); kill -TERM "$p" 2>/dev/null
+    for i in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.2; done
+    kill -KILL "$p" 2>/dev/null || true
+    say "stopped $n (pid $p): its flags or configuration changed"
+  fi
   setsid "$b" "$@" >> "$S/logs/$n.log" 2>&1 < /dev/null &
-  echo $! > "$S/pids/$n"; say "started $n (pid $!)"
+  echo $! > "$S/pids/$n"; echo "$key" > "$S/launched/$n"; say "started $n (pid $!)"
 }
 await() { # what component command... : poll until command succeeds; fail fast if component died
   local what=$1 comp=$2 i=0; shift 2
@@ -240,7 +255,8 @@ launch kube-controller-manager "$BIN/kube-controller-manager" \
   --bind-address=127.0.0.1 --leader-elect=false --use-service-account-credentials=true \
   --service-account-private-key-file="$S/pki/sa.key" --root-ca-file="$S/pki/ca.crt" \
   --cluster-signing-cert-file="$S/pki/ca.crt" --cluster-signing-key-file="$S/pki/ca.key" \
-  --service-cluster-ip-range=$SERVICE_CIDR --allocate-node-cidrs=false --node-monitor-period=2s \
+  --service-cluster-ip-range=$SERVICE_CIDR --allocate-node-cidrs=false \
+  --node-monitor-period=2s --node-monitor-grace-period=${POLYNFI_K8S_NODE_GRACE:-20s} \
   --kube-api-qps=100 --kube-api-burst=200 --concurrent-gc-syncs=20
 launch kube-scheduler "$BIN/kube-scheduler" \
   --kubeconfig="$S/scheduler.kubeconfig" --authentication-kubeconfig="$S/scheduler.kubeconfig" \
@@ -275,6 +291,11 @@ serializeImagePulls: false
 imageGCHighThresholdPercent: 100
 imageGCLowThresholdPercent: 99
 evictionHard: {memory.available: "100Mi", nodefs.available: "1%", nodefs.inodesFree: "1%", imagefs.available: "1%"}
+# the node's lease is renewed every quarter of this (5 s): four renewals fit
+# in the controller manager's --node-monitor-grace-period (20 s), so a
+# loaded but live kubelet is not taken for lost, and a frozen one is within
+# about 20 s (the node-lost test)
+nodeLeaseDurationSeconds: 20
 C
 launch kubelet "$BIN/kubelet" --config="$S/kubelet.yaml" --kubeconfig="$S/kubelet.kubeconfig" \
   --root-dir="$S/kubelet" --hostname-override=$NODE --node-ip="$IP" --v=1
