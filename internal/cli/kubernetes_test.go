@@ -442,12 +442,22 @@ func clusterPid(t *testing.T, name string) (int, string) {
 }
 
 // processWithArgs returns the pid of a process whose argv is exactly argv.
+// It reads the command line (which waits on the process's memory map lock,
+// for a long time on a process thrashing under load) only of processes
+// whose name (/proc/PID/comm, which does not) is argv[0]'s.
 func processWithArgs(argv []string) int {
 	want := strings.Join(argv, "\x00") + "\x00"
+	comm := filepath.Base(argv[0])
+	if len(comm) > 15 {
+		comm = comm[:15]
+	}
 	ents, _ := os.ReadDir("/proc")
 	for _, e := range ents {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
+			continue
+		}
+		if c, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid)); err != nil || strings.TrimSpace(string(c)) != comm {
 			continue
 		}
 		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); err == nil && string(b) == want {
@@ -585,9 +595,18 @@ func TestKubernetesNodeLostIsRetried(t *testing.T) {
 
 	// 1. wait for the test command to run (the image may be built first)
 	deadline := time.Now().Add(15 * time.Minute)
-	for processWithArgs([]string{"sleep", sleepArg}) == 0 {
+	scans, slowest := 0, time.Duration(0)
+	for {
+		t1 := time.Now()
+		found := processWithArgs([]string{"sleep", sleepArg}) != 0
+		scans++
+		slowest = max(slowest, time.Since(t1))
+		if found {
+			break
+		}
 		if ended() || time.Now().After(deadline) {
-			t.Fatalf("the instance's test command never ran (eval ended: %v)\n%s", ended(), stderr.String())
+			t.Fatalf("the instance's test command (sleep %s) never seen running in %d scans of /proc (slowest %s; eval ended: %v)\n%s",
+				sleepArg, scans, slowest.Round(time.Millisecond), ended(), stderr.String())
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
