@@ -228,6 +228,7 @@ func decodePrediction(m map[string]any) (Prediction, []fieldError) {
 		*dst = s
 	}
 	str("instance_id", &p.InstanceID)
+	idBad := len(errs) > 0 // a non-string id is named once, not also as missing
 	p.InstanceID = strings.TrimSpace(p.InstanceID)
 	// model_name_or_path names the agent; every record, report row and
 	// record directory is keyed by it. Missing entirely, it is
@@ -258,7 +259,7 @@ func decodePrediction(m map[string]any) (Prediction, []fieldError) {
 	if !hasPatch && !hasFiles {
 		errs = append(errs, fieldError{"model_patch", errors.New("missing: a prediction needs model_patch (a diff, \"\" for none) or files")})
 	}
-	if err := checkInstanceID(p.InstanceID); err != nil {
+	if err := checkInstanceID(p.InstanceID); err != nil && !idBad {
 		errs = append(errs, fieldError{"instance_id", err})
 	}
 	if v, ok := m["files"]; ok && v != nil {

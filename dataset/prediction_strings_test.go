@@ -33,12 +33,15 @@ func TestPredictionNamesMustBeStrings(t *testing.T) {
 	}
 	all := strings.Join(msgs, "\n")
 	for _, want := range []string{
-		p + ": row 2 (line 2) [a__b-2]: field model_name_or_path: want a string, got a number",
-		p + ": row 3 (line 3) [a__b-3]: field model_name_or_path: want a string, got a boolean",
+		p + ": row 2 (line 2) [a__b-2]: field model_name_or_path: want the model's name as a string, got a number",
+		p + ": row 3 (line 3) [a__b-3]: field model_name_or_path: want the model's name as a string, got a boolean",
 		"row 4 (line 4)", "field instance_id: want a string, got a number",
 	} {
 		if !strings.Contains(all, want) {
 			t.Errorf("%q not in\n%s", want, all)
 		}
+	}
+	if strings.Contains(all, "field instance_id: missing") {
+		t.Errorf("a non-string instance_id is also called missing:\n%s", all)
 	}
 }
