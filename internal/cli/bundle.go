@@ -6,20 +6,59 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
+	"strings"
 	"time"
 
+	"github.com/polynfi/polynfi/agent"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/report"
+	"github.com/polynfi/polynfi/retrieval"
 )
+
+// The submission layout, as published by the two leaderboards. A
+// submission is one directory, evaluation/<split>/<date>_<name>/ in the
+// leaderboard's repository:
+//
+//   - SWE-PolyBench, branch "submission", README.md ("SWE-PolyBench
+//     Submission"): all_preds.jsonl (model predictions); logs/ with one
+//     <instance_id>_result.json per instance (the file its evaluation
+//     writes; published submissions also carry its
+//     <instance_id>_metrics.json); metadata.yaml with name, oss, site and
+//     pass_rate ("XX.XX% (123/500)"); trajs/ with one reasoning trace per
+//     instance whose file name holds the instance id; README.md.
+//     Shapes read from evaluation/PB/20260201_iswe_agent/ and
+//     evaluation/PBVerified/20251208_atlassian-rovo-dev/ of that branch,
+//     and src/poly_bench_evaluation/polybench_data.py (PolyBenchOutput,
+//     PolyBenchRetrievalMetrics).
+//   - SWE-bench, repository SWE-bench/experiments (README.md,
+//     checklist.md): all_preds.jsonl, metadata.yaml, README.md,
+//     logs/<instance_id>/ with the harness's per-instance files (eval.sh,
+//     patch.diff, report.json, test_output.txt), trajs/.
+//     report.json's shape: swebench/harness/grading.py get_eval_report.
+const (
+	bundlePredsFile  = "all_preds.jsonl"
+	bundleMetaYAML   = "metadata.yaml"
+	bundleReadme     = "README.md"
+	bundleLogsDir    = "logs"
+	bundleTrajsDir   = "trajs"
+	bundleExtrasDir  = "polynfi"       // polynfi's own files, apart from the published ones
+	bundleExtrasMeta = "metadata.json" // in bundleExtrasDir
+)
+
+// bundleGenerator is the "generator" a bundle's polynfi/metadata.json
+// carries; it marks a directory as one --bundle may replace.
+const bundleGenerator = "polynfi report --bundle"
 
 // polyBenchResult is SWE-PolyBench's per-instance result file,
 // <instance_id>_result.json: its PolyBenchOutput dataclass written with
-// json.dump(asdict(...)), fields in declaration order.
-// Source: SWE-PolyBench polybench_data.py PolyBenchOutput, scoring.py
-// store_instance_level_output.
+// json.dump(asdict(...), indent=4), fields in declaration order.
+// Source: SWE-PolyBench polybench_data.py PolyBenchOutput; e.g.
+// evaluation/PB/20260201_iswe_agent/logs/apache__dubbo-10846_result.json.
 type polyBenchResult struct {
 	InstanceID   string   `json:"instance_id"`
 	PatchApplied bool     `json:"patch_applied"`
@@ -32,27 +71,125 @@ type polyBenchResult struct {
 	FailedTests  []string `json:"failed_tests"`
 }
 
-// writeBundle writes a SWE-PolyBench leaderboard-style submission bundle
-// of a harness run of one model and one run into out:
+// polyBenchMetrics is SWE-PolyBench's per-instance retrieval file,
+// <instance_id>_metrics.json (PolyBenchRetrievalMetrics): file-level
+// recall, precision and F1 in [0, 1]; node-level the same or null when the
+// instance is out of node means (node metrics off, no reference nodes, or
+// the reference failed); the reference and predicted node keys.
+// Source: polybench_data.py PolyBenchRetrievalMetrics; e.g.
+// evaluation/PB/20260201_iswe_agent/logs/apache__dubbo-10846_metrics.json.
+type polyBenchMetrics struct {
+	InstanceID     string           `json:"instance_id"`
+	File           polyBenchScores  `json:"file_retrieval_metrics"`
+	Node           *polyBenchScores `json:"node_retrieval_metrics"`
+	ReferenceNodes []string         `json:"reference_nodes"`
+	PredictedNodes []string         `json:"predicted_nodes"`
+}
+
+// polyBenchScores is one level's scores in the order SWE-PolyBench writes
+// them.
+type polyBenchScores struct {
+	Recall    pyFloat `json:"recall"`
+	Precision pyFloat `json:"precision"`
+	F1        pyFloat `json:"f1"`
+}
+
+func newPolyBenchScores(s retrieval.Scores) polyBenchScores {
+	return polyBenchScores{pyFloat(s.Recall), pyFloat(s.Precision), pyFloat(s.F1)}
+}
+
+// pyFloat is a float64 written as Python's json module writes a float: an
+// integral value keeps ".0" (1.0, not 1), others the shortest repr.
+type pyFloat float64
+
+func (f pyFloat) MarshalJSON() ([]byte, error) {
+	v := float64(f)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil, fmt.Errorf("pyFloat: %v is not JSON", v)
+	}
+	if v == math.Trunc(v) && math.Abs(v) < 1e16 {
+		return []byte(strconv.FormatFloat(v, 'f', 1, 64)), nil
+	}
+	return []byte(strconv.FormatFloat(v, 'g', -1, 64)), nil
+}
+
+// sweBenchReport is SWE-bench's per-instance report.json: one key, the
+// instance id, holding whether the patch was given and applied, whether
+// it resolved the instance (SWE-bench's rules), and, once it applied, the
+// tests of each list that succeeded and failed (FAIL_TO_FAIL and
+// PASS_TO_FAIL stay empty: the harness fills them only on request).
+// Source: swebench/harness/grading.py get_eval_report and
+// get_eval_tests_report; written by run_evaluation.py with indent=4.
+type sweBenchReport struct {
+	PatchIsNone  bool                `json:"patch_is_None"`
+	PatchExists  bool                `json:"patch_exists"`
+	PatchApplied bool                `json:"patch_successfully_applied"`
+	Resolved     bool                `json:"resolved"`
+	TestsStatus  *sweBenchTestStatus `json:"tests_status,omitempty"`
+}
+
+type sweBenchTestStatus struct {
+	FailToPass harness.TestsStatus `json:"FAIL_TO_PASS"`
+	PassToPass harness.TestsStatus `json:"PASS_TO_PASS"`
+	FailToFail harness.TestsStatus `json:"FAIL_TO_FAIL"`
+	PassToFail harness.TestsStatus `json:"PASS_TO_FAIL"`
+}
+
+// pyJSON writes v as Python's json.dump(v, indent=4) lays it out: four
+// spaces, ", " never at line ends, "<>&" unescaped, no final newline.
+func pyJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "    ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// bundleOptions tune writeBundle.
+type bundleOptions struct {
+	// AllowIncomplete bundles a run in which some units were not
+	// evaluated (interrupted, unreadable records); the README and
+	// metadata then say so. Without it such a run is refused.
+	AllowIncomplete bool
+	// Trajs is the directory `polynfi run` wrote (OUT with runs/ and
+	// predictions.jsonl) whose trajectories go into trajs/; "" looks
+	// beside the run's predictions file and in RUN/agent-runs.
+	Trajs string
+}
+
+// writeBundle writes a leaderboard submission bundle of a harness run of
+// one model and one run into out, in the layout both leaderboards publish
+// (see the constants above):
 //
-//	predictions.jsonl                 instance_id, model_name_or_path, model_patch (as applied)
-//	results/<instance_id>_result.json SWE-PolyBench's per-instance result (polyBenchResult)
-//	results/result.json               SWE-PolyBench's aggregate (report.PolyBenchAggregate)
-//	logs/<instance_id>/test_output.txt, patch.diff, command.sh
-//	metadata.json                     run, model, dataset, grading, counts, what is left out
-//	README.md                         the headline of the report
+//	all_preds.jsonl                    instance_id, model_name_or_path, model_patch (as applied), one per evaluated instance
+//	metadata.yaml                      name, oss, site, pass_rate (SWE-PolyBench's leaderboard fields)
+//	README.md                          what produced the bundle (polynfi version, grading), headline, what to fill in
+//	logs/<instance_id>_result.json     SWE-PolyBench's per-instance result (polyBenchResult)
+//	logs/<instance_id>_metrics.json    SWE-PolyBench's per-instance retrieval (when the run computed it)
+//	logs/<instance_id>/                patch.diff, test_output.txt, eval.sh and SWE-bench's report.json
+//	trajs/<instance_id>.<file>         the agent's trajectory files, when the run's predictions came from `polynfi run`
+//	polynfi/metadata.json              polynfi's extras: run, dataset, modes, intervals, not-evaluated and missing instances
+//	polynfi/result.json                SWE-PolyBench's aggregate result.json of the run
 //
-// Units that were not evaluated have no result file and are listed in
-// metadata.json (not_evaluated); instances without a prediction are
-// listed there too (no_prediction), as SWE-PolyBench writes no file for
-// them either.
+// pass_rate is resolved/total under SWE-PolyBench's grading, total being
+// the model's instances (those without a prediction count unresolved, as
+// SWE-PolyBench counts them; not-evaluated ones are in no total).
+//
+// A run with units that were not evaluated (interrupted, or a record that
+// cannot be read) is refused with an error naming how many, unless
+// opts.AllowIncomplete: then README.md, metadata.yaml (a comment) and
+// polynfi/metadata.json say the bundle is incomplete. Instances without a
+// prediction get no files (SWE-PolyBench writes none either) and are
+// listed in polynfi/metadata.json.
 //
 // out is written afresh: the bundle is built in a new directory beside it
 // and renamed into place, so that no file of an earlier bundle of another
 // run survives. out must be absent, an empty directory, or an earlier
-// polynfi bundle (its metadata.json says "generator": "polynfi report
-// --bundle"); anything else is refused, untouched.
-func writeBundle(runDir, out string, rep *report.Harness) error {
+// polynfi bundle; anything else is refused, untouched.
+func writeBundle(runDir, out string, rep *report.Harness, opts bundleOptions) error {
 	if err := checkBundleDir(out); err != nil {
 		return err
 	}
@@ -68,7 +205,7 @@ func writeBundle(runDir, out string, rep *report.Harness) error {
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return err
 	}
-	if err := buildBundle(runDir, tmp, rep); err != nil {
+	if err := buildBundle(runDir, tmp, rep, opts); err != nil {
 		return err
 	}
 	// Move an earlier bundle aside, put the new one in place, then remove
@@ -92,11 +229,9 @@ func writeBundle(runDir, out string, rep *report.Harness) error {
 	return nil
 }
 
-// bundleGenerator is the "generator" a bundle's metadata.json carries.
-const bundleGenerator = "polynfi report --bundle"
-
 // checkBundleDir refuses a bundle destination that exists and is neither
-// an empty directory nor an earlier polynfi bundle.
+// an empty directory nor an earlier polynfi bundle (polynfi/metadata.json,
+// or metadata.json for bundles of earlier versions, naming bundleGenerator).
 func checkBundleDir(out string) error {
 	st, err := os.Lstat(out)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -115,47 +250,53 @@ func checkBundleDir(out string) error {
 	if len(ents) == 0 {
 		return nil
 	}
-	b, err := os.ReadFile(filepath.Join(out, "metadata.json"))
-	var meta struct {
-		Generator string `json:"generator"`
+	for _, p := range []string{filepath.Join(out, bundleExtrasDir, bundleExtrasMeta), filepath.Join(out, "metadata.json")} {
+		b, err := os.ReadFile(p)
+		var meta struct {
+			Generator string `json:"generator"`
+		}
+		if err == nil && json.Unmarshal(b, &meta) == nil && meta.Generator == bundleGenerator {
+			return nil
+		}
 	}
-	if err == nil && json.Unmarshal(b, &meta) == nil && meta.Generator == bundleGenerator {
-		return nil
-	}
-	return usagef("--bundle %s: the directory is not empty and is not a polynfi bundle (no metadata.json from %s): refusing to replace it; give a new directory", out, bundleGenerator)
+	return usagef("--bundle %s: the directory is not empty and is not a polynfi bundle (no %s/%s from %s): refusing to replace it; give a new directory", out, bundleExtrasDir, bundleExtrasMeta, bundleGenerator)
+}
+
+// bundleUnit is one instance of the bundle: its record and its files in
+// the run directory.
+type bundleUnit struct {
+	rec    *harness.Record
+	recDir string
 }
 
 // buildBundle writes the bundle's files into the new directory out.
-func buildBundle(runDir, out string, rep *report.Harness) error {
+func buildBundle(runDir, out string, rep *report.Harness, opts bundleOptions) error {
 	models := report.HarnessModels(rep)
 	if len(models) != 1 {
 		return usagef("--bundle: the run holds %d models (%v): a submission bundle is of one model", len(models), models)
 	}
-	recs, err := harness.LoadRecords(runDir)
+	model := models[0]
+	// Unreadable records are units not evaluated (the report says which).
+	recs, _, err := harness.ReadRecords(runDir)
 	if err != nil {
 		return err
 	}
 	byUnit := map[string]*harness.Record{}
 	runs := map[int]bool{}
 	for _, r := range recs {
-		if r.Model == models[0] {
+		if r.Model == model {
 			byUnit[r.InstanceID] = r
 			runs[r.Run] = true
 		}
 	}
 	if len(runs) > 1 {
-		return usagef("--bundle: the run holds %d repeated runs of %s: a submission bundle is of one run", len(runs), models[0])
+		return usagef("--bundle: the run holds %d repeated runs of %s: a submission bundle is of one run", len(runs), model)
 	}
-	for _, d := range []string{out, filepath.Join(out, "results"), filepath.Join(out, "logs")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return err
-		}
-	}
-	var preds bytes.Buffer
+	var units []bundleUnit
 	var notEvaluated, noPrediction []string
-	units := append([]report.UnitResult(nil), rep.Polynfi.UnitResults...)
-	sort.Slice(units, func(i, j int) bool { return units[i].InstanceID < units[j].InstanceID })
-	for _, u := range units {
+	sorted := append([]report.UnitResult(nil), rep.Polynfi.UnitResults...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].InstanceID < sorted[j].InstanceID })
+	for _, u := range sorted {
 		switch u.Outcome {
 		case "missing":
 			noPrediction = append(noPrediction, u.InstanceID)
@@ -165,62 +306,312 @@ func buildBundle(runDir, out string, rep *report.Harness) error {
 			continue
 		}
 		rec := byUnit[u.InstanceID]
-		if rec == nil {
+		if rec == nil || u.Dir == "" {
 			notEvaluated = append(notEvaluated, u.InstanceID)
 			continue
 		}
-		recDir := filepath.Join(runDir, filepath.FromSlash(u.Dir))
-		patch, _ := os.ReadFile(filepath.Join(recDir, harness.PatchFile))
-		line, _ := json.Marshal(map[string]string{"instance_id": rec.InstanceID, "model_name_or_path": rec.Model, "model_patch": string(patch)})
-		preds.Write(append(line, '\n'))
-		res := polyBenchResult{InstanceID: rec.InstanceID, PatchApplied: rec.PatchApplied, Generation: rec.Generation,
-			WithLogs: rec.WithLogs, AllF2PPassed: rec.AllF2PPassed, NoP2PFailed: rec.NoP2PFailed, Resolved: rec.Verdicts.PolyBench.Resolved,
-			PassedTests: nonNil(rec.PassedTests), FailedTests: nonNil(rec.FailedTests)}
-		b, _ := json.MarshalIndent(res, "", "    ")
-		if err := harness.WriteFileAtomic(filepath.Join(out, "results", rec.InstanceID+"_result.json"), append(b, '\n')); err != nil {
+		units = append(units, bundleUnit{rec, filepath.Join(runDir, filepath.FromSlash(u.Dir))})
+	}
+	x := &rep.Polynfi
+	incomplete := len(notEvaluated) > 0 || x.Interrupted
+	if incomplete && !opts.AllowIncomplete {
+		why := "the run was interrupted"
+		if !x.Interrupted {
+			why = "their records are missing or unreadable"
+		}
+		return fmt.Errorf("--bundle: %s is incomplete: %d of %d instances of %s are not evaluated (%s; first: %s): re-run the same polynfi eval to finish it, or give --allow-incomplete to bundle the %d evaluated (the bundle then says it is incomplete); nothing written to %s",
+			runDir, len(notEvaluated), len(sorted), model, why, strings.Join(firstN(notEvaluated, 3), ", "), len(units), out)
+	}
+	for _, d := range []string{filepath.Join(out, bundleLogsDir), filepath.Join(out, bundleExtrasDir)} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
 			return err
 		}
-		logDir := filepath.Join(out, "logs", rec.InstanceID)
-		if err := os.MkdirAll(logDir, 0o755); err != nil {
+	}
+	trajRoot := findTrajectories(runDir, x.Predictions, opts.Trajs)
+	var preds bytes.Buffer
+	var withTrajs []string
+	for _, u := range units {
+		if err := writeBundleUnit(out, u, &preds); err != nil {
 			return err
 		}
-		for src, dst := range map[string]string{harness.LogFile: "test_output.txt", harness.PatchFile: "patch.diff", harness.CommandFile: "command.sh"} {
-			if b, err := os.ReadFile(filepath.Join(recDir, src)); err == nil {
-				if err := harness.WriteFileAtomic(filepath.Join(logDir, dst), b); err != nil {
-					return err
-				}
+		if trajRoot != "" {
+			n, err := copyTrajectory(trajRoot, out, u.rec)
+			if err != nil {
+				return err
+			}
+			if n > 0 {
+				withTrajs = append(withTrajs, u.rec.InstanceID)
 			}
 		}
 	}
-	if err := harness.WriteFileAtomic(filepath.Join(out, "predictions.jsonl"), preds.Bytes()); err != nil {
+	if err := harness.WriteFileAtomic(filepath.Join(out, bundlePredsFile), preds.Bytes()); err != nil {
 		return err
 	}
-	agg, _ := json.MarshalIndent(rep.PolyBench, "", "    ")
-	if err := harness.WriteFileAtomic(filepath.Join(out, "results", "result.json"), append(agg, '\n')); err != nil {
+	agg, err := pyJSON(rep.PolyBench)
+	if err != nil {
 		return err
 	}
-	x := &rep.Polynfi
+	if err := harness.WriteFileAtomic(filepath.Join(out, bundleExtrasDir, "result.json"), agg); err != nil {
+		return err
+	}
+	pb := x.Modes[harness.ModePolyBench]
+	if pb == nil {
+		pb = &report.ModeSummary{}
+	}
+	passRate := fmt.Sprintf("%.2f%% (%d/%d)", 100*pb.Rate, pb.Resolved, pb.Total)
+	created := time.Now().UTC().Format(time.RFC3339)
 	meta := map[string]any{
-		"model_name_or_path": models[0], "run_id": x.RunID, "dataset": x.Dataset, "dataset_schema": x.DatasetSchema,
+		"model_name_or_path": model, "run_id": x.RunID, "dataset": x.Dataset, "dataset_schema": x.DatasetSchema,
 		"predictions": x.Predictions, "grading_mode": "polybench", "native_mode": x.NativeMode,
-		"total_instances": rep.TotalInstances, "resolved_polybench": rep.PolyBench.TotalResolved,
-		"resolved_native": x.Modes[x.NativeMode].Resolved, "resolved_native_ci95": x.Modes[x.NativeMode].CI,
-		"not_evaluated": nonNil(notEvaluated), "no_prediction": nonNil(noPrediction), "interrupted": x.Interrupted,
-		"created_at": time.Now().UTC().Format(time.RFC3339), "generator": bundleGenerator,
+		"total_instances": rep.TotalInstances, "resolved_polybench": pb.Resolved, "total_polybench": pb.Total,
+		"pass_rate": passRate, "resolved_native": x.Modes[x.NativeMode].Resolved, "resolved_native_ci95": x.Modes[x.NativeMode].CI,
+		"bundled_instances": len(units), "not_evaluated": nonNil(notEvaluated), "no_prediction": nonNil(noPrediction),
+		"interrupted": x.Interrupted, "incomplete": incomplete, "trajectories_from": trajRoot, "trajectories": nonNil(withTrajs),
+		"created_at": created, "generator": bundleGenerator,
 		"polynfi_version": polynfiVersion(), "evaluated_with": nonNil(x.EvaluatedWith),
 	}
 	mb, _ := json.MarshalIndent(meta, "", "  ")
-	if err := harness.WriteFileAtomic(filepath.Join(out, "metadata.json"), append(mb, '\n')); err != nil {
+	if err := harness.WriteFileAtomic(filepath.Join(out, bundleExtrasDir, bundleExtrasMeta), append(mb, '\n')); err != nil {
 		return err
 	}
-	var readme bytes.Buffer
-	fmt.Fprintf(&readme, "# %s on %s\n\n", models[0], filepath.Base(x.Dataset))
-	if x.Notice != "" {
-		fmt.Fprintf(&readme, "**%s**\n\n", x.Notice)
+	// metadata.yaml: the leaderboard's fields only. oss and site are not
+	// known to polynfi: null until the submitter fills them in.
+	var y bytes.Buffer
+	if incomplete {
+		fmt.Fprintf(&y, "# INCOMPLETE: %d of %d instances not evaluated; pass_rate is over the %d evaluated or without a prediction.\n", len(notEvaluated), len(sorted), pb.Total)
 	}
+	fmt.Fprintf(&y, "name: %s\n", yamlString(model))
+	fmt.Fprintf(&y, "oss: null  # true if your system is open-source\n")
+	fmt.Fprintf(&y, "site: null  # URL with more information about your system\n")
+	fmt.Fprintf(&y, "pass_rate: %s\n", passRate)
+	if err := harness.WriteFileAtomic(filepath.Join(out, bundleMetaYAML), y.Bytes()); err != nil {
+		return err
+	}
+	return harness.WriteFileAtomic(filepath.Join(out, bundleReadme), bundleReadmeText(rep, model, passRate, created, len(units), notEvaluated, noPrediction, withTrajs, incomplete))
+}
+
+// writeBundleUnit writes one instance's files and its all_preds.jsonl line.
+func writeBundleUnit(out string, u bundleUnit, preds *bytes.Buffer) error {
+	rec := u.rec
+	patch, err := os.ReadFile(filepath.Join(u.recDir, harness.PatchFile))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	// all_preds.jsonl: SWE-bench's prediction keys in its order.
+	line, err := pyJSONLine(struct {
+		InstanceID string `json:"instance_id"`
+		Model      string `json:"model_name_or_path"`
+		Patch      string `json:"model_patch"`
+	}{rec.InstanceID, rec.Model, string(patch)})
+	if err != nil {
+		return err
+	}
+	preds.Write(append(line, '\n'))
+	logs := filepath.Join(out, bundleLogsDir)
+	res := polyBenchResult{InstanceID: rec.InstanceID, PatchApplied: rec.PatchApplied, Generation: rec.Generation,
+		WithLogs: rec.WithLogs, AllF2PPassed: rec.AllF2PPassed, NoP2PFailed: rec.NoP2PFailed, Resolved: rec.Verdicts.PolyBench.Resolved,
+		PassedTests: nonNil(rec.PassedTests), FailedTests: nonNil(rec.FailedTests)}
+	b, err := pyJSON(res)
+	if err != nil {
+		return err
+	}
+	if err := harness.WriteFileAtomic(filepath.Join(logs, rec.InstanceID+"_result.json"), b); err != nil {
+		return err
+	}
+	if m := rec.Retrieval; m != nil {
+		pm := polyBenchMetrics{InstanceID: rec.InstanceID, File: newPolyBenchScores(m.File),
+			ReferenceNodes: nonNil(m.ReferenceNodes), PredictedNodes: nonNil(m.PredictedNodes)}
+		if m.Node != nil {
+			s := newPolyBenchScores(*m.Node)
+			pm.Node = &s
+		}
+		b, err := pyJSON(pm)
+		if err != nil {
+			return err
+		}
+		if err := harness.WriteFileAtomic(filepath.Join(logs, rec.InstanceID+"_metrics.json"), b); err != nil {
+			return err
+		}
+	}
+	dir := filepath.Join(logs, rec.InstanceID)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for src, dst := range map[string]string{harness.LogFile: "test_output.txt", harness.PatchFile: "patch.diff", harness.CommandFile: "eval.sh"} {
+		b, err := os.ReadFile(filepath.Join(u.recDir, src))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if err := harness.WriteFileAtomic(filepath.Join(dir, dst), b); err != nil {
+			return err
+		}
+	}
+	// SWE-bench writes no report for an empty prediction (it is not run).
+	if strings.TrimSpace(string(patch)) == "" {
+		return nil
+	}
+	v := rec.Verdicts.SWEBench
+	r := sweBenchReport{PatchExists: true, PatchApplied: rec.PatchApplied, Resolved: v.Resolved}
+	if rec.PatchApplied {
+		r.TestsStatus = &sweBenchTestStatus{FailToPass: testsStatus(v.FailToPass), PassToPass: testsStatus(v.PassToPass),
+			FailToFail: testsStatus(harness.TestsStatus{}), PassToFail: testsStatus(harness.TestsStatus{})}
+	}
+	b, err = pyJSON(map[string]sweBenchReport{rec.InstanceID: r})
+	if err != nil {
+		return err
+	}
+	return harness.WriteFileAtomic(filepath.Join(dir, "report.json"), b)
+}
+
+func testsStatus(s harness.TestsStatus) harness.TestsStatus {
+	return harness.TestsStatus{Success: nonNil(s.Success), Failure: nonNil(s.Failure)}
+}
+
+// pyJSONLine is v as one line of JSON, as json.dumps(v) writes it (", "
+// and ": " separators; "<>&" unescaped).
+func pyJSONLine(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	// Re-space the compact encoding: only separators outside strings.
+	var o bytes.Buffer
+	inStr, esc := false, false
+	for _, c := range bytes.TrimSuffix(b.Bytes(), []byte("\n")) {
+		o.WriteByte(c)
+		switch {
+		case esc:
+			esc = false
+		case inStr && c == '\\':
+			esc = true
+		case c == '"':
+			inStr = !inStr
+		case !inStr && (c == ',' || c == ':'):
+			o.WriteByte(' ')
+		}
+	}
+	return o.Bytes(), nil
+}
+
+// yamlString quotes s as a YAML double-quoted scalar (JSON's string
+// syntax is one).
+func yamlString(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func firstN(s []string, n int) []string {
+	if len(s) > n {
+		return append(append([]string(nil), s[:n]...), "...")
+	}
+	return s
+}
+
+// findTrajectories returns the directory `polynfi run` wrote the run's
+// predictions into (it holds runs/<agent>/<instance>/run-<k>/trajectory/),
+// or "": explicit when given, else RUN/agent-runs (polynfi eval --agent),
+// else the directory of each predictions file the run was given.
+func findTrajectories(runDir, predictions, explicit string) string {
+	var cands []string
+	if explicit != "" {
+		cands = []string{explicit}
+	} else {
+		cands = append(cands, filepath.Join(runDir, "agent-runs"))
+		for _, p := range strings.Split(predictions, ",") {
+			if p != "" && p != "gold" {
+				cands = append(cands, filepath.Dir(p))
+			}
+		}
+	}
+	for _, c := range cands {
+		if st, err := os.Stat(filepath.Join(c, "runs")); err == nil && st.IsDir() {
+			return c
+		}
+	}
+	return ""
+}
+
+// copyTrajectory copies the trajectory files `polynfi run` kept for rec's
+// run into out/trajs/, each named <instance_id>.<its path with "/" as
+// "__"> so that the instance id is in every trace file's name, as
+// SWE-PolyBench asks. It returns how many files it copied.
+func copyTrajectory(root, out string, rec *harness.Record) (int, error) {
+	src := filepath.Join(agent.RunDir(root, rec.Model, rec.InstanceID, rec.Run), agent.TrajectoryDir)
+	if st, err := os.Stat(src); err != nil || !st.IsDir() {
+		return 0, nil
+	}
+	n := 0
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		rel, _ := filepath.Rel(src, p)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(out, bundleTrajsDir, rec.InstanceID+"."+strings.ReplaceAll(filepath.ToSlash(rel), "/", "__"))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		n++
+		return harness.WriteFileAtomic(dst, b)
+	})
+	return n, err
+}
+
+// bundleReadmeText is the bundle's README.md: what produced it, whether it
+// is complete, the headline, the files and what the submitter fills in.
+func bundleReadmeText(rep *report.Harness, model, passRate, created string, bundled int, notEvaluated, noPrediction, withTrajs []string, incomplete bool) []byte {
+	x := &rep.Polynfi
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# %s on %s\n\n", model, filepath.Base(x.Dataset))
+	if incomplete {
+		fmt.Fprintf(&b, "**INCOMPLETE: %d instances were not evaluated", len(notEvaluated))
+		if x.Interrupted {
+			b.WriteString(" (the run was interrupted)")
+		}
+		fmt.Fprintf(&b, "; bundled with --allow-incomplete. They have no files here and are in no pass rate: %s.**\n\n", strings.Join(notEvaluated, ", "))
+	}
+	fmt.Fprintf(&b, "Produced by polynfi %s (`%s`) on %s from run %s (dataset %s, %s schema; predictions %s).\n",
+		polynfiVersion(), bundleGenerator, created, x.RunID, x.Dataset, x.DatasetSchema, x.Predictions)
+	if len(x.EvaluatedWith) > 0 {
+		fmt.Fprintf(&b, "The run's records were written by polynfi %s.\n", strings.Join(x.EvaluatedWith, ", "))
+	}
+	b.WriteString("\nGrading: polynfi's own harness, not the leaderboards' official ones. ")
+	b.WriteString("`logs/<instance_id>_result.json` and the pass rate follow SWE-PolyBench's rules (polybench mode: all FAIL_TO_PASS pass, no PASS_TO_PASS fails); ")
+	b.WriteString("`logs/<instance_id>/report.json` follows SWE-bench's (swebench mode). ")
+	fmt.Fprintf(&b, "The dataset's native mode is %s.\n\n", x.NativeMode)
+	fmt.Fprintf(&b, "Pass rate (SWE-PolyBench): %s.\n\n", passRate)
 	for _, l := range report.HarnessHeadline(rep) {
-		fmt.Fprintf(&readme, "- %s\n", l)
+		fmt.Fprintf(&b, "- %s\n", l)
 	}
-	fmt.Fprintf(&readme, "\nFiles: predictions.jsonl, results/<instance_id>_result.json (SWE-PolyBench's per-instance result), results/result.json (aggregate), logs/<instance_id>/, metadata.json.\n")
-	return harness.WriteFileAtomic(filepath.Join(out, "README.md"), readme.Bytes())
+	fmt.Fprintf(&b, "\n## Files\n\n")
+	fmt.Fprintf(&b, "- `all_preds.jsonl`: %d predictions (instance_id, model_name_or_path, model_patch as applied)\n", bundled)
+	b.WriteString("- `metadata.yaml`: the leaderboard entry (name, oss, site, pass_rate)\n")
+	b.WriteString("- `logs/<instance_id>_result.json` (and `_metrics.json` when retrieval metrics were computed): SWE-PolyBench's per-instance files\n")
+	b.WriteString("- `logs/<instance_id>/`: `test_output.txt`, `patch.diff`, `eval.sh` (the exact test script) and SWE-bench's `report.json`\n")
+	if len(withTrajs) > 0 {
+		fmt.Fprintf(&b, "- `trajs/`: the agent's trajectory files of %d instances, named `<instance_id>.<file>`\n", len(withTrajs))
+	} else {
+		b.WriteString("- no `trajs/`: the run's predictions did not come from `polynfi run` (give `--trajs DIR` if they did); add one reasoning trace per instance before submitting an agent\n")
+	}
+	b.WriteString("- `polynfi/`: polynfi's extras, not part of the leaderboards' layout (`metadata.json`: run, counts, intervals, not-evaluated and missing instances; `result.json`: SWE-PolyBench's aggregate)\n")
+	if len(noPrediction) > 0 {
+		fmt.Fprintf(&b, "\n%d instances had no prediction and have no files (unresolved in the pass rate): %s.\n", len(noPrediction), strings.Join(noPrediction, ", "))
+	}
+	b.WriteString("\n## Before submitting\n\nFill in `oss` and `site` in `metadata.yaml`, describe the system in this README, ")
+	b.WriteString("and put the directory (without `polynfi/` if unwanted) under `evaluation/<split>/<date>_<name>/` of the leaderboard's repository.\n")
+	return b.Bytes()
 }

@@ -301,8 +301,8 @@ func TestReportProvenance(t *testing.T) {
 	if _, errOut, code := runCLI(t, "report", "--bundle", bundle, poly); code != ExitOK {
 		t.Fatalf("bundle: exit %d %s", code, errOut)
 	}
-	b, _ := os.ReadFile(filepath.Join(bundle, "metadata.json"))
-	if !strings.Contains(string(b), `"polynfi_version": "`+v+`"`) {
+	b, _ := os.ReadFile(filepath.Join(bundle, "polynfi", "metadata.json"))
+	if r, _ := os.ReadFile(filepath.Join(bundle, "README.md")); !strings.Contains(string(b), `"polynfi_version": "`+v+`"`) || !strings.Contains(string(r), "polynfi "+v) {
 		t.Errorf("bundle metadata lacks the version:\n%s", b)
 	}
 

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -69,65 +68,6 @@ func TestRegradeFromStoredLogs(t *testing.T) {
 	}
 	if stdout, _, _ := runCLI(t, "report", out); !strings.Contains(stdout, "resolved 2/2") {
 		t.Errorf("report after --apply:\n%s", stdout)
-	}
-}
-
-// TestReportBundle: the bundle's per-instance result files have
-// SWE-PolyBench's _result.json shape (PolyBenchOutput's nine fields, in
-// order, with their JSON types), next to predictions, logs and metadata.
-func TestReportBundle(t *testing.T) {
-	t.Parallel()
-	ds := evalFixture(t, 2, "0")
-	out := t.TempDir()
-	if _, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", "gold", "--out", out); code != ExitOK {
-		t.Fatal(stderr)
-	}
-	bundle := filepath.Join(t.TempDir(), "bundle")
-	if _, stderr, code := runCLI(t, "report", "--bundle", bundle, out); code != ExitOK {
-		t.Fatal(stderr)
-	}
-	wantKeys := []string{"instance_id", "patch_applied", "generation", "with_logs", "all_f2p_passed", "no_p2p_failed", "resolved", "passed_tests", "failed_tests"}
-	for _, id := range []string{"acme__echo-0", "acme__echo-1"} {
-		b, err := os.ReadFile(filepath.Join(bundle, "results", id+"_result.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.Token()
-		var keys []string
-		vals := map[string]any{}
-		for dec.More() {
-			k, _ := dec.Token()
-			var v any
-			dec.Decode(&v)
-			keys = append(keys, k.(string))
-			vals[k.(string)] = v
-		}
-		if strings.Join(keys, ",") != strings.Join(wantKeys, ",") {
-			t.Errorf("%s keys %v, want %v", id, keys, wantKeys)
-		}
-		if vals["instance_id"] != id || vals["resolved"] != true || vals["patch_applied"] != true {
-			t.Errorf("%s values %v", id, vals)
-		}
-		for _, k := range []string{"passed_tests", "failed_tests"} {
-			if _, ok := vals[k].([]any); !ok {
-				t.Errorf("%s %s is %T, want a list", id, k, vals[k])
-			}
-		}
-		for _, f := range []string{"test_output.txt", "patch.diff", "command.sh"} {
-			if _, err := os.Stat(filepath.Join(bundle, "logs", id, f)); err != nil {
-				t.Error(err)
-			}
-		}
-	}
-	for _, f := range []string{"predictions.jsonl", "metadata.json", "README.md", "results/result.json"} {
-		if _, err := os.Stat(filepath.Join(bundle, f)); err != nil {
-			t.Error(err)
-		}
-	}
-	preds, _ := os.ReadFile(filepath.Join(bundle, "predictions.jsonl"))
-	if strings.Count(string(preds), "\n") != 2 || !strings.Contains(string(preds), `"model_patch":"diff --git`) {
-		t.Errorf("predictions.jsonl:\n%s", preds)
 	}
 }
 

@@ -205,6 +205,7 @@ func writeNFIRunReport(dir string, rep nfiReportJSON) error {
 func newReportCmd(e *env) *cobra.Command {
 	var format, bundle, bundleModel string
 	var instances bool
+	var bopts bundleOptions
 	cmd := &cobra.Command{
 		Use:   "report RUN_DIR...",
 		Short: "Render the report of finished runs from their stored records",
@@ -239,12 +240,20 @@ Several RUN_DIRs give one document: JSON {"runs": [{"dir", "kind",
 "report"}, ...]}, one HTML page, one Markdown or text document, with one
 section per run directory.
 
---bundle DIR writes a SWE-PolyBench leaderboard-style submission bundle of a
-harness run of one model (--model picks one of a run holding several): predictions, per-instance results
-(<instance_id>_result.json in SWE-PolyBench's shape) and logs, and metadata.
-DIR is written afresh (built beside it, then renamed into place): it must be
-absent, empty, or an earlier polynfi bundle, which is replaced. An SWE-NFI
-suite or --metrics-only run has no such bundle: refused (exit 2).
+--bundle DIR writes a leaderboard submission bundle of a harness run of one
+model (--model picks one of a run holding several), in the layout of
+SWE-PolyBench's submission branch and SWE-bench's experiments repository:
+all_preds.jsonl, metadata.yaml (name, oss, site, pass_rate), README.md (the
+polynfi version and grading that produced it), logs/<instance_id>_result.json
+and _metrics.json in SWE-PolyBench's shapes, logs/<instance_id>/ (test_output.txt,
+patch.diff, eval.sh, SWE-bench's report.json), trajs/ when the predictions came
+from 'polynfi run' (found beside the predictions file, or --trajs DIR), and
+polynfi's extras in polynfi/. A run with instances not evaluated (interrupted,
+unreadable records) is refused (exit 3, saying how many) unless
+--allow-incomplete, and the bundle then says it is incomplete. DIR is written
+afresh (built beside it, then renamed into place): it must be absent, empty,
+or an earlier polynfi bundle, which is replaced. An SWE-NFI suite or
+--metrics-only run has no such bundle: refused (exit 2).
 
 Formats: text, markdown, json, html (tables and SVG charts).
 Exit status: 0, 2 for bad arguments or a directory that is not a run, 3 when
@@ -259,6 +268,9 @@ nothing in a run could be evaluated.`,
 			}
 			if bundleModel != "" && bundle == "" {
 				return usagef("--model goes with --bundle")
+			}
+			if (bopts.AllowIncomplete || bopts.Trajs != "") && bundle == "" {
+				return usagef("--allow-incomplete and --trajs go with --bundle")
 			}
 			var errs []error
 			var runs []*runReport
@@ -275,7 +287,7 @@ nothing in a run could be evaluated.`,
 				runs = append(runs, rr)
 			}
 			if bundle != "" && len(runs) == 1 {
-				if err := runs[0].writeBundle(bundle, bundleModel); err != nil {
+				if err := runs[0].writeBundle(bundle, bundleModel, bopts); err != nil {
 					return err
 				}
 				fmt.Fprintf(e.stderr, "polynfi: submission bundle written to %s\n", bundle)
@@ -299,7 +311,9 @@ nothing in a run could be evaluated.`,
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, markdown, json, html")
 	cmd.Flags().BoolVar(&instances, "instances", false, "text: add the per-instance table (harness run: status, reason, modes, retrieval, I_p, log/patch/command paths; SWE-NFI suite run: every task x agent x run with validity, functional pass/fail and why, I_p, log/record paths)")
-	cmd.Flags().StringVar(&bundle, "bundle", "", "also write a SWE-PolyBench-style submission bundle of the run into this directory (replacing an earlier bundle there)")
+	cmd.Flags().StringVar(&bundle, "bundle", "", "also write a leaderboard submission bundle (SWE-PolyBench / SWE-bench layout) of the run into this directory (replacing an earlier bundle there)")
+	cmd.Flags().BoolVar(&bopts.AllowIncomplete, "allow-incomplete", false, "with --bundle: bundle a run with instances not evaluated (interrupted); the bundle says it is incomplete")
+	cmd.Flags().StringVar(&bopts.Trajs, "trajs", "", "with --bundle: the 'polynfi run' output directory whose agent trajectories go into trajs/ (default: beside the run's predictions file, or RUN/agent-runs)")
 	cmd.Flags().StringVar(&bundleModel, "model", "", "with --bundle: the model (model_name_or_path) to bundle, of a run holding several")
 	return cmd
 }
@@ -363,7 +377,7 @@ func renderRuns(w io.Writer, runs []*runReport, format string, instances bool) e
 
 // writeBundle writes the submission bundle of rr (of model, when the run
 // holds several) into out.
-func (rr *runReport) writeBundle(out, model string) error {
+func (rr *runReport) writeBundle(out, model string, opts bundleOptions) error {
 	if rr.harness == nil {
 		return usagef("--bundle: %s is a %s run: a submission bundle (SWE-PolyBench's predictions, per-instance _result.json and logs) is of a repository-level (SWE-PolyBench / SWE-bench) run; nothing written to %s",
 			rr.dir, strings.ReplaceAll(rr.kind, "_", "-"), out)
@@ -389,7 +403,7 @@ func (rr *runReport) writeBundle(out, model string) error {
 		}
 		rep = pick
 	}
-	return writeBundle(rr.dir, out, rep)
+	return writeBundle(rr.dir, out, rep, opts)
 }
 
 // loadRunReport reads one run directory's report. A directory that is not

@@ -98,7 +98,7 @@ func TestReportOneSectionPerModel(t *testing.T) {
 		Total    int    `json:"total_instances"`
 		Resolved int    `json:"resolved_polybench"`
 	}
-	mb, _ := os.ReadFile(filepath.Join(bundle, "metadata.json"))
+	mb, _ := os.ReadFile(filepath.Join(bundle, "polynfi", "metadata.json"))
 	if err := json.Unmarshal(mb, &meta); err != nil || meta.Model != "wrong" || meta.Total != 4 || meta.Resolved != 0 {
 		t.Errorf("bundle metadata %+v (%v), want wrong 0/4", meta, err)
 	}
@@ -188,12 +188,12 @@ func TestReportBundleFresh(t *testing.T) {
 	if _, stderr, code := runCLI(t, "report", "--bundle", bundle, one); code != ExitOK {
 		t.Fatalf("second bundle into the same dir: exit %d\n%s", code, stderr)
 	}
-	for _, stale := range []string{"results/acme__echo-1_result.json", "logs/acme__echo-1"} {
+	for _, stale := range []string{"logs/acme__echo-1_result.json", "logs/acme__echo-1"} {
 		if _, err := os.Stat(filepath.Join(bundle, stale)); err == nil {
 			t.Errorf("%s of the earlier bundle is still there", stale)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(bundle, "results", "acme__echo-0_result.json")); err != nil {
+	if _, err := os.Stat(filepath.Join(bundle, "logs", "acme__echo-0_result.json")); err != nil {
 		t.Error(err)
 	}
 	// A non-empty directory that is not a bundle is refused, untouched.
@@ -210,7 +210,7 @@ func TestReportBundleFresh(t *testing.T) {
 	nfiBundle := filepath.Join(t.TempDir(), "nfi-bundle")
 	_, stderr, code = runCLI(t, "report", "--bundle", nfiBundle, nfiSampleRun(t))
 	if code == ExitOK {
-		if _, err := os.Stat(filepath.Join(nfiBundle, "metadata.json")); err != nil {
+		if _, err := os.Stat(filepath.Join(nfiBundle, "polynfi", "metadata.json")); err != nil {
 			t.Errorf("NFI run: --bundle exit 0 but no bundle: %v", err)
 		}
 	} else if !strings.Contains(stderr, "--bundle") {
