@@ -9,10 +9,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/polynfi/polynfi/agent"
 	"github.com/polynfi/polynfi/harness"
@@ -136,7 +139,8 @@ type sweBenchTestStatus struct {
 }
 
 // pyJSON writes v as Python's json.dump(v, indent=4) lays it out: four
-// spaces, ", " never at line ends, "<>&" unescaped, no final newline.
+// spaces, "<>&" unescaped, non-ASCII as \uXXXX (ensure_ascii), no final
+// newline.
 func pyJSON(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -145,7 +149,30 @@ func pyJSON(v any) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	return asciiJSON(bytes.TrimSuffix(b.Bytes(), []byte("\n"))), nil
+}
+
+// asciiJSON escapes every non-ASCII character of encoded JSON as Python's
+// ensure_ascii does: \uXXXX, lowercase hex, a UTF-16 surrogate pair above
+// U+FFFF. Non-ASCII bytes only occur inside strings, so the value is
+// unchanged.
+func asciiJSON(b []byte) []byte {
+	if !slices.ContainsFunc(b, func(c byte) bool { return c >= utf8.RuneSelf }) {
+		return b
+	}
+	var o bytes.Buffer
+	for _, r := range string(b) {
+		switch {
+		case r < utf8.RuneSelf:
+			o.WriteRune(r)
+		case r > 0xFFFF:
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&o, "\\u%04x\\u%04x", r1, r2)
+		default:
+			fmt.Fprintf(&o, "\\u%04x", r)
+		}
+	}
+	return o.Bytes()
 }
 
 // bundleOptions tune writeBundle.
@@ -393,6 +420,11 @@ func buildBundle(runDir, out string, rep *report.Harness, opts bundleOptions) er
 // writeBundleUnit writes one instance's files and its all_preds.jsonl line.
 func writeBundleUnit(out string, u bundleUnit, preds *bytes.Buffer) error {
 	rec := u.rec
+	// Ids name files: one that could leave the bundle (a hand-edited run)
+	// is refused.
+	if id := rec.InstanceID; id == "" || id == "." || id == ".." || strings.ContainsAny(id, "/\\\x00") {
+		return fmt.Errorf("--bundle: %s: instance id %q cannot name a file", u.recDir, id)
+	}
 	patch, err := os.ReadFile(filepath.Join(u.recDir, harness.PatchFile))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
@@ -471,7 +503,7 @@ func testsStatus(s harness.TestsStatus) harness.TestsStatus {
 }
 
 // pyJSONLine is v as one line of JSON, as json.dumps(v) writes it (", "
-// and ": " separators; "<>&" unescaped).
+// and ": " separators; "<>&" unescaped; non-ASCII as \uXXXX).
 func pyJSONLine(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -495,7 +527,7 @@ func pyJSONLine(v any) ([]byte, error) {
 			o.WriteByte(' ')
 		}
 	}
-	return o.Bytes(), nil
+	return asciiJSON(o.Bytes()), nil
 }
 
 // yamlString quotes s as a YAML double-quoted scalar (JSON's string

@@ -54,7 +54,7 @@ func bundlePredictions(t *testing.T) (path string, patches map[string]string) {
 	}
 	var b bytes.Buffer
 	for _, id := range []string{"acme__echo-0", "acme__echo-1", "acme__echo-2"} {
-		line, _ := json.Marshal(map[string]string{"instance_id": id, "model_name_or_path": "acme-agent <v1> & co", "model_patch": patches[id]})
+		line, _ := json.Marshal(map[string]string{"instance_id": id, "model_name_or_path": "acme-agént <v1> & co 🚀", "model_patch": patches[id]})
 		b.Write(append(line, '\n'))
 	}
 	path = filepath.Join(t.TempDir(), "preds.jsonl")
@@ -236,7 +236,7 @@ func TestBundleLeaderboardLayout(t *testing.T) {
 	if err := yaml.Unmarshal(y, &meta); err != nil {
 		t.Fatalf("metadata.yaml: %v\n%s", err, y)
 	}
-	if len(meta) != 4 || meta["name"] != "acme-agent <v1> & co" || meta["pass_rate"] != "33.33% (1/3)" {
+	if len(meta) != 4 || meta["name"] != "acme-agént <v1> & co 🚀" || meta["pass_rate"] != "33.33% (1/3)" {
 		t.Errorf("metadata.yaml %v, want name, oss, site, pass_rate 33.33%% (1/3)\n%s", meta, y)
 	}
 	for _, k := range []string{"oss", "site"} {
@@ -263,6 +263,11 @@ func TestBundleLeaderboardLayout(t *testing.T) {
 	if len(lines) != 3 {
 		t.Fatalf("all_preds.jsonl has %d lines, want 3:\n%s", len(lines), raw)
 	}
+	// As json.dumps writes it: ", " and ": ", "<>&" as they are, non-ASCII
+	// as \uXXXX (ensure_ascii), a surrogate pair above U+FFFF.
+	if want := `{"instance_id": "acme__echo-0", "model_name_or_path": "acme-ag\u00e9nt <v1> & co \ud83d\ude80", "model_patch": "diff --git a/a.txt b/a.txt\n`; !strings.HasPrefix(lines[0], want) {
+		t.Errorf("all_preds.jsonl line 1\n%s\nwant it to start\n%s", lines[0], want)
+	}
 	for _, l := range lines {
 		if k, _ := jsonKeys(t, []byte(l)); !reflect.DeepEqual(k, []string{"instance_id", "model_name_or_path", "model_patch"}) {
 			t.Errorf("all_preds.jsonl line keys %v", k)
@@ -276,7 +281,7 @@ func TestBundleLeaderboardLayout(t *testing.T) {
 		t.Fatalf("loader read %d predictions", len(back.Predictions))
 	}
 	for _, p := range back.Predictions {
-		if p.ModelNameOrPath != "acme-agent <v1> & co" || p.ModelPatch != patches[p.InstanceID] || p.Run != 0 {
+		if p.ModelNameOrPath != "acme-agént <v1> & co 🚀" || p.ModelPatch != patches[p.InstanceID] || p.Run != 0 {
 			t.Errorf("round trip: %s model %q run %d patch %q, want %q", p.InstanceID, p.ModelNameOrPath, p.Run, p.ModelPatch, patches[p.InstanceID])
 		}
 	}

@@ -257,7 +257,8 @@ or an earlier polynfi bundle, which is replaced. An SWE-NFI suite or
 
 Formats: text, markdown, json, html (tables and SVG charts).
 Exit status: 0, 2 for bad arguments or a directory that is not a run, 3 when
-nothing in a run could be evaluated.`,
+nothing in a run could be evaluated or --bundle is refused (an incomplete run
+without --allow-incomplete, an I/O error).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(format, "text", "markdown", "json", "html"); err != nil {
