@@ -129,12 +129,29 @@ func TestEvalReportsEverything(t *testing.T) {
 }
 
 // TestEvalMetricsOnlyCountsMissingPredictions: an instance without a
-// prediction is scored as an empty prediction (0) and stays in the means.
+// prediction is scored as an empty prediction (0) and stays in the means;
+// a prediction for an instance the dataset does not have is ignored (in no
+// denominator). Two instances: acme__calc-2 predicted with its reference
+// patch (file and node F1 1), acme__calc-1 missing (0): n=2, mean 0.5.
 func TestEvalMetricsOnlyCountsMissingPredictions(t *testing.T) {
 	t.Parallel()
 	ds := pyEvalFixture(t)
+	data, err := os.ReadFile(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var row map[string]any
+	if err := json.Unmarshal(data, &row); err != nil {
+		t.Fatal(err)
+	}
+	row["instance_id"] = "acme__calc-2"
+	second, _ := json.Marshal(row)
+	if err := os.WriteFile(ds, append(append(data, second...), '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pred, _ := json.Marshal(map[string]any{"instance_id": "acme__calc-2", "model_patch": row["patch"]})
 	preds := filepath.Join(t.TempDir(), "p.jsonl")
-	os.WriteFile(preds, []byte(`{"instance_id": "other__repo-1", "model_patch": ""}`+"\n"), 0o644)
+	os.WriteFile(preds, []byte(`{"instance_id": "other__repo-1", "model_patch": ""}`+"\n"+string(pred)+"\n"), 0o644)
 	var stdout, stderr bytes.Buffer
 	if code := Main(context.Background(), []string{"eval", "--dataset", ds, "--predictions", preds, "--metrics-only", "--format", "json"}, &stdout, &stderr); code != ExitOK {
 		t.Fatalf("exit %d\n%s", code, stderr.String())
@@ -143,8 +160,11 @@ func TestEvalMetricsOnlyCountsMissingPredictions(t *testing.T) {
 		Summary struct {
 			Overall struct {
 				Instances int
-				File      struct{ N int }
-				Node      struct {
+				File      struct {
+					N  int
+					F1 float64
+				}
+				Node struct {
 					N  int
 					F1 float64
 				}
@@ -154,7 +174,10 @@ func TestEvalMetricsOnlyCountsMissingPredictions(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
-	if o := got.Summary.Overall; o.Instances != 1 || o.File.N != 1 || o.Node.N != 1 || o.Node.F1 != 0 {
-		t.Errorf("overall %+v, want one instance scored 0", o)
+	if o := got.Summary.Overall; o.Instances != 2 || o.File.N != 2 || o.Node.N != 2 || o.File.F1 != 0.5 || o.Node.F1 != 0.5 {
+		t.Errorf("overall %+v, want two instances, the missing one scored 0 (means 0.5)", o)
+	}
+	if !strings.Contains(stderr.String(), "other__repo-1") {
+		t.Errorf("the prediction for an unknown instance is not named:\n%s", stderr.String())
 	}
 }
