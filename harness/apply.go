@@ -59,6 +59,21 @@ var applyMethods = []struct {
 	{"patch --batch --fuzz=5 -p1 --forward", []string{"patch", "--batch", "--fuzz=5", "-p1", "--forward", "--no-backup-if-mismatch", "-i"}, false},
 }
 
+// fuzzMethod is the cascade's last attempt, GNU patch with fuzz: a patch
+// it applies changed the tree where its hunks' context did not match as
+// written (appliedDiff).
+var fuzzMethod = applyMethods[len(applyMethods)-1].name
+
+// appliedDiff is the change the apply cascade made to the work tree, as a
+// git diff against snap (base + test patch): every file, new ones
+// included, without renames. It is what retrieval locates a fuzz-applied
+// patch's nodes from. The index is left holding the tree (guardTests
+// resets it).
+func appliedDiff(ctx context.Context, t *tree, snap string) (string, error) {
+	d, err := t.script(ctx, `g add --all . && g diff --cached --no-color --no-ext-diff --no-renames --binary "$1"`, snap)
+	return string(d), err
+}
+
 // ApplyAttempt is one try of the cascade.
 type ApplyAttempt struct {
 	Method string `json:"method"`

@@ -156,7 +156,7 @@ func (h *Harness) evaluateStarted(ctx context.Context, in dataset.Instance, p da
 	if h.Retrieval != nil {
 		t := time.Now()
 		st := rec.Verdicts.Get(h.NativeMode).Status
-		rec.Retrieval = h.retrievalMetrics(ctx, in, art.ModelPatch, st == StatusPatchFailed || st == StatusPatchRejected)
+		rec.Retrieval = h.retrievalMetrics(ctx, in, art.ModelPatch, art.AppliedPatch, st == StatusPatchFailed || st == StatusPatchRejected)
 		rec.Timing.RetrievalS = time.Since(t).Seconds()
 		rec.Timing.MetricsS += rec.Timing.RetrievalS
 		if ctx.Err() != nil {
@@ -174,13 +174,16 @@ func (h *Harness) evaluateStarted(ctx context.Context, in dataset.Instance, p da
 }
 
 // retrievalMetrics computes the localization metrics of patch, the
-// prediction as applied (for a files prediction, the diff it made).
-// unapplied marks a patch that did not apply or was rejected: as in
+// prediction as applied (for a files prediction, the diff it made);
+// applied is the diff a patch that only GNU patch's fuzz applied made to
+// the tree ("" otherwise: see retrieval.Input.Applied). Every mode (a full
+// run, --metrics-only through PredictionMetrics, the metrics of a missing
+// prediction) scores through here. unapplied marks a patch that did not apply or was rejected: as in
 // SWE-PolyBench, it scores 0 for files and nodes. Metrics are computed
 // whatever else went wrong with the instance (SWE-PolyBench computes them
 // when its test patch does not apply, too). Nil only when the base files
 // cannot be read at all.
-func (h *Harness) retrievalMetrics(ctx context.Context, in dataset.Instance, patch string, unapplied bool) *retrieval.InstanceMetrics {
+func (h *Harness) retrievalMetrics(ctx context.Context, in dataset.Instance, patch, applied string, unapplied bool) *retrieval.InstanceMetrics {
 	src, _ := h.Repos.Source(ctx, in.Repo)
 	var gs retrieval.Source
 	if src != "" {
@@ -193,7 +196,7 @@ func (h *Harness) retrievalMetrics(ctx context.Context, in dataset.Instance, pat
 		opts.Nodes = false
 	}
 	m, err := retrieval.Evaluate(retrieval.Input{InstanceID: in.InstanceID, Language: in.Language, TaskCategory: in.TaskCategory,
-		Reference: in.Patch, Prediction: patch, ReferenceNodes: in.ModifiedNodes}, gs, opts)
+		Reference: in.Patch, Prediction: patch, ReferenceNodes: in.ModifiedNodes, Applied: applied}, gs, opts)
 	if err != nil {
 		return nil
 	}
@@ -314,6 +317,11 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 			rec.Verdicts = AllModes(StatusPatchFailed, rec.Error)
 			rec.Timing.ApplyS = applyS()
 			return nil
+		}
+		if ar.Method == fuzzMethod {
+			if art.AppliedPatch, err = appliedDiff(ctx, wt, snap); err != nil {
+				return fmt.Errorf("model patch: the diff GNU patch made: %w", err)
+			}
 		}
 	}
 	rec.PatchApplied = true

@@ -432,5 +432,5 @@ func (h *Harness) EmptyPredictionMetrics(ctx context.Context, inst dataset.Insta
 	if h.Retrieval == nil {
 		return nil
 	}
-	return h.retrievalMetrics(ctx, inst, "", false)
+	return h.retrievalMetrics(ctx, inst, "", "", false)
 }

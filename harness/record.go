@@ -188,6 +188,11 @@ type Artifacts struct {
 	TestLog    []byte // the combined log, as parsed
 	ModelPatch string // the patch applied (for Files predictions, the diff they make)
 	Command    string // the exact script run
+	// AppliedPatch is, for a model patch that only GNU patch's fuzz
+	// applied, the diff it made to the tree (base + test patch); ""
+	// otherwise. Retrieval locates the predicted nodes from it
+	// (retrieval.Input.Applied). Not stored.
+	AppliedPatch string
 }
 
 // Store keeps one record directory per (model, instance, run) under Dir:

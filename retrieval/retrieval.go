@@ -171,11 +171,16 @@ type InstanceMetrics struct {
 
 	// Node is nil when the instance is excluded from node means (see
 	// NodeStatus).
-	Node           *Scores    `json:"node_retrieval_metrics"`
-	NodeStatus     NodeStatus `json:"node_status"`
-	NodeError      string     `json:"node_error,omitempty"`
-	ReferenceNodes []string   `json:"reference_nodes"`
-	PredictedNodes []string   `json:"predicted_nodes"`
+	Node       *Scores    `json:"node_retrieval_metrics"`
+	NodeStatus NodeStatus `json:"node_status"`
+	NodeError  string     `json:"node_error,omitempty"`
+	// NodeSource is "applied" when the predicted nodes were located in
+	// the change the prediction made to the tree as the harness applied
+	// it (Input.Applied: its hunks matched the base files only with GNU
+	// patch's fuzz), "" when they come from the prediction's own hunks.
+	NodeSource     string   `json:"node_source,omitempty"`
+	ReferenceNodes []string `json:"reference_nodes"`
+	PredictedNodes []string `json:"predicted_nodes"`
 
 	// Complexity is the class of the reference change; "" when the
 	// reference nodes could not be computed.
@@ -194,6 +199,16 @@ type Input struct {
 	// the dataset lists no nodes. Used in Compatible mode only: Extended
 	// always computes reference nodes from Reference with its own rules.
 	ReferenceNodes []string
+	// Applied is, for a prediction the harness applied only with GNU
+	// patch's fuzz (its hunks do not match the base files as written),
+	// the diff it made to the tree (git diff of the work tree against
+	// base + test patch); "" otherwise. When set, the predicted nodes are
+	// located from it: the lines the patch actually changed, in the files
+	// as they were actually patched. File keys always come from
+	// Prediction. One definition in every mode: an applied patch's
+	// nodes are those of the change it made (polynfi evaluation spec
+	// §2.2 cascade, §4.2).
+	Applied string
 }
 
 // Options tune Evaluate.
@@ -275,7 +290,11 @@ func Evaluate(in Input, src Source, opts Options) (InstanceMetrics, error) {
 		m.NodeError = "prediction: empty or not applied"
 		return m, nil
 	}
-	pred, fail, err := x.patchNodes(in.Prediction)
+	nodePatch := in.Prediction
+	if in.Applied != "" {
+		nodePatch, m.NodeSource = in.Applied, "applied"
+	}
+	pred, fail, err := x.patchNodes(nodePatch)
 	if err != nil {
 		return m, fmt.Errorf("predicted nodes of %s: %w", in.InstanceID, err)
 	}

@@ -568,6 +568,19 @@ func runMetricsOnly(e *env, o evalOptions, in *evalInputs, ropts *retrieval.Opti
 		}
 		repos.CacheDir = filepath.Join(o.out, ".repos")
 	}
+	// The metrics are those of an evaluated run, computed by the same
+	// code (harness.PredictionMetrics): a patch counts as applied when
+	// the apply cascade applies it, tried in a work tree of the local
+	// runtime when git apply alone does not.
+	scratch, err := os.MkdirTemp("", "polynfi-metrics-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(scratch)
+	h := &harness.Harness{Repos: repos, ScratchDir: scratch, Retrieval: ropts}
+	if runner := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation}); !runner.Refuses() {
+		h.Runtime = runner
+	}
 	var ms []retrieval.InstanceMetrics
 	var errs []error
 	jobs := metricsOnlyJobs(in)
@@ -575,28 +588,15 @@ func runMetricsOnly(e *env, o evalOptions, in *evalInputs, ropts *retrieval.Opti
 		if e.ctx.Err() != nil {
 			return e.ctx.Err()
 		}
-		var src retrieval.Source
-		opts := *ropts
-		if dir, err := repos.Source(e.ctx, j.Instance.Repo); err == nil {
-			src = retrieval.NewGitSource(e.ctx, dir, j.Instance.BaseCommit)
-			// An unapplied patch scores 0, as in an evaluated run.
-			ok, err := harness.PatchApplies(e.ctx, dir, j.Instance.BaseCommit, j.Instance.TestPatch, j.Prediction.ModelPatch)
-			if err != nil {
-				fmt.Fprintf(e.stderr, "polynfi: %s: cannot check whether the patch applies: %v\n", j.Instance.InstanceID, err)
-			}
-			opts.Unapplied = err == nil && !ok
-		} else {
-			opts.Nodes = false
-			fmt.Fprintf(e.stderr, "polynfi: %s: node metrics skipped: %v\n", j.Instance.InstanceID, err)
+		m, note := h.PredictionMetrics(e.ctx, j.Instance, j.Prediction)
+		if note != "" {
+			fmt.Fprintf(e.stderr, "polynfi: %s: %s\n", j.Instance.InstanceID, note)
 		}
-		m, err := retrieval.Evaluate(retrieval.Input{InstanceID: j.Instance.InstanceID, Language: j.Instance.Language,
-			TaskCategory: j.Instance.TaskCategory, Reference: j.Instance.Patch, Prediction: j.Prediction.ModelPatch,
-			ReferenceNodes: j.Instance.ModifiedNodes}, src, opts)
-		if err != nil {
-			errs = append(errs, err)
+		if m == nil {
+			errs = append(errs, fmt.Errorf("%s: retrieval metrics could not be computed (%s)", j.Instance.InstanceID, note))
 			continue
 		}
-		ms = append(ms, m)
+		ms = append(ms, *m)
 	}
 	man := &harness.Manifest{Kind: harness.KindMetricsOnly, RunID: o.runID, Dataset: in.ds.Path, DatasetSchema: string(in.ds.Schema), DatasetSHA256: harness.DatasetDigest(o.dataset),
 		Predictions: in.predName, Retrieval: o.retrieval, InputErrors: in.inputErrors, Complete: len(errs) == 0, Finished: time.Now().UTC(),
