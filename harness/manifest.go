@@ -96,6 +96,44 @@ type Manifest struct {
 	// into the run, in the order first used (a run resumed by another
 	// version has records of both).
 	PolynfiVersions []string `json:"polynfi_versions,omitempty"`
+	// Regrades lists every `polynfi regrade --apply` that replaced verdicts
+	// of the run's records, oldest first: every report of the run says so.
+	Regrades []RegradeNote `json:"regrades,omitempty"`
+}
+
+// RegradeNote is one `polynfi regrade --apply` of a run: when, by which
+// polynfi version, how many units' verdicts changed, and the dataset it
+// graded against (its DatasetDigest). PreviousDataset and its digest are
+// set when that dataset differs from the one the run had named (the
+// regrade was allowed with --allow-different-dataset); the run then names
+// the new dataset.
+type RegradeNote struct {
+	At                    time.Time `json:"at"`
+	Version               string    `json:"polynfi_version"`
+	Changed               int       `json:"changed"`
+	Dataset               string    `json:"dataset"`
+	DatasetSHA256         string    `json:"dataset_sha256,omitempty"`
+	PreviousDataset       string    `json:"previous_dataset,omitempty"`
+	PreviousDatasetSHA256 string    `json:"previous_dataset_sha256,omitempty"`
+}
+
+// String is "re-graded <RFC 3339 time> by polynfi <version> (N verdicts
+// changed)", with the dataset when it was not the run's.
+func (n RegradeNote) String() string {
+	s := fmt.Sprintf("re-graded %s by polynfi %s (%d verdicts changed)", n.At.UTC().Format(time.RFC3339), n.Version, n.Changed)
+	if n.PreviousDataset != "" || n.PreviousDatasetSHA256 != "" {
+		s += fmt.Sprintf(" against the dataset %s (sha256 %s), not the one the run was evaluated with (%s, sha256 %s)",
+			n.Dataset, shortDigest(n.DatasetSHA256), n.PreviousDataset, shortDigest(n.PreviousDatasetSHA256))
+	}
+	return s
+}
+
+// shortDigest is a digest's first 12 hex digits ("unknown" when "").
+func shortDigest(d string) string {
+	if d == "" {
+		return "unknown"
+	}
+	return d[:min(12, len(d))]
 }
 
 // PredictionRow names one row of a predictions file that was not

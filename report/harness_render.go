@@ -23,6 +23,9 @@ func HarnessHeadline(r *Harness) []string {
 		lines = append(lines, fmt.Sprintf("model %s: %d units (instances × runs), %d submitted", x.Model, x.Units, r.SubmittedInstances))
 	} else {
 		lines = append(lines, fmt.Sprintf("dataset %s (%s), predictions %s, run %s", x.Dataset, x.DatasetSchema, x.Predictions, x.RunID))
+		for _, g := range x.Regrades {
+			lines = append(lines, g.String())
+		}
 	}
 	if native != nil {
 		var unread []string

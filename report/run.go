@@ -212,6 +212,9 @@ type Extras struct {
 	// to resume"), "" otherwise.
 	NotEvaluated int    `json:"not_evaluated"`
 	Notice       string `json:"notice,omitempty"`
+	// Regrades are the run's `regrade --apply` calls (the manifest's),
+	// oldest first; every format names each in its headline.
+	Regrades []harness.RegradeNote `json:"regrades,omitempty"`
 	// UnitResults is the per-instance drill-down, in the evaluated set's
 	// order.
 	UnitResults []UnitResult `json:"instances"`
@@ -400,6 +403,7 @@ func BuildHarness(in HarnessInput) *Harness {
 	}
 	x.Interrupted = !m.Complete
 	x.EvaluatedWith = m.PolynfiVersions
+	x.Regrades = m.Regrades
 	if in.Result != nil {
 		x.Evaluated, x.Skipped, x.Abandoned = in.Result.Evaluated, in.Result.Skipped, in.Result.Abandoned
 		x.Interrupted = x.Interrupted || in.Result.Interrupted

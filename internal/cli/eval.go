@@ -293,6 +293,14 @@ func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
 	return in, nil
 }
 
+// nothingEvaluated is the error (exit 3) of an eval, full or
+// --metrics-only alike, in which no prediction names an instance it can
+// evaluate: one message, counting what was not used.
+func (in *evalInputs) nothingEvaluated(ds string) error {
+	return fmt.Errorf("nothing could be evaluated: no valid prediction for an instance of %s in %s (%d prediction rows rejected, %d predictions for instances not in the dataset, %d dataset input errors)",
+		ds, in.predName, in.rejected, len(in.ignored), len(in.inputErrors))
+}
+
 func runInstanceEval(e *env, o evalOptions) error {
 	start := time.Now()
 	in, err := loadEvalInputs(e, o)
@@ -332,8 +340,7 @@ func runInstanceEval(e *env, o evalOptions) error {
 	mode := harness.Mode(in.ds.NativeMode())
 
 	if len(in.jobs) == 0 {
-		return fmt.Errorf("nothing could be evaluated: no valid prediction for an instance of %s in %s (%d prediction rows rejected, %d predictions for instances not in the dataset, %d dataset input errors)",
-			o.dataset, in.predName, in.rejected, len(in.ignored), len(in.inputErrors))
+		return in.nothingEvaluated(o.dataset)
 	}
 	store, err := harness.OpenStore(o.out)
 	if err != nil {
@@ -552,8 +559,7 @@ func runMetricsOnly(e *env, o evalOptions, in *evalInputs, ropts *retrieval.Opti
 	if len(in.jobs) == 0 {
 		// As a full eval: nothing to score is an input error (exit 3),
 		// not a table of zeros.
-		return fmt.Errorf("nothing could be evaluated: no valid prediction for an instance of %s in %s (%d input errors)",
-			o.dataset, in.predName, len(in.inputErrors))
+		return in.nothingEvaluated(o.dataset)
 	}
 	repos := harness.NewRepos(o.reposDir, filepath.Join(os.TempDir(), "polynfi-repos-cache"))
 	if o.out != "" {

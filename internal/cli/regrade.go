@@ -3,14 +3,17 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/internal/atomicfile"
 	"github.com/polynfi/polynfi/report"
 )
 
@@ -32,7 +35,7 @@ type regradeUnit struct {
 
 func newRegradeCmd(e *env) *cobra.Command {
 	var dsPath, format string
-	var apply bool
+	var apply, allowDifferent bool
 	cmd := &cobra.Command{
 		Use:   "regrade RUN_DIR",
 		Short: "Re-grade a run's stored test logs with the current parsers and grading modes",
@@ -54,7 +57,17 @@ polynfi, or altered since). A log is read only through those marks: its streams,
 exit status and the JUnit XML reports the run wrote are the harness's sections,
 never text the tests printed.
 
-The dataset is the one the run names in polynfi-run.json unless --dataset is given.`,
+The dataset is the one the run names in polynfi-run.json unless --dataset is given.
+A dataset whose content (SHA-256) differs from the one the run was evaluated
+with is refused (exit 2): its FAIL_TO_PASS/PASS_TO_PASS lists may not be the
+run's; --allow-different-dataset re-grades against it anyway, with a warning,
+and --apply then records both datasets.
+
+With --apply, RUN_DIR/report.json and report.html are written again from the
+re-graded records, and every report of the run names each applied regrade
+("re-graded <time> by polynfi <version> (N verdicts changed)"). Units the run
+did not evaluate (an interrupted run) have no log to re-grade: they are named,
+and running the same eval again evaluates them.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(format, "text", "json"); err != nil {
@@ -65,15 +78,25 @@ The dataset is the one the run names in polynfi-run.json unless --dataset is giv
 			if err != nil || kind != harness.KindHarness {
 				return usagef("regrade: %s is not a polynfi run directory of repository-level instances", dir)
 			}
+			man, hasMan, err := harness.ReadManifest(dir)
+			if err != nil {
+				return err
+			}
 			if dsPath == "" {
-				m, ok, err := harness.ReadManifest(dir)
-				if err != nil {
-					return err
-				}
-				if !ok || m.Dataset == "" {
+				if !hasMan || man.Dataset == "" {
 					return usagef("regrade: %s does not name its dataset: give --dataset", dir)
 				}
-				dsPath = m.Dataset
+				dsPath = man.Dataset
+			}
+			note := harness.RegradeNote{Dataset: dsPath, DatasetSHA256: harness.DatasetDigest(dsPath)}
+			if hasMan && man.DatasetSHA256 != "" && note.DatasetSHA256 != man.DatasetSHA256 {
+				what := fmt.Sprintf("the dataset %s (sha256 %s) is not the one %s was evaluated with (%s, sha256 %s)",
+					dsPath, shortSHA(note.DatasetSHA256), dir, man.Dataset, shortSHA(man.DatasetSHA256))
+				if !allowDifferent {
+					return usagef("regrade: %s: its test lists may differ from the run's; give --allow-different-dataset to re-grade against it anyway", what)
+				}
+				fmt.Fprintf(e.stderr, "polynfi: warning: %s; re-grading against it (--allow-different-dataset)\n", what)
+				note.PreviousDataset, note.PreviousDatasetSHA256 = man.Dataset, man.DatasetSHA256
 			}
 			ds, err := dataset.Load(dsPath)
 			if err != nil {
@@ -142,7 +165,25 @@ The dataset is the one the run names in polynfi-run.json unless --dataset is giv
 					}
 				}
 			}
-			doc := map[string]any{"regraded_at": now, "polynfi_version": polynfiVersion(), "dataset": dsPath, "applied": apply, "changed": changed, "units": units}
+			// Units of the run without a record (an interrupted run) have
+			// no log: they are named, not silently left out.
+			var notEvaluated []string
+			if hasMan {
+				if rep, err := loadHarnessRun(dir, false); err == nil {
+					notEvaluated = rep.Polynfi.NotRecordedIDs
+				}
+			}
+			if apply {
+				note.At, note.Version, note.Changed = now, polynfiVersion(), changed
+				if err := recordRegrade(dir, man, hasMan, note); err != nil {
+					return err
+				}
+			}
+			doc := map[string]any{"regraded_at": now, "polynfi_version": polynfiVersion(), "dataset": dsPath, "dataset_sha256": note.DatasetSHA256,
+				"applied": apply, "changed": changed, "units": units, "not_evaluated": notEvaluated}
+			if note.PreviousDataset != "" || note.PreviousDatasetSHA256 != "" {
+				doc["run_dataset"], doc["run_dataset_sha256"] = note.PreviousDataset, note.PreviousDatasetSHA256
+			}
 			b, _ := json.MarshalIndent(doc, "", "  ")
 			// regrade.json is the last regrade; every regrade is also kept
 			// under regrades/, named by its time, never overwritten.
@@ -179,8 +220,12 @@ The dataset is the one the run names in polynfi-run.json unless --dataset is giv
 				}
 				t.Rows = append(t.Rows, []string{u.Unit, u.OldParser + " → " + u.NewParser, arrow(harness.ModePolyBench), arrow(harness.ModeSWEBench), arrow(harness.ModeStrict)})
 			}
-			fmt.Fprintf(e.stdout, "re-graded %d records of %s: %d changed, %d kept as they are (see regrade.json)%s\n\n",
-				len(units)-kept, dir, changed, kept, map[bool]string{true: "; records updated", false: "; records unchanged (--apply to update them)"}[apply])
+			fmt.Fprintf(e.stdout, "re-graded %d records of %s: %d changed, %d kept as they are (see regrade.json)%s\n",
+				len(units)-kept, dir, changed, kept, map[bool]string{true: "; records updated, report.json and report.html written again", false: "; records unchanged (--apply to update them)"}[apply])
+			if n := len(notEvaluated); n > 0 {
+				fmt.Fprintf(e.stdout, "%d units were not evaluated (the run was interrupted): no log to re-grade; run the same eval again to evaluate them: %s\n", n, strings.Join(notEvaluated, ", "))
+			}
+			fmt.Fprintln(e.stdout)
 			// Records an earlier --apply re-graded: their first verdicts
 			// beside the current ones.
 			h := report.Table{Title: "Verdicts replaced by an earlier regrade --apply (first → current)",
@@ -213,8 +258,51 @@ The dataset is the one the run names in polynfi-run.json unless --dataset is giv
 	}
 	cmd.Flags().StringVar(&dsPath, "dataset", "", "dataset file (default: the one the run names)")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
-	cmd.Flags().BoolVar(&apply, "apply", false, "replace the records' verdicts with the new ones")
+	cmd.Flags().BoolVar(&apply, "apply", false, "replace the records' verdicts with the new ones (and write the run's reports again)")
+	cmd.Flags().BoolVar(&allowDifferent, "allow-different-dataset", false, "re-grade against a dataset whose content differs from the one the run was evaluated with")
 	return cmd
+}
+
+// recordRegrade notes an applied regrade in dir's manifest (the dataset
+// it graded against becomes the run's when it differs) and writes the
+// run's report.json and report.html again from its records, as eval
+// writes them.
+func recordRegrade(dir string, man *harness.Manifest, hasMan bool, note harness.RegradeNote) error {
+	if hasMan {
+		man.Regrades = append(man.Regrades, note)
+		if note.PreviousDataset != "" || note.PreviousDatasetSHA256 != "" {
+			man.Dataset, man.DatasetSHA256 = note.Dataset, note.DatasetSHA256
+		}
+		if err := man.Write(dir); err != nil {
+			return err
+		}
+	}
+	rep, err := loadHarnessRun(dir, !hasMan)
+	if err != nil {
+		return err
+	}
+	return writeHarnessReports(dir, rep)
+}
+
+// writeHarnessReports writes a harness run's report.json and report.html
+// into dir.
+func writeHarnessReports(dir string, rep *report.Harness) error {
+	data, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := harness.WriteFileAtomic(filepath.Join(dir, "report.json"), append(data, '\n')); err != nil {
+		return err
+	}
+	return atomicfile.WriteFunc(filepath.Join(dir, "report.html"), func(w io.Writer) error { return renderHarness(w, rep, "html", false) })
+}
+
+// shortSHA is a digest's first 12 hex digits ("unknown" when "").
+func shortSHA(d string) string {
+	if d == "" {
+		return "unknown"
+	}
+	return d[:min(12, len(d))]
 }
 
 // saveRecordOnly rewrites a record's result.json, keeping its artifacts.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -117,4 +118,156 @@ func jsonLines(t *testing.T, name string, rows ...any) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// Defect 5: "eval's exit-3 message differs by mode: same predictions file
+// (one bad row + one unknown id) gives '(0 input errors)' under
+// --metrics-only and '(1 prediction rows rejected, 1 predictions for
+// instances not in the dataset…)' in a full run. One message."
+func TestEvalExit3SameMessageInEveryMode(t *testing.T) {
+	t.Parallel()
+	ds := evalFixture(t, 2, "0")
+	preds := jsonLines(t, "bad.jsonl",
+		map[string]any{"instance_id": "acme__echo-0", "model_name_or_path": "m", "model_patch": 7},
+		map[string]any{"instance_id": "nope__nope-1", "model_name_or_path": "m", "model_patch": ""})
+	var msgs []string
+	for _, extra := range [][]string{{"--out", t.TempDir()}, {"--metrics-only"}} {
+		args := append([]string{"eval", "--dataset", ds, "--predictions", preds}, extra...)
+		_, stderr, code := runCLI(t, args...)
+		if code != ExitError {
+			t.Fatalf("%v: exit %d, want 3\n%s", extra, code, stderr)
+		}
+		i := strings.Index(stderr, "nothing could be evaluated")
+		if i < 0 {
+			t.Fatalf("%v: no 'nothing could be evaluated' message:\n%s", extra, stderr)
+		}
+		msg := strings.TrimSpace(stderr[i:])
+		if !strings.Contains(msg, "1 prediction rows rejected") || !strings.Contains(msg, "1 predictions for instances not in the dataset") {
+			t.Errorf("%v: the message does not count the rejected row and the unknown id: %s", extra, msg)
+		}
+		msgs = append(msgs, msg)
+	}
+	if msgs[0] != msgs[1] {
+		t.Errorf("the exit-3 message differs by mode:\nfull:         %s\nmetrics-only: %s", msgs[0], msgs[1])
+	}
+}
+
+// tamperVerdict rewrites the first record of out as an older grading
+// would have stored it (unresolved in every mode), so that a regrade
+// changes it back; it returns the unit's instance id.
+func tamperVerdict(t *testing.T, out string) string {
+	t.Helper()
+	recs, err := harness.LoadRecords(out)
+	if err != nil || len(recs) == 0 {
+		t.Fatalf("records %d %v", len(recs), err)
+	}
+	old := recs[0]
+	old.Verdicts = harness.AllModes(harness.StatusUnresolved, "no test results in the log")
+	old.Resolved, old.Status = false, harness.StatusUnresolved
+	b, _ := json.MarshalIndent(old, "", "  ")
+	if err := os.WriteFile(filepath.Join(out, filepath.FromSlash(harness.RecordRelDir(old.Key)), harness.ResultFile), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return old.InstanceID
+}
+
+// Defect 2: "regrade --apply leaves OUT/report.json and report.html stale
+// (still 4/8 after regrade says 3/8), the report never says a regrade
+// happened, the header still names the old dataset, and regrading against
+// a different dataset (different sha256) gives no warning." A different
+// dataset is refused (exit 2) unless --allow-different-dataset, which
+// warns and makes the reports name the dataset the verdicts come from.
+func TestRegradeApplyRewritesReportsAndSaysSo(t *testing.T) {
+	t.Parallel()
+	ds := evalFixture(t, 2, "0")
+	out := t.TempDir()
+	if _, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", "gold", "--out", out); code != ExitOK {
+		t.Fatal(stderr)
+	}
+	tamperVerdict(t, out)
+	// The stored reports as an older grading wrote them: 1/2.
+	if _, stderr, code := runCLI(t, "report", "--format", "json", out); code != ExitOK {
+		t.Fatal(stderr)
+	}
+	stdout, stderr, code := runCLI(t, "regrade", "--apply", out)
+	if code != ExitOK || !strings.Contains(stdout, "1 changed") {
+		t.Fatalf("regrade --apply: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	rep := readHarnessReport(t, out)
+	if rep.ResolvedInstances != 2 {
+		t.Errorf("OUT/report.json after regrade --apply: resolved %d, want 2 (stale)", rep.ResolvedInstances)
+	}
+	if len(rep.Polynfi.Regrades) != 1 || rep.Polynfi.Regrades[0].Changed != 1 {
+		t.Errorf("report.json does not record the regrade: %+v", rep.Polynfi.Regrades)
+	}
+	html, _ := os.ReadFile(filepath.Join(out, "report.html"))
+	said := regexp.MustCompile(`re-graded \d{4}-\d\d-\d\dT[\d:]+Z by polynfi \S+ \(1 verdicts changed\)`)
+	if !strings.Contains(string(html), "resolved 2/2") || !said.Match(html) {
+		t.Errorf("OUT/report.html is stale or does not say it was re-graded")
+	}
+	for _, format := range []string{"text", "markdown", "html"} {
+		stdout, _, _ := runCLI(t, "report", "--format", format, out)
+		if !said.MatchString(stdout) {
+			t.Errorf("report --format %s does not say the run was re-graded:\n%s", format, stdout)
+		}
+	}
+
+	// Another dataset: the same rows with one F2P list changed.
+	raw, _ := os.ReadFile(ds)
+	other := filepath.Join(t.TempDir(), "dataset-mod.jsonl")
+	os.WriteFile(other, bytes.Replace(raw, []byte(`t.py:None:test_a`), []byte(`t.py:None:test_b`), 1), 0o644)
+	stdout, stderr, code = runCLI(t, "regrade", "--apply", "--dataset", other, out)
+	if code != ExitUsage || !strings.Contains(stderr, "sha256") || !strings.Contains(stderr, "--allow-different-dataset") {
+		t.Fatalf("regrade against a different dataset: exit %d, want 2 naming the digests and the flag\n%s\n%s", code, stdout, stderr)
+	}
+	if r := readHarnessReport(t, out); r.ResolvedInstances != 2 || len(r.Polynfi.Regrades) != 1 {
+		t.Errorf("a refused regrade changed the run: resolved %d, regrades %d", r.ResolvedInstances, len(r.Polynfi.Regrades))
+	}
+	stdout, stderr, code = runCLI(t, "regrade", "--apply", "--allow-different-dataset", "--dataset", other, out)
+	if code != ExitOK || !strings.Contains(stderr, "warning") || !strings.Contains(stderr, other) {
+		t.Fatalf("regrade --allow-different-dataset: exit %d, want 0 with a warning naming %s\n%s\n%s", code, other, stdout, stderr)
+	}
+	rep = readHarnessReport(t, out)
+	if rep.Polynfi.Dataset != other || rep.ResolvedInstances != 1 || len(rep.Polynfi.Regrades) != 2 {
+		t.Errorf("after a regrade against %s: report names dataset %s, resolved %d, %d regrades", other, rep.Polynfi.Dataset, rep.ResolvedInstances, len(rep.Polynfi.Regrades))
+	}
+	text, _, _ := runCLI(t, "report", out)
+	if !strings.Contains(text, "dataset "+other) || !strings.Contains(text, "not the one the run was evaluated with ("+ds) {
+		t.Errorf("the report's header does not name the dataset the verdicts come from and the one the run had:\n%s", text)
+	}
+}
+
+// Defect 8: "regrade on an interrupted run should mention the
+// not-evaluated units."
+func TestRegradeInterruptedRunNamesNotEvaluated(t *testing.T) {
+	t.Parallel()
+	ds := evalFixture(t, 3, "0")
+	out := t.TempDir()
+	if _, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", "gold", "--out", out); code != ExitOK {
+		t.Fatal(stderr)
+	}
+	// An interrupted run: its manifest incomplete, one unit's record never
+	// written.
+	man, _, err := harness.ReadManifest(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	man.Complete = false
+	if err := man.Write(out); err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := harness.LoadRecords(out)
+	gone := recs[len(recs)-1]
+	os.RemoveAll(filepath.Join(out, filepath.FromSlash(harness.RecordRelDir(gone.Key))))
+	stdout, stderr, code := runCLI(t, "regrade", out)
+	if code != ExitOK || !strings.Contains(stdout, "1 units were not evaluated") || !strings.Contains(stdout, gone.InstanceID) {
+		t.Errorf("regrade of an interrupted run does not name its not-evaluated unit %s: exit %d\n%s\n%s", gone.InstanceID, code, stdout, stderr)
+	}
+	jout, _, _ := runCLI(t, "regrade", "--format", "json", out)
+	var doc struct {
+		NotEvaluated []string `json:"not_evaluated"`
+	}
+	if err := json.Unmarshal([]byte(jout), &doc); err != nil || len(doc.NotEvaluated) != 1 {
+		t.Errorf("regrade --format json: not_evaluated %v (%v)", doc.NotEvaluated, err)
+	}
 }
