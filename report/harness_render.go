@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/polynfi/polynfi/harness"
@@ -297,22 +298,24 @@ func InstancesTable(r *Harness) Table {
 		}
 		row := []string{u.ID, u.Outcome, string(u.Status), orDash(reason), orDash(strings.Join(modes, ", ")), f1(u.FileF1), f1(u.NodeF1), orDash(strings.Join(ip, ", "))}
 		links := make([]string, len(row)+3)
-		if u.Dir != "" {
-			// Short labels (the link holds the file name): the table fits a
-			// 1280 px window.
-			for _, f := range []struct{ label, file string }{{"log", harness.LogFile}, {"patch", harness.PatchFile}, {"cmd", harness.CommandFile}} {
-				row = append(row, f.label)
-				links[len(row)-1] = u.Dir + "/" + f.file
+		// Short labels (the link holds the file name): the table fits a
+		// 1280 px window. Only artefacts that hold something are linked
+		// (an empty patch has no log, patch or command).
+		for _, f := range []struct{ label, file string }{{"log", harness.LogFile}, {"patch", harness.PatchFile}, {"cmd", harness.CommandFile}} {
+			if u.Dir == "" || !slices.Contains(u.Files, f.file) {
+				row = append(row, Dash)
+				continue
 			}
-		} else {
-			row = append(row, Dash, Dash, Dash)
+			row = append(row, f.label)
+			links[len(row)-1] = u.Dir + "/" + f.file
 		}
 		t.Rows = append(t.Rows, row)
 		t.Links = append(t.Links, links)
 	}
 	t.Notes = append(t.Notes, "outcome: resolved / unresolved (tests ran), empty_patch, error (the harness could not evaluate it), "+
-		"incomplete (not evaluated: the run was interrupted), missing (no prediction; counts as an empty one). log, patch and cmd link to the unit's "+
-		harness.LogFile+", "+harness.PatchFile+" and "+harness.CommandFile+", relative to the run directory (the text format prints the paths).")
+		"incomplete (not evaluated: the run was interrupted), missing (no prediction, or its row was rejected; counts as an empty one). "+
+		"reason: the native mode's, else that of each mode that disagrees. log, patch and cmd link to the unit's "+
+		harness.LogFile+", "+harness.PatchFile+" and "+harness.CommandFile+", relative to the run directory (the text format prints the paths); – when the unit has none (tests not run, empty patch).")
 	return t
 }
 

@@ -313,6 +313,89 @@ type UnitResult struct {
 	NodeF1     *float64                        `json:"node_f1,omitempty"`
 	NFI        []AspectMean                    `json:"nfi_improvement,omitempty"`
 	Dir        string                          `json:"record_dir,omitempty"`
+	// Files are the artefacts of the record holding something (of
+	// harness.LogFile, PatchFile, CommandFile): a unit whose tests never
+	// ran has no log and no command, an empty prediction no patch.
+	Files []string `json:"record_files,omitempty"`
+}
+
+// Statuses of a drill-down row without a record (UnitResult.Status).
+const (
+	// StatusMissing: the unit has no prediction (none given, or its row
+	// was rejected); it counts as an empty one.
+	StatusMissing harness.Status = "missing"
+	// StatusNotEvaluated: the run stopped before evaluating the unit.
+	StatusNotEvaluated harness.Status = "not_evaluated"
+)
+
+// missingReason says why a unit of the given instance and model has no
+// prediction: the rejected prediction rows that name it ("prediction row 7
+// of FILE rejected (field model_patch: REASON)"), else that none was
+// given.
+func missingReason(rejected []harness.PredictionRow, instanceID, model string) string {
+	var why []string
+	for _, r := range rejected {
+		if r.InstanceID != instanceID || r.Model != "" && r.Model != model {
+			continue
+		}
+		s := fmt.Sprintf("prediction row %d of %s rejected", r.Row, r.File)
+		switch {
+		case r.Field != "":
+			s += fmt.Sprintf(" (field %s: %s)", r.Field, r.Reason)
+		case r.Reason != "":
+			s += " (" + r.Reason + ")"
+		}
+		why = append(why, s)
+	}
+	if len(why) == 0 {
+		return "no prediction for this instance: counts as an empty one"
+	}
+	return strings.Join(why, "; ") + ": counts as an empty prediction"
+}
+
+// unitReason is a recorded unit's reason in the drill-down: its native
+// verdict's reason (the record's error when that has none), else, for a
+// unit whose modes disagree, each other mode's reason ("strict: ..."), and
+// for an empty prediction that it was not run.
+func unitReason(rec *harness.Record, native harness.Mode) string {
+	v := rec.Verdicts.Get(native)
+	if !rec.Generation && rec.Test == nil {
+		return "not run: empty patch"
+	}
+	if v.Reason != "" {
+		return v.Reason
+	}
+	if rec.Error != "" {
+		return rec.Error
+	}
+	var why []string
+	for _, md := range harness.Modes {
+		o := rec.Verdicts.Get(md)
+		if md == native || o.Status == v.Status || o.Reason == "" {
+			continue
+		}
+		r := o.Reason
+		if !strings.HasPrefix(r, string(md)+":") {
+			r = string(md) + ": " + r
+		}
+		why = append(why, r)
+	}
+	return strings.Join(why, "; ")
+}
+
+// recordFiles are the artefacts of rec that hold something.
+func recordFiles(rec *harness.Record) []string {
+	var fs []string
+	if rec.Test != nil {
+		fs = append(fs, harness.LogFile)
+	}
+	if rec.Generation {
+		fs = append(fs, harness.PatchFile)
+	}
+	if rec.Test != nil {
+		fs = append(fs, harness.CommandFile)
+	}
+	return fs
 }
 
 // StatusUnreadable counts, in ModeSummary.Statuses, the dataset rows that
@@ -477,7 +560,8 @@ func BuildHarness(in HarnessInput) *Harness {
 			if !submitted {
 				// SWE-PolyBench merges predictions into the dataset: a
 				// missing one is an empty generation.
-				ur.Outcome = "missing"
+				ur.Outcome, ur.Status = "missing", StatusMissing
+				ur.Reason = missingReason(m.RejectedRows, inst.InstanceID, p.model)
 				count()
 				r.IncompleteIDs = append(r.IncompleteIDs, id)
 				pb.NoGeneration = append(pb.NoGeneration, id)
@@ -500,7 +584,8 @@ func BuildHarness(in HarnessInput) *Harness {
 				// It is in no rate's denominator: its group and every mode
 				// count it apart. (SWE-PolyBench's aggregate keeps it in
 				// not_resolved, as that harness's lists do.)
-				ur.Outcome, ur.Dir = "incomplete", ""
+				ur.Outcome, ur.Dir, ur.Status = "incomplete", "", StatusNotEvaluated
+				ur.Reason = "not evaluated: the run stopped before this unit; re-run the same eval to evaluate it"
 				x.NotRecordedIDs = append(x.NotRecordedIDs, id)
 				r.IncompleteIDs = append(r.IncompleteIDs, id)
 				pb.NotResolved = append(pb.NotResolved, id)
@@ -515,10 +600,7 @@ func BuildHarness(in HarnessInput) *Harness {
 			count()
 			x.Recorded++
 			native := rec.Verdicts.Get(nativeMode)
-			ur.Status, ur.Reason = native.Status, native.Reason
-			if rec.Error != "" && ur.Reason == "" {
-				ur.Reason = rec.Error
-			}
+			ur.Status, ur.Reason, ur.Files = native.Status, unitReason(rec, nativeMode), recordFiles(rec)
 			x.StatusIDs[native.Status] = append(x.StatusIDs[native.Status], id)
 			switch {
 			case !rec.Generation:

@@ -271,3 +271,59 @@ func TestRegradeInterruptedRunNamesNotEvaluated(t *testing.T) {
 		t.Errorf("regrade --format json: not_evaluated %v (%v)", doc.NotEvaluated, err)
 	}
 }
+
+// Defect 7: "--instances drill-down gaps: missing units have blank
+// status/reason and don't point to the rejected prediction row (row
+// rejected: model_patch a number): say 'missing: prediction row 2
+// rejected (field model_patch)'; a strict-only failure caused by a
+// test-file edit shows '–' as reason: give the reason; the empty-patch
+// unit links to an empty command.sh and test.log: don't link empty or
+// absent artefacts (say 'not run: empty patch')."
+func TestInstancesDrillDownNamesWhy(t *testing.T) {
+	t.Parallel()
+	ds := evalFixture(t, 3, "0")
+	fix := "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+two\n"
+	testEdit := fix + "diff --git a/tests/test_extra.py b/tests/test_extra.py\nnew file mode 100644\n--- /dev/null\n+++ b/tests/test_extra.py\n@@ -0,0 +1 @@\n+def test_x(): pass\n"
+	preds := jsonLines(t, "p.jsonl",
+		map[string]any{"instance_id": "acme__echo-0", "model_name_or_path": "m", "model_patch": testEdit},
+		map[string]any{"instance_id": "acme__echo-1", "model_name_or_path": "m", "model_patch": 7},
+		map[string]any{"instance_id": "acme__echo-2", "model_name_or_path": "m", "model_patch": ""})
+	out := t.TempDir()
+	if _, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", preds, "--out", out); code != ExitOK {
+		t.Fatalf("eval: exit %d\n%s", code, stderr)
+	}
+	rep := readHarnessReport(t, out)
+	units := map[string]report.UnitResult{}
+	for _, u := range rep.Polynfi.UnitResults {
+		units[u.InstanceID] = u
+	}
+	edit, missing, empty := units["acme__echo-0"], units["acme__echo-1"], units["acme__echo-2"]
+	if edit.Outcome != "resolved" || !strings.Contains(edit.Reason, "strict") || !strings.Contains(edit.Reason, "tests/test_extra.py") {
+		t.Errorf("strict-only failure by a test edit: %+v, want its strict reason naming tests/test_extra.py", edit)
+	}
+	if missing.Status == "" || !strings.Contains(missing.Reason, "prediction row 2") || !strings.Contains(missing.Reason, "rejected") ||
+		!strings.Contains(missing.Reason, "model_patch") {
+		t.Errorf("missing unit: %+v, want a status and 'prediction row 2 ... rejected (field model_patch ...)'", missing)
+	}
+	if empty.Reason != "not run: empty patch" || len(empty.Files) != 0 {
+		t.Errorf("empty-patch unit: reason %q, artefacts %v; want 'not run: empty patch' and none linked", empty.Reason, empty.Files)
+	}
+	for _, format := range []string{"text", "markdown", "html"} {
+		args := []string{"report", "--format", format, out}
+		if format == "text" {
+			args = []string{"report", "--instances", out}
+		}
+		stdout, _, _ := runCLI(t, args...)
+		for _, want := range []string{"prediction row 2", "not run: empty patch", "tests/test_extra.py"} {
+			if !strings.Contains(stdout, want) {
+				t.Errorf("report %s: the drill-down lacks %q", format, want)
+			}
+		}
+		rel := harness.RecordRelDir(harness.Key{InstanceID: "acme__echo-2", Model: "m"})
+		for _, f := range []string{harness.LogFile, harness.CommandFile, harness.PatchFile} {
+			if strings.Contains(stdout, rel+"/"+f) {
+				t.Errorf("report %s links the empty-patch unit's %s, which holds nothing", format, f)
+			}
+		}
+	}
+}
