@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path"
 	"regexp"
@@ -530,6 +531,7 @@ func (k *Kubernetes) Start(ctx context.Context, spec Spec) (Sandbox, error) {
 			if done && ierr == nil {
 				s.info.Node = p.Spec.NodeName
 				s.Started = time.Since(created)
+				s.info.StartS = math.Round(s.Started.Seconds()*1000) / 1000
 				return s, nil
 			}
 			if ierr != nil {

@@ -116,12 +116,16 @@ type File struct {
 
 // Info describes a sandbox for the record.
 type Info struct {
-	Runtime   string   `json:"runtime"`             // "local", "docker", "kubernetes"
-	ID        string   `json:"id,omitempty"`        // container id, pod name, or work tree
-	Image     string   `json:"image,omitempty"`     // image the sandbox was made from
-	Node      string   `json:"node,omitempty"`      // cluster node (kubernetes)
-	Isolation string   `json:"isolation,omitempty"` // "bwrap", "none", "container", "pod"
-	Notes     []string `json:"notes,omitempty"`     // limits not enforced, no isolation, ...
+	Runtime   string `json:"runtime"`             // "local", "docker", "kubernetes"
+	ID        string `json:"id,omitempty"`        // container id, pod name, or work tree
+	Image     string `json:"image,omitempty"`     // image the sandbox was made from
+	Node      string `json:"node,omitempty"`      // cluster node (kubernetes)
+	Isolation string `json:"isolation,omitempty"` // "bwrap", "none", "container", "pod"
+	// StartS is the seconds from creating the sandbox to its running
+	// (kubernetes: pod created to container running, scheduling and any
+	// image pull included; 0 for the other runtimes).
+	StartS float64  `json:"start_s,omitempty"`
+	Notes  []string `json:"notes,omitempty"` // limits not enforced, no isolation, ...
 }
 
 // Reasons of infrastructure failures, as records carry them.

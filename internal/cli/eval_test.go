@@ -133,7 +133,7 @@ func TestEvalUsage(t *testing.T) {
 }
 
 // buildPolynfi builds the polynfi binary for the interruption test.
-func buildPolynfi(t *testing.T) string {
+func buildPolynfi(t testing.TB) string {
 	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go toolchain not on PATH")

@@ -39,7 +39,7 @@ import (
 const clusterSocket = "/var/lib/polynfi-k8s/containerd/containerd.sock"
 
 // testCluster returns the kubeconfig of the local cluster and a client.
-func testCluster(t *testing.T) (string, kubernetes.Interface) {
+func testCluster(t testing.TB) (string, kubernetes.Interface) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("runs the sample in pods")
@@ -109,7 +109,7 @@ func awaitNoPods(t *testing.T, cs kubernetes.Interface, out string) {
 
 // kubeRecords reads the records under out, failing on a duplicate or a
 // record that did not run in a pod of the local cluster's node.
-func kubeRecords(t *testing.T, out string) map[string]harness.Record {
+func kubeRecords(t testing.TB, out string) map[string]harness.Record {
 	t.Helper()
 	recs := map[string]harness.Record{}
 	filepath.WalkDir(out, func(p string, de fs.DirEntry, err error) error {
@@ -126,8 +126,8 @@ func kubeRecords(t *testing.T, out string) map[string]harness.Record {
 			t.Errorf("%s: a second record of %s", p, rec.InstanceID)
 		}
 		if rec.Sandbox == nil || rec.Sandbox.Runtime != "kubernetes" || rec.Sandbox.Isolation != runtime.IsolationPod ||
-			rec.Sandbox.Node != "localhost" || !strings.HasPrefix(rec.Sandbox.ID, "polynfi-") {
-			t.Errorf("%s: sandbox %+v, want a pod on node localhost", rec.InstanceID, rec.Sandbox)
+			rec.Sandbox.Node != "localhost" || !strings.HasPrefix(rec.Sandbox.ID, "polynfi-") || rec.Sandbox.StartS <= 0 {
+			t.Errorf("%s: sandbox %+v, want a pod on node localhost and its start latency", rec.InstanceID, rec.Sandbox)
 		}
 		recs[rec.InstanceID] = rec
 		return nil
