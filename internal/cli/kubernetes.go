@@ -341,6 +341,7 @@ var loaded sync.Map // image name -> *loadOnce
 type loadOnce struct {
 	once sync.Once
 	err  error
+	note string
 }
 
 func (ki kubeImages) Resolve(ctx context.Context, in dataset.Instance) (images.Choice, error) {
@@ -356,15 +357,63 @@ func (ki kubeImages) Resolve(ctx context.Context, in dataset.Instance) (images.C
 	v, _ := loaded.LoadOrStore(ki.load+"\x00"+c.Image, &loadOnce{})
 	l := v.(*loadOnce)
 	l.once.Do(func() {
+		if nodeHasImage(ctx, ki.load, c.Image) {
+			l.note = "already in the node's containerd " + ki.load + " (same image id)"
+			return
+		}
 		cmd := exec.CommandContext(ctx, "sh", "-c", `docker save "$1" | ctr --address "$2" -n k8s.io images import -`, "sh", c.Image, ki.load)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			l.err = runtime.Infra(runtime.ReasonImage, fmt.Errorf("copy image %s into the node's containerd %s: %v: %s", c.Image, ki.load, err, strings.TrimSpace(string(out))))
 		}
+		l.note = "copied into the node's containerd " + ki.load
 	})
 	if l.err == nil {
-		c.Notes = append(c.Notes, "copied into the node's containerd "+ki.load)
+		c.Notes = append(c.Notes, l.note)
 	}
 	return c, l.err
+}
+
+// nodeHasImage says whether the node's containerd at socket already holds
+// Docker's image name with the same content: its reference (normalised as
+// the kubelet does: docker.io/[library/]NAME[:latest]) and the reference
+// the CRI plugin adds under the image's config digest, which is Docker's
+// image id, name the same manifest. Any doubt (a tool fails, a digest
+// reference) says no: the image is copied again.
+func nodeHasImage(ctx context.Context, socket, name string) bool {
+	id, err := exec.CommandContext(ctx, "docker", "image", "inspect", "-f", "{{.Id}}", name).Output()
+	if err != nil || !strings.HasPrefix(strings.TrimSpace(string(id)), "sha256:") || strings.Contains(name, "@") {
+		return false
+	}
+	ls, err := exec.CommandContext(ctx, "ctr", "--address", socket, "-n", "k8s.io", "images", "ls").Output()
+	if err != nil {
+		return false
+	}
+	digest := map[string]string{} // reference -> manifest digest
+	for _, l := range strings.Split(string(ls), "\n") {
+		if f := strings.Fields(l); len(f) >= 3 {
+			digest[f[0]] = f[2]
+		}
+	}
+	d := digest[normalizeImageRef(name)]
+	return d != "" && d == digest[strings.TrimSpace(string(id))]
+}
+
+// normalizeImageRef is name as containerd's CRI plugin stores it: a
+// registry host added when the first component is none (docker.io, with
+// library/ for a single component) and the tag latest when it has none.
+func normalizeImageRef(name string) string {
+	first, _, hasSlash := strings.Cut(name, "/")
+	if !hasSlash || !strings.ContainsAny(first, ".:") && first != "localhost" {
+		if !hasSlash {
+			name = "library/" + name
+		}
+		name = "docker.io/" + name
+	}
+	last := name[strings.LastIndex(name, "/")+1:]
+	if !strings.Contains(last, ":") {
+		name += ":latest"
+	}
+	return name
 }
 
 // uidFlag is an optional user id: -1 (shown as no default) until set; a
