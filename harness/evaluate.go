@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -27,6 +28,7 @@ import (
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/diff"
 	"github.com/polynfi/polynfi/images"
+	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/retrieval"
 	"github.com/polynfi/polynfi/runtime"
@@ -156,7 +158,7 @@ func (h *Harness) evaluateStarted(ctx context.Context, in dataset.Instance, p da
 	if h.Retrieval != nil {
 		t := time.Now()
 		st := rec.Verdicts.Get(h.NativeMode).Status
-		rec.Retrieval = h.retrievalMetrics(ctx, in, art.ModelPatch, art.AppliedPatch, st == StatusPatchFailed || st == StatusPatchRejected)
+		rec.Retrieval = h.retrievalMetricsFrom(ctx, in, art.ModelPatch, art.AppliedPatch, st == StatusPatchFailed || st == StatusPatchRejected, art.BaseFiles)
 		rec.Timing.RetrievalS = time.Since(t).Seconds()
 		rec.Timing.MetricsS += rec.Timing.RetrievalS
 		if ctx.Err() != nil {
@@ -184,15 +186,26 @@ func (h *Harness) evaluateStarted(ctx context.Context, in dataset.Instance, p da
 // when its test patch does not apply, too). Nil only when the base files
 // cannot be read at all.
 func (h *Harness) retrievalMetrics(ctx context.Context, in dataset.Instance, patch, applied string, unapplied bool) *retrieval.InstanceMetrics {
-	src, _ := h.Repos.Source(ctx, in.Repo)
+	return h.retrievalMetricsFrom(ctx, in, patch, applied, unapplied, nil)
+}
+
+// retrievalMetricsFrom is retrievalMetrics with the base files read in the
+// sandbox (base, nil when there are none): the source of node metrics
+// when the repository has no local clone. Without either, node metrics
+// are skipped and node_error says why.
+func (h *Harness) retrievalMetricsFrom(ctx context.Context, in dataset.Instance, patch, applied string, unapplied bool, base retrieval.MemSource) *retrieval.InstanceMetrics {
+	src, srcErr := h.Repos.Source(ctx, in.Repo)
 	var gs retrieval.Source
 	if src != "" {
 		gs = retrieval.NewGitSource(ctx, src, in.BaseCommit)
+	} else if base != nil {
+		gs = base
 	}
 	opts := *h.Retrieval
 	opts.Parser = nil
 	opts.Unapplied = unapplied
-	if opts.Nodes && gs == nil {
+	noNodes := opts.Nodes && gs == nil
+	if noNodes {
 		opts.Nodes = false
 	}
 	m, err := retrieval.Evaluate(retrieval.Input{InstanceID: in.InstanceID, Language: in.Language, TaskCategory: in.TaskCategory,
@@ -200,7 +213,58 @@ func (h *Harness) retrievalMetrics(ctx context.Context, in dataset.Instance, pat
 	if err != nil {
 		return nil
 	}
+	if noNodes {
+		m.NodeError = "node metrics not computed: the base files could not be read (no local clone of " + in.Repo
+		if srcErr != nil {
+			m.NodeError += ": " + srcErr.Error()
+		}
+		m.NodeError += ", and none read in the sandbox)"
+	}
 	return &m
+}
+
+// baseFiles reads, in the work tree's repository, the contents at commit
+// base of the files the patches name (old paths; one command), for node
+// metrics when the host has no clone. A file absent at base is left out
+// (retrieval then reports it absent); nil when the read fails.
+func baseFiles(ctx context.Context, t *tree, base string, patches ...string) retrieval.MemSource {
+	seen := map[string]bool{}
+	var paths []string
+	for _, pt := range patches {
+		for _, p := range diff.ScanPaths(pt) {
+			if p.Old != "" && p.Old != diff.DevNull && !seen[p.Old] && safepath.Check(p.Old) == nil {
+				seen[p.Old] = true
+				paths = append(paths, p.Old)
+			}
+		}
+	}
+	if len(paths) == 0 {
+		return retrieval.MemSource{}
+	}
+	out, err := t.script(ctx, `b=$1; shift
+for p; do
+  if s=$(g cat-file -s "$b:$p" 2>/dev/null); then printf '%s\0' "$s"; g cat-file blob "$b:$p" || exit 1; else printf -- '-\0'; fi
+done`, append([]string{base}, paths...)...)
+	if err != nil {
+		return nil
+	}
+	m := retrieval.MemSource{}
+	for _, p := range paths {
+		head, rest, ok := bytes.Cut(out, []byte{0})
+		if !ok {
+			return nil
+		}
+		if string(head) == "-" {
+			out = rest
+			continue
+		}
+		n, err := strconv.Atoi(string(head))
+		if err != nil || n > len(rest) {
+			return nil
+		}
+		m[p], out = string(rest[:n]), rest[n:]
+	}
+	return m
 }
 
 // sandboxTmp is the harness's directory for patches inside a container.
@@ -261,6 +325,13 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 	rec.TestPatchApply = st.testApply
 	if st.prepErr != nil {
 		return st.prepErr
+	}
+	if h.Retrieval != nil && h.Retrieval.Nodes && h.Runtime.Name() != "local" {
+		if _, err := h.Repos.Source(ctx, in.Repo); err != nil {
+			// No clone on the host: the image's repository gives the
+			// base files node metrics need.
+			art.BaseFiles = baseFiles(ctx, wt, st.base, in.Patch, p.ModelPatch)
+		}
 	}
 	testAhead := overlap(t0, st.startEnd, st.end)
 	base, snap, modelLstat := st.base, st.snap, st.modelLstat

@@ -193,6 +193,11 @@ type Artifacts struct {
 	// otherwise. Retrieval locates the predicted nodes from it
 	// (retrieval.Input.Applied). Not stored.
 	AppliedPatch string
+	// BaseFiles are the base-commit contents of the files the reference
+	// and the model patch touch, read in the sandbox when the harness has
+	// no local clone of the repository (a SWE-bench image holds it): the
+	// source retrieval's node metrics read. Nil otherwise. Not stored.
+	BaseFiles retrieval.MemSource
 }
 
 // Store keeps one record directory per (model, instance, run) under Dir:

@@ -116,3 +116,42 @@ func equal(a, b []string) bool {
 	}
 	return true
 }
+
+// TestSWEBenchDockerNodeMetrics (issue #16 trial, defect 6): "SWE-bench
+// Docker run: node retrieval 'skipped: node metrics were not requested'
+// though nothing asked to skip." The repository lives in the image, not in
+// a host clone: node metrics are computed from the base files read in the
+// container, the reference nodes derived from the gold patch (SWE-bench
+// rows have no modified_nodes), so gold scores node F1 1 on both rows.
+func TestSWEBenchDockerNodeMetrics(t *testing.T) {
+	requireDocker(t)
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	args := []string{"eval", "--dataset", ".", "--predictions", "gold", "--out", out, "--runtime", "docker", "--nfi=false", "--retries", "0"}
+	if code := cli.Main(context.Background(), args, &stdout, &stderr); code != cli.ExitOK {
+		t.Fatalf("polynfi %v: exit %d\n%s", args, code, stderr.String())
+	}
+	files, _ := filepath.Glob(filepath.Join(out, "*", "*", "run-0", "result.json"))
+	if len(files) != 2 {
+		t.Fatalf("%d records, want 2", len(files))
+	}
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		var rec struct {
+			InstanceID string `json:"instance_id"`
+			Retrieval  *struct {
+				Node       *struct{ F1 float64 } `json:"node_retrieval_metrics"`
+				NodeStatus string                `json:"node_status"`
+				NodeError  string                `json:"node_error"`
+				RefNodes   []string              `json:"reference_nodes"`
+			} `json:"retrieval"`
+		}
+		if err := json.Unmarshal(b, &rec); err != nil || rec.Retrieval == nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		r := rec.Retrieval
+		if r.NodeStatus != "ok" || r.Node == nil || r.Node.F1 != 1 || len(r.RefNodes) == 0 {
+			t.Errorf("%s: gold node metrics %+v (node %v), want status ok, F1 1 from nodes derived from the gold patch", rec.InstanceID, *r, r.Node)
+		}
+	}
+}
