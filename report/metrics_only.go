@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/retrieval"
@@ -58,7 +59,11 @@ func BuildMetricsOnly(m *harness.Manifest, ms []retrieval.InstanceMetrics) *Metr
 // MetricsOnlyPage renders a --metrics-only run: the inputs, the rows not
 // used (InputLines), the retrieval tables with the intervals of a full
 // run (RetrievalTablesCI) and the chart by language.
-func MetricsOnlyPage(r *MetricsOnly, title string) Page {
+//
+// With instances (always for Markdown and HTML, with --instances for
+// text) the page ends with the per-instance drill-down
+// (MetricsOnlyInstancesTable).
+func MetricsOnlyPage(r *MetricsOnly, title string, instances bool) Page {
 	lines := []string{fmt.Sprintf("dataset %s (%s), predictions %s, run %s: retrieval metrics only (%s), no test ran; %d units scored",
 		r.Dataset, r.DatasetSchema, r.Predictions, r.RunID, orDash(r.Retrieval), len(r.Instances))}
 	lines = append(lines, InputLines(r.UnreadableRows, r.NotRunnable, r.InputErrors, r.RejectedRows, r.IgnoredPredictions)...)
@@ -67,5 +72,61 @@ func MetricsOnlyPage(r *MetricsOnly, title string) Page {
 	if len(tables) > 0 && len(r.Instances) > 0 {
 		charts = append(charts, retrievalChart(r.Summary, r.RetrievalCI, tables[0]))
 	}
+	if instances {
+		tables = append(tables, MetricsOnlyInstancesTable(r))
+	}
 	return Page{Title: title, Lines: lines, Tables: tables, Charts: charts, Footer: Provenance(r.Version, r.EvaluatedWith)}
+}
+
+// MetricsOnlyInstancesTable is a --metrics-only run's drill-down: per
+// scored unit, its file and node precision, recall and F1 and, for a
+// score of 0 or a unit left out of node means, why.
+func MetricsOnlyInstancesTable(r *MetricsOnly) Table {
+	t := Table{ID: TableInstances, Title: "Instances",
+		Header: []string{"instance", "language", "file P", "file R", "file F1", "node P", "node R", "node F1", "why 0 / not scored"}}
+	f := func(v float64) string { return fmt.Sprintf("%.2f", v) }
+	for _, m := range r.Instances {
+		row := []string{m.InstanceID, orDash(m.Language), f(m.File.Precision), f(m.File.Recall), f(m.File.F1)}
+		if m.Node != nil {
+			row = append(row, f(m.Node.Precision), f(m.Node.Recall), f(m.Node.F1))
+		} else {
+			row = append(row, Dash, Dash, Dash)
+		}
+		t.Rows = append(t.Rows, append(row, orDash(metricsWhy(m))))
+	}
+	t.Notes = append(t.Notes, "P, R, F1: precision, recall and F1 of the predicted files and nodes against the reference patch's (SWE-PolyBench); "+
+		"– : the unit is left out of node means (no reference nodes, reference patch failed, node metrics not computed).")
+	return t
+}
+
+// metricsWhy says why a unit scores 0 or has no node score: the
+// prediction was empty or did not apply, touches none of the reference
+// files or nodes, or node metrics were left out (with node_error).
+func metricsWhy(m retrieval.InstanceMetrics) string {
+	var why []string
+	if m.File.F1 == 0 {
+		switch {
+		case len(m.PredictedFiles) == 0 && m.NodeError != "":
+			why = append(why, "files: "+strings.TrimPrefix(m.NodeError, "prediction: "))
+		case len(m.PredictedFiles) == 0:
+			why = append(why, "files: empty or not applied")
+		default:
+			why = append(why, "files: none of "+strings.Join(m.PredictedFiles, ", ")+" is a reference file")
+		}
+	}
+	switch {
+	case m.Node == nil:
+		s := "nodes: " + string(m.NodeStatus)
+		if m.NodeError != "" {
+			s += " (" + m.NodeError + ")"
+		}
+		why = append(why, s)
+	case m.Node.F1 == 0 && m.NodeError != "":
+		if len(why) == 0 || !strings.Contains(why[0], strings.TrimPrefix(m.NodeError, "prediction: ")) {
+			why = append(why, "nodes: "+m.NodeError)
+		}
+	case m.Node.F1 == 0:
+		why = append(why, "nodes: no predicted node is a reference node")
+	}
+	return strings.Join(why, "; ")
 }

@@ -628,7 +628,7 @@ func runMetricsOnly(e *env, o evalOptions, in *evalInputs, ropts *retrieval.Opti
 		if _, err := e.stdout.Write(append(data, '\n')); err != nil {
 			return err
 		}
-	} else if err := report.WritePageText(e.stdout, report.MetricsOnlyPage(mo, "polynfi eval --metrics-only")); err != nil {
+	} else if err := report.WritePageText(e.stdout, report.MetricsOnlyPage(mo, "polynfi eval --metrics-only", false)); err != nil {
 		return err
 	}
 	return errors.Join(errs...)

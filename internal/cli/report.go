@@ -442,8 +442,8 @@ func loadRunReport(e *env, dir string) (*runReport, error) {
 			return nil, err
 		}
 		rr.json = mo
-		rr.page = func(bool) report.Page {
-			return report.MetricsOnlyPage(mo, "polynfi eval --metrics-only: "+filepath.Base(dir))
+		rr.page = func(instances bool) report.Page {
+			return report.MetricsOnlyPage(mo, "polynfi eval --metrics-only: "+filepath.Base(dir), instances)
 		}
 		return rr, nil
 	case harness.KindHarness:

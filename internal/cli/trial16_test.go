@@ -327,3 +327,44 @@ func TestInstancesDrillDownNamesWhy(t *testing.T) {
 		}
 	}
 }
+
+// Defect 4: "No per-instance drill-down for --metrics-only runs: report
+// --instances ignored, HTML/Markdown have no instance rows. Add it
+// (file/node P/R/F1 per instance, why 0), in every format."
+func TestMetricsOnlyDrillDown(t *testing.T) {
+	t.Parallel()
+	ds, preds := fuzzFixture(t)
+	// A second instance (the same row under another id) whose prediction
+	// touches another file: file F1 0, and why.
+	raw, _ := os.ReadFile(ds)
+	os.WriteFile(ds, append(raw, bytes.Replace(raw, []byte(`"acme__ledger-1"`), []byte(`"acme__ledger-2"`), 1)...), 0o644)
+	other := jsonLines(t, "other.jsonl", map[string]any{"instance_id": "acme__ledger-2", "model_name_or_path": "m1",
+		"model_patch": "diff --git a/README b/README\nnew file mode 100644\n--- /dev/null\n+++ b/README\n@@ -0,0 +1 @@\n+hi\n"})
+	p1, _ := os.ReadFile(preds)
+	p2, _ := os.ReadFile(other)
+	os.WriteFile(preds, append(p1, p2...), 0o644)
+	out := filepath.Join(t.TempDir(), "mo")
+	if _, stderr, code := runCLI(t, "eval", "--metrics-only", "--dataset", ds, "--predictions", preds, "--out", out); code != ExitOK {
+		t.Fatalf("eval --metrics-only: exit %d\n%s", code, stderr)
+	}
+	for _, args := range [][]string{{"report", "--instances", out}, {"report", "--format", "markdown", out}, {"report", "--format", "html", out}} {
+		stdout, stderr, code := runCLI(t, args...)
+		if code != ExitOK {
+			t.Fatalf("%v: exit %d\n%s", args, code, stderr)
+		}
+		i := strings.Index(stdout, "Instances")
+		if i < 0 {
+			t.Errorf("%v: no per-instance drill-down:\n%s", args, stdout)
+			continue
+		}
+		drill := stdout[i:]
+		for _, want := range []string{"acme__ledger-1", "acme__ledger-2", "1.00", "is a reference file"} {
+			if !strings.Contains(drill, want) {
+				t.Errorf("%v: the drill-down lacks %q:\n%s", args, want, drill)
+			}
+		}
+	}
+	if stdout, _, _ := runCLI(t, "report", out); strings.Contains(stdout, "acme__ledger-2 ") {
+		t.Errorf("report without --instances prints the drill-down")
+	}
+}
