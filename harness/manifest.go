@@ -45,6 +45,11 @@ type ManifestInstance struct {
 	Language       string                     `json:"language"`
 	TaskCategory   string                     `json:"task_category,omitempty"`
 	EmptyRetrieval *retrieval.InstanceMetrics `json:"empty_prediction_retrieval,omitempty"`
+	// ComplexityClass is the complexity class of the reference change
+	// (retrieval.Classify; "" when retrieval was off or the class could
+	// not be computed): the report counts a unit that was not evaluated
+	// in its class's group.
+	ComplexityClass retrieval.Complexity `json:"reference_complexity_class,omitempty"`
 }
 
 // ManifestUnit is one submitted prediction: its record key and whether it

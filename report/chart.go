@@ -21,6 +21,9 @@ type BarChart struct {
 	// GroupNotes are drawn under the group labels: the denominators.
 	GroupNotes []string
 	Series     []BarSeries
+	// Note is the chart's footnote (HTML: its figcaption), saying what
+	// the error bars are.
+	Note string
 }
 
 // BarSeries is one legend entry: one bar per group.

@@ -21,12 +21,24 @@ type CompareUnit struct {
 	Resolved bool
 	Outcome  string
 	Ip       [5]*float64
+	// NotEvaluated marks a submitted unit the run has no record of (an
+	// interrupted or killed run did not reach it): it is in no rate and
+	// no pair.
+	NotEvaluated bool
 }
 
 // CompareSide describes one side of a comparison.
 type CompareSide struct {
-	Label    string   `json:"label"` // run directory and model
-	Units    int      `json:"units"`
+	Label string `json:"label"` // run directory and model
+	// Units counts the side's evaluated units (missing predictions
+	// included, as unresolved): the rate's denominator. NotEvaluated
+	// counts the units the run did not evaluate (NotEvaluatedIDs), in no
+	// rate and no pair; Interrupted is the run's own flag (set by the
+	// caller).
+	Units           int      `json:"units"`
+	NotEvaluated    int      `json:"not_evaluated"`
+	NotEvaluatedIDs []string `json:"not_evaluated_ids"`
+	Interrupted     bool     `json:"interrupted"`
 	Resolved int      `json:"resolved"`
 	Rate     float64  `json:"rate"`
 	CI       Interval `json:"ci"` // Wilson 95% (treats every unit as independent)
@@ -99,11 +111,17 @@ type Comparison struct {
 // Compare pairs a and b by key and computes the comparison.
 func Compare(labelA string, a []CompareUnit, labelB string, b []CompareUnit) Comparison {
 	side := func(label string, us []CompareUnit) CompareSide {
-		s := CompareSide{Label: label, Units: len(us)}
+		s := CompareSide{Label: label, NotEvaluatedIDs: []string{}}
 		var xs []float64
 		var cl []string
 		seen := map[string]bool{}
 		for _, u := range us {
+			if u.NotEvaluated {
+				s.NotEvaluated++
+				s.NotEvaluatedIDs = append(s.NotEvaluatedIDs, u.Key)
+				continue
+			}
+			s.Units++
 			x := 0.0
 			if u.Resolved {
 				s.Resolved++
@@ -143,10 +161,18 @@ func Compare(labelA string, a []CompareUnit, labelB string, b []CompareUnit) Com
 	for _, ua := range sorted {
 		ub, ok := byB[ua.Key]
 		if !ok {
-			c.Unpaired = append(c.Unpaired, ua.Key)
+			if !ua.NotEvaluated {
+				c.Unpaired = append(c.Unpaired, ua.Key)
+			}
 			continue
 		}
 		seen[ua.Key] = true
+		if ua.NotEvaluated || ub.NotEvaluated {
+			// Not evaluated on one side: that side says nothing about
+			// the unit, which is left out of the pairs (counted in the
+			// side's NotEvaluated).
+			continue
+		}
 		c.Paired++
 		cl := unitCluster(ua)
 		pairCl = append(pairCl, cl)
@@ -187,11 +213,13 @@ func Compare(labelA string, a []CompareUnit, labelB string, b []CompareUnit) Com
 		}
 	}
 	for _, u := range b {
-		if !seen[u.Key] {
+		if !seen[u.Key] && !u.NotEvaluated {
 			c.Unpaired = append(c.Unpaired, u.Key)
 		}
 	}
 	sort.Strings(c.Unpaired)
+	sort.Strings(c.A.NotEvaluatedIDs)
+	sort.Strings(c.B.NotEvaluatedIDs)
 	c.McNemarP = McNemarExact(len(c.OnlyA), len(c.OnlyB))
 	c.RepeatedRuns = Repeated(pairCl)
 	c.Instances = len(order)
@@ -217,6 +245,26 @@ func Compare(labelA string, a []CompareUnit, labelB string, b []CompareUnit) Com
 	return c
 }
 
+// NotEvaluatedLines says, for each side with units its run did not
+// evaluate, how many and that they are left out of the pairs and of its
+// rate ("B interrupted: 7 not evaluated, left out of the pairs and of B's
+// rate"); nil when both sides were evaluated in full.
+func (c Comparison) NotEvaluatedLines() []string {
+	var lines []string
+	for i, s := range []CompareSide{c.A, c.B} {
+		if s.NotEvaluated == 0 {
+			continue
+		}
+		name := []string{"A", "B"}[i]
+		why := "no readable record"
+		if s.Interrupted {
+			why = "interrupted"
+		}
+		lines = append(lines, fmt.Sprintf("%s %s: %d not evaluated, left out of the pairs and of %s's rate (re-run its eval to resume)", name, why, s.NotEvaluated, name))
+	}
+	return lines
+}
+
 // unitCluster is the instance a unit is a run of (its key before "#"
 // when Instance is not set).
 func unitCluster(u CompareUnit) string {
@@ -239,7 +287,8 @@ func HarnessCompareUnits(r *Harness, model string) []CompareUnit {
 		if u.Model != model {
 			continue
 		}
-		cu := CompareUnit{Key: fmt.Sprintf("%s#%d", u.InstanceID, u.Run), Instance: u.InstanceID, Resolved: u.Outcome == "resolved", Outcome: u.Outcome}
+		cu := CompareUnit{Key: fmt.Sprintf("%s#%d", u.InstanceID, u.Run), Instance: u.InstanceID, Resolved: u.Outcome == "resolved", Outcome: u.Outcome,
+			NotEvaluated: u.Outcome == "incomplete"}
 		for _, m := range u.NFI {
 			for i, a := range nfi.Aspects {
 				if a.Code() == m.Aspect {
@@ -349,11 +398,18 @@ func (c Comparison) Page(title string) Page {
 	if len(c.Unpaired) > 0 {
 		lines = append(lines, fmt.Sprintf("%d units on one side only (left out of the paired statistics)", len(c.Unpaired)))
 	}
+	lines = append(lines, c.NotEvaluatedLines()...)
 	rates := Table{ID: TableCompareRates, Title: "Resolved rate of each side", Header: []string{"side", "run", "resolved", "units", "rate", "95% CI"}}
 	for i, s := range []CompareSide{c.A, c.B} {
 		rates.Rows = append(rates.Rows, []string{[]string{"A", "B"}[i], s.Label, itoa(s.Resolved), itoa(s.Units), percent(s.Resolved, s.Units), ciPercent(s.CI)})
 	}
-	rates.Notes = []string{"95% CI: Wilson score interval. McNemar's exact test: two-sided binomial test of the discordant pairs (A only vs B only) with p = 1/2; the paired unit is one (instance, run)."}
+	if c.A.NotEvaluated+c.B.NotEvaluated > 0 {
+		rates.Header = append(rates.Header, "not evaluated")
+		for i, s := range []CompareSide{c.A, c.B} {
+			rates.Rows[i] = append(rates.Rows[i], itoa(s.NotEvaluated))
+		}
+	}
+	rates.Notes = []string{"units: the side's evaluated units (a missing prediction counts, unresolved), the rate's denominator; a unit its run did not evaluate is in no rate and no pair. 95% CI: Wilson score interval. McNemar's exact test: two-sided binomial test of the discordant pairs (A only vs B only) with p = 1/2; the paired unit is one (instance, run)."}
 	if c.RepeatedRuns {
 		rates.Header = append(rates.Header, "95% CI clustered")
 		for i, s := range []CompareSide{c.A, c.B} {
@@ -395,19 +451,39 @@ func (c Comparison) Page(title string) Page {
 	}
 	tables := []Table{rates, asp, flips, paired}
 
-	rc := BarChart{ID: "chart-" + TableCompareRates, Title: "Resolved rate", Unit: "%", Groups: []string{"A", "B"}}
+	// The error bars are the intervals the text tells readers to use:
+	// with repeated runs the clustered ones.
+	rc := BarChart{ID: "chart-" + TableCompareRates, Title: "Resolved rate", Unit: "%", Groups: []string{"A", "B"},
+		Note: "Error bars: 95% Wilson score intervals (the table's 95% CI column)."}
+	if c.RepeatedRuns {
+		rc.Note = fmt.Sprintf("Error bars: 95%% cluster bootstrap intervals resampling instances with all their runs (the table's \"95%% CI clustered\" column; %d resamples, seed %d), not the Wilson intervals, which treat repeated runs as independent.", BootstrapResamples, BootstrapSeed)
+	}
 	rs := BarSeries{Name: "resolved %"}
 	for i, s := range []CompareSide{c.A, c.B} {
 		ci := s.CI
+		if c.RepeatedRuns {
+			ci = s.ClusterCI
+		}
 		ci.Lo, ci.Hi = 100*ci.Lo, 100*ci.Hi
 		rs.Bars = append(rs.Bars, Bar{Value: 100 * s.Rate, OK: s.Units > 0, CI: ci, Text: rates.Rows[i][4], Ref: CellRef{rates.ID, i, 4}})
-		rc.GroupNotes = append(rc.GroupNotes, fmt.Sprintf("n=%d", s.Units))
+		note := fmt.Sprintf("n=%d", s.Units)
+		if s.NotEvaluated > 0 {
+			note += fmt.Sprintf(", %d not evaluated", s.NotEvaluated)
+		}
+		rc.GroupNotes = append(rc.GroupNotes, note)
 	}
 	rc.Series = []BarSeries{rs}
-	ac := BarChart{ID: "chart-" + TableCompareAspects, Title: "Paired I_p difference B − A", Unit: "pp"}
+	ac := BarChart{ID: "chart-" + TableCompareAspects, Title: "Paired I_p difference B − A", Unit: "pp",
+		Note: fmt.Sprintf("Error bars: 95%% paired percentile bootstrap intervals (the table's 95%% CI column; %d resamples, seed %d).", BootstrapResamples, BootstrapSeed)}
+	if c.RepeatedRuns {
+		ac.Note = fmt.Sprintf("Error bars: 95%% cluster bootstrap intervals resampling instances with all their pairs (the table's \"95%% CI clustered\" column; %d resamples, seed %d), the interval to read with repeated runs.", BootstrapResamples, BootstrapSeed)
+	}
 	as := BarSeries{Name: "mean B − A"}
 	for i, d := range c.Aspects {
 		ci := d.CI
+		if c.RepeatedRuns {
+			ci = d.ClusterCI
+		}
 		ci.Lo, ci.Hi = 100*ci.Lo, 100*ci.Hi
 		ac.Groups = append(ac.Groups, d.Aspect)
 		ac.GroupNotes = append(ac.GroupNotes, fmt.Sprintf("n=%d", d.N))

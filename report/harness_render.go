@@ -222,11 +222,34 @@ func HarnessTables(r *Harness) []Table {
 			"and no rate, it is counted apart (not evaluated), and a group with nothing evaluated shows "+Dash+" and no bar.")
 		if sec.title == "complexity class" {
 			t.Notes = append(t.Notes, "Units with retrieval metrics only; single_func units also count in func_only, single_class in class_only.")
+			if sec.groups[len(sec.groups)-1].Name == ClassNotRecorded {
+				t.Notes = append(t.Notes, ClassNotRecorded+": not-evaluated units of a run written before polynfi recorded each instance's reference complexity class in the run's manifest.")
+			}
 		}
 		tables = append(tables, t)
 	}
 	if s := x.Retrieval; s != nil {
-		tables = append(tables, RetrievalTablesCI(*s, x.RetrievalCI)...)
+		rt := RetrievalTablesCI(*s, x.RetrievalCI)
+		if x.NotEvaluated > 0 {
+			// The units the run did not evaluate are in no mean: counted
+			// beside each group, as in the pass-rate tables.
+			for i, gs := range [][]*Group{x.ByLanguage, x.ByCategory, x.ByComplexity} {
+				if i >= len(rt) {
+					break
+				}
+				ne := map[string]int{"all": x.NotEvaluated}
+				for _, g := range gs {
+					ne[g.Name] = g.NotEvaluated
+				}
+				t := &rt[i]
+				t.Header = append(t.Header, "not evaluated")
+				for j := range t.Rows {
+					t.Rows[j] = append(t.Rows[j], fmt.Sprint(ne[t.Rows[j][0]]))
+				}
+				t.Notes = append(t.Notes, "not evaluated: units the run did not evaluate (interrupted); they are in no mean.")
+			}
+		}
+		tables = append(tables, rt...)
 	}
 	if n := x.NFI; n != nil {
 		t := Table{ID: "nfi", Title: fmt.Sprintf("NFI improvement of the changed .py files (I_p, pp; catalog %s)", n.Catalog),

@@ -147,7 +147,7 @@ section{border-top:2px solid #888;margin-top:2em}
 {{define "section"}}{{if eq .Level 1}}<h1>{{.Title}}</h1>{{else if eq .Level 2}}<h2>{{.Title}}</h2>{{else}}<h3>{{.Title}}</h3>{{end}}
 {{if .Notice}}<p class="notice"{{if eq .Level 1}} id="notice"{{end}}>{{.Notice}}</p>{{end}}
 {{if .Lines}}<ul class="headline">{{range .Lines}}<li>{{.}}</li>{{end}}</ul>{{end}}
-{{range .Charts}}<figure>{{.}}</figure>{{end}}
+{{range .Charts}}<figure>{{.SVG}}{{if .Note}}<figcaption class="note">{{.Note}}</figcaption>{{end}}</figure>{{end}}
 {{range .Tables}}<table{{if .ID}} id="{{.ID}}"{{end}}{{if .Links}} class="drill"{{end}}><caption>{{.Title}}</caption>
 <thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead>
 <tbody>{{range .HTMLRows}}<tr>{{range .}}<td{{if .Wrap}} class="wrap"{{else if .ID}} class="id"{{end}}>{{if .Href}}<a href="{{.Href}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}</td>{{end}}</tr>{{end}}</tbody>
@@ -164,6 +164,12 @@ type htmlCell struct {
 	ID bool
 }
 
+// htmlChart is a chart's SVG and its footnote (BarChart.Note).
+type htmlChart struct {
+	SVG  template.HTML
+	Note string
+}
+
 type htmlTable struct {
 	Table
 	HTMLRows [][]htmlCell
@@ -176,7 +182,7 @@ type htmlSection struct {
 	Title    string
 	Notice   string
 	Lines    []string
-	Charts   []template.HTML
+	Charts   []htmlChart
 	Tables   []htmlTable
 	Sections []htmlSection
 	Footer   string
@@ -185,7 +191,7 @@ type htmlSection struct {
 func htmlSectionOf(p Page, level int) htmlSection {
 	s := htmlSection{Level: min(level, 3), Title: p.Title, Notice: p.Notice, Lines: p.Lines, Footer: p.Footer}
 	for _, c := range p.Charts {
-		s.Charts = append(s.Charts, template.HTML(c.SVG())) // built from numbers and escaped text only
+		s.Charts = append(s.Charts, htmlChart{SVG: template.HTML(c.SVG()), Note: c.Note}) // built from numbers and escaped text only
 	}
 	for _, t := range p.Tables {
 		ht := htmlTable{Table: t}

@@ -4,6 +4,7 @@
 package report
 
 import (
+	"encoding/json"
 	"math"
 	"sort"
 
@@ -91,6 +92,11 @@ type Table3Row struct {
 	MeanCI    [5]Interval `json:"mean_improvement_ci"`
 	DiffCI    [5]Interval `json:"diff_from_human_ci"`
 	Supported [5]bool     `json:"mark_supported"`
+	// NotEvaluated counts the row's (task, run) units the run's manifest
+	// asks for that have no record (an interrupted run did not reach
+	// them): in no rate and no mean. For the Human Reference: the tasks
+	// with no record at all (their I_p(h) was not computed).
+	NotEvaluated int `json:"not_evaluated"`
 	// Clustered is true when the row has repeated runs of a task: its
 	// intervals (ValidCI, PassCI, MeanCI, DiffCI) are then cluster
 	// bootstrap intervals resampling tasks with all their runs
@@ -98,6 +104,28 @@ type Table3Row struct {
 	// since runs of one task are not independent; Supported then also
 	// needs two distinct tasks.
 	Clustered bool `json:"clustered_by_task"`
+}
+
+// MarshalJSON writes a rate the report does not know as null, never 0:
+// valid_pct when the row has no evaluated run, func_pass_pct and
+// functionally_correct when the pass rate was not measured (PassOK false:
+// the Human Reference without runs of the gold model, an agent with no
+// evaluated run); the text shows Dash for them.
+func (r Table3Row) MarshalJSON() ([]byte, error) {
+	type plain Table3Row
+	out := struct {
+		plain
+		ValidPct *float64 `json:"valid_pct"`
+		PassPct  *float64 `json:"func_pass_pct"`
+		Correct  *int     `json:"functionally_correct"`
+	}{plain: plain(r)}
+	if r.Runs > 0 {
+		out.ValidPct = &r.ValidPct
+	}
+	if r.PassOK {
+		out.PassPct, out.Correct = &r.PassPct, &r.Correct
+	}
+	return json.Marshal(out)
 }
 
 // Table4Row is one row of SWE-NFI Table 4: mean I_p per aspect over
@@ -141,7 +169,13 @@ type CostRow struct {
 
 // NFI is the whole SWE-NFI report.
 type NFI struct {
-	Tasks       int              `json:"tasks"`
+	Tasks int `json:"tasks"`
+	// NotEvaluated counts the (task, agent, run) units of the run's
+	// manifest without a record; GoldFailures lists the tasks where a run
+	// of the gold model (the reference evaluated as an agent) was not
+	// functionally correct (left out of the Human Reference's means).
+	NotEvaluated int              `json:"not_evaluated"`
+	GoldFailures []string         `json:"gold_failure_tasks"`
 	Agents      []string         `json:"agents"`
 	Table3      []Table3Row      `json:"table3"`
 	Table4      []Table4Row      `json:"table4"`
@@ -149,12 +183,33 @@ type NFI struct {
 	Cost        []CostRow        `json:"cost"`
 }
 
-// BuildNFI aggregates suite records into the paper's tables.
+// NFIUnit is one (task, agent, run) unit a suite run was asked to
+// evaluate (its manifest's units).
+type NFIUnit struct {
+	Task, Agent string
+	Run         int
+}
+
+// BuildNFI aggregates suite records into the paper's tables (BuildNFIUnits
+// with no manifest: every agent and task is one the records have).
+func BuildNFI(records []nfisuite.Record) NFI { return BuildNFIUnits(records, nil) }
+
+// BuildNFIUnits aggregates suite records into the paper's tables.
 // Source: SWE-NFI Tables 3 and 4, §5 consistency and cost; polynfi spec §3.2.
-// The Human Reference row takes each task once (I_p(h), Valid and Func.
-// Pass 100%). Agent rows count every record, one per (task, run), missing
-// predictions included as invalid runs (the suite writes those records).
-func BuildNFI(records []nfisuite.Record) NFI {
+// units are the run's manifest units: every task and agent among them is
+// in the report, and each row counts those of its units without a record
+// as not evaluated (an interrupted run), in no rate and no mean; an agent
+// with nothing evaluated has a row of Dash.
+//
+// The Human Reference row takes each task once (Valid 100%). Its mean
+// I_p(h), like an agent's, is over functionally correct runs: when the
+// gold model (the reference evaluated as an agent) was run, over the
+// tasks where a gold run passed its tests (the tasks where it failed are
+// listed in GoldFailures and left out), with Func. Pass % measured from
+// those runs; otherwise over every task, Func. Pass % unknown. Agent rows
+// count every record, one per (task, run), missing predictions included
+// as invalid runs (the suite writes those records).
+func BuildNFIUnits(records []nfisuite.Record, units []NFIUnit) NFI {
 	byAgent := map[string][]nfisuite.Record{}
 	tasks := map[string]nfisuite.Record{}
 	for _, r := range records {
@@ -164,7 +219,31 @@ func BuildNFI(records []nfisuite.Record) NFI {
 		}
 	}
 	var rep NFI
-	rep.Tasks = len(tasks)
+	rep.GoldFailures = []string{}
+	allTasks := map[string]bool{}
+	for id := range tasks {
+		allTasks[id] = true
+	}
+	type uk struct {
+		task, agent string
+		run         int
+	}
+	have := map[uk]bool{}
+	for _, r := range records {
+		have[uk{r.InstanceID, r.Model, r.Run}] = true
+	}
+	notEval := map[string]int{}
+	for _, u := range units {
+		allTasks[u.Task] = true
+		if _, ok := byAgent[u.Agent]; !ok {
+			byAgent[u.Agent] = nil
+		}
+		if !have[uk{u.Task, u.Agent, u.Run}] {
+			notEval[u.Agent]++
+			rep.NotEvaluated++
+		}
+	}
+	rep.Tasks = len(allTasks)
 	for a := range byAgent {
 		rep.Agents = append(rep.Agents, a)
 	}
@@ -178,21 +257,36 @@ func BuildNFI(records []nfisuite.Record) NFI {
 		taskIDs = append(taskIDs, id)
 	}
 	sort.Strings(taskIDs)
+	// The Human Reference is valid by construction (a mined, parsing
+	// change). Its functional pass rate is measured only where the gold
+	// model was run: its correct runs over its runs; otherwise it is not
+	// known and shows Dash.
+	gold := byAgent["gold"]
+	goldPassed, goldFailed := map[string]bool{}, map[string]bool{}
+	for _, r := range gold {
+		if r.FunctionallyCorrect {
+			goldPassed[r.InstanceID] = true
+		} else {
+			goldFailed[r.InstanceID] = true
+		}
+	}
 	var human []humanRun
 	for _, id := range taskIDs {
+		if goldFailed[id] {
+			rep.GoldFailures = append(rep.GoldFailures, id)
+		}
+		if len(gold) > 0 && !goldPassed[id] {
+			continue // the reference did not pass its tests here (or was not run on it)
+		}
 		r := tasks[id]
 		human = append(human, humanRun{task: id, scope: r.Scope, im: r.Human})
 	}
-	// The Human Reference is valid by construction (a mined, parsing
-	// change). Its functional pass rate is measured only where the gold
-	// model (the reference evaluated as an agent) was run: its correct
-	// runs over its runs; otherwise it is not known and shows Dash.
-	hrow := Table3Row{Agent: HumanReference, Runs: len(human), Valid: len(human)}
-	if len(human) > 0 {
+	hrow := Table3Row{Agent: HumanReference, Runs: len(taskIDs), Valid: len(taskIDs), NotEvaluated: len(allTasks) - len(taskIDs)}
+	if len(taskIDs) > 0 {
 		hrow.ValidPct = 100
-		hrow.ValidCI = Wilson(len(human), len(human))
+		hrow.ValidCI = Wilson(len(taskIDs), len(taskIDs))
 	}
-	if gold := byAgent["gold"]; len(gold) > 0 {
+	if len(gold) > 0 {
 		for _, r := range gold {
 			if r.FunctionallyCorrect {
 				hrow.Correct++
@@ -210,7 +304,7 @@ func BuildNFI(records []nfisuite.Record) NFI {
 	for _, agent := range rep.Agents {
 		rs := byAgent[agent]
 		sortRecords(rs)
-		row := Table3Row{Agent: agent, Runs: len(rs)}
+		row := Table3Row{Agent: agent, Runs: len(rs), NotEvaluated: notEval[agent]}
 		var agentRuns, humanSame []humanRun
 		var validX, passX []float64
 		var runTasks []string

@@ -38,12 +38,27 @@ func (r NFI) Tables() []Table {
 		}
 		t3.Rows = append(t3.Rows, cells)
 	}
+	if r.NotEvaluated > 0 {
+		// After the aspect columns: the chart refers to those by index.
+		t3.Header = append(t3.Header, "Not evaluated")
+		for i, row := range r.Table3 {
+			t3.Rows[i] = append(t3.Rows[i], itoa(row.NotEvaluated))
+		}
+	}
 	t3.Notes = []string{"⁺/⁻ : the agent's mean I_p is at least / below the Human Reference mean on the same tasks; " + Dash + " : no functionally correct run.",
 		fmt.Sprintf("* : the intervals support the mark: the 95%% percentile bootstrap interval (%d resamples, seed %d) of the mean paired difference "+
 			"I_p − I_p(h) over the agent's correct runs and the same tasks' Human Reference excludes 0 on the mark's side; a mark without * is within the noise. "+
 			"When a task has repeated runs the bootstrap resamples tasks with all their runs (cluster bootstrap), since runs of one task are not independent, and a * needs two tasks.",
 			BootstrapResamples, BootstrapSeed),
-		"Human Reference Func. Pass % is measured from runs of the gold model (polynfi eval --predictions gold); " + Dash + " when it was not run."}
+		"Human Reference Func. Pass % is measured from runs of the gold model (polynfi eval --predictions gold); " + Dash + " when it was not run. " +
+			"Its mean I_p(h) is, like an agent's, over functionally correct runs: with gold runs, over the tasks where the reference passed its tests; without, over every task (its tests unchecked)."}
+	if r.NotEvaluated > 0 {
+		t3.Notes = append(t3.Notes, "Runs: evaluated (task, run) units; Not evaluated: the units the run did not reach (interrupted), in no rate and no mean "+
+			"(for the Human Reference, the tasks with no record: their I_p(h) was not computed).")
+	}
+	if len(r.GoldFailures) > 0 {
+		t3.Notes = append(t3.Notes, fmt.Sprintf("The reference failed its tests on %s: left out of the Human Reference's mean I_p(h).", strings.Join(r.GoldFailures, ", ")))
+	}
 
 	t4 := Table{Title: "Table 4: mean I_p (pp) on single-file (S) and multi-file (M) tasks, and S − M"}
 	t4.Header = []string{"Agent", "Scope"}
@@ -85,8 +100,9 @@ func (r NFI) Tables() []Table {
 		tcost.Rows = append(tcost.Rows, []string{row.Agent, num(row.MeanSeconds, 1), num(row.MedianSeconds, 1),
 			num(row.MeanTokens, 0), num(row.MedianTokens, 0), num(row.MeanCostUSD, 4), num(row.NFIPer1kTokens, 2)})
 	}
-	ti := Table{ID: "nfi-intervals", Title: "Table 3 intervals: 95% Wilson intervals of Valid % and Func. Pass %, 95% bootstrap intervals of mean I_p (pp)",
+	ti := Table{ID: "nfi-intervals", Title: "Table 3 intervals: 95% intervals of Valid %, Func. Pass % and mean I_p (pp); the interval column says which kind each row has",
 		Header: aspectHeader("Agent", "Valid % CI", "Func. Pass % CI")}
+	ti.Header = append(ti.Header, "interval")
 	for _, row := range r.Table3 {
 		if row.Clustered {
 			ti.Notes = []string{fmt.Sprintf("Repeated runs: for rows with several runs of a task every interval is a cluster bootstrap resampling tasks with all their runs "+
@@ -104,8 +120,14 @@ func (r NFI) Tables() []Table {
 		for _, c := range row.MeanCI {
 			cells = append(cells, ciPP(c))
 		}
-		ti.Rows = append(ti.Rows, cells)
+		kind := "Wilson (rates), bootstrap (I_p)"
+		if row.Clustered {
+			kind = "cluster bootstrap by task (all)"
+		}
+		ti.Rows = append(ti.Rows, append(cells, kind))
 	}
+	ti.Notes = append([]string{fmt.Sprintf("interval: Wilson (rates), bootstrap (I_p): Wilson score intervals of Valid %% and Func. Pass %%, percentile bootstrap of mean I_p "+
+		"(%d resamples, seed %d); cluster bootstrap by task (all): every interval of the row resamples tasks with all their runs.", BootstrapResamples, BootstrapSeed)}, ti.Notes...)
 	tk := Table{ID: "nfi-passk", Title: "pass@k over repeated runs (unbiased estimator, Chen et al. 2021), mean over tasks with at least k runs",
 		Header: []string{"Agent"}}
 	maxK := 0

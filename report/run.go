@@ -202,7 +202,10 @@ type Extras struct {
 	ByCategory    []*Group                      `json:"by_task_category"`
 	// ByComplexity groups the units with retrieval metrics by the
 	// complexity class of their reference change (a single_func unit also
-	// counts in func_only, single_class in class_only).
+	// counts in func_only, single_class in class_only); a not-evaluated
+	// unit counts in its class's NotEvaluated (the manifest records each
+	// instance's class), or, in a run written before that, in the group
+	// ClassNotRecorded.
 	ByComplexity []*Group `json:"by_complexity"`
 	// NotRecordedIDs are submitted units without a record (an interrupted
 	// run); SWE-bench's lists count them as errors.
@@ -505,6 +508,7 @@ func BuildHarness(in HarnessInput) *Harness {
 		return v
 	}
 	notes := map[string]bool{}
+	unclassified := 0
 	var metrics []retrieval.InstanceMetrics
 	var sumOver, sumTest float64
 	nfiAcc := newNFIAccumulator()
@@ -591,6 +595,19 @@ func BuildHarness(in HarnessInput) *Harness {
 				pb.NotResolved = append(pb.NotResolved, id)
 				gl.NotEvaluated++
 				gc.NotEvaluated++
+				// Its complexity class is the reference change's, recorded
+				// in the manifest; a run written before polynfi recorded
+				// it counts the unit under ClassNotRecorded.
+				cls := inst.ComplexityClass
+				if cls == "" && inst.EmptyRetrieval != nil {
+					cls = inst.EmptyRetrieval.Complexity
+				}
+				if cls == "" {
+					unclassified++
+				}
+				for _, c := range cls.Classes() {
+					group(byCx, string(c)).NotEvaluated++
+				}
 				for _, md := range harness.Modes {
 					x.Modes[md].NotEvaluated++
 				}
@@ -765,6 +782,9 @@ func BuildHarness(in HarnessInput) *Harness {
 			x.ByComplexity = append(x.ByComplexity, g)
 		}
 	}
+	if unclassified > 0 && (len(x.ByComplexity) > 0 || len(metrics) > 0) {
+		x.ByComplexity = append(x.ByComplexity, &Group{Name: ClassNotRecorded, NotEvaluated: unclassified, Resolved: map[harness.Mode]int{}})
+	}
 	for _, gs := range [][]*Group{x.ByLanguage, x.ByCategory, x.ByComplexity} {
 		for _, g := range gs {
 			g.CI = Wilson(g.Resolved[nativeMode], g.Total)
@@ -776,6 +796,12 @@ func BuildHarness(in HarnessInput) *Harness {
 	sort.Strings(x.IsolationNote)
 	if len(metrics) > 0 {
 		s, ci := SummarizeRetrieval(metrics)
+		// Every group of the pass-rate tables is in the retrieval
+		// tables too: one with nothing evaluated has n 0 (its means
+		// print Dash) and its not-evaluated count beside it.
+		s.ByLanguage = withEmptyGroups(s.ByLanguage, x.ByLanguage, true)
+		s.ByTaskCategory = withEmptyGroups(s.ByTaskCategory, x.ByCategory, true)
+		s.ByComplexity = withEmptyGroups(s.ByComplexity, x.ByComplexity, false)
 		x.Retrieval, x.RetrievalCI = &s, ci
 	}
 	x.NFI = nfiAcc.summary()
@@ -832,6 +858,46 @@ func SummarizeRetrieval(ms []retrieval.InstanceMetrics) (retrieval.Summary, map[
 		}
 	}
 	return retrieval.Summarize(metrics), retrievalIntervals(metrics)
+}
+
+// ClassNotRecorded is the complexity group of the not-evaluated units of
+// a run written before the manifest recorded each instance's reference
+// complexity class (their class is unknown).
+const ClassNotRecorded = "(class not recorded)"
+
+// withEmptyGroups returns rs with an empty group (n 0) for every group of
+// gs it lacks: sorted by name when byName, else in gs's order (the
+// complexity classes).
+func withEmptyGroups(rs []retrieval.Group, gs []*Group, byName bool) []retrieval.Group {
+	have := map[string]retrieval.Group{}
+	for _, g := range rs {
+		have[g.Name] = g
+	}
+	out := append([]retrieval.Group(nil), rs...)
+	if !byName {
+		out = out[:0]
+		for _, g := range gs {
+			if rg, ok := have[g.Name]; ok {
+				out = append(out, rg)
+				delete(have, g.Name)
+			} else {
+				out = append(out, retrieval.Group{Name: g.Name})
+			}
+		}
+		for _, g := range rs {
+			if _, ok := have[g.Name]; ok {
+				out = append(out, g)
+			}
+		}
+		return out
+	}
+	for _, g := range gs {
+		if _, ok := have[g.Name]; !ok {
+			out = append(out, retrieval.Group{Name: g.Name})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
 }
 
 // NoGroup names the group of units whose language or task category the

@@ -53,6 +53,9 @@ Formats: text, markdown, json, html (tables and SVG charts).`,
 				return usagef("compare: %s: %v", args[1], err)
 			}
 			for i, k := range []string{ka, kb} {
+				if k == harness.KindMetricsOnly {
+					return usagef("compare: %s is a --metrics-only run (retrieval metrics only, no test verdicts): compare needs two full eval runs (resolved verdicts to pair)", args[i])
+				}
 				if k != harness.KindHarness && k != harness.KindNFISuite {
 					return usagef("compare: %s is not a polynfi run directory with records (no %s of an eval run)", args[i], harness.ManifestFile)
 				}
@@ -62,6 +65,7 @@ Formats: text, markdown, json, html (tables and SVG charts).`,
 			}
 			var ua, ub []report.CompareUnit
 			var la, lb string
+			var interrupted [2]bool
 			if ka == harness.KindNFISuite {
 				ra, err := nfisuite.LoadRecords(args[0])
 				if err != nil {
@@ -98,6 +102,7 @@ Formats: text, markdown, json, html (tables and SVG charts).`,
 					return err
 				}
 				ua, ub = report.HarnessCompareUnits(reps[0], ma), report.HarnessCompareUnits(reps[1], mb)
+				interrupted = [2]bool{reps[0].Polynfi.Interrupted, reps[1].Polynfi.Interrupted}
 				la, lb = filepath.Base(args[0])+" "+ma, filepath.Base(args[1])+" "+mb
 			}
 			warning, keep, err := checkSameDataset(args[0], args[1], allowDifferent)
@@ -110,6 +115,7 @@ Formats: text, markdown, json, html (tables and SVG charts).`,
 			}
 			c := report.Compare(la, ua, lb, ub)
 			c.DatasetWarning = warning
+			c.A.Interrupted, c.B.Interrupted = interrupted[0], interrupted[1]
 			if c.Paired == 0 {
 				return fmt.Errorf("compare: no unit of %s pairs with one of %s (same instance ids and runs needed)", args[0], args[1])
 			}

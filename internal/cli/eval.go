@@ -712,15 +712,27 @@ func startManifest(e *env, o evalOptions, in *evalInputs, h *harness.Harness, mo
 	for _, x := range in.instances {
 		inCall[x.InstanceID] = true
 	}
+	// Every instance of this call also keeps its reference change's
+	// complexity class (from the same empty-prediction metrics), so that
+	// a unit an interruption leaves without a record still counts in its
+	// class's group as not evaluated.
 	for i := range man.Instances {
 		mi := &man.Instances[i]
-		switch {
-		case !need[mi.InstanceID]:
-			mi.EmptyRetrieval = nil
-		case inCall[mi.InstanceID] || mi.EmptyRetrieval == nil:
-			for _, x := range in.instances {
-				if x.InstanceID == mi.InstanceID {
-					mi.EmptyRetrieval = h.EmptyPredictionMetrics(e.ctx, x)
+		if !inCall[mi.InstanceID] {
+			if !need[mi.InstanceID] {
+				mi.EmptyRetrieval = nil
+			}
+			continue
+		}
+		mi.EmptyRetrieval = nil
+		for _, x := range in.instances {
+			if x.InstanceID != mi.InstanceID {
+				continue
+			}
+			if em := h.EmptyPredictionMetrics(e.ctx, x); em != nil {
+				mi.ComplexityClass = em.Complexity
+				if need[mi.InstanceID] {
+					mi.EmptyRetrieval = em
 				}
 			}
 		}

@@ -29,10 +29,12 @@ type nfiReportJSON struct {
 	Tests   map[string]int `json:"test_status"`
 	Report  report.NFI     `json:"report"`
 	Tables  []report.Table `json:"tables"`
-	// GoldFailures counts runs of the "gold" model (the human reference
-	// evaluated as an agent) that were not functionally correct: the Human
-	// Reference row assumes 100%, so such runs point at a broken task.
-	GoldFailures int `json:"gold_failures"`
+	// GoldFailures lists the tasks where a run of the "gold" model (the
+	// human reference evaluated as an agent) was not functionally correct
+	// (such a run points at a broken task; the Human Reference's mean
+	// I_p(h) leaves those tasks out); GoldFailureRuns counts those runs.
+	GoldFailures    []string `json:"gold_failures"`
+	GoldFailureRuns int      `json:"gold_failure_runs"`
 	// NotEvaluated counts the (task, agent, run) units the run's manifest
 	// asks for that have no record; Notice is the "interrupted, N not
 	// evaluated, re-run to resume" line of an interrupted run.
@@ -119,7 +121,7 @@ func buildNFIReport(dir string, records []nfisuite.Record, catalog string) nfiRe
 			out.Tests[r.TestStatus]++
 		}
 		if r.Model == "gold" && !r.FunctionallyCorrect {
-			out.GoldFailures++
+			out.GoldFailureRuns++
 		}
 	}
 	if m, ok, err := harness.ReadManifest(dir); err == nil && ok {
@@ -139,7 +141,14 @@ func buildNFIReport(dir string, records []nfisuite.Record, catalog string) nfiRe
 		out.UnreadableRows, out.RejectedPredictions, out.InputErrors = m.UnreadableRows, m.Rejected, m.InputErrors
 		out.RejectedRows, out.IgnoredPredictions = m.RejectedRows, m.IgnoredPredictions
 	}
-	out.Report = report.BuildNFI(records)
+	var units []report.NFIUnit
+	if m, ok, err := harness.ReadManifest(dir); err == nil && ok {
+		for _, u := range m.Units {
+			units = append(units, report.NFIUnit{Task: u.InstanceID, Agent: u.Model, Run: u.Run})
+		}
+	}
+	out.Report = report.BuildNFIUnits(records, units)
+	out.GoldFailures = out.Report.GoldFailures
 	out.Tables = out.Report.Tables()
 	out.Runs = report.NFIRuns(records)
 	for i := range out.Runs {
@@ -157,12 +166,17 @@ func buildNFIReport(dir string, records []nfisuite.Record, catalog string) nfiRe
 // invalid runs and test statuses, the gold warning, the charts and tables,
 // and with runs the per-run drill-down table (report.NFIRunsTable).
 func nfiPage(rep nfiReportJSON, runs bool) report.Page {
-	lines := []string{fmt.Sprintf("SWE-NFI suite: %d tasks, %d agents, %d runs (strict grading)", rep.Report.Tasks, len(rep.Report.Agents), rep.Records)}
+	head := fmt.Sprintf("SWE-NFI suite: %d tasks, %d agents, %d runs (strict grading)", rep.Report.Tasks, len(rep.Report.Agents), rep.Records)
+	if rep.NotEvaluated > 0 {
+		head = fmt.Sprintf("SWE-NFI suite: %d tasks, %d agents, %d runs evaluated, %d not evaluated (strict grading)", rep.Report.Tasks, len(rep.Report.Agents), rep.Records, rep.NotEvaluated)
+	}
+	lines := []string{head}
 	lines = append(lines, rep.inputLines()...)
 	lines = append(lines, rep.unreadableLines()...)
 	lines = append(lines, fmt.Sprintf("invalid runs by reason: %s; test runs by status: %s", countsText(rep.Invalid), countsText(rep.Tests)))
-	if rep.GoldFailures > 0 {
-		lines = append(lines, fmt.Sprintf("warning: the human reference (gold) failed its tests in %d runs: check those tasks' environments", rep.GoldFailures))
+	if rep.GoldFailureRuns > 0 {
+		lines = append(lines, fmt.Sprintf("warning: the human reference (gold) failed its tests in %d runs, on %s: check those tasks' environments (left out of the Human Reference's mean I_p(h))",
+			rep.GoldFailureRuns, strings.Join(rep.GoldFailures, ", ")))
 	}
 	tables := rep.Tables
 	if runs {
