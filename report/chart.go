@@ -52,8 +52,8 @@ type CellRef struct {
 // Palette of the series (colour-blind safe, Tableau 10).
 var Palette = []string{"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#b07aa1", "#edc948", "#9c755f"}
 
-// textWidth estimates the width in px of s at the charts' 12 px sans-serif
-// (an upper bound: 7.2 px a character).
+// textWidth estimates the width in px of s at size px sans-serif (an
+// upper bound: 0.6 × size a character).
 func textWidth(s string, size float64) float64 {
 	return float64(len([]rune(s))) * size * 0.6
 }
@@ -67,7 +67,7 @@ func textWidth(s string, size float64) float64 {
 // pixels per unit of the value axis.
 func (c BarChart) SVG() []byte {
 	const (
-		font   = 12.0
+		font   = 14.0 // every text is at least font-2 (12 px at the SVG's own size)
 		left   = 56.0
 		right  = 16.0
 		plotH  = 220.0
@@ -107,7 +107,7 @@ func (c BarChart) SVG() []byte {
 	for i, s := range c.Series {
 		w := 16 + textWidth(s.Name, font) + 16
 		if lx+w > width-8 && lx > 12 {
-			lx, ly = 12, ly+18
+			lx, ly = 12, ly+20
 		}
 		legend = append(legend, item{lx, ly, s.Name, Palette[i%len(Palette)]})
 		lx += w
@@ -126,6 +126,14 @@ func (c BarChart) SVG() []byte {
 				lo, hi = math.Min(lo, b.CI.Lo), math.Max(hi, b.CI.Hi)
 			}
 		}
+	}
+	// A rate's axis shows its whole range: 0–100 for "%", 0–1 for "0–1"
+	// (a 75% bar on an axis ending at 80 reads as nearly full).
+	switch c.Unit {
+	case "%":
+		hi = math.Max(hi, 100)
+	case "0–1":
+		hi = math.Max(hi, 1)
 	}
 	step := niceStep((hi - lo) / 5)
 	lo, hi = math.Floor(lo/step)*step, math.Ceil(hi/step)*step

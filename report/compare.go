@@ -39,9 +39,9 @@ type CompareSide struct {
 	NotEvaluated    int      `json:"not_evaluated"`
 	NotEvaluatedIDs []string `json:"not_evaluated_ids"`
 	Interrupted     bool     `json:"interrupted"`
-	Resolved int      `json:"resolved"`
-	Rate     float64  `json:"rate"`
-	CI       Interval `json:"ci"` // Wilson 95% (treats every unit as independent)
+	Resolved        int      `json:"resolved"`
+	Rate            float64  `json:"rate"`
+	CI              Interval `json:"ci"` // Wilson 95% (treats every unit as independent)
 	// Instances counts the distinct instances of the units; ClusterCI is
 	// the 95% cluster bootstrap interval of Rate resampling instances
 	// (ClusterBootstrapMean), OK only when some instance has repeated runs.

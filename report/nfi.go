@@ -176,11 +176,11 @@ type NFI struct {
 	// functionally correct (left out of the Human Reference's means).
 	NotEvaluated int              `json:"not_evaluated"`
 	GoldFailures []string         `json:"gold_failure_tasks"`
-	Agents      []string         `json:"agents"`
-	Table3      []Table3Row      `json:"table3"`
-	Table4      []Table4Row      `json:"table4"`
-	Consistency []ConsistencyRow `json:"consistency"`
-	Cost        []CostRow        `json:"cost"`
+	Agents       []string         `json:"agents"`
+	Table3       []Table3Row      `json:"table3"`
+	Table4       []Table4Row      `json:"table4"`
+	Consistency  []ConsistencyRow `json:"consistency"`
+	Cost         []CostRow        `json:"cost"`
 }
 
 // NFIUnit is one (task, agent, run) unit a suite run was asked to

@@ -39,6 +39,8 @@ type chartCheck struct {
 	Cells      int      `json:"cells"`
 	Mismatches []string `json:"mismatches"`
 	Clipped    []string `json:"clipped"`
+	Small      []string `json:"small"`
+	MinFontPx  float64  `json:"min_font_px"`
 	Viewport   int      `json:"viewport"`
 }
 
@@ -46,14 +48,16 @@ type chartCheck struct {
 // chart against the table cell it names (data-ref "table:row:col"): the
 // bar's label is the cell's text, its number is the cell's number to the
 // cell's precision, and its height is the number times the chart's scale;
-// an absent value is "–" in its cell. It then looks for clipped text:
+// an absent value is "–" in its cell. Every chart text must render at 11
+// px or more (its font size times the SVG's on-screen scale). It then
+// looks for clipped text:
 // every <text> of a chart must lie inside its <svg>'s viewBox and the
 // chart inside the window's width, no table cell, caption or paragraph
 // may hide content (scrollWidth > clientWidth), and nothing may need
 // horizontal scrolling at 1280 px: the page is no wider than the window
 // and every table (the per-instance drill-downs included) ends inside it.
 const pageScript = `(() => {
-  const out = {bars: 0, absent: 0, charts: 0, texts: 0, cells: 0, mismatches: [], clipped: [], viewport: window.innerWidth};
+  const out = {bars: 0, absent: 0, charts: 0, texts: 0, cells: 0, mismatches: [], clipped: [], small: [], min_font_px: 1e9, viewport: window.innerWidth};
   const cell = (ref) => {
     const [id, row, col] = ref.split(':');
     const t = document.getElementById(id);
@@ -89,8 +93,14 @@ const pageScript = `(() => {
       const c = cell(a.dataset.ref);
       if (c !== '\u2013') out.mismatches.push(svg.id + ' ' + a.dataset.series + '/' + a.dataset.group + ': drawn absent, table ' + c);
     }
+    // Rendered size: the text's font size in SVG units times the SVG's
+    // on-screen scale (its rendered width over its viewBox width).
+    const onScreen = svg.getBoundingClientRect().width / vb.width;
     for (const t of svg.querySelectorAll('text')) {
       out.texts++;
+      const px = parseFloat(getComputedStyle(t).fontSize) * onScreen;
+      out.min_font_px = Math.min(out.min_font_px, px);
+      if (px < 11) out.small.push(svg.id + ' text "' + t.textContent + '" renders at ' + px.toFixed(1) + ' px');
       const b = t.getBBox();
       if (b.x < vb.x - 0.5 || b.y < vb.y - 0.5 || b.x + b.width > vb.x + vb.width + 0.5 || b.y + b.height > vb.y + vb.height + 0.5)
         out.clipped.push(svg.id + ' text "' + t.textContent + '" at ' + [b.x, b.y, b.width, b.height].map(Math.round) + ' outside ' + [vb.width, vb.height]);
@@ -224,6 +234,11 @@ func TestHTMLReportsInBrowser(t *testing.T) {
 		}
 		for _, m := range c.Clipped {
 			t.Errorf("%s: clipped: %s", name, m)
+		}
+		// Chart text must be readable at the size the browser shows it.
+		t.Logf("%s: smallest chart text %.1f px", name, c.MinFontPx)
+		for _, m := range c.Small {
+			t.Errorf("%s: chart text below 11 px: %s", name, m)
 		}
 		out := filepath.Join(shots, name+".png")
 		if err := os.WriteFile(out, png, 0o644); err != nil {

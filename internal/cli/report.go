@@ -289,6 +289,7 @@ without --allow-incomplete, an I/O error).`,
 			}
 			var errs []error
 			var runs []*runReport
+			args = dedupeRunDirs(e, args)
 			for _, dir := range args {
 				rr, err := loadRunReport(e, dir)
 				if err != nil {
@@ -331,6 +332,30 @@ without --allow-incomplete, an I/O error).`,
 	cmd.Flags().StringVar(&bopts.Trajs, "trajs", "", "with --bundle: the 'polynfi run' output directory whose agent trajectories go into trajs/ (default: beside the run's predictions file, or RUN/agent-runs)")
 	cmd.Flags().StringVar(&bundleModel, "model", "", "with --bundle: the model (model_name_or_path) to bundle, of a run holding several")
 	return cmd
+}
+
+// dedupeRunDirs drops a run directory given more than once (the same
+// directory after cleaning the path and resolving symbolic links), saying
+// so on stderr: one run is reported once.
+func dedupeRunDirs(e *env, dirs []string) []string {
+	seen := map[string]string{}
+	var out []string
+	for _, d := range dirs {
+		key := filepath.Clean(d)
+		if abs, err := filepath.Abs(key); err == nil {
+			key = abs
+		}
+		if real, err := filepath.EvalSymlinks(key); err == nil {
+			key = real
+		}
+		if first, ok := seen[key]; ok {
+			fmt.Fprintf(e.stderr, "polynfi: report: %s is the same run directory as %s: reported once\n", d, first)
+			continue
+		}
+		seen[key] = d
+		out = append(out, d)
+	}
+	return out
 }
 
 // runReport is one run directory's report, ready to render: its kind,
