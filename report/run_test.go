@@ -84,6 +84,10 @@ func TestBuildHarness(t *testing.T) {
 		if in.InstanceID == "o__r-4" {
 			mi.EmptyRetrieval = metrics(0, 0, retrieval.NodeFailedPrediction, retrieval.SingleFunc)
 		}
+		if in.InstanceID == "o__r-3" {
+			// Not evaluated: its class is the manifest's.
+			mi.ComplexityClass = retrieval.ComplexityMixed
+		}
 		m.Instances = append(m.Instances, mi)
 		if in.InstanceID == "o__r-4" {
 			continue
@@ -164,8 +168,14 @@ func TestBuildHarness(t *testing.T) {
 	for _, g := range rep.Polynfi.ByComplexity {
 		cx[g.Name] = [2]int{g.Resolved[harness.ModePolyBench], g.Total}
 	}
-	if d := cmp.Diff(map[string][2]int{"none": {0, 1}, "single_func": {1, 4}, "func_only": {1, 4}}, cx); d != "" {
+	if d := cmp.Diff(map[string][2]int{"none": {0, 1}, "single_func": {1, 4}, "func_only": {1, 4}, "mixed": {0, 0}}, cx); d != "" {
 		t.Errorf("by complexity (-want +got):\n%s", d)
+	}
+	// The not-evaluated o__r-3 counts in its class's group, apart.
+	for _, g := range rep.Polynfi.ByComplexity {
+		if want := map[string]int{"mixed": 1}[g.Name]; g.NotEvaluated != want {
+			t.Errorf("by complexity %s: not evaluated %d, want %d", g.Name, g.NotEvaluated, want)
+		}
 	}
 	// o__r-3 (Java) was not evaluated: in no denominator, counted apart.
 	if g := rep.Polynfi.ByLanguage; len(g) != 2 || g[0].Name != "Java" || g[0].Total != 2 || g[0].NotEvaluated != 1 || g[1].Total != 6 || g[1].Resolved[harness.ModePolyBench] != 1 {
