@@ -120,14 +120,14 @@ func (r NFI) Tables() []Table {
 		for _, c := range row.MeanCI {
 			cells = append(cells, ciPP(c))
 		}
-		kind := "Wilson (rates), bootstrap (I_p)"
+		kind := "Wilson, bootstrap"
 		if row.Clustered {
-			kind = "cluster bootstrap by task (all)"
+			kind = "cluster bootstrap"
 		}
 		ti.Rows = append(ti.Rows, append(cells, kind))
 	}
-	ti.Notes = append([]string{fmt.Sprintf("interval: Wilson (rates), bootstrap (I_p): Wilson score intervals of Valid %% and Func. Pass %%, percentile bootstrap of mean I_p "+
-		"(%d resamples, seed %d); cluster bootstrap by task (all): every interval of the row resamples tasks with all their runs.", BootstrapResamples, BootstrapSeed)}, ti.Notes...)
+	ti.Notes = append([]string{fmt.Sprintf("interval: \"Wilson, bootstrap\": Wilson score intervals of Valid %% and Func. Pass %%, percentile bootstrap of mean I_p "+
+		"(%d resamples, seed %d); \"cluster bootstrap\": every interval of the row (rates included) resamples tasks with all their runs.", BootstrapResamples, BootstrapSeed)}, ti.Notes...)
 	tk := Table{ID: "nfi-passk", Title: "pass@k over repeated runs (unbiased estimator, Chen et al. 2021), mean over tasks with at least k runs",
 		Header: []string{"Agent"}}
 	maxK := 0
