@@ -48,8 +48,8 @@ func complexityFixture(t *testing.T) string {
 		row := map[string]any{
 			"instance_id": fmt.Sprintf("acme__tri-%d", i), "repo": "acme/tri", "base_commit": base, "patch": patch, "test_patch": "",
 			"language": []string{"Python", "Java"}[i%2], "task_category": "Bug Fix",
-			"test_command":   `if grep -q "return 10" m.py; then s=PASSED; else s=FAILED; fi; echo "==== test session starts ===="; echo "t.py::test_f $s"`,
-			"F2P":            "['t.py:None:test_f']", "P2P": "[]",
+			"test_command": `if grep -q "return 10" m.py; then s=PASSED; else s=FAILED; fi; echo "==== test session starts ===="; echo "t.py::test_f $s"`,
+			"F2P":          "['t.py:None:test_f']", "P2P": "[]",
 			"modified_nodes": nodes[i%3],
 		}
 		b, _ := json.Marshal(row)
