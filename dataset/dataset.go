@@ -13,6 +13,7 @@
 package dataset
 
 import (
+	"errors"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -117,6 +118,11 @@ type Instance struct {
 // RowError is a malformed row or value. File is the path as given to the
 // loader, Row the 1-based data row, Line the 1-based line in the file where
 // known (0 otherwise), Field the offending field ("" for the whole row).
+// ErrDuplicate is wrapped by the RowError of a row whose instance_id an
+// earlier row already has ("duplicate of row N"): the instance is read
+// from its first row, so the duplicate is named but not a row of its own.
+var ErrDuplicate = errors.New("duplicate")
+
 type RowError struct {
 	File       string
 	Row        int

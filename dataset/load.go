@@ -306,7 +306,7 @@ func buildDataset(path string, f Format, rows []rawRow, err error) *Dataset {
 		}
 		if first, dup := seen[in.InstanceID]; dup {
 			d.Errors = append(d.Errors, &RowError{File: path, Row: r.row, Line: r.line, InstanceID: in.InstanceID, Field: "instance_id",
-				Err: fmt.Errorf("duplicate of row %d", first)})
+				Err: fmt.Errorf("%w of row %d", ErrDuplicate, first)})
 			continue
 		}
 		seen[in.InstanceID] = r.row

@@ -203,8 +203,22 @@ func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
 		fmt.Fprintf(e.stderr, "polynfi: skipping row: %v\n", re)
 		in.inputErrors = append(in.inputErrors, re.Error())
 	}
+	// Unreadable rows count once each in every denominator: a row with
+	// several bad fields is one row, and a duplicate of an instance read
+	// from an earlier row is named, not counted again.
+	badRow := map[int]bool{}
+	unreadableID := map[string]string{}
+	for _, re := range ds.Errors {
+		if errors.Is(re.Err, dataset.ErrDuplicate) {
+			continue
+		}
+		badRow[re.Row] = true
+		if re.InstanceID != "" && unreadableID[re.InstanceID] == "" {
+			unreadableID[re.InstanceID] = re.Error()
+		}
+	}
 	if len(o.instanceIDs) == 0 {
-		in.unreadable = len(ds.Errors)
+		in.unreadable = len(badRow)
 	}
 	in.instances = ds.Instances
 	if len(o.instanceIDs) > 0 {
@@ -282,9 +296,19 @@ func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
 		i, ok := idx[p.InstanceID]
 		if !ok {
 			if len(o.instanceIDs) == 0 {
-				fmt.Fprintf(e.stderr, "polynfi: %s: row %d: instance_id %q is not in the dataset %s: prediction ignored\n", p.File, p.Row, p.InstanceID, o.dataset)
+				if _, ok := unreadableID[p.InstanceID]; ok {
+					fmt.Fprintf(e.stderr, "polynfi: %s: row %d: the dataset row of instance %q could not be read: prediction not evaluated\n", p.File, p.Row, p.InstanceID)
+				} else {
+					fmt.Fprintf(e.stderr, "polynfi: %s: row %d: instance_id %q is not in the dataset %s: prediction ignored\n", p.File, p.Row, p.InstanceID, o.dataset)
+				}
+				reason := "not an instance of the dataset " + o.dataset
+				if why, ok := unreadableID[p.InstanceID]; ok {
+					// The instance is the dataset's, its row could not be read:
+					// it counts as unresolved with that row.
+					reason = "the dataset row of this instance could not be read (" + why + "): not evaluated, counted as unresolved with that row"
+				}
 				in.ignored = append(in.ignored, harness.PredictionRow{File: p.File, Row: p.Row, Line: p.Line, InstanceID: p.InstanceID,
-					Model: p.ModelNameOrPath, Field: "instance_id", Reason: "not an instance of the dataset " + o.dataset})
+					Model: p.ModelNameOrPath, Field: "instance_id", Reason: reason})
 			}
 			continue
 		}

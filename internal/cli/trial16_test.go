@@ -368,3 +368,55 @@ func TestMetricsOnlyDrillDown(t *testing.T) {
 		t.Errorf("report without --instances prints the drill-down")
 	}
 }
+
+// Defect 3 (in part): "a duplicate row makes 9 for 8 distinct ids;
+// predictions for ids whose rows couldn't be read are called 'not an
+// instance of the dataset'." Duplicates are named and counted once; a row
+// with two bad fields is one unreadable row; a prediction for an
+// unreadable row says so.
+func TestUnreadableRowsCountedOnceAndNamed(t *testing.T) {
+	t.Parallel()
+	ds := evalFixture(t, 2, "0")
+	raw, _ := os.ReadFile(ds)
+	first := bytes.SplitN(raw, []byte("\n"), 2)[0]
+	var bad map[string]any
+	json.Unmarshal(first, &bad)
+	bad["instance_id"], bad["F2P"], bad["P2P"] = "acme__echo-9", "['unclosed", "['unclosed"
+	badLine, _ := json.Marshal(bad)
+	rows := append(append(append([]byte{}, raw...), first...), '\n') // a duplicate of acme__echo-0
+	rows = append(append(rows, badLine...), '\n')
+	os.WriteFile(ds, rows, 0o644)
+	preds := jsonLines(t, "p.jsonl",
+		map[string]any{"instance_id": "acme__echo-0", "model_name_or_path": "m", "model_patch": "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+two\n"},
+		map[string]any{"instance_id": "acme__echo-9", "model_name_or_path": "m", "model_patch": "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+two\n"})
+	out := t.TempDir()
+	_, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", preds, "--out", out)
+	if code != ExitOK {
+		t.Fatalf("eval: exit %d\n%s", code, stderr)
+	}
+	rep := readHarnessReport(t, out)
+	x := rep.Polynfi
+	if x.UnreadableRows != 1 || x.Modes[x.NativeMode].Total != 3 {
+		t.Errorf("unreadable rows %d, native total %d; want 1 unreadable row (the duplicate named, not counted; two bad fields are one row) and 3 units for 3 distinct ids",
+			x.UnreadableRows, x.Modes[x.NativeMode].Total)
+	}
+	dup := false
+	for _, e := range x.InputErrors {
+		dup = dup || strings.Contains(e, "duplicate of row 1")
+	}
+	if !dup {
+		t.Errorf("the duplicate row is not named: %v", x.InputErrors)
+	}
+	found := false
+	for _, p := range x.IgnoredPredictions {
+		if p.InstanceID == "acme__echo-9" {
+			found = true
+			if strings.Contains(p.Reason, "not an instance of the dataset") || !strings.Contains(p.Reason, "could not be read") {
+				t.Errorf("prediction for the unreadable row: %q, want it to say the row could not be read", p.Reason)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("the prediction for the unreadable row acme__echo-9 is not named: %+v", x.IgnoredPredictions)
+	}
+}
