@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -375,10 +376,9 @@ func (ki kubeImages) Resolve(ctx context.Context, in dataset.Instance) (images.C
 
 // nodeHasImage says whether the node's containerd at socket already holds
 // Docker's image name with the same content: its reference (normalised as
-// the kubelet does: docker.io/[library/]NAME[:latest]) and the reference
-// the CRI plugin adds under the image's config digest, which is Docker's
-// image id, name the same manifest. Any doubt (a tool fails, a digest
-// reference) says no: the image is copied again.
+// the kubelet does: docker.io/[library/]NAME[:latest]) names a manifest
+// whose config digest is Docker's image id. Any doubt (a tool fails, a
+// digest reference, an index) says no: the image is copied again.
 func nodeHasImage(ctx context.Context, socket, name string) bool {
 	id, err := exec.CommandContext(ctx, "docker", "image", "inspect", "-f", "{{.Id}}", name).Output()
 	if err != nil || !strings.HasPrefix(strings.TrimSpace(string(id)), "sha256:") || strings.Contains(name, "@") {
@@ -395,7 +395,21 @@ func nodeHasImage(ctx context.Context, socket, name string) bool {
 		}
 	}
 	d := digest[normalizeImageRef(name)]
-	return d != "" && d == digest[strings.TrimSpace(string(id))]
+	if d == "" {
+		return false
+	}
+	// the reference's manifest (a pull from a registry can give the same
+	// image another manifest digest than an import: compare configs)
+	m, err := exec.CommandContext(ctx, "ctr", "--address", socket, "-n", "k8s.io", "content", "get", d).Output()
+	if err != nil {
+		return false
+	}
+	var man struct {
+		Config struct {
+			Digest string `json:"digest"`
+		} `json:"config"`
+	}
+	return json.Unmarshal(m, &man) == nil && man.Config.Digest == strings.TrimSpace(string(id))
 }
 
 // normalizeImageRef is name as containerd's CRI plugin stores it: a
