@@ -161,9 +161,11 @@ func TestReportPerInstance(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"report", "--instances", out}, []string{"acme__echo-0", "patch_failed", "acme__echo-1", "resolved", filepath.Join("m", "acme__echo-0", "run-0", "test.log")}},
-		{[]string{"report", "--format", "markdown", out}, []string{"acme__echo-0", "patch_failed", "(m/acme__echo-0/run-0/test.log)", "(m/acme__echo-0/run-0/model.patch)", "(m/acme__echo-0/run-0/command.sh)"}},
-		{[]string{"report", "--format", "html", out}, []string{"acme__echo-0", "patch_failed", `href="m/acme__echo-0/run-0/test.log"`}},
+		// The patch that failed to apply has a patch, no test log and no
+		// command (its tests never ran: TestInstancesDrillDownNamesWhy).
+		{[]string{"report", "--instances", out}, []string{"acme__echo-0", "patch_failed", "acme__echo-1", "resolved", filepath.Join("m", "acme__echo-1", "run-0", "test.log")}},
+		{[]string{"report", "--format", "markdown", out}, []string{"acme__echo-0", "patch_failed", "(m/acme__echo-1/run-0/test.log)", "(m/acme__echo-0/run-0/model.patch)", "(m/acme__echo-1/run-0/command.sh)"}},
+		{[]string{"report", "--format", "html", out}, []string{"acme__echo-0", "patch_failed", `href="m/acme__echo-1/run-0/test.log"`, `href="m/acme__echo-0/run-0/model.patch"`}},
 	} {
 		stdout, stderr, code := runCLI(t, c.args...)
 		for _, w := range c.want {
