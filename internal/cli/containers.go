@@ -151,3 +151,23 @@ func (c optionalCount) Set(s string) error {
 }
 
 func (optionalCount) Type() string { return "int" }
+
+// attachDocker connects to the Docker engine and makes it h's runtime: its
+// images resolved as co says (built into out's scratch space when
+// needed), co's resource limits, and startAhead instances prepared ahead
+// of the workers (a negative startAhead: as many as workers). The caller
+// closes the returned engine. Errors are startDocker's (engine not
+// reachable).
+func (co containerOptions) attachDocker(e *env, h *harness.Harness, out string, startAhead, workers int) (*runtime.Docker, *images.Resolver, error) {
+	d, err := startDocker(e.ctx, e, h.RunKey)
+	if err != nil {
+		return nil, nil, err
+	}
+	resolver := co.resolver(d, h.Repos, out, h.ScratchDir)
+	h.Runtime, h.Images, h.Limits = d, resolver, co.limits()
+	h.StartAhead = startAhead
+	if h.StartAhead < 0 {
+		h.StartAhead = workers
+	}
+	return d, resolver, nil
+}

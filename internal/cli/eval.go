@@ -385,18 +385,12 @@ func runInstanceEval(e *env, o evalOptions) error {
 	var resolver *images.Resolver
 	var docker *runtime.Docker
 	if o.runtime == "docker" {
-		d, err := startDocker(e.ctx, e, h.RunKey)
+		d, r, err := o.containerOptions.attachDocker(e, h, o.out, o.startAhead, o.workers)
 		if err != nil {
 			return err
 		}
 		defer d.Close()
-		docker = d
-		resolver = o.containerOptions.resolver(d, h.Repos, o.out, store.ScratchDir())
-		h.Runtime, h.Images, h.Limits = d, resolver, o.containerOptions.limits()
-		h.StartAhead = o.startAhead
-		if h.StartAhead < 0 {
-			h.StartAhead = o.workers
-		}
+		docker, resolver = d, r
 	} else if o.runtime == "kubernetes" {
 		k, r, err := startKubernetes(e, o, h, store.ScratchDir())
 		if err != nil {
