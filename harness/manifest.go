@@ -157,19 +157,8 @@ type PredictionRow struct {
 // String is "FILE: row R (line L) [ID]: field F: REASON", as a dataset
 // row error prints.
 func (p PredictionRow) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: row %d", p.File, p.Row)
-	if p.Line > 0 {
-		fmt.Fprintf(&b, " (line %d)", p.Line)
-	}
-	if p.InstanceID != "" {
-		fmt.Fprintf(&b, " [%s]", p.InstanceID)
-	}
-	if p.Field != "" {
-		fmt.Fprintf(&b, ": field %s", p.Field)
-	}
-	fmt.Fprintf(&b, ": %s", p.Reason)
-	return b.String()
+	re := dataset.RowError{File: p.File, Row: p.Row, Line: p.Line, InstanceID: p.InstanceID, Field: p.Field, Err: errors.New(p.Reason)}
+	return re.Error()
 }
 
 // CountRows returns the number of distinct (file, row) among rows.
