@@ -282,6 +282,26 @@ func applyCascade(ctx context.Context, t *tree, files cascadeFiles, parsed []dif
 	return res, nil
 }
 
+// filesChange writes a files prediction's contents into the work tree
+// over snap (base + test patch; writeFiles checks every path first) and
+// returns the change they make: the git diff of the whole tree against
+// snap, new files included. A full run and --metrics-only
+// (PredictionMetrics) both take a files prediction's patch from here: it
+// is the patch the record stores and that retrieval scores. A path
+// writeFiles refuses is an error wrapping ErrPatchRejected.
+func filesChange(ctx context.Context, t *tree, files map[string]string, lstat safepath.Lstat, snap string) (string, error) {
+	if err := writeFiles(ctx, t, files, lstat); err != nil {
+		return "", err
+	}
+	d, err := t.script(ctx, `g add --all . && g diff --cached --no-color --no-ext-diff --binary "$1"`, snap)
+	return string(d), err
+}
+
+// filesApplied is how a files prediction whose files were written applied.
+func filesApplied() ApplyResult {
+	return ApplyResult{Applied: true, Method: "files", Attempts: []ApplyAttempt{{Method: "files", OK: true}}}
+}
+
 // writeFiles writes full file contents (a prediction's Files) into the
 // work tree after checking every path (safepath.UnderFS over lstat, the
 // tree as the sandbox sees it).

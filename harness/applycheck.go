@@ -57,57 +57,78 @@ func PatchApplies(ctx context.Context, repoDir, base, testPatch, patch string) (
 // patch --fuzz=5, after the test patch), and a patch that does not apply,
 // or writes outside the work tree, scores 0 for files and nodes; a patch
 // only GNU patch's fuzz applies has its nodes located in the change it
-// made (retrieval.Input.Applied). The quick check (PatchApplies, no work
-// tree) decides every patch git applies as written; the others go through
-// the cascade in a work tree of h.Runtime (the local runtime). note says
-// what could not be checked (no clone: file metrics only; no runtime or
-// the cascade failed to run: a patch git does not apply counts as not
-// applied); the result is nil only when the base files cannot be read.
+// made (retrieval.Input.Applied). A files prediction ({"files": {path:
+// content}}) is scored from the change its files make over base + test
+// patch, written and diffed in a work tree as an evaluation does
+// (filesChange); one with a path the evaluation refuses scores 0. The
+// quick check (PatchApplies, no work tree) decides every patch git applies
+// as written; the others, and files predictions, go through a work tree of
+// h.Runtime (the local runtime). note says what could not be checked (no
+// clone: file metrics only; no runtime or the work tree failed: a patch
+// git does not apply, or a files prediction, counts as not applied); the
+// result is nil only when the base files cannot be read.
 func (h *Harness) PredictionMetrics(ctx context.Context, in dataset.Instance, p dataset.Prediction) (m *retrieval.InstanceMetrics, note string) {
-	if p.Empty() || len(p.Files) > 0 && strings.TrimSpace(p.ModelPatch) == "" {
+	if p.Empty() {
 		return h.retrievalMetrics(ctx, in, p.ModelPatch, "", false), ""
 	}
-	dir, err := h.Repos.Source(ctx, in.Repo)
-	if err != nil {
-		return h.retrievalMetrics(ctx, in, p.ModelPatch, "", false), "node metrics skipped: " + err.Error()
-	}
-	ok, err := PatchApplies(ctx, dir, in.BaseCommit, in.TestPatch, p.ModelPatch)
-	if err != nil {
-		return h.retrievalMetrics(ctx, in, p.ModelPatch, "", true), "cannot check whether the patch applies: " + err.Error()
-	}
-	if ok {
-		return h.retrievalMetrics(ctx, in, p.ModelPatch, "", false), ""
+	files := len(p.Files) > 0
+	if !files {
+		dir, err := h.Repos.Source(ctx, in.Repo)
+		if err != nil {
+			return h.retrievalMetrics(ctx, in, p.ModelPatch, "", false), "node metrics skipped: " + err.Error()
+		}
+		ok, err := PatchApplies(ctx, dir, in.BaseCommit, in.TestPatch, p.ModelPatch)
+		if err != nil {
+			return h.retrievalMetrics(ctx, in, p.ModelPatch, "", true), "cannot check whether the patch applies: " + err.Error()
+		}
+		if ok {
+			return h.retrievalMetrics(ctx, in, p.ModelPatch, "", false), ""
+		}
 	}
 	if h.Runtime == nil {
+		if files {
+			return h.retrievalMetrics(ctx, in, "", "", true), "no work tree can be made to write the prediction's files over the base commit, so the change they make is unknown: counted as not applied"
+		}
 		return h.retrievalMetrics(ctx, in, p.ModelPatch, "", true), "git apply does not apply the patch and no work tree can be made to try the rest of the apply cascade: counted as not applied"
 	}
-	ar, applied, err := h.applyOnly(ctx, in, p)
+	ar, patch, applied, err := h.applyOnly(ctx, in, p)
 	switch {
 	case errors.Is(err, ErrPatchRejected):
-		return h.retrievalMetrics(ctx, in, p.ModelPatch, "", true), ""
+		return h.retrievalMetrics(ctx, in, patch, "", true), ""
 	case err != nil:
 		if ctx.Err() != nil {
 			return nil, ctx.Err().Error()
 		}
-		return h.retrievalMetrics(ctx, in, p.ModelPatch, "", true), "the apply cascade could not run (" + err.Error() + "): counted as not applied"
+		what := "the apply cascade"
+		if files {
+			what = "writing the prediction's files in a work tree"
+		}
+		return h.retrievalMetrics(ctx, in, patch, "", true), what + " could not run (" + err.Error() + "): counted as not applied"
 	}
-	return h.retrievalMetrics(ctx, in, p.ModelPatch, applied, !ar.Applied), ""
+	return h.retrievalMetrics(ctx, in, patch, applied, !ar.Applied), ""
 }
 
 // applyOnly applies prediction p of in as Evaluate does (a work tree at
-// the base commit with the test patch applied, the path check, the apply
-// cascade) and runs nothing else; applied is the diff a fuzz-applied patch
-// made (appliedDiff). The sandbox is removed before it returns.
-func (h *Harness) applyOnly(ctx context.Context, in dataset.Instance, p dataset.Prediction) (ar ApplyResult, applied string, err error) {
+// the base commit with the test patch applied, then for a patch the path
+// check and the apply cascade, for a files prediction its files written
+// and diffed: filesChange) and runs nothing else. patch is the prediction
+// as applied (p.ModelPatch; for files the diff they make, "" when they
+// were refused); applied is the diff a fuzz-applied patch made
+// (appliedDiff). The sandbox is removed before it returns.
+func (h *Harness) applyOnly(ctx context.Context, in dataset.Instance, p dataset.Prediction) (ar ApplyResult, patch, applied string, err error) {
+	files := len(p.Files) > 0
+	if !files {
+		patch = p.ModelPatch
+	}
 	scratch, err := os.MkdirTemp(h.ScratchDir, "apply-")
 	if err != nil {
-		return ar, "", err
+		return ar, patch, "", err
 	}
 	defer os.RemoveAll(scratch)
 	st := &started{}
 	wt, remove, err := h.start(ctx, in, scratch, st)
 	if err != nil {
-		return ar, "", err
+		return ar, patch, "", err
 	}
 	defer func() { _ = remove() }()
 	defer wt.endSession()
@@ -118,27 +139,38 @@ func (h *Harness) applyOnly(ctx context.Context, in dataset.Instance, p dataset.
 		}
 		st.testFiles = patchFiles("test.patch", in.TestPatch, st.testParsed, copies)
 	}
-	if f, err := diff.Parse(p.ModelPatch); err == nil {
-		st.modelParsed = f
+	if !files {
+		if f, err := diff.Parse(p.ModelPatch); err == nil {
+			st.modelParsed = f
+		}
+		st.modelFiles = patchFiles("model.patch", p.ModelPatch, st.modelParsed, copies)
 	}
-	st.modelFiles = patchFiles("model.patch", p.ModelPatch, st.modelParsed, copies)
 	at, err := wt.copyPatches(ctx, copies)
 	if err != nil {
-		return ar, "", err
+		return ar, patch, "", err
 	}
 	st.wt, st.testFiles, st.modelFiles = wt, st.testFiles.at(at), st.modelFiles.at(at)
-	st.modelPaths = diff.PatchPaths(p.ModelPatch)
+	st.modelPaths = predictionPaths(p)
 	if err := prepareTree(ctx, in, st); err != nil {
-		return ar, "", err
+		return ar, patch, "", err
+	}
+	if files {
+		// As Evaluate: the files are written over base + test patch and
+		// the prediction is the change they make.
+		d, err := filesChange(ctx, wt, p.Files, st.modelLstat, st.snap)
+		if err != nil {
+			return ar, "", "", err
+		}
+		return filesApplied(), d, "", nil
 	}
 	if _, err := checkPatchPaths(st.modelLstat, p.ModelPatch); err != nil {
-		return ar, "", err
+		return ar, patch, "", err
 	}
 	if ar, err = applyCascade(ctx, wt, st.modelFiles, st.modelParsed, st.snap); err != nil || !ar.Applied {
-		return ar, "", err
+		return ar, patch, "", err
 	}
 	if ar.Method == fuzzMethod {
 		applied, err = appliedDiff(ctx, wt, st.snap)
 	}
-	return ar, applied, err
+	return ar, patch, applied, err
 }

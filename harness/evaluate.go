@@ -349,7 +349,8 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 	}
 	var patchPaths []string
 	if len(p.Files) > 0 {
-		if err := writeFiles(ctx, wt, p.Files, modelLstat); err != nil {
+		d, err := filesChange(ctx, wt, p.Files, modelLstat, snap)
+		if err != nil {
 			if errors.Is(err, ErrPatchRejected) {
 				rec.Error = err.Error()
 				rec.Verdicts = AllModes(StatusPatchRejected, err.Error())
@@ -357,12 +358,9 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 			}
 			return err
 		}
-		d, err := wt.script(ctx, `g add --all . && g diff --cached --no-color --no-ext-diff --binary "$1"`, snap)
-		if err != nil {
-			return err
-		}
-		art.ModelPatch = string(d)
-		rec.ModelPatchApply = &ApplyResult{Applied: true, Method: "files", Attempts: []ApplyAttempt{{Method: "files", OK: true}}}
+		art.ModelPatch = d
+		ar := filesApplied()
+		rec.ModelPatchApply = &ar
 		for f := range p.Files {
 			patchPaths = append(patchPaths, f)
 		}

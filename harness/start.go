@@ -139,16 +139,26 @@ func (h *Harness) startInstance(ctx context.Context, in dataset.Instance, p data
 		wt.evalScript = at["eval.sh"]
 	}
 	st.startEnd = time.Now()
-	if len(p.Files) > 0 {
-		for f := range p.Files {
-			st.modelPaths = append(st.modelPaths, f)
-		}
-		sort.Strings(st.modelPaths)
-	} else if !p.Empty() {
-		st.modelPaths = diff.PatchPaths(p.ModelPatch)
-	}
+	st.modelPaths = predictionPaths(p)
 	st.prepErr = prepareTree(ctx, in, st)
 	return st
+}
+
+// predictionPaths are the paths prediction p names: its files' (sorted)
+// or its patch's (diff.PatchPaths); none for an empty one.
+func predictionPaths(p dataset.Prediction) []string {
+	if len(p.Files) > 0 {
+		paths := make([]string, 0, len(p.Files))
+		for f := range p.Files {
+			paths = append(paths, f)
+		}
+		sort.Strings(paths)
+		return paths
+	}
+	if p.Empty() {
+		return nil
+	}
+	return diff.PatchPaths(p.ModelPatch)
 }
 
 // prepareTree brings st's work tree to base + test patch: the base commit

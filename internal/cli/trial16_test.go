@@ -420,3 +420,53 @@ func TestUnreadableRowsCountedOnceAndNamed(t *testing.T) {
 		t.Errorf("the prediction for the unreadable row acme__echo-9 is not named: %+v", x.IgnoredPredictions)
 	}
 }
+
+// A files prediction ({"files": {path: content}}, no model_patch) is
+// scored from the change its files make over base + test patch, in the
+// full run and under --metrics-only alike (one code path,
+// harness.filesChange): the fixed money.py gives file and node F1 1 in
+// both. Before, --metrics-only scored it as an empty prediction (file F1
+// 0) while the full run gave 1.
+func TestFilesPredictionSameMetricsInEveryMode(t *testing.T) {
+	t.Parallel()
+	ds, _ := fuzzFixture(t)
+	repo := filepath.Join(filepath.Dir(ds), "repos", "acme__ledger")
+	src, err := os.ReadFile(filepath.Join(repo, "ledger", "money.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed := strings.Replace(string(src), "        shares = [self.amount * r // total for r in ratios]\n",
+		"        shares = [self.amount * r // total for r in ratios]\n        shares[0] += self.amount - sum(shares)  # fixed\n", 1)
+	preds := jsonLines(t, "files.jsonl", map[string]any{"instance_id": "acme__ledger-1", "model_name_or_path": "m1",
+		"files": map[string]string{"ledger/money.py": fixed}})
+	out := t.TempDir()
+	if _, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", preds, "--out", out); code != ExitOK {
+		t.Fatalf("eval: exit %d\n%s", code, stderr)
+	}
+	recs, _, err := harness.ReadRecords(out)
+	if err != nil || len(recs) != 1 {
+		t.Fatalf("records: %v, %d", err, len(recs))
+	}
+	const node = "ledger/money.py->module->class_definition:Money->function_definition:allocate"
+	full := recs[0].Retrieval
+	if recs[0].Status != harness.StatusResolved || full == nil || full.File.F1 != 1 || full.Node == nil || full.Node.F1 != 1 ||
+		len(full.PredictedNodes) != 1 || full.PredictedNodes[0] != node {
+		t.Fatalf("full run: status %s, metrics %+v, want resolved with file and node F1 1 (%s)", recs[0].Status, full, node)
+	}
+	for _, flags := range [][]string{nil, {"--out", filepath.Join(t.TempDir(), "mo")}} {
+		args := append([]string{"eval", "--metrics-only", "--format", "json", "--dataset", ds, "--predictions", preds}, flags...)
+		stdout, stderr, code := runCLI(t, args...)
+		if code != ExitOK {
+			t.Fatalf("%v: exit %d\n%s", args, code, stderr)
+		}
+		var mo report.MetricsOnly
+		if err := json.Unmarshal([]byte(stdout), &mo); err != nil || len(mo.Instances) != 1 {
+			t.Fatalf("metrics-only json: %v\n%s", err, stdout)
+		}
+		m := mo.Instances[0]
+		if m.File != full.File || m.Node == nil || *m.Node != *full.Node || m.NodeStatus != full.NodeStatus || m.NodeError != full.NodeError ||
+			strings.Join(m.PredictedNodes, ",") != strings.Join(full.PredictedNodes, ",") {
+			t.Errorf("--metrics-only scores the files prediction differently from the full run:\nmetrics-only %+v\nfull run     %+v\n%s", m, *full, stderr)
+		}
+	}
+}
