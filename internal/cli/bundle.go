@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/polynfi/polynfi/agent"
+	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/report"
 	"github.com/polynfi/polynfi/retrieval"
@@ -41,13 +42,23 @@ import (
 //   - SWE-bench, repository SWE-bench/experiments (README.md,
 //     checklist.md): all_preds.jsonl, metadata.yaml, README.md,
 //     logs/<instance_id>/ with the harness's per-instance files (eval.sh,
-//     patch.diff, report.json, test_output.txt), trajs/.
+//     patch.diff, report.json, test_output.txt, run_instance.log), trajs/;
+//     results/results.json, which the repository's
+//     analysis/get_results.py writes from logs/ (no_generation: no
+//     logs/<id>/ or no patch.diff in it; no_logs: no test_output.txt;
+//     resolved: get_eval_report of test_output.txt; each sorted,
+//     json.dump(indent=2)). Per instance, swebench/harness/run_evaluation.py
+//     run_instance writes run_instance.log (its logger), patch.diff,
+//     eval.sh, test_output.txt (once the eval script ran) and report.json
+//     (once the output was graded: none when the patch did not apply or
+//     the tests timed out), and runs no empty prediction (no directory).
 //     report.json's shape: swebench/harness/grading.py get_eval_report.
 const (
 	bundlePredsFile  = "all_preds.jsonl"
 	bundleMetaYAML   = "metadata.yaml"
 	bundleReadme     = "README.md"
 	bundleLogsDir    = "logs"
+	bundleResultsDir = "results" // SWE-bench-schema runs: results/results.json
 	bundleTrajsDir   = "trajs"
 	bundleExtrasDir  = "polynfi"       // polynfi's own files, apart from the published ones
 	bundleExtrasMeta = "metadata.json" // in bundleExtrasDir
@@ -142,10 +153,16 @@ type sweBenchTestStatus struct {
 // spaces, "<>&" unescaped, non-ASCII as \uXXXX (ensure_ascii), no final
 // newline.
 func pyJSON(v any) ([]byte, error) {
+	return pyJSONIndent(v, 4)
+}
+
+// pyJSONIndent is pyJSON with indent spaces per level (json.dump(v,
+// indent=n)).
+func pyJSONIndent(v any, indent int) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "    ")
+	enc.SetIndent("", strings.Repeat(" ", indent))
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
@@ -185,6 +202,9 @@ type bundleOptions struct {
 	// predictions.jsonl) whose trajectories go into trajs/; "" looks
 	// beside the run's predictions file and in RUN/agent-runs.
 	Trajs string
+	// Meta is what the submitter says of the system (--bundle-* flags),
+	// written into metadata.yaml; checked (bundleMeta.check) before.
+	Meta bundleMeta
 }
 
 // writeBundle writes a leaderboard submission bundle of a harness run of
@@ -303,6 +323,10 @@ func buildBundle(runDir, out string, rep *report.Harness, opts bundleOptions) er
 		return usagef("--bundle: the run holds %d models (%v): a submission bundle is of one model", len(models), models)
 	}
 	model := models[0]
+	x := &rep.Polynfi
+	if err := opts.Meta.checkSchema(x.DatasetSchema); err != nil {
+		return err
+	}
 	// Unreadable records are units not evaluated (the report says which).
 	recs, _, err := harness.ReadRecords(runDir)
 	if err != nil {
@@ -339,7 +363,6 @@ func buildBundle(runDir, out string, rep *report.Harness, opts bundleOptions) er
 		}
 		units = append(units, bundleUnit{rec, filepath.Join(runDir, filepath.FromSlash(u.Dir))})
 	}
-	x := &rep.Polynfi
 	incomplete := len(notEvaluated) > 0 || x.Interrupted
 	if incomplete && !opts.AllowIncomplete {
 		why := "the run was interrupted"
@@ -358,7 +381,7 @@ func buildBundle(runDir, out string, rep *report.Harness, opts bundleOptions) er
 	var preds bytes.Buffer
 	var withTrajs []string
 	for _, u := range units {
-		if err := writeBundleUnit(out, u, &preds); err != nil {
+		if err := writeBundleUnit(out, u, &preds, x.EvaluatedWith); err != nil {
 			return err
 		}
 		if trajRoot != "" {
@@ -373,6 +396,15 @@ func buildBundle(runDir, out string, rep *report.Harness, opts bundleOptions) er
 	}
 	if err := harness.WriteFileAtomic(filepath.Join(out, bundlePredsFile), preds.Bytes()); err != nil {
 		return err
+	}
+	if x.DatasetSchema == dataset.SchemaSWEBench {
+		ids := make([]string, len(sorted))
+		for i, u := range sorted {
+			ids[i] = u.InstanceID
+		}
+		if err := writeSWEBenchResults(out, ids); err != nil {
+			return err
+		}
 	}
 	agg, err := pyJSON(rep.PolyBench)
 	if err != nil {
@@ -401,32 +433,45 @@ func buildBundle(runDir, out string, rep *report.Harness, opts bundleOptions) er
 	if err := harness.WriteFileAtomic(filepath.Join(out, bundleExtrasDir, bundleExtrasMeta), append(mb, '\n')); err != nil {
 		return err
 	}
-	// metadata.yaml: the leaderboard's fields only. oss and site are not
-	// known to polynfi: null until the submitter fills them in.
-	var y bytes.Buffer
+	// metadata.yaml: the leaderboard's fields only, in the shape of the
+	// leaderboard of the run's dataset (bundleMeta.metadataYAML).
+	head := ""
 	if incomplete {
-		fmt.Fprintf(&y, "# INCOMPLETE: %d of %d instances not evaluated; pass_rate is over the %d evaluated or without a prediction.\n", len(notEvaluated), len(sorted), pb.Total)
+		head = fmt.Sprintf("INCOMPLETE: %d of %d instances not evaluated; pass_rate is over the %d evaluated or without a prediction.", len(notEvaluated), len(sorted), pb.Total)
 	}
-	fmt.Fprintf(&y, "name: %s\n", yamlString(model))
-	fmt.Fprintf(&y, "oss: null  # true if your system is open-source\n")
-	fmt.Fprintf(&y, "site: null  # URL with more information about your system\n")
-	fmt.Fprintf(&y, "pass_rate: %s\n", passRate)
-	if err := harness.WriteFileAtomic(filepath.Join(out, bundleMetaYAML), y.Bytes()); err != nil {
+	y, err := opts.Meta.metadataYAML(x.DatasetSchema, model, passRate, head)
+	if err != nil {
 		return err
 	}
-	return harness.WriteFileAtomic(filepath.Join(out, bundleReadme), bundleReadmeText(rep, model, passRate, created, len(units), notEvaluated, noPrediction, withTrajs, incomplete))
+	if err := harness.WriteFileAtomic(filepath.Join(out, bundleMetaYAML), y); err != nil {
+		return err
+	}
+	return harness.WriteFileAtomic(filepath.Join(out, bundleReadme), bundleReadmeText(rep, model, passRate, created, len(units), notEvaluated, noPrediction, withTrajs, incomplete, opts.Meta.missing(x.DatasetSchema)))
 }
 
-// writeBundleUnit writes one instance's files and its all_preds.jsonl line.
-func writeBundleUnit(out string, u bundleUnit, preds *bytes.Buffer) error {
+// writeBundleUnit writes one instance's files and its all_preds.jsonl
+// line; versions are the polynfi versions that wrote the run's records.
+// logs/<instance_id>/ is laid out as SWE-bench's run_instance leaves it
+// (see the constants above): none for an empty prediction (not run);
+// patch.diff and run_instance.log (polynfi's own log of the evaluation,
+// runInstanceLog); eval.sh and test_output.txt once the tests ran; and
+// report.json once their output was graded (the tests ran to the end).
+func writeBundleUnit(out string, u bundleUnit, preds *bytes.Buffer, versions []string) error {
 	rec := u.rec
 	// Ids name files: one that could leave the bundle (a hand-edited run)
 	// is refused.
 	if id := rec.InstanceID; id == "" || id == "." || id == ".." || strings.ContainsAny(id, "/\\\x00") {
 		return fmt.Errorf("--bundle: %s: instance id %q cannot name a file", u.recDir, id)
 	}
-	patch, err := os.ReadFile(filepath.Join(u.recDir, harness.PatchFile))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	read := func(name string) ([]byte, error) {
+		b, err := os.ReadFile(filepath.Join(u.recDir, name))
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return b, err
+	}
+	patch, err := read(harness.PatchFile)
+	if err != nil {
 		return err
 	}
 	// all_preds.jsonl: SWE-bench's prediction keys in its order.
@@ -465,24 +510,45 @@ func writeBundleUnit(out string, u bundleUnit, preds *bytes.Buffer) error {
 			return err
 		}
 	}
+	// SWE-bench does not run an empty prediction: no directory, which
+	// its get_results.py counts under no_generation.
+	if strings.TrimSpace(string(patch)) == "" {
+		return nil
+	}
 	dir := filepath.Join(logs, rec.InstanceID)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for src, dst := range map[string]string{harness.LogFile: "test_output.txt", harness.PatchFile: "patch.diff", harness.CommandFile: "eval.sh"} {
-		b, err := os.ReadFile(filepath.Join(u.recDir, src))
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		if err := harness.WriteFileAtomic(filepath.Join(dir, dst), b); err != nil {
+	if err := harness.WriteFileAtomic(filepath.Join(dir, "patch.diff"), patch); err != nil {
+		return err
+	}
+	// The test log and the script exist once the tests ran (a record
+	// whose tests never ran keeps them empty).
+	testLog, err := read(harness.LogFile)
+	if err != nil {
+		return err
+	}
+	script, err := read(harness.CommandFile)
+	if err != nil {
+		return err
+	}
+	ran := rec.Test != nil && len(testLog) > 0
+	if len(script) > 0 && rec.Test != nil {
+		if err := harness.WriteFileAtomic(filepath.Join(dir, "eval.sh"), script); err != nil {
 			return err
 		}
 	}
-	// SWE-bench writes no report for an empty prediction (it is not run).
-	if strings.TrimSpace(string(patch)) == "" {
+	if ran {
+		if err := harness.WriteFileAtomic(filepath.Join(dir, "test_output.txt"), testLog); err != nil {
+			return err
+		}
+	}
+	if err := harness.WriteFileAtomic(filepath.Join(dir, runInstanceLogFile), runInstanceLog(rec, versions, ran)); err != nil {
+		return err
+	}
+	// report.json: written by SWE-bench once the output was graded, so
+	// not when the patch did not apply or the tests timed out.
+	if !ran || rec.Test.TimedOut {
 		return nil
 	}
 	v := rec.Verdicts.SWEBench
@@ -496,6 +562,58 @@ func writeBundleUnit(out string, u bundleUnit, preds *bytes.Buffer) error {
 		return err
 	}
 	return harness.WriteFileAtomic(filepath.Join(dir, "report.json"), b)
+}
+
+// sweBenchResults is SWE-bench experiments' results/results.json: the
+// instances without a generation (no logs/<id>/ directory or no
+// patch.diff in it), without logs (no test_output.txt) and resolved, each
+// sorted. Source: SWE-bench/experiments analysis/get_results.py.
+type sweBenchResults struct {
+	NoGeneration []string `json:"no_generation"`
+	NoLogs       []string `json:"no_logs"`
+	Resolved     []string `json:"resolved"`
+}
+
+// writeSWEBenchResults writes out/results/results.json for the instances
+// ids (every instance of the run's dataset for the bundled model, with or
+// without a prediction, evaluated or not) as get_results.py computes it
+// from the bundle's logs/: the lists follow from the files written
+// (writeBundleUnit), and resolved is an instance whose report.json says
+// so (SWE-bench's grading of its test_output.txt, which get_results.py
+// repeats). Laid out as json.dump(indent=2).
+func writeSWEBenchResults(out string, ids []string) error {
+	r := sweBenchResults{NoGeneration: []string{}, NoLogs: []string{}, Resolved: []string{}}
+	for _, id := range ids {
+		dir := filepath.Join(out, bundleLogsDir, id)
+		switch {
+		case !exists(filepath.Join(dir, "patch.diff")):
+			r.NoGeneration = append(r.NoGeneration, id)
+		case !exists(filepath.Join(dir, "test_output.txt")):
+			r.NoLogs = append(r.NoLogs, id)
+		default:
+			b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+			var rep map[string]sweBenchReport
+			if err == nil && json.Unmarshal(b, &rep) == nil && rep[id].Resolved {
+				r.Resolved = append(r.Resolved, id)
+			}
+		}
+	}
+	for _, l := range [][]string{r.NoGeneration, r.NoLogs, r.Resolved} {
+		sort.Strings(l)
+	}
+	b, err := pyJSONIndent(r, 2)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Join(out, bundleResultsDir), 0o755); err != nil {
+		return err
+	}
+	return harness.WriteFileAtomic(filepath.Join(out, bundleResultsDir, "results.json"), b)
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }
 
 func testsStatus(s harness.TestsStatus) harness.TestsStatus {
@@ -605,7 +723,7 @@ func copyTrajectory(root, out string, rec *harness.Record) (int, error) {
 
 // bundleReadmeText is the bundle's README.md: what produced it, whether it
 // is complete, the headline, the files and what the submitter fills in.
-func bundleReadmeText(rep *report.Harness, model, passRate, created string, bundled int, notEvaluated, noPrediction, withTrajs []string, incomplete bool) []byte {
+func bundleReadmeText(rep *report.Harness, model, passRate, created string, bundled int, notEvaluated, noPrediction, withTrajs []string, incomplete bool, unsetMeta []string) []byte {
 	x := &rep.Polynfi
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# %s on %s\n\n", model, filepath.Base(x.Dataset))
@@ -631,7 +749,11 @@ func bundleReadmeText(rep *report.Harness, model, passRate, created string, bund
 	}
 	fmt.Fprintf(&b, "\n## Files\n\n")
 	fmt.Fprintf(&b, "- `all_preds.jsonl`: %d predictions (instance_id, model_name_or_path, model_patch as applied)\n", bundled)
-	b.WriteString("- `metadata.yaml`: the leaderboard entry (name, oss, site, pass_rate)\n")
+	if x.DatasetSchema == dataset.SchemaSWEBench {
+		b.WriteString("- `metadata.yaml`: the leaderboard entry in SWE-bench's shape (info: name, site, report, authors, logo; tags: checked, model, org, os_model, os_system, system.attempts)\n")
+	} else {
+		b.WriteString("- `metadata.yaml`: the leaderboard entry (name, oss, site, pass_rate, and logo, authors when given)\n")
+	}
 	b.WriteString("- `logs/<instance_id>_result.json` (and `_metrics.json` when retrieval metrics were computed): SWE-PolyBench's per-instance files\n")
 	b.WriteString("- `logs/<instance_id>/`: `test_output.txt`, `patch.diff`, `eval.sh` (the exact test script) and SWE-bench's `report.json`\n")
 	if len(withTrajs) > 0 {
@@ -643,7 +765,11 @@ func bundleReadmeText(rep *report.Harness, model, passRate, created string, bund
 	if len(noPrediction) > 0 {
 		fmt.Fprintf(&b, "\n%d instances had no prediction and have no files (unresolved in the pass rate): %s.\n", len(noPrediction), strings.Join(noPrediction, ", "))
 	}
-	b.WriteString("\n## Before submitting\n\nFill in `oss` and `site` in `metadata.yaml`, describe the system in this README, ")
+	b.WriteString("\n## Before submitting\n\n")
+	if len(unsetMeta) > 0 {
+		fmt.Fprintf(&b, "Fill in %s in `metadata.yaml` (or give them to `polynfi report --bundle` with the `--bundle-*` flags). ", strings.Join(unsetMeta, ", "))
+	}
+	b.WriteString("Describe the system in this README, ")
 	b.WriteString("and put the directory (without `polynfi/` if unwanted) under `evaluation/<split>/<date>_<name>/` of the leaderboard's repository.\n")
 	return b.Bytes()
 }

@@ -99,27 +99,17 @@ func TestBundleLeaderboardLayout(t *testing.T) {
 		return nil
 	})
 	sort.Strings(files)
+	// An empty prediction is not run (SWE-bench: no logs/<id>/ at all);
+	// a polybench-schema run has no SWE-bench results/.
 	want := []string{"README.md", "all_preds.jsonl",
-		"logs/acme__echo-0/eval.sh", "logs/acme__echo-0/patch.diff", "logs/acme__echo-0/report.json", "logs/acme__echo-0/test_output.txt",
+		"logs/acme__echo-0/eval.sh", "logs/acme__echo-0/patch.diff", "logs/acme__echo-0/report.json", "logs/acme__echo-0/run_instance.log", "logs/acme__echo-0/test_output.txt",
 		"logs/acme__echo-0_metrics.json", "logs/acme__echo-0_result.json",
-		"logs/acme__echo-1/eval.sh", "logs/acme__echo-1/patch.diff", "logs/acme__echo-1/report.json", "logs/acme__echo-1/test_output.txt",
+		"logs/acme__echo-1/eval.sh", "logs/acme__echo-1/patch.diff", "logs/acme__echo-1/report.json", "logs/acme__echo-1/run_instance.log", "logs/acme__echo-1/test_output.txt",
 		"logs/acme__echo-1_metrics.json", "logs/acme__echo-1_result.json",
 		"logs/acme__echo-2_metrics.json", "logs/acme__echo-2_result.json",
 		"metadata.yaml", "polynfi/metadata.json", "polynfi/result.json"}
-	// An empty prediction is not run: it may keep a patch/command file but
-	// never a SWE-bench report.json.
-	var got []string
-	for _, f := range files {
-		if strings.HasPrefix(f, "logs/acme__echo-2/") {
-			if strings.HasSuffix(f, "report.json") {
-				t.Errorf("%s: SWE-bench writes no report for an empty prediction", f)
-			}
-			continue
-		}
-		got = append(got, f)
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("bundle files\n%v\nwant\n%v", got, want)
+	if !reflect.DeepEqual(files, want) {
+		t.Errorf("bundle files\n%v\nwant\n%v", files, want)
 	}
 
 	// <instance_id>_result.json: PolyBenchOutput's nine fields in order,
@@ -444,4 +434,260 @@ func TestBundleTrajectories(t *testing.T) {
 		t.Fatal(stderr)
 	}
 	check(bundle2)
+}
+
+// TestBundleMetadataFlags: metadata.yaml can be complete from the command
+// line. The --bundle-* flags give SWE-PolyBench's fields (name, oss, site,
+// and logo, authors as published entries carry them), written with the
+// YAML library in the published key order (name, oss, site, pass_rate,
+// logo, authors); the README then asks for nothing more. Bad values are
+// refused before anything is written, the error naming the flag: oss is
+// true or false, site and logo absolute http(s) URLs (the published
+// iSWE-agent entry's "://github.com/..." is refused), SWE-bench-only
+// fields on a polybench-schema run, the flags without --bundle. Before,
+// oss and site were always null and the README said to fill them in.
+func TestBundleMetadataFlags(t *testing.T) {
+	t.Parallel()
+	ds := evalFixture(t, 2, "0")
+	out := t.TempDir()
+	if _, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", "gold", "--out", out); code != ExitOK {
+		t.Fatal(stderr)
+	}
+	bundle := filepath.Join(t.TempDir(), "20260101_acme")
+	if _, stderr, code := runCLI(t, "report", "--bundle", bundle, "--bundle-name", "Acme Agent: v2", "--bundle-oss", "true",
+		"--bundle-site", "https://acme.example/agent", "--bundle-logo", "https://acme.example/logo.svg", "--bundle-logo", "https://acme.example/org.png",
+		"--bundle-authors", "Ada Lovelace, Alan Turing", out); code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	y, _ := os.ReadFile(filepath.Join(bundle, "metadata.yaml"))
+	var doc yaml.Node
+	if err := yaml.Unmarshal(y, &doc); err != nil || len(doc.Content) != 1 {
+		t.Fatalf("metadata.yaml: %v\n%s", err, y)
+	}
+	var keys []string
+	for i := 0; i < len(doc.Content[0].Content); i += 2 {
+		keys = append(keys, doc.Content[0].Content[i].Value)
+	}
+	if w := []string{"name", "oss", "site", "pass_rate", "logo", "authors"}; !reflect.DeepEqual(keys, w) {
+		t.Errorf("metadata.yaml keys %v, want %v\n%s", keys, w, y)
+	}
+	var meta map[string]any
+	yaml.Unmarshal(y, &meta)
+	want := map[string]any{"name": "Acme Agent: v2", "oss": true, "site": "https://acme.example/agent", "pass_rate": "100.00% (2/2)",
+		"logo": []any{"https://acme.example/logo.svg", "https://acme.example/org.png"}, "authors": "Ada Lovelace, Alan Turing"}
+	if !reflect.DeepEqual(meta, want) {
+		t.Errorf("metadata.yaml %v\nwant %v\n%s", meta, want, y)
+	}
+	readme, _ := os.ReadFile(filepath.Join(bundle, "README.md"))
+	if strings.Contains(string(readme), "Fill in") {
+		t.Errorf("README asks to fill in fields the flags gave:\n%s", readme)
+	}
+	// Without the flags: null, and the README names what to fill in.
+	bare := filepath.Join(t.TempDir(), "bare")
+	if _, stderr, code := runCLI(t, "report", "--bundle", bare, out); code != ExitOK {
+		t.Fatal(stderr)
+	}
+	y, _ = os.ReadFile(filepath.Join(bare, "metadata.yaml"))
+	meta = nil
+	yaml.Unmarshal(y, &meta)
+	if _, ok := meta["oss"]; !ok || meta["oss"] != nil || meta["site"] != nil || meta["name"] != "gold" {
+		t.Errorf("metadata.yaml without flags: %v\n%s", meta, y)
+	}
+	if readme, _ := os.ReadFile(filepath.Join(bare, "README.md")); !strings.Contains(string(readme), "Fill in oss, site in `metadata.yaml`") {
+		t.Errorf("README does not name the unset fields:\n%s", readme)
+	}
+
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--bundle-oss", "yes"}, `--bundle-oss "yes": want true or false`},
+		{[]string{"--bundle-site", "://github.com/amazon-science/SWE-PolyBench"}, `--bundle-site "://github.com/amazon-science/SWE-PolyBench": not a URL`},
+		{[]string{"--bundle-site", "ftp://acme.example/agent"}, `--bundle-site "ftp://acme.example/agent": want an absolute http(s) URL`},
+		{[]string{"--bundle-logo", "logo.png"}, `--bundle-logo "logo.png": want an absolute http(s) URL`},
+		{[]string{"--bundle-name", "two\nlines"}, `--bundle-name "two\nlines": want one line`},
+		{[]string{"--bundle-report", "https://acme.example/report"}, "--bundle-report: SWE-bench's metadata.yaml field, and this is a polybench-schema run"},
+		{[]string{"--bundle-attempts", "1"}, "--bundle-attempts: SWE-bench's metadata.yaml field"},
+	} {
+		dir := filepath.Join(t.TempDir(), "b")
+		_, stderr, code := runCLI(t, append(append([]string{"report", "--bundle", dir}, c.args...), out)...)
+		if code != ExitUsage || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, want %d with %q\n%s", c.args, code, ExitUsage, c.want, stderr)
+		}
+		if _, err := os.Stat(dir); err == nil {
+			t.Errorf("%v: a refused bundle left %s", c.args, dir)
+		}
+	}
+	if _, stderr, code := runCLI(t, "report", "--bundle-oss", "true", out); code != ExitUsage || !strings.Contains(stderr, "go with --bundle") {
+		t.Errorf("--bundle-oss without --bundle: exit %d\n%s", code, stderr)
+	}
+}
+
+// sweBenchBundleFixture evaluates a SWE-bench-schema dataset (FAIL_TO_PASS,
+// PASS_TO_PASS; a test_command, so it runs on the host) of five instances
+// with predictions of model acme/agent: 0 the gold patch, 1 a wrong one,
+// 2 an empty one, 3 one that does not apply, 4 none. It returns the
+// dataset's instance ids and the run directory.
+func sweBenchBundleFixture(t *testing.T) (ids []string, out string) {
+	t.Helper()
+	dir := t.TempDir()
+	repo := filepath.Join(dir, "repos", "acme__echo")
+	os.MkdirAll(repo, 0o755)
+	sh(t, repo, "git", "init", "--quiet", "--initial-branch=main")
+	os.WriteFile(filepath.Join(repo, "a.txt"), []byte("one\n"), 0o644)
+	sh(t, repo, "git", "add", "a.txt")
+	sh(t, repo, "git", "commit", "--quiet", "-m", "base")
+	base := sh(t, repo, "git", "rev-parse", "HEAD")
+	gold := "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+two\n"
+	patches := []string{gold, strings.Replace(gold, "+two", "+three", 1), "", strings.Replace(gold, "-one", "-zzz", 1)}
+	var rows, preds []any
+	for i := 0; i < 5; i++ {
+		id := fmt.Sprintf("acme__echo-%d", i)
+		ids = append(ids, id)
+		rows = append(rows, map[string]any{"instance_id": id, "repo": "acme/echo", "base_commit": base, "patch": gold, "test_patch": "", "version": "1.0",
+			"test_command": `if grep -q two a.txt; then s=PASSED; else s=FAILED; fi; echo "==== test session starts ===="; echo "t.py::test_a $s"`,
+			"FAIL_TO_PASS": `["t.py::test_a"]`, "PASS_TO_PASS": "[]"})
+		if i < len(patches) {
+			preds = append(preds, map[string]any{"instance_id": id, "model_name_or_path": "acme/agent", "model_patch": patches[i]})
+		}
+	}
+	ds := jsonLines(t, "dataset.jsonl", rows...)
+	os.Symlink(filepath.Join(dir, "repos"), filepath.Join(filepath.Dir(ds), "repos"))
+	out = t.TempDir()
+	if _, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", jsonLines(t, "preds.jsonl", preds...), "--out", out); code != ExitOK {
+		t.Fatalf("eval: exit %d\n%s", code, stderr)
+	}
+	return ids, out
+}
+
+// TestBundleSWEBenchLayout: a SWE-bench-schema run's bundle follows
+// SWE-bench's experiments layout. Per instance, logs/<instance_id>/ as
+// run_evaluation.py's run_instance leaves it: no directory for an empty
+// prediction (not run) or a missing one; patch.diff and run_instance.log
+// for every run; eval.sh and test_output.txt once the tests ran;
+// report.json once their output was graded (not for a patch that did not
+// apply). run_instance.log is polynfi's own log, every line taken from
+// the record: each apply attempt with its output, the test exit status,
+// the parser, the verdicts. results/results.json is what the experiments
+// repository's get_results.py computes from logs/ (no_generation,
+// no_logs, resolved; sorted; json.dump indent=2), checked against the
+// run's records. metadata.yaml has SWE-bench's shape (info, tags) with
+// the --bundle-* values. Before, no run_instance.log and no results/ were
+// written and the empty prediction had a logs/<id>/ of empty files.
+func TestBundleSWEBenchLayout(t *testing.T) {
+	t.Parallel()
+	ids, out := sweBenchBundleFixture(t)
+	bundle := filepath.Join(t.TempDir(), "20260101_acme")
+	if _, stderr, code := runCLI(t, "report", "--bundle", bundle, "--bundle-name", "Acme", "--bundle-oss", "false", "--bundle-os-model", "true",
+		"--bundle-site", "https://acme.example", "--bundle-report", "https://acme.example/report", "--bundle-authors", "Ada Lovelace",
+		"--bundle-logo", "https://acme.example/logo.svg", "--bundle-lm", "model-a", "--bundle-lm", "model-b", "--bundle-org", "Acme",
+		"--bundle-attempts", "1", out); code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	recs, _, err := harness.ReadRecords(out)
+	if err != nil || len(recs) != 4 {
+		t.Fatalf("records: %v, %d", err, len(recs))
+	}
+	byID := map[string]*harness.Record{}
+	for _, r := range recs {
+		byID[r.InstanceID] = r
+	}
+	// What the records say each instance's directory holds, and the lists
+	// get_results.py derives from it.
+	var wantNoGen, wantNoLogs, wantResolved []string
+	for _, id := range ids {
+		r := byID[id]
+		var want []string
+		switch {
+		case r == nil || r.Status == harness.StatusEmptyPatch:
+			wantNoGen = append(wantNoGen, id)
+		case r.Test == nil:
+			want = []string{"patch.diff", "run_instance.log"}
+			wantNoLogs = append(wantNoLogs, id)
+		default:
+			want = []string{"eval.sh", "patch.diff", "report.json", "run_instance.log", "test_output.txt"}
+			if r.Verdicts.SWEBench.Resolved {
+				wantResolved = append(wantResolved, id)
+			}
+		}
+		ents, _ := os.ReadDir(filepath.Join(bundle, "logs", id))
+		var got []string
+		for _, e := range ents {
+			got = append(got, e.Name())
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("logs/%s/ holds %v, want %v (record status %v)", id, got, want, r)
+		}
+	}
+	if w := [][]string{{"acme__echo-2", "acme__echo-4"}, {"acme__echo-3"}, {"acme__echo-0"}}; !reflect.DeepEqual([][]string{wantNoGen, wantNoLogs, wantResolved}, w) {
+		t.Fatalf("the run's records give no_generation %v, no_logs %v, resolved %v, want %v", wantNoGen, wantNoLogs, wantResolved, w)
+	}
+	b, err := os.ReadFile(filepath.Join(bundle, "results", "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// json.dump(indent=2): two-space indent, ", " never, no final newline.
+	wantJSON := "{\n  \"no_generation\": [\n    \"acme__echo-2\",\n    \"acme__echo-4\"\n  ],\n  \"no_logs\": [\n    \"acme__echo-3\"\n  ],\n  \"resolved\": [\n    \"acme__echo-0\"\n  ]\n}"
+	if string(b) != wantJSON {
+		t.Errorf("results/results.json\n%s\nwant\n%s", b, wantJSON)
+	}
+
+	// run_instance.log: from the record, line by line.
+	for _, id := range []string{"acme__echo-0", "acme__echo-1", "acme__echo-3"} {
+		r := byID[id]
+		log, _ := os.ReadFile(filepath.Join(bundle, "logs", id, "run_instance.log"))
+		want := []string{"Evaluation of " + id + " by polynfi", "model acme/agent, run 0", "not the output of SWE-bench's harness",
+			"Started " + r.StartedAt.UTC().Format("2006-01-02T15:04:05"), "Repository acme/echo at base commit " + r.BaseCommit,
+			fmt.Sprintf("Result (swebench grading): %s, resolved: %t", r.Verdicts.SWEBench.Status, r.Verdicts.SWEBench.Resolved)}
+		for _, a := range r.ModelPatchApply.Attempts {
+			ok := "failed"
+			if a.OK {
+				ok = "ok"
+			}
+			want = append(want, "Model patch: "+a.Method+": "+ok)
+			if out := strings.TrimSpace(a.Output); out != "" {
+				want = append(want, "    "+strings.SplitN(out, "\n", 2)[0])
+			}
+		}
+		if r.Test != nil {
+			want = append(want, fmt.Sprintf("Tests: exit status %d, ", r.Test.ExitCode), "Test output parsed: parser "+r.Test.Parser, "Test output written to test_output.txt.")
+		} else {
+			want = append(want, "Model patch: not applied by any attempt.", "Tests: not run.", "Error: "+r.Error)
+		}
+		for _, w := range want {
+			if !strings.Contains(string(log), w) {
+				t.Errorf("%s run_instance.log lacks %q:\n%s", id, w, log)
+			}
+		}
+		if r.Test == nil && strings.Contains(string(log), "test_output.txt") {
+			t.Errorf("%s: the tests never ran, but run_instance.log mentions their output:\n%s", id, log)
+		}
+	}
+	// report.json of the wrong patch says unresolved; test_output.txt is
+	// the stored log.
+	var rep map[string]sweBenchReport
+	b, _ = os.ReadFile(filepath.Join(bundle, "logs", "acme__echo-1", "report.json"))
+	if json.Unmarshal(b, &rep) != nil || rep["acme__echo-1"].Resolved || !rep["acme__echo-1"].PatchApplied {
+		t.Errorf("acme__echo-1 report.json %s", b)
+	}
+
+	// metadata.yaml in SWE-bench's shape.
+	y, _ := os.ReadFile(filepath.Join(bundle, "metadata.yaml"))
+	var meta map[string]any
+	if err := yaml.Unmarshal(y, &meta); err != nil {
+		t.Fatalf("metadata.yaml: %v\n%s", err, y)
+	}
+	want := map[string]any{
+		"info": map[string]any{"name": "Acme", "site": "https://acme.example", "report": "https://acme.example/report", "authors": "Ada Lovelace", "logo": "https://acme.example/logo.svg"},
+		"tags": map[string]any{"checked": false, "model": []any{"model-a", "model-b"}, "org": []any{"Acme"}, "os_model": true, "os_system": false,
+			"system": map[string]any{"attempts": "1"}},
+	}
+	if !reflect.DeepEqual(meta, want) {
+		t.Errorf("metadata.yaml %v\nwant %v\n%s", meta, want, y)
+	}
+	// Several logos do not fit SWE-bench's info.logo.
+	_, stderr, code := runCLI(t, "report", "--bundle", filepath.Join(t.TempDir(), "b"), "--bundle-logo", "https://a.example/1.png", "--bundle-logo", "https://a.example/2.png", out)
+	if code != ExitUsage || !strings.Contains(stderr, "SWE-bench's metadata.yaml holds one logo") {
+		t.Errorf("two logos on a SWE-bench run: exit %d\n%s", code, stderr)
+	}
 }

@@ -257,12 +257,20 @@ section per run directory.
 --bundle DIR writes a leaderboard submission bundle of a harness run of one
 model (--model picks one of a run holding several), in the layout of
 SWE-PolyBench's submission branch and SWE-bench's experiments repository:
-all_preds.jsonl, metadata.yaml (name, oss, site, pass_rate), README.md (the
-polynfi version and grading that produced it), logs/<instance_id>_result.json
-and _metrics.json in SWE-PolyBench's shapes, logs/<instance_id>/ (test_output.txt,
-patch.diff, eval.sh, SWE-bench's report.json), trajs/ when the predictions came
+all_preds.jsonl, metadata.yaml, README.md (the polynfi version and grading
+that produced it), logs/<instance_id>_result.json and _metrics.json in
+SWE-PolyBench's shapes, logs/<instance_id>/ as SWE-bench's harness leaves it
+(patch.diff, run_instance.log: polynfi's log of the evaluation from the record;
+eval.sh and test_output.txt once the tests ran; SWE-bench's report.json once
+graded; nothing for an empty prediction), for a SWE-bench-schema run
+results/results.json (no_generation, no_logs, resolved, as the experiments
+repository's get_results.py computes them), trajs/ when the predictions came
 from 'polynfi run' (found beside the predictions file, or --trajs DIR), and
-polynfi's extras in polynfi/. A run with instances not evaluated (interrupted,
+polynfi's extras in polynfi/. metadata.yaml has the shape of the dataset's
+leaderboard: SWE-PolyBench's name, oss, site, pass_rate (logo, authors), or
+SWE-bench's info and tags; the --bundle-* flags give the values polynfi cannot
+know (--bundle-oss true|false, --bundle-site URL, ...; a bad value exits 2),
+and fields left unset are null with a comment. A run with instances not evaluated (interrupted,
 unreadable records) is refused (exit 3, saying how many) unless
 --allow-incomplete, and the bundle then says it is incomplete. DIR is written
 afresh (built beside it, then renamed into place): it must be absent, empty,
@@ -286,6 +294,12 @@ without --allow-incomplete, an I/O error).`,
 			}
 			if (bopts.AllowIncomplete || bopts.Trajs != "") && bundle == "" {
 				return usagef("--allow-incomplete and --trajs go with --bundle")
+			}
+			if bopts.Meta.given() && bundle == "" {
+				return usagef("the --bundle-* flags (metadata.yaml's fields) go with --bundle")
+			}
+			if err := bopts.Meta.check(); err != nil {
+				return err
 			}
 			var errs []error
 			var runs []*runReport
@@ -331,6 +345,7 @@ without --allow-incomplete, an I/O error).`,
 	cmd.Flags().BoolVar(&bopts.AllowIncomplete, "allow-incomplete", false, "with --bundle: bundle a run with instances not evaluated (interrupted); the bundle says it is incomplete")
 	cmd.Flags().StringVar(&bopts.Trajs, "trajs", "", "with --bundle: the 'polynfi run' output directory whose agent trajectories go into trajs/ (default: beside the run's predictions file, or RUN/agent-runs)")
 	cmd.Flags().StringVar(&bundleModel, "model", "", "with --bundle: the model (model_name_or_path) to bundle, of a run holding several")
+	addBundleMetaFlags(cmd.Flags(), &bopts.Meta)
 	return cmd
 }
 
