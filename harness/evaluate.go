@@ -414,6 +414,15 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 	return h.runTests(ctx, in, wt, rec, art, te)
 }
 
+// testTimeout is the timeout of in's test run: Timeout, else the
+// language's default (runtime.TimeoutFor).
+func (h *Harness) testTimeout(in dataset.Instance) time.Duration {
+	if h.Timeout > 0 {
+		return h.Timeout
+	}
+	return runtime.TimeoutFor(in.Language)
+}
+
 // runTests runs the instance's test command in the work tree, reads its
 // results and grades them into rec; te is what the model patch did to the
 // tests (nil when nothing or no patch).
@@ -423,10 +432,7 @@ func (h *Harness) runTests(ctx context.Context, in dataset.Instance, wt *tree, r
 	wt.endSession()
 
 	// Run the tests.
-	timeout := h.Timeout
-	if timeout <= 0 {
-		timeout = runtime.TimeoutFor(in.Language)
-	}
+	timeout := h.testTimeout(in)
 	if usesEvalScript(in) {
 		return h.runEvalScript(ctx, in, wt, rec, art, timeout, te)
 	}
@@ -459,6 +465,13 @@ func (h *Harness) runTests(ctx context.Context, in dataset.Instance, wt *tree, r
 	// through them, as a re-grading reads it.
 	t = time.Now()
 	reports, err := collectReports(ctx, wt)
+	if err != nil && res.TimedOut && runtime.InfraReason(err) == runtime.ReasonDeadline {
+		// The sandbox's backend ended it at its deadline while the test
+		// command, past its timeout, still ran (runtime.Kubernetes'
+		// Exec): the run timed out, and left no report to read.
+		tr.Notes = append(tr.Notes, "test reports not collected: the sandbox had ended at its deadline")
+		reports, err = nil, nil
+	}
 	if err != nil {
 		return fmt.Errorf("collect the test reports: %w", err)
 	}

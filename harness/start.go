@@ -209,7 +209,7 @@ func (h *Harness) start(ctx context.Context, in dataset.Instance, scratch string
 	if h.RunKey != "" {
 		labels[runtime.LabelRun] = h.RunKey
 	}
-	spec := runtime.Spec{Name: in.InstanceID, Labels: labels, Limits: h.Limits, Language: in.Language}
+	spec := runtime.Spec{Name: in.InstanceID, Labels: labels, Limits: h.Limits, Language: in.Language, Timeout: h.testTimeout(in)}
 	cleanup := func() error { return nil }
 	tmp := sandboxTmp
 	if h.Runtime.Name() == "local" {

@@ -26,6 +26,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/httpstream"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
@@ -120,8 +121,34 @@ type KubernetesOptions struct {
 	// PendingTimeout bounds the time from pod creation to a running
 	// container (0: 10 minutes); past it Start fails with ReasonPending.
 	PendingTimeout time.Duration
+	// PodDeadline is how long a pod may run after its container started
+	// before the kubelet ends it, whether or not the driver still runs
+	// (0: PodDeadlineFor(spec.Timeout), the test timeout plus
+	// PodDeadlineAllowance). See Kubernetes.PodFor for how it becomes the
+	// pod's activeDeadlineSeconds.
+	PodDeadline time.Duration
 	// MaxOutput limits each captured stream of Exec (0: DefaultMaxOutput).
 	MaxOutput int
+}
+
+// PodDeadlineAllowance is the part of a pod's default deadline
+// (PodDeadlineFor) that is not the test run: copying the patches in, the
+// harness's git commands (base commit, test patch cascade, snapshot, model
+// patch cascade, test files reset; 5 minutes each at most), the test
+// reports copied out, and the kill 10 s after the test timeout. polynfi's
+// own margin, not measured: these take seconds on an idle node and
+// minutes on a node whose CPUs are queued.
+const PodDeadlineAllowance = 10 * time.Minute
+
+// PodDeadlineFor is the default deadline of a pod whose test run has
+// timeout testTimeout (0: DefaultTimeout): testTimeout +
+// PodDeadlineAllowance, counted from the pod's container running (30 min
+// for the default 20 min test timeout, 40 min for Java's 30 min).
+func PodDeadlineFor(testTimeout time.Duration) time.Duration {
+	if testTimeout <= 0 {
+		testTimeout = DefaultTimeout
+	}
+	return testTimeout + PodDeadlineAllowance
 }
 
 // Kubernetes runs each sandbox as one Pod through the API server: the pod's
@@ -420,8 +447,36 @@ func (k *Kubernetes) resourcesFor(spec Spec) (corev1.ResourceRequirements, []str
 	return req, notes, nil
 }
 
+// deadline is the time spec's pod may run after its container started
+// (KubernetesOptions.PodDeadline, else PodDeadlineFor).
+func (k *Kubernetes) deadline(spec Spec) time.Duration {
+	if k.opts.PodDeadline > 0 {
+		return k.opts.PodDeadline
+	}
+	t := spec.Timeout
+	if t <= 0 {
+		t = TimeoutFor(spec.Language)
+	}
+	return PodDeadlineFor(t)
+}
+
+// ceilSeconds is d in whole seconds, rounded up.
+func ceilSeconds(d time.Duration) int64 {
+	return int64(math.Ceil(d.Seconds()))
+}
+
 // PodFor returns the pod Start would create for spec (without owner), for
 // inspection and tests.
+//
+// Its spec.activeDeadlineSeconds, the time from the kubelet's start of the
+// pod (image pull included) after which the kubelet kills its containers
+// and marks it Failed (reason DeadlineExceeded), is PendingTimeout + D,
+// D the pod's deadline (KubernetesOptions.PodDeadline, else the test
+// timeout + PodDeadlineAllowance): a pod that takes all of PendingTimeout
+// to run still has D. Once the container runs, Start lowers it to the
+// seconds since the pod was created + D (a deadline may be lowered, never
+// raised), so the pod ends at most D after its container started, with
+// or without the driver.
 func (k *Kubernetes) PodFor(spec Spec) (*corev1.Pod, []string, error) {
 	res, notes, err := k.resourcesFor(spec)
 	if err != nil {
@@ -460,11 +515,13 @@ func (k *Kubernetes) PodFor(spec Spec) (*corev1.Pod, []string, error) {
 		sc.RunAsUser, sc.RunAsNonRoot = k.opts.RunAsUser, &t
 	}
 	mount := k.opts.MountServiceAccountToken
+	ads := ceilSeconds(k.opts.PendingTimeout + k.deadline(spec))
 	pod := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: podName(spec.Name), Namespace: k.ns, Labels: lbl,
 			Annotations: map[string]string{"polynfi.io/name": spec.Name}},
 		Spec: corev1.PodSpec{
 			RestartPolicy:                 corev1.RestartPolicyNever,
+			ActiveDeadlineSeconds:         &ads,
 			TerminationGracePeriodSeconds: &zero,
 			AutomountServiceAccountToken:  &mount,
 			ServiceAccountName:            k.opts.ServiceAccount,
@@ -476,7 +533,9 @@ func (k *Kubernetes) PodFor(spec Spec) (*corev1.Pod, []string, error) {
 				Name:            "sandbox",
 				Image:           spec.Image,
 				ImagePullPolicy: k.opts.ImagePullPolicy,
-				// Idle until deleted; commands come through exec.
+				// Idle until deleted or ended by the deadline (the
+				// kubelet then kills every process of the pod);
+				// commands come through exec.
 				Command:         []string{"/bin/sh", "-c", "trap 'exit 0' TERM INT; while :; do sleep 3600 & wait $!; done"},
 				WorkingDir:      spec.Workdir,
 				Env:             env,
@@ -532,6 +591,7 @@ func (k *Kubernetes) Start(ctx context.Context, spec Spec) (Sandbox, error) {
 				s.info.Node = p.Spec.NodeName
 				s.Started = time.Since(created)
 				s.info.StartS = math.Round(s.Started.Seconds()*1000) / 1000
+				s.lowerDeadline(ctx, k.deadline(spec))
 				return s, nil
 			}
 			if ierr != nil {
@@ -554,6 +614,26 @@ func (k *Kubernetes) Start(ctx context.Context, spec Spec) (Sandbox, error) {
 			return nil, ctx.Err()
 		}
 	}
+}
+
+// lowerDeadline sets the running pod's activeDeadlineSeconds to the
+// seconds since its creation (an upper bound of the time since the
+// kubelet's start of it, without comparing clocks) + d, so that the
+// kubelet ends it at most d from now (PodFor), and records d. A pod whose
+// deadline cannot be lowered keeps the one it was created with (a note
+// says so).
+func (s *podSandbox) lowerDeadline(ctx context.Context, d time.Duration) {
+	n := ceilSeconds(time.Since(s.created) + d)
+	patch := fmt.Sprintf(`{"spec":{"activeDeadlineSeconds":%d}}`, n)
+	_, err := s.k.cs.CoreV1().Pods(s.k.ns).Patch(context.WithoutCancel(ctx), s.name, types.MergePatchType, []byte(patch), metav1.PatchOptions{})
+	if err != nil {
+		s.info.DeadlineS = float64(ceilSeconds(s.k.opts.PendingTimeout + d))
+		s.info.Notes = append(s.info.Notes, fmt.Sprintf("pod deadline not lowered to %d s (%v): it ends %s after the kubelet started it", n, err, s.k.opts.PendingTimeout+d))
+		return
+	}
+	s.deadline = d
+	s.info.DeadlineS = float64(ceilSeconds(d))
+	s.info.Notes = append(s.info.Notes, fmt.Sprintf("the cluster ends the pod %s after it started running (activeDeadlineSeconds %d), whether or not polynfi still runs", d, n))
 }
 
 // podStarted says whether p's container runs (true, nil), cannot run
@@ -584,6 +664,13 @@ func podStarted(p *corev1.Pod) (bool, error) {
 // podFailure classifies a pod that can no longer run commands: evicted,
 // OOM-killed, failed or finished, node lost. Nil when it still can.
 func podFailure(p *corev1.Pod) error {
+	if p.Status.Reason == "DeadlineExceeded" {
+		ads := "?"
+		if p.Spec.ActiveDeadlineSeconds != nil {
+			ads = strconv.FormatInt(*p.Spec.ActiveDeadlineSeconds, 10)
+		}
+		return Infra(ReasonDeadline, fmt.Errorf("pod %s ended by the kubelet at its deadline (activeDeadlineSeconds %s since %s: %s)", p.Name, ads, startTime(p), p.Status.Message))
+	}
 	if p.Status.Reason == "Evicted" {
 		return Infra(ReasonEvicted, fmt.Errorf("pod %s evicted: %s", p.Name, p.Status.Message))
 	}
@@ -622,6 +709,14 @@ func podFailure(p *corev1.Pod) error {
 		return Infra(ReasonGone, fmt.Errorf("pod %s %s: %s %s", p.Name, p.Status.Phase, p.Status.Reason, p.Status.Message))
 	}
 	return nil
+}
+
+// startTime is the kubelet's start of p in RFC 3339, or "its start".
+func startTime(p *corev1.Pod) string {
+	if p.Status.StartTime == nil {
+		return "its start"
+	}
+	return p.Status.StartTime.UTC().Format(time.RFC3339)
 }
 
 // podNotReady says whether p's Ready condition is False.
@@ -685,6 +780,9 @@ type podSandbox struct {
 	// container's cgroup starts at 0).
 	memLimit string
 	oomSeen  int
+	// deadline is the pod's deadline counted from its container running
+	// (lowerDeadline; 0 when it could not be lowered).
+	deadline time.Duration
 	removed  sync.Once
 	rmErr    error
 }
@@ -911,6 +1009,8 @@ func (s *podSandbox) eventReason(ctx context.Context) error {
 			return Infra(ReasonEvicted, fmt.Errorf("pod %s evicted (event from %s): %s", s.name, e.Source.Component, e.Message))
 		case "TaintManagerEviction":
 			return Infra(ReasonNodeLost, fmt.Errorf("pod %s deleted by the taint manager (event): %s", s.name, e.Message))
+		case "DeadlineExceeded":
+			return Infra(ReasonDeadline, fmt.Errorf("pod %s ended by the kubelet at its deadline (event): %s", s.name, e.Message))
 		case "Preempted", "Preempting":
 			return Infra(ReasonGone, fmt.Errorf("pod %s preempted (event): %s", s.name, e.Message))
 		}
@@ -1004,7 +1104,27 @@ func (s *podSandbox) oomKills(ctx context.Context) (int, error) {
 // with cmd.Env and PinnedEnv added to the pod's environment. After a
 // non-zero exit, one more exec reads the container's memory cgroup: a new
 // OOM kill there makes the result an InfraError with ReasonOOM.
+//
+// A pod ended at its deadline (PodFor) while the command ran is decided by
+// what the driver saw of the command: one that had already run for
+// cmd.Timeout or longer (its processes outlived the in-pod timeout, e.g.
+// a child holding its output open) is a command killed at its timeout,
+// Result.TimedOut, as it would have been had the driver closed its stream;
+// one still within its timeout, or a command without one, is an
+// InfraError with ReasonDeadline (the environment was too slow, not the
+// code under test).
 func (s *podSandbox) Exec(ctx context.Context, c Command) (Result, error) {
+	res, err := s.exec(ctx, c)
+	if InfraReason(err) == ReasonDeadline && c.Timeout > 0 && res.Duration >= c.Timeout {
+		res.TimedOut, res.ExitCode = true, -1
+		res.Notes = append(res.Notes, fmt.Sprintf("killed at timeout %s: still running %s after it started, when the pod's deadline ended it (%v)",
+			c.Timeout, res.Duration.Round(time.Second), err))
+		return res, nil
+	}
+	return res, err
+}
+
+func (s *podSandbox) exec(ctx context.Context, c Command) (Result, error) {
 	res := Result{ExitCode: -1, Isolation: IsolationPod}
 	body, err := c.argv()
 	if err != nil {

@@ -106,6 +106,12 @@ func TestKubernetesSandbox(t *testing.T) {
 	if pod.Labels[LabelRunID] == "" || pod.Labels[LabelManagedBy] != "polynfi" || pod.Labels["polynfi.io/instance"] != "org__repo-1" {
 		t.Errorf("labels %v", pod.Labels)
 	}
+	// The deadline: Java's test timeout + the allowance after the
+	// container started (lowered from PendingTimeout + that at creation).
+	if want := 1800 + 600; info.DeadlineS != float64(want) || pod.Spec.ActiveDeadlineSeconds == nil ||
+		*pod.Spec.ActiveDeadlineSeconds < int64(want) || *pod.Spec.ActiveDeadlineSeconds > int64(want)+int64(info.StartS)+2 {
+		t.Errorf("deadline %v s, activeDeadlineSeconds %v (start %.1f s), want %d s after the start", info.DeadlineS, pod.Spec.ActiveDeadlineSeconds, info.StartS, want)
+	}
 	// Java's default resources; a request never above its limit.
 	if q := c.Resources.Limits[corev1.ResourceMemory]; q.String() != "6Gi" {
 		t.Errorf("java memory limit %s, want 6Gi", q.String())
@@ -195,6 +201,90 @@ func TestKubernetesSandbox(t *testing.T) {
 	waitPodGone(t, k, info.ID)
 	if _, err := sb.Exec(ctx, Command{Args: []string{"true"}}); InfraReason(err) != ReasonGone {
 		t.Errorf("exec in a removed pod: %v (reason %q), want %s", err, InfraReason(err), ReasonGone)
+	}
+}
+
+// TestPodDeadlineFormula: a pod is created with activeDeadlineSeconds =
+// PendingTimeout + the deadline, the deadline being the test timeout
+// (Spec.Timeout, else the language's) + PodDeadlineAllowance, or
+// KubernetesOptions.PodDeadline when set.
+func TestPodDeadlineFormula(t *testing.T) {
+	for _, tc := range []struct {
+		spec     Spec
+		deadline time.Duration
+		want     int64
+	}{
+		{Spec{Language: "Java"}, 0, 600 + 1800 + 600},
+		{Spec{Language: "python"}, 0, 600 + 1200 + 600},
+		{Spec{Language: "java", Timeout: 90 * time.Second}, 0, 600 + 90 + 600},
+		{Spec{Timeout: 90 * time.Second}, 1500 * time.Millisecond, 600 + 2},
+	} {
+		k := &Kubernetes{opts: KubernetesOptions{RunID: "r", PendingTimeout: 10 * time.Minute, PodDeadline: tc.deadline}}
+		pod, _, err := k.PodFor(tc.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pod.Spec.ActiveDeadlineSeconds; got == nil || *got != tc.want {
+			t.Errorf("%+v, --pod-deadline %s: activeDeadlineSeconds %v, want %d", tc.spec, tc.deadline, got, tc.want)
+		}
+	}
+}
+
+// TestKubernetesPodDeadline: the kubelet ends a pod at its deadline
+// (KubernetesOptions.PodDeadline, counted from the container running), and
+// the command it cut short is read from what the driver saw: one still
+// within its own timeout is an infra failure deadline_exceeded (never the
+// code's), one whose processes outlived its timeout (a job in its own
+// process group, out of reach of the in-pod timeout, holding the output
+// open) a command killed at its timeout.
+func TestKubernetesPodDeadline(t *testing.T) {
+	const d = 15 * time.Second
+	k := newTestKube(t, testRunID(t), func(o *KubernetesOptions) { o.PodDeadline = d })
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name, script string
+		timeout      time.Duration
+	}{
+		{"within its timeout", "sleep 600", 5 * time.Minute},
+		{"past its timeout", "set -m; sleep 600 & sleep 600", 3 * time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sb := startPod(t, k, Spec{Name: "deadline", Image: k8sTestImage, Workdir: "/work", Timeout: time.Hour})
+			t0 := time.Now()
+			info := sb.Info()
+			pod, err := k.Client().CoreV1().Pods(k.Namespace()).Get(ctx, info.ID, metav1.GetOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ads := pod.Spec.ActiveDeadlineSeconds; info.DeadlineS != 15 || ads == nil || *ads < 15 || *ads > 15+int64(info.StartS)+2 {
+				t.Errorf("deadline %v s, activeDeadlineSeconds %v (start %.1f s), want 15 s after the start", info.DeadlineS, ads, info.StartS)
+			}
+			res, err := sb.Exec(ctx, Command{Script: tc.script, Timeout: tc.timeout})
+			took := time.Since(t0)
+			t.Logf("exec ended %.1f s after the container ran (deadline %s): %v, %+v", took.Seconds(), d, err, res)
+			if took < d-time.Second || took > d+90*time.Second {
+				t.Errorf("the pod ended %s after its start, deadline %s", took, d)
+			}
+			if tc.timeout < d {
+				if err != nil || !res.TimedOut || res.ExitCode != -1 || !strings.Contains(strings.Join(res.Notes, " "), "deadline") {
+					t.Errorf("past its timeout: %v %+v, want killed at its timeout, by the pod's deadline", err, res)
+				}
+			} else if InfraReason(err) != ReasonDeadline || res.TimedOut {
+				t.Errorf("within its timeout: %v (reason %q) %+v, want %s", err, InfraReason(err), res, ReasonDeadline)
+			}
+			// The kubelet's event can come before its status update.
+			for {
+				p, err := k.Client().CoreV1().Pods(k.Namespace()).Get(ctx, info.ID, metav1.GetOptions{})
+				if err == nil && p.Status.Phase == corev1.PodFailed && p.Status.Reason == "DeadlineExceeded" {
+					t.Logf("pod status %.1f s after its start: %s %s %q, containers %+v", time.Since(t0).Seconds(), p.Status.Phase, p.Status.Reason, p.Status.Message, p.Status.ContainerStatuses)
+					break
+				}
+				if time.Since(t0) > d+2*time.Minute {
+					t.Fatalf("pod after its deadline: %v %s %s", err, p.Status.Phase, p.Status.Reason)
+				}
+				time.Sleep(time.Second)
+			}
+		})
 	}
 }
 
@@ -384,6 +474,8 @@ func TestPodFailureReasons(t *testing.T) {
 		{"taint manager on a ready pod", corev1.PodStatus{Phase: corev1.PodRunning, ContainerStatuses: []corev1.ContainerStatus{running}, Conditions: []corev1.PodCondition{ready(corev1.ConditionTrue),
 			{Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, Reason: "DeletionByTaintManager", Message: "Taint manager: deleting due to NoExecute taint"}}}, ReasonGone},
 		{"oom", corev1.PodStatus{Phase: corev1.PodFailed, ContainerStatuses: []corev1.ContainerStatus{{Name: "sandbox", State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "OOMKilled", ExitCode: 137}}}}}, ReasonOOM},
+		{"deadline", corev1.PodStatus{Phase: corev1.PodFailed, Reason: "DeadlineExceeded", Message: "Pod was active on the node longer than the specified deadline",
+			ContainerStatuses: []corev1.ContainerStatus{{Name: "sandbox", State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "Completed", ExitCode: 0}}}}}, ReasonDeadline},
 		{"exited", corev1.PodStatus{Phase: corev1.PodRunning, ContainerStatuses: []corev1.ContainerStatus{{Name: "sandbox", State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "Error", ExitCode: 137}}}}}, ReasonGone},
 	} {
 		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p"}, Spec: corev1.PodSpec{NodeName: "n1"}, Status: tc.status}

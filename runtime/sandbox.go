@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"time"
 )
 
 // Runtime starts sandboxes: one per instance attempt. Backends: Local (a
@@ -46,6 +47,12 @@ type Spec struct {
 	Labels map[string]string
 	// Limits bound what commands in the sandbox may use.
 	Limits Limits
+	// Timeout is the timeout of the sandbox's longest command, the test
+	// run (0: TimeoutFor(Language)). A backend that bounds a sandbox's
+	// life on its own side derives the bound from it (Kubernetes: the
+	// pod's deadline, KubernetesOptions.PodDeadline), so that a sandbox
+	// whose driver is gone ends by itself.
+	Timeout time.Duration
 	// Network allows network access to commands; false (the default)
 	// means none.
 	Network bool
@@ -124,8 +131,13 @@ type Info struct {
 	// StartS is the seconds from creating the sandbox to its running
 	// (kubernetes: pod created to container running, scheduling and any
 	// image pull included; 0 for the other runtimes).
-	StartS float64  `json:"start_s,omitempty"`
-	Notes  []string `json:"notes,omitempty"` // limits not enforced, no isolation, ...
+	StartS float64 `json:"start_s,omitempty"`
+	// DeadlineS is the seconds after its start at which the backend ends
+	// the sandbox by itself, whether or not its driver still runs
+	// (kubernetes: the pod's deadline, counted from the container
+	// running; 0: none).
+	DeadlineS float64  `json:"deadline_s,omitempty"`
+	Notes     []string `json:"notes,omitempty"` // limits not enforced, no isolation, ...
 }
 
 // Reasons of infrastructure failures, as records carry them.
@@ -138,6 +150,7 @@ const (
 	ReasonPending    = "pending_timeout"     // a pod never started
 	ReasonEvicted    = "evicted"             // the node evicted the pod
 	ReasonNodeLost   = "node_lost"           // the pod's node stopped reporting (Ready not True) mid-run
+	ReasonDeadline   = "deadline_exceeded"   // the backend ended the sandbox at its deadline (Info.DeadlineS) before its commands were done
 	ReasonAPI        = "api_error"           // any other error of the engine's API
 	ReasonNoSandbox  = "no_sandbox"          // no isolation is available and none was waived
 	ReasonDiskFull   = "disk_full"           // not enough free disk for a build

@@ -103,7 +103,7 @@ func TestCleanupDockerAndPruneDryRun(t *testing.T) {
 func TestCleanupHelpShowsNoPodFlags(t *testing.T) {
 	t.Parallel()
 	_, stdout, _ := mainCode("cleanup", "--help")
-	for _, f := range []string{"--pod-cpu-limit", "--toleration", "--run-as-user", "--node-selector", "--pending-timeout", "--image-pull-policy"} {
+	for _, f := range []string{"--pod-cpu-limit", "--toleration", "--run-as-user", "--node-selector", "--pending-timeout", "--pod-deadline", "--image-pull-policy"} {
 		if strings.Contains(stdout, f) {
 			t.Errorf("cleanup --help lists %s", f)
 		}

@@ -29,6 +29,7 @@ func TestBadFlagValuesExitUsage(t *testing.T) {
 		{"run", "--dataset", nfiDS, "--out", out(), "--agent", "gold", "--max-output", "-1"},
 		{"eval", "--dataset", pbDS, "--predictions", "gold", "--out", out(), "--retries", "-1"},
 		{"eval", "--dataset", pbDS, "--predictions", "gold", "--out", out(), "--pending-timeout", "-1s", "--runtime", "kubernetes"},
+		{"eval", "--dataset", pbDS, "--predictions", "gold", "--out", out(), "--pod-deadline", "0s", "--runtime", "kubernetes"},
 		{"diff", "--max-findings", "-1", py, py},
 		{"mine", "--repo", t.TempDir(), "--out", filepath.Join(t.TempDir(), "c.jsonl"), "--workers", "-1"},
 		{"mine", "--repo", t.TempDir(), "--out", filepath.Join(t.TempDir(), "c.jsonl"), "--per-repo-cap", "-1"},

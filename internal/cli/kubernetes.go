@@ -40,6 +40,7 @@ type kubeFlags struct {
 	runAsUser                      int64
 	noNetworkPolicy                bool
 	pendingTimeout                 time.Duration
+	podDeadline                    time.Duration
 	nodeContainerd                 string
 }
 
@@ -64,6 +65,7 @@ func (k *kubeFlags) register(f *pflag.FlagSet) {
 	f.Var(uidFlag{&k.runAsUser}, "run-as-user", "kubernetes: run the tests as this `UID` (0 or more) with runAsNonRoot (default: the image's user)")
 	f.BoolVar(&k.noNetworkPolicy, "no-network-policy", false, "kubernetes: do not create the deny-all NetworkPolicy of the run's pods")
 	f.DurationVar(&k.pendingTimeout, "pending-timeout", 10*time.Minute, "kubernetes: a pod not running after this is an infra failure (retried)")
+	f.DurationVar(&k.podDeadline, "pod-deadline", 0, "kubernetes: the cluster ends a pod this long after its container started (activeDeadlineSeconds), even if polynfi is gone; a pod ended before its test ran out its timeout is an infra failure deadline_exceeded (default: the test timeout + 10m)")
 	f.StringVar(&k.nodeContainerd, "node-containerd", "", "kubernetes, single-node test cluster: containerd socket of the node; each instance's image is copied into it from Docker (docker save | ctr -n k8s.io images import)")
 }
 
@@ -110,7 +112,7 @@ func (k *kubeFlags) options(runID string) (runtime.KubernetesOptions, error) {
 	o := runtime.KubernetesOptions{Kubeconfig: k.kubeconfig, Context: k.context, InCluster: k.inCluster,
 		Namespace: k.namespace, RunID: runID, QPS: k.qps, Burst: k.burst, ImagePullSecrets: k.pullSecrets,
 		ServiceAccount: k.serviceAccount, MountServiceAccountToken: k.mountToken, NoNetworkPolicy: k.noNetworkPolicy,
-		PendingTimeout: k.pendingTimeout}
+		PendingTimeout: k.pendingTimeout, PodDeadline: k.podDeadline}
 	switch corev1.PullPolicy(k.pullPolicy) {
 	case corev1.PullAlways, corev1.PullIfNotPresent, corev1.PullNever:
 		o.ImagePullPolicy = corev1.PullPolicy(k.pullPolicy)
@@ -456,4 +458,4 @@ func (uidFlag) Type() string { return "uid" }
 // do not apply to cleanup, which only deletes.
 var podOnlyFlags = []string{"pod-cpu-request", "pod-cpu-limit", "pod-memory-request", "pod-memory-limit", "node-selector",
 	"toleration", "image-pull-secret", "image-pull-policy", "service-account", "mount-service-account-token", "run-as-user",
-	"no-network-policy", "pending-timeout", "node-containerd"}
+	"no-network-policy", "pending-timeout", "pod-deadline", "node-containerd"}
