@@ -723,3 +723,196 @@ func TestNormalizeImageRef(t *testing.T) {
 		}
 	}
 }
+
+// deadlineDataset writes a copy of the bundled sample holding only the
+// instances of cmds, each with cmds[id] as its test command (the images
+// are the sample's: same Dockerfile, same repository), and returns its
+// path and the eval arguments that run it with the sample's clones.
+func deadlineDataset(t *testing.T, cmds map[string]string) (string, []string) {
+	t.Helper()
+	dir, _ := filepath.Abs("../../examples/polybench")
+	f, err := os.Open(filepath.Join(dir, "dataset.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := slices.Index(rows[0], "test_command")
+	keep := [][]string{rows[0]}
+	for _, r := range rows[1:] {
+		if c, ok := cmds[r[0]]; ok {
+			r[col] = c
+			keep = append(keep, r)
+		}
+	}
+	if len(keep) != len(cmds)+1 {
+		t.Fatalf("%d of the instances %v in the sample", len(keep)-1, cmds)
+	}
+	ds := filepath.Join(t.TempDir(), "dataset.csv")
+	out, err := os.Create(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := csv.NewWriter(out)
+	w.WriteAll(keep)
+	if err := out.Close(); err != nil || w.Error() != nil {
+		t.Fatal(err, w.Error())
+	}
+	return ds, []string{"--repos-dir", filepath.Join(dir, "repos")}
+}
+
+// cleanupRun deletes what the run writing out left in the cluster (its
+// pods, ended or not) with `polynfi cleanup`, and waits until no pod of it
+// is listed.
+func cleanupRun(t *testing.T, bin, kc string, cs kubernetes.Interface, out string) {
+	t.Helper()
+	if b, err := exec.Command(bin, "cleanup", "--runtime", "kubernetes", "--kubeconfig", kc, "--out", out).CombinedOutput(); err != nil {
+		t.Errorf("cleanup: %v\n%s", err, b)
+	}
+	awaitNoPods(t, cs, out)
+}
+
+// TestKubernetesKilledDriverPodsEnd SIGKILLs a real `polynfi eval --runtime
+// kubernetes --pod-deadline 30s` while its instance's test command (a
+// sleep of a day) runs in its pod, and no run of the same command
+// follows: the pod ends by itself, ended by the kubelet at its deadline
+// (Failed, DeadlineExceeded), within 30 s of its container running plus
+// a grace for the kubelet's loop, and its processes are gone from the
+// node (this machine).
+func TestKubernetesKilledDriverPodsEnd(t *testing.T) {
+	kc, cs := testCluster(t)
+	bin := buildPolynfi(t)
+	const id = "tidyledger__ledgerkit-12"
+	sleep := []string{"sleep", fmt.Sprintf("86399.%d", time.Now().UnixNano()%1e6)}
+	ds, extra := deadlineDataset(t, map[string]string{id: strings.Join(sleep, " ")})
+	out := filepath.Join(t.TempDir(), "out")
+	args := append(kubeEvalArgs(kc, ds, "gold", out, 1), append(extra, "--pod-deadline", "30s", "--timeout", "10m", "--retries", "0")...)
+	cmd := exec.Command(bin, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr, cmd.Stdout = &stderr, &bytes.Buffer{}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	t.Cleanup(func() { cmd.Process.Kill(); <-done; cleanupRun(t, bin, kc, cs, out) })
+	deadline := time.Now().Add(5 * time.Minute)
+	for processWithArgs(sleep) == 0 {
+		select {
+		case err := <-done:
+			done <- err
+			t.Fatalf("the run ended before its test command ran: %v\n%s", err, stderr.String())
+		case <-time.After(200 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the test command never ran in its pod:\n%s", stderr.String())
+		}
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	killed := time.Now()
+	done <- <-done
+
+	pods, err := cs.CoreV1().Pods("default").List(context.Background(), metav1.ListOptions{LabelSelector: runtime.RunSelector(runKey(out))})
+	if err != nil || len(pods.Items) != 1 {
+		t.Fatalf("pods of the killed run: %v %d, want 1", err, len(pods.Items))
+	}
+	p := pods.Items[0]
+	var running time.Time
+	if len(p.Status.ContainerStatuses) == 1 && p.Status.ContainerStatuses[0].State.Running != nil {
+		running = p.Status.ContainerStatuses[0].State.Running.StartedAt.Time
+	}
+	if running.IsZero() || p.Spec.ActiveDeadlineSeconds == nil {
+		t.Fatalf("pod %s after the kill: %+v, deadline %v", p.Name, p.Status, p.Spec.ActiveDeadlineSeconds)
+	}
+	t.Logf("SIGKILL %.1f s after the container of pod %s started; activeDeadlineSeconds %d", killed.Sub(running).Seconds(), p.Name, *p.Spec.ActiveDeadlineSeconds)
+	var failed, gone time.Duration
+	for failed == 0 || gone == 0 {
+		if gone == 0 && processWithArgs(sleep) == 0 {
+			gone = time.Since(killed)
+		}
+		if failed == 0 {
+			q, err := cs.CoreV1().Pods("default").Get(context.Background(), p.Name, metav1.GetOptions{})
+			if err != nil {
+				t.Fatalf("pod %s: %v (nothing may delete it: its driver is dead)", p.Name, err)
+			}
+			if q.Status.Phase == "Failed" {
+				if q.Status.Reason != "DeadlineExceeded" {
+					t.Errorf("pod %s failed with %q, want DeadlineExceeded", p.Name, q.Status.Reason)
+				}
+				failed = time.Since(killed)
+			}
+		}
+		if time.Since(running) > 30*time.Second+2*time.Minute {
+			t.Fatalf("%.0f s after its container started (deadline 30 s): pod %s failed after %v, processes gone after %v", time.Since(running).Seconds(), p.Name, failed, gone)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Logf("after the SIGKILL: the test command's process gone in %.1f s, pod Failed (DeadlineExceeded) in %.1f s; %.1f s and %.1f s after its container started",
+		gone.Seconds(), failed.Seconds(), killed.Add(gone).Sub(running).Seconds(), killed.Add(failed).Sub(running).Seconds())
+	if end := killed.Add(gone).Sub(running); end < 29*time.Second || end > 30*time.Second+time.Minute {
+		t.Errorf("processes gone %s after the container started, want at its 30 s deadline (+ up to a minute for a loaded kubelet)", end)
+	}
+}
+
+// TestKubernetesPodDeadlineRecords runs `polynfi eval --runtime kubernetes
+// --pod-deadline` on two instances whose pods reach their deadline while
+// the driver runs. One whose test command (a sleep of a day, with a
+// 10 min timeout) is still within its timeout at its 25 s deadline is an
+// infra failure deadline_exceeded, tried once more in a new pod
+// (--retries 1) with the same end. One whose test command outlived its
+// 5 s timeout at its 45 s deadline (its sleeps in their own process
+// groups, out of reach of the in-pod timeout, holding the output open) is
+// the test's verdict: timed_out in every mode, with a note naming the
+// deadline. Both records carry the pod's deadline (sandbox.deadline_s).
+func TestKubernetesPodDeadlineRecords(t *testing.T) {
+	kc, cs := testCluster(t)
+	bin := buildPolynfi(t)
+	const within, past = "tidyledger__ledgerkit-12", "tidyledger__ledgerkit-15"
+	u := time.Now().UnixNano() % 1e6
+	ds, extra := deadlineDataset(t, map[string]string{
+		within: fmt.Sprintf("sleep 86398.%d", u),
+		past:   fmt.Sprintf("set -m; sleep 86397.%d & sleep 86397.%d", u, u),
+	})
+	recs := map[string]harness.Record{}
+	for _, tc := range []struct{ id, timeout, deadline string }{{within, "10m", "25s"}, {past, "5s", "45s"}} {
+		out := filepath.Join(t.TempDir(), "out")
+		t.Cleanup(func() { cleanupRun(t, bin, kc, cs, out) })
+		args := append(kubeEvalArgs(kc, ds, "gold", out, 1), append(extra, "--instance-ids", tc.id,
+			"--pod-deadline", tc.deadline, "--timeout", tc.timeout, "--retries", "1")...)
+		cmd := exec.Command(bin, args...)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		t0 := time.Now()
+		err := cmd.Run()
+		t.Logf("%s (--timeout %s): %.0f s, %v\n%s", tc.id, tc.timeout, time.Since(t0).Seconds(), err, stdout.String())
+		if code := cmd.ProcessState.ExitCode(); err != nil && code != ExitFindings {
+			t.Fatalf("eval: %v\n%s", err, stderr.String())
+		}
+		for id, r := range kubeRecords(t, out) {
+			recs[id] = r
+		}
+	}
+	if r := recs[within]; r.Status != harness.StatusInfraFailure || r.InfraReason != runtime.ReasonDeadline ||
+		!strings.Contains(r.Error, "deadline") || r.Attempts != 2 || len(r.RetriedInfraFailures) != 1 ||
+		r.RetriedInfraFailures[0].Reason != runtime.ReasonDeadline || r.Sandbox.DeadlineS != 25 {
+		t.Errorf("%s, within its timeout: status %s reason %q attempts %d retried %+v deadline %v error %q, want infra_failure %s after 2 attempts",
+			within, r.Status, r.InfraReason, r.Attempts, r.RetriedInfraFailures, r.Sandbox.DeadlineS, r.Error, runtime.ReasonDeadline)
+	}
+	r := recs[past]
+	if r.Status != harness.StatusTimedOut || r.InfraReason != "" || r.Attempts > 1 || r.Test == nil || !r.Test.TimedOut ||
+		!strings.Contains(strings.Join(r.Test.Notes, " "), "deadline") || r.Sandbox.DeadlineS != 45 {
+		t.Errorf("%s, past its timeout: status %s reason %q attempts %d test %+v deadline %v, want timed_out with a note of the deadline",
+			past, r.Status, r.InfraReason, r.Attempts, r.Test, r.Sandbox.DeadlineS)
+	}
+	for _, m := range harness.Modes {
+		if v := r.Verdicts.Get(m); v.Status != harness.StatusTimedOut {
+			t.Errorf("%s: %s verdict %s, want timed_out", past, m, v.Status)
+		}
+	}
+	if r.Test != nil {
+		t.Logf("%s: test %+v", past, *r.Test)
+	}
+}
