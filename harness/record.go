@@ -133,7 +133,12 @@ type Record struct {
 	// environment (one of the runtime.Reason* constants: daemon_unreachable,
 	// image_unavailable, image_build_failed, oom_killed, sandbox_gone, ...);
 	// Status is then infra_failure in every mode and a re-run evaluates the
-	// instance again.
+	// instance again. deadline_exceeded: the runtime ended the sandbox at
+	// its deadline (Sandbox.DeadlineS; a Kubernetes pod's
+	// activeDeadlineSeconds) while a set-up command, or the test command
+	// within its timeout, still ran. A test command that had already run
+	// past its timeout when that happened is the test's verdict instead:
+	// timed_out, Test.TimedOut, a note naming the deadline.
 	InfraReason string `json:"infra_failure_reason,omitempty"`
 	// Attempts counts the evaluations of this record's instance in this
 	// run: more than 1 after infrastructure failures were retried.

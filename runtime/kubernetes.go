@@ -669,7 +669,7 @@ func podFailure(p *corev1.Pod) error {
 		if p.Spec.ActiveDeadlineSeconds != nil {
 			ads = strconv.FormatInt(*p.Spec.ActiveDeadlineSeconds, 10)
 		}
-		return Infra(ReasonDeadline, fmt.Errorf("pod %s ended by the kubelet at its deadline (activeDeadlineSeconds %s since %s: %s)", p.Name, ads, startTime(p), p.Status.Message))
+		return Infra(ReasonDeadline, fmt.Errorf("pod %s ended by the kubelet at its deadline (activeDeadlineSeconds %s since %s; --pod-deadline): %s", p.Name, ads, startTime(p), p.Status.Message))
 	}
 	if p.Status.Reason == "Evicted" {
 		return Infra(ReasonEvicted, fmt.Errorf("pod %s evicted: %s", p.Name, p.Status.Message))
@@ -1010,7 +1010,11 @@ func (s *podSandbox) eventReason(ctx context.Context) error {
 		case "TaintManagerEviction":
 			return Infra(ReasonNodeLost, fmt.Errorf("pod %s deleted by the taint manager (event): %s", s.name, e.Message))
 		case "DeadlineExceeded":
-			return Infra(ReasonDeadline, fmt.Errorf("pod %s ended by the kubelet at its deadline (event): %s", s.name, e.Message))
+			d := "its deadline"
+			if s.deadline > 0 {
+				d = fmt.Sprintf("its deadline, %s after its container started", s.deadline)
+			}
+			return Infra(ReasonDeadline, fmt.Errorf("pod %s ended by the kubelet at %s (--pod-deadline; event): %s", s.name, d, e.Message))
 		case "Preempted", "Preempting":
 			return Infra(ReasonGone, fmt.Errorf("pod %s preempted (event): %s", s.name, e.Message))
 		}
