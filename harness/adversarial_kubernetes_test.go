@@ -36,8 +36,11 @@ func TestAdversarialKubernetes(t *testing.T) {
 	runID := fmt.Sprintf("test-hostile-%d", time.Now().UnixNano())
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	// Each pod ends by itself 3 minutes after its container started (a
+	// case takes its set-up and a 30 s test): should this test process be
+	// killed, the fork bomb's pod is not left running.
 	k, err := runtime.NewKubernetes(ctx, runtime.KubernetesOptions{Kubeconfig: kc, RunID: runID, Owner: "go-test",
-		PendingTimeout: 3 * time.Minute, MaxOutput: 8 << 20})
+		PendingTimeout: 3 * time.Minute, PodDeadline: 3 * time.Minute, MaxOutput: 8 << 20})
 	if err != nil {
 		citest.Missing(t, "local Kubernetes cluster not answering: %v", err)
 	}
