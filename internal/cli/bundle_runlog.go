@@ -79,7 +79,7 @@ func runInstanceLog(rec *harness.Record, versions []string, ran bool) []byte {
 	case rec.TestPatchApply != nil:
 		writeApply(&b, "Test patch", rec.TestPatchApply)
 	case rec.Test != nil && rec.Test.TestExitCode != nil:
-		line("Test patch: applied by the eval script (eval.sh).")
+		line("Test patch: left to the eval script (eval.sh), as SWE-bench's harness leaves it; polynfi applied none.")
 	}
 	if rec.ModelPatchApply != nil {
 		writeApply(&b, "Model patch", rec.ModelPatchApply)
