@@ -140,6 +140,14 @@ type KubernetesOptions struct {
 // minutes on a node whose CPUs are queued.
 const PodDeadlineAllowance = 10 * time.Minute
 
+// lifetimeSlack is how much longer than its deadline (counted from the
+// container's start) the main process of a pod's container lives: the
+// second bound of a pod, for a node whose kubelet is stopped (a frozen or
+// crashed kubelet enforces no deadline, but the container runtime still
+// reaps the main process, and the kernel then kills every process of the
+// container). Long enough that a live kubelet's deadline comes first.
+const lifetimeSlack = time.Minute
+
 // PodDeadlineFor is the default deadline of a pod whose test run has
 // timeout testTimeout (0: DefaultTimeout): testTimeout +
 // PodDeadlineAllowance, counted from the pod's container running (30 min
@@ -152,8 +160,8 @@ func PodDeadlineFor(testTimeout time.Duration) time.Duration {
 }
 
 // Kubernetes runs each sandbox as one Pod through the API server: the pod's
-// only container idles (sh, sleep) and commands run in it through the API's
-// exec, files move as tar streams over exec (as kubectl cp does). The
+// only container idles (sh, sleep; up to the pod's deadline, see PodFor)
+// and commands run in it through the API's exec, files move as tar streams over exec (as kubectl cp does). The
 // driver stays outside the cluster. One shared informer watches the pods
 // of this driver (LabelSession), so waiting for hundreds of pods costs one
 // watch. Images need /bin/sh, tar and timeout (coreutils). Safe for
@@ -165,6 +173,10 @@ type Kubernetes struct {
 	opts      KubernetesOptions
 	session   string
 	maxOutput int
+
+	// lifetimeSlack is how much longer than its deadline a container's
+	// main process lives (NewKubernetes: lifetimeSlack); tests shorten it.
+	lifetimeSlack time.Duration
 
 	mu       sync.Mutex
 	started  bool
@@ -246,7 +258,7 @@ func NewKubernetes(ctx context.Context, opts KubernetesOptions) (*Kubernetes, er
 		klog.SetLogger(logr.Discard())
 	})
 	k := &Kubernetes{cfg: cfg, cs: cs, ns: ns, opts: opts, session: randomSuffix(10),
-		maxOutput: opts.MaxOutput, waiters: map[string][]chan struct{}{}}
+		maxOutput: opts.MaxOutput, waiters: map[string][]chan struct{}{}, lifetimeSlack: lifetimeSlack}
 	if k.maxOutput <= 0 {
 		k.maxOutput = DefaultMaxOutput
 	}
@@ -476,7 +488,10 @@ func ceilSeconds(d time.Duration) int64 {
 // to run still has D. Once the container runs, Start lowers it to the
 // seconds since the pod was created + D (a deadline may be lowered, never
 // raised), so the pod ends at most D after its container started, with
-// or without the driver.
+// or without the driver. Its container's main process, which idles while
+// commands come through exec, ends D + 1 minute after the container
+// started, which ends every process of the container even on a node whose
+// kubelet no longer runs.
 func (k *Kubernetes) PodFor(spec Spec) (*corev1.Pod, []string, error) {
 	res, notes, err := k.resourcesFor(spec)
 	if err != nil {
@@ -534,9 +549,12 @@ func (k *Kubernetes) PodFor(spec Spec) (*corev1.Pod, []string, error) {
 				Image:           spec.Image,
 				ImagePullPolicy: k.opts.ImagePullPolicy,
 				// Idle until deleted or ended by the deadline (the
-				// kubelet then kills every process of the pod);
-				// commands come through exec.
-				Command:         []string{"/bin/sh", "-c", "trap 'exit 0' TERM INT; while :; do sleep 3600 & wait $!; done"},
+				// kubelet then kills every process of the pod), and
+				// at most lifetimeSlack longer: when this main
+				// process ends, the kernel kills every process of the
+				// container, kubelet or not. Commands come through
+				// exec.
+				Command:         []string{"/bin/sh", "-c", fmt.Sprintf("trap 'exit 0' TERM INT; sleep %d & wait $!", ceilSeconds(k.deadline(spec)+k.lifetimeSlack))},
 				WorkingDir:      spec.Workdir,
 				Env:             env,
 				Resources:       res,

@@ -187,7 +187,7 @@ func TestKubernetesSandbox(t *testing.T) {
 		t.Errorf("timeout: %v %+v after %s", err, res, time.Since(start))
 	}
 	res, _ = sb.Exec(ctx, Command{Script: `sleep 1; for c in /proc/[0-9]*/cmdline; do tr '\0' ' ' < $c; echo; done`})
-	if strings.Contains(string(res.Stdout), "sleep 60 ") || !strings.Contains(string(res.Stdout), "sleep 3600") {
+	if strings.Contains(string(res.Stdout), "sleep 60 ") || !strings.Contains(string(res.Stdout), "sleep 2460") {
 		t.Errorf("processes after the timeout:\n%s", res.Stdout)
 	}
 
@@ -219,13 +219,17 @@ func TestPodDeadlineFormula(t *testing.T) {
 		{Spec{Language: "java", Timeout: 90 * time.Second}, 0, 600 + 90 + 600},
 		{Spec{Timeout: 90 * time.Second}, 1500 * time.Millisecond, 600 + 2},
 	} {
-		k := &Kubernetes{opts: KubernetesOptions{RunID: "r", PendingTimeout: 10 * time.Minute, PodDeadline: tc.deadline}}
+		k := &Kubernetes{opts: KubernetesOptions{RunID: "r", PendingTimeout: 10 * time.Minute, PodDeadline: tc.deadline}, lifetimeSlack: lifetimeSlack}
 		pod, _, err := k.PodFor(tc.spec)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := pod.Spec.ActiveDeadlineSeconds; got == nil || *got != tc.want {
 			t.Errorf("%+v, --pod-deadline %s: activeDeadlineSeconds %v, want %d", tc.spec, tc.deadline, got, tc.want)
+		}
+		// the main process: the deadline (without the pending time) + 1 min
+		if cmd, want := strings.Join(pod.Spec.Containers[0].Command, " "), fmt.Sprintf("sleep %d &", tc.want-600+60); !strings.Contains(cmd, want) {
+			t.Errorf("%+v: main process %q, want %q", tc.spec, cmd, want)
 		}
 	}
 }
@@ -286,6 +290,57 @@ func TestKubernetesPodDeadline(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestKubernetesPodMainProcessBound: the container's main process ends by
+// itself (here 15 s after the container started, its slack shortened
+// below the kubelet's 60 s deadline, as if the kubelet had stopped
+// enforcing it), and with it every process of the container, the command
+// run through exec too: gone from the node (this machine).
+func TestKubernetesPodMainProcessBound(t *testing.T) {
+	k := newTestKube(t, testRunID(t), func(o *KubernetesOptions) { o.PodDeadline = time.Minute })
+	k.lifetimeSlack = -45 * time.Second
+	ctx := context.Background()
+	sb := startPod(t, k, Spec{Name: "bound", Image: k8sTestImage, Workdir: "/work"})
+	t0 := time.Now()
+	arg := fmt.Sprintf("600.%d", time.Now().UnixNano()%1e6)
+	res, err := sb.Exec(ctx, Command{Args: []string{"sleep", arg}, Timeout: 5 * time.Minute})
+	took := time.Since(t0)
+	t.Logf("exec ended %.1f s after the container ran: %v, %+v", took.Seconds(), err, res)
+	if InfraReason(err) != ReasonGone || took < 14*time.Second || took > 45*time.Second {
+		t.Errorf("exec under a main process bound to 15 s: %v (reason %q) after %s, want %s after about 15 s", err, InfraReason(err), took, ReasonGone)
+	}
+	for i := 0; ; i++ {
+		if !hostProcess("sleep\x00" + arg + "\x00") {
+			break
+		}
+		if i == 100 {
+			t.Fatalf("the command's process (sleep %s) still runs after its container's main process ended", arg)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	p, err := k.Client().CoreV1().Pods(k.Namespace()).Get(ctx, sb.Info().ID, metav1.GetOptions{})
+	if err != nil || len(p.Status.ContainerStatuses) != 1 || p.Status.ContainerStatuses[0].State.Terminated == nil || p.Status.Reason == "DeadlineExceeded" {
+		t.Errorf("pod after its main process ended: %v %+v", err, p.Status)
+	}
+}
+
+// hostProcess says whether a process of this machine has the command line
+// cmdline (NUL-separated, as /proc/PID/cmdline holds it). It reads the
+// command line (which waits on a thrashing process's memory map lock)
+// only of processes named (/proc/PID/comm) as cmdline's first word.
+func hostProcess(cmdline string) bool {
+	comm, _, _ := strings.Cut(cmdline, "\x00")
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		if c, err := os.ReadFile(filepath.Join("/proc", e.Name(), "comm")); err != nil || strings.TrimSpace(string(c)) != comm {
+			continue
+		}
+		if b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline")); err == nil && string(b) == cmdline {
+			return true
+		}
+	}
+	return false
 }
 
 func waitPodGone(t *testing.T, k *Kubernetes, name string) {
