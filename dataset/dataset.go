@@ -158,6 +158,40 @@ type Dataset struct {
 	Schema    Schema
 	Instances []Instance
 	Errors    []*RowError
+	// Unread has one entry per row that is not in Instances because it
+	// could not be read (a row with several bad fields is one entry; a
+	// duplicate of an earlier row's instance_id is not unread: its
+	// instance was read from that row), in file order.
+	Unread []UnreadRow
+}
+
+// UnreadRow is a data row that could not be read into an Instance: where
+// it is, what of it could still be read (for a report to count it in its
+// language and task category), and its errors. InstanceID is "" when the
+// row's instance_id could not be read or is not a valid id. LanguageRead
+// is true when the row was split into fields and its language field, if
+// it has one, is text: Language is then the row's language
+// (CanonicalLanguage; "" when the row has no language field, as
+// SWE-bench rows). TaskCategory and TaskCategoryRead likewise.
+type UnreadRow struct {
+	File             string
+	Row              int
+	Line             int
+	InstanceID       string
+	Language         string
+	LanguageRead     bool
+	TaskCategory     string
+	TaskCategoryRead bool
+	Errors           []*RowError
+}
+
+// Reason is the row's errors, each as RowError prints it, joined by "; ".
+func (u UnreadRow) Reason() string {
+	s := make([]string, len(u.Errors))
+	for i, e := range u.Errors {
+		s[i] = e.Error()
+	}
+	return strings.Join(s, "; ")
 }
 
 // NativeMode is the grading mode the dataset's own harness uses: "polybench"

@@ -287,13 +287,17 @@ func Load(path string) (*Dataset, error) {
 // met after the rows (recorded as an error on the row after them).
 func buildDataset(path string, f Format, rows []rawRow, err error) *Dataset {
 	d := &Dataset{Path: path, Format: f, Schema: detectSchema(rows)}
+	var fileErr *RowError
 	if err != nil {
-		d.Errors = append(d.Errors, &RowError{File: path, Row: len(rows) + 1, Err: err})
+		fileErr = &RowError{File: path, Row: len(rows) + 1, Err: err}
+		d.Errors = append(d.Errors, fileErr)
 	}
 	seen := map[string]int{}
 	for _, r := range rows {
 		if r.err != nil {
-			d.Errors = append(d.Errors, &RowError{File: path, Row: r.row, Line: r.line, Err: r.err})
+			re := &RowError{File: path, Row: r.row, Line: r.line, Err: r.err}
+			d.Errors = append(d.Errors, re)
+			d.Unread = append(d.Unread, UnreadRow{File: path, Row: r.row, Line: r.line, Errors: []*RowError{re}})
 			continue
 		}
 		in, ferrs := decodeInstance(r.fields)
@@ -302,6 +306,7 @@ func buildDataset(path string, f Format, rows []rawRow, err error) *Dataset {
 			d.Errors = append(d.Errors, &RowError{File: path, Row: r.row, Line: r.line, InstanceID: in.InstanceID, Field: fe.field, Err: fe.err})
 		}
 		if len(ferrs) > 0 {
+			d.Unread = append(d.Unread, unreadRow(path, r.row, r.line, in, r.fields, ferrs, d.Errors[len(d.Errors)-len(ferrs):]))
 			continue
 		}
 		if first, dup := seen[in.InstanceID]; dup {
@@ -312,7 +317,36 @@ func buildDataset(path string, f Format, rows []rawRow, err error) *Dataset {
 		seen[in.InstanceID] = r.row
 		d.Instances = append(d.Instances, in)
 	}
+	if fileErr != nil {
+		// The rest of the file could not be read: one unread row.
+		d.Unread = append(d.Unread, UnreadRow{File: path, Row: fileErr.Row, Errors: []*RowError{fileErr}})
+	}
 	return d
+}
+
+// unreadRow describes a row whose fields were read but did not decode
+// into an instance (ferrs, reported as errs): the instance id, language
+// and task category are kept when their own field had no error.
+func unreadRow(file string, row, line int, in Instance, fields map[string]any, ferrs []fieldError, errs []*RowError) UnreadRow {
+	bad := map[string]bool{}
+	for _, fe := range ferrs {
+		bad[fe.field] = true
+	}
+	ok := func(name string) bool {
+		_, n, _ := lookup(fields, name)
+		return !bad[n]
+	}
+	u := UnreadRow{File: file, Row: row, Line: line, Errors: errs}
+	if ok("instance_id") && checkInstanceID(in.InstanceID) == nil {
+		u.InstanceID = in.InstanceID
+	}
+	if ok("language") {
+		u.Language, u.LanguageRead = in.Language, true
+	}
+	if ok("task_category") {
+		u.TaskCategory, u.TaskCategoryRead = in.TaskCategory, true
+	}
+	return u
 }
 
 // Kind is what the rows of a dataset file describe.

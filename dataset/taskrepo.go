@@ -92,6 +92,11 @@ func LoadTaskRepo(dir string) (*Dataset, error) {
 			ferr.Row = row
 			ferr.InstanceID = name
 			d.Errors = append(d.Errors, ferr)
+			u := UnreadRow{File: ferr.File, Row: row, Errors: []*RowError{ferr}}
+			if checkInstanceID(name) == nil {
+				u.InstanceID = name
+			}
+			d.Unread = append(d.Unread, u)
 			continue
 		}
 		if _, ok := fields["instance_id"]; !ok {
@@ -103,6 +108,7 @@ func LoadTaskRepo(dir string) (*Dataset, error) {
 		if in.InstanceID != name && len(errs) == 0 {
 			errs = append(errs, fieldError{"instance_id", fmt.Errorf("%q differs from its directory name %q", in.InstanceID, name)})
 		}
+		first := len(d.Errors)
 		for _, fe := range errs {
 			file := taskYAML
 			switch fe.field {
@@ -117,10 +123,15 @@ func LoadTaskRepo(dir string) (*Dataset, error) {
 			d.Errors = append(d.Errors, &RowError{File: file, Row: row, InstanceID: name, Field: fe.field, Err: fe.err})
 		}
 		if len(errs) > 0 {
+			u := unreadRow(taskYAML, row, 0, in, fields, errs, d.Errors[first:])
+			if u.InstanceID == "" && checkInstanceID(name) == nil {
+				u.InstanceID = name
+			}
+			d.Unread = append(d.Unread, u)
 			continue
 		}
 		if first, dup := seen[in.InstanceID]; dup {
-			d.Errors = append(d.Errors, &RowError{File: taskYAML, Row: row, InstanceID: name, Field: "instance_id", Err: fmt.Errorf("duplicate of task %d", first)})
+			d.Errors = append(d.Errors, &RowError{File: taskYAML, Row: row, InstanceID: name, Field: "instance_id", Err: fmt.Errorf("%w of task %d", ErrDuplicate, first)})
 			continue
 		}
 		seen[in.InstanceID] = row

@@ -87,6 +87,14 @@ type Manifest struct {
 	UnreadableRows int `json:"unreadable_rows,omitempty"`
 	NotRunnable    int `json:"not_runnable_rows,omitempty"`
 	Rejected       int `json:"rejected_predictions,omitempty"`
+	// UnreadRows names each dataset row UnreadableRows and NotRunnable
+	// count (Kind RowUnreadable or RowNotRunnable), with its instance id,
+	// language and task category as far as they could be read, so that
+	// the report counts it in its groups; DuplicateRows each row whose
+	// instance_id an earlier row has (RowDuplicate: named, in no count).
+	// Runs written before these existed have the counts only.
+	UnreadRows    []DatasetRow `json:"unread_rows,omitempty"`
+	DuplicateRows []DatasetRow `json:"duplicate_rows,omitempty"`
 	// RejectedRows names each prediction row that could not be read (one
 	// entry per problem; Rejected counts the rows), IgnoredPredictions each
 	// prediction for an instance id the dataset does not have. Each eval
@@ -104,6 +112,50 @@ type Manifest struct {
 	// Regrades lists every `polynfi regrade --apply` that replaced verdicts
 	// of the run's records, oldest first: every report of the run says so.
 	Regrades []RegradeNote `json:"regrades,omitempty"`
+}
+
+// Kinds of DatasetRow.
+const (
+	RowUnreadable  = "unreadable"   // the row could not be read
+	RowNotRunnable = "not_runnable" // read, but it cannot run (what it lacks is the reason)
+	RowDuplicate   = "duplicate"    // its instance_id is an earlier row's: that row is kept, this one counted nowhere
+)
+
+// DatasetRow is a dataset row that was not evaluated: its file, 1-based
+// row (and line, where known), the instance id when it could be read (""
+// otherwise), the language and task category when they could be read
+// (LanguageUnknown / TaskCategoryUnknown when not; "" with Unknown false:
+// the dataset has no such field), its kind (RowUnreadable, RowNotRunnable
+// or RowDuplicate) and why.
+type DatasetRow struct {
+	Kind                string `json:"kind"`
+	File                string `json:"file"`
+	Row                 int    `json:"row"`
+	Line                int    `json:"line,omitempty"`
+	InstanceID          string `json:"instance_id,omitempty"`
+	Language            string `json:"language,omitempty"`
+	LanguageUnknown     bool   `json:"language_unknown,omitempty"`
+	TaskCategory        string `json:"task_category,omitempty"`
+	TaskCategoryUnknown bool   `json:"task_category_unknown,omitempty"`
+	Reason              string `json:"reason"`
+}
+
+// String is the row's reason, which names file, row and field (as
+// dataset.RowError prints them); for a row that cannot run, "FILE: row R
+// [ID]: REASON".
+func (r DatasetRow) String() string {
+	if r.Kind == RowNotRunnable {
+		re := dataset.RowError{File: r.File, Row: r.Row, Line: r.Line, InstanceID: r.InstanceID, Err: errors.New(r.Reason)}
+		return re.Error()
+	}
+	return r.Reason
+}
+
+// UnreadDatasetRow is the DatasetRow of a row dataset.Load could not read.
+func UnreadDatasetRow(u dataset.UnreadRow) DatasetRow {
+	return DatasetRow{Kind: RowUnreadable, File: u.File, Row: u.Row, Line: u.Line, InstanceID: u.InstanceID,
+		Language: u.Language, LanguageUnknown: !u.LanguageRead, TaskCategory: u.TaskCategory, TaskCategoryUnknown: !u.TaskCategoryRead,
+		Reason: u.Reason()}
 }
 
 // RegradeNote is one `polynfi regrade --apply` of a run: when, by which

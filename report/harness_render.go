@@ -69,6 +69,7 @@ func HarnessHeadline(r *Harness) []string {
 // harness run.
 func harnessInputLines(x *Extras) []string {
 	lines := InputLines(x.UnreadableRows, x.NotRunnable, x.InputErrors, x.RejectedRows, x.IgnoredPredictions)
+	lines = append(lines, DuplicateLines(x.DuplicateRows)...)
 	if n := len(x.UnreadableRecords); n > 0 {
 		lines = append(lines, fmt.Sprintf("%d record files could not be read (their units count as not evaluated; re-run eval to evaluate them again):", n))
 		for _, u := range x.UnreadableRecords {
@@ -103,7 +104,8 @@ func InputLines(unreadable, notRunnable int, inputErrors []string, rejected, ign
 	}
 	switch {
 	case unreadable+notRunnable > 0:
-		lines = append(lines, fmt.Sprintf("%d dataset rows could not be read and %d cannot run (each counts as unresolved, in every denominator):", unreadable, notRunnable))
+		lines = append(lines, fmt.Sprintf("%d dataset rows could not be read and %d cannot run (each counts as unresolved in every pass rate and in its "+
+			"language and task category total; in no retrieval mean, counted beside it as %s):", unreadable, notRunnable, UnreadColumn))
 		named(inputErrors)
 	case len(inputErrors) > 0:
 		lines = append(lines, "dataset input errors:")
@@ -123,6 +125,25 @@ func InputLines(unreadable, notRunnable int, inputErrors []string, rejected, ign
 	if len(ignored) > 0 {
 		lines = append(lines, fmt.Sprintf("%d predictions name instances not in the dataset (ignored, in no denominator):", len(ignored)))
 		named(rows(ignored))
+	}
+	return lines
+}
+
+// DuplicateLines are the headline's account of the dataset rows whose
+// instance_id an earlier row has, under their own heading: the first row
+// is evaluated and the duplicate counts nowhere (it is no unread row).
+// Each is named (at most MaxNamed); nil when there is none.
+func DuplicateLines(rows []harness.DatasetRow) []string {
+	if len(rows) == 0 {
+		return nil
+	}
+	lines := []string{fmt.Sprintf("%d duplicate dataset rows (first kept, counted once; the duplicates are in no denominator):", len(rows))}
+	for i, r := range rows {
+		if i == MaxNamed {
+			lines = append(lines, fmt.Sprintf("  ... and %d more (the JSON report lists them all)", len(rows)-MaxNamed))
+			break
+		}
+		lines = append(lines, "  "+r.String())
 	}
 	return lines
 }
@@ -205,6 +226,10 @@ func HarnessTables(r *Harness) []Table {
 		t := Table{ID: sec.id, Title: fmt.Sprintf("Pass rate by %s (%s grading)", sec.title, x.NativeMode),
 			Header: []string{sec.title, "resolved", "total", "rate", "95% CI", string(harness.ModePolyBench), string(harness.ModeSWEBench), string(harness.ModeStrict)}}
 		notEval := x.NotEvaluated > 0
+		unread := sec.title != "complexity class" && unreadUnits(x) > 0
+		if unread {
+			t.Header = append(t.Header, UnreadColumn)
+		}
 		if notEval {
 			t.Header = append(t.Header, "not evaluated")
 		}
@@ -212,6 +237,9 @@ func HarnessTables(r *Harness) []Table {
 			k := g.Resolved[x.NativeMode]
 			row := []string{g.Name, fmt.Sprint(k), fmt.Sprint(g.Total), percent(k, g.Total), ciPercent(g.CI),
 				fmt.Sprint(g.Resolved[harness.ModePolyBench]), fmt.Sprint(g.Resolved[harness.ModeSWEBench]), fmt.Sprint(g.Resolved[harness.ModeStrict])}
+			if unread {
+				row = append(row, fmt.Sprint(g.Unreadable))
+			}
 			if notEval {
 				row = append(row, fmt.Sprint(g.NotEvaluated))
 			}
@@ -220,8 +248,16 @@ func HarnessTables(r *Harness) []Table {
 		t.Notes = append(t.Notes, "95% CI: Wilson score interval of the rate (Wilson 1927). Totals count every evaluated unit of the evaluated set "+
 			"and every unit without a prediction (missing: not resolved); a unit the run did not evaluate (interrupted) is in no total "+
 			"and no rate, it is counted apart (not evaluated), and a group with nothing evaluated shows "+Dash+" and no bar.")
+		if unread {
+			t.Notes = append(t.Notes, fmt.Sprintf("Totals also count the %d units of dataset rows that could not be read or cannot run (%s: not resolved, each row once per model and run), "+
+				"in the group of the row's %s, or %s when that field could not be read: the totals add up to the headline's %d.",
+				unreadUnits(x), UnreadColumn, sec.title, GroupUnknown, x.Modes[x.NativeMode].Total))
+		}
 		if sec.title == "complexity class" {
 			t.Notes = append(t.Notes, "Units with retrieval metrics only; single_func units also count in func_only, single_class in class_only.")
+			if n := unreadUnits(x); n > 0 {
+				t.Notes = append(t.Notes, fmt.Sprintf("The %d units of dataset rows that could not be read or cannot run have no reference complexity class: in no row of this table.", n))
+			}
 			if sec.groups[len(sec.groups)-1].Name == ClassNotRecorded {
 				t.Notes = append(t.Notes, ClassNotRecorded+": not-evaluated units of a run written before polynfi recorded each instance's reference complexity class in the run's manifest.")
 			}
@@ -230,6 +266,7 @@ func HarnessTables(r *Harness) []Table {
 	}
 	if s := x.Retrieval; s != nil {
 		rt := RetrievalTablesCI(*s, x.RetrievalCI)
+		withUnreadColumn(rt, unreadUnits(x), groupUnread(x.ByLanguage), groupUnread(x.ByCategory))
 		if x.NotEvaluated > 0 {
 			// The units the run did not evaluate are in no mean: counted
 			// beside each group, as in the pass-rate tables.
@@ -278,6 +315,25 @@ func HarnessTables(r *Harness) []Table {
 		tables = append(tables, t)
 	}
 	return tables
+}
+
+// unreadUnits counts the units of dataset rows that could not be read or
+// cannot run: the units of x.UnreadRows, once per (model, run) pair.
+func unreadUnits(x *Extras) int {
+	n := 0
+	for _, g := range x.ByLanguage {
+		n += g.Unreadable
+	}
+	return n
+}
+
+// groupUnread maps each group's name to its Unreadable count.
+func groupUnread(gs []*Group) map[string]int {
+	out := map[string]int{}
+	for _, g := range gs {
+		out[g.Name] = g.Unreadable
+	}
+	return out
 }
 
 func groupNames(gs []retrieval.Group) []string {
@@ -369,6 +425,9 @@ func HarnessCharts(r *Harness, tables []Table) []BarChart {
 			ci.Lo, ci.Hi = 100*ci.Lo, 100*ci.Hi
 			c.Groups = append(c.Groups, g.Name)
 			note := fmt.Sprintf("n=%d", g.Total)
+			if g.Unreadable > 0 {
+				note += fmt.Sprintf(" (%d %s, not resolved)", g.Unreadable, UnreadColumn)
+			}
 			if g.NotEvaluated > 0 {
 				note += fmt.Sprintf(", %d not evaluated", g.NotEvaluated)
 			}
@@ -379,21 +438,27 @@ func HarnessCharts(r *Harness, tables []Table) []BarChart {
 		charts = append(charts, c)
 	}
 	if t, ok := byID[TableRetrievalLanguage]; ok && x.Retrieval != nil {
-		charts = append(charts, retrievalChart(*x.Retrieval, x.RetrievalCI, t))
+		charts = append(charts, retrievalChart(*x.Retrieval, x.RetrievalCI, t, groupUnread(x.ByLanguage)))
 	}
 	return charts
 }
 
 // retrievalChart draws the mean file and node F1 by language (with
-// bootstrap error bars) from the retrieval table t.
-func retrievalChart(s retrieval.Summary, cis map[string]F1Intervals, t Table) BarChart {
+// bootstrap error bars) from the retrieval table t; unread counts, per
+// language, the units of dataset rows that could not be read or cannot
+// run (in no mean, named in the group's note).
+func retrievalChart(s retrieval.Summary, cis map[string]F1Intervals, t Table, unread map[string]int) BarChart {
 	c := BarChart{ID: "chart-" + TableRetrievalLanguage, Title: "Mean retrieval F1 by language", Unit: "0–1"}
 	file, node := BarSeries{Name: "file F1"}, BarSeries{Name: "node F1"}
 	for i, g := range s.ByLanguage {
 		row := i + 1 // row 0 is "all"
 		ci := cis[g.Name]
 		c.Groups = append(c.Groups, g.Name)
-		c.GroupNotes = append(c.GroupNotes, fmt.Sprintf("files n=%d, nodes n=%d", g.File.N, g.Node.N))
+		note := fmt.Sprintf("files n=%d, nodes n=%d", g.File.N, g.Node.N)
+		if n := unread[g.Name]; n > 0 {
+			note += fmt.Sprintf(", %d %s (in no mean)", n, UnreadColumn)
+		}
+		c.GroupNotes = append(c.GroupNotes, note)
 		file.Bars = append(file.Bars, Bar{Value: g.File.F1, OK: g.File.N > 0, CI: ci.File, Text: t.Rows[row][4], Ref: CellRef{t.ID, row, 4}})
 		node.Bars = append(node.Bars, Bar{Value: g.Node.F1, OK: g.Node.N > 0, CI: ci.Node, Text: t.Rows[row][8], Ref: CellRef{t.ID, row, 8}})
 	}

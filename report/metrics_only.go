@@ -32,6 +32,12 @@ type MetricsOnly struct {
 	Rejected           int                     `json:"rejected_predictions"`
 	RejectedRows       []harness.PredictionRow `json:"rejected_rows,omitempty"`
 	IgnoredPredictions []harness.PredictionRow `json:"ignored_predictions,omitempty"`
+	// UnreadRows and DuplicateRows name the dataset rows as Extras does;
+	// UnreadUnits counts the units of UnreadRows (each row once per
+	// (model, run) pair): in no mean, counted beside each group.
+	UnreadRows    []harness.DatasetRow `json:"unread_rows,omitempty"`
+	DuplicateRows []harness.DatasetRow `json:"duplicate_rows,omitempty"`
+	UnreadUnits   int                  `json:"unread_units"`
 	// Version is the polynfi version that rendered the report (set by
 	// the caller), EvaluatedWith the versions that scored the run.
 	Version       string   `json:"polynfi_version,omitempty"`
@@ -52,6 +58,10 @@ func BuildMetricsOnly(m *harness.Manifest, ms []retrieval.InstanceMetrics) *Metr
 		r.RejectedRows, r.IgnoredPredictions = m.RejectedRows, m.IgnoredPredictions
 		r.Rejected = harness.CountRows(m.RejectedRows)
 		r.EvaluatedWith = m.PolynfiVersions
+		r.UnreadRows, r.DuplicateRows = unreadRows(m), m.DuplicateRows
+		all, byLang, byCat := unreadCounts(r.UnreadRows, pairsOf(m))
+		r.UnreadUnits = all
+		withUnreadGroups(&r.Summary, byLang, byCat)
 	}
 	return r
 }
@@ -67,10 +77,13 @@ func MetricsOnlyPage(r *MetricsOnly, title string, instances bool) Page {
 	lines := []string{fmt.Sprintf("dataset %s (%s), predictions %s, run %s: retrieval metrics only (%s), no test ran; %d units scored",
 		r.Dataset, r.DatasetSchema, r.Predictions, r.RunID, orDash(r.Retrieval), len(r.Instances))}
 	lines = append(lines, InputLines(r.UnreadableRows, r.NotRunnable, r.InputErrors, r.RejectedRows, r.IgnoredPredictions)...)
+	lines = append(lines, DuplicateLines(r.DuplicateRows)...)
 	tables := RetrievalTablesCI(r.Summary, r.RetrievalCI)
+	all, byLang, byCat := unreadCounts(r.UnreadRows, max(1, r.UnreadUnits/max(1, len(r.UnreadRows))))
+	withUnreadColumn(tables, all, byLang, byCat)
 	var charts []BarChart
 	if len(tables) > 0 && len(r.Instances) > 0 {
-		charts = append(charts, retrievalChart(r.Summary, r.RetrievalCI, tables[0]))
+		charts = append(charts, retrievalChart(r.Summary, r.RetrievalCI, tables[0], byLang))
 	}
 	if instances {
 		tables = append(tables, MetricsOnlyInstancesTable(r))

@@ -119,12 +119,16 @@ type ModeSummary struct {
 
 // Group is resolved counts of one language, task category or complexity
 // class. Total is the group's units in the evaluated set that were
-// evaluated or have no prediction (the denominator), NotEvaluated those
-// an interrupted run did not reach (in no denominator), Resolved is per
-// mode.
+// evaluated or have no prediction, and the units of its dataset rows that
+// could not be read or cannot run (the denominator; Unreadable counts
+// those, unresolved), NotEvaluated those an interrupted run did not reach
+// (in no denominator), Resolved is per mode. A row whose language or task
+// category could not be read counts in the group GroupUnknown; the totals
+// of a breakdown by language or task category add up to the headline's.
 type Group struct {
 	Name         string               `json:"name"`
 	Total        int                  `json:"total"`
+	Unreadable   int                  `json:"unreadable_rows"`
 	NotEvaluated int                  `json:"not_evaluated"`
 	Resolved     map[harness.Mode]int `json:"resolved"`
 	// CI is the 95% Wilson interval of the rate under the native mode.
@@ -240,6 +244,13 @@ type Extras struct {
 	// instances count as not submitted).
 	UnreadableRows int `json:"unreadable_rows"`
 	NotRunnable    int `json:"not_runnable_rows"`
+	// UnreadRows names each of those rows (kind "unreadable" or
+	// "not_runnable", with its instance id, language and task category
+	// where they could be read: the groups it counts in), DuplicateRows
+	// each row whose instance_id an earlier row has (kind "duplicate"):
+	// the first row is kept and the duplicate counts nowhere.
+	UnreadRows    []harness.DatasetRow `json:"unread_rows,omitempty"`
+	DuplicateRows []harness.DatasetRow `json:"duplicate_rows,omitempty"`
 	// Rejected counts the prediction rows that could not be read
 	// (RejectedRows names each problem): they were not evaluated, and an
 	// instance of the dataset left without a prediction counts as missing
@@ -479,11 +490,13 @@ func BuildHarness(in HarnessInput) *Harness {
 	x.InputErrors = m.InputErrors
 	x.UnreadableRows, x.NotRunnable, x.Rejected = m.UnreadableRows, m.NotRunnable, m.Rejected
 	x.RejectedRows, x.IgnoredPredictions = m.RejectedRows, m.IgnoredPredictions
+	unread := unreadRows(m)
+	x.UnreadRows, x.DuplicateRows = unread, m.DuplicateRows
 	for _, md := range harness.Modes {
 		// Rows that could not be read or run stay in the denominator: a
 		// summary never drops what it could not evaluate.
-		x.Modes[md].Total += (m.UnreadableRows + m.NotRunnable) * len(pairs)
-		if n := (m.UnreadableRows + m.NotRunnable) * len(pairs); n > 0 {
+		if n := len(unread) * len(pairs); n > 0 {
+			x.Modes[md].Total += n
 			x.Modes[md].Statuses[StatusUnreadable] += n
 		}
 	}
@@ -535,6 +548,15 @@ func BuildHarness(in HarnessInput) *Harness {
 		pb.NodeRetrieval = append(pb.NodeRetrieval, e)
 	}
 
+	// The same rows count in their language and task category groups
+	// (GroupUnknown when those could not be read), once per pair.
+	for _, ur := range unread {
+		l, c := unreadGroups(ur)
+		for _, g := range []*Group{group(byLang, l), group(byCat, c)} {
+			g.Total += len(pairs)
+			g.Unreadable += len(pairs)
+		}
+	}
 	for _, inst := range m.Instances {
 		for _, p := range pairs {
 			id := label(inst.InstanceID, p)

@@ -184,13 +184,59 @@ type evalInputs struct {
 	ds                                *dataset.Dataset
 	instances                         []dataset.Instance
 	jobs                              []harness.Job
-	// inputErrors name the dataset rows not read or not runnable;
-	// rejectedRows the prediction rows not read, ignored the predictions
-	// naming an instance id the dataset does not have (in no denominator).
-	inputErrors           []string
-	rejectedRows, ignored []harness.PredictionRow
-	predFiles             []string
-	predName              string
+	// inputErrors name the dataset rows not read or not runnable (not the
+	// duplicates); unreadRows are those rows one by one (instance id,
+	// language and task category where readable), duplicates the rows
+	// whose instance_id an earlier row has; rejectedRows the prediction
+	// rows not read, ignored the predictions naming an instance id the
+	// dataset does not have or whose row could not be read or cannot run
+	// (in no denominator as predictions).
+	inputErrors            []string
+	unreadRows, duplicates []harness.DatasetRow
+	rejectedRows, ignored  []harness.PredictionRow
+	predFiles              []string
+	predName               string
+	unused                 unusedPredictions
+}
+
+// unusedPredictions counts, by why, the predictions of an eval call that
+// name nothing it evaluates: the exit-3 message of the instance and the
+// SWE-NFI eval alike, in every mode.
+type unusedPredictions struct {
+	rejected    int  // prediction rows that could not be read
+	unknown     int  // predictions naming an id the dataset does not have
+	unreadable  int  // naming an instance whose dataset row could not be read
+	notRunnable int  // naming an instance that cannot run
+	filtered    int  // naming an instance of the dataset outside --instance-ids
+	instanceIDs bool // --instance-ids was given
+	inputErrors int  // dataset rows not read or not runnable
+}
+
+// nothingEvaluated is the error (exit 3) of an eval in which no
+// prediction names a unit it can evaluate: "nothing could be evaluated:
+// no valid prediction for a(n) NOUN of DS in PREDS (R prediction rows
+// rejected, U predictions for NOUNs not in the dataset[, W predictions
+// for NOUNs whose dataset row could not be read][, C predictions for
+// NOUNs that cannot run][, F predictions for NOUNs outside
+// --instance-ids], E dataset input errors)"; the bracketed counts appear
+// when not 0 (the last one whenever --instance-ids was given).
+func (u unusedPredictions) nothingEvaluated(noun, ds, preds string) error {
+	parts := []string{fmt.Sprintf("%d prediction rows rejected", u.rejected), fmt.Sprintf("%d predictions for %ss not in the dataset", u.unknown, noun)}
+	if u.unreadable > 0 {
+		parts = append(parts, fmt.Sprintf("%d predictions for %ss whose dataset row could not be read", u.unreadable, noun))
+	}
+	if u.notRunnable > 0 {
+		parts = append(parts, fmt.Sprintf("%d predictions for %ss that cannot run", u.notRunnable, noun))
+	}
+	if u.instanceIDs {
+		parts = append(parts, fmt.Sprintf("%d predictions for %ss outside --instance-ids", u.filtered, noun))
+	}
+	parts = append(parts, fmt.Sprintf("%d dataset input errors", u.inputErrors))
+	article := "a"
+	if strings.ContainsRune("aeiou", rune(noun[0])) {
+		article = "an"
+	}
+	return fmt.Errorf("nothing could be evaluated: no valid prediction for %s %s of %s in %s (%s)", article, noun, ds, preds, strings.Join(parts, ", "))
 }
 
 func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
@@ -199,28 +245,39 @@ func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
 		return nil, fmt.Errorf("load dataset: %w", err)
 	}
 	in := &evalInputs{ds: ds}
+	in.unused.instanceIDs = len(o.instanceIDs) > 0
 	for _, re := range ds.Errors {
+		if errors.Is(re.Err, dataset.ErrDuplicate) {
+			// A duplicate is no unread row: its instance was read from
+			// the first row, and counts once.
+			fmt.Fprintf(e.stderr, "polynfi: skipping duplicate row (the first row of the instance is kept): %v\n", re)
+			in.duplicates = append(in.duplicates, harness.DatasetRow{Kind: harness.RowDuplicate, File: re.File, Row: re.Row, Line: re.Line,
+				InstanceID: re.InstanceID, Reason: re.Error()})
+			continue
+		}
 		fmt.Fprintf(e.stderr, "polynfi: skipping row: %v\n", re)
 		in.inputErrors = append(in.inputErrors, re.Error())
 	}
-	// Unreadable rows count once each in every denominator: a row with
-	// several bad fields is one row, and a duplicate of an instance read
-	// from an earlier row is named, not counted again.
-	badRow := map[int]bool{}
+	// Unreadable rows count once each in every denominator (ds.Unread: a
+	// row with several bad fields is one row), in the groups of the
+	// language and task category they give when those could be read.
 	unreadableID := map[string]string{}
-	for _, re := range ds.Errors {
-		if errors.Is(re.Err, dataset.ErrDuplicate) {
-			continue
-		}
-		badRow[re.Row] = true
-		if re.InstanceID != "" && unreadableID[re.InstanceID] == "" {
-			unreadableID[re.InstanceID] = re.Error()
+	for _, u := range ds.Unread {
+		if u.InstanceID != "" && unreadableID[u.InstanceID] == "" {
+			unreadableID[u.InstanceID] = u.Reason()
 		}
 	}
 	if len(o.instanceIDs) == 0 {
-		in.unreadable = len(badRow)
+		in.unreadable = len(ds.Unread)
+		for _, u := range ds.Unread {
+			in.unreadRows = append(in.unreadRows, harness.UnreadDatasetRow(u))
+		}
 	}
 	in.instances = ds.Instances
+	inDataset := map[string]bool{}
+	for _, x := range ds.Instances {
+		inDataset[x.InstanceID] = true
+	}
 	if len(o.instanceIDs) > 0 {
 		byID := map[string]dataset.Instance{}
 		for _, x := range ds.Instances {
@@ -237,6 +294,10 @@ func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
 	}
 	if len(in.instances) == 0 {
 		return nil, fmt.Errorf("%s: no valid instance to evaluate", o.dataset)
+	}
+	selected := map[string]dataset.Instance{}
+	for _, x := range in.instances {
+		selected[x.InstanceID] = x
 	}
 	// Rows that cannot run at all are reported once, here, with a count and
 	// what they lack, rather than as one error record per instance.
@@ -257,6 +318,7 @@ func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
 			unrunnable, runnable = append(unrunnable, need), local
 		}
 	}
+	unrunnableWhy := map[string]string{}
 	if len(unrunnable) > 0 {
 		msg := fmt.Sprintf("%s: %s", o.dataset, dataset.DescribeUnrunnable(unrunnable, len(in.instances)))
 		if len(runnable) == 0 {
@@ -264,9 +326,20 @@ func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
 		}
 		fmt.Fprintf(e.stderr, "polynfi: %s: not evaluated\n", msg)
 		in.inputErrors = append(in.inputErrors, msg)
-		in.notRunnable = len(unrunnable)
+		// One row per instance (not per problem): each counts in every
+		// denominator and in its groups.
+		for _, g := range unrunnable {
+			for _, id := range g.InstanceIDs {
+				x := selected[id]
+				unrunnableWhy[id] = g.Problem
+				in.unreadRows = append(in.unreadRows, harness.DatasetRow{Kind: harness.RowNotRunnable, File: ds.Path, Row: x.Row, InstanceID: id,
+					Language: x.Language, TaskCategory: x.TaskCategory, Reason: "cannot run: " + g.Problem})
+				in.notRunnable++
+			}
+		}
 		in.instances = runnable
 	}
+	in.unused.inputErrors = len(in.inputErrors)
 	var preds []dataset.Prediction
 	if len(o.predictions) == 1 && o.predictions[0] == "gold" {
 		preds = dataset.Gold(in.instances)
@@ -288,41 +361,53 @@ func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
 		in.predFiles = o.predictions
 		in.rejected = harness.CountRows(in.rejectedRows)
 	}
+	in.unused.rejected = in.rejected
 	idx := map[string]int{}
 	for i, x := range in.instances {
 		idx[x.InstanceID] = i
 	}
 	for _, p := range preds {
-		i, ok := idx[p.InstanceID]
-		if !ok {
-			if len(o.instanceIDs) == 0 {
-				if _, ok := unreadableID[p.InstanceID]; ok {
-					fmt.Fprintf(e.stderr, "polynfi: %s: row %d: the dataset row of instance %q could not be read: prediction not evaluated\n", p.File, p.Row, p.InstanceID)
-				} else {
-					fmt.Fprintf(e.stderr, "polynfi: %s: row %d: instance_id %q is not in the dataset %s: prediction ignored\n", p.File, p.Row, p.InstanceID, o.dataset)
-				}
-				reason := "not an instance of the dataset " + o.dataset
-				if why, ok := unreadableID[p.InstanceID]; ok {
-					// The instance is the dataset's, its row could not be read:
-					// it counts as unresolved with that row.
-					reason = "the dataset row of this instance could not be read (" + why + "): not evaluated, counted as unresolved with that row"
-				}
-				in.ignored = append(in.ignored, harness.PredictionRow{File: p.File, Row: p.Row, Line: p.Line, InstanceID: p.InstanceID,
-					Model: p.ModelNameOrPath, Field: "instance_id", Reason: reason})
-			}
+		if i, ok := idx[p.InstanceID]; ok {
+			in.jobs = append(in.jobs, harness.Job{Instance: in.instances[i], Prediction: p})
 			continue
 		}
-		in.jobs = append(in.jobs, harness.Job{Instance: in.instances[i], Prediction: p})
+		// Not evaluated: say why, by file and row.
+		var reason string
+		why, unread := unreadableID[p.InstanceID]
+		switch {
+		case unread:
+			// The instance is the dataset's, its row could not be read: it
+			// counts as unresolved with that row.
+			in.unused.unreadable++
+			fmt.Fprintf(e.stderr, "polynfi: %s: row %d: the dataset row of instance %q could not be read: prediction not evaluated\n", p.File, p.Row, p.InstanceID)
+			reason = "the dataset row of this instance could not be read (" + why + "): not evaluated, counted as unresolved with that row"
+		case !inDataset[p.InstanceID]:
+			in.unused.unknown++
+			fmt.Fprintf(e.stderr, "polynfi: %s: row %d: instance_id %q is not in the dataset %s: prediction ignored\n", p.File, p.Row, p.InstanceID, o.dataset)
+			reason = "not an instance of the dataset " + o.dataset
+		case unrunnableWhy[p.InstanceID] != "":
+			in.unused.notRunnable++
+			fmt.Fprintf(e.stderr, "polynfi: %s: row %d: instance %q cannot run (%s): prediction not evaluated\n", p.File, p.Row, p.InstanceID, unrunnableWhy[p.InstanceID])
+			reason = "the instance cannot run (" + unrunnableWhy[p.InstanceID] + "): not evaluated, counted as unresolved with its row"
+		default:
+			// An instance of the dataset this call does not evaluate
+			// (--instance-ids): deliberately left out, not named per row.
+			in.unused.filtered++
+			continue
+		}
+		if len(o.instanceIDs) == 0 {
+			in.ignored = append(in.ignored, harness.PredictionRow{File: p.File, Row: p.Row, Line: p.Line, InstanceID: p.InstanceID,
+				Model: p.ModelNameOrPath, Field: "instance_id", Reason: reason})
+		}
 	}
 	return in, nil
 }
 
 // nothingEvaluated is the error (exit 3) of an eval, full or
 // --metrics-only alike, in which no prediction names an instance it can
-// evaluate: one message, counting what was not used.
+// evaluate: one message, counting what was not used and why.
 func (in *evalInputs) nothingEvaluated(ds string) error {
-	return fmt.Errorf("nothing could be evaluated: no valid prediction for an instance of %s in %s (%d prediction rows rejected, %d predictions for instances not in the dataset, %d dataset input errors)",
-		ds, in.predName, in.rejected, len(in.ignored), len(in.inputErrors))
+	return in.unused.nothingEvaluated("instance", ds, in.predName)
 }
 
 func runInstanceEval(e *env, o evalOptions) error {
@@ -624,7 +709,8 @@ func runMetricsOnly(e *env, o evalOptions, in *evalInputs, ropts *retrieval.Opti
 	}
 	man := &harness.Manifest{Kind: harness.KindMetricsOnly, RunID: o.runID, Dataset: in.ds.Path, DatasetSchema: string(in.ds.Schema), DatasetSHA256: harness.DatasetDigest(o.dataset),
 		Predictions: in.predName, Retrieval: o.retrieval, InputErrors: in.inputErrors, Complete: len(errs) == 0, Finished: time.Now().UTC(),
-		UnreadableRows: in.unreadable, NotRunnable: in.notRunnable, Rejected: in.rejected, RejectedRows: in.rejectedRows, IgnoredPredictions: in.ignored}
+		UnreadableRows: in.unreadable, NotRunnable: in.notRunnable, Rejected: in.rejected, RejectedRows: in.rejectedRows, IgnoredPredictions: in.ignored,
+		UnreadRows: in.unreadRows, DuplicateRows: in.duplicates, Units: metricsOnlyUnits(jobs)}
 	man.NoteVersion(polynfiVersion())
 	// The same numbers, intervals and input lines as `polynfi report` of
 	// the run directory (report.BuildMetricsOnly).
@@ -650,6 +736,17 @@ func runMetricsOnly(e *env, o evalOptions, in *evalInputs, ropts *retrieval.Opti
 		return err
 	}
 	return errors.Join(errs...)
+}
+
+// metricsOnlyUnits are the manifest units of a --metrics-only run's jobs
+// (a missing prediction's empty one included): the report counts each
+// unreadable dataset row once per (model, run) pair of them.
+func metricsOnlyUnits(jobs []harness.Job) []harness.ManifestUnit {
+	units := make([]harness.ManifestUnit, len(jobs))
+	for i, j := range jobs {
+		units[i] = harness.ManifestUnit{Key: j.Key(), Empty: j.Prediction.Empty()}
+	}
+	return units
 }
 
 // metricsOnlyJobs returns the jobs of a --metrics-only run: every
@@ -701,6 +798,7 @@ func startManifest(e *env, o evalOptions, in *evalInputs, h *harness.Harness, mo
 	man.DatasetSHA256 = harness.DatasetDigest(o.dataset)
 	man.NativeMode, man.Workers, man.InputErrors, man.Started = mode, o.workers, in.inputErrors, start.UTC()
 	man.UnreadableRows, man.NotRunnable = in.unreadable, in.notRunnable
+	man.UnreadRows, man.DuplicateRows = in.unreadRows, in.duplicates
 	man.RejectedRows = harness.MergePredictionRows(man.RejectedRows, in.rejectedRows, in.predFiles)
 	if len(o.instanceIDs) == 0 {
 		man.IgnoredPredictions = harness.MergePredictionRows(man.IgnoredPredictions, in.ignored, in.predFiles)
