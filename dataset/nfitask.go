@@ -179,7 +179,7 @@ func LoadNFITasks(file string) (*NFITasks, error) {
 		t.Row = rowNum
 		ferrs = append(ferrs, t.Validate()...)
 		if prev, dup := seen[t.InstanceID]; dup && t.InstanceID != "" {
-			ferrs = append(ferrs, fieldError{field: "instance_id", err: fmt.Errorf("duplicate of row %d", prev)})
+			ferrs = append(ferrs, fieldError{field: "instance_id", err: fmt.Errorf("%w of row %d", ErrDuplicate, prev)})
 		}
 		if len(ferrs) > 0 {
 			for _, fe := range ferrs {

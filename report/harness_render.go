@@ -426,7 +426,7 @@ func HarnessCharts(r *Harness, tables []Table) []BarChart {
 			c.Groups = append(c.Groups, g.Name)
 			note := fmt.Sprintf("n=%d", g.Total)
 			if g.Unreadable > 0 {
-				note += fmt.Sprintf(" (%d %s, not resolved)", g.Unreadable, UnreadColumn)
+				note += fmt.Sprintf(", %d unreadable", g.Unreadable)
 			}
 			if g.NotEvaluated > 0 {
 				note += fmt.Sprintf(", %d not evaluated", g.NotEvaluated)
@@ -456,7 +456,7 @@ func retrievalChart(s retrieval.Summary, cis map[string]F1Intervals, t Table, un
 		c.Groups = append(c.Groups, g.Name)
 		note := fmt.Sprintf("files n=%d, nodes n=%d", g.File.N, g.Node.N)
 		if n := unread[g.Name]; n > 0 {
-			note += fmt.Sprintf(", %d %s (in no mean)", n, UnreadColumn)
+			note += fmt.Sprintf(", %d unreadable", n)
 		}
 		c.GroupNotes = append(c.GroupNotes, note)
 		file.Bars = append(file.Bars, Bar{Value: g.File.F1, OK: g.File.N > 0, CI: ci.File, Text: t.Rows[row][4], Ref: CellRef{t.ID, row, 4}})

@@ -49,13 +49,29 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 	// Rows that could not be read and prediction rows that were rejected
 	// are kept in the manifest, so that every report names them.
 	var inputErrors []string
+	var duplicates []harness.DatasetRow
+	// A row whose only problem is that an earlier row has its
+	// instance_id is a duplicate (the first row is kept), not a row that
+	// could not be read.
+	rowErrs := map[int][]*dataset.RowError{}
 	for _, re := range ts.Errors {
-		fmt.Fprintf(e.stderr, "polynfi: skipping task: %v\n", re)
-		inputErrors = append(inputErrors, re.Error())
+		rowErrs[re.Row] = append(rowErrs[re.Row], re)
 	}
 	badRows := map[int]bool{} // one error per field: count rows once
+	unreadableTask := map[string]string{}
 	for _, re := range ts.Errors {
+		if es := rowErrs[re.Row]; len(es) == 1 && errors.Is(re.Err, dataset.ErrDuplicate) {
+			fmt.Fprintf(e.stderr, "polynfi: skipping duplicate task row (the first row of the task is kept): %v\n", re)
+			duplicates = append(duplicates, harness.DatasetRow{Kind: harness.RowDuplicate, File: re.File, Row: re.Row, Line: re.Line,
+				InstanceID: re.InstanceID, Reason: re.Error()})
+			continue
+		}
+		fmt.Fprintf(e.stderr, "polynfi: skipping task: %v\n", re)
+		inputErrors = append(inputErrors, re.Error())
 		badRows[re.Row] = true
+		if re.InstanceID != "" && unreadableTask[re.InstanceID] == "" {
+			unreadableTask[re.InstanceID] = re.Error()
+		}
 	}
 	unreadableRows := len(badRows)
 	rejected := 0
@@ -66,6 +82,11 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 	known := map[string]bool{}
 	for _, tk := range ts.Tasks {
 		known[tk.InstanceID] = true
+	}
+	for id := range unreadableTask {
+		if known[id] {
+			delete(unreadableTask, id) // read from another row
+		}
 	}
 	var preds []dataset.Prediction
 	if len(o.predictions) == 1 && o.predictions[0] == "gold" {
@@ -91,7 +112,11 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 			// here by file and row (the suite skips it, and would only say
 			// model/instance/run).
 			for _, pr := range ps.Predictions {
-				if !known[pr.InstanceID] {
+				switch {
+				case unreadableTask[pr.InstanceID] != "":
+					fmt.Fprintf(e.stderr, "polynfi: %s: row %d: the task row of %q (model %s, run %d) could not be read: prediction not evaluated\n",
+						p, pr.Row, pr.InstanceID, pr.ModelNameOrPath, pr.Run)
+				case !known[pr.InstanceID]:
 					fmt.Fprintf(e.stderr, "polynfi: %s: row %d: instance_id %q (model %s, run %d) is not a task of %s: prediction ignored\n",
 						p, pr.Row, pr.InstanceID, pr.ModelNameOrPath, pr.Run, o.dataset)
 				}
@@ -106,18 +131,22 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 		for _, id := range o.instanceIDs {
 			only[id] = true
 		}
-		n, unknown := 0, 0
+		n := 0
+		u := unusedPredictions{rejected: rejected, instanceIDs: len(only) > 0, inputErrors: len(inputErrors)}
 		for _, pr := range preds {
 			switch {
+			case unreadableTask[pr.InstanceID] != "":
+				u.unreadable++
 			case !known[pr.InstanceID]:
-				unknown++
+				u.unknown++
 			case len(only) == 0 || only[pr.InstanceID]:
 				n++
+			default:
+				u.filtered++
 			}
 		}
 		if n == 0 {
-			return fmt.Errorf("nothing could be evaluated: no valid prediction for a task of %s in %s (%d prediction rows rejected, %d predictions for tasks not in the dataset)",
-				o.dataset, strings.Join(o.predictions, ", "), rejected, unknown)
+			return u.nothingEvaluated("task", o.dataset, strings.Join(o.predictions, ","))
 		}
 	}
 	cat, err := catalog.Get(o.catalog)
@@ -175,6 +204,7 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 	man.DatasetSHA256 = harness.DatasetDigest(o.dataset)
 	man.NoteVersion(polynfiVersion())
 	man.InputErrors, man.UnreadableRows, man.Rejected = inputErrors, unreadableRows, rejected
+	man.DuplicateRows = duplicates
 	{
 		// Predictions for tasks the dataset does not have: ignored (in no
 		// table), named in every report format.
@@ -187,8 +217,12 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 		}
 		for _, p := range preds {
 			if !known[p.InstanceID] && (len(only) == 0 || only[p.InstanceID]) {
+				reason := "not a task of the dataset " + o.dataset
+				if why := unreadableTask[p.InstanceID]; why != "" {
+					reason = "the task row of this task could not be read (" + why + "): not evaluated"
+				}
 				ignored = append(ignored, harness.PredictionRow{File: p.File, Row: p.Row, Line: p.Line, InstanceID: p.InstanceID, Model: p.ModelNameOrPath,
-					Field: "instance_id", Reason: "not a task of the dataset " + o.dataset})
+					Field: "instance_id", Reason: reason})
 			}
 		}
 		man.RejectedRows, man.IgnoredPredictions = rejectedRows, ignored

@@ -54,6 +54,10 @@ type nfiReportJSON struct {
 	UnreadableRows      int      `json:"unreadable_rows"`
 	RejectedPredictions int      `json:"rejected_predictions"`
 	InputErrors         []string `json:"input_errors,omitempty"`
+	// DuplicateRows names each task row whose instance_id an earlier row
+	// has (kind "duplicate": the first row is kept), apart from the rows
+	// that could not be read.
+	DuplicateRows []harness.DatasetRow `json:"duplicate_rows,omitempty"`
 	// RejectedRows names the rejected prediction rows one by one (file,
 	// row, line, instance id, field, reason); IgnoredPredictions the
 	// predictions for tasks the dataset does not have (in no table).
@@ -69,6 +73,7 @@ type nfiReportJSON struct {
 // rows that could not be read (at most 20 named), nil when there are none.
 func (rep nfiReportJSON) inputLines() []string {
 	lines := rep.inputErrorLines()
+	lines = append(lines, report.DuplicateLines(rep.DuplicateRows)...)
 	if len(rep.IgnoredPredictions) > 0 {
 		lines = append(lines, fmt.Sprintf("%d predictions name tasks not in the dataset (ignored, in no table):", len(rep.IgnoredPredictions)))
 		for i, p := range rep.IgnoredPredictions {
@@ -140,6 +145,7 @@ func buildNFIReport(dir string, records []nfisuite.Record, catalog string) nfiRe
 		out.EvaluatedWith = m.PolynfiVersions
 		out.UnreadableRows, out.RejectedPredictions, out.InputErrors = m.UnreadableRows, m.Rejected, m.InputErrors
 		out.RejectedRows, out.IgnoredPredictions = m.RejectedRows, m.IgnoredPredictions
+		out.DuplicateRows = m.DuplicateRows
 	}
 	var units []report.NFIUnit
 	if m, ok, err := harness.ReadManifest(dir); err == nil && ok {

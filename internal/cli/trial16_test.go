@@ -400,12 +400,14 @@ func TestUnreadableRowsCountedOnceAndNamed(t *testing.T) {
 		t.Errorf("unreadable rows %d, native total %d; want 1 unreadable row (the duplicate named, not counted; two bad fields are one row) and 3 units for 3 distinct ids",
 			x.UnreadableRows, x.Modes[x.NativeMode].Total)
 	}
+	// The duplicate is named under its own heading (duplicate_rows), not
+	// among the rows that could not be read.
 	dup := false
-	for _, e := range x.InputErrors {
-		dup = dup || strings.Contains(e, "duplicate of row 1")
+	for _, d := range x.DuplicateRows {
+		dup = dup || strings.Contains(d.Reason, "duplicate of row 1")
 	}
 	if !dup {
-		t.Errorf("the duplicate row is not named: %v", x.InputErrors)
+		t.Errorf("the duplicate row is not named: %v", x.DuplicateRows)
 	}
 	found := false
 	for _, p := range x.IgnoredPredictions {
