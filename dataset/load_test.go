@@ -265,3 +265,39 @@ func FuzzDecodeCSVRow(f *testing.F) {
 		}
 	})
 }
+
+// Dataset.Unread has one entry per row left out of Instances, except a
+// duplicate (its instance was read from the first row), with the instance
+// id, language and task category where their own field could be read.
+func TestLoadUnreadRows(t *testing.T) {
+	t.Parallel()
+	p := writeFile(t, "d.jsonl", strings.Join([]string{
+		`{"instance_id": "a__b-1", "repo": "a/b", "base_commit": "c1", "F2P": "['x']", "language": "py", "task_category": "Bug Fix"}`,
+		`{"instance_id": "a__b-2", "repo": "a/b", "base_commit": "c2", "F2P": "['x", "P2P": "['y", "language": "java", "task_category": "Feature"}`,
+		`{"instance_id": "a__b-1", "repo": "a/b", "base_commit": "c1", "F2P": "['x']"}`,
+		`{"instance_id": "../evil", "repo": "a/b", "base_commit": "c2", "F2P": "['x']", "language": ["Go"]}`,
+		`{"instance_id": "a__b-4", "repo": "a/b", "base_commit": "c4", "F2P": "['x']"`,
+	}, "\n"))
+	d, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		Row               int
+		ID, Lang, Cat     string
+		LangRead, CatRead bool
+		Errors            int
+	}
+	var got []row
+	for _, u := range d.Unread {
+		got = append(got, row{u.Row, u.InstanceID, u.Language, u.TaskCategory, u.LanguageRead, u.TaskCategoryRead, len(u.Errors)})
+	}
+	want := []row{
+		{2, "a__b-2", "Java", "Feature", true, true, 2}, // two bad fields, one row
+		{4, "", "", "", false, true, 2},                 // bad id and language; no task_category field
+		{5, "", "", "", false, false, 1},                // not JSON: nothing read
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("unread rows (-want +got):\n%s", diff)
+	}
+}

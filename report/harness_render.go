@@ -56,9 +56,13 @@ func HarnessHeadline(r *Harness) []string {
 	if len(others) > 0 {
 		lines = append(lines, "other modes: "+strings.Join(others, ", "))
 	}
-	lines = append(lines, fmt.Sprintf("submitted %d, completed %d, empty patch %d, error %d, incomplete %d (no prediction %d, not evaluated %d), infra failure %d",
-		r.SubmittedInstances, r.CompletedInstances, r.EmptyPatchInstances, r.ErrorInstances, len(r.IncompleteIDs),
-		len(r.IncompleteIDs)-x.NotEvaluated, x.NotEvaluated, r.InfraFailureInstances))
+	outcomes := fmt.Sprintf("of the %d units of the evaluated set (instances × runs): submitted %d, completed %d, empty patch %d, error %d, incomplete %d (no prediction %d, not evaluated %d), infra failure %d",
+		r.TotalInstances, r.SubmittedInstances, r.CompletedInstances, r.EmptyPatchInstances, r.ErrorInstances, len(r.IncompleteIDs),
+		len(r.IncompleteIDs)-x.NotEvaluated, x.NotEvaluated, r.InfraFailureInstances)
+	if n := unreadUnits(x); n > 0 {
+		outcomes += fmt.Sprintf("; the %d units of dataset rows that could not be read or cannot run are in none of these", n)
+	}
+	lines = append(lines, outcomes)
 	if x.Model == "" {
 		lines = append(lines, harnessInputLines(x)...)
 	}
@@ -438,27 +442,21 @@ func HarnessCharts(r *Harness, tables []Table) []BarChart {
 		charts = append(charts, c)
 	}
 	if t, ok := byID[TableRetrievalLanguage]; ok && x.Retrieval != nil {
-		charts = append(charts, retrievalChart(*x.Retrieval, x.RetrievalCI, t, groupUnread(x.ByLanguage)))
+		charts = append(charts, retrievalChart(*x.Retrieval, x.RetrievalCI, t))
 	}
 	return charts
 }
 
 // retrievalChart draws the mean file and node F1 by language (with
-// bootstrap error bars) from the retrieval table t; unread counts, per
-// language, the units of dataset rows that could not be read or cannot
-// run (in no mean, named in the group's note).
-func retrievalChart(s retrieval.Summary, cis map[string]F1Intervals, t Table, unread map[string]int) BarChart {
+// bootstrap error bars) from the retrieval table t.
+func retrievalChart(s retrieval.Summary, cis map[string]F1Intervals, t Table) BarChart {
 	c := BarChart{ID: "chart-" + TableRetrievalLanguage, Title: "Mean retrieval F1 by language", Unit: "0–1"}
 	file, node := BarSeries{Name: "file F1"}, BarSeries{Name: "node F1"}
 	for i, g := range s.ByLanguage {
 		row := i + 1 // row 0 is "all"
 		ci := cis[g.Name]
 		c.Groups = append(c.Groups, g.Name)
-		note := fmt.Sprintf("files n=%d, nodes n=%d", g.File.N, g.Node.N)
-		if n := unread[g.Name]; n > 0 {
-			note += fmt.Sprintf(", %d unreadable", n)
-		}
-		c.GroupNotes = append(c.GroupNotes, note)
+		c.GroupNotes = append(c.GroupNotes, fmt.Sprintf("files n=%d, nodes n=%d", g.File.N, g.Node.N))
 		file.Bars = append(file.Bars, Bar{Value: g.File.F1, OK: g.File.N > 0, CI: ci.File, Text: t.Rows[row][4], Ref: CellRef{t.ID, row, 4}})
 		node.Bars = append(node.Bars, Bar{Value: g.Node.F1, OK: g.Node.N > 0, CI: ci.Node, Text: t.Rows[row][8], Ref: CellRef{t.ID, row, 8}})
 	}

@@ -83,7 +83,7 @@ func MetricsOnlyPage(r *MetricsOnly, title string, instances bool) Page {
 	withUnreadColumn(tables, all, byLang, byCat)
 	var charts []BarChart
 	if len(tables) > 0 && len(r.Instances) > 0 {
-		charts = append(charts, retrievalChart(r.Summary, r.RetrievalCI, tables[0], byLang))
+		charts = append(charts, retrievalChart(r.Summary, r.RetrievalCI, tables[0]))
 	}
 	if instances {
 		tables = append(tables, MetricsOnlyInstancesTable(r))

@@ -650,7 +650,7 @@ func printEvalSummary(w io.Writer, r *report.Harness, reportPath string) error {
 		fmt.Fprintf(w, "  note: %s\n", n)
 	}
 	if x.Recorded > 0 {
-		fmt.Fprintf(w, "harness overhead: mean %.2fs per instance (tests: mean %.2fs)\n", x.MeanOverheadS, x.MeanTestS)
+		fmt.Fprintf(w, "harness overhead: mean %.2fs per instance over %d recorded units (tests: mean %.2fs)\n", x.MeanOverheadS, x.Recorded, x.MeanTestS)
 	}
 	_, err := fmt.Fprintf(w, "report: %s\n", reportPath)
 	return err
