@@ -246,7 +246,29 @@ func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
 	}
 	in := &evalInputs{ds: ds}
 	in.unused.instanceIDs = len(o.instanceIDs) > 0
+	inDataset := map[string]bool{}
+	for _, x := range ds.Instances {
+		inDataset[x.InstanceID] = true
+	}
+	// A row that could not be read but names an instance read from
+	// another row is a duplicate too: the instance counts once, from the
+	// row that was read.
+	var unread []dataset.UnreadRow
+	dupRow := map[int]bool{} // data rows (one file, or one task repository)
+	for _, u := range ds.Unread {
+		if u.InstanceID != "" && inDataset[u.InstanceID] {
+			dupRow[u.Row] = true
+			fmt.Fprintf(e.stderr, "polynfi: skipping duplicate row (instance %s is read from another row): %s\n", u.InstanceID, u.Reason())
+			in.duplicates = append(in.duplicates, harness.DatasetRow{Kind: harness.RowDuplicate, File: u.File, Row: u.Row, Line: u.Line, InstanceID: u.InstanceID,
+				Reason: u.Reason() + " (a duplicate: instance " + u.InstanceID + " is read from another row, counted once)"})
+			continue
+		}
+		unread = append(unread, u)
+	}
 	for _, re := range ds.Errors {
+		if dupRow[re.Row] {
+			continue
+		}
 		if errors.Is(re.Err, dataset.ErrDuplicate) {
 			// A duplicate is no unread row: its instance was read from
 			// the first row, and counts once.
@@ -258,26 +280,23 @@ func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
 		fmt.Fprintf(e.stderr, "polynfi: skipping row: %v\n", re)
 		in.inputErrors = append(in.inputErrors, re.Error())
 	}
+	sort.SliceStable(in.duplicates, func(i, j int) bool { return in.duplicates[i].Row < in.duplicates[j].Row })
 	// Unreadable rows count once each in every denominator (ds.Unread: a
 	// row with several bad fields is one row), in the groups of the
 	// language and task category they give when those could be read.
 	unreadableID := map[string]string{}
-	for _, u := range ds.Unread {
+	for _, u := range unread {
 		if u.InstanceID != "" && unreadableID[u.InstanceID] == "" {
 			unreadableID[u.InstanceID] = u.Reason()
 		}
 	}
 	if len(o.instanceIDs) == 0 {
-		in.unreadable = len(ds.Unread)
-		for _, u := range ds.Unread {
+		in.unreadable = len(unread)
+		for _, u := range unread {
 			in.unreadRows = append(in.unreadRows, harness.UnreadDatasetRow(u))
 		}
 	}
 	in.instances = ds.Instances
-	inDataset := map[string]bool{}
-	for _, x := range ds.Instances {
-		inDataset[x.InstanceID] = true
-	}
 	if len(o.instanceIDs) > 0 {
 		byID := map[string]dataset.Instance{}
 		for _, x := range ds.Instances {

@@ -221,8 +221,15 @@ func TestDuplicateRowHasItsOwnHeading(t *testing.T) {
 	t.Parallel()
 	ds := evalFixture(t, 2, "0")
 	raw, _ := os.ReadFile(ds)
-	first, _, _ := strings.Cut(string(raw), "\n")
-	os.WriteFile(ds, []byte(string(raw)+first+"\n"), 0o644) // row 3 repeats acme__echo-0
+	first, second, _ := strings.Cut(string(raw), "\n")
+	// Row 3 repeats acme__echo-0; row 4 is a copy of acme__echo-1 with a
+	// broken F2P list: that instance is read from row 2, so row 4 is a
+	// duplicate too, not a third unit.
+	var row map[string]any
+	json.Unmarshal([]byte(strings.TrimSpace(second)), &row)
+	row["F2P"] = "['unclosed"
+	broken, _ := json.Marshal(row)
+	os.WriteFile(ds, []byte(string(raw)+first+"\n"+string(broken)+"\n"), 0o644)
 	out := t.TempDir()
 	if _, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", "gold", "--out", out); code != ExitOK {
 		t.Fatalf("eval: exit %d\n%s", code, stderr)
@@ -245,16 +252,23 @@ func TestDuplicateRowHasItsOwnHeading(t *testing.T) {
 			UnreadableRows int              `json:"unreadable_rows"`
 			InputErrors    []string         `json:"input_errors"`
 			Duplicates     []map[string]any `json:"duplicate_rows"`
+			Modes          map[string]struct {
+				Total int `json:"total"`
+			} `json:"modes"`
 		} `json:"polynfi"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &j); err != nil {
 		t.Fatal(err)
 	}
 	x := j.Polynfi
-	if x.UnreadableRows != 0 || len(x.InputErrors) != 0 || len(x.Duplicates) != 1 ||
-		x.Duplicates[0]["kind"] != "duplicate" || x.Duplicates[0]["instance_id"] != "acme__echo-0" || x.Duplicates[0]["row"] != 3.0 {
-		t.Errorf("json: unreadable_rows %d, input_errors %v, duplicate_rows %v; want 0, none, and row 3 (acme__echo-0) of kind duplicate",
+	if x.UnreadableRows != 0 || len(x.InputErrors) != 0 || len(x.Duplicates) != 2 ||
+		x.Duplicates[0]["kind"] != "duplicate" || x.Duplicates[0]["instance_id"] != "acme__echo-0" || x.Duplicates[0]["row"] != 3.0 ||
+		x.Duplicates[1]["kind"] != "duplicate" || x.Duplicates[1]["instance_id"] != "acme__echo-1" || x.Duplicates[1]["row"] != 4.0 {
+		t.Errorf("json: unreadable_rows %d, input_errors %v, duplicate_rows %v; want 0, none, and rows 3 (acme__echo-0) and 4 (acme__echo-1) of kind duplicate",
 			x.UnreadableRows, x.InputErrors, x.Duplicates)
+	}
+	if n := x.Modes["polybench"].Total; n != 2 {
+		t.Errorf("denominator %d, want the 2 instances, each counted once", n)
 	}
 }
 
