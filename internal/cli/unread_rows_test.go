@@ -347,3 +347,38 @@ func TestNFIEvalExit3NamesPredictionsOutsideInstanceIDs(t *testing.T) {
 		t.Errorf("want 1 prediction outside --instance-ids and 1 not in the dataset named apart:\n%s", stderr)
 	}
 }
+
+// The same for an SWE-NFI task file: a task row repeated is a duplicate
+// under its own heading, not a task row that could not be read.
+func TestNFIDuplicateTaskRowHasItsOwnHeading(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("../../examples/nfi/tasks.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(b), "\n")
+	tasks := filepath.Join(t.TempDir(), "tasks.jsonl")
+	os.WriteFile(tasks, []byte(first+"\n"+first+"\n"), 0o644)
+	out := filepath.Join(t.TempDir(), "out")
+	if _, stderr, code := runCLI(t, "eval", "--dataset", tasks, "--predictions", "gold", "--out", out); code != ExitOK {
+		t.Fatalf("eval: exit %d\n%s", code, stderr)
+	}
+	for _, format := range []string{"text", "markdown", "html"} {
+		page, stderr, code := runCLI(t, "report", "--format", format, out)
+		if code != ExitOK {
+			t.Fatalf("report --format %s: exit %d\n%s", format, code, stderr)
+		}
+		if strings.Contains(page, "could not be read") || !strings.Contains(page, "duplicate dataset rows (first kept, counted once") ||
+			!strings.Contains(page, "duplicate of row 1") {
+			t.Errorf("report --format %s: the duplicate task row is not under a heading of its own:\n%s", format, page)
+		}
+	}
+	stdout, _, _ := runCLI(t, "report", "--format", "json", out)
+	var j struct {
+		UnreadableRows int              `json:"unreadable_rows"`
+		Duplicates     []map[string]any `json:"duplicate_rows"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &j); err != nil || j.UnreadableRows != 0 || len(j.Duplicates) != 1 || j.Duplicates[0]["kind"] != "duplicate" {
+		t.Errorf("json: %v, unreadable_rows %d, duplicate_rows %v; want 0 and one row of kind duplicate", err, j.UnreadableRows, j.Duplicates)
+	}
+}
