@@ -26,8 +26,12 @@ func unreadRows(m *harness.Manifest) []harness.DatasetRow {
 			n[r.Kind]++
 		}
 	}
-	for kind, want := range map[string]int{harness.RowUnreadable: m.UnreadableRows, harness.RowNotRunnable: m.NotRunnable} {
-		for i := n[kind]; i < want; i++ {
+	for _, k := range []struct {
+		kind string
+		want int
+	}{{harness.RowUnreadable, m.UnreadableRows}, {harness.RowNotRunnable, m.NotRunnable}} {
+		kind := k.kind
+		for i := n[kind]; i < k.want; i++ {
 			out = append(out, harness.DatasetRow{Kind: kind, LanguageUnknown: true, TaskCategoryUnknown: true,
 				Reason: "not named: the run was written before polynfi recorded each such row"})
 		}
