@@ -121,4 +121,11 @@ func TestMissingKubeconfigNamed(t *testing.T) {
 			t.Errorf("%v: exit %d\n%s", c.args, code, stderr)
 		}
 	}
+	// A pod deadline that a test running to its timeout would reach is
+	// warned about before anything else.
+	_, _, stderr := mainCode("eval", "--runtime", "kubernetes", "--dataset", pbDS, "--predictions", "gold", "--out", filepath.Join(t.TempDir(), "o"),
+		"--kubeconfig", missing, "--pod-deadline", "20m", "--timeout", "30m")
+	if !strings.Contains(stderr, "warning: --pod-deadline 20m0s is not longer than --timeout 30m0s") {
+		t.Errorf("no warning of a pod deadline within the test timeout:\n%s", stderr)
+	}
 }

@@ -299,6 +299,9 @@ func startKubernetes(e *env, o evalOptions, h *harness.Harness, scratch string) 
 	if err != nil {
 		return nil, nil, err
 	}
+	if d := o.kube.podDeadline; d > 0 && d <= o.timeout {
+		fmt.Fprintf(e.stderr, "polynfi: warning: --pod-deadline %s is not longer than --timeout %s: a test that runs to its timeout is ended by its pod's deadline first (infra_failure deadline_exceeded)\n", d, o.timeout)
+	}
 	if err := o.kube.checkKubeconfig(); err != nil {
 		return nil, nil, fmt.Errorf("--runtime kubernetes: %w", err)
 	}
