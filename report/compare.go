@@ -106,6 +106,19 @@ type Comparison struct {
 	// datasets and compared anyway (--allow-different-datasets): every
 	// format shows it first.
 	DatasetWarning string `json:"dataset_warning,omitempty"`
+	// Notices are NotEvaluatedLines, as the text, Markdown and HTML pages
+	// show them under the headline ("B interrupted: 7 not evaluated, left
+	// out of the pairs and of B's rate (re-run its eval to resume)"); empty
+	// when both sides were evaluated in full. SetInterrupted updates them.
+	Notices []string `json:"notices"`
+}
+
+// SetInterrupted records whether each side's run was interrupted (its
+// manifest says the last eval call did not finish) and rewrites Notices,
+// which name the reason the not-evaluated units of each side have.
+func (c *Comparison) SetInterrupted(a, b bool) {
+	c.A.Interrupted, c.B.Interrupted = a, b
+	c.Notices = append([]string{}, c.NotEvaluatedLines()...)
 }
 
 // Compare pairs a and b by key and computes the comparison.
@@ -234,6 +247,7 @@ func Compare(labelA string, a []CompareUnit, labelB string, b []CompareUnit) Com
 		}
 	}
 	c.ClusteredP = ClusteredSignTest(len(c.InstancesABetter), len(c.InstancesBBetter))
+	c.Notices = append([]string{}, c.NotEvaluatedLines()...)
 	for i, asp := range nfi.Aspects {
 		d := AspectDiff{Aspect: asp.Code(), N: len(diffs[i]), CI: BootstrapMean(diffs[i])}
 		if c.RepeatedRuns {
@@ -318,9 +332,15 @@ func HarnessModels(r *Harness) []string {
 
 // NFICompareUnits turns one agent's suite records into comparison units
 // keyed by task and run ("id#run"): success is functional correctness,
-// I_p is defined on correct runs.
-func NFICompareUnits(recs []nfisuite.Record, model string) []CompareUnit {
+// I_p is defined on correct runs. units are the run's manifest units
+// (nil for a run without a manifest): each of the agent's units without a
+// record (an interrupted run did not reach it) is a NotEvaluated unit,
+// as HarnessCompareUnits makes an "incomplete" instance one, so that
+// Compare leaves it out of the pairs and of the side's rate and counts it
+// in the side's NotEvaluated.
+func NFICompareUnits(recs []nfisuite.Record, units []NFIUnit, model string) []CompareUnit {
 	var out []CompareUnit
+	have := map[string]bool{}
 	for _, r := range recs {
 		if r.Model != model {
 			continue
@@ -342,20 +362,37 @@ func NFICompareUnits(recs []nfisuite.Record, model string) []CompareUnit {
 				}
 			}
 		}
+		have[cu.Key] = true
 		out = append(out, cu)
+	}
+	for _, u := range units {
+		key := fmt.Sprintf("%s#%d", u.Task, u.Run)
+		if u.Agent != model || have[key] {
+			continue
+		}
+		have[key] = true
+		out = append(out, CompareUnit{Key: key, Instance: u.Task, Outcome: "not evaluated", NotEvaluated: true})
 	}
 	return out
 }
 
-// NFIModels lists the agents of suite records.
-func NFIModels(recs []nfisuite.Record) []string {
+// NFIModels lists the agents of suite records and of the run's manifest
+// units (an agent an interrupted run never reached has units but no
+// record), sorted.
+func NFIModels(recs []nfisuite.Record, units []NFIUnit) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, r := range recs {
-		if !seen[r.Model] {
-			seen[r.Model] = true
-			out = append(out, r.Model)
+	add := func(m string) {
+		if !seen[m] {
+			seen[m] = true
+			out = append(out, m)
 		}
+	}
+	for _, r := range recs {
+		add(r.Model)
+	}
+	for _, u := range units {
+		add(u.Agent)
 	}
 	sort.Strings(out)
 	return out

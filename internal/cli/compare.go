@@ -38,6 +38,12 @@ suite runs, where success is functional correctness). A run holding several
 agents needs --model-a / --model-b; RUN_A and RUN_B may be the same directory
 (two agents of one suite run).
 
+Units a side's run did not evaluate (its eval was interrupted or killed
+before reaching them: instances of a harness run, (task, agent, run) units
+of a suite run, as its manifest lists them) are left out of the pairs and
+of that side's rate, and every format says so ("B interrupted: N not
+evaluated"; JSON "notices" and the sides' not_evaluated).
+
 Formats: text, markdown, json, html (tables and SVG charts).`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -75,15 +81,27 @@ Formats: text, markdown, json, html (tables and SVG charts).`,
 				if err != nil {
 					return err
 				}
-				ma, err := pickModel(args[0], modelA, report.NFIModels(ra), "--model-a")
+				// The manifests' units: an interrupted run's units without a
+				// record are not evaluated, as a harness run's incomplete
+				// instances are.
+				unitsA, intrA, err := nfiManifestUnits(args[0])
 				if err != nil {
 					return err
 				}
-				mb, err := pickModel(args[1], modelB, report.NFIModels(rb), "--model-b")
+				unitsB, intrB, err := nfiManifestUnits(args[1])
 				if err != nil {
 					return err
 				}
-				ua, ub = report.NFICompareUnits(ra, ma), report.NFICompareUnits(rb, mb)
+				ma, err := pickModel(args[0], modelA, report.NFIModels(ra, unitsA), "--model-a")
+				if err != nil {
+					return err
+				}
+				mb, err := pickModel(args[1], modelB, report.NFIModels(rb, unitsB), "--model-b")
+				if err != nil {
+					return err
+				}
+				ua, ub = report.NFICompareUnits(ra, unitsA, ma), report.NFICompareUnits(rb, unitsB, mb)
+				interrupted = [2]bool{intrA, intrB}
 				la, lb = filepath.Base(args[0])+" "+ma, filepath.Base(args[1])+" "+mb
 			} else {
 				var reps [2]*report.Harness
@@ -115,8 +133,13 @@ Formats: text, markdown, json, html (tables and SVG charts).`,
 			}
 			c := report.Compare(la, ua, lb, ub)
 			c.DatasetWarning = warning
-			c.A.Interrupted, c.B.Interrupted = interrupted[0], interrupted[1]
+			c.SetInterrupted(interrupted[0], interrupted[1])
 			if c.Paired == 0 {
+				for i, s := range []report.CompareSide{c.A, c.B} {
+					if s.Units == 0 && s.NotEvaluated > 0 {
+						return fmt.Errorf("compare: %s has no evaluated unit of %s to pair: %s", args[i], s.Label, strings.Join(c.NotEvaluatedLines(), "; "))
+					}
+				}
 				return fmt.Errorf("compare: no unit of %s pairs with one of %s (same instance ids and runs needed)", args[0], args[1])
 			}
 			page := c.Page(fmt.Sprintf("polynfi compare: %s vs %s", la, lb))
@@ -137,6 +160,21 @@ Formats: text, markdown, json, html (tables and SVG charts).`,
 	cmd.Flags().StringVar(&modelA, "model-a", "", "the agent (model_name_or_path) of RUN_A, when it holds several")
 	cmd.Flags().StringVar(&modelB, "model-b", "", "the agent (model_name_or_path) of RUN_B, when it holds several")
 	return cmd
+}
+
+// nfiManifestUnits returns the (task, agent, run) units an SWE-NFI suite
+// run's manifest asks for and whether its last eval call was interrupted
+// (did not finish); nil and false for a run without a manifest.
+func nfiManifestUnits(dir string) ([]report.NFIUnit, bool, error) {
+	m, ok, err := harness.ReadManifest(dir)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	units := make([]report.NFIUnit, 0, len(m.Units))
+	for _, u := range m.Units {
+		units = append(units, report.NFIUnit{Task: u.InstanceID, Agent: u.Model, Run: u.Run})
+	}
+	return units, !m.Complete, nil
 }
 
 // pickModel returns the model to compare in a run: the flag's, which must

@@ -146,6 +146,9 @@ func TestCompareLeavesNotEvaluatedUnitsOut(t *testing.T) {
 		t.Errorf("sides: A %v\nB %v\nwant B 1/1 evaluated, 5 not evaluated, interrupted; A 6 units", sa, sb)
 	}
 	line := "B interrupted: 5 not evaluated, left out of the pairs"
+	if len(c.Notices) != 1 || !strings.Contains(c.Notices[0], line) {
+		t.Errorf("JSON notices %q, want %q", c.Notices, line)
+	}
 	for _, format := range []string{"text", "markdown", "html"} {
 		stdout, stderr, code := runCLI(t, "compare", "--format", format, a, b)
 		if code != ExitOK || !strings.Contains(stdout, line) || strings.Contains(stdout, "A only 5") {
