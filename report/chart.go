@@ -39,6 +39,13 @@ type Bar struct {
 	CI    Interval
 	Text  string  // the value as its table cell prints it
 	Ref   CellRef // the table cell it comes from
+	// CIText and CIRef are the table cell the error bar is drawn from
+	// (CI, as that cell prints it: "0.0–100.0%", "[+1.2, +3.4]"); the
+	// SVG carries both (data-ci, data-ci-ref) so that a reader, or the
+	// browser test, can check that the bar is the interval the table
+	// gives. Empty when the bar has no interval.
+	CIText string
+	CIRef  CellRef
 }
 
 // CellRef names a table cell: the table's ID, the row and column indexes
@@ -63,8 +70,11 @@ func textWidth(s string, size float64) float64 {
 // group labels and notes are measured (by textWidth) before the size is
 // chosen. Each bar is a <rect class="bar"> with data-value (the table
 // text), data-ref ("table:row:col") and data-series/data-group; an absent
-// value is a <text class="absent">. The <svg> carries data-scale, the
-// pixels per unit of the value axis.
+// value is a <text class="absent">. An error bar is a <g class="errorbar">
+// with data-ci (its table cell's text), data-ci-ref (that cell) and
+// data-ci-lo/data-ci-hi (the drawn ends, in the axis' unit). The <svg>
+// carries data-scale, the pixels per unit of the value axis, and
+// data-zero, the y of the value 0.
 func (c BarChart) SVG() []byte {
 	const (
 		font   = 14.0 // every text is at least font-2 (12 px at the SVG's own size)
@@ -143,8 +153,8 @@ func (c BarChart) SVG() []byte {
 	y := func(v float64) float64 { return top + plotH*(hi-v)/(hi-lo) }
 
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="chart" id="%s" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="sans-serif" font-size="%.0f" data-lo="%s" data-hi="%s" data-scale="%s">`,
-		html.EscapeString(c.ID), width, height, width, height, font, fnum(lo), fnum(hi), fnum(plotH/(hi-lo)))
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="chart" id="%s" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="sans-serif" font-size="%.0f" data-lo="%s" data-hi="%s" data-scale="%s" data-zero="%s">`,
+		html.EscapeString(c.ID), width, height, width, height, font, fnum(lo), fnum(hi), fnum(plotH/(hi-lo)), fnum(y(0)))
 	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="#fff"/>`)
 	fmt.Fprintf(&b, `<text class="title" x="12" y="22" font-size="%.0f" font-weight="bold">%s</text>`, font+2, html.EscapeString(title))
 	for _, it := range legend {
@@ -180,7 +190,8 @@ func (c BarChart) SVG() []byte {
 				x+1, math.Min(y0, y1), barW-2, math.Abs(y0-y1), Palette[si%len(Palette)], html.EscapeString(bar.Text), fnum(bar.Value),
 				html.EscapeString(ref), html.EscapeString(s.Name), html.EscapeString(name), html.EscapeString(s.Name), html.EscapeString(name), html.EscapeString(bar.Text))
 			if bar.CI.OK {
-				fmt.Fprintf(&b, `<g class="errorbar" stroke="#222"><line x1="%.1f" x2="%.1f" y1="%.2f" y2="%.2f"/><line x1="%.1f" x2="%.1f" y1="%.2f" y2="%.2f"/><line x1="%.1f" x2="%.1f" y1="%.2f" y2="%.2f"/></g>`,
+				fmt.Fprintf(&b, `<g class="errorbar" stroke="#222" data-ci="%s" data-ci-ref="%s" data-ci-lo="%s" data-ci-hi="%s"><line x1="%.1f" x2="%.1f" y1="%.2f" y2="%.2f"/><line x1="%.1f" x2="%.1f" y1="%.2f" y2="%.2f"/><line x1="%.1f" x2="%.1f" y1="%.2f" y2="%.2f"/></g>`,
+					html.EscapeString(bar.CIText), html.EscapeString(ciRef(bar)), fnum(bar.CI.Lo), fnum(bar.CI.Hi),
 					cx, cx, y(bar.CI.Lo), y(bar.CI.Hi), cx-4, cx+4, y(bar.CI.Lo), y(bar.CI.Lo), cx-4, cx+4, y(bar.CI.Hi), y(bar.CI.Hi))
 			}
 			ly := math.Min(y1, y0) - 4
@@ -203,6 +214,15 @@ func (c BarChart) SVG() []byte {
 	}
 	b.WriteString(`</svg>`)
 	return []byte(b.String())
+}
+
+// ciRef is the "table:row:col" of the cell a bar's error bar is drawn
+// from, "" when the bar names none.
+func ciRef(b Bar) string {
+	if b.CIRef.Table == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d:%d", b.CIRef.Table, b.CIRef.Row, b.CIRef.Col)
 }
 
 func fnum(v float64) string {

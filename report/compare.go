@@ -448,7 +448,7 @@ func (c Comparison) Page(title string) Page {
 	}
 	rates.Notes = []string{"units: the side's evaluated units (a missing prediction counts, unresolved), the rate's denominator; a unit its run did not evaluate is in no rate and no pair. 95% CI: Wilson score interval. McNemar's exact test: two-sided binomial test of the discordant pairs (A only vs B only) with p = 1/2; the paired unit is one (instance, run)."}
 	if c.RepeatedRuns {
-		rates.Header = append(rates.Header, "95% CI clustered")
+		rates.Header = append(rates.Header, ColClusterCI)
 		for i, s := range []CompareSide{c.A, c.B} {
 			rates.Rows[i] = append(rates.Rows[i], ciPercent(s.ClusterCI))
 		}
@@ -459,7 +459,7 @@ func (c Comparison) Page(title string) Page {
 	asp := Table{ID: TableCompareAspects, Title: "Paired difference of I_p (pp), B − A, per aspect",
 		Header: []string{"aspect", "pairs", "mean A", "mean B", "mean B − A", "95% CI"}}
 	if c.RepeatedRuns {
-		asp.Header = append(asp.Header, "95% CI clustered")
+		asp.Header = append(asp.Header, ColClusterCI)
 	}
 	for _, d := range c.Aspects {
 		ok := d.N > 0
@@ -496,13 +496,18 @@ func (c Comparison) Page(title string) Page {
 		rc.Note = fmt.Sprintf("Error bars: 95%% cluster bootstrap intervals resampling instances with all their runs (the table's \"95%% CI clustered\" column; %d resamples, seed %d), not the Wilson intervals, which treat repeated runs as independent.", BootstrapResamples, BootstrapSeed)
 	}
 	rs := BarSeries{Name: "resolved %"}
+	rateCI := colIndex(rates, "95% CI")
+	if c.RepeatedRuns {
+		rateCI = colIndex(rates, ColClusterCI)
+	}
 	for i, s := range []CompareSide{c.A, c.B} {
 		ci := s.CI
 		if c.RepeatedRuns {
 			ci = s.ClusterCI
 		}
 		ci.Lo, ci.Hi = 100*ci.Lo, 100*ci.Hi
-		rs.Bars = append(rs.Bars, Bar{Value: 100 * s.Rate, OK: s.Units > 0, CI: ci, Text: rates.Rows[i][4], Ref: CellRef{rates.ID, i, 4}})
+		rs.Bars = append(rs.Bars, Bar{Value: 100 * s.Rate, OK: s.Units > 0, CI: ci, Text: rates.Rows[i][4], Ref: CellRef{rates.ID, i, 4},
+			CIText: rates.Rows[i][rateCI], CIRef: CellRef{rates.ID, i, rateCI}})
 		note := fmt.Sprintf("n=%d", s.Units)
 		if s.NotEvaluated > 0 {
 			note += fmt.Sprintf(", %d not evaluated", s.NotEvaluated)
@@ -516,6 +521,10 @@ func (c Comparison) Page(title string) Page {
 		ac.Note = fmt.Sprintf("Error bars: 95%% cluster bootstrap intervals resampling instances with all their pairs (the table's \"95%% CI clustered\" column; %d resamples, seed %d), the interval to read with repeated runs.", BootstrapResamples, BootstrapSeed)
 	}
 	as := BarSeries{Name: "mean B − A"}
+	aspCI := colIndex(asp, "95% CI")
+	if c.RepeatedRuns {
+		aspCI = colIndex(asp, ColClusterCI)
+	}
 	for i, d := range c.Aspects {
 		ci := d.CI
 		if c.RepeatedRuns {
@@ -524,7 +533,8 @@ func (c Comparison) Page(title string) Page {
 		ci.Lo, ci.Hi = 100*ci.Lo, 100*ci.Hi
 		ac.Groups = append(ac.Groups, d.Aspect)
 		ac.GroupNotes = append(ac.GroupNotes, fmt.Sprintf("n=%d", d.N))
-		as.Bars = append(as.Bars, Bar{Value: 100 * d.Diff, OK: d.N > 0, CI: ci, Text: asp.Rows[i][4], Ref: CellRef{asp.ID, i, 4}})
+		as.Bars = append(as.Bars, Bar{Value: 100 * d.Diff, OK: d.N > 0, CI: ci, Text: asp.Rows[i][4], Ref: CellRef{asp.ID, i, 4},
+			CIText: asp.Rows[i][aspCI], CIRef: CellRef{asp.ID, i, aspCI}})
 	}
 	ac.Series = []BarSeries{as}
 	return Page{Title: title, Lines: lines, Charts: []BarChart{rc, ac}, Tables: tables}

@@ -237,6 +237,10 @@ func HarnessTables(r *Harness) []Table {
 		if notEval {
 			t.Header = append(t.Header, "not evaluated")
 		}
+		clustered := groupsClustered(sec.groups)
+		if clustered {
+			t.Header = append(t.Header, ColClusterCI)
+		}
 		for _, g := range sec.groups {
 			k := g.Resolved[x.NativeMode]
 			row := []string{g.Name, fmt.Sprint(k), fmt.Sprint(g.Total), percent(k, g.Total), ciPercent(g.CI),
@@ -247,6 +251,9 @@ func HarnessTables(r *Harness) []Table {
 			if notEval {
 				row = append(row, fmt.Sprint(g.NotEvaluated))
 			}
+			if clustered {
+				row = append(row, ciPercent(*g.ClusterCI))
+			}
 			t.Rows = append(t.Rows, row)
 		}
 		t.Notes = append(t.Notes, "95% CI: Wilson score interval of the rate (Wilson 1927). Totals count every evaluated unit of the evaluated set "+
@@ -256,6 +263,11 @@ func HarnessTables(r *Harness) []Table {
 			t.Notes = append(t.Notes, fmt.Sprintf("Totals also count the %d units of dataset rows that could not be read or cannot run (%s: not resolved, each row once per model and run), "+
 				"in the group of the row's %s, or %s when that field could not be read: the totals add up to the headline's %d.",
 				unreadUnits(x), UnreadColumn, sec.title, GroupUnknown, x.Modes[x.NativeMode].Total))
+		}
+		if clustered {
+			t.Notes = append(t.Notes, fmt.Sprintf("Repeated runs: an instance has several units, which are not independent, so the Wilson interval (which counts every unit as independent) is too narrow; "+
+				"read %q: the cluster bootstrap of the rate resampling instances with all their units (%d resamples, seed %d; Davison and Hinkley 1997, §3.8). The chart draws it.",
+				ColClusterCI, BootstrapResamples, BootstrapSeed))
 		}
 		if sec.title == "complexity class" {
 			t.Notes = append(t.Notes, "Units with retrieval metrics only; single_func units also count in func_only, single_class in class_only.")
@@ -409,10 +421,39 @@ func orDash(s string) string {
 	return s
 }
 
-// HarnessCharts draws the resolved rate by language (with Wilson error
-// bars) from the pass-rate table, and the mean file and node F1 by
-// language (with bootstrap error bars) from the retrieval table: every
-// bar refers to the cell it shows. A group without a value has no bar.
+// ColClusterCI is the header of a table's clustered interval column: the
+// interval to read when runs repeat, and the one its chart draws.
+const ColClusterCI = "95% CI clustered"
+
+// groupsClustered reports whether the groups carry clustered intervals
+// (the run has repeated units of an instance).
+func groupsClustered(gs []*Group) bool {
+	for _, g := range gs {
+		if g.ClusterCI != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// colIndex is the index of header h in t, -1 when absent.
+func colIndex(t Table, h string) int {
+	for i, x := range t.Header {
+		if x == h {
+			return i
+		}
+	}
+	return -1
+}
+
+// HarnessCharts draws the resolved rate by language from the pass-rate
+// table, with error bars that are the interval the report tells readers
+// to use: the Wilson interval ("95% CI"), or when runs repeat the cluster
+// bootstrap interval (ColClusterCI); and the mean file and node F1 by
+// language (with bootstrap error bars) from the retrieval table. Every bar
+// refers to the cell it shows and every error bar to the cell of its
+// interval; the footnote says which interval is drawn. A group without a
+// value has no bar.
 func HarnessCharts(r *Harness, tables []Table) []BarChart {
 	x := &r.Polynfi
 	var charts []BarChart
@@ -421,11 +462,22 @@ func HarnessCharts(r *Harness, tables []Table) []BarChart {
 		byID[t.ID] = t
 	}
 	if t, ok := byID[TablePassLanguage]; ok {
-		c := BarChart{ID: "chart-" + TablePassLanguage, Title: fmt.Sprintf("Resolved rate by language (%s grading)", x.NativeMode), Unit: "%"}
+		c := BarChart{ID: "chart-" + TablePassLanguage, Title: fmt.Sprintf("Resolved rate by language (%s grading)", x.NativeMode), Unit: "%",
+			Note: "Error bars: 95% Wilson score intervals (the table's \"95% CI\" column)."}
+		ciCol := 4
+		clustered := groupsClustered(x.ByLanguage)
+		if clustered {
+			ciCol = colIndex(t, ColClusterCI)
+			c.Note = fmt.Sprintf("Error bars: 95%% cluster bootstrap intervals resampling instances with all their runs (the table's %q column; %d resamples, seed %d), "+
+				"not the Wilson intervals, which treat repeated runs of an instance as independent.", ColClusterCI, BootstrapResamples, BootstrapSeed)
+		}
 		s := BarSeries{Name: "resolved %"}
 		for i, g := range x.ByLanguage {
 			v, ok := g.Rate(x.NativeMode)
 			ci := g.CI
+			if clustered {
+				ci = *g.ClusterCI
+			}
 			ci.Lo, ci.Hi = 100*ci.Lo, 100*ci.Hi
 			c.Groups = append(c.Groups, g.Name)
 			note := fmt.Sprintf("n=%d", g.Total)
@@ -436,7 +488,7 @@ func HarnessCharts(r *Harness, tables []Table) []BarChart {
 				note += fmt.Sprintf(", %d not evaluated", g.NotEvaluated)
 			}
 			c.GroupNotes = append(c.GroupNotes, note)
-			s.Bars = append(s.Bars, Bar{Value: 100 * v, OK: ok, CI: ci, Text: t.Rows[i][3], Ref: CellRef{t.ID, i, 3}})
+			s.Bars = append(s.Bars, Bar{Value: 100 * v, OK: ok, CI: ci, Text: t.Rows[i][3], Ref: CellRef{t.ID, i, 3}, CIText: t.Rows[i][ciCol], CIRef: CellRef{t.ID, i, ciCol}})
 		}
 		c.Series = []BarSeries{s}
 		charts = append(charts, c)
@@ -451,14 +503,32 @@ func HarnessCharts(r *Harness, tables []Table) []BarChart {
 // bootstrap error bars) from the retrieval table t.
 func retrievalChart(s retrieval.Summary, cis map[string]F1Intervals, t Table) BarChart {
 	c := BarChart{ID: "chart-" + TableRetrievalLanguage, Title: "Mean retrieval F1 by language", Unit: "0–1"}
+	fc, nc := colIndex(t, "file F1 95% CI"), colIndex(t, "node F1 95% CI")
+	switch {
+	case fc < 0 || nc < 0:
+		c.Note = "No error bars: the table has no intervals."
+	case cis["all"].Clustered:
+		c.Note = fmt.Sprintf("Error bars: 95%% cluster bootstrap intervals of the mean resampling instances with all their units (the table's \"file F1 95%% CI\" and \"node F1 95%% CI\" columns; %d resamples, seed %d): repeated runs of an instance are not independent.",
+			BootstrapResamples, BootstrapSeed)
+	default:
+		c.Note = fmt.Sprintf("Error bars: 95%% percentile bootstrap intervals of the mean (the table's \"file F1 95%% CI\" and \"node F1 95%% CI\" columns; %d resamples, seed %d).", BootstrapResamples, BootstrapSeed)
+	}
 	file, node := BarSeries{Name: "file F1"}, BarSeries{Name: "node F1"}
 	for i, g := range s.ByLanguage {
 		row := i + 1 // row 0 is "all"
 		ci := cis[g.Name]
 		c.Groups = append(c.Groups, g.Name)
 		c.GroupNotes = append(c.GroupNotes, fmt.Sprintf("files n=%d, nodes n=%d", g.File.N, g.Node.N))
-		file.Bars = append(file.Bars, Bar{Value: g.File.F1, OK: g.File.N > 0, CI: ci.File, Text: t.Rows[row][4], Ref: CellRef{t.ID, row, 4}})
-		node.Bars = append(node.Bars, Bar{Value: g.Node.F1, OK: g.Node.N > 0, CI: ci.Node, Text: t.Rows[row][8], Ref: CellRef{t.ID, row, 8}})
+		fb := Bar{Value: g.File.F1, OK: g.File.N > 0, CI: ci.File, Text: t.Rows[row][4], Ref: CellRef{t.ID, row, 4}}
+		nb := Bar{Value: g.Node.F1, OK: g.Node.N > 0, CI: ci.Node, Text: t.Rows[row][8], Ref: CellRef{t.ID, row, 8}}
+		if fc >= 0 && nc >= 0 {
+			fb.CIText, fb.CIRef = t.Rows[row][fc], CellRef{t.ID, row, fc}
+			nb.CIText, nb.CIRef = t.Rows[row][nc], CellRef{t.ID, row, nc}
+		} else {
+			fb.CI, nb.CI = Interval{}, Interval{}
+		}
+		file.Bars = append(file.Bars, fb)
+		node.Bars = append(node.Bars, nb)
 	}
 	c.Series = []BarSeries{file, node}
 	return c
@@ -512,7 +582,12 @@ func RetrievalTablesCI(s retrieval.Summary, cis map[string]F1Intervals) []Table 
 			ci := cis[names[i]]
 			lt.Rows[i] = append(lt.Rows[i], ciNum(ci.File, 2), ciNum(ci.Node, 2))
 		}
-		lt.Notes = append(lt.Notes, fmt.Sprintf("95%% CI: percentile bootstrap of the mean (%d resamples, seed %d).", BootstrapResamples, BootstrapSeed))
+		if cis["all"].Clustered {
+			lt.Notes = append(lt.Notes, fmt.Sprintf("95%% CI: cluster bootstrap of the mean resampling instances with all their units (%d resamples, seed %d; Davison and Hinkley 1997, §3.8): "+
+				"an instance has several units (repeated runs), which are not independent.", BootstrapResamples, BootstrapSeed))
+		} else {
+			lt.Notes = append(lt.Notes, fmt.Sprintf("95%% CI: percentile bootstrap of the mean (%d resamples, seed %d).", BootstrapResamples, BootstrapSeed))
+		}
 	}
 	return rt
 }

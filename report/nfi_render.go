@@ -8,8 +8,12 @@ import (
 	"github.com/polynfi/polynfi/nfi"
 )
 
-// TableNFI3 is the ID of Table 3 (charts refer to its cells).
-const TableNFI3 = "nfi-table3"
+// TableNFI3 is the ID of Table 3 and TableNFIIntervals that of its
+// intervals (charts refer to their cells).
+const (
+	TableNFI3         = "nfi-table3"
+	TableNFIIntervals = "nfi-intervals"
+)
 
 func aspectHeader(prefix ...string) []string {
 	h := append([]string(nil), prefix...)
@@ -100,7 +104,7 @@ func (r NFI) Tables() []Table {
 		tcost.Rows = append(tcost.Rows, []string{row.Agent, num(row.MeanSeconds, 1), num(row.MedianSeconds, 1),
 			num(row.MeanTokens, 0), num(row.MedianTokens, 0), num(row.MeanCostUSD, 4), num(row.NFIPer1kTokens, 2)})
 	}
-	ti := Table{ID: "nfi-intervals", Title: "Table 3 intervals: 95% intervals of Valid %, Func. Pass % and mean I_p (pp); the interval column says which kind each row has",
+	ti := Table{ID: TableNFIIntervals, Title: "Table 3 intervals: 95% intervals of Valid %, Func. Pass % and mean I_p (pp); the interval column says which kind each row has",
 		Header: aspectHeader("Agent", "Valid % CI", "Func. Pass % CI")}
 	ti.Header = append(ti.Header, "interval")
 	for _, row := range r.Table3 {
@@ -162,21 +166,32 @@ func pct(v float64, n int) string {
 }
 
 // Charts draws mean I_p (pp) per aspect for the Human Reference and every
-// agent from Table 3's cells, with the bootstrap intervals as error bars.
+// agent from Table 3's cells, with error bars drawn from the cells of the
+// "Table 3 intervals" table (TableNFIIntervals): the percentile bootstrap
+// of the mean, or for a row with repeated runs of a task the cluster
+// bootstrap resampling tasks, as that table's interval column and the
+// chart's footnote say.
 func (r NFI) Charts(tables []Table) []BarChart {
-	var t3 *Table
+	var t3, ti *Table
 	for i := range tables {
-		if tables[i].ID == TableNFI3 {
+		switch tables[i].ID {
+		case TableNFI3:
 			t3 = &tables[i]
+		case TableNFIIntervals:
+			ti = &tables[i]
 		}
 	}
 	if t3 == nil {
 		return nil
 	}
-	c := BarChart{ID: "chart-" + TableNFI3, Title: "Mean I_p over functionally correct runs", Unit: "pp"}
-	for i, a := range nfi.Aspects {
+	c := BarChart{ID: "chart-" + TableNFI3, Title: "Mean I_p over functionally correct runs", Unit: "pp",
+		Note: fmt.Sprintf("Error bars: the 95%% intervals of mean I_p in the \"Table 3 intervals\" table: percentile bootstrap (%d resamples, seed %d), "+
+			"or, for a row with repeated runs of a task (interval \"cluster bootstrap\"), the cluster bootstrap resampling tasks with all their runs.", BootstrapResamples, BootstrapSeed)}
+	if ti == nil {
+		c.Note = "No error bars: the report has no interval table."
+	}
+	for _, a := range nfi.Aspects {
 		c.Groups = append(c.Groups, a.Code())
-		_ = i
 	}
 	for ri, row := range r.Table3 {
 		s := BarSeries{Name: row.Agent}
@@ -184,7 +199,15 @@ func (r NFI) Charts(tables []Table) []BarChart {
 			ci := row.MeanCI[i]
 			ci.Lo, ci.Hi = 100*ci.Lo, 100*ci.Hi
 			col := 4 + i
-			s.Bars = append(s.Bars, Bar{Value: 100 * row.Mean[i].Value, OK: row.Mean[i].OK, CI: ci, Text: t3.Rows[ri][col], Ref: CellRef{t3.ID, ri, col}})
+			b := Bar{Value: 100 * row.Mean[i].Value, OK: row.Mean[i].OK, CI: ci, Text: t3.Rows[ri][col], Ref: CellRef{t3.ID, ri, col}}
+			if ti != nil && ri < len(ti.Rows) {
+				// The intervals table: Agent, Valid % CI, Func. Pass % CI,
+				// then one column per aspect.
+				b.CIText, b.CIRef = ti.Rows[ri][3+i], CellRef{ti.ID, ri, 3 + i}
+			} else {
+				b.CI = Interval{}
+			}
+			s.Bars = append(s.Bars, b)
 		}
 		c.Series = append(c.Series, s)
 	}

@@ -133,6 +133,13 @@ type Group struct {
 	Resolved     map[harness.Mode]int `json:"resolved"`
 	// CI is the 95% Wilson interval of the rate under the native mode.
 	CI Interval `json:"ci_native"`
+	// ClusterCI is the 95% cluster bootstrap interval of that rate
+	// resampling instances with all their units (ClusterBootstrapMean),
+	// set on every group when the run's headline has one (an instance
+	// with several units: repeated runs), when the Wilson interval, which
+	// counts the units as independent, is too narrow; not OK for a group
+	// with nothing evaluated.
+	ClusterCI *Interval `json:"ci_native_cluster_bootstrap,omitempty"`
 }
 
 // Rate returns Resolved[m] / Total, ok false when Total is 0.
@@ -522,6 +529,9 @@ func BuildHarness(in HarnessInput) *Harness {
 	}
 	notes := map[string]bool{}
 	unclassified := 0
+	// members lists, per unit id, the groups whose Total counts it (for
+	// the groups' clustered intervals).
+	members := map[string][]*Group{}
 	var metrics []retrieval.InstanceMetrics
 	var sumOver, sumTest float64
 	nfiAcc := newNFIAccumulator()
@@ -570,6 +580,7 @@ func BuildHarness(in HarnessInput) *Harness {
 			count := func() {
 				gl.Total++
 				gc.Total++
+				members[id] = append(members[id], gl, gc)
 				for _, md := range harness.Modes {
 					x.Modes[md].Total++
 				}
@@ -598,7 +609,9 @@ func BuildHarness(in HarnessInput) *Harness {
 					cx = mt.Complexity.Classes()
 				}
 				for _, c := range cx {
-					group(byCx, string(c)).Total++
+					g := group(byCx, string(c))
+					g.Total++
+					members[id] = append(members[id], g)
 				}
 				x.UnitResults = append(x.UnitResults, ur)
 				continue
@@ -715,6 +728,7 @@ func BuildHarness(in HarnessInput) *Harness {
 				g := group(byCx, string(c))
 				g.Total++
 				gx = append(gx, g)
+				members[id] = append(members[id], g)
 			}
 			for _, md := range harness.Modes {
 				v := rec.Verdicts.Get(md)
@@ -811,6 +825,9 @@ func BuildHarness(in HarnessInput) *Harness {
 		for _, g := range gs {
 			g.CI = Wilson(g.Resolved[nativeMode], g.Total)
 		}
+	}
+	if x.Modes[nativeMode].ClusterCI != nil {
+		groupClusterIntervals(x, members, len(pairs))
 	}
 	for n := range notes {
 		x.IsolationNote = append(x.IsolationNote, n)
@@ -927,28 +944,39 @@ func withEmptyGroups(rs []retrieval.Group, gs []*Group, byName bool) []retrieval
 const NoGroup = "(none)"
 
 // retrievalIntervals bootstraps the mean file and node F1 overall ("all")
-// and per language.
+// and per language, clustered by instance (ClusterBootstrapMean: the
+// plain percentile bootstrap when every instance has one unit; when an
+// instance has several, repeated runs, whole instances are resampled and
+// every interval is marked Clustered).
 func retrievalIntervals(ms []retrieval.InstanceMetrics) map[string]F1Intervals {
 	files, nodes := map[string][]float64{}, map[string][]float64{}
+	fileCl, nodeCl := map[string][]string{}, map[string][]string{}
+	var all []string
 	for _, m := range ms {
+		all = append(all, m.InstanceID)
 		for _, g := range []string{"all", m.Language} {
-			files[g] = append(files[g], m.File.F1)
+			files[g], fileCl[g] = append(files[g], m.File.F1), append(fileCl[g], m.InstanceID)
 			if m.Node != nil && (m.NodeStatus == retrieval.NodeOK || m.NodeStatus == retrieval.NodeFailedPrediction) {
-				nodes[g] = append(nodes[g], m.Node.F1)
+				nodes[g], nodeCl[g] = append(nodes[g], m.Node.F1), append(nodeCl[g], m.InstanceID)
 			}
 		}
 	}
+	clustered := Repeated(all)
 	out := map[string]F1Intervals{}
 	for g, xs := range files {
-		out[g] = F1Intervals{File: BootstrapMean(xs), Node: BootstrapMean(nodes[g])}
+		out[g] = F1Intervals{File: ClusterBootstrapMean(xs, fileCl[g]), Node: ClusterBootstrapMean(nodes[g], nodeCl[g]), Clustered: clustered}
 	}
 	return out
 }
 
-// F1Intervals are the bootstrap intervals of a group's mean file and node F1.
+// F1Intervals are the 95% bootstrap intervals of a group's mean file and
+// node F1; Clustered is true when they resample instances with all their
+// units (some instance has several units: repeated runs), false for the
+// plain percentile bootstrap over units.
 type F1Intervals struct {
-	File Interval `json:"file_f1"`
-	Node Interval `json:"node_f1"`
+	File      Interval `json:"file_f1"`
+	Node      Interval `json:"node_f1"`
+	Clustered bool     `json:"clustered,omitempty"`
 }
 
 // nfiAccumulator sums I_p per aspect over valid NFI deltas.
