@@ -54,6 +54,9 @@ func (p Page) WithIDPrefix(prefix string) Page {
 				if b.Ref.Table != "" {
 					b.Ref.Table = prefix + b.Ref.Table
 				}
+				if b.CIRef.Table != "" {
+					b.CIRef.Table = prefix + b.CIRef.Table
+				}
 				bars[k] = b
 			}
 			s.Bars = bars

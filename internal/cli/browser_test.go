@@ -32,23 +32,32 @@ func chromiumPath(t *testing.T) string {
 
 // chartCheck is what the page script reports for one page.
 type chartCheck struct {
-	Bars       int      `json:"bars"`
-	Absent     int      `json:"absent"`
-	Charts     int      `json:"charts"`
-	Texts      int      `json:"texts"`
-	Cells      int      `json:"cells"`
-	Mismatches []string `json:"mismatches"`
-	Clipped    []string `json:"clipped"`
-	Small      []string `json:"small"`
-	MinFontPx  float64  `json:"min_font_px"`
-	Viewport   int      `json:"viewport"`
+	Bars      int `json:"bars"`
+	ErrorBars int `json:"errorbars"`
+	// CIColumns maps a chart's id to the headers of the table columns its
+	// error bars are drawn from; Captions a chart's id to its footnote.
+	CIColumns  map[string][]string `json:"ci_columns"`
+	Captions   map[string]string   `json:"captions"`
+	Absent     int                 `json:"absent"`
+	Charts     int                 `json:"charts"`
+	Texts      int                 `json:"texts"`
+	Cells      int                 `json:"cells"`
+	Mismatches []string            `json:"mismatches"`
+	Clipped    []string            `json:"clipped"`
+	Small      []string            `json:"small"`
+	MinFontPx  float64             `json:"min_font_px"`
+	Viewport   int                 `json:"viewport"`
 }
 
 // pageScript checks, in the browser, every bar and every "–" drawn in a
 // chart against the table cell it names (data-ref "table:row:col"): the
 // bar's label is the cell's text, its number is the cell's number to the
 // cell's precision, and its height is the number times the chart's scale;
-// an absent value is "–" in its cell. Every chart text must render at 11
+// an absent value is "–" in its cell. Every error bar names the table
+// cell of its interval (data-ci-ref): its label (data-ci) is the cell's
+// text, its ends (data-ci-lo, data-ci-hi) are the cell's two numbers to
+// the cell's precision, and its line is drawn at those values (the
+// chart's zero line and scale). Every chart text must render at 11
 // px or more (its font size times the SVG's on-screen scale). It then
 // looks for clipped text:
 // every <text> of a chart must lie inside its <svg>'s viewBox and the
@@ -57,7 +66,7 @@ type chartCheck struct {
 // horizontal scrolling at 1280 px: the page is no wider than the window
 // and every table (the per-instance drill-downs included) ends inside it.
 const pageScript = `(() => {
-  const out = {bars: 0, absent: 0, charts: 0, texts: 0, cells: 0, mismatches: [], clipped: [], small: [], min_font_px: 1e9, viewport: window.innerWidth};
+  const out = {bars: 0, errorbars: 0, ci_columns: {}, captions: {}, absent: 0, charts: 0, texts: 0, cells: 0, mismatches: [], clipped: [], small: [], min_font_px: 1e9, viewport: window.innerWidth};
   const cell = (ref) => {
     const [id, row, col] = ref.split(':');
     const t = document.getElementById(id);
@@ -87,6 +96,31 @@ const pageScript = `(() => {
       if (Math.abs(n.v - drawn) > 0.5 * Math.pow(10, -n.dec) + 1e-9) out.mismatches.push(where + ': drawn ' + drawn + ', table ' + c);
       const h = r.height.baseVal.value;
       if (Math.abs(h - Math.abs(drawn) * scale) > 0.05) out.mismatches.push(where + ': height ' + h + ' for ' + drawn);
+    }
+    const fig = svg.closest('figure');
+    const cap = fig && fig.querySelector('figcaption');
+    out.captions[svg.id] = cap ? cap.textContent.trim() : '';
+    const zero = parseFloat(svg.dataset.zero);
+    for (const g of svg.querySelectorAll('g.errorbar')) {
+      out.errorbars++;
+      const ref = g.dataset.ciRef || '';
+      const where = svg.id + ' error bar ' + ref;
+      const c = ref ? cell(ref) : null;
+      if (c === null) { out.mismatches.push(svg.id + ': an error bar names no table cell (' + ref + ')'); continue; }
+      const [id, , col] = ref.split(':');
+      const th = document.getElementById(id).tHead.rows[0].cells[+col];
+      (out.ci_columns[svg.id] = out.ci_columns[svg.id] || []).push(th ? th.textContent.trim() : '?');
+      if (c !== g.dataset.ci) out.mismatches.push(where + ': error bar says ' + g.dataset.ci + ', table ' + c);
+      const ms = c.replace(/\u2212/g, '-').match(/[+-]?\d+(\.\d+)?/g) || [];
+      if (ms.length !== 2) { out.mismatches.push(where + ': cell ' + c + ' is not an interval'); continue; }
+      const line = g.querySelector('line');
+      const drawn = [parseFloat(g.dataset.ciLo), parseFloat(g.dataset.ciHi)];
+      const ys = [line.y1.baseVal.value, line.y2.baseVal.value];
+      for (let i = 0; i < 2; i++) {
+        const dec = ms[i].includes('.') ? ms[i].split('.')[1].length : 0;
+        if (Math.abs(parseFloat(ms[i]) - drawn[i]) > 0.5 * Math.pow(10, -dec) + 1e-9) out.mismatches.push(where + ': end ' + drawn[i] + ', table ' + c);
+        if (Math.abs((zero - ys[i]) / scale - drawn[i]) * scale > 0.05) out.mismatches.push(where + ': end drawn at ' + ys[i] + ' px for ' + drawn[i]);
+      }
     }
     for (const a of svg.querySelectorAll('text.absent')) {
       out.absent++;
@@ -181,6 +215,15 @@ func TestHTMLReportsInBrowser(t *testing.T) {
 	}
 	render("twomodels", "report", "--format", "html", two)
 	render("tworuns", "report", "--format", "html", poly, swe)
+	// Repeated runs (an agent study with repeats): three runs of each of
+	// four instances; the charts must draw the clustered intervals their
+	// tables give.
+	rep := filepath.Join(t.TempDir(), "repeated")
+	rds := evalFixture(t, 4, "0")
+	if _, stderr, code := runCLI(t, "eval", "--dataset", rds, "--predictions", repeatedRunsPredictions(t), "--out", rep); code != ExitOK {
+		t.Fatalf("repeated runs: eval: exit %d\n%s", code, stderr)
+	}
+	render("repeated", "report", "--format", "html", rep)
 
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chrome),
@@ -205,8 +248,9 @@ func TestHTMLReportsInBrowser(t *testing.T) {
 	if shots == "" {
 		shots = t.TempDir()
 	}
-	wantCharts := map[string]int{"polybench": 2, "nfi": 1, "compare": 2, "interrupted": 1, "swebench": 1, "twomodels": 4, "tworuns": 3}
-	for _, name := range []string{"polybench", "nfi", "compare", "interrupted", "swebench", "twomodels", "tworuns"} {
+	wantCharts := map[string]int{"polybench": 2, "nfi": 1, "compare": 2, "interrupted": 1, "swebench": 1, "twomodels": 4, "tworuns": 3, "repeated": 2}
+	checks := map[string]chartCheck{}
+	for _, name := range []string{"polybench", "nfi", "compare", "interrupted", "swebench", "twomodels", "tworuns", "repeated"} {
 		if _, err := chromedp.Run(ctx, chromedp.Navigate("file://"+pages[name])); err != nil {
 			t.Fatalf("%s: navigate: %v", name, err)
 		}
@@ -225,7 +269,8 @@ func TestHTMLReportsInBrowser(t *testing.T) {
 		if err := json.Unmarshal([]byte(raw), &c); err != nil {
 			t.Fatalf("%s: %v: %s", name, err, raw)
 		}
-		t.Logf("%s: %d charts, %d bars, %d absent, %d chart texts, %d cells checked", name, c.Charts, c.Bars, c.Absent, c.Texts, c.Cells)
+		checks[name] = c
+		t.Logf("%s: %d charts, %d bars, %d error bars, %d absent, %d chart texts, %d cells checked", name, c.Charts, c.Bars, c.ErrorBars, c.Absent, c.Texts, c.Cells)
 		if c.Charts < wantCharts[name] || c.Bars == 0 {
 			t.Errorf("%s: %d charts with %d bars, want at least %d charts", name, c.Charts, c.Bars, wantCharts[name])
 		}
@@ -243,6 +288,31 @@ func TestHTMLReportsInBrowser(t *testing.T) {
 		out := filepath.Join(shots, name+".png")
 		if err := os.WriteFile(out, png, 0o644); err != nil {
 			t.Fatal(err)
+		}
+	}
+	// Repeated runs (the NFI sample's three runs per task, the repeated
+	// harness run): the resolved-rate charts draw the clustered interval
+	// column, and say so; with one run per instance, the Wilson column.
+	for _, tc := range []struct{ page, chart, column, caption string }{
+		{"repeated", "chart-pass-language", "95% CI clustered", "cluster bootstrap"},
+		{"repeated", "chart-retrieval-language", "file F1 95% CI", "cluster bootstrap"},
+		{"compare", "chart-compare-rates", "95% CI clustered", "cluster bootstrap"},
+		{"compare", "chart-compare-aspects", "95% CI clustered", "cluster bootstrap"},
+		{"nfi", "chart-nfi-table3", "", "Table 3 intervals"},
+		{"polybench", "chart-pass-language", "95% CI", "Wilson"},
+	} {
+		c := checks[tc.page]
+		cols := c.CIColumns[tc.chart]
+		if len(cols) == 0 {
+			t.Errorf("%s %s: no error bar drawn", tc.page, tc.chart)
+		}
+		for _, h := range cols {
+			if tc.column != "" && h != tc.column && !(tc.chart == "chart-retrieval-language" && h == "node F1 95% CI") {
+				t.Errorf("%s %s: an error bar is drawn from column %q, want %q", tc.page, tc.chart, h, tc.column)
+			}
+		}
+		if !strings.Contains(c.Captions[tc.chart], tc.caption) {
+			t.Errorf("%s %s: footnote %q does not say %q", tc.page, tc.chart, c.Captions[tc.chart], tc.caption)
 		}
 	}
 	// The interrupted page says so.
@@ -285,4 +355,31 @@ func sweBenchSchemaRun(t *testing.T) string {
 		t.Fatalf("swebench-schema eval: exit %d\n%s", code, stderr)
 	}
 	return out
+}
+
+// repeatedRunsPredictions writes predictions of one agent for the four
+// instances of evalFixture(t, 4, ...), three runs each: acme__echo-0
+// (Python) and -2 (Python) resolved in every run, -1 (Java) in none, -3
+// (Java) in runs 0 and 1 (a wrong patch otherwise).
+func repeatedRunsPredictions(t *testing.T) string {
+	t.Helper()
+	good := "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+two\n"
+	wrong := "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+three\n"
+	resolved := [][]bool{{true, true, true}, {false, false, false}, {true, true, true}, {true, true, false}}
+	var b strings.Builder
+	for i, runs := range resolved {
+		for run, ok := range runs {
+			patch := wrong
+			if ok {
+				patch = good
+			}
+			line, _ := json.Marshal(map[string]any{"instance_id": fmt.Sprintf("acme__echo-%d", i), "model_name_or_path": "agent", "run": run, "model_patch": patch})
+			b.Write(append(line, '\n'))
+		}
+	}
+	p := filepath.Join(t.TempDir(), "repeated.jsonl")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
