@@ -83,6 +83,35 @@ func (o *containerOptions) validate() error {
 	return nil
 }
 
+// dockerOnly refuses, with a usage error (exit 2), the per-container
+// limit flags given with a runtime that does not apply them, instead of
+// ignoring them: --cpus, --memory, --pids and --start-ahead are the Docker
+// runtime's; a pod's limits are --pod-cpu-limit and --pod-memory-limit and
+// its process limit is the kubelet's podPidsLimit (cluster configuration);
+// the local runtime has fixed limits of its own.
+func (o *containerOptions) dockerOnly(f *pflag.FlagSet) error {
+	if o.runtime == "docker" {
+		return nil
+	}
+	var given []string
+	for _, name := range []string{"cpus", "memory", "pids", "start-ahead"} {
+		if f.Lookup(name) != nil && f.Changed(name) {
+			given = append(given, "--"+name)
+		}
+	}
+	if len(given) == 0 {
+		return nil
+	}
+	rt := o.runtime
+	if rt == "" {
+		rt = "local"
+	}
+	if rt == "kubernetes" {
+		return usagef("%s: not applied with --runtime kubernetes (a pod's limits are --pod-cpu-limit and --pod-memory-limit; its process limit is the kubelet's podPidsLimit)", strings.Join(given, ", "))
+	}
+	return usagef("%s: need --runtime docker (--runtime %s does not apply them)", strings.Join(given, ", "), rt)
+}
+
 func (o *containerOptions) limits() runtime.Limits {
 	l := runtime.Limits{CPUs: o.cpus, Pids: o.pids}
 	if o.memory != "" && o.memory != "0" {

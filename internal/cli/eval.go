@@ -110,6 +110,9 @@ Exit status: 0 when the run completed (unresolved instances are results),
 			if err := o.containerOptions.validate(); err != nil {
 				return err
 			}
+			if err := o.containerOptions.dockerOnly(cmd.Flags()); err != nil {
+				return err
+			}
 			o.containers = o.runtime == "docker" || o.runtime == "kubernetes"
 			// Tests and git run in other working directories: every path
 			// given on the command line is made absolute once, here.

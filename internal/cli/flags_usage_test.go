@@ -56,6 +56,30 @@ func TestBadFlagValuesExitUsage(t *testing.T) {
 	}
 }
 
+// TestDockerLimitFlagsRefusedElsewhere: --cpus, --memory, --pids and
+// --start-ahead are the Docker runtime's; given with --runtime kubernetes
+// or local they are refused (exit 2, naming the flags and what applies
+// instead), not silently ignored.
+func TestDockerLimitFlagsRefusedElsewhere(t *testing.T) {
+	t.Parallel()
+	pbDS, _ := filepath.Abs("../../examples/polybench/dataset.csv")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--runtime", "kubernetes", "--pids", "100", "--memory", "1g"}, "--memory, --pids: not applied with --runtime kubernetes (a pod's limits are --pod-cpu-limit and --pod-memory-limit"},
+		{[]string{"--runtime", "kubernetes", "--cpus", "1"}, "--cpus: not applied with --runtime kubernetes"},
+		{[]string{"--cpus", "1"}, "--cpus: need --runtime docker (--runtime local does not apply them)"},
+		{[]string{"--runtime", "local", "--start-ahead", "2"}, "--start-ahead: need --runtime docker"},
+	} {
+		args := append([]string{"eval", "--dataset", pbDS, "--predictions", "gold", "--out", filepath.Join(t.TempDir(), "out")}, c.args...)
+		code, _, stderr := mainCode(args...)
+		if code != ExitUsage || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d and %q", strings.Join(c.args, " "), code, stderr, ExitUsage, c.want)
+		}
+	}
+}
+
 // TestHelpValueNames: flag value names and defaults in --help say what
 // to give.
 func TestHelpValueNames(t *testing.T) {
