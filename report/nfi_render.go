@@ -132,6 +132,30 @@ func (r NFI) Tables() []Table {
 	}
 	ti.Notes = append([]string{fmt.Sprintf("interval: \"Wilson, bootstrap\": Wilson score intervals of Valid %% and Func. Pass %%, percentile bootstrap of mean I_p "+
 		"(%d resamples, seed %d); \"cluster bootstrap\": every interval of the row (rates included) resamples tasks with all their runs.", BootstrapResamples, BootstrapSeed)}, ti.Notes...)
+	// The baselines of the marks: the Human Reference's mean on each
+	// agent's own correct (task, run) pairs (Table3Row.HumanSame), which
+	// is not the Human Reference row's mean over every task, and the
+	// paired difference the * is read from.
+	tm := Table{ID: "nfi-mark-baselines", Title: "Table 3 marks: Human Reference mean I_p(h) (pp) on each agent's functionally correct (task, run) pairs, and the agent's mean minus it",
+		Header: []string{"Agent", "Aspect", "Agent mean", "I_p(h) same tasks", "Difference", "Difference 95% CI", "Mark"}}
+	for _, row := range r.Table3 {
+		if row.Agent == HumanReference {
+			continue
+		}
+		for i, a := range nfi.Aspects {
+			if !row.Mean[i].OK || !row.HumanSame[i].OK {
+				continue
+			}
+			mark := row.Mark[i]
+			if row.Supported[i] {
+				mark += "*"
+			}
+			diff := Cell{Value: row.Mean[i].Value - row.HumanSame[i].Value, OK: true}
+			tm.Rows = append(tm.Rows, []string{row.Agent, a.Code(), pp(row.Mean[i]), pp(row.HumanSame[i]), pp(diff), ciPP(row.DiffCI[i]), mark})
+		}
+	}
+	tm.Notes = []string{"A mark compares the agent's mean I_p with the Human Reference's mean on the same tasks (spec 3.2), not with the Human Reference row of Table 3, " +
+		"which is over every task the reference passed: an agent can be marked ⁺ below that row's number when it solved the tasks where the reference improves less."}
 	tk := Table{ID: "nfi-passk", Title: "pass@k over repeated runs (unbiased estimator, Chen et al. 2021), mean over tasks with at least k runs",
 		Header: []string{"Agent"}}
 	maxK := 0
@@ -153,7 +177,10 @@ func (r NFI) Tables() []Table {
 		tk.Rows = append(tk.Rows, cells)
 	}
 	tk.Notes = []string{"pass@k = 1 − C(n−c, k)/C(n, k) for a task with n runs of which c are functionally correct."}
-	return []Table{t3, t4, tc, tcost, ti, tk}
+	if len(tm.Rows) == 0 {
+		return []Table{t3, t4, tc, tcost, ti, tk}
+	}
+	return []Table{t3, t4, tc, tcost, ti, tm, tk}
 }
 
 func itoa(i int) string { return num(Cell{Value: float64(i), OK: true}, 0) }

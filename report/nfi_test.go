@@ -137,3 +137,43 @@ func TestHumanReferenceFuncPassMeasured(t *testing.T) {
 		t.Errorf("human pass CI %+v", c)
 	}
 }
+
+// TestMarkBaselinesTable: a reader sees what each ⁺/⁻ was compared with.
+// Worked by hand: Human t1 DOC +10.0, t2 ERR +20.0 pp (row: DOC +5.0).
+// A is correct only on t1 (DOC .20): mean +20.0 vs the Human Reference on
+// the same pair +10.0 (not the row's +5.0), difference +10.0, mark ⁺.
+// ERR: A 0.0 vs Human on t1 0.0, difference +0.0, mark ⁺.
+func TestMarkBaselinesTable(t *testing.T) {
+	h1, h2 := im(0.10, 0), im(0, 0.20)
+	rep := BuildNFI([]nfisuite.Record{
+		rec("A", "t1", "single", 0, true, true, 0.20, 0, h1),
+		rec("A", "t2", "multi", 0, true, false, 0, 0, h2),
+	})
+	var tm *Table
+	tables := rep.Tables()
+	for i := range tables {
+		if tables[i].ID == "nfi-mark-baselines" {
+			tm = &tables[i]
+		}
+	}
+	if tm == nil {
+		t.Fatal("no table of the marks' baselines")
+	}
+	got := map[string][]string{}
+	for _, r := range tm.Rows {
+		got[r[0]+" "+r[1]] = r[2:5]
+	}
+	for k, want := range map[string][]string{
+		"A DOC": {"+20.0", "+10.0", "+10.0"},
+		"A ERR": {"+0.0", "+0.0", "+0.0"},
+	} {
+		if g := got[k]; len(g) != 3 || g[0] != want[0] || g[1] != want[1] || g[2] != want[2] {
+			t.Errorf("%s: got %v, want %v (agent mean, I_p(h) same tasks, difference)", k, g, want)
+		}
+	}
+	for _, r := range tm.Rows {
+		if r[0] == HumanReference {
+			t.Errorf("the Human Reference has no mark, got row %v", r)
+		}
+	}
+}
