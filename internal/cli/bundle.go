@@ -219,11 +219,16 @@ type bundleOptions struct {
 //	logs/<instance_id>/                patch.diff, test_output.txt, eval.sh and SWE-bench's report.json
 //	trajs/<instance_id>.<file>         the agent's trajectory files, when the run's predictions came from `polynfi run`
 //	polynfi/metadata.json              polynfi's extras: run, dataset, modes, intervals, not-evaluated and missing instances
-//	polynfi/result.json                SWE-PolyBench's aggregate result.json of the run
+//	polynfi/result.json                SWE-PolyBench's aggregate result.json of the run, its totals over pass_rate's denominator (polynfi_* fields name the unread dataset rows)
 //
 // pass_rate is resolved/total under SWE-PolyBench's grading, total being
 // the model's instances (those without a prediction count unresolved, as
-// SWE-PolyBench counts them; not-evaluated ones are in no total).
+// SWE-PolyBench counts them; not-evaluated ones are in no total), and
+// each dataset row that could not be read or cannot run, unresolved, as
+// the report counts it. polynfi/result.json's total_instances and
+// total_unresolved and polynfi/metadata.json's total_instances use that
+// same denominator; both name the unread rows and give the number of
+// instances read beside it.
 //
 // A run with units that were not evaluated (interrupted, or a record that
 // cannot be read) is refused with an error naming how many, unless
@@ -406,7 +411,25 @@ func buildBundle(runDir, out string, rep *report.Harness, opts bundleOptions) er
 			return err
 		}
 	}
-	agg, err := pyJSON(rep.PolyBench)
+	// One denominator throughout: the dataset rows that could not be read
+	// or cannot run count unresolved in pass_rate (the report's), so they
+	// do in result.json's totals too, and are named there.
+	unread := x.UnreadableRows + x.NotRunnable
+	aggOut := struct {
+		report.PolyBenchAggregate
+		TotalReadInstances int                  `json:"polynfi_total_read_instances"`
+		TotalUnreadRows    int                  `json:"polynfi_total_unread_rows"`
+		UnreadRows         []harness.DatasetRow `json:"polynfi_unread_rows"`
+		Note               string               `json:"polynfi_note,omitempty"`
+	}{PolyBenchAggregate: rep.PolyBench, TotalReadInstances: rep.PolyBench.TotalInstances, TotalUnreadRows: unread,
+		UnreadRows: append([]harness.DatasetRow{}, x.UnreadRows...)}
+	if unread > 0 {
+		aggOut.TotalInstances += unread
+		aggOut.TotalUnresolved += unread
+		aggOut.Note = fmt.Sprintf("total_instances (%d) and total_unresolved (%d) count the %d dataset rows that could not be read or cannot run (polynfi_unread_rows) as unresolved, as pass_rate does; resolved and not_resolved list the %d instances read (polynfi_total_read_instances)",
+			aggOut.TotalInstances, aggOut.TotalUnresolved, unread, aggOut.TotalReadInstances)
+	}
+	agg, err := pyJSON(aggOut)
 	if err != nil {
 		return err
 	}
@@ -422,7 +445,8 @@ func buildBundle(runDir, out string, rep *report.Harness, opts bundleOptions) er
 	meta := map[string]any{
 		"model_name_or_path": model, "run_id": x.RunID, "dataset": x.Dataset, "dataset_schema": x.DatasetSchema,
 		"predictions": x.Predictions, "grading_mode": "polybench", "native_mode": x.NativeMode,
-		"total_instances": rep.TotalInstances, "resolved_polybench": pb.Resolved, "total_polybench": pb.Total,
+		"total_instances": pb.Total, "total_read_instances": pb.Total - unread, "total_unread_rows": unread, "unread_rows": append([]harness.DatasetRow{}, x.UnreadRows...),
+		"resolved_polybench": pb.Resolved, "total_polybench": pb.Total,
 		"pass_rate": passRate, "resolved_native": x.Modes[x.NativeMode].Resolved, "resolved_native_ci95": x.Modes[x.NativeMode].CI,
 		"bundled_instances": len(units), "not_evaluated": nonNil(notEvaluated), "no_prediction": nonNil(noPrediction),
 		"interrupted": x.Interrupted, "incomplete": incomplete, "trajectories_from": trajRoot, "trajectories": nonNil(withTrajs),

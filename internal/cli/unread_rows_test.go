@@ -382,3 +382,50 @@ func TestNFIDuplicateTaskRowHasItsOwnHeading(t *testing.T) {
 		t.Errorf("json: %v, unreadable_rows %d, duplicate_rows %v; want 0 and one row of kind duplicate", err, j.UnreadableRows, j.Duplicates)
 	}
 }
+
+// Trial of #16: a bundle of a run with unreadable dataset rows wrote
+// pass_rate 2/10 in metadata.yaml but total_instances 8 in
+// polynfi/result.json and polynfi/metadata.json. One denominator
+// throughout (the report's: unreadable rows count unresolved), the
+// unread rows named in result.json.
+func TestBundleOneDenominatorWithUnreadableRows(t *testing.T) {
+	t.Parallel()
+	ds := unreadFixture(t, 3)
+	out := t.TempDir()
+	if _, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", "gold", "--out", out); code != ExitOK {
+		t.Fatalf("eval: exit %d\n%s", code, stderr)
+	}
+	bundle := filepath.Join(t.TempDir(), "b")
+	if _, stderr, code := runCLI(t, "report", "--bundle", bundle, out); code != ExitOK {
+		t.Fatalf("report --bundle: exit %d\n%s", code, stderr)
+	}
+	y, _ := os.ReadFile(filepath.Join(bundle, "metadata.yaml"))
+	m := regexp.MustCompile(`pass_rate: .*\((\d+)/(\d+)\)`).FindStringSubmatch(string(y))
+	if m == nil {
+		t.Fatalf("metadata.yaml has no pass_rate (R/N):\n%s", y)
+	}
+	want, _ := strconv.Atoi(m[2])
+	if want != 4 {
+		t.Fatalf("pass_rate denominator %d, want 4 (2 read, 2 unreadable rows)", want)
+	}
+	var res struct {
+		TotalInstances  int              `json:"total_instances"`
+		TotalResolved   int              `json:"total_resolved"`
+		TotalUnresolved int              `json:"total_unresolved"`
+		Unread          []map[string]any `json:"polynfi_unread_rows"`
+	}
+	b, _ := os.ReadFile(filepath.Join(bundle, "polynfi", "result.json"))
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.TotalInstances != want || res.TotalResolved+res.TotalUnresolved != want || len(res.Unread) != 2 {
+		t.Errorf("result.json: total_instances %d, resolved %d + unresolved %d, %d unread rows named; metadata.yaml's pass_rate is over %d with 2 unread rows:\n%s",
+			res.TotalInstances, res.TotalResolved, res.TotalUnresolved, len(res.Unread), want, b)
+	}
+	var meta map[string]any
+	b, _ = os.ReadFile(filepath.Join(bundle, "polynfi", "metadata.json"))
+	json.Unmarshal(b, &meta)
+	if meta["total_instances"] != float64(want) || meta["total_polybench"] != float64(want) {
+		t.Errorf("metadata.json: total_instances %v, total_polybench %v, want both %d:\n%s", meta["total_instances"], meta["total_polybench"], want, b)
+	}
+}
