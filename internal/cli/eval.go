@@ -82,6 +82,7 @@ Exit status: 0 when the run completed (unresolved instances are results),
 			if err := checkFormat(o.format, "text", "json"); err != nil {
 				return err
 			}
+			o.instanceIDs = dedupeInstanceIDs(e, o.instanceIDs)
 			if o.dataset == "" {
 				return usagef("--dataset is required")
 			}
@@ -898,4 +899,26 @@ func warnUnreadableRecords(e *env, out string, jobs []harness.Job) {
 			fmt.Fprintf(e.stderr, "polynfi: warning: unreadable record %s (%s): not in this call, listed in the report\n", b.Path, b.Error)
 		}
 	}
+}
+
+// dedupeInstanceIDs returns ids (--instance-ids, comma-separated or
+// repeated) with each id once, in the order of its first mention: an id
+// given twice is one instance, evaluated once (two evaluations of it
+// would count it twice and could share one record directory). Each id
+// dropped is said on stderr.
+func dedupeInstanceIDs(e *env, ids []string) []string {
+	seen, told := make(map[string]bool, len(ids)), map[string]bool{}
+	out := ids[:0:0]
+	for _, id := range ids {
+		if seen[id] {
+			if !told[id] {
+				told[id] = true
+				fmt.Fprintf(e.stderr, "polynfi: --instance-ids: %s given more than once: evaluated once\n", id)
+			}
+			continue
+		}
+		seen[id] = true
+		out = append(out, id)
+	}
+	return out
 }

@@ -220,6 +220,7 @@ func runAgents(e *env, o runOptions) error {
 	if err := checkFormat(o.format, "text", "json"); err != nil {
 		return err
 	}
+	o.instanceIDs = dedupeInstanceIDs(e, o.instanceIDs)
 	if o.showPrompt {
 		return showPrompt(e, o)
 	}

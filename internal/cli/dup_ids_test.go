@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Trial of #16: an id given twice in --instance-ids (a,a or the flag
+// twice) was evaluated twice: metrics-only scored 2 units and listed the
+// instance twice; a full run did the work twice, and with --workers > 1
+// both copies could write one record directory. Each id is one instance,
+// evaluated once, in the order of its first mention; stderr says so.
+func TestDuplicateInstanceIDsEvaluatedOnce(t *testing.T) {
+	t.Parallel()
+	repos, _ := filepath.Abs("../../examples/polybench/repos")
+	id := "tidyledger__ledgerkit-12"
+	stdout, stderr, code := runCLI(t, "eval", "--metrics-only", "--format", "json", "--dataset", "../../examples/polybench/dataset.csv",
+		"--predictions", "gold", "--repos-dir", repos, "--instance-ids", id+","+id, "--instance-ids", id)
+	if code != ExitOK {
+		t.Fatalf("eval --metrics-only: exit %d\n%s", code, stderr)
+	}
+	var mo struct {
+		Instances []map[string]any `json:"instances"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &mo); err != nil {
+		t.Fatal(err)
+	}
+	if len(mo.Instances) != 1 {
+		t.Errorf("metrics-only: %d instances scored, want 1 (%s given three times)", len(mo.Instances), id)
+	}
+	if strings.Count(stderr, "given more than once") != 1 {
+		t.Errorf("stderr does not say once that the id was given more than once:\n%s", stderr)
+	}
+
+	ds := evalFixture(t, 2, "0")
+	out := t.TempDir()
+	_, stderr, code = runCLI(t, "eval", "--dataset", ds, "--predictions", "gold", "--out", out, "--workers", "2",
+		"--instance-ids", "acme__echo-1,acme__echo-0", "--instance-ids", "acme__echo-1")
+	if code != ExitOK {
+		t.Fatalf("eval: exit %d\n%s", code, stderr)
+	}
+	rep := readHarnessReport(t, out)
+	if n := rep.Polynfi.Modes[rep.Polynfi.NativeMode].Total; n != 2 || len(rep.Polynfi.UnitResults) != 2 {
+		t.Errorf("full run: total %d, %d unit results, want 2 each (acme__echo-1 given twice)\n%s", n, len(rep.Polynfi.UnitResults), stderr)
+	}
+}
