@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/polynfi/polynfi/nfisuite"
@@ -73,5 +74,35 @@ func TestNFITable3ClusteredByTask(t *testing.T) {
 		if r.Agent == "D" && (r.Clustered || r.ValidCI != Wilson(1, 2)) {
 			t.Errorf("single runs: clustered %v, valid CI %+v", r.Clustered, r.ValidCI)
 		}
+	}
+}
+
+// TestBootstrapIgnoresInputOrder: one definition gives one number. The
+// same 8 per-instance F1 values gathered in two orders (as a full run and a
+// metrics-only run gather them) give the same bootstrap interval, and the
+// same clustered values in two orders give the same cluster interval.
+func TestBootstrapIgnoresInputOrder(t *testing.T) {
+	a := []float64{0, 0, 0, 0.5, 1, 0, 0, 0.5}
+	b := []float64{0.5, 0, 1, 0, 0, 0.5, 0, 0}
+	if x, y := BootstrapMean(a), BootstrapMean(b); x != y {
+		t.Errorf("BootstrapMean depends on order: %+v vs %+v", x, y)
+	}
+	xs := []float64{1, 0, 1, 0, 0, 0.5, 1, 1, 0.25, 0, 1, 0.75, 0.1, 0.2, 0.9, 0.3}
+	cl := []string{"a", "a", "a", "b", "b", "b", "c", "c", "c", "d", "d", "d", "e", "e", "e", "f"}
+	rx, rc := slices.Clone(xs), slices.Clone(cl)
+	slices.Reverse(rx)
+	slices.Reverse(rc)
+	if x, y := ClusterBootstrapMean(xs, cl), ClusterBootstrapMean(rx, rc); x != y {
+		t.Errorf("ClusterBootstrapMean depends on order: %+v vs %+v", x, y)
+	}
+	// Relabelled clusters in a different first-appearance order.
+	cl2 := []string{"z", "z", "z", "y", "y", "y", "x", "x", "x", "w", "w", "w", "v", "v", "v", "u"}
+	perm := []int{15, 9, 10, 11, 3, 4, 5, 12, 13, 14, 6, 7, 8, 0, 1, 2}
+	px, pc := make([]float64, len(xs)), make([]string, len(xs))
+	for i, j := range perm {
+		px[i], pc[i] = xs[j], cl2[j]
+	}
+	if x, y := ClusterBootstrapMean(xs, cl), ClusterBootstrapMean(px, pc); x != y {
+		t.Errorf("ClusterBootstrapMean depends on cluster order: %+v vs %+v", x, y)
 	}
 }

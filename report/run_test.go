@@ -196,3 +196,32 @@ func jsonFloat(f float64) string {
 	b, _ := json.Marshal(f)
 	return string(b)
 }
+
+// TestRetrievalIntervalsIgnoreUnitOrder: a full run and a --metrics-only
+// run hand retrievalIntervals the same per-instance metrics in different
+// orders; the trial's 8 F1 values (two 1s, six 0s) gave [0.00, 0.50] in
+// one and [0.00, 0.62] in the other. One definition, one number.
+func TestRetrievalIntervalsIgnoreUnitOrder(t *testing.T) {
+	var ms []retrieval.InstanceMetrics
+	langs := []string{"Java", "Java", "JavaScript", "JavaScript", "Python", "Python", "TypeScript", "TypeScript"}
+	for i, l := range langs {
+		f1 := 0.0
+		if l == "Python" {
+			f1 = 1
+		}
+		ms = append(ms, retrieval.InstanceMetrics{
+			InstanceID: "inst-" + string(rune('a'+i)), Language: l,
+			File: retrieval.Scores{F1: f1}, Node: &retrieval.Scores{F1: f1}, NodeStatus: retrieval.NodeOK,
+		})
+	}
+	a := retrievalIntervals(ms)
+	for _, perm := range [][]int{{4, 0, 1, 2, 3, 5, 6, 7}, {7, 6, 5, 4, 3, 2, 1, 0}, {0, 2, 4, 6, 1, 3, 5, 7}} {
+		var p []retrieval.InstanceMetrics
+		for _, j := range perm {
+			p = append(p, ms[j])
+		}
+		if b := retrievalIntervals(p); !cmp.Equal(a, b) {
+			t.Errorf("order %v: intervals %+v, want %+v", perm, b["all"], a["all"])
+		}
+	}
+}

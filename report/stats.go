@@ -3,7 +3,9 @@ package report
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
+	"strings"
 )
 
 // Z95 is the standard normal quantile of a two-sided 95% interval.
@@ -43,14 +45,19 @@ const (
 // BootstrapMean returns the 95% percentile bootstrap interval of the mean
 // of xs: BootstrapResamples resamples with replacement drawn from a PCG
 // generator seeded with BootstrapSeed, and the 2.5th and 97.5th
-// percentiles (nearest rank) of their means. OK is false when xs is empty;
-// a single value gives a zero-width interval.
+// percentiles (nearest rank) of their means. The values are sorted before
+// resampling, so the interval depends on the multiset of values only, not
+// on the order the caller gathered them in (a full run and a metrics-only
+// run of the same predictions give the same interval). OK is false when xs
+// is empty; a single value gives a zero-width interval.
 // Source: B. Efron and R. Tibshirani, An Introduction to the Bootstrap
 // (1993), ch. 13 (percentile interval).
 func BootstrapMean(xs []float64) Interval {
 	if len(xs) == 0 {
 		return Interval{}
 	}
+	xs = slices.Clone(xs)
+	slices.Sort(xs)
 	r := rand.New(rand.NewPCG(BootstrapSeed, uint64(len(xs))))
 	means := make([]float64, BootstrapResamples)
 	for b := range means {
@@ -132,8 +139,11 @@ func Repeated(clusters []string) bool {
 // drawn clusters (the ratio estimator: a rate when xs are 0/1). Runs of
 // one task are not independent, and resampling them one by one
 // understates the spread; resampling whole tasks does not. When every
-// cluster holds one value it is BootstrapMean(xs). OK is false when xs is
-// empty; len(clusters) must equal len(xs).
+// cluster holds one value it is BootstrapMean(xs). The clusters are put in
+// a canonical order before resampling (by their sorted values, then by
+// label), so the interval depends on which values share a cluster, not on
+// the order of xs. OK is false when xs is empty; len(clusters) must equal
+// len(xs).
 // Source: A. C. Davison and D. V. Hinkley, Bootstrap Methods and their
 // Application (1997), §3.8 (resampling the top-level units of
 // hierarchical data); B. Efron and R. Tibshirani (1993), ch. 13.
@@ -144,20 +154,38 @@ func ClusterBootstrapMean(xs []float64, clusters []string) Interval {
 	if !Repeated(clusters) {
 		return BootstrapMean(xs)
 	}
-	// Clusters in order of first appearance: the same values give the
-	// same interval.
+	// Clusters in a canonical order: the same values in the same clusters
+	// give the same interval whatever order they came in.
+	type group struct {
+		label string
+		vals  []float64
+	}
 	idx := map[string]int{}
-	var sums []float64
-	var counts []int
+	var groups []group
 	for i, c := range clusters {
 		k, ok := idx[c]
 		if !ok {
-			k = len(sums)
+			k = len(groups)
 			idx[c] = k
-			sums, counts = append(sums, 0), append(counts, 0)
+			groups = append(groups, group{label: c})
 		}
-		sums[k] += xs[i]
-		counts[k]++
+		groups[k].vals = append(groups[k].vals, xs[i])
+	}
+	for _, g := range groups {
+		slices.Sort(g.vals)
+	}
+	slices.SortFunc(groups, func(a, b group) int {
+		if c := slices.Compare(a.vals, b.vals); c != 0 {
+			return c
+		}
+		return strings.Compare(a.label, b.label)
+	})
+	sums, counts := make([]float64, len(groups)), make([]int, len(groups))
+	for k, g := range groups {
+		for _, v := range g.vals {
+			sums[k] += v
+		}
+		counts[k] = len(g.vals)
 	}
 	r := rand.New(rand.NewPCG(BootstrapSeed, uint64(len(xs))<<20|uint64(len(sums))))
 	means := make([]float64, BootstrapResamples)
