@@ -382,7 +382,7 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 			return fmt.Errorf("model patch: %w", err)
 		}
 		if !ar.Applied {
-			rec.Error = "no attempt of the apply cascade applied the model patch"
+			rec.Error = ReasonNotApplied
 			rec.Verdicts = AllModes(StatusPatchFailed, rec.Error)
 			rec.Timing.ApplyS = applyS()
 			return nil

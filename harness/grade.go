@@ -95,7 +95,7 @@ const (
 	StatusResolved      Status = "resolved"
 	StatusUnresolved    Status = "unresolved"
 	StatusEmptyPatch    Status = "empty_patch"    // the prediction carries no change
-	StatusPatchFailed   Status = "patch_failed"   // no attempt of the apply cascade applied it
+	StatusPatchFailed   Status = "patch_failed"   // no attempt of the apply cascade applied it (ReasonNotApplied)
 	StatusPatchRejected Status = "patch_rejected" // it writes outside the workspace
 	StatusTimedOut      Status = "timed_out"      // the test command hit its timeout
 	StatusInconsistent  Status = "inconsistent"   // swebench, strict: no test failed, exit status non-zero
@@ -486,3 +486,14 @@ func failReason(v Verdict) string {
 	}
 	return parts[0]
 }
+
+// Reasons a unit scores nothing, as the drill-downs of a full run
+// (report's unit reasons, a record's error) and of a --metrics-only run
+// say them: one definition for both.
+const (
+	// ReasonNotApplied: the model patch was tried and no attempt of the
+	// apply cascade applied it (StatusPatchFailed).
+	ReasonNotApplied = "no attempt of the apply cascade applied the model patch"
+	// ReasonEmptyPatch: the prediction is empty; nothing was run.
+	ReasonEmptyPatch = "not run: empty patch"
+)

@@ -57,6 +57,9 @@ type ManifestInstance struct {
 type ManifestUnit struct {
 	Key
 	Empty bool `json:"empty"`
+	// Missing: the unit has no prediction (none given, or its row was
+	// rejected) and was scored as an empty one (--metrics-only runs).
+	Missing bool `json:"missing,omitempty"`
 }
 
 // Manifest describes a run directory: what was asked of it over every

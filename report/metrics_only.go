@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/polynfi/polynfi/harness"
@@ -38,6 +39,10 @@ type MetricsOnly struct {
 	UnreadRows    []harness.DatasetRow `json:"unread_rows,omitempty"`
 	DuplicateRows []harness.DatasetRow `json:"duplicate_rows,omitempty"`
 	UnreadUnits   int                  `json:"unread_units"`
+	// Reasons says, per unit of Instances (same index), why it scores
+	// nothing when its prediction is missing, empty or not applied, in
+	// the words of a full run's drill-down (unitReasons); "" otherwise.
+	Reasons []string `json:"unit_reasons,omitempty"`
 	// Version is the polynfi version that rendered the report (set by
 	// the caller), EvaluatedWith the versions that scored the run.
 	Version       string   `json:"polynfi_version,omitempty"`
@@ -62,8 +67,49 @@ func BuildMetricsOnly(m *harness.Manifest, ms []retrieval.InstanceMetrics) *Metr
 		all, byLang, byCat := unreadCounts(r.UnreadRows, pairsOf(m))
 		r.UnreadUnits = all
 		withUnreadGroups(&r.Summary, byLang, byCat)
+		r.Reasons = unitReasons(m, ms)
 	}
 	return r
+}
+
+// unitReasons gives each scored unit of ms the reason a full run's
+// drill-down gives it when it scores nothing: a missing prediction
+// (missingReason: none given, or the rejected rows that name it), an
+// empty one (harness.ReasonEmptyPatch), or one the apply cascade did not
+// apply (harness.ReasonNotApplied: no predicted files). A unit of ms is
+// matched to the next manifest unit of its instance, the submitted ones
+// before the missing ones (the order of the run's jobs; the manifest
+// keeps its units sorted). nil when the manifest has no units (a run of
+// an older polynfi); "" for a unit not matched.
+func unitReasons(m *harness.Manifest, ms []retrieval.InstanceMetrics) []string {
+	if len(m.Units) == 0 {
+		return nil
+	}
+	byID := map[string][]harness.ManifestUnit{}
+	for _, u := range m.Units {
+		byID[u.InstanceID] = append(byID[u.InstanceID], u)
+	}
+	for _, us := range byID {
+		sort.SliceStable(us, func(i, j int) bool { return !us[i].Missing && us[j].Missing })
+	}
+	why := make([]string, len(ms))
+	for k, x := range ms {
+		us := byID[x.InstanceID]
+		if len(us) == 0 {
+			continue
+		}
+		u := us[0]
+		byID[x.InstanceID] = us[1:]
+		switch {
+		case u.Missing:
+			why[k] = missingReason(m.RejectedRows, u.InstanceID, u.Model)
+		case u.Empty:
+			why[k] = harness.ReasonEmptyPatch
+		case len(x.PredictedFiles) == 0:
+			why[k] = harness.ReasonNotApplied
+		}
+	}
+	return why
 }
 
 // MetricsOnlyPage renders a --metrics-only run: the inputs, the rows not
@@ -98,14 +144,18 @@ func MetricsOnlyInstancesTable(r *MetricsOnly) Table {
 	t := Table{ID: TableInstances, Title: "Instances",
 		Header: []string{"instance", "language", "file P", "file R", "file F1", "node P", "node R", "node F1", "why 0 / not scored"}}
 	f := func(v float64) string { return fmt.Sprintf("%.2f", v) }
-	for _, m := range r.Instances {
+	for i, m := range r.Instances {
+		reason := ""
+		if i < len(r.Reasons) {
+			reason = r.Reasons[i]
+		}
 		row := []string{m.InstanceID, orDash(m.Language), f(m.File.Precision), f(m.File.Recall), f(m.File.F1)}
 		if m.Node != nil {
 			row = append(row, f(m.Node.Precision), f(m.Node.Recall), f(m.Node.F1))
 		} else {
 			row = append(row, Dash, Dash, Dash)
 		}
-		t.Rows = append(t.Rows, append(row, orDash(metricsWhy(m))))
+		t.Rows = append(t.Rows, append(row, orDash(metricsWhy(m, reason))))
 	}
 	t.Notes = append(t.Notes, "P, R, F1: precision, recall and F1 of the predicted files and nodes against the reference patch's (SWE-PolyBench); "+
 		"– : the unit is left out of node means (no reference nodes, reference patch failed, node metrics not computed).")
@@ -113,12 +163,15 @@ func MetricsOnlyInstancesTable(r *MetricsOnly) Table {
 }
 
 // metricsWhy says why a unit scores 0 or has no node score: the
-// prediction was empty or did not apply, touches none of the reference
+// prediction was missing, empty or did not apply (reason, from
+// unitReasons, as a full run says it), touches none of the reference
 // files or nodes, or node metrics were left out (with node_error).
-func metricsWhy(m retrieval.InstanceMetrics) string {
+func metricsWhy(m retrieval.InstanceMetrics, reason string) string {
 	var why []string
 	if m.File.F1 == 0 {
 		switch {
+		case len(m.PredictedFiles) == 0 && reason != "":
+			why = append(why, reason)
 		case len(m.PredictedFiles) == 0 && m.NodeError != "":
 			why = append(why, "files: "+strings.TrimPrefix(m.NodeError, "prediction: "))
 		case len(m.PredictedFiles) == 0:
@@ -135,6 +188,9 @@ func metricsWhy(m retrieval.InstanceMetrics) string {
 		}
 		why = append(why, s)
 	case m.Node.F1 == 0 && m.NodeError != "":
+		if reason != "" && len(m.PredictedFiles) == 0 && strings.HasPrefix(m.NodeError, "prediction: ") {
+			break // reason says it
+		}
 		if len(why) == 0 || !strings.Contains(why[0], strings.TrimPrefix(m.NodeError, "prediction: ")) {
 			why = append(why, "nodes: "+m.NodeError)
 		}

@@ -381,7 +381,7 @@ func missingReason(rejected []harness.PredictionRow, instanceID, model string) s
 func unitReason(rec *harness.Record, native harness.Mode) string {
 	v := rec.Verdicts.Get(native)
 	if !rec.Generation && rec.Test == nil {
-		return "not run: empty patch"
+		return harness.ReasonEmptyPatch
 	}
 	if v.Reason != "" {
 		return v.Reason

@@ -733,7 +733,7 @@ func runMetricsOnly(e *env, o evalOptions, in *evalInputs, ropts *retrieval.Opti
 	man := &harness.Manifest{Kind: harness.KindMetricsOnly, RunID: o.runID, Dataset: in.ds.Path, DatasetSchema: string(in.ds.Schema), DatasetSHA256: harness.DatasetDigest(o.dataset),
 		Predictions: in.predName, Retrieval: o.retrieval, InputErrors: in.inputErrors, Complete: len(errs) == 0, Finished: time.Now().UTC(),
 		UnreadableRows: in.unreadable, NotRunnable: in.notRunnable, Rejected: in.rejected, RejectedRows: in.rejectedRows, IgnoredPredictions: in.ignored,
-		UnreadRows: in.unreadRows, DuplicateRows: in.duplicates, Units: metricsOnlyUnits(jobs)}
+		UnreadRows: in.unreadRows, DuplicateRows: in.duplicates, Units: metricsOnlyUnits(jobs, len(in.jobs))}
 	man.NoteVersion(polynfiVersion())
 	// The same numbers, intervals and input lines as `polynfi report` of
 	// the run directory (report.BuildMetricsOnly).
@@ -763,11 +763,13 @@ func runMetricsOnly(e *env, o evalOptions, in *evalInputs, ropts *retrieval.Opti
 
 // metricsOnlyUnits are the manifest units of a --metrics-only run's jobs
 // (a missing prediction's empty one included): the report counts each
-// unreadable dataset row once per (model, run) pair of them.
-func metricsOnlyUnits(jobs []harness.Job) []harness.ManifestUnit {
+// unreadable dataset row once per (model, run) pair of them. The first
+// submitted jobs are the predictions given; the rest are the empty ones
+// metricsOnlyJobs adds for units without one (Missing).
+func metricsOnlyUnits(jobs []harness.Job, submitted int) []harness.ManifestUnit {
 	units := make([]harness.ManifestUnit, len(jobs))
 	for i, j := range jobs {
-		units[i] = harness.ManifestUnit{Key: j.Key(), Empty: j.Prediction.Empty()}
+		units[i] = harness.ManifestUnit{Key: j.Key(), Empty: j.Prediction.Empty(), Missing: i >= submitted}
 	}
 	return units
 }
