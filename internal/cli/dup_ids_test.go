@@ -46,3 +46,17 @@ func TestDuplicateInstanceIDsEvaluatedOnce(t *testing.T) {
 		t.Errorf("full run: total %d, %d unit results, want 2 each (acme__echo-1 given twice)\n%s", n, len(rep.Polynfi.UnitResults), stderr)
 	}
 }
+
+// Trial of #16: `polynfi report /nonexistent` exited 2 (usage), where
+// the README's contract says unreadable input is exit 3; a path that
+// exists and is no run directory stays a usage error (exit 2).
+func TestReportMissingRunDirIsInputError(t *testing.T) {
+	t.Parallel()
+	missing := filepath.Join(t.TempDir(), "nope")
+	if _, stderr, code := runCLI(t, "report", missing); code != ExitError || !strings.Contains(stderr, missing) {
+		t.Errorf("report of a missing path: exit %d, want %d naming it\n%s", code, ExitError, stderr)
+	}
+	if _, stderr, code := runCLI(t, "report", t.TempDir()); code != ExitUsage {
+		t.Errorf("report of a directory that is not a run: exit %d, want %d\n%s", code, ExitUsage, stderr)
+	}
+}

@@ -467,12 +467,17 @@ func (rr *runReport) writeBundle(out, model string, opts bundleOptions) error {
 	return writeBundle(rr.dir, out, rep, opts)
 }
 
-// loadRunReport reads one run directory's report. A directory that is not
-// a run is a usage error.
+// loadRunReport reads one run directory's report. A path that exists and
+// is not a run directory is a usage error (exit 2); one that does not
+// exist or cannot be read is an input error (exit 3).
 func loadRunReport(e *env, dir string) (*runReport, error) {
 	kind, legacy, err := harness.RunDirKind(dir)
 	if err != nil {
-		if st, serr := os.Stat(dir); serr != nil || !st.IsDir() {
+		st, serr := os.Stat(dir)
+		if serr != nil {
+			return nil, fmt.Errorf("report: %w", serr)
+		}
+		if !st.IsDir() {
 			return nil, usagef("report: %s: %v", dir, err)
 		}
 		// A run directory whose manifest cannot be read: an input error
