@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"math"
 	"slices"
 	"testing"
@@ -16,8 +17,25 @@ import (
 func TestClusterBootstrapMean(t *testing.T) {
 	xs := []float64{1, 1, 1, 0, 0, 0}
 	cl := []string{"a", "a", "a", "b", "b", "b"}
-	if got := ClusterBootstrapMean(xs, cl); !got.OK || got.Lo != 0 || got.Hi != 1 {
+	if got := clusterBootstrapMean(xs, cl, 1); !got.OK || got.Lo != 0 || got.Hi != 1 {
 		t.Errorf("clustered %+v, want [0, 1]", got)
+	}
+	// Two clusters are fewer than MinClusters: no interval, a reason, and
+	// JSON lo/hi null.
+	got := ClusterBootstrapMean(xs, cl)
+	if got.OK || got.Reason != "too few instances (2)" {
+		t.Errorf("2 clusters: %+v, want no interval, too few instances (2)", got)
+	}
+	if b, _ := json.Marshal(got); string(b) != `{"lo":null,"hi":null,"ok":false,"reason":"too few instances (2)"}` {
+		t.Errorf("2 clusters JSON %s", b)
+	}
+	// One instance with 2 of 3 runs resolved gave the zero-width 66.7–66.7%.
+	if one := ClusterBootstrapMean([]float64{1, 1, 0}, []string{"a", "a", "a"}); one.OK || ciPercent(one) != "too few instances (1)" {
+		t.Errorf("1 cluster: %+v %q", one, ciPercent(one))
+	}
+	five := ClusterBootstrapMean([]float64{1, 1, 0, 0, 1, 0, 1, 1, 0, 0}, []string{"a", "a", "b", "b", "c", "c", "d", "d", "e", "e"})
+	if !five.OK || five.Hi <= five.Lo {
+		t.Errorf("5 clusters: %+v, want an interval", five)
 	}
 	if naive := BootstrapMean(xs); naive.Lo <= 0 || naive.Hi >= 1 {
 		t.Errorf("per-value bootstrap %+v: expected narrower than [0, 1]", naive)
@@ -59,14 +77,17 @@ func TestNFITable3ClusteredByTask(t *testing.T) {
 	if !row.Clustered || math.Abs(row.Mean[0].Value-0.15) > 1e-12 || row.Mark[0] != "⁺" {
 		t.Fatalf("row %+v", row)
 	}
-	if c := row.MeanCI[0]; !c.OK || math.Abs(c.Lo) > 1e-12 || math.Abs(c.Hi-0.30) > 1e-12 {
-		t.Errorf("DOC mean interval %+v, want [0, 0.30]", c)
+	if c := row.MeanCI[0]; c.OK || c.Reason != "too few instances (2)" {
+		t.Errorf("DOC mean interval %+v, want none: too few instances (2) (MinClusters)", c)
+	}
+	if c := clusterBootstrapMean([]float64{0.30, 0.30, 0.30, 0, 0, 0}, []string{"t1", "t1", "t1", "t2", "t2", "t2"}, 1); !c.OK || math.Abs(c.Lo) > 1e-12 || math.Abs(c.Hi-0.30) > 1e-12 {
+		t.Errorf("DOC mean interval without the floor %+v, want [0, 0.30]", c)
 	}
 	if row.Supported[0] {
 		t.Errorf("DOC mark supported with interval %+v: two tasks cannot support it", row.DiffCI[0])
 	}
-	if c := row.ValidCI; !c.OK || c.Lo != 0 || c.Hi != 1 {
-		t.Errorf("valid interval %+v, want [0, 1] (cluster bootstrap, not Wilson)", c)
+	if c := row.ValidCI; c.OK || c.Reason != "too few instances (3)" {
+		t.Errorf("valid interval %+v, want none: too few instances (3) (cluster bootstrap floor, not Wilson)", c)
 	}
 	// One run per task: Wilson, as before.
 	one := BuildNFI([]nfisuite.Record{rec("D", "t1", "single", 0, true, true, 0.30, 0, h), rec("D", "t2", "single", 0, false, false, 0, 0, h)})

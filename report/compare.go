@@ -414,7 +414,9 @@ func (c Comparison) Page(title string) Page {
 	}
 	sideLine := func(name string, s CompareSide) string {
 		l := fmt.Sprintf("%s: %s: resolved %d/%d (%s, 95%% CI %s)", name, s.Label, s.Resolved, s.Units, percent(s.Resolved, s.Units), ciPercent(s.CI))
-		if s.ClusterCI.OK {
+		if s.ClusterCI.Reason != "" {
+			l += fmt.Sprintf("; that Wilson CI counts the %d runs as independent, and there is no clustered interval: %s (a cluster bootstrap needs at least %d)", s.Units, s.ClusterCI.Reason, MinClusters)
+		} else if s.ClusterCI.OK {
 			l += fmt.Sprintf("; that Wilson CI counts the %d runs as independent, clustered by instance (%d instances) 95%% CI %s", s.Units, s.Instances, ciPercent(s.ClusterCI))
 		}
 		return l
@@ -454,7 +456,7 @@ func (c Comparison) Page(title string) Page {
 		}
 		rates.Notes = append(rates.Notes, fmt.Sprintf("Repeated runs: runs of one instance are not independent, so the Wilson interval and McNemar's test on (instance, run) pairs are anti-conservative. "+
 			"95%% CI clustered: cluster bootstrap resampling instances with all their runs (%d resamples, seed %d). Clustered test: for each paired instance, the side with more resolved runs of the paired runs is better (equal counts tie); "+
-			"two-sided exact sign test of the instances A is better on vs B is better on (McNemar's test with instances as the unit).", BootstrapResamples, BootstrapSeed))
+			"two-sided exact sign test of the instances A is better on vs B is better on (McNemar's test with instances as the unit).", BootstrapResamples, BootstrapSeed), ClusterMinNote)
 	}
 	asp := Table{ID: TableCompareAspects, Title: "Paired difference of I_p (pp), B − A, per aspect",
 		Header: []string{"aspect", "pairs", "mean A", "mean B", "mean B − A", "95% CI"}}
@@ -472,7 +474,7 @@ func (c Comparison) Page(title string) Page {
 	asp.Notes = []string{fmt.Sprintf("Pairs: units where both sides have I_p for the aspect. 95%% CI: paired percentile bootstrap of the mean difference (%d resamples, seed %d); an interval that contains 0 is a tie.",
 		BootstrapResamples, BootstrapSeed)}
 	if c.RepeatedRuns {
-		asp.Notes = append(asp.Notes, "The pairs are (instance, run); with repeated runs read the clustered interval, which resamples instances with all their pairs.")
+		asp.Notes = append(asp.Notes, "The pairs are (instance, run); with repeated runs read the clustered interval, which resamples instances with all their pairs.", ClusterMinNote)
 	}
 	flips := Table{ID: "compare-flips", Title: fmt.Sprintf("Units that flip: resolved by A only (%d) and by B only (%d)", len(c.OnlyA), len(c.OnlyB)),
 		Header: []string{"resolved by", "unit"}}
@@ -493,7 +495,7 @@ func (c Comparison) Page(title string) Page {
 	rc := BarChart{ID: "chart-" + TableCompareRates, Title: "Resolved rate", Unit: "%", Groups: []string{"A", "B"},
 		Note: "Error bars: 95% Wilson score intervals (the table's 95% CI column)."}
 	if c.RepeatedRuns {
-		rc.Note = fmt.Sprintf("Error bars: 95%% cluster bootstrap intervals resampling instances with all their runs (the table's \"95%% CI clustered\" column; %d resamples, seed %d), not the Wilson intervals, which treat repeated runs as independent.", BootstrapResamples, BootstrapSeed)
+		rc.Note = fmt.Sprintf("Error bars: 95%% cluster bootstrap intervals resampling instances with all their runs (the table's \"95%% CI clustered\" column; %d resamples, seed %d), not the Wilson intervals, which treat repeated runs as independent. %s", BootstrapResamples, BootstrapSeed, ClusterMinNote)
 	}
 	rs := BarSeries{Name: "resolved %"}
 	rateCI := colIndex(rates, "95% CI")
@@ -518,7 +520,7 @@ func (c Comparison) Page(title string) Page {
 	ac := BarChart{ID: "chart-" + TableCompareAspects, Title: "Paired I_p difference B − A", Unit: "pp",
 		Note: fmt.Sprintf("Error bars: 95%% paired percentile bootstrap intervals (the table's 95%% CI column; %d resamples, seed %d).", BootstrapResamples, BootstrapSeed)}
 	if c.RepeatedRuns {
-		ac.Note = fmt.Sprintf("Error bars: 95%% cluster bootstrap intervals resampling instances with all their pairs (the table's \"95%% CI clustered\" column; %d resamples, seed %d), the interval to read with repeated runs.", BootstrapResamples, BootstrapSeed)
+		ac.Note = fmt.Sprintf("Error bars: 95%% cluster bootstrap intervals resampling instances with all their pairs (the table's \"95%% CI clustered\" column; %d resamples, seed %d), the interval to read with repeated runs. %s", BootstrapResamples, BootstrapSeed, ClusterMinNote)
 	}
 	as := BarSeries{Name: "mean B − A"}
 	aspCI := colIndex(asp, "95% CI")

@@ -42,7 +42,10 @@ func HarnessHeadline(r *Harness) []string {
 		}
 		lines = append(lines, fmt.Sprintf("resolved %s (%s, 95%% CI %s) under %s grading, the dataset's native mode%s",
 			resolvedOf(native, x.Interrupted), percent(native.Resolved, native.Total), ciPercent(native.CI), x.NativeMode, tail))
-		if c := native.ClusterCI; c != nil {
+		if c := native.ClusterCI; c != nil && c.Reason != "" {
+			lines = append(lines, fmt.Sprintf("  several units per instance (runs or models) are not independent: that Wilson CI treats them as if they were; no clustered interval: %s, and a cluster bootstrap needs at least %d",
+				c.Reason, MinClusters))
+		} else if c != nil {
 			lines = append(lines, fmt.Sprintf("  several units per instance (runs or models) are not independent: that Wilson CI treats them as if they were; clustered by instance (cluster bootstrap, %d resamples, seed %d) 95%% CI %s",
 				BootstrapResamples, BootstrapSeed, ciPercent(*c)))
 		}
@@ -179,6 +182,9 @@ func percent(k, n int) string {
 // ciPercent formats a rate interval in percent ("43.9–100.0%"), Dash when undefined.
 func ciPercent(c Interval) string {
 	if !c.OK {
+		if c.Reason != "" {
+			return c.Reason
+		}
 		return Dash
 	}
 	return fmt.Sprintf("%.1f–%.1f%%", 100*c.Lo, 100*c.Hi)
@@ -187,6 +193,9 @@ func ciPercent(c Interval) string {
 // ciNum formats an interval of a mean with prec decimals ("[0.25, 0.75]").
 func ciNum(c Interval, prec int) string {
 	if !c.OK {
+		if c.Reason != "" {
+			return c.Reason
+		}
 		return Dash
 	}
 	return fmt.Sprintf("[%.*f, %.*f]", prec, c.Lo, prec, c.Hi)
@@ -195,6 +204,9 @@ func ciNum(c Interval, prec int) string {
 // ciPP formats an interval of an improvement fraction in signed pp.
 func ciPP(c Interval) string {
 	if !c.OK {
+		if c.Reason != "" {
+			return c.Reason
+		}
 		return Dash
 	}
 	return fmt.Sprintf("[%+.1f, %+.1f]", 100*c.Lo, 100*c.Hi)
@@ -267,7 +279,7 @@ func HarnessTables(r *Harness) []Table {
 		if clustered {
 			t.Notes = append(t.Notes, fmt.Sprintf("Repeated runs: an instance has several units, which are not independent, so the Wilson interval (which counts every unit as independent) is too narrow; "+
 				"read %q: the cluster bootstrap of the rate resampling instances with all their units (%d resamples, seed %d; Davison and Hinkley 1997, §3.8). The chart draws it.",
-				ColClusterCI, BootstrapResamples, BootstrapSeed))
+				ColClusterCI, BootstrapResamples, BootstrapSeed), ClusterMinNote)
 		}
 		if sec.title == "complexity class" {
 			t.Notes = append(t.Notes, "Units with retrieval metrics only; single_func units also count in func_only, single_class in class_only.")
@@ -469,7 +481,7 @@ func HarnessCharts(r *Harness, tables []Table) []BarChart {
 		if clustered {
 			ciCol = colIndex(t, ColClusterCI)
 			c.Note = fmt.Sprintf("Error bars: 95%% cluster bootstrap intervals resampling instances with all their runs (the table's %q column; %d resamples, seed %d), "+
-				"not the Wilson intervals, which treat repeated runs of an instance as independent.", ColClusterCI, BootstrapResamples, BootstrapSeed)
+				"not the Wilson intervals, which treat repeated runs of an instance as independent. ", ColClusterCI, BootstrapResamples, BootstrapSeed) + ClusterMinNote
 		}
 		s := BarSeries{Name: "resolved %"}
 		for i, g := range x.ByLanguage {
@@ -508,7 +520,7 @@ func retrievalChart(s retrieval.Summary, cis map[string]F1Intervals, t Table) Ba
 	case fc < 0 || nc < 0:
 		c.Note = "No error bars: the table has no intervals."
 	case cis["all"].Clustered:
-		c.Note = fmt.Sprintf("Error bars: 95%% cluster bootstrap intervals of the mean resampling instances with all their units (the table's \"file F1 95%% CI\" and \"node F1 95%% CI\" columns; %d resamples, seed %d): repeated runs of an instance are not independent.",
+		c.Note = fmt.Sprintf("Error bars: 95%% cluster bootstrap intervals of the mean resampling instances with all their units (the table's \"file F1 95%% CI\" and \"node F1 95%% CI\" columns; %d resamples, seed %d): repeated runs of an instance are not independent. "+ClusterMinNote,
 			BootstrapResamples, BootstrapSeed)
 	default:
 		c.Note = fmt.Sprintf("Error bars: 95%% percentile bootstrap intervals of the mean (the table's \"file F1 95%% CI\" and \"node F1 95%% CI\" columns; %d resamples, seed %d).", BootstrapResamples, BootstrapSeed)
@@ -584,7 +596,7 @@ func RetrievalTablesCI(s retrieval.Summary, cis map[string]F1Intervals) []Table 
 		}
 		if cis["all"].Clustered {
 			lt.Notes = append(lt.Notes, fmt.Sprintf("95%% CI: cluster bootstrap of the mean resampling instances with all their units (%d resamples, seed %d; Davison and Hinkley 1997, §3.8): "+
-				"an instance has several units (repeated runs), which are not independent.", BootstrapResamples, BootstrapSeed))
+				"an instance has several units (repeated runs), which are not independent.", BootstrapResamples, BootstrapSeed), ClusterMinNote)
 		} else {
 			lt.Notes = append(lt.Notes, fmt.Sprintf("95%% CI: percentile bootstrap of the mean (%d resamples, seed %d).", BootstrapResamples, BootstrapSeed))
 		}

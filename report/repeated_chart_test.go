@@ -60,6 +60,13 @@ func repeatedRun(t *testing.T, runs int) *Harness {
 // The pass-rate tables give that clustered interval in a column of its own,
 // the chart draws it (each error bar names that cell) and its footnote says
 // so. One run per instance: Wilson, in table and chart.
+//
+// But two instances per language are fewer than MinClusters: such a
+// bootstrap has 3 distinct resamples and (with one instance) collapses to
+// zero width, so the cell reads "too few instances (2)", the chart draws
+// no error bar for the group (it does not fall back to Wilson, which is
+// too narrow) and the footnote says why. The worked intervals above are
+// checked on clusterBootstrapMean without the floor.
 func TestPassRateChartClusteredWhenRunsRepeat(t *testing.T) {
 	t.Parallel()
 	r := repeatedRun(t, 3)
@@ -82,8 +89,15 @@ func TestPassRateChartClusteredWhenRunsRepeat(t *testing.T) {
 	if col < 0 {
 		t.Fatalf("pass-rate table has no clustered interval with repeated runs: header %v", pass.Header)
 	}
-	want := map[string][2]string{"Java": {"18.8–81.2%", "0.0–100.0%"}, "Python": {"43.6–97.0%", "66.7–100.0%"}}
-	wantCI := map[string][2]float64{"Java": {0, 100}, "Python": {200.0 / 3, 100}}
+	want := map[string][2]string{"Java": {"18.8–81.2%", "too few instances (2)"}, "Python": {"43.6–97.0%", "too few instances (2)"}}
+	for _, w := range []struct {
+		xs     []float64
+		lo, hi float64
+	}{{[]float64{1, 1, 1, 0, 0, 0}, 0, 1}, {[]float64{1, 1, 1, 1, 1, 0}, 2.0 / 3, 1}} {
+		if c := clusterBootstrapMean(w.xs, []string{"a", "a", "a", "b", "b", "b"}, 1); math.Abs(c.Lo-w.lo) > 1e-9 || math.Abs(c.Hi-w.hi) > 1e-9 {
+			t.Errorf("worked interval %+v, want [%g, %g]", c, w.lo, w.hi)
+		}
+	}
 	for _, row := range pass.Rows {
 		if w := want[row[0]]; row[4] != w[0] || row[col] != w[1] {
 			t.Errorf("%s: Wilson %s, clustered %s; want %s, %s", row[0], row[4], row[col], w[0], w[1])
@@ -109,19 +123,28 @@ func TestPassRateChartClusteredWhenRunsRepeat(t *testing.T) {
 	if !strings.Contains(c.Note, "cluster bootstrap") || !strings.Contains(c.Note, `"95% CI clustered"`) || strings.Contains(c.Note, "Error bars: 95% Wilson") {
 		t.Errorf("chart footnote %q: want it to say the error bars are the clustered intervals", c.Note)
 	}
+	if !strings.Contains(c.Note, ClusterMinNote) {
+		t.Errorf("chart footnote %q: want it to say why groups of fewer than %d instances have no error bar", c.Note, MinClusters)
+	}
 	for i, b := range c.Series[0].Bars {
 		g := c.Groups[i]
-		w := wantCI[g]
-		if math.Abs(b.CI.Lo-w[0]) > 1e-9 || math.Abs(b.CI.Hi-w[1]) > 1e-9 {
-			t.Errorf("%s: error bar %.2f–%.2f, want %.2f–%.2f (the clustered interval)", g, b.CI.Lo, b.CI.Hi, w[0], w[1])
+		if b.CI.OK {
+			t.Errorf("%s: error bar %.2f–%.2f from 2 instances, want none", g, b.CI.Lo, b.CI.Hi)
 		}
 		if b.CIRef != (CellRef{pass.ID, i, col}) || b.CIText != want[g][1] {
 			t.Errorf("%s: error bar names cell %+v %q, want %s:%d:%d %q", g, b.CIRef, b.CIText, pass.ID, i, col, want[g][1])
 		}
 	}
-	// The SVG carries the error bar's cell (the browser test reads it).
-	if svg := string(c.SVG()); !regexp.MustCompile(`class="errorbar"[^>]* data-ci="0\.0–100\.0%" data-ci-ref="pass-language:0:` + fmt.Sprint(col) + `"`).MatchString(svg) {
-		t.Errorf("SVG error bar of Java does not name its cell:\n%s", svg)
+	if !strings.Contains(strings.Join(pass.Notes, " "), ClusterMinNote) {
+		t.Errorf("pass-rate table notes %q: want the minimum number of instances", pass.Notes)
+	}
+	// The SVG draws no error bar (the browser test reads them).
+	if svg := string(c.SVG()); strings.Contains(svg, `class="errorbar"`) {
+		t.Errorf("SVG draws an error bar from 2 instances:\n%s", svg)
+	}
+	// The headline: no clustered interval from 4 instances, and why.
+	if h := strings.Join(HarnessHeadline(r), "\n"); !strings.Contains(h, "no clustered interval: too few instances (4)") || strings.Contains(h, "clustered by instance (cluster bootstrap") {
+		t.Errorf("headline:\n%s\nwant no clustered interval: too few instances (4)", h)
 	}
 
 	// The retrieval chart: Java's mean file F1 is 0.50 from instance means
@@ -140,8 +163,11 @@ func TestPassRateChartClusteredWhenRunsRepeat(t *testing.T) {
 		t.Errorf("retrieval chart footnote %q: want the cluster bootstrap named", rc.Note)
 	}
 	checkErrorBars(t, tables, charts)
-	if b := rc.Series[0].Bars[0]; rc.Groups[0] != "Java" || b.CIText != "[0.00, 1.00]" || b.CI.Lo != 0 || b.CI.Hi != 1 {
-		t.Errorf("retrieval chart, %s file F1: error bar %q %+v, want [0.00, 1.00] (clustered)", rc.Groups[0], b.CIText, b.CI)
+	if b := rc.Series[0].Bars[0]; rc.Groups[0] != "Java" || b.CIText != "too few instances (2)" || b.CI.OK {
+		t.Errorf("retrieval chart, %s file F1: error bar %q %+v, want none: too few instances (2)", rc.Groups[0], b.CIText, b.CI)
+	}
+	if !strings.Contains(rc.Note, ClusterMinNote) {
+		t.Errorf("retrieval chart footnote %q: want the minimum number of instances", rc.Note)
 	}
 
 	// One run per instance: Wilson in the table and the chart.

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -12,12 +14,53 @@ import (
 const Z95 = 1.959963984540054
 
 // Interval is a confidence interval [Lo, Hi] around an estimate, in the
-// estimate's unit. OK is false when there was nothing to estimate from.
+// estimate's unit. OK is false when there was nothing to estimate from;
+// Reason, when set, says why there is no interval (then OK is false and
+// the JSON form has "lo" and "hi" null and a "reason").
 type Interval struct {
-	Lo float64 `json:"lo"`
-	Hi float64 `json:"hi"`
-	OK bool    `json:"ok"`
+	Lo     float64 `json:"lo"`
+	Hi     float64 `json:"hi"`
+	OK     bool    `json:"ok"`
+	Reason string  `json:"reason,omitempty"`
 }
+
+// MarshalJSON writes {"lo", "hi", "ok"}, and for an interval withheld for
+// a Reason {"lo": null, "hi": null, "ok": false, "reason": ...}.
+func (c Interval) MarshalJSON() ([]byte, error) {
+	type plain Interval
+	if c.Reason == "" {
+		return json.Marshal(plain(c))
+	}
+	return json.Marshal(struct {
+		Lo     *float64 `json:"lo"`
+		Hi     *float64 `json:"hi"`
+		OK     bool     `json:"ok"`
+		Reason string   `json:"reason"`
+	}{OK: false, Reason: c.Reason})
+}
+
+// MinClusters is the fewest clusters (instances, or tasks) a cluster
+// bootstrap interval is given for. With k clusters the bootstrap has at
+// most C(2k−1, k) distinct resamples (1, 3, 10, 35 for k = 1..4), and every
+// cluster is drawn alone k times over with probability k^(1−k) (1/2 for
+// k = 2, 1/9 for 3, 1/64 for 4): the percentile interval collapses onto
+// the observed clusters' own rates (one instance with 2 of 3 runs
+// resolved gives 66.7–66.7%), which reads as certainty. Bootstrap
+// inference with few clusters is known to over-reject (A. C. Cameron, J.
+// B. Gelbach and D. L. Miller, "Bootstrap-based improvements for inference
+// with clustered errors", REStat 90 (2008), studying 5 to 30 clusters); 5
+// is the fewest they study and the point below which we give none.
+const MinClusters = 5
+
+// TooFewClusters is the Reason of a cluster interval withheld because the
+// values fall in n < MinClusters clusters.
+func TooFewClusters(n int) string {
+	return fmt.Sprintf("too few instances (%d)", n)
+}
+
+// ClusterMinNote is the footnote of every clustered interval column.
+var ClusterMinNote = fmt.Sprintf("A clustered interval needs at least %d instances: with fewer, the cluster bootstrap has too few distinct resamples "+
+	"and collapses onto the observed instances' own rates (zero width), so it reads \"too few instances (n)\" and no error bar is drawn.", MinClusters)
 
 // Wilson returns the 95% Wilson score interval of the rate k/n, in [0, 1];
 // OK is false when n is 0.
@@ -143,11 +186,19 @@ func Repeated(clusters []string) bool {
 // a canonical order before resampling (by their sorted values, then by
 // label), so the interval depends on which values share a cluster, not on
 // the order of xs. OK is false when xs is empty; len(clusters) must equal
-// len(xs).
+// len(xs). When the values repeat within clusters but fall in fewer than
+// MinClusters clusters there is no interval: OK is false and Reason is
+// TooFewClusters(n).
 // Source: A. C. Davison and D. V. Hinkley, Bootstrap Methods and their
 // Application (1997), §3.8 (resampling the top-level units of
 // hierarchical data); B. Efron and R. Tibshirani (1993), ch. 13.
 func ClusterBootstrapMean(xs []float64, clusters []string) Interval {
+	return clusterBootstrapMean(xs, clusters, MinClusters)
+}
+
+// clusterBootstrapMean is ClusterBootstrapMean with the floor on the
+// number of clusters given (1: none, for the worked examples of tests).
+func clusterBootstrapMean(xs []float64, clusters []string, minClusters int) Interval {
 	if len(xs) == 0 || len(clusters) != len(xs) {
 		return Interval{}
 	}
@@ -156,30 +207,35 @@ func ClusterBootstrapMean(xs []float64, clusters []string) Interval {
 	}
 	// Clusters in a canonical order: the same values in the same clusters
 	// give the same interval whatever order they came in.
-	type group struct {
-		label string
-		vals  []float64
-	}
 	idx := map[string]int{}
-	var groups []group
+	var groups []clusterGroup
 	for i, c := range clusters {
 		k, ok := idx[c]
 		if !ok {
 			k = len(groups)
 			idx[c] = k
-			groups = append(groups, group{label: c})
+			groups = append(groups, clusterGroup{label: c})
 		}
 		groups[k].vals = append(groups[k].vals, xs[i])
 	}
 	for _, g := range groups {
 		slices.Sort(g.vals)
 	}
-	slices.SortFunc(groups, func(a, b group) int {
+	slices.SortFunc(groups, func(a, b clusterGroup) int {
 		if c := slices.Compare(a.vals, b.vals); c != 0 {
 			return c
 		}
 		return strings.Compare(a.label, b.label)
 	})
+	if len(groups) < minClusters {
+		return Interval{Reason: TooFewClusters(len(groups))}
+	}
+	return clusterBootstrap(xs, groups)
+}
+
+// clusterBootstrap is ClusterBootstrapMean's resampling over groups (in
+// their canonical order), without the MinClusters floor.
+func clusterBootstrap(xs []float64, groups []clusterGroup) Interval {
 	sums, counts := make([]float64, len(groups)), make([]int, len(groups))
 	for k, g := range groups {
 		for _, v := range g.vals {
@@ -202,6 +258,12 @@ func ClusterBootstrapMean(xs []float64, clusters []string) Interval {
 	lo := means[int(math.Floor(0.025*float64(len(means))))]
 	hi := means[int(math.Ceil(0.975*float64(len(means))))-1]
 	return Interval{Lo: lo, Hi: hi, OK: true}
+}
+
+// clusterGroup is one cluster's label and its values, sorted.
+type clusterGroup struct {
+	label string
+	vals  []float64
 }
 
 // ClusteredSignTest is the paired test of success over clusters with
