@@ -293,17 +293,26 @@ func TestHTMLReportsInBrowser(t *testing.T) {
 	// Repeated runs (the NFI sample's three runs per task, the repeated
 	// harness run): the resolved-rate charts draw the clustered interval
 	// column, and say so; with one run per instance, the Wilson column.
-	for _, tc := range []struct{ page, chart, column, caption string }{
-		{"repeated", "chart-pass-language", "95% CI clustered", "cluster bootstrap"},
-		{"repeated", "chart-retrieval-language", "file F1 95% CI", "cluster bootstrap"},
-		{"compare", "chart-compare-rates", "95% CI clustered", "cluster bootstrap"},
-		{"compare", "chart-compare-aspects", "95% CI clustered", "cluster bootstrap"},
-		{"nfi", "chart-nfi-table3", "", "Table 3 intervals"},
-		{"polybench", "chart-pass-language", "95% CI", "Wilson"},
+	// The repeated harness run has four instances (two per language), fewer
+	// than report.MinClusters: no clustered interval, so no error bar (not
+	// a zero-width one, nor Wilson's), and the footnote says why.
+	for _, tc := range []struct {
+		page, chart, column, caption string
+		none                         bool
+	}{
+		{"repeated", "chart-pass-language", "95% CI clustered", "needs at least 5 instances", true},
+		{"repeated", "chart-retrieval-language", "file F1 95% CI", "needs at least 5 instances", true},
+		{"compare", "chart-compare-rates", "95% CI clustered", "cluster bootstrap", false},
+		{"compare", "chart-compare-aspects", "95% CI clustered", "cluster bootstrap", false},
+		{"nfi", "chart-nfi-table3", "", "Table 3 intervals", false},
+		{"polybench", "chart-pass-language", "95% CI", "Wilson", false},
 	} {
 		c := checks[tc.page]
 		cols := c.CIColumns[tc.chart]
-		if len(cols) == 0 {
+		if tc.none && len(cols) > 0 {
+			t.Errorf("%s %s: error bars drawn from %v, want none (too few instances)", tc.page, tc.chart, cols)
+		}
+		if len(cols) == 0 && !tc.none {
 			t.Errorf("%s %s: no error bar drawn", tc.page, tc.chart)
 		}
 		for _, h := range cols {
