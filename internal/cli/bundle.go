@@ -257,7 +257,7 @@ func writeBundle(runDir, out string, rep *report.Harness, opts bundleOptions) er
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return err
 	}
-	if err := buildBundle(runDir, tmp, rep, opts); err != nil {
+	if err := buildBundle(runDir, tmp, out, rep, opts); err != nil {
 		return err
 	}
 	// Move an earlier bundle aside, put the new one in place, then remove
@@ -321,8 +321,9 @@ type bundleUnit struct {
 	recDir string
 }
 
-// buildBundle writes the bundle's files into the new directory out.
-func buildBundle(runDir, out string, rep *report.Harness, opts bundleOptions) error {
+// buildBundle writes the bundle's files into the new directory out, to be
+// renamed to dest (the --bundle directory its errors name).
+func buildBundle(runDir, out, dest string, rep *report.Harness, opts bundleOptions) error {
 	models := report.HarnessModels(rep)
 	if len(models) != 1 {
 		return usagef("--bundle: the run holds %d models (%v): a submission bundle is of one model", len(models), models)
@@ -375,7 +376,7 @@ func buildBundle(runDir, out string, rep *report.Harness, opts bundleOptions) er
 			why = "their records are missing or unreadable"
 		}
 		return fmt.Errorf("--bundle: %s is incomplete: %d of %d instances of %s are not evaluated (%s; first: %s): re-run the same polynfi eval to finish it, or give --allow-incomplete to bundle the %d evaluated (the bundle then says it is incomplete); nothing written to %s",
-			runDir, len(notEvaluated), len(sorted), model, why, strings.Join(firstN(notEvaluated, 3), ", "), len(units), out)
+			runDir, len(notEvaluated), len(sorted), model, why, strings.Join(firstN(notEvaluated, 3), ", "), len(units), dest)
 	}
 	for _, d := range []string{filepath.Join(out, bundleLogsDir), filepath.Join(out, bundleExtrasDir)} {
 		if err := os.MkdirAll(d, 0o755); err != nil {

@@ -322,6 +322,11 @@ func TestBundleIncomplete(t *testing.T) {
 	if code != ExitError || !strings.Contains(stderr, "1 of 2 instances") || !strings.Contains(stderr, "not evaluated") || !strings.Contains(stderr, "--allow-incomplete") {
 		t.Errorf("unreadable record: exit %d, want %d naming 1 of 2 not evaluated\n%s", code, ExitError, stderr)
 	}
+	// The refusal names the --bundle directory, not the temporary one
+	// the bundle is built in (trial of #16).
+	if !strings.Contains(stderr, "nothing written to "+bundle) || strings.Contains(stderr, "polynfi-bundle-") {
+		t.Errorf("refusal does not name --bundle %s as the directory left unwritten:\n%s", bundle, stderr)
+	}
 	if _, err := os.Stat(bundle); err == nil {
 		t.Errorf("a refused bundle left %s", bundle)
 	}
