@@ -237,7 +237,9 @@ func NewKubernetes(ctx context.Context, opts KubernetesOptions) (*Kubernetes, er
 	}
 	if _, err := cs.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{}); err != nil {
 		if apierrors.IsNotFound(err) {
-			return nil, fmt.Errorf("kubernetes: namespace %q does not exist", ns)
+			// No "kubernetes:" prefix: callers say which runtime
+			// ("--runtime kubernetes: ...").
+			return nil, fmt.Errorf("namespace %q does not exist on the cluster at %s (--namespace, or the kubeconfig context's namespace)", ns, cfg.Host)
 		}
 		if !apierrors.IsForbidden(err) { // a namespaced user may not read namespaces
 			return nil, Infra(ReasonDaemon, fmt.Errorf("kubernetes API server %s: %w", cfg.Host, err))

@@ -916,3 +916,20 @@ func TestKubernetesPodDeadlineRecords(t *testing.T) {
 		t.Logf("%s: test %+v", past, *r.Test)
 	}
 }
+
+// Trial of #16: `eval --runtime kubernetes --namespace nope` said
+// "--runtime kubernetes: kubernetes: namespace "nope" does not exist"
+// (the runtime's prefix under the flag's). Said once, naming the flag.
+func TestKubernetesMissingNamespaceSaidOnce(t *testing.T) {
+	t.Parallel()
+	kc := citest.Kubeconfig(t)
+	ds := evalFixture(t, 1, "0")
+	_, stderr, code := runCLI(t, "eval", "--runtime", "kubernetes", "--kubeconfig", kc, "--namespace", "polynfi-no-such-namespace",
+		"--dataset", ds, "--predictions", "gold", "--out", t.TempDir())
+	if code == ExitOK || !strings.Contains(stderr, `namespace "polynfi-no-such-namespace" does not exist`) {
+		t.Fatalf("exit %d, want an error naming the missing namespace\n%s", code, stderr)
+	}
+	if strings.Contains(stderr, "kubernetes: kubernetes") {
+		t.Errorf("the runtime is named twice:\n%s", stderr)
+	}
+}
