@@ -25,6 +25,11 @@ type CompareUnit struct {
 	// interrupted or killed run did not reach it): it is in no rate and
 	// no pair.
 	NotEvaluated bool
+	// Unreadable marks the unit of a dataset row that could not be read or
+	// cannot run (once per run of the side's model): unresolved in the
+	// side's rate, as report counts it, and in no pair (it has no instance
+	// to pair on).
+	Unreadable bool
 }
 
 // CompareSide describes one side of a comparison.
@@ -35,8 +40,12 @@ type CompareSide struct {
 	// counts the units the run did not evaluate (NotEvaluatedIDs), in no
 	// rate and no pair; Interrupted is the run's own flag (set by the
 	// caller).
-	Units           int      `json:"units"`
-	NotEvaluated    int      `json:"not_evaluated"`
+	Units        int `json:"units"`
+	NotEvaluated int `json:"not_evaluated"`
+	// UnreadableRows counts the units of dataset rows that could not be
+	// read or cannot run: in Units (unresolved, as report's denominator
+	// counts them, so the two commands give one rate) and in no pair.
+	UnreadableRows  int      `json:"unreadable_rows"`
 	NotEvaluatedIDs []string `json:"not_evaluated_ids"`
 	Interrupted     bool     `json:"interrupted"`
 	Resolved        int      `json:"resolved"`
@@ -129,6 +138,9 @@ func Compare(labelA string, a []CompareUnit, labelB string, b []CompareUnit) Com
 		var cl []string
 		seen := map[string]bool{}
 		for _, u := range us {
+			if u.Unreadable {
+				s.UnreadableRows++
+			}
 			if u.NotEvaluated {
 				s.NotEvaluated++
 				s.NotEvaluatedIDs = append(s.NotEvaluatedIDs, u.Key)
@@ -165,13 +177,18 @@ func Compare(labelA string, a []CompareUnit, labelB string, b []CompareUnit) Com
 	var pairCl []string
 	byB := map[string]CompareUnit{}
 	for _, u := range b {
-		byB[u.Key] = u
+		if !u.Unreadable {
+			byB[u.Key] = u
+		}
 	}
 	seen := map[string]bool{}
 	var diffs, va, vb [5][]float64
 	sorted := append([]CompareUnit(nil), a...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Key < sorted[j].Key })
 	for _, ua := range sorted {
+		if ua.Unreadable {
+			continue
+		}
 		ub, ok := byB[ua.Key]
 		if !ok {
 			if !ua.NotEvaluated {
@@ -226,7 +243,7 @@ func Compare(labelA string, a []CompareUnit, labelB string, b []CompareUnit) Com
 		}
 	}
 	for _, u := range b {
-		if !seen[u.Key] && !u.NotEvaluated {
+		if !seen[u.Key] && !u.NotEvaluated && !u.Unreadable {
 			c.Unpaired = append(c.Unpaired, u.Key)
 		}
 	}
@@ -292,9 +309,12 @@ func unitCluster(u CompareUnit) string {
 }
 
 // HarnessCompareUnits turns a harness report's units of one model into
-// comparison units keyed by instance id and run ("id#run").
+// comparison units keyed by instance id and run ("id#run"), and one
+// Unreadable unit per run of the model for each dataset row that could not
+// be read or cannot run (report's denominator counts them, unresolved).
 func HarnessCompareUnits(r *Harness, model string) []CompareUnit {
 	var out []CompareUnit
+	runs := map[int]bool{}
 	for _, u := range r.Polynfi.UnitResults {
 		// A missing unit carries the model of the (model, run) pair it is
 		// missing from: only this model's count.
@@ -312,6 +332,19 @@ func HarnessCompareUnits(r *Harness, model string) []CompareUnit {
 			}
 		}
 		out = append(out, cu)
+		runs[u.Run] = true
+	}
+	// Each dataset row that could not be read or cannot run is a unit of
+	// every run of the model, unresolved (as report counts it).
+	var rs []int
+	for run := range runs {
+		rs = append(rs, run)
+	}
+	sort.Ints(rs)
+	for _, row := range r.Polynfi.UnreadRows {
+		for _, run := range rs {
+			out = append(out, CompareUnit{Key: fmt.Sprintf("dataset row %d (%s)#%d", row.Row, row.Kind, run), Outcome: row.Kind, Unreadable: true})
+		}
 	}
 	return out
 }
@@ -404,6 +437,20 @@ const (
 	TableCompareAspects = "compare-aspects"
 )
 
+// UnreadableLines says, per side with any, that the units of its dataset
+// rows that could not be read or cannot run count unresolved in its rate
+// (as in report's) and are in no pair; none when neither side has one.
+func (c Comparison) UnreadableLines() []string {
+	var out []string
+	for i, s := range []CompareSide{c.A, c.B} {
+		if s.UnreadableRows > 0 {
+			out = append(out, fmt.Sprintf("%s: %d unreadable dataset rows (counted unresolved in %s's rate, as in report's) are in no pair",
+				[]string{"A", "B"}[i], s.UnreadableRows, []string{"A", "B"}[i]))
+		}
+	}
+	return out
+}
+
 // Page renders the comparison: the headline (rates with intervals,
 // McNemar's test), the rates table and chart, the per-aspect paired I_p
 // difference table and chart, the flips both ways and the paired table.
@@ -437,6 +484,7 @@ func (c Comparison) Page(title string) Page {
 	if len(c.Unpaired) > 0 {
 		lines = append(lines, fmt.Sprintf("%d units on one side only (left out of the paired statistics)", len(c.Unpaired)))
 	}
+	lines = append(lines, c.UnreadableLines()...)
 	lines = append(lines, c.NotEvaluatedLines()...)
 	rates := Table{ID: TableCompareRates, Title: "Resolved rate of each side", Header: []string{"side", "run", "resolved", "units", "rate", "95% CI"}}
 	for i, s := range []CompareSide{c.A, c.B} {
@@ -448,7 +496,7 @@ func (c Comparison) Page(title string) Page {
 			rates.Rows[i] = append(rates.Rows[i], itoa(s.NotEvaluated))
 		}
 	}
-	rates.Notes = []string{"units: the side's evaluated units (a missing prediction counts, unresolved), the rate's denominator; a unit its run did not evaluate is in no rate and no pair. 95% CI: Wilson score interval. McNemar's exact test: two-sided binomial test of the discordant pairs (A only vs B only) with p = 1/2; the paired unit is one (instance, run)."}
+	rates.Notes = []string{"units: the side's evaluated units (a missing prediction counts, unresolved) and the units of its dataset rows that could not be read or cannot run (unresolved, as in report's rate, and in no pair), the rate's denominator; a unit its run did not evaluate is in no rate and no pair. 95% CI: Wilson score interval. McNemar's exact test: two-sided binomial test of the discordant pairs (A only vs B only) with p = 1/2; the paired unit is one (instance, run)."}
 	if c.RepeatedRuns {
 		rates.Header = append(rates.Header, ColClusterCI)
 		for i, s := range []CompareSide{c.A, c.B} {
