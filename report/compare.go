@@ -87,17 +87,24 @@ type PairedRow struct {
 // the discordant pairs of success (OnlyA: A succeeded and B did not;
 // OnlyB the reverse). Source: McNemarExact, Wilson, BootstrapMean.
 type Comparison struct {
-	A        CompareSide  `json:"a"`
-	B        CompareSide  `json:"b"`
-	Paired   int          `json:"paired"`
-	Both     int          `json:"both_resolved"`
-	Neither  int          `json:"neither_resolved"`
-	OnlyA    []string     `json:"only_a"`
-	OnlyB    []string     `json:"only_b"`
-	McNemarP float64      `json:"mcnemar_exact_p"`
-	Aspects  []AspectDiff `json:"aspects"`
-	Rows     []PairedRow  `json:"units"`
-	Unpaired []string     `json:"unpaired"` // keys on one side only
+	A        CompareSide `json:"a"`
+	B        CompareSide `json:"b"`
+	Paired   int         `json:"paired"`
+	Both     int         `json:"both_resolved"`
+	Neither  int         `json:"neither_resolved"`
+	OnlyA    []string    `json:"only_a"`
+	OnlyB    []string    `json:"only_b"`
+	McNemarP float64     `json:"mcnemar_exact_p"`
+	// PairedResolvedA and PairedResolvedB count the paired units each side
+	// resolved (Both + len(OnlyA), Both + len(OnlyB)): the two rates over
+	// one set of units, Paired. The sides' own rates are over their own
+	// units, which differ when a side has units the other has not (an
+	// interrupted run, unreadable rows, different runs).
+	PairedResolvedA int          `json:"paired_resolved_a"`
+	PairedResolvedB int          `json:"paired_resolved_b"`
+	Aspects         []AspectDiff `json:"aspects"`
+	Rows            []PairedRow  `json:"units"`
+	Unpaired        []string     `json:"unpaired"` // keys on one side only
 	// PairedUnit says what McNemarP pairs: "(instance, run)".
 	// RepeatedRuns is true when some instance has more than one paired
 	// run: the pairs are then not independent and McNemarP is
@@ -264,6 +271,7 @@ func Compare(labelA string, a []CompareUnit, labelB string, b []CompareUnit) Com
 		}
 	}
 	c.ClusteredP = ClusteredSignTest(len(c.InstancesABetter), len(c.InstancesBBetter))
+	c.PairedResolvedA, c.PairedResolvedB = c.Both+len(c.OnlyA), c.Both+len(c.OnlyB)
 	c.Notices = append([]string{}, c.NotEvaluatedLines()...)
 	for i, asp := range nfi.Aspects {
 		d := AspectDiff{Aspect: asp.Code(), N: len(diffs[i]), CI: BootstrapMean(diffs[i])}
@@ -437,6 +445,21 @@ const (
 	TableCompareAspects = "compare-aspects"
 )
 
+// ColPairedRate is the header of the compare rates table's column of each
+// side's resolved rate over the paired units.
+const ColPairedRate = "resolved over the pairs"
+
+// PairedRatesLine gives both sides' rates over the same units, the pairs,
+// when a side's own rate is over other units (its Units differ from
+// Paired); "" when both rates are already over the pairs.
+func (c Comparison) PairedRatesLine() string {
+	if c.A.Units == c.Paired && c.B.Units == c.Paired {
+		return ""
+	}
+	return fmt.Sprintf("the rates above are over different sets of units (A %d, B %d); over the same %d paired units: A resolved %d/%d (%s), B %d/%d (%s)",
+		c.A.Units, c.B.Units, c.Paired, c.PairedResolvedA, c.Paired, percent(c.PairedResolvedA, c.Paired), c.PairedResolvedB, c.Paired, percent(c.PairedResolvedB, c.Paired))
+}
+
 // UnreadableLines says, per side with any, that the units of its dataset
 // rows that could not be read or cannot run count unresolved in its rate
 // (as in report's) and are in no pair; none when neither side has one.
@@ -485,6 +508,9 @@ func (c Comparison) Page(title string) Page {
 		lines = append(lines, fmt.Sprintf("%d units on one side only (left out of the paired statistics)", len(c.Unpaired)))
 	}
 	lines = append(lines, c.UnreadableLines()...)
+	if l := c.PairedRatesLine(); l != "" {
+		lines = append(lines, l)
+	}
 	lines = append(lines, c.NotEvaluatedLines()...)
 	rates := Table{ID: TableCompareRates, Title: "Resolved rate of each side", Header: []string{"side", "run", "resolved", "units", "rate", "95% CI"}}
 	for i, s := range []CompareSide{c.A, c.B} {
@@ -496,7 +522,17 @@ func (c Comparison) Page(title string) Page {
 			rates.Rows[i] = append(rates.Rows[i], itoa(s.NotEvaluated))
 		}
 	}
+	if c.PairedRatesLine() != "" {
+		rates.Header = append(rates.Header, ColPairedRate)
+		for i, k := range []int{c.PairedResolvedA, c.PairedResolvedB} {
+			rates.Rows[i] = append(rates.Rows[i], fmt.Sprintf("%d/%d (%s)", k, c.Paired, percent(k, c.Paired)))
+		}
+	}
 	rates.Notes = []string{"units: the side's evaluated units (a missing prediction counts, unresolved) and the units of its dataset rows that could not be read or cannot run (unresolved, as in report's rate, and in no pair), the rate's denominator; a unit its run did not evaluate is in no rate and no pair. 95% CI: Wilson score interval. McNemar's exact test: two-sided binomial test of the discordant pairs (A only vs B only) with p = 1/2; the paired unit is one (instance, run)."}
+	if c.PairedRatesLine() != "" {
+		rates.Notes = append(rates.Notes, fmt.Sprintf("The sides' units differ (A %d, B %d): their rates are over different sets of units and do not compare; %q gives both over the same %d paired units.",
+			c.A.Units, c.B.Units, ColPairedRate, c.Paired))
+	}
 	if c.RepeatedRuns {
 		rates.Header = append(rates.Header, ColClusterCI)
 		for i, s := range []CompareSide{c.A, c.B} {
