@@ -158,8 +158,8 @@ func DuplicateLines(rows []harness.DatasetRow) []string {
 // resolvedOf is the headline's "k/n": with units not evaluated (an
 // interrupted run, or records that could not be read) the rate is over
 // the evaluated units and the rest is counted next to it ("1/2
-// evaluated, 6 not evaluated (interrupted)"): a unit never run is no
-// failure. Missing predictions stay in n (unresolved, as the spec says).
+// evaluated; 6 not evaluated: interrupted", no parenthesis, since the
+// headline's rate follows in one): a unit never run is no failure. Missing predictions stay in n (unresolved, as the spec says).
 func resolvedOf(ms *ModeSummary, interrupted bool) string {
 	if ms.NotEvaluated == 0 {
 		return fmt.Sprintf("%d/%d", ms.Resolved, ms.Total)
@@ -168,7 +168,7 @@ func resolvedOf(ms *ModeSummary, interrupted bool) string {
 	if interrupted {
 		why = "interrupted"
 	}
-	return fmt.Sprintf("%d/%d evaluated, %d not evaluated (%s)", ms.Resolved, ms.Total, ms.NotEvaluated, why)
+	return fmt.Sprintf("%d/%d evaluated; %d not evaluated: %s", ms.Resolved, ms.Total, ms.NotEvaluated, why)
 }
 
 // percent formats k/n as a percentage with one decimal, Dash when n is 0.

@@ -50,7 +50,7 @@ func interruptedRun(t *testing.T, recorded int, complete, submittedOnlyJava bool
 
 // TestInterruptedNotEvaluatedNotFailures: in an interrupted run (2 of 8
 // units evaluated, 1 resolved) the units never run are not failures: the
-// headline says "resolved 1/2 evaluated, 6 not evaluated (interrupted)"
+// headline says "resolved 1/2 evaluated; 6 not evaluated: interrupted"
 // (not "1/8 (12.5%, CI 2.2–47.1%)"), languages with nothing evaluated
 // show "–" and draw no bar (not a 0.0% bar with CI 0–65.8%), with 0
 // records the rate is "–" (not "0/8 (0.0%, CI 0.0–32.4%)"), and every
@@ -64,7 +64,7 @@ func TestInterruptedNotEvaluatedNotFailures(t *testing.T) {
 		t.Errorf("native mode: resolved %d / total %d, not evaluated %d, rate %v; want 1/2, 6, 0.5", ms.Resolved, ms.Total, ms.NotEvaluated, ms.Rate)
 	}
 	head := strings.Join(HarnessHeadline(r), "\n")
-	if !strings.Contains(head, "resolved 1/2 evaluated, 6 not evaluated (interrupted) (50.0%, 95% CI") || strings.Contains(head, "1/8") {
+	if !strings.Contains(head, "resolved 1/2 evaluated; 6 not evaluated: interrupted (50.0%, 95% CI") || strings.Contains(head, "1/8") {
 		t.Errorf("headline:\n%s", head)
 	}
 	page := HarnessPage(r, true)
@@ -116,7 +116,7 @@ func TestInterruptedNotEvaluatedNotFailures(t *testing.T) {
 		if err := write(&b); err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(b.String(), "interrupted, 6 not evaluated, re-run to resume") || !strings.Contains(b.String(), "1/2 evaluated, 6 not evaluated") {
+		if !strings.Contains(b.String(), "interrupted, 6 not evaluated, re-run to resume") || !strings.Contains(b.String(), "1/2 evaluated; 6 not evaluated: interrupted (") {
 			t.Errorf("%s lacks the notice or the evaluated count:\n%s", name, b.String())
 		}
 	}
@@ -124,7 +124,7 @@ func TestInterruptedNotEvaluatedNotFailures(t *testing.T) {
 	// Nothing evaluated: no rate at all.
 	z := interruptedRun(t, 0, false, false)
 	head = strings.Join(HarnessHeadline(z), "\n")
-	if !strings.Contains(head, "resolved 0/0 evaluated, 8 not evaluated (interrupted) ("+Dash+", 95% CI "+Dash+")") || strings.Contains(head, "0/8") {
+	if !strings.Contains(head, "resolved 0/0 evaluated; 8 not evaluated: interrupted ("+Dash+", 95% CI "+Dash+")") || strings.Contains(head, "0/8") {
 		t.Errorf("headline with no record:\n%s", head)
 	}
 

@@ -120,8 +120,8 @@ func unitReasons(m *harness.Manifest, ms []retrieval.InstanceMetrics) []string {
 // text) the page ends with the per-instance drill-down
 // (MetricsOnlyInstancesTable).
 func MetricsOnlyPage(r *MetricsOnly, title string, instances bool) Page {
-	lines := []string{fmt.Sprintf("dataset %s (%s), predictions %s, run %s: retrieval metrics only (%s), no test ran; %d units scored",
-		r.Dataset, r.DatasetSchema, r.Predictions, r.RunID, orDash(r.Retrieval), len(r.Instances))}
+	lines := []string{fmt.Sprintf("dataset %s (%s), predictions %s, run %s: retrieval metrics only (%s), no test ran; %d unit%s scored",
+		r.Dataset, r.DatasetSchema, r.Predictions, r.RunID, orDash(r.Retrieval), len(r.Instances), map[bool]string{true: "", false: "s"}[len(r.Instances) == 1])}
 	lines = append(lines, InputLines(r.UnreadableRows, r.NotRunnable, r.InputErrors, r.RejectedRows, r.IgnoredPredictions)...)
 	lines = append(lines, DuplicateLines(r.DuplicateRows)...)
 	tables := RetrievalTablesCI(r.Summary, r.RetrievalCI)

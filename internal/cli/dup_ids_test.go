@@ -41,6 +41,9 @@ func TestDuplicateInstanceIDsEvaluatedOnce(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("eval: exit %d\n%s", code, stderr)
 	}
+	if !strings.Contains(stderr, "polynfi: 2 instances (2 evaluated, 0 already recorded)") {
+		t.Errorf("eval's summary line does not count 2 instances:\n%s", stderr)
+	}
 	rep := readHarnessReport(t, out)
 	if n := rep.Polynfi.Modes[rep.Polynfi.NativeMode].Total; n != 2 || len(rep.Polynfi.UnitResults) != 2 {
 		t.Errorf("full run: total %d, %d unit results, want 2 each (acme__echo-1 given twice)\n%s", n, len(rep.Polynfi.UnitResults), stderr)
@@ -58,5 +61,22 @@ func TestReportMissingRunDirIsInputError(t *testing.T) {
 	}
 	if _, stderr, code := runCLI(t, "report", t.TempDir()); code != ExitUsage {
 		t.Errorf("report of a directory that is not a run: exit %d, want %d\n%s", code, ExitUsage, stderr)
+	}
+}
+
+// Trial of #16: "1 instances", "1 units scored": the counts' nouns agree
+// with them.
+func TestCountsSingular(t *testing.T) {
+	t.Parallel()
+	repos, _ := filepath.Abs("../../examples/polybench/repos")
+	stdout, stderr, code := runCLI(t, "eval", "--metrics-only", "--dataset", "../../examples/polybench/dataset.csv",
+		"--predictions", "gold", "--repos-dir", repos, "--instance-ids", "tidyledger__ledgerkit-12")
+	if code != ExitOK || !strings.Contains(stdout, "; 1 unit scored") {
+		t.Errorf("metrics-only of one instance: exit %d, want '1 unit scored'\n%s%s", code, stdout, stderr)
+	}
+	ds := evalFixture(t, 2, "0")
+	_, stderr, code = runCLI(t, "eval", "--dataset", ds, "--predictions", "gold", "--out", t.TempDir(), "--instance-ids", "acme__echo-1")
+	if code != ExitOK || !strings.Contains(stderr, "polynfi: 1 instance (1 evaluated, 0 already recorded)") {
+		t.Errorf("eval of one instance: exit %d, want '1 instance (1 evaluated'\n%s", code, stderr)
 	}
 }

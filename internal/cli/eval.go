@@ -599,8 +599,8 @@ func runInstanceEval(e *env, o evalOptions) error {
 		}
 		return runErr
 	}
-	fmt.Fprintf(e.stderr, "polynfi: %d instances (%d evaluated, %d already recorded) in %s; report: %s (and report.html)\n",
-		len(in.jobs), res.Evaluated, res.Skipped, time.Since(start).Round(time.Millisecond), filepath.Join(o.out, "report.json"))
+	fmt.Fprintf(e.stderr, "polynfi: %s (%d evaluated, %d already recorded) in %s; report: %s (and report.html)\n",
+		unitsOf(in.jobs), res.Evaluated, res.Skipped, time.Since(start).Round(time.Millisecond), filepath.Join(o.out, "report.json"))
 	if o.format == "json" {
 		_, err := e.stdout.Write(append(data, '\n'))
 		return err
@@ -923,4 +923,18 @@ func dedupeInstanceIDs(e *env, ids []string) []string {
 		out = append(out, id)
 	}
 	return out
+}
+
+// unitsOf says how many units (instance × model × run) jobs are: "1
+// instance", "3 instances" when each instance is one unit, else "6 units
+// of 3 instances".
+func unitsOf(jobs []harness.Job) string {
+	ids := map[string]bool{}
+	for _, j := range jobs {
+		ids[j.Instance.InstanceID] = true
+	}
+	if len(ids) == len(jobs) {
+		return plural(len(jobs), "instance")
+	}
+	return plural(len(jobs), "unit") + " of " + plural(len(ids), "instance")
 }

@@ -172,9 +172,9 @@ func buildNFIReport(dir string, records []nfisuite.Record, catalog string) nfiRe
 // invalid runs and test statuses, the gold warning, the charts and tables,
 // and with runs the per-run drill-down table (report.NFIRunsTable).
 func nfiPage(rep nfiReportJSON, runs bool) report.Page {
-	head := fmt.Sprintf("SWE-NFI suite: %d tasks, %d agents, %d runs (strict grading)", rep.Report.Tasks, len(rep.Report.Agents), rep.Records)
+	head := fmt.Sprintf("SWE-NFI suite: %s, %s, %s (strict grading)", plural(rep.Report.Tasks, "task"), plural(len(rep.Report.Agents), "agent"), plural(rep.Records, "run"))
 	if rep.NotEvaluated > 0 {
-		head = fmt.Sprintf("SWE-NFI suite: %d tasks, %d agents, %d runs evaluated, %d not evaluated (strict grading)", rep.Report.Tasks, len(rep.Report.Agents), rep.Records, rep.NotEvaluated)
+		head = fmt.Sprintf("SWE-NFI suite: %s, %s, %s evaluated, %d not evaluated (strict grading)", plural(rep.Report.Tasks, "task"), plural(len(rep.Report.Agents), "agent"), plural(rep.Records, "run"), rep.NotEvaluated)
 	}
 	lines := []string{head}
 	lines = append(lines, rep.inputLines()...)

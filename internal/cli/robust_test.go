@@ -69,7 +69,7 @@ func TestReportCorruptRecord(t *testing.T) {
 		if code != ExitOK || !strings.Contains(stdout, bad) || !strings.Contains(stdout, "unexpected end of JSON input") {
 			t.Errorf("report --format %s: exit %d, want 0 naming %s\n%s\n%s", format, code, bad, stdout, stderr)
 		}
-		if format == "text" && (!strings.Contains(stdout, "1 record files could not be read") || !strings.Contains(stdout, "resolved 1/1 evaluated, 1 not evaluated (no readable record)")) {
+		if format == "text" && (!strings.Contains(stdout, "1 record files could not be read") || !strings.Contains(stdout, "resolved 1/1 evaluated; 1 not evaluated: no readable record")) {
 			t.Errorf("text headline does not count the unreadable record:\n%s", stdout)
 		}
 	}
