@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -878,6 +879,26 @@ func BuildHarness(in HarnessInput) *Harness {
 		}
 	}
 	return r
+}
+
+// PooledModesNote is the JSON "modes_note" of a run holding several
+// models, whose top-level "modes" is null.
+const PooledModesNote = "null: this run holds several models; a resolved rate pooled over models answers no question. Each entry of \"models\" has its own modes (rate over that model's units)."
+
+// MarshalJSON writes x's fields; for a run holding several models (Models)
+// "modes" is null, with "modes_note" saying why: the per-model reports
+// carry the rates. In Go, Modes keeps the pooled counts the run-wide
+// bookkeeping uses.
+func (x Extras) MarshalJSON() ([]byte, error) {
+	type plain Extras
+	if len(x.Models) <= 1 {
+		return json.Marshal(plain(x))
+	}
+	return json.Marshal(struct {
+		plain
+		Modes     map[harness.Mode]*ModeSummary `json:"modes"`
+		ModesNote string                        `json:"modes_note"`
+	}{plain: plain(x), ModesNote: PooledModesNote})
 }
 
 // SummarizeRetrieval is the one definition of a run's localization
