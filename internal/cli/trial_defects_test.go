@@ -146,10 +146,20 @@ func TestMultiModelMissingCountsZero(t *testing.T) {
 	}
 	rep := readHarnessReport(t, one)
 	check("one eval, two --predictions", rep.Polynfi.Retrieval)
-	// Two models' units of one instance are not independent: the headline
-	// adds an interval clustered by instance (7 resolved of 8 units).
-	if ms := rep.Polynfi.Modes[rep.Polynfi.NativeMode]; ms == nil || ms.ClusterCI == nil || !ms.ClusterCI.OK || ms.ClusterCI.Hi < 7.0/8 || ms.ClusterCI.Lo > 7.0/8 {
-		t.Errorf("native mode %+v: want a cluster interval holding 7/8", ms)
+	// A rate pooled over two models answers no question: the JSON's
+	// top-level modes are null (report.PooledModesNote); each model's
+	// section has its own, over its 4 units (alpha 4 resolved, beta 3).
+	if rep.Polynfi.Modes != nil {
+		t.Errorf("two models: top-level modes %+v, want null (no pooled rate)", rep.Polynfi.Modes)
+	}
+	if len(rep.Polynfi.Models) != 2 {
+		t.Fatalf("two models: %d model sections", len(rep.Polynfi.Models))
+	}
+	for i, want := range []int{4, 3} {
+		mr := rep.Polynfi.Models[i]
+		if ms := mr.Report.Polynfi.Modes[mr.Report.Polynfi.NativeMode]; ms == nil || ms.Total != 4 || ms.Resolved != want {
+			t.Errorf("model %s: native mode %+v, want %d/4", mr.Model, ms, want)
+		}
 	}
 	// The text report has one section per model, each with one unit per
 	// instance: its Wilson interval stands, no clustered line is needed.
