@@ -58,8 +58,11 @@ type ManifestUnit struct {
 	Key
 	Empty bool `json:"empty"`
 	// Missing: the unit has no prediction (none given, or its row was
-	// rejected) and was scored as an empty one (--metrics-only runs).
-	Missing bool `json:"missing,omitempty"`
+	// rejected) and was scored as an empty one. Set (true or false) by
+	// --metrics-only runs; nil in other runs and in metrics-only runs of
+	// polynfi versions before it, which do not tell a missing prediction
+	// from an empty one.
+	Missing *bool `json:"missing,omitempty"`
 }
 
 // Manifest describes a run directory: what was asked of it over every

@@ -90,7 +90,7 @@ func unitReasons(m *harness.Manifest, ms []retrieval.InstanceMetrics) []string {
 		byID[u.InstanceID] = append(byID[u.InstanceID], u)
 	}
 	for _, us := range byID {
-		sort.SliceStable(us, func(i, j int) bool { return !us[i].Missing && us[j].Missing })
+		sort.SliceStable(us, func(i, j int) bool { return !isTrue(us[i].Missing) && isTrue(us[j].Missing) })
 	}
 	why := make([]string, len(ms))
 	for k, x := range ms {
@@ -101,8 +101,10 @@ func unitReasons(m *harness.Manifest, ms []retrieval.InstanceMetrics) []string {
 		u := us[0]
 		byID[x.InstanceID] = us[1:]
 		switch {
-		case u.Missing:
+		case isTrue(u.Missing):
 			why[k] = missingReason(m.RejectedRows, u.InstanceID, u.Model)
+		case u.Empty && u.Missing == nil:
+			why[k] = "empty or no prediction (a run of an older polynfi does not tell them apart)"
 		case u.Empty:
 			why[k] = harness.ReasonEmptyPatch
 		case len(x.PredictedFiles) == 0:
@@ -199,3 +201,6 @@ func metricsWhy(m retrieval.InstanceMetrics, reason string) string {
 	}
 	return strings.Join(why, "; ")
 }
+
+// isTrue is *b, false when b is nil.
+func isTrue(b *bool) bool { return b != nil && *b }

@@ -769,7 +769,8 @@ func runMetricsOnly(e *env, o evalOptions, in *evalInputs, ropts *retrieval.Opti
 func metricsOnlyUnits(jobs []harness.Job, submitted int) []harness.ManifestUnit {
 	units := make([]harness.ManifestUnit, len(jobs))
 	for i, j := range jobs {
-		units[i] = harness.ManifestUnit{Key: j.Key(), Empty: j.Prediction.Empty(), Missing: i >= submitted}
+		missing := i >= submitted
+		units[i] = harness.ManifestUnit{Key: j.Key(), Empty: j.Prediction.Empty(), Missing: &missing}
 	}
 	return units
 }

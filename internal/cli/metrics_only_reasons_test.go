@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,6 +57,34 @@ func TestMetricsOnlyDrillDownReasons(t *testing.T) {
 		}
 		if strings.Contains(p, "empty or not applied") {
 			t.Errorf("drill-down still says 'empty or not applied':\n%s", p)
+		}
+	}
+	// A metrics-only run of an older polynfi (no "missing" in its
+	// manifest's units) cannot tell a missing prediction from an empty
+	// one: the drill-down says so rather than "not run: empty patch".
+	mp := filepath.Join(out, "polynfi-run.json")
+	b, err := os.ReadFile(mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var man map[string]any
+	if err := json.Unmarshal(b, &man); err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range man["units"].([]any) {
+		delete(u.(map[string]any), "missing")
+	}
+	old, _ := json.Marshal(man)
+	if err := os.WriteFile(mp, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	page, stderr, code = runCLI(t, "report", "--instances", out)
+	if code != ExitOK {
+		t.Fatalf("report --instances of the older run: exit %d\n%s", code, stderr)
+	}
+	for _, l := range strings.Split(page, "\n") {
+		if strings.HasPrefix(l, "fieldnotes__csvkit4j-7 ") && !strings.Contains(l, "does not tell them apart") {
+			t.Errorf("older run: the missing unit's row does not say it cannot tell missing from empty:\n%s", l)
 		}
 	}
 }
