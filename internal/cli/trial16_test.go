@@ -11,6 +11,7 @@ import (
 
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/report"
+	"github.com/polynfi/polynfi/retrieval"
 )
 
 // Tests of the defects the fresh-eyes trial of issue #16 at 9b5a8ca
@@ -83,6 +84,13 @@ func TestFuzzAppliedPatchSameMetricsInEveryMode(t *testing.T) {
 		len(full.PredictedNodes) != 1 || full.PredictedNodes[0] != node {
 		t.Errorf("full run: the applied patch's metrics are %+v, want file F1 1, node F1 1 (%s), no node error", full, node)
 	}
+	metricsOnlyAsFullRun(t, ds, preds, full, "the same prediction")
+}
+
+// metricsOnlyAsFullRun checks that `eval --metrics-only` (to stdout and
+// with --out) scores the one prediction of preds as the full run did.
+func metricsOnlyAsFullRun(t *testing.T, ds, preds string, full *retrieval.InstanceMetrics, what string) {
+	t.Helper()
 	for _, flags := range [][]string{nil, {"--out", filepath.Join(t.TempDir(), "mo")}} {
 		args := append([]string{"eval", "--metrics-only", "--format", "json", "--dataset", ds, "--predictions", preds}, flags...)
 		stdout, stderr, code := runCLI(t, args...)
@@ -96,7 +104,7 @@ func TestFuzzAppliedPatchSameMetricsInEveryMode(t *testing.T) {
 		m := mo.Instances[0]
 		if m.File != full.File || m.Node == nil || *m.Node != *full.Node || m.NodeStatus != full.NodeStatus || m.NodeError != full.NodeError ||
 			strings.Join(m.PredictedNodes, ",") != strings.Join(full.PredictedNodes, ",") {
-			t.Errorf("--metrics-only scores the same prediction differently from the full run:\nmetrics-only %+v\nfull run     %+v", m, *full)
+			t.Errorf("--metrics-only scores %s differently from the full run:\nmetrics-only %+v\nfull run     %+v\n%s", what, m, *full, stderr)
 		}
 	}
 }
@@ -120,6 +128,21 @@ func jsonLines(t *testing.T, name string, rows ...any) string {
 	return p
 }
 
+// exit3Message runs the CLI, wants exit 3 and returns its "nothing could
+// be evaluated" message (to the end of stderr) and the whole stderr.
+func exit3Message(t *testing.T, args ...string) (msg, stderr string) {
+	t.Helper()
+	_, stderr, code := runCLI(t, args...)
+	if code != ExitError {
+		t.Fatalf("%v: exit %d, want 3\n%s", args, code, stderr)
+	}
+	i := strings.Index(stderr, "nothing could be evaluated")
+	if i < 0 {
+		t.Fatalf("%v: no 'nothing could be evaluated' message:\n%s", args, stderr)
+	}
+	return strings.TrimSpace(stderr[i:]), stderr
+}
+
 // Defect 5: "eval's exit-3 message differs by mode: same predictions file
 // (one bad row + one unknown id) gives '(0 input errors)' under
 // --metrics-only and '(1 prediction rows rejected, 1 predictions for
@@ -133,15 +156,7 @@ func TestEvalExit3SameMessageInEveryMode(t *testing.T) {
 	var msgs []string
 	for _, extra := range [][]string{{"--out", t.TempDir()}, {"--metrics-only"}} {
 		args := append([]string{"eval", "--dataset", ds, "--predictions", preds}, extra...)
-		_, stderr, code := runCLI(t, args...)
-		if code != ExitError {
-			t.Fatalf("%v: exit %d, want 3\n%s", extra, code, stderr)
-		}
-		i := strings.Index(stderr, "nothing could be evaluated")
-		if i < 0 {
-			t.Fatalf("%v: no 'nothing could be evaluated' message:\n%s", extra, stderr)
-		}
-		msg := strings.TrimSpace(stderr[i:])
+		msg, _ := exit3Message(t, args...)
 		if !strings.Contains(msg, "1 prediction rows rejected") || !strings.Contains(msg, "1 predictions for instances not in the dataset") {
 			t.Errorf("%v: the message does not count the rejected row and the unknown id: %s", extra, msg)
 		}
@@ -455,20 +470,5 @@ func TestFilesPredictionSameMetricsInEveryMode(t *testing.T) {
 		len(full.PredictedNodes) != 1 || full.PredictedNodes[0] != node {
 		t.Fatalf("full run: status %s, metrics %+v, want resolved with file and node F1 1 (%s)", recs[0].Status, full, node)
 	}
-	for _, flags := range [][]string{nil, {"--out", filepath.Join(t.TempDir(), "mo")}} {
-		args := append([]string{"eval", "--metrics-only", "--format", "json", "--dataset", ds, "--predictions", preds}, flags...)
-		stdout, stderr, code := runCLI(t, args...)
-		if code != ExitOK {
-			t.Fatalf("%v: exit %d\n%s", args, code, stderr)
-		}
-		var mo report.MetricsOnly
-		if err := json.Unmarshal([]byte(stdout), &mo); err != nil || len(mo.Instances) != 1 {
-			t.Fatalf("metrics-only json: %v\n%s", err, stdout)
-		}
-		m := mo.Instances[0]
-		if m.File != full.File || m.Node == nil || *m.Node != *full.Node || m.NodeStatus != full.NodeStatus || m.NodeError != full.NodeError ||
-			strings.Join(m.PredictedNodes, ",") != strings.Join(full.PredictedNodes, ",") {
-			t.Errorf("--metrics-only scores the files prediction differently from the full run:\nmetrics-only %+v\nfull run     %+v\n%s", m, *full, stderr)
-		}
-	}
+	metricsOnlyAsFullRun(t, ds, preds, full, "the files prediction")
 }

@@ -291,15 +291,7 @@ func TestEvalExit3NamesPredictionsOutsideInstanceIDs(t *testing.T) {
 	var msgs []string
 	for _, extra := range [][]string{{"--out", t.TempDir()}, {"--metrics-only"}} {
 		args := append([]string{"eval", "--dataset", ds, "--predictions", preds, "--instance-ids", "acme__echo-0"}, extra...)
-		_, stderr, code := runCLI(t, args...)
-		if code != ExitError {
-			t.Fatalf("%v: exit %d, want 3\n%s", extra, code, stderr)
-		}
-		i := strings.Index(stderr, "nothing could be evaluated")
-		if i < 0 {
-			t.Fatalf("%v: no 'nothing could be evaluated' message:\n%s", extra, stderr)
-		}
-		msg := strings.TrimSpace(stderr[i:])
+		msg, stderr := exit3Message(t, args...)
 		if !strings.Contains(msg, "2 predictions for instances outside --instance-ids") || !strings.Contains(msg, "1 predictions for instances not in the dataset") {
 			t.Errorf("%v: want 2 predictions outside --instance-ids and 1 not in the dataset named apart: %s", extra, msg)
 		}
