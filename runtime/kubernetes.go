@@ -234,7 +234,7 @@ func NewKubernetes(ctx context.Context, opts KubernetesOptions) (*Kubernetes, er
 		cfg.Burst = 100
 	}
 	cfg.UserAgent = "polynfi"
-	cs, err := newKubeClient(cfg)
+	cs, err := NewKubeClient(cfg)
 	if err != nil {
 		return nil, Infra(ReasonDaemon, fmt.Errorf("kubernetes client: %w", err))
 	}
@@ -302,9 +302,12 @@ type kubeClient struct {
 func (c *kubeClient) CoreV1() corev1client.CoreV1Interface                   { return c.core }
 func (c *kubeClient) NetworkingV1() networkingv1client.NetworkingV1Interface { return c.net }
 
-// newKubeClient builds the two typed clients as kubernetes.NewForConfig
-// does: one HTTP transport and one QPS/Burst token bucket shared by both.
-func newKubeClient(c *rest.Config) (*kubeClient, error) {
+// NewKubeClient builds the two typed clients of KubeClient as client-go's
+// kubernetes.NewForConfig builds its clientset: one HTTP transport and one
+// QPS/Burst token bucket shared by both (none when c.QPS is 0; an error
+// when c.QPS > 0 and c.Burst <= 0, or when c's TLS or auth settings are
+// invalid). c is not modified.
+func NewKubeClient(c *rest.Config) (KubeClient, error) {
 	cfg := *c
 	if cfg.UserAgent == "" {
 		cfg.UserAgent = rest.DefaultKubernetesUserAgent()
