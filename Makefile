@@ -40,7 +40,7 @@ demo: cold-build-notice build sample-env
 
 # Measured with `make build-profile` (README "Set-up").
 cold-build-notice:
-	@echo "make demo: a cold first build of polynfi takes about 3 minutes on an idle 2-core machine (~230 CPU-s); later builds reuse Go's build cache" >&2
+	@echo "make demo: a cold first build of polynfi takes about 3 minutes on an idle 2-core machine (~220 CPU-s), longer on a busy one; later builds reuse Go's build cache" >&2
 
 test: deps
 	$(GO) test -timeout 40m ./...

@@ -27,6 +27,8 @@ import (
 
 // action is the subset of cmd/go's actionJSON this tool reads.
 type action struct {
+	ID        int
+	Deps      []int
 	Mode      string
 	Package   string
 	TimeStart time.Time
@@ -38,19 +40,20 @@ type action struct {
 
 func main() {
 	top := flag.Int("top", 25, "number of actions to list")
+	cores := flag.Int("cores", 2, "idle cores of the wall-time estimate")
 	modFile := flag.String("modules", "", `file of "importpath modulepath" lines`)
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: buildprofile [-top N] [-modules FILE] ACTIONGRAPH.json")
 		os.Exit(2)
 	}
-	if err := run(flag.Arg(0), *modFile, *top); err != nil {
+	if err := run(flag.Arg(0), *modFile, *top, *cores); err != nil {
 		fmt.Fprintln(os.Stderr, "buildprofile:", err)
 		os.Exit(1)
 	}
 }
 
-func run(graph, modFile string, top int) error {
+func run(graph, modFile string, top, cores int) error {
 	b, err := os.ReadFile(graph)
 	if err != nil {
 		return err
@@ -114,6 +117,8 @@ func run(graph, modFile string, top int) error {
 	sort.Slice(ran, func(i, j int) bool { return cpu(ran[i]) > cpu(ran[j]) })
 	fmt.Printf("actions with commands: %d, command CPU %.0f s, wall %s (first start to last done)\n",
 		len(ran), total.Seconds(), last.Sub(first).Round(time.Second))
+	fmt.Printf("estimated wall on %d idle cores: %s (each action takes its CPU time; the dependency graph's critical path alone: %s)\n",
+		cores, simulate(acts, cores, cpu).Round(time.Second), simulate(acts, 1<<20, cpu).Round(time.Second))
 	fmt.Printf("\n%-8s %-8s %-6s %s\n", "CPU s", "wall s", "mode", "package")
 	for _, a := range ran[:min(top, len(ran))] {
 		fmt.Printf("%-8.1f %-8.1f %-6s %s\n", cpu(a).Seconds(), a.TimeDone.Sub(a.TimeStart).Seconds(), a.Mode, a.Package)
@@ -128,4 +133,55 @@ func run(graph, modFile string, top int) error {
 		fmt.Printf("%-8.1f %5.1f%% %-6d %s\n", byMod[m].Seconds(), 100*byMod[m].Seconds()/total.Seconds(), pkgsByMod[m], m)
 	}
 	return nil
+}
+
+// simulate returns the makespan of the action graph on cores workers when
+// each action takes its command CPU time: a ready action (all Deps done)
+// starts on the first free worker, longest first. It ignores the go
+// command's own work and I/O, so it is a lower bound of an idle machine's
+// wall time.
+func simulate(acts []action, cores int, cost func(action) time.Duration) time.Duration {
+	byID := map[int]int{}
+	for i, a := range acts {
+		byID[a.ID] = i
+	}
+	waiting := make([]int, len(acts))
+	users := make([][]int, len(acts))
+	for i, a := range acts {
+		for _, d := range a.Deps {
+			if j, ok := byID[d]; ok {
+				waiting[i]++
+				users[j] = append(users[j], i)
+			}
+		}
+	}
+	var ready []int
+	for i := range acts {
+		if waiting[i] == 0 {
+			ready = append(ready, i)
+		}
+	}
+	type job struct {
+		i    int
+		done time.Duration
+	}
+	var running []job
+	var now time.Duration
+	for len(ready) > 0 || len(running) > 0 {
+		sort.Slice(ready, func(x, y int) bool { return cost(acts[ready[x]]) > cost(acts[ready[y]]) })
+		for len(running) < cores && len(ready) > 0 {
+			running = append(running, job{ready[0], now + cost(acts[ready[0]])})
+			ready = ready[1:]
+		}
+		sort.Slice(running, func(x, y int) bool { return running[x].done < running[y].done })
+		j := running[0]
+		running = running[1:]
+		now = j.done
+		for _, u := range users[j.i] {
+			if waiting[u]--; waiting[u] == 0 {
+				ready = append(ready, u)
+			}
+		}
+	}
+	return now
 }
