@@ -186,3 +186,24 @@ func TestMatch(t *testing.T) {
 		}
 	}
 }
+
+// binaryDepBudget bounds the packages cmd/polynfi compiles (Go's standard
+// library included): 946 before the Kubernetes runtime dropped client-go's
+// clientset (a cold build of ~310 CPU-s), 722 after (~220 CPU-s). A new
+// grammar or client adds a few packages; one that adds a hundred shows here
+// first. Raise it on purpose, with `make build-profile`'s numbers in the
+// commit message.
+const binaryDepBudget = 780
+
+// TestBinaryDependencyBudget keeps the binary's dependency count, a proxy
+// for the cold build's CPU time, within binaryDepBudget.
+func TestBinaryDependencyBudget(t *testing.T) {
+	t.Parallel()
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", module+"cmd/polynfi").Output()
+	if err != nil {
+		t.Fatalf("go list -deps cmd/polynfi: %v", err)
+	}
+	if n := len(strings.Fields(string(out))); n > binaryDepBudget {
+		t.Errorf("cmd/polynfi compiles %d packages, over the budget of %d (make build-profile shows what they cost)", n, binaryDepBudget)
+	}
+}
