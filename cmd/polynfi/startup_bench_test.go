@@ -10,8 +10,9 @@ import (
 )
 
 // builtBinary is the polynfi binary the benchmarks run: POLYNFI_BIN when
-// set (make bench sets it to the binary `make build` made, so that the
-// size reported is the shipped one's), else one `go build -ldflags '-s -w'`
+// set (make bench sets it to the absolute path of the binary `make build`
+// made, so that the size reported is the shipped one's; a relative path is
+// taken from cmd/polynfi, where go test runs), else one `go build -ldflags '-s -w'`
 // (make build's default STRIP) of this package into a temporary directory
 // per test process.
 var builtBinary = sync.OnceValues(func() (string, error) {
