@@ -58,6 +58,11 @@ var forbiddenDeps = map[string][]string{
 	"syntax/pyparse": {"syntax", "github.com/tree-sitter/go-tree-sitter"},
 	"harness":        {"report", "internal/cli"},
 	"agent":          {"report", "internal/cli"},
+	// The binary uses two API groups of Kubernetes (core/v1,
+	// networking/v1): client-go's whole clientset and its informer
+	// factory (every group's typed client, informer and lister) were
+	// the largest single share of a cold build's CPU.
+	"cmd/polynfi": {"k8s.io/client-go/kubernetes", "k8s.io/client-go/informers"},
 }
 
 type pkg struct {
@@ -179,5 +184,26 @@ func TestMatch(t *testing.T) {
 		if got := match(c.pattern, c.name); got != c.want {
 			t.Errorf("match(%q, %q) = %v", c.pattern, c.name, got)
 		}
+	}
+}
+
+// binaryDepBudget bounds the packages cmd/polynfi compiles (Go's standard
+// library included): 946 before the Kubernetes runtime dropped client-go's
+// clientset (a cold build of ~310 CPU-s), 722 after (~220 CPU-s). A new
+// grammar or client adds a few packages; one that adds a hundred shows here
+// first. Raise it on purpose, with `make build-profile`'s numbers in the
+// commit message.
+const binaryDepBudget = 780
+
+// TestBinaryDependencyBudget keeps the binary's dependency count, a proxy
+// for the cold build's CPU time, within binaryDepBudget.
+func TestBinaryDependencyBudget(t *testing.T) {
+	t.Parallel()
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", module+"cmd/polynfi").Output()
+	if err != nil {
+		t.Fatalf("go list -deps cmd/polynfi: %v", err)
+	}
+	if n := len(strings.Fields(string(out))); n > binaryDepBudget {
+		t.Errorf("cmd/polynfi compiles %d packages, over the budget of %d (make build-profile shows what they cost)", n, binaryDepBudget)
 	}
 }

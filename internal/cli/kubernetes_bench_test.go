@@ -17,7 +17,6 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/polynfi/polynfi/runtime"
 )
@@ -183,7 +182,7 @@ type podLoad struct {
 	maxPods         int
 }
 
-func startPodMonitor(cs kubernetes.Interface, out string) *podMonitor {
+func startPodMonitor(cs runtime.KubeClient, out string) *podMonitor {
 	m := &podMonitor{done: make(chan struct{}), res: make(chan podLoad, 1)}
 	sel := runtime.RunSelector(runKey(out))
 	go func() {

@@ -20,7 +20,6 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/polynfi/polynfi/dataset"
@@ -39,7 +38,7 @@ import (
 const clusterSocket = "/var/lib/polynfi-k8s/containerd/containerd.sock"
 
 // testCluster returns the kubeconfig of the local cluster and a client.
-func testCluster(t testing.TB) (string, kubernetes.Interface) {
+func testCluster(t testing.TB) (string, runtime.KubeClient) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("runs the sample in pods")
@@ -49,7 +48,7 @@ func testCluster(t testing.TB) (string, kubernetes.Interface) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := kubernetes.NewForConfig(cfg)
+	cs, err := runtime.NewKubeClient(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +72,7 @@ func testCluster(t testing.TB) (string, kubernetes.Interface) {
 }
 
 // runPods lists the pods of the run writing out (terminating ones too).
-func runPods(t *testing.T, cs kubernetes.Interface, out string) []string {
+func runPods(t *testing.T, cs runtime.KubeClient, out string) []string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -91,7 +90,7 @@ func runPods(t *testing.T, cs kubernetes.Interface, out string) []string {
 // awaitNoPods waits until no pod of the run writing out exists: pods are
 // deleted with a grace period of 0, but the API server lists them until
 // the kubelet has stopped their containers.
-func awaitNoPods(t *testing.T, cs kubernetes.Interface, out string) {
+func awaitNoPods(t *testing.T, cs runtime.KubeClient, out string) {
 	t.Helper()
 	deadline := time.Now().Add(3 * time.Minute)
 	for {
@@ -476,7 +475,7 @@ func processWithArgs(argv []string) int {
 
 // nodeReady returns the local node's Ready condition status ("True",
 // "False", "Unknown", or "" when it cannot be read) and its taints.
-func nodeReady(cs kubernetes.Interface) (string, []string) {
+func nodeReady(cs runtime.KubeClient) (string, []string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	n, err := cs.CoreV1().Nodes().Get(ctx, "localhost", metav1.GetOptions{})
@@ -767,7 +766,7 @@ func deadlineDataset(t *testing.T, cmds map[string]string) (string, []string) {
 // cleanupRun deletes what the run writing out left in the cluster (its
 // pods, ended or not) with `polynfi cleanup`, and waits until no pod of it
 // is listed.
-func cleanupRun(t *testing.T, bin, kc string, cs kubernetes.Interface, out string) {
+func cleanupRun(t *testing.T, bin, kc string, cs runtime.KubeClient, out string) {
 	t.Helper()
 	if b, err := exec.Command(bin, "cleanup", "--runtime", "kubernetes", "--kubeconfig", kc, "--out", out).CombinedOutput(); err != nil {
 		t.Errorf("cleanup: %v\n%s", err, b)
