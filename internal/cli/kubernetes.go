@@ -247,7 +247,7 @@ again.`,
 	}
 	f := c.Flags()
 	f.StringVar(&runID, "run-id", "", "the run key whose leftovers to delete")
-	f.StringVar(&outDir, "out", "", "the --out of the eval or run command whose leftovers to delete (its run key)")
+	outFlag(f, &outDir, "the --out of the eval or run command whose leftovers to delete (its run key)")
 	f.StringVar(&rt, "runtime", "docker", "runtime of the run: docker or kubernetes (the default when a kubernetes flag is given)")
 	f.BoolVar(&dryRun, "dry-run", false, "list what would be removed, remove nothing (docker)")
 	kf.register(f)

@@ -20,19 +20,19 @@ import (
 	"github.com/polynfi/polynfi/nfi"
 )
 
-// outputFlags are --output and --statistics of score and diff.
+// outputFlags are --out (-o; --output is its old spelling) and --statistics of score and diff.
 type outputFlags struct {
 	output     string
 	statistics bool
 }
 
 func (o *outputFlags) register(c *cobra.Command) {
-	c.Flags().StringVarP(&o.output, "output", "o", "", "write the result to FILE (atomically) instead of standard output")
+	c.Flags().StringVarP(&o.output, "out", "o", "", "write the result to FILE (atomically) instead of standard output")
 	c.Flags().BoolVar(&o.statistics, "statistics", false, "print the number of findings per rule instead of the findings")
 }
 
 // write runs fill on standard output (buffered, flushed) or, with
-// --output, on FILE, written atomically: a failed run leaves no partial
+// --out, on FILE, written atomically: a failed run leaves no partial
 // file. Every write and flush error is returned.
 func (o *outputFlags) write(e *env, fill func(io.Writer) error) error {
 	if o.output == "" || o.output == "-" {
@@ -42,7 +42,7 @@ func (o *outputFlags) write(e *env, fill func(io.Writer) error) error {
 		}
 		return w.Flush()
 	}
-	if err := checkOutputFile("--output", o.output); err != nil {
+	if err := checkOutputFile("--out", o.output); err != nil {
 		return err
 	}
 	return atomicfile.WriteFunc(o.output, func(w io.Writer) error {
