@@ -139,6 +139,9 @@ settings): then 1; 3 when a PATH does not exist or a file cannot be read
 				}
 				cmp.out.SettingsFromBase = settingsNote
 				cmp.finish(newCode)
+				if !gf.allowNew {
+					cmp.countNewSuppressions() // before any output: one S_p per file
+				}
 			case stdin:
 			default:
 				if files, missing, err = discoverWarn(args, eng.Settings, e.stderr); err != nil {
