@@ -120,7 +120,7 @@ flags, 3 for an unreadable dataset.`,
 				fmt.Fprintf(e.stderr, "polynfi: warning: --cache-level %s does not apply to images build, which keeps every image it builds (give it to eval or run, which remove images after their run); building as --cache-level instance\n", o.cacheLevel)
 			}
 			o.cacheLevel = images.CacheInstance // build keeps what it builds
-			r := o.resolver(d, harness.NewRepos(reposDir, filepath.Join(scratch, "repos")), out, scratch)
+			r := o.resolver(d, harness.NewRepos(reposDir, filepath.Join(scratch, "repos")), out, scratch, e.stderr)
 			r.SetRebuild(rebuild)
 			type result struct {
 				ID     string         `json:"instance_id"`

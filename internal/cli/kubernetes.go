@@ -328,7 +328,7 @@ func startKubernetes(e *env, o evalOptions, h *harness.Harness, scratch string) 
 			k.Close()
 			return nil, nil, fmt.Errorf("--runtime kubernetes builds images with Docker (or give --image-template of pushed images): %w", err)
 		}
-		r = o.containerOptions.resolver(d, h.Repos, o.out, scratch)
+		r = o.containerOptions.resolver(d, h.Repos, o.out, scratch, e.stderr)
 	}
 	return k, r, nil
 }

@@ -347,7 +347,7 @@ func runAgents(e *env, o runOptions) error {
 				if err := os.MkdirAll(scratch, 0o755); err != nil {
 					return err
 				}
-				resolver = o.containerOptions.resolver(d, repos, o.out, scratch)
+				resolver = o.containerOptions.resolver(d, repos, o.out, scratch, e.stderr)
 			}
 		}
 	}
