@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
@@ -34,8 +35,16 @@ func formatOf(path string) (Format, error) {
 	case ".parquet", ".pq":
 		return FormatParquet, nil
 	}
+	if _, err := os.Stat(path); err != nil && hubName.MatchString(path) {
+		return "", fmt.Errorf("%s: no such file; it looks like a Hugging Face dataset name, and polynfi reads local files: download it first "+
+			"(e.g. `huggingface-cli download %s --repo-type dataset --local-dir DIR`) and give its .parquet or .jsonl file", path, path)
+	}
 	return "", fmt.Errorf("%s: unknown dataset format %q (want .csv, .json, .jsonl or .parquet)", path, filepath.Ext(path))
 }
+
+// hubName matches a Hugging Face dataset name, OWNER/NAME (e.g.
+// princeton-nlp/SWE-bench_Verified), as the Hub allows them.
+var hubName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 // readRows reads every row of path. A file-level problem (unreadable, not
 // the format its name says) is an error; a bad row is a rawRow with err set.

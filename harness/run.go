@@ -38,6 +38,10 @@ type RunOptions struct {
 	// Progress, when set, is called once per finished job, from one
 	// goroutine at a time.
 	Progress func(Event)
+	// Redo evaluates every job again even where a finished record of the
+	// same key exists (it is replaced when the new one is saved; an
+	// interruption keeps the old one).
+	Redo bool
 }
 
 // RunResult is what Run did. Records holds the record of every finished
@@ -59,7 +63,7 @@ type RunResult struct {
 func (r *RunResult) Recorded() int { return r.Evaluated + r.Skipped }
 
 // Run evaluates jobs with at most opts.Workers at a time, skipping those
-// whose record for the same key is already in store and saving each new
+// whose record for the same key is already in store (unless opts.Redo) and saving each new
 // record as soon as it is done. When ctx is cancelled, jobs in flight are
 // abandoned (their scratch space removed) and no new job starts; finished
 // records stay. The error is non-nil for a record that cannot be written
@@ -88,7 +92,7 @@ func (h *Harness) Run(ctx context.Context, jobs []Job, store *Store, opts RunOpt
 	}
 	var pending []int
 	for i, j := range jobs {
-		if rec, ok := store.Done(j.Key()); ok && rec.InstanceSHA256 == j.Instance.EvalSHA256() {
+		if rec, ok := store.Done(j.Key()); ok && !opts.Redo && rec.InstanceSHA256 == j.Instance.EvalSHA256() {
 			res.Records[i] = rec
 			report(j, rec, true)
 			continue

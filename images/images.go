@@ -105,6 +105,39 @@ type Options struct {
 	// Rebuild builds instance images even when their tag exists (the
 	// engine's layer cache still applies: unchanged steps are reused).
 	Rebuild bool
+	// Progress, when set, is told each attempt's start, each build step
+	// and each attempt's end (Event); it is called from the goroutines
+	// that build and pull, concurrently, and must not block long.
+	Progress func(Event)
+}
+
+// Event is one moment of an image pull or build, for progress reports.
+type Event struct {
+	Image   string
+	Kind    string // "build" or "pull"
+	Attempt int    // 1-based
+	Of      int    // attempts at most (1 + Retries)
+	// Step is the build step now starting as the engine names it ("Step
+	// 3/12 : RUN make", cut to 100 characters), "" at an attempt's start
+	// and end.
+	Step    string
+	Elapsed time.Duration // since the attempt started
+	Done    bool          // the attempt ended: Err is its error, nil when it succeeded
+	Err     error
+	Log     string   // the attempt's log file ("" when none is kept)
+	Tail    []string // the last lines of a failed attempt's output (at most tailLines)
+	Steps   int      // steps run, when Done
+	Cached  int      // of which from the layer cache, when Done
+}
+
+// tailLines is how many last lines of a failed attempt an Event carries.
+const tailLines = 8
+
+// progress calls Options.Progress when set.
+func (r *Resolver) progress(ev Event) {
+	if r.opts.Progress != nil {
+		r.opts.Progress(ev)
+	}
 }
 
 // Resolver resolves, pulls and builds images. Safe for concurrent use: an
@@ -312,7 +345,19 @@ func (r *Resolver) present(ctx context.Context, c Choice) (Choice, error) {
 				return c, err
 			}
 		}
-		last = r.pull(ctx, c.Image, log)
+		start := time.Now()
+		ev := Event{Image: c.Image, Kind: "pull", Attempt: attempt + 1, Of: r.opts.Retries + 1, Log: log.Name()}
+		r.progress(ev)
+		var st buildStats
+		last = r.pull(ctx, c.Image, log, &st)
+		end := ev
+		end.Done, end.Err, end.Elapsed = true, last, time.Since(start)
+		if last != nil {
+			end.Tail = st.tail
+		}
+		if ctx.Err() == nil {
+			r.progress(end)
+		}
 		if last == nil {
 			c.How = "pulled"
 			c.BuildLog = log.Name()
@@ -327,19 +372,42 @@ func (r *Resolver) present(ctx context.Context, c Choice) (Choice, error) {
 	return c, runtime.Infra(runtime.ReasonImage, fmt.Errorf("image %s is not present and cannot be pulled: %w", c.Image, last))
 }
 
-func (r *Resolver) pull(ctx context.Context, name string, log io.Writer) error {
+func (r *Resolver) pull(ctx context.Context, name string, log io.Writer, st *buildStats) error {
 	rc, err := r.cli.ImagePull(ctx, name, image.PullOptions{})
 	if err != nil {
+		st.keep(err.Error())
 		return err
 	}
 	defer rc.Close()
-	return readStream(rc, log, nil)
+	return readStream(rc, log, st)
 }
 
 // buildStats counts the steps of a classic build's output (Docker's
 // "Step 2/4 : ..." and " ---> Using cache", Podman's "STEP 2/4: ..." and
 // "--> Using cache ...").
-type buildStats struct{ steps, cached int }
+type buildStats struct {
+	steps, cached int
+	// onStep, when set, is called with each step line as it arrives.
+	onStep func(line string)
+	// tail holds the last tailLines lines of the output.
+	tail []string
+}
+
+// keep adds the lines of a stream chunk to the tail.
+func (b *buildStats) keep(chunk string) {
+	if b == nil {
+		return
+	}
+	for _, l := range strings.Split(strings.TrimRight(chunk, "\n"), "\n") {
+		if l = strings.TrimRight(l, "\r"); strings.TrimSpace(l) == "" {
+			continue
+		}
+		b.tail = append(b.tail, l)
+		if len(b.tail) > tailLines {
+			b.tail = b.tail[len(b.tail)-tailLines:]
+		}
+	}
+}
 
 var (
 	reStep   = regexp.MustCompile(`(?im)^step \d+/\d+ ?:`)
@@ -348,10 +416,24 @@ var (
 
 func (b *buildStats) add(stream string) {
 	if b != nil {
-		b.steps += len(reStep.FindAllStringIndex(stream, -1))
+		steps := reStepLine.FindAllString(stream, -1)
+		b.steps += len(steps)
 		b.cached += len(reCached.FindAllStringIndex(stream, -1))
+		if b.onStep != nil {
+			for _, l := range steps {
+				l = strings.TrimSpace(l)
+				if len(l) > 100 {
+					l = l[:97] + "..."
+				}
+				b.onStep(l)
+			}
+		}
+		b.keep(stream)
 	}
 }
+
+// reStepLine is reStep's whole line.
+var reStepLine = regexp.MustCompile(`(?im)^step \d+/\d+ ?:.*$`)
 
 // readStream copies the engine's JSON message stream of a build or pull
 // to log as text, counts a build's steps into st (when not nil), and
@@ -368,12 +450,14 @@ func readStream(rc io.Reader, log io.Writer, st *buildStats) error {
 		switch {
 		case m.Error != nil:
 			fmt.Fprintf(log, "error: %s\n", m.Error.Message)
+			st.keep("error: " + m.Error.Message)
 			return errors.New(m.Error.Message)
 		case m.Stream != "":
 			io.WriteString(log, m.Stream)
 			st.add(m.Stream)
 		case m.Status != "" && m.Progress == nil:
 			fmt.Fprintf(log, "%s %s\n", m.ID, m.Status)
+			st.keep(m.ID + " " + m.Status)
 		}
 	}
 }
@@ -525,10 +609,24 @@ func (r *Resolver) build(ctx context.Context, c Choice, dir, dockerfile, kind st
 			}
 		}
 		start := time.Now()
-		var st buildStats
+		ev := Event{Image: c.Image, Kind: "build", Attempt: attempt + 1, Of: r.opts.Retries + 1, Log: log.Name()}
+		r.progress(ev)
+		st := buildStats{onStep: func(line string) {
+			e := ev
+			e.Step, e.Elapsed = line, time.Since(start)
+			r.progress(e)
+		}}
 		last = r.buildOnce(ctx, c.Image, dir, dockerfile, labels, log, &st)
 		fmt.Fprintf(log, "--- %s in %s: %d steps, %d from the layer cache\n", map[bool]string{true: "built", false: "failed"}[last == nil],
 			time.Since(start).Round(time.Millisecond), st.steps, st.cached)
+		end := ev
+		end.Done, end.Err, end.Elapsed, end.Steps, end.Cached = true, last, time.Since(start), st.steps, st.cached
+		if last != nil {
+			end.Tail = st.tail
+		}
+		if ctx.Err() == nil {
+			r.progress(end)
+		}
 		if last == nil {
 			c.BuildSteps, c.CachedSteps = st.steps, st.cached
 			r.mu.Lock()

@@ -112,6 +112,8 @@ func NewEngine(c *Catalog, s Settings) (*Engine, error) {
 			lim = r.Limit.Default
 			if v, ok := s.Limits[r.ID]; ok {
 				lim = v
+			} else if v, ok := s.Ruff.ruffLimit(r.Oracle.RuffLimit); ok && r.Oracle.RuffLimit != "" {
+				lim = v
 			}
 		}
 		e.limits = append(e.limits, lim)
@@ -157,6 +159,38 @@ func NewEngine(c *Catalog, s Settings) (*Engine, error) {
 			return nil, err
 		}
 		e.perFile = append(e.perFile, perFileIgnore{glob: g, rules: s.PerFileIgnores[p]})
+	}
+	if s.Ruff != nil {
+		// Ruff's per-file-ignores, for the patterns polynfi's own do not
+		// have: each selected Ruff code silences its exact rules.
+		pats = pats[:0]
+		for p := range s.Ruff.PerFileIgnores {
+			if _, own := s.PerFileIgnores[p]; !own {
+				pats = append(pats, p)
+			}
+		}
+		slices.Sort(pats)
+		for _, p := range pats {
+			g, err := CompileGlob(p)
+			if err != nil {
+				return nil, fmt.Errorf("%s: [tool.ruff] per-file-ignores: %w", s.Origin, err)
+			}
+			var ids []string
+			for code, rules := range e.ruffExact {
+				for _, sel := range s.Ruff.PerFileIgnores[p] {
+					if ruffSelects(sel, code) {
+						for id := range rules {
+							ids = append(ids, id)
+						}
+						break
+					}
+				}
+			}
+			if len(ids) > 0 {
+				slices.Sort(ids)
+				e.perFile = append(e.perFile, perFileIgnore{glob: g, rules: slices.Compact(ids)})
+			}
+		}
 	}
 	e.first = make([]int32, len(dispatch)+1)
 	for k, rs := range dispatch {

@@ -100,6 +100,29 @@ type FileScore struct {
 	UnusedSuppressions []UnusedSuppression `json:"unused_suppressions,omitempty"`
 }
 
+// Rescore sets fs.Scores from fs.Rules: per aspect, the rules that passed
+// over the rules run (SWE-NFI Eq. 1), in [0, 1]. It is for a caller that
+// changed a verdict in fs.Rules (the PR gate counting the findings that
+// suppressions added by the change silence); an invalid file is left as is.
+func (fs *FileScore) Rescore() {
+	if !fs.Valid {
+		return
+	}
+	var passed, total [numAspects]int
+	for _, r := range fs.Rules {
+		total[r.Aspect]++
+		if r.Passed {
+			passed[r.Aspect]++
+		}
+	}
+	fs.Scores = Scores{}
+	for _, a := range Aspects {
+		if total[a] > 0 {
+			fs.Scores.set(a, float64(passed[a])/float64(total[a]))
+		}
+	}
+}
+
 // Rule returns the result of rule id; ok is false when it did not run.
 func (f FileScore) Rule(id string) (RuleResult, bool) {
 	for _, r := range f.Rules {

@@ -41,6 +41,105 @@ type Settings struct {
 	Gate Gate `toml:"gate" json:"gate,omitzero"`
 	// Origin is the file the settings came from, "" for defaults.
 	Origin string `toml:"-" json:"origin,omitempty"`
+	// Ruff holds the [tool.ruff] settings of the same pyproject.toml,
+	// honoured where these settings say nothing (see RuffSettings); nil
+	// when it has none.
+	Ruff *RuffSettings `toml:"-" json:"ruff,omitempty"`
+}
+
+// RuffSettings are the parts of a project's Ruff configuration ([tool.ruff]
+// of pyproject.toml) that polynfi honours where its own settings say
+// nothing, so that a project configured for Ruff is judged by the limits
+// and exemptions it already chose:
+//
+//   - Limits maps a Ruff option, as a rule's Oracle.RuffLimit names it
+//     ("line-length", "lint.pycodestyle.max-doc-length",
+//     "lint.pylint.max-args", ...), to its value; a rule whose limit
+//     thresholds does not set takes it. E501's own
+//     lint.pycodestyle.max-line-length, when set, is its "line-length".
+//     The legacy top-level spellings ("pycodestyle.max-doc-length",
+//     "pylint.max-args") count too.
+//   - PerFileIgnores maps a path pattern to Ruff selectors (a code, a
+//     prefix such as "D" or "E50", or "ALL"); each silences, in the files
+//     the pattern matches, the rules exactly equivalent to a Ruff code it
+//     selects (Oracle.Exact), unless per-file-ignores has the pattern.
+//
+// Source: Ruff's settings reference (line-length, lint.per-file-ignores,
+// lint.pycodestyle, lint.pylint).
+type RuffSettings struct {
+	Limits         map[string]float64  `json:"limits,omitempty"`
+	PerFileIgnores map[string][]string `json:"per_file_ignores,omitempty"`
+}
+
+// ruffLimit returns the Ruff setting key's value; ok is false when the
+// configuration does not set it.
+func (r *RuffSettings) ruffLimit(key string) (float64, bool) {
+	if r == nil {
+		return 0, false
+	}
+	if key == "line-length" {
+		if v, ok := r.Limits["lint.pycodestyle.max-line-length"]; ok {
+			return v, true
+		}
+	}
+	v, ok := r.Limits[key]
+	return v, ok
+}
+
+// ruffSelects reports whether a Ruff selector (a code, a prefix, "ALL")
+// selects code.
+func ruffSelects(sel, code string) bool {
+	sel = strings.ToUpper(strings.TrimSpace(sel))
+	return sel == "ALL" || strings.HasPrefix(strings.ToUpper(code), sel)
+}
+
+// parseRuff reads the options RuffSettings honours from a decoded
+// [tool.ruff] table.
+func parseRuff(t map[string]any) *RuffSettings {
+	r := &RuffSettings{Limits: map[string]float64{}, PerFileIgnores: map[string][]string{}}
+	num := func(v any) (float64, bool) {
+		switch x := v.(type) {
+		case int64:
+			return float64(x), true
+		case float64:
+			return x, true
+		}
+		return 0, false
+	}
+	if v, ok := num(t["line-length"]); ok {
+		r.Limits["line-length"] = v
+	}
+	sub := func(m map[string]any, key string) map[string]any {
+		x, _ := m[key].(map[string]any)
+		return x
+	}
+	lint := sub(t, "lint")
+	for _, plugin := range []string{"pycodestyle", "pylint"} {
+		// The legacy top-level table first, lint.<plugin> over it.
+		for _, tab := range []map[string]any{sub(t, plugin), sub(lint, plugin)} {
+			for k, v := range tab {
+				if f, ok := num(v); ok {
+					r.Limits["lint."+plugin+"."+k] = f
+				}
+			}
+		}
+	}
+	for _, tab := range []map[string]any{sub(t, "per-file-ignores"), sub(lint, "per-file-ignores")} {
+		for pat, v := range tab {
+			list, _ := v.([]any)
+			var sels []string
+			for _, x := range list {
+				if s, ok := x.(string); ok {
+					sels = append(sels, s)
+				}
+			}
+			r.PerFileIgnores[pat] = sels
+		}
+	}
+	if len(r.Limits) == 0 && len(r.PerFileIgnores) == 0 {
+		return nil
+	}
+	return r
 }
 
 // Gate is the [gate] table of the settings: FailOn lists conditions
@@ -228,7 +327,8 @@ func LoadSettings(path string) (Settings, error) {
 	if filepath.Base(path) == "pyproject.toml" {
 		var doc struct {
 			Tool struct {
-				Polynfi *Settings `toml:"polynfi"`
+				Polynfi *Settings      `toml:"polynfi"`
+				Ruff    map[string]any `toml:"ruff"`
 			} `toml:"tool"`
 		}
 		md, err := toml.Decode(string(data), &doc)
@@ -240,6 +340,9 @@ func LoadSettings(path string) (Settings, error) {
 		}
 		if doc.Tool.Polynfi != nil {
 			s = *doc.Tool.Polynfi
+		}
+		if doc.Tool.Ruff != nil {
+			s.Ruff = parseRuff(doc.Tool.Ruff)
 		}
 	} else {
 		md, err := toml.Decode(string(data), &s)
@@ -271,7 +374,8 @@ func undecoded(path string, md toml.MetaData, prefix string) error {
 }
 
 // FindSettings looks for polynfi.toml, then pyproject.toml with a
-// [tool.polynfi] table, in dir and its parents. ok is false when none exists.
+// [tool.polynfi] or a [tool.ruff] table (see RuffSettings), in dir and its
+// parents. ok is false when none exists.
 func FindSettings(dir string) (path string, ok bool) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
@@ -282,7 +386,7 @@ func FindSettings(dir string) (path string, ok bool) {
 			return p, true
 		}
 		if p := filepath.Join(dir, "pyproject.toml"); fileExists(p) {
-			if b, err := os.ReadFile(p); err == nil && strings.Contains(string(b), "[tool.polynfi") {
+			if b, err := os.ReadFile(p); err == nil && HasSettings(b) {
 				return p, true
 			}
 		}
@@ -297,4 +401,10 @@ func FindSettings(dir string) (path string, ok bool) {
 func fileExists(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && !st.IsDir()
+}
+
+// HasSettings reports whether a pyproject.toml's content holds settings
+// polynfi reads: a [tool.polynfi] or a [tool.ruff] table.
+func HasSettings(pyproject []byte) bool {
+	return strings.Contains(string(pyproject), "[tool.polynfi") || strings.Contains(string(pyproject), "[tool.ruff")
 }

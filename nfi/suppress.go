@@ -32,8 +32,14 @@ type UnusedSuppression struct {
 //   - `# polynfi: noqa` on a line of its own silences the whole file;
 //     `# polynfi: noqa: IDS` silences those rules in the whole file;
 //     `# ruff: noqa: CODES` does so for rules with an exact Ruff equivalent
-//     (a bare `# ruff: noqa` is Ruff's business and is not honoured here).
+//     (a bare `# ruff: noqa` is Ruff's business and is not honoured here);
+//   - `# polynfi: ignore[DOC-R01, ERR-P01]` (anywhere in a comment) silences
+//     the findings of those rules on its line, `# polynfi: ignore` every
+//     finding on its line: the line-level form that Ruff does not read (Ruff
+//     warns "Invalid `# noqa` directive" on `# noqa: DOC-R01`, whose codes
+//     are not Ruff's), so a project linted by both needs no exemption.
 var (
+	ignoreRe   = regexp.MustCompile(`#\s*polynfi\s*:\s*ignore(?:\[\s*([A-Za-z]+-?[A-Za-z]?[0-9]+(?:[\s,]+[A-Za-z]+-?[A-Za-z]?[0-9]+)*)\s*\])?`)
 	noqaRe     = regexp.MustCompile(`(?i)#\s*noqa(?:\s*:\s*([A-Za-z]+-?[A-Za-z]?[0-9]+(?:[\s,]+[A-Za-z]+-?[A-Za-z]?[0-9]+)*))?`)
 	fileNoqaRe = regexp.MustCompile(`(?i)^#\s*(polynfi|ruff)\s*:\s*noqa(?:\s*:\s*([A-Za-z]+-?[A-Za-z]?[0-9]+(?:[\s,]+[A-Za-z]+-?[A-Za-z]?[0-9]+)*))?\s*$`)
 	codeSepRe  = regexp.MustCompile(`[\s,]+`)
@@ -56,7 +62,7 @@ type noqa struct {
 // file's directory).
 func (e *Engine) suppress(path string, tree *syntax.Tree, fs *FileScore) {
 	var comments []noqa
-	if containsNoqa(tree.Source) {
+	if containsNoqa(tree.Source) || bytes.Contains(tree.Source, []byte("polynfi")) {
 		comments = e.noqaComments(tree)
 	}
 	perFile := e.perFileIgnored(path)
@@ -156,6 +162,10 @@ func (e *Engine) noqaComments(tree *syntax.Tree) []noqa {
 			continue
 		}
 		if m := noqaRe.FindSubmatch(text); m != nil {
+			c := noqa{line: line, codes: splitCodes(m[1])}
+			c.usedBy = make([]bool, max(1, len(c.codes)))
+			out = append(out, c)
+		} else if m := ignoreRe.FindSubmatch(text); m != nil {
 			c := noqa{line: line, codes: splitCodes(m[1])}
 			c.usedBy = make([]bool, max(1, len(c.codes)))
 			out = append(out, c)

@@ -32,6 +32,9 @@ type RunOptions struct {
 	// Progress, when set, is called after each record is settled (written
 	// or found up to date), from one goroutine at a time.
 	Progress func(done, total int, r Record, reused bool)
+	// Redo evaluates every prediction again even where an up-to-date
+	// record exists (each record is replaced when its new one is written).
+	Redo bool
 }
 
 // RunResult says what a run did.
@@ -177,7 +180,7 @@ func (s *Suite) Run(ctx context.Context, tasks []dataset.NFITask, preds []datase
 	for _, j := range jobs {
 		j := j
 		path := RecordPath(opt.Out, j.pred.ModelNameOrPath, j.task.InstanceID, j.pred.Run)
-		if old, ok := readRecord(path); ok && reusable(old, OutputKey(&j.pred), fingerprint[j.task.InstanceID]) {
+		if old, ok := readRecord(path); ok && !opt.Redo && reusable(old, OutputKey(&j.pred), fingerprint[j.task.InstanceID]) {
 			settle(old, true)
 			continue
 		}

@@ -330,6 +330,20 @@ func HarnessTables(r *Harness) []Table {
 		t.Notes = append(t.Notes, fmt.Sprintf("%d units changed .py files, %d of them parse before and after the model patch.", n.Units, n.Valid))
 		tables = append(tables, t)
 	}
+	if len(x.AgentCost) > 0 {
+		t := Table{ID: "agent-cost", Title: "Agent cost per model: wall time (s), tokens (in + out), cost (USD)",
+			Header: []string{"model", "units", "resolved", "mean s", "median s", "total s", "mean tokens", "median tokens", "total tokens",
+				"mean USD", "total USD", "USD per resolved", "not reported"}}
+		for _, c := range x.AgentCost {
+			t.Rows = append(t.Rows, []string{c.Model, fmt.Sprint(c.Units), fmt.Sprint(c.Resolved), num(c.MeanSeconds, 1), num(c.MedianSeconds, 1),
+				num(c.TotalSeconds, 1), num(c.MeanTokens, 0), num(c.MedianTokens, 0), num(c.TotalTokens, 0), num(c.MeanCostUSD, 4),
+				num(c.TotalCostUSD, 4), num(c.CostPerResolvedUSD, 4), fmt.Sprint(c.Unreported)})
+		}
+		t.Notes = append(t.Notes, "From the figures each prediction carried (duration_s, tokens_in + tokens_out, cost_usd: polynfi run writes them). "+
+			"A unit that did not report a figure is left out of its mean, median and total (never counted as 0); not reported: units reporting none. "+
+			"USD per resolved: total cost over the units resolved in the native mode.")
+		tables = append(tables, t)
+	}
 	if t := passAtKTable(x.PassAtK, x.NativeMode); t != nil {
 		tables = append(tables, *t)
 	}
@@ -387,11 +401,16 @@ func InstancesTable(r *Harness) Table {
 				modes = append(modes, fmt.Sprintf("%s=%s", m, st))
 			}
 		}
+		// Non-zero I_p per aspect; a unit scored with I_p 0 in every
+		// aspect shows 0, not the dash of a unit that was not scored.
 		var ip []string
 		for _, a := range u.NFI {
 			if !math0(100 * a.Mean) {
 				ip = append(ip, fmt.Sprintf("%s %+.1f", a.Aspect, 100*a.Mean))
 			}
+		}
+		if len(ip) == 0 && len(u.NFI) > 0 {
+			ip = []string{"0 (every aspect)"}
 		}
 		f1 := func(v *float64) string {
 			if v == nil {

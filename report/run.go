@@ -240,6 +240,10 @@ type Extras struct {
 	Isolation     map[string]int              `json:"isolation"` // runs per sandbox kind
 	IsolationNote []string                    `json:"isolation_notes,omitempty"`
 	Overhead      []Overhead                  `json:"overhead"`
+	// AgentCost is the agents' cost per model (AgentCostRow), from the
+	// figures the predictions carried (duration_s, tokens_in, tokens_out,
+	// cost_usd; written by polynfi run); nil when no unit has any.
+	AgentCost []AgentCostRow `json:"agent_cost,omitempty"`
 	MeanOverheadS float64                     `json:"mean_overhead_s"`
 	MeanTestS     float64                     `json:"mean_test_s"`
 	Retrieval     *retrieval.Summary          `json:"retrieval,omitempty"`
@@ -492,6 +496,7 @@ func BuildHarness(in HarnessInput) *Harness {
 	x.Differing = []Differing{}
 	x.Isolation = map[string]int{}
 	x.Overhead = []Overhead{}
+	costs := agentCosts{}
 	x.StatusIDs = map[harness.Status][]string{}
 	x.NotRecordedIDs = list()
 	x.UnitResults = []UnitResult{}
@@ -764,6 +769,7 @@ func BuildHarness(in HarnessInput) *Harness {
 				}
 			}
 			x.Overhead = append(x.Overhead, Overhead{ID: id, OverheadS: rec.Timing.OverheadS, TestS: rec.Timing.TestS, TotalS: rec.Timing.TotalS})
+			costs.add(rec, rec.Verdicts.Get(nativeMode).Resolved)
 			sumOver += rec.Timing.OverheadS
 			sumTest += rec.Timing.TestS
 			x.UnitResults = append(x.UnitResults, ur)
@@ -812,6 +818,7 @@ func BuildHarness(in HarnessInput) *Harness {
 	if x.Recorded > 0 {
 		x.MeanOverheadS, x.MeanTestS = sumOver/float64(x.Recorded), sumTest/float64(x.Recorded)
 	}
+	x.AgentCost = costs.rows()
 	x.ByLanguage, x.ByCategory = sortedGroups(byLang), sortedGroups(byCat)
 	x.ByComplexity = []*Group{}
 	for _, c := range retrieval.ComplexityOrder {
@@ -1081,4 +1088,97 @@ func LegacyManifest(recs []*harness.Record) *harness.Manifest {
 		}
 	}
 	return m
+}
+
+// AgentCostRow is one model's agent cost over the units of a run: wall
+// time in seconds, tokens (tokens_in + tokens_out) and cost in US dollars
+// per unit, as the predictions reported them. Each Cell's N counts the
+// units that reported the figure (a unit that did not is left out of that
+// mean, never counted as 0); Unreported counts the evaluated units that
+// reported none of the three. CostPerResolvedUSD is TotalCostUSD over the
+// units resolved in the native mode (undefined when none is).
+type AgentCostRow struct {
+	Model              string `json:"model"`
+	Units              int    `json:"units"`
+	Resolved           int    `json:"resolved"`
+	Unreported         int    `json:"unreported"`
+	MeanSeconds        Cell   `json:"mean_duration_s"`
+	MedianSeconds      Cell   `json:"median_duration_s"`
+	TotalSeconds       Cell   `json:"total_duration_s"`
+	MeanTokens         Cell   `json:"mean_tokens"`
+	MedianTokens       Cell   `json:"median_tokens"`
+	TotalTokens        Cell   `json:"total_tokens"`
+	MeanCostUSD        Cell   `json:"mean_cost_usd"`
+	TotalCostUSD       Cell   `json:"total_cost_usd"`
+	CostPerResolvedUSD Cell   `json:"cost_per_resolved_usd"`
+}
+
+// agentCosts gathers AgentCostRow's figures per model.
+type agentCosts map[string]*agentCostAcc
+
+type agentCostAcc struct {
+	units, resolved, unreported int
+	secs, toks, usd             []float64
+}
+
+func (c agentCosts) add(rec *harness.Record, resolved bool) {
+	a := c[rec.Model]
+	if a == nil {
+		a = &agentCostAcc{}
+		c[rec.Model] = a
+	}
+	a.units++
+	if resolved {
+		a.resolved++
+	}
+	reported := false
+	if rec.AgentDurationS != nil {
+		a.secs, reported = append(a.secs, *rec.AgentDurationS), true
+	}
+	if rec.TokensIn != nil || rec.TokensOut != nil {
+		var n int64
+		if rec.TokensIn != nil {
+			n += *rec.TokensIn
+		}
+		if rec.TokensOut != nil {
+			n += *rec.TokensOut
+		}
+		a.toks, reported = append(a.toks, float64(n)), true
+	}
+	if rec.CostUSD != nil {
+		a.usd, reported = append(a.usd, *rec.CostUSD), true
+	}
+	if !reported {
+		a.unreported++
+	}
+}
+
+// rows returns one row per model that reported anything, sorted by model.
+func (c agentCosts) rows() []AgentCostRow {
+	var out []AgentCostRow
+	for m, a := range c {
+		if a.unreported == a.units {
+			continue
+		}
+		sum := func(xs []float64) Cell {
+			if len(xs) == 0 {
+				return Cell{}
+			}
+			t := 0.0
+			for _, v := range xs {
+				t += v
+			}
+			return Cell{Value: t, N: len(xs), OK: true}
+		}
+		row := AgentCostRow{Model: m, Units: a.units, Resolved: a.resolved, Unreported: a.unreported,
+			MeanSeconds: meanCell(a.secs), MedianSeconds: medianCell(a.secs), TotalSeconds: sum(a.secs),
+			MeanTokens: meanCell(a.toks), MedianTokens: medianCell(a.toks), TotalTokens: sum(a.toks),
+			MeanCostUSD: meanCell(a.usd), TotalCostUSD: sum(a.usd)}
+		if row.TotalCostUSD.OK && a.resolved > 0 {
+			row.CostPerResolvedUSD = Cell{Value: row.TotalCostUSD.Value / float64(a.resolved), N: a.resolved, OK: true}
+		}
+		out = append(out, row)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Model < out[j].Model })
+	return out
 }

@@ -164,7 +164,7 @@ and builds the datasets these are measured on.`,
 		return bad
 	}
 	root.SetVersionTemplate("polynfi {{.Version}}\n")
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(flagError)
 	// Each subcommand lives in its own file; keep this list sorted.
 	for _, mk := range []func(*env) *cobra.Command{
 		newCleanupCmd,
@@ -189,6 +189,8 @@ and builds the datasets these are measured on.`,
 	for _, c := range root.Commands() {
 		typeUsageErrors(c)
 	}
+	// After the commands are added: normalization reaches every flag set.
+	root.SetGlobalNormalizationFunc(normalizeFlagName)
 	return root
 }
 

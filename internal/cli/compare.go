@@ -159,7 +159,7 @@ Formats: text, markdown, json, html (tables and SVG charts).`,
 	cmd.Flags().BoolVar(&allowDifferent, "allow-different-datasets", false, "compare runs evaluated on different datasets: only the instances both runs have are paired and counted, and every format says so")
 	cmd.Flags().StringVar(&modelA, "model-a", "", "the agent (model_name_or_path) of RUN_A, when it holds several")
 	cmd.Flags().StringVar(&modelB, "model-b", "", "the agent (model_name_or_path) of RUN_B, when it holds several")
-	return cmd
+	return withResultFile(e, cmd)
 }
 
 // nfiManifestUnits returns the (task, agent, run) units an SWE-NFI suite

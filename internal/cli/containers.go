@@ -5,10 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/docker/go-units"
 	"github.com/spf13/pflag"
@@ -128,8 +130,10 @@ func runKey(out string) string {
 }
 
 // resolver makes the image resolver of a run writing to out.
-func (o *containerOptions) resolver(d *runtime.Docker, repos *harness.Repos, out, scratch string) *images.Resolver {
+// Each pull and build step is reported on progress (imageProgress).
+func (o *containerOptions) resolver(d *runtime.Docker, repos *harness.Repos, out, scratch string, progress io.Writer) *images.Resolver {
 	return images.New(d.Client(), images.Options{
+		Progress:        imageProgress(progress),
 		Template:        o.imageTemplate,
 		BaseDockerfiles: o.baseDockerfiles,
 		Checkout:        repos.Checkout,
@@ -192,11 +196,59 @@ func (co containerOptions) attachDocker(e *env, h *harness.Harness, out string, 
 	if err != nil {
 		return nil, nil, err
 	}
-	resolver := co.resolver(d, h.Repos, out, h.ScratchDir)
+	resolver := co.resolver(d, h.Repos, out, h.ScratchDir, e.stderr)
 	h.Runtime, h.Images, h.Limits = d, resolver, co.limits()
 	h.StartAhead = startAhead
 	if h.StartAhead < 0 {
 		h.StartAhead = workers
 	}
 	return d, resolver, nil
+}
+
+// imageProgress reports image pulls and builds on w, one line each: an
+// attempt's start, each build step with the time since the attempt
+// started, and its end; a failed attempt at once, with its error, its log
+// and the log's last lines. Safe for concurrent use.
+func imageProgress(w io.Writer) func(images.Event) {
+	var mu sync.Mutex
+	return func(ev images.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		verb := map[string]string{"build": "building", "pull": "pulling"}[ev.Kind]
+		attempt := ""
+		if ev.Of > 1 {
+			attempt = fmt.Sprintf(" (attempt %d of %d)", ev.Attempt, ev.Of)
+		}
+		name := safeText(ev.Image)
+		switch {
+		case !ev.Done && ev.Step == "":
+			fmt.Fprintf(w, "polynfi: image %s: %s%s\n", name, verb, attempt)
+		case !ev.Done:
+			fmt.Fprintf(w, "polynfi: image %s: %s (%.0fs)\n", name, safeText(ev.Step), ev.Elapsed.Seconds())
+		case ev.Err == nil && ev.Kind == "build":
+			fmt.Fprintf(w, "polynfi: image %s: built in %.0fs (%d steps, %d from the layer cache)\n", name, ev.Elapsed.Seconds(), ev.Steps, ev.Cached)
+		case ev.Err == nil:
+			fmt.Fprintf(w, "polynfi: image %s: pulled in %.0fs\n", name, ev.Elapsed.Seconds())
+		default:
+			fmt.Fprintf(w, "polynfi: image %s: %s failed%s after %.0fs: %s\n", name, ev.Kind, attempt, ev.Elapsed.Seconds(), safeText(ev.Err.Error()))
+			if ev.Log != "" {
+				fmt.Fprintf(w, "  log: %s\n", ev.Log)
+			}
+			for _, l := range ev.Tail {
+				fmt.Fprintf(w, "  | %s\n", safeText(l))
+			}
+		}
+	}
+}
+
+// safeText replaces the control characters of s (escape sequences, CR,
+// a newline that would start a line of its own) by U+FFFD, for a line of
+// progress on a terminal.
+func safeText(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 && r != '\t' || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return '\uFFFD'
+		}
+		return r
+	}, s)
 }

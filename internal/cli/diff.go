@@ -98,6 +98,10 @@ type comparison struct {
 	// labels name the two versions in text output.
 	labels [2]string
 	base   baseline
+	// newCounted is true when the findings that suppressions added by the
+	// change silence count as failures in the after scores
+	// (countNewSuppressions).
+	newCounted bool
 }
 
 func newDiffCmd(e *env) *cobra.Command {
@@ -206,6 +210,9 @@ that does not exist, git failure, I/O).`,
 			}
 			c.out.SettingsFromBase = settingsNote
 			c.finish(newCode)
+			if !gf.allowNew {
+				c.countNewSuppressions() // before any output: one S_p per file
+			}
 			c.out.Gates = gates.check(c)
 			err = of.write(e, func(w io.Writer) error {
 				return writeDiff(w, format, of.statistics, eng, c, maxShown)
@@ -473,7 +480,11 @@ func writeDiffText(w io.Writer, eng *nfi.Engine, c *comparison, maxShown int) er
 		}
 	}
 	if n := suppressedCount(out.After); n > 0 {
-		fmt.Fprintf(w, "suppressions honoured: %s silenced in the after version (--ignore-noqa scores as SWE-NFI)\n", plural(n, "finding"))
+		if k := len(out.NewSuppressions); c.newCounted && k > 0 {
+			fmt.Fprintf(w, "suppressions honoured: %s silenced in the after version, of which the %d silenced by suppressions this change adds count as failures in S_p AFTER (--allow-new-suppressions honours them; --ignore-noqa scores as SWE-NFI)\n", plural(n, "finding"), k)
+		} else {
+			fmt.Fprintf(w, "suppressions honoured: %s silenced in the after version (--ignore-noqa scores as SWE-NFI)\n", plural(n, "finding"))
+		}
 	}
 	writeUnused(w, out.After)
 	writeFileView(w, out)

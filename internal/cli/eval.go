@@ -32,6 +32,7 @@ type evalOptions struct {
 	predictions []string
 	reposDir    string
 	workers     int
+	redo        bool
 	runID       string
 	instanceIDs []string
 	timeout     time.Duration
@@ -83,6 +84,7 @@ Exit status: 0 when the run completed (unresolved instances are results),
 				return err
 			}
 			o.instanceIDs = dedupeInstanceIDs(e, o.instanceIDs)
+			o.workers = workerCount(o.workers)
 			if o.dataset == "" {
 				return usagef("--dataset is required")
 			}
@@ -104,9 +106,6 @@ Exit status: 0 when the run completed (unresolved instances are results),
 			}
 			if o.out == "" && !o.metricsOnly {
 				return usagef("--out is required")
-			}
-			if o.workers < 1 {
-				return usagef("--workers %d: want at least 1", o.workers)
 			}
 			if err := o.containerOptions.validate(); err != nil {
 				return err
@@ -141,7 +140,7 @@ Exit status: 0 when the run completed (unresolved instances are results),
 			}
 			switch kind {
 			case dataset.KindNFITasks:
-				return runNFIEval(e, nfiEvalOptions{dataset: o.dataset, predictions: o.predictions, out: o.out, workers: o.workers,
+				return runNFIEval(e, nfiEvalOptions{dataset: o.dataset, predictions: o.predictions, out: o.out, workers: o.workers, redo: o.redo,
 					instanceIDs: o.instanceIDs, timeout: o.timeout, format: o.format, catalog: o.catalog, config: o.config, reposDir: o.reposDir, noIsolation: o.noIsolation,
 					pythonMinor: minor})
 			default:
@@ -153,11 +152,12 @@ Exit status: 0 when the run completed (unresolved instances are results),
 	f.StringVar(&o.dataset, "dataset", "", "dataset file (.csv, .json, .jsonl, .parquet) or SWE-bench 5.x task repository (a directory with tasks/)")
 	f.StringArrayVar(&o.predictions, "predictions", nil, "predictions file (JSONL, JSON list or object), or gold; repeatable")
 	f.StringVar(&o.reposDir, "repos-dir", "", "directory of local clones (owner__name, owner/name or owner__name.bundle); default: <dataset dir>/repos")
-	f.IntVar(&o.workers, "workers", 1, "instances evaluated at once")
+	workersFlag(f, &o.workers, "instances evaluated")
+	f.BoolVar(&o.redo, "redo", false, "evaluate the selected predictions again even where a finished record exists (each record is replaced when its new one is written); without it a re-run skips finished records and re-evaluates errors and infrastructure failures")
 	f.StringVar(&o.runID, "run-id", "", "name of this run, recorded in every result (default: the predictions' base name)")
 	f.StringSliceVar(&o.instanceIDs, "instance-ids", nil, "evaluate only these instance ids (comma-separated or repeated)")
 	f.DurationVar(&o.timeout, "timeout", 0, "test command timeout (default: 1800s for Java, 1200s otherwise)")
-	f.StringVar(&o.out, "out", "", "output directory for records and report.json")
+	outFlag(f, &o.out, "output directory for records and report.json")
 	f.StringVar(&o.format, "format", "text", "summary format: text or json")
 	f.StringVar(&o.catalog, "catalog", catalog.Default, "NFI rule catalog (NFI tasks and --nfi)")
 	f.StringVar(&o.config, "config", "", "NFI settings file (polynfi.toml)")
@@ -364,11 +364,15 @@ func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
 	}
 	in.unused.inputErrors = len(in.inputErrors)
 	var preds []dataset.Prediction
-	if len(o.predictions) == 1 && o.predictions[0] == "gold" {
-		preds = dataset.Gold(in.instances)
-		in.predName = "gold"
-	} else {
+	// "gold" (the dataset's reference patches) and prediction files
+	// combine: each is a model of its own in the run.
+	{
 		for _, p := range o.predictions {
+			if p == "gold" {
+				preds = append(preds, dataset.Gold(in.instances)...)
+				continue
+			}
+			in.predFiles = append(in.predFiles, p)
 			ps, err := dataset.LoadPredictions(p)
 			if err != nil {
 				return nil, fmt.Errorf("load predictions: %w", err)
@@ -381,7 +385,6 @@ func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
 			preds = append(preds, ps.Predictions...)
 		}
 		in.predName = strings.Join(o.predictions, ",")
-		in.predFiles = o.predictions
 		in.rejected = harness.CountRows(in.rejectedRows)
 	}
 	in.unused.rejected = in.rejected
@@ -544,7 +547,7 @@ func runInstanceEval(e *env, o evalOptions) error {
 		return err
 	}
 	b := newBar(e.stderr, len(in.jobs), "evaluating")
-	res, runErr := h.Run(e.ctx, in.jobs, store, harness.RunOptions{Workers: o.workers, Progress: func(ev harness.Event) { b.set(ev.Done) }})
+	res, runErr := h.Run(e.ctx, in.jobs, store, harness.RunOptions{Workers: o.workers, Redo: o.redo, Progress: func(ev harness.Event) { b.set(ev.Done) }})
 	b.finish()
 	if res != nil && len(res.RemoveErrors) > 0 {
 		fmt.Fprintf(e.stderr, "polynfi: %d sandbox(es) could not be removed: %s\n", len(res.RemoveErrors), strings.Join(res.RemoveErrors, "; "))
@@ -820,7 +823,7 @@ func startManifest(e *env, o evalOptions, in *evalInputs, h *harness.Harness, mo
 	if !ok || man.Kind != harness.KindHarness {
 		man = &harness.Manifest{Kind: harness.KindHarness}
 	}
-	man.RunID, man.Dataset, man.DatasetSchema, man.Predictions = o.runID, in.ds.Path, string(in.ds.Schema), in.predName
+	man.RunID, man.Dataset, man.DatasetSchema, man.Predictions = o.runID, manifestPath(in.ds.Path), string(in.ds.Schema), in.predName
 	man.DatasetSHA256 = harness.DatasetDigest(o.dataset)
 	man.NativeMode, man.Workers, man.InputErrors, man.Started = mode, o.workers, in.inputErrors, start.UTC()
 	man.UnreadableRows, man.NotRunnable = in.unreadable, in.notRunnable

@@ -24,6 +24,7 @@ type nfiEvalOptions struct {
 	predictions []string // files, or the single word "gold"
 	out         string
 	workers     int
+	redo        bool
 	instanceIDs []string
 	timeout     time.Duration
 	format      string
@@ -89,10 +90,14 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 		}
 	}
 	var preds []dataset.Prediction
-	if len(o.predictions) == 1 && o.predictions[0] == "gold" {
-		preds = nfisuite.GoldPredictions(ts.Tasks)
-	} else {
+	// "gold" (the tasks' reference solutions) and prediction files
+	// combine: each is an agent of its own in the suite.
+	{
 		for _, p := range o.predictions {
+			if p == "gold" {
+				preds = append(preds, nfisuite.GoldPredictions(ts.Tasks)...)
+				continue
+			}
 			ps, err := dataset.LoadPredictions(p)
 			if err != nil {
 				return fmt.Errorf("load predictions: %w", err)
@@ -200,7 +205,7 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 	if !ok || man.Kind != harness.KindNFISuite {
 		man = &harness.Manifest{Kind: harness.KindNFISuite}
 	}
-	man.Dataset, man.Predictions, man.Started, man.Complete, man.Finished = o.dataset, strings.Join(o.predictions, ","), time.Now().UTC(), false, time.Time{}
+	man.Dataset, man.Predictions, man.Started, man.Complete, man.Finished = manifestPath(o.dataset), strings.Join(o.predictions, ","), time.Now().UTC(), false, time.Time{}
 	man.DatasetSHA256 = harness.DatasetDigest(o.dataset)
 	man.NoteVersion(polynfiVersion())
 	man.InputErrors, man.UnreadableRows, man.Rejected = inputErrors, unreadableRows, rejected
@@ -269,7 +274,7 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 	start := time.Now()
 	bar := newBar(e.stderr, 0, "evaluating")
 	res, runErr := suite.Run(e.ctx, ts.Tasks, preds, nfisuite.RunOptions{
-		Out: o.out, Workers: o.workers, InstanceIDs: o.instanceIDs,
+		Out: o.out, Workers: o.workers, Redo: o.redo, InstanceIDs: o.instanceIDs,
 		Progress: func(done, total int, r nfisuite.Record, reused bool) {
 			bar.setTotal(total)
 			bar.set(done)

@@ -31,10 +31,11 @@ func pythonFiles(args []string) (files, missing []string, err error) {
 //     .git/info/exclude) when the directory is in a git work tree, unless
 //     respect-gitignore is false.
 //
-// The result is sorted per argument. A path that does not exist is kept
-// in the list (scoring reports it as a read_error for that file) and named
-// in missing, so that one bad argument does not stop the run. err is an
-// invalid pattern or a directory that cannot be walked.
+// The result is sorted per argument. A path that does not exist is not a
+// file to score: it is left out of files and named in missing (the
+// command reports it as an error after scoring the others, so that one bad
+// argument does not stop the run). err is an invalid pattern or a
+// directory that cannot be walked.
 func discover(args []string, s nfi.Settings) (files, missing []string, err error) {
 	return discoverWarn(args, s, nil)
 }
@@ -55,7 +56,6 @@ func discoverWarn(args []string, s nfi.Settings, warn io.Writer) (files, missing
 		st, err := os.Stat(a)
 		if err != nil {
 			missing = append(missing, a)
-			out = append(out, a)
 			continue
 		}
 		if !st.IsDir() {

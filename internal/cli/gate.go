@@ -119,12 +119,19 @@ func (g *gateFlags) gates(s nfi.Settings, compare bool) (gates, error) {
 // allowNew).
 func (g gates) check(c *comparison) []string {
 	var failed []string
+	if !g.allowNew {
+		c.countNewSuppressions()
+	}
 	c.fileView(g.allowNew)
 	out := c.out
 	if g.invalid {
 		for _, f := range out.Invalid {
 			if f.Version == nfi.VersionAfter {
-				failed = append(failed, fmt.Sprintf("invalid: %s (%s) cannot be scored", f.Path, f.Status))
+				msg := fmt.Sprintf("invalid: %s (%s) cannot be scored", f.Path, f.Status)
+				if f.Error != nil {
+					msg += fmt.Sprintf(": %s:%d:%d: %s", displayPath(c.afterPath(f.Path)), max(f.Error.Line, 1), max(f.Error.Column, 1), f.Error.Message)
+				}
+				failed = append(failed, msg)
 			}
 		}
 	}

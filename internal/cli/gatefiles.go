@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -54,6 +56,51 @@ type fileRegression struct {
 	// Broken lists the aspect's rules that pass in Origin's before
 	// version and fail in Path's after version.
 	Broken []string `json:"newly_failing_rules,omitempty"`
+	// At gives, for each rule of Broken, where its first finding is in
+	// Path ("pkg/m.py:12"; "pkg/m.py" for a rule failing without a line),
+	// so that a hook or an editor can jump to it.
+	At []string `json:"newly_failing_at,omitempty"`
+}
+
+// brokenAt returns fs.Path:line of each rule's first finding in fs.
+func brokenAt(fs *nfi.FileScore, path string, ids []string) []string {
+	var at []string
+	for _, id := range ids {
+		loc := path
+		if r, ok := fs.Rule(id); ok && len(r.Diagnostics) > 0 && r.Diagnostics[0].Line > 0 {
+			loc = fmt.Sprintf("%s:%d", path, r.Diagnostics[0].Line)
+		}
+		at = append(at, loc)
+	}
+	return at
+}
+
+// displayPath is p relative to the working directory when it is under
+// it (how a hook's or an editor's "path:line" is read), else p.
+func displayPath(p string) string {
+	if !filepath.IsAbs(p) {
+		return p
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return p
+	}
+	if r, err := filepath.Rel(wd, p); err == nil && r != ".." && !strings.HasPrefix(r, "../") {
+		return r
+	}
+	return p
+}
+
+// brokenList is "ID (path:line), ..." of r.Broken.
+func (r fileRegression) brokenList() string {
+	parts := make([]string, len(r.Broken))
+	for i, id := range r.Broken {
+		parts[i] = id
+		if i < len(r.At) {
+			parts[i] += " (" + r.At[i] + ")"
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // String says what regressed, e.g. "pkg/m.py DOC S_p 1.000 -> 0.250
@@ -64,7 +111,7 @@ func (r fileRegression) String() string {
 	case "added":
 		why := ""
 		if len(r.Broken) > 0 {
-			why = "; fails " + strings.Join(r.Broken, ", ")
+			why = "; fails " + r.brokenList()
 		}
 		return fmt.Sprintf("%s (added) %s S_p %.3f < %.3f, the before version's mean (%+.1f pp%s)", r.Path, r.Aspect, r.After, r.Before, pp(r.After-r.Before), why)
 	case "renamed":
@@ -74,7 +121,7 @@ func (r fileRegression) String() string {
 	}
 	why := ""
 	if len(r.Broken) > 0 {
-		why = "; newly fails " + strings.Join(r.Broken, ", ")
+		why = "; newly fails " + r.brokenList()
 	}
 	return fmt.Sprintf("%s %s S_p %.3f -> %.3f (%+.1f pp%s)", where, r.Aspect, r.Before, r.After, pp(r.After-r.Before), why)
 }
@@ -177,11 +224,55 @@ func (c *comparison) fileView(allowNew bool) {
 					r.Broken = append(r.Broken, id)
 				}
 			}
+			r.At = brokenAt(fa, displayPath(c.afterPath(fa.Path)), r.Broken)
 			out.FileRegressions = append(out.FileRegressions, r)
 		}
 	}
 	if out.Findings != nil {
 		out.Findings["newly_suppressed"] = newly
+	}
+}
+
+// countNewSuppressions makes the after version's scores the ones the
+// gates judge, so that one diff output gives one S_p per file: a rule with
+// a finding that a suppression comment added by the change silences fails
+// (the finding keeps its suppression mark and is listed under
+// new_suppressions), each such file's S_p is recomputed (Rescore), and so
+// are the version's mean S_p, I_p (nfi.Compare) and I_p in points. With
+// --allow-new-suppressions it is not called: those suppressions are
+// honoured everywhere. Calling it twice changes nothing more.
+func (c *comparison) countNewSuppressions() {
+	c.newCounted = true
+	changed := false
+	for i := range c.out.After {
+		fa := &c.out.After[i]
+		if !fa.Valid || i >= len(c.base.NewlySuppressed) || !anyTrue(c.base.NewlySuppressed[i]) {
+			continue
+		}
+		_, failing := gateScores(fa, c.base.NewlySuppressed[i])
+		fails := map[string]bool{}
+		for _, ids := range failing {
+			for _, id := range ids {
+				fails[id] = true
+			}
+		}
+		for j := range fa.Rules {
+			if fails[fa.Rules[j].ID] && fa.Rules[j].Passed {
+				fa.Rules[j].Passed = false
+				changed = true
+			}
+		}
+		fa.Rescore()
+	}
+	if !changed {
+		return
+	}
+	c.out.Delta = nfi.Compare(c.out.Before, c.out.After)
+	c.out.ImprovementPoints = map[string]float64{}
+	for _, a := range nfi.Aspects {
+		if v, ok := c.out.Improvement.Points(a); ok {
+			c.out.ImprovementPoints[a.Code()] = v
+		}
 	}
 }
 
@@ -199,7 +290,7 @@ func (c *comparison) addedRegressions(fa *nfi.FileScore, ns []bool) {
 			continue
 		}
 		c.out.FileRegressions = append(c.out.FileRegressions, fileRegression{Path: fa.Path, Kind: "added", Aspect: a.Code(),
-			Before: mb, After: va, Broken: failing[a]})
+			Before: mb, After: va, Broken: failing[a], At: brokenAt(fa, displayPath(c.afterPath(fa.Path)), failing[a])})
 	}
 }
 
@@ -358,21 +449,25 @@ func sortedKeys(m map[string]string) []string {
 	return keys
 }
 
-// writeGitHubFileView annotates each file whose own S_p fell (an error on
-// the file) and each finding silenced by a suppression the change adds
-// (a warning on its line). Source: GitHub Docs, "Workflow commands for
-// GitHub Actions".
-func writeGitHubFileView(w io.Writer, c *comparison) {
+// fileView adds an error on each file whose own S_p fell (its gate's
+// error then is not repeated) and a warning on the line of each finding
+// silenced by a suppression the change adds. Source: GitHub Docs,
+// "Workflow commands for GitHub Actions".
+func (g *ghAnnotations) fileView(c *comparison) {
 	if c.out.SettingsFromBase != "" {
-		fmt.Fprintf(w, "::warning title=%s::%s\n", ghProp("polynfi settings"),
-			ghEscape("this change edits the polynfi settings; both versions were scored with the before version's ("+c.out.SettingsFromBase+")"))
+		g.add(ghAnnotation{level: "warning", title: "polynfi settings",
+			msg: "this change edits the polynfi settings; both versions were scored with the before version's (" + c.out.SettingsFromBase + ")"})
+	}
+	if g.covered == nil {
+		g.covered = map[string]bool{}
 	}
 	for _, r := range c.out.FileRegressions {
-		fmt.Fprintf(w, "::error file=%s,line=1,title=%s::%s\n", ghProp(artifactURI(c.afterPath(r.Path))),
-			ghProp("polynfi regression "+r.Aspect), ghEscape(r.String()))
+		g.add(ghAnnotation{level: "error", file: artifactURI(c.afterPath(r.Path)), line: 1,
+			title: "polynfi regression " + r.Aspect, msg: r.String()})
+		g.covered["regression: "+r.String()] = true
 	}
 	for _, s := range c.out.NewSuppressions {
-		fmt.Fprintf(w, "::warning file=%s,line=%d,title=%s::%s\n", ghProp(artifactURI(c.afterPath(s.Path))), max(s.Line, 1),
-			ghProp("polynfi "+s.Rule+" (silenced by a suppression this change adds)"), ghEscape(s.Message))
+		g.add(ghAnnotation{level: "warning", file: artifactURI(c.afterPath(s.Path)), line: max(s.Line, 1),
+			title: "polynfi " + s.Rule + " (silenced by a suppression this change adds)", msg: s.Message})
 	}
 }

@@ -98,7 +98,7 @@ func (ef *engineFlags) baseSettings(e *env, eng *nfi.Engine, base, head string, 
 		for d := dirRel; ; d = path.Dir(d) {
 			for _, name := range []string{"polynfi.toml", "pyproject.toml"} {
 				rel := path.Join(d, name)
-				if src, ok := show(rel); ok && (name == "polynfi.toml" || bytes.Contains(src, []byte("[tool.polynfi"))) {
+				if src, ok := show(rel); ok && (name == "polynfi.toml" || nfi.HasSettings(src)) {
 					baseRel, baseSrc, found = rel, src, true
 					break
 				}

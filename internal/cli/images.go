@@ -120,7 +120,7 @@ flags, 3 for an unreadable dataset.`,
 				fmt.Fprintf(e.stderr, "polynfi: warning: --cache-level %s does not apply to images build, which keeps every image it builds (give it to eval or run, which remove images after their run); building as --cache-level instance\n", o.cacheLevel)
 			}
 			o.cacheLevel = images.CacheInstance // build keeps what it builds
-			r := o.resolver(d, harness.NewRepos(reposDir, filepath.Join(scratch, "repos")), out, scratch)
+			r := o.resolver(d, harness.NewRepos(reposDir, filepath.Join(scratch, "repos")), out, scratch, e.stderr)
 			r.SetRebuild(rebuild)
 			type result struct {
 				ID     string         `json:"instance_id"`
@@ -217,7 +217,7 @@ flags, 3 for an unreadable dataset.`,
 	f := c.Flags()
 	f.StringVar(&ds, "dataset", "", "dataset file (.csv, .json, .jsonl, .parquet) or SWE-bench 5.x task repository")
 	f.StringVar(&reposDir, "repos-dir", "", "directory of local clones (default: <dataset dir>/repos)")
-	f.StringVar(&out, "out", "", "directory for build_logs/ (default: the current directory)")
+	outFlag(f, &out, "directory for build_logs/ (default: the current directory)")
 	f.StringSliceVar(&ids, "instance-ids", nil, "only these instance ids")
 	f.StringVar(&format, "format", "text", "output format: text or json")
 	f.StringVar(&push, "push", "", "after building, push every image to REGISTRY/PREFIX/<instance id in lower case>:latest (Docker Engine API, credentials of ~/.docker/config.json), for eval --runtime kubernetes --image-template REGISTRY/PREFIX/{id_lower}")

@@ -247,7 +247,7 @@ again.`,
 	}
 	f := c.Flags()
 	f.StringVar(&runID, "run-id", "", "the run key whose leftovers to delete")
-	f.StringVar(&outDir, "out", "", "the --out of the eval or run command whose leftovers to delete (its run key)")
+	outFlag(f, &outDir, "the --out of the eval or run command whose leftovers to delete (its run key)")
 	f.StringVar(&rt, "runtime", "docker", "runtime of the run: docker or kubernetes (the default when a kubernetes flag is given)")
 	f.BoolVar(&dryRun, "dry-run", false, "list what would be removed, remove nothing (docker)")
 	kf.register(f)
@@ -328,7 +328,7 @@ func startKubernetes(e *env, o evalOptions, h *harness.Harness, scratch string) 
 			k.Close()
 			return nil, nil, fmt.Errorf("--runtime kubernetes builds images with Docker (or give --image-template of pushed images): %w", err)
 		}
-		r = o.containerOptions.resolver(d, h.Repos, o.out, scratch)
+		r = o.containerOptions.resolver(d, h.Repos, o.out, scratch, e.stderr)
 	}
 	return k, r, nil
 }

@@ -136,7 +136,7 @@ func newMetricsCmd(e *env) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json")
 	cmd.Flags().StringVar(&pyVersion, "python-version", "", pythonVersionHelp)
-	return cmd
+	return withResultFile(e, cmd)
 }
 
 // analyzeFiles measures files on all cores, one parser per worker; the

@@ -178,7 +178,7 @@ RFC 3339 times and bound the committer date.`,
 	fl.StringVar(&rev, "rev", "HEAD", "revision whose first-parent history is mined")
 	fl.StringVar(&since, "since", "", "earliest committer date (YYYY-MM-DD or RFC 3339)")
 	fl.StringVar(&until, "until", "", "latest committer date (YYYY-MM-DD or RFC 3339)")
-	fl.StringVar(&out, "out", "", "candidates JSONL file to write")
+	outFlag(fl, &out, "candidates JSONL file to write")
 	fl.StringVar(&droppedOut, "dropped", "", "also write every dropped change with its reason to this JSONL file")
 	fl.StringVar(&format, "format", "text", "summary format: text, json")
 	fl.StringArrayVar(&blocks, "block", nil, "repository owner/name to skip (repeatable)")
@@ -190,7 +190,7 @@ RFC 3339 times and bound the committer date.`,
 	fl.IntVar(&opts.MaxFileBytes, "max-file-bytes", 1<<20, "largest file scored; larger sides make the pair a scorer_error")
 	fl.IntVar(&opts.PerRepoCap, "per-repo-cap", 0, "most candidates per repository, oldest first (0: no cap)")
 	fl.StringVar(&classList, "classes", "positive", "classes written: comma-separated of positive, no_change, regression, scorer_error, or all")
-	fl.IntVar(&opts.Workers, "workers", 0, "scoring goroutines (0: all cores)")
+	workersFlag(fl, &opts.Workers, "files scored")
 	ef.register(cmd)
 	return cmd
 }

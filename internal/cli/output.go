@@ -20,19 +20,19 @@ import (
 	"github.com/polynfi/polynfi/nfi"
 )
 
-// outputFlags are --output and --statistics of score and diff.
+// outputFlags are --out (-o; --output is its old spelling) and --statistics of score and diff.
 type outputFlags struct {
 	output     string
 	statistics bool
 }
 
 func (o *outputFlags) register(c *cobra.Command) {
-	c.Flags().StringVarP(&o.output, "output", "o", "", "write the result to FILE (atomically) instead of standard output")
+	c.Flags().StringVarP(&o.output, "out", "o", "", "write the result to FILE (atomically) instead of standard output")
 	c.Flags().BoolVar(&o.statistics, "statistics", false, "print the number of findings per rule instead of the findings")
 }
 
 // write runs fill on standard output (buffered, flushed) or, with
-// --output, on FILE, written atomically: a failed run leaves no partial
+// --out, on FILE, written atomically: a failed run leaves no partial
 // file. Every write and flush error is returned.
 func (o *outputFlags) write(e *env, fill func(io.Writer) error) error {
 	if o.output == "" || o.output == "-" {
@@ -42,7 +42,7 @@ func (o *outputFlags) write(e *env, fill func(io.Writer) error) error {
 		}
 		return w.Flush()
 	}
-	if err := checkOutputFile("--output", o.output); err != nil {
+	if err := checkOutputFile("--out", o.output); err != nil {
 		return err
 	}
 	return atomicfile.WriteFunc(o.output, func(w io.Writer) error {
@@ -136,8 +136,10 @@ func writeDiff(w io.Writer, format string, statistics bool, eng *nfi.Engine, c *
 	case "sarif":
 		return writeDiffSARIF(w, eng, c)
 	case "github":
-		writeGitHubFileView(w, c)
-		return writeGitHub(w, c.findings(), c.out.Invalid, true, c.out.Gates, diffNotice(c))
+		var g ghAnnotations
+		g.fileView(c)
+		g.findings(c.findings(), c.out.Invalid, true, c.out.Gates)
+		return g.write(w, diffNotice(c))
 	case "gitlab":
 		return writeGitLab(w, c.findings(), c.out.Invalid, c.afterPath)
 	case "junit":
@@ -222,10 +224,51 @@ func ghProp(s string) string {
 // writeGitHub writes GitHub Actions workflow commands: a warning
 // annotation per finding that counts (in a comparison, only new and
 // updated ones), an error per invalid (after) file, an error per tripped
-// gate and a closing notice. Paths are relative to the working directory
-// (the runner's checkout). Source: GitHub Docs, "Workflow commands for
-// GitHub Actions" (::warning / ::error / ::notice).
+// gate and a closing notice, each once (ghAnnotations). Paths are relative
+// to the working directory (the runner's checkout). Source: GitHub Docs,
+// "Workflow commands for GitHub Actions" (::warning / ::error / ::notice).
 func writeGitHub(w io.Writer, fs []finding, invalid []nfi.InvalidFile, compare bool, failed []string, notice string) error {
+	var g ghAnnotations
+	g.findings(fs, invalid, compare, failed)
+	return g.write(w, notice)
+}
+
+// ghMaxPerLevel is how many annotations of one level (error, warning)
+// GitHub shows for a step; polynfi writes no more than that and sums up
+// the rest in a notice. Source: GitHub Docs, "Workflow commands for GitHub
+// Actions" (limits: 10 warning and 10 error annotations per step).
+const ghMaxPerLevel = 10
+
+// ghAnnotation is one workflow command's annotation.
+type ghAnnotation struct {
+	level, file        string // error, warning, notice; file "" for none
+	line, col, endLine int    // 0: not given
+	title, msg         string
+}
+
+// ghAnnotations collects annotations, each once: a second one with the
+// same level, file, line, title and message is dropped, and so is a gate's
+// error that repeats an error already on a file (covered).
+type ghAnnotations struct {
+	list    []ghAnnotation
+	seen    map[ghAnnotation]bool
+	covered map[string]bool
+}
+
+func (g *ghAnnotations) add(a ghAnnotation) {
+	if g.seen == nil {
+		g.seen = map[ghAnnotation]bool{}
+	}
+	if g.seen[a] {
+		return
+	}
+	g.seen[a] = true
+	g.list = append(g.list, a)
+}
+
+// findings adds the invalid files, the findings that count and the gates
+// that tripped (those not covered by a file's annotation).
+func (g *ghAnnotations) findings(fs []finding, invalid []nfi.InvalidFile, compare bool, failed []string) {
 	for _, f := range invalid {
 		if f.Version == nfi.VersionBefore {
 			continue
@@ -234,22 +277,63 @@ func writeGitHub(w io.Writer, fs []finding, invalid []nfi.InvalidFile, compare b
 		if f.Error != nil {
 			line, col, msg = max(f.Error.Line, 1), max(f.Error.Column, 1), f.Status+": "+f.Error.Message
 		}
-		fmt.Fprintf(w, "::error file=%s,line=%d,col=%d,title=%s::%s\n", ghProp(artifactURI(f.Path)), line, col,
-			ghProp("polynfi: file cannot be scored"), ghEscape(msg+" (the comparison is undefined)"))
+		g.add(ghAnnotation{level: "error", file: artifactURI(f.Path), line: line, col: col,
+			title: "polynfi: file cannot be scored", msg: msg + " (the comparison is undefined)"})
 	}
 	for _, f := range fs {
 		if f.Suppressed() || (compare && f.State != baselineNew && f.State != baselineUpdated) {
 			continue
 		}
 		d := f.Diag
-		fmt.Fprintf(w, "::warning file=%s,line=%d,col=%d", ghProp(artifactURI(f.Loc)), d.Line, d.Column)
-		if d.EndLine > 0 {
-			fmt.Fprintf(w, ",endLine=%d", d.EndLine)
-		}
-		fmt.Fprintf(w, ",title=%s::%s\n", ghProp("polynfi "+d.RuleID), ghEscape(d.Message))
+		g.add(ghAnnotation{level: "warning", file: artifactURI(f.Loc), line: d.Line, col: d.Column, endLine: d.EndLine,
+			title: "polynfi " + d.RuleID, msg: d.Message})
 	}
-	for _, g := range failed {
-		fmt.Fprintf(w, "::error title=%s::%s\n", ghProp("polynfi gate"), ghEscape(g))
+	for _, s := range failed {
+		if g.covered[s] {
+			continue
+		}
+		g.add(ghAnnotation{level: "error", title: "polynfi gate", msg: s})
+	}
+}
+
+// write writes the annotations, at most ghMaxPerLevel of each level, then
+// a notice counting those left out (when any), then notice (when not "").
+func (g *ghAnnotations) write(w io.Writer, notice string) error {
+	shown := map[string]int{}
+	omitted := map[string]int{}
+	for _, a := range g.list {
+		if a.level != "notice" && shown[a.level] >= ghMaxPerLevel {
+			omitted[a.level]++
+			continue
+		}
+		shown[a.level]++
+		fmt.Fprintf(w, "::%s ", a.level)
+		var props []string
+		if a.file != "" {
+			props = append(props, "file="+ghProp(a.file))
+			if a.line > 0 {
+				props = append(props, fmt.Sprintf("line=%d", a.line))
+			}
+			if a.col > 0 {
+				props = append(props, fmt.Sprintf("col=%d", a.col))
+			}
+			if a.endLine > 0 {
+				props = append(props, fmt.Sprintf("endLine=%d", a.endLine))
+			}
+		}
+		props = append(props, "title="+ghProp(a.title))
+		fmt.Fprintf(w, "%s::%s\n", strings.Join(props, ","), ghEscape(a.msg))
+	}
+	if omitted["error"]+omitted["warning"] > 0 {
+		var parts []string
+		for _, l := range []string{"error", "warning"} {
+			if omitted[l] > 0 {
+				parts = append(parts, plural(omitted[l], l))
+			}
+		}
+		fmt.Fprintf(w, "::notice title=%s::%s\n", ghProp("polynfi: more annotations"),
+			ghEscape(fmt.Sprintf("%s more not annotated (GitHub shows %d errors and %d warnings per step); --format text, sarif or markdown lists them all",
+				strings.Join(parts, " and "), ghMaxPerLevel, ghMaxPerLevel)))
 	}
 	if notice != "" {
 		fmt.Fprintf(w, "::notice title=%s::%s\n", ghProp("polynfi "+polynfiVersion()), ghEscape(notice))

@@ -87,6 +87,13 @@ and running the same eval again evaluates them.`,
 					return usagef("regrade: %s does not name its dataset: give --dataset", dir)
 				}
 				dsPath = man.Dataset
+				if !filepath.IsAbs(dsPath) {
+					// A manifest of an older polynfi holds the path as given,
+					// relative to the directory eval ran in.
+					if _, err := os.Stat(dsPath); err != nil {
+						return fmt.Errorf("regrade: %s names its dataset as %s, relative to the directory it was evaluated in, and there is no such file from here: give --dataset", dir, dsPath)
+					}
+				}
 			}
 			note := harness.RegradeNote{Dataset: dsPath, DatasetSHA256: harness.DatasetDigest(dsPath)}
 			if hasMan && man.DatasetSHA256 != "" && note.DatasetSHA256 != man.DatasetSHA256 {
@@ -271,7 +278,7 @@ func recordRegrade(dir string, man *harness.Manifest, hasMan bool, note harness.
 	if hasMan {
 		man.Regrades = append(man.Regrades, note)
 		if note.PreviousDataset != "" || note.PreviousDatasetSHA256 != "" {
-			man.Dataset, man.DatasetSHA256 = note.Dataset, note.DatasetSHA256
+			man.Dataset, man.DatasetSHA256 = manifestPath(note.Dataset), note.DatasetSHA256
 		}
 		if err := man.Write(dir); err != nil {
 			return err

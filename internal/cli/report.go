@@ -352,7 +352,7 @@ without --allow-incomplete, an I/O error).`,
 	cmd.Flags().StringVar(&bopts.Trajs, "trajs", "", "with --bundle: the 'polynfi run' output directory whose agent trajectories go into trajs/ (default: beside the run's predictions file, or RUN/agent-runs)")
 	cmd.Flags().StringVar(&bundleModel, "model", "", "with --bundle: the model (model_name_or_path) to bundle, of a run holding several")
 	addBundleMetaFlags(cmd.Flags(), &bopts.Meta)
-	return cmd
+	return withResultFile(e, cmd)
 }
 
 // dedupeRunDirs drops a run directory given more than once (the same

@@ -65,7 +65,7 @@ unified-diff excerpt, and the empty columns label (accept or reject), aspect
 		},
 	}
 	cmd.Flags().StringVar(&candidates, "candidates", "", "candidates JSONL written by polynfi mine")
-	cmd.Flags().StringVar(&out, "out", "", "directory for the review sheets")
+	outFlag(cmd.Flags(), &out, "directory for the review sheets")
 	cmd.Flags().StringVar(&reviewers, "reviewers", "A,B", "comma-separated reviewer names")
 	cmd.Flags().IntVar(&excerpt, "excerpt-lines", 60, "most diff lines per excerpt (0: whole diff)")
 	return cmd

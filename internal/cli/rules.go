@@ -152,7 +152,7 @@ generated with --format markdown).`,
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json, markdown")
 	cmd.Flags().StringVar(&cat, "catalog", catalog.Default, "rule catalog")
-	return cmd
+	return withResultFile(e, cmd)
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -123,12 +123,18 @@ prediction; one that changed nothing writes no prediction, so that eval counts
 it as SWE-bench counts a missing prediction (not submitted, never resolved)
 rather than as an empty patch the agent chose to give.
 
-Exit status: 0 when every run was recorded (failed agent runs are results),
-1 when some runs were not started because a whole-run budget
+Exit status: 0 when every run was recorded and at least one completed
+(failed agent runs are results), 1 when no run completed (the likely cause is
+printed) or when some runs were not started because a whole-run budget
 (--total-max-tokens, --total-max-cost) was spent, 2 for bad flags, 3 for
 unreadable inputs, 130 when interrupted.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runAgents(e, o) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("start-ahead") {
+				return usagef("--start-ahead: run starts no agent container ahead (each run's container starts when a worker takes it); the flag is eval's and validate's")
+			}
+			return runAgents(e, o)
+		},
 	}
 	f := c.Flags()
 	f.StringVar(&o.dataset, "dataset", "", "dataset file: SWE-NFI tasks or repository instances (.csv, .json, .jsonl, .parquet)")
@@ -136,9 +142,9 @@ unreadable inputs, 130 when interrupted.`,
 	f.StringVar(&o.agentCmd, "agent-cmd", "", "command template run under bash -c in the workspace (placeholders in --help)")
 	f.StringVar(&o.name, "name", "", "model_name_or_path of the predictions (default: the agent's name)")
 	f.StringVar(&o.model, "model", "", "model given to a preset ({model_args})")
-	f.StringVar(&o.out, "out", "", "output directory: records and predictions.jsonl")
+	outFlag(f, &o.out, "output directory: records and predictions.jsonl")
 	f.IntVar(&o.runs, "runs", 1, "repeats per task or instance (SWE-NFI ran 5)")
-	f.IntVar(&o.workers, "workers", 1, "agent runs at once")
+	workersFlag(f, &o.workers, "agent runs")
 	f.DurationVar(&o.timeout, "timeout", agent.DefaultTimeout, "wall-time limit of one run")
 	f.Int64Var(&o.maxTokens, "max-tokens", 0, "token budget (in + out) of one run (0: none)")
 	f.Float64Var(&o.maxCost, "max-cost", 0, "cost budget of one run in USD (0: none)")
@@ -159,6 +165,7 @@ unreadable inputs, 130 when interrupted.`,
 	o.containerOptions.register(f, true)
 	f.Lookup("runtime").Usage = "where agents run: local (bubblewrap over a host workspace) or docker (an instance in its own image, as eval resolves it; an NFI task in --image)"
 	f.Lookup("retries").Usage = "retries of a failed image pull or build (docker)"
+	f.Lookup("start-ahead").Hidden = true // refused: eval's and validate's
 	f.StringVar(&o.image, "image", "", "container image of the SWE-NFI tasks' runs (--runtime docker); it must provide the agent's program")
 	f.StringVar(&o.containerDir, "container-workdir", agent.DefaultContainerWorkdir, "an SWE-NFI task's workspace path in its container (--runtime docker)")
 	f.StringArrayVar(&o.agentCopy, "agent-copy", nil, "HOST:/PATH: copy a host file or directory into every agent container (--runtime docker; repeatable)")
@@ -255,9 +262,7 @@ func runAgents(e *env, o runOptions) error {
 	if o.runs < 1 {
 		return usagef("--runs %d: want at least 1", o.runs)
 	}
-	if o.workers < 1 {
-		return usagef("--workers %d: want at least 1", o.workers)
-	}
+	o.workers = workerCount(o.workers)
 	if o.timeout <= 0 {
 		return usagef("--timeout %s: want a positive duration", o.timeout)
 	}
@@ -342,7 +347,7 @@ func runAgents(e *env, o runOptions) error {
 				if err := os.MkdirAll(scratch, 0o755); err != nil {
 					return err
 				}
-				resolver = o.containerOptions.resolver(d, repos, o.out, scratch)
+				resolver = o.containerOptions.resolver(d, repos, o.out, scratch, e.stderr)
 			}
 		}
 	}
@@ -407,7 +412,47 @@ func runAgents(e *env, o runOptions) error {
 			sum.NotStarted, sum.Total, sum.BudgetSpent)
 		return exitError{ExitFindings}
 	}
+	if cause, ok := noRunCompleted(sum); ok {
+		fmt.Fprintf(e.stderr, "polynfi: no agent run completed: %s\n", cause)
+		return exitError{ExitFindings}
+	}
 	return nil
+}
+
+// noRunCompleted says, when the invocation recorded runs and none of them
+// completed, how many failed and the likely cause: the most frequent
+// reason (ties: the first seen), with a hint when it is a program the
+// sandbox does not show (exit 127, "No such file or directory", "command
+// not found": under --runtime local the agent sees only what the README's
+// agent sandbox lists, and a program elsewhere needs --agent-visible).
+func noRunCompleted(sum *agent.Summary) (string, bool) {
+	if sum == nil || len(sum.Records) == 0 || sum.ByStatus[agent.StatusCompleted] > 0 {
+		return "", false
+	}
+	count := map[string]int{}
+	var order []string
+	notFound := 0
+	for _, r := range sum.Records {
+		why := r.Reason()
+		if count[why] == 0 {
+			order = append(order, why)
+		}
+		count[why]++
+		if r.ExitCode == 127 || strings.Contains(why, "No such file or directory") || strings.Contains(why, "command not found") {
+			notFound++
+		}
+	}
+	top := order[0]
+	for _, w := range order[1:] {
+		if count[w] > count[top] {
+			top = w
+		}
+	}
+	msg := fmt.Sprintf("all %d runs failed; most often (%d): %s", len(sum.Records), count[top], top)
+	if notFound*2 > len(sum.Records) {
+		msg += "; the agent's program (or one it runs) was not found inside the sandbox: under --runtime local the agent sees only the toolchain directories, its workspace and what --agent-visible/--agent-writable add, so a program under a hidden path (/tmp, a home directory, the dataset's directory) needs --agent-visible DIR"
+	}
+	return msg, true
 }
 
 // maxListedFailures bounds the runs the text summary lists by name.

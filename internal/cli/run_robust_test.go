@@ -92,7 +92,7 @@ func TestScoreOutputIsDirectory(t *testing.T) {
 	}
 	for _, cmd := range [][]string{{"score", "--output", outDir, src}, {"diff", "--output", outDir, src, src}} {
 		code, _, stderr := mainCode(cmd...)
-		if code != ExitUsage || !strings.Contains(stderr, "--output "+outDir+" is a directory: give a file path") || strings.Contains(stderr, "rename") {
+		if code != ExitUsage || !strings.Contains(stderr, "--out "+outDir+" is a directory: give a file path") || strings.Contains(stderr, "rename") {
 			t.Errorf("%v: exit %d\n%s", cmd, code, stderr)
 		}
 	}

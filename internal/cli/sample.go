@@ -21,7 +21,7 @@ func newSampleCmd(e *env) *cobra.Command {
 		noCoverage                                   bool
 	)
 	cmd := &cobra.Command{
-		Use:   "sample --input FILE --size N --out FILE",
+		Use:   "sample --dataset FILE --size N --out FILE",
 		Short: "Draw a reproducible stratified subset of a dataset (like PB500)",
 		Long: `Draw a stratified subset of any JSONL, JSON-list or CSV records (instances,
 candidates, tasks), written in the input's format in input order.
@@ -42,7 +42,7 @@ JSON with --format json.`,
 				return err
 			}
 			if input == "" || out == "" || size <= 0 {
-				return usagef("--input, --out and a positive --size are required")
+				return usagef("--dataset, --out and a positive --size are required")
 			}
 			o := sample.Options{Size: size, Seed: seed, RepoField: repoField}
 			if noCoverage {
@@ -111,14 +111,14 @@ JSON with --format json.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&input, "input", "", "records to sample: .jsonl, .json (list) or .csv")
+	fl.StringVar(&input, "dataset", "", "records to sample: .jsonl, .json (list) or .csv")
 	fl.IntVar(&size, "size", 0, "records to draw")
 	fl.StringVar(&strata, "strata", "", "comma-separated fields whose values define the strata")
 	fl.StringVar(&props, "proportions", "", "target shares per stratum: a JSON object or a file holding one")
 	fl.Uint64Var(&seed, "seed", 0, "random seed")
 	fl.StringVar(&repoField, "repo-field", "repo", "field naming the repository (each one is represented)")
 	fl.BoolVar(&noCoverage, "no-repo-coverage", false, "do not require every repository")
-	fl.StringVar(&out, "out", "", "file to write the subset to (same format as the input)")
+	outFlag(fl, &out, "file to write the subset to (same format as the input)")
 	fl.StringVar(&format, "format", "text", "report format: text (stderr), json (stdout)")
 	return cmd
 }

@@ -91,9 +91,7 @@ settings): then 1; 3 when a PATH does not exist or a file cannot be read
 			if err := checkFormat(format, scoreFormats...); err != nil {
 				return err
 			}
-			if workers < 0 {
-				return usagef("--workers %d: want 0 (all cores) or more", workers)
-			}
+			workers = workerCount(workers)
 			stdin := len(args) == 1 && args[0] == "-"
 			if stdin && stdinName == "" {
 				return usagef("score -: --stdin-filename NAME is required (the file's name for settings and output)")
@@ -141,10 +139,16 @@ settings): then 1; 3 when a PATH does not exist or a file cannot be read
 				}
 				cmp.out.SettingsFromBase = settingsNote
 				cmp.finish(newCode)
+				if !gf.allowNew {
+					cmp.countNewSuppressions() // before any output: one S_p per file
+				}
 			case stdin:
 			default:
 				if files, missing, err = discoverWarn(args, eng.Settings, e.stderr); err != nil {
 					return err
+				}
+				if len(files) == 0 && len(missing) > 0 {
+					return fmt.Errorf("no such file or directory: %s: %w", strings.Join(missing, ", "), fs.ErrNotExist)
 				}
 				if len(files) == 0 {
 					fmt.Fprintf(e.stderr, "polynfi: no Python files under %s\n", strings.Join(args, ", "))
@@ -261,7 +265,7 @@ settings): then 1; 3 when a PATH does not exist or a file cannot be read
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: "+strings.Join(scoreFormats, ", "))
-	cmd.Flags().IntVarP(&workers, "workers", "j", 0, "parallel workers (default: all cores)")
+	workersFlag(cmd.Flags(), &workers, "files scored")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "text format: scores only, no diagnostics")
 	cmd.Flags().StringVar(&diffBase, "diff-base", "", "git: score only the .py files changed since the merge base with REF, compared with it")
 	cmd.Flags().BoolVar(&newCode, "new-code", false, "with --diff-base: keep only findings on added or changed lines")

@@ -61,9 +61,10 @@ func TestScoreCommand(t *testing.T) {
 			t.Errorf("%s: status %q", f.Path, f.Status)
 		}
 	}
-	// A missing path is reported for that path; the rest is still scored; exit 3.
+	// A missing path is an error, not a scored file; the rest is still
+	// scored; exit 3.
 	out, errOut, code := run(t, "score", "--isolated", "missing.py", "pkg/good.py")
-	if code != ExitError || !strings.Contains(out, "missing.py: invalid (read_error") || !strings.Contains(out, "pkg/good.py:") ||
+	if code != ExitError || strings.Contains(out, "missing.py") || !strings.Contains(out, "pkg/good.py:") ||
 		!strings.Contains(errOut, "no such file or directory: missing.py") {
 		t.Fatalf("missing path: exit %d\n%s\n%s", code, out, errOut)
 	}

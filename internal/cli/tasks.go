@@ -104,7 +104,7 @@ and its test_command is --test-command, for a person to check.`,
 	}
 	cmd.Flags().StringVar(&candidates, "candidates", "", "candidates JSONL written by polynfi mine")
 	cmd.Flags().StringArrayVar(&labels, "labels", nil, "labelled review sheet, CSV or JSONL (repeatable: one per reviewer)")
-	cmd.Flags().StringVar(&out, "out", "", "tasks JSONL file to write")
+	outFlag(cmd.Flags(), &out, "tasks JSONL file to write")
 	cmd.Flags().StringVar(&testCommand, "test-command", "python3 -m pytest -rA -p no:cacheprovider", "test_command written into every task (it must print per-test results, e.g. pytest -rA or --junitxml, for strict grading)")
 	cmd.Flags().StringVar(&format, "format", "text", "summary format: text, json")
 	return cmd

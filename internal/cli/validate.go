@@ -107,9 +107,7 @@ Exit status: 0 when every instance holds, 1 when some do not, 2 for bad flags
 			if o.runs < 1 {
 				return usagef("--runs %d: want at least 1", o.runs)
 			}
-			if o.workers < 1 {
-				return usagef("--workers %d: want at least 1", o.workers)
-			}
+			o.workers = workerCount(o.workers)
 			for _, p := range []*string{&o.out, &o.reposDir} {
 				if *p != "" {
 					abs, err := filepath.Abs(*p)
@@ -124,9 +122,9 @@ Exit status: 0 when every instance holds, 1 when some do not, 2 for bad flags
 	}
 	f := c.Flags()
 	f.StringVar(&o.dataset, "dataset", "", "dataset file (.csv, .json, .jsonl)")
-	f.StringVar(&o.out, "out", "", "output directory (validation.json, valid.<ext>, records)")
+	outFlag(f, &o.out, "output directory (validation.json, valid.<ext>, records)")
 	f.IntVar(&o.runs, "runs", 3, "gold runs per instance (a flaky test fails some of them)")
-	f.IntVar(&o.workers, "workers", 1, "runs at once")
+	workersFlag(f, &o.workers, "runs")
 	f.StringVar(&o.reposDir, "repos-dir", "", "directory of local clones; default: <dataset dir>/repos")
 	f.DurationVar(&o.timeout, "timeout", 0, "test command timeout (default: 1800s for Java, 1200s otherwise)")
 	f.StringSliceVar(&o.instanceIDs, "instance-ids", nil, "validate only these instance ids")
