@@ -179,7 +179,7 @@ func runAdversarial(t *testing.T, h *Harness, store *Store, fx *pyFixture) {
 		{name: "fork bomb", files: withBug("import os\ntry:\n    while True:\n        os.fork()\nexcept OSError:\n    pass")},
 		// A bomb that re-forks whatever is killed (issue 24 item 6): it
 		// must end at the timeout, recorded as the patch's timed_out.
-		{name: "re-forking fork bomb", files: withBug("import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass"),
+		{name: "re-forking fork bomb", files: withBug("import os\nos.execvp('perl', ['perl', '-e', 'while (1) { fork }'])"),
 			want: StatusTimedOut},
 		// Signals to PID 1 (issue 24 item 7): the sandbox must not end, and
 		// the run is the patch's (unresolved), not an infrastructure failure.
