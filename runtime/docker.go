@@ -320,9 +320,10 @@ func (s *dockerSandbox) path(p string) string {
 	return path.Join(s.workdir, p)
 }
 
-// state returns the InfraError for a container that is no longer usable:
-// killed for memory (ReasonOOM) or not running or gone (ReasonGone); nil
-// when it runs and has not met the memory limit.
+// state returns the error for a container that is no longer usable:
+// killed for memory (ReasonOOM), gone or stopped from outside (ReasonGone:
+// InfraErrors), stopped by itself (*StoppedError); nil when it runs and
+// has not met the memory limit.
 func (s *dockerSandbox) state(ctx context.Context) error {
 	ins, err := s.d.cli.ContainerInspect(ctx, s.id)
 	if err != nil {
@@ -335,11 +336,11 @@ func (s *dockerSandbox) state(ctx context.Context) error {
 		return Infra(ReasonOOM, fmt.Errorf("container %s met its memory limit", s.info.ID))
 	}
 	if !ins.State.Running {
-		if cause := s.outsideCause(ctx, ins.State); cause == "" {
+		cause := s.outsideCause(ctx, ins.State)
+		if cause == "" {
 			return &StoppedError{ID: s.info.ID, ExitCode: ins.State.ExitCode}
-		} else {
-			return Infra(ReasonGone, fmt.Errorf("container %s is %s (exit %d): %s", s.info.ID, ins.State.Status, ins.State.ExitCode, cause))
 		}
+		return Infra(ReasonGone, fmt.Errorf("container %s is %s (exit %d): %s", s.info.ID, ins.State.Status, ins.State.ExitCode, cause))
 	}
 	return nil
 }
@@ -384,10 +385,11 @@ func (s *dockerSandbox) outsideCause(ctx context.Context, st *container.State) s
 }
 
 // Exec implements Sandbox: the command runs as an exec in the container,
-// with the container's environment, then cmd.Env, then PinnedEnv. After a command that did not exit 0 the container is inspected: one
-// that met its memory limit gives an InfraError with ReasonOOM, one that
-// stopped or vanished ReasonGone (a container killed under a command ends
-// it with a non-zero status). Command.Stdin is attached as the command's
+// with the container's environment, then cmd.Env, then PinnedEnv. After a
+// command that did not exit 0 the container is inspected: one that met
+// its memory limit gives an InfraError with ReasonOOM, one that vanished,
+// or stopped with an outside cause (outsideCause), ReasonGone (a
+// container killed under a command ends it with a non-zero status). Command.Stdin is attached as the command's
 // standard input and Command.Stdout/Stderr receive live copies of the
 // streams (a coding agent's events, read while it runs). Command.Writable
 // is ignored (the whole container is the sandbox). At the timeout the
