@@ -185,10 +185,11 @@ func (r *Repos) Checkout(ctx context.Context, repo, commit, dir string) error {
 	}
 	// Fetching the one commit by id, at depth 1, over the file transport
 	// (a plain path would copy or link the whole object store); no ref is
-	// written for it, not even FETCH_HEAD.
+	// written for it, not even FETCH_HEAD. One packing thread: the same
+	// pack every time, so that the engine's layer cache holds for COPY.
 	steps := [][]string{
 		{"init", "--quiet", "--template="},
-		{"-c", "protocol.version=2", "fetch", "--quiet", "--depth=1", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules",
+		{"-c", "protocol.version=2", "-c", "pack.threads=1", "-c", "gc.auto=0", "fetch", "--quiet", "--depth=1", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules",
 			"file://" + filepath.ToSlash(src), sha},
 		{"checkout", "--quiet", "--detach", sha},
 	}
