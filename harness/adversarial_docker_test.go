@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/images"
@@ -55,4 +56,39 @@ func TestAdversarialDocker(t *testing.T) {
 	inst.Dockerfile = "WORKDIR /testbed"
 	fx.inst = inst
 	runAdversarial(t, h, store, fx)
+}
+
+// TestAdversarialDockerHistory is the history attack (adversarial_history_test.go)
+// in the container runtime, on an instance image that polynfi builds
+// itself from the row's Dockerfile with the fixture's clone at the base
+// commit as context (package images, as `eval --runtime docker` does).
+func TestAdversarialDockerHistory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a hostile patch in a container")
+	}
+	d, err := runtime.NewDocker(context.Background(), runtime.DockerOptions{MaxOutput: 8 << 20})
+	if err != nil {
+		citest.Missing(t, "docker engine unavailable: %v", err)
+	}
+	if out, err := exec.Command("docker", "image", "inspect", "polybench_python_base").CombinedOutput(); err != nil {
+		citest.Missing(t, "image polybench_python_base missing (.ci/docker.sh builds it): %s", out)
+	}
+	fx := newPyFixture(t)
+	addFixCommit(t, fx)
+	h, store := newHarness(t, fx.reposDir, ModeStrict)
+	res := images.New(d.Client(), images.Options{Checkout: h.Repos.Checkout, Tree: h.Repos.TreeOf, ScratchDir: store.ScratchDir(),
+		CacheLevel: images.CacheNone, MinFreeBytes: -1, Rebuild: true, Labels: map[string]string{"polynfi.test": "hostile"}})
+	t.Cleanup(func() {
+		if _, err := res.Cleanup(context.Background()); err != nil {
+			t.Errorf("remove the instance image: %v", err)
+		}
+	})
+	h.Runtime = d
+	h.Images = res
+	h.Limits = runtime.Limits{Pids: 128, MemoryBytes: 1 << 30, CPUs: 1}
+	h.Timeout = time.Minute
+	inst := fx.inst
+	inst.Dockerfile = "FROM polybench_python_base\nWORKDIR /testbed\nCOPY . .\n"
+	fx.inst = inst
+	runHistoryAttack(t, h, fx)
 }

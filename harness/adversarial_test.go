@@ -177,6 +177,14 @@ func runAdversarial(t *testing.T, h *Harness, store *Store, fx *pyFixture) {
 		{name: "git rename out of the tree", patch: "diff --git a/calc.py b/../calc.py\nsimilarity index 100%\nrename from calc.py\nrename to ../calc.py\n", want: StatusPatchRejected},
 		// Resources and processes: contained, unresolved.
 		{name: "fork bomb", files: withBug("import os\ntry:\n    while True:\n        os.fork()\nexcept OSError:\n    pass")},
+		// A bomb that re-forks whatever is killed (issue 24 item 6): it
+		// must end at the timeout, recorded as the patch's timed_out.
+		{name: "re-forking fork bomb", files: withBug("import os\nos.execvp('perl', ['perl', '-e', 'while (1) { fork }'])"),
+			want: StatusTimedOut},
+		// Signals to PID 1 (issue 24 item 7): the sandbox must not end, and
+		// the run is the patch's (unresolved), not an infrastructure failure.
+		{name: "signals PID 1", files: withBug(pyOut + "import os, signal, time\nfor s in ('SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGKILL'):\n    try:\n        os.kill(1, getattr(signal, s))\n    except OSError as e:\n        _out('PID1 %s %s' % (s, e))\ntime.sleep(2)\n_out('PID1-SIGNALLED')"),
+			want: StatusUnresolved, logHas: []string{"PID1-SIGNALLED"}},
 		{name: "daemon outlives the run", files: withBug("import os, time\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n        time.sleep(5)\n        open('" + outside + "/daemon-wrote', 'w').write('x')\n        os._exit(0)\n    os._exit(0)")},
 		{name: "disk flood", files: withBug("try:\n    with open('flood.bin', 'wb') as f:\n        for _ in range(1024):\n            f.write(b'x' * (1 << 20))\nexcept OSError:\n    pass")},
 		{name: "output flood", files: withBug(pyOut + "for _ in range(200000):\n    _out('PASSED tests/test_calc.py::TestAdd::test_add ' + 'y' * 64)")},

@@ -423,10 +423,30 @@ func (h *Harness) testTimeout(in dataset.Instance) time.Duration {
 	return runtime.TimeoutFor(in.Language)
 }
 
-// runTests runs the instance's test command in the work tree, reads its
-// results and grades them into rec; te is what the model patch did to the
-// tests (nil when nothing or no patch).
+// runTests runs the instance's tests (runTestCommand) and makes a sandbox
+// that stopped by itself while they ran or were read
+// (*runtime.StoppedError: its PID 1 exited with no outside cause the
+// engine reports) the run's outcome: unresolved in every mode, never an
+// infrastructure failure that is retried and set apart from the model's
+// failures.
 func (h *Harness) runTests(ctx context.Context, in dataset.Instance, wt *tree, rec *Record, art *Artifacts, te *TestEdits) error {
+	err := h.runTestCommand(ctx, in, wt, rec, art, te)
+	var stopped *runtime.StoppedError
+	if !errors.As(err, &stopped) || ctx.Err() != nil {
+		return err
+	}
+	if rec.Test == nil {
+		rec.Test = &TestRun{Command: art.Command, ExitCode: -1, TimeoutS: h.testTimeout(in).Seconds(), Workdir: wt.sb.Workdir()}
+	}
+	rec.Test.Notes = append(rec.Test.Notes, stopped.Error())
+	rec.Verdicts = AllModes(StatusUnresolved, "the sandbox stopped while the tests ran, by what ran in it: "+stopped.Error())
+	return nil
+}
+
+// runTestCommand runs the instance's test command in the work tree, reads
+// its results and grades them into rec; te is what the model patch did to
+// the tests (nil when nothing or no patch).
+func (h *Harness) runTestCommand(ctx context.Context, in dataset.Instance, wt *tree, rec *Record, art *Artifacts, te *TestEdits) error {
 	var t time.Time
 	// The harness's session ends before anything of the instance runs.
 	wt.endSession()

@@ -157,9 +157,15 @@ func (r *Repos) Workspace(ctx context.Context, repo, commit, parent string) (dir
 	return dir, remove, nil
 }
 
-// Checkout makes a standalone clone of repo at commit in dir (which must
-// not exist): its own objects, no link to the source, so that it can be
-// copied elsewhere (an image build context) and stay a working repository.
+// Checkout makes a repository of one commit of repo in dir (which must
+// not exist): the files at commit, and a .git holding that commit (same
+// id; a shallow repository, its parents absent), its tree and blobs, with
+// HEAD detached at it, and nothing else: no branch, tag, remote, reflog,
+// stash, ORIG_HEAD or FETCH_HEAD, no object of another commit. It has its
+// own objects and no link to the source, so that it can be copied
+// elsewhere (an image build context) and stay a working repository, and
+// code run in it cannot find later history (the fix of an instance).
+// commit may be abbreviated; it must name a commit of the clone.
 func (r *Repos) Checkout(ctx context.Context, repo, commit, dir string) error {
 	src, err := r.Source(ctx, repo)
 	if err != nil {
@@ -169,13 +175,46 @@ func (r *Repos) Checkout(ctx context.Context, repo, commit, dir string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := gitCmd(ctx, filepath.Dir(dir), "clone", "--quiet", "--no-hardlinks", "--no-checkout", src, dir); err != nil {
+	full, err := gitCmd(ctx, src, "rev-parse", "--verify", "--quiet", "--end-of-options", commit+"^{commit}")
+	if err != nil {
+		return fmt.Errorf("checkout of %s: commit %s not found: %w", repo, commit, err)
+	}
+	sha := strings.TrimSpace(string(full))
+	if err := os.Mkdir(dir, 0o755); err != nil {
 		return fmt.Errorf("checkout of %s: %w", repo, err)
 	}
-	if _, err := gitCmd(ctx, dir, "checkout", "--quiet", "--detach", commit); err != nil {
-		return fmt.Errorf("checkout of %s at %s: %w", repo, commit, err)
+	// Fetching the one commit by id, at depth 1, over the file transport
+	// (a plain path would copy or link the whole object store); no ref is
+	// written for it, not even FETCH_HEAD. One packing thread: the same
+	// pack every time, so that the engine's layer cache holds for COPY.
+	steps := [][]string{
+		{"init", "--quiet", "--template="},
+		{"-c", "protocol.version=2", "-c", "pack.threads=1", "-c", "gc.auto=0", "fetch", "--quiet", "--depth=1", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules",
+			"file://" + filepath.ToSlash(src), sha},
+		{"checkout", "--quiet", "--detach", sha},
 	}
-	// The clone's remote names the host path of the source: not needed.
-	_, _ = gitCmd(ctx, dir, "remote", "remove", "origin")
+	for _, a := range steps {
+		if _, err := gitCmd(ctx, dir, a...); err != nil {
+			return fmt.Errorf("checkout of %s at %s: %w", repo, commit, err)
+		}
+	}
+	// The checkout's reflog of HEAD: not needed.
+	if err := os.RemoveAll(filepath.Join(dir, ".git", "logs")); err != nil {
+		return fmt.Errorf("checkout of %s: %w", repo, err)
+	}
 	return nil
+}
+
+// TreeOf returns the id of the tree of commit in repo's clone: what a
+// checkout of it holds, whatever clone it is made from.
+func (r *Repos) TreeOf(ctx context.Context, repo, commit string) (string, error) {
+	src, err := r.Source(ctx, repo)
+	if err != nil {
+		return "", err
+	}
+	out, err := gitCmd(ctx, src, "rev-parse", "--verify", "--quiet", "--end-of-options", commit+"^{tree}")
+	if err != nil {
+		return "", fmt.Errorf("tree of %s at %s: %w", repo, commit, err)
+	}
+	return strings.TrimSpace(string(out)), nil
 }

@@ -83,9 +83,16 @@ type Options struct {
 	// the polybench_<language>_base images (built with the directory as
 	// context); "" uses the ones polynfi ships.
 	BaseDockerfiles string
-	// Checkout makes a standalone clone of repo at commit in dir (a build
-	// context); required for builds from a row's Dockerfile.
+	// Checkout makes a standalone repository of repo at commit in dir (a
+	// build context) holding that one commit and no other history
+	// (harness.Repos.Checkout); required for builds from a row's
+	// Dockerfile.
 	Checkout func(ctx context.Context, repo, commit, dir string) error
+	// Tree returns the id of the tree of repo at commit
+	// (harness.Repos.TreeOf): part of the name of an image built from
+	// the repository, so that different content gives a different image.
+	// nil, or an error, leaves it out of the name.
+	Tree func(ctx context.Context, repo, commit string) (string, error)
 	// LogDir receives one build or pull log per image (OUT/build_logs);
 	// "" keeps none.
 	LogDir string
@@ -231,7 +238,11 @@ func (r *Resolver) Resolve(ctx context.Context, in dataset.Instance) (Choice, er
 	if strings.TrimSpace(in.Dockerfile) == "" {
 		return Choice{}, runtime.Infra(runtime.ReasonImage, fmt.Errorf("%s: no image: the row has no image name and no Dockerfile, and no --image-template was given", in.InstanceID))
 	}
-	name := instanceImageName(in)
+	tree := ""
+	if r.opts.Tree != nil && in.BuildContext == "" && in.Repo != "" {
+		tree, _ = r.opts.Tree(ctx, in.Repo, in.BaseCommit)
+	}
+	name := instanceImageName(in, tree)
 	c, err := r.once(ctx, name, func(ctx context.Context) (Choice, error) { return r.buildInstance(ctx, in, name) })
 	if pullErr != nil {
 		c.Notes = append(c.Notes, fmt.Sprintf("%s unavailable (%v): built from the Dockerfile", named.Image, pullErr))
@@ -239,15 +250,25 @@ func (r *Resolver) Resolve(ctx context.Context, in dataset.Instance) (Choice, er
 	return c, err
 }
 
+// contextRecipe names the way build contexts are made from a repository
+// (context): part of every instance image's name, so that an image built
+// from a context made otherwise (before version 2: a full clone, with the
+// history after the base commit) is never reused.
+const contextRecipe = "one-commit-2"
+
 // instanceImageName is the tag of an instance's image built by polynfi:
 // polynfi-eval/<repository, or task id, in lower case>:<12 hex digits of
-// the SHA-256 of what the build depends on (Dockerfile, repository,
-// commit, task directory's files)>. Instances with the same inputs (two
+// the SHA-256 of what goes into the build: the Dockerfile, the repository,
+// the commit, the id of its tree ("" when unknown) and contextRecipe, or
+// the task directory's files>. Instances with the same inputs (two
 // instances of one repository at one commit with one Dockerfile) share
 // their image.
-func instanceImageName(in dataset.Instance) string {
+func instanceImageName(in dataset.Instance, tree string) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", in.Dockerfile, in.Repo, in.BaseCommit)
+	if in.BuildContext == "" {
+		fmt.Fprintf(h, "tree %s\x00context %s\x00", tree, contextRecipe)
+	}
 	if in.BuildContext != "" {
 		_ = filepath.WalkDir(in.BuildContext, func(p string, d fs.DirEntry, err error) error {
 			if err == nil && d.Type().IsRegular() {
@@ -497,7 +518,9 @@ func (r *Resolver) buildInstance(ctx context.Context, in dataset.Instance, name 
 
 // context makes the build context of an instance: the task directory as
 // it is, or a standalone checkout of the repository at base_commit without
-// its .dockerignore (SWE-PolyBench removes it, so .git is in the image).
+// its .dockerignore (SWE-PolyBench removes it, so .git is in the image):
+// Options.Checkout's, whose .git holds the base commit alone, so that the
+// code under test cannot check a later commit (the fix) out of it.
 func (r *Resolver) context(ctx context.Context, in dataset.Instance) (string, func(), error) {
 	if in.BuildContext != "" {
 		return in.BuildContext, func() {}, nil

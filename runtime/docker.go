@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/events"
 	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/client"
 	"github.com/docker/docker/errdefs"
@@ -39,10 +40,29 @@ const (
 // IsolationContainer names the Docker backend's isolation in records.
 const IsolationContainer = "container"
 
-// keepAlive is the entrypoint of every container: PID 1 waits forever, so
-// that commands run as execs beside it and a timeout can kill every other
-// process in the container (kill -9 -1 spares PID 1 and the caller).
-var keepAlive = []string{"/bin/sh", "-c", "trap 'exit 0' TERM INT; while :; do sleep 3600 & wait $!; done"}
+// keepAlive is the entrypoint of every container: PID 1 waits forever
+// (reaping the orphans the kernel gives it), so that commands run as execs
+// beside it. It has no signal handler: the kernel drops every signal a
+// process of the container sends its PID 1 without one (SIGKILL
+// included), so the code under test cannot end the container (kill -TERM
+// 1 used to reach a trap that exited). It may still exit by itself (its
+// shell cannot fork its sleep when the container's process limit is
+// reached): Exec reports that as a StoppedError.
+var keepAlive = []string{"/bin/sh", "-c", "trap '' TERM INT HUP; while :; do sleep 3600 & wait $!; done"}
+
+// StoppedError is the error of a sandbox command during which the sandbox
+// stopped by itself: its PID 1 exited with a status the engine reports no
+// outside cause for (no kill or stop through the engine, no OOM kill, no
+// signal, not removed). Only what ran inside can have done that, so it is
+// the outcome of the command, not an InfraError.
+type StoppedError struct {
+	ID       string // the container's short id
+	ExitCode int    // its PID 1's exit status
+}
+
+func (e *StoppedError) Error() string {
+	return fmt.Sprintf("container %s stopped by itself during the command: its PID 1 exited with status %d (no outside cause reported by the engine)", e.ID, e.ExitCode)
+}
 
 // droppedCaps are the capabilities of Docker's default set a test run never
 // needs (raw sockets, device nodes, chroot, file capabilities, audit,
@@ -300,9 +320,10 @@ func (s *dockerSandbox) path(p string) string {
 	return path.Join(s.workdir, p)
 }
 
-// state returns the InfraError for a container that is no longer usable:
-// killed for memory (ReasonOOM) or not running or gone (ReasonGone); nil
-// when it runs and has not met the memory limit.
+// state returns the error for a container that is no longer usable:
+// killed for memory (ReasonOOM), gone or stopped from outside (ReasonGone:
+// InfraErrors), stopped by itself (*StoppedError); nil when it runs and
+// has not met the memory limit.
 func (s *dockerSandbox) state(ctx context.Context) error {
 	ins, err := s.d.cli.ContainerInspect(ctx, s.id)
 	if err != nil {
@@ -315,22 +336,66 @@ func (s *dockerSandbox) state(ctx context.Context) error {
 		return Infra(ReasonOOM, fmt.Errorf("container %s met its memory limit", s.info.ID))
 	}
 	if !ins.State.Running {
-		return Infra(ReasonGone, fmt.Errorf("container %s is %s (exit %d)", s.info.ID, ins.State.Status, ins.State.ExitCode))
+		cause := s.outsideCause(ctx, ins.State)
+		if cause == "" {
+			return &StoppedError{ID: s.info.ID, ExitCode: ins.State.ExitCode}
+		}
+		return Infra(ReasonGone, fmt.Errorf("container %s is %s (exit %d): %s", s.info.ID, ins.State.Status, ins.State.ExitCode, cause))
 	}
 	return nil
 }
 
+// outsideCause says why a stopped container stopped when something other
+// than the code in it may have done it, "" when nothing did: the engine
+// marks it dead or restarting or reports an error, its PID 1 ended by a
+// signal (which nothing inside can send it: keepAlive), or the engine
+// reports a kill, stop, OOM or destroy of it since it started. An engine
+// whose events cannot be read counts as an outside cause.
+func (s *dockerSandbox) outsideCause(ctx context.Context, st *container.State) string {
+	switch {
+	case st.Dead, st.Restarting, st.Error != "":
+		return fmt.Sprintf("the engine reports it dead, restarting or in error (%q)", st.Error)
+	case st.ExitCode >= 128 || st.ExitCode < 0:
+		return fmt.Sprintf("its PID 1 was ended by a signal (status %d) from outside", st.ExitCode)
+	}
+	since := "0"
+	if t, err := time.Parse(time.RFC3339Nano, st.StartedAt); err == nil {
+		since = fmt.Sprintf("%d.%09d", t.Unix(), t.Nanosecond())
+	}
+	ectx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	msgs, errs := s.d.cli.Events(ectx, events.ListOptions{Since: since, Until: fmt.Sprintf("%d", time.Now().Add(time.Second).Unix()),
+		Filters: filters.NewArgs(filters.Arg("type", string(events.ContainerEventType)), filters.Arg("container", s.id))})
+	for {
+		select {
+		case m := <-msgs:
+			switch m.Action {
+			case events.ActionKill, events.ActionStop, events.ActionOOM, events.ActionDestroy:
+				return fmt.Sprintf("the engine reports a %s of the container", m.Action)
+			}
+		case err := <-errs:
+			if err == nil || errors.Is(err, io.EOF) {
+				return ""
+			}
+			return fmt.Sprintf("its events cannot be read: %v", err)
+		case <-ectx.Done():
+			return "its events cannot be read: " + ectx.Err().Error()
+		}
+	}
+}
+
 // Exec implements Sandbox: the command runs as an exec in the container,
-// with the container's environment, then cmd.Env, then PinnedEnv. At the
-// timeout every process of the container but its keep-alive PID 1 is
-// killed (kill -9 -1), which takes whatever the command started with it.
-// After a command that did not exit 0 the container is inspected: one
-// that met its memory limit gives an InfraError with ReasonOOM, one that
-// stopped or vanished ReasonGone (a container killed under a command ends
-// it with a non-zero status). Command.Stdin is attached as the command's
+// with the container's environment, then cmd.Env, then PinnedEnv. After a
+// command that did not exit 0 the container is inspected: one that met
+// its memory limit gives an InfraError with ReasonOOM, one that vanished,
+// or stopped with an outside cause (outsideCause), ReasonGone (a
+// container killed under a command ends it with a non-zero status). Command.Stdin is attached as the command's
 // standard input and Command.Stdout/Stderr receive live copies of the
 // streams (a coding agent's events, read while it runs). Command.Writable
-// is ignored (the whole container is the sandbox).
+// is ignored (the whole container is the sandbox). At the timeout the
+// container is killed and started again (restart). A container that
+// stopped by itself during the command (outsideCause) gives a
+// *StoppedError, not an InfraError.
 func (s *dockerSandbox) Exec(ctx context.Context, c Command) (Result, error) {
 	res := Result{ExitCode: -1, Isolation: IsolationContainer}
 	argv, err := c.argv()
@@ -386,9 +451,12 @@ func (s *dockerSandbox) Exec(ctx context.Context, c Command) (Result, error) {
 	case copyErr = <-copied:
 	case <-timer:
 		res.TimedOut = true
-		s.killAll(context.WithoutCancel(ctx))
+		rerr := s.restart(context.WithoutCancel(ctx))
 		hj.Close()
 		<-copied
+		if rerr != nil {
+			return res, rerr
+		}
 	case <-ctx.Done():
 		s.killAll(context.WithoutCancel(ctx))
 		hj.Close()
@@ -403,7 +471,7 @@ func (s *dockerSandbox) Exec(ctx context.Context, c Command) (Result, error) {
 		}
 	}
 	if res.TimedOut {
-		res.Notes = append(res.Notes, fmt.Sprintf("killed at timeout %s", c.Timeout))
+		res.Notes = append(res.Notes, fmt.Sprintf("killed at timeout %s (the container was killed, every process with it, and started again)", c.Timeout))
 		if serr := s.check(context.WithoutCancel(ctx), -1); serr != nil {
 			return res, serr
 		}
@@ -483,6 +551,34 @@ func (s *dockerSandbox) oomKills(ctx context.Context) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// restart ends every process of the container at a command's timeout, a
+// fork bomb's too: the container is killed (SIGKILL to its PID 1, after
+// which the kernel kills every process of its pid namespace and lets none
+// fork), then started again with its file system as it was and a new
+// keep-alive, so that the harness's next commands run. (kill -9 -1 from
+// an exec, killAll, cannot: the exec cannot start when the process limit
+// is reached, and a bomb that re-forks fills every slot it frees.) An
+// engine that fails to do either is an InfraError.
+func (s *dockerSandbox) restart(ctx context.Context) error {
+	kctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	if err := s.d.cli.ContainerKill(kctx, s.id, "KILL"); err != nil && !errdefs.IsConflict(err) {
+		// Conflict: it was not running any more.
+		return classify(err, ReasonGone)
+	}
+	waitC, errC := s.d.cli.ContainerWait(kctx, s.id, container.WaitConditionNotRunning)
+	select {
+	case <-waitC:
+	case err := <-errC:
+		return classify(err, ReasonGone)
+	}
+	if err := s.d.cli.ContainerStart(kctx, s.id, container.StartOptions{}); err != nil {
+		return classify(err, ReasonGone)
+	}
+	s.ooms = 0 // a new memory cgroup counts from 0
+	return nil
 }
 
 // killAll kills every process in the container except PID 1 (the

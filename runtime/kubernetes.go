@@ -615,8 +615,12 @@ func (k *Kubernetes) PodFor(spec Spec) (*corev1.Pod, []string, error) {
 				// at most lifetimeSlack longer: when this main
 				// process ends, the kernel kills every process of the
 				// container, kubelet or not. Commands come through
-				// exec.
-				Command:         []string{"/bin/sh", "-c", fmt.Sprintf("trap 'exit 0' TERM INT; sleep %d & wait $!", ceilSeconds(k.deadline(spec)+k.lifetimeSlack))},
+				// exec. No signal handler: the kernel drops the signals
+				// a process of the container sends its PID 1 without
+				// one, so the code under test cannot end the pod (a
+				// trap on TERM let it); pods are deleted with a grace
+				// period of 0 (SIGKILL).
+				Command:         []string{"/bin/sh", "-c", fmt.Sprintf("trap '' TERM INT HUP; sleep %d & wait $!", ceilSeconds(k.deadline(spec)+k.lifetimeSlack))},
 				WorkingDir:      spec.Workdir,
 				Env:             env,
 				Resources:       res,

@@ -137,6 +137,7 @@ func (o *containerOptions) resolver(d *runtime.Docker, repos *harness.Repos, out
 		Template:        o.imageTemplate,
 		BaseDockerfiles: o.baseDockerfiles,
 		Checkout:        repos.Checkout,
+		Tree:            repos.TreeOf,
 		LogDir:          filepath.Join(out, "build_logs"),
 		ScratchDir:      scratch,
 		Retries:         o.retries,
