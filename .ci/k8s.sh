@@ -43,7 +43,7 @@ test)
   # images pushed to the loopback registry and pulled by the node, and the
   # hostile-patch suite, all in pods of the local cluster
   # one package at a time: the hostile suite's fork bomb loads the node for minutes
-  go test -p 1 -count=1 -timeout 60m -run 'Kubernetes|LabelValue' ./runtime/ ./internal/cli/ ./harness/ ;;
+  go test -p 1 -count=1 -timeout 60m -run 'Kubernetes|LabelValue' ./runtime/... ./internal/cli/ ./harness/ ;;
 down) bash k8s/cluster/down.sh ;;
 *) echo "usage: $0 up|test|down" >&2; exit 2 ;;
 esac

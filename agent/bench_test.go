@@ -11,6 +11,7 @@ import (
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/internal/citest"
 	"github.com/polynfi/polynfi/runtime"
+	"github.com/polynfi/polynfi/runtime/docker"
 )
 
 // sampleInstance is an instance of the bundled SWE-PolyBench sample (its
@@ -74,7 +75,7 @@ func BenchmarkRunOverheadInstanceLocal(b *testing.B) {
 // the base commit, the prompt, collection in the container, removal).
 func BenchmarkRunOverheadInstanceDocker(b *testing.B) {
 	task, repos := sampleInstance(b, "tidyledger__ledgerkit-12")
-	d, err := runtime.NewDocker(context.Background(), runtime.DockerOptions{})
+	d, err := docker.NewDocker(context.Background(), docker.DockerOptions{})
 	if err != nil {
 		citest.Missing(b, "no docker engine: %v", err)
 		return

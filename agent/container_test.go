@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/polynfi/polynfi/internal/citest"
-	"github.com/polynfi/polynfi/runtime"
+	"github.com/polynfi/polynfi/runtime/docker"
 )
 
 // containerImage is the local Debian base .ci/docker.sh makes (bash, no git).
@@ -20,7 +20,7 @@ const containerImage = "polynfi-fixture/bookworm:1"
 // on stdin, its edit and its {out_dir} files are copied back and collected
 // like a local run's, and polynfi's environment stays outside.
 func TestAgentInContainer(t *testing.T) {
-	d, err := runtime.NewDocker(context.Background(), runtime.DockerOptions{})
+	d, err := docker.NewDocker(context.Background(), docker.DockerOptions{})
 	if err != nil {
 		citest.Missing(t, "no docker engine: %v", err)
 		return

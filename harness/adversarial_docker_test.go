@@ -13,6 +13,7 @@ import (
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/internal/citest"
 	"github.com/polynfi/polynfi/runtime"
+	"github.com/polynfi/polynfi/runtime/docker"
 )
 
 // staticImage resolves every instance to one image.
@@ -30,7 +31,7 @@ func TestAdversarialDocker(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs hostile patches in containers")
 	}
-	d, err := runtime.NewDocker(context.Background(), runtime.DockerOptions{MaxOutput: 8 << 20})
+	d, err := docker.NewDocker(context.Background(), docker.DockerOptions{MaxOutput: 8 << 20})
 	if err != nil {
 		citest.Missing(t, "docker engine unavailable: %v", err)
 	}
@@ -66,7 +67,7 @@ func TestAdversarialDockerHistory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a hostile patch in a container")
 	}
-	d, err := runtime.NewDocker(context.Background(), runtime.DockerOptions{MaxOutput: 8 << 20})
+	d, err := docker.NewDocker(context.Background(), docker.DockerOptions{MaxOutput: 8 << 20})
 	if err != nil {
 		citest.Missing(t, "docker engine unavailable: %v", err)
 	}

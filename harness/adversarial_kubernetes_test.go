@@ -11,6 +11,7 @@ import (
 
 	"github.com/polynfi/polynfi/internal/citest"
 	"github.com/polynfi/polynfi/runtime"
+	"github.com/polynfi/polynfi/runtime/kube"
 )
 
 // TestAdversarialKubernetes runs the adversarial suite in the kubernetes
@@ -39,7 +40,7 @@ func TestAdversarialKubernetes(t *testing.T) {
 	// Each pod ends by itself 3 minutes after its container started (a
 	// case takes its set-up and a 30 s test): should this test process be
 	// killed, the fork bomb's pod is not left running.
-	k, err := runtime.NewKubernetes(ctx, runtime.KubernetesOptions{Kubeconfig: kc, RunID: runID, Owner: "go-test",
+	k, err := kube.NewKubernetes(ctx, kube.KubernetesOptions{Kubeconfig: kc, RunID: runID, Owner: "go-test",
 		PendingTimeout: 3 * time.Minute, PodDeadline: 3 * time.Minute, MaxOutput: 8 << 20})
 	if err != nil {
 		citest.Missing(t, "local Kubernetes cluster not answering: %v", err)

@@ -14,14 +14,15 @@ import (
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/internal/citest"
 	"github.com/polynfi/polynfi/runtime"
+	"github.com/polynfi/polynfi/runtime/docker"
 )
 
 // dockerHarness is newHarness with the docker runtime: images resolved
 // from the sample's Dockerfiles (built once and kept: cache level
 // instance), the polybench_<language>_base images made by .ci/docker.sh.
-func dockerHarness(t testing.TB, reposDir string, mode Mode) (*Harness, *Store, *runtime.Docker) {
+func dockerHarness(t testing.TB, reposDir string, mode Mode) (*Harness, *Store, *docker.Docker) {
 	t.Helper()
-	d, err := runtime.NewDocker(context.Background(), runtime.DockerOptions{})
+	d, err := docker.NewDocker(context.Background(), docker.DockerOptions{})
 	if err != nil {
 		citest.Missing(t, "no docker engine (run .ci/docker.sh): %v", err)
 		return nil, nil, nil
@@ -43,7 +44,7 @@ func dockerHarness(t testing.TB, reposDir string, mode Mode) (*Harness, *Store, 
 }
 
 // leftContainers counts the containers labelled with run key.
-func leftContainers(t testing.TB, d *runtime.Docker, key string) int {
+func leftContainers(t testing.TB, d *docker.Docker, key string) int {
 	t.Helper()
 	list, err := d.Client().ContainerList(context.Background(), container.ListOptions{All: true,
 		Filters: filters.NewArgs(filters.Arg("label", runtime.LabelRun+"="+key))})

@@ -27,7 +27,7 @@ import (
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/diff"
-	"github.com/polynfi/polynfi/images"
+	"github.com/polynfi/polynfi/images/imagespec"
 	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/retrieval"
@@ -41,7 +41,7 @@ import (
 type Harness struct {
 	Repos *Repos
 	// Runtime starts the sandbox of every instance (runtime.Local: a work
-	// tree on the host; runtime.Docker: a container).
+	// tree on the host; docker.Docker: a container).
 	Runtime runtime.Runtime
 	// Images resolves the image of an instance for container runtimes
 	// (package images); unused by the local runtime.
@@ -105,7 +105,7 @@ type Harness struct {
 // err is non-nil (what was tried); an error that is the environment's
 // fault wraps a runtime.InfraError.
 type ImageResolver interface {
-	Resolve(ctx context.Context, in dataset.Instance) (images.Choice, error)
+	Resolve(ctx context.Context, in dataset.Instance) (imagespec.Choice, error)
 }
 
 // Evaluate evaluates prediction p of instance in and returns its record and
@@ -487,7 +487,7 @@ func (h *Harness) runTestCommand(ctx context.Context, in dataset.Instance, wt *t
 	reports, err := collectReports(ctx, wt)
 	if err != nil && res.TimedOut && runtime.InfraReason(err) == runtime.ReasonDeadline {
 		// The sandbox's backend ended it at its deadline while the test
-		// command, past its timeout, still ran (runtime.Kubernetes'
+		// command, past its timeout, still ran (kube.Kubernetes'
 		// Exec): the run timed out, and left no report to read.
 		tr.Notes = append(tr.Notes, "test reports not collected: the sandbox had ended at its deadline")
 		reports, err = nil, nil

@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/polynfi/polynfi/images"
+	"github.com/polynfi/polynfi/images/imagespec"
 	"github.com/polynfi/polynfi/internal/atomicfile"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/retrieval"
@@ -152,7 +152,7 @@ type Record struct {
 	Sandbox *runtime.Info `json:"sandbox,omitempty"`
 	// Image is the image a container runtime used and how it was chosen
 	// (row, template, build from the row's Dockerfile, task directory).
-	Image *images.Choice `json:"image,omitempty"`
+	Image *imagespec.Choice `json:"image,omitempty"`
 
 	// Retrieval holds the localization metrics (package retrieval) when
 	// they were computed.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/polynfi/polynfi/internal/citest"
 	"github.com/polynfi/polynfi/runtime"
+	"github.com/polynfi/polynfi/runtime/docker"
 )
 
 // sessionSandboxes returns the sandboxes the session is checked in: a
@@ -28,7 +29,7 @@ func sessionSandboxes(t *testing.T) map[string]runtime.Sandbox {
 		t.Cleanup(func() { sb.Remove(context.Background()) })
 		out["local"] = sb
 	}
-	d, err := runtime.NewDocker(ctx, runtime.DockerOptions{})
+	d, err := docker.NewDocker(ctx, docker.DockerOptions{})
 	if err != nil {
 		citest.Missing(t, "no docker engine (run .ci/docker.sh): %v", err)
 		return out

@@ -11,7 +11,7 @@ import (
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/diff"
-	"github.com/polynfi/polynfi/images"
+	"github.com/polynfi/polynfi/images/imagespec"
 	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/runtime"
 )
@@ -24,7 +24,7 @@ type started struct {
 
 	wt     *tree
 	remove func() error // removes the sandbox, the work tree and the scratch directory
-	choice *images.Choice
+	choice *imagespec.Choice
 	err    error // the sandbox could not be made; nothing is left to remove
 
 	// startInstance began, resolved the image, had the sandbox started

@@ -14,6 +14,7 @@ import (
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/internal/citest"
 	"github.com/polynfi/polynfi/runtime"
+	"github.com/polynfi/polynfi/runtime/docker"
 )
 
 func TestImageNames(t *testing.T) {
@@ -40,7 +41,7 @@ const fixtureBase = "polynfi-fixture/bookworm:1"
 
 func engine(t *testing.T) *client.Client {
 	t.Helper()
-	d, err := runtime.NewDocker(context.Background(), runtime.DockerOptions{})
+	d, err := docker.NewDocker(context.Background(), docker.DockerOptions{})
 	if err != nil {
 		citest.Missing(t, "no docker engine (run .ci/docker.sh): %v", err)
 		return nil

@@ -55,7 +55,7 @@ func commandEnv(home string, extra []string, clean bool) []string {
 		}
 		base = append(base, "HOME="+home, "USER=sandbox", "LOGNAME=sandbox", "TMPDIR=/tmp")
 	}
-	return mergeEnv(base, extra, PinnedEnv)
+	return MergeEnv(base, extra, PinnedEnv)
 }
 
 // secretEtc are files and directories of /etc hidden inside the sandbox.

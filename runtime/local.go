@@ -244,7 +244,7 @@ func (l *Local) runOnce(ctx context.Context, c Command) (Result, bool, error) {
 	if l.refuse {
 		return res, false, Infra(ReasonNoSandbox, fmt.Errorf("refusing to run %s without a sandbox (%s); pass --no-isolation to run it unisolated", c.describe(), strings.TrimPrefix(l.note, "no isolation: ")))
 	}
-	argv, err := c.argv()
+	argv, err := c.Argv()
 	if err != nil {
 		return res, false, fmt.Errorf("run: %w", err)
 	}
@@ -304,8 +304,8 @@ func (l *Local) runOnce(ctx context.Context, c Command) (Result, bool, error) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
 	cmd.WaitDelay = l.waitDelay
-	stdout := &capBuffer{max: l.maxOutput}
-	stderr := &capBuffer{max: l.maxOutput}
+	stdout := &CapBuffer{Max: l.maxOutput}
+	stderr := &CapBuffer{Max: l.maxOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	// The start mark (fd 3): written once the command is about to start.
 	// Until then its input is not read and its live copies are held.
@@ -317,12 +317,12 @@ func (l *Local) runOnce(ctx context.Context, c Command) (Result, bool, error) {
 	cmd.ExtraFiles = []*os.File{markW}
 	var gates []*gate
 	if c.Stdout != nil {
-		g := &gate{w: ignoreErrors{c.Stdout}}
+		g := &gate{w: IgnoreErrors{W: c.Stdout}}
 		gates = append(gates, g)
 		cmd.Stdout = io.MultiWriter(stdout, g)
 	}
 	if c.Stderr != nil {
-		g := &gate{w: ignoreErrors{c.Stderr}}
+		g := &gate{w: IgnoreErrors{W: c.Stderr}}
 		gates = append(gates, g)
 		cmd.Stderr = io.MultiWriter(stderr, g)
 	}
@@ -410,7 +410,7 @@ func (l *Local) runOnce(ctx context.Context, c Command) (Result, bool, error) {
 	}
 
 	res.Stdout, res.Stderr = stdout.buf.Bytes(), stderr.buf.Bytes()
-	for _, b := range []*capBuffer{stdout, stderr} {
+	for _, b := range []*CapBuffer{stdout, stderr} {
 		if b.dropped > 0 {
 			res.Notes = append(res.Notes, fmt.Sprintf("output truncated: %d bytes dropped", b.dropped))
 		}
@@ -448,27 +448,44 @@ func killGroup(pid int) error {
 	return err
 }
 
-// ignoreErrors passes writes on and never fails, so that a failing tee
+// IgnoreErrors passes writes on and never fails, so that a failing tee
 // cannot stop the capture of a stream.
-type ignoreErrors struct{ w io.Writer }
+type IgnoreErrors struct{ W io.Writer }
 
-func (w ignoreErrors) Write(p []byte) (int, error) {
-	_, _ = w.w.Write(p)
+func (w IgnoreErrors) Write(p []byte) (int, error) {
+	_, _ = w.W.Write(p)
 	return len(p), nil
 }
 
-// capBuffer keeps the first max bytes written and counts the rest.
-type capBuffer struct {
+// CapBuffer keeps the first Max bytes written and counts the rest.
+type CapBuffer struct {
 	mu      sync.Mutex
 	buf     bytes.Buffer
-	max     int
+	Max     int
 	dropped int64
 }
 
-func (b *capBuffer) Write(p []byte) (int, error) {
+// Bytes returns what was kept.
+func (b *CapBuffer) Bytes() []byte {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	room := b.max - b.buf.Len()
+	return b.buf.Bytes()
+}
+
+// String returns what was kept as a string.
+func (b *CapBuffer) String() string { return string(b.Bytes()) }
+
+// Dropped counts the bytes written past Max.
+func (b *CapBuffer) Dropped() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.dropped
+}
+
+func (b *CapBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	room := b.Max - b.buf.Len()
 	if room >= len(p) {
 		b.buf.Write(p)
 		return len(p), nil
@@ -540,7 +557,7 @@ func (s *localSandbox) resolve(p string) string {
 
 func (s *localSandbox) Exec(ctx context.Context, c Command) (Result, error) {
 	c.Dir = s.resolve(c.Dir)
-	c.Env = mergeEnv(s.env, c.Env)
+	c.Env = MergeEnv(s.env, c.Env)
 	c.Network = c.Network || s.spec.Network
 	c.CleanEnv = c.CleanEnv || s.spec.CleanEnv
 	c.Hide = append(append([]string(nil), s.spec.Hide...), c.Hide...)

@@ -86,9 +86,9 @@ func (c Command) describe() string {
 	return "a bash script"
 }
 
-// argv returns the argv that runs c: Args, or `bash -c Script`. The error
+// Argv returns the argv that runs c: Args, or `bash -c Script`. The error
 // says that not exactly one of them is set.
-func (c Command) argv() ([]string, error) {
+func (c Command) Argv() ([]string, error) {
 	switch {
 	case c.Script != "" && len(c.Args) == 0:
 		return []string{"bash", "-c", c.Script}, nil
@@ -136,9 +136,9 @@ func TimeoutFor(language string) time.Duration {
 	return DefaultTimeout
 }
 
-// mergeEnv returns base with extra and then pinned applied, later values
+// MergeEnv returns base with extra and then pinned applied, later values
 // replacing earlier ones with the same key; order of first appearance kept.
-func mergeEnv(base []string, layers ...[]string) []string {
+func MergeEnv(base []string, layers ...[]string) []string {
 	idx := map[string]int{}
 	var out []string
 	add := func(kv string) {

@@ -191,3 +191,30 @@ func InfraReason(err error) string {
 	}
 	return ""
 }
+
+// Labels polynfi puts on the containers and pods it creates (besides
+// Spec.Labels).
+const (
+	// LabelManaged marks every container of polynfi ("true").
+	LabelManaged = "io.polynfi.managed"
+	// LabelRun carries the run key: the same for every run writing the
+	// same output directory, so that the next run can remove what a
+	// killed one left (Docker.RemoveStale).
+	LabelRun = "io.polynfi.run"
+	// LabelInstance carries the instance id.
+	LabelInstance = "io.polynfi.instance"
+)
+
+// StoppedError is the error of a sandbox command during which the sandbox
+// stopped by itself: its PID 1 exited with a status the engine reports no
+// outside cause for (no kill or stop through the engine, no OOM kill, no
+// signal, not removed). Only what ran inside can have done that, so it is
+// the outcome of the command, not an InfraError.
+type StoppedError struct {
+	ID       string // the container's short id
+	ExitCode int    // its PID 1's exit status
+}
+
+func (e *StoppedError) Error() string {
+	return fmt.Sprintf("container %s stopped by itself during the command: its PID 1 exited with status %d (no outside cause reported by the engine)", e.ID, e.ExitCode)
+}

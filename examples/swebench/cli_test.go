@@ -82,14 +82,14 @@ func TestEvalCLIInContainers(t *testing.T) {
 	// here): removed first, so that the task repository's images come from
 	// its Dockerfiles.
 	for _, in := range rows.Instances {
-		docker(t, "", "image", "rm", "-f", in.Image)
+		dockerCLI(t, "", "image", "rm", "-f", in.Image)
 	}
 	got, src := evalDocker(t, ".", "gold")
 	if !equal(got, want) || src[want[0]] != "task" {
 		t.Errorf("task repository, gold: resolved %v (image sources %v), want %v built from the task directories", got, src, want)
 	}
 	for _, in := range rows.Instances {
-		if out, err := docker(t, "", "build", "-q", "-t", in.Image, filepath.Join("tasks", in.InstanceID)); err != nil {
+		if out, err := dockerCLI(t, "", "build", "-q", "-t", in.Image, filepath.Join("tasks", in.InstanceID)); err != nil {
 			t.Fatalf("docker build: %v\n%s", err, out)
 		}
 	}

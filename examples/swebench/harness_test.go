@@ -13,6 +13,7 @@ import (
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/runtime"
+	"github.com/polynfi/polynfi/runtime/docker"
 	"github.com/polynfi/polynfi/testlog"
 )
 
@@ -35,7 +36,7 @@ func (rowImage) Resolve(_ context.Context, in dataset.Instance) (images.Choice, 
 func TestHarnessEvalScriptBranch(t *testing.T) {
 	requireDocker(t)
 	ctx := context.Background()
-	rt, err := runtime.NewDocker(ctx, runtime.DockerOptions{})
+	rt, err := docker.NewDocker(ctx, docker.DockerOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func TestHarnessEvalScriptBranch(t *testing.T) {
 		h := &harness.Harness{Runtime: rt, Images: rowImage{}, ScratchDir: t.TempDir(), RunKey: "swebench-sample-test",
 			NativeMode: harness.ModeSWEBench, Limits: runtime.Limits{MemoryBytes: 1 << 30, Pids: 512}}
 		for _, in := range ds.Instances {
-			if out, err := docker(t, "", "build", "-q", "-t", in.Image, filepath.Join("tasks", in.InstanceID)); err != nil {
+			if out, err := dockerCLI(t, "", "build", "-q", "-t", in.Image, filepath.Join("tasks", in.InstanceID)); err != nil {
 				t.Fatalf("docker build: %v\n%s", err, out)
 			}
 			gold, art, err := h.Evaluate(ctx, in, dataset.Prediction{InstanceID: in.InstanceID, ModelNameOrPath: "gold", ModelPatch: in.Patch})
@@ -87,7 +88,7 @@ func TestHarnessEvalScriptBranch(t *testing.T) {
 		}
 	}
 	// Nothing left behind.
-	if out, _ := docker(t, "", "ps", "-aq", "--filter", "label="+runtime.LabelRun+"=swebench-sample-test"); out != "" {
+	if out, _ := dockerCLI(t, "", "ps", "-aq", "--filter", "label="+runtime.LabelRun+"=swebench-sample-test"); out != "" {
 		t.Errorf("containers left: %s", out)
 	}
 }
@@ -105,7 +106,7 @@ func TestHarnessEvalScriptBranch(t *testing.T) {
 func TestHarnessEvalScriptForgedMarkers(t *testing.T) {
 	requireDocker(t)
 	ctx := context.Background()
-	rt, err := runtime.NewDocker(ctx, runtime.DockerOptions{})
+	rt, err := docker.NewDocker(ctx, docker.DockerOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +116,7 @@ func TestHarnessEvalScriptForgedMarkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := ds.Instances[0]
-	if out, err := docker(t, "", "build", "-q", "-t", in.Image, filepath.Join("tasks", in.InstanceID)); err != nil {
+	if out, err := dockerCLI(t, "", "build", "-q", "-t", in.Image, filepath.Join("tasks", in.InstanceID)); err != nil {
 		t.Fatalf("docker build: %v\n%s", err, out)
 	}
 	// The forged lines, as Python source.
@@ -170,7 +171,7 @@ func TestHarnessEvalScriptForgedMarkers(t *testing.T) {
 	if r.ExitCode == nil || *r.ExitCode != 0 {
 		t.Errorf("read as one stream, the forged exit line is not the one read (%v): the attack is not shown", r.ExitCode)
 	}
-	if out, _ := docker(t, "", "ps", "-aq", "--filter", "label="+runtime.LabelRun+"=swebench-forged-markers"); out != "" {
+	if out, _ := dockerCLI(t, "", "ps", "-aq", "--filter", "label="+runtime.LabelRun+"=swebench-forged-markers"); out != "" {
 		t.Errorf("containers left: %s", out)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/runtime"
+	"github.com/polynfi/polynfi/runtime/docker"
 )
 
 // TestTaskRepositoryResolvedByImages evaluates the sample's task
@@ -17,7 +18,7 @@ import (
 func TestTaskRepositoryResolvedByImages(t *testing.T) {
 	requireDocker(t)
 	ctx := context.Background()
-	rt, err := runtime.NewDocker(ctx, runtime.DockerOptions{})
+	rt, err := docker.NewDocker(ctx, docker.DockerOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

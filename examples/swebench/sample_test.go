@@ -75,7 +75,7 @@ func mustAbs(t *testing.T, p string) string {
 	return a
 }
 
-func docker(t *testing.T, stdin string, args ...string) (string, error) {
+func dockerCLI(t *testing.T, stdin string, args ...string) (string, error) {
 	t.Helper()
 	cmd := exec.Command("docker", args...)
 	cmd.Stdin = strings.NewReader(stdin)
@@ -93,7 +93,7 @@ func requireDocker(t *testing.T) {
 		t.Skip("-short: no container runs")
 	}
 	msg := ""
-	if out, err := docker(t, "", "image", "inspect", "-f", "{{.Id}}", "polybench_python_base"); err != nil {
+	if out, err := dockerCLI(t, "", "image", "inspect", "-f", "{{.Id}}", "polybench_python_base"); err != nil {
 		msg = "docker engine or image polybench_python_base unavailable (.ci/docker.sh): " + strings.TrimSpace(out)
 	}
 	if msg != "" {
@@ -110,17 +110,17 @@ func requireDocker(t *testing.T) {
 func runEval(t *testing.T, image, patch, script string) string {
 	t.Helper()
 	name := "polynfi-swebench-sample-" + strings.ReplaceAll(strings.ToLower(t.Name()), "/", "-")
-	docker(t, "", "rm", "-f", name)
-	if out, err := docker(t, "", "run", "-d", "--network", "none", "--label", "polynfi.test=swebench-sample", "--name", name, image, "sleep", "600"); err != nil {
+	dockerCLI(t, "", "rm", "-f", name)
+	if out, err := dockerCLI(t, "", "run", "-d", "--network", "none", "--label", "polynfi.test=swebench-sample", "--name", name, image, "sleep", "600"); err != nil {
 		t.Fatalf("docker run: %v\n%s", err, out)
 	}
-	t.Cleanup(func() { docker(t, "", "rm", "-f", name) })
+	t.Cleanup(func() { dockerCLI(t, "", "rm", "-f", name) })
 	if patch != "" {
-		if out, err := docker(t, patch, "exec", "-i", "-w", "/testbed", name, "git", "apply", "--verbose", "-"); err != nil {
+		if out, err := dockerCLI(t, patch, "exec", "-i", "-w", "/testbed", name, "git", "apply", "--verbose", "-"); err != nil {
 			t.Fatalf("git apply: %v\n%s", err, out)
 		}
 	}
-	out, _ := docker(t, script, "exec", "-i", name, "bash", "-c", "cat > /eval.sh && /bin/bash /eval.sh")
+	out, _ := dockerCLI(t, script, "exec", "-i", name, "bash", "-c", "cat > /eval.sh && /bin/bash /eval.sh")
 	return out
 }
 
@@ -133,7 +133,7 @@ func TestSampleResolvesInContainers(t *testing.T) {
 	var logs []swebenchoracle.GradeRequest
 	var want []bool
 	for _, in := range tasks.Instances {
-		if out, err := docker(t, "", "build", "-q", "-t", in.Image, in.BuildContext); err != nil {
+		if out, err := dockerCLI(t, "", "build", "-q", "-t", in.Image, in.BuildContext); err != nil {
 			t.Fatalf("%s: docker build: %v\n%s", in.InstanceID, err, out)
 		}
 		for _, gold := range []bool{true, false} {

@@ -5,7 +5,9 @@ package archtest
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -16,53 +18,61 @@ import (
 
 const module = "github.com/polynfi/polynfi/"
 
-// allowed lists, for each package of the map, the module packages it may
-// import directly (a trailing "/..." admits a package and everything below
-// it; internal/... helpers other than internal/cli are open to all). A
-// package of the module that is not listed here is held only to the rules
-// every package obeys (TestImportMap). Keep this in step with the map.
-var allowed = map[string][]string{
-	"syntax": {"syntax/pyparse"},
-	// syntax/pyparse is the Go Python front end: no cgo, no tree-sitter
-	// (tree-sitter is only its differential oracle, in tests).
-	"syntax/pyparse": {},
-	"testlog":        {},
-	"diff":           {},
-	"nfi/aspect":     {},
-	"runtime":        {"runtime/..."},
-	"dataset":        {"nfi/aspect"},
-	"retrieval":      {"syntax", "diff"},
-	"nfi":            {"nfi/aspect", "nfi/pyast", "syntax", "syntax/pyparse"},
-	"nfi/pyast":      {"syntax"},
-	"nfi/metrics":    {"syntax"},
-	"nfi/rules/...":  {"nfi", "nfi/aspect", "nfi/pyast", "nfi/metrics", "syntax"},
-	"images":         {"runtime/...", "dataset"},
-	"harness":        {"dataset", "diff", "runtime/...", "images", "testlog", "retrieval", "nfi", "nfi/aspect", "syntax"},
-	"nfisuite":       {"dataset", "diff", "runtime/...", "testlog", "harness", "nfi", "nfi/aspect", "syntax"},
-	"mine":           {"nfi", "nfi/aspect", "diff", "dataset", "syntax"},
-	// agent runs coding agents and writes predictions; grading stays in
-	// harness and nfisuite, which it uses only for workspaces and task
-	// fingerprints; images resolves each instance's image as eval does.
-	"agent": {"dataset", "harness", "nfisuite", "images", "runtime/..."},
-	// report aggregates and renders records: it reads result types and
-	// never runs, parses or grades anything itself.
-	"report": {"dataset", "harness", "nfisuite", "retrieval", "nfi", "nfi/aspect", "testlog"},
+// The map is the table "What may import what" of docs/architecture.md:
+// for each package of the map (a trailing "/..." admits a package and
+// everything below it), the module packages it may import directly
+// (internal/... helpers other than internal/cli are open to all) and the
+// packages it must never reach, even indirectly (a module package, or a
+// full import path when it holds a dot). A package of the module that is
+// not listed is held only to the rules every package obeys (TestImportMap).
+var allowed, forbiddenDeps = readMap()
+
+// readMap parses the table; it panics (failing every test of the package)
+// when the page or the table is missing or malformed.
+func readMap() (allowed, forbidden map[string][]string) {
+	_, file, _, _ := runtime.Caller(0)
+	doc := filepath.Join(filepath.Dir(file), "..", "..", "docs", "architecture.md")
+	b, err := os.ReadFile(doc)
+	if err != nil {
+		panic(fmt.Sprintf("archtest: the import map: %v", err))
+	}
+	allowed, forbidden = map[string][]string{}, map[string][]string{}
+	in := false
+	for i, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "## ") {
+			in = strings.TrimSpace(line) == "## What may import what"
+			continue
+		}
+		if !in || !strings.HasPrefix(line, "|") {
+			continue
+		}
+		cells := strings.Split(strings.Trim(strings.TrimSpace(line), "|"), "|")
+		if len(cells) != 3 {
+			panic(fmt.Sprintf("archtest: %s:%d: want 3 cells: %q", doc, i+1, line))
+		}
+		name := names(cells[0])
+		if len(name) != 1 {
+			continue // the header and its rule
+		}
+		allowed[name[0]] = names(cells[1])
+		if f := names(cells[2]); len(f) > 0 {
+			forbidden[name[0]] = f
+		}
+	}
+	if len(allowed) < 10 {
+		panic(fmt.Sprintf("archtest: %s: the table \"What may import what\" has %d rows", doc, len(allowed)))
+	}
+	return allowed, forbidden
 }
 
-// forbiddenDeps are packages that must not be reached even indirectly.
-var forbiddenDeps = map[string][]string{
-	// dataset needs only the Aspect type, not the rule engine and the
-	// parsers behind it.
-	"dataset":        {"nfi", "syntax", "github.com/tree-sitter/go-tree-sitter"},
-	"report":         {"internal/cli"},
-	"syntax/pyparse": {"syntax", "github.com/tree-sitter/go-tree-sitter"},
-	"harness":        {"report", "internal/cli"},
-	"agent":          {"report", "internal/cli"},
-	// The binary uses two API groups of Kubernetes (core/v1,
-	// networking/v1): client-go's whole clientset and its informer
-	// factory (every group's typed client, informer and lister) were
-	// the largest single share of a cold build's CPU.
-	"cmd/polynfi": {"k8s.io/client-go/kubernetes", "k8s.io/client-go/informers"},
+// names returns the `backquoted` names of a table cell.
+func names(cell string) []string {
+	var out []string
+	parts := strings.Split(cell, "`")
+	for i := 1; i < len(parts); i += 2 {
+		out = append(out, strings.TrimSpace(parts[i]))
+	}
+	return out
 }
 
 type pkg struct {

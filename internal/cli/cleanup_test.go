@@ -12,6 +12,7 @@ import (
 
 	"github.com/polynfi/polynfi/internal/citest"
 	"github.com/polynfi/polynfi/runtime"
+	"github.com/polynfi/polynfi/runtime/docker"
 )
 
 // dockerCLI runs the docker client against the real engine.
@@ -34,7 +35,7 @@ func dockerCLI(t *testing.T, stdin string, args ...string) string {
 // uniquely.
 func TestCleanupDockerAndPruneDryRun(t *testing.T) {
 	t.Parallel()
-	d, err := runtime.NewDocker(context.Background(), runtime.DockerOptions{})
+	d, err := docker.NewDocker(context.Background(), docker.DockerOptions{})
 	if err != nil {
 		citest.Missing(t, "no docker engine (run .ci/docker.sh): %v", err)
 		return

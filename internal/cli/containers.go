@@ -18,6 +18,7 @@ import (
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/runtime"
+	"github.com/polynfi/polynfi/runtime/docker"
 )
 
 // containerOptions are the flags of the container runtime, shared by
@@ -131,7 +132,7 @@ func runKey(out string) string {
 
 // resolver makes the image resolver of a run writing to out.
 // Each pull and build step is reported on progress (imageProgress).
-func (o *containerOptions) resolver(d *runtime.Docker, repos *harness.Repos, out, scratch string, progress io.Writer) *images.Resolver {
+func (o *containerOptions) resolver(d *docker.Docker, repos *harness.Repos, out, scratch string, progress io.Writer) *images.Resolver {
 	return images.New(d.Client(), images.Options{
 		Progress:        imageProgress(progress),
 		Template:        o.imageTemplate,
@@ -148,8 +149,8 @@ func (o *containerOptions) resolver(d *runtime.Docker, repos *harness.Repos, out
 
 // startDocker connects to the engine and removes the containers a killed
 // run with the same key left behind.
-func startDocker(ctx context.Context, e *env, key string) (*runtime.Docker, error) {
-	d, err := runtime.NewDocker(ctx, runtime.DockerOptions{})
+func startDocker(ctx context.Context, e *env, key string) (*docker.Docker, error) {
+	d, err := docker.NewDocker(ctx, docker.DockerOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("--runtime docker: %w", err)
 	}
@@ -192,7 +193,7 @@ func (optionalCount) Type() string { return "int" }
 // of the workers (a negative startAhead: as many as workers). The caller
 // closes the returned engine. Errors are startDocker's (engine not
 // reachable).
-func (co containerOptions) attachDocker(e *env, h *harness.Harness, out string, startAhead, workers int) (*runtime.Docker, *images.Resolver, error) {
+func (co containerOptions) attachDocker(e *env, h *harness.Harness, out string, startAhead, workers int) (*docker.Docker, *images.Resolver, error) {
 	d, err := startDocker(e.ctx, e, h.RunKey)
 	if err != nil {
 		return nil, nil, err

@@ -19,10 +19,11 @@ import (
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/citest"
 	"github.com/polynfi/polynfi/runtime"
+	"github.com/polynfi/polynfi/runtime/docker"
 )
 
 // runContainers counts the containers of the run writing out.
-func runContainers(t *testing.T, d *runtime.Docker, out string) int {
+func runContainers(t *testing.T, d *docker.Docker, out string) int {
 	t.Helper()
 	list, err := d.Client().ContainerList(context.Background(), container.ListOptions{All: true,
 		Filters: filters.NewArgs(filters.Arg("label", runtime.LabelRun+"="+runKey(out)))})
@@ -41,7 +42,7 @@ func TestDockerInterruptedRunsLeaveNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds images and runs containers")
 	}
-	d, err := runtime.NewDocker(context.Background(), runtime.DockerOptions{})
+	d, err := docker.NewDocker(context.Background(), docker.DockerOptions{})
 	if err != nil {
 		citest.Missing(t, "no docker engine (run .ci/docker.sh): %v", err)
 		return
@@ -137,7 +138,7 @@ func TestDockerImagesRebuildReusesTheLayerCache(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds images")
 	}
-	d, err := runtime.NewDocker(context.Background(), runtime.DockerOptions{})
+	d, err := docker.NewDocker(context.Background(), docker.DockerOptions{})
 	if err != nil {
 		citest.Missing(t, "no docker engine (run .ci/docker.sh): %v", err)
 		return

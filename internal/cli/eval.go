@@ -24,6 +24,7 @@ import (
 	"github.com/polynfi/polynfi/report"
 	"github.com/polynfi/polynfi/retrieval"
 	"github.com/polynfi/polynfi/runtime"
+	"github.com/polynfi/polynfi/runtime/docker"
 )
 
 // evalOptions are the flags of `polynfi eval`.
@@ -494,14 +495,14 @@ func runInstanceEval(e *env, o evalOptions) error {
 		RunKey:     runKey(o.out),
 	}
 	var resolver *images.Resolver
-	var docker *runtime.Docker
+	var engine *docker.Docker
 	if o.runtime == "docker" {
 		d, r, err := o.containerOptions.attachDocker(e, h, o.out, o.startAhead, o.workers)
 		if err != nil {
 			return err
 		}
 		defer d.Close()
-		docker, resolver = d, r
+		engine, resolver = d, r
 	} else if o.runtime == "kubernetes" {
 		k, r, err := startKubernetes(e, o, h, store.ScratchDir())
 		if err != nil {
@@ -552,11 +553,11 @@ func runInstanceEval(e *env, o evalOptions) error {
 	if res != nil && len(res.RemoveErrors) > 0 {
 		fmt.Fprintf(e.stderr, "polynfi: %d sandbox(es) could not be removed: %s\n", len(res.RemoveErrors), strings.Join(res.RemoveErrors, "; "))
 	}
-	if docker != nil {
+	if engine != nil {
 		// Every container of the run is removed by then; anything an
 		// interruption raced past goes now.
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(e.ctx), time.Minute)
-		if n, err := docker.RemoveStale(rctx, h.RunKey); err != nil || n > 0 {
+		if n, err := engine.RemoveStale(rctx, h.RunKey); err != nil || n > 0 {
 			fmt.Fprintf(e.stderr, "polynfi: removed %d leftover container(s) of this run (%v)\n", n, err)
 		}
 		cancel()

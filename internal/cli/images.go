@@ -20,6 +20,7 @@ import (
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/runtime"
+	"github.com/polynfi/polynfi/runtime/docker"
 )
 
 func newImagesCmd(e *env) *cobra.Command {
@@ -111,7 +112,7 @@ flags, 3 for an unreadable dataset.`,
 				return err
 			}
 			defer os.RemoveAll(scratch)
-			d, err := runtime.NewDocker(e.ctx, runtime.DockerOptions{})
+			d, err := docker.NewDocker(e.ctx, docker.DockerOptions{})
 			if err != nil {
 				return err
 			}
@@ -240,7 +241,7 @@ func newImagesListCmd(e *env) *cobra.Command {
 			if kind != "" && kind != "base" && kind != "instance" {
 				return usagef("--kind %q: want base or instance", kind)
 			}
-			d, err := runtime.NewDocker(e.ctx, runtime.DockerOptions{})
+			d, err := docker.NewDocker(e.ctx, docker.DockerOptions{})
 			if err != nil {
 				return err
 			}
@@ -289,7 +290,7 @@ would remove and removes nothing.`,
 			if kind != "" && kind != "base" && kind != "instance" {
 				return usagef("--kind %q: want base or instance", kind)
 			}
-			d, err := runtime.NewDocker(e.ctx, runtime.DockerOptions{})
+			d, err := docker.NewDocker(e.ctx, docker.DockerOptions{})
 			if err != nil {
 				return err
 			}
@@ -328,7 +329,7 @@ would remove and removes nothing.`,
 
 // pushImage pushes an instance's image under prefix (images.Push), the
 // engine's progress in logDir/push_<pushed name with / and : as _>.log.
-func pushImage(ctx context.Context, d *runtime.Docker, local, prefix string, in dataset.Instance, logDir string) (images.Pushed, error) {
+func pushImage(ctx context.Context, d *docker.Docker, local, prefix string, in dataset.Instance, logDir string) (images.Pushed, error) {
 	if err := os.MkdirAll(logDir, 0o755); err != nil {
 		return images.Pushed{}, err
 	}

@@ -20,6 +20,8 @@ import (
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/runtime"
+	"github.com/polynfi/polynfi/runtime/docker"
+	"github.com/polynfi/polynfi/runtime/kube"
 )
 
 // kubeFlags are the cluster settings of --runtime kubernetes (eval) and of
@@ -108,8 +110,8 @@ func (k *kubeFlags) checkKubeconfig() error {
 
 // options turns the flags into runtime options; a malformed value is a
 // usage error naming the flag.
-func (k *kubeFlags) options(runID string) (runtime.KubernetesOptions, error) {
-	o := runtime.KubernetesOptions{Kubeconfig: k.kubeconfig, Context: k.context, InCluster: k.inCluster,
+func (k *kubeFlags) options(runID string) (kube.KubernetesOptions, error) {
+	o := kube.KubernetesOptions{Kubeconfig: k.kubeconfig, Context: k.context, InCluster: k.inCluster,
 		Namespace: k.namespace, RunID: runID, QPS: k.qps, Burst: k.burst, ImagePullSecrets: k.pullSecrets,
 		ServiceAccount: k.serviceAccount, MountServiceAccountToken: k.mountToken, NoNetworkPolicy: k.noNetworkPolicy,
 		PendingTimeout: k.pendingTimeout, PodDeadline: k.podDeadline}
@@ -124,8 +126,8 @@ func (k *kubeFlags) options(runID string) (runtime.KubernetesOptions, error) {
 		o.RunAsUser = &uid
 	}
 	if k.cpuRequest != "" || k.cpuLimit != "" || k.memRequest != "" || k.memLimit != "" {
-		o.Resources = map[string]runtime.PodResources{}
-		for lang, r := range runtime.DefaultPodResources {
+		o.Resources = map[string]kube.PodResources{}
+		for lang, r := range kube.DefaultPodResources {
 			for _, p := range []struct {
 				flag, v string
 				dst     *string
@@ -232,7 +234,7 @@ again.`,
 			}
 			ctx, cancel := context.WithTimeout(e.ctx, 5*time.Minute)
 			defer cancel()
-			k, err := runtime.NewKubernetes(ctx, opts)
+			k, err := kube.NewKubernetes(ctx, opts)
 			if err != nil {
 				return err
 			}
@@ -262,7 +264,7 @@ again.`,
 func cleanupDocker(e *env, key string, dry bool) error {
 	ctx, cancel := context.WithTimeout(e.ctx, 5*time.Minute)
 	defer cancel()
-	d, err := runtime.NewDocker(ctx, runtime.DockerOptions{})
+	d, err := docker.NewDocker(ctx, docker.DockerOptions{})
 	if err != nil {
 		return fmt.Errorf("--runtime docker: %w", err)
 	}
@@ -294,7 +296,7 @@ func cleanupDocker(e *env, key string, dry bool) error {
 // when a Docker daemon answers and no --image-template names prebuilt
 // images, the Docker image resolver (images are built locally, then pushed
 // or loaded into the node).
-func startKubernetes(e *env, o evalOptions, h *harness.Harness, scratch string) (*runtime.Kubernetes, *images.Resolver, error) {
+func startKubernetes(e *env, o evalOptions, h *harness.Harness, scratch string) (*kube.Kubernetes, *images.Resolver, error) {
 	opts, err := o.kube.options(h.RunKey)
 	if err != nil {
 		return nil, nil, err
@@ -305,7 +307,7 @@ func startKubernetes(e *env, o evalOptions, h *harness.Harness, scratch string) 
 	if err := o.kube.checkKubeconfig(); err != nil {
 		return nil, nil, fmt.Errorf("--runtime kubernetes: %w", err)
 	}
-	k, err := runtime.NewKubernetes(e.ctx, opts)
+	k, err := kube.NewKubernetes(e.ctx, opts)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--runtime kubernetes: %w", err)
 	}
@@ -323,7 +325,7 @@ func startKubernetes(e *env, o evalOptions, h *harness.Harness, scratch string) 
 	}
 	var r *images.Resolver
 	if o.imageTemplate == "" || o.kube.nodeContainerd != "" {
-		d, err := runtime.NewDocker(e.ctx, runtime.DockerOptions{})
+		d, err := docker.NewDocker(e.ctx, docker.DockerOptions{})
 		if err != nil {
 			k.Close()
 			return nil, nil, fmt.Errorf("--runtime kubernetes builds images with Docker (or give --image-template of pushed images): %w", err)

@@ -18,7 +18,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/polynfi/polynfi/runtime"
+	"github.com/polynfi/polynfi/runtime/kube"
 )
 
 // BenchmarkKubernetesSampleThroughput measures `polynfi eval --runtime
@@ -182,9 +182,9 @@ type podLoad struct {
 	maxPods         int
 }
 
-func startPodMonitor(cs runtime.KubeClient, out string) *podMonitor {
+func startPodMonitor(cs kube.KubeClient, out string) *podMonitor {
 	m := &podMonitor{done: make(chan struct{}), res: make(chan podLoad, 1)}
-	sel := runtime.RunSelector(runKey(out))
+	sel := kube.RunSelector(runKey(out))
 	go func() {
 		l := podLoad{start: loadAvg1()}
 		l.max = l.start

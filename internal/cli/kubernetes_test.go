@@ -27,6 +27,8 @@ import (
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/internal/citest"
 	"github.com/polynfi/polynfi/runtime"
+	"github.com/polynfi/polynfi/runtime/docker"
+	"github.com/polynfi/polynfi/runtime/kube"
 )
 
 // These tests run `polynfi eval --runtime kubernetes` against the real
@@ -38,7 +40,7 @@ import (
 const clusterSocket = "/var/lib/polynfi-k8s/containerd/containerd.sock"
 
 // testCluster returns the kubeconfig of the local cluster and a client.
-func testCluster(t testing.TB) (string, runtime.KubeClient) {
+func testCluster(t testing.TB) (string, kube.KubeClient) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("runs the sample in pods")
@@ -48,7 +50,7 @@ func testCluster(t testing.TB) (string, runtime.KubeClient) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := runtime.NewKubeClient(cfg)
+	cs, err := kube.NewKubeClient(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +59,7 @@ func testCluster(t testing.TB) (string, runtime.KubeClient) {
 	if _, err := cs.CoreV1().Namespaces().Get(ctx, "default", metav1.GetOptions{}); err != nil {
 		citest.Missing(t, "local Kubernetes cluster not answering: %v", err)
 	}
-	d, err := runtime.NewDocker(context.Background(), runtime.DockerOptions{})
+	d, err := docker.NewDocker(context.Background(), docker.DockerOptions{})
 	if err != nil {
 		citest.Missing(t, "no docker engine to build the images (run .ci/docker.sh): %v", err)
 		return "", nil
@@ -72,11 +74,11 @@ func testCluster(t testing.TB) (string, runtime.KubeClient) {
 }
 
 // runPods lists the pods of the run writing out (terminating ones too).
-func runPods(t *testing.T, cs runtime.KubeClient, out string) []string {
+func runPods(t *testing.T, cs kube.KubeClient, out string) []string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	list, err := cs.CoreV1().Pods("default").List(ctx, metav1.ListOptions{LabelSelector: runtime.RunSelector(runKey(out))})
+	list, err := cs.CoreV1().Pods("default").List(ctx, metav1.ListOptions{LabelSelector: kube.RunSelector(runKey(out))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +92,7 @@ func runPods(t *testing.T, cs runtime.KubeClient, out string) []string {
 // awaitNoPods waits until no pod of the run writing out exists: pods are
 // deleted with a grace period of 0, but the API server lists them until
 // the kubelet has stopped their containers.
-func awaitNoPods(t *testing.T, cs runtime.KubeClient, out string) {
+func awaitNoPods(t *testing.T, cs kube.KubeClient, out string) {
 	t.Helper()
 	deadline := time.Now().Add(3 * time.Minute)
 	for {
@@ -124,7 +126,7 @@ func kubeRecords(t testing.TB, out string) map[string]harness.Record {
 		if _, dup := recs[rec.InstanceID]; dup {
 			t.Errorf("%s: a second record of %s", p, rec.InstanceID)
 		}
-		if rec.Sandbox == nil || rec.Sandbox.Runtime != "kubernetes" || rec.Sandbox.Isolation != runtime.IsolationPod ||
+		if rec.Sandbox == nil || rec.Sandbox.Runtime != "kubernetes" || rec.Sandbox.Isolation != kube.IsolationPod ||
 			rec.Sandbox.Node != "localhost" || !strings.HasPrefix(rec.Sandbox.ID, "polynfi-") || rec.Sandbox.StartS <= 0 {
 			t.Errorf("%s: sandbox %+v, want a pod on node localhost and its start latency", rec.InstanceID, rec.Sandbox)
 		}
@@ -396,7 +398,7 @@ func TestKubernetesPodDeletedIsRetried(t *testing.T) {
 			t.Fatalf("the run ended before its pod ran: %v\n%s", err, stderr.String())
 		case <-time.After(100 * time.Millisecond):
 		}
-		list, err := cs.CoreV1().Pods("default").List(context.Background(), metav1.ListOptions{LabelSelector: runtime.RunSelector(runKey(out))})
+		list, err := cs.CoreV1().Pods("default").List(context.Background(), metav1.ListOptions{LabelSelector: kube.RunSelector(runKey(out))})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -475,7 +477,7 @@ func processWithArgs(argv []string) int {
 
 // nodeReady returns the local node's Ready condition status ("True",
 // "False", "Unknown", or "" when it cannot be read) and its taints.
-func nodeReady(cs runtime.KubeClient) (string, []string) {
+func nodeReady(cs kube.KubeClient) (string, []string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	n, err := cs.CoreV1().Nodes().Get(ctx, "localhost", metav1.GetOptions{})
@@ -766,7 +768,7 @@ func deadlineDataset(t *testing.T, cmds map[string]string) (string, []string) {
 // cleanupRun deletes what the run writing out left in the cluster (its
 // pods, ended or not) with `polynfi cleanup`, and waits until no pod of it
 // is listed.
-func cleanupRun(t *testing.T, bin, kc string, cs runtime.KubeClient, out string) {
+func cleanupRun(t *testing.T, bin, kc string, cs kube.KubeClient, out string) {
 	t.Helper()
 	if b, err := exec.Command(bin, "cleanup", "--runtime", "kubernetes", "--kubeconfig", kc, "--out", out).CombinedOutput(); err != nil {
 		t.Errorf("cleanup: %v\n%s", err, b)
@@ -814,7 +816,7 @@ func TestKubernetesKilledDriverPodsEnd(t *testing.T) {
 	killed := time.Now()
 	done <- <-done
 
-	pods, err := cs.CoreV1().Pods("default").List(context.Background(), metav1.ListOptions{LabelSelector: runtime.RunSelector(runKey(out))})
+	pods, err := cs.CoreV1().Pods("default").List(context.Background(), metav1.ListOptions{LabelSelector: kube.RunSelector(runKey(out))})
 	if err != nil || len(pods.Items) != 1 {
 		t.Fatalf("pods of the killed run: %v %d, want 1", err, len(pods.Items))
 	}

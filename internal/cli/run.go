@@ -17,6 +17,7 @@ import (
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/runtime"
+	"github.com/polynfi/polynfi/runtime/docker"
 )
 
 // runOptions are the flags of `polynfi run`.
@@ -326,7 +327,7 @@ func runAgents(e *env, o runOptions) error {
 	repos := harness.NewRepos(o.reposDir, filepath.Join(o.out, ".repos"))
 	key := runKey(o.out)
 	var resolver *images.Resolver
-	var docker *runtime.Docker
+	var engine *docker.Docker
 	if o.runtime == "docker" {
 		isNFI := kind == dataset.KindNFITasks
 		if isNFI && o.image == "" && o.agentName != agent.GoldAgent {
@@ -341,7 +342,7 @@ func runAgents(e *env, o runOptions) error {
 				return err
 			}
 			defer d.Close()
-			rt, docker = d, d
+			rt, engine = d, d
 			if !isNFI {
 				scratch := filepath.Join(o.out, ".work", ".images")
 				if err := os.MkdirAll(scratch, 0o755); err != nil {
@@ -380,9 +381,9 @@ func runAgents(e *env, o runOptions) error {
 	r.SetProgress(func(ev agent.Event) { b.set(ev.Done) })
 	sum, runErr := r.Run(e.ctx, tasks)
 	b.finish()
-	if docker != nil {
+	if engine != nil {
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(e.ctx), time.Minute)
-		if n, err := docker.RemoveStale(rctx, key); err != nil || n > 0 {
+		if n, err := engine.RemoveStale(rctx, key); err != nil || n > 0 {
 			fmt.Fprintf(e.stderr, "polynfi: removed %d leftover container(s) of this run (%v)\n", n, err)
 		}
 		cancel()

@@ -17,7 +17,7 @@ import (
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/citest"
-	"github.com/polynfi/polynfi/runtime"
+	"github.com/polynfi/polynfi/runtime/docker"
 )
 
 // bashAgent is a coding agent written for the container tests, in bash
@@ -47,9 +47,9 @@ fi
 
 // requireSampleImages skips (fails in CI) without a Docker engine or the
 // sample's base images, and returns a client.
-func requireSampleImages(t *testing.T) *runtime.Docker {
+func requireSampleImages(t *testing.T) *docker.Docker {
 	t.Helper()
-	d, err := runtime.NewDocker(context.Background(), runtime.DockerOptions{})
+	d, err := docker.NewDocker(context.Background(), docker.DockerOptions{})
 	if err != nil {
 		citest.Missing(t, "no docker engine (run .ci/docker.sh): %v", err)
 		return nil

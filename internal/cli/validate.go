@@ -19,6 +19,7 @@ import (
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/runtime"
+	"github.com/polynfi/polynfi/runtime/docker"
 )
 
 // ValidationFile is the name of the validation report in validate's output
@@ -190,14 +191,14 @@ func runValidate(e *env, o validateOptions) error {
 		RunKey:     runKey(o.out),
 	}
 	var resolver *images.Resolver
-	var docker *runtime.Docker
+	var engine *docker.Docker
 	if o.runtime == "docker" {
 		d, r, err := o.containerOptions.attachDocker(e, h, o.out, o.startAhead, o.workers)
 		if err != nil {
 			return err
 		}
 		defer d.Close()
-		docker, resolver = d, r
+		engine, resolver = d, r
 	} else {
 		runner := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation})
 		if err := checkSandbox(e, runner); err != nil {
@@ -211,9 +212,9 @@ func runValidate(e *env, o validateOptions) error {
 	b := newBar(e.stderr, len(jobs), "validating")
 	res, runErr := h.Run(e.ctx, jobs, store, harness.RunOptions{Workers: o.workers, Progress: func(ev harness.Event) { b.set(ev.Done) }})
 	b.finish()
-	if docker != nil {
+	if engine != nil {
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(e.ctx), time.Minute)
-		if n, err := docker.RemoveStale(rctx, h.RunKey); err != nil || n > 0 {
+		if n, err := engine.RemoveStale(rctx, h.RunKey); err != nil || n > 0 {
 			fmt.Fprintf(e.stderr, "polynfi: removed %d leftover container(s) of this run (%v)\n", n, err)
 		}
 		cancel()

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/internal/citest"
-	"github.com/polynfi/polynfi/runtime"
+	"github.com/polynfi/polynfi/runtime/docker"
 )
 
 // TestValidateRuntimeAndNFI: validate refuses an SWE-NFI task file with a
@@ -30,7 +30,7 @@ func TestValidateRuntimeAndNFI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: no container runs")
 	}
-	d, err := runtime.NewDocker(context.Background(), runtime.DockerOptions{})
+	d, err := docker.NewDocker(context.Background(), docker.DockerOptions{})
 	if err != nil {
 		citest.Missing(t, "no docker engine (run .ci/docker.sh): %v", err)
 		return

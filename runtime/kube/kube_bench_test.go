@@ -1,4 +1,4 @@
-package runtime
+package kube
 
 import (
 	"context"
@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/polynfi/polynfi/runtime"
 )
 
 // BenchmarkKubernetesThroughput runs POLYNFI_K8S_BENCH_RUNS (default 100)
@@ -145,15 +147,15 @@ printf '<testsuite tests="1"><testcase name="t" classname="c"/></testsuite>\n' >
 func benchInstance(k *Kubernetes, n int, patch, script []byte) (time.Duration, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
-	sb, err := k.Start(ctx, Spec{Name: fmt.Sprintf("bench-%d", n), Image: k8sTestImage, Workdir: "/work"})
+	sb, err := k.Start(ctx, runtime.Spec{Name: fmt.Sprintf("bench-%d", n), Image: k8sTestImage, Workdir: "/work"})
 	if err != nil {
 		return 0, err
 	}
 	defer sb.Remove(context.Background())
-	if err := sb.CopyIn(ctx, "", []File{{Path: "model.patch", Data: patch}, {Path: "run_tests.sh", Mode: 0o755, Data: script}}); err != nil {
+	if err := sb.CopyIn(ctx, "", []runtime.File{{Path: "model.patch", Data: patch}, {Path: "run_tests.sh", Mode: 0o755, Data: script}}); err != nil {
 		return 0, err
 	}
-	res, err := sb.Exec(ctx, Command{Args: []string{"./run_tests.sh"}, Timeout: 5 * time.Minute})
+	res, err := sb.Exec(ctx, runtime.Command{Args: []string{"./run_tests.sh"}, Timeout: 5 * time.Minute})
 	if err != nil {
 		return 0, err
 	}

@@ -1,4 +1,4 @@
-package runtime
+package kube
 
 import (
 	"archive/tar"
@@ -43,6 +43,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/polynfi/polynfi/internal/safepath"
+	"github.com/polynfi/polynfi/runtime"
 )
 
 // Labels polynfi puts on every object it creates in a cluster. LabelRunID
@@ -157,7 +158,7 @@ const lifetimeSlack = time.Minute
 // for the default 20 min test timeout, 40 min for Java's 30 min).
 func PodDeadlineFor(testTimeout time.Duration) time.Duration {
 	if testTimeout <= 0 {
-		testTimeout = DefaultTimeout
+		testTimeout = runtime.DefaultTimeout
 	}
 	return testTimeout + PodDeadlineAllowance
 }
@@ -221,7 +222,7 @@ func NewKubernetes(ctx context.Context, opts KubernetesOptions) (*Kubernetes, er
 		}
 	}
 	if err != nil {
-		return nil, Infra(ReasonDaemon, fmt.Errorf("kubernetes config: %w", err))
+		return nil, runtime.Infra(runtime.ReasonDaemon, fmt.Errorf("kubernetes config: %w", err))
 	}
 	if ns == "" {
 		ns = "default"
@@ -236,7 +237,7 @@ func NewKubernetes(ctx context.Context, opts KubernetesOptions) (*Kubernetes, er
 	cfg.UserAgent = "polynfi"
 	cs, err := NewKubeClient(cfg)
 	if err != nil {
-		return nil, Infra(ReasonDaemon, fmt.Errorf("kubernetes client: %w", err))
+		return nil, runtime.Infra(runtime.ReasonDaemon, fmt.Errorf("kubernetes client: %w", err))
 	}
 	if _, err := cs.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{}); err != nil {
 		if apierrors.IsNotFound(err) {
@@ -245,7 +246,7 @@ func NewKubernetes(ctx context.Context, opts KubernetesOptions) (*Kubernetes, er
 			return nil, fmt.Errorf("namespace %q does not exist on the cluster at %s (--namespace, or the kubeconfig context's namespace)", ns, cfg.Host)
 		}
 		if !apierrors.IsForbidden(err) { // a namespaced user may not read namespaces
-			return nil, Infra(ReasonDaemon, fmt.Errorf("kubernetes API server %s: %w", cfg.Host, err))
+			return nil, runtime.Infra(runtime.ReasonDaemon, fmt.Errorf("kubernetes API server %s: %w", cfg.Host, err))
 		}
 	}
 	if opts.Owner == "" {
@@ -265,7 +266,7 @@ func NewKubernetes(ctx context.Context, opts KubernetesOptions) (*Kubernetes, er
 	k := &Kubernetes{cfg: cfg, cs: cs, ns: ns, opts: opts, session: randomSuffix(10),
 		maxOutput: opts.MaxOutput, waiters: map[string][]chan struct{}{}, lifetimeSlack: lifetimeSlack}
 	if k.maxOutput <= 0 {
-		k.maxOutput = DefaultMaxOutput
+		k.maxOutput = runtime.DefaultMaxOutput
 	}
 	return k, nil
 }
@@ -375,7 +376,7 @@ func (k *Kubernetes) prepare(ctx context.Context) error {
 		Data: map[string]string{"run-id": k.opts.RunID, "owner": k.opts.Owner, "started": time.Now().UTC().Format(time.RFC3339)}}
 	cm, err := k.cs.CoreV1().ConfigMaps(k.ns).Create(ctx, cm, metav1.CreateOptions{})
 	if err != nil {
-		return Infra(apiReason(err), fmt.Errorf("create owner configmap: %w", err))
+		return runtime.Infra(apiReason(err), fmt.Errorf("create owner configmap: %w", err))
 	}
 	k.owner = &metav1.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: cm.Name, UID: cm.UID}
 	if !k.opts.NoNetworkPolicy {
@@ -392,7 +393,7 @@ func (k *Kubernetes) prepare(ctx context.Context) error {
 			},
 		}
 		if _, err := k.cs.NetworkingV1().NetworkPolicies(k.ns).Create(ctx, np, metav1.CreateOptions{}); err != nil {
-			return Infra(apiReason(err), fmt.Errorf("create network policy: %w", err))
+			return runtime.Infra(apiReason(err), fmt.Errorf("create network policy: %w", err))
 		}
 	}
 	k.stop = make(chan struct{})
@@ -424,7 +425,7 @@ func (k *Kubernetes) prepare(ctx context.Context) error {
 	k.lister = listersv1.NewPodLister(inf.GetIndexer())
 	go inf.Run(k.stop)
 	if !cache.WaitForCacheSync(k.stop, inf.HasSynced) {
-		return Infra(ReasonDaemon, fmt.Errorf("kubernetes: %T informer did not sync", &corev1.Pod{}))
+		return runtime.Infra(runtime.ReasonDaemon, fmt.Errorf("kubernetes: %T informer did not sync", &corev1.Pod{}))
 	}
 	return nil
 }
@@ -466,7 +467,7 @@ func (k *Kubernetes) watch(name string) (chan struct{}, func()) {
 }
 
 // resourcesFor merges the per-language settings and spec's limits.
-func (k *Kubernetes) resourcesFor(spec Spec) (corev1.ResourceRequirements, []string, error) {
+func (k *Kubernetes) resourcesFor(spec runtime.Spec) (corev1.ResourceRequirements, []string, error) {
 	lang := strings.ToLower(strings.TrimSpace(spec.Language))
 	r, ok := k.opts.Resources[lang]
 	if !ok {
@@ -523,13 +524,13 @@ func (k *Kubernetes) resourcesFor(spec Spec) (corev1.ResourceRequirements, []str
 
 // deadline is the time spec's pod may run after its container started
 // (KubernetesOptions.PodDeadline, else PodDeadlineFor).
-func (k *Kubernetes) deadline(spec Spec) time.Duration {
+func (k *Kubernetes) deadline(spec runtime.Spec) time.Duration {
 	if k.opts.PodDeadline > 0 {
 		return k.opts.PodDeadline
 	}
 	t := spec.Timeout
 	if t <= 0 {
-		t = TimeoutFor(spec.Language)
+		t = runtime.TimeoutFor(spec.Language)
 	}
 	return PodDeadlineFor(t)
 }
@@ -554,7 +555,7 @@ func ceilSeconds(d time.Duration) int64 {
 // commands come through exec, ends D + 1 minute after the container
 // started, which ends every process of the container even on a node whose
 // kubelet no longer runs.
-func (k *Kubernetes) PodFor(spec Spec) (*corev1.Pod, []string, error) {
+func (k *Kubernetes) PodFor(spec runtime.Spec) (*corev1.Pod, []string, error) {
 	res, notes, err := k.resourcesFor(spec)
 	if err != nil {
 		return nil, nil, err
@@ -576,7 +577,7 @@ func (k *Kubernetes) PodFor(spec Spec) (*corev1.Pod, []string, error) {
 		lbl[LabelNetwork] = "allowed"
 	}
 	var env []corev1.EnvVar
-	for _, kv := range mergeEnv(nil, spec.Env, PinnedEnv) {
+	for _, kv := range runtime.MergeEnv(nil, spec.Env, runtime.PinnedEnv) {
 		name, val, _ := strings.Cut(kv, "=")
 		env = append(env, corev1.EnvVar{Name: name, Value: val})
 	}
@@ -639,7 +640,7 @@ func (k *Kubernetes) PodFor(spec Spec) (*corev1.Pod, []string, error) {
 // within PendingTimeout), ReasonImage (pull errors, invalid or absent
 // image), ReasonEvicted, ReasonGone (deleted or failed before running),
 // ReasonAPI/ReasonDaemon (the API server). The pod is deleted on failure.
-func (k *Kubernetes) Start(ctx context.Context, spec Spec) (Sandbox, error) {
+func (k *Kubernetes) Start(ctx context.Context, spec runtime.Spec) (runtime.Sandbox, error) {
 	if spec.Image == "" {
 		return nil, errors.New("kubernetes sandbox: no image")
 	}
@@ -658,10 +659,10 @@ func (k *Kubernetes) Start(ctx context.Context, spec Spec) (Sandbox, error) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, Infra(apiReason(err), fmt.Errorf("create pod %s: %w", pod.Name, err))
+		return nil, runtime.Infra(apiReason(err), fmt.Errorf("create pod %s: %w", pod.Name, err))
 	}
 	s := &podSandbox{k: k, name: pod.Name, workdir: spec.Workdir, created: created, memLimit: memLimit(pod),
-		info: Info{Runtime: k.Name(), ID: pod.Name, Image: spec.Image, Isolation: IsolationPod, Notes: notes}}
+		info: runtime.Info{Runtime: k.Name(), ID: pod.Name, Image: spec.Image, Isolation: IsolationPod, Notes: notes}}
 	if !k.opts.NoNetworkPolicy && !spec.Network {
 		s.info.Notes = append(s.info.Notes, "network denied by NetworkPolicy (enforced only where the cluster's network plugin enforces NetworkPolicy)")
 	}
@@ -692,7 +693,7 @@ func (k *Kubernetes) Start(ctx context.Context, spec Spec) (Sandbox, error) {
 				msg = pendingWhy(p)
 			}
 			_ = s.Remove(context.WithoutCancel(ctx))
-			return nil, Infra(ReasonPending, fmt.Errorf("pod %s: %s after %s", pod.Name, msg, k.opts.PendingTimeout))
+			return nil, runtime.Infra(runtime.ReasonPending, fmt.Errorf("pod %s: %s after %s", pod.Name, msg, k.opts.PendingTimeout))
 		case <-ctx.Done():
 			_ = s.Remove(context.WithoutCancel(ctx))
 			return nil, ctx.Err()
@@ -724,7 +725,7 @@ func (s *podSandbox) lowerDeadline(ctx context.Context, d time.Duration) {
 // (true, InfraError), or may still start (false, nil).
 func podStarted(p *corev1.Pod) (bool, error) {
 	if p.DeletionTimestamp != nil {
-		return true, Infra(ReasonGone, fmt.Errorf("pod %s is being deleted", p.Name))
+		return true, runtime.Infra(runtime.ReasonGone, fmt.Errorf("pod %s is being deleted", p.Name))
 	}
 	if err := podFailure(p); err != nil {
 		return true, err
@@ -733,9 +734,9 @@ func podStarted(p *corev1.Pod) (bool, error) {
 		if w := c.State.Waiting; w != nil {
 			switch w.Reason {
 			case "ErrImagePull", "ImagePullBackOff", "ErrImageNeverPull", "InvalidImageName", "ImageInspectError", "RegistryUnavailable":
-				return true, Infra(ReasonImage, fmt.Errorf("pod %s: image %s: %s: %s", p.Name, c.Image, w.Reason, w.Message))
+				return true, runtime.Infra(runtime.ReasonImage, fmt.Errorf("pod %s: image %s: %s: %s", p.Name, c.Image, w.Reason, w.Message))
 			case "CreateContainerConfigError", "CreateContainerError", "RunContainerError":
-				return true, Infra(ReasonAPI, fmt.Errorf("pod %s: %s: %s", p.Name, w.Reason, w.Message))
+				return true, runtime.Infra(runtime.ReasonAPI, fmt.Errorf("pod %s: %s: %s", p.Name, w.Reason, w.Message))
 			}
 		}
 		if c.State.Running != nil && p.Status.Phase == corev1.PodRunning {
@@ -753,44 +754,44 @@ func podFailure(p *corev1.Pod) error {
 		if p.Spec.ActiveDeadlineSeconds != nil {
 			ads = strconv.FormatInt(*p.Spec.ActiveDeadlineSeconds, 10)
 		}
-		return Infra(ReasonDeadline, fmt.Errorf("pod %s ended by the kubelet at its deadline (activeDeadlineSeconds %s since %s; --pod-deadline): %s", p.Name, ads, startTime(p), p.Status.Message))
+		return runtime.Infra(runtime.ReasonDeadline, fmt.Errorf("pod %s ended by the kubelet at its deadline (activeDeadlineSeconds %s since %s; --pod-deadline): %s", p.Name, ads, startTime(p), p.Status.Message))
 	}
 	if p.Status.Reason == "Evicted" {
-		return Infra(ReasonEvicted, fmt.Errorf("pod %s evicted: %s", p.Name, p.Status.Message))
+		return runtime.Infra(runtime.ReasonEvicted, fmt.Errorf("pod %s evicted: %s", p.Name, p.Status.Message))
 	}
 	if p.Status.Reason == "NodeLost" {
-		return Infra(ReasonNodeLost, fmt.Errorf("pod %s: %s: %s", p.Name, p.Status.Reason, p.Status.Message))
+		return runtime.Infra(runtime.ReasonNodeLost, fmt.Errorf("pod %s: %s: %s", p.Name, p.Status.Reason, p.Status.Message))
 	}
 	if p.Status.Reason == "UnexpectedAdmissionError" || p.Status.Reason == "NodeAffinity" {
-		return Infra(ReasonGone, fmt.Errorf("pod %s: %s: %s", p.Name, p.Status.Reason, p.Status.Message))
+		return runtime.Infra(runtime.ReasonGone, fmt.Errorf("pod %s: %s: %s", p.Name, p.Status.Reason, p.Status.Message))
 	}
 	// The kubelet marks a pod it evicts (TerminationByKubelet) before its
 	// phase and reason change; the container is already gone then.
 	for _, c := range p.Status.Conditions {
 		if c.Type == corev1.DisruptionTarget && c.Status == corev1.ConditionTrue {
 			if c.Reason == "TerminationByKubelet" || strings.Contains(c.Message, "evict") {
-				return Infra(ReasonEvicted, fmt.Errorf("pod %s: %s: %s", p.Name, c.Reason, c.Message))
+				return runtime.Infra(runtime.ReasonEvicted, fmt.Errorf("pod %s: %s: %s", p.Name, c.Reason, c.Message))
 			}
 			// The taint manager deletes the pods of a node that stays
 			// unreachable or not ready past their NoExecute toleration
 			// (300 s by default); the node controller marked them not
 			// ready before.
 			if c.Reason == "DeletionByTaintManager" && podNotReady(p) {
-				return Infra(ReasonNodeLost, fmt.Errorf("pod %s on node %s: %s: %s", p.Name, p.Spec.NodeName, c.Reason, c.Message))
+				return runtime.Infra(runtime.ReasonNodeLost, fmt.Errorf("pod %s on node %s: %s: %s", p.Name, p.Spec.NodeName, c.Reason, c.Message))
 			}
-			return Infra(ReasonGone, fmt.Errorf("pod %s: %s: %s", p.Name, c.Reason, c.Message))
+			return runtime.Infra(runtime.ReasonGone, fmt.Errorf("pod %s: %s: %s", p.Name, c.Reason, c.Message))
 		}
 	}
 	for _, c := range p.Status.ContainerStatuses {
 		if t := c.State.Terminated; t != nil {
 			if t.Reason == "OOMKilled" {
-				return Infra(ReasonOOM, fmt.Errorf("pod %s: container killed for memory (limit %s)", p.Name, memLimit(p)))
+				return runtime.Infra(runtime.ReasonOOM, fmt.Errorf("pod %s: container killed for memory (limit %s)", p.Name, memLimit(p)))
 			}
-			return Infra(ReasonGone, fmt.Errorf("pod %s: container exited (%s, code %d)", p.Name, t.Reason, t.ExitCode))
+			return runtime.Infra(runtime.ReasonGone, fmt.Errorf("pod %s: container exited (%s, code %d)", p.Name, t.Reason, t.ExitCode))
 		}
 	}
 	if p.Status.Phase == corev1.PodFailed || p.Status.Phase == corev1.PodSucceeded {
-		return Infra(ReasonGone, fmt.Errorf("pod %s %s: %s %s", p.Name, p.Status.Phase, p.Status.Reason, p.Status.Message))
+		return runtime.Infra(runtime.ReasonGone, fmt.Errorf("pod %s %s: %s %s", p.Name, p.Status.Phase, p.Status.Reason, p.Status.Message))
 	}
 	return nil
 }
@@ -841,20 +842,20 @@ func pendingWhy(p *corev1.Pod) string {
 // overloaded) or ReasonAPI.
 func apiReason(err error) string {
 	if apierrors.IsServerTimeout(err) || apierrors.IsTimeout(err) || apierrors.IsTooManyRequests(err) || apierrors.IsServiceUnavailable(err) || apierrors.IsInternalError(err) {
-		return ReasonDaemon
+		return runtime.ReasonDaemon
 	}
 	var se apierrors.APIStatus
 	if !errors.As(err, &se) { // not an answer of the API server: transport
-		return ReasonDaemon
+		return runtime.ReasonDaemon
 	}
-	return ReasonAPI
+	return runtime.ReasonAPI
 }
 
 type podSandbox struct {
 	k       *Kubernetes
 	name    string
 	workdir string
-	info    Info
+	info    runtime.Info
 	created time.Time
 	// Started is the time from the pod's creation to its running
 	// container, as Start measured it.
@@ -871,12 +872,12 @@ type podSandbox struct {
 	rmErr    error
 }
 
-func (s *podSandbox) Info() Info      { return s.info }
-func (s *podSandbox) Workdir() string { return s.workdir }
+func (s *podSandbox) Info() runtime.Info { return s.info }
+func (s *podSandbox) Workdir() string    { return s.workdir }
 
 // StartLatency returns the time from creating sb's pod to its running
 // container; 0 for a sandbox of another runtime.
-func StartLatency(sb Sandbox) time.Duration {
+func StartLatency(sb runtime.Sandbox) time.Duration {
 	if p, ok := sb.(*podSandbox); ok {
 		return p.Started
 	}
@@ -904,17 +905,17 @@ func (s *podSandbox) stream(ctx context.Context, argv []string, stdin io.Reader,
 			Stdin: stdin != nil, Stdout: stdout != nil, Stderr: stderr != nil}, scheme.ParameterCodec)
 	ws, err := remotecommand.NewWebSocketExecutor(s.k.cfg, "GET", req.URL().String())
 	if err != nil {
-		return Infra(ReasonAPI, err)
+		return runtime.Infra(runtime.ReasonAPI, err)
 	}
 	spdy, err := remotecommand.NewSPDYExecutor(s.k.cfg, "POST", req.URL())
 	if err != nil {
-		return Infra(ReasonAPI, err)
+		return runtime.Infra(runtime.ReasonAPI, err)
 	}
 	ex, err := remotecommand.NewFallbackExecutor(ws, spdy, func(err error) bool {
 		return httpstream.IsUpgradeFailure(err) || httpstream.IsHTTPSProxyError(err)
 	})
 	if err != nil {
-		return Infra(ReasonAPI, err)
+		return runtime.Infra(runtime.ReasonAPI, err)
 	}
 	gctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -922,7 +923,7 @@ func (s *podSandbox) stream(ctx context.Context, argv []string, stdin io.Reader,
 	err = ex.StreamWithContext(gctx, remotecommand.StreamOptions{Stdin: stdin, Stdout: stdout, Stderr: stderr})
 	stop()
 	if err != nil && ctx.Err() == nil && gctx.Err() != nil {
-		if cause := context.Cause(gctx); InfraReason(cause) != "" {
+		if cause := context.Cause(gctx); runtime.InfraReason(cause) != "" {
 			return cause // the guard's reason
 		}
 	}
@@ -964,7 +965,7 @@ func (s *podSandbox) failure(ctx context.Context, err error, suspect bool) error
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	if r := InfraReason(err); r != "" && r != ReasonAPI && r != ReasonDaemon {
+	if r := runtime.InfraReason(err); r != "" && r != runtime.ReasonAPI && r != runtime.ReasonDaemon {
 		return err
 	}
 	wake, unwatch := s.k.watch(s.name)
@@ -987,7 +988,7 @@ func (s *podSandbox) failure(ctx context.Context, err error, suspect bool) error
 		waited := time.Since(t0)
 		switch {
 		case dying && waited >= explainDying:
-			return Infra(ReasonGone, fmt.Errorf("pod %s: %w; its container stopped and neither the pod's status nor its events said why within %s", s.name, err, explainDying))
+			return runtime.Infra(runtime.ReasonGone, fmt.Errorf("pod %s: %w; its container stopped and neither the pod's status nor its events said why within %s", s.name, err, explainDying))
 		case !dying && waited >= explainHealthy:
 			// Does the container still answer? Then the exec itself
 			// failed (the API server, the connection): api_error.
@@ -997,7 +998,7 @@ func (s *podSandbox) failure(ctx context.Context, err error, suspect bool) error
 			if perr == nil {
 				return ferr
 			}
-			if r := InfraReason(perr); r != "" && r != ReasonAPI && r != ReasonDaemon {
+			if r := runtime.InfraReason(perr); r != "" && r != runtime.ReasonAPI && r != runtime.ReasonDaemon {
 				return perr
 			}
 			dying = true
@@ -1023,12 +1024,12 @@ func (s *podSandbox) podState(ctx context.Context, err error) (error, podLook) {
 		if eerr := s.eventReason(ctx); eerr != nil {
 			return eerr, lookFinal
 		}
-		return Infra(ReasonGone, fmt.Errorf("pod %s deleted: %w", s.name, err)), lookFinal
+		return runtime.Infra(runtime.ReasonGone, fmt.Errorf("pod %s deleted: %w", s.name, err)), lookFinal
 	case gerr != nil:
-		return Infra(apiReason(gerr), fmt.Errorf("pod %s: %w (and reading the pod: %v)", s.name, err, gerr)), lookFinal
+		return runtime.Infra(apiReason(gerr), fmt.Errorf("pod %s: %w (and reading the pod: %v)", s.name, err, gerr)), lookFinal
 	}
 	ferr := podFailure(p)
-	if ferr != nil && InfraReason(ferr) != ReasonGone {
+	if ferr != nil && runtime.InfraReason(ferr) != runtime.ReasonGone {
 		return ferr, lookFinal
 	}
 	// A node that stopped reporting keeps its pods "Running" for minutes
@@ -1043,13 +1044,13 @@ func (s *podSandbox) podState(ctx context.Context, err error) (error, podLook) {
 		return ferr, lookDying // the container exited; the kubelet's reason may follow
 	}
 	if p.DeletionTimestamp != nil {
-		return Infra(ReasonGone, fmt.Errorf("pod %s is being deleted: %w", s.name, err)), lookFinal
+		return runtime.Infra(runtime.ReasonGone, fmt.Errorf("pod %s is being deleted: %w", s.name, err)), lookFinal
 	}
-	var ie *InfraError
+	var ie *runtime.InfraError
 	if errors.As(err, &ie) {
 		return err, lookFinal
 	}
-	return Infra(ReasonAPI, fmt.Errorf("exec in pod %s: %w", s.name, err)), lookHealthy
+	return runtime.Infra(runtime.ReasonAPI, fmt.Errorf("exec in pod %s: %w", s.name, err)), lookHealthy
 }
 
 // nodeLost returns a ReasonNodeLost error when p's node is not Ready (the
@@ -1063,14 +1064,14 @@ func (k *Kubernetes) nodeLost(ctx context.Context, p *corev1.Pod, err error) err
 	}
 	n, nerr := k.cs.CoreV1().Nodes().Get(context.WithoutCancel(ctx), p.Spec.NodeName, metav1.GetOptions{})
 	if apierrors.IsNotFound(nerr) {
-		return Infra(ReasonNodeLost, fmt.Errorf("pod %s: node %s deleted: %w", p.Name, p.Spec.NodeName, err))
+		return runtime.Infra(runtime.ReasonNodeLost, fmt.Errorf("pod %s: node %s deleted: %w", p.Name, p.Spec.NodeName, err))
 	}
 	if nerr != nil {
 		return nil
 	}
 	for _, c := range n.Status.Conditions {
 		if c.Type == corev1.NodeReady && c.Status != corev1.ConditionTrue {
-			return Infra(ReasonNodeLost, fmt.Errorf("pod %s: node %s lost (Ready=%s since %s, %s: %s): %w",
+			return runtime.Infra(runtime.ReasonNodeLost, fmt.Errorf("pod %s: node %s lost (Ready=%s since %s, %s: %s): %w",
 				p.Name, n.Name, c.Status, c.LastTransitionTime.UTC().Format(time.RFC3339), c.Reason, c.Message, err))
 		}
 	}
@@ -1090,17 +1091,17 @@ func (s *podSandbox) eventReason(ctx context.Context) error {
 	for _, e := range evs.Items {
 		switch e.Reason {
 		case "Evicted":
-			return Infra(ReasonEvicted, fmt.Errorf("pod %s evicted (event from %s): %s", s.name, e.Source.Component, e.Message))
+			return runtime.Infra(runtime.ReasonEvicted, fmt.Errorf("pod %s evicted (event from %s): %s", s.name, e.Source.Component, e.Message))
 		case "TaintManagerEviction":
-			return Infra(ReasonNodeLost, fmt.Errorf("pod %s deleted by the taint manager (event): %s", s.name, e.Message))
+			return runtime.Infra(runtime.ReasonNodeLost, fmt.Errorf("pod %s deleted by the taint manager (event): %s", s.name, e.Message))
 		case "DeadlineExceeded":
 			d := "its deadline"
 			if s.deadline > 0 {
 				d = fmt.Sprintf("its deadline, %s after its container started", s.deadline)
 			}
-			return Infra(ReasonDeadline, fmt.Errorf("pod %s ended by the kubelet at %s (--pod-deadline; event): %s", s.name, d, e.Message))
+			return runtime.Infra(runtime.ReasonDeadline, fmt.Errorf("pod %s ended by the kubelet at %s (--pod-deadline; event): %s", s.name, d, e.Message))
 		case "Preempted", "Preempting":
-			return Infra(ReasonGone, fmt.Errorf("pod %s preempted (event): %s", s.name, e.Message))
+			return runtime.Infra(runtime.ReasonGone, fmt.Errorf("pod %s preempted (event): %s", s.name, e.Message))
 		}
 	}
 	return nil
@@ -1146,16 +1147,16 @@ func (s *podSandbox) guard(ctx context.Context, cancel context.CancelCauseFunc) 
 func (s *podSandbox) guardLook(ctx context.Context) error {
 	p, err := s.k.lister.Pods(s.k.ns).Get(s.name)
 	if apierrors.IsNotFound(err) {
-		return Infra(ReasonGone, fmt.Errorf("pod %s deleted while a command ran", s.name))
+		return runtime.Infra(runtime.ReasonGone, fmt.Errorf("pod %s deleted while a command ran", s.name))
 	}
 	if err != nil {
 		return nil
 	}
-	if ferr := podFailure(p); ferr != nil && InfraReason(ferr) != ReasonGone {
+	if ferr := podFailure(p); ferr != nil && runtime.InfraReason(ferr) != runtime.ReasonGone {
 		return ferr
 	}
 	if p.DeletionTimestamp != nil {
-		return Infra(ReasonGone, fmt.Errorf("pod %s is being deleted", s.name))
+		return runtime.Infra(runtime.ReasonGone, fmt.Errorf("pod %s is being deleted", s.name))
 	}
 	for _, c := range p.Status.Conditions {
 		if c.Type == corev1.PodReady && c.Status == corev1.ConditionFalse && p.Status.Phase == corev1.PodRunning {
@@ -1173,14 +1174,14 @@ const oomScript = `f=/sys/fs/cgroup/memory/memory.oom_control; [ -r $f ] || f=/s
 // oomKills returns the OOM kills the container's memory cgroup counts (-1
 // when it cannot tell) and the exec's error when it could not run at all.
 func (s *podSandbox) oomKills(ctx context.Context) (int, error) {
-	var out capBuffer
-	out.max = 64
+	var out runtime.CapBuffer
+	out.Max = 64
 	err := s.stream(ctx, []string{"/bin/sh", "-c", oomScript}, nil, &out, io.Discard)
 	var ee utilexec.ExitError
 	if err != nil && !errors.As(err, &ee) {
 		return -1, err
 	}
-	n, perr := strconv.Atoi(strings.TrimSpace(out.buf.String()))
+	n, perr := strconv.Atoi(strings.TrimSpace(out.String()))
 	if perr != nil {
 		return -1, nil
 	}
@@ -1201,9 +1202,9 @@ func (s *podSandbox) oomKills(ctx context.Context) (int, error) {
 // one still within its timeout, or a command without one, is an
 // InfraError with ReasonDeadline (the environment was too slow, not the
 // code under test).
-func (s *podSandbox) Exec(ctx context.Context, c Command) (Result, error) {
+func (s *podSandbox) Exec(ctx context.Context, c runtime.Command) (runtime.Result, error) {
 	res, err := s.exec(ctx, c)
-	if InfraReason(err) == ReasonDeadline && c.Timeout > 0 && res.Duration >= c.Timeout {
+	if runtime.InfraReason(err) == runtime.ReasonDeadline && c.Timeout > 0 && res.Duration >= c.Timeout {
 		res.TimedOut, res.ExitCode = true, -1
 		res.Notes = append(res.Notes, fmt.Sprintf("killed at timeout %s: still running %s after it started, when the pod's deadline ended it (%v)",
 			c.Timeout, res.Duration.Round(time.Second), err))
@@ -1212,9 +1213,9 @@ func (s *podSandbox) Exec(ctx context.Context, c Command) (Result, error) {
 	return res, err
 }
 
-func (s *podSandbox) exec(ctx context.Context, c Command) (Result, error) {
-	res := Result{ExitCode: -1, Isolation: IsolationPod}
-	body, err := c.argv()
+func (s *podSandbox) exec(ctx context.Context, c runtime.Command) (runtime.Result, error) {
+	res := runtime.Result{ExitCode: -1, Isolation: IsolationPod}
+	body, err := c.Argv()
 	if err != nil {
 		return res, fmt.Errorf("exec: %w", err)
 	}
@@ -1223,22 +1224,22 @@ func (s *podSandbox) exec(ctx context.Context, c Command) (Result, error) {
 		argv = append(argv, "timeout", "-k", "10", strconv.FormatFloat(c.Timeout.Seconds(), 'f', 3, 64))
 	}
 	argv = append(argv, "env")
-	argv = append(argv, mergeEnv(nil, c.Env, PinnedEnv)...)
+	argv = append(argv, runtime.MergeEnv(nil, c.Env, runtime.PinnedEnv)...)
 	argv = append(argv, body...)
 	sctx, cancel := ctx, func() {}
 	if c.Timeout > 0 { // a backstop when the in-pod timeout cannot act
 		sctx, cancel = context.WithTimeout(ctx, c.Timeout+time.Minute)
 	}
 	defer cancel()
-	stdout := &capBuffer{max: s.k.maxOutput}
-	stderr := &capBuffer{max: s.k.maxOutput}
+	stdout := &runtime.CapBuffer{Max: s.k.maxOutput}
+	stderr := &runtime.CapBuffer{Max: s.k.maxOutput}
 	start := time.Now()
 	err = s.stream(sctx, argv, nil, stdout, stderr)
 	res.Duration = time.Since(start)
-	res.Stdout, res.Stderr = stdout.buf.Bytes(), stderr.buf.Bytes()
-	for _, b := range []*capBuffer{stdout, stderr} {
-		if b.dropped > 0 {
-			res.Notes = append(res.Notes, fmt.Sprintf("output truncated: %d bytes dropped", b.dropped))
+	res.Stdout, res.Stderr = stdout.Bytes(), stderr.Bytes()
+	for _, b := range []*runtime.CapBuffer{stdout, stderr} {
+		if b.Dropped() > 0 {
+			res.Notes = append(res.Notes, fmt.Sprintf("output truncated: %d bytes dropped", b.Dropped()))
 		}
 	}
 	var ee utilexec.ExitError
@@ -1262,7 +1263,7 @@ func (s *podSandbox) exec(ctx context.Context, c Command) (Result, error) {
 		n, cerr := s.oomKills(ctx)
 		if n > s.oomSeen {
 			s.oomSeen = n
-			return res, Infra(ReasonOOM, fmt.Errorf("pod %s: a process was killed for memory (limit %s)", s.name, s.memLimit))
+			return res, runtime.Infra(runtime.ReasonOOM, fmt.Errorf("pod %s: a process was killed for memory (limit %s)", s.name, s.memLimit))
 		}
 		if cerr != nil || res.ExitCode == 137 {
 			// The pod no longer answers, or the command was SIGKILLed:
@@ -1281,7 +1282,7 @@ func (s *podSandbox) exec(ctx context.Context, c Command) (Result, error) {
 					ferr = s.failure(ctx, why, true)
 				}
 			}
-			if r := InfraReason(ferr); r != ReasonAPI && r != ReasonDaemon {
+			if r := runtime.InfraReason(ferr); r != runtime.ReasonAPI && r != runtime.ReasonDaemon {
 				return res, ferr
 			}
 			if cerr != nil {
@@ -1300,7 +1301,7 @@ func (s *podSandbox) exec(ctx context.Context, c Command) (Result, error) {
 // CopyIn implements Sandbox: the files go as one tar stream, written while
 // it is sent, into `tar -x` in the pod (owner not restored: the container
 // has no CAP_CHOWN).
-func (s *podSandbox) CopyIn(ctx context.Context, dir string, files []File) error {
+func (s *podSandbox) CopyIn(ctx context.Context, dir string, files []runtime.File) error {
 	for _, f := range files {
 		if err := safepath.Check(f.Path); err != nil {
 			return fmt.Errorf("copy into pod %s: %w", s.name, err)
@@ -1334,13 +1335,13 @@ func (s *podSandbox) CopyIn(ctx context.Context, dir string, files []File) error
 		pw.CloseWithError(err)
 	}()
 	d := s.dir(dir)
-	var stderr capBuffer
-	stderr.max = 4096
+	var stderr runtime.CapBuffer
+	stderr.Max = 4096
 	err := s.stream(ctx, []string{"/bin/sh", "-c", `mkdir -p -- "$1" && exec tar -x -m --no-same-owner -C "$1" -f -`, "sh", d}, pr, io.Discard, &stderr)
 	pr.Close()
 	var ee utilexec.ExitError
 	if errors.As(err, &ee) {
-		return fmt.Errorf("copy into pod %s:%s: tar exit %d: %s", s.name, d, ee.ExitStatus(), strings.TrimSpace(stderr.buf.String()))
+		return fmt.Errorf("copy into pod %s:%s: tar exit %d: %s", s.name, d, ee.ExitStatus(), strings.TrimSpace(stderr.String()))
 	}
 	if err != nil {
 		return s.failure(ctx, err, false)
@@ -1350,14 +1351,14 @@ func (s *podSandbox) CopyIn(ctx context.Context, dir string, files []File) error
 
 // CopyOut implements Sandbox: `tar -c` in the pod streams to the driver,
 // which keeps regular files only, up to max bytes.
-func (s *podSandbox) CopyOut(ctx context.Context, p string, max int64) ([]File, error) {
+func (s *podSandbox) CopyOut(ctx context.Context, p string, max int64) ([]runtime.File, error) {
 	if max <= 0 {
-		max = DefaultMaxOutput
+		max = runtime.DefaultMaxOutput
 	}
 	full := s.dir(p)
 	pr, pw := io.Pipe()
-	var stderr capBuffer
-	stderr.max = 4096
+	var stderr runtime.CapBuffer
+	stderr.Max = 4096
 	errc := make(chan error, 1)
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -1368,7 +1369,7 @@ func (s *podSandbox) CopyOut(ctx context.Context, p string, max int64) ([]File, 
 		pw.CloseWithError(err)
 		errc <- err
 	}()
-	var out []File
+	var out []runtime.File
 	var total int64
 	tr := tar.NewReader(pr)
 	base := path.Base(full)
@@ -1401,7 +1402,7 @@ func (s *podSandbox) CopyOut(ctx context.Context, p string, max int64) ([]File, 
 		if rel, ok := strings.CutPrefix(name, base+"/"); ok {
 			name = rel
 		}
-		out = append(out, File{Path: name, Mode: os.FileMode(h.Mode).Perm(), Data: b})
+		out = append(out, runtime.File{Path: name, Mode: os.FileMode(h.Mode).Perm(), Data: b})
 	}
 	pr.CloseWithError(io.EOF)
 	err := <-errc
@@ -1418,7 +1419,7 @@ func (s *podSandbox) CopyOut(ctx context.Context, p string, max int64) ([]File, 
 		}
 	}
 	if errors.As(err, &ee) {
-		return nil, fmt.Errorf("copy out of pod %s:%s: tar exit %d: %s", s.name, full, ee.ExitStatus(), strings.TrimSpace(stderr.buf.String()))
+		return nil, fmt.Errorf("copy out of pod %s:%s: tar exit %d: %s", s.name, full, ee.ExitStatus(), strings.TrimSpace(stderr.String()))
 	}
 	if err != nil {
 		return nil, s.failure(ctx, err, false)
@@ -1435,7 +1436,7 @@ func (s *podSandbox) Remove(ctx context.Context) error {
 		bg := metav1.DeletePropagationBackground
 		err := s.k.cs.CoreV1().Pods(s.k.ns).Delete(ctx, s.name, metav1.DeleteOptions{GracePeriodSeconds: &zero, PropagationPolicy: &bg})
 		if err != nil && !apierrors.IsNotFound(err) {
-			s.rmErr = Infra(apiReason(err), fmt.Errorf("delete pod %s: %w", s.name, err))
+			s.rmErr = runtime.Infra(apiReason(err), fmt.Errorf("delete pod %s: %w", s.name, err))
 		}
 	})
 	return s.rmErr
@@ -1455,7 +1456,7 @@ func CleanupRun(ctx context.Context, cs KubeClient, ns, runID string) (int, erro
 	sel := RunSelector(runID)
 	pods, err := cs.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: sel})
 	if err != nil {
-		return 0, Infra(apiReason(err), fmt.Errorf("list pods of run %s: %w", runID, err))
+		return 0, runtime.Infra(apiReason(err), fmt.Errorf("list pods of run %s: %w", runID, err))
 	}
 	zero := int64(0)
 	bg := metav1.DeletePropagationBackground
@@ -1466,15 +1467,15 @@ func CleanupRun(ctx context.Context, cs KubeClient, ns, runID string) (int, erro
 			continue
 		}
 		if err := cs.CoreV1().Pods(ns).Delete(ctx, p.Name, del); err != nil && !apierrors.IsNotFound(err) {
-			return n, Infra(apiReason(err), fmt.Errorf("delete pod %s: %w", p.Name, err))
+			return n, runtime.Infra(apiReason(err), fmt.Errorf("delete pod %s: %w", p.Name, err))
 		}
 		n++
 	}
 	if err := cs.NetworkingV1().NetworkPolicies(ns).DeleteCollection(ctx, del, metav1.ListOptions{LabelSelector: sel}); err != nil && !apierrors.IsNotFound(err) && !apierrors.IsForbidden(err) {
-		return n, Infra(apiReason(err), fmt.Errorf("delete network policies of run %s: %w", runID, err))
+		return n, runtime.Infra(apiReason(err), fmt.Errorf("delete network policies of run %s: %w", runID, err))
 	}
 	if err := cs.CoreV1().ConfigMaps(ns).DeleteCollection(ctx, del, metav1.ListOptions{LabelSelector: sel}); err != nil && !apierrors.IsNotFound(err) {
-		return n, Infra(apiReason(err), fmt.Errorf("delete owner configmaps of run %s: %w", runID, err))
+		return n, runtime.Infra(apiReason(err), fmt.Errorf("delete owner configmaps of run %s: %w", runID, err))
 	}
 	return n, nil
 }

@@ -1,4 +1,4 @@
-package runtime
+package docker
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/polynfi/polynfi/runtime"
 )
 
 // A fork bomb that re-forks whatever is killed, in a container with a
@@ -19,12 +21,12 @@ func TestDockerForkBombEndsAtTimeout(t *testing.T) {
 		t.Skip("runs a fork bomb in a container")
 	}
 	d := newTestDocker(t)
-	sb := startTest(t, d, Spec{Name: "forkbomb", Limits: Limits{Pids: 64, CPUs: 1, MemoryBytes: 512 << 20}})
-	mustExec(t, sb, Command{Script: "echo before > /tmp/kept"})
+	sb := startTest(t, d, runtime.Spec{Name: "forkbomb", Limits: runtime.Limits{Pids: 64, CPUs: 1, MemoryBytes: 512 << 20}})
+	mustExec(t, sb, runtime.Command{Script: "echo before > /tmp/kept"})
 	// Every process loops on fork without a pause; a
 	// killed one's slot is taken by the others at once.
 	bomb := `exec perl -e 'while (1) { fork }'`
-	r, err := sb.Exec(context.Background(), Command{Script: bomb, Timeout: 5 * time.Second})
+	r, err := sb.Exec(context.Background(), runtime.Command{Script: bomb, Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatalf("the bomb's exec: %v", err)
 	}
@@ -34,7 +36,7 @@ func TestDockerForkBombEndsAtTimeout(t *testing.T) {
 	// The next command starts, sees no survivor, and the files are kept.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	next, err := sb.Exec(ctx, Command{Script: `n=0; for p in /proc/[0-9]*; do n=$((n+1)); done; echo "procs=$n"; cat /tmp/kept`, Timeout: 20 * time.Second})
+	next, err := sb.Exec(ctx, runtime.Command{Script: `n=0; for p in /proc/[0-9]*; do n=$((n+1)); done; echo "procs=$n"; cat /tmp/kept`, Timeout: 20 * time.Second})
 	if err != nil {
 		t.Fatalf("the next command after the timeout: %v", err)
 	}
@@ -65,7 +67,7 @@ func procsOf(s string) int {
 
 // A container whose PID 1 exits by itself while a command runs (here a
 // keep-alive with the trap the harness had before, reached by kill -TERM
-// 1 from inside) is the command's outcome, a *StoppedError; a container
+// 1 from inside) is the command's outcome, a *runtime.StoppedError; a container
 // killed through the engine during a command is an InfraError
 // (sandbox_gone). Issue 24 item 7.
 func TestDockerStopAttribution(t *testing.T) {
@@ -74,48 +76,48 @@ func TestDockerStopAttribution(t *testing.T) {
 	}
 	d := newTestDocker(t)
 	t.Run("PID 1 immune to signals from inside", func(t *testing.T) {
-		sb := startTest(t, d, Spec{Name: "pid1"})
-		r, err := sb.Exec(context.Background(), Command{Script: "for s in TERM INT HUP QUIT USR1 KILL; do kill -s $s 1; done; sleep 1; echo alive", Timeout: 30 * time.Second})
+		sb := startTest(t, d, runtime.Spec{Name: "pid1"})
+		r, err := sb.Exec(context.Background(), runtime.Command{Script: "for s in TERM INT HUP QUIT USR1 KILL; do kill -s $s 1; done; sleep 1; echo alive", Timeout: 30 * time.Second})
 		if err != nil || !strings.Contains(string(r.Stdout), "alive") {
 			t.Fatalf("after signals to PID 1: %v, stdout %q", err, r.Stdout)
 		}
-		mustExec(t, sb, Command{Script: "true"})
+		mustExec(t, sb, runtime.Command{Script: "true"})
 	})
 	t.Run("stopped from inside", func(t *testing.T) {
 		old := keepAlive
 		keepAlive = []string{"/bin/sh", "-c", "trap 'exit 0' TERM; while :; do sleep 3600 & wait $!; done"}
-		sb := startTest(t, d, Spec{Name: "stop-inside"})
+		sb := startTest(t, d, runtime.Spec{Name: "stop-inside"})
 		keepAlive = old
-		_, err := sb.Exec(context.Background(), Command{Script: "kill -TERM 1; sleep 30", Timeout: time.Minute})
-		var stopped *StoppedError
-		if !errors.As(err, &stopped) || InfraReason(err) != "" {
-			t.Fatalf("got %v (infra reason %q), want a *StoppedError", err, InfraReason(err))
+		_, err := sb.Exec(context.Background(), runtime.Command{Script: "kill -TERM 1; sleep 30", Timeout: time.Minute})
+		var stopped *runtime.StoppedError
+		if !errors.As(err, &stopped) || runtime.InfraReason(err) != "" {
+			t.Fatalf("got %v (infra reason %q), want a *runtime.StoppedError", err, runtime.InfraReason(err))
 		}
 	})
 	t.Run("killed through the engine", func(t *testing.T) {
-		sb := startTest(t, d, Spec{Name: "stop-outside"})
+		sb := startTest(t, d, runtime.Spec{Name: "stop-outside"})
 		id := sb.Info().ID
 		go func() {
 			time.Sleep(2 * time.Second)
 			exec.Command("docker", "kill", id).Run()
 		}()
-		_, err := sb.Exec(context.Background(), Command{Script: "sleep 30", Timeout: time.Minute})
-		if InfraReason(err) != ReasonGone {
-			t.Fatalf("got %v, want an InfraError %s", err, ReasonGone)
+		_, err := sb.Exec(context.Background(), runtime.Command{Script: "sleep 30", Timeout: time.Minute})
+		if runtime.InfraReason(err) != runtime.ReasonGone {
+			t.Fatalf("got %v, want an InfraError %s", err, runtime.ReasonGone)
 		}
 	})
 	t.Run("stopped through the engine", func(t *testing.T) {
 		// docker stop sends SIGTERM, which a PID 1 without a handler
 		// ignores, then SIGKILL after the grace time.
-		sb := startTest(t, d, Spec{Name: "stop-outside2"})
+		sb := startTest(t, d, runtime.Spec{Name: "stop-outside2"})
 		id := sb.Info().ID
 		go func() {
 			time.Sleep(2 * time.Second)
 			exec.Command("docker", "stop", "-t", "1", id).Run()
 		}()
-		_, err := sb.Exec(context.Background(), Command{Script: "sleep 30", Timeout: time.Minute})
-		if InfraReason(err) != ReasonGone {
-			t.Fatalf("got %v, want an InfraError %s", err, ReasonGone)
+		_, err := sb.Exec(context.Background(), runtime.Command{Script: "sleep 30", Timeout: time.Minute})
+		if runtime.InfraReason(err) != runtime.ReasonGone {
+			t.Fatalf("got %v, want an InfraError %s", err, runtime.ReasonGone)
 		}
 	})
 }

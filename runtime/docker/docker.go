@@ -1,4 +1,4 @@
-package runtime
+package docker
 
 import (
 	"archive/tar"
@@ -23,18 +23,7 @@ import (
 	"github.com/docker/docker/pkg/stdcopy"
 
 	"github.com/polynfi/polynfi/internal/safepath"
-)
-
-// Labels polynfi puts on the containers it creates (besides Spec.Labels).
-const (
-	// LabelManaged marks every container of polynfi ("true").
-	LabelManaged = "io.polynfi.managed"
-	// LabelRun carries the run key: the same for every run writing the
-	// same output directory, so that the next run can remove what a
-	// killed one left (Docker.RemoveStale).
-	LabelRun = "io.polynfi.run"
-	// LabelInstance carries the instance id.
-	LabelInstance = "io.polynfi.instance"
+	"github.com/polynfi/polynfi/runtime"
 )
 
 // IsolationContainer names the Docker backend's isolation in records.
@@ -47,22 +36,8 @@ const IsolationContainer = "container"
 // included), so the code under test cannot end the container (kill -TERM
 // 1 used to reach a trap that exited). It may still exit by itself (its
 // shell cannot fork its sleep when the container's process limit is
-// reached): Exec reports that as a StoppedError.
+// reached): Exec reports that as a runtime.StoppedError.
 var keepAlive = []string{"/bin/sh", "-c", "trap '' TERM INT HUP; while :; do sleep 3600 & wait $!; done"}
-
-// StoppedError is the error of a sandbox command during which the sandbox
-// stopped by itself: its PID 1 exited with a status the engine reports no
-// outside cause for (no kill or stop through the engine, no OOM kill, no
-// signal, not removed). Only what ran inside can have done that, so it is
-// the outcome of the command, not an InfraError.
-type StoppedError struct {
-	ID       string // the container's short id
-	ExitCode int    // its PID 1's exit status
-}
-
-func (e *StoppedError) Error() string {
-	return fmt.Sprintf("container %s stopped by itself during the command: its PID 1 exited with status %d (no outside cause reported by the engine)", e.ID, e.ExitCode)
-}
 
 // droppedCaps are the capabilities of Docker's default set a test run never
 // needs (raw sockets, device nodes, chroot, file capabilities, audit,
@@ -83,7 +58,7 @@ type DockerOptions struct {
 // Docker runs sandboxes as containers through the Docker Engine API (any
 // Docker-compatible socket: DOCKER_HOST may name Podman's). One container
 // per sandbox, started from its image with a keep-alive entrypoint; every
-// command is an exec in it. Containers carry LabelManaged, Spec.Labels and
+// command is an exec in it. Containers carry runtime.LabelManaged, Spec.Labels and
 // the limits of Spec.Limits; they have no network unless Spec.Network, no
 // new privileges, and Docker's default capabilities less droppedCaps.
 // Docker is safe for concurrent use.
@@ -101,17 +76,17 @@ func NewDocker(ctx context.Context, opts DockerOptions) (*Docker, error) {
 		var err error
 		cli, err = client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
 		if err != nil {
-			return nil, Infra(ReasonDaemon, err)
+			return nil, runtime.Infra(runtime.ReasonDaemon, err)
 		}
 	}
 	d := &Docker{cli: cli, maxOutput: opts.MaxOutput}
 	if d.maxOutput <= 0 {
-		d.maxOutput = DefaultMaxOutput
+		d.maxOutput = runtime.DefaultMaxOutput
 	}
 	pctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	if _, err := cli.Ping(pctx); err != nil {
-		return nil, Infra(ReasonDaemon, fmt.Errorf("docker engine at %s: %w", cli.DaemonHost(), err))
+		return nil, runtime.Infra(runtime.ReasonDaemon, fmt.Errorf("docker engine at %s: %w", cli.DaemonHost(), err))
 	}
 	cli.NegotiateAPIVersion(pctx)
 	d.server = "API " + cli.ClientVersion()
@@ -137,11 +112,11 @@ func classify(err error, notFound string) error {
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return err
 	case client.IsErrConnectionFailed(err):
-		return Infra(ReasonDaemon, err)
+		return runtime.Infra(runtime.ReasonDaemon, err)
 	case errdefs.IsNotFound(err) && notFound != "":
-		return Infra(notFound, err)
+		return runtime.Infra(notFound, err)
 	}
-	return Infra(ReasonAPI, err)
+	return runtime.Infra(runtime.ReasonAPI, err)
 }
 
 // containerName makes a container name from a sandbox name: "polynfi-",
@@ -169,11 +144,11 @@ func containerName(name string) string {
 // spec.Image (which must be present locally: resolving, pulling and
 // building images is package images' work). A missing image is an
 // InfraError with ReasonImage.
-func (d *Docker) Start(ctx context.Context, spec Spec) (Sandbox, error) {
+func (d *Docker) Start(ctx context.Context, spec runtime.Spec) (runtime.Sandbox, error) {
 	if spec.Image == "" {
-		return nil, Infra(ReasonImage, errors.New("docker sandbox: no image"))
+		return nil, runtime.Infra(runtime.ReasonImage, errors.New("docker sandbox: no image"))
 	}
-	labels := map[string]string{LabelManaged: "true"}
+	labels := map[string]string{runtime.LabelManaged: "true"}
 	for k, v := range spec.Labels {
 		labels[k] = v
 	}
@@ -201,7 +176,7 @@ func (d *Docker) Start(ctx context.Context, spec Spec) (Sandbox, error) {
 		Image:      spec.Image,
 		Entrypoint: keepAlive,
 		Cmd:        []string{},
-		Env:        mergeEnv(nil, spec.Env, PinnedEnv),
+		Env:        runtime.MergeEnv(nil, spec.Env, runtime.PinnedEnv),
 		WorkingDir: spec.Workdir,
 		Labels:     labels,
 	}
@@ -219,16 +194,16 @@ func (d *Docker) Start(ctx context.Context, spec Spec) (Sandbox, error) {
 	defer cancel()
 	created, err := d.cli.ContainerCreate(octx, cfg, host, nil, nil, containerName(spec.Name))
 	if err != nil {
-		return nil, classify(err, ReasonImage)
+		return nil, classify(err, runtime.ReasonImage)
 	}
 	s := &dockerSandbox{d: d, id: created.ID, workdir: spec.Workdir, memLimit: spec.Limits.MemoryBytes > 0, memBytes: spec.Limits.MemoryBytes,
-		info: Info{Runtime: d.Name(), ID: created.ID[:12], Image: spec.Image, Isolation: IsolationContainer, Notes: notes}}
+		info: runtime.Info{Runtime: d.Name(), ID: created.ID[:12], Image: spec.Image, Isolation: IsolationContainer, Notes: notes}}
 	for _, w := range created.Warnings {
 		s.info.Notes = append(s.info.Notes, "docker: "+w)
 	}
 	if err := d.cli.ContainerStart(octx, created.ID, container.StartOptions{}); err != nil {
 		_ = s.Remove(octx)
-		return nil, classify(err, ReasonGone)
+		return nil, classify(err, runtime.ReasonGone)
 	}
 	if ctx.Err() != nil {
 		_ = s.Remove(octx)
@@ -238,7 +213,7 @@ func (d *Docker) Start(ctx context.Context, spec Spec) (Sandbox, error) {
 		ins, err := d.cli.ContainerInspect(ctx, created.ID)
 		if err != nil {
 			_ = s.Remove(context.WithoutCancel(ctx))
-			return nil, classify(err, ReasonGone)
+			return nil, classify(err, runtime.ReasonGone)
 		}
 		s.workdir = ins.Config.WorkingDir
 		if s.workdir == "" {
@@ -249,10 +224,10 @@ func (d *Docker) Start(ctx context.Context, spec Spec) (Sandbox, error) {
 }
 
 // RemoveStale force-removes every container polynfi created with the given
-// run key (LabelRun), such as those a killed run left. It returns how many
+// run key (runtime.LabelRun), such as those a killed run left. It returns how many
 // it removed.
 func (d *Docker) RemoveStale(ctx context.Context, runKey string) (int, error) {
-	f := filters.NewArgs(filters.Arg("label", LabelManaged+"=true"), filters.Arg("label", LabelRun+"="+runKey))
+	f := filters.NewArgs(filters.Arg("label", runtime.LabelManaged+"=true"), filters.Arg("label", runtime.LabelRun+"="+runKey))
 	list, err := d.cli.ContainerList(ctx, container.ListOptions{All: true, Filters: f})
 	if err != nil {
 		return 0, classify(err, "")
@@ -269,10 +244,10 @@ func (d *Docker) RemoveStale(ctx context.Context, runKey string) (int, error) {
 }
 
 // StaleContainers lists the names (without the leading "/", else the
-// short id) of the containers polynfi made (LabelManaged) for a run key
-// (LabelRun), running or not: what RemoveStale would remove.
+// short id) of the containers polynfi made (runtime.LabelManaged) for a run key
+// (runtime.LabelRun), running or not: what RemoveStale would remove.
 func (d *Docker) StaleContainers(ctx context.Context, runKey string) ([]string, error) {
-	f := filters.NewArgs(filters.Arg("label", LabelManaged+"=true"), filters.Arg("label", LabelRun+"="+runKey))
+	f := filters.NewArgs(filters.Arg("label", runtime.LabelManaged+"=true"), filters.Arg("label", runtime.LabelRun+"="+runKey))
 	list, err := d.cli.ContainerList(ctx, container.ListOptions{All: true, Filters: f})
 	if err != nil {
 		return nil, classify(err, "")
@@ -296,7 +271,7 @@ type dockerSandbox struct {
 	d       *Docker
 	id      string
 	workdir string
-	info    Info
+	info    runtime.Info
 
 	memLimit bool  // a memory limit is set: OOM kills are counted
 	memBytes int64 // the limit
@@ -306,8 +281,8 @@ type dockerSandbox struct {
 	removed bool
 }
 
-func (s *dockerSandbox) Info() Info      { return s.info }
-func (s *dockerSandbox) Workdir() string { return s.workdir }
+func (s *dockerSandbox) Info() runtime.Info { return s.info }
+func (s *dockerSandbox) Workdir() string    { return s.workdir }
 
 // path maps a sandbox path to an absolute path in the container.
 func (s *dockerSandbox) path(p string) string {
@@ -322,25 +297,25 @@ func (s *dockerSandbox) path(p string) string {
 
 // state returns the error for a container that is no longer usable:
 // killed for memory (ReasonOOM), gone or stopped from outside (ReasonGone:
-// InfraErrors), stopped by itself (*StoppedError); nil when it runs and
+// InfraErrors), stopped by itself (*runtime.StoppedError); nil when it runs and
 // has not met the memory limit.
 func (s *dockerSandbox) state(ctx context.Context) error {
 	ins, err := s.d.cli.ContainerInspect(ctx, s.id)
 	if err != nil {
-		return classify(err, ReasonGone)
+		return classify(err, runtime.ReasonGone)
 	}
 	if ins.State == nil {
-		return Infra(ReasonGone, errors.New("container has no state"))
+		return runtime.Infra(runtime.ReasonGone, errors.New("container has no state"))
 	}
 	if ins.State.OOMKilled {
-		return Infra(ReasonOOM, fmt.Errorf("container %s met its memory limit", s.info.ID))
+		return runtime.Infra(runtime.ReasonOOM, fmt.Errorf("container %s met its memory limit", s.info.ID))
 	}
 	if !ins.State.Running {
 		cause := s.outsideCause(ctx, ins.State)
 		if cause == "" {
-			return &StoppedError{ID: s.info.ID, ExitCode: ins.State.ExitCode}
+			return &runtime.StoppedError{ID: s.info.ID, ExitCode: ins.State.ExitCode}
 		}
-		return Infra(ReasonGone, fmt.Errorf("container %s is %s (exit %d): %s", s.info.ID, ins.State.Status, ins.State.ExitCode, cause))
+		return runtime.Infra(runtime.ReasonGone, fmt.Errorf("container %s is %s (exit %d): %s", s.info.ID, ins.State.Status, ins.State.ExitCode, cause))
 	}
 	return nil
 }
@@ -395,15 +370,15 @@ func (s *dockerSandbox) outsideCause(ctx context.Context, st *container.State) s
 // is ignored (the whole container is the sandbox). At the timeout the
 // container is killed and started again (restart). A container that
 // stopped by itself during the command (outsideCause) gives a
-// *StoppedError, not an InfraError.
-func (s *dockerSandbox) Exec(ctx context.Context, c Command) (Result, error) {
-	res := Result{ExitCode: -1, Isolation: IsolationContainer}
-	argv, err := c.argv()
+// *runtime.StoppedError, not an InfraError.
+func (s *dockerSandbox) Exec(ctx context.Context, c runtime.Command) (runtime.Result, error) {
+	res := runtime.Result{ExitCode: -1, Isolation: IsolationContainer}
+	argv, err := c.Argv()
 	if err != nil {
 		return res, fmt.Errorf("exec: %w", err)
 	}
 	ec, err := s.d.cli.ContainerExecCreate(ctx, s.id, container.ExecOptions{
-		Cmd: argv, Env: mergeEnv(nil, c.Env, PinnedEnv), WorkingDir: s.path(c.Dir),
+		Cmd: argv, Env: runtime.MergeEnv(nil, c.Env, runtime.PinnedEnv), WorkingDir: s.path(c.Dir),
 		AttachStdout: true, AttachStderr: true, AttachStdin: c.Stdin != nil,
 	})
 	if err != nil {
@@ -412,22 +387,22 @@ func (s *dockerSandbox) Exec(ctx context.Context, c Command) (Result, error) {
 				return res, serr
 			}
 		}
-		return res, classify(err, ReasonGone)
+		return res, classify(err, runtime.ReasonGone)
 	}
 	start := time.Now()
 	hj, err := s.d.cli.ContainerExecAttach(ctx, ec.ID, container.ExecAttachOptions{})
 	if err != nil {
-		return res, classify(err, ReasonGone)
+		return res, classify(err, runtime.ReasonGone)
 	}
 	defer hj.Close()
-	stdout := &capBuffer{max: s.d.maxOutput}
-	stderr := &capBuffer{max: s.d.maxOutput}
+	stdout := &runtime.CapBuffer{Max: s.d.maxOutput}
+	stderr := &runtime.CapBuffer{Max: s.d.maxOutput}
 	var outW, errW io.Writer = stdout, stderr
 	if c.Stdout != nil {
-		outW = io.MultiWriter(stdout, ignoreErrors{c.Stdout})
+		outW = io.MultiWriter(stdout, runtime.IgnoreErrors{W: c.Stdout})
 	}
 	if c.Stderr != nil {
-		errW = io.MultiWriter(stderr, ignoreErrors{c.Stderr})
+		errW = io.MultiWriter(stderr, runtime.IgnoreErrors{W: c.Stderr})
 	}
 	if c.Stdin != nil {
 		go func() {
@@ -464,10 +439,10 @@ func (s *dockerSandbox) Exec(ctx context.Context, c Command) (Result, error) {
 		return res, fmt.Errorf("exec %s: %w", argv[0], ctx.Err())
 	}
 	res.Duration = time.Since(start)
-	res.Stdout, res.Stderr = stdout.buf.Bytes(), stderr.buf.Bytes()
-	for _, b := range []*capBuffer{stdout, stderr} {
-		if b.dropped > 0 {
-			res.Notes = append(res.Notes, fmt.Sprintf("output truncated: %d bytes dropped", b.dropped))
+	res.Stdout, res.Stderr = stdout.Bytes(), stderr.Bytes()
+	for _, b := range []*runtime.CapBuffer{stdout, stderr} {
+		if b.Dropped() > 0 {
+			res.Notes = append(res.Notes, fmt.Sprintf("output truncated: %d bytes dropped", b.Dropped()))
 		}
 	}
 	if res.TimedOut {
@@ -479,7 +454,7 @@ func (s *dockerSandbox) Exec(ctx context.Context, c Command) (Result, error) {
 	}
 	ins, err := s.d.cli.ContainerExecInspect(context.WithoutCancel(ctx), ec.ID)
 	if err != nil {
-		return res, classify(err, ReasonGone)
+		return res, classify(err, runtime.ReasonGone)
 	}
 	if ins.Running {
 		// The stream ended but the process did not: the connection broke.
@@ -487,7 +462,7 @@ func (s *dockerSandbox) Exec(ctx context.Context, c Command) (Result, error) {
 		if serr := s.state(context.WithoutCancel(ctx)); serr != nil {
 			return res, serr
 		}
-		return res, Infra(ReasonAPI, fmt.Errorf("exec %s: output stream ended early: %v", argv[0], copyErr))
+		return res, runtime.Infra(runtime.ReasonAPI, fmt.Errorf("exec %s: output stream ended early: %v", argv[0], copyErr))
 	}
 	res.ExitCode = ins.ExitCode
 	if err := s.check(context.WithoutCancel(ctx), res.ExitCode); err != nil {
@@ -513,7 +488,7 @@ func (s *dockerSandbox) check(ctx context.Context, code int) error {
 	if s.memLimit {
 		if n, ok := s.oomKills(ctx); ok && n > s.ooms {
 			s.ooms = n
-			return Infra(ReasonOOM, fmt.Errorf("container %s: a process was killed at the memory limit (%d bytes)", s.info.ID, s.memBytes))
+			return runtime.Infra(runtime.ReasonOOM, fmt.Errorf("container %s: a process was killed at the memory limit (%d bytes)", s.info.ID, s.memBytes))
 		}
 	}
 	if code == 137 || code == 126 {
@@ -566,16 +541,16 @@ func (s *dockerSandbox) restart(ctx context.Context) error {
 	defer cancel()
 	if err := s.d.cli.ContainerKill(kctx, s.id, "KILL"); err != nil && !errdefs.IsConflict(err) {
 		// Conflict: it was not running any more.
-		return classify(err, ReasonGone)
+		return classify(err, runtime.ReasonGone)
 	}
 	waitC, errC := s.d.cli.ContainerWait(kctx, s.id, container.WaitConditionNotRunning)
 	select {
 	case <-waitC:
 	case err := <-errC:
-		return classify(err, ReasonGone)
+		return classify(err, runtime.ReasonGone)
 	}
 	if err := s.d.cli.ContainerStart(kctx, s.id, container.StartOptions{}); err != nil {
-		return classify(err, ReasonGone)
+		return classify(err, runtime.ReasonGone)
 	}
 	s.ooms = 0 // a new memory cgroup counts from 0
 	return nil
@@ -604,7 +579,7 @@ func (s *dockerSandbox) killAll(ctx context.Context) {
 
 // CopyIn implements Sandbox: one tar archive through the API, extracted at
 // the container's root, so that missing parent directories are created.
-func (s *dockerSandbox) CopyIn(ctx context.Context, dir string, files []File) error {
+func (s *dockerSandbox) CopyIn(ctx context.Context, dir string, files []runtime.File) error {
 	root := strings.TrimPrefix(s.path(dir), "/")
 	var buf bytes.Buffer
 	tw := tar.NewWriter(&buf)
@@ -633,16 +608,16 @@ func (s *dockerSandbox) CopyIn(ctx context.Context, dir string, files []File) er
 		if serr := s.state(context.WithoutCancel(ctx)); serr != nil {
 			return serr
 		}
-		return classify(err, ReasonGone)
+		return classify(err, runtime.ReasonGone)
 	}
 	return nil
 }
 
 // CopyOut implements Sandbox: the archive of p through the API, regular
 // files only (links and devices are skipped, never followed).
-func (s *dockerSandbox) CopyOut(ctx context.Context, p string, max int64) ([]File, error) {
+func (s *dockerSandbox) CopyOut(ctx context.Context, p string, max int64) ([]runtime.File, error) {
 	if max <= 0 {
-		max = DefaultMaxOutput
+		max = runtime.DefaultMaxOutput
 	}
 	full := s.path(p)
 	rc, stat, err := s.d.cli.CopyFromContainer(ctx, s.id, full)
@@ -653,11 +628,11 @@ func (s *dockerSandbox) CopyOut(ctx context.Context, p string, max int64) ([]Fil
 			}
 			return nil, nil
 		}
-		return nil, classify(err, ReasonGone)
+		return nil, classify(err, runtime.ReasonGone)
 	}
 	defer rc.Close()
 	isDir := stat.Mode.IsDir()
-	var out []File
+	var out []runtime.File
 	var total int64
 	tr := tar.NewReader(rc)
 	for {
@@ -666,7 +641,7 @@ func (s *dockerSandbox) CopyOut(ctx context.Context, p string, max int64) ([]Fil
 			break
 		}
 		if err != nil {
-			return out, Infra(ReasonAPI, fmt.Errorf("copy out %s: %w", full, err))
+			return out, runtime.Infra(runtime.ReasonAPI, fmt.Errorf("copy out %s: %w", full, err))
 		}
 		if h.Typeflag != tar.TypeReg {
 			continue
@@ -685,10 +660,10 @@ func (s *dockerSandbox) CopyOut(ctx context.Context, p string, max int64) ([]Fil
 		}
 		b, err := io.ReadAll(io.LimitReader(tr, h.Size))
 		if err != nil {
-			return out, Infra(ReasonAPI, fmt.Errorf("copy out %s: %w", full, err))
+			return out, runtime.Infra(runtime.ReasonAPI, fmt.Errorf("copy out %s: %w", full, err))
 		}
 		total += int64(len(b))
-		out = append(out, File{Path: path.Clean(name), Mode: h.FileInfo().Mode().Perm(), Data: b})
+		out = append(out, runtime.File{Path: path.Clean(name), Mode: h.FileInfo().Mode().Perm(), Data: b})
 	}
 	return out, nil
 }

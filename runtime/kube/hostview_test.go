@@ -1,4 +1,4 @@
-package runtime
+package kube
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/polynfi/polynfi/internal/citest"
+	"github.com/polynfi/polynfi/runtime"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -31,8 +32,8 @@ import (
 // failed: not asserted, the race is a matter of timing.
 func TestKubernetesBwrapUnderPodChurn(t *testing.T) {
 	k := newTestKube(t, testRunID(t), nil)
-	r := NewLocal(context.Background(), LocalOptions{})
-	if r.Isolation() != IsolationBwrap {
+	r := runtime.NewLocal(context.Background(), runtime.LocalOptions{})
+	if r.Isolation() != runtime.IsolationBwrap {
 		citest.Missing(t, "bwrap unavailable: %s", r.Note())
 	}
 	want := 400
@@ -81,11 +82,11 @@ func TestKubernetesBwrapUnderPodChurn(t *testing.T) {
 			dir := t.TempDir()
 			for i := 0; !enough() && ctx.Err() == nil; i++ {
 				hostView := (i+w)%2 == 0
-				res, err := r.Run(ctx, Command{Script: "test -x /usr/bin/env && echo ok > out.txt && cat out.txt", Dir: dir, HostView: hostView})
+				res, err := r.Run(ctx, runtime.Command{Script: "test -x /usr/bin/env && echo ok > out.txt && cat out.txt", Dir: dir, HostView: hostView})
 				ran.Add(1)
 				bad := err != nil || res.ExitCode != 0 || string(res.Stdout) != "ok\n"
 				for _, n := range res.Notes {
-					bad = bad || strings.HasPrefix(n, SetupFailureNote)
+					bad = bad || strings.HasPrefix(n, runtime.SetupFailureNote)
 				}
 				if bad {
 					failed.Add(1)
@@ -108,7 +109,7 @@ func TestKubernetesBwrapUnderPodChurn(t *testing.T) {
 			defer workers.Done()
 			for control.Load() < ran.Load() && ctx.Err() == nil {
 				control.Add(1)
-				out, err := exec.CommandContext(ctx, r.bwrap, "--unshare-user", "--uid", "1000", "--gid", "1000", "--unshare-pid",
+				out, err := exec.CommandContext(ctx, bwrapPath(t), "--unshare-user", "--uid", "1000", "--gid", "1000", "--unshare-pid",
 					"--unshare-net", "--cap-drop", "ALL", "--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
 					"--", "/bin/true").CombinedOutput()
 				if err != nil {
@@ -213,4 +214,13 @@ func awaitPodRan(ctx context.Context, k *Kubernetes, name string) error {
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
+}
+
+// bwrapPath is the bubblewrap the local runtime uses (on PATH).
+func bwrapPath(t *testing.T) string {
+	p, err := exec.LookPath("bwrap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

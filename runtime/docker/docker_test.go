@@ -1,4 +1,4 @@
-package runtime
+package docker
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/docker/docker/client"
 
 	"github.com/polynfi/polynfi/internal/citest"
+	"github.com/polynfi/polynfi/runtime"
 )
 
 // TestImage is the local base image the container tests start from: Debian
@@ -35,13 +36,13 @@ func newTestDocker(t testing.TB) *Docker {
 	return d
 }
 
-func startTest(t testing.TB, d *Docker, spec Spec) Sandbox {
+func startTest(t testing.TB, d *Docker, spec runtime.Spec) runtime.Sandbox {
 	t.Helper()
 	if spec.Image == "" {
 		spec.Image = testImage
 	}
 	if spec.Labels == nil {
-		spec.Labels = map[string]string{LabelRun: "runtime-test-" + t.Name()}
+		spec.Labels = map[string]string{runtime.LabelRun: "runtime-test-" + t.Name()}
 	}
 	sb, err := d.Start(context.Background(), spec)
 	if err != nil {
@@ -51,7 +52,7 @@ func startTest(t testing.TB, d *Docker, spec Spec) Sandbox {
 	return sb
 }
 
-func mustExec(t testing.TB, sb Sandbox, c Command) Result {
+func mustExec(t testing.TB, sb runtime.Sandbox, c runtime.Command) runtime.Result {
 	t.Helper()
 	r, err := sb.Exec(context.Background(), c)
 	if err != nil {
@@ -62,11 +63,11 @@ func mustExec(t testing.TB, sb Sandbox, c Command) Result {
 
 func TestDockerExecStreamsExitEnv(t *testing.T) {
 	d := newTestDocker(t)
-	sb := startTest(t, d, Spec{Name: "exec test/1", Workdir: "/work", Env: []string{"A=from-spec", "TZ=Europe/Paris"}})
+	sb := startTest(t, d, runtime.Spec{Name: "exec test/1", Workdir: "/work", Env: []string{"A=from-spec", "TZ=Europe/Paris"}})
 	if sb.Workdir() != "/work" || sb.Info().Runtime != "docker" || sb.Info().Isolation != IsolationContainer {
 		t.Fatalf("workdir %q info %+v", sb.Workdir(), sb.Info())
 	}
-	r := mustExec(t, sb, Command{Script: `echo out; echo err >&2; echo "$A $B $TZ $(pwd)"; exit 3`, Env: []string{"B=from-cmd"}})
+	r := mustExec(t, sb, runtime.Command{Script: `echo out; echo err >&2; echo "$A $B $TZ $(pwd)"; exit 3`, Env: []string{"B=from-cmd"}})
 	if r.ExitCode != 3 || r.TimedOut {
 		t.Fatalf("exit %d timedout %v", r.ExitCode, r.TimedOut)
 	}
@@ -76,15 +77,15 @@ func TestDockerExecStreamsExitEnv(t *testing.T) {
 	if got := string(r.Stderr); got != "err\n" {
 		t.Errorf("stderr %q", got)
 	}
-	r = mustExec(t, sb, Command{Args: []string{"cat", "/sys/class/net/eth0/address"}})
+	r = mustExec(t, sb, runtime.Command{Args: []string{"cat", "/sys/class/net/eth0/address"}})
 	if r.ExitCode == 0 {
 		t.Errorf("container has a network interface eth0: %s", r.Stdout)
 	}
-	r = mustExec(t, sb, Command{Args: []string{"sh", "-c", "grep -E '^(CapEff|NoNewPrivs)' /proc/self/status"}})
+	r = mustExec(t, sb, runtime.Command{Args: []string{"sh", "-c", "grep -E '^(CapEff|NoNewPrivs)' /proc/self/status"}})
 	if !strings.Contains(string(r.Stdout), "NoNewPrivs:\t1") {
 		t.Errorf("no-new-privileges not set:\n%s", r.Stdout)
 	}
-	r = mustExec(t, sb, Command{Args: []string{"no-such-program"}})
+	r = mustExec(t, sb, runtime.Command{Args: []string{"no-such-program"}})
 	if r.ExitCode == 0 {
 		t.Errorf("a missing program exited 0")
 	}
@@ -92,17 +93,17 @@ func TestDockerExecStreamsExitEnv(t *testing.T) {
 
 func TestDockerNetworkWhenAsked(t *testing.T) {
 	d := newTestDocker(t)
-	sb := startTest(t, d, Spec{Name: "net", Network: true})
-	if r := mustExec(t, sb, Command{Args: []string{"cat", "/sys/class/net/eth0/address"}}); r.ExitCode != 0 {
+	sb := startTest(t, d, runtime.Spec{Name: "net", Network: true})
+	if r := mustExec(t, sb, runtime.Command{Args: []string{"cat", "/sys/class/net/eth0/address"}}); r.ExitCode != 0 {
 		t.Errorf("Network: true but no eth0: %s", r.Stderr)
 	}
 }
 
 func TestDockerTimeoutKillsEverything(t *testing.T) {
 	d := newTestDocker(t)
-	sb := startTest(t, d, Spec{Name: "timeout"})
+	sb := startTest(t, d, runtime.Spec{Name: "timeout"})
 	start := time.Now()
-	r := mustExec(t, sb, Command{Script: "(sleep 1000 &) ; sleep 1001 & echo started; sleep 1002", Timeout: time.Second})
+	r := mustExec(t, sb, runtime.Command{Script: "(sleep 1000 &) ; sleep 1001 & echo started; sleep 1002", Timeout: time.Second})
 	if !r.TimedOut || r.ExitCode != -1 {
 		t.Fatalf("timed out %v exit %d", r.TimedOut, r.ExitCode)
 	}
@@ -112,34 +113,34 @@ func TestDockerTimeoutKillsEverything(t *testing.T) {
 	if string(r.Stdout) != "started\n" {
 		t.Errorf("stdout %q", r.Stdout)
 	}
-	r = mustExec(t, sb, Command{Script: `for p in /proc/[0-9]*; do tr '\0' ' ' < $p/cmdline 2>/dev/null; echo; done | grep -c 'slee[p] 10' || true`})
+	r = mustExec(t, sb, runtime.Command{Script: `for p in /proc/[0-9]*; do tr '\0' ' ' < $p/cmdline 2>/dev/null; echo; done | grep -c 'slee[p] 10' || true`})
 	if strings.TrimSpace(string(r.Stdout)) != "0" {
 		t.Errorf("%s processes of the timed-out command survive", strings.TrimSpace(string(r.Stdout)))
 	}
 	// The sandbox stays usable.
-	if r := mustExec(t, sb, Command{Args: []string{"true"}}); r.ExitCode != 0 {
+	if r := mustExec(t, sb, runtime.Command{Args: []string{"true"}}); r.ExitCode != 0 {
 		t.Errorf("exec after timeout: exit %d", r.ExitCode)
 	}
 }
 
 func TestDockerCopyInOut(t *testing.T) {
 	d := newTestDocker(t)
-	sb := startTest(t, d, Spec{Name: "copy", Workdir: "/testbed"})
+	sb := startTest(t, d, runtime.Spec{Name: "copy", Workdir: "/testbed"})
 	ctx := context.Background()
-	files := []File{{Path: "a/b/c.txt", Data: []byte("hello\n")}, {Path: "run.sh", Mode: 0o755, Data: []byte("#!/bin/sh\necho ran\n")}}
+	files := []runtime.File{{Path: "a/b/c.txt", Data: []byte("hello\n")}, {Path: "run.sh", Mode: 0o755, Data: []byte("#!/bin/sh\necho ran\n")}}
 	if err := sb.CopyIn(ctx, "", files); err != nil {
 		t.Fatal(err)
 	}
-	if err := sb.CopyIn(ctx, "/tmp/x", []File{{Path: "p.diff", Data: []byte("diff")}}); err != nil {
+	if err := sb.CopyIn(ctx, "/tmp/x", []runtime.File{{Path: "p.diff", Data: []byte("diff")}}); err != nil {
 		t.Fatal(err)
 	}
-	if r := mustExec(t, sb, Command{Args: []string{"./run.sh"}}); string(r.Stdout) != "ran\n" {
+	if r := mustExec(t, sb, runtime.Command{Args: []string{"./run.sh"}}); string(r.Stdout) != "ran\n" {
 		t.Errorf("run.sh: exit %d %q %q", r.ExitCode, r.Stdout, r.Stderr)
 	}
-	if err := sb.CopyIn(ctx, "", []File{{Path: "../escape", Data: nil}}); err == nil {
+	if err := sb.CopyIn(ctx, "", []runtime.File{{Path: "../escape", Data: nil}}); err == nil {
 		t.Error("CopyIn accepted ../escape")
 	}
-	mustExec(t, sb, Command{Script: "ln -s /etc/passwd a/link"})
+	mustExec(t, sb, runtime.Command{Script: "ln -s /etc/passwd a/link"})
 	out, err := sb.CopyOut(ctx, "a", 0)
 	if err != nil {
 		t.Fatal(err)
@@ -162,29 +163,29 @@ func TestDockerCopyInOut(t *testing.T) {
 
 func TestDockerOOMIsInfraError(t *testing.T) {
 	d := newTestDocker(t)
-	sb := startTest(t, d, Spec{Name: "oom", Limits: Limits{MemoryBytes: 48 << 20, Pids: 64, CPUs: 1}})
+	sb := startTest(t, d, runtime.Spec{Name: "oom", Limits: runtime.Limits{MemoryBytes: 48 << 20, Pids: 64, CPUs: 1}})
 	// bash keeps the whole output of the substitution in memory: 400 MB.
-	_, err := sb.Exec(context.Background(), Command{Script: "x=$(head -c 400000000 /dev/zero | tr '\\0' a); echo ${#x}", Timeout: time.Minute})
-	if InfraReason(err) != ReasonOOM {
-		t.Fatalf("err = %v, want an InfraError %s", err, ReasonOOM)
+	_, err := sb.Exec(context.Background(), runtime.Command{Script: "x=$(head -c 400000000 /dev/zero | tr '\\0' a); echo ${#x}", Timeout: time.Minute})
+	if runtime.InfraReason(err) != runtime.ReasonOOM {
+		t.Fatalf("err = %v, want an InfraError %s", err, runtime.ReasonOOM)
 	}
 }
 
 func TestDockerGoneIsInfraError(t *testing.T) {
 	d := newTestDocker(t)
-	sb := startTest(t, d, Spec{Name: "gone"})
+	sb := startTest(t, d, runtime.Spec{Name: "gone"})
 	ctx := context.Background()
 	// Another party removes the container mid-run.
 	go func() {
 		time.Sleep(500 * time.Millisecond)
 		d.cli.ContainerRemove(ctx, sb.(*dockerSandbox).id, container.RemoveOptions{Force: true})
 	}()
-	_, err := sb.Exec(ctx, Command{Script: "sleep 30", Timeout: time.Minute})
-	if InfraReason(err) != ReasonGone {
-		t.Fatalf("exec in a removed container: %v, want %s", err, ReasonGone)
+	_, err := sb.Exec(ctx, runtime.Command{Script: "sleep 30", Timeout: time.Minute})
+	if runtime.InfraReason(err) != runtime.ReasonGone {
+		t.Fatalf("exec in a removed container: %v, want %s", err, runtime.ReasonGone)
 	}
-	if _, err := sb.Exec(ctx, Command{Args: []string{"true"}}); InfraReason(err) != ReasonGone {
-		t.Fatalf("second exec: %v, want %s", err, ReasonGone)
+	if _, err := sb.Exec(ctx, runtime.Command{Args: []string{"true"}}); runtime.InfraReason(err) != runtime.ReasonGone {
+		t.Fatalf("second exec: %v, want %s", err, runtime.ReasonGone)
 	}
 	if err := sb.Remove(ctx); err != nil {
 		t.Errorf("Remove of a vanished container: %v", err)
@@ -196,16 +197,16 @@ func TestDockerGoneIsInfraError(t *testing.T) {
 
 func TestDockerMissingImageAndDaemon(t *testing.T) {
 	d := newTestDocker(t)
-	_, err := d.Start(context.Background(), Spec{Name: "x", Image: "polynfi-test/no-such-image:never"})
-	if InfraReason(err) != ReasonImage {
-		t.Errorf("missing image: %v, want %s", err, ReasonImage)
+	_, err := d.Start(context.Background(), runtime.Spec{Name: "x", Image: "polynfi-test/no-such-image:never"})
+	if runtime.InfraReason(err) != runtime.ReasonImage {
+		t.Errorf("missing image: %v, want %s", err, runtime.ReasonImage)
 	}
 	cli, err := client.NewClientWithOpts(client.WithHost("unix:///nonexistent/docker.sock"), client.WithAPIVersionNegotiation())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := NewDocker(context.Background(), DockerOptions{Client: cli}); InfraReason(err) != ReasonDaemon {
-		t.Errorf("unreachable daemon: %v, want %s", err, ReasonDaemon)
+	if _, err := NewDocker(context.Background(), DockerOptions{Client: cli}); runtime.InfraReason(err) != runtime.ReasonDaemon {
+		t.Errorf("unreachable daemon: %v, want %s", err, runtime.ReasonDaemon)
 	}
 }
 
@@ -215,22 +216,22 @@ func TestDockerLabelsAndRemoveStale(t *testing.T) {
 	key := "stale-test-" + time.Now().Format("150405.000000")
 	var ids []string
 	for range 2 {
-		sb, err := d.Start(ctx, Spec{Name: "stale", Image: testImage, Labels: map[string]string{LabelRun: key, LabelInstance: "o__r-1"}})
+		sb, err := d.Start(ctx, runtime.Spec{Name: "stale", Image: testImage, Labels: map[string]string{runtime.LabelRun: key, runtime.LabelInstance: "o__r-1"}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, sb.(*dockerSandbox).id) // left behind, as by a killed run
 	}
-	other := startTest(t, d, Spec{Name: "other"})
+	other := startTest(t, d, runtime.Spec{Name: "other"})
 	n, err := d.RemoveStale(ctx, key)
 	if err != nil || n != 2 {
 		t.Fatalf("RemoveStale = %d, %v; want 2", n, err)
 	}
-	list, err := d.cli.ContainerList(ctx, container.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("label", LabelRun+"="+key))})
+	list, err := d.cli.ContainerList(ctx, container.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("label", runtime.LabelRun+"="+key))})
 	if err != nil || len(list) != 0 {
 		t.Errorf("after RemoveStale: %d containers, %v", len(list), err)
 	}
-	if r := mustExec(t, other, Command{Args: []string{"true"}}); r.ExitCode != 0 {
+	if r := mustExec(t, other, runtime.Command{Args: []string{"true"}}); r.ExitCode != 0 {
 		t.Error("RemoveStale removed a container of another run")
 	}
 }
@@ -241,14 +242,14 @@ func BenchmarkDockerSandbox(b *testing.B) {
 	d := newTestDocker(b)
 	ctx := context.Background()
 	for b.Loop() {
-		sb, err := d.Start(ctx, Spec{Name: "bench", Image: testImage, Labels: map[string]string{LabelRun: "bench"}})
+		sb, err := d.Start(ctx, runtime.Spec{Name: "bench", Image: testImage, Labels: map[string]string{runtime.LabelRun: "bench"}})
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := sb.CopyIn(ctx, "/tmp", []File{{Path: "f", Data: []byte("x")}}); err != nil {
+		if err := sb.CopyIn(ctx, "/tmp", []runtime.File{{Path: "f", Data: []byte("x")}}); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := sb.Exec(ctx, Command{Args: []string{"cat", "/tmp/f"}}); err != nil {
+		if _, err := sb.Exec(ctx, runtime.Command{Args: []string{"cat", "/tmp/f"}}); err != nil {
 			b.Fatal(err)
 		}
 		if _, err := sb.CopyOut(ctx, "/tmp/f", 0); err != nil {

@@ -1,4 +1,4 @@
-package runtime
+package kube
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/polynfi/polynfi/internal/citest"
+	"github.com/polynfi/polynfi/runtime"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -37,7 +38,7 @@ func newTestKube(t *testing.T, runID string, mod func(*KubernetesOptions)) *Kube
 	defer cancel()
 	k, err := NewKubernetes(ctx, opts)
 	if err != nil {
-		if InfraReason(err) == ReasonDaemon {
+		if runtime.InfraReason(err) == runtime.ReasonDaemon {
 			citest.Missing(t, "local Kubernetes cluster not answering: %v", err)
 		}
 		t.Fatal(err)
@@ -57,7 +58,7 @@ func testRunID(t *testing.T) string {
 	return strings.ToLower(fmt.Sprintf("test-%s-%d", strings.ReplaceAll(t.Name(), "/", "-"), time.Now().UnixNano()%1e6))
 }
 
-func startPod(t *testing.T, k *Kubernetes, spec Spec) Sandbox {
+func startPod(t *testing.T, k *Kubernetes, spec runtime.Spec) runtime.Sandbox {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -72,7 +73,7 @@ func startPod(t *testing.T, k *Kubernetes, spec Spec) Sandbox {
 func TestKubernetesSandbox(t *testing.T) {
 	k := newTestKube(t, testRunID(t), nil)
 	ctx := context.Background()
-	sb := startPod(t, k, Spec{Name: "Sandbox_Test/1", Image: k8sTestImage, Workdir: "/work", Language: "Java",
+	sb := startPod(t, k, runtime.Spec{Name: "Sandbox_Test/1", Image: k8sTestImage, Workdir: "/work", Language: "Java",
 		Env: []string{"FOO=bar", "TZ=Europe/Paris"}, Labels: map[string]string{"polynfi.io/instance": "org__repo-1"}})
 	info := sb.Info()
 	if info.Runtime != "kubernetes" || info.Isolation != IsolationPod || info.Node != "localhost" ||
@@ -122,30 +123,30 @@ func TestKubernetesSandbox(t *testing.T) {
 	}
 
 	// Exec: exit codes, streams, environment, working directory.
-	res, err := sb.Exec(ctx, Command{Script: `echo "$FOO $TZ $PYTHONHASHSEED $(pwd)"; echo oops >&2; exit 3`})
+	res, err := sb.Exec(ctx, runtime.Command{Script: `echo "$FOO $TZ $PYTHONHASHSEED $(pwd)"; echo oops >&2; exit 3`})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.ExitCode != 3 || string(res.Stdout) != "bar UTC 0 /work\n" || string(res.Stderr) != "oops\n" || res.Isolation != IsolationPod {
 		t.Errorf("exec: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
 	}
-	res, err = sb.Exec(ctx, Command{Args: []string{"id", "-u"}, Dir: "/tmp", Env: []string{"X=1"}})
+	res, err = sb.Exec(ctx, runtime.Command{Args: []string{"id", "-u"}, Dir: "/tmp", Env: []string{"X=1"}})
 	if err != nil || res.ExitCode != 0 || string(res.Stdout) != "0\n" {
 		t.Errorf("exec id: %v %d %q %q", err, res.ExitCode, res.Stdout, res.Stderr)
 	}
 	// No capability: root cannot chown.
-	res, err = sb.Exec(ctx, Command{Script: `touch() { : > "$1"; }; touch f && chown 65534 f`})
+	res, err = sb.Exec(ctx, runtime.Command{Script: `touch() { : > "$1"; }; touch f && chown 65534 f`})
 	if err != nil || res.ExitCode == 0 {
 		t.Errorf("chown without CAP_CHOWN succeeded: %v %d", err, res.ExitCode)
 	}
 
 	// Files in and out, nested, with modes; a missing path gives nothing.
 	big := bytes.Repeat([]byte("0123456789abcdef"), 1<<16) // 1 MiB
-	in := []File{{Path: "a.txt", Data: []byte("alpha\n")}, {Path: "sub/dir/run.sh", Mode: 0o755, Data: []byte("#!/bin/sh\necho ran\n")}, {Path: "sub/big.bin", Data: big}}
+	in := []runtime.File{{Path: "a.txt", Data: []byte("alpha\n")}, {Path: "sub/dir/run.sh", Mode: 0o755, Data: []byte("#!/bin/sh\necho ran\n")}, {Path: "sub/big.bin", Data: big}}
 	if err := sb.CopyIn(ctx, "inbox", in); err != nil {
 		t.Fatal(err)
 	}
-	res, err = sb.Exec(ctx, Command{Args: []string{"./run.sh"}, Dir: "inbox/sub/dir"})
+	res, err = sb.Exec(ctx, runtime.Command{Args: []string{"./run.sh"}, Dir: "inbox/sub/dir"})
 	if err != nil || string(res.Stdout) != "ran\n" {
 		t.Errorf("run copied script: %v %q %q", err, res.Stdout, res.Stderr)
 	}
@@ -153,7 +154,7 @@ func TestKubernetesSandbox(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]File{}
+	got := map[string]runtime.File{}
 	for _, f := range out {
 		got[f.Path] = f
 	}
@@ -176,17 +177,17 @@ func TestKubernetesSandbox(t *testing.T) {
 	if _, err := sb.CopyOut(ctx, "inbox", 1000); err == nil || !strings.Contains(err.Error(), "more than 1000 bytes") {
 		t.Errorf("copy out over max: %v", err)
 	}
-	if err := sb.CopyIn(ctx, "", []File{{Path: "../escape", Data: nil}}); err == nil {
+	if err := sb.CopyIn(ctx, "", []runtime.File{{Path: "../escape", Data: nil}}); err == nil {
 		t.Error("copy in of ../escape accepted")
 	}
 
 	// Timeout: the whole process group goes, the result says so.
 	start := time.Now()
-	res, err = sb.Exec(ctx, Command{Script: "sleep 60 & sleep 60; echo never", Timeout: 2 * time.Second})
+	res, err = sb.Exec(ctx, runtime.Command{Script: "sleep 60 & sleep 60; echo never", Timeout: 2 * time.Second})
 	if err != nil || !res.TimedOut || res.ExitCode != -1 || time.Since(start) > 30*time.Second {
 		t.Errorf("timeout: %v %+v after %s", err, res, time.Since(start))
 	}
-	res, _ = sb.Exec(ctx, Command{Script: `sleep 1; for c in /proc/[0-9]*/cmdline; do tr '\0' ' ' < $c; echo; done`})
+	res, _ = sb.Exec(ctx, runtime.Command{Script: `sleep 1; for c in /proc/[0-9]*/cmdline; do tr '\0' ' ' < $c; echo; done`})
 	if strings.Contains(string(res.Stdout), "sleep 60 ") || !strings.Contains(string(res.Stdout), "sleep 2460") {
 		t.Errorf("processes after the timeout:\n%s", res.Stdout)
 	}
@@ -199,8 +200,8 @@ func TestKubernetesSandbox(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitPodGone(t, k, info.ID)
-	if _, err := sb.Exec(ctx, Command{Args: []string{"true"}}); InfraReason(err) != ReasonGone {
-		t.Errorf("exec in a removed pod: %v (reason %q), want %s", err, InfraReason(err), ReasonGone)
+	if _, err := sb.Exec(ctx, runtime.Command{Args: []string{"true"}}); runtime.InfraReason(err) != runtime.ReasonGone {
+		t.Errorf("exec in a removed pod: %v (reason %q), want %s", err, runtime.InfraReason(err), runtime.ReasonGone)
 	}
 }
 
@@ -210,14 +211,14 @@ func TestKubernetesSandbox(t *testing.T) {
 // KubernetesOptions.PodDeadline when set.
 func TestPodDeadlineFormula(t *testing.T) {
 	for _, tc := range []struct {
-		spec     Spec
+		spec     runtime.Spec
 		deadline time.Duration
 		want     int64
 	}{
-		{Spec{Language: "Java"}, 0, 600 + 1800 + 600},
-		{Spec{Language: "python"}, 0, 600 + 1200 + 600},
-		{Spec{Language: "java", Timeout: 90 * time.Second}, 0, 600 + 90 + 600},
-		{Spec{Timeout: 90 * time.Second}, 1500 * time.Millisecond, 600 + 2},
+		{runtime.Spec{Language: "Java"}, 0, 600 + 1800 + 600},
+		{runtime.Spec{Language: "python"}, 0, 600 + 1200 + 600},
+		{runtime.Spec{Language: "java", Timeout: 90 * time.Second}, 0, 600 + 90 + 600},
+		{runtime.Spec{Timeout: 90 * time.Second}, 1500 * time.Millisecond, 600 + 2},
 	} {
 		k := &Kubernetes{opts: KubernetesOptions{RunID: "r", PendingTimeout: 10 * time.Minute, PodDeadline: tc.deadline}, lifetimeSlack: lifetimeSlack}
 		pod, _, err := k.PodFor(tc.spec)
@@ -253,7 +254,7 @@ func TestKubernetesPodDeadline(t *testing.T) {
 		{"past its timeout", "set -m; sleep 600 & sleep 600", 3 * time.Second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			sb := startPod(t, k, Spec{Name: "deadline", Image: k8sTestImage, Workdir: "/work", Timeout: time.Hour})
+			sb := startPod(t, k, runtime.Spec{Name: "deadline", Image: k8sTestImage, Workdir: "/work", Timeout: time.Hour})
 			t0 := time.Now()
 			info := sb.Info()
 			pod, err := k.Client().CoreV1().Pods(k.Namespace()).Get(ctx, info.ID, metav1.GetOptions{})
@@ -263,7 +264,7 @@ func TestKubernetesPodDeadline(t *testing.T) {
 			if ads := pod.Spec.ActiveDeadlineSeconds; info.DeadlineS != 15 || ads == nil || *ads < 15 || *ads > 15+int64(info.StartS)+2 {
 				t.Errorf("deadline %v s, activeDeadlineSeconds %v (start %.1f s), want 15 s after the start", info.DeadlineS, ads, info.StartS)
 			}
-			res, err := sb.Exec(ctx, Command{Script: tc.script, Timeout: tc.timeout})
+			res, err := sb.Exec(ctx, runtime.Command{Script: tc.script, Timeout: tc.timeout})
 			took := time.Since(t0)
 			t.Logf("exec ended %.1f s after the container ran (deadline %s): %v, %+v", took.Seconds(), d, err, res)
 			if took < d-time.Second || took > d+90*time.Second {
@@ -273,8 +274,8 @@ func TestKubernetesPodDeadline(t *testing.T) {
 				if err != nil || !res.TimedOut || res.ExitCode != -1 || !strings.Contains(strings.Join(res.Notes, " "), "deadline") {
 					t.Errorf("past its timeout: %v %+v, want killed at its timeout, by the pod's deadline", err, res)
 				}
-			} else if InfraReason(err) != ReasonDeadline || res.TimedOut {
-				t.Errorf("within its timeout: %v (reason %q) %+v, want %s", err, InfraReason(err), res, ReasonDeadline)
+			} else if runtime.InfraReason(err) != runtime.ReasonDeadline || res.TimedOut {
+				t.Errorf("within its timeout: %v (reason %q) %+v, want %s", err, runtime.InfraReason(err), res, runtime.ReasonDeadline)
 			}
 			// The kubelet's event can come before its status update.
 			for {
@@ -301,14 +302,14 @@ func TestKubernetesPodMainProcessBound(t *testing.T) {
 	k := newTestKube(t, testRunID(t), func(o *KubernetesOptions) { o.PodDeadline = time.Minute })
 	k.lifetimeSlack = -45 * time.Second
 	ctx := context.Background()
-	sb := startPod(t, k, Spec{Name: "bound", Image: k8sTestImage, Workdir: "/work"})
+	sb := startPod(t, k, runtime.Spec{Name: "bound", Image: k8sTestImage, Workdir: "/work"})
 	t0 := time.Now()
 	arg := fmt.Sprintf("600.%d", time.Now().UnixNano()%1e6)
-	res, err := sb.Exec(ctx, Command{Args: []string{"sleep", arg}, Timeout: 5 * time.Minute})
+	res, err := sb.Exec(ctx, runtime.Command{Args: []string{"sleep", arg}, Timeout: 5 * time.Minute})
 	took := time.Since(t0)
 	t.Logf("exec ended %.1f s after the container ran: %v, %+v", took.Seconds(), err, res)
-	if InfraReason(err) != ReasonGone || took < 14*time.Second || took > 45*time.Second {
-		t.Errorf("exec under a main process bound to 15 s: %v (reason %q) after %s, want %s after about 15 s", err, InfraReason(err), took, ReasonGone)
+	if runtime.InfraReason(err) != runtime.ReasonGone || took < 14*time.Second || took > 45*time.Second {
+		t.Errorf("exec under a main process bound to 15 s: %v (reason %q) after %s, want %s after about 15 s", err, runtime.InfraReason(err), took, runtime.ReasonGone)
 	}
 	for i := 0; ; i++ {
 		if !hostProcess("sleep\x00" + arg + "\x00") {
@@ -360,9 +361,9 @@ func TestKubernetesInfraFailures(t *testing.T) {
 	t.Run("image", func(t *testing.T) {
 		// No registry is reachable: an image the node lacks cannot be pulled.
 		k := newTestKube(t, testRunID(t), nil)
-		_, err := k.Start(ctx, Spec{Name: "noimage", Image: "localhost/polynfi/absent:1"})
-		if InfraReason(err) != ReasonImage {
-			t.Fatalf("absent image: %v (reason %q), want %s", err, InfraReason(err), ReasonImage)
+		_, err := k.Start(ctx, runtime.Spec{Name: "noimage", Image: "localhost/polynfi/absent:1"})
+		if runtime.InfraReason(err) != runtime.ReasonImage {
+			t.Fatalf("absent image: %v (reason %q), want %s", err, runtime.InfraReason(err), runtime.ReasonImage)
 		}
 		assertNoPods(t, k)
 	})
@@ -371,22 +372,22 @@ func TestKubernetesInfraFailures(t *testing.T) {
 			o.NodeSelector = map[string]string{"polynfi.io/no-such-node": "x"}
 			o.PendingTimeout = 3 * time.Second
 		})
-		_, err := k.Start(ctx, Spec{Name: "pending", Image: k8sTestImage})
-		if InfraReason(err) != ReasonPending || !strings.Contains(err.Error(), "node") {
-			t.Fatalf("unschedulable pod: %v (reason %q), want %s", err, InfraReason(err), ReasonPending)
+		_, err := k.Start(ctx, runtime.Spec{Name: "pending", Image: k8sTestImage})
+		if runtime.InfraReason(err) != runtime.ReasonPending || !strings.Contains(err.Error(), "node") {
+			t.Fatalf("unschedulable pod: %v (reason %q), want %s", err, runtime.InfraReason(err), runtime.ReasonPending)
 		}
 		assertNoPods(t, k)
 	})
 	t.Run("oom", func(t *testing.T) {
 		k := newTestKube(t, testRunID(t), nil)
-		sb := startPod(t, k, Spec{Name: "oom", Image: k8sTestImage, Limits: Limits{MemoryBytes: 48 << 20}})
-		res, err := sb.Exec(ctx, Command{Args: []string{"dd", "if=/dev/zero", "of=/dev/null", "bs=256M", "count=1"}})
-		if InfraReason(err) != ReasonOOM {
-			t.Fatalf("256 MiB under a 48 MiB limit: %v (reason %q) exit %d, want %s", err, InfraReason(err), res.ExitCode, ReasonOOM)
+		sb := startPod(t, k, runtime.Spec{Name: "oom", Image: k8sTestImage, Limits: runtime.Limits{MemoryBytes: 48 << 20}})
+		res, err := sb.Exec(ctx, runtime.Command{Args: []string{"dd", "if=/dev/zero", "of=/dev/null", "bs=256M", "count=1"}})
+		if runtime.InfraReason(err) != runtime.ReasonOOM {
+			t.Fatalf("256 MiB under a 48 MiB limit: %v (reason %q) exit %d, want %s", err, runtime.InfraReason(err), res.ExitCode, runtime.ReasonOOM)
 		}
 		// The sandbox survives (only the command was killed) and the
 		// next failing command is not blamed on the old kill.
-		res, err = sb.Exec(ctx, Command{Script: "exit 7"})
+		res, err = sb.Exec(ctx, runtime.Command{Script: "exit 7"})
 		if err != nil || res.ExitCode != 7 {
 			t.Fatalf("after the OOM kill: %v exit %d", err, res.ExitCode)
 		}
@@ -395,7 +396,7 @@ func TestKubernetesInfraFailures(t *testing.T) {
 		// 64 MiB written under a 16 MiB ephemeral-storage limit: the
 		// kubelet's eviction manager (every 10 s) evicts the pod.
 		k := newTestKube(t, testRunID(t), nil)
-		sb := startPod(t, k, Spec{Name: "evict", Image: k8sTestImage, Workdir: "/work", Limits: Limits{DiskBytes: 16 << 20}})
+		sb := startPod(t, k, runtime.Spec{Name: "evict", Image: k8sTestImage, Workdir: "/work", Limits: runtime.Limits{DiskBytes: 16 << 20}})
 		cctx, cancel := context.WithTimeout(ctx, 6*time.Minute)
 		defer cancel()
 		// An infrastructure failure, never the command's own result, and
@@ -404,23 +405,23 @@ func TestKubernetesInfraFailures(t *testing.T) {
 		// the kubelet's Evicted reason is found even when it reaches the
 		// API server late (a CI rehearsal saw more than 45 s).
 		t0 := time.Now()
-		res, err := sb.Exec(cctx, Command{Script: "dd if=/dev/zero of=/work/fill bs=1M count=64 2>/dev/null; sync; sleep 200"})
-		if r := InfraReason(err); r != ReasonEvicted || !strings.Contains(err.Error(), "ephemeral") {
-			t.Fatalf("over the ephemeral-storage limit: %v (reason %q, exit %d), want %s naming ephemeral storage", err, r, res.ExitCode, ReasonEvicted)
+		res, err := sb.Exec(cctx, runtime.Command{Script: "dd if=/dev/zero of=/work/fill bs=1M count=64 2>/dev/null; sync; sleep 200"})
+		if r := runtime.InfraReason(err); r != runtime.ReasonEvicted || !strings.Contains(err.Error(), "ephemeral") {
+			t.Fatalf("over the ephemeral-storage limit: %v (reason %q, exit %d), want %s naming ephemeral storage", err, r, res.ExitCode, runtime.ReasonEvicted)
 		}
 		t.Logf("after %.0f s: %v", time.Since(t0).Seconds(), err)
 	})
 	t.Run("deleted mid-run", func(t *testing.T) {
 		k := newTestKube(t, testRunID(t), nil)
-		sb := startPod(t, k, Spec{Name: "gone", Image: k8sTestImage})
+		sb := startPod(t, k, runtime.Spec{Name: "gone", Image: k8sTestImage})
 		go func() {
 			time.Sleep(2 * time.Second)
 			zero := int64(0)
 			_ = k.Client().CoreV1().Pods(k.Namespace()).Delete(context.Background(), sb.Info().ID, metav1.DeleteOptions{GracePeriodSeconds: &zero})
 		}()
-		_, err := sb.Exec(ctx, Command{Args: []string{"sleep", "60"}})
-		if r := InfraReason(err); r != ReasonGone {
-			t.Fatalf("pod deleted under a command: %v (reason %q), want %s", err, r, ReasonGone)
+		_, err := sb.Exec(ctx, runtime.Command{Args: []string{"sleep", "60"}})
+		if r := runtime.InfraReason(err); r != runtime.ReasonGone {
+			t.Fatalf("pod deleted under a command: %v (reason %q), want %s", err, r, runtime.ReasonGone)
 		}
 	})
 	t.Run("api unreachable", func(t *testing.T) {
@@ -430,8 +431,8 @@ func TestKubernetesInfraFailures(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := NewKubernetes(ctx, KubernetesOptions{Kubeconfig: filepath.Join(dir, "kc"), RunID: "x"})
-		if InfraReason(err) != ReasonDaemon {
-			t.Fatalf("no API server: %v (reason %q), want %s", err, InfraReason(err), ReasonDaemon)
+		if runtime.InfraReason(err) != runtime.ReasonDaemon {
+			t.Fatalf("no API server: %v (reason %q), want %s", err, runtime.InfraReason(err), runtime.ReasonDaemon)
 		}
 	})
 }
@@ -458,7 +459,7 @@ func TestKubernetesLeftoversDeletedAtNextStart(t *testing.T) {
 	dead := newTestKube(t, runID, nil)
 	var left []string
 	for i := 0; i < 3; i++ {
-		sb := startPod(t, dead, Spec{Name: fmt.Sprintf("left-%d", i), Image: k8sTestImage})
+		sb := startPod(t, dead, runtime.Spec{Name: fmt.Sprintf("left-%d", i), Image: k8sTestImage})
 		left = append(left, sb.Info().ID)
 	}
 	dead.Close() // as if killed: nothing removed
@@ -483,7 +484,7 @@ func TestKubernetesLeftoversDeletedAtNextStart(t *testing.T) {
 		}
 	}
 	// polynfi cleanup --run-id: everything of the run, this driver's too.
-	sb := startPod(t, next, Spec{Name: "mine", Image: k8sTestImage})
+	sb := startPod(t, next, runtime.Spec{Name: "mine", Image: k8sTestImage})
 	n, err := CleanupRun(ctx, next.Client(), next.Namespace(), runID)
 	if err != nil || n != 1 {
 		t.Fatalf("cleanup: %d pods, %v; want 1", n, err)
@@ -521,20 +522,20 @@ func TestPodFailureReasons(t *testing.T) {
 		want   string
 	}{
 		{"running", corev1.PodStatus{Phase: corev1.PodRunning, Conditions: []corev1.PodCondition{ready(corev1.ConditionTrue)}, ContainerStatuses: []corev1.ContainerStatus{running}}, ""},
-		{"evicted", corev1.PodStatus{Phase: corev1.PodFailed, Reason: "Evicted", Message: "Pod ephemeral local storage usage exceeds the total limit of containers 16Mi."}, ReasonEvicted},
-		{"evicting", corev1.PodStatus{Phase: corev1.PodRunning, Conditions: []corev1.PodCondition{{Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, Reason: "TerminationByKubelet", Message: "Pod was evicted"}}}, ReasonEvicted},
-		{"node lost (status)", corev1.PodStatus{Phase: corev1.PodFailed, Reason: "NodeLost", Message: "Node localhost which was running pod is unresponsive"}, ReasonNodeLost},
+		{"evicted", corev1.PodStatus{Phase: corev1.PodFailed, Reason: "Evicted", Message: "Pod ephemeral local storage usage exceeds the total limit of containers 16Mi."}, runtime.ReasonEvicted},
+		{"evicting", corev1.PodStatus{Phase: corev1.PodRunning, Conditions: []corev1.PodCondition{{Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, Reason: "TerminationByKubelet", Message: "Pod was evicted"}}}, runtime.ReasonEvicted},
+		{"node lost (status)", corev1.PodStatus{Phase: corev1.PodFailed, Reason: "NodeLost", Message: "Node localhost which was running pod is unresponsive"}, runtime.ReasonNodeLost},
 		{"taint manager on a not-ready pod", corev1.PodStatus{Phase: corev1.PodRunning, ContainerStatuses: []corev1.ContainerStatus{running}, Conditions: []corev1.PodCondition{ready(corev1.ConditionFalse),
-			{Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, Reason: "DeletionByTaintManager", Message: "Taint manager: deleting due to NoExecute taint"}}}, ReasonNodeLost},
+			{Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, Reason: "DeletionByTaintManager", Message: "Taint manager: deleting due to NoExecute taint"}}}, runtime.ReasonNodeLost},
 		{"taint manager on a ready pod", corev1.PodStatus{Phase: corev1.PodRunning, ContainerStatuses: []corev1.ContainerStatus{running}, Conditions: []corev1.PodCondition{ready(corev1.ConditionTrue),
-			{Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, Reason: "DeletionByTaintManager", Message: "Taint manager: deleting due to NoExecute taint"}}}, ReasonGone},
-		{"oom", corev1.PodStatus{Phase: corev1.PodFailed, ContainerStatuses: []corev1.ContainerStatus{{Name: "sandbox", State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "OOMKilled", ExitCode: 137}}}}}, ReasonOOM},
+			{Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, Reason: "DeletionByTaintManager", Message: "Taint manager: deleting due to NoExecute taint"}}}, runtime.ReasonGone},
+		{"oom", corev1.PodStatus{Phase: corev1.PodFailed, ContainerStatuses: []corev1.ContainerStatus{{Name: "sandbox", State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "OOMKilled", ExitCode: 137}}}}}, runtime.ReasonOOM},
 		{"deadline", corev1.PodStatus{Phase: corev1.PodFailed, Reason: "DeadlineExceeded", Message: "Pod was active on the node longer than the specified deadline",
-			ContainerStatuses: []corev1.ContainerStatus{{Name: "sandbox", State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "Completed", ExitCode: 0}}}}}, ReasonDeadline},
-		{"exited", corev1.PodStatus{Phase: corev1.PodRunning, ContainerStatuses: []corev1.ContainerStatus{{Name: "sandbox", State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "Error", ExitCode: 137}}}}}, ReasonGone},
+			ContainerStatuses: []corev1.ContainerStatus{{Name: "sandbox", State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "Completed", ExitCode: 0}}}}}, runtime.ReasonDeadline},
+		{"exited", corev1.PodStatus{Phase: corev1.PodRunning, ContainerStatuses: []corev1.ContainerStatus{{Name: "sandbox", State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "Error", ExitCode: 137}}}}}, runtime.ReasonGone},
 	} {
 		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p"}, Spec: corev1.PodSpec{NodeName: "n1"}, Status: tc.status}
-		if got := InfraReason(podFailure(p)); got != tc.want {
+		if got := runtime.InfraReason(podFailure(p)); got != tc.want {
 			t.Errorf("%s: reason %q (%v), want %q", tc.name, got, podFailure(p), tc.want)
 		}
 	}
