@@ -141,6 +141,9 @@ settings): then 1; 3 when a PATH does not exist or a file cannot be read
 				}
 				cmp.out.SettingsFromBase = settingsNote
 				cmp.finish(newCode)
+				for _, s := range cmp.out.Skipped {
+					fmt.Fprintf(e.stderr, "polynfi: skipped %s (%s): %s\n", s.Path, s.Version, s.Reason)
+				}
 			case stdin:
 			default:
 				if files, missing, err = discoverWarn(args, eng.Settings, e.stderr); err != nil {
