@@ -440,7 +440,7 @@ func TestGateSubmoduleAtPyPath(t *testing.T) {
 	}
 	var d struct {
 		Skipped []struct{ Path, Version, Reason string } `json:"skipped_files"`
-		Removed []string                                  `json:"removed_files"`
+		Removed []string                                 `json:"removed_files"`
 	}
 	if err := json.Unmarshal([]byte(out), &d); err != nil {
 		t.Fatal(err)

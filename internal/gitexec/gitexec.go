@@ -66,6 +66,14 @@ var overrides = []string{
 	"protocol.file.allow=always",
 	"submodule.recurse=false",
 	"fetch.recurseSubmodules=false",
+	// Porcelain commands (diff, status, checkout's report) look into a
+	// submodule's work tree by running git inside it, with the
+	// submodule's own configuration, which neutralize does not read;
+	// "dirty" compares submodules by their commits only. Commands on a
+	// work tree also pass --ignore-submodules=dirty, which a
+	// submodule.<name>.ignore setting cannot override.
+	"diff.ignoreSubmodules=dirty",
+	"status.submoduleSummary=false",
 	"advice.detachedHead=false",
 	"uploadpack.packObjectsHook=",
 	"core.alternateRefsCommand=",
