@@ -17,6 +17,7 @@ import (
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/internal/atomicfile"
+	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/syntax"
 )
@@ -162,11 +163,11 @@ func (s *Suite) Run(ctx context.Context, tasks []dataset.NFITask, preds []datase
 	for _, r := range missing {
 		path := RecordPath(opt.Out, r.Model, r.InstanceID, r.Run)
 		r.TaskSHA256 = fingerprint[r.InstanceID]
-		if old, ok := readRecord(path); ok && reusable(old, r.Key, r.TaskSHA256) {
+		if old, ok := readRecord(opt.Out, path); ok && reusable(old, r.Key, r.TaskSHA256) {
 			settle(old, true)
 			continue
 		}
-		if err := writeRecord(path, r); err != nil {
+		if err := writeRecord(opt.Out, path, r); err != nil {
 			return res, err
 		}
 		settle(r, false)
@@ -177,7 +178,7 @@ func (s *Suite) Run(ctx context.Context, tasks []dataset.NFITask, preds []datase
 	for _, j := range jobs {
 		j := j
 		path := RecordPath(opt.Out, j.pred.ModelNameOrPath, j.task.InstanceID, j.pred.Run)
-		if old, ok := readRecord(path); ok && reusable(old, OutputKey(&j.pred), fingerprint[j.task.InstanceID]) {
+		if old, ok := readRecord(opt.Out, path); ok && reusable(old, OutputKey(&j.pred), fingerprint[j.task.InstanceID]) {
 			settle(old, true)
 			continue
 		}
@@ -192,7 +193,7 @@ func (s *Suite) Run(ctx context.Context, tasks []dataset.NFITask, preds []datase
 				return err
 			}
 			rec.TaskSHA256 = fingerprint[j.task.InstanceID]
-			if err := writeRecord(path, rec); err != nil {
+			if err := writeRecord(opt.Out, path, rec); err != nil {
 				return err
 			}
 			settle(rec, false)
@@ -237,8 +238,15 @@ func SortRecords(rs []Record) {
 	})
 }
 
-func readRecord(path string) (Record, bool) {
-	b, err := os.ReadFile(path)
+// readRecord reads the record at path, a file under the run directory
+// out, without following a symbolic link below out (safepath.OpenIn); ok
+// is false when it cannot be read or decoded.
+func readRecord(out, path string) (Record, bool) {
+	rel, err := filepath.Rel(out, path)
+	if err != nil {
+		return Record{}, false
+	}
+	b, err := safepath.ReadFileIn(out, rel)
 	if err != nil {
 		return Record{}, false
 	}
@@ -249,17 +257,19 @@ func readRecord(path string) (Record, bool) {
 	return r, true
 }
 
-// writeRecord writes r as JSON to path atomically: a reader sees the old
-// file or the new one, never a part.
-func writeRecord(path string, r Record) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+// writeRecord writes r as JSON to path, a file under the run directory
+// out, atomically (a reader sees the old file or the new one, never a
+// part) and never through a symbolic link below out (atomicfile.WriteIn).
+func writeRecord(out, path string, r Record) error {
+	rel, err := filepath.Rel(out, path)
+	if err != nil {
 		return err
 	}
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(path, append(b, '\n'))
+	return atomicfile.WriteFileIn(out, rel, append(b, '\n'))
 }
 
 // UnreadableRecord is a record file that could not be read or decoded:
@@ -296,7 +306,12 @@ func ReadRecords(dir string) ([]Record, []UnreadableRecord, error) {
 		if d.IsDir() || !strings.HasSuffix(p, ".json") || atomicfile.IsTemp(p) {
 			return nil
 		}
-		b, err := os.ReadFile(p)
+		// Never through a link: a record replaced by one is unreadable.
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		b, err := safepath.ReadFileIn(dir, rel)
 		if err != nil {
 			bad = append(bad, UnreadableRecord{Path: p, Error: err.Error()})
 			return nil
