@@ -278,7 +278,7 @@ func OpenStore(dir string) (*Store, error) {
 	if err := ClaimDir(dir); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(filepath.Join(dir, ".lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	f, err := os.OpenFile(filepath.Join(dir, ".lock"), os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW, 0o644) // never a link
 	if err != nil {
 		return nil, err
 	}

@@ -135,9 +135,14 @@ func (s *Suite) Run(ctx context.Context, tasks []dataset.NFITask, preds []datase
 		}
 	}
 	res.Missing = len(missing)
+	// Real directories of the run: one that is a symbolic link is refused
+	// (nothing is written through it).
+	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
+		return nil, err
+	}
 	for _, d := range []string{"records", "logs"} {
-		if err := os.MkdirAll(filepath.Join(opt.Out, d), 0o755); err != nil {
-			return nil, err
+		if err := safepath.MkdirAllIn(opt.Out, d); err != nil {
+			return nil, fmt.Errorf("%s: %w", opt.Out, err)
 		}
 	}
 	if s.LogDir == "" {
