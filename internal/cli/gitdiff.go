@@ -66,9 +66,49 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 	if rng.Head == worktree {
 		headArg = ""
 	}
-	changes, err := gitChangedPython(ctx, root, rng.MergeBase, headArg)
+	changes, changed, err := gitChangedPython(ctx, root, rng.MergeBase, headArg)
 	if err != nil {
 		return nil, err
+	}
+	// The trees symbolic links are resolved in, listed on the first link.
+	trees := map[nfi.Version]gitTree{}
+	treeOf := func(v nfi.Version) (gitTree, error) {
+		if t, ok := trees[v]; ok {
+			return t, nil
+		}
+		var t gitTree
+		var err error
+		switch {
+		case v == nfi.VersionBefore:
+			t, err = loadCommitTree(ctx, root, rng.MergeBase)
+		case rng.Head == staged || rng.Head == worktree:
+			// The work tree's links are found in the index (and read
+			// from disk).
+			t, err = loadIndexTree(ctx, root)
+		default:
+			t, err = loadCommitTree(ctx, root, rng.Head)
+		}
+		if err != nil {
+			return nil, err
+		}
+		trees[v] = t
+		return t, nil
+	}
+	// A symbolic link at a .py path that the change leaves as it is, but
+	// whose target (or a link on the way) the change edits, is scored as
+	// changed: the module is the target's code.
+	linked, err := linkedChanges(changes, changed, treeOf, blobs.read)
+	if err != nil {
+		return nil, err
+	}
+	changes = append(changes, linked...)
+	// git's line alignment of a link is that of its text: the content's
+	// own alignment is used for any path that is a link on either side.
+	linkPaths := map[string]bool{}
+	for _, ch := range changes {
+		if ch.OldMode == modeSymlink || ch.NewMode == modeSymlink {
+			linkPaths[changePath(ch)] = true
+		}
 	}
 	if rng.Head == worktree {
 		untracked, err := gitUntrackedPython(ctx, root)
@@ -138,28 +178,6 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 			return nil, err
 		}
 		defer workTree.Close()
-	}
-	// The trees symbolic links are resolved in, listed on the first link.
-	trees := map[nfi.Version]gitTree{}
-	treeOf := func(v nfi.Version) (gitTree, error) {
-		if t, ok := trees[v]; ok {
-			return t, nil
-		}
-		var t gitTree
-		var err error
-		switch {
-		case v == nfi.VersionBefore:
-			t, err = loadCommitTree(ctx, root, rng.MergeBase)
-		case rng.Head == staged:
-			t, err = loadIndexTree(ctx, root)
-		default:
-			t, err = loadCommitTree(ctx, root, rng.Head)
-		}
-		if err != nil {
-			return nil, err
-		}
-		trees[v] = t
-		return t, nil
 	}
 	// Read every version first (one cat-file process, in order), then
 	// score them on all cores, a parser per worker.
@@ -298,6 +316,9 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 			return nil, err
 		}
 		c.align = func(path string) (map[int]int, bool) {
+			if linkPaths[path] {
+				return nil, false
+			}
 			m, ok := maps[path]
 			return m, ok
 		}

@@ -85,17 +85,24 @@ type gitChange struct {
 // paired with its origin and is scored as Python at its new name: the PR
 // gate cannot be fooled by renaming a file out of the scored set. A file
 // renamed from a non-.py name to a .py name is an added file.
-func gitChangedPython(ctx context.Context, root, base, head string) ([]gitChange, error) {
+//
+// changed holds every path the change touches, of any name, on either
+// side (for the symbolic links whose target changes; see linkedChanges).
+func gitChangedPython(ctx context.Context, root, base, head string) (py []gitChange, changed map[string]bool, err error) {
 	args := append([]string{"diff", "--raw", "-z", "-M", "--no-ext-diff", "--no-textconv", ignoreSubmodules, "--abbrev=40"}, diffSides(base, head)...)
 	out, err := runGit(ctx, root, args...)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	all, err := parseRawDiff(out)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var py []gitChange
+	changed = map[string]bool{}
+	for _, c := range all {
+		changed[c.OldPath], changed[c.NewPath] = true, true
+	}
+	delete(changed, "")
 	for _, c := range all {
 		oldPy, newPy := isPyPath(c.OldPath), isPyPath(c.NewPath)
 		switch {
@@ -108,7 +115,7 @@ func gitChangedPython(ctx context.Context, root, base, head string) ([]gitChange
 			py = append(py, c)
 		}
 	}
-	return py, nil
+	return py, changed, nil
 }
 
 // ignoreSubmodules is given to every git diff of score and diff: a

@@ -114,6 +114,13 @@ func loadIndexTree(ctx context.Context, root string) (gitTree, error) {
 // why it reaches none (leaves the repository, dangles, loops, is a
 // directory or a submodule).
 func resolveLink(tree gitTree, p string, linkText func(oid string) ([]byte, error)) (string, treeEntry, error) {
+	return resolveLinkVisit(tree, p, linkText, func(string) {})
+}
+
+// resolveLinkVisit is resolveLink that calls visit with every path it
+// looks up (each link on the way, each directory, the target, and a
+// missing path where it stops).
+func resolveLinkVisit(tree gitTree, p string, linkText func(oid string) ([]byte, error), visit func(string)) (string, treeEntry, error) {
 	rest := strings.Split(p, "/")
 	var cur []string // resolved directories
 	hops := 0
@@ -131,6 +138,7 @@ func resolveLink(tree gitTree, p string, linkText func(oid string) ([]byte, erro
 			continue
 		}
 		at := strings.Join(append(cur[:len(cur):len(cur)], el), "/")
+		visit(at)
 		e, ok := tree[at]
 		if !ok {
 			return "", treeEntry{}, fmt.Errorf("symbolic link %s dangles (%s does not exist)", p, at)
@@ -200,4 +208,41 @@ func readWorkTreeFile(r *os.Root, rel string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: not a regular file (%s), not read", rel, nfi.FileKind(st.Mode()))
 	}
 	return io.ReadAll(f)
+}
+
+// linkedChanges returns, as modified files, the symbolic links at .py
+// paths of the after tree that the change leaves as they are (not among
+// changes) but whose resolution goes through a path it touches (changed):
+// the link's target, or a link or directory on the way. Links are listed
+// only when the after tree holds any.
+func linkedChanges(changes []gitChange, changed map[string]bool, treeOf func(nfi.Version) (gitTree, error), linkText func(string) ([]byte, error)) ([]gitChange, error) {
+	if len(changed) == 0 {
+		return nil, nil
+	}
+	after, err := treeOf(nfi.VersionAfter)
+	if err != nil {
+		return nil, err
+	}
+	listed := map[string]bool{}
+	for _, ch := range changes {
+		listed[ch.OldPath], listed[ch.NewPath] = true, true
+	}
+	var out []gitChange
+	for p, e := range after {
+		if e.mode != modeSymlink || !isPyPath(p) || listed[p] || changed[p] {
+			continue
+		}
+		hit := false
+		visit := func(at string) { hit = hit || changed[at] }
+		if before, err := treeOf(nfi.VersionBefore); err == nil {
+			resolveLinkVisit(before, p, linkText, visit)
+		} else {
+			return nil, err
+		}
+		resolveLinkVisit(after, p, linkText, visit)
+		if hit {
+			out = append(out, gitChange{Status: 'M', OldPath: p, NewPath: p, OldOID: e.oid, NewOID: e.oid, OldMode: modeSymlink, NewMode: modeSymlink})
+		}
+	}
+	return out, nil
 }

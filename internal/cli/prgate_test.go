@@ -379,6 +379,29 @@ func TestGateSymlinkedModule(t *testing.T) {
 			t.Errorf("staged: exit %d, want 1 with an ERR regression of pkg/num.py\n%s\n%s", code, out, errOut)
 		}
 	})
+	// A link the change leaves as it is, whose target it edits: the
+	// module changed all the same (commit, work tree, index).
+	t.Run("target-changed", func(t *testing.T) {
+		dir := commitTree(t, map[string]string{"pkg/other.py": otherModule, "src/impl.txt": documented})
+		os.Symlink("../src/impl.txt", filepath.Join(dir, "pkg/num.py"))
+		git(t, dir, "add", "-A")
+		git(t, dir, "commit", "-q", "-m", "link")
+		t.Chdir(dir)
+		branch(t, dir, "edit", map[string]string{"src/impl.txt": bareExcept})
+		d, code, _ := gateRun(t, gates...)
+		wantGate(t, "target edited", d, code, "regression: pkg/num.py ERR")
+		git(t, dir, "checkout", "-q", "main")
+		os.WriteFile("src/impl.txt", []byte(bareExcept), 0o644)
+		out, errOut, code := run(t, append([]string{"score", "--isolated", "--diff-base", "main", "--format", "json"}, gates...)...)
+		if code != ExitFindings || !strings.Contains(out, "regression: pkg/num.py ERR") {
+			t.Errorf("work tree: exit %d, want 1 with an ERR regression of pkg/num.py\n%s\n%s", code, out, errOut)
+		}
+		git(t, dir, "add", "-A")
+		out, errOut, code = run(t, append([]string{"score", "--isolated", "--diff-base", "main", "--staged", "--format", "json"}, gates...)...)
+		if code != ExitFindings || !strings.Contains(out, "regression: pkg/num.py ERR") {
+			t.Errorf("staged: exit %d, want 1 with an ERR regression of pkg/num.py\n%s\n%s", code, out, errOut)
+		}
+	})
 	for _, c := range []struct{ name, target, why string }{
 		{"outside", "../../outside.py", "outside the repository"},
 		{"absolute", "/etc/hostname", "outside the repository"},
