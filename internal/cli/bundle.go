@@ -735,7 +735,12 @@ func copyTrajectory(root, out string, rec *harness.Record) (int, error) {
 			return nil
 		}
 		rel, _ := filepath.Rel(src, p)
-		b, err := safepath.ReadFileIn(src, rel)
+		// Read without following a link anywhere below the runs' directory.
+		fromRoot, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		b, err := safepath.ReadFileIn(root, fromRoot)
 		if err != nil {
 			return err
 		}
