@@ -297,6 +297,10 @@ func TestScoreDiffBaseIgnoresSubmoduleConfig(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "ran")
 	// The submodule's own configuration (.git/modules/vendor/config).
 	git(t, filepath.Join(dir, "vendor"), "config", "filter.evil.clean", "touch "+marker+"; cat")
+	// The repository asks git to look into the submodule's work tree
+	// (overriding a diff.ignoreSubmodules default), in both places.
+	git(t, dir, "config", "-f", ".gitmodules", "submodule.vendor.ignore", "none")
+	git(t, dir, "config", "submodule.vendor.ignore", "none")
 	// Dirty the submodule's work tree, and change a file of the top.
 	os.WriteFile(filepath.Join(dir, "vendor", "a.py"), []byte("x = 2\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "pkg", "num.py"), []byte(bareExcept), 0o644)
