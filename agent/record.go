@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"time"
 
 	"github.com/polynfi/polynfi/images"
+	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/runtime"
 )
 
@@ -136,10 +136,19 @@ func RunDir(out, agent, instanceID string, run int) string {
 	return filepath.Join(out, "runs", safeName(agent), safeName(instanceID), fmt.Sprintf("run-%d", run))
 }
 
-// readRecord reads a run's record; ok is false when there is none or it
-// does not decode (then the run is done again).
-func readRecord(dir string) (*Record, bool) {
-	b, err := os.ReadFile(filepath.Join(dir, RecordFile))
+// readRecord reads the record of the run directory dir (see readRecordIn).
+func readRecord(dir string) (*Record, bool) { return readRecordIn(dir, dir) }
+
+// readRecordIn reads the record of the run directory dir below out; ok is
+// false when there is none, it does not decode, or it is (or lies below
+// out) a symbolic link, which is never followed (then the run is done
+// again).
+func readRecordIn(out, dir string) (*Record, bool) {
+	rel, err := filepath.Rel(out, dir)
+	if err != nil {
+		return nil, false
+	}
+	b, err := safepath.ReadFileIn(out, filepath.Join(rel, RecordFile))
 	if err != nil {
 		return nil, false
 	}
@@ -162,7 +171,12 @@ func LoadRecords(out string) ([]*Record, error) {
 		if d.IsDir() || d.Name() != RecordFile {
 			return nil
 		}
-		b, err := os.ReadFile(p)
+		// Never through a link: a run directory is not trusted.
+		rel, err := filepath.Rel(out, p)
+		if err != nil {
+			return err
+		}
+		b, err := safepath.ReadFileIn(out, rel)
 		if err != nil {
 			return err
 		}

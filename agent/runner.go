@@ -19,6 +19,7 @@ import (
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/atomicfile"
+	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/runtime"
 )
 
@@ -275,7 +276,7 @@ func (r *Runner) Run(ctx context.Context, tasks []Task) (*Summary, error) {
 		fp := t.Fingerprint()
 		for k := 0; k < r.opt.Runs; k++ {
 			dir := RunDir(r.opt.Out, r.opt.Name, t.ID(), k)
-			if old, ok := readRecord(dir); ok && old.TaskSHA256 == fp && old.Status != StatusError && !(r.opt.Redo && old.Failed()) {
+			if old, ok := readRecordIn(r.opt.Out, dir); ok && old.TaskSHA256 == fp && old.Status != StatusError && !(r.opt.Redo && old.Failed()) {
 				reused = append(reused, old)
 				continue
 			}
@@ -774,13 +775,25 @@ func exitReason(code int, stderr []byte) string {
 // run keeps its change: what the agent left is its prediction.
 func (r *Runner) save(j job, rec *Record, ch *change, res *runtime.Result, out *Output, t0 time.Time) error {
 	tRec := time.Now()
+	// The run's directory is replaced, never through a symbolic link
+	// below the output directory (removing through a linked parent would
+	// delete files elsewhere).
+	rel, err := filepath.Rel(r.opt.Out, j.dir)
+	if err != nil {
+		return err
+	}
+	if err := safepath.MkdirAllIn(r.opt.Out, filepath.Dir(rel)); err != nil {
+		return err
+	}
 	if err := os.RemoveAll(j.dir); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(j.dir, 0o755); err != nil {
+	if err := safepath.MkdirAllIn(r.opt.Out, rel); err != nil {
 		return err
 	}
-	write := func(name string, b []byte) error { return atomicfile.Write(filepath.Join(j.dir, name), b) }
+	write := func(name string, b []byte) error {
+		return atomicfile.WriteFileIn(r.opt.Out, filepath.Join(rel, name), b)
+	}
 	if err := write(PromptFile, []byte(j.task.Prompt())); err != nil {
 		return err
 	}
@@ -861,7 +874,11 @@ func WritePredictions(out string) error {
 	}
 	var buf bytes.Buffer
 	for _, rec := range recs {
-		b, err := os.ReadFile(filepath.Join(RunDir(out, rec.Agent, rec.InstanceID, rec.Run), PredictionFile))
+		rel, err := filepath.Rel(out, filepath.Join(RunDir(out, rec.Agent, rec.InstanceID, rec.Run), PredictionFile))
+		if err != nil {
+			return err
+		}
+		b, err := safepath.ReadFileIn(out, rel)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}

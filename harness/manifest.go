@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/retrieval"
 )
 
@@ -308,7 +309,7 @@ func (m *Manifest) NoteVersion(v string) {
 // ReadManifest reads dir's manifest; ok is false when there is none.
 func ReadManifest(dir string) (m *Manifest, ok bool, err error) {
 	p := filepath.Join(dir, ManifestFile)
-	b, err := os.ReadFile(p)
+	b, err := safepath.ReadFileIn(dir, ManifestFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}
@@ -428,7 +429,7 @@ func RunDirKind(dir string) (kind string, legacy bool, err error) {
 	} else if ok {
 		return m.Kind, false, nil
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	b, err := safepath.ReadFileIn(dir, "report.json")
 	if err != nil {
 		return "", false, nil
 	}
@@ -487,7 +488,9 @@ func ReadRecords(dir string) ([]*Record, []UnreadableRecord, error) {
 		if strings.HasPrefix(rel, ".") {
 			continue // scratch and cache directories
 		}
-		b, err := os.ReadFile(p)
+		// Read without following links: a record replaced by one (or a
+		// model or instance directory that is one) is unreadable, named.
+		b, err := safepath.ReadFileIn(dir, rel)
 		if err != nil {
 			bad = append(bad, UnreadableRecord{Path: p, Error: err.Error()})
 			continue

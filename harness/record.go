@@ -15,6 +15,7 @@ import (
 
 	"github.com/polynfi/polynfi/images/imagespec"
 	"github.com/polynfi/polynfi/internal/atomicfile"
+	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/retrieval"
 	"github.com/polynfi/polynfi/runtime"
@@ -277,7 +278,7 @@ func OpenStore(dir string) (*Store, error) {
 	if err := ClaimDir(dir); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(filepath.Join(dir, ".lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	f, err := os.OpenFile(filepath.Join(dir, ".lock"), os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW, 0o644) // never a link
 	if err != nil {
 		return nil, err
 	}
@@ -294,7 +295,9 @@ func OpenStore(dir string) (*Store, error) {
 	removeStoreTemps(dir)
 	if recDirs, err := filepath.Glob(filepath.Join(dir, "*", "*", "run-*")); err == nil {
 		for _, d := range recDirs {
-			if rel, _ := filepath.Rel(dir, d); !strings.HasPrefix(rel, ".") {
+			// Only real directories of the store: never one reached
+			// through a symbolic link, which may lead anywhere.
+			if rel, _ := filepath.Rel(dir, d); !strings.HasPrefix(rel, ".") && noLinkBelow(dir, rel) {
 				removeStoreTemps(d)
 			}
 		}
@@ -322,6 +325,20 @@ func storeTempFile(name string) bool {
 		}
 	}
 	return false
+}
+
+// noLinkBelow reports whether every element of rel below dir is a
+// directory and none is a symbolic link.
+func noLinkBelow(dir, rel string) bool {
+	cur := dir
+	for _, el := range strings.Split(rel, string(filepath.Separator)) {
+		cur = filepath.Join(cur, el)
+		fi, err := os.Lstat(cur)
+		if err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
 }
 
 // removeStoreTemps removes polynfi's temp files directly in dir (not below).
@@ -427,9 +444,11 @@ func (s *Store) RecordDir(k Key) string {
 }
 
 // Load returns the record stored for k's instance, model and run, if any.
-// ok is false when there is none; err is for an unreadable or corrupt one.
+// ok is false when there is none; err is for an unreadable or corrupt one,
+// and for one that is, or lies below, a symbolic link, or is not a regular
+// file (safepath.OpenIn): a run directory is not trusted.
 func (s *Store) Load(k Key) (rec *Record, ok bool, err error) {
-	b, err := os.ReadFile(filepath.Join(s.RecordDir(k), ResultFile))
+	b, err := safepath.ReadFileIn(s.Dir, RecordRelDir(k)+"/"+ResultFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}
@@ -459,12 +478,11 @@ func (s *Store) Done(k Key) (*Record, bool) {
 
 // Save writes rec and its artifacts. Artifacts go first and result.json
 // last, each atomically, so that an interruption leaves either the old
-// record or the new one.
+// record or the new one. A symbolic link on the way below the store's
+// directory is refused (the error wraps safepath.ErrUnsafe): a record is
+// never written through one.
 func (s *Store) Save(rec *Record, a Artifacts) error {
-	dir := s.RecordDir(rec.Key)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
+	rel := RecordRelDir(rec.Key)
 	b, err := json.MarshalIndent(rec, "", "  ")
 	if err != nil {
 		return err
@@ -478,7 +496,7 @@ func (s *Store) Save(rec *Record, a Artifacts) error {
 		{CommandFile, []byte(a.Command)},
 		{ResultFile, append(b, '\n')},
 	} {
-		if err := WriteFileAtomic(filepath.Join(dir, f.name), f.data); err != nil {
+		if err := atomicfile.WriteFileIn(s.Dir, rel+"/"+f.name, f.data); err != nil {
 			return err
 		}
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/internal/atomicfile"
+	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/syntax"
 )
@@ -137,9 +138,14 @@ func (s *Suite) Run(ctx context.Context, tasks []dataset.NFITask, preds []datase
 		}
 	}
 	res.Missing = len(missing)
+	// Real directories of the run: one that is a symbolic link is refused
+	// (nothing is written through it).
+	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
+		return nil, err
+	}
 	for _, d := range []string{"records", "logs"} {
-		if err := os.MkdirAll(filepath.Join(opt.Out, d), 0o755); err != nil {
-			return nil, err
+		if err := safepath.MkdirAllIn(opt.Out, d); err != nil {
+			return nil, fmt.Errorf("%s: %w", opt.Out, err)
 		}
 	}
 	if s.LogDir == "" {
@@ -165,11 +171,11 @@ func (s *Suite) Run(ctx context.Context, tasks []dataset.NFITask, preds []datase
 	for _, r := range missing {
 		path := RecordPath(opt.Out, r.Model, r.InstanceID, r.Run)
 		r.TaskSHA256 = fingerprint[r.InstanceID]
-		if old, ok := readRecord(path); ok && reusable(old, r.Key, r.TaskSHA256) {
+		if old, ok := readRecord(opt.Out, path); ok && reusable(old, r.Key, r.TaskSHA256) {
 			settle(old, true)
 			continue
 		}
-		if err := writeRecord(path, r); err != nil {
+		if err := writeRecord(opt.Out, path, r); err != nil {
 			return res, err
 		}
 		settle(r, false)
@@ -180,7 +186,7 @@ func (s *Suite) Run(ctx context.Context, tasks []dataset.NFITask, preds []datase
 	for _, j := range jobs {
 		j := j
 		path := RecordPath(opt.Out, j.pred.ModelNameOrPath, j.task.InstanceID, j.pred.Run)
-		if old, ok := readRecord(path); ok && !opt.Redo && reusable(old, OutputKey(&j.pred), fingerprint[j.task.InstanceID]) {
+		if old, ok := readRecord(opt.Out, path); ok && !opt.Redo && reusable(old, OutputKey(&j.pred), fingerprint[j.task.InstanceID]) {
 			settle(old, true)
 			continue
 		}
@@ -195,7 +201,7 @@ func (s *Suite) Run(ctx context.Context, tasks []dataset.NFITask, preds []datase
 				return err
 			}
 			rec.TaskSHA256 = fingerprint[j.task.InstanceID]
-			if err := writeRecord(path, rec); err != nil {
+			if err := writeRecord(opt.Out, path, rec); err != nil {
 				return err
 			}
 			settle(rec, false)
@@ -240,8 +246,15 @@ func SortRecords(rs []Record) {
 	})
 }
 
-func readRecord(path string) (Record, bool) {
-	b, err := os.ReadFile(path)
+// readRecord reads the record at path, a file under the run directory
+// out, without following a symbolic link below out (safepath.OpenIn); ok
+// is false when it cannot be read or decoded.
+func readRecord(out, path string) (Record, bool) {
+	rel, err := filepath.Rel(out, path)
+	if err != nil {
+		return Record{}, false
+	}
+	b, err := safepath.ReadFileIn(out, rel)
 	if err != nil {
 		return Record{}, false
 	}
@@ -252,17 +265,19 @@ func readRecord(path string) (Record, bool) {
 	return r, true
 }
 
-// writeRecord writes r as JSON to path atomically: a reader sees the old
-// file or the new one, never a part.
-func writeRecord(path string, r Record) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+// writeRecord writes r as JSON to path, a file under the run directory
+// out, atomically (a reader sees the old file or the new one, never a
+// part) and never through a symbolic link below out (atomicfile.WriteIn).
+func writeRecord(out, path string, r Record) error {
+	rel, err := filepath.Rel(out, path)
+	if err != nil {
 		return err
 	}
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(path, append(b, '\n'))
+	return atomicfile.WriteFileIn(out, rel, append(b, '\n'))
 }
 
 // UnreadableRecord is a record file that could not be read or decoded:
@@ -299,7 +314,12 @@ func ReadRecords(dir string) ([]Record, []UnreadableRecord, error) {
 		if d.IsDir() || !strings.HasSuffix(p, ".json") || atomicfile.IsTemp(p) {
 			return nil
 		}
-		b, err := os.ReadFile(p)
+		// Never through a link: a record replaced by one is unreadable.
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		b, err := safepath.ReadFileIn(dir, rel)
 		if err != nil {
 			bad = append(bad, UnreadableRecord{Path: p, Error: err.Error()})
 			return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/polynfi/polynfi/internal/atomicfile"
 	"github.com/polynfi/polynfi/internal/gitexec"
 	"github.com/polynfi/polynfi/internal/safepath"
 	"os"
@@ -258,7 +259,8 @@ func (s *Suite) test(ctx context.Context, task *dataset.NFITask, out map[string]
 	log := append(append([]byte{}, res.Stderr...), res.Stdout...)
 	log = fmt.Appendf(log, "\nContainer exited with status code %d\n", res.ExitCode)
 	if s.LogDir != "" {
-		_ = os.WriteFile(filepath.Join(s.LogDir, LogName(task.InstanceID, rec.Model, rec.Run)), log, 0o644)
+		// Atomically, and never through a link at the log's name.
+		_ = atomicfile.WriteFileIn(s.LogDir, LogName(task.InstanceID, rec.Model, rec.Run), log)
 	}
 	// What the run itself produced: JUnit XML reports written during the
 	// run (not files the prediction or the task wrote, nor older ones),

@@ -20,6 +20,7 @@ import (
 	"github.com/polynfi/polynfi/agent"
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/report"
 	"github.com/polynfi/polynfi/retrieval"
 )
@@ -315,10 +316,10 @@ func checkBundleDir(out string) error {
 }
 
 // bundleUnit is one instance of the bundle: its record and its files in
-// the run directory.
+// the run directory (runDir/relDir, relDir slash separated).
 type bundleUnit struct {
-	rec    *harness.Record
-	recDir string
+	rec            *harness.Record
+	runDir, relDir string
 }
 
 // buildBundle writes the bundle's files into the new directory out, to be
@@ -367,7 +368,7 @@ func buildBundle(runDir, out, dest string, rep *report.Harness, opts bundleOptio
 			notEvaluated = append(notEvaluated, u.InstanceID)
 			continue
 		}
-		units = append(units, bundleUnit{rec, filepath.Join(runDir, filepath.FromSlash(u.Dir))})
+		units = append(units, bundleUnit{rec, runDir, u.Dir})
 	}
 	incomplete := len(notEvaluated) > 0 || x.Interrupted
 	if incomplete && !opts.AllowIncomplete {
@@ -486,10 +487,12 @@ func writeBundleUnit(out string, u bundleUnit, preds *bytes.Buffer, versions []s
 	// Ids name files: one that could leave the bundle (a hand-edited run)
 	// is refused.
 	if id := rec.InstanceID; id == "" || id == "." || id == ".." || strings.ContainsAny(id, "/\\\x00") {
-		return fmt.Errorf("--bundle: %s: instance id %q cannot name a file", u.recDir, id)
+		return fmt.Errorf("--bundle: %s: instance id %q cannot name a file", filepath.Join(u.runDir, filepath.FromSlash(u.relDir)), id)
 	}
+	// A record's files are read without following links: a run directory
+	// is not trusted, and a bundle is published.
 	read := func(name string) ([]byte, error) {
-		b, err := os.ReadFile(filepath.Join(u.recDir, name))
+		b, err := safepath.ReadFileIn(u.runDir, u.relDir+"/"+name)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
@@ -732,7 +735,12 @@ func copyTrajectory(root, out string, rec *harness.Record) (int, error) {
 			return nil
 		}
 		rel, _ := filepath.Rel(src, p)
-		b, err := os.ReadFile(p)
+		// Read without following a link anywhere below the runs' directory.
+		fromRoot, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		b, err := safepath.ReadFileIn(root, fromRoot)
 		if err != nil {
 			return err
 		}

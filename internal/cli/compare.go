@@ -3,13 +3,13 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/nfisuite"
 	"github.com/polynfi/polynfi/report"
 )
@@ -109,6 +109,11 @@ Formats: text, markdown, json, html (tables and SVG charts).`,
 					_, legacy, _ := harness.RunDirKind(d)
 					if reps[i], err = loadHarnessRun(d, legacy); err != nil {
 						return err
+					}
+					// A record not read (corrupt, or a link, which is never
+					// followed) is named, not silently left out.
+					for _, u := range reps[i].Polynfi.UnreadableRecords {
+						fmt.Fprintf(e.stderr, "polynfi: %s: record not read: %s\n", u.Path, u.Error)
 					}
 				}
 				ma, err := pickModel(args[0], modelA, report.HarnessModels(reps[0]), "--model-a")
@@ -274,7 +279,7 @@ func legacyDataset(dir string, m *harness.Manifest, ok bool) string {
 	if ok {
 		return m.Dataset
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	b, err := safepath.ReadFileIn(dir, "report.json")
 	if err != nil {
 		return ""
 	}

@@ -43,6 +43,10 @@ type diffOutput struct {
 	// Unscored lists the added files of the change that the settings
 	// exclude (git comparisons): not scored, named so a reviewer sees them.
 	Unscored []string `json:"excluded_files,omitempty"`
+	// Skipped lists the .py paths of the change that are not files (a
+	// submodule), each with its version and why; a side that is one
+	// counts as absent (git comparisons; see gitsymlink.go).
+	Skipped []skippedFile `json:"skipped_files,omitempty"`
 	// FileRegressions lists, per file and aspect, each drop of a file's
 	// own S_p that the PR gate's regression check sees (see gatefiles.go).
 	FileRegressions []fileRegression `json:"file_regressions,omitempty"`
@@ -404,6 +408,9 @@ func writeDiffText(w io.Writer, eng *nfi.Engine, c *comparison, maxShown int) er
 	}
 	for _, p := range out.Unscored {
 		fmt.Fprintf(tw, "not scored (excluded by the settings): %s\n", p)
+	}
+	for _, s := range out.Skipped {
+		fmt.Fprintf(tw, "skipped %s: %s: %s\n", s.Version, s.Path, s.Reason)
 	}
 	if out.SettingsFromBase != "" {
 		fmt.Fprintf(tw, "settings: this change edits them; both versions scored with the before version's (%s)\n", out.SettingsFromBase)

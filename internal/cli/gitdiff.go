@@ -66,9 +66,49 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 	if rng.Head == worktree {
 		headArg = ""
 	}
-	changes, err := gitChangedPython(ctx, root, rng.MergeBase, headArg)
+	changes, changed, err := gitChangedPython(ctx, root, rng.MergeBase, headArg)
 	if err != nil {
 		return nil, err
+	}
+	// The trees symbolic links are resolved in, listed on the first link.
+	trees := map[nfi.Version]gitTree{}
+	treeOf := func(v nfi.Version) (gitTree, error) {
+		if t, ok := trees[v]; ok {
+			return t, nil
+		}
+		var t gitTree
+		var err error
+		switch {
+		case v == nfi.VersionBefore:
+			t, err = loadCommitTree(ctx, root, rng.MergeBase)
+		case rng.Head == staged || rng.Head == worktree:
+			// The work tree's links are found in the index (and read
+			// from disk).
+			t, err = loadIndexTree(ctx, root)
+		default:
+			t, err = loadCommitTree(ctx, root, rng.Head)
+		}
+		if err != nil {
+			return nil, err
+		}
+		trees[v] = t
+		return t, nil
+	}
+	// A symbolic link at a .py path that the change leaves as it is, but
+	// whose target (or a link on the way) the change edits, is scored as
+	// changed: the module is the target's code.
+	linked, err := linkedChanges(changes, changed, treeOf, blobs.read)
+	if err != nil {
+		return nil, err
+	}
+	changes = append(changes, linked...)
+	// git's line alignment of a link is that of its text: the content's
+	// own alignment is used for any path that is a link on either side.
+	linkPaths := map[string]bool{}
+	for _, ch := range changes {
+		if ch.OldMode == modeSymlink || ch.NewMode == modeSymlink {
+			linkPaths[changePath(ch)] = true
+		}
 	}
 	if rng.Head == worktree {
 		untracked, err := gitUntrackedPython(ctx, root)
@@ -78,6 +118,26 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 		for _, p := range untracked {
 			changes = append(changes, gitChange{Status: 'A', NewPath: p})
 		}
+	}
+	// A submodule at a .py path is another repository, not a file: it is
+	// named as skipped, and the side that is one counts as absent.
+	var skipped []skippedFile
+	{
+		keep := changes[:0]
+		for _, ch := range changes {
+			if ch.OldMode == modeGitlink && ch.OldPath != "" {
+				skipped = append(skipped, skippedFile{Path: ch.OldPath, Version: string(nfi.VersionBefore), Reason: "a submodule (another repository), not a file"})
+				ch.OldPath, ch.OldOID, ch.OldMode = "", "", ""
+			}
+			if ch.NewMode == modeGitlink && ch.NewPath != "" {
+				skipped = append(skipped, skippedFile{Path: ch.NewPath, Version: string(nfi.VersionAfter), Reason: "a submodule (another repository), not a file"})
+				ch.NewPath, ch.NewOID, ch.NewMode = "", "", ""
+			}
+			if ch.OldPath != "" || ch.NewPath != "" {
+				keep = append(keep, ch)
+			}
+		}
+		changes = keep
 	}
 	excludes, err := eng.Settings.Excludes()
 	if err != nil {
@@ -109,7 +169,16 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 	sort.Slice(changes, func(i, j int) bool { return changePath(changes[i]) < changePath(changes[j]) })
 
 	texts := map[nfi.Version]map[string][]byte{nfi.VersionBefore: {}, nfi.VersionAfter: {}}
-	c := &comparison{out: diffOutput{Run: summarizeSettings(eng), Git: rng}}
+	c := &comparison{out: diffOutput{Run: summarizeSettings(eng), Git: rng, Skipped: skipped}}
+	// The work tree is read through the repository's root: a symbolic
+	// link is followed only inside it (see gitsymlink.go).
+	var workTree *os.Root
+	if rng.Head == worktree {
+		if workTree, err = os.OpenRoot(root); err != nil {
+			return nil, err
+		}
+		defer workTree.Close()
+	}
 	// Read every version first (one cat-file process, in order), then
 	// score them on all cores, a parser per worker.
 	type job struct {
@@ -120,16 +189,34 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 		done          bool // a read error already in fs
 	}
 	var jobs []*job
-	read := func(v nfi.Version, repoRel, oid, path string) error {
+	read := func(v nfi.Version, repoRel, oid, mode, path string) error {
 		j := &job{v: v, repoRel: repoRel, path: path}
 		jobs = append(jobs, j)
+		unreadable := func(err error) {
+			j.fs, j.done = nfi.FileScore{Path: path, Status: nfi.StatusReadError, Error: &nfi.FileError{Message: err.Error()}}, true
+		}
 		if v == nfi.VersionAfter && rng.Head == worktree {
-			src, err := nfi.ReadSource(repoPath(root, repoRel))
+			src, err := readWorkTreeFile(workTree, repoRel)
 			if err != nil {
-				j.fs, j.done = nfi.FileScore{Path: path, Status: nfi.StatusReadError, Error: &nfi.FileError{Message: err.Error()}}, true
+				unreadable(err)
 				return nil
 			}
 			j.src = src
+		} else if mode == modeSymlink {
+			// Scored as the file the link reaches in the same tree,
+			// never as the link's text.
+			t, err := treeOf(v)
+			if err != nil {
+				return err
+			}
+			_, e, err := resolveLink(t, repoRel, blobs.read)
+			if err != nil {
+				unreadable(err)
+				return nil
+			}
+			if j.src, err = blobs.read(e.oid); err != nil {
+				return fmt.Errorf("%s at %s: %w", repoRel, v, err)
+			}
 		} else {
 			src, err := blobs.read(oid)
 			if err != nil {
@@ -143,12 +230,12 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 	for _, ch := range changes {
 		path := changePath(ch)
 		if ch.OldPath != "" {
-			if err := read(nfi.VersionBefore, ch.OldPath, ch.OldOID, path); err != nil {
+			if err := read(nfi.VersionBefore, ch.OldPath, ch.OldOID, ch.OldMode, path); err != nil {
 				return nil, err
 			}
 		}
 		if ch.NewPath != "" {
-			if err := read(nfi.VersionAfter, ch.NewPath, ch.NewOID, path); err != nil {
+			if err := read(nfi.VersionAfter, ch.NewPath, ch.NewOID, ch.NewMode, path); err != nil {
 				return nil, err
 			}
 		}
@@ -176,7 +263,7 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 		splits := newSplitIndex(origins)
 		for _, ch := range excludedAdded {
 			n := len(jobs)
-			if err := read(nfi.VersionAfter, ch.NewPath, ch.NewOID, ch.NewPath); err != nil {
+			if err := read(nfi.VersionAfter, ch.NewPath, ch.NewOID, ch.NewMode, ch.NewPath); err != nil {
 				return nil, err
 			}
 			j := jobs[n]
@@ -229,6 +316,9 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 			return nil, err
 		}
 		c.align = func(path string) (map[int]int, bool) {
+			if linkPaths[path] {
+				return nil, false
+			}
 			m, ok := maps[path]
 			return m, ok
 		}

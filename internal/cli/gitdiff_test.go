@@ -283,3 +283,51 @@ func TestDiffNamesBrokenSide(t *testing.T) {
 		}
 	}
 }
+
+// TestScoreDiffBaseIgnoresSubmoduleConfig: a checked-out submodule's own
+// configuration runs nothing when score --diff-base (or diff --base)
+// compares the work tree: its filter.*.clean, which git would run from
+// `git status` inside the submodule to see whether its work tree is
+// dirty, is never started. Before, the filter ran.
+func TestScoreDiffBaseIgnoresSubmoduleConfig(t *testing.T) {
+	sub := commitTree(t, map[string]string{"a.py": "x = 1\n", ".gitattributes": "*.py filter=evil\n"})
+	dir := commitTree(t, map[string]string{"pkg/num.py": documented})
+	git(t, dir, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "vendor")
+	git(t, dir, "commit", "-q", "-m", "submodule")
+	marker := filepath.Join(t.TempDir(), "ran")
+	// The submodule's own configuration (.git/modules/vendor/config).
+	git(t, filepath.Join(dir, "vendor"), "config", "filter.evil.clean", "touch "+marker+"; cat")
+	// The repository asks git to look into the submodule's work tree
+	// (overriding a diff.ignoreSubmodules default), in both places.
+	git(t, dir, "config", "-f", ".gitmodules", "submodule.vendor.ignore", "none")
+	git(t, dir, "config", "submodule.vendor.ignore", "none")
+	// Dirty the submodule's work tree, and change a file of the top.
+	os.WriteFile(filepath.Join(dir, "vendor", "a.py"), []byte("x = 2\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "pkg", "num.py"), []byte(bareExcept), 0o644)
+	// The fixture is live: git itself runs the filter from the top.
+	if out, _ := gitCmdForTest(dir, "diff", "--raw", "HEAD").CombinedOutput(); len(out) == 0 {
+		t.Fatal("git diff shows no change")
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatalf("fixture: git diff did not run the submodule's filter: %v", err)
+	}
+	os.Remove(marker)
+	t.Chdir(dir)
+	for _, args := range [][]string{
+		{"score", "--isolated", "--diff-base", "HEAD", "--fail-on", "regression"},
+		{"score", "--isolated", "--diff-base", "HEAD", "--staged"},
+		{"diff", "--isolated", "--base", "HEAD", "--new-code"},
+	} {
+		out, errOut, code := run(t, args...)
+		if code == ExitError || code == ExitUsage {
+			t.Fatalf("%v: exit %d\n%s\n%s", args, code, out, errOut)
+		}
+		if _, err := os.Stat(marker); err == nil {
+			t.Fatalf("%v: the submodule's filter.evil.clean ran", args)
+		}
+	}
+	// The change of the top is still seen.
+	if out, _, code := run(t, "score", "--isolated", "--diff-base", "HEAD", "--fail-on", "regression"); code != ExitFindings || !strings.Contains(out, "pkg/num.py") {
+		t.Errorf("top's change: exit %d, want 1\n%s", code, out)
+	}
+}

@@ -65,12 +65,15 @@ func gitMergeBase(ctx context.Context, root, a, b string) (string, bool, error) 
 
 // gitChange is one changed file of `git diff --raw`: Status is git's
 // letter (A, M, D, R, C, T); OldOID/NewOID are blob IDs (all zeros for a
-// side that is absent or, for the work tree, not hashed); paths are
-// relative to the work tree's root with forward slashes.
+// side that is absent or, for the work tree, not hashed; a commit ID for
+// a submodule); OldMode/NewMode are git's modes ("100644", "120000" for a
+// symbolic link, "160000" for a submodule; "000000" for an absent side);
+// paths are relative to the work tree's root with forward slashes.
 type gitChange struct {
 	Status           byte
 	OldPath, NewPath string
 	OldOID, NewOID   string
+	OldMode, NewMode string
 }
 
 // gitChangedPython lists the .py files that differ between commit base and
@@ -82,17 +85,24 @@ type gitChange struct {
 // paired with its origin and is scored as Python at its new name: the PR
 // gate cannot be fooled by renaming a file out of the scored set. A file
 // renamed from a non-.py name to a .py name is an added file.
-func gitChangedPython(ctx context.Context, root, base, head string) ([]gitChange, error) {
-	args := append([]string{"diff", "--raw", "-z", "-M", "--no-ext-diff", "--no-textconv", "--abbrev=40"}, diffSides(base, head)...)
+//
+// changed holds every path the change touches, of any name, on either
+// side (for the symbolic links whose target changes; see linkedChanges).
+func gitChangedPython(ctx context.Context, root, base, head string) (py []gitChange, changed map[string]bool, err error) {
+	args := append([]string{"diff", "--raw", "-z", "-M", "--no-ext-diff", "--no-textconv", ignoreSubmodules, "--abbrev=40"}, diffSides(base, head)...)
 	out, err := runGit(ctx, root, args...)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	all, err := parseRawDiff(out)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var py []gitChange
+	changed = map[string]bool{}
+	for _, c := range all {
+		changed[c.OldPath], changed[c.NewPath] = true, true
+	}
+	delete(changed, "")
 	for _, c := range all {
 		oldPy, newPy := isPyPath(c.OldPath), isPyPath(c.NewPath)
 		switch {
@@ -105,8 +115,18 @@ func gitChangedPython(ctx context.Context, root, base, head string) ([]gitChange
 			py = append(py, c)
 		}
 	}
-	return py, nil
+	return py, changed, nil
 }
+
+// ignoreSubmodules is given to every git diff of score and diff: a
+// submodule is compared by the commit the superproject records and the
+// one checked out (read from its refs), never by its work tree, which git
+// would otherwise inspect by running `git status` inside the submodule
+// with the submodule's own configuration (its filter.*.clean programs
+// included, which gitexec cannot see to neutralize). "dirty" rather than
+// "all" keeps a submodule at a .py path visible, so that it is named as
+// skipped (see gitsymlink.go) rather than silently absent.
+const ignoreSubmodules = "--ignore-submodules=dirty"
 
 // isPyPath reports a path with the .py extension.
 func isPyPath(p string) bool { return strings.HasSuffix(p, ".py") }
@@ -137,7 +157,7 @@ func parseRawDiff(out []byte) ([]gitChange, error) {
 		if !strings.HasPrefix(meta, ":") || len(parts) != 5 || i+1 >= len(fields) {
 			return nil, fmt.Errorf("git diff --raw: unexpected record %q", meta)
 		}
-		c := gitChange{Status: parts[4][0], OldOID: parts[2], NewOID: parts[3]}
+		c := gitChange{Status: parts[4][0], OldOID: parts[2], NewOID: parts[3], OldMode: parts[0], NewMode: parts[1]}
 		i++
 		c.OldPath, c.NewPath = fields[i], fields[i]
 		if c.Status == 'R' || c.Status == 'C' {
@@ -335,7 +355,7 @@ func repoPath(root, rel string) string { return filepath.Join(root, filepath.Fro
 // thousands of lines, where a quadratic alignment would not. oldLines
 // gives a file's number of before lines (by after path).
 func gitLineMaps(ctx context.Context, root, base, head string, oldLines func(string) int) (map[string]map[int]int, error) {
-	args := append([]string{"diff", "-U0", "-M", "--no-color", "--no-ext-diff", "--no-textconv"}, diffSides(base, head)...)
+	args := append([]string{"diff", "-U0", "-M", "--no-color", "--no-ext-diff", "--no-textconv", ignoreSubmodules}, diffSides(base, head)...)
 	args = append(args, "--", "*.py")
 	out, err := runGit(ctx, root, args...)
 	if err != nil {

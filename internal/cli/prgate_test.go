@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -310,4 +313,180 @@ func TestGateAddedFileDiluted(t *testing.T) {
 	branch(t, dir, "alone", map[string]string{"pkg/bad.py": bad, "pkg/num.py": documented + "\n\nLIMIT = 3\n"})
 	d, code, _ = gateRun(t, "--fail-on", "regression")
 	wantGate(t, "alone", d, code, "regression: ERR I_p")
+}
+
+// symlinkBranch makes branch name from main in which each path of links is
+// replaced by a symbolic link (git mode 120000) with the given text, and
+// files are written, all committed; it checks the branch out.
+func symlinkBranch(t *testing.T, dir, name string, links, files map[string]string) {
+	t.Helper()
+	git(t, dir, "checkout", "-q", "-B", name, "main")
+	for p, c := range files {
+		full := filepath.Join(dir, p)
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for p, target := range links {
+		full := filepath.Join(dir, p)
+		os.Remove(full)
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.Symlink(target, full); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", name)
+}
+
+// TestGateSymlinkedModule: a module replaced by a symbolic link is scored
+// as the file the link reaches inside the repository at that revision
+// (commit, index or work tree), never as the link's text; a link that
+// leaves the repository or dangles makes the file unreadable, which trips
+// the invalid gate. Before, the link text "impl.txt" (valid Python: an
+// attribute) was scored and the bare except the link leads to passed
+// --fail-on regression,invalid,new-findings.
+func TestGateSymlinkedModule(t *testing.T) {
+	gates := []string{"--fail-on", "regression,invalid,new-findings"}
+	t.Run("inside", func(t *testing.T) {
+		dir := commitTree(t, map[string]string{"pkg/num.py": undocumented, "pkg/other.py": otherModule})
+		t.Chdir(dir)
+		// The link's text "impl.txt" parses as Python; its target is a
+		// .txt file (not scored by itself) and a link again, whose chain
+		// goes through a symbolic link to a directory.
+		symlinkBranch(t, dir, "link", map[string]string{"pkg/num.py": "impl.txt", "pkg/impl.txt": "../lib/impl.txt", "lib": "src"},
+			map[string]string{"src/impl.txt": bareExcept})
+		d, code, errOut := gateRun(t, gates...)
+		wantGate(t, "symlink to bad code", d, code, "regression: pkg/num.py ERR")
+		if !d.Valid || d.Findings["new"] == 0 {
+			t.Fatalf("valid %v, findings %v (want the bare except as a new finding)\n%s", d.Valid, d.Findings, errOut)
+		}
+		// score --diff-base from the work tree and from the index (the
+		// pre-commit hook) see the same file.
+		git(t, dir, "checkout", "-q", "main")
+		os.Remove("pkg/num.py")
+		os.MkdirAll("src", 0o755)
+		os.WriteFile("src/impl.txt", []byte(bareExcept), 0o644)
+		os.Symlink("../src/impl.txt", "pkg/num.py")
+		out, errOut, code := run(t, append([]string{"score", "--isolated", "--diff-base", "main", "--format", "json"}, gates...)...)
+		if code != ExitFindings || !strings.Contains(out, "regression: pkg/num.py ERR") {
+			t.Errorf("work tree: exit %d, want 1 with an ERR regression of pkg/num.py\n%s\n%s", code, out, errOut)
+		}
+		git(t, dir, "add", "-A")
+		out, errOut, code = run(t, append([]string{"score", "--isolated", "--diff-base", "main", "--staged", "--format", "json"}, gates...)...)
+		if code != ExitFindings || !strings.Contains(out, "regression: pkg/num.py ERR") {
+			t.Errorf("staged: exit %d, want 1 with an ERR regression of pkg/num.py\n%s\n%s", code, out, errOut)
+		}
+	})
+	// A link the change leaves as it is, whose target it edits: the
+	// module changed all the same (commit, work tree, index).
+	t.Run("target-changed", func(t *testing.T) {
+		dir := commitTree(t, map[string]string{"pkg/other.py": otherModule, "src/impl.txt": documented})
+		os.Symlink("../src/impl.txt", filepath.Join(dir, "pkg/num.py"))
+		git(t, dir, "add", "-A")
+		git(t, dir, "commit", "-q", "-m", "link")
+		t.Chdir(dir)
+		branch(t, dir, "edit", map[string]string{"src/impl.txt": bareExcept})
+		d, code, _ := gateRun(t, gates...)
+		wantGate(t, "target edited", d, code, "regression: pkg/num.py ERR")
+		git(t, dir, "checkout", "-q", "main")
+		os.WriteFile("src/impl.txt", []byte(bareExcept), 0o644)
+		out, errOut, code := run(t, append([]string{"score", "--isolated", "--diff-base", "main", "--format", "json"}, gates...)...)
+		if code != ExitFindings || !strings.Contains(out, "regression: pkg/num.py ERR") {
+			t.Errorf("work tree: exit %d, want 1 with an ERR regression of pkg/num.py\n%s\n%s", code, out, errOut)
+		}
+		git(t, dir, "add", "-A")
+		out, errOut, code = run(t, append([]string{"score", "--isolated", "--diff-base", "main", "--staged", "--format", "json"}, gates...)...)
+		if code != ExitFindings || !strings.Contains(out, "regression: pkg/num.py ERR") {
+			t.Errorf("staged: exit %d, want 1 with an ERR regression of pkg/num.py\n%s\n%s", code, out, errOut)
+		}
+	})
+	for _, c := range []struct{ name, target, why string }{
+		{"outside", "../../outside.py", "outside the repository"},
+		{"absolute", "/etc/hostname", "outside the repository"},
+		{"dangling", "missing.txt", "dangles"},
+		{"loop", "num.py", "a loop"},
+		{"directory", "..", "a directory"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := commitTree(t, map[string]string{"pkg/num.py": undocumented})
+			t.Chdir(dir)
+			symlinkBranch(t, dir, "link", map[string]string{"pkg/num.py": c.target}, nil)
+			d, code, _ := gateRun(t, gates...)
+			wantGate(t, c.name, d, code, "invalid: pkg/num.py (read_error)")
+			if len(d.Invalid) != 1 || d.Invalid[0].Status != "read_error" {
+				t.Fatalf("invalid files %+v, want pkg/num.py read_error", d.Invalid)
+			}
+			out, _, _ := run(t, "diff", "--base", "main", "--isolated")
+			if !strings.Contains(out, c.why) {
+				t.Errorf("text output does not say %q:\n%s", c.why, out)
+			}
+		})
+	}
+	// The work tree: a link to a file outside the repository is not read
+	// (before, the host file was scored as the module).
+	t.Run("worktree-outside", func(t *testing.T) {
+		dir := commitTree(t, map[string]string{"pkg/num.py": undocumented})
+		t.Chdir(dir)
+		outside := filepath.Join(t.TempDir(), "elsewhere.py")
+		os.WriteFile(outside, []byte(documented), 0o644)
+		os.Remove("pkg/num.py")
+		os.Symlink(outside, "pkg/num.py")
+		// score exits 3 for a file it cannot read, whatever the gates say.
+		out, errOut, code := run(t, append([]string{"score", "--isolated", "--diff-base", "main", "--format", "json"}, gates...)...)
+		if code != ExitError || !strings.Contains(out, "invalid: pkg/num.py (read_error)") || !strings.Contains(out, "symbolic link pkg/num.py leads outside the repository") {
+			t.Errorf("exit %d, want 3 with pkg/num.py unreadable (outside the repository)\n%s\n%s", code, out, errOut)
+		}
+	})
+}
+
+// TestGateSubmoduleAtPyPath: a submodule (gitlink, mode 160000) at a .py
+// path is another repository, not a module: diff --base skips it with a
+// note and scores the rest (before, it exited 3 reading the commit as a
+// blob); a file replaced by one counts as removed.
+func TestGateSubmoduleAtPyPath(t *testing.T) {
+	dir := commitTree(t, map[string]string{"pkg/num.py": undocumented, "pkg/old.py": otherModule})
+	t.Chdir(dir)
+	head := strings.TrimSpace(git(t, dir, "rev-parse", "HEAD"))
+	git(t, dir, "checkout", "-q", "-b", "sub")
+	git(t, dir, "rm", "-q", "--cached", "pkg/old.py")
+	os.Remove(filepath.Join(dir, "pkg/old.py"))
+	git(t, dir, "update-index", "--add", "--cacheinfo", "160000,"+head+",pkg/vendored.py")
+	git(t, dir, "update-index", "--add", "--cacheinfo", "160000,"+head+",pkg/old.py")
+	os.WriteFile(filepath.Join(dir, "pkg/num.py"), []byte(documented), 0o644)
+	git(t, dir, "add", "pkg/num.py")
+	git(t, dir, "commit", "-q", "-m", "submodules")
+	out, errOut, code := run(t, "diff", "--base", "main", "--format", "json", "--isolated", "--fail-on", "regression,invalid")
+	if code != ExitOK {
+		t.Fatalf("exit %d, want 0\n%s\n%s", code, out, errOut)
+	}
+	var d struct {
+		Skipped []struct{ Path, Version, Reason string } `json:"skipped_files"`
+		Removed []string                                 `json:"removed_files"`
+	}
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(d.Skipped)
+	if len(d.Skipped) != 2 || !strings.Contains(got, "pkg/vendored.py after") || !strings.Contains(got, "pkg/old.py after") ||
+		!strings.Contains(got, "submodule") {
+		t.Errorf("skipped_files %s, want pkg/old.py and pkg/vendored.py (after, a submodule)", got)
+	}
+	if fmt.Sprint(d.Removed) != "[pkg/old.py]" {
+		t.Errorf("removed_files %v, want [pkg/old.py]", d.Removed)
+	}
+	text, _, _ := run(t, "diff", "--base", "main", "--isolated")
+	if !strings.Contains(text, "skipped after: pkg/vendored.py: a submodule") {
+		t.Errorf("text output does not name the skipped submodule:\n%s", text)
+	}
+	// Work tree (the submodules' directories there, not checked out) and
+	// index: the same, never an error.
+	os.Mkdir(filepath.Join(dir, "pkg/vendored.py"), 0o755)
+	os.Mkdir(filepath.Join(dir, "pkg/old.py"), 0o755)
+	for _, args := range [][]string{{"score", "--diff-base", "main"}, {"score", "--diff-base", "main", "--staged"}} {
+		if _, errOut, code := run(t, append(args, "--isolated", "--quiet")...); code == ExitError || !strings.Contains(errOut, "skipped pkg/vendored.py") {
+			t.Errorf("%v: exit %d\n%s", args, code, errOut)
+		}
+	}
 }

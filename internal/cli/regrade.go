@@ -14,6 +14,7 @@ import (
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/atomicfile"
+	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/report"
 )
 
@@ -139,8 +140,8 @@ and running the same eval again evaluates them.`,
 					units = append(units, u)
 					continue
 				}
-				logPath := filepath.Join(dir, filepath.FromSlash(u.Dir), harness.LogFile)
-				log, err := os.ReadFile(logPath)
+				// Never through a link: the run directory is not trusted.
+				log, err := safepath.ReadFileIn(dir, u.Dir+"/"+harness.LogFile)
 				if err != nil && rec.Test != nil {
 					u.NotRegrade = err.Error()
 					units = append(units, u)
@@ -194,14 +195,13 @@ and running the same eval again evaluates them.`,
 			b, _ := json.MarshalIndent(doc, "", "  ")
 			// regrade.json is the last regrade; every regrade is also kept
 			// under regrades/, named by its time, never overwritten.
-			if err := os.MkdirAll(filepath.Join(dir, "regrades"), 0o755); err != nil {
+			// Written without following a link below the run directory
+			// (a regrades/ that is one is refused, naming it).
+			snapshot := "regrades/" + now.Format("20060102T150405.000000000Z") + map[bool]string{true: "-applied", false: ""}[apply] + ".json"
+			if err := atomicfile.WriteFileIn(dir, snapshot, append(b, '\n')); err != nil {
 				return err
 			}
-			snapshot := filepath.Join(dir, "regrades", now.Format("20060102T150405.000000000Z")+map[bool]string{true: "-applied", false: ""}[apply]+".json")
-			if err := harness.WriteFileAtomic(snapshot, append(b, '\n')); err != nil {
-				return err
-			}
-			if err := harness.WriteFileAtomic(filepath.Join(dir, "regrade.json"), append(b, '\n')); err != nil {
+			if err := atomicfile.WriteFileIn(dir, "regrade.json", append(b, '\n')); err != nil {
 				return err
 			}
 			if format == "json" {
@@ -318,7 +318,7 @@ func saveRecordOnly(s *harness.Store, rec *harness.Record) error {
 	if err != nil {
 		return err
 	}
-	return harness.WriteFileAtomic(filepath.Join(s.RecordDir(rec.Key), harness.ResultFile), append(b, '\n'))
+	return atomicfile.WriteFileIn(s.Dir, harness.RecordRelDir(rec.Key)+"/"+harness.ResultFile, append(b, '\n'))
 }
 
 // verdictsDiffer says whether any mode's resolved flag or status differs.

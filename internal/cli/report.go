@@ -14,6 +14,7 @@ import (
 
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/atomicfile"
+	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/nfisuite"
 	"github.com/polynfi/polynfi/report"
 	"github.com/polynfi/polynfi/retrieval"
@@ -159,8 +160,11 @@ func buildNFIReport(dir string, records []nfisuite.Record, catalog string) nfiRe
 	out.Runs = report.NFIRuns(records)
 	for i := range out.Runs {
 		if l := out.Runs[i].Log; l != "" {
-			if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(l))); err != nil || !st.Mode().IsRegular() {
+			// Linked only when it is a regular file of the run, not a link.
+			if f, err := safepath.OpenIn(dir, l); err != nil {
 				out.Runs[i].Log = ""
+			} else {
+				f.Close()
 			}
 		}
 	}
@@ -570,7 +574,7 @@ func loadHarnessRunRecords(dir string, legacy bool) (rep *report.Harness, err er
 	if legacy {
 		m := report.LegacyManifest(recs)
 		// The inputs come from the old report.json, the numbers from the records.
-		if b, err := os.ReadFile(filepath.Join(dir, "report.json")); err == nil {
+		if b, err := safepath.ReadFileIn(dir, "report.json"); err == nil {
 			var old report.Harness
 			if json.Unmarshal(b, &old) == nil {
 				m.Dataset, m.DatasetSchema, m.Predictions = old.Polynfi.Dataset, string(old.Polynfi.DatasetSchema), old.Polynfi.Predictions
@@ -598,7 +602,7 @@ func loadHarnessRunRecords(dir string, legacy bool) (rep *report.Harness, err er
 // an older polynfi gets the same tables and intervals.
 func loadMetricsOnly(dir string) (*report.MetricsOnly, error) {
 	p := filepath.Join(dir, "metrics.json")
-	b, err := os.ReadFile(p)
+	b, err := safepath.ReadFileIn(dir, "metrics.json")
 	if err != nil {
 		return nil, err
 	}
@@ -639,7 +643,7 @@ func countsText(m map[string]int) string {
 
 // catalogOf reads the catalog version a run recorded in its report.json ("" when unknown).
 func catalogOf(dir string) string {
-	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	b, err := safepath.ReadFileIn(dir, "report.json")
 	if err != nil {
 		return ""
 	}

@@ -142,6 +142,9 @@ settings): then 1; 3 when a PATH does not exist or a file cannot be read
 				if !gf.allowNew {
 					cmp.countNewSuppressions() // before any output: one S_p per file
 				}
+				for _, s := range cmp.out.Skipped {
+					fmt.Fprintf(e.stderr, "polynfi: skipped %s (%s): %s\n", s.Path, s.Version, s.Reason)
+				}
 			case stdin:
 			default:
 				if files, missing, err = discoverWarn(args, eng.Settings, e.stderr); err != nil {

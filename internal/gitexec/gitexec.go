@@ -66,6 +66,16 @@ var overrides = []string{
 	"protocol.file.allow=always",
 	"submodule.recurse=false",
 	"fetch.recurseSubmodules=false",
+	// Porcelain commands (diff, status, checkout's report) look into a
+	// submodule's work tree by running git inside it, with the
+	// submodule's own configuration, which neutralize does not read;
+	// "dirty" compares submodules by their commits only. This is a
+	// default: a submodule.<name>.ignore in .gitmodules or the
+	// repository's configuration takes precedence over it, so commands
+	// that compare a work tree also pass --ignore-submodules=dirty,
+	// which nothing overrides (internal/cli's diffs do).
+	"diff.ignoreSubmodules=dirty",
+	"status.submoduleSummary=false",
 	"advice.detachedHead=false",
 	"uploadpack.packObjectsHook=",
 	"core.alternateRefsCommand=",

@@ -117,3 +117,50 @@ func TestExternalDiffRefused(t *testing.T) {
 		t.Error("the external diff ran")
 	}
 }
+
+// TestSubmoduleConfigNeverRuns: a checked-out submodule whose own
+// configuration names a clean filter, with its work tree dirty: status
+// and diff of the superproject through gitexec never run git inside the
+// submodule's work tree (diff.ignoreSubmodules=dirty), so the filter, which
+// neutralize cannot see, does not run. Plain git runs it.
+func TestSubmoduleConfigNeverRuns(t *testing.T) {
+	run := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
+			"GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@b", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@b")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	sub, top := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(sub, "a.py"), []byte("x = 1\n"), 0o644)
+	os.WriteFile(filepath.Join(sub, ".gitattributes"), []byte("*.py filter=evil\n"), 0o644)
+	run(sub, "init", "-q")
+	run(sub, "add", "-A")
+	run(sub, "commit", "-qm", "s")
+	os.WriteFile(filepath.Join(top, "m.py"), []byte("y = 1\n"), 0o644)
+	run(top, "init", "-q")
+	run(top, "add", "-A")
+	run(top, "commit", "-qm", "t")
+	run(top, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "vendor")
+	run(top, "commit", "-qm", "sub")
+	canary := filepath.Join(t.TempDir(), "ran")
+	run(filepath.Join(top, "vendor"), "config", "filter.evil.clean", "touch "+canary+"; cat")
+	os.WriteFile(filepath.Join(top, "vendor", "a.py"), []byte("x = 2\n"), 0o644)
+	run(top, "status", "--porcelain")
+	if _, err := os.Stat(canary); err != nil {
+		t.Fatalf("fixture: plain git status did not run the submodule's filter")
+	}
+	os.Remove(canary)
+	ctx := context.Background()
+	for _, args := range [][]string{{"status", "--porcelain"}, {"diff", "--raw", "HEAD"}, {"diff", "HEAD"}} {
+		if _, err := Output(ctx, top, nil, args...); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(canary); err == nil {
+			t.Fatalf("git %v ran the submodule's filter.evil.clean", args)
+		}
+	}
+}

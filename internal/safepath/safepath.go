@@ -16,6 +16,8 @@ package safepath
 import (
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -197,4 +199,167 @@ func Remove(root, p string) error {
 		return nil
 	}
 	return err
+}
+
+// ErrNotRegular is wrapped by the error of OpenIn and ReadFileIn for a
+// path that is a symbolic link, or not a regular file, where a regular
+// file is expected.
+var ErrNotRegular = errors.New("not a regular file")
+
+// localPath rejects a path that is empty, absolute or has a ".." element
+// (OpenIn's paths are a run directory's, which may hold hidden names).
+func localPath(p string) error {
+	if p == "" || strings.ContainsRune(p, 0) || !filepath.IsLocal(filepath.FromSlash(p)) {
+		return fmt.Errorf("%w: path %q does not stay under its root", ErrUnsafe, p)
+	}
+	return nil
+}
+
+// checkDirs walks the directories of p under r (not p itself): each must
+// be a directory, not a symbolic link. A missing one is fs.ErrNotExist.
+func checkDirs(r *os.Root, p string) error {
+	parts := strings.Split(filepath.ToSlash(filepath.Clean(filepath.FromSlash(p))), "/")
+	for i := 0; i < len(parts)-1; i++ {
+		pre := strings.Join(parts[:i+1], "/")
+		fi, err := r.Lstat(pre)
+		if err != nil {
+			return err
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			return fmt.Errorf("%w: %s goes through symbolic link %s", ErrUnsafe, p, pre)
+		}
+		if !fi.IsDir() {
+			return fmt.Errorf("%w: %s: %s is not a directory", ErrUnsafe, p, pre)
+		}
+	}
+	return nil
+}
+
+// OpenIn opens the regular file at p (a relative path, slash or OS
+// separated, without ".." elements) under the directory root for
+// reading, following no symbolic link below root (root itself may be
+// one): a link as the file or as any directory on the way is refused
+// (the error wraps ErrUnsafe and ErrNotRegular, and names root and p), and
+// so is a named pipe, socket, device or directory, which is opened
+// non-blocking and never read. Every lookup is confined to root (os.Root),
+// so a directory swapped for a link while OpenIn runs cannot lead outside
+// it. A missing file is an error wrapping fs.ErrNotExist. The caller
+// closes the file.
+func OpenIn(root, p string) (*os.File, error) {
+	name := filepath.Join(root, filepath.FromSlash(p))
+	if err := localPath(p); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	if err := checkDirs(r, p); err != nil {
+		if errors.Is(err, ErrUnsafe) {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return nil, err
+	}
+	dir, base := filepath.Split(filepath.Clean(filepath.FromSlash(p)))
+	if dir == "" {
+		dir = "."
+	}
+	d, err := r.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	// The last element is opened relative to its directory with
+	// O_NOFOLLOW (os.Root would follow a link that stays inside root).
+	fd, err := syscall.Openat(int(d.Fd()), base, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	switch {
+	case errors.Is(err, syscall.ELOOP):
+		return nil, fmt.Errorf("%s: %w: %w: a symbolic link", name, ErrUnsafe, ErrNotRegular)
+	case errors.Is(err, syscall.ENOENT):
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	case err != nil:
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), name)
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w: %w (%s)", name, ErrUnsafe, ErrNotRegular, fileKind(fi.Mode()))
+	}
+	// Reads of a regular file do not block; clear O_NONBLOCK all the same.
+	_ = syscall.SetNonblock(fd, false)
+	return f, nil
+}
+
+// ReadFileIn reads the regular file at p under root as OpenIn opens it.
+func ReadFileIn(root, p string) ([]byte, error) {
+	f, err := OpenIn(root, p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
+// MkdirAllIn creates the directory p under root and its parents, refusing
+// (ErrUnsafe, naming p) a symbolic link or a non-directory on the way;
+// lookups are confined to root.
+func MkdirAllIn(root, p string) error {
+	if err := localPath(p); err != nil {
+		return err
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	return mkdirAllIn(r, p)
+}
+
+func mkdirAllIn(r *os.Root, p string) error {
+	parts := strings.Split(filepath.ToSlash(filepath.Clean(filepath.FromSlash(p))), "/")
+	for i := range parts {
+		pre := strings.Join(parts[:i+1], "/")
+		fi, err := r.Lstat(pre)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if err := r.Mkdir(pre, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+				return err
+			}
+			if fi, err = r.Lstat(pre); err != nil {
+				return err
+			}
+		case err != nil:
+			return err
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			return fmt.Errorf("%w: %s goes through symbolic link %s (in %s)", ErrUnsafe, p, pre, r.Name())
+		}
+		if !fi.IsDir() {
+			return fmt.Errorf("%w: %s: %s is not a directory (in %s)", ErrUnsafe, p, pre, r.Name())
+		}
+	}
+	return nil
+}
+
+// fileKind names a file mode's type for messages.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&(fs.ModeDevice|fs.ModeCharDevice) != 0:
+		return "a device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "an irregular file"
 }
