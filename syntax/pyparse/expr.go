@@ -340,6 +340,10 @@ func (p *parser) power() int32 {
 	if p.isKw("await") {
 		a := p.newNode(kAwait)
 		p.add(a, p.tokLeaf(), 0)
+		if p.isKw("await") {
+			// CPython: await_primary is "await" primary
+			p.syntaxError()
+		}
 		// tree-sitter: await binds looser than "**"
 		p.add(a, p.power(), 0)
 		return a
@@ -408,9 +412,17 @@ func (p *parser) sliceItem() int32 {
 			start := p.p
 			return p.reparseSplat(start, p.starExpression())
 		}
+		if p.minor < 10 && p.tok().kind == tName && p.isOpAt(1, ":=") {
+			// before 3.10 a subscript is an expression, not a named one
+			p.fail(int(p.peek(1).start), "invalid syntax")
+		}
 		lo = p.namedExpression()
 		if !p.isOp(":") {
 			return lo
+		}
+		if p.bareWalrus(lo) >= 0 {
+			// slice: [expression] ":" ...
+			p.syntaxError()
 		}
 	}
 	s := p.newNode(kSlice)
@@ -634,6 +646,7 @@ func (p *parser) atom() int32 {
 		if isFloatLit(p.src[t.start:t.end]) {
 			return p.leaf(kFloat, true)
 		}
+		p.checkIntDigits(t)
 		return p.leaf(kInteger, true)
 	case tString, tFStart:
 		return p.strings()
@@ -789,6 +802,11 @@ func (p *parser) braceAtom() int32 {
 	if p.isOp("}") {
 		first = p.reparseSplat(start, first)
 	}
+	p.setWalrus38(first)
+	if p.isOp(":") && p.bareWalrus(first) >= 0 {
+		// a dictionary key is an expression, not a named one
+		p.syntaxError()
+	}
 	if p.isOp(":") {
 		pair := p.newNode(kPair)
 		p.add(pair, first, fKey)
@@ -824,7 +842,37 @@ func (p *parser) braceAtom() int32 {
 	p.add(s, open, 0)
 	p.add(s, first, 0)
 	p.elements(s, "}")
+	for c := p.nodes[s].first; c >= 0; c = p.nodes[c].next {
+		p.setWalrus38(c)
+	}
 	return s
+}
+
+// bareWalrus returns the ":=" operator node of e when e is an
+// unparenthesized assignment expression (named_expression, or the
+// conditional_expression tree-sitter wraps around one), else -1.
+func (p *parser) bareWalrus(e int32) int32 {
+	if e < 0 {
+		return -1
+	}
+	if p.nodes[e].kind == kCond {
+		e = p.nodes[e].first
+	}
+	if p.nodes[e].kind != kNamed {
+		return -1
+	}
+	return p.nodes[p.nodes[e].first].next
+}
+
+// setWalrus38 rejects an unparenthesized assignment expression as a set
+// element before 3.9 (3.8's dictorsetmaker takes test, not
+// namedexpr_test), at its ":=" as CPython 3.8 does.
+func (p *parser) setWalrus38(e int32) {
+	if p.minor < 9 {
+		if op := p.bareWalrus(e); op >= 0 {
+			p.fail(int(p.nodes[op].start), "invalid syntax")
+		}
+	}
 }
 
 // dictRest parses dictionary items up to "}" (after any first item and

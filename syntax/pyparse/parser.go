@@ -211,10 +211,71 @@ type parser struct {
 	splatAtom bool
 	// maxP is the furthest token an abandoned alternative failed at
 	maxP int
+	// fstrErr is an f-string error CPython < 3.12 reports once the run
+	// of literals being parsed is read (see strings)
+	fstrErr fstrPending
+	// fdepth counts the f-string replacement fields being parsed
+	fdepth int
 	// funcDepth etc. are not tracked: ast.parse does not check them
 }
 
 type syntaxErr struct{ e *Error }
+
+// fatalErr is an error CPython raises from a grammar action (the integer
+// digit limit): it ends the parse at once, whatever alternative is being
+// tried, so attempt does not catch it.
+type fatalErr struct{ e *Error }
+
+// maxIntDigits is CPython's default limit on the digits of a decimal
+// integer literal (sys.int_info.default_max_str_digits, the
+// CVE-2020-10735 fix of 3.8.14, 3.9.14, 3.10.7 and 3.11).
+const maxIntDigits = 4300
+
+// checkIntDigits fails the parse, as CPython's int() conversion of the
+// literal does, when the NUMBER token t is a decimal integer of more than
+// maxIntDigits digits (underscores not counted; binary, octal and
+// hexadecimal literals, floats and imaginary numbers have no limit). The
+// position is CPython's: the token's column (1-based) in 3.8, column 1 in
+// 3.9 and 0 from 3.10; inside an f-string 3.9-3.11 prefix "f-string: " and
+// report columns -1 (3.9) and -2.
+func (p *parser) checkIntDigits(t token) {
+	b := p.src[t.start:t.end]
+	if len(b) <= maxIntDigits || len(b) > 1 && b[0] == '0' {
+		return // short, or 0, 0x.., 0o.., 0b.., or only zeros
+	}
+	n := 0
+	for _, c := range b {
+		switch {
+		case isDigit(c):
+			n++
+		case c != '_':
+			return // float or imaginary
+		}
+	}
+	if n <= maxIntDigits {
+		return
+	}
+	limit := "(4300 digits)"
+	if p.minor < 11 {
+		limit = "(4300)"
+	}
+	msg := fmt.Sprintf("Exceeds the limit %s for integer string conversion: value has %d digits; use sys.set_int_max_str_digits() to increase the limit - Consider hexadecimal for huge integer literals to avoid decimal conversion limits.", limit, n)
+	e := mkErr(p.src, int(t.start), msg)
+	switch {
+	case p.minor >= 12 || p.minor >= 10 && p.fdepth == 0:
+		e.Col = 0
+	case p.minor == 9 && p.fdepth == 0:
+		e.Col = 1
+	case p.minor == 9:
+		e.Col = -1
+	case p.minor >= 10:
+		e.Col = -2
+	}
+	if p.minor >= 9 && p.minor < 12 && p.fdepth > 0 {
+		e.Msg = "f-string: " + e.Msg
+	}
+	panic(fatalErr{e})
+}
 
 // buffers are a parse's scratch storage (tokens, the node arena), pooled
 // across calls: the tree itself is always fresh memory.
@@ -295,6 +356,10 @@ func parse(src []byte, minor int, anyBytes bool, into []Node, scratch *Scratch) 
 	root := func() (root int32) {
 		defer func() {
 			if r := recover(); r != nil {
+				if fe, ok := r.(fatalErr); ok {
+					perr = fe.e
+					return
+				}
 				se, ok := r.(syntaxErr)
 				if !ok {
 					// a bug must not take down a run over hostile input:
@@ -908,6 +973,12 @@ func (p *parser) typeAlias() int32 {
 func (p *parser) typeParams() int32 {
 	tp := p.newNode(kTypeParam)
 	p.add(tp, p.tokLeaf(), 0)
+	if p.isOp("]") {
+		if p.minor >= 13 {
+			p.failTok("Type parameter list cannot be empty")
+		}
+		p.syntaxError()
+	}
 	for !p.isOp("]") {
 		ty := p.newNode(kType)
 		if p.isOp("*") || p.isOp("**") {
@@ -1467,7 +1538,7 @@ func (p *parser) tryStmt() int32 {
 			p.nodes = append(p.nodes, bnode{kind: kindOfText("except*"), first: -1, last: -1, next: -1, start: t.start, end: st.end})
 			p.add(c, int32(len(p.nodes)-1), 0)
 			p.p += 2
-			p.add(c, p.exceptAs(p.expression()), 0)
+			p.add(c, p.exceptAs(p.exceptTypes(p.expression())), 0)
 		} else {
 			sawExcept = !p.isOpAt(1, "*")
 			c = p.newNode(kindOfText("except_clause"))
@@ -1488,17 +1559,7 @@ func (p *parser) tryStmt() int32 {
 				} else {
 					v = p.expression()
 				}
-				if p.isOp(",") && p.minor >= 14 {
-					// 3.14: "except A, B:" without parentheses
-					l := p.newNode(kExprList)
-					p.add(l, v, 0)
-					for p.isOp(",") {
-						p.add(l, p.tokLeaf(), 0)
-						p.add(l, p.expression(), 0)
-					}
-					v = l
-				}
-				p.add(c, p.exceptAs(v), fValue)
+				p.add(c, p.exceptAs(p.exceptTypes(v)), fValue)
 			}
 		}
 		p.suite(c, 0)
@@ -1521,6 +1582,31 @@ func (p *parser) tryStmt() int32 {
 	return n
 }
 
+// exceptTypes parses the rest of "except A, B:" after its first type v:
+// valid without parentheses from 3.14 (PEP 758) unless "as" follows; an
+// error that says so from 3.10.
+func (p *parser) exceptTypes(v int32) int32 {
+	if !p.isOp(",") || p.minor < 10 {
+		return v
+	}
+	if p.minor < 14 {
+		p.fail(int(p.nodes[v].start), "multiple exception types must be parenthesized")
+	}
+	l := p.newNode(kExprList)
+	p.add(l, v, 0)
+	for p.isOp(",") {
+		p.add(l, p.tokLeaf(), 0)
+		if p.isOp(":") {
+			break // expressions: a trailing comma
+		}
+		p.add(l, p.expression(), 0)
+	}
+	if p.isKw("as") {
+		p.fail(int(p.nodes[v].start), "multiple exception types must be parenthesized when using 'as'")
+	}
+	return l
+}
+
 // exceptAs builds tree-sitter's as_pattern for "except E as name".
 func (p *parser) exceptAs(v int32) int32 {
 	if !p.isKw("as") {
@@ -1540,7 +1626,49 @@ func (p *parser) withStmt(async int32) int32 {
 	p.add(n, async, 0)
 	p.add(n, p.tokLeaf(), 0)
 	c := p.newNode(kindOfText("with_clause"))
-	if p.isOp("(") && p.parenWithItems() && p.parenItemCount() == 1 {
+	paren := p.isOp("(") && p.parenWithItems()
+	if paren && p.minor < 9 {
+		// 3.8 has no parenthesized with items: "(...)" is an expression
+		if as := p.parenAs(); as >= 0 {
+			p.fail(as, "invalid syntax")
+		}
+	}
+	if paren {
+		// CPython tries "(" with_item, ... ")" first, then with_item
+		// whose expression starts with "(": "with (yield):", "with (a :=
+		// b):", "with (*a, b):", "with (x for x in y):"
+		saveMax := p.maxP
+		p.maxP = 0
+		if _, ok := p.attempt(func() int32 { p.parenWithClause(c); return c }); ok {
+			p.maxP = saveMax
+			p.add(n, c, 0)
+			p.suite(n, fBody)
+			return n
+		}
+		parenFar := p.maxP
+		p.nodes[c].first, p.nodes[c].last, p.nodes[c].start, p.nodes[c].end = -1, -1, ^uint32(0), 0
+		p.maxP = 0
+		_, ok := p.attempt(func() int32 { p.plainWithClause(c); return c })
+		plainFar := p.maxP
+		p.maxP = max(saveMax, plainFar, parenFar)
+		if !ok && parenFar >= plainFar {
+			// neither reading: the error of the one that got further
+			p.parenWithClause(c)
+		} else if !ok {
+			p.plainWithClause(c)
+		}
+	} else {
+		p.plainWithClause(c)
+	}
+	p.add(n, c, 0)
+	p.suite(n, fBody)
+	return n
+}
+
+// parenWithClause parses "(" with_item ("," with_item)* [","] ")" into the
+// with_clause c.
+func (p *parser) parenWithClause(c int32) {
+	if p.parenItemCount() == 1 {
 		// one parenthesized item: tree-sitter reads the parentheses as a
 		// parenthesized_expression, or a tuple with a trailing comma
 		w := p.newNode(kindOfText("with_item"))
@@ -1560,28 +1688,54 @@ func (p *parser) withStmt(async int32) int32 {
 		p.expectOp(v, ")")
 		p.add(w, v, fValue)
 		p.add(c, w, 0)
-	} else if p.isOp("(") && p.parenWithItems() {
-		p.add(c, p.tokLeaf(), 0)
-		for !p.isOp(")") {
-			p.add(c, p.withItem(), 0)
-			if !p.isOp(",") {
-				break
-			}
-			p.add(c, p.tokLeaf(), 0)
+		return
+	}
+	p.add(c, p.tokLeaf(), 0)
+	for !p.isOp(")") {
+		p.add(c, p.withItem(), 0)
+		if !p.isOp(",") {
+			break
 		}
-		p.expectOp(c, ")")
-	} else {
-		for {
-			p.add(c, p.withItem(), 0)
-			if !p.isOp(",") {
-				break
+		p.add(c, p.tokLeaf(), 0)
+	}
+	p.expectOp(c, ")")
+	if !p.isOp(":") {
+		p.syntaxError()
+	}
+}
+
+// plainWithClause parses with_item ("," with_item)* into the with_clause c.
+func (p *parser) plainWithClause(c int32) {
+	for {
+		p.add(c, p.withItem(), 0)
+		if !p.isOp(",") {
+			break
+		}
+		p.add(c, p.tokLeaf(), 0)
+	}
+}
+
+// parenAs returns the offset of the first "as" at the top level of the
+// parentheses at the current "(", or -1.
+func (p *parser) parenAs() int {
+	depth := 0
+	for i := p.p; i < len(p.toks); i++ {
+		t := p.toks[i]
+		switch {
+		case t.kind == tOp && (p.text(t) == "(" || p.text(t) == "[" || p.text(t) == "{"):
+			depth++
+		case t.kind == tOp && (p.text(t) == ")" || p.text(t) == "]" || p.text(t) == "}"):
+			depth--
+			if depth == 0 {
+				return -1
 			}
-			p.add(c, p.tokLeaf(), 0)
+		case t.kind == tName && depth == 1 && p.text(t) == "as":
+			return int(t.start)
+		case t.kind == tNewline || t.kind == tEOF:
+			return -1
 		}
 	}
-	p.add(n, c, 0)
-	p.suite(n, fBody)
-	return n
+	return -1
 }
 
 // parenWithItems reports whether "(" opens a parenthesized list of with
@@ -1733,14 +1887,15 @@ func (p *parser) funcDef(async int32) int32 {
 	p.add(n, async, 0)
 	p.add(n, p.tokLeaf(), 0)
 	p.add(n, p.name(), fName)
-	if p.isOp("[") {
-		if p.minor < 12 {
-			p.syntaxError()
-		}
+	if p.isOp("[") && p.minor >= 12 && (!p.isOpAt(1, "]") || p.minor >= 13) {
 		p.add(n, p.typeParams(), fTypeParameters)
 	}
 	params := p.newNode(kindOfText("parameters"))
 	if !p.isOp("(") {
+		if p.minor >= 11 {
+			// 3.11+: 'def' NAME [type_params] &&'('
+			p.failTok("expected '('")
+		}
 		p.syntaxError()
 	}
 	p.add(params, p.tokLeaf(), 0)
