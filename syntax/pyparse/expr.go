@@ -744,7 +744,8 @@ func (p *parser) parenAtom() int32 {
 		p.elements(t, ")")
 		return t
 	}
-	if p.nodes[first].kind == kListSplat {
+	if p.nodes[first].kind == kListSplat && p.minor >= 9 {
+		// 3.8's parser accepts "(*a)": its compiler rejects it
 		p.fail(int(p.nodes[first].start), "cannot use starred expression here")
 	}
 	n := p.newNode(kParen)

@@ -159,9 +159,8 @@ func (p *parser) simplePattern(parent int32) {
 		p.numberPattern(parent)
 		return
 	case tString, tFStart:
-		if t.kind == tFStart {
-			p.failTok("patterns may only match literals and attribute lookups")
-		}
+		// an f-string is a compile error, not a syntax error: ast.parse
+		// accepts it
 		p.add(parent, p.strings(), 0)
 		return
 	case tName:

@@ -1206,6 +1206,10 @@ func (p *parser) exprStmt() int32 {
 		a := p.newNode(kAugAssn)
 		p.add(a, e, fLeft)
 		p.add(a, p.tokLeaf(), fOperator)
+		if p.minor < 9 && p.isOp("*") {
+			// 3.8: augassign (yield_expr | testlist), no star
+			p.syntaxError()
+		}
 		p.add(a, p.rhsNoAssign(), fRight)
 		p.add(stmt, a, 0)
 	default:
@@ -2098,11 +2102,14 @@ func (p *parser) looksLikeMatch() bool {
 			}
 		}
 	}
-	depth := 0
+	depth, lambdas := 0, 0
 	for i := p.p + 1; i < len(p.toks); i++ {
 		t := p.toks[i]
 		if t.kind == tNewline || t.kind == tEOF {
 			return false
+		}
+		if t.kind == tName && depth == 0 && p.text(t) == "lambda" {
+			lambdas++ // its ":" is not the match statement's
 		}
 		if t.kind != tOp {
 			continue
@@ -2113,7 +2120,9 @@ func (p *parser) looksLikeMatch() bool {
 		case ")", "]", "}":
 			depth--
 		case ":":
-			if depth == 0 {
+			if depth == 0 && lambdas > 0 {
+				lambdas--
+			} else if depth == 0 {
 				return i+1 < len(p.toks) && p.toks[i+1].kind == tNewline
 			}
 		}

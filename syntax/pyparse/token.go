@@ -249,6 +249,11 @@ func (lx *lexer) indentation() bool {
 			if e, ok := contEnd(src, i); ok {
 				lx.extras = append(lx.extras, extra{start: uint32(i), end: uint32(e), cont: true})
 				lx.pos = e
+				if lx.minor == 9 {
+					// 3.9 takes the line for a blank one: the joined line
+					// keeps the current indentation
+					return true
+				}
 				// CPython: the indentation is that of the physical line
 				lx.setIndent(col, alt, e)
 				return true
@@ -412,8 +417,9 @@ func (lx *lexer) next() bool {
 				bs := lx.pos
 				lx.pos = e
 				if lx.pos >= len(src) {
-					if lx.minor < 12 {
-						// before 3.12 a continuation may end the input
+					if lx.minor < 12 && e-bs == 3 {
+						// before 3.12 "\\\r\n" may end the input (not
+						// "\\\n" or "\\\r")
 						return lx.finish()
 					}
 					lx.fail(bs+1, "unexpected EOF while parsing")
