@@ -187,8 +187,8 @@ var item11 = []struct {
 	{"CR-only line continuation", "x = 1 + \\\r2\n", always, nil},
 }
 
-func never(int) bool            { return false }
-func always(int) bool           { return true }
+func never(int) bool             { return false }
+func always(int) bool            { return true }
 func since(v int) func(int) bool { return func(m int) bool { return m >= v } }
 
 // TestIssue24Item11 checks each case of issue 24 item 11 at every
