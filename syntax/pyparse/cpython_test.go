@@ -339,8 +339,9 @@ func grammarCorpus(seed int64, n int) [][]byte {
 // with that CPython's ast.parse, where the interpreter is installed (it
 // skips, naming the version, where it is not): on the interpreter's own
 // standard library (a sample; every file under CI=true or
-// PYPARSE_CORPUS=all) and on grammarCorpus. Validity must agree on every
-// input; the first error's line is measured and logged.
+// PYPARSE_CORPUS=all) and on grammarCorpus (seed 24, PYPARSE_SEED
+// overrides it). Validity must agree on every input; the first error's
+// line is measured and logged.
 func TestCPythonVersions(t *testing.T) {
 	for minor := 8; minor <= pyparse.Latest; minor++ {
 		t.Run(fmt.Sprintf("3.%d", minor), func(t *testing.T) {
@@ -352,7 +353,11 @@ func TestCPythonVersions(t *testing.T) {
 			if testing.Short() {
 				n = 800
 			}
-			srcs := grammarCorpus(24, n)
+			seed := int64(24)
+			if s := os.Getenv("PYPARSE_SEED"); s != "" {
+				fmt.Sscan(s, &seed)
+			}
+			srcs := grammarCorpus(seed, n)
 			names := make([]string, len(srcs))
 			for i := range names {
 				names[i] = fmt.Sprintf("generated #%d %q", i, srcs[i])

@@ -162,6 +162,14 @@ func (p *parser) namedExpression() int32 {
 	}
 	e := p.expression()
 	if p.isOp(":=") {
+		if p.minor < 9 && p.nodes[p.unparen(e)].kind == kIdentifier {
+			// 3.8 checks the target after the parse: "(x) := 1" is a name
+			n := p.newNode(kNamed)
+			p.add(n, e, fName)
+			p.add(n, p.tokLeaf(), 0)
+			p.add(n, p.expression(), fValue)
+			return n
+		}
 		p.fail(int(p.nodes[e].start), "cannot use assignment expressions with %s", describe(p.nodes[e].kind))
 	}
 	return e
@@ -592,7 +600,22 @@ func (p *parser) compClauses(n int32) {
 		case p.isKw("if"):
 			c := p.newNode(kIfClause)
 			p.add(c, p.tokLeaf(), 0)
-			p.add(c, p.disjunction(), 0)
+			if p.minor < 9 && p.isKw("lambda") {
+				// 3.8: comp_if is 'if' test_nocond, which takes a
+				// lambdef_nocond (its body a test_nocond: no "if else")
+				l := p.newNode(kLambda)
+				p.add(l, p.tokLeaf(), 0)
+				if !p.isOp(":") {
+					lp := p.newNode(kLambdaParams)
+					p.parameters(lp, true)
+					p.add(l, lp, fParameters)
+				}
+				p.expectOp(l, ":")
+				p.add(l, p.disjunction(), fBody)
+				p.add(c, l, 0)
+			} else {
+				p.add(c, p.disjunction(), 0)
+			}
 			p.add(n, c, 0)
 		default:
 			return
@@ -804,7 +827,7 @@ func (p *parser) braceAtom() int32 {
 		first = p.reparseSplat(start, first)
 	}
 	p.setWalrus38(first)
-	if p.isOp(":") && p.bareWalrus(first) >= 0 {
+	if p.isOp(":") && (p.bareWalrus(first) >= 0 || p.nodes[first].kind == kListSplat) {
 		// a dictionary key is an expression, not a named one
 		p.syntaxError()
 	}

@@ -6,8 +6,13 @@ package pyparse
 func (p *parser) matchStmt() int32 {
 	n := p.newNode(kindOfText("match_statement"))
 	p.add(n, p.leaf(kindOfText("match"), false), 0)
-	for {
-		p.add(n, p.starNamedOrExpr(), fSubject)
+	for first := true; ; first = false {
+		s := p.starNamedOrExpr()
+		if first && p.nodes[s].kind == kListSplat && !p.isOp(",") {
+			// subject_expr: a starred subject needs a comma
+			p.syntaxError()
+		}
+		p.add(n, s, fSubject)
 		if !p.isOp(",") {
 			break
 		}

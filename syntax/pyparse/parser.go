@@ -981,6 +981,7 @@ func (p *parser) typeParams() int32 {
 	}
 	for !p.isOp("]") {
 		ty := p.newNode(kType)
+		tuple := p.isOp("*") // only a TypeVarTuple's default may be starred
 		if p.isOp("*") || p.isOp("**") {
 			st := p.newNode(kindOfText("splat_type"))
 			p.add(st, p.tokLeaf(), 0)
@@ -1009,7 +1010,7 @@ func (p *parser) typeParams() int32 {
 			p.add(tp, ty, 0)
 			p.add(tp, p.tokLeaf(), 0)
 			var d int32
-			if p.isOp("*") {
+			if p.isOp("*") && tuple {
 				d = p.starExpression()
 			} else {
 				d = p.expression()
@@ -1384,6 +1385,21 @@ func (p *parser) targetKids(e int32) {
 	}
 }
 
+// noTopStar fails at the first starred item of e (a list_splat, or one
+// among an expression_list's items).
+func (p *parser) noTopStar(e int32) {
+	if p.nodes[e].kind == kListSplat {
+		p.fail(int(p.nodes[e].start), "invalid syntax")
+	}
+	if p.nodes[e].kind == kExprList {
+		for c := p.nodes[e].first; c >= 0; c = p.nodes[c].next {
+			if p.nodes[c].kind == kListSplat {
+				p.fail(int(p.nodes[c].start), "invalid syntax")
+			}
+		}
+	}
+}
+
 func (p *parser) delTargets() int32 {
 	e := p.starExpressions()
 	p.checkDel(e)
@@ -1402,6 +1418,12 @@ func (p *parser) checkDel(e int32) {
 			}
 		}
 		return
+	case kListSplat:
+		if p.minor < 9 {
+			// 3.8's parser takes "del *a" (its compiler rejects it)
+			p.checkDel(p.nodes[nd.first].next)
+			return
+		}
 	}
 	p.fail(int(nd.start), "cannot delete %s", describe(nd.kind))
 }
@@ -1482,7 +1504,12 @@ func (p *parser) forStmt(async int32) int32 {
 	p.add(n, p.tokLeaf(), 0)
 	p.add(n, p.targetList(), fLeft)
 	p.expectKw(n, "in")
-	p.add(n, p.starExpressions(), fRight)
+	iter := p.starExpressions()
+	if p.minor < 9 {
+		// 3.8: 'for' exprlist 'in' testlist: no starred item
+		p.noTopStar(iter)
+	}
+	p.add(n, iter, fRight)
 	p.suite(n, fBody)
 	if p.isKw("else") {
 		p.add(n, p.elseClause(), fAlternative)
