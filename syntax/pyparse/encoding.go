@@ -109,6 +109,21 @@ func normalEncoding(name string) string {
 	return strings.ReplaceAll(strings.ToLower(name), "_", "-")
 }
 
+// UTF8OutsideComments reports whether CPython reads src, which may hold
+// bytes that are not UTF-8, as UTF-8 source all the same: it declares no
+// encoding or one CPython takes for UTF-8 (utf-8-sig, utf_8, ...), and
+// every byte that does not decode lies in a comment, text CPython's
+// tokenizer never decodes. It is false when the tokenizer stops at an
+// error before such a byte. Parse gives the file's full verdict.
+func UTF8OutsideComments(src []byte) bool {
+	if n := normalEncoding(declaredEncoding(src)); n != "" && n != "utf-8" {
+		return false
+	}
+	lx := tokenize(src, Latest, &buffers{}, true)
+	_, bad := invalidOutsideComments(src, lx.extras)
+	return !bad
+}
+
 func isASCII(b []byte) bool {
 	for _, c := range b {
 		if c >= 0x80 {
