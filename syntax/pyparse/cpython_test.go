@@ -161,6 +161,8 @@ var item11 = []struct {
 	{"class A[]", "class A[]: pass\n", never, map[int]string{13: "1:9: Type parameter list cannot be empty"}},
 	{"nested format specs", "f'{x:{y:{z}}}'\n", since(12),
 		map[int]string{8: "1:1: f-string: expressions nested too deeply", 11: "1:15: f-string: expressions nested too deeply"}},
+	{"triply nested format specs", "f'{x:{y:{z:{w}}}}'\n", never,
+		map[int]string{12: "1:11: f-string: expressions nested too deeply", 14: "1:11: f-string: expressions nested too deeply"}},
 	{"int 4301 digits", "x = " + strings.Repeat("1", 4301) + "\n", never, nil},
 	{"int 4300 digits", "x = " + strings.Repeat("1", 4300) + "\n", always, nil},
 	{"int 5000 zeros", "x = " + strings.Repeat("0", 5000) + "\n", always, nil},
@@ -253,7 +255,7 @@ func TestIntDigitLimitMessage(t *testing.T) {
 func grammarCorpus(seed int64, n int) [][]byte {
 	r := rand.New(rand.NewSource(seed))
 	atoms := []string{"x", "1", "1.5", "1j", "0x1f", "1_000", "'a'", "b'a'", "f'{x}'", "f'{x!r:>{w}}'",
-		"f'{x:{y:{z}}}'", "f'{x:{y}}'", "f'{*a}'", "f'{*a, b}'", "f'{x=}'", "f'{\"a\"}'", "t'{x}'", "t'a' 'b'",
+		"f'{x:{y:{z}}}'", "f'{x:{y}}'", "f'{x:{y:{z:{w}}}}'", "f'{x:{y:{z:a{{w}}}}}'", "f'{x:{f\"{y:{z}}\"}}'", "f'{*a}'", "f'{*a, b}'", "f'{x=}'", "f'{\"a\"}'", "t'{x}'", "t'a' 'b'",
 		"rb'a'", "'a' 'b'", "f'a' 'b'", "(x)", "[x]", "{x}", "{x: y}", "{**x}", "()", "(x,)", "...", "None",
 		"(x := 1)", "x := 1", "await x", "await await x", "await -x", "(yield)", "yield", "yield from x",
 		"*a", "**a", "lambda: x", "lambda x=1, *a, **k: x", "x if y else z", "1 if 1else 0", "1if x else y",

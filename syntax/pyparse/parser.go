@@ -216,6 +216,9 @@ type parser struct {
 	fstrErr fstrPending
 	// fdepth counts the f-string replacement fields being parsed
 	fdepth int
+	// specs counts the format specs of the f-string being parsed that
+	// enclose the current position
+	specs int
 	// funcDepth etc. are not tracked: ast.parse does not check them
 }
 

@@ -11,9 +11,9 @@ import (
 // strings parses one or more adjacent string literals: a string, or a
 // concatenated_string of them.
 func (p *parser) strings() int32 {
-	outer := p.fstrErr
-	p.fstrErr = fstrPending{}
-	defer func() { p.fstrErr = outer }() // also when an error unwinds
+	outer, outerSpecs := p.fstrErr, p.specs
+	p.fstrErr, p.specs = fstrPending{}, 0
+	defer func() { p.fstrErr, p.specs = outer, outerSpecs }() // also when an error unwinds
 	n := p.concatenation()
 	if p.fstrErr.kind != 0 {
 		p.raiseFstr(n)
@@ -783,6 +783,8 @@ func (p *parser) interpolation(k Kind) int32 {
 	if p.isOp(":") {
 		fs := p.newNode(kFormatSpec)
 		p.add(fs, p.tokLeaf(), 0)
+		p.specs++
+		defer func() { p.specs-- }()
 		for {
 			t := p.tok()
 			if t.kind == tFMiddle {
@@ -793,6 +795,11 @@ func (p *parser) interpolation(k Kind) int32 {
 				continue
 			}
 			if t.kind == tOp && p.isOp("{") {
+				if p.specs >= 3 && p.minor >= 12 {
+					// 3.12+ tokenizer: a fourth level of fields, reported
+					// one column before its "{"
+					p.fail(int(t.start)-1, "f-string: expressions nested too deeply")
+				}
 				if k == kFormatExpr && p.minor < 12 && p.fstrErr.kind == 0 {
 					// before PEP 701 a format spec's field may not hold
 					// another
