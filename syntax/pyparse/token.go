@@ -53,7 +53,9 @@ type extra struct {
 }
 
 // Error is a syntax error: 1-based line, 1-based column in characters (as
-// CPython's SyntaxError.offset), and a message.
+// CPython's SyntaxError.offset), and a message. Col is below 1 only where
+// CPython's offset is: the integer digit limit reports 0 from 3.10 (-1 and
+// -2 inside a 3.9-3.11 f-string); callers that need a position clamp it.
 type Error struct {
 	Line, Col int
 	Msg       string
