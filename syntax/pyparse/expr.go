@@ -1,6 +1,9 @@
 package pyparse
 
-import "bytes"
+import (
+	"bytes"
+	"fmt"
+)
 
 // Expressions, following CPython's grammar (python.gram) for what is
 // accepted and tree-sitter-python's grammar.js for the tree built.
@@ -687,6 +690,57 @@ func (p *parser) atom() int32 {
 	}
 	p.syntaxError()
 	return -1
+}
+
+// maxStrDigits is CPython's default limit on the digits of a decimal
+// integer literal (sys.int_info.default_max_str_digits, the
+// CVE-2020-10735 fix of 3.8.14, 3.9.14, 3.10.7 and 3.11).
+const maxStrDigits = 4300
+
+// checkIntDigits fails the parse, as CPython's int() conversion of the
+// literal does, when the NUMBER token t is a decimal integer of more than
+// maxStrDigits digits (underscores not counted; binary, octal and
+// hexadecimal literals, floats and imaginary numbers have no limit). The
+// position is CPython's: the token's column (1-based) in 3.8, column 1 in
+// 3.9 and 0 from 3.10; inside an f-string 3.9-3.11 prefix "f-string: " and
+// report columns -1 (3.9) and -2.
+func (p *parser) checkIntDigits(t token) {
+	b := p.src[t.start:t.end]
+	if len(b) <= maxStrDigits || len(b) > 1 && b[0] == '0' {
+		return // short, or 0, 0x.., 0o.., 0b.., or only zeros
+	}
+	n := 0
+	for _, c := range b {
+		switch {
+		case isDigit(c):
+			n++
+		case c != '_':
+			return // float or imaginary
+		}
+	}
+	if n <= maxStrDigits {
+		return
+	}
+	limit := "(4300 digits)"
+	if p.minor < 11 {
+		limit = "(4300)"
+	}
+	msg := fmt.Sprintf("Exceeds the limit %s for integer string conversion: value has %d digits; use sys.set_int_max_str_digits() to increase the limit - Consider hexadecimal for huge integer literals to avoid decimal conversion limits.", limit, n)
+	e := mkErr(p.src, int(t.start), msg)
+	switch {
+	case p.minor >= 12 || p.minor >= 10 && p.fstr == 0:
+		e.Col = 0
+	case p.minor == 9 && p.fstr == 0:
+		e.Col = 1
+	case p.minor == 9:
+		e.Col = -1
+	case p.minor >= 10:
+		e.Col = -2
+	}
+	if p.minor >= 9 && p.minor < 12 && p.fstr > 0 {
+		e.Msg = "f-string: " + e.Msg
+	}
+	panic(fatalErr{e})
 }
 
 // isFloatLit tells tree-sitter's float from its integer: a "." or an

@@ -214,8 +214,8 @@ type parser struct {
 	// fstrErr is an f-string error CPython < 3.12 reports once the run
 	// of literals being parsed is read (see strings)
 	fstrErr fstrPending
-	// fdepth counts the f-string replacement fields being parsed
-	fdepth int
+	// fstr is the number of f-string interpolations the parser is in
+	fstr int
 	// specs counts the format specs of the f-string being parsed that
 	// enclose the current position
 	specs int
@@ -229,56 +229,6 @@ type syntaxErr struct{ e *Error }
 // tried, so attempt does not catch it.
 type fatalErr struct{ e *Error }
 
-// maxIntDigits is CPython's default limit on the digits of a decimal
-// integer literal (sys.int_info.default_max_str_digits, the
-// CVE-2020-10735 fix of 3.8.14, 3.9.14, 3.10.7 and 3.11).
-const maxIntDigits = 4300
-
-// checkIntDigits fails the parse, as CPython's int() conversion of the
-// literal does, when the NUMBER token t is a decimal integer of more than
-// maxIntDigits digits (underscores not counted; binary, octal and
-// hexadecimal literals, floats and imaginary numbers have no limit). The
-// position is CPython's: the token's column (1-based) in 3.8, column 1 in
-// 3.9 and 0 from 3.10; inside an f-string 3.9-3.11 prefix "f-string: " and
-// report columns -1 (3.9) and -2.
-func (p *parser) checkIntDigits(t token) {
-	b := p.src[t.start:t.end]
-	if len(b) <= maxIntDigits || len(b) > 1 && b[0] == '0' {
-		return // short, or 0, 0x.., 0o.., 0b.., or only zeros
-	}
-	n := 0
-	for _, c := range b {
-		switch {
-		case isDigit(c):
-			n++
-		case c != '_':
-			return // float or imaginary
-		}
-	}
-	if n <= maxIntDigits {
-		return
-	}
-	limit := "(4300 digits)"
-	if p.minor < 11 {
-		limit = "(4300)"
-	}
-	msg := fmt.Sprintf("Exceeds the limit %s for integer string conversion: value has %d digits; use sys.set_int_max_str_digits() to increase the limit - Consider hexadecimal for huge integer literals to avoid decimal conversion limits.", limit, n)
-	e := mkErr(p.src, int(t.start), msg)
-	switch {
-	case p.minor >= 12 || p.minor >= 10 && p.fdepth == 0:
-		e.Col = 0
-	case p.minor == 9 && p.fdepth == 0:
-		e.Col = 1
-	case p.minor == 9:
-		e.Col = -1
-	case p.minor >= 10:
-		e.Col = -2
-	}
-	if p.minor >= 9 && p.minor < 12 && p.fdepth > 0 {
-		e.Msg = "f-string: " + e.Msg
-	}
-	panic(fatalErr{e})
-}
 
 // buffers are a parse's scratch storage (tokens, the node arena), pooled
 // across calls: the tree itself is always fresh memory.

@@ -744,8 +744,8 @@ func (p *parser) walrusSpec(n, e int32) bool {
 
 // interpolation parses "{" expression ["="] ["!" conv] [":" spec] "}".
 func (p *parser) interpolation(k Kind) int32 {
-	p.fdepth++
-	defer func() { p.fdepth-- }()
+	p.fstr++
+	defer func() { p.fstr-- }()
 	n := p.newNode(k)
 	p.add(n, p.tokLeaf(), 0) // "{"
 	var e int32
