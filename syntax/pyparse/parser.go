@@ -229,7 +229,6 @@ type syntaxErr struct{ e *Error }
 // tried, so attempt does not catch it.
 type fatalErr struct{ e *Error }
 
-
 // buffers are a parse's scratch storage (tokens, the node arena), pooled
 // across calls: the tree itself is always fresh memory.
 type buffers struct {
