@@ -481,13 +481,15 @@ func (e *Engine) decode(src []byte) ([]byte, string, *FileError) {
 // byte, StatusEncoding) and an error naming the line and column. Source that
 // is valid UTF-8 is used as is; otherwise a PEP 263 coding declaration on
 // line 1 or 2 (latin-1, koi8-r, iso-8859-5, cp1252, shift_jis, ...) is
-// honoured; anything else is an encoding error.
+// honoured; anything else is an encoding error, except bytes that are not
+// UTF-8 only in comments, which CPython never decodes
+// (pyparse.UTF8OutsideComments): src is used as is.
 func DecodeSource(src []byte) ([]byte, string, *FileError) {
 	if i := bytes.IndexByte(src, 0); i >= 0 {
 		line, col := position(src, i)
 		return nil, StatusBinary, &FileError{Line: line, Column: col, Message: "NUL byte: not a text file"}
 	}
-	if utf8.Valid(src) {
+	if utf8.Valid(src) || pyparse.UTF8OutsideComments(src) {
 		return src, StatusOK, nil
 	}
 	name := declaredEncoding(src)

@@ -58,7 +58,9 @@ func NewScores(m map[Aspect]float64) Scores {
 
 // FileError locates why a file could not be scored. Line and Column are
 // 1-based; for a syntax error they are CPython's (SyntaxError.lineno and
-// .offset: the column counts characters) and Message is CPython's message.
+// .offset: the column counts characters; 0 or less where CPython reports
+// that, as for a decimal literal past the 4,300-digit limit) and Message is
+// CPython's message.
 type FileError struct {
 	Line    int    `json:"line"`
 	Column  int    `json:"column"`

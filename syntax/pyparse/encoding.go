@@ -40,13 +40,18 @@ func declaredEncoding(src []byte) string {
 // is unknown or the bytes do not decode.
 func decodeSource(src []byte) ([]byte, string) {
 	name := declaredEncoding(src)
-	norm := strings.ReplaceAll(strings.ToLower(name), "_", "-")
+	norm := normalEncoding(name)
 	if bytes.HasPrefix(src, []byte{0xEF, 0xBB, 0xBF}) && name != "" && norm != "utf-8" {
-		// CPython: with a BOM the declaration must say exactly utf-8
-		return nil, "encoding problem: " + name + " with BOM"
+		// CPython: with a BOM the declaration must name utf-8 (or
+		// utf-8-sig, which it reads as utf-8)
+		msgName := name
+		if norm == "iso-8859-1" {
+			msgName = norm
+		}
+		return nil, "encoding problem: " + msgName + " with BOM"
 	}
 	switch norm {
-	case "", "utf-8", "utf8", "utf-8-unix", "utf-8-dos", "utf-8-mac":
+	case "", "utf-8", "utf8":
 		return src, ""
 	}
 	var enc encoding.Encoding
@@ -79,6 +84,44 @@ func decodeSource(src []byte) ([]byte, string) {
 		return nil, "(unicode error) '" + name + "' codec can't decode bytes"
 	}
 	return out, ""
+}
+
+// normalEncoding is CPython's tokenizer get_normal_name: the first 12
+// characters lower-cased with "_" as "-"; "utf-8" and "utf-8-*" are
+// "utf-8" (so utf-8-sig is utf-8), latin-1 and its spellings
+// "iso-8859-1"; any other name is returned in that normalized spelling.
+//
+// Source: CPython Parser/tokenizer/helpers.c (Parser/tokenizer.c before
+// 3.12), get_normal_name.
+func normalEncoding(name string) string {
+	buf := name
+	if len(buf) > 12 {
+		buf = buf[:12]
+	}
+	buf = strings.ReplaceAll(strings.ToLower(buf), "_", "-")
+	switch {
+	case buf == "utf-8" || strings.HasPrefix(buf, "utf-8-"):
+		return "utf-8"
+	case buf == "latin-1" || buf == "iso-8859-1" || buf == "iso-latin-1" ||
+		strings.HasPrefix(buf, "latin-1-") || strings.HasPrefix(buf, "iso-8859-1-") || strings.HasPrefix(buf, "iso-latin-1-"):
+		return "iso-8859-1"
+	}
+	return strings.ReplaceAll(strings.ToLower(name), "_", "-")
+}
+
+// UTF8OutsideComments reports whether CPython reads src, which may hold
+// bytes that are not UTF-8, as UTF-8 source all the same: it declares no
+// encoding or one CPython takes for UTF-8 (utf-8-sig, utf_8, ...), and
+// every byte that does not decode lies in a comment, text CPython's
+// tokenizer never decodes. It is false when the tokenizer stops at an
+// error before such a byte. Parse gives the file's full verdict.
+func UTF8OutsideComments(src []byte) bool {
+	if n := normalEncoding(declaredEncoding(src)); n != "" && n != "utf-8" {
+		return false
+	}
+	lx := tokenize(src, Latest, &buffers{}, true)
+	_, bad := invalidOutsideComments(src, lx.extras)
+	return !bad
 }
 
 func isASCII(b []byte) bool {

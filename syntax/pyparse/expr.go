@@ -1,6 +1,9 @@
 package pyparse
 
-import "bytes"
+import (
+	"bytes"
+	"fmt"
+)
 
 // Expressions, following CPython's grammar (python.gram) for what is
 // accepted and tree-sitter-python's grammar.js for the tree built.
@@ -162,6 +165,14 @@ func (p *parser) namedExpression() int32 {
 	}
 	e := p.expression()
 	if p.isOp(":=") {
+		if p.minor < 9 && p.nodes[p.unparen(e)].kind == kIdentifier {
+			// 3.8 checks the target after the parse: "(x) := 1" is a name
+			n := p.newNode(kNamed)
+			p.add(n, e, fName)
+			p.add(n, p.tokLeaf(), 0)
+			p.add(n, p.expression(), fValue)
+			return n
+		}
 		p.fail(int(p.nodes[e].start), "cannot use assignment expressions with %s", describe(p.nodes[e].kind))
 	}
 	return e
@@ -340,6 +351,10 @@ func (p *parser) power() int32 {
 	if p.isKw("await") {
 		a := p.newNode(kAwait)
 		p.add(a, p.tokLeaf(), 0)
+		if p.isKw("await") {
+			// CPython: await_primary is "await" primary
+			p.syntaxError()
+		}
 		// tree-sitter: await binds looser than "**"
 		p.add(a, p.power(), 0)
 		return a
@@ -408,9 +423,17 @@ func (p *parser) sliceItem() int32 {
 			start := p.p
 			return p.reparseSplat(start, p.starExpression())
 		}
+		if p.minor < 10 && p.tok().kind == tName && p.isOpAt(1, ":=") {
+			// before 3.10 a subscript is an expression, not a named one
+			p.fail(int(p.peek(1).start), "invalid syntax")
+		}
 		lo = p.namedExpression()
 		if !p.isOp(":") {
 			return lo
+		}
+		if p.bareWalrus(lo) >= 0 {
+			// slice: [expression] ":" ...
+			p.syntaxError()
 		}
 	}
 	s := p.newNode(kSlice)
@@ -580,7 +603,22 @@ func (p *parser) compClauses(n int32) {
 		case p.isKw("if"):
 			c := p.newNode(kIfClause)
 			p.add(c, p.tokLeaf(), 0)
-			p.add(c, p.disjunction(), 0)
+			if p.minor < 9 && p.isKw("lambda") {
+				// 3.8: comp_if is 'if' test_nocond, which takes a
+				// lambdef_nocond (its body a test_nocond: no "if else")
+				l := p.newNode(kLambda)
+				p.add(l, p.tokLeaf(), 0)
+				if !p.isOp(":") {
+					lp := p.newNode(kLambdaParams)
+					p.parameters(lp, true)
+					p.add(l, lp, fParameters)
+				}
+				p.expectOp(l, ":")
+				p.add(l, p.disjunction(), fBody)
+				p.add(c, l, 0)
+			} else {
+				p.add(c, p.disjunction(), 0)
+			}
 			p.add(n, c, 0)
 		default:
 			return
@@ -634,6 +672,7 @@ func (p *parser) atom() int32 {
 		if isFloatLit(p.src[t.start:t.end]) {
 			return p.leaf(kFloat, true)
 		}
+		p.checkIntDigits(t)
 		return p.leaf(kInteger, true)
 	case tString, tFStart:
 		return p.strings()
@@ -651,6 +690,57 @@ func (p *parser) atom() int32 {
 	}
 	p.syntaxError()
 	return -1
+}
+
+// maxStrDigits is CPython's default limit on the digits of a decimal
+// integer literal (sys.int_info.default_max_str_digits, the
+// CVE-2020-10735 fix of 3.8.14, 3.9.14, 3.10.7 and 3.11).
+const maxStrDigits = 4300
+
+// checkIntDigits fails the parse, as CPython's int() conversion of the
+// literal does, when the NUMBER token t is a decimal integer of more than
+// maxStrDigits digits (underscores not counted; binary, octal and
+// hexadecimal literals, floats and imaginary numbers have no limit). The
+// position is CPython's: the token's column (1-based) in 3.8, column 1 in
+// 3.9 and 0 from 3.10; inside an f-string 3.9-3.11 prefix "f-string: " and
+// report columns -1 (3.9) and -2.
+func (p *parser) checkIntDigits(t token) {
+	b := p.src[t.start:t.end]
+	if len(b) <= maxStrDigits || len(b) > 1 && b[0] == '0' {
+		return // short, or 0, 0x.., 0o.., 0b.., or only zeros
+	}
+	n := 0
+	for _, c := range b {
+		switch {
+		case isDigit(c):
+			n++
+		case c != '_':
+			return // float or imaginary
+		}
+	}
+	if n <= maxStrDigits {
+		return
+	}
+	limit := "(4300 digits)"
+	if p.minor < 11 {
+		limit = "(4300)"
+	}
+	msg := fmt.Sprintf("Exceeds the limit %s for integer string conversion: value has %d digits; use sys.set_int_max_str_digits() to increase the limit - Consider hexadecimal for huge integer literals to avoid decimal conversion limits.", limit, n)
+	e := mkErr(p.src, int(t.start), msg)
+	switch {
+	case p.minor >= 12 || p.minor >= 10 && p.fstr == 0:
+		e.Col = 0
+	case p.minor == 9 && p.fstr == 0:
+		e.Col = 1
+	case p.minor == 9:
+		e.Col = -1
+	case p.minor >= 10:
+		e.Col = -2
+	}
+	if p.minor >= 9 && p.minor < 12 && p.fstr > 0 {
+		e.Msg = "f-string: " + e.Msg
+	}
+	panic(fatalErr{e})
 }
 
 // isFloatLit tells tree-sitter's float from its integer: a "." or an
@@ -731,7 +821,8 @@ func (p *parser) parenAtom() int32 {
 		p.elements(t, ")")
 		return t
 	}
-	if p.nodes[first].kind == kListSplat {
+	if p.nodes[first].kind == kListSplat && p.minor >= 9 {
+		// 3.8's parser accepts "(*a)": its compiler rejects it
 		p.fail(int(p.nodes[first].start), "cannot use starred expression here")
 	}
 	n := p.newNode(kParen)
@@ -789,6 +880,11 @@ func (p *parser) braceAtom() int32 {
 	if p.isOp("}") {
 		first = p.reparseSplat(start, first)
 	}
+	p.setWalrus38(first)
+	if p.isOp(":") && (p.bareWalrus(first) >= 0 || p.nodes[first].kind == kListSplat) {
+		// a dictionary key is an expression, not a named one
+		p.syntaxError()
+	}
 	if p.isOp(":") {
 		pair := p.newNode(kPair)
 		p.add(pair, first, fKey)
@@ -824,7 +920,37 @@ func (p *parser) braceAtom() int32 {
 	p.add(s, open, 0)
 	p.add(s, first, 0)
 	p.elements(s, "}")
+	for c := p.nodes[s].first; c >= 0; c = p.nodes[c].next {
+		p.setWalrus38(c)
+	}
 	return s
+}
+
+// bareWalrus returns the ":=" operator node of e when e is an
+// unparenthesized assignment expression (named_expression, or the
+// conditional_expression tree-sitter wraps around one), else -1.
+func (p *parser) bareWalrus(e int32) int32 {
+	if e < 0 {
+		return -1
+	}
+	if p.nodes[e].kind == kCond {
+		e = p.nodes[e].first
+	}
+	if p.nodes[e].kind != kNamed {
+		return -1
+	}
+	return p.nodes[p.nodes[e].first].next
+}
+
+// setWalrus38 rejects an unparenthesized assignment expression as a set
+// element before 3.9 (3.8's dictorsetmaker takes test, not
+// namedexpr_test), at its ":=" as CPython 3.8 does.
+func (p *parser) setWalrus38(e int32) {
+	if p.minor < 9 {
+		if op := p.bareWalrus(e); op >= 0 {
+			p.fail(int(p.nodes[op].start), "invalid syntax")
+		}
+	}
 }
 
 // dictRest parses dictionary items up to "}" (after any first item and

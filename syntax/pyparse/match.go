@@ -6,8 +6,13 @@ package pyparse
 func (p *parser) matchStmt() int32 {
 	n := p.newNode(kindOfText("match_statement"))
 	p.add(n, p.leaf(kindOfText("match"), false), 0)
-	for {
-		p.add(n, p.starNamedOrExpr(), fSubject)
+	for first := true; ; first = false {
+		s := p.starNamedOrExpr()
+		if first && p.nodes[s].kind == kListSplat && !p.isOp(",") {
+			// subject_expr: a starred subject needs a comma
+			p.syntaxError()
+		}
+		p.add(n, s, fSubject)
 		if !p.isOp(",") {
 			break
 		}
@@ -104,6 +109,10 @@ func (p *parser) splatPattern(op string) int32 {
 	s := p.newNode(kindOfText("splat_pattern"))
 	p.add(s, p.tokLeaf(), 0)
 	if p.isKw("_") {
+		if op == "**" {
+			// double_star_pattern: "**" pattern_capture_target, not "_"
+			p.syntaxError()
+		}
 		p.add(s, p.leaf(kindOfText("_"), false), 0)
 	} else {
 		p.add(s, p.name(), 0)
@@ -142,6 +151,7 @@ func (p *parser) signedNumber(parent int32) {
 	if isFloatLit(p.src[t.start:t.end]) {
 		p.add(parent, p.leaf(kFloat, true), 0)
 	} else {
+		p.checkIntDigits(t)
 		p.add(parent, p.leaf(kInteger, true), 0)
 	}
 }
@@ -154,9 +164,8 @@ func (p *parser) simplePattern(parent int32) {
 		p.numberPattern(parent)
 		return
 	case tString, tFStart:
-		if t.kind == tFStart {
-			p.failTok("patterns may only match literals and attribute lookups")
-		}
+		// an f-string is a compile error, not a syntax error: ast.parse
+		// accepts it
 		p.add(parent, p.strings(), 0)
 		return
 	case tName:
@@ -247,9 +256,15 @@ func (p *parser) simplePattern(parent int32) {
 		case "{":
 			d := p.newNode(kindOfText("dict_pattern"))
 			p.add(d, p.tokLeaf(), 0)
+			rest := int32(-1)
 			for !p.isOp("}") {
+				if rest >= 0 {
+					// CPython 3.10+: the rest pattern must come last
+					p.syntaxError()
+				}
 				if p.isOp("**") {
-					p.add(d, p.splatPattern("**"), 0)
+					rest = p.splatPattern("**")
+					p.add(d, rest, 0)
 				} else {
 					kt := p.tok()
 					if kt.kind == tNumber || kt.kind == tString || p.isOp("-") || kt.kind == tName {
@@ -286,10 +301,17 @@ func (p *parser) numberPattern(parent int32) {
 	tmp := p.newNode(kindOfText("complex_pattern"))
 	p.signedNumber(tmp)
 	if p.isOp("+") || p.isOp("-") {
+		// complex_number: signed_real_number ("+" | "-") imaginary_number
+		if re := p.toks[p.p-1]; isImaginary(p.src[re.start:re.end]) {
+			p.fail(int(re.start), "real number required in complex literal")
+		}
 		p.add(tmp, p.tokLeaf(), 0)
 		t := p.tok()
 		if t.kind != tNumber {
 			p.syntaxError()
+		}
+		if !isImaginary(p.src[t.start:t.end]) {
+			p.failTok("imaginary number required in complex literal")
 		}
 		p.signedNumber(tmp)
 		p.add(parent, tmp, 0)
@@ -301,3 +323,6 @@ func (p *parser) numberPattern(parent int32) {
 		c = next
 	}
 }
+
+// isImaginary reports whether the number literal b is imaginary ("2j").
+func isImaginary(b []byte) bool { return len(b) > 0 && b[len(b)-1]|0x20 == 'j' }

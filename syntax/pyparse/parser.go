@@ -211,10 +211,23 @@ type parser struct {
 	splatAtom bool
 	// maxP is the furthest token an abandoned alternative failed at
 	maxP int
+	// fstrErr is an f-string error CPython < 3.12 reports once the run
+	// of literals being parsed is read (see strings)
+	fstrErr fstrPending
+	// fstr is the number of f-string interpolations the parser is in
+	fstr int
+	// specs counts the format specs of the f-string being parsed that
+	// enclose the current position
+	specs int
 	// funcDepth etc. are not tracked: ast.parse does not check them
 }
 
 type syntaxErr struct{ e *Error }
+
+// fatalErr is an error CPython raises from a grammar action (the integer
+// digit limit): it ends the parse at once, whatever alternative is being
+// tried, so attempt does not catch it.
+type fatalErr struct{ e *Error }
 
 // buffers are a parse's scratch storage (tokens, the node arena), pooled
 // across calls: the tree itself is always fresh memory.
@@ -295,6 +308,10 @@ func parse(src []byte, minor int, anyBytes bool, into []Node, scratch *Scratch) 
 	root := func() (root int32) {
 		defer func() {
 			if r := recover(); r != nil {
+				if fe, ok := r.(fatalErr); ok {
+					perr = fe.e
+					return
+				}
 				se, ok := r.(syntaxErr)
 				if !ok {
 					// a bug must not take down a run over hostile input:
@@ -908,8 +925,15 @@ func (p *parser) typeAlias() int32 {
 func (p *parser) typeParams() int32 {
 	tp := p.newNode(kTypeParam)
 	p.add(tp, p.tokLeaf(), 0)
+	if p.isOp("]") {
+		if p.minor >= 13 {
+			p.failTok("Type parameter list cannot be empty")
+		}
+		p.syntaxError()
+	}
 	for !p.isOp("]") {
 		ty := p.newNode(kType)
+		tuple := p.isOp("*") // only a TypeVarTuple's default may be starred
 		if p.isOp("*") || p.isOp("**") {
 			st := p.newNode(kindOfText("splat_type"))
 			p.add(st, p.tokLeaf(), 0)
@@ -938,7 +962,7 @@ func (p *parser) typeParams() int32 {
 			p.add(tp, ty, 0)
 			p.add(tp, p.tokLeaf(), 0)
 			var d int32
-			if p.isOp("*") {
+			if p.isOp("*") && tuple {
 				d = p.starExpression()
 			} else {
 				d = p.expression()
@@ -1135,6 +1159,10 @@ func (p *parser) exprStmt() int32 {
 		a := p.newNode(kAugAssn)
 		p.add(a, e, fLeft)
 		p.add(a, p.tokLeaf(), fOperator)
+		if p.minor < 9 && p.isOp("*") {
+			// 3.8: augassign (yield_expr | testlist), no star
+			p.syntaxError()
+		}
 		p.add(a, p.rhsNoAssign(), fRight)
 		p.add(stmt, a, 0)
 	default:
@@ -1309,6 +1337,21 @@ func (p *parser) targetKids(e int32) {
 	}
 }
 
+// noTopStar fails at the first starred item of e (a list_splat, or one
+// among an expression_list's items).
+func (p *parser) noTopStar(e int32) {
+	if p.nodes[e].kind == kListSplat {
+		p.fail(int(p.nodes[e].start), "invalid syntax")
+	}
+	if p.nodes[e].kind == kExprList {
+		for c := p.nodes[e].first; c >= 0; c = p.nodes[c].next {
+			if p.nodes[c].kind == kListSplat {
+				p.fail(int(p.nodes[c].start), "invalid syntax")
+			}
+		}
+	}
+}
+
 func (p *parser) delTargets() int32 {
 	e := p.starExpressions()
 	p.checkDel(e)
@@ -1327,6 +1370,12 @@ func (p *parser) checkDel(e int32) {
 			}
 		}
 		return
+	case kListSplat:
+		if p.minor < 9 {
+			// 3.8's parser takes "del *a" (its compiler rejects it)
+			p.checkDel(p.nodes[nd.first].next)
+			return
+		}
 	}
 	p.fail(int(nd.start), "cannot delete %s", describe(nd.kind))
 }
@@ -1407,7 +1456,12 @@ func (p *parser) forStmt(async int32) int32 {
 	p.add(n, p.tokLeaf(), 0)
 	p.add(n, p.targetList(), fLeft)
 	p.expectKw(n, "in")
-	p.add(n, p.starExpressions(), fRight)
+	iter := p.starExpressions()
+	if p.minor < 9 {
+		// 3.8: 'for' exprlist 'in' testlist: no starred item
+		p.noTopStar(iter)
+	}
+	p.add(n, iter, fRight)
 	p.suite(n, fBody)
 	if p.isKw("else") {
 		p.add(n, p.elseClause(), fAlternative)
@@ -1467,7 +1521,7 @@ func (p *parser) tryStmt() int32 {
 			p.nodes = append(p.nodes, bnode{kind: kindOfText("except*"), first: -1, last: -1, next: -1, start: t.start, end: st.end})
 			p.add(c, int32(len(p.nodes)-1), 0)
 			p.p += 2
-			p.add(c, p.exceptAs(p.expression()), 0)
+			p.add(c, p.exceptAs(p.exceptTypes(p.expression())), 0)
 		} else {
 			sawExcept = !p.isOpAt(1, "*")
 			c = p.newNode(kindOfText("except_clause"))
@@ -1488,17 +1542,7 @@ func (p *parser) tryStmt() int32 {
 				} else {
 					v = p.expression()
 				}
-				if p.isOp(",") && p.minor >= 14 {
-					// 3.14: "except A, B:" without parentheses
-					l := p.newNode(kExprList)
-					p.add(l, v, 0)
-					for p.isOp(",") {
-						p.add(l, p.tokLeaf(), 0)
-						p.add(l, p.expression(), 0)
-					}
-					v = l
-				}
-				p.add(c, p.exceptAs(v), fValue)
+				p.add(c, p.exceptAs(p.exceptTypes(v)), fValue)
 			}
 		}
 		p.suite(c, 0)
@@ -1521,6 +1565,31 @@ func (p *parser) tryStmt() int32 {
 	return n
 }
 
+// exceptTypes parses the rest of "except A, B:" after its first type v:
+// valid without parentheses from 3.14 (PEP 758) unless "as" follows; an
+// error that says so from 3.10.
+func (p *parser) exceptTypes(v int32) int32 {
+	if !p.isOp(",") || p.minor < 10 {
+		return v
+	}
+	if p.minor < 14 {
+		p.fail(int(p.nodes[v].start), "multiple exception types must be parenthesized")
+	}
+	l := p.newNode(kExprList)
+	p.add(l, v, 0)
+	for p.isOp(",") {
+		p.add(l, p.tokLeaf(), 0)
+		if p.isOp(":") {
+			break // expressions: a trailing comma
+		}
+		p.add(l, p.expression(), 0)
+	}
+	if p.isKw("as") {
+		p.fail(int(p.nodes[v].start), "multiple exception types must be parenthesized when using 'as'")
+	}
+	return l
+}
+
 // exceptAs builds tree-sitter's as_pattern for "except E as name".
 func (p *parser) exceptAs(v int32) int32 {
 	if !p.isKw("as") {
@@ -1540,7 +1609,49 @@ func (p *parser) withStmt(async int32) int32 {
 	p.add(n, async, 0)
 	p.add(n, p.tokLeaf(), 0)
 	c := p.newNode(kindOfText("with_clause"))
-	if p.isOp("(") && p.parenWithItems() && p.parenItemCount() == 1 {
+	paren := p.isOp("(") && p.parenWithItems()
+	if paren && p.minor < 9 {
+		// 3.8 has no parenthesized with items: "(...)" is an expression
+		if as := p.parenAs(); as >= 0 {
+			p.fail(as, "invalid syntax")
+		}
+	}
+	if paren {
+		// CPython tries "(" with_item, ... ")" first, then with_item
+		// whose expression starts with "(": "with (yield):", "with (a :=
+		// b):", "with (*a, b):", "with (x for x in y):"
+		saveMax := p.maxP
+		p.maxP = 0
+		if _, ok := p.attempt(func() int32 { p.parenWithClause(c); return c }); ok {
+			p.maxP = saveMax
+			p.add(n, c, 0)
+			p.suite(n, fBody)
+			return n
+		}
+		parenFar := p.maxP
+		p.nodes[c].first, p.nodes[c].last, p.nodes[c].start, p.nodes[c].end = -1, -1, ^uint32(0), 0
+		p.maxP = 0
+		_, ok := p.attempt(func() int32 { p.plainWithClause(c); return c })
+		plainFar := p.maxP
+		p.maxP = max(saveMax, plainFar, parenFar)
+		if !ok && parenFar >= plainFar {
+			// neither reading: the error of the one that got further
+			p.parenWithClause(c)
+		} else if !ok {
+			p.plainWithClause(c)
+		}
+	} else {
+		p.plainWithClause(c)
+	}
+	p.add(n, c, 0)
+	p.suite(n, fBody)
+	return n
+}
+
+// parenWithClause parses "(" with_item ("," with_item)* [","] ")" into the
+// with_clause c.
+func (p *parser) parenWithClause(c int32) {
+	if p.parenItemCount() == 1 {
 		// one parenthesized item: tree-sitter reads the parentheses as a
 		// parenthesized_expression, or a tuple with a trailing comma
 		w := p.newNode(kindOfText("with_item"))
@@ -1560,28 +1671,54 @@ func (p *parser) withStmt(async int32) int32 {
 		p.expectOp(v, ")")
 		p.add(w, v, fValue)
 		p.add(c, w, 0)
-	} else if p.isOp("(") && p.parenWithItems() {
-		p.add(c, p.tokLeaf(), 0)
-		for !p.isOp(")") {
-			p.add(c, p.withItem(), 0)
-			if !p.isOp(",") {
-				break
-			}
-			p.add(c, p.tokLeaf(), 0)
+		return
+	}
+	p.add(c, p.tokLeaf(), 0)
+	for !p.isOp(")") {
+		p.add(c, p.withItem(), 0)
+		if !p.isOp(",") {
+			break
 		}
-		p.expectOp(c, ")")
-	} else {
-		for {
-			p.add(c, p.withItem(), 0)
-			if !p.isOp(",") {
-				break
+		p.add(c, p.tokLeaf(), 0)
+	}
+	p.expectOp(c, ")")
+	if !p.isOp(":") {
+		p.syntaxError()
+	}
+}
+
+// plainWithClause parses with_item ("," with_item)* into the with_clause c.
+func (p *parser) plainWithClause(c int32) {
+	for {
+		p.add(c, p.withItem(), 0)
+		if !p.isOp(",") {
+			break
+		}
+		p.add(c, p.tokLeaf(), 0)
+	}
+}
+
+// parenAs returns the offset of the first "as" at the top level of the
+// parentheses at the current "(", or -1.
+func (p *parser) parenAs() int {
+	depth := 0
+	for i := p.p; i < len(p.toks); i++ {
+		t := p.toks[i]
+		switch {
+		case t.kind == tOp && (p.text(t) == "(" || p.text(t) == "[" || p.text(t) == "{"):
+			depth++
+		case t.kind == tOp && (p.text(t) == ")" || p.text(t) == "]" || p.text(t) == "}"):
+			depth--
+			if depth == 0 {
+				return -1
 			}
-			p.add(c, p.tokLeaf(), 0)
+		case t.kind == tName && depth == 1 && p.text(t) == "as":
+			return int(t.start)
+		case t.kind == tNewline || t.kind == tEOF:
+			return -1
 		}
 	}
-	p.add(n, c, 0)
-	p.suite(n, fBody)
-	return n
+	return -1
 }
 
 // parenWithItems reports whether "(" opens a parenthesized list of with
@@ -1733,14 +1870,15 @@ func (p *parser) funcDef(async int32) int32 {
 	p.add(n, async, 0)
 	p.add(n, p.tokLeaf(), 0)
 	p.add(n, p.name(), fName)
-	if p.isOp("[") {
-		if p.minor < 12 {
-			p.syntaxError()
-		}
+	if p.isOp("[") && p.minor >= 12 && (!p.isOpAt(1, "]") || p.minor >= 13) {
 		p.add(n, p.typeParams(), fTypeParameters)
 	}
 	params := p.newNode(kindOfText("parameters"))
 	if !p.isOp("(") {
+		if p.minor >= 11 {
+			// 3.11+: 'def' NAME [type_params] &&'('
+			p.failTok("expected '('")
+		}
 		p.syntaxError()
 	}
 	p.add(params, p.tokLeaf(), 0)
@@ -1943,11 +2081,14 @@ func (p *parser) looksLikeMatch() bool {
 			}
 		}
 	}
-	depth := 0
+	depth, lambdas := 0, 0
 	for i := p.p + 1; i < len(p.toks); i++ {
 		t := p.toks[i]
 		if t.kind == tNewline || t.kind == tEOF {
 			return false
+		}
+		if t.kind == tName && depth == 0 && p.text(t) == "lambda" {
+			lambdas++ // its ":" is not the match statement's
 		}
 		if t.kind != tOp {
 			continue
@@ -1958,7 +2099,9 @@ func (p *parser) looksLikeMatch() bool {
 		case ")", "]", "}":
 			depth--
 		case ":":
-			if depth == 0 {
+			if depth == 0 && lambdas > 0 {
+				lambdas--
+			} else if depth == 0 {
 				return i+1 < len(p.toks) && p.toks[i+1].kind == tNewline
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/polynfi/polynfi/syntax"
@@ -74,7 +75,18 @@ var snippets = []string{
 	"print(x, *a())\nprint(x, *a.b())\nprint(*a.b())\nprint(x, *a.b().c)\nprint(x, *a[0]())\nprint('==', platform.python_implementation(), *sys.version.split())\n",
 	"f'{x:=10}' + f'{x:=y}' + f'{x:=>10}' + f'{(x:=10)}'\n",
 	"f(x, *a.b.c())\nf(x, y, *a.b())\nprint(*a.b)\nx = *a + b, c\nt[*a.b]\nt[*a.b, c]\n[*a + b]\nargs = *args, *kwargs.values()\n",
+	// issue 24 item 11: valid for every CPython
+	"def f():\n    with (yield from lock):\n        pass\n    with (yield):\n        pass\n",
+	"with (a := b):\n    pass\nwith (x for x in y):\n    pass\n",
+	"1 if 1else 0\n",
+	"x = 1 + \\\r2\n",
+	"x = 1  # caf\xe9\ny = 2\n",
+	"\xef\xbb\xbf# coding: utf-8-sig\nx = 1\n",
 	// invalid for CPython
+	"await await x\n",
+	"match x:\n    case 1+2:\n        pass\n",
+	"match x:\n    case {**_}:\n        pass\n",
+	"x = " + strings.Repeat("1", 4301) + "\n",
 	"x = (1,\n",
 	"def f(:\n",
 	"  x = 1\n",

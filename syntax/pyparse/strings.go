@@ -11,6 +11,56 @@ import (
 // strings parses one or more adjacent string literals: a string, or a
 // concatenated_string of them.
 func (p *parser) strings() int32 {
+	outer, outerSpecs := p.fstrErr, p.specs
+	p.fstrErr, p.specs = fstrPending{}, 0
+	defer func() { p.fstrErr, p.specs = outer, outerSpecs }() // also when an error unwinds
+	n := p.concatenation()
+	if p.fstrErr.kind != 0 {
+		p.raiseFstr(n)
+	}
+	return n
+}
+
+// fstrPending is the first error the f-string parser of CPython 3.8-3.11
+// finds in a run of adjacent literals: CPython reports it once the run is
+// read, at a position computed from the whole run.
+type fstrPending struct {
+	kind int // 0 none, fstrStarred, fstrDeep
+	at   int // fstrStarred: offset of the "*"
+}
+
+const (
+	fstrStarred = 1 + iota // f'{*a}' (3.9-3.11)
+	fstrDeep               // f'{x:{y:{z}}}' (3.8-3.11)
+)
+
+// raiseFstr reports p.fstrErr for the literals of node n, where CPython
+// puts it: a starred expression on the line of its "*", column 2 (the
+// offset in the "(*a)" the old f-string parser compiles); expressions
+// nested too deeply at the start of the run (3.8) or one past its end
+// (3.9-3.11).
+func (p *parser) raiseFstr(n int32) {
+	e := p.fstrErr
+	p.fstrErr = fstrPending{}
+	switch e.kind {
+	case fstrStarred:
+		msg := "f-string: cannot use starred expression here"
+		if p.minor == 9 {
+			msg = "f-string: can't use starred expression here"
+		}
+		err := mkErr(p.src, e.at, msg)
+		err.Col = 2
+		panic(syntaxErr{err})
+	default:
+		if p.minor < 9 {
+			p.fail(int(p.nodes[n].start), "f-string: expressions nested too deeply")
+		}
+		p.fail(int(p.nodes[n].end), "f-string: expressions nested too deeply")
+	}
+}
+
+// concatenation parses adjacent literals (see strings).
+func (p *parser) concatenation() int32 {
 	first := p.oneString()
 	t := p.tok()
 	if t.kind != tString && t.kind != tFStart {
@@ -19,8 +69,15 @@ func (p *parser) strings() int32 {
 	c := p.newNode(kConcat)
 	p.add(c, first, 0)
 	bytesSeen := p.isBytes(first)
+	tmpl, prev := p.isTemplate(first), first
 	for t.kind == tString || t.kind == tFStart {
 		s := p.oneString()
+		if p.isTemplate(s) != tmpl {
+			// 3.14 invalid_string_tstring_concat: at the last literal
+			// before the change
+			p.fail(int(p.nodes[prev].start), "cannot mix t-string literals with string or bytes literals")
+		}
+		prev = s
 		if p.isBytes(s) != bytesSeen {
 			p.fail(int(p.nodes[first].start), "cannot mix bytes and nonbytes literals")
 		}
@@ -37,6 +94,20 @@ func (p *parser) isBytes(s int32) bool {
 			return false
 		}
 		if c|0x20 == 'b' {
+			return true
+		}
+	}
+	return false
+}
+
+// isTemplate reports whether the literal s is a t-string (PEP 750).
+func (p *parser) isTemplate(s int32) bool {
+	for i := p.nodes[s].start; i < p.nodes[s].end; i++ {
+		c := p.src[i]
+		if c == '\'' || c == '"' {
+			return false
+		}
+		if c|0x20 == 't' {
 			return true
 		}
 	}
@@ -673,6 +744,8 @@ func (p *parser) walrusSpec(n, e int32) bool {
 
 // interpolation parses "{" expression ["="] ["!" conv] [":" spec] "}".
 func (p *parser) interpolation(k Kind) int32 {
+	p.fstr++
+	defer func() { p.fstr-- }()
 	n := p.newNode(k)
 	p.add(n, p.tokLeaf(), 0) // "{"
 	var e int32
@@ -680,6 +753,9 @@ func (p *parser) interpolation(k Kind) int32 {
 		e = p.yieldExpr()
 	} else {
 		e = p.starExpressions()
+	}
+	if p.minor >= 9 && p.minor < 12 && p.nodes[e].kind == kListSplat && p.fstrErr.kind == 0 {
+		p.fstrErr = fstrPending{kind: fstrStarred, at: int(p.nodes[e].start)}
 	}
 	p.add(n, e, fExpression)
 	if p.isOp("=") {
@@ -707,6 +783,8 @@ func (p *parser) interpolation(k Kind) int32 {
 	if p.isOp(":") {
 		fs := p.newNode(kFormatSpec)
 		p.add(fs, p.tokLeaf(), 0)
+		p.specs++
+		defer func() { p.specs-- }()
 		for {
 			t := p.tok()
 			if t.kind == tFMiddle {
@@ -717,6 +795,16 @@ func (p *parser) interpolation(k Kind) int32 {
 				continue
 			}
 			if t.kind == tOp && p.isOp("{") {
+				if p.specs >= 3 && p.minor >= 12 {
+					// 3.12+ tokenizer: a fourth level of fields, reported
+					// one column before its "{"
+					p.fail(int(t.start)-1, "f-string: expressions nested too deeply")
+				}
+				if k == kFormatExpr && p.minor < 12 && p.fstrErr.kind == 0 {
+					// before PEP 701 a format spec's field may not hold
+					// another
+					p.fstrErr = fstrPending{kind: fstrDeep}
+				}
 				p.add(fs, p.interpolation(kFormatExpr), 0)
 				continue
 			}

@@ -53,7 +53,9 @@ type extra struct {
 }
 
 // Error is a syntax error: 1-based line, 1-based column in characters (as
-// CPython's SyntaxError.offset), and a message.
+// CPython's SyntaxError.offset), and a message. Col is below 1 only where
+// CPython's offset is: the integer digit limit reports 0 from 3.10 (-1 and
+// -2 inside a 3.9-3.11 f-string); callers that need a position clamp it.
 type Error struct {
 	Line, Col int
 	Msg       string
@@ -116,7 +118,8 @@ func mkErr(src []byte, pos int, msg string) *Error {
 	}
 	line, ls := 1, 0
 	for i := 0; i < pos; i++ {
-		if src[i] == '\n' {
+		// a lone "\r" ends a line too, as CPython reads it
+		if src[i] == '\n' || src[i] == '\r' && (i+1 >= len(src) || src[i+1] != '\n') {
 			line++
 			ls = i + 1
 		}
@@ -142,28 +145,44 @@ func tokenize(src []byte, minor int, bufs *buffers, anyBytes bool) *lexer {
 		lx.pos = 3
 		lx.lastEnd = 3
 	}
-	if !anyBytes && !utf8.Valid(src) {
-		i := 0
-		for i < len(src) {
-			r, n := utf8.DecodeRune(src[i:])
-			if r == utf8.RuneError && n == 1 {
-				break
-			}
-			i += n
-		}
-		lx.fail(i, "(unicode error) 'utf-8' codec can't decode byte")
-		lx.toks = append(lx.toks, token{kind: tErr, start: uint32(len(src)), end: uint32(len(src))})
-		return lx
-	}
+	valid := anyBytes || utf8.Valid(src)
 	for lx.err == nil {
 		if !lx.next() {
 			break
+		}
+	}
+	if !valid {
+		// CPython decodes identifiers and strings, never comments: bytes
+		// that are not UTF-8 are an error outside comments only
+		if i, bad := invalidOutsideComments(src, lx.extras); bad && (lx.err == nil || i <= lx.err.Byte) {
+			lx.err, lx.eofErr = nil, false
+			lx.fail(i, "(unicode error) 'utf-8' codec can't decode byte")
 		}
 	}
 	if lx.err != nil {
 		lx.toks = append(lx.toks, token{kind: tErr, start: uint32(len(src)), end: uint32(len(src))})
 	}
 	return lx
+}
+
+// invalidOutsideComments returns the offset of the first byte of src that
+// does not decode as UTF-8 and lies outside the comments among extras
+// (sorted by start), and whether there is one.
+func invalidOutsideComments(src []byte, extras []extra) (int, bool) {
+	k := 0
+	for i := 0; i < len(src); {
+		r, n := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && n == 1 {
+			for k < len(extras) && int(extras[k].end) <= i {
+				k++
+			}
+			if k == len(extras) || extras[k].cont || int(extras[k].start) > i {
+				return i, true
+			}
+		}
+		i += n
+	}
+	return 0, false
 }
 
 func isIDStart(r rune) bool {
@@ -229,15 +248,16 @@ func (lx *lexer) indentation() bool {
 		if c == '\\' {
 			// a continuation at the start of a line: CPython joins it to
 			// the next line; treat the line's indent as measured here.
-			j := i + 1
-			if j < len(src) && src[j] == '\r' {
-				j++
-			}
-			if j < len(src) && src[j] == '\n' {
-				lx.extras = append(lx.extras, extra{start: uint32(i), end: uint32(j + 1), cont: true})
-				lx.pos = j + 1
+			if e, ok := contEnd(src, i); ok {
+				lx.extras = append(lx.extras, extra{start: uint32(i), end: uint32(e), cont: true})
+				lx.pos = e
+				if lx.minor == 9 {
+					// 3.9 takes the line for a blank one: the joined line
+					// keeps the current indentation
+					return true
+				}
 				// CPython: the indentation is that of the physical line
-				lx.setIndent(col, alt, j+1)
+				lx.setIndent(col, alt, e)
 				return true
 			}
 		}
@@ -245,6 +265,20 @@ func (lx *lexer) indentation() bool {
 		lx.setIndent(col, alt, i)
 		return true
 	}
+}
+
+// contEnd returns the end of the line continuation whose backslash is at
+// i: the backslash and its line end ("\n", "\r\n" or a lone "\r", which
+// CPython reads as "\n"), and false when no line end follows.
+func contEnd(src []byte, i int) (int, bool) {
+	j := i + 1
+	switch {
+	case j+1 < len(src) && src[j] == '\r' && src[j+1] == '\n':
+		return j + 2, true
+	case j < len(src) && (src[j] == '\n' || src[j] == '\r'):
+		return j + 1, true
+	}
+	return 0, false
 }
 
 // commentEnd is where a comment starting at i ends: at the "\n" (tree-sitter's
@@ -380,14 +414,17 @@ func (lx *lexer) next() bool {
 				return false
 			}
 			j := lx.pos + 1
-			if j < len(src) && src[j] == '\r' {
-				j++
-			}
-			if j < len(src) && src[j] == '\n' {
-				lx.extras = append(lx.extras, extra{start: uint32(lx.pos), end: uint32(j + 1), cont: true})
-				lx.pos = j + 1
+			if e, ok := contEnd(src, lx.pos); ok {
+				lx.extras = append(lx.extras, extra{start: uint32(lx.pos), end: uint32(e), cont: true})
+				bs := lx.pos
+				lx.pos = e
 				if lx.pos >= len(src) {
-					lx.fail(lx.pos, "unexpected EOF while parsing")
+					if lx.minor < 12 && e-bs == 3 {
+						// before 3.12 "\\\r\n" may end the input (not
+						// "\\\n" or "\\\r")
+						return lx.finish()
+					}
+					lx.fail(bs+1, "unexpected EOF while parsing")
 					return false
 				}
 				continue
@@ -605,6 +642,9 @@ func (lx *lexer) number(s int) bool {
 				return false
 			}
 			isFloat = true
+		} else if j == i+1 && src[i] == 'e' && bytes.HasPrefix(src[j:], []byte("lse")) {
+			// "1else": CPython ends the number before the "e" of "else"
+			// (tokenizer.c verify_end_of_number)
 		} else {
 			lx.fail(i, "invalid decimal literal")
 			return false
