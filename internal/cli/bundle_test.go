@@ -670,7 +670,10 @@ func TestBundleSWEBenchLayout(t *testing.T) {
 	}
 	// report.json of the wrong patch says unresolved; test_output.txt is
 	// the stored log.
-	var rep map[string]sweBenchReport
+	var rep map[string]struct {
+		PatchApplied bool `json:"patch_successfully_applied"`
+		Resolved     bool `json:"resolved"`
+	}
 	b, _ = os.ReadFile(filepath.Join(bundle, "logs", "acme__echo-1", "report.json"))
 	if json.Unmarshal(b, &rep) != nil || rep["acme__echo-1"].Resolved || !rep["acme__echo-1"].PatchApplied {
 		t.Errorf("acme__echo-1 report.json %s", b)

@@ -86,6 +86,11 @@ func exitCode(err error) int {
 	if errors.As(err, &ue) || errors.Is(err, harness.ErrNotStore) {
 		return ExitUsage
 	}
+	// A package's own usage error (report/bundle: a flag's value).
+	var pu interface{ IsUsage() bool }
+	if errors.As(err, &pu) && pu.IsUsage() {
+		return ExitUsage
+	}
 	return ExitError
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -233,4 +234,10 @@ func manifestPath(p string) string {
 		return abs
 	}
 	return p
+}
+
+// exists reports whether p exists (any kind of file).
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }

@@ -11,12 +11,15 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/polynfi/polynfi/agent"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/atomicfile"
 	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/nfisuite"
 	"github.com/polynfi/polynfi/report"
+	"github.com/polynfi/polynfi/report/bundle"
 	"github.com/polynfi/polynfi/retrieval"
 )
 
@@ -227,9 +230,9 @@ func writeNFIRunReport(dir string, rep nfiReportJSON) error {
 }
 
 func newReportCmd(e *env) *cobra.Command {
-	var format, bundle, bundleModel string
+	var format, bundleDir, bundleModel string
 	var instances bool
-	var bopts bundleOptions
+	var bopts bundle.Options
 	cmd := &cobra.Command{
 		Use:   "report RUN_DIR...",
 		Short: "Render the report of finished runs from their stored records",
@@ -296,19 +299,19 @@ without --allow-incomplete, an I/O error).`,
 			if err := checkFormat(format, "text", "markdown", "json", "html"); err != nil {
 				return err
 			}
-			if bundle != "" && len(args) != 1 {
+			if bundleDir != "" && len(args) != 1 {
 				return usagef("--bundle takes one run directory")
 			}
-			if bundleModel != "" && bundle == "" {
+			if bundleModel != "" && bundleDir == "" {
 				return usagef("--model goes with --bundle")
 			}
-			if (bopts.AllowIncomplete || bopts.Trajs != "") && bundle == "" {
+			if (bopts.AllowIncomplete || bopts.Trajs != "") && bundleDir == "" {
 				return usagef("--allow-incomplete and --trajs go with --bundle")
 			}
-			if bopts.Meta.given() && bundle == "" {
+			if bopts.Meta.Given() && bundleDir == "" {
 				return usagef("the --bundle-* flags (metadata.yaml's fields) go with --bundle")
 			}
-			if err := bopts.Meta.check(); err != nil {
+			if err := bopts.Meta.Check(); err != nil {
 				return err
 			}
 			var errs []error
@@ -326,11 +329,11 @@ without --allow-incomplete, an I/O error).`,
 				}
 				runs = append(runs, rr)
 			}
-			if bundle != "" && len(runs) == 1 {
-				if err := runs[0].writeBundle(bundle, bundleModel, bopts); err != nil {
+			if bundleDir != "" && len(runs) == 1 {
+				if err := runs[0].writeBundle(bundleDir, bundleModel, bopts); err != nil {
 					return err
 				}
-				fmt.Fprintf(e.stderr, "polynfi: submission bundle written to %s\n", bundle)
+				fmt.Fprintf(e.stderr, "polynfi: submission bundleDir written to %s\n", bundleDir)
 			}
 			if len(args) == 1 && len(runs) == 1 {
 				if err := runs[0].render(e.stdout, format, instances); err != nil {
@@ -351,7 +354,7 @@ without --allow-incomplete, an I/O error).`,
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, markdown, json, html")
 	cmd.Flags().BoolVar(&instances, "instances", false, "text: add the per-instance table (harness run: status, reason, modes, retrieval, I_p, log/patch/command paths; SWE-NFI suite run: every task x agent x run with validity, functional pass/fail and why, I_p, log/record paths)")
-	cmd.Flags().StringVar(&bundle, "bundle", "", "also write a leaderboard submission bundle (SWE-PolyBench / SWE-bench layout) of the run into this directory (replacing an earlier bundle there)")
+	cmd.Flags().StringVar(&bundleDir, "bundle", "", "also write a leaderboard submission bundle (SWE-PolyBench / SWE-bench layout) of the run into this directory (replacing an earlier bundle there)")
 	cmd.Flags().BoolVar(&bopts.AllowIncomplete, "allow-incomplete", false, "with --bundle: bundle a run with instances not evaluated (interrupted); the bundle says it is incomplete")
 	cmd.Flags().StringVar(&bopts.Trajs, "trajs", "", "with --bundle: the 'polynfi run' output directory whose agent trajectories go into trajs/ (default: beside the run's predictions file, or RUN/agent-runs)")
 	cmd.Flags().StringVar(&bundleModel, "model", "", "with --bundle: the model (model_name_or_path) to bundle, of a run holding several")
@@ -442,7 +445,7 @@ func renderRuns(w io.Writer, runs []*runReport, format string, instances bool) e
 
 // writeBundle writes the submission bundle of rr (of model, when the run
 // holds several) into out.
-func (rr *runReport) writeBundle(out, model string, opts bundleOptions) error {
+func (rr *runReport) writeBundle(out, model string, opts bundle.Options) error {
 	if rr.harness == nil {
 		return usagef("--bundle: %s is a %s run: a submission bundle (SWE-PolyBench's predictions, per-instance _result.json and logs) is of a repository-level (SWE-PolyBench / SWE-bench) run; nothing written to %s",
 			rr.dir, strings.ReplaceAll(rr.kind, "_", "-"), out)
@@ -468,7 +471,11 @@ func (rr *runReport) writeBundle(out, model string, opts bundleOptions) error {
 		}
 		rep = pick
 	}
-	return writeBundle(rr.dir, out, rep, opts)
+	opts.Version = polynfiVersion()
+	opts.TrajectoryDir = func(root, model, id string, run int) string {
+		return filepath.Join(agent.RunDir(root, model, id, run), agent.TrajectoryDir)
+	}
+	return bundle.Write(rr.dir, out, rep, opts)
 }
 
 // loadRunReport reads one run directory's report. A path that exists and
@@ -654,4 +661,18 @@ func catalogOf(dir string) string {
 		return ""
 	}
 	return r.Catalog
+}
+
+// addBundleMetaFlags declares the --bundle-* flags into m.
+func addBundleMetaFlags(f *pflag.FlagSet, m *bundle.Meta) {
+	f.StringVar(&m.Name, "bundle-name", "", "with --bundle: metadata.yaml name, the leaderboard entry (default: the model_name_or_path)")
+	f.StringVar(&m.OSS, "bundle-oss", "", "with --bundle: metadata.yaml oss (SWE-bench: tags.os_system): true if the system is open source, else false")
+	f.StringVar(&m.Site, "bundle-site", "", "with --bundle: metadata.yaml site: an http(s) URL with more information about the system")
+	f.StringArrayVar(&m.Logos, "bundle-logo", nil, "with --bundle: metadata.yaml logo: an http(s) URL of a logo image (repeatable; SWE-bench takes one)")
+	f.StringVar(&m.Authors, "bundle-authors", "", "with --bundle: metadata.yaml authors: who made the submission, one line (\"A. Name, B. Name\")")
+	f.StringVar(&m.Report, "bundle-report", "", "with --bundle, SWE-bench runs: info.report: an http(s) URL of the technical report or blog post")
+	f.StringArrayVar(&m.Orgs, "bundle-org", nil, "with --bundle, SWE-bench runs: tags.org: an organisation behind the system (repeatable)")
+	f.StringArrayVar(&m.LMs, "bundle-lm", nil, "with --bundle, SWE-bench runs: tags.model: a language model the system uses (repeatable)")
+	f.StringVar(&m.OSModel, "bundle-os-model", "", "with --bundle, SWE-bench runs: tags.os_model: true if the models' weights are open, else false")
+	f.StringVar(&m.Attempts, "bundle-attempts", "", `with --bundle, SWE-bench runs: tags.system.attempts: "1" (one attempt per instance) or "2+" (best@k: the system picks one of several attempts)`)
 }

@@ -1,4 +1,4 @@
-package cli
+package bundle
 
 import (
 	"bytes"
@@ -7,13 +7,12 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/spf13/pflag"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/polynfi/polynfi/dataset"
 )
 
-// bundleMeta is what a submitter says of the system in the bundle's
+// Meta is what a submitter says of the system in the bundle's
 // metadata.yaml (report --bundle-* flags); polynfi cannot know it. A field
 // left unset is written null (a list: empty) with a comment saying what to
 // fill in.
@@ -38,7 +37,7 @@ import (
 // A run of a SWE-bench-schema dataset gets SWE-bench's shape, any other
 // harness run SWE-PolyBench's. Report, Org, LMs, OSModel and Attempts
 // exist only in SWE-bench's: given for another run they are refused.
-type bundleMeta struct {
+type Meta struct {
 	Name     string   // --bundle-name: the leaderboard entry's name (default: the model_name_or_path)
 	OSS      string   // --bundle-oss: "true" or "false": the system is open source (oss; tags.os_system)
 	Site     string   // --bundle-site: an http(s) URL with more about the system
@@ -51,30 +50,16 @@ type bundleMeta struct {
 	Attempts string   // --bundle-attempts: "1" or "2+" (SWE-bench tags.system.attempts)
 }
 
-// addBundleMetaFlags declares the --bundle-* flags into m.
-func addBundleMetaFlags(f *pflag.FlagSet, m *bundleMeta) {
-	f.StringVar(&m.Name, "bundle-name", "", "with --bundle: metadata.yaml name, the leaderboard entry (default: the model_name_or_path)")
-	f.StringVar(&m.OSS, "bundle-oss", "", "with --bundle: metadata.yaml oss (SWE-bench: tags.os_system): true if the system is open source, else false")
-	f.StringVar(&m.Site, "bundle-site", "", "with --bundle: metadata.yaml site: an http(s) URL with more information about the system")
-	f.StringArrayVar(&m.Logos, "bundle-logo", nil, "with --bundle: metadata.yaml logo: an http(s) URL of a logo image (repeatable; SWE-bench takes one)")
-	f.StringVar(&m.Authors, "bundle-authors", "", "with --bundle: metadata.yaml authors: who made the submission, one line (\"A. Name, B. Name\")")
-	f.StringVar(&m.Report, "bundle-report", "", "with --bundle, SWE-bench runs: info.report: an http(s) URL of the technical report or blog post")
-	f.StringArrayVar(&m.Orgs, "bundle-org", nil, "with --bundle, SWE-bench runs: tags.org: an organisation behind the system (repeatable)")
-	f.StringArrayVar(&m.LMs, "bundle-lm", nil, "with --bundle, SWE-bench runs: tags.model: a language model the system uses (repeatable)")
-	f.StringVar(&m.OSModel, "bundle-os-model", "", "with --bundle, SWE-bench runs: tags.os_model: true if the models' weights are open, else false")
-	f.StringVar(&m.Attempts, "bundle-attempts", "", `with --bundle, SWE-bench runs: tags.system.attempts: "1" (one attempt per instance) or "2+" (best@k: the system picks one of several attempts)`)
-}
-
-// given reports whether any --bundle-* flag was set.
-func (m *bundleMeta) given() bool {
+// Given reports whether any --bundle-* flag was set.
+func (m *Meta) Given() bool {
 	return m.Name != "" || m.OSS != "" || m.Site != "" || len(m.Logos) > 0 || m.Authors != "" || m.Report != "" ||
 		len(m.Orgs) > 0 || len(m.LMs) > 0 || m.OSModel != "" || m.Attempts != ""
 }
 
-// check validates the values (a usage error naming the flag and the value
+// Check validates the values (a usage error naming the flag and the value
 // when one is wrong): booleans are true or false, URLs absolute http(s)
 // with a host, texts one line and not blank.
-func (m *bundleMeta) check() error {
+func (m *Meta) Check() error {
 	for _, b := range []struct{ flag, v string }{{"--bundle-oss", m.OSS}, {"--bundle-os-model", m.OSModel}} {
 		if b.v != "" && b.v != "true" && b.v != "false" {
 			return usagef("%s %q: want true or false", b.flag, b.v)
@@ -135,7 +120,7 @@ func checkHTTPURL(s string) error {
 // checkSchema refuses the SWE-bench-only fields for a run whose
 // metadata.yaml has SWE-PolyBench's shape, and several logos for
 // SWE-bench's (info.logo is one URL).
-func (m *bundleMeta) checkSchema(schema dataset.Schema) error {
+func (m *Meta) checkSchema(schema dataset.Schema) error {
 	if schema == dataset.SchemaSWEBench {
 		if len(m.Logos) > 1 {
 			return usagef("--bundle-logo given %d times: SWE-bench's metadata.yaml holds one logo (info.logo)", len(m.Logos))
@@ -163,7 +148,7 @@ func schemaName(s dataset.Schema) string {
 
 // missing names the metadata fields left unset, as the leaderboard spells
 // them, for the README's "Before submitting".
-func (m *bundleMeta) missing(schema dataset.Schema) []string {
+func (m *Meta) missing(schema dataset.Schema) []string {
 	var out []string
 	add := func(unset bool, name string) {
 		if unset {
@@ -189,7 +174,7 @@ func (m *bundleMeta) missing(schema dataset.Schema) []string {
 // metadataYAML renders the bundle's metadata.yaml for a run of the given
 // schema: model is the entry's default name, passRate SWE-PolyBench's
 // "XX.XX% (n/N)", head a comment above the keys ("" for none).
-func (m *bundleMeta) metadataYAML(schema dataset.Schema, model, passRate, head string) ([]byte, error) {
+func (m *Meta) metadataYAML(schema dataset.Schema, model, passRate, head string) ([]byte, error) {
 	name := m.Name
 	if name == "" {
 		name = model

@@ -1,4 +1,7 @@
-package cli
+// Package bundle writes a harness run's leaderboard submission bundle in
+// the layouts SWE-PolyBench's and SWE-bench's leaderboards publish
+// (report --bundle): the report it serializes is package report's.
+package bundle
 
 import (
 	"bytes"
@@ -17,7 +20,6 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/polynfi/polynfi/agent"
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/safepath"
@@ -193,8 +195,8 @@ func asciiJSON(b []byte) []byte {
 	return o.Bytes()
 }
 
-// bundleOptions tune writeBundle.
-type bundleOptions struct {
+// Options tune Write.
+type Options struct {
 	// AllowIncomplete bundles a run in which some units were not
 	// evaluated (interrupted, unreadable records); the README and
 	// metadata then say so. Without it such a run is refused.
@@ -205,10 +207,16 @@ type bundleOptions struct {
 	Trajs string
 	// Meta is what the submitter says of the system (--bundle-* flags),
 	// written into metadata.yaml; checked (bundleMeta.check) before.
-	Meta bundleMeta
+	Meta Meta
+	// Version is the polynfi version that writes the bundle (README.md,
+	// polynfi/metadata.json).
+	Version string
+	// TrajectoryDir returns where `polynfi run` (writing to root) kept the
+	// trajectory files of an agent run; nil bundles no trajectories.
+	TrajectoryDir func(root, model, instanceID string, run int) string
 }
 
-// writeBundle writes a leaderboard submission bundle of a harness run of
+// Write writes a leaderboard submission bundle of a harness run of
 // one model and one run into out, in the layout both leaderboards publish
 // (see the constants above):
 //
@@ -242,7 +250,7 @@ type bundleOptions struct {
 // and renamed into place, so that no file of an earlier bundle of another
 // run survives. out must be absent, an empty directory, or an earlier
 // polynfi bundle; anything else is refused, untouched.
-func writeBundle(runDir, out string, rep *report.Harness, opts bundleOptions) error {
+func Write(runDir, out string, rep *report.Harness, opts Options) error {
 	if err := checkBundleDir(out); err != nil {
 		return err
 	}
@@ -324,7 +332,7 @@ type bundleUnit struct {
 
 // buildBundle writes the bundle's files into the new directory out, to be
 // renamed to dest (the --bundle directory its errors name).
-func buildBundle(runDir, out, dest string, rep *report.Harness, opts bundleOptions) error {
+func buildBundle(runDir, out, dest string, rep *report.Harness, opts Options) error {
 	models := report.HarnessModels(rep)
 	if len(models) != 1 {
 		return usagef("--bundle: the run holds %d models (%v): a submission bundle is of one model", len(models), models)
@@ -392,7 +400,7 @@ func buildBundle(runDir, out, dest string, rep *report.Harness, opts bundleOptio
 			return err
 		}
 		if trajRoot != "" {
-			n, err := copyTrajectory(trajRoot, out, u.rec)
+			n, err := copyTrajectory(trajRoot, out, u.rec, opts.TrajectoryDir)
 			if err != nil {
 				return err
 			}
@@ -453,7 +461,7 @@ func buildBundle(runDir, out, dest string, rep *report.Harness, opts bundleOptio
 		"bundled_instances": len(units), "not_evaluated": nonNil(notEvaluated), "no_prediction": nonNil(noPrediction),
 		"interrupted": x.Interrupted, "incomplete": incomplete, "trajectories_from": trajRoot, "trajectories": nonNil(withTrajs),
 		"created_at": created, "generator": bundleGenerator,
-		"polynfi_version": polynfiVersion(), "evaluated_with": nonNil(x.EvaluatedWith),
+		"polynfi_version": opts.Version, "evaluated_with": nonNil(x.EvaluatedWith),
 	}
 	mb, _ := json.MarshalIndent(meta, "", "  ")
 	if err := harness.WriteFileAtomic(filepath.Join(out, bundleExtrasDir, bundleExtrasMeta), append(mb, '\n')); err != nil {
@@ -472,7 +480,7 @@ func buildBundle(runDir, out, dest string, rep *report.Harness, opts bundleOptio
 	if err := harness.WriteFileAtomic(filepath.Join(out, bundleMetaYAML), y); err != nil {
 		return err
 	}
-	return harness.WriteFileAtomic(filepath.Join(out, bundleReadme), bundleReadmeText(rep, model, passRate, created, len(units), notEvaluated, noPrediction, withTrajs, incomplete, opts.Meta.missing(x.DatasetSchema)))
+	return harness.WriteFileAtomic(filepath.Join(out, bundleReadme), bundleReadmeText(rep, opts.Version, model, passRate, created, len(units), notEvaluated, noPrediction, withTrajs, incomplete, opts.Meta.missing(x.DatasetSchema)))
 }
 
 // writeBundleUnit writes one instance's files and its all_preds.jsonl
@@ -721,8 +729,11 @@ func findTrajectories(runDir, predictions, explicit string) string {
 // run into out/trajs/, each named <instance_id>.<its path with "/" as
 // "__"> so that the instance id is in every trace file's name, as
 // SWE-PolyBench asks. It returns how many files it copied.
-func copyTrajectory(root, out string, rec *harness.Record) (int, error) {
-	src := filepath.Join(agent.RunDir(root, rec.Model, rec.InstanceID, rec.Run), agent.TrajectoryDir)
+func copyTrajectory(root, out string, rec *harness.Record, trajDir func(root, model, instanceID string, run int) string) (int, error) {
+	if trajDir == nil {
+		return 0, nil
+	}
+	src := trajDir(root, rec.Model, rec.InstanceID, rec.Run)
 	if st, err := os.Stat(src); err != nil || !st.IsDir() {
 		return 0, nil
 	}
@@ -756,7 +767,7 @@ func copyTrajectory(root, out string, rec *harness.Record) (int, error) {
 
 // bundleReadmeText is the bundle's README.md: what produced it, whether it
 // is complete, the headline, the files and what the submitter fills in.
-func bundleReadmeText(rep *report.Harness, model, passRate, created string, bundled int, notEvaluated, noPrediction, withTrajs []string, incomplete bool, unsetMeta []string) []byte {
+func bundleReadmeText(rep *report.Harness, version, model, passRate, created string, bundled int, notEvaluated, noPrediction, withTrajs []string, incomplete bool, unsetMeta []string) []byte {
 	x := &rep.Polynfi
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# %s on %s\n\n", model, filepath.Base(x.Dataset))
@@ -768,7 +779,7 @@ func bundleReadmeText(rep *report.Harness, model, passRate, created string, bund
 		fmt.Fprintf(&b, "; bundled with --allow-incomplete. They have no files here and are in no pass rate: %s.**\n\n", strings.Join(notEvaluated, ", "))
 	}
 	fmt.Fprintf(&b, "Produced by polynfi %s (`%s`) on %s from run %s (dataset %s, %s schema; predictions %s).\n",
-		polynfiVersion(), bundleGenerator, created, x.RunID, x.Dataset, x.DatasetSchema, x.Predictions)
+		version, bundleGenerator, created, x.RunID, x.Dataset, x.DatasetSchema, x.Predictions)
 	if len(x.EvaluatedWith) > 0 {
 		fmt.Fprintf(&b, "The run's records were written by polynfi %s.\n", strings.Join(x.EvaluatedWith, ", "))
 	}
