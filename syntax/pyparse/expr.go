@@ -76,9 +76,16 @@ func (p *parser) atFileEnd(e int32) bool {
 // element of a bare tuple (expression_list) and subscript elements; it
 // keeps the plain list_splat elsewhere. e is returned when the rebuilt
 // expression does not end where e did.
+//
+// The rebuilt tree is made by moving the star down to the name (the first
+// leaf of e's operand) rather than by parsing again, which made the time
+// exponential in the depth of nested starred subscripts ("[*a[*a[...]]]").
 func (p *parser) reparseSplat(start int, e int32) int32 {
 	if p.nodes[e].kind != kListSplat || p.toks[start+1].kind != tName || isHardKeyword[p.text(p.toks[start+1])] {
 		return e
+	}
+	if r, ok := p.sinkSplat(e, p.toks[start+1]); ok {
+		return r
 	}
 	end, saveN := p.p, len(p.nodes)
 	p.p = start
@@ -90,6 +97,43 @@ func (p *parser) reparseSplat(start int, e int32) int32 {
 	}
 	p.p, p.nodes = end, p.nodes[:saveN]
 	return e
+}
+
+// sinkSplat rebuilds list_splat e ("*" operand, the operand starting with
+// the name token) as reparseSplat's reading: the operand with the name,
+// its leftmost leaf, replaced by list_splat("*" name), and the spans on the
+// way down widened to the star. ok is false where the rebuilt tree would
+// differ from a parse (a "print" name, whose call arguments get their
+// shape from the name).
+func (p *parser) sinkSplat(e int32, name token) (r int32, ok bool) {
+	star := p.nodes[e].first
+	x := p.nodes[star].next
+	if x < 0 || p.nodes[x].kind == kIdentifier || p.text(name) == "print" {
+		return e, x >= 0 && p.nodes[x].kind == kIdentifier
+	}
+	parent, c := int32(-1), x
+	for p.nodes[c].first >= 0 {
+		parent, c = c, p.nodes[c].first
+	}
+	if parent < 0 || p.nodes[c].kind != kIdentifier || p.nodes[c].start != name.start {
+		return e, false
+	}
+	// e takes the name's place as its parent's first child
+	ss := p.nodes[star].start
+	nd := &p.nodes[e]
+	nd.first, nd.last, nd.next, nd.field = star, c, p.nodes[c].next, p.nodes[c].field
+	nd.start, nd.end = ss, p.nodes[c].end
+	p.nodes[star].next = c
+	p.nodes[c].next, p.nodes[c].field = -1, 0
+	p.nodes[parent].first = e
+	if p.nodes[parent].last == c {
+		p.nodes[parent].last = e
+	}
+	for a := x; a != e; a = p.nodes[a].first {
+		p.nodes[a].start = ss
+	}
+	p.nodes[x].field = 0
+	return x, true
 }
 
 // startsExpression reports whether the current token can begin an
@@ -489,36 +533,46 @@ func (p *parser) nameChain(e int32) bool {
 // generator_expression when a lone generator is the only argument.
 func (p *parser) callArgs() int32 {
 	open := p.tokLeaf()
-	if !p.isOp(")") && !p.isOp("*") && !p.isOp("**") {
-		save, saveN := p.p, len(p.nodes)
-		if !(p.tok().kind == tName && p.isOpAt(1, "=")) {
-			e := p.namedExpression()
-			if p.isKw("for") || p.isKw("async") && p.isKwAt(1, "for") {
-				g := p.newNode(kGenExpr)
-				p.add(g, open, 0)
-				p.add(g, e, fBody)
-				p.compClauses(g)
-				if !p.isOp(")") {
-					p.fail(int(p.nodes[e].start), "Generator expression must be parenthesized")
-				}
-				p.add(g, p.tokLeaf(), 0)
-				return g
+	first := int32(-1)
+	if !p.isOp(")") && !p.isOp("*") && !p.isOp("**") && !(p.tok().kind == tName && p.isOpAt(1, "=")) {
+		// the first argument is parsed once: parsing it again as an
+		// argument made the time exponential in the depth of calls
+		// nested in first arguments ("f(f(f(...)))")
+		e := p.namedExpression()
+		if p.isKw("for") || p.isKw("async") && p.isKwAt(1, "for") {
+			g := p.newNode(kGenExpr)
+			p.add(g, open, 0)
+			p.add(g, e, fBody)
+			p.compClauses(g)
+			if !p.isOp(")") {
+				p.fail(int(p.nodes[e].start), "Generator expression must be parenthesized")
 			}
+			p.add(g, p.tokLeaf(), 0)
+			return g
 		}
-		p.p, p.nodes = save, p.nodes[:saveN]
+		first = e
 	}
-	return p.argListFrom(open)
+	return p.argListFrom(open, first)
 }
 
-func (p *parser) argList() int32 { return p.argListFrom(p.tokLeaf()) }
+func (p *parser) argList() int32 { return p.argListFrom(p.tokLeaf(), -1) }
 
-func (p *parser) argListFrom(open int32) int32 {
+// argListFrom parses an argument_list after its "(" (open); first, when
+// not -1, is its first argument, a named expression already parsed.
+func (p *parser) argListFrom(open, first int32) int32 {
 	l := p.newNode(kArgList)
 	p.add(l, open, 0)
 	sawKw, sawKwSplat := false, false
-	for !p.isOp(")") {
+	for !p.isOp(")") || first >= 0 {
 		var a int32
 		switch {
+		case first >= 0:
+			e := first
+			first = -1
+			if p.isOp("=") {
+				p.fail(int(p.nodes[e].start), "expression cannot contain assignment, perhaps you meant \"==\"?")
+			}
+			a = e
 		case p.isOp("*"):
 			if sawKwSplat {
 				p.failTok("iterable argument unpacking follows keyword argument unpacking")
