@@ -1,6 +1,9 @@
 package pyparse
 
-import "bytes"
+import (
+	"bytes"
+	"fmt"
+)
 
 // Expressions, following CPython's grammar (python.gram) for what is
 // accepted and tree-sitter-python's grammar.js for the tree built.
@@ -185,6 +188,8 @@ func (p *parser) namedExpression() int32 {
 		n := p.newNode(kNamed)
 		p.add(n, nm, fName)
 		p.add(n, p.tokLeaf(), 0)
+		p.enter()
+		defer p.leave()
 		if p.isKw("lambda") {
 			p.add(n, p.lambda(), fValue)
 			return n
@@ -217,6 +222,9 @@ func (p *parser) expression() int32 {
 	}
 	e := p.disjunction()
 	if p.isKw("if") {
+		p.chain(1)
+		p.enter()
+		defer p.leave()
 		c := p.newNode(kCond)
 		p.add(c, e, 0)
 		p.add(c, p.tokLeaf(), 0)
@@ -233,6 +241,8 @@ func (p *parser) expression() int32 {
 
 func (p *parser) lambda() int32 {
 	l := p.newNode(kLambda)
+	p.enter()
+	defer p.leave()
 	p.add(l, p.tokLeaf(), 0)
 	if !p.isOp(":") {
 		lp := p.newNode(kLambdaParams)
@@ -246,6 +256,12 @@ func (p *parser) lambda() int32 {
 
 func (p *parser) boolOp(op string, next func() int32) int32 {
 	e := next()
+	if p.isKw(op) {
+		// one BoolOp for the chain (CPython's AST is flat)
+		p.chain(1)
+		p.enter()
+		defer p.leave()
+	}
 	for p.isKw(op) {
 		b := p.newNode(kBool)
 		p.add(b, e, fLeft)
@@ -264,7 +280,9 @@ func (p *parser) inversion() int32 {
 	if p.isKw("not") {
 		n := p.newNode(kNot)
 		p.add(n, p.tokLeaf(), 0)
+		p.enter()
 		p.add(n, p.inversion(), fArgument)
+		p.leave()
 		return n
 	}
 	return p.comparison()
@@ -304,6 +322,9 @@ func (p *parser) comparison() int32 {
 	if op == "" {
 		return e
 	}
+	p.chain(1)
+	p.enter()
+	defer p.leave()
 	c := p.newNode(kCompare)
 	p.add(c, e, 0)
 	for op != "" {
@@ -325,7 +346,7 @@ func (p *parser) comparison() int32 {
 
 func (p *parser) binLeft(ops []string, next func() int32) int32 {
 	e := next()
-	for {
+	for k := 1; ; k++ {
 		t := p.tok()
 		if t.kind != tOp {
 			return e
@@ -333,10 +354,13 @@ func (p *parser) binLeft(ops []string, next func() int32) int32 {
 		if !opIn(p.src[t.start:t.end], ops) {
 			return e
 		}
+		p.chain(k)
 		b := p.newNode(kBinary)
 		p.add(b, e, fLeft)
 		p.add(b, p.tokLeaf(), fOperator)
+		p.enter()
 		p.add(b, next(), fRight)
+		p.leave()
 		e = b
 	}
 }
@@ -373,7 +397,9 @@ func (p *parser) factor() int32 {
 	if p.isOp("-") || p.isOp("+") || p.isOp("~") {
 		u := p.newNode(kUnary)
 		p.add(u, p.tokLeaf(), fOperator)
+		p.enter()
 		p.add(u, p.factor(), fArgument)
+		p.leave()
 		return u
 	}
 	return p.power()
@@ -385,15 +411,20 @@ func (p *parser) power() int32 {
 		a := p.newNode(kAwait)
 		p.add(a, p.tokLeaf(), 0)
 		// tree-sitter: await binds looser than "**"
+		p.enter()
 		p.add(a, p.power(), 0)
+		p.leave()
 		return a
 	}
 	e = p.primary()
 	if p.isOp("**") {
+		p.chain(1)
 		b := p.newNode(kBinary)
 		p.add(b, e, fLeft)
 		p.add(b, p.tokLeaf(), fOperator)
+		p.enter()
 		p.add(b, p.factor(), fRight)
+		p.leave()
 		return b
 	}
 	return e
@@ -401,10 +432,14 @@ func (p *parser) power() int32 {
 
 func (p *parser) primary() int32 {
 	e := p.atom()
-	for {
+	for k := 1; ; k++ {
 		t := p.tok()
 		if t.kind != tOp {
 			return e
+		}
+		switch p.text(t) {
+		case ".", "(", "[":
+			p.chain(k)
 		}
 		switch p.text(t) {
 		case ".":
@@ -417,7 +452,9 @@ func (p *parser) primary() int32 {
 			c := p.newNode(kCall)
 			isPrint := p.nodes[e].kind == kIdentifier && string(p.src[p.nodes[e].start:p.nodes[e].end]) == "print"
 			p.add(c, e, fFunction)
+			p.enter()
 			args := p.callArgs()
+			p.leave()
 			if isPrint && p.nodes[args].kind == kArgList {
 				p.printSplats(args)
 			}
@@ -427,6 +464,7 @@ func (p *parser) primary() int32 {
 			s := p.newNode(kSubscript)
 			p.add(s, e, fValue)
 			p.add(s, p.tokLeaf(), 0)
+			p.enter()
 			for {
 				p.add(s, p.sliceItem(), fSubscript)
 				if !p.isOp(",") {
@@ -437,6 +475,7 @@ func (p *parser) primary() int32 {
 					break
 				}
 			}
+			p.leave()
 			p.expectOp(s, "]")
 			e = s
 		default:
@@ -688,6 +727,7 @@ func (p *parser) atom() int32 {
 		if isFloatLit(p.src[t.start:t.end]) {
 			return p.leaf(kFloat, true)
 		}
+		p.checkIntDigits(t)
 		return p.leaf(kInteger, true)
 	case tString, tFStart:
 		return p.strings()
@@ -696,8 +736,12 @@ func (p *parser) atom() int32 {
 		case "(":
 			return p.parenAtom()
 		case "[":
+			p.enter()
+			defer p.leave()
 			return p.listAtom()
 		case "{":
+			p.enter()
+			defer p.leave()
 			return p.braceAtom()
 		case "...":
 			return p.leaf(kEllipsis, true)
@@ -705,6 +749,44 @@ func (p *parser) atom() int32 {
 	}
 	p.syntaxError()
 	return -1
+}
+
+// maxStrDigits is CPython's default sys.int_max_str_digits (3.11+, and
+// the 3.8.14, 3.9.14, 3.10.7 security releases): the most decimal digits
+// int() converts, and so the longest decimal integer literal ast.parse
+// accepts.
+const maxStrDigits = 4300
+
+// checkIntDigits fails on a decimal integer literal of more than
+// maxStrDigits digits (leading zeros and underscores not counted), with
+// CPython's SyntaxError: column 0 (CPython gives none), and before 3.12,
+// in an f-string's expression, the "f-string: " prefix and column -2 that
+// CPython 3.11's f-string sub-parser reports.
+func (p *parser) checkIntDigits(t token) {
+	b := p.src[t.start:t.end]
+	if len(b) <= maxStrDigits || len(b) > 1 && b[0] == '0' && b[1]|0x20 >= 'a' || b[len(b)-1]|0x20 == 'j' {
+		return
+	}
+	n, lead := 0, true
+	for _, c := range b {
+		if c == '_' || lead && c == '0' {
+			continue
+		}
+		lead = false
+		n++
+	}
+	if n <= maxStrDigits {
+		return
+	}
+	msg := fmt.Sprintf("Exceeds the limit (%d digits) for integer string conversion: value has %d digits; "+
+		"use sys.set_int_max_str_digits() to increase the limit - Consider hexadecimal for huge integer literals "+
+		"to avoid decimal conversion limits.", maxStrDigits, n)
+	e := mkErr(p.src, int(t.start), msg)
+	e.Col = 0
+	if p.minor < 12 && p.fstr > 0 {
+		e.Msg, e.Col = "f-string: "+msg, -2
+	}
+	panic(syntaxErr{e})
 }
 
 // isFloatLit tells tree-sitter's float from its integer: a "." or an

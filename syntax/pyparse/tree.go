@@ -147,39 +147,61 @@ func (f *flattener) extra(parent int32) int32 {
 	return id
 }
 
-func (f *flattener) walk(id, parent int32) int32 {
-	b := &f.nodes[id]
-	me := int32(len(f.out))
-	f.out = append(f.out, Node{StartByte: b.start, EndByte: b.end, Parent: parent, FirstChild: -1, NextSibling: -1,
-		Kind: b.kind, Field: b.field, Named: b.named})
-	prev := int32(-1)
-	for c := b.first; c >= 0; c = f.nodes[c].next {
-		cs := f.nodes[c].start
-		for f.ei < len(f.extras) && f.extras[f.ei].start < cs {
-			x := f.extra(me)
-			f.link(me, prev, x)
-			prev = x
-		}
-		var x int32
-		if f.nodes[c].first < 0 {
-			// a leaf: no recursion
-			l := &f.nodes[c]
-			x = int32(len(f.out))
-			f.out = append(f.out, Node{StartByte: l.start, EndByte: l.end, Parent: me, FirstChild: -1, NextSibling: -1,
-				End: x + 1, Kind: l.kind, Field: l.field, Named: l.named})
-		} else {
-			x = f.walk(c, me)
-		}
-		f.link(me, prev, x)
-		prev = x
+// walk writes the tree under root in preorder. It keeps its own stack:
+// valid Python nests as deep as it likes ("a and b and ...", "a = b =
+// ...", each a left- or right-nested chain in tree-sitter's shape).
+func (f *flattener) walk(root, parent int32) int32 {
+	type frame struct {
+		id, me, prev, next int32 // next: the child to write next (-1: done)
 	}
-	for f.ei < len(f.extras) && (f.extras[f.ei].end <= b.end || parent < 0) {
-		x := f.extra(me)
-		f.link(me, prev, x)
-		prev = x
+	open := func(id, parent int32) frame {
+		b := &f.nodes[id]
+		me := int32(len(f.out))
+		f.out = append(f.out, Node{StartByte: b.start, EndByte: b.end, Parent: parent, FirstChild: -1, NextSibling: -1,
+			Kind: b.kind, Field: b.field, Named: b.named})
+		return frame{id: id, me: me, prev: -1, next: b.first}
 	}
-	f.out[me].End = int32(len(f.out))
-	return me
+	stack := []frame{open(root, parent)}
+	rootID := stack[0].me
+	for len(stack) > 0 {
+		fr := &stack[len(stack)-1]
+		if c := fr.next; c >= 0 {
+			fr.next = f.nodes[c].next
+			cs := f.nodes[c].start
+			for f.ei < len(f.extras) && f.extras[f.ei].start < cs {
+				x := f.extra(fr.me)
+				f.link(fr.me, fr.prev, x)
+				fr.prev = x
+			}
+			if f.nodes[c].first < 0 {
+				// a leaf: written at once
+				l := &f.nodes[c]
+				x := int32(len(f.out))
+				f.out = append(f.out, Node{StartByte: l.start, EndByte: l.end, Parent: fr.me, FirstChild: -1, NextSibling: -1,
+					End: x + 1, Kind: l.kind, Field: l.field, Named: l.named})
+				f.link(fr.me, fr.prev, x)
+				fr.prev = x
+				continue
+			}
+			child := open(c, fr.me)
+			f.link(fr.me, fr.prev, child.me)
+			fr.prev = child.me
+			stack = append(stack, child)
+			continue
+		}
+		// all children written: the extras that end inside the node (all
+		// that are left, at the root)
+		top := len(stack) == 1
+		b := &f.nodes[fr.id]
+		for f.ei < len(f.extras) && (f.extras[f.ei].end <= b.end || top && parent < 0) {
+			x := f.extra(fr.me)
+			f.link(fr.me, fr.prev, x)
+			fr.prev = x
+		}
+		f.out[fr.me].End = int32(len(f.out))
+		stack = stack[:len(stack)-1]
+	}
+	return rootID
 }
 
 func (f *flattener) link(parent, prev, c int32) {
