@@ -202,3 +202,47 @@ func TestLimitsMatchCPython(t *testing.T) {
 		})
 	}
 }
+
+// TestTreeDepthLimit: chains CPython keeps flat ("a and b and ...", "a = b
+// = ..."), one tree level per operator in tree-sitter's shape, are refused
+// past 200,000 levels (polynfi's own limit: the rules walk trees
+// recursively), which CPython accepts; shorter chains give a tree.
+func TestTreeDepthLimit(t *testing.T) {
+	requirePython(t)
+	cases := []struct {
+		name, src string
+		ok        bool
+	}{
+		{"and-150000", "x" + strings.Repeat(" and x", 150000) + "\n", true},
+		{"and-250000", "x" + strings.Repeat(" and x", 250000) + "\n", false},
+		{"or-250000", "x" + strings.Repeat(" or x", 250000) + "\n", false},
+		{"assign-150000", strings.Repeat("a = ", 150000) + "x\n", true},
+		{"assign-250000", strings.Repeat("a = ", 250000) + "x\n", false},
+	}
+	dir := t.TempDir()
+	var files []string
+	for i, c := range cases {
+		f := filepath.Join(dir, fmt.Sprintf("%d.py", i))
+		if err := os.WriteFile(f, []byte(c.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	want, minor := cpythonLimits(t, files)
+	for i, c := range cases {
+		if want[i] != "" {
+			t.Errorf("%s: CPython %q, want valid", c.name, want[i])
+		}
+		tr, perr := pyparse.Parse([]byte(c.src), pyparse.Options{Minor: minor})
+		switch {
+		case c.ok && perr != nil:
+			t.Errorf("%s: got %v, want a tree", c.name, perr)
+		case c.ok:
+			if e := checkShape(tr); e != nil {
+				t.Errorf("%s: %v", c.name, e)
+			}
+		case perr == nil || !strings.Contains(perr.Msg, "too deep for polynfi to score"):
+			t.Errorf("%s: got %v, want the tree depth error", c.name, perr)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package pyparse
 import (
 	"bytes"
 	"fmt"
+	"runtime"
 	"sync"
 )
 
@@ -228,6 +229,10 @@ type buffers struct {
 	nodes []bnode
 }
 
+// bigFile is the source size (bytes) from which a parse frees its tokens
+// before building the tree, to lower its peak memory.
+const bigFile = 8 << 20
+
 // maxKeep bounds the scratch storage a pooled buffer keeps (entries).
 const maxKeep = 1 << 20
 
@@ -286,6 +291,12 @@ func parse(src []byte, minor int, anyBytes bool, into []Node, scratch *Scratch) 
 	lx := tokenize(src, minor, bufs, anyBytes)
 	p := &parser{src: src, toks: lx.toks, minor: minor, extras: lx.extras}
 	p.nodes = bufs.nodes[:0]
+	if want := len(lx.toks) + 16; cap(p.nodes) < want {
+		// about 0.9 nodes per token on the standard library: one
+		// allocation of about the right size, not a doubling series
+		// whose dead copies the peak memory of a large file would hold
+		p.nodes = make([]bnode, 0, want)
+	}
 	defer func() {
 		// keep the grown storage for the next parse, unless one huge file
 		// grew it
@@ -330,7 +341,17 @@ func parse(src []byte, minor int, anyBytes bool, into []Node, scratch *Scratch) 
 	if perr != nil {
 		return nil, perr
 	}
-	nodes, ls := flatten(src, p.nodes, root, lx.extras, into)
+	if len(src) >= bigFile {
+		// the tokens are dead: let them go before the tree's storage,
+		// the largest allocation, is made (a collection of pointer-free
+		// arrays costs next to nothing)
+		p.toks, lx.toks = nil, nil
+		runtime.GC()
+	}
+	nodes, ls, deep := flatten(src, p.nodes, root, lx.extras, into)
+	if deep >= 0 {
+		return nil, mkErr(src, deep, tooDeepTreeMsg)
+	}
 	return &Tree{Source: src, Nodes: nodes, LineStarts: ls}, nil
 }
 

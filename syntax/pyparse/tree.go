@@ -85,17 +85,27 @@ type bnode struct {
 // extras (comments, line continuations) into the deepest node whose span
 // holds them: tree-sitter attaches an extra to the node being built when
 // tokens of that node lie on both sides of it.
-func flatten(src []byte, nodes []bnode, root int32, extras []extra, into []Node) ([]Node, []uint32) {
-	out := into[:0]
+//
+// deep is the start of the first node found more than maxTreeDepth levels
+// deep (-1: none); the tree is then incomplete.
+func flatten(src []byte, nodes []bnode, root int32, extras []extra, into []Node) (out []Node, ls []uint32, deep int) {
+	out = into[:0]
 	if n := len(nodes) + len(extras); cap(into) < n {
-		// some slack, so that the storage can be reused for most later files
-		out = make([]Node, 0, n+n/4)
+		// some slack, so that the storage can be reused for most later
+		// files; none for a large file
+		if n < 1<<20 {
+			n += n / 4
+		}
+		out = make([]Node, 0, n)
 	}
-	f := flattener{nodes: nodes, extras: extras, out: out}
+	f := flattener{nodes: nodes, extras: extras, out: out, deep: -1}
 	f.walk(root, -1)
+	if f.deep >= 0 {
+		return nil, nil, f.deep
+	}
 	// rows and columns: starts never decrease in preorder, so a cursor
 	// finds their line; an end is searched from its node's start line
-	ls := lineStarts(src)
+	ls = lineStarts(src)
 	cur := 0
 	for i := range f.out {
 		n := &f.out[i]
@@ -123,14 +133,28 @@ func flatten(src []byte, nodes []bnode, root int32, extras []extra, into []Node)
 		}
 		n.EndRow, n.EndCol = uint32(r), n.EndByte-ls[r]
 	}
-	return f.out, ls
+	return f.out, ls, -1
 }
+
+// maxTreeDepth bounds the depth of a tree (nodes from the root to a
+// leaf), polynfi's own limit, not CPython's: the rules walk trees
+// recursively, and CPython's flat chains ("a and b and ...", "a = b =
+// ..."), which ast.parse accepts at any length, are left- or
+// right-nested in tree-sitter's shape, one level per operator. Every
+// other nesting is bounded far below it by CPython's limits (maxDepth,
+// maxLevel, maxIndent).
+const maxTreeDepth = 200_000
+
+// tooDeepTreeMsg reports a tree deeper than maxTreeDepth.
+const tooDeepTreeMsg = "nested more than 200000 levels deep (an 'and'/'or' or assignment chain): " +
+	"too deep for polynfi to score (CPython's ast.parse accepts it)"
 
 type flattener struct {
 	nodes  []bnode
 	extras []extra
 	ei     int
 	out    []Node
+	deep   int
 }
 
 // extra appends the next extra as a child of parent and returns its index.
@@ -182,6 +206,10 @@ func (f *flattener) walk(root, parent int32) int32 {
 				f.link(fr.me, fr.prev, x)
 				fr.prev = x
 				continue
+			}
+			if len(stack) >= maxTreeDepth {
+				f.deep = int(f.nodes[c].start)
+				return rootID
 			}
 			child := open(c, fr.me)
 			f.link(fr.me, fr.prev, child.me)
