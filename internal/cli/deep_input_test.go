@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -43,7 +44,12 @@ func TestScoreDeepInputs(t *testing.T) {
 			if err := os.WriteFile(f, []byte(c.src), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			cmd := exec.Command(bin, "score", "--format", "json", f)
+			// an exponential parse never ends: a generous bound turns it
+			// into a failure (a linear parse of these takes well under a
+			// second)
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, bin, "score", "--format", "json", f)
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			err := cmd.Run()
