@@ -778,6 +778,9 @@ func (p *parser) checkIntDigits(t token) {
 	if n <= maxStrDigits {
 		return
 	}
+	if p.trying > 0 {
+		panic(syntaxErr{})
+	}
 	msg := fmt.Sprintf("Exceeds the limit (%d digits) for integer string conversion: value has %d digits; "+
 		"use sys.set_int_max_str_digits() to increase the limit - Consider hexadecimal for huge integer literals "+
 		"to avoid decimal conversion limits.", maxStrDigits, n)

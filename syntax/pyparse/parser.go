@@ -217,6 +217,8 @@ type parser struct {
 	open int
 	// fstr is the number of f-string interpolations the parser is in
 	fstr int
+	// trying is the number of attempts (see attempt) under way
+	trying int
 	// funcDepth etc. are not tracked: ast.parse does not check them
 }
 
@@ -356,6 +358,11 @@ func parse(src []byte, minor int, anyBytes bool, into []Node, scratch *Scratch) 
 }
 
 func (p *parser) fail(at int, format string, args ...any) {
+	if p.trying > 0 {
+		// attempt drops the error: not locating it (a scan from the
+		// start of the file) keeps many failed attempts linear
+		panic(syntaxErr{})
+	}
 	panic(syntaxErr{mkErr(p.src, at, fmt.Sprintf(format, args...))})
 }
 
@@ -763,7 +770,9 @@ func (p *parser) simpleStmt() int32 {
 // the parser is back where it was.
 func (p *parser) attempt(fn func() int32) (n int32, ok bool) {
 	save, saveN, open, fstr := p.p, len(p.nodes), p.open, p.fstr
+	p.trying++
 	defer func() {
+		p.trying--
 		if r := recover(); r != nil {
 			if _, isErr := r.(syntaxErr); !isErr {
 				panic(r)
