@@ -13,29 +13,29 @@ func deepSources() map[syntax.Language][]string {
 	r := strings.Repeat
 	return map[syntax.Language][]string{
 		syntax.Python: {
-			r("(", 100000) + r(")", 100000) + "\n",
-			r("def f():\n", 1) + r(" ", 0) + "x = " + r("-", 200000) + "1\n",
+			r("(", 20000) + r(")", 20000) + "\n",
+			r("def f():\n", 1) + r(" ", 0) + "x = " + r("-", 50000) + "1\n",
 			"class A:\n" + r("    def f(self): return f(", 1) + r("f(", 50000) + r(")", 50001) + "\n",
-			"x = 1" + r(" + 1", 200000) + "\n",
-			r("x", 1<<20) + "\n",
+			"x = 1" + r(" + 1", 50000) + "\n",
+			r("x", 1<<18) + "\n",
 		},
 		syntax.Java: {
-			"class A { int f() { return " + r("(", 100000) + "1" + r(")", 100000) + "; } }\n",
-			"class A { void f() { " + r("{", 100000) + r("}", 100000) + " } }\n",
-			"class A { int x = " + r("-", 200000) + "1; }\n",
+			"class A { int f() { return " + r("(", 20000) + "1" + r(")", 20000) + "; } }\n",
+			"class A { void f() { " + r("{", 20000) + r("}", 20000) + " } }\n",
+			"class A { int x = " + r("-", 50000) + "1; }\n",
 			r("class A { ", 1000) + r("}", 1000) + "\n",
 		},
 		syntax.JavaScript: {
-			"const x = " + r("[", 100000) + r("]", 100000) + ";\n",
+			"const x = " + r("[", 20000) + r("]", 20000) + ";\n",
 			r("function f() { ", 1000) + r("}", 1000) + "\n",
 			"const g = " + r("() => ", 50000) + "1;\n",
-			"x = " + r("!", 200000) + "y;\n",
-			"x = 1" + r(" + 1", 200000) + ";\n",
+			"x = " + r("!", 50000) + "y;\n",
+			"x = 1" + r(" + 1", 50000) + ";\n",
 		},
 		syntax.TypeScript: {
 			"let x: " + r("Array<", 50000) + "number" + r(">", 50000) + ";\n",
 			r("namespace A { ", 1000) + r("}", 1000) + "\n",
-			"const x = " + r("(", 100000) + "1" + r(")", 100000) + ";\n",
+			"const x = " + r("(", 20000) + "1" + r(")", 20000) + ";\n",
 		},
 	}
 }
