@@ -3,7 +3,7 @@ GO ?= go
 BIN := bin/polynfi
 OUT ?= out/demo
 
-.PHONY: build version demo test deps sample-env bench build-profile cold-build-notice docs cluster-up cluster-down
+.PHONY: build version demo test fuzz deps sample-env bench build-profile cold-build-notice docs cluster-up cluster-down
 
 # The version `polynfi --version` and every report print: the newest v* tag
 # (git describe, "-dirty" for a changed tree), else a Go pseudo-version of
@@ -45,6 +45,16 @@ cold-build-notice:
 test: deps
 	$(GO) test -timeout 40m ./...
 	$(GO) test -race -run 'TestScoreConcurrent|TestFlatten' ./nfi/catalog/ ./syntax/
+	$(MAKE) fuzz
+
+# Bounded fuzzing of every parser entry point (pyparse, tree-sitter, the
+# node-level retrieval metrics), 2 minutes in all; FUZZTIME overrides each
+# target's share.
+FUZZTIME ?= 40s
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./syntax/pyparse/
+	$(GO) test -run '^$$' -fuzz '^FuzzTreeSitter$$' -fuzztime $(FUZZTIME) ./syntax/
+	$(GO) test -run '^$$' -fuzz '^FuzzFileNodes$$' -fuzztime $(FUZZTIME) ./retrieval/
 
 # BenchmarkStartup (cmd/polynfi) reports the size of bin/polynfi and the
 # wall time of `polynfi --version` and of a one-line `polynfi score`.

@@ -22,8 +22,10 @@ import (
 // takes some 50 times an average file) does not leave the other workers
 // idle, their finished results waiting behind it. A file that
 // cannot be read comes back with Status read_error, never as an error.
-// ScoreFiles returns ctx's error when cancelled, or the first error emit
-// returns (which stops the run).
+// ScoreFiles returns ctx's error when cancelled, at once: files being
+// scored then are abandoned (their workers finish them in the background
+// and emit nothing more); or the first error emit returns (which stops
+// the run once the workers' files are done).
 func (e *Engine) ScoreFiles(ctx context.Context, paths []string, workers int, emit func(FileScore) error) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -80,7 +82,20 @@ func (e *Engine) ScoreFiles(ctx context.Context, paths []string, workers int, em
 	g.Go(func() error {
 		pending := map[int]FileScore{}
 		next := 0
-		for r := range results {
+		for {
+			var r struct {
+				i  int
+				fs FileScore
+			}
+			select {
+			case res, ok := <-results:
+				if !ok {
+					return nil
+				}
+				r = res
+			case <-gctx.Done():
+				return gctx.Err()
+			}
 			pending[r.i] = r.fs
 			for {
 				fs, ok := pending[next]
@@ -95,9 +110,14 @@ func (e *Engine) ScoreFiles(ctx context.Context, paths []string, workers int, em
 				}
 			}
 		}
-		return nil
 	})
 	err := g.Wait()
+	if ctx.Err() != nil {
+		// interrupted: the files being scored are abandoned, not waited
+		// for (one large file takes seconds); their workers end on their
+		// own, and emit is not called again
+		return ctx.Err()
+	}
 	<-workersDone
 	if err == nil {
 		err = ctx.Err()

@@ -79,9 +79,16 @@ func (p *parser) atFileEnd(e int32) bool {
 // element of a bare tuple (expression_list) and subscript elements; it
 // keeps the plain list_splat elsewhere. e is returned when the rebuilt
 // expression does not end where e did.
+//
+// The rebuilt tree is made by moving the star down to the name (the first
+// leaf of e's operand) rather than by parsing again, which made the time
+// exponential in the depth of nested starred subscripts ("[*a[*a[...]]]").
 func (p *parser) reparseSplat(start int, e int32) int32 {
 	if p.nodes[e].kind != kListSplat || p.toks[start+1].kind != tName || isHardKeyword[p.text(p.toks[start+1])] {
 		return e
+	}
+	if r, ok := p.sinkSplat(e, p.toks[start+1]); ok {
+		return r
 	}
 	end, saveN := p.p, len(p.nodes)
 	p.p = start
@@ -93,6 +100,43 @@ func (p *parser) reparseSplat(start int, e int32) int32 {
 	}
 	p.p, p.nodes = end, p.nodes[:saveN]
 	return e
+}
+
+// sinkSplat rebuilds list_splat e ("*" operand, the operand starting with
+// the name token) as reparseSplat's reading: the operand with the name,
+// its leftmost leaf, replaced by list_splat("*" name), and the spans on the
+// way down widened to the star. ok is false where the rebuilt tree would
+// differ from a parse (a "print" name, whose call arguments get their
+// shape from the name).
+func (p *parser) sinkSplat(e int32, name token) (r int32, ok bool) {
+	star := p.nodes[e].first
+	x := p.nodes[star].next
+	if x < 0 || p.nodes[x].kind == kIdentifier || p.text(name) == "print" {
+		return e, x >= 0 && p.nodes[x].kind == kIdentifier
+	}
+	parent, c := int32(-1), x
+	for p.nodes[c].first >= 0 {
+		parent, c = c, p.nodes[c].first
+	}
+	if parent < 0 || p.nodes[c].kind != kIdentifier || p.nodes[c].start != name.start {
+		return e, false
+	}
+	// e takes the name's place as its parent's first child
+	ss := p.nodes[star].start
+	nd := &p.nodes[e]
+	nd.first, nd.last, nd.next, nd.field = star, c, p.nodes[c].next, p.nodes[c].field
+	nd.start, nd.end = ss, p.nodes[c].end
+	p.nodes[star].next = c
+	p.nodes[c].next, p.nodes[c].field = -1, 0
+	p.nodes[parent].first = e
+	if p.nodes[parent].last == c {
+		p.nodes[parent].last = e
+	}
+	for a := x; a != e; a = p.nodes[a].first {
+		p.nodes[a].start = ss
+	}
+	p.nodes[x].field = 0
+	return x, true
 }
 
 // startsExpression reports whether the current token can begin an
@@ -144,6 +188,8 @@ func (p *parser) namedExpression() int32 {
 		n := p.newNode(kNamed)
 		p.add(n, nm, fName)
 		p.add(n, p.tokLeaf(), 0)
+		p.enter()
+		defer p.leave()
 		if p.isKw("lambda") {
 			p.add(n, p.lambda(), fValue)
 			return n
@@ -184,6 +230,9 @@ func (p *parser) expression() int32 {
 	}
 	e := p.disjunction()
 	if p.isKw("if") {
+		p.chain(1)
+		p.enter()
+		defer p.leave()
 		c := p.newNode(kCond)
 		p.add(c, e, 0)
 		p.add(c, p.tokLeaf(), 0)
@@ -200,6 +249,8 @@ func (p *parser) expression() int32 {
 
 func (p *parser) lambda() int32 {
 	l := p.newNode(kLambda)
+	p.enter()
+	defer p.leave()
 	p.add(l, p.tokLeaf(), 0)
 	if !p.isOp(":") {
 		lp := p.newNode(kLambdaParams)
@@ -213,6 +264,12 @@ func (p *parser) lambda() int32 {
 
 func (p *parser) boolOp(op string, next func() int32) int32 {
 	e := next()
+	if p.isKw(op) {
+		// one BoolOp for the chain (CPython's AST is flat)
+		p.chain(1)
+		p.enter()
+		defer p.leave()
+	}
 	for p.isKw(op) {
 		b := p.newNode(kBool)
 		p.add(b, e, fLeft)
@@ -231,7 +288,9 @@ func (p *parser) inversion() int32 {
 	if p.isKw("not") {
 		n := p.newNode(kNot)
 		p.add(n, p.tokLeaf(), 0)
+		p.enter()
 		p.add(n, p.inversion(), fArgument)
+		p.leave()
 		return n
 	}
 	return p.comparison()
@@ -271,6 +330,9 @@ func (p *parser) comparison() int32 {
 	if op == "" {
 		return e
 	}
+	p.chain(1)
+	p.enter()
+	defer p.leave()
 	c := p.newNode(kCompare)
 	p.add(c, e, 0)
 	for op != "" {
@@ -292,7 +354,7 @@ func (p *parser) comparison() int32 {
 
 func (p *parser) binLeft(ops []string, next func() int32) int32 {
 	e := next()
-	for {
+	for k := 1; ; k++ {
 		t := p.tok()
 		if t.kind != tOp {
 			return e
@@ -300,10 +362,13 @@ func (p *parser) binLeft(ops []string, next func() int32) int32 {
 		if !opIn(p.src[t.start:t.end], ops) {
 			return e
 		}
+		p.chain(k)
 		b := p.newNode(kBinary)
 		p.add(b, e, fLeft)
 		p.add(b, p.tokLeaf(), fOperator)
+		p.enter()
 		p.add(b, next(), fRight)
+		p.leave()
 		e = b
 	}
 }
@@ -340,7 +405,9 @@ func (p *parser) factor() int32 {
 	if p.isOp("-") || p.isOp("+") || p.isOp("~") {
 		u := p.newNode(kUnary)
 		p.add(u, p.tokLeaf(), fOperator)
+		p.enter()
 		p.add(u, p.factor(), fArgument)
+		p.leave()
 		return u
 	}
 	return p.power()
@@ -356,15 +423,20 @@ func (p *parser) power() int32 {
 			p.syntaxError()
 		}
 		// tree-sitter: await binds looser than "**"
+		p.enter()
 		p.add(a, p.power(), 0)
+		p.leave()
 		return a
 	}
 	e = p.primary()
 	if p.isOp("**") {
+		p.chain(1)
 		b := p.newNode(kBinary)
 		p.add(b, e, fLeft)
 		p.add(b, p.tokLeaf(), fOperator)
+		p.enter()
 		p.add(b, p.factor(), fRight)
+		p.leave()
 		return b
 	}
 	return e
@@ -372,10 +444,14 @@ func (p *parser) power() int32 {
 
 func (p *parser) primary() int32 {
 	e := p.atom()
-	for {
+	for k := 1; ; k++ {
 		t := p.tok()
 		if t.kind != tOp {
 			return e
+		}
+		switch p.text(t) {
+		case ".", "(", "[":
+			p.chain(k)
 		}
 		switch p.text(t) {
 		case ".":
@@ -388,7 +464,9 @@ func (p *parser) primary() int32 {
 			c := p.newNode(kCall)
 			isPrint := p.nodes[e].kind == kIdentifier && string(p.src[p.nodes[e].start:p.nodes[e].end]) == "print"
 			p.add(c, e, fFunction)
+			p.enter()
 			args := p.callArgs()
+			p.leave()
 			if isPrint && p.nodes[args].kind == kArgList {
 				p.printSplats(args)
 			}
@@ -398,6 +476,7 @@ func (p *parser) primary() int32 {
 			s := p.newNode(kSubscript)
 			p.add(s, e, fValue)
 			p.add(s, p.tokLeaf(), 0)
+			p.enter()
 			for {
 				p.add(s, p.sliceItem(), fSubscript)
 				if !p.isOp(",") {
@@ -408,6 +487,7 @@ func (p *parser) primary() int32 {
 					break
 				}
 			}
+			p.leave()
 			p.expectOp(s, "]")
 			e = s
 		default:
@@ -512,36 +592,46 @@ func (p *parser) nameChain(e int32) bool {
 // generator_expression when a lone generator is the only argument.
 func (p *parser) callArgs() int32 {
 	open := p.tokLeaf()
-	if !p.isOp(")") && !p.isOp("*") && !p.isOp("**") {
-		save, saveN := p.p, len(p.nodes)
-		if !(p.tok().kind == tName && p.isOpAt(1, "=")) {
-			e := p.namedExpression()
-			if p.isKw("for") || p.isKw("async") && p.isKwAt(1, "for") {
-				g := p.newNode(kGenExpr)
-				p.add(g, open, 0)
-				p.add(g, e, fBody)
-				p.compClauses(g)
-				if !p.isOp(")") {
-					p.fail(int(p.nodes[e].start), "Generator expression must be parenthesized")
-				}
-				p.add(g, p.tokLeaf(), 0)
-				return g
+	first := int32(-1)
+	if !p.isOp(")") && !p.isOp("*") && !p.isOp("**") && !(p.tok().kind == tName && p.isOpAt(1, "=")) {
+		// the first argument is parsed once: parsing it again as an
+		// argument made the time exponential in the depth of calls
+		// nested in first arguments ("f(f(f(...)))")
+		e := p.namedExpression()
+		if p.isKw("for") || p.isKw("async") && p.isKwAt(1, "for") {
+			g := p.newNode(kGenExpr)
+			p.add(g, open, 0)
+			p.add(g, e, fBody)
+			p.compClauses(g)
+			if !p.isOp(")") {
+				p.fail(int(p.nodes[e].start), "Generator expression must be parenthesized")
 			}
+			p.add(g, p.tokLeaf(), 0)
+			return g
 		}
-		p.p, p.nodes = save, p.nodes[:saveN]
+		first = e
 	}
-	return p.argListFrom(open)
+	return p.argListFrom(open, first)
 }
 
-func (p *parser) argList() int32 { return p.argListFrom(p.tokLeaf()) }
+func (p *parser) argList() int32 { return p.argListFrom(p.tokLeaf(), -1) }
 
-func (p *parser) argListFrom(open int32) int32 {
+// argListFrom parses an argument_list after its "(" (open); first, when
+// not -1, is its first argument, a named expression already parsed.
+func (p *parser) argListFrom(open, first int32) int32 {
 	l := p.newNode(kArgList)
 	p.add(l, open, 0)
 	sawKw, sawKwSplat := false, false
-	for !p.isOp(")") {
+	for !p.isOp(")") || first >= 0 {
 		var a int32
 		switch {
+		case first >= 0:
+			e := first
+			first = -1
+			if p.isOp("=") {
+				p.fail(int(p.nodes[e].start), "expression cannot contain assignment, perhaps you meant \"==\"?")
+			}
+			a = e
 		case p.isOp("*"):
 			if sawKwSplat {
 				p.failTok("iterable argument unpacking follows keyword argument unpacking")
@@ -681,8 +771,12 @@ func (p *parser) atom() int32 {
 		case "(":
 			return p.parenAtom()
 		case "[":
+			p.enter()
+			defer p.leave()
 			return p.listAtom()
 		case "{":
+			p.enter()
+			defer p.leave()
 			return p.braceAtom()
 		case "...":
 			return p.leaf(kEllipsis, true)

@@ -50,6 +50,9 @@ func FuzzParse(f *testing.F) {
 	for _, s := range snippets {
 		f.Add([]byte(s))
 	}
+	for _, s := range deepSeeds() {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		for _, minor := range []int{8, 11, 14} {
 			tr, err := pyparse.Parse(src, pyparse.Options{Minor: minor})
@@ -66,6 +69,35 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// deepSeeds nest every construct past CPython's limits, and hold a huge
+// line: the parse must end (linear time) with CPython's error or a tree.
+func deepSeeds() []string {
+	r := strings.Repeat
+	return []string{
+		nest("", "(", "", ")", 100000),
+		nest("", "f(", "x", ")", 300),
+		nest("", "f(a.f(-f(1 + ", "x", "))))", 60),
+		nest("x = ", "[{(", "1", ")}]", 100),
+		blocks(150, " ", "pass"),
+		r("not ", 100000) + "x\n",
+		r("-", 100000) + "x\n",
+		r("lambda: ", 50000) + "x\n",
+		r("a if b else ", 50000) + "x\n",
+		"x" + r("**x", 50000) + "\n",
+		"x" + r(".a", 100000) + "\n",
+		"x" + r(" and x", 250000) + "\n",
+		r("a = ", 250000) + "x\n",
+		"if x: pass\n" + r("elif x: pass\n", 5000),
+		"async def f():\n    " + r("await ", 5000) + "x\n",
+		nest("", "f'{", "x", "}'", 200),
+		nest("", "f\"{", "x", "}\"", 200),
+		"x[" + r("*a[", 100) + "0" + r("]", 101) + "\n",
+		"x = " + r("1", 5000) + "\n",
+		"x = '" + r("a", 1<<20) + "'\n",
+		r("x", 1<<20) + "\n",
+	}
 }
 
 var fuzzTokens = []string{"(", ")", "[", "]", "{", "}", ":", ",", "=", ".", "*", "**", "lambda ", "if ", "else ",

@@ -3,6 +3,7 @@ package pyparse
 import (
 	"bytes"
 	"fmt"
+	"runtime"
 	"sync"
 )
 
@@ -219,6 +220,11 @@ type parser struct {
 	// specs counts the format specs of the f-string being parsed that
 	// enclose the current position
 	specs int
+	// open is the number of AST nodes (CPython's) above the node being
+	// parsed, as far as the recursion tells: see enter
+	open int
+	// trying is the number of attempts (see attempt) under way
+	trying int
 	// funcDepth etc. are not tracked: ast.parse does not check them
 }
 
@@ -235,6 +241,10 @@ type buffers struct {
 	toks  []token
 	nodes []bnode
 }
+
+// bigFile is the source size (bytes) from which a parse frees its tokens
+// before building the tree, to lower its peak memory.
+const bigFile = 8 << 20
 
 // maxKeep bounds the scratch storage a pooled buffer keeps (entries).
 const maxKeep = 1 << 20
@@ -294,6 +304,12 @@ func parse(src []byte, minor int, anyBytes bool, into []Node, scratch *Scratch) 
 	lx := tokenize(src, minor, bufs, anyBytes)
 	p := &parser{src: src, toks: lx.toks, minor: minor, extras: lx.extras}
 	p.nodes = bufs.nodes[:0]
+	if want := len(lx.toks) + 16; cap(p.nodes) < want {
+		// about 0.9 nodes per token on the standard library: one
+		// allocation of about the right size, not a doubling series
+		// whose dead copies the peak memory of a large file would hold
+		p.nodes = make([]bnode, 0, want)
+	}
 	defer func() {
 		// keep the grown storage for the next parse, unless one huge file
 		// grew it
@@ -342,11 +358,26 @@ func parse(src []byte, minor int, anyBytes bool, into []Node, scratch *Scratch) 
 	if perr != nil {
 		return nil, perr
 	}
-	nodes, ls := flatten(src, p.nodes, root, lx.extras, into)
+	if len(src) >= bigFile {
+		// the tokens are dead: let them go before the tree's storage,
+		// the largest allocation, is made (a collection of pointer-free
+		// arrays costs next to nothing)
+		p.toks, lx.toks = nil, nil
+		runtime.GC()
+	}
+	nodes, ls, deep := flatten(src, p.nodes, root, lx.extras, into)
+	if deep >= 0 {
+		return nil, mkErr(src, deep, tooDeepTreeMsg)
+	}
 	return &Tree{Source: src, Nodes: nodes, LineStarts: ls}, nil
 }
 
 func (p *parser) fail(at int, format string, args ...any) {
+	if p.trying > 0 {
+		// attempt drops the error: not locating it (a scan from the
+		// start of the file) keeps many failed attempts linear
+		panic(syntaxErr{})
+	}
 	panic(syntaxErr{mkErr(p.src, at, fmt.Sprintf(format, args...))})
 }
 
@@ -520,6 +551,46 @@ func (p *parser) syntaxError() {
 	p.fail(int(t.start), "invalid syntax")
 }
 
+// maxDepth is the deepest nesting of AST nodes CPython's ast.parse builds:
+// deeper, it raises RecursionError "maximum recursion depth exceeded during
+// ast construction" (3.11+: Python-ast.c checks its recursion depth in
+// every ast2obj function; measured with CPython 3.11.7's ast.parse under
+// the default recursion limit: "-"*2988+"x", an expression 2991 nodes deep
+// with its Module and Expr, is the deepest accepted). Before 3.11 CPython
+// has no such check and overflows its C stack on such input; pyparse
+// applies the same limit to every version, so that the parser's own
+// recursion, and every walk of its tree, stays bounded.
+const maxDepth = 2991
+
+// tooDeepMsg is CPython's message for nesting past maxDepth.
+const tooDeepMsg = "maximum recursion depth exceeded during ast construction"
+
+// enter counts one more AST node above what is parsed next and fails when
+// that passes maxDepth; leave undoes it. Every recursion of the parser
+// that brackets do not bound (not, unary operators, await, "**", lambda,
+// conditional expressions, statements in blocks) goes through enter, so
+// the parser's stack is bounded too.
+func (p *parser) enter() {
+	p.open++
+	if p.open >= maxDepth {
+		p.tooDeep()
+	}
+}
+
+func (p *parser) leave() { p.open-- }
+
+// chain checks a left-nested chain of k nodes (a.b.c, a+b+c, f()()),
+// built by a loop, at the current depth.
+func (p *parser) chain(k int) {
+	if p.open+k >= maxDepth {
+		p.tooDeep()
+	}
+}
+
+func (p *parser) tooDeep() {
+	p.fail(int(p.tok().start), tooDeepMsg)
+}
+
 // ---------- statements ----------
 
 func (p *parser) file() int32 {
@@ -530,6 +601,7 @@ func (p *parser) file() int32 {
 	if p.tok().kind == tIndent {
 		p.fail(int(p.peek(1).start), "unexpected indent")
 	}
+	p.open = 1 // the Module
 	for p.tok().kind != tEOF {
 		p.statement(m)
 	}
@@ -547,6 +619,8 @@ func (p *parser) file() int32 {
 // statement parses one statement (a line of simple statements or a
 // compound statement) into parent.
 func (p *parser) statement(parent int32) {
+	p.enter()
+	defer p.leave()
 	t := p.tok()
 	if t.kind == tIndent {
 		p.fail(int(p.peek(1).start), "unexpected indent")
@@ -710,14 +784,16 @@ func (p *parser) simpleStmt() int32 {
 // attempt runs fn and reports whether it parsed without error; on error
 // the parser is back where it was.
 func (p *parser) attempt(fn func() int32) (n int32, ok bool) {
-	save, saveN := p.p, len(p.nodes)
+	save, saveN, open, fstr := p.p, len(p.nodes), p.open, p.fstr
+	p.trying++
 	defer func() {
+		p.trying--
 		if r := recover(); r != nil {
 			if _, isErr := r.(syntaxErr); !isErr {
 				panic(r)
 			}
 			p.maxP = max(p.maxP, p.p)
-			p.p, p.nodes = save, p.nodes[:saveN]
+			p.p, p.nodes, p.open, p.fstr = save, p.nodes[:saveN], open, fstr
 			ok = false
 		}
 	}()
@@ -1204,13 +1280,41 @@ func (p *parser) isAugOp() bool {
 	return s[len(s)-1] == '=' && s != "==" && s != "<=" && s != ">=" && s != "!=" && s != ":="
 }
 
-// assignment builds "left = right", right-nested for chains.
+// assignment builds "left = right", right-nested for chains
+// ("a = b = c" is assignment(a, =, assignment(b, =, c)), tree-sitter's
+// shape); a loop, not a recursion: CPython takes chains of any length.
 func (p *parser) assignment(left int32) int32 {
-	a := p.newNode(kAssignment)
-	p.add(a, left, fLeft)
-	p.add(a, p.tokLeaf(), 0)
-	p.add(a, p.rhs(), fRight)
-	return a
+	var chain []int32 // the assignments, outermost first
+	var right int32
+	for {
+		a := p.newNode(kAssignment)
+		p.add(a, left, fLeft)
+		p.add(a, p.tokLeaf(), 0)
+		chain = append(chain, a)
+		if p.isKw("yield") {
+			right = p.yieldExpr()
+			if p.isOp("=") {
+				p.fail(int(p.nodes[right].start), "assignment to yield expression not possible")
+			}
+			break
+		}
+		e := p.starExpressions()
+		if p.isOp("=") {
+			p.toTarget(e, true)
+			left = e
+			continue
+		}
+		if p.isAugOp() {
+			p.failTok("invalid syntax")
+		}
+		right = e
+		break
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		p.add(chain[i], right, fRight)
+		right = chain[i]
+	}
+	return right
 }
 
 // rhs parses the right of "=": yield or star expressions, itself possibly
@@ -1419,7 +1523,10 @@ func (p *parser) ifStmt() int32 {
 	p.add(n, p.tokLeaf(), 0)
 	p.add(n, p.namedExpression(), fCondition)
 	p.suite(n, fConsequence)
+	// CPython nests each elif in the orelse of the If before it
+	defer func(open int) { p.open = open }(p.open)
 	for p.isKw("elif") {
+		p.enter()
 		e := p.newNode(kindOfText("elif_clause"))
 		p.add(e, p.tokLeaf(), 0)
 		p.add(e, p.namedExpression(), fCondition)

@@ -16,6 +16,11 @@ import (
 // layout, targets, and CPython's own errors.
 var snippets = []string{
 	"x = 1\n",
+	// starred operands that tree-sitter reads as list_splat(*name) with
+	// the trailers applied to it (reparseSplat)
+	"[*a[0]]\n", "[*a.b[c].d(e) + f ** g]\n", "x[*a[*b[0]]]\n", "{*a.b}\n", "a = *b.c, *d[0]\n",
+	"*a.b, c = d\n", "[*a[*a[*a[0]]]]\n", "print(*a.b(c))\n", "[*print(x)]\n",
+	"f(f(f(f(x))))\n", "f(a=f(x), *b)\n", "f(x for x in y)\n", "f(a.f(-f(1 + f(x))))\n",
 	"",
 	"\n\n# only a comment\n",
 	"@dec\n# c\ndef f():  # c1\n    # c2\n    x = 1  # c3\n    # c4\n# c5\ny = 2\n",

@@ -748,6 +748,11 @@ func (p *parser) interpolation(k Kind) int32 {
 	defer func() { p.fstr-- }()
 	n := p.newNode(k)
 	p.add(n, p.tokLeaf(), 0) // "{"
+	// JoinedStr, FormattedValue: two AST levels above the expression
+	p.enter()
+	p.enter()
+	p.fstr++
+	defer func() { p.open -= 2; p.fstr-- }()
 	var e int32
 	if p.isKw("yield") {
 		e = p.yieldExpr()

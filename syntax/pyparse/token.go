@@ -199,6 +199,39 @@ func isIDCont(r rune) bool {
 	return isIDStart(r) || unicode.In(r, unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc, unicode.Other_ID_Continue)
 }
 
+// CPython's tokenizer limits (Parser/tokenizer.c, 3.8-3.14): MAXLEVEL
+// open brackets, MAXINDENT indentation levels, MAXFSTRINGLEVEL nested
+// f-strings (3.12+, PEP 701).
+const (
+	maxLevel        = 200
+	maxIndent       = 100
+	maxFStringLevel = 150
+)
+
+// openBracket checks, before the bracket at pos is pushed, that it is not
+// one too many ("too many nested parentheses"); it reports false after
+// recording the error. Before 3.12 an f-string's expression is tokenized
+// on its own, wrapped in parentheses (its "{"): its brackets count from
+// there, and CPython's column is counted from that "{".
+func (lx *lexer) openBracket(pos int) bool {
+	level, from := len(lx.parens), -1
+	if lx.minor < 12 && len(lx.fs) > 0 {
+		f := &lx.fs[len(lx.fs)-1]
+		if f.inExpr() {
+			level -= f.depth
+			from = lx.parenAt[f.depth]
+		}
+	}
+	if level < maxLevel {
+		return true
+	}
+	lx.fail(pos, "too many nested parentheses")
+	if from >= 0 && lx.err != nil && lx.err.Byte == pos {
+		lx.err.Col = utf8.RuneCount(lx.src[from:pos]) + 1
+	}
+	return false
+}
+
 // newline ends a logical line: NEWLINE at the end of the last token.
 func (lx *lexer) newline() {
 	lx.emit(tNewline, lx.lastEnd, lx.lastEnd)
@@ -321,6 +354,15 @@ func (lx *lexer) setIndent(col, alt, at int) {
 	if col > top {
 		if alt <= lx.alt[len(lx.alt)-1] {
 			lx.fail(at, "inconsistent use of tabs and spaces in indentation")
+			return
+		}
+		if len(lx.indents) >= maxIndent {
+			// CPython's IndentationError, at the start of the line
+			ls := at
+			for ls > 0 && lx.src[ls-1] != '\n' && lx.src[ls-1] != '\r' {
+				ls--
+			}
+			lx.fail(ls, "too many levels of indentation")
 			return
 		}
 		lx.indents = append(lx.indents, col)
@@ -743,6 +785,10 @@ func (lx *lexer) str(s, q int) bool {
 	}
 	if fmtStr {
 		lx.emit(tFStart, s, open)
+		if lx.minor >= 12 && len(lx.fs)+1 >= maxFStringLevel {
+			lx.fail(open-1, "too many nested f-strings")
+			return false
+		}
 		lx.fs = append(lx.fs, fstate{quote: quote, triple: triple, raw: raw, depth: len(lx.parens)})
 		lx.pos = open
 		return true
@@ -879,6 +925,10 @@ func (lx *lexer) fstringBody() {
 			if i > s {
 				lx.emit(tFMiddle, s, i)
 			}
+			if lx.minor >= 12 && !lx.openBracket(i) {
+				// before 3.12 the "{" starts a sub-tokenizer's count
+				return
+			}
 			lx.emit(tOp, i, i+1)
 			lx.parens = append(lx.parens, '{')
 			lx.parenAt = append(lx.parenAt, i)
@@ -1004,6 +1054,9 @@ func (lx *lexer) op(s int) bool {
 	if n == 0 {
 		switch c {
 		case '(', '[', '{':
+			if !lx.openBracket(s) {
+				return false
+			}
 			lx.parens = append(lx.parens, c)
 			lx.parenAt = append(lx.parenAt, s)
 			n = 1

@@ -85,17 +85,27 @@ type bnode struct {
 // extras (comments, line continuations) into the deepest node whose span
 // holds them: tree-sitter attaches an extra to the node being built when
 // tokens of that node lie on both sides of it.
-func flatten(src []byte, nodes []bnode, root int32, extras []extra, into []Node) ([]Node, []uint32) {
-	out := into[:0]
+//
+// deep is the start of the first node found more than maxTreeDepth levels
+// deep (-1: none); the tree is then incomplete.
+func flatten(src []byte, nodes []bnode, root int32, extras []extra, into []Node) (out []Node, ls []uint32, deep int) {
+	out = into[:0]
 	if n := len(nodes) + len(extras); cap(into) < n {
-		// some slack, so that the storage can be reused for most later files
-		out = make([]Node, 0, n+n/4)
+		// some slack, so that the storage can be reused for most later
+		// files; none for a large file
+		if n < 1<<20 {
+			n += n / 4
+		}
+		out = make([]Node, 0, n)
 	}
-	f := flattener{nodes: nodes, extras: extras, out: out}
+	f := flattener{nodes: nodes, extras: extras, out: out, deep: -1}
 	f.walk(root, -1)
+	if f.deep >= 0 {
+		return nil, nil, f.deep
+	}
 	// rows and columns: starts never decrease in preorder, so a cursor
 	// finds their line; an end is searched from its node's start line
-	ls := lineStarts(src)
+	ls = lineStarts(src)
 	cur := 0
 	for i := range f.out {
 		n := &f.out[i]
@@ -123,14 +133,28 @@ func flatten(src []byte, nodes []bnode, root int32, extras []extra, into []Node)
 		}
 		n.EndRow, n.EndCol = uint32(r), n.EndByte-ls[r]
 	}
-	return f.out, ls
+	return f.out, ls, -1
 }
+
+// maxTreeDepth bounds the depth of a tree (nodes from the root to a
+// leaf), polynfi's own limit, not CPython's: the rules walk trees
+// recursively, and CPython's flat chains ("a and b and ...", "a = b =
+// ..."), which ast.parse accepts at any length, are left- or
+// right-nested in tree-sitter's shape, one level per operator. Every
+// other nesting is bounded far below it by CPython's limits (maxDepth,
+// maxLevel, maxIndent).
+const maxTreeDepth = 200_000
+
+// tooDeepTreeMsg reports a tree deeper than maxTreeDepth.
+const tooDeepTreeMsg = "nested more than 200000 levels deep (an 'and'/'or' or assignment chain): " +
+	"too deep for polynfi to score (CPython's ast.parse accepts it)"
 
 type flattener struct {
 	nodes  []bnode
 	extras []extra
 	ei     int
 	out    []Node
+	deep   int
 }
 
 // extra appends the next extra as a child of parent and returns its index.
@@ -147,39 +171,65 @@ func (f *flattener) extra(parent int32) int32 {
 	return id
 }
 
-func (f *flattener) walk(id, parent int32) int32 {
-	b := &f.nodes[id]
-	me := int32(len(f.out))
-	f.out = append(f.out, Node{StartByte: b.start, EndByte: b.end, Parent: parent, FirstChild: -1, NextSibling: -1,
-		Kind: b.kind, Field: b.field, Named: b.named})
-	prev := int32(-1)
-	for c := b.first; c >= 0; c = f.nodes[c].next {
-		cs := f.nodes[c].start
-		for f.ei < len(f.extras) && f.extras[f.ei].start < cs {
-			x := f.extra(me)
-			f.link(me, prev, x)
-			prev = x
-		}
-		var x int32
-		if f.nodes[c].first < 0 {
-			// a leaf: no recursion
-			l := &f.nodes[c]
-			x = int32(len(f.out))
-			f.out = append(f.out, Node{StartByte: l.start, EndByte: l.end, Parent: me, FirstChild: -1, NextSibling: -1,
-				End: x + 1, Kind: l.kind, Field: l.field, Named: l.named})
-		} else {
-			x = f.walk(c, me)
-		}
-		f.link(me, prev, x)
-		prev = x
+// walk writes the tree under root in preorder. It keeps its own stack:
+// valid Python nests as deep as it likes ("a and b and ...", "a = b =
+// ...", each a left- or right-nested chain in tree-sitter's shape).
+func (f *flattener) walk(root, parent int32) int32 {
+	type frame struct {
+		id, me, prev, next int32 // next: the child to write next (-1: done)
 	}
-	for f.ei < len(f.extras) && (f.extras[f.ei].end <= b.end || parent < 0) {
-		x := f.extra(me)
-		f.link(me, prev, x)
-		prev = x
+	open := func(id, parent int32) frame {
+		b := &f.nodes[id]
+		me := int32(len(f.out))
+		f.out = append(f.out, Node{StartByte: b.start, EndByte: b.end, Parent: parent, FirstChild: -1, NextSibling: -1,
+			Kind: b.kind, Field: b.field, Named: b.named})
+		return frame{id: id, me: me, prev: -1, next: b.first}
 	}
-	f.out[me].End = int32(len(f.out))
-	return me
+	stack := []frame{open(root, parent)}
+	rootID := stack[0].me
+	for len(stack) > 0 {
+		fr := &stack[len(stack)-1]
+		if c := fr.next; c >= 0 {
+			fr.next = f.nodes[c].next
+			cs := f.nodes[c].start
+			for f.ei < len(f.extras) && f.extras[f.ei].start < cs {
+				x := f.extra(fr.me)
+				f.link(fr.me, fr.prev, x)
+				fr.prev = x
+			}
+			if f.nodes[c].first < 0 {
+				// a leaf: written at once
+				l := &f.nodes[c]
+				x := int32(len(f.out))
+				f.out = append(f.out, Node{StartByte: l.start, EndByte: l.end, Parent: fr.me, FirstChild: -1, NextSibling: -1,
+					End: x + 1, Kind: l.kind, Field: l.field, Named: l.named})
+				f.link(fr.me, fr.prev, x)
+				fr.prev = x
+				continue
+			}
+			if len(stack) >= maxTreeDepth {
+				f.deep = int(f.nodes[c].start)
+				return rootID
+			}
+			child := open(c, fr.me)
+			f.link(fr.me, fr.prev, child.me)
+			fr.prev = child.me
+			stack = append(stack, child)
+			continue
+		}
+		// all children written: the extras that end inside the node (all
+		// that are left, at the root)
+		top := len(stack) == 1
+		b := &f.nodes[fr.id]
+		for f.ei < len(f.extras) && (f.extras[f.ei].end <= b.end || top && parent < 0) {
+			x := f.extra(fr.me)
+			f.link(fr.me, fr.prev, x)
+			fr.prev = x
+		}
+		f.out[fr.me].End = int32(len(f.out))
+		stack = stack[:len(stack)-1]
+	}
+	return rootID
 }
 
 func (f *flattener) link(parent, prev, c int32) {
