@@ -19,6 +19,7 @@ import (
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/internal/atomicfile"
+	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/catalog"
 	"github.com/polynfi/polynfi/report"
@@ -276,12 +277,12 @@ func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
 		if errors.Is(re.Err, dataset.ErrDuplicate) {
 			// A duplicate is no unread row: its instance was read from
 			// the first row, and counts once.
-			fmt.Fprintf(e.stderr, "polynfi: skipping duplicate row (the first row of the instance is kept): %v\n", re)
+			fmt.Fprintf(e.stderr, "polynfi: skipping duplicate row (the first row of the instance is kept): %s\n", textesc.Terminal(re.Error()))
 			in.duplicates = append(in.duplicates, harness.DatasetRow{Kind: harness.RowDuplicate, File: re.File, Row: re.Row, Line: re.Line,
 				InstanceID: re.InstanceID, Reason: re.Error()})
 			continue
 		}
-		fmt.Fprintf(e.stderr, "polynfi: skipping row: %v\n", re)
+		fmt.Fprintf(e.stderr, "polynfi: skipping row: %s\n", textesc.Terminal(re.Error()))
 		in.inputErrors = append(in.inputErrors, re.Error())
 	}
 	sort.SliceStable(in.duplicates, func(i, j int) bool { return in.duplicates[i].Row < in.duplicates[j].Row })
@@ -374,7 +375,7 @@ func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
 				return nil, fmt.Errorf("load predictions: %w", err)
 			}
 			for _, re := range ps.Errors {
-				fmt.Fprintf(e.stderr, "polynfi: skipping prediction: %v\n", re)
+				fmt.Fprintf(e.stderr, "polynfi: skipping prediction: %s\n", textesc.Terminal(re.Error()))
 				in.rejectedRows = append(in.rejectedRows, harness.PredictionRow{File: re.File, Row: re.Row, Line: re.Line,
 					InstanceID: re.InstanceID, Field: re.Field, Reason: re.Err.Error()})
 			}

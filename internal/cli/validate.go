@@ -18,6 +18,7 @@ import (
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/images"
+	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/runtime"
 )
 
@@ -145,7 +146,7 @@ func runValidate(e *env, o validateOptions) error {
 		return fmt.Errorf("load dataset: %w", err)
 	}
 	for _, re := range ds.Errors {
-		fmt.Fprintf(e.stderr, "polynfi: row not validated: %v\n", re)
+		fmt.Fprintf(e.stderr, "polynfi: row not validated: %s\n", textesc.Terminal(re.Error()))
 	}
 	instances := ds.Instances
 	if len(o.instanceIDs) > 0 {
