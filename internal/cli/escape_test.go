@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/polynfi/polynfi/agent"
 )
 
 // forgedModel is a model name that, printed raw, adds a headline line
@@ -70,5 +73,65 @@ func TestModelNameCannotForgeHeadline(t *testing.T) {
 			t.Fatalf("report --format %s: exit %d\n%s", f, code, stderr.String())
 		}
 		noForgery(t, "report --format "+f, stdout.String()+stderr.String())
+	}
+}
+
+// TestPRFileNamesEscaped: a pull request adding a Python file whose name
+// holds escape sequences, a newline and HTML cannot reach the terminal,
+// forge a workflow command or inject markup through diff's text,
+// Markdown and GitHub formats.
+func TestPRFileNamesEscaped(t *testing.T) {
+	dir := commitTree(t, map[string]string{"pkg/ok.py": "\"\"\"OK.\"\"\"\n"})
+	t.Chdir(dir)
+	evil := "pkg/e\x1b]0;t\x07\x1b[31m<img src=x onerror=alert(1)>\n::error::forged\n| x | y |.py"
+	branch(t, dir, "feat", map[string]string{evil: bareExcept})
+	for _, f := range []string{"text", "markdown", "github"} {
+		out, errOut, code := run(t, "diff", "--base", "main", "--isolated", "--format", f)
+		if code != ExitOK && code != ExitFindings {
+			t.Fatalf("diff --format %s: exit %d\n%s", f, code, errOut)
+		}
+		if !strings.Contains(out, "onerror") {
+			t.Errorf("%s: the file is not reported:\n%s", f, out)
+		}
+		all := out + errOut
+		if strings.ContainsAny(all, "\x1b\x07") {
+			t.Errorf("%s: raw escape sequence: %q", f, all)
+		}
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "::error::forged") || strings.HasPrefix(l, "| x | y |") {
+				t.Errorf("%s: forged line %q", f, l)
+			}
+			if f == "github" && l != "" && !strings.HasPrefix(l, "::") {
+				t.Errorf("github: a line that is not a workflow command: %q", l)
+			}
+		}
+		// in a code span "<img" is text; outside one it would be markup
+		if f == "markdown" && strings.Contains(regexp.MustCompile("`[^`\n]*`").ReplaceAllString(out, ""), "<img") {
+			t.Errorf("markdown: raw HTML:\n%s", out)
+		}
+	}
+}
+
+// TestRunSummaryEscapesAgentOutput: a run that failed with the agent's
+// stderr in its reason (escape sequences, a carriage return, a newline
+// starting a forged summary line) is listed on one line, shown escaped.
+func TestRunSummaryEscapesAgentOutput(t *testing.T) {
+	t.Parallel()
+	s := &agent.Summary{Total: 1, Ran: 1, ByStatus: map[string]int{agent.StatusError: 1},
+		Records: []*agent.Record{{InstanceID: "o__r-1", Agent: "a", Run: 1, Status: agent.StatusError,
+			Error: "setup: exit 1: \x1b]0;pwned\x07\x1b[2Jboom\r\nstatus: completed 1\n"}}}
+	var b bytes.Buffer
+	if err := printRunSummary(&b, runOptions{out: t.TempDir(), format: "text"}, s); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.ContainsAny(out, "\x1b\x07\r") {
+		t.Errorf("raw control characters in the summary: %q", out)
+	}
+	if n := strings.Count(out, "\nstatus: "); n != 1 {
+		t.Errorf("%d status lines, want 1 (a forged one):\n%s", n, out)
+	}
+	if !strings.Contains(out, `\x1b]0;pwned\x07\x1b[2Jboom\r\nstatus: completed 1\n`) {
+		t.Errorf("the reason is not shown escaped:\n%s", out)
 	}
 }
