@@ -7,12 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/polynfi/polynfi/internal/regfile"
 	"github.com/polynfi/polynfi/internal/textesc"
 )
 
@@ -105,7 +105,7 @@ func Gold(instances []Instance) []Prediction {
 // malformed record, or a second record for the same (instance_id, model,
 // run), is a RowError and the others are kept.
 func LoadPredictions(file string) (*Predictions, error) {
-	data, err := os.ReadFile(file)
+	data, err := regfile.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/internal/regfile"
 	"github.com/polynfi/polynfi/retrieval"
 )
 
@@ -259,7 +260,7 @@ func DatasetDigest(path string) string {
 	}
 	h := sha256.New()
 	if !st.IsDir() {
-		f, err := os.Open(path)
+		f, err := regfile.Open(path)
 		if err != nil {
 			return ""
 		}

@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/polynfi/polynfi/internal/regfile"
 	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/mine"
 	"github.com/polynfi/polynfi/nfi"
@@ -170,7 +171,7 @@ type Label struct {
 // an aspect, when given, must be an aspect code or name. Errors name the
 // file, the line and the field.
 func ReadLabels(path string) ([]Label, error) {
-	data, err := os.ReadFile(path)
+	data, err := regfile.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -18,6 +17,7 @@ import (
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/images"
+	"github.com/polynfi/polynfi/internal/regfile"
 	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/runtime"
 )
@@ -289,7 +289,7 @@ func runValidate(e *env, o validateOptions) error {
 // JSONL), and returns its path.
 func writeSubset(file, out string, keep map[string]bool) (string, error) {
 	ext := strings.ToLower(filepath.Ext(file))
-	data, err := os.ReadFile(file)
+	data, err := regfile.ReadFile(file)
 	if err != nil {
 		return "", err
 	}
@@ -361,7 +361,7 @@ func writeSubset(file, out string, keep map[string]bool) (string, error) {
 // loadValidation reads a validation report (validate's validation.json)
 // into the map eval's harness uses.
 func loadValidation(file string) (map[string]harness.Validation, error) {
-	f, err := os.Open(file)
+	f, err := regfile.Open(file)
 	if err != nil {
 		return nil, err
 	}
