@@ -24,6 +24,7 @@ package textesc
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -126,13 +127,45 @@ func TerminalBlock(s string) string {
 // markdownReplacer escapes what CommonMark and GitHub-flavoured Markdown
 // would read as markup: raw HTML and entities (as entities, so that
 // "<script>" or "&lt;" show as typed), link and image brackets, code
-// spans, emphasis, strikethrough, table cell separators and the
-// backslash itself.
+// spans, emphasis ("*"; "_" by escapeUnderscores), strikethrough, table
+// cell separators and the backslash itself.
 var markdownReplacer = strings.NewReplacer(
 	"&", "&amp;", "<", "&lt;", ">", "&gt;",
 	`\`, `\\`, "`", "\\`", "[", `\[`, "]", `\]`, "|", `\|`,
-	"*", `\*`, "_", `\_`, "~", `\~`,
+	"*", `\*`, "~", `\~`,
 )
+
+// escapeUnderscores backslash-escapes each run of "_" that could open or
+// close emphasis: one not between two letters or digits. A run inside a
+// word ("django__django", "patch_failed") cannot (CommonMark 0.31 §6.2,
+// rules 2 and 4 for "_") and is left as typed.
+func escapeUnderscores(s string) string {
+	if !strings.Contains(s, "_") {
+		return s
+	}
+	word := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] != '_' {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] == '_' {
+			j++
+		}
+		before, _ := utf8.DecodeLastRuneInString(s[:i])
+		after, _ := utf8.DecodeRuneInString(s[j:])
+		if i > 0 && j < len(s) && word(before) && word(after) {
+			b.WriteString(s[i:j])
+		} else {
+			b.WriteString(strings.Repeat(`\_`, j-i))
+		}
+		i = j
+	}
+	return b.String()
+}
 
 // Markdown returns s as inline Markdown text that shows s as typed, safe
 // in a paragraph, a list item, a heading or a table cell: control
@@ -140,7 +173,7 @@ var markdownReplacer = strings.NewReplacer(
 // start a block), HTML as entities, and link, image, code, emphasis and
 // table syntax backslash-escaped, so "<script>", "<img onerror=...>"
 // and "[x](javascript:...)" render as text.
-func Markdown(s string) string { return markdownReplacer.Replace(Terminal(s)) }
+func Markdown(s string) string { return escapeUnderscores(markdownReplacer.Replace(Terminal(s))) }
 
 // MarkdownCode returns s for the inside of a Markdown code span in a
 // table cell: backslash escapes are not processed in code spans, so a

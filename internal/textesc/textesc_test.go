@@ -60,6 +60,7 @@ func TestMarkdown(t *testing.T) {
 		{"&lt;", "&amp;lt;"},
 		{"x\n| forged | row |", `x\\n\| forged \| row \|`},
 		{"*em* _em_ ~~s~~", `\*em\* \_em\_ \~\~s\~\~`},
+		{"django__django-11099 patch_failed __init__ x_", `django__django-11099 patch_failed \_\_init\_\_ x\_`},
 	} {
 		if got := Markdown(tc.in); got != tc.want {
 			t.Errorf("Markdown(%q) = %q, want %q", tc.in, got, tc.want)
