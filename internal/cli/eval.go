@@ -510,6 +510,7 @@ func runInstanceEval(e *env, o evalOptions) error {
 		h.Runtime, h.Images = k, kubeImages{o: o, r: r, load: o.kube.nodeContainerd}
 	} else {
 		runner := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation})
+		defer runner.Close()
 		if err := checkSandbox(e, runner); err != nil {
 			return err
 		}
@@ -711,7 +712,9 @@ func runMetricsOnly(e *env, o evalOptions, in *evalInputs, ropts *retrieval.Opti
 	}
 	defer os.RemoveAll(scratch)
 	h := &harness.Harness{Repos: repos, ScratchDir: scratch, Retrieval: ropts}
-	if runner := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation}); !runner.Refuses() {
+	runner := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation})
+	defer runner.Close()
+	if !runner.Refuses() {
 		h.Runtime = runner
 	}
 	var ms []retrieval.InstanceMetrics

@@ -263,6 +263,7 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 		return err
 	}
 	runner := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation})
+	defer runner.Close()
 	if err := checkSandbox(e, runner); err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -49,6 +50,29 @@ func TestNamedPipeInputsRefused(t *testing.T) {
 		case <-time.After(2 * time.Minute):
 			// not a speed check: a blocked open never returns
 			t.Fatalf("%v: still blocked after 2 minutes reading a named pipe", args)
+		}
+	}
+}
+
+// TestEvalLeavesNoTempFiles: an eval with the bubblewrap sandbox leaves
+// nothing of polynfi's in the temporary directory (no
+// polynfi-sandbox-etc-* directory, no lock file).
+func TestEvalLeavesNoTempFiles(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	ds := evalFixture(t, 1, "0")
+	out := filepath.Join(t.TempDir(), "out")
+	var stdout, stderr bytes.Buffer
+	if code := Main(context.Background(), []string{"eval", "--dataset", ds, "--predictions", "gold", "--out", out}, &stdout, &stderr); code != ExitOK {
+		t.Fatalf("eval: exit %d\n%s", code, stderr.String())
+	}
+	es, err := os.ReadDir(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range es {
+		if strings.HasPrefix(e.Name(), "polynfi-") {
+			t.Errorf("eval left %s in the temporary directory", e.Name())
 		}
 	}
 }

@@ -318,6 +318,7 @@ func runAgents(e *env, o runOptions) error {
 	}
 	var rt runtime.Runtime
 	local := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation, MaxOutput: o.maxOutput})
+	defer local.Close()
 	rt = local
 	repos := harness.NewRepos(o.reposDir, filepath.Join(o.out, ".repos"))
 	key := runKey(o.out)

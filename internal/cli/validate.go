@@ -203,6 +203,7 @@ func runValidate(e *env, o validateOptions) error {
 		docker, resolver = d, r
 	} else {
 		runner := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation})
+		defer runner.Close()
 		if err := checkSandbox(e, runner); err != nil {
 			return err
 		}
