@@ -153,7 +153,7 @@ func decodeInstance(row map[string]any) (Instance, []fieldError) {
 		name string
 		v    string
 	}{{"repo", in.Repo}, {"base_commit", in.BaseCommit}, {"language", in.Language}, {"task_category", in.TaskCategory},
-		{"image", in.Image}, {"log_parser", in.LogParser}, {"eval_type", in.EvalType}, {"version", in.Version}, {"created_at", in.CreatedAt}} {
+		{"image", in.Image}, {"log_parser", in.LogParser}, {"eval_type", in.EvalType}, {"version", in.Version}, {"created_at", strings.TrimSpace(in.CreatedAt)}} {
 		if err := textesc.CheckName(f.v); err != nil {
 			_, n, ok := lookup(row, f.name)
 			if !ok {
