@@ -106,3 +106,10 @@ func BenchmarkTerminalClean(b *testing.B) {
 		_ = Terminal(s)
 	}
 }
+
+func BenchmarkMarkdownRow(b *testing.B) {
+	s := "django__django-11099 | resolved | <unit> [x](y) " + strings.Repeat("text ", 10)
+	for b.Loop() {
+		_ = Markdown(s)
+	}
+}
