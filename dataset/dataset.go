@@ -18,6 +18,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/polynfi/polynfi/internal/textesc"
 )
 
 // Schema is the field-naming convention a dataset file follows. It decides
@@ -134,12 +136,12 @@ type RowError struct {
 
 func (e *RowError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: row %d", e.File, e.Row)
+	fmt.Fprintf(&b, "%s: row %d", textesc.Terminal(e.File), e.Row)
 	if e.Line > 0 {
 		fmt.Fprintf(&b, " (line %d)", e.Line)
 	}
 	if e.InstanceID != "" {
-		fmt.Fprintf(&b, " [%s]", e.InstanceID)
+		fmt.Fprintf(&b, " [%s]", textesc.Terminal(e.InstanceID))
 	}
 	if e.Field != "" {
 		fmt.Fprintf(&b, ": field %s", e.Field)

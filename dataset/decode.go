@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/polynfi/polynfi/internal/textesc"
 )
 
 // aliases maps each canonical field name to the names accepted for it, the
@@ -145,6 +147,23 @@ func decodeInstance(row map[string]any) (Instance, []fieldError) {
 	if err := checkInstanceID(in.InstanceID); err != nil {
 		errs = append(errs, fieldError{"instance_id", err})
 	}
+	// Names shown on terminals and in reports: a control character (a
+	// newline, an escape sequence) could forge or hide a line.
+	for _, f := range []struct {
+		name string
+		v    string
+	}{{"repo", in.Repo}, {"base_commit", in.BaseCommit}, {"language", in.Language}, {"task_category", in.TaskCategory},
+		{"image", in.Image}, {"log_parser", in.LogParser}, {"eval_type", in.EvalType}, {"version", in.Version}, {"created_at", strings.TrimSpace(in.CreatedAt)}} {
+		if err := textesc.CheckName(f.v); err != nil {
+			_, n, ok := lookup(row, f.name)
+			if !ok {
+				n = f.name
+			}
+			if !hasFieldError(errs, n) {
+				errs = append(errs, fieldError{n, fmt.Errorf("%q %w", f.v, err)})
+			}
+		}
+	}
 	if in.Repo == "" {
 		errs = append(errs, fieldError{"repo", errors.New("missing")})
 	} else if parts := strings.Split(in.Repo, "/"); len(parts) != 2 || parts[0] == "" || parts[1] == "" ||
@@ -183,8 +202,10 @@ func checkInstanceID(id string) error {
 		return errors.New("missing")
 	case id == "." || id == "..":
 		return fmt.Errorf("%q is not a valid id", id)
-	case strings.ContainsAny(id, "/\\\x00\n\r"):
-		return fmt.Errorf("%q contains a path separator or control character", id)
+	case strings.ContainsAny(id, "/\\"):
+		return fmt.Errorf("%q contains a path separator", id)
+	case textesc.CheckName(id) != nil:
+		return fmt.Errorf("%q %v", id, textesc.CheckName(id))
 	case len(id) > 200:
 		return fmt.Errorf("longer than 200 bytes")
 	}

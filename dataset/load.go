@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/polynfi/polynfi/internal/regfile"
 )
 
 // rawRow is one row of a dataset or predictions file before decoding.
@@ -61,7 +62,7 @@ func readRows(path string) (Format, []rawRow, error) {
 		rows, err = readParquet(path)
 	default:
 		var data []byte
-		data, err = os.ReadFile(path)
+		data, err = regfile.ReadFile(path)
 		if err != nil {
 			return f, nil, err
 		}
@@ -78,7 +79,7 @@ func readRows(path string) (Format, []rawRow, error) {
 }
 
 func readCSV(path string) ([]rawRow, error) {
-	fh, err := os.Open(path)
+	fh, err := regfile.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -206,7 +207,7 @@ func decodeObject(b []byte) (map[string]any, error) {
 }
 
 func readParquet(path string) ([]rawRow, error) {
-	fh, err := os.Open(path)
+	fh, err := regfile.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/polynfi/polynfi/internal/safepath"
+	"github.com/polynfi/polynfi/internal/textesc"
 	"strings"
 
 	"github.com/polynfi/polynfi/nfi/aspect"
@@ -111,6 +112,8 @@ func (t *NFITask) Validate() []fieldError {
 	}
 	if strings.TrimSpace(t.InstanceID) == "" {
 		bad("instance_id", "missing")
+	} else if err := textesc.CheckName(t.InstanceID); err != nil {
+		bad("instance_id", "%q %v", t.InstanceID, err)
 	}
 	if t.Scope != "single" && t.Scope != "multi" {
 		bad("scope", "%q: want single or multi", t.Scope)

@@ -7,11 +7,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/polynfi/polynfi/internal/regfile"
+	"github.com/polynfi/polynfi/internal/textesc"
 )
 
 // GoldModel is the model name given to the dataset's own reference patches
@@ -103,7 +105,7 @@ func Gold(instances []Instance) []Prediction {
 // malformed record, or a second record for the same (instance_id, model,
 // run), is a RowError and the others are kept.
 func LoadPredictions(file string) (*Predictions, error) {
-	data, err := os.ReadFile(file)
+	data, err := regfile.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
@@ -242,6 +244,10 @@ func decodePrediction(m map[string]any) (Prediction, []fieldError) {
 		errs = append(errs, fieldError{"model_name_or_path", fmt.Errorf("want the model's name as a string, got %s", jsonKind(v))})
 	} else if strings.TrimSpace(s) == "" {
 		errs = append(errs, fieldError{"model_name_or_path", errors.New("blank: name the model (omit the field for SWE-bench's default \"None\")")})
+	} else if err := textesc.CheckName(s); err != nil {
+		// printed in every headline and heading: a newline or an escape
+		// sequence could forge a line of the report
+		errs = append(errs, fieldError{"model_name_or_path", fmt.Errorf("%q %w", s, err)})
 	} else {
 		p.ModelNameOrPath = s
 	}

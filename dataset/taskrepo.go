@@ -9,6 +9,8 @@ import (
 	"sort"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/polynfi/polynfi/internal/regfile"
 )
 
 // FormatTaskRepo is a SWE-bench 5.x task repository read as a dataset: a
@@ -158,7 +160,7 @@ func readTaskFile(path string) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, errors.New("not a regular file")
 	}
-	return os.ReadFile(path)
+	return regfile.ReadFile(path)
 }
 
 // readTask reads the files of one task directory into a row.

@@ -138,7 +138,14 @@ func (f File) AddedLines() []int {
 // Errors: a malformed file header or hunk (including a hunk whose header
 // counts disagree with its lines) is an error naming the patch line and, when
 // known, the file. Parse returns no files when it returns an error.
+//
+// A patch saved with CRLF line ends (its first header line ends in
+// "\r\n": every line does) is read as GNU patch reads it: one trailing
+// "\r" is stripped from each line, so its paths have no CR and its lines
+// match LF files. In a patch with LF headers a CR before the newline is
+// content (a CRLF file) and is kept.
 func Parse(patch string) ([]File, error) {
+	patch = stripCRLF(patch)
 	var files []File
 	for _, sec := range gitSections(patch) {
 		raws, _, err := gitdiff.Parse(strings.NewReader(sec.text))
@@ -164,6 +171,29 @@ func Parse(patch string) ([]File, error) {
 		}
 	}
 	return files, nil
+}
+
+// stripCRLF returns patch with one "\r" removed before every "\n" when
+// the patch's first header line ("diff --git ", "--- ", "Index: ") ends
+// in "\r\n", patch unchanged otherwise. Source: GNU patch 2.7, pch.c
+// (a patch whose header lines end in CRLF has its trailing CRs stripped:
+// "Stripping trailing CRs from patch; use --binary to disable").
+func stripCRLF(patch string) string {
+	for rest := patch; rest != ""; {
+		line := rest
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i+1], rest[i+1:]
+		} else {
+			rest = ""
+		}
+		if strings.HasPrefix(line, "diff --git ") || strings.HasPrefix(line, "--- ") || strings.HasPrefix(line, "Index: ") {
+			if !strings.HasSuffix(line, "\r\n") {
+				return patch
+			}
+			return strings.ReplaceAll(patch, "\r\n", "\n")
+		}
+	}
+	return patch
 }
 
 type section struct {

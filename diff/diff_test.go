@@ -229,6 +229,19 @@ func TestCRLF(t *testing.T) {
 	if got := ScanPaths(crlf); len(got) != 6 || got[0].Old != "src/app.py" {
 		t.Errorf("ScanPaths on CRLF patch: got %+v", got)
 	}
+	// ... and parses as GNU patch reads it: paths and lines without the
+	// CR, so its canonical rendering (what GNU patch is given) exists.
+	whole := strings.ReplaceAll("diff --git a/w.py b/w.py\n--- a/w.py\n+++ b/w.py\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n", "\n", "\r\n")
+	wf, err := Parse(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := wf[0]; f.OldPath != "w.py" || f.NewPath != "w.py" || f.Hunks[0].Lines[1].Text != "b" {
+		t.Errorf("CRLF patch: paths %q %q, removed line %q", f.OldPath, f.NewPath, f.Hunks[0].Lines[1].Text)
+	}
+	if _, ok, why := Canonical(wf); !ok {
+		t.Errorf("CRLF patch has no canonical rendering: %s", why)
+	}
 }
 
 func TestCheckPath(t *testing.T) {

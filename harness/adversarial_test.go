@@ -279,3 +279,49 @@ func runAdversarial(t *testing.T, h *Harness, store *Store, fx *pyFixture) {
 		t.Error("/usr/pwned exists")
 	}
 }
+
+// TestCRLFGoldPatchApplies: a gold patch saved with CRLF line ends (every
+// line, headers too, as a Windows editor or a CSV export writes it)
+// applies to the repository's LF files and resolves the instance, as GNU
+// patch applies it (it strips the patch's trailing CRs); a patch of a
+// CRLF file (the CRs are content) applies as well. A CRLF patch's paths
+// are read without the CR, so the cascade does not refuse GNU patch.
+func TestCRLFGoldPatchApplies(t *testing.T) {
+	t.Parallel()
+	fx := newPyFixture(t)
+	h, _ := newHarness(t, fx.reposDir, ModePolyBench)
+	crlf := strings.ReplaceAll(fx.inst.Patch, "\n", "\r\n")
+	// the repository of a CRLF file: base and gold with CRLF content
+	crlfRepo := filepath.Join(fx.reposDir, "acme__crlf")
+	base := makeRepo(t, crlfRepo, map[string]string{
+		"calc.py":            strings.ReplaceAll(calcBase, "\n", "\r\n"),
+		"tests/test_calc.py": testBase,
+		"tests/conftest.py":  "import sys, os\nsys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))\n",
+	})
+	crlfInst := fx.inst
+	crlfInst.InstanceID, crlfInst.Repo, crlfInst.BaseCommit = "acme__crlf-1", "acme/crlf", base
+	crlfInst.Patch = diffOf(t, crlfRepo, map[string]string{"calc.py": strings.ReplaceAll(calcGold, "\n", "\r\n")})
+	crlfInst.TestPatch = diffOf(t, crlfRepo, map[string]string{"tests/test_calc.py": testNew})
+	if !strings.Contains(crlfInst.Patch, "+    return a + b\r\n") {
+		t.Fatalf("fixture: the CRLF file's patch lacks its CRs: %q", crlfInst.Patch)
+	}
+	for _, c := range []struct {
+		name  string
+		in    dataset.Instance
+		patch string
+	}{
+		{"CRLF patch of LF files", fx.inst, crlf},
+		{"LF patch of a CRLF file", crlfInst, crlfInst.Patch},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := dataset.Prediction{InstanceID: c.in.InstanceID, ModelNameOrPath: "m", ModelPatch: c.patch}
+			rec, art, err := h.Evaluate(context.Background(), c.in, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.Status != StatusResolved {
+				t.Fatalf("status %s, want resolved; apply %+v; error %q; log:\n%s", rec.Status, rec.ModelPatchApply, rec.Error, art.TestLog)
+			}
+		})
+	}
+}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/internal/safepath"
+	"github.com/polynfi/polynfi/internal/regfile"
 	"github.com/polynfi/polynfi/retrieval"
 )
 
@@ -260,7 +261,7 @@ func DatasetDigest(path string) string {
 	}
 	h := sha256.New()
 	if !st.IsDir() {
-		f, err := os.Open(path)
+		f, err := regfile.Open(path)
 		if err != nil {
 			return ""
 		}

@@ -167,8 +167,10 @@ type job struct {
 
 type builtImage struct{ name, kind string }
 
-// New returns a Resolver using cli.
+// New returns a Resolver using cli. It removes the build lock files that
+// killed processes left (RemoveStaleLocks).
 func New(cli *client.Client, opts Options) *Resolver {
+	RemoveStaleLocks()
 	w := opts.BuildWorkers
 	if w < 1 {
 		w = 1
@@ -794,34 +796,103 @@ func (r *Resolver) FreeBytes(ctx context.Context) int64 {
 	return int64(st.Bavail) * int64(st.Bsize)
 }
 
+// lockDirName is the directory under the temporary directory that holds
+// the image build locks.
+const lockDirName = "polynfi-image-locks"
+
 // lockImage takes this machine's lock on building image name on the
 // engine at host (a file lock under the temporary directory), waiting for
 // another process that holds it; it returns the function that releases
-// it. A lock that cannot be made is no lock (the build goes on).
+// it, which also removes the lock file. A lock that cannot be made is no
+// lock (the build goes on).
+//
+// Removing a lock file is safe because a lock counts only while its file
+// is still at its path: a process that locked a file another process
+// removed meanwhile (it waited on the old file) opens the path again.
 func lockImage(ctx context.Context, host, name string) (func(), error) {
-	dir := filepath.Join(os.TempDir(), "polynfi-image-locks")
+	dir := filepath.Join(os.TempDir(), lockDirName)
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return func() {}, nil
 	}
 	sum := sha256.Sum256([]byte(host + "\x00" + name))
-	f, err := os.OpenFile(filepath.Join(dir, hex.EncodeToString(sum[:12])+".lock"), os.O_CREATE|os.O_RDWR, 0o666)
-	if err != nil {
-		return func() {}, nil
-	}
+	path := filepath.Join(dir, hex.EncodeToString(sum[:12])+".lock")
 	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			return func() { f.Close() }, nil
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
-			f.Close()
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o666)
+		if err != nil {
 			return func() {}, nil
 		}
-		if err := sleep(ctx, 200*time.Millisecond); err != nil {
+		locked, err := flockWait(ctx, f)
+		if err != nil {
 			f.Close()
 			return nil, err
 		}
+		if !locked {
+			f.Close()
+			return func() {}, nil
+		}
+		if !samePath(f, path) {
+			f.Close() // removed by its holder while this process waited: lock the new one
+			continue
+		}
+		return func() {
+			_ = os.Remove(path) // while holding it: a waiter sees it gone and opens the path again
+			f.Close()
+		}, nil
 	}
+}
+
+// flockWait takes an exclusive lock on f, polling until ctx ends; locked
+// is false when the file system refuses locks.
+func flockWait(ctx context.Context, f *os.File) (locked bool, err error) {
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return true, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
+			return false, nil
+		}
+		if err := sleep(ctx, 200*time.Millisecond); err != nil {
+			return false, err
+		}
+	}
+}
+
+// samePath reports whether the open file f is still the file at path.
+func samePath(f *os.File, path string) bool {
+	a, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	b, err := os.Stat(path)
+	return err == nil && os.SameFile(a, b)
+}
+
+// RemoveStaleLocks removes the image build lock files no process holds
+// (those a killed build left; a finished build removes its own) and
+// returns how many it removed. A lock another process holds is kept.
+func RemoveStaleLocks() int {
+	dir := filepath.Join(os.TempDir(), lockDirName)
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, e := range es {
+		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".lock") {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		f, err := os.OpenFile(path, os.O_RDWR|syscall.O_NOFOLLOW, 0)
+		if err != nil {
+			continue
+		}
+		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil && samePath(f, path) && os.Remove(path) == nil {
+			n++
+		}
+		f.Close()
+	}
+	return n
 }
 
 func (r *Resolver) acquire(ctx context.Context) error {

@@ -7,8 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
+	"github.com/polynfi/polynfi/internal/regfile"
 	"github.com/polynfi/polynfi/nfi"
 )
 
@@ -92,7 +92,7 @@ type Candidate struct {
 // ReadCandidates reads a candidates JSONL file (blank lines are skipped).
 // Errors name the file, the line and, for a bad value, the field.
 func ReadCandidates(path string) ([]Candidate, error) {
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -2,15 +2,12 @@ package nfi
 
 import (
 	"context"
-	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"runtime"
-	"syscall"
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/polynfi/polynfi/internal/regfile"
 	"github.com/polynfi/polynfi/syntax"
 )
 
@@ -139,39 +136,8 @@ func (e *Engine) ScoreFile(parser *syntax.Parser, path string) FileScore {
 // that is not a regular file (after symbolic links): a named pipe, a
 // socket or a device would block the reader or never end. The error names
 // the path and its kind: "x.py: not a regular file (named pipe), not read".
-func ReadSource(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file (%s), not read", path, FileKind(st.Mode()))
-	}
-	// The descriptor is non-blocking; a regular file reads the same.
-	return io.ReadAll(f)
-}
+func ReadSource(path string) ([]byte, error) { return regfile.ReadFile(path) }
 
 // FileKind names the kind of a file mode: "regular file", "directory",
 // "named pipe", "socket", "device", "symbolic link", "irregular file".
-func FileKind(m fs.FileMode) string {
-	switch {
-	case m.IsRegular():
-		return "regular file"
-	case m.IsDir():
-		return "directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "named pipe"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	case m&fs.ModeDevice != 0 || m&fs.ModeCharDevice != 0:
-		return "device"
-	case m&fs.ModeSymlink != 0:
-		return "symbolic link"
-	}
-	return "irregular file"
-}
+func FileKind(m fs.FileMode) string { return regfile.Kind(m) }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/polynfi/polynfi/internal/regfile"
 )
 
 // Settings chooses rules and overrides their limits and options.
@@ -319,7 +320,7 @@ func optionNames(r *Rule) string {
 // pyproject.toml (the [tool.polynfi] table; a pyproject without one gives
 // defaults). Errors name the file and, for TOML syntax errors, the line.
 func LoadSettings(path string) (Settings, error) {
-	data, err := os.ReadFile(path)
+	data, err := regfile.ReadFile(path)
 	if err != nil {
 		return Settings{}, err
 	}

@@ -8,6 +8,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/polynfi/polynfi/internal/textesc"
 )
 
 // Page is one rendered report: a title, an optional notice (an
@@ -222,7 +224,61 @@ func htmlSectionOf(p Page, level int) htmlSection {
 // headline, the charts (inline SVG) and the tables (cells with a link in
 // Table.Links become anchors), then each section under its own heading.
 func WriteHTML(w io.Writer, p Page) error {
-	return htmlPage.Execute(w, htmlSectionOf(p, 1))
+	return htmlPage.Execute(w, htmlSectionOf(termPage(p), 1))
+}
+
+// termPage returns p with every text of p and of its sections, tables
+// and charts made one line without control characters
+// (textesc.Terminal): html/template escapes markup, this keeps an escape
+// sequence or a line break out of the page's source as well.
+func termPage(p Page) Page {
+	t := textesc.Terminal
+	out := p
+	out.Title, out.Notice, out.Footer = t(p.Title), t(p.Notice), t(p.Footer)
+	out.Lines = make([]string, len(p.Lines))
+	for i, l := range p.Lines {
+		out.Lines[i] = t(l)
+	}
+	out.Tables = make([]Table, len(p.Tables))
+	for i, tb := range p.Tables {
+		out.Tables[i] = termTable(tb)
+	}
+	out.Charts = make([]BarChart, len(p.Charts))
+	for i, c := range p.Charts {
+		c.Title, c.Unit, c.Note = t(c.Title), t(c.Unit), t(c.Note)
+		c.Groups = termAll(c.Groups)
+		c.GroupNotes = termAll(c.GroupNotes)
+		series := make([]BarSeries, len(c.Series))
+		for j, sr := range c.Series {
+			sr.Name = t(sr.Name)
+			bars := make([]Bar, len(sr.Bars))
+			for k, b := range sr.Bars {
+				b.Text, b.CIText = t(b.Text), t(b.CIText)
+				bars[k] = b
+			}
+			sr.Bars = bars
+			series[j] = sr
+		}
+		c.Series = series
+		out.Charts[i] = c
+	}
+	out.Sections = make([]Page, len(p.Sections))
+	for i, sec := range p.Sections {
+		out.Sections[i] = termPage(sec)
+	}
+	return out
+}
+
+// termAll returns ss with textesc.Terminal applied to each.
+func termAll(ss []string) []string {
+	if ss == nil {
+		return nil
+	}
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = textesc.Terminal(s)
+	}
+	return out
 }
 
 // WritePageText writes p as plain text: the notice first, the headline,
@@ -234,13 +290,13 @@ func WritePageText(w io.Writer, p Page) error {
 
 func writePageText(w io.Writer, p Page, depth int) error {
 	if depth > 0 {
-		fmt.Fprintf(w, "%s %s %s\n\n", strings.Repeat("=", 4-min(depth, 2)), p.Title, strings.Repeat("=", 4-min(depth, 2)))
+		fmt.Fprintf(w, "%s %s %s\n\n", strings.Repeat("=", 4-min(depth, 2)), textesc.Terminal(p.Title), strings.Repeat("=", 4-min(depth, 2)))
 	}
 	if p.Notice != "" {
-		fmt.Fprintf(w, "%s\n", p.Notice)
+		fmt.Fprintf(w, "%s\n", textesc.Terminal(p.Notice))
 	}
 	for _, l := range p.Lines {
-		fmt.Fprintln(w, l)
+		fmt.Fprintln(w, textesc.Terminal(l))
 	}
 	if p.Notice != "" || len(p.Lines) > 0 {
 		fmt.Fprintln(w)
@@ -257,7 +313,7 @@ func writePageText(w io.Writer, p Page, depth int) error {
 		}
 	}
 	if p.Footer != "" {
-		_, err := fmt.Fprintf(w, "\n%s\n", p.Footer)
+		_, err := fmt.Fprintf(w, "\n%s\n", textesc.Terminal(p.Footer))
 		return err
 	}
 	return nil
@@ -271,15 +327,15 @@ func WritePageMarkdown(w io.Writer, p Page) error {
 }
 
 func writePageMarkdown(w io.Writer, p Page, level int) error {
-	fmt.Fprintf(w, "%s %s\n\n", strings.Repeat("#", level), p.Title)
+	fmt.Fprintf(w, "%s %s\n\n", strings.Repeat("#", level), textesc.Markdown(p.Title))
 	if p.Notice != "" {
-		fmt.Fprintf(w, "**%s**\n\n", p.Notice)
+		fmt.Fprintf(w, "**%s**\n\n", textesc.Markdown(p.Notice))
 	}
 	for _, l := range p.Lines {
 		if strings.HasPrefix(l, "  ") {
-			fmt.Fprintf(w, "  - %s\n", strings.TrimSpace(l))
+			fmt.Fprintf(w, "  - %s\n", textesc.Markdown(strings.TrimSpace(l)))
 		} else {
-			fmt.Fprintf(w, "- %s\n", l)
+			fmt.Fprintf(w, "- %s\n", textesc.Markdown(l))
 		}
 	}
 	if len(p.Lines) > 0 {
@@ -297,7 +353,7 @@ func writePageMarkdown(w io.Writer, p Page, level int) error {
 		}
 	}
 	if p.Footer != "" {
-		_, err := fmt.Fprintf(w, "\n<sub>%s</sub>\n", mdEscape(p.Footer))
+		_, err := fmt.Fprintf(w, "\n<sub>%s</sub>\n", textesc.Markdown(p.Footer))
 		return err
 	}
 	return nil
@@ -316,6 +372,3 @@ func niceStep(raw float64) float64 {
 	}
 	return 10 * p
 }
-
-// mdEscape escapes the characters that would break a Markdown table cell.
-func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }

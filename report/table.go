@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/polynfi/polynfi/internal/textesc"
 )
 
 // Table is a rendered table: a title, a header, string cells and notes.
@@ -50,6 +52,7 @@ func WriteText(w io.Writer, tables ...Table) error {
 		if ti > 0 {
 			fmt.Fprintln(w)
 		}
+		t = termTable(t)
 		fmt.Fprintln(w, t.Title)
 		widths := make([]int, len(t.Header))
 		for i, h := range t.Header {
@@ -101,8 +104,12 @@ func writeMarkdownTables(w io.Writer, level int, tables ...Table) error {
 		if ti > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s %s\n\n", strings.Repeat("#", min(level, 6)), t.Title)
-		fmt.Fprintf(w, "| %s |\n", strings.Join(t.Header, " | "))
+		fmt.Fprintf(w, "%s %s\n\n", strings.Repeat("#", min(level, 6)), textesc.Markdown(t.Title))
+		header := make([]string, len(t.Header))
+		for i, h := range t.Header {
+			header[i] = textesc.Markdown(h)
+		}
+		fmt.Fprintf(w, "| %s |\n", strings.Join(header, " | "))
 		aligns := make([]string, len(t.Header))
 		for i := range aligns {
 			aligns[i] = "---:"
@@ -112,9 +119,9 @@ func writeMarkdownTables(w io.Writer, level int, tables ...Table) error {
 		for i, r := range t.Rows {
 			cells := make([]string, len(r))
 			for j, c := range r {
-				cells[j] = mdEscape(c)
+				cells[j] = textesc.Markdown(c)
 				if i < len(t.Links) && j < len(t.Links[i]) && t.Links[i][j] != "" {
-					cells[j] = "[" + cells[j] + "](" + t.Links[i][j] + ")"
+					cells[j] = "[" + cells[j] + "](" + mdLinkDest(t.Links[i][j]) + ")"
 				}
 			}
 			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
@@ -122,11 +129,50 @@ func writeMarkdownTables(w io.Writer, level int, tables ...Table) error {
 		if len(t.Notes) > 0 {
 			fmt.Fprintln(w)
 			for _, n := range t.Notes {
-				fmt.Fprintln(w, n)
+				fmt.Fprintln(w, textesc.Markdown(n))
 			}
 		}
 	}
 	return nil
+}
+
+// termTable returns t with its title, header, cells, links and notes
+// made safe for a terminal (textesc.Terminal): a cell cannot end its
+// line or send an escape sequence.
+func termTable(t Table) Table {
+	t.Title = textesc.Terminal(t.Title)
+	t.Header = termAll(t.Header)
+	t.Notes = termAll(t.Notes)
+	rows := make([][]string, len(t.Rows))
+	for i, r := range t.Rows {
+		rows[i] = termAll(r)
+	}
+	t.Rows = rows
+	if t.Links != nil {
+		links := make([][]string, len(t.Links))
+		for i, r := range t.Links {
+			links[i] = termAll(r)
+		}
+		t.Links = links
+	}
+	return t
+}
+
+// mdLinkDest returns a relative link for a Markdown link destination:
+// every byte but ASCII letters, digits and "-._~/" percent-encoded, so
+// the link cannot end early (")", a space, a newline) or name a scheme
+// ("javascript:" becomes the relative path "javascript%3A").
+func mdLinkDest(l string) string {
+	var b strings.Builder
+	for i := 0; i < len(l); i++ {
+		c := l[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-._~/", c) >= 0 {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
 }
 
 // linkedCells returns row i of t with every linked cell replaced by its

@@ -18,6 +18,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/polynfi/polynfi/internal/regfile"
+	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/mine"
 	"github.com/polynfi/polynfi/nfi"
 )
@@ -88,7 +90,11 @@ func WriteCSV(w io.Writer, items []Item) error {
 		return err
 	}
 	for _, it := range items {
-		row := []string{it.ID, it.Repo, it.Commit, "", it.File, it.Subject}
+		// text cells come from mined repositories (a commit subject, a
+		// file name, a diff): one that starts like a formula is shown as
+		// text, not computed (textesc.CSV); ReadLabels undoes it
+		csvCell := textesc.CSV
+		row := []string{csvCell(it.ID), csvCell(it.Repo), csvCell(it.Commit), "", csvCell(it.File), csvCell(it.Subject)}
 		if it.PRNumber > 0 {
 			row[3] = strconv.Itoa(it.PRNumber)
 		}
@@ -99,7 +105,7 @@ func WriteCSV(w io.Writer, items []Item) error {
 				row = append(row, "")
 			}
 		}
-		row = append(row, it.Flipped, it.Keywords, it.Diff, it.Label, it.Aspect, it.Note)
+		row = append(row, csvCell(it.Flipped), csvCell(it.Keywords), csvCell(it.Diff), csvCell(it.Label), csvCell(it.Aspect), csvCell(it.Note))
 		if err := cw.Write(row); err != nil {
 			return err
 		}
@@ -165,7 +171,7 @@ type Label struct {
 // an aspect, when given, must be an aspect code or name. Errors name the
 // file, the line and the field.
 func ReadLabels(path string) ([]Label, error) {
-	data, err := os.ReadFile(path)
+	data, err := regfile.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -239,8 +245,8 @@ func parseCSVLabels(path string, data []byte) ([]Label, error) {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		line, _ := r.FieldPos(0)
-		out = append(out, Label{ID: strings.TrimSpace(get(rec, "id")), Label: get(rec, "label"),
-			Aspect: get(rec, "aspect"), Note: get(rec, "note"), Line: line})
+		out = append(out, Label{ID: strings.TrimSpace(textesc.UnCSV(get(rec, "id"))), Label: textesc.UnCSV(get(rec, "label")),
+			Aspect: textesc.UnCSV(get(rec, "aspect")), Note: textesc.UnCSV(get(rec, "note")), Line: line})
 	}
 	return out, nil
 }

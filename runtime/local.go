@@ -78,6 +78,25 @@ type Local struct {
 	cg            *cgroups
 	limitNotes    []string
 	view          hostView
+	closeOnce     sync.Once
+}
+
+// Close removes what NewLocal made outside the commands: the sandbox's
+// passwd and group directory in the temporary directory and the parent
+// cgroups. Call it when no command runs any more: Run and Start must not
+// be called after Close. It is idempotent and returns nil; a group that
+// still holds a process stays (RemoveStaleLocal of a later process
+// removes it once empty).
+func (l *Local) Close() error {
+	l.closeOnce.Do(func() {
+		if l.etcDir != "" {
+			_ = os.RemoveAll(l.etcDir)
+		}
+		if l.cg != nil {
+			l.cg.remove()
+		}
+	})
+	return nil
 }
 
 // NewLocal returns a Local runner. It probes bubblewrap once (a trivial
@@ -103,6 +122,7 @@ func NewLocal(ctx context.Context, opts LocalOptions) *Local {
 	if l.limits.CPUs > 0 {
 		l.limitNotes = append(l.limitNotes, "cpu limit not enforced by the local runtime")
 	}
+	RemoveStaleLocal() // a killed process's leftovers
 	if cg, err := newCgroups(); err == nil {
 		l.cg = cg
 	} else {

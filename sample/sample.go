@@ -44,11 +44,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/polynfi/polynfi/internal/regfile"
 )
 
 // Format of a record file.
@@ -79,7 +80,7 @@ type Record struct {
 // Read loads a record file; the format comes from the extension (.jsonl,
 // .ndjson, .json, .csv). Errors name the file and line.
 func Read(path string) (*Table, error) {
-	data, err := os.ReadFile(path)
+	data, err := regfile.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

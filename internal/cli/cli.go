@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/internal/textesc"
 )
 
 // Exit codes. Source: polynfi house style (shared/design/STYLE.md, Errors).
@@ -69,7 +70,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "polynfi: interrupted")
 		return ExitInterrupted
 	}
-	fmt.Fprintf(stderr, "polynfi: %v\n", err)
+	fmt.Fprintf(stderr, "polynfi: %s\n", textesc.TerminalBlock(err.Error()))
 	return exitCode(err)
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/safepath"
+	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/nfisuite"
 	"github.com/polynfi/polynfi/report"
 )
@@ -134,7 +135,7 @@ Formats: text, markdown, json, html (tables and SVG charts).`,
 			}
 			if keep != nil {
 				ua, ub = onlyInstances(ua, keep), onlyInstances(ub, keep)
-				fmt.Fprintf(e.stderr, "polynfi: %s\n", warning)
+				fmt.Fprintf(e.stderr, "polynfi: %s\n", textesc.Terminal(warning))
 			}
 			c := report.Compare(la, ua, lb, ub)
 			c.DatasetWarning = warning

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/syntax"
 )
@@ -225,7 +226,7 @@ that does not exist, git failure, I/O).`,
 				return err
 			}
 			for _, g := range c.out.Gates {
-				fmt.Fprintf(e.stderr, "polynfi: gate failed: %s\n", g)
+				fmt.Fprintf(e.stderr, "polynfi: gate failed: %s\n", textesc.Terminal(g))
 			}
 			// Broken code makes the comparison undefined and fails; a
 			// version without any Python file (a change touching none, or
@@ -387,6 +388,7 @@ func pairFiles(a, b string, s nfi.Settings) (before, after []string, err error) 
 
 func writeDiffText(w io.Writer, eng *nfi.Engine, c *comparison, maxShown int) error {
 	out := c.out
+	term := textesc.Terminal // paths and messages come from the change under review
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	if out.Git != nil {
 		fmt.Fprintf(tw, "before: %s at %s (%s)\nafter:  %s (%s)\n", c.labels[0], short(out.Git.MergeBase), plural(len(out.Before), "file"),
@@ -395,19 +397,19 @@ func writeDiffText(w io.Writer, eng *nfi.Engine, c *comparison, maxShown int) er
 		fmt.Fprintf(tw, "before: %s (%s)\nafter:  %s (%s)\n", c.labels[0], plural(len(out.Before), "file"), c.labels[1], plural(len(out.After), "file"))
 	}
 	for _, p := range out.Added {
-		fmt.Fprintf(tw, "added:   %s%s\n", p, verdict(out.After, p))
+		fmt.Fprintf(tw, "added:   %s%s\n", term(p), verdict(out.After, p))
 	}
 	for _, p := range out.Removed {
-		fmt.Fprintf(tw, "removed: %s%s\n", p, verdict(out.Before, p))
+		fmt.Fprintf(tw, "removed: %s%s\n", term(p), verdict(out.Before, p))
 	}
 	for _, p := range sortedKeys(out.SplitFrom) {
-		fmt.Fprintf(tw, "split:   %s from %s (compared with it by the regression gate)\n", p, out.SplitFrom[p])
+		fmt.Fprintf(tw, "split:   %s from %s (compared with it by the regression gate)\n", term(p), term(out.SplitFrom[p]))
 	}
 	for _, p := range out.ExcludedSplits {
-		fmt.Fprintf(tw, "scored although excluded: %s (its code comes from a scored file)\n", p)
+		fmt.Fprintf(tw, "scored although excluded: %s (its code comes from a scored file)\n", term(p))
 	}
 	for _, p := range out.Unscored {
-		fmt.Fprintf(tw, "not scored (excluded by the settings): %s\n", p)
+		fmt.Fprintf(tw, "not scored (excluded by the settings): %s\n", term(p))
 	}
 	for _, s := range out.Skipped {
 		fmt.Fprintf(tw, "skipped %s: %s: %s\n", s.Version, s.Path, s.Reason)
@@ -421,7 +423,7 @@ func writeDiffText(w io.Writer, eng *nfi.Engine, c *comparison, maxShown int) er
 		if f.Error != nil {
 			msg = fmt.Sprintf("%s at %d:%d: %s", f.Status, f.Error.Line, f.Error.Column, f.Error.Message)
 		}
-		fmt.Fprintf(tw, "invalid %s: %s: %s\n", f.Version, f.Path, msg)
+		fmt.Fprintf(tw, "invalid %s: %s: %s\n", f.Version, term(f.Path), term(msg))
 	}
 	switch {
 	case len(out.Invalid) > 0:
@@ -472,7 +474,7 @@ func writeDiffText(w io.Writer, eng *nfi.Engine, c *comparison, maxShown int) er
 			fmt.Fprintln(w, "new findings:")
 		}
 		shown++
-		fmt.Fprintf(w, "  %s:%d:%d: %s %s\n", f.Path, f.Diag.Line, f.Diag.Column, f.Diag.RuleID, f.Diag.Message)
+		fmt.Fprintf(w, "  %s:%d:%d: %s %s\n", term(f.Path), f.Diag.Line, f.Diag.Column, f.Diag.RuleID, term(f.Diag.Message))
 	}
 	if len(out.Flips) == 0 {
 		fmt.Fprintln(w, "no rule flipped")
@@ -483,7 +485,7 @@ func writeDiffText(w io.Writer, eng *nfi.Engine, c *comparison, maxShown int) er
 			if !f.After {
 				dir = "broken "
 			}
-			fmt.Fprintf(w, "  %s %s %s\n", dir, f.ID, f.Path)
+			fmt.Fprintf(w, "  %s %s %s\n", dir, f.ID, term(f.Path))
 		}
 	}
 	if n := suppressedCount(out.After); n > 0 {
@@ -496,7 +498,7 @@ func writeDiffText(w io.Writer, eng *nfi.Engine, c *comparison, maxShown int) er
 	writeUnused(w, out.After)
 	writeFileView(w, out)
 	for _, g := range out.Gates {
-		fmt.Fprintf(w, "gate failed: %s\n", g)
+		fmt.Fprintf(w, "gate failed: %s\n", term(g))
 	}
 	_, err := fmt.Fprintln(w, provenanceLine(eng))
 	return err

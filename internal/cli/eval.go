@@ -19,6 +19,7 @@ import (
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/internal/atomicfile"
+	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/catalog"
 	"github.com/polynfi/polynfi/report"
@@ -277,12 +278,12 @@ func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
 		if errors.Is(re.Err, dataset.ErrDuplicate) {
 			// A duplicate is no unread row: its instance was read from
 			// the first row, and counts once.
-			fmt.Fprintf(e.stderr, "polynfi: skipping duplicate row (the first row of the instance is kept): %v\n", re)
+			fmt.Fprintf(e.stderr, "polynfi: skipping duplicate row (the first row of the instance is kept): %s\n", textesc.Terminal(re.Error()))
 			in.duplicates = append(in.duplicates, harness.DatasetRow{Kind: harness.RowDuplicate, File: re.File, Row: re.Row, Line: re.Line,
 				InstanceID: re.InstanceID, Reason: re.Error()})
 			continue
 		}
-		fmt.Fprintf(e.stderr, "polynfi: skipping row: %v\n", re)
+		fmt.Fprintf(e.stderr, "polynfi: skipping row: %s\n", textesc.Terminal(re.Error()))
 		in.inputErrors = append(in.inputErrors, re.Error())
 	}
 	sort.SliceStable(in.duplicates, func(i, j int) bool { return in.duplicates[i].Row < in.duplicates[j].Row })
@@ -379,7 +380,7 @@ func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
 				return nil, fmt.Errorf("load predictions: %w", err)
 			}
 			for _, re := range ps.Errors {
-				fmt.Fprintf(e.stderr, "polynfi: skipping prediction: %v\n", re)
+				fmt.Fprintf(e.stderr, "polynfi: skipping prediction: %s\n", textesc.Terminal(re.Error()))
 				in.rejectedRows = append(in.rejectedRows, harness.PredictionRow{File: re.File, Row: re.Row, Line: re.Line,
 					InstanceID: re.InstanceID, Field: re.Field, Reason: re.Err.Error()})
 			}
@@ -513,6 +514,7 @@ func runInstanceEval(e *env, o evalOptions) error {
 		h.Runtime, h.Images = k, kubeImages{o: o, r: r, load: o.kube.nodeContainerd}
 	} else {
 		runner := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation})
+		defer runner.Close()
 		if err := checkSandbox(e, runner); err != nil {
 			return err
 		}
@@ -714,7 +716,9 @@ func runMetricsOnly(e *env, o evalOptions, in *evalInputs, ropts *retrieval.Opti
 	}
 	defer os.RemoveAll(scratch)
 	h := &harness.Harness{Repos: repos, ScratchDir: scratch, Retrieval: ropts}
-	if runner := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation}); !runner.Refuses() {
+	runner := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation})
+	defer runner.Close()
+	if !runner.Refuses() {
 		h.Runtime = runner
 	}
 	var ms []retrieval.InstanceMetrics

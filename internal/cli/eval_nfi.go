@@ -12,6 +12,7 @@ import (
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/gitexec"
+	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/catalog"
 	"github.com/polynfi/polynfi/nfisuite"
@@ -62,12 +63,12 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 	unreadableTask := map[string]string{}
 	for _, re := range ts.Errors {
 		if es := rowErrs[re.Row]; len(es) == 1 && errors.Is(re.Err, dataset.ErrDuplicate) {
-			fmt.Fprintf(e.stderr, "polynfi: skipping duplicate task row (the first row of the task is kept): %v\n", re)
+			fmt.Fprintf(e.stderr, "polynfi: skipping duplicate task row (the first row of the task is kept): %s\n", textesc.Terminal(re.Error()))
 			duplicates = append(duplicates, harness.DatasetRow{Kind: harness.RowDuplicate, File: re.File, Row: re.Row, Line: re.Line,
 				InstanceID: re.InstanceID, Reason: re.Error()})
 			continue
 		}
-		fmt.Fprintf(e.stderr, "polynfi: skipping task: %v\n", re)
+		fmt.Fprintf(e.stderr, "polynfi: skipping task: %s\n", textesc.Terminal(re.Error()))
 		inputErrors = append(inputErrors, re.Error())
 		badRows[re.Row] = true
 		if re.InstanceID != "" && unreadableTask[re.InstanceID] == "" {
@@ -103,7 +104,7 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 				return fmt.Errorf("load predictions: %w", err)
 			}
 			for _, re := range ps.Errors {
-				fmt.Fprintf(e.stderr, "polynfi: skipping prediction: %v\n", re)
+				fmt.Fprintf(e.stderr, "polynfi: skipping prediction: %s\n", textesc.Terminal(re.Error()))
 				inputErrors = append(inputErrors, re.Error())
 				rejectedRows = append(rejectedRows, harness.PredictionRow{File: re.File, Row: re.Row, Line: re.Line,
 					InstanceID: re.InstanceID, Field: re.Field, Reason: re.Err.Error()})
@@ -267,6 +268,7 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 		return err
 	}
 	runner := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation})
+	defer runner.Close()
 	if err := checkSandbox(e, runner); err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/nfi"
 )
 
@@ -428,13 +429,13 @@ func writeFileView(w io.Writer, out diffOutput) {
 	if len(out.FileRegressions) > 0 {
 		fmt.Fprintln(w, "\nfiles whose own S_p fell (the regression gate judges each file, whatever the mean does):")
 		for _, r := range out.FileRegressions {
-			fmt.Fprintf(w, "  %s\n", r)
+			fmt.Fprintf(w, "  %s\n", textesc.Terminal(r.String()))
 		}
 	}
 	if len(out.NewSuppressions) > 0 {
 		fmt.Fprintln(w, "\nfindings silenced by suppressions this change adds (they count for the gates unless --allow-new-suppressions):")
 		for _, s := range out.NewSuppressions {
-			fmt.Fprintf(w, "  %s:%d: %s %s (%s)\n", s.Path, s.Line, s.Rule, s.Message, s.Kind)
+			fmt.Fprintf(w, "  %s:%d: %s %s (%s)\n", textesc.Terminal(s.Path), s.Line, s.Rule, textesc.Terminal(s.Message), s.Kind)
 		}
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/images"
+	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/runtime"
 	"github.com/polynfi/polynfi/runtime/docker"
 )
@@ -81,7 +82,7 @@ flags, 3 for an unreadable dataset.`,
 				return fmt.Errorf("load dataset: %w", err)
 			}
 			for _, re := range loaded.Errors {
-				fmt.Fprintf(e.stderr, "polynfi: skipping row: %v\n", re)
+				fmt.Fprintf(e.stderr, "polynfi: skipping row: %s\n", textesc.Terminal(re.Error()))
 			}
 			insts := loaded.Instances
 			if len(ids) > 0 {

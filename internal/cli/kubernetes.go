@@ -195,7 +195,11 @@ ConfigMap and NetworkPolicy (the kubernetes flags below select the cluster).
 
 A run does the same for its own key when it starts, so a killed run's
 leftovers go at the next start; cleanup is for runs that are not started
-again.`,
+again. Unless --dry-run, cleanup also removes what killed polynfi processes
+left on this machine, as every eval and run does when it starts: the local
+sandbox's polynfi-sandbox-etc-<pid>-* directories in the temporary directory,
+its polynfi-<pid>-* cgroups and the image build locks under
+polynfi-image-locks/ that no process holds.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if outDir != "" {
@@ -207,6 +211,11 @@ again.`,
 			}
 			if runID == "" {
 				return usagef("--run-id or --out is required")
+			}
+			if !dryRun {
+				if n := runtime.RemoveStaleLocal() + images.RemoveStaleLocks(); n > 0 {
+					fmt.Fprintf(e.stderr, "polynfi: removed %d local sandbox directories, cgroups and image locks left by killed processes\n", n)
+				}
 			}
 			if !cmd.Flags().Changed("runtime") {
 				cmd.Flags().Visit(func(fl *pflag.Flag) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/metrics"
 	"github.com/polynfi/polynfi/syntax"
@@ -125,7 +126,7 @@ func newMetricsCmd(e *env) *cobra.Command {
 			for _, r := range results {
 				if r.err != nil {
 					failed++
-					fmt.Fprintf(e.stderr, "polynfi: %s: %v\n", r.path, r.err)
+					fmt.Fprintf(e.stderr, "polynfi: %s: %s\n", textesc.Terminal(r.path), textesc.Terminal(r.err.Error()))
 				}
 			}
 			if failed > 0 {
@@ -260,10 +261,10 @@ func writeMetricsJSON(w io.Writer, results []metricsResult) error {
 func writeMetricsText(w io.Writer, results []metricsResult) error {
 	var buf bytes.Buffer
 	for _, r := range results {
-		buf.WriteString(r.path)
+		buf.WriteString(textesc.Terminal(r.path))
 		buf.WriteByte('\n')
 		if r.err != nil {
-			fmt.Fprintf(&buf, "    ERROR: %v\n", r.err)
+			fmt.Fprintf(&buf, "    ERROR: %s\n", textesc.Terminal(r.err.Error()))
 			continue
 		}
 		for _, b := range r.file.Complexity.Blocks() {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/polynfi/polynfi/internal/regfile"
 	"github.com/polynfi/polynfi/mine"
 )
 
@@ -215,7 +216,7 @@ func parseMineDate(s string, endOfDay bool) (time.Time, error) {
 }
 
 func readBlocklist(path string) ([]string, error) {
-	data, err := os.ReadFile(path)
+	data, err := regfile.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

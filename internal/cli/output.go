@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/polynfi/polynfi/internal/atomicfile"
+	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/nfi"
 )
 
@@ -120,7 +121,7 @@ func writeUnused(w io.Writer, files []nfi.FileScore) {
 			case u.File:
 				what = "# polynfi: noqa: " + u.Code
 			}
-			fmt.Fprintf(w, "unused suppression: %s:%d: %s silences nothing\n", f.Path, u.Line, what)
+			fmt.Fprintf(w, "unused suppression: %s:%d: %s silences nothing\n", textesc.Terminal(f.Path), u.Line, textesc.Terminal(what))
 		}
 	}
 }
@@ -213,13 +214,9 @@ func writeStatistics(w io.Writer, format string, eng *nfi.Engine, fs []finding, 
 // ghEscape escapes a workflow command's message; ghProp also a property
 // value. Source: GitHub Actions toolkit, command.ts (escapeData,
 // escapeProperty).
-func ghEscape(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
+func ghEscape(s string) string { return textesc.GitHubData(s) }
 
-func ghProp(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
-}
+func ghProp(s string) string { return textesc.GitHubProperty(s) }
 
 // writeGitHub writes GitHub Actions workflow commands: a warning
 // annotation per finding that counts (in a comparison, only new and
@@ -572,14 +569,11 @@ func writeJUnit(w io.Writer, eng *nfi.Engine, files []nfi.FileScore, c *comparis
 // mdCode makes text safe inside a Markdown code span in a table cell
 // (backslash escapes are not processed in code spans, but GFM splits table
 // cells at "|" before code spans, so "\|" is needed and works).
-func mdCode(s string) string {
-	return strings.NewReplacer("`", "'", "|", `\|`, "\n", " ").Replace(s)
-}
+func mdCode(s string) string { return textesc.MarkdownCode(s) }
 
-// mdEscape makes text safe inside a Markdown table cell or line.
-func mdEscape(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;", "`", "'", "*", `\*`, "_", `\_`).Replace(s)
-}
+// mdEscape makes text safe inside a Markdown table cell or line
+// (textesc.Markdown).
+func mdEscape(s string) string { return textesc.Markdown(s) }
 
 // writeDiffMarkdown writes a pull-request summary: verdict, per-aspect
 // S_p before and after with I_p, findings counts, the first new findings,

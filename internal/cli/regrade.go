@@ -15,6 +15,7 @@ import (
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/atomicfile"
 	"github.com/polynfi/polynfi/internal/safepath"
+	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/report"
 )
 
@@ -230,7 +231,7 @@ and running the same eval again evaluates them.`,
 			fmt.Fprintf(e.stdout, "re-graded %d records of %s: %d changed, %d kept as they are (see regrade.json)%s\n",
 				len(units)-kept, dir, changed, kept, map[bool]string{true: "; records updated, report.json and report.html written again", false: "; records unchanged (--apply to update them)"}[apply])
 			if n := len(notEvaluated); n > 0 {
-				fmt.Fprintf(e.stdout, "%d units were not evaluated (the run was interrupted): no log to re-grade; run the same eval again to evaluate them: %s\n", n, strings.Join(notEvaluated, ", "))
+				fmt.Fprintf(e.stdout, "%d units were not evaluated (the run was interrupted): no log to re-grade; run the same eval again to evaluate them: %s\n", n, textesc.Terminal(strings.Join(notEvaluated, ", ")))
 			}
 			fmt.Fprintln(e.stdout)
 			// Records an earlier --apply re-graded: their first verdicts

@@ -17,6 +17,7 @@ import (
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/atomicfile"
 	"github.com/polynfi/polynfi/internal/safepath"
+	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/nfisuite"
 	"github.com/polynfi/polynfi/report"
 	"github.com/polynfi/polynfi/report/bundle"
@@ -506,7 +507,7 @@ func loadRunReport(e *env, dir string) (*runReport, error) {
 		rep.UnreadableRecords = bad
 		if len(records) == 0 {
 			for _, l := range rep.unreadableLines() {
-				fmt.Fprintln(e.stderr, "polynfi: "+strings.TrimSpace(l))
+				fmt.Fprintln(e.stderr, "polynfi: "+textesc.Terminal(strings.TrimSpace(l)))
 			}
 			return nil, fmt.Errorf("%s: nothing could be evaluated: the run has no readable records", dir)
 		}

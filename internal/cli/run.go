@@ -16,6 +16,7 @@ import (
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/images"
+	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/runtime"
 	"github.com/polynfi/polynfi/runtime/docker"
 )
@@ -187,7 +188,7 @@ func loadAgentTasks(e *env, path string, ids []string) ([]agent.Task, dataset.Ki
 			return nil, kind, fmt.Errorf("load NFI tasks: %w", err)
 		}
 		for _, re := range ts.Errors {
-			fmt.Fprintf(e.stderr, "polynfi: skipping task: %v\n", re)
+			fmt.Fprintf(e.stderr, "polynfi: skipping task: %s\n", textesc.Terminal(re.Error()))
 		}
 		for i := range ts.Tasks {
 			tasks = append(tasks, agent.Task{NFI: &ts.Tasks[i]})
@@ -198,7 +199,7 @@ func loadAgentTasks(e *env, path string, ids []string) ([]agent.Task, dataset.Ki
 			return nil, kind, fmt.Errorf("load dataset: %w", err)
 		}
 		for _, re := range ds.Errors {
-			fmt.Fprintf(e.stderr, "polynfi: skipping row: %v\n", re)
+			fmt.Fprintf(e.stderr, "polynfi: skipping row: %s\n", textesc.Terminal(re.Error()))
 		}
 		for i := range ds.Instances {
 			tasks = append(tasks, agent.Task{Instance: &ds.Instances[i]})
@@ -323,6 +324,7 @@ func runAgents(e *env, o runOptions) error {
 	}
 	var rt runtime.Runtime
 	local := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation, MaxOutput: o.maxOutput})
+	defer local.Close()
 	rt = local
 	repos := harness.NewRepos(o.reposDir, filepath.Join(o.out, ".repos"))
 	key := runKey(o.out)
@@ -520,7 +522,8 @@ func printRunSummary(w io.Writer, o runOptions, s *agent.Summary) error {
 				fmt.Fprintf(w, "  ... and %d more\n", len(fails)-i)
 				break
 			}
-			fmt.Fprintf(w, "  %s run %d: %s: %s\n", f.InstanceID, f.Run, f.Status, f.Reason)
+			// the reason may quote the agent's stderr: shown, not obeyed
+			fmt.Fprintf(w, "  %s run %d: %s: %s\n", textesc.Terminal(f.InstanceID), f.Run, f.Status, textesc.Terminal(f.Reason))
 		}
 	}
 	n := s.Ran + s.Reused
@@ -532,7 +535,7 @@ func printRunSummary(w io.Writer, o runOptions, s *agent.Summary) error {
 	if s.OverheadN > 0 {
 		fmt.Fprintf(w, "polynfi overhead: %.3fs per run (workspace, collection, records; %d runs)\n", s.OverheadS, s.OverheadN)
 	}
-	_, err := fmt.Fprintf(w, "predictions: %s (elapsed %s)\n", preds, s.Elapsed.Round(time.Millisecond))
+	_, err := fmt.Fprintf(w, "predictions: %s (elapsed %s)\n", textesc.Terminal(preds), s.Elapsed.Round(time.Millisecond))
 	return err
 }
 

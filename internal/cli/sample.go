@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/polynfi/polynfi/internal/regfile"
 	"github.com/polynfi/polynfi/sample"
 )
 
@@ -58,7 +59,7 @@ JSON with --format json.`,
 				src := "--proportions"
 				if !strings.HasPrefix(strings.TrimSpace(props), "{") {
 					var err error
-					if data, err = os.ReadFile(props); err != nil {
+					if data, err = regfile.ReadFile(props); err != nil {
 						return usagef("--proportions: %v", err)
 					}
 					src = props

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/syntax"
 )
@@ -154,7 +155,7 @@ settings): then 1; 3 when a PATH does not exist or a file cannot be read
 					return fmt.Errorf("no such file or directory: %s: %w", strings.Join(missing, ", "), fs.ErrNotExist)
 				}
 				if len(files) == 0 {
-					fmt.Fprintf(e.stderr, "polynfi: no Python files under %s\n", strings.Join(args, ", "))
+					fmt.Fprintf(e.stderr, "polynfi: no Python files under %s\n", textesc.Terminal(strings.Join(args, ", ")))
 				}
 			}
 			start0 := time.Now()
@@ -259,7 +260,7 @@ settings): then 1; 3 when a PATH does not exist or a file cannot be read
 				return fmt.Errorf("cannot read %s", strings.Join(unreadable, ", "))
 			}
 			for _, g := range sum.Gates {
-				fmt.Fprintf(e.stderr, "polynfi: gate failed: %s\n", g)
+				fmt.Fprintf(e.stderr, "polynfi: gate failed: %s\n", textesc.Terminal(g))
 			}
 			if len(sum.Gates) > 0 {
 				return exitError{ExitFindings}
@@ -435,22 +436,22 @@ func formatScores(s nfi.Scores) string {
 
 func (t *textScoreSink) file(fs nfi.FileScore) error {
 	if !fs.Valid {
-		fmt.Fprintf(t.w, "%s: invalid (%s", fs.Path, fs.Status)
+		fmt.Fprintf(t.w, "%s: invalid (%s", textesc.Terminal(fs.Path), fs.Status)
 		switch {
 		case fs.Error != nil && fs.Error.Line > 0:
-			fmt.Fprintf(t.w, " at %d:%d: %s", fs.Error.Line, fs.Error.Column, fs.Error.Message)
+			fmt.Fprintf(t.w, " at %d:%d: %s", fs.Error.Line, fs.Error.Column, textesc.Terminal(fs.Error.Message))
 		case fs.Error != nil:
-			fmt.Fprintf(t.w, ": %s", fs.Error.Message)
+			fmt.Fprintf(t.w, ": %s", textesc.Terminal(fs.Error.Message))
 		}
 		fmt.Fprintln(t.w, ")")
 		return nil
 	}
-	fmt.Fprintf(t.w, "%s:%s\n", fs.Path, formatScores(fs.Scores))
+	fmt.Fprintf(t.w, "%s:%s\n", textesc.Terminal(fs.Path), formatScores(fs.Scores))
 	if !t.quiet {
 		for _, r := range fs.Rules {
 			for _, d := range r.Diagnostics {
 				if d.Suppressed == "" {
-					fmt.Fprintf(t.w, "  %s:%d:%d: %s %s\n", fs.Path, d.Line, d.Column, d.RuleID, d.Message)
+					fmt.Fprintf(t.w, "  %s:%d:%d: %s %s\n", textesc.Terminal(fs.Path), d.Line, d.Column, d.RuleID, textesc.Terminal(d.Message))
 				}
 			}
 		}
@@ -476,7 +477,7 @@ func (t *textScoreSink) close(s scoreSummary) error {
 		writeFileView(t.w, t.cmp.out)
 	}
 	for _, g := range s.Gates {
-		fmt.Fprintf(t.w, "gate failed: %s\n", g)
+		fmt.Fprintf(t.w, "gate failed: %s\n", textesc.Terminal(g))
 	}
 	fmt.Fprintln(t.w, t.provenance)
 	return t.w.Flush()

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -18,6 +17,8 @@ import (
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/images"
+	"github.com/polynfi/polynfi/internal/regfile"
+	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/runtime"
 	"github.com/polynfi/polynfi/runtime/docker"
 )
@@ -144,7 +145,7 @@ func runValidate(e *env, o validateOptions) error {
 		return fmt.Errorf("load dataset: %w", err)
 	}
 	for _, re := range ds.Errors {
-		fmt.Fprintf(e.stderr, "polynfi: row not validated: %v\n", re)
+		fmt.Fprintf(e.stderr, "polynfi: row not validated: %s\n", textesc.Terminal(re.Error()))
 	}
 	instances := ds.Instances
 	if len(o.instanceIDs) > 0 {
@@ -201,6 +202,7 @@ func runValidate(e *env, o validateOptions) error {
 		engine, resolver = d, r
 	} else {
 		runner := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation})
+		defer runner.Close()
 		if err := checkSandbox(e, runner); err != nil {
 			return err
 		}
@@ -287,7 +289,7 @@ func runValidate(e *env, o validateOptions) error {
 // JSONL), and returns its path.
 func writeSubset(file, out string, keep map[string]bool) (string, error) {
 	ext := strings.ToLower(filepath.Ext(file))
-	data, err := os.ReadFile(file)
+	data, err := regfile.ReadFile(file)
 	if err != nil {
 		return "", err
 	}
@@ -359,7 +361,7 @@ func writeSubset(file, out string, keep map[string]bool) (string, error) {
 // loadValidation reads a validation report (validate's validation.json)
 // into the map eval's harness uses.
 func loadValidation(file string) (map[string]harness.Validation, error) {
-	f, err := os.Open(file)
+	f, err := regfile.Open(file)
 	if err != nil {
 		return nil, err
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/safepath"
+	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/report"
 	"github.com/polynfi/polynfi/retrieval"
 )
@@ -770,16 +771,24 @@ func copyTrajectory(root, out string, rec *harness.Record, trajDir func(root, mo
 func bundleReadmeText(rep *report.Harness, version, model, passRate, created string, bundled int, notEvaluated, noPrediction, withTrajs []string, incomplete bool, unsetMeta []string) []byte {
 	x := &rep.Polynfi
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "# %s on %s\n\n", model, filepath.Base(x.Dataset))
+	md := textesc.Markdown
+	mdList := func(ids []string) string {
+		out := make([]string, len(ids))
+		for i, id := range ids {
+			out[i] = md(id)
+		}
+		return strings.Join(out, ", ")
+	}
+	fmt.Fprintf(&b, "# %s on %s\n\n", md(model), md(filepath.Base(x.Dataset)))
 	if incomplete {
 		fmt.Fprintf(&b, "**INCOMPLETE: %d instances were not evaluated", len(notEvaluated))
 		if x.Interrupted {
 			b.WriteString(" (the run was interrupted)")
 		}
-		fmt.Fprintf(&b, "; bundled with --allow-incomplete. They have no files here and are in no pass rate: %s.**\n\n", strings.Join(notEvaluated, ", "))
+		fmt.Fprintf(&b, "; bundled with --allow-incomplete. They have no files here and are in no pass rate: %s.**\n\n", mdList(notEvaluated))
 	}
 	fmt.Fprintf(&b, "Produced by polynfi %s (`%s`) on %s from run %s (dataset %s, %s schema; predictions %s).\n",
-		version, bundleGenerator, created, x.RunID, x.Dataset, x.DatasetSchema, x.Predictions)
+		version, bundleGenerator, created, md(x.RunID), md(x.Dataset), x.DatasetSchema, md(x.Predictions))
 	if len(x.EvaluatedWith) > 0 {
 		fmt.Fprintf(&b, "The run's records were written by polynfi %s.\n", strings.Join(x.EvaluatedWith, ", "))
 	}
@@ -789,7 +798,10 @@ func bundleReadmeText(rep *report.Harness, version, model, passRate, created str
 	fmt.Fprintf(&b, "The dataset's native mode is %s.\n\n", x.NativeMode)
 	fmt.Fprintf(&b, "Pass rate (SWE-PolyBench): %s.\n\n", passRate)
 	for _, l := range report.HarnessHeadline(rep) {
-		fmt.Fprintf(&b, "- %s\n", l)
+		if strings.HasPrefix(l, "  ") {
+			b.WriteString("  ")
+		}
+		fmt.Fprintf(&b, "- %s\n", md(strings.TrimSpace(l)))
 	}
 	fmt.Fprintf(&b, "\n## Files\n\n")
 	fmt.Fprintf(&b, "- `all_preds.jsonl`: %d predictions (instance_id, model_name_or_path, model_patch as applied)\n", bundled)
@@ -807,7 +819,7 @@ func bundleReadmeText(rep *report.Harness, version, model, passRate, created str
 	}
 	b.WriteString("- `polynfi/`: polynfi's extras, not part of the leaderboards' layout (`metadata.json`: run, counts, intervals, not-evaluated and missing instances; `result.json`: SWE-PolyBench's aggregate)\n")
 	if len(noPrediction) > 0 {
-		fmt.Fprintf(&b, "\n%d instances had no prediction and have no files (unresolved in the pass rate): %s.\n", len(noPrediction), strings.Join(noPrediction, ", "))
+		fmt.Fprintf(&b, "\n%d instances had no prediction and have no files (unresolved in the pass rate): %s.\n", len(noPrediction), mdList(noPrediction))
 	}
 	b.WriteString("\n## Before submitting\n\n")
 	if len(unsetMeta) > 0 {
