@@ -17,6 +17,7 @@ import (
 
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/images"
+	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/runtime"
 	"github.com/polynfi/polynfi/runtime/docker"
 )
@@ -221,36 +222,24 @@ func imageProgress(w io.Writer) func(images.Event) {
 		if ev.Of > 1 {
 			attempt = fmt.Sprintf(" (attempt %d of %d)", ev.Attempt, ev.Of)
 		}
-		name := safeText(ev.Image)
+		name := textesc.Terminal(ev.Image)
 		switch {
 		case !ev.Done && ev.Step == "":
 			fmt.Fprintf(w, "polynfi: image %s: %s%s\n", name, verb, attempt)
 		case !ev.Done:
-			fmt.Fprintf(w, "polynfi: image %s: %s (%.0fs)\n", name, safeText(ev.Step), ev.Elapsed.Seconds())
+			fmt.Fprintf(w, "polynfi: image %s: %s (%.0fs)\n", name, textesc.Terminal(ev.Step), ev.Elapsed.Seconds())
 		case ev.Err == nil && ev.Kind == "build":
 			fmt.Fprintf(w, "polynfi: image %s: built in %.0fs (%d steps, %d from the layer cache)\n", name, ev.Elapsed.Seconds(), ev.Steps, ev.Cached)
 		case ev.Err == nil:
 			fmt.Fprintf(w, "polynfi: image %s: pulled in %.0fs\n", name, ev.Elapsed.Seconds())
 		default:
-			fmt.Fprintf(w, "polynfi: image %s: %s failed%s after %.0fs: %s\n", name, ev.Kind, attempt, ev.Elapsed.Seconds(), safeText(ev.Err.Error()))
+			fmt.Fprintf(w, "polynfi: image %s: %s failed%s after %.0fs: %s\n", name, ev.Kind, attempt, ev.Elapsed.Seconds(), textesc.Terminal(ev.Err.Error()))
 			if ev.Log != "" {
 				fmt.Fprintf(w, "  log: %s\n", ev.Log)
 			}
 			for _, l := range ev.Tail {
-				fmt.Fprintf(w, "  | %s\n", safeText(l))
+				fmt.Fprintf(w, "  | %s\n", textesc.Terminal(l))
 			}
 		}
 	}
-}
-
-// safeText replaces the control characters of s (escape sequences, CR,
-// a newline that would start a line of its own) by U+FFFD, for a line of
-// progress on a terminal.
-func safeText(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 && r != '\t' || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return '\uFFFD'
-		}
-		return r
-	}, s)
 }

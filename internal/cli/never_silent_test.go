@@ -12,7 +12,7 @@ import (
 
 // TestImageProgressLines: each image event is one line on stderr naming
 // the image, what is happening and the time; a failed attempt says so at
-// once with its log and last lines, control characters neutralised.
+// once with its log and last lines, control characters escaped.
 func TestImageProgressLines(t *testing.T) {
 	var b bytes.Buffer
 	p := imageProgress(&b)
@@ -28,7 +28,7 @@ func TestImageProgressLines(t *testing.T) {
 		"polynfi: image polynfi-eval/acme__x-1:abc: build failed (attempt 1 of 3) after 50s: exit code 2",
 		"  log: /out/build_logs/x.log",
 		"  | make: *** [all] Error 2",
-		"  | \uFFFD[31mred\uFFFD[0m",
+		"  | \\x1b[31mred\\x1b[0m",
 		"polynfi: image polynfi-eval/acme__x-1:abc: built in 9s (5 steps, 4 from the layer cache)",
 	}
 	if got := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n"); strings.Join(got, "\n") != strings.Join(want, "\n") {
