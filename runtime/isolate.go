@@ -108,13 +108,13 @@ func toolchainDirs(home string) []string {
 // MavenRepository returns the host directory of the Maven local repository
 // a test command reads inside the sandbox, where it appears read-only at
 // home/.m2/repository (Maven's default for the sandbox user, whose home
-// is home): home/.m2/repository when it is a directory, else that of
-// passwdHome (the passwd entry's home: where Maven on the host puts it,
-// as Java's user.home comes from there and not from $HOME), else "".
-// examples/polybench/env/setup.sh fills the first when $HOME can be
-// written, the second otherwise.
+// is home): Maven's own default on the host, passwdHome/.m2/repository
+// (Java's user.home comes from the passwd entry, not from $HOME), when it
+// is a directory, else home/.m2/repository when that is one, else "".
+// So the sandbox reads what `mvn` on the host filled, whatever $HOME is
+// (examples/polybench/env/setup.sh fills the same directory).
 func MavenRepository(home, passwdHome string) string {
-	for _, h := range []string{home, passwdHome} {
+	for _, h := range []string{passwdHome, home} {
 		if h == "" || h == "/" {
 			continue
 		}

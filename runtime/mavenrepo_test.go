@@ -22,15 +22,16 @@ func mkRepo(t *testing.T, dir, text string) string {
 	return repo
 }
 
-// TestMavenRepository: $HOME's repository first, else the passwd home's
-// (where Maven on the host puts it when HOME is not the passwd home),
-// else none.
+// TestMavenRepository: the passwd home's repository first (where Maven on
+// the host puts it, whatever $HOME is), else $HOME's, else none.
 func TestMavenRepository(t *testing.T) {
 	t.Parallel()
 	home, passwd, empty := t.TempDir(), t.TempDir(), t.TempDir()
 	homeRepo, passwdRepo := mkRepo(t, home, "home"), mkRepo(t, passwd, "passwd")
 	for _, c := range []struct{ home, passwd, want string }{
-		{home, passwd, homeRepo},
+		{home, passwd, passwdRepo},
+		{home, empty, homeRepo},
+		{home, "", homeRepo},
 		{empty, passwd, passwdRepo},
 		{"", passwd, passwdRepo},
 		{empty, empty, ""},

@@ -5,16 +5,15 @@
 #   - Python: pytest (pip, only when python3 cannot import it)
 #   - Java: the Maven plugins and JUnit 5 artifacts of every Java sample repo,
 #     resolved by one online `mvn test` per repository at its base commit into
-#     $HOME/.m2/repository: the repository Maven reads inside polynfi's sandbox,
-#     where the sandbox user's home is polynfi's $HOME. Passed to Maven as
-#     -Dmaven.repo.local, since Maven on the host would otherwise use the passwd
-#     entry's home (Java's user.home), not $HOME. When $HOME cannot be written,
-#     Maven's own default (the passwd home's ~/.m2/repository) is filled; the
-#     sandbox reads that one when $HOME has none (runtime.MavenRepository).
+#     Maven's local repository as Maven on this machine finds it: under the
+#     passwd entry's home (Java's user.home comes from there, not from $HOME),
+#     else under $HOME when there is no such entry or it cannot be written.
+#     polynfi's sandbox shows the same directory at $HOME/.m2/repository
+#     (runtime.MavenRepository), so that a $HOME other than the passwd home
+#     (a fresh one under /tmp, an unwritable one) changes nothing.
 # Idempotent and fast when done: each step is skipped when its stamp (a hash of
-# its inputs, kept next to what it stamps) matches. Nothing is written under
-# $HOME but the Maven repository; npm's and pip's caches go to a temporary
-# directory when $HOME cannot be written. Registries used: npm, PyPI, Maven
+# its inputs, kept next to what it stamps) matches. npm's and pip's caches go
+# to a temporary directory when $HOME cannot be written. Registries used: npm, PyPI, Maven
 # Central.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -24,14 +23,17 @@ log() { printf 'setup.sh: %s\n' "$*" >&2; }
 
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
-if [[ -n "${HOME:-}" && -d "$HOME" && -w "$HOME" ]]; then
-	m2="$HOME/.m2/repository"
-else
-	passwd_home="$(getent passwd "$(id -u)" | cut -d: -f6)"
-	m2="$passwd_home/.m2/repository"
-	log "HOME (${HOME:-unset}) cannot be written: npm and pip caches in $scratch, Maven repository $m2"
+if [[ -z "${HOME:-}" || ! -d "$HOME" || ! -w "$HOME" ]]; then
+	log "HOME (${HOME:-unset}) cannot be written: npm's and pip's caches in $scratch"
 	export npm_config_cache="$scratch/npm" PIP_NO_CACHE_DIR=1
 fi
+m2=""
+for h in "$(getent passwd "$(id -u)" | cut -d: -f6 || true)" "${HOME:-}"; do
+	if [[ -n "$h" && "$h" != / ]] && mkdir -p "$h/.m2/repository" 2>/dev/null && [[ -w "$h/.m2/repository" ]]; then
+		m2="$h/.m2/repository"
+		break
+	fi
+done
 
 # Node toolchain.
 node_dir="$here/node"
@@ -54,24 +56,27 @@ fi
 
 # Java: warm the Maven repository with everything `mvn -o test` needs, per
 # repository; the stamp lives in the Maven repository itself, so that a
-# new $HOME (or a removed repository) is filled again.
+# removed or other repository is filled again.
 for bundle in "$sample"/repos/*.bundle; do
 	key="$(basename "$bundle" .bundle)"
 	src="$sample/src/$key"
 	[[ -f "$src/base/pom.xml" ]] || continue
 	head="$(git bundle list-heads "$bundle" | awk '{print $1; exit}')"
+	if [[ -z "$m2" ]]; then
+		log "maven: neither the passwd home nor HOME (${HOME:-unset}) can hold .m2/repository"
+		exit 1
+	fi
 	stamp="$m2/.polynfi-sample-$key-$head"
 	if [[ -f "$stamp" ]]; then
 		log "maven $key: up to date in $m2"
 		continue
 	fi
 	log "maven $key: resolving plugins and dependencies into $m2"
-	mkdir -p "$m2"
 	work="$scratch/$key"
 	git clone -q "$bundle" "$work"
-	(cd "$work" && mvn -B -q -Dmaven.repo.local="$m2" -Dmaven.test.failure.ignore=true test >/dev/null)
+	(cd "$work" && mvn -B -q -Dstyle.color=never -Dmaven.repo.local="$m2" -Dmaven.test.failure.ignore=true test >/dev/null)
 	# the offline run the sandbox makes: it fails here when something is missing
-	(cd "$work" && mvn -o -B -q -Dmaven.repo.local="$m2" -Dmaven.test.failure.ignore=true test >/dev/null)
+	(cd "$work" && mvn -o -B -q -Dstyle.color=never -Dmaven.repo.local="$m2" -Dmaven.test.failure.ignore=true test >/dev/null)
 	rm -rf "$work"
 	touch "$stamp"
 done
