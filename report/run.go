@@ -248,8 +248,8 @@ type Extras struct {
 	// environment (strict infra_failure after a test run: a missing
 	// toolchain, an unresolvable plugin), "id: reason" with the log's last
 	// line and path, whatever the native mode says.
-	NoTestRan []string `json:"no_test_ran,omitempty"`
-	InputErrors   []string                    `json:"input_errors,omitempty"`
+	NoTestRan   []string `json:"no_test_ran,omitempty"`
+	InputErrors []string `json:"input_errors,omitempty"`
 	// UnreadableRows counts dataset rows that could not be read and
 	// NotRunnable rows that cannot run; each counts in every mode's Total,
 	// unresolved, once per (model, run). Rejected counts prediction rows
