@@ -6,7 +6,9 @@
 #   make test   must pass (skipped with POLYNFI_FRESH_TEST=0)
 # Each prints its wall and CPU time (user + sys of every process it ran).
 #
-# Go's build and module caches and its settings (GOENV) stay the
+# Go's build and module caches and its settings (GOENV: this machine's
+# GOFLAGS=-buildvcs=false; without it TestHTMLReportsInBrowser fails, the
+# VCS-stamped test binary's reports laying out wider) stay the
 # machine's (go env before HOME
 # changes): a cold build takes ~36 min on 2 cores today, beyond CI's budget
 # next to make test; the build's own speed is measured apart. Set
