@@ -2,8 +2,10 @@
 GO ?= go
 BIN := bin/polynfi
 OUT ?= out/demo
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
 
-.PHONY: build version demo test fuzz deps sample-env bench build-profile cold-build-notice docs cluster-up cluster-down
+.PHONY: build version demo test check slowest fuzz deps sample-env bench build-profile cold-build-notice docs cluster-up cluster-down
 
 # The version `polynfi --version` and every report print: the newest v* tag
 # (git describe, "-dirty" for a changed tree), else a Go pseudo-version of
@@ -42,10 +44,56 @@ demo: cold-build-notice build sample-env
 cold-build-notice:
 	@echo "make demo: a cold first build of polynfi takes about 3 minutes on an idle 2-core machine (~220 CPU-s), longer on a busy one; later builds reuse Go's build cache" >&2
 
-test: deps
-	$(GO) test -timeout 40m ./...
-	$(GO) test -race -run 'TestScoreConcurrent|TestFlatten' ./nfi/catalog/ ./syntax/
-	$(MAKE) fuzz
+# make test: three go test runs, each to the end even when one fails, each
+# package under its own -timeout (go's panic then names the test that hung):
+#   1. every package but the slow tests (TEST_TIMEOUT per package);
+#   2. the slow tests (SLOW_TESTS: harness's adversarial Docker tests, ~25 min
+#      on 2 cores, mostly waiting on containers), with their own SLOW_TIMEOUT,
+#      at the same time as 1;
+#   3. the race detector over the tests that drive the worker pools
+#      (RACE_TESTS in RACE_PKGS: harness.Run, the agent runner, the local
+#      runtime, image builds, nfi.Engine.ScoreFiles, the syntax flattener).
+# Each run's `go test -json` stream is kept in out/test*.json (make slowest
+# reads them) and summed up on the terminal by internal/testreport: one
+# line per package, the output of what failed. Then the bounded fuzzing
+# of the parsers (make fuzz).
+TEST_PKGS ?= ./...
+TEST_TIMEOUT ?= 25m
+SLOW_TIMEOUT ?= 35m
+SLOW_TESTS ?= ^(TestAdversarialRunnersDocker|TestAdversarialDocker)$$
+SLOW_PKGS ?= ./harness/
+RACE_TESTS ?= ^(TestRunResumesAndReevaluatesChangedPatches|TestRunCancelled|TestStoreLock|TestTotalBudget|TestHangingAgentTreeKilled|TestLocalExitCodes|TestLocalTimeoutKillsGrandchildren|TestBwrapIsolation|TestBasesTaskDirsAndFailures|TestScoreConcurrent|TestFlatten)$$
+RACE_PKGS ?= ./harness/ ./agent/ ./runtime/ ./images/ ./nfi/catalog/ ./syntax/
+TESTREPORT := bin/testreport
+test: deps $(TESTREPORT)
+	@mkdir -p out; rc=0; \
+	echo "== go test (the slow tests $(SLOW_TESTS), -timeout $(SLOW_TIMEOUT)): in the background, summary in out/test-slow.txt"; \
+	( $(GO) test -json -timeout $(SLOW_TIMEOUT) -run '$(SLOW_TESTS)' $(SLOW_PKGS) | tee out/test-slow.json | $(TESTREPORT) summary > out/test-slow.txt ) & slow=$$!; \
+	echo "== go test (every package, -timeout $(TEST_TIMEOUT) each; not $(SLOW_TESTS))"; \
+	$(GO) test -json -timeout $(TEST_TIMEOUT) -skip '$(SLOW_TESTS)' $(TEST_PKGS) | tee out/test.json | $(TESTREPORT) summary || rc=1; \
+	wait $$slow || rc=1; \
+	echo "== go test (the slow tests $(SLOW_TESTS))"; cat out/test-slow.txt; \
+	echo "== go test -race (the worker pools)"; \
+	$(GO) test -race -json -timeout $(TEST_TIMEOUT) -run '$(RACE_TESTS)' $(RACE_PKGS) | tee out/test-race.json | $(TESTREPORT) summary || rc=1; \
+	echo "== go test -fuzz (every parser entry point, $(FUZZTIME) each)"; \
+	$(MAKE) --no-print-directory fuzz || rc=1; \
+	exit $$rc
+
+$(TESTREPORT): $(wildcard internal/testreport/*.go internal/testreport/cmd/testreport/*.go)
+	$(GO) build -o $@ ./internal/testreport/cmd/testreport
+
+# The edit-test loop, under 5 minutes on 2 cores with a warm build cache:
+# go vet of every package and the -short tests of the packages that need
+# no sandbox, container or cluster (tests that take long skip under -short).
+CHECK_PKGS := ./dataset/ ./diff/ ./internal/atomicfile/ ./internal/gitexec/ ./internal/safepath/ ./internal/testreport/ ./mine/ ./nfi/... ./report/ ./retrieval/ ./review/ ./sample/ ./syntax/... ./testlog/
+check:
+	$(GO) vet ./...
+	$(GO) test -short -timeout 5m $(CHECK_PKGS)
+
+# The 20 slowest tests of the last make test (out/test*.json).
+slowest: $(TESTREPORT)
+	@ls out/test*.json >/dev/null 2>&1 || { echo "no out/test*.json: run make test first" >&2; exit 2; }
+	$(TESTREPORT) slowest -n 20 out/test*.json
 
 # Bounded fuzzing of every parser entry point (pyparse, tree-sitter, the
 # node-level retrieval metrics), 2 minutes in all; FUZZTIME overrides each

@@ -501,7 +501,7 @@ func (h *Harness) runTestCommand(ctx context.Context, in dataset.Instance, wt *t
 		return fmt.Errorf("read back the test log: %w", err)
 	}
 	g := gradeTestCommand(in, l, wt.sb.Workdir(), te)
-	h.attribute(&g.verdicts, in, art.TestLog)
+	h.attribute(&g.verdicts, in, l, art.TestLog)
 	respellVerdicts(&g.verdicts, g.f2p, in.FailToPass, g.p2p, in.PassToPass)
 	tr.Parser, tr.JUnitReports, tr.NumResults, tr.Stream = g.framework, g.reports, g.numResults, g.stream
 	tr.Notes = append(tr.Notes, g.notes...)

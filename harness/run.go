@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -179,6 +180,10 @@ func (h *Harness) Run(ctx context.Context, jobs []Job, store *Store, opts RunOpt
 				if attempts > 1 {
 					rec.Attempts = attempts
 					rec.RetriedInfraFailures = retried
+				}
+				if rec.Test != nil && rec.Verdicts.Strict.Status == StatusInfraFailure {
+					// where to look: the log the record keeps
+					rec.Verdicts.Strict.Reason += "; log: " + filepath.Join(store.RecordDir(j.Key()), LogFile)
 				}
 				if err := store.Save(rec, art); err != nil {
 					fail(fmt.Errorf("record %s: %w", j.Instance.InstanceID, err))

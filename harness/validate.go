@@ -48,10 +48,16 @@ func ValidationJobs(instances []dataset.Instance, runs int) []Job {
 }
 
 // Validate judges each instance from the records of its validation jobs
-// (records[i] for jobs[i]; nil for a job without a record).
+// (records[i] for jobs[i]; nil for a job without a record). A run where no
+// test ran (strict infra_failure: a missing toolchain, an unresolvable
+// build plugin) is said to be so, "no test ran", with its reason, never
+// counted as tests that fail.
 func Validate(jobs []Job, records []*Record, runs int) []InstanceValidation {
 	byID := map[string]*InstanceValidation{}
 	var order []string
+	// runs where no test ran (strict infra_failure): gold runs per id with
+	// the first one's reason; the no-patch run's reason
+	goldNone, goldNoneWhy, noPatchNone := map[string]int{}, map[string]string{}, map[string]string{}
 	for i, j := range jobs {
 		id := j.Instance.InstanceID
 		v, ok := byID[id]
@@ -75,12 +81,21 @@ func Validate(jobs []Job, records []*Record, runs int) []InstanceValidation {
 			if rec.Resolved {
 				v.GoldResolved++
 			}
+			if rec.Verdicts.Strict.Status == StatusInfraFailure {
+				if goldNone[id]++; goldNone[id] == 1 {
+					goldNoneWhy[id] = rec.Verdicts.Strict.Reason
+				}
+			}
 		case ValidationNoPatch:
 			if rec == nil {
 				continue
 			}
 			s := rec.Verdicts.Strict
 			v.NoPatchStatus = s.Status
+			if s.Status == StatusInfraFailure {
+				noPatchNone[id] = s.Reason
+				continue
+			}
 			v.NoPatchF2PPassing = append(v.NoPatchF2PPassing, s.FailToPass.Success...)
 			v.NoPatchP2PFailing = append(v.NoPatchP2PFailing, s.PassToPass.Failure...)
 		}
@@ -90,6 +105,8 @@ func Validate(jobs []Job, records []*Record, runs int) []InstanceValidation {
 		v := byID[id]
 		var why []string
 		switch {
+		case v.GoldResolved == 0 && goldNone[id] == v.GoldRuns:
+			why = append(why, fmt.Sprintf("no test ran with the gold patch (%d runs), the environment is broken: %s", v.GoldRuns, goldNoneWhy[id]))
 		case v.GoldResolved == 0:
 			why = append(why, fmt.Sprintf("the gold patch never resolved (%d runs: %s)", v.GoldRuns, joinStatuses(v.GoldStatuses)))
 		case v.GoldResolved < v.GoldRuns:
@@ -98,8 +115,13 @@ func Validate(jobs []Job, records []*Record, runs int) []InstanceValidation {
 		if len(v.GoldErrors) > 0 {
 			why = append(why, "gold run error: "+v.GoldErrors[0])
 		}
-		if v.NoPatchStatus == "" {
+		switch {
+		case v.NoPatchStatus == "":
 			why = append(why, "the run without a patch has no record")
+		case noPatchNone[id] != "" && goldNone[id] != v.GoldRuns:
+			why = append(why, "no test ran without the patch: "+noPatchNone[id])
+		case noPatchNone[id] != "":
+			why = append(why, "no test ran without the patch either")
 		}
 		if n := len(v.NoPatchF2PPassing); n > 0 {
 			why = append(why, fmt.Sprintf("%d FAIL_TO_PASS test(s) already pass without the patch (first: %s)", n, v.NoPatchF2PPassing[0]))

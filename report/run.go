@@ -248,7 +248,12 @@ type Extras struct {
 	MeanTestS     float64                     `json:"mean_test_s"`
 	Retrieval     *retrieval.Summary          `json:"retrieval,omitempty"`
 	StatusIDs     map[harness.Status][]string `json:"status_ids"` // under the native mode
-	InputErrors   []string                    `json:"input_errors,omitempty"`
+	// NoTestRan lists the units whose tests never ran for want of an
+	// environment (strict infra_failure after a test run: a missing
+	// toolchain, an unresolvable plugin), "id: reason" with the log's last
+	// line and path, whatever the native mode says.
+	NoTestRan   []string `json:"no_test_ran,omitempty"`
+	InputErrors []string `json:"input_errors,omitempty"`
 	// UnreadableRows counts dataset rows that could not be read and
 	// NotRunnable rows that cannot run; each counts in every mode's Total,
 	// unresolved, once per (model, run). Rejected counts prediction rows
@@ -660,6 +665,9 @@ func BuildHarness(in HarnessInput) *Harness {
 			native := rec.Verdicts.Get(nativeMode)
 			ur.Status, ur.Reason, ur.Files = native.Status, unitReason(rec, nativeMode), recordFiles(rec)
 			x.StatusIDs[native.Status] = append(x.StatusIDs[native.Status], id)
+			if st := rec.Verdicts.Strict; rec.Test != nil && st.Status == harness.StatusInfraFailure {
+				x.NoTestRan = append(x.NoTestRan, id+": "+st.Reason)
+			}
 			switch {
 			case !rec.Generation:
 				r.EmptyPatchIDs = append(r.EmptyPatchIDs, id)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/user"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -66,7 +67,8 @@ var secretEtc = []string{"shadow", "shadow-", "gshadow", "gshadow-", "sudoers", 
 // PATH and live outside /usr, /bin, /sbin and /lib: for an entry under the
 // home directory, the top-level directory of home holding it (~/.pyenv for
 // ~/.pyenv/shims); elsewhere the entry's parent when it ends in bin, sbin
-// or shims. Plus ~/.m2/repository (Maven's local repository). Read-only.
+// or shims. Read-only. Maven's local repository is apart
+// (MavenRepository): it is shown at a path of its own.
 func toolchainDirs(home string) []string {
 	seen := map[string]bool{}
 	var out []string
@@ -100,10 +102,38 @@ func toolchainDirs(home string) []string {
 			add(p)
 		}
 	}
-	if home != "" {
-		add(filepath.Join(home, ".m2", "repository"))
-	}
 	return out
+}
+
+// MavenRepository returns the host directory of the Maven local repository
+// a test command reads inside the sandbox, where it appears read-only at
+// home/.m2/repository (Maven's default for the sandbox user, whose home
+// is home): Maven's own default on the host, passwdHome/.m2/repository
+// (Java's user.home comes from the passwd entry, not from $HOME), when it
+// is a directory, else home/.m2/repository when that is one, else "".
+// So the sandbox reads what `mvn` on the host filled, whatever $HOME is
+// (examples/polybench/env/setup.sh fills the same directory).
+func MavenRepository(home, passwdHome string) string {
+	for _, h := range []string{passwdHome, home} {
+		if h == "" || h == "/" {
+			continue
+		}
+		d := filepath.Join(h, ".m2", "repository")
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			return d
+		}
+	}
+	return ""
+}
+
+// passwdHome returns the home directory of the passwd entry of the
+// current user, "" when there is none.
+func passwdHome() string {
+	u, err := user.Current()
+	if err != nil {
+		return ""
+	}
+	return u.HomeDir
 }
 
 // under reports whether p is dir or inside it.
@@ -219,6 +249,10 @@ func (l *Local) bwrapArgs(dir string, c Command, prog string) []string {
 		sort.Strings(ro) // parents before children
 		for _, r := range ro {
 			a = append(a, "--ro-bind", r, r)
+		}
+		if l.mavenRepo != "" && l.home != "" && l.home != "/" {
+			a = append(a, "--ro-bind", l.mavenRepo, filepath.Join(l.home, ".m2", "repository"))
+			ro = append(ro, l.mavenRepo)
 		}
 		if prog != "" && !l.visible(prog, append(ro, c.Visible...)) {
 			a = append(a, "--ro-bind", prog, prog)

@@ -73,6 +73,7 @@ type Local struct {
 	home          string
 	etcDir        string
 	toolchains    []string
+	mavenRepo     string // host Maven repository shown at home/.m2/repository (MavenRepository)
 	limits        Limits
 	tmpBytes      int64
 	cg            *cgroups
@@ -147,6 +148,7 @@ func NewLocal(ctx context.Context, opts LocalOptions) *Local {
 		return l
 	}
 	l.toolchains = toolchainDirs(l.home)
+	l.mavenRepo = MavenRepository(l.home, passwdHome())
 	for _, t := range opts.Toolchains {
 		if a, err := filepath.Abs(t); err == nil {
 			l.toolchains = append(l.toolchains, a)

@@ -667,6 +667,12 @@ func printEvalSummary(w io.Writer, r *report.Harness, reportPath string) error {
 	for _, s := range statuses {
 		fmt.Fprintf(w, "%s\n", s)
 	}
+	if n := len(x.NoTestRan); n > 0 {
+		fmt.Fprintf(w, "environment failures: %d unit(s) where no test ran (not the patch's fault)\n", n)
+		for _, s := range x.NoTestRan {
+			fmt.Fprintf(w, "  %s\n", s)
+		}
+	}
 	var iso []string
 	for k, n := range x.Isolation {
 		iso = append(iso, fmt.Sprintf("%s (%d runs)", k, n))

@@ -79,6 +79,9 @@ var (
 
 func radonOracle(t *testing.T) *radonRun {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("runs radon on a sample of the installed Python library (minutes on 2 cores)")
+	}
 	requireRadon(t)
 	radonOnce.Do(func() {
 		radonRes.files, radonRes.trees = parsedSample(t, radonSampleSize)

@@ -4,16 +4,36 @@
 #   - Node: jest, ts-jest, typescript, mocha from env/node/package-lock.json (npm ci)
 #   - Python: pytest (pip, only when python3 cannot import it)
 #   - Java: the Maven plugins and JUnit 5 artifacts of every Java sample repo,
-#     resolved into ~/.m2 by one online `mvn test` per repository at its base commit
+#     resolved by one online `mvn test` per repository at its base commit into
+#     Maven's local repository as Maven on this machine finds it: under the
+#     passwd entry's home (Java's user.home comes from there, not from $HOME),
+#     else under $HOME when there is no such entry or it cannot be written.
+#     polynfi's sandbox shows the same directory at $HOME/.m2/repository
+#     (runtime.MavenRepository), so that a $HOME other than the passwd home
+#     (a fresh one under /tmp, an unwritable one) changes nothing.
 # Idempotent and fast when done: each step is skipped when its stamp (a hash of
-# its inputs) matches. Registries used: npm, PyPI, Maven Central.
+# its inputs, kept next to what it stamps) matches. npm's and pip's caches go
+# to a temporary directory when $HOME cannot be written. Registries used: npm, PyPI, Maven
+# Central.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 sample="$(cd "$here/.." && pwd)"
-stamps="${XDG_CACHE_HOME:-$HOME/.cache}/polynfi/sample-env"
-mkdir -p "$stamps"
 
 log() { printf 'setup.sh: %s\n' "$*" >&2; }
+
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+if [[ -z "${HOME:-}" || ! -d "$HOME" || ! -w "$HOME" ]]; then
+	log "HOME (${HOME:-unset}) cannot be written: npm's and pip's caches in $scratch"
+	export npm_config_cache="$scratch/npm" PIP_NO_CACHE_DIR=1
+fi
+m2=""
+for h in "$(getent passwd "$(id -u)" | cut -d: -f6 || true)" "${HOME:-}"; do
+	if [[ -n "$h" && "$h" != / ]] && mkdir -p "$h/.m2/repository" 2>/dev/null && [[ -w "$h/.m2/repository" ]]; then
+		m2="$h/.m2/repository"
+		break
+	fi
+done
 
 # Node toolchain.
 node_dir="$here/node"
@@ -34,22 +54,29 @@ else
 	python3 -m pip install --quiet --disable-pip-version-check 'pytest>=7'
 fi
 
-# Java: warm ~/.m2 with everything `mvn -o test` needs, per repository.
+# Java: warm the Maven repository with everything `mvn -o test` needs, per
+# repository; the stamp lives in the Maven repository itself, so that a
+# removed or other repository is filled again.
 for bundle in "$sample"/repos/*.bundle; do
 	key="$(basename "$bundle" .bundle)"
 	src="$sample/src/$key"
 	[[ -f "$src/base/pom.xml" ]] || continue
 	head="$(git bundle list-heads "$bundle" | awk '{print $1; exit}')"
-	stamp="$stamps/maven-$key-$head"
-	if [[ -f "$stamp" && -d "$HOME/.m2/repository" ]]; then
-		log "maven $key: up to date"
+	if [[ -z "$m2" ]]; then
+		log "maven: neither the passwd home nor HOME (${HOME:-unset}) can hold .m2/repository"
+		exit 1
+	fi
+	stamp="$m2/.polynfi-sample-$key-$head"
+	if [[ -f "$stamp" ]]; then
+		log "maven $key: up to date in $m2"
 		continue
 	fi
-	log "maven $key: resolving plugins and dependencies"
-	work="$(mktemp -d)"
-	git clone -q "$bundle" "$work/repo"
-	(cd "$work/repo" && mvn -B -q -Dmaven.test.failure.ignore=true test >/dev/null)
-	(cd "$work/repo" && mvn -o -B -q -Dmaven.test.failure.ignore=true test >/dev/null)
+	log "maven $key: resolving plugins and dependencies into $m2"
+	work="$scratch/$key"
+	git clone -q "$bundle" "$work"
+	(cd "$work" && mvn -B -q -Dstyle.color=never -Dmaven.repo.local="$m2" -Dmaven.test.failure.ignore=true test >/dev/null)
+	# the offline run the sandbox makes: it fails here when something is missing
+	(cd "$work" && mvn -o -B -q -Dstyle.color=never -Dmaven.repo.local="$m2" -Dmaven.test.failure.ignore=true test >/dev/null)
 	rm -rf "$work"
 	touch "$stamp"
 done
