@@ -78,6 +78,10 @@ type Local struct {
 	cg            *cgroups
 	limitNotes    []string
 	view          hostView
+	agentOnce     sync.Once
+	agentErr      error  // why agent-view commands cannot run
+	agentEtc      string // directory of the agent view's passwd and group
+	setpriv       string // setpriv, when polynfi runs as root
 }
 
 // NewLocal returns a Local runner. It probes bubblewrap once (a trivial
@@ -267,7 +271,20 @@ func (l *Local) runOnce(ctx context.Context, c Command) (Result, bool, error) {
 		if bin, err = filepath.Abs(bin); err != nil {
 			return res, false, fmt.Errorf("run %s: %w", argv[0], err)
 		}
-		argv = append(append(l.bwrapArgs(dir, c, bin), "--", "/bin/sh", "-c", startedScript, "polynfi-started", bin), argv[1:]...)
+		if c.AgentView {
+			if err := l.agentReady(ctx); err != nil {
+				return res, false, Infra(ReasonNoSandbox, fmt.Errorf("refusing to run the agent %s: %w", c.describe(), err))
+			}
+			if err := l.own(append([]string{dir, c.Home}, c.Own...)); err != nil {
+				return res, false, fmt.Errorf("agent sandbox: %w", err)
+			}
+			if err := checkAgentAccess(c.Visible, c.Writable); err != nil {
+				return res, false, fmt.Errorf("agent sandbox: %w", err)
+			}
+			argv = append(append(append(append(l.agentArgs(dir, c, bin), "--", "/bin/sh", "-c", startedScript, "polynfi-started"), l.dropPrivileges()...), bin), argv[1:]...)
+		} else {
+			argv = append(append(l.bwrapArgs(dir, c, bin), "--", "/bin/sh", "-c", startedScript, "polynfi-started", bin), argv[1:]...)
+		}
 	} else if len(c.Hide) > 0 {
 		res.Notes = append(res.Notes, "no isolation: paths to hide stay visible")
 	}
@@ -547,6 +564,11 @@ func (s *localSandbox) Exec(ctx context.Context, c Command) (Result, error) {
 	c.Writable = append(append([]string(nil), s.spec.Writable...), c.Writable...)
 	c.Visible = append(append([]string(nil), s.spec.Visible...), c.Visible...)
 	c.HostView = c.HostView || s.spec.HostView
+	c.AgentView = c.AgentView || s.spec.AgentView
+	if c.Home == "" {
+		c.Home = s.spec.Home
+	}
+	c.Own = append(append([]string(nil), s.spec.Own...), c.Own...)
 	return s.l.Run(ctx, c)
 }
 

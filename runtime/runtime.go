@@ -69,6 +69,19 @@ type Command struct {
 	// Visible; see Local.bwrapArgs). For agents, which need their own
 	// installation and configuration; test commands never set it.
 	HostView bool
+	// AgentView shows the command the agent view instead (agentview.go:
+	// an allow-list of /usr, /etc without secrets, the toolchains,
+	// Visible, Writable, Dir and a private home and /tmp), run as a user
+	// that is never the host's root (AgentUID when polynfi runs as root).
+	// For coding agents; it takes precedence over HostView.
+	AgentView bool
+	// Home, with AgentView, is a host directory bound read-write at the
+	// home directory's path ("" for an empty tmpfs there).
+	Home string
+	// Own, with AgentView, lists more host trees made the agent's user's
+	// before the command runs (Dir and Home always are) when polynfi runs
+	// as root.
+	Own []string
 	// Stdin, when set, is the command's standard input (else none).
 	Stdin io.Reader
 	// Stdout and Stderr, when set, also receive each stream as the command
