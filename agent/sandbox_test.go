@@ -143,3 +143,64 @@ git add -A && git -c user.name=a -c user.email=a@b commit -qm edit && echo commi
 		t.Errorf("prediction %v, want the agent's edit", files)
 	}
 }
+
+// TestAgentStateCopied: a preset's state directory reaches each run as a
+// copy in its private home: the agent reads its login there (a 0600 file
+// of polynfi's user), other sessions are left out, and what it writes
+// there reaches neither the host's directory nor the next run.
+func TestAgentStateCopied(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	state := filepath.Join(home, ".codex")
+	if err := os.MkdirAll(filepath.Join(state, "sessions"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(state, "auth.json"), []byte(`{"token":"LOGIN-MARKER"}`), 0o600)
+	os.WriteFile(filepath.Join(state, "sessions", "old.jsonl"), []byte("OTHER-SESSION-MARKER"), 0o600)
+	f := newFixture(t)
+	f.needIsolation(t)
+	cmd := f.script(t, "codex.sh", `
+grep -q LOGIN-MARKER "$HOME/.codex/auth.json" && echo login-read
+test -e "$HOME/.codex/sessions" && echo sessions-seen
+test -e "$HOME/.codex/run-written" && echo earlier-run-seen
+echo x > "$HOME/.codex/run-written" && echo state-written
+echo '{"type":"turn.completed","usage":{"input_tokens":1,"output_tokens":1}}'
+`)
+	f.run(t, Options{Agent: "codex", Command: cmd, Runs: 2})
+	for run := 0; run < 2; run++ {
+		rec, _ := f.record(t, "codex", run)
+		b, _ := os.ReadFile(filepath.Join(RunDir(f.out, "codex", f.task.ID(), run), StdoutFile))
+		got := string(b)
+		if rec.Status != StatusCompleted || !strings.Contains(got, "login-read") || !strings.Contains(got, "state-written") {
+			e, _ := os.ReadFile(filepath.Join(RunDir(f.out, "codex", f.task.ID(), run), StderrFile))
+			t.Errorf("run %d: status %s (%s), output %q, stderr %q", run, rec.Status, rec.Error, got, e)
+		}
+		for _, bad := range []string{"sessions-seen", "earlier-run-seen"} {
+			if strings.Contains(got, bad) {
+				t.Errorf("run %d: %s", run, bad)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(state, "run-written")); err == nil {
+		t.Error("the agent wrote into the host's state directory")
+	}
+}
+
+// TestAgentProgramNotVisibleHint (issue 25): an agent program in a
+// directory the sandbox does not show fails with exit 127 and a reason
+// that says so and names --agent-visible.
+func TestAgentProgramNotVisibleHint(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.needIsolation(t)
+	elsewhere := t.TempDir()
+	prog := filepath.Join(elsewhere, "agent.sh")
+	if err := os.WriteFile(prog, []byte("#!/bin/bash\necho hi\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f.run(t, Options{Agent: "cmd", Command: prog})
+	rec, _ := f.record(t, "cmd", 0)
+	if rec.Status != StatusFailed || rec.ExitCode != 127 || !strings.Contains(rec.Error, "--agent-visible") || !strings.Contains(rec.Error, "not be visible inside the agent's sandbox") {
+		t.Errorf("status %s exit %d error %q, want failed, 127 and the --agent-visible hint", rec.Status, rec.ExitCode, rec.Error)
+	}
+}

@@ -337,7 +337,7 @@ func (l *Local) agentArgs(dir string, c Command, prog string) []string {
 	}
 	a = append(a, "--proc", "/proc", "--dev", "/dev",
 		"--perms", "1777", "--size", strconv.FormatInt(l.tmpBytes, 10), "--tmpfs", "/tmp")
-	if l.home != "" && l.home != "/" && !under(l.home, "/usr") && !under(l.home, "/etc") && !under(l.home, "/tmp") {
+	if l.home != "" && l.home != "/" && !under(l.home, "/usr") && !under(l.home, "/etc") && l.home != "/tmp" && l.home != filepath.Clean(os.TempDir()) {
 		if c.Home != "" {
 			bind("--bind", c.Home, l.home, true)
 		} else {
