@@ -58,7 +58,9 @@ type LocalOptions struct {
 // private /tmp and home, and its work tree (the work tree's .git
 // read-only); it runs as uid SandboxUID with no capability, no network, in
 // new namespaces and session, so that killing bwrap takes every descendant
-// with it. The environment is an allow-list (commandEnv). Every command,
+// with it. A command with AgentView sees the agent view instead (an
+// allow-list with a private home; agentview.go), as a user that is never
+// the host's root. The environment is an allow-list (commandEnv). Every command,
 // isolated or not, runs in its own pids and memory cgroups when they can be
 // made (and everything left in them is killed at the end), with file size,
 // open file and core limits. Without bubblewrap and without NoIsolation,

@@ -66,8 +66,9 @@ type Command struct {
 	// and their sockets: hostView.args; minus Hide; Dir and Writable
 	// read-write) instead of the minimal view
 	// a test command gets (/usr, /etc without secrets, the toolchains,
-	// Visible; see Local.bwrapArgs). For agents, which need their own
-	// installation and configuration; test commands never set it.
+	// Visible; see Local.bwrapArgs). For polynfi's own commands in a work
+	// tree (the harness's git); test commands never set it, and agents
+	// get AgentView.
 	HostView bool
 	// AgentView shows the command the agent view instead (agentview.go:
 	// an allow-list of /usr, /etc without secrets, the toolchains,
