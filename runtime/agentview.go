@@ -166,11 +166,11 @@ func (l *Local) own(paths []string) error {
 	return nil
 }
 
-// checkAgentAccess returns an error naming the first of visible that the
+// CheckAgentAccess returns an error naming the first of visible that the
 // agent's user cannot read, or of writable that it cannot write (the path
 // itself: its mode bits for AgentUID; ACLs are not read). Only when
 // polynfi runs as root: otherwise the agent is polynfi's own user.
-func checkAgentAccess(visible, writable []string) error {
+func CheckAgentAccess(visible, writable []string) error {
 	if !agentAsRoot() {
 		return nil
 	}

@@ -280,7 +280,7 @@ func (l *Local) runOnce(ctx context.Context, c Command) (Result, bool, error) {
 			if err := l.own(append([]string{dir, c.Home}, c.Own...)); err != nil {
 				return res, false, fmt.Errorf("agent sandbox: %w", err)
 			}
-			if err := checkAgentAccess(c.Visible, c.Writable); err != nil {
+			if err := CheckAgentAccess(c.Visible, c.Writable); err != nil {
 				return res, false, fmt.Errorf("agent sandbox: %w", err)
 			}
 			argv = append(append(append(append(l.agentArgs(dir, c, bin), "--", "/bin/sh", "-c", startedScript, "polynfi-started"), l.dropPrivileges()...), bin), argv[1:]...)

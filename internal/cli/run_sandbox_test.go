@@ -98,3 +98,28 @@ func TestRunHostileAgentUnresolved(t *testing.T) {
 		t.Errorf("%d eval records, want 1 (eval exit %d)", len(recs), code)
 	}
 }
+
+// TestRunAgentPathsUnreadableToAgent: when polynfi runs as root the agent
+// does not, so an --agent-writable directory only root may write is
+// refused before any run (exit 2, naming the path and the agent's uid),
+// not found out by every run.
+func TestRunAgentPathsUnreadableToAgent(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("polynfi is not root here: the agent is its own user")
+	}
+	requireBwrapInCI(t)
+	if runtime.NewLocal(t.Context(), runtime.LocalOptions{}).Isolation() != runtime.IsolationBwrap {
+		t.Skip("bubblewrap does not work here")
+	}
+	ds, _ := filepath.Abs("../../examples/nfi/tasks.jsonl")
+	rootOnly := t.TempDir() // 0755, root's
+	out := filepath.Join(t.TempDir(), "runs")
+	var stdout, stderr strings.Builder
+	code := Main(t.Context(), []string{"run", "--dataset", ds, "--agent-cmd", "true", "--out", out, "--agent-writable", rootOnly}, &stdout, &stderr)
+	if code != ExitUsage || !strings.Contains(stderr.String(), rootOnly) || !strings.Contains(stderr.String(), "uid 65534") {
+		t.Errorf("exit %d, stderr %q; want %d naming %s and uid 65534", code, stderr.String(), ExitUsage, rootOnly)
+	}
+	if recs, _ := agent.LoadRecords(out); len(recs) > 0 {
+		t.Errorf("%d runs recorded, want none", len(recs))
+	}
+}
