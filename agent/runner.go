@@ -582,6 +582,11 @@ func (r *Runner) exec(ctx context.Context, j job, ws *workspace, rec *Record) (r
 		// private home holding a copy of the preset's state, the agent
 		// never the host's root.
 		hdir, err := ws.privateHome(home, r.preset.stateDirs(home))
+		if hdir != "" {
+			// The copy holds the agent's login: never left on disk, not
+			// even with --keep-workspaces.
+			defer os.RemoveAll(hdir)
+		}
 		if err != nil {
 			rec.Status, rec.Error = StatusError, fmt.Sprintf("prepare the agent's home: %v", err)
 			return res, out, nil

@@ -173,7 +173,14 @@ test -e "$HOME/.codex/run-written" && echo earlier-run-seen
 echo x > "$HOME/.codex/run-written" && echo state-written
 echo '{"type":"turn.completed","usage":{"input_tokens":1,"output_tokens":1}}'
 `)
-	f.run(t, Options{Agent: "codex", Command: cmd, Runs: 2})
+	f.run(t, Options{Agent: "codex", Command: cmd, Runs: 2, KeepWorkspaces: true})
+	// The copies held the login: gone even with the workspaces kept.
+	filepath.WalkDir(filepath.Join(f.out, ".work"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Name() == "auth.json" {
+			t.Errorf("a copy of the agent's login was left on disk: %s", p)
+		}
+		return nil
+	})
 	for run := 0; run < 2; run++ {
 		rec, _ := f.record(t, "codex", run)
 		b, _ := os.ReadFile(filepath.Join(RunDir(f.out, "codex", f.task.ID(), run), StdoutFile))

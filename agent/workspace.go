@@ -280,11 +280,13 @@ var stateSkip = map[string]bool{"projects": true, "todos": true, "shell-snapshot
 // the agent finds its login and configuration there, what it writes
 // there is the run's own (and discarded with the workspace), and no run
 // sees another's sessions. The error names a state path that cannot be
-// copied or a copy larger than MaxStateBytes.
+// copied or a copy larger than MaxStateBytes; the directory is returned
+// whenever it may exist, for the caller to remove (it holds the agent's
+// login).
 func (w *workspace) privateHome(home string, state []string) (string, error) {
 	dst := filepath.Join(w.Root, "home")
 	if err := os.MkdirAll(dst, 0o700); err != nil {
-		return "", err
+		return dst, err
 	}
 	var total int64
 	for _, src := range state {
@@ -294,7 +296,7 @@ func (w *workspace) privateHome(home string, state []string) (string, error) {
 		}
 		to := filepath.Join(dst, rel)
 		if err := os.MkdirAll(filepath.Dir(to), 0o700); err != nil {
-			return "", err
+			return dst, err
 		}
 		err = filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
 			if err != nil {
@@ -318,10 +320,10 @@ func (w *workspace) privateHome(home string, state []string) (string, error) {
 			return nil
 		})
 		if err != nil {
-			return "", fmt.Errorf("agent state %s: %w", src, err)
+			return dst, fmt.Errorf("agent state %s: %w", src, err)
 		}
 		if err := copyTreeSkip(src, to, func(p string) bool { return filepath.Dir(p) == src && stateSkip[filepath.Base(p)] }); err != nil {
-			return "", fmt.Errorf("agent state %s: %w", src, err)
+			return dst, fmt.Errorf("agent state %s: %w", src, err)
 		}
 	}
 	return dst, nil
