@@ -72,6 +72,15 @@ func AgentUser() (uid, gid int) {
 	return os.Geteuid(), os.Getegid()
 }
 
+// AgentReady reports why agent-view commands cannot run here (nil when
+// they can, or when the Local does not isolate); see agentReady.
+func (l *Local) AgentReady(ctx context.Context) error {
+	if l.bwrap == "" {
+		return nil
+	}
+	return l.agentReady(ctx)
+}
+
 // agentReady prepares the agent view once (its passwd and group files,
 // setpriv) and probes it with a trivial command; the error says why agents
 // cannot run here.

@@ -359,6 +359,8 @@ func runAgents(e *env, o runOptions) error {
 		}
 		if note := local.Note(); note != "" {
 			fmt.Fprintf(e.stderr, "polynfi: %s: the agent can see and write everything this user can\n", note)
+		} else if err := local.AgentReady(e.ctx); err != nil {
+			return fmt.Errorf("refusing to run agents: %w; pass --no-isolation to run them unisolated", err)
 		} else if err := runtime.CheckAgentAccess(o.visible, o.writable); err != nil {
 			return usagef("--agent-visible/--agent-writable: %v", err)
 		}
