@@ -6,8 +6,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -220,6 +222,9 @@ func copyTree(src, dst string) error { return copyTreeSkip(src, dst, nil) }
 func copyTreeSkip(src, dst string, skip func(string) bool) error {
 	return filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
+			if skip != nil && p != src && errors.Is(err, fs.ErrNotExist) {
+				return nil // gone meanwhile (copies that skip things tolerate it)
+			}
 			return err
 		}
 		if skip != nil && p != src && skip(p) {
@@ -228,39 +233,48 @@ func copyTreeSkip(src, dst string, skip func(string) bool) error {
 			}
 			return nil
 		}
-		rel, _ := filepath.Rel(src, p)
-		to := filepath.Join(dst, rel)
-		info, err := d.Info()
+		err = copyEntry(src, dst, p, d)
+		if err != nil && skip != nil && p != src && errors.Is(err, fs.ErrNotExist) {
+			return nil // gone meanwhile (copies that skip things tolerate it)
+		}
+		return err
+	})
+}
+
+// copyEntry copies the entry d at p under src to the same place under dst.
+func copyEntry(src, dst, p string, d os.DirEntry) error {
+	rel, _ := filepath.Rel(src, p)
+	to := filepath.Join(dst, rel)
+	info, err := d.Info()
+	if err != nil {
+		return err
+	}
+	switch {
+	case d.IsDir():
+		return os.MkdirAll(to, info.Mode().Perm()|0o700)
+	case info.Mode()&os.ModeSymlink != 0:
+		l, err := os.Readlink(p)
 		if err != nil {
 			return err
 		}
-		switch {
-		case d.IsDir():
-			return os.MkdirAll(to, info.Mode().Perm()|0o700)
-		case info.Mode()&os.ModeSymlink != 0:
-			l, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(l, to)
-		case info.Mode().IsRegular():
-			in, err := os.Open(p)
-			if err != nil {
-				return err
-			}
-			defer in.Close()
-			out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, info.Mode().Perm())
-			if err != nil {
-				return err
-			}
-			if _, err := io.Copy(out, in); err != nil {
-				out.Close()
-				return err
-			}
-			return out.Close()
+		return os.Symlink(l, to)
+	case info.Mode().IsRegular():
+		in, err := os.Open(p)
+		if err != nil {
+			return err
 		}
-		return nil
-	})
+		defer in.Close()
+		out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, info.Mode().Perm())
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(out, in); err != nil {
+			out.Close()
+			return err
+		}
+		return out.Close()
+	}
+	return nil
 }
 
 // MaxStateBytes bounds the copy of an agent's state (its preset's
@@ -300,6 +314,9 @@ func (w *workspace) privateHome(home string, state []string) (string, error) {
 		}
 		err = filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
 			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					return nil // removed meanwhile by the agent's other sessions
+				}
 				return err
 			}
 			if p != src && filepath.Dir(p) == src && stateSkip[d.Name()] {
@@ -310,6 +327,9 @@ func (w *workspace) privateHome(home string, state []string) (string, error) {
 			}
 			info, err := d.Info()
 			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					return nil
+				}
 				return err
 			}
 			if info.Mode().IsRegular() {
@@ -322,7 +342,9 @@ func (w *workspace) privateHome(home string, state []string) (string, error) {
 		if err != nil {
 			return dst, fmt.Errorf("agent state %s: %w", src, err)
 		}
-		if err := copyTreeSkip(src, to, func(p string) bool { return filepath.Dir(p) == src && stateSkip[filepath.Base(p)] }); err != nil {
+		// The agent's other sessions (outside polynfi) may write and
+		// remove files there meanwhile: one gone during the copy is left out.
+		if err := copyTreeSkip(src, to, func(p string) bool { return filepath.Dir(p) == src && stateSkip[filepath.Base(p)] }); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return dst, fmt.Errorf("agent state %s: %w", src, err)
 		}
 	}

@@ -81,12 +81,22 @@ func (l *Local) AgentReady(ctx context.Context) error {
 	return l.agentReady(ctx)
 }
 
-// agentReady prepares the agent view once (its passwd and group files,
-// setpriv) and probes it with a trivial command; the error says why agents
-// cannot run here.
+// agentReady prepares the agent view (its passwd and group files,
+// setpriv) and probes it with a trivial command, once it succeeds; the
+// error says why agents cannot run here.
+// A failure is not kept: the next command probes again (a probe that timed
+// out on a loaded machine says nothing about the next).
 func (l *Local) agentReady(ctx context.Context) error {
-	l.agentOnce.Do(func() { l.agentErr = l.agentProbe(ctx) })
-	return l.agentErr
+	l.agentMu.Lock()
+	defer l.agentMu.Unlock()
+	if l.agentOK {
+		return nil
+	}
+	if err := l.agentProbe(ctx); err != nil {
+		return err
+	}
+	l.agentOK = true
+	return nil
 }
 
 func (l *Local) agentProbe(ctx context.Context) error {
@@ -126,7 +136,7 @@ func (l *Local) agentProbe(ctx context.Context) error {
 	if err := l.own([]string{probe}); err != nil {
 		return err
 	}
-	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	pctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	args := append(l.agentArgs(probe, Command{AgentView: true}, ""), "--", "/bin/sh", "-c", "echo ok > probe; id -u")
 	args = append(args[:len(args)-3], append(l.dropPrivileges(), args[len(args)-3:]...)...)

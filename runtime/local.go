@@ -80,8 +80,8 @@ type Local struct {
 	cg            *cgroups
 	limitNotes    []string
 	view          hostView
-	agentOnce     sync.Once
-	agentErr      error  // why agent-view commands cannot run
+	agentMu       sync.Mutex
+	agentOK       bool   // the agent view was probed and works
 	agentEtc      string // directory of the agent view's passwd and group
 	setpriv       string // setpriv, when polynfi runs as root
 }
