@@ -90,7 +90,9 @@ func (l *Local) agentReady(ctx context.Context) error {
 	l.agentMu.Lock()
 	defer l.agentMu.Unlock()
 	if l.agentOK {
-		return nil
+		// written again for each command: a cleaner of the temporary
+		// directory may have removed them meanwhile
+		return l.writeAgentEtc()
 	}
 	if err := l.agentProbe(ctx); err != nil {
 		return err
@@ -112,22 +114,10 @@ func (l *Local) agentProbe(ctx context.Context) error {
 		}
 		l.setpriv = p
 	}
-	// Beside the test sandbox's files (one directory per Local, no more).
-	if l.etcDir == "" {
-		return errors.New("no sandbox files")
+	l.agentUID = uid
+	if err := l.writeAgentEtc(); err != nil {
+		return err
 	}
-	passwd := fmt.Sprintf("root:x:0:0:root:/nonexistent:/usr/sbin/nologin\nagent:x:%d:%d:agent:%s:/bin/bash\n", uid, uid, l.home)
-	group := fmt.Sprintf("root:x:0:\nagent:x:%d:\n", uid)
-	if uid != 65534 {
-		passwd += "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n"
-		group += "nogroup:x:65534:\n"
-	}
-	for name, s := range map[string]string{"agent-passwd": passwd, "agent-group": group} {
-		if err := os.WriteFile(filepath.Join(l.etcDir, name), []byte(s), 0o644); err != nil {
-			return err
-		}
-	}
-	l.agentEtc = l.etcDir
 	probe, err := os.MkdirTemp("", "polynfi-agent-probe-")
 	if err != nil {
 		return err
@@ -147,6 +137,32 @@ func (l *Local) agentProbe(ctx context.Context) error {
 	if b, err := os.ReadFile(filepath.Join(probe, "probe")); err != nil || string(b) != "ok\n" {
 		return fmt.Errorf("the agent's sandbox cannot write its work tree (%v)", err)
 	}
+	return nil
+}
+
+// writeAgentEtc writes the agent view's passwd and group files (root and
+// the agent's user, whose home is the home directory) beside the test
+// sandbox's, making the directory again if it is gone.
+func (l *Local) writeAgentEtc() error {
+	if l.etcDir == "" {
+		return errors.New("no sandbox files")
+	}
+	if err := os.MkdirAll(l.etcDir, 0o755); err != nil {
+		return err
+	}
+	uid := l.agentUID
+	passwd := fmt.Sprintf("root:x:0:0:root:/nonexistent:/usr/sbin/nologin\nagent:x:%d:%d:agent:%s:/bin/bash\n", uid, uid, l.home)
+	group := fmt.Sprintf("root:x:0:\nagent:x:%d:\n", uid)
+	if uid != 65534 {
+		passwd += "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n"
+		group += "nogroup:x:65534:\n"
+	}
+	for name, s := range map[string]string{"agent-passwd": passwd, "agent-group": group} {
+		if err := os.WriteFile(filepath.Join(l.etcDir, name), []byte(s), 0o644); err != nil {
+			return err
+		}
+	}
+	l.agentEtc = l.etcDir
 	return nil
 }
 

@@ -82,6 +82,7 @@ type Local struct {
 	view          hostView
 	agentMu       sync.Mutex
 	agentOK       bool   // the agent view was probed and works
+	agentUID      int    // the agent's uid inside its sandbox
 	agentEtc      string // directory of the agent view's passwd and group
 	setpriv       string // setpriv, when polynfi runs as root
 }
