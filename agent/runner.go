@@ -579,9 +579,22 @@ func (r *Runner) exec(ctx context.Context, j job, ws *workspace, rec *Record) (r
 	if sb != nil {
 		// started by startInImage
 	} else if pl.local {
-		writable := append([]string{ws.AgentDir}, r.preset.stateDirs(home)...)
-		spec.HostView, spec.Hide, spec.Visible = true, r.hide, r.opt.Visible
-		spec.Writable = append(writable, r.opt.Writable...)
+		// The agent view: an allow-list (runtime.Command.AgentView), a
+		// private home holding a copy of the preset's state, the agent
+		// never the host's root.
+		hdir, err := ws.privateHome(home, r.preset.stateDirs(home))
+		if hdir != "" {
+			// The copy holds the agent's login: never left on disk, not
+			// even with --keep-workspaces.
+			defer os.RemoveAll(hdir)
+		}
+		if err != nil {
+			rec.Status, rec.Error = StatusError, fmt.Sprintf("prepare the agent's home: %v", err)
+			return res, out, nil
+		}
+		spec.AgentView, spec.Home, spec.Hide, spec.Visible = true, hdir, r.hide, r.opt.Visible
+		spec.Writable = append([]string{ws.AgentDir}, r.opt.Writable...)
+		spec.Own = []string{ws.AgentDir}
 		rec.Hidden = r.hide
 	} else {
 		spec.Image, spec.Limits = r.opt.Image, r.opt.Limits
@@ -731,6 +744,9 @@ func (r *Runner) exec(ctx context.Context, j job, ws *workspace, rec *Record) (r
 		} else {
 			rec.Status = StatusFailed
 			rec.Error = exitReason(res.ExitCode, res.Stderr)
+			if pl.local && res.Isolation == runtime.IsolationBwrap && (res.ExitCode == 126 || res.ExitCode == 127) {
+				rec.Error += "; " + ProgramHiddenHint
+			}
 		}
 	}
 	if _, ok := rec.Usage.Tokens(); !ok && (r.opt.MaxTokens > 0 || r.opt.TotalMaxTokens > 0) {
@@ -752,6 +768,13 @@ func targetFiles(t Task) []string {
 // NoPredictionNote is the note of a record whose run wrote no prediction
 // because it did not complete and changed nothing.
 const NoPredictionNote = "no prediction: the run did not complete and changed nothing (eval counts it as a missing prediction, not as an empty patch)"
+
+// ProgramHiddenHint ends the error of a sandboxed local run whose command
+// was not found or could not be executed (exit 127 or 126): the usual
+// cause is a program outside what the agent sees.
+const ProgramHiddenHint = "a program the command runs may not be visible inside the agent's sandbox, which holds only /usr, /etc, " +
+	"the toolchains on PATH, its workspace and its home (not /tmp, /opt, /home, /root nor the dataset's directory): " +
+	"give its directory with --agent-visible DIR (readable by the agent's user)"
 
 // exitReason says why an agent that exited non-zero failed: its exit code
 // (128+N is signal N, as bash reports a killed child) and the last

@@ -40,6 +40,14 @@ func newFixture(t testing.TB) *fixture {
 		Files:       []dataset.NFIFile{{Path: "pkg/mod.py", Before: fixtureBefore, After: fixtureAfter}},
 		Tests:       []dataset.FileContent{{Path: "tests/test_mod.py", Content: "# HELD-BACK-TEST-MARKER\nfrom pkg.mod import f\n\ndef test_f():\n    assert f(1) == 1\n"}},
 		TestCommand: "python3 -m pytest -rA -p no:cacheprovider tests"}
+	// The agent is an unprivileged user (runtime.AgentUser): it may write
+	// the ledger and read the agents' directory as any other user would.
+	if err := os.Chmod(f.ledger, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(f.agents, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	f.task = Task{NFI: nt}
 	b, _ := json.Marshal(nt)
 	f.dsFile = filepath.Join(f.dsDir, "tasks.jsonl")
@@ -305,7 +313,9 @@ sed -i 's/return x/return x  # edited/' pkg/mod.py
 		rec, pred := f.record(t, "cmd", run)
 		b, _ := os.ReadFile(filepath.Join(RunDir(f.out, "cmd", f.task.ID(), run), StdoutFile))
 		got := string(b)
-		for _, want := range []string{"write-home: no", "read-dataset: no", "read-tests: no", "read-other-run: no", "see-secret-env: no", "read-own-out: yes"} {
+		// write-home writes into the run's private home, never the host's
+		// (checked below).
+		for _, want := range []string{"read-dataset: no", "read-tests: no", "read-other-run: no", "see-secret-env: no", "read-own-out: yes"} {
 			if !strings.Contains(got, want) {
 				t.Errorf("run %d: want %q in\n%s", run, want, got)
 			}

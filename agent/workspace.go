@@ -6,8 +6,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -213,44 +215,140 @@ func writeIn(dir, rel, content string) error {
 
 // copyTree copies directory src to dst (regular files, directories and
 // symbolic links; modes kept).
-func copyTree(src, dst string) error {
+func copyTree(src, dst string) error { return copyTreeSkip(src, dst, nil) }
+
+// copyTreeSkip is copyTree leaving out the paths skip reports (a skipped
+// directory with everything under it); src may also be a single file.
+func copyTreeSkip(src, dst string, skip func(string) bool) error {
 	return filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
+			if skip != nil && p != src && errors.Is(err, fs.ErrNotExist) {
+				return nil // gone meanwhile (copies that skip things tolerate it)
+			}
 			return err
 		}
-		rel, _ := filepath.Rel(src, p)
-		to := filepath.Join(dst, rel)
-		info, err := d.Info()
+		if skip != nil && p != src && skip(p) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		err = copyEntry(src, dst, p, d)
+		if err != nil && skip != nil && p != src && errors.Is(err, fs.ErrNotExist) {
+			return nil // gone meanwhile (copies that skip things tolerate it)
+		}
+		return err
+	})
+}
+
+// copyEntry copies the entry d at p under src to the same place under dst.
+func copyEntry(src, dst, p string, d os.DirEntry) error {
+	rel, _ := filepath.Rel(src, p)
+	to := filepath.Join(dst, rel)
+	info, err := d.Info()
+	if err != nil {
+		return err
+	}
+	switch {
+	case d.IsDir():
+		return os.MkdirAll(to, info.Mode().Perm()|0o700)
+	case info.Mode()&os.ModeSymlink != 0:
+		l, err := os.Readlink(p)
 		if err != nil {
 			return err
 		}
-		switch {
-		case d.IsDir():
-			return os.MkdirAll(to, info.Mode().Perm()|0o700)
-		case info.Mode()&os.ModeSymlink != 0:
-			l, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(l, to)
-		case info.Mode().IsRegular():
-			in, err := os.Open(p)
-			if err != nil {
-				return err
-			}
-			defer in.Close()
-			out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, info.Mode().Perm())
-			if err != nil {
-				return err
-			}
-			if _, err := io.Copy(out, in); err != nil {
-				out.Close()
-				return err
-			}
-			return out.Close()
+		return os.Symlink(l, to)
+	case info.Mode().IsRegular():
+		in, err := os.Open(p)
+		if err != nil {
+			return err
 		}
-		return nil
-	})
+		defer in.Close()
+		out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, info.Mode().Perm())
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(out, in); err != nil {
+			out.Close()
+			return err
+		}
+		return out.Close()
+	}
+	return nil
+}
+
+// MaxStateBytes bounds the copy of an agent's state (its preset's
+// StateDirs) made for each run, in bytes.
+const MaxStateBytes = 256 << 20
+
+// stateSkip are the entries of a state directory never copied into a
+// run's home: other sessions' transcripts, histories, logs and caches
+// (Claude Code's projects/, todos/, shell-snapshots/; Codex's sessions/,
+// log/), which a run must not read and does not need.
+var stateSkip = map[string]bool{"projects": true, "todos": true, "shell-snapshots": true, "statsig": true, "ide": true,
+	"debug": true, "sessions": true, "log": true, "logs": true, "history.jsonl": true, "cache": true, "file-history": true}
+
+// privateHome makes the run's home directory (Root/home, bound at the home
+// directory's path inside the sandbox) holding a copy of each of state
+// (paths under home; stateSkip left out, symbolic links kept as links):
+// the agent finds its login and configuration there, what it writes
+// there is the run's own (and discarded with the workspace), and no run
+// sees another's sessions. The error names a state path that cannot be
+// copied or a copy larger than MaxStateBytes; the directory is returned
+// whenever it may exist, for the caller to remove (it holds the agent's
+// login).
+func (w *workspace) privateHome(home string, state []string) (string, error) {
+	dst := filepath.Join(w.Root, "home")
+	if err := os.MkdirAll(dst, 0o700); err != nil {
+		return dst, err
+	}
+	var total int64
+	for _, src := range state {
+		rel, err := filepath.Rel(home, src)
+		if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		to := filepath.Join(dst, rel)
+		if err := os.MkdirAll(filepath.Dir(to), 0o700); err != nil {
+			return dst, err
+		}
+		err = filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					return nil // removed meanwhile by the agent's other sessions
+				}
+				return err
+			}
+			if p != src && filepath.Dir(p) == src && stateSkip[d.Name()] {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			info, err := d.Info()
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					return nil
+				}
+				return err
+			}
+			if info.Mode().IsRegular() {
+				if total += info.Size(); total > MaxStateBytes {
+					return fmt.Errorf("more than %d bytes to copy", MaxStateBytes)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return dst, fmt.Errorf("agent state %s: %w", src, err)
+		}
+		// The agent's other sessions (outside polynfi) may write and
+		// remove files there meanwhile: one gone during the copy is left out.
+		if err := copyTreeSkip(src, to, func(p string) bool { return filepath.Dir(p) == src && stateSkip[filepath.Base(p)] }); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return dst, fmt.Errorf("agent state %s: %w", src, err)
+		}
+	}
+	return dst, nil
 }
 
 // change is what the agent changed in its workspace, against the base.

@@ -58,7 +58,9 @@ type LocalOptions struct {
 // private /tmp and home, and its work tree (the work tree's .git
 // read-only); it runs as uid SandboxUID with no capability, no network, in
 // new namespaces and session, so that killing bwrap takes every descendant
-// with it. The environment is an allow-list (commandEnv). Every command,
+// with it. A command with AgentView sees the agent view instead (an
+// allow-list with a private home; agentview.go), as a user that is never
+// the host's root. The environment is an allow-list (commandEnv). Every command,
 // isolated or not, runs in its own pids and memory cgroups when they can be
 // made (and everything left in them is killed at the end), with file size,
 // open file and core limits. Without bubblewrap and without NoIsolation,
@@ -80,6 +82,11 @@ type Local struct {
 	limitNotes    []string
 	view          hostView
 	closeOnce     sync.Once
+	agentMu       sync.Mutex
+	agentOK       bool   // the agent view was probed and works
+	agentUID      int    // the agent's uid inside its sandbox
+	agentEtc      string // directory of the agent view's passwd and group
+	setpriv       string // setpriv, when polynfi runs as root
 }
 
 // Close removes what NewLocal made outside the commands: the sandbox's
@@ -289,7 +296,20 @@ func (l *Local) runOnce(ctx context.Context, c Command) (Result, bool, error) {
 		if bin, err = filepath.Abs(bin); err != nil {
 			return res, false, fmt.Errorf("run %s: %w", argv[0], err)
 		}
-		argv = append(append(l.bwrapArgs(dir, c, bin), "--", "/bin/sh", "-c", startedScript, "polynfi-started", bin), argv[1:]...)
+		if c.AgentView {
+			if err := l.agentReady(ctx); err != nil {
+				return res, false, Infra(ReasonNoSandbox, fmt.Errorf("refusing to run the agent %s: %w", c.describe(), err))
+			}
+			if err := l.own(append([]string{dir, c.Home}, c.Own...)); err != nil {
+				return res, false, fmt.Errorf("agent sandbox: %w", err)
+			}
+			if err := CheckAgentAccess(c.Visible, c.Writable); err != nil {
+				return res, false, fmt.Errorf("agent sandbox: %w", err)
+			}
+			argv = append(append(append(append(l.agentArgs(dir, c, bin), "--", "/bin/sh", "-c", startedScript, "polynfi-started"), l.dropPrivileges()...), bin), argv[1:]...)
+		} else {
+			argv = append(append(l.bwrapArgs(dir, c, bin), "--", "/bin/sh", "-c", startedScript, "polynfi-started", bin), argv[1:]...)
+		}
 	} else if len(c.Hide) > 0 {
 		res.Notes = append(res.Notes, "no isolation: paths to hide stay visible")
 	}
@@ -586,6 +606,11 @@ func (s *localSandbox) Exec(ctx context.Context, c Command) (Result, error) {
 	c.Writable = append(append([]string(nil), s.spec.Writable...), c.Writable...)
 	c.Visible = append(append([]string(nil), s.spec.Visible...), c.Visible...)
 	c.HostView = c.HostView || s.spec.HostView
+	c.AgentView = c.AgentView || s.spec.AgentView
+	if c.Home == "" {
+		c.Home = s.spec.Home
+	}
+	c.Own = append(append([]string(nil), s.spec.Own...), c.Own...)
 	return s.l.Run(ctx, c)
 }
 

@@ -66,9 +66,23 @@ type Command struct {
 	// and their sockets: hostView.args; minus Hide; Dir and Writable
 	// read-write) instead of the minimal view
 	// a test command gets (/usr, /etc without secrets, the toolchains,
-	// Visible; see Local.bwrapArgs). For agents, which need their own
-	// installation and configuration; test commands never set it.
+	// Visible; see Local.bwrapArgs). For polynfi's own commands in a work
+	// tree (the harness's git); test commands never set it, and agents
+	// get AgentView.
 	HostView bool
+	// AgentView shows the command the agent view instead (agentview.go:
+	// an allow-list of /usr, /etc without secrets, the toolchains,
+	// Visible, Writable, Dir and a private home and /tmp), run as a user
+	// that is never the host's root (AgentUID when polynfi runs as root).
+	// For coding agents; it takes precedence over HostView.
+	AgentView bool
+	// Home, with AgentView, is a host directory bound read-write at the
+	// home directory's path ("" for an empty tmpfs there).
+	Home string
+	// Own, with AgentView, lists more host trees made the agent's user's
+	// before the command runs (Dir and Home always are) when polynfi runs
+	// as root.
+	Own []string
 	// Stdin, when set, is the command's standard input (else none).
 	Stdin io.Reader
 	// Stdout and Stderr, when set, also receive each stream as the command

@@ -70,6 +70,10 @@ type Spec struct {
 	Visible []string
 	// HostView: see Command.HostView (Local only).
 	HostView bool
+	// AgentView, Home and Own: see Command (Local only).
+	AgentView bool
+	Home      string
+	Own       []string
 }
 
 // Limits bound a sandbox. A zero field means no limit beyond the backend's

@@ -68,10 +68,17 @@ func newRunCmd(e *env) *cobra.Command {
 --runs times each, in a fresh workspace: an NFI task's code before (and its
 environment), or the repository at base_commit. The agent never sees the
 reference solution, the tests held back by the dataset, or other runs' outputs:
-under bubblewrap the dataset's directory, the repositories, OUT and /tmp are
-hidden, only the workspace and the agent's own directory are writable, and the
-network is kept (the agent needs its model's API). Its environment is an
-allow-list (PATH, HOME, locale, proxies and certificates) plus --agent-env.
+under bubblewrap it sees an allow-list, /usr, /etc without its secrets, the
+toolchains on PATH, --agent-visible paths, its workspace, a private /tmp and a
+private home holding a copy of its preset's state (~/.claude, ~/.codex, ...),
+and nothing else of the host (no /root, /home, /opt, /var, /run, host /tmp);
+the dataset's directory, the repositories and OUT stay hidden; only the
+workspace, the agent's own directory, its home and --agent-writable are
+writable; the network is kept (the agent needs its model's API). It never runs
+as root: when polynfi is root, the agent is uid 65534, so --agent-visible and
+--agent-writable paths must be readable and writable by that user. Its
+environment is an allow-list (PATH, HOME, locale, proxies and certificates)
+plus --agent-env.
 
 Each run is limited in wall time (--timeout; the agent's whole process tree is
 killed) and, when the agent reports them, in tokens and cost (--max-tokens,
@@ -154,8 +161,8 @@ unreadable inputs, 130 when interrupted.`,
 	f.Float64Var(&o.totalMaxCost, "total-max-cost", 0, "cost budget of the whole invocation in USD (0: none)")
 	f.StringArrayVar(&o.agentEnv, "agent-env", nil, "pass KEY (its value here) or KEY=VALUE to the agent (repeatable)")
 	f.StringArrayVar(&o.hide, "hide", nil, "another host path the agent must not see (repeatable)")
-	f.StringArrayVar(&o.writable, "agent-writable", nil, "another host directory the agent may write (repeatable)")
-	f.StringArrayVar(&o.visible, "agent-visible", nil, "a host path the agent may read even inside a hidden directory (repeatable)")
+	f.StringArrayVar(&o.writable, "agent-writable", nil, "another host directory the agent may write (writable by uid 65534 when polynfi runs as root; repeatable)")
+	f.StringArrayVar(&o.visible, "agent-visible", nil, "a host path the agent may read besides /usr, /etc, the toolchains on PATH and its workspace, e.g. its program's directory (readable by uid 65534 when polynfi runs as root; repeatable)")
 	f.BoolVar(&o.redo, "redo", false, "also re-run the recorded runs that did not complete (failed, timeout, over_budget)")
 	f.StringSliceVar(&o.instanceIDs, "instance-ids", nil, "run only these instance ids (comma-separated or repeated)")
 	f.StringVar(&o.reposDir, "repos-dir", "", "directory of local clones or bundles; default: <dataset dir>/repos")
@@ -360,6 +367,10 @@ func runAgents(e *env, o runOptions) error {
 		}
 		if note := local.Note(); note != "" {
 			fmt.Fprintf(e.stderr, "polynfi: %s: the agent can see and write everything this user can\n", note)
+		} else if err := local.AgentReady(e.ctx); err != nil {
+			return fmt.Errorf("refusing to run agents: %w; pass --no-isolation to run them unisolated", err)
+		} else if err := runtime.CheckAgentAccess(o.visible, o.writable); err != nil {
+			return usagef("--agent-visible/--agent-writable: %v", err)
 		}
 	}
 	r, err := agent.NewRunner(agent.Options{

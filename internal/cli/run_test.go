@@ -71,6 +71,14 @@ type agentKit struct {
 func newAgentKit(t *testing.T) *agentKit {
 	t.Helper()
 	k := &agentKit{dir: t.TempDir(), ledger: t.TempDir()}
+	// The agent is an unprivileged user (runtime.AgentUser): it may write
+	// the ledger and read the kit as any other user would.
+	if err := os.Chmod(k.ledger, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(k.dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(filepath.Join(k.dir, "agent.py"), []byte(scriptedAgent), 0o644); err != nil {
 		t.Fatal(err)
 	}
