@@ -323,7 +323,7 @@ func TestMetricsOnlyReportLikeFullRun(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("eval --metrics-only: %s", stderr)
 	}
-	want := []string{"file F1 95% CI", "node F1 95% CI", "1 prediction rows rejected", "row 2 (line 2)", "[acme__calc-2]", "field model_patch", "nowhere__else-9"}
+	want := []string{"file F1 95% CI", "node F1 95% CI", "1 prediction rows rejected", "row 2 (line 2)", "acme__calc-2", "field model_patch", "nowhere__else-9"}
 	for _, c := range []struct{ name, out string }{{"eval --metrics-only", evalOut}} {
 		for _, w := range want {
 			if !strings.Contains(c.out, w) {

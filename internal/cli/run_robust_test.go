@@ -62,7 +62,7 @@ func TestRunBudgetNotStartedExit(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "runs")
 	cmd := `echo '{"type":"result","is_error":false,"total_cost_usd":0.01,"usage":{"input_tokens":800,"output_tokens":200}}'`
 	code, stdout, stderr := mainCode("run", "--dataset", ds, "--out", out, "--no-isolation", "--agent", "claude", "--agent-cmd", cmd,
-		"--runs", "3", "--total-max-tokens", "500", "--instance-ids", "acme__inventory-101")
+		"--runs", "3", "--total-max-tokens", "500", "--instance-ids", "acme__inventory-101", "--workers", "1")
 	if code != ExitFindings {
 		t.Errorf("exit %d, want %d", code, ExitFindings)
 	}
