@@ -153,4 +153,4 @@ that does not exist, git failure, I/O).`,
 	return cmd
 }
 
-var diffFormats = []string{"text", "json", "sarif", "github", "gitlab", "junit", "markdown"}
+var diffFormats = driver.DiffFormats

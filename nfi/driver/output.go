@@ -86,29 +86,14 @@ func WriteUnused(w io.Writer, files []nfi.FileScore) {
 	}
 }
 
-// WriteDiff writes a comparison in format (or its statistics).
+// WriteDiff writes a comparison in format (or its statistics): the
+// Formatter of NewFormatter, the text format for a name it does not know.
 func WriteDiff(w io.Writer, format string, statistics bool, eng *nfi.Engine, c *Comparison, maxShown int) error {
-	if statistics {
-		return WriteStatistics(w, format, eng, c.Findings(), true)
+	f, err := NewFormatter(format, eng, maxShown, statistics)
+	if err != nil {
+		f = TextFormatter{Engine: eng, MaxShown: maxShown}
 	}
-	switch format {
-	case "json":
-		return writeJSON(w, c.Out)
-	case "sarif":
-		return writeDiffSARIF(w, eng, c)
-	case "github":
-		var g ghAnnotations
-		g.fileView(c)
-		g.findings(c.Findings(), c.Out.Invalid, true, c.Out.Gates)
-		return g.write(w, DiffNotice(c))
-	case "gitlab":
-		return WriteGitLab(w, c.Findings(), c.Out.Invalid, c.afterPath)
-	case "junit":
-		return WriteJUnit(w, eng, c.Out.After, c)
-	case "markdown":
-		return writeDiffMarkdown(w, eng, c, maxShown)
-	}
-	return writeDiffText(w, eng, c, maxShown)
+	return f.Write(w, c)
 }
 
 // WriteStatistics prints the number of findings per rule, most first: in
