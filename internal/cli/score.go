@@ -411,7 +411,7 @@ type textScoreSink struct {
 	// cmp is the comparison of --diff-base (nil without): its I_p and
 	// finding counts follow the summary.
 	cmp *driver.Comparison
-	// provenance is the last line (provenanceLine).
+	// provenance is the last line (driver.ProvenanceLine).
 	provenance string
 }
 
