@@ -46,11 +46,11 @@ command line are always scored. "-" reads one file from standard input,
 named by --stdin-filename (for per-file-ignores and the output).
 
 --diff-base REF scores only the .py files that changed between the merge base
-of REF and HEAD and the work tree (committed, driver.Staged, unstaged and untracked
+of REF and HEAD and the work tree (committed, staged, unstaged and untracked
 changes), and compares them with their versions at that merge base (read
 from git objects), so that the regression and new-findings gates apply;
 --new-code keeps only findings on added or changed lines; the regression
-gate judges each file on its own too (see polynfi diff --help). --driver.Staged compares
+gate judges each file on its own too (see polynfi diff --help). --staged compares
 the index instead of the work tree (what the next commit records; unstaged
 and untracked files are left out), as a pre-commit hook wants.
 
@@ -126,7 +126,7 @@ settings): then 1; 3 when a PATH does not exist or a file cannot be read
 				return usagef("--new-code needs --diff-base")
 			}
 			if stagedOnly && diffBase == "" {
-				return usagef("--driver.Staged needs --diff-base")
+				return usagef("--staged needs --diff-base")
 			}
 			var files, missing []string
 			var cmp *driver.Comparison
@@ -274,7 +274,7 @@ settings): then 1; 3 when a PATH does not exist or a file cannot be read
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "text format: scores only, no diagnostics")
 	cmd.Flags().StringVar(&diffBase, "diff-base", "", "git: score only the .py files changed since the merge base with REF, compared with it")
 	cmd.Flags().BoolVar(&newCode, "new-code", false, "with --diff-base: keep only findings on added or changed lines")
-	cmd.Flags().BoolVar(&stagedOnly, "driver.Staged", false, "with --diff-base: compare the index (driver.Staged changes only) instead of the work tree")
+	cmd.Flags().BoolVar(&stagedOnly, "staged", false, "with --diff-base: compare the index (staged changes only) instead of the work tree")
 	cmd.Flags().StringVar(&stdinName, "stdin-filename", "", "the name of the file read from standard input (PATH -)")
 	ef.register(cmd)
 	ef.registerSuppressions(cmd)
