@@ -4,8 +4,9 @@
 // the files to score (Discover), scores a change between two paths or two
 // git revisions (PathComparison, GitComparison) with the settings of the
 // before version (EngineOptions.BaseSettings), judges it by the gates
-// (GateOptions, Gates) and writes it in each output format (WriteDiff and
-// the Write* functions, SARIFSink). It declares no flags and prints only
+// (GateOptions, Gates) and writes it in each output format (a Formatter per
+// format of DiffFormats, from NewFormatter; WriteDiff; the Write* functions
+// and SARIFSink that score uses). It declares no flags and prints only
 // to the writers it is given; errors in the command line itself
 // (a bad flag value, argument or revision) report IsUsage() true.
 package driver
