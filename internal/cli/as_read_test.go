@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/polynfi/polynfi/nfi/driver"
 )
 
 // Reports and the gate as a user reads them (issue #25, item 6). Each test
@@ -94,10 +96,10 @@ func TestGitHubAnnotationsOnceAndCapped(t *testing.T) {
 		}
 		seen[l] = true
 	}
-	if n := strings.Count(out, "::warning "); n != ghMaxPerLevel {
-		t.Errorf("%d warnings, want %d (capped)", n, ghMaxPerLevel)
+	if n := strings.Count(out, "::warning "); n != driver.GitHubMaxPerLevel {
+		t.Errorf("%d warnings, want %d (capped)", n, driver.GitHubMaxPerLevel)
 	}
-	if n := strings.Count(out, "::error "); n > ghMaxPerLevel || n == 0 {
+	if n := strings.Count(out, "::error "); n > driver.GitHubMaxPerLevel || n == 0 {
 		t.Errorf("%d errors", n)
 	}
 	if !regexp.MustCompile(`::notice title=polynfi%3A more annotations::\d+ warnings? .*more not annotated`).MatchString(out) {

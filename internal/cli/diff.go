@@ -1,113 +1,15 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/polynfi/polynfi/internal/textesc"
-	"github.com/polynfi/polynfi/nfi"
-	"github.com/polynfi/polynfi/syntax"
+	"github.com/polynfi/polynfi/nfi/driver"
 )
-
-// diffOutput is the JSON shape of `polynfi diff`.
-type diffOutput struct {
-	Run    settingsSummary `json:"run"`
-	Git    *gitRange       `json:"git,omitempty"`
-	Before []nfi.FileScore `json:"before_files"`
-	After  []nfi.FileScore `json:"after_files"`
-	nfi.Delta
-	// ImprovementPoints is I_p × 100, to one decimal (the paper's unit).
-	ImprovementPoints map[string]float64 `json:"improvement_pp"`
-	// Added and Removed list the files present in only one version
-	// (directory and git comparisons); they count in that version's mean only.
-	Added   []string `json:"added_files,omitempty"`
-	Removed []string `json:"removed_files,omitempty"`
-	// Renamed maps an after path to its before path (git comparisons).
-	Renamed map[string]string `json:"renamed_files,omitempty"`
-	// SplitFrom maps an added file whose code mostly comes from a file of
-	// the before version to that file's path (see splitIndex); the PR
-	// gate compares the two.
-	SplitFrom map[string]string `json:"split_from,omitempty"`
-	// ExcludedSplits lists added files in excluded paths that are scored
-	// all the same, because their code comes from a scored file (git
-	// comparisons).
-	ExcludedSplits []string `json:"excluded_but_scored,omitempty"`
-	// Unscored lists the added files of the change that the settings
-	// exclude (git comparisons): not scored, named so a reviewer sees them.
-	Unscored []string `json:"excluded_files,omitempty"`
-	// Skipped lists the .py paths of the change that are not files (a
-	// submodule), each with its version and why; a side that is one
-	// counts as absent (git comparisons; see gitsymlink.go).
-	Skipped []skippedFile `json:"skipped_files,omitempty"`
-	// FileRegressions lists, per file and aspect, each drop of a file's
-	// own S_p that the PR gate's regression check sees (see gatefiles.go).
-	FileRegressions []fileRegression `json:"file_regressions,omitempty"`
-	// SettingsFromBase, when the change edits the settings, names the
-	// settings file of the before version that both versions were scored
-	// with ("(defaults)": none); see gatesettings.go.
-	SettingsFromBase string `json:"settings_from_base,omitempty"`
-	// NewSuppressions lists the findings that a suppression comment added
-	// by the change silences (see gatefiles.go).
-	NewSuppressions []newSuppression `json:"new_suppressions,omitempty"`
-	// Findings counts the after version's findings that count (not
-	// suppressed) by baseline state (new, updated, unchanged) and the
-	// before findings that are gone (fixed); with --new-code only those on
-	// added or changed lines.
-	Findings map[string]int `json:"findings"`
-	// NewCode is true when findings were limited to added or changed lines.
-	NewCode bool `json:"new_code,omitempty"`
-	// Gates lists each gate that tripped, "" when none (see gate.go).
-	Gates []string `json:"gates_failed,omitempty"`
-}
-
-// gitRange names the revisions a git-aware comparison read.
-type gitRange struct {
-	Root      string `json:"root"`
-	Base      string `json:"base"`       // as given
-	MergeBase string `json:"merge_base"` // the before version (a commit ID)
-	Head      string `json:"head"`       // a commit ID, or "WORKTREE"
-}
-
-// worktree is gitRange.Head for the files on disk.
-const worktree = "WORKTREE"
-
-// staged is gitComparison's head, and gitRange.Head, for the index (what
-// `git commit` would record; score --diff-base --staged). ":staged" never
-// names a commit (":path" is a blob of the index), so no revision is
-// mistaken for it.
-const staged = ":staged"
-
-// comparison is a scored change with everything the writers need: the
-// content of each version of a file (for the line alignment) and where
-// the after file is on disk (for locations).
-type comparison struct {
-	out diffOutput
-	// content returns a file of a version (by FileScore.Path), ok false
-	// when it cannot be read.
-	content func(v nfi.Version, path string) ([]byte, bool)
-	// align, when set, gives the line alignment of a file present in both
-	// versions (before line → after line, see gitLineMaps); otherwise the
-	// contents are aligned with difflib.
-	align func(path string) (map[int]int, bool)
-	// afterPath maps an after FileScore.Path to a path locations use.
-	afterPath func(string) string
-	// labels name the two versions in text output.
-	labels [2]string
-	base   baseline
-	// newCounted is true when the findings that suppressions added by the
-	// change silence count as failures in the after scores
-	// (countNewSuppressions).
-	newCounted bool
-}
 
 func newDiffCmd(e *env) *cobra.Command {
 	var (
@@ -183,7 +85,7 @@ that does not exist, git failure, I/O).`,
 			if len(args) == 2 {
 				start = args[1]
 			}
-			eng, err := ef.engine(start)
+			eng, err := ef.Engine(start)
 			if err != nil {
 				return err
 			}
@@ -193,46 +95,46 @@ that does not exist, git failure, I/O).`,
 				if h == "" {
 					h = "HEAD"
 				}
-				if eng, settingsNote, err = ef.baseSettings(e, eng, base, h, !noMerge); err != nil {
+				if eng, settingsNote, err = ef.BaseSettings(e.ctx, eng, base, h, !noMerge); err != nil {
 					return err
 				}
 			}
-			gates, err := gf.gates(eng.Settings, true)
+			gates, err := gf.Gates(eng.Settings, true)
 			if err != nil {
 				return err
 			}
-			var c *comparison
+			var c *driver.Comparison
 			if base != "" {
 				if head == "" {
 					head = "HEAD"
 				}
-				c, err = gitComparison(e, eng, &ef, base, head, !noMerge)
+				c, err = driver.GitComparison(e.ctx, eng, &ef.EngineOptions, base, head, !noMerge)
 			} else {
-				c, err = pathComparison(eng, args[0], args[1])
+				c, err = driver.PathComparison(eng, args[0], args[1])
 			}
 			if err != nil {
 				return err
 			}
-			c.out.SettingsFromBase = settingsNote
-			c.finish(newCode)
-			if !gf.allowNew {
-				c.countNewSuppressions() // before any output: one S_p per file
+			c.Out.SettingsFromBase = settingsNote
+			c.Finish(newCode)
+			if !gf.AllowNew {
+				c.CountNewSuppressions() // before any output: one S_p per file
 			}
-			c.out.Gates = gates.check(c)
+			c.Out.Gates = gates.Check(c)
 			err = of.write(e, func(w io.Writer) error {
-				return writeDiff(w, format, of.statistics, eng, c, maxShown)
+				return driver.WriteDiff(w, format, of.statistics, eng, c, maxShown)
 			})
 			if err != nil {
 				return err
 			}
-			for _, g := range c.out.Gates {
+			for _, g := range c.Out.Gates {
 				fmt.Fprintf(e.stderr, "polynfi: gate failed: %s\n", textesc.Terminal(g))
 			}
 			// Broken code makes the comparison undefined and fails; a
 			// version without any Python file (a change touching none, or
 			// only adding or only deleting files) has no I_p but is not
 			// an error.
-			if len(c.out.Invalid) > 0 || len(c.out.Gates) > 0 {
+			if len(c.Out.Invalid) > 0 || len(c.Out.Gates) > 0 {
 				return exitError{ExitFindings}
 			}
 			return nil
@@ -251,288 +153,4 @@ that does not exist, git failure, I/O).`,
 	return cmd
 }
 
-var diffFormats = []string{"text", "json", "sarif", "github", "gitlab", "junit", "markdown"}
-
-// pathComparison scores two files or two directories.
-func pathComparison(eng *nfi.Engine, beforeArg, afterArg string) (*comparison, error) {
-	before, after, err := pairFiles(beforeArg, afterArg, eng.Settings)
-	if err != nil {
-		return nil, err
-	}
-	parser := syntax.NewParser()
-	defer parser.Close()
-	single := len(before) == 1 && len(after) == 1 && before[0] == ""
-	score := func(root string, rels []string) []nfi.FileScore {
-		var out []nfi.FileScore
-		for _, rel := range rels {
-			p := root
-			if rel != "" {
-				p = filepath.Join(root, rel)
-			}
-			fs := eng.ScoreFile(parser, p)
-			if rel != "" {
-				fs.Path = filepath.ToSlash(rel)
-			}
-			out = append(out, fs)
-		}
-		return out
-	}
-	c := &comparison{
-		out:    diffOutput{Run: summarizeSettings(eng), Before: score(beforeArg, before), After: score(afterArg, after)},
-		labels: [2]string{beforeArg, afterArg},
-	}
-	if single {
-		// Two single files are matched whatever their names, under the
-		// after file's name; an invalid file is named in Invalid by its
-		// own argument, so that the right side is blamed.
-		name := filepath.Base(afterArg)
-		c.out.Before[0].Path, c.out.After[0].Path = name, name
-	} else {
-		c.out.Added, c.out.Removed = onlyIn(after, before), onlyIn(before, after)
-	}
-	c.out.Delta = nfi.Compare(c.out.Before, c.out.After)
-	if single {
-		for i := range c.out.Invalid {
-			if c.out.Invalid[i].Version == nfi.VersionBefore {
-				c.out.Invalid[i].Path = beforeArg
-			} else {
-				c.out.Invalid[i].Path = afterArg
-			}
-		}
-	}
-	root := map[nfi.Version]string{nfi.VersionBefore: beforeArg, nfi.VersionAfter: afterArg}
-	c.content = func(v nfi.Version, path string) ([]byte, bool) {
-		b, err := nfi.ReadSource(diffPath(root[v], single)(path))
-		return b, err == nil
-	}
-	c.afterPath = diffPath(afterArg, single)
-	return c, nil
-}
-
-// finish computes the improvement in points, the baseline of findings and
-// their counts; newCode limits the findings to added or changed lines.
-func (c *comparison) finish(newCode bool) {
-	c.out.ImprovementPoints = map[string]float64{}
-	for _, a := range nfi.Aspects {
-		if v, ok := c.out.Improvement.Points(a); ok {
-			c.out.ImprovementPoints[a.Code()] = v
-		}
-	}
-	c.base = compareBaseline(c.out, c.content, c.align)
-	c.out.NewCode = newCode
-	c.base.newCode = newCode
-	c.out.Findings = c.base.counts(c.out)
-}
-
-// onlyIn returns the paths of a that are not in b, in order.
-func onlyIn(a, b []string) []string {
-	in := map[string]bool{}
-	for _, p := range b {
-		in[p] = true
-	}
-	var out []string
-	for _, p := range a {
-		if !in[p] {
-			out = append(out, filepath.ToSlash(p))
-		}
-	}
-	return out
-}
-
-// pairFiles returns the relative paths to score on each side: for two files,
-// [""] and [""]; for two directories, their *.py files by relative path
-// (excluded and git-ignored files left out, see discover).
-func pairFiles(a, b string, s nfi.Settings) (before, after []string, err error) {
-	sa, errA := os.Stat(a)
-	sb, errB := os.Stat(b)
-	var missing []string
-	for _, c := range []struct {
-		path string
-		err  error
-	}{{a, errA}, {b, errB}} {
-		switch {
-		case errors.Is(c.err, fs.ErrNotExist):
-			missing = append(missing, c.path)
-		case c.err != nil:
-			return nil, nil, c.err
-		}
-	}
-	if len(missing) > 0 {
-		return nil, nil, fmt.Errorf("no such file or directory: %s: %w", strings.Join(missing, ", "), fs.ErrNotExist)
-	}
-	if sa.IsDir() != sb.IsDir() {
-		return nil, nil, usagef("diff: %s and %s must both be files or both be directories", a, b)
-	}
-	if !sa.IsDir() {
-		return []string{""}, []string{""}, nil
-	}
-	rel := func(root string) ([]string, error) {
-		files, _, err := discover([]string{root}, s)
-		if err != nil {
-			return nil, err
-		}
-		for i, f := range files {
-			if files[i], err = filepath.Rel(root, f); err != nil {
-				return nil, err
-			}
-		}
-		sort.Strings(files)
-		return files, nil
-	}
-	if before, err = rel(a); err != nil {
-		return nil, nil, err
-	}
-	after, err = rel(b)
-	return before, after, err
-}
-
-func writeDiffText(w io.Writer, eng *nfi.Engine, c *comparison, maxShown int) error {
-	out := c.out
-	term := textesc.Terminal // paths and messages come from the change under review
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	if out.Git != nil {
-		fmt.Fprintf(tw, "before: %s at %s (%s)\nafter:  %s (%s)\n", c.labels[0], short(out.Git.MergeBase), plural(len(out.Before), "file"),
-			c.labels[1], plural(len(out.After), "file"))
-	} else {
-		fmt.Fprintf(tw, "before: %s (%s)\nafter:  %s (%s)\n", c.labels[0], plural(len(out.Before), "file"), c.labels[1], plural(len(out.After), "file"))
-	}
-	for _, p := range out.Added {
-		fmt.Fprintf(tw, "added:   %s%s\n", term(p), verdict(out.After, p))
-	}
-	for _, p := range out.Removed {
-		fmt.Fprintf(tw, "removed: %s%s\n", term(p), verdict(out.Before, p))
-	}
-	for _, p := range sortedKeys(out.SplitFrom) {
-		fmt.Fprintf(tw, "split:   %s from %s (compared with it by the regression gate)\n", term(p), term(out.SplitFrom[p]))
-	}
-	for _, p := range out.ExcludedSplits {
-		fmt.Fprintf(tw, "scored although excluded: %s (its code comes from a scored file)\n", term(p))
-	}
-	for _, p := range out.Unscored {
-		fmt.Fprintf(tw, "not scored (excluded by the settings): %s\n", term(p))
-	}
-	for _, s := range out.Skipped {
-		fmt.Fprintf(tw, "skipped %s: %s: %s\n", s.Version, s.Path, s.Reason)
-	}
-	if out.SettingsFromBase != "" {
-		fmt.Fprintf(tw, "settings: this change edits them; both versions scored with the before version's (%s)\n", out.SettingsFromBase)
-	}
-	fmt.Fprintln(tw)
-	for _, f := range out.Invalid {
-		msg := f.Status
-		if f.Error != nil {
-			msg = fmt.Sprintf("%s at %d:%d: %s", f.Status, f.Error.Line, f.Error.Column, f.Error.Message)
-		}
-		fmt.Fprintf(tw, "invalid %s: %s: %s\n", f.Version, term(f.Path), term(msg))
-	}
-	switch {
-	case len(out.Invalid) > 0:
-		fmt.Fprintln(tw, "I_p undefined: a file that cannot be scored makes the comparison undefined (exit 1)")
-	case len(out.Before) == 0 && len(out.After) == 0:
-		fmt.Fprintln(tw, "no Python file changed")
-	case !out.Valid:
-		fmt.Fprintln(tw, "I_p undefined: one version has no Python file")
-	}
-	fmt.Fprintln(tw, "ASPECT\tS_p BEFORE\tS_p AFTER\tI_p (pp)")
-	for _, a := range nfi.Aspects {
-		b, okb := out.Delta.Before.Get(a)
-		af, oka := out.Delta.After.Get(a)
-		if !okb && !oka {
-			continue // no rule of the aspect selected (or no valid file)
-		}
-		cell := func(v float64, ok bool) string {
-			if !ok {
-				return "–"
-			}
-			return fmt.Sprintf("%.3f", v)
-		}
-		ip := "–"
-		if v, ok := out.Improvement.Points(a); ok {
-			ip = fmt.Sprintf("%+.1f", v)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", a.Code(), cell(b, okb), cell(af, oka), ip)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	scope := ""
-	if out.NewCode {
-		scope = " on added or changed lines"
-	}
-	fmt.Fprintf(w, "\nfindings%s: %d new, %d updated, %d unchanged, %d fixed (--format sarif lists them)\n", scope,
-		out.Findings[baselineNew], out.Findings[baselineUpdated], out.Findings[baselineUnchanged], out.Findings["absent"])
-	shown := 0
-	for _, f := range c.findings() {
-		if f.State != baselineNew || f.Suppressed() {
-			continue
-		}
-		if shown == maxShown {
-			fmt.Fprintf(w, "  ... (%d new in all)\n", out.Findings[baselineNew])
-			break
-		}
-		if shown == 0 {
-			fmt.Fprintln(w, "new findings:")
-		}
-		shown++
-		fmt.Fprintf(w, "  %s:%d:%d: %s %s\n", term(f.Path), f.Diag.Line, f.Diag.Column, f.Diag.RuleID, term(f.Diag.Message))
-	}
-	if len(out.Flips) == 0 {
-		fmt.Fprintln(w, "no rule flipped")
-	} else {
-		fmt.Fprintln(w, "\nflipped rules:")
-		for _, f := range out.Flips {
-			dir := "fixed  "
-			if !f.After {
-				dir = "broken "
-			}
-			fmt.Fprintf(w, "  %s %s %s\n", dir, f.ID, term(f.Path))
-		}
-	}
-	if n := suppressedCount(out.After); n > 0 {
-		if k := len(out.NewSuppressions); c.newCounted && k > 0 {
-			fmt.Fprintf(w, "suppressions honoured: %s silenced in the after version, of which the %d silenced by suppressions this change adds count as failures in S_p AFTER (--allow-new-suppressions honours them; --ignore-noqa scores as SWE-NFI)\n", plural(n, "finding"), k)
-		} else {
-			fmt.Fprintf(w, "suppressions honoured: %s silenced in the after version (--ignore-noqa scores as SWE-NFI)\n", plural(n, "finding"))
-		}
-	}
-	writeUnused(w, out.After)
-	writeFileView(w, out)
-	for _, g := range out.Gates {
-		fmt.Fprintf(w, "gate failed: %s\n", term(g))
-	}
-	_, err := fmt.Fprintln(w, provenanceLine(eng))
-	return err
-}
-
-// short abbreviates a commit ID for display.
-func short(id string) string {
-	if len(id) > 12 {
-		return id[:12]
-	}
-	return id
-}
-
-// verdict summarizes, for the text listing of an added or removed file,
-// the rules the file fails (" (fails DOC-R01, STY-R05)"), "" when it
-// passes all, or " (invalid)" when it could not be scored.
-func verdict(files []nfi.FileScore, path string) string {
-	for _, f := range files {
-		if f.Path != path {
-			continue
-		}
-		if !f.Valid {
-			return " (invalid)"
-		}
-		var failed []string
-		for _, r := range f.Rules {
-			if !r.Passed {
-				failed = append(failed, r.ID)
-			}
-		}
-		if len(failed) == 0 {
-			return ""
-		}
-		return " (fails " + strings.Join(failed, ", ") + ")"
-	}
-	return ""
-}
+var diffFormats = driver.DiffFormats

@@ -22,6 +22,7 @@ import (
 	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/catalog"
+	"github.com/polynfi/polynfi/nfi/driver"
 	"github.com/polynfi/polynfi/report"
 	"github.com/polynfi/polynfi/retrieval"
 	"github.com/polynfi/polynfi/runtime"
@@ -136,7 +137,7 @@ Exit status: 0 when the run completed (unresolved instances are results),
 			if err != nil {
 				return err
 			}
-			minor, err := parsePythonVersion(o.pythonVersion)
+			minor, err := driver.ParsePythonVersion(o.pythonVersion)
 			if err != nil {
 				return err
 			}
@@ -541,7 +542,7 @@ func runInstanceEval(e *env, o evalOptions) error {
 		if h.NFI, err = nfi.NewEngine(cat, settings); err != nil {
 			return err
 		}
-		if h.NFI.PythonMinor, err = parsePythonVersion(o.pythonVersion); err != nil {
+		if h.NFI.PythonMinor, err = driver.ParsePythonVersion(o.pythonVersion); err != nil {
 			return err
 		}
 	}

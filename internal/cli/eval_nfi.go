@@ -15,6 +15,7 @@ import (
 	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/catalog"
+	"github.com/polynfi/polynfi/nfi/driver"
 	"github.com/polynfi/polynfi/nfisuite"
 	"github.com/polynfi/polynfi/runtime"
 )
@@ -343,7 +344,7 @@ func checkNFIEnvironments(ctx context.Context, tasks []dataset.NFITask, ids []st
 		}
 		if repos == nil {
 			errs = append(errs, fmt.Errorf("task %s: its environment needs repository %s at %s, and there is no repositories directory (looked for %s; give --repos-dir DIR holding DIR/%s, DIR/%s or DIR/%s.bundle)",
-				t.InstanceID, repo, short(commit), filepath.Join(filepath.Dir(datasetPath), "repos"), strings.ReplaceAll(repo, "/", "__"), repo, strings.ReplaceAll(repo, "/", "__")))
+				t.InstanceID, repo, driver.ShortID(commit), filepath.Join(filepath.Dir(datasetPath), "repos"), strings.ReplaceAll(repo, "/", "__"), repo, strings.ReplaceAll(repo, "/", "__")))
 			continue
 		}
 		src, err := repos.Source(ctx, repo)

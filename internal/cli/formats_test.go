@@ -12,6 +12,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/polynfi/polynfi/nfi/driver"
 )
 
 // TestFormats: every CI format of score and diff parses as its consumer
@@ -33,7 +35,7 @@ func TestFormats(t *testing.T) {
 
 	// GitLab Code Quality: a JSON array with the required fields, unique fingerprints.
 	out, _, _ = run(t, "diff", "--base", "main", "--isolated", "--format", "gitlab")
-	var issues []gitlabIssue
+	var issues []driver.GitLabIssue
 	if err := json.Unmarshal([]byte(out), &issues); err != nil || len(issues) == 0 {
 		t.Fatalf("gitlab: %v\n%s", err, out)
 	}
@@ -47,7 +49,7 @@ func TestFormats(t *testing.T) {
 
 	// JUnit: parses; ERR-P01 fails (a new finding), version property.
 	out, _, _ = run(t, "diff", "--base", "main", "--isolated", "--format", "junit")
-	var doc junitSuites
+	var doc driver.JUnitSuites
 	if err := xml.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("junit: %v\n%s", err, out)
 	}

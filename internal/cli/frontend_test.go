@@ -10,6 +10,7 @@ import (
 
 	"github.com/polynfi/polynfi/internal/corpus"
 	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/nfi/driver"
 )
 
 // TestScoreFrontEndsAgree runs `polynfi score --format json` over the
@@ -36,8 +37,8 @@ func TestScoreFrontEndsAgree(t *testing.T) {
 	// --exclude= so that no default exclude (site-packages, build)
 	// drops a file
 	run := func(treeSitter bool) []byte {
-		testEngineHook = func(e *nfi.Engine) { e.TreeSitter = treeSitter }
-		defer func() { testEngineHook = nil }()
+		driver.TestEngineHook = func(e *nfi.Engine) { e.TreeSitter = treeSitter }
+		defer func() { driver.TestEngineHook = nil }()
 		var o, e bytes.Buffer
 		args := append([]string{"score", "--format", "json", "--isolated", "--exclude="}, files...)
 		code := Main(context.Background(), args, &o, &e)

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/polynfi/polynfi/nfi/driver"
 )
 
 // commitTree makes a git repository in a temp directory with files committed
@@ -145,7 +147,7 @@ func TestGitDiffGates(t *testing.T) {
 	if code != ExitFindings || d.ImprovementPP["ERR"] >= 0 || !strings.Contains(errOut, "gate failed: regression: ERR") {
 		t.Fatalf("bare except: exit %d, ERR %v pp, stderr %q (want 1, < 0, a regression gate)", code, d.ImprovementPP["ERR"], errOut)
 	}
-	if len(d.Gates) == 0 || d.Findings[baselineNew] == 0 {
+	if len(d.Gates) == 0 || d.Findings[driver.BaselineNew] == 0 {
 		t.Errorf("bare except: gates %v findings %v", d.Gates, d.Findings)
 	}
 	// The same change without gates exits 0: gates are opt-in.
@@ -226,7 +228,7 @@ func TestGitDiffNewCode(t *testing.T) {
 	}
 	out, _, _ := run(t, "diff", "--base", "main", "--isolated", "--format", "json", "--new-code")
 	d := decodeDiff(t, out)
-	if d.Findings[baselineUnchanged] != 0 || d.Findings[baselineNew] == 0 {
+	if d.Findings[driver.BaselineUnchanged] != 0 || d.Findings[driver.BaselineNew] == 0 {
 		t.Errorf("--new-code counts %v: want new findings only", d.Findings)
 	}
 }

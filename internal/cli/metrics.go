@@ -14,6 +14,7 @@ import (
 
 	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/nfi/driver"
 	"github.com/polynfi/polynfi/nfi/metrics"
 	"github.com/polynfi/polynfi/syntax"
 )
@@ -99,14 +100,14 @@ func newMetricsCmd(e *env) *cobra.Command {
 			if err := checkFormat(format, "text", "json"); err != nil {
 				return err
 			}
-			files, missing, err := pythonFiles(args)
+			files, missing, err := driver.PythonFiles(args)
 			if err != nil {
 				return err
 			}
 			if len(missing) > 0 {
 				return fmt.Errorf("no such file or directory: %s", strings.Join(missing, ", "))
 			}
-			minor, err := parsePythonVersion(pyVersion)
+			minor, err := driver.ParsePythonVersion(pyVersion)
 			if err != nil {
 				return err
 			}

@@ -2,13 +2,14 @@ package cli
 
 import (
 	"encoding/json"
-	"github.com/polynfi/polynfi/internal/citest"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/polynfi/polynfi/internal/citest"
 
 	"github.com/google/go-cmp/cmp"
 )

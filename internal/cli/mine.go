@@ -98,7 +98,7 @@ RFC 3339 times and bound the committer date.`,
 				}
 				opts.Blocklist = append(opts.Blocklist, names...)
 			}
-			eng, err := ef.engine(".")
+			eng, err := ef.Engine(".")
 			if err != nil {
 				return err
 			}

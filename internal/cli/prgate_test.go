@@ -13,7 +13,7 @@ import (
 // repository, makes a branch that hides a regression one way or another,
 // and checks that `polynfi diff --base main --fail-on regression` (or
 // new-findings) exits 1 and names the file and why. Each of them exited
-// 0 before the gate judged files one by one (gatefiles.go).
+// 0 before the gate judged files one by one (nfi/driver/gatefiles.go).
 
 // documentedN is a module of n documented functions (DOC 1.0 on the
 // rules that concern it); undocumentedAt is the same with function k's

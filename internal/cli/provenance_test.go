@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/polynfi/polynfi/nfi/driver"
 )
 
 // stampedVersion is the version buildStamped links into polynfi.
@@ -108,7 +110,7 @@ func TestVersionInEveryFormat(t *testing.T) {
 
 	for _, cmd := range [][]string{{"score", "--isolated", "pkg"}, {"diff", "--isolated", "--base", "main"}} {
 		out, _, _ := runBin(t, bin, dir, append(cmd, "--format", "gitlab")...)
-		var issues []gitlabIssue
+		var issues []driver.GitLabIssue
 		if err := json.Unmarshal([]byte(out), &issues); err != nil || len(issues) == 0 {
 			t.Fatalf("%v gitlab: %v\n%s", cmd, err, out)
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/nfi/driver"
 	"github.com/polynfi/polynfi/syntax"
 )
 
@@ -103,7 +104,7 @@ settings): then 1; 3 when a PATH does not exist or a file cannot be read
 			} else if stdin {
 				start = stdinName
 			}
-			eng, err := ef.engine(start)
+			eng, err := ef.Engine(start)
 			if err != nil {
 				return err
 			}
@@ -111,13 +112,13 @@ settings): then 1; 3 when a PATH does not exist or a file cannot be read
 			if diffBase != "" && !stdin {
 				head := ""
 				if stagedOnly {
-					head = staged
+					head = driver.Staged
 				}
-				if eng, settingsNote, err = ef.baseSettings(e, eng, diffBase, head, true); err != nil {
+				if eng, settingsNote, err = ef.BaseSettings(e.ctx, eng, diffBase, head, true); err != nil {
 					return err
 				}
 			}
-			gates, err := gf.gates(eng.Settings, diffBase != "")
+			gates, err := gf.Gates(eng.Settings, diffBase != "")
 			if err != nil {
 				return err
 			}
@@ -128,27 +129,27 @@ settings): then 1; 3 when a PATH does not exist or a file cannot be read
 				return usagef("--staged needs --diff-base")
 			}
 			var files, missing []string
-			var cmp *comparison
+			var cmp *driver.Comparison
 			switch {
 			case diffBase != "":
 				head := ""
 				if stagedOnly {
-					head = staged
+					head = driver.Staged
 				}
-				if cmp, err = gitComparison(e, eng, &ef, diffBase, head, true); err != nil {
+				if cmp, err = driver.GitComparison(e.ctx, eng, &ef.EngineOptions, diffBase, head, true); err != nil {
 					return err
 				}
-				cmp.out.SettingsFromBase = settingsNote
-				cmp.finish(newCode)
-				if !gf.allowNew {
-					cmp.countNewSuppressions() // before any output: one S_p per file
+				cmp.Out.SettingsFromBase = settingsNote
+				cmp.Finish(newCode)
+				if !gf.AllowNew {
+					cmp.CountNewSuppressions() // before any output: one S_p per file
 				}
-				for _, s := range cmp.out.Skipped {
+				for _, s := range cmp.Out.Skipped {
 					fmt.Fprintf(e.stderr, "polynfi: skipped %s (%s): %s\n", s.Path, s.Version, s.Reason)
 				}
 			case stdin:
 			default:
-				if files, missing, err = discoverWarn(args, eng.Settings, e.stderr); err != nil {
+				if files, missing, err = driver.DiscoverWarn(args, eng.Settings, e.stderr); err != nil {
 					return err
 				}
 				if len(files) == 0 && len(missing) > 0 {
@@ -171,9 +172,9 @@ settings): then 1; 3 when a PATH does not exist or a file cannot be read
 				case format == "json":
 					sink = newJSONScoreSink(w, eng)
 				case format == "sarif":
-					sink = newSARIFSink(w, eng)
+					sink = sarifScoreSink{driver.NewSARIFSink(w, eng)}
 				default:
-					sink = &textScoreSink{w: bufio.NewWriter(w), quiet: quiet, cmp: cmp, provenance: provenanceLine(eng)}
+					sink = &textScoreSink{w: bufio.NewWriter(w), quiet: quiet, cmp: cmp, provenance: driver.ProvenanceLine(eng)}
 				}
 				emit := func(fs nfi.FileScore) error {
 					sum.add(fs)
@@ -184,7 +185,7 @@ settings): then 1; 3 when a PATH does not exist or a file cannot be read
 				}
 				switch {
 				case cmp != nil:
-					for _, fs := range cmp.out.After {
+					for _, fs := range cmp.Out.After {
 						if err := emit(fs); err != nil {
 							return err
 						}
@@ -212,12 +213,12 @@ settings): then 1; 3 when a PATH does not exist or a file cannot be read
 					}
 				}
 				sum.finish(eng, time.Since(start0))
-				sum.Suppressions = suppressionMode(eng)
+				sum.Suppressions = driver.SuppressionMode(eng)
 				if cmp != nil {
-					cmp.out.Gates = gates.check(cmp)
-					sum.Gates = cmp.out.Gates
+					cmp.Out.Gates = gates.Check(cmp)
+					sum.Gates = cmp.Out.Gates
 				} else {
-					sum.Gates = gates.checkScore(sum)
+					sum.Gates = gates.CheckScore(sum.Invalid, sum.MeanScores)
 				}
 				if err := sink.close(sum); err != nil {
 					return err
@@ -225,12 +226,12 @@ settings): then 1; 3 when a PATH does not exist or a file cannot be read
 				if !collect {
 					return nil
 				}
-				fs := fileFindings(collected)
+				fs := driver.FileFindings(collected)
 				if cmp != nil {
-					fs = cmp.findings()
+					fs = cmp.Findings()
 				}
 				if of.statistics {
-					return writeStatistics(w, format, eng, fs, false)
+					return driver.WriteStatistics(w, format, eng, fs, false)
 				}
 				var invalid []nfi.InvalidFile
 				for _, f := range collected {
@@ -240,11 +241,11 @@ settings): then 1; 3 when a PATH does not exist or a file cannot be read
 				}
 				switch format {
 				case "github":
-					return writeGitHub(w, fs, invalid, false, sum.Gates, scoreNotice(sum))
+					return driver.WriteGitHub(w, fs, invalid, false, sum.Gates, scoreNotice(sum))
 				case "gitlab":
-					return writeGitLab(w, fs, invalid, nil)
+					return driver.WriteGitLab(w, fs, invalid, nil)
 				case "junit":
-					return writeJUnit(w, eng, collected, nil)
+					return driver.WriteJUnit(w, eng, collected, nil)
 				}
 				return writeScoreMarkdown(w, eng, collected, sum)
 			})
@@ -290,16 +291,6 @@ type collectSink struct{ files *[]nfi.FileScore }
 func (c *collectSink) file(fs nfi.FileScore) error { *c.files = append(*c.files, fs); return nil }
 func (c *collectSink) close(scoreSummary) error    { return nil }
 
-// checkScore returns the gates a score run without comparison trips
-// (invalid, fail-under on the mean S_p).
-func (g gates) checkScore(sum scoreSummary) []string {
-	var failed []string
-	if g.invalid && sum.Invalid > 0 {
-		failed = append(failed, fmt.Sprintf("invalid: %s cannot be scored", plural(sum.Invalid, "file")))
-	}
-	return append(failed, g.checkUnder(sum.MeanScores)...)
-}
-
 func scoreNotice(sum scoreSummary) string {
 	return fmt.Sprintf("%s: %d valid, %d invalid; mean S_p:%s", plural(sum.Files, "file"), sum.Valid, sum.Invalid, formatScores(sum.MeanScores))
 }
@@ -319,10 +310,10 @@ func writeScoreMarkdown(w io.Writer, eng *nfi.Engine, files []nfi.FileScore, sum
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|")
 	for _, f := range files {
 		if !f.Valid {
-			fmt.Fprintf(w, "| `%s` | invalid (%s) | | | | | |\n", mdCode(f.Path), f.Status)
+			fmt.Fprintf(w, "| `%s` | invalid (%s) | | | | | |\n", textesc.MarkdownCode(f.Path), f.Status)
 			continue
 		}
-		fmt.Fprintf(w, "| `%s` |", mdCode(f.Path))
+		fmt.Fprintf(w, "| `%s` |", textesc.MarkdownCode(f.Path))
 		for _, a := range nfi.Aspects {
 			if v, ok := f.Scores.Get(a); ok {
 				fmt.Fprintf(w, " %.2f |", v)
@@ -331,7 +322,7 @@ func writeScoreMarkdown(w io.Writer, eng *nfi.Engine, files []nfi.FileScore, sum
 			}
 		}
 		n := 0
-		for _, d := range diagnostics(&f) {
+		for _, d := range driver.Diagnostics(&f) {
 			if d.Suppressed == "" {
 				n++
 			}
@@ -339,9 +330,9 @@ func writeScoreMarkdown(w io.Writer, eng *nfi.Engine, files []nfi.FileScore, sum
 		fmt.Fprintf(w, " %d |\n", n)
 	}
 	for _, g := range sum.Gates {
-		fmt.Fprintf(w, "\n- gate failed: %s", mdEscape(g))
+		fmt.Fprintf(w, "\n- gate failed: %s", textesc.Markdown(g))
 	}
-	fmt.Fprintf(w, "\n<sub>polynfi %s · catalog %s · suppressions %s</sub>\n", mdEscape(polynfiVersion()), eng.Catalog.Version, suppressionMode(eng))
+	fmt.Fprintf(w, "\n<sub>polynfi %s · catalog %s · suppressions %s</sub>\n", textesc.Markdown(polynfiVersion()), eng.Catalog.Version, driver.SuppressionMode(eng))
 	return nil
 }
 
@@ -419,8 +410,8 @@ type textScoreSink struct {
 	quiet bool
 	// cmp is the comparison of --diff-base (nil without): its I_p and
 	// finding counts follow the summary.
-	cmp *comparison
-	// provenance is the last line (provenanceLine).
+	cmp *driver.Comparison
+	// provenance is the last line (driver.ProvenanceLine).
 	provenance string
 }
 
@@ -455,7 +446,7 @@ func (t *textScoreSink) file(fs nfi.FileScore) error {
 				}
 			}
 		}
-		writeUnused(t.w, []nfi.FileScore{fs})
+		driver.WriteUnused(t.w, []nfi.FileScore{fs})
 	}
 	return nil
 }
@@ -470,11 +461,11 @@ func (t *textScoreSink) close(s scoreSummary) error {
 		fmt.Fprintf(t.w, "suppressions honoured: %s silenced (--ignore-noqa scores as SWE-NFI)\n", plural(s.Suppressed, "finding"))
 	}
 	if t.cmp != nil {
-		fmt.Fprintf(t.w, "compared with %s at %s: %s\n", t.cmp.labels[0], short(t.cmp.out.Git.MergeBase), diffNotice(t.cmp))
-		if t.cmp.out.SettingsFromBase != "" {
-			fmt.Fprintf(t.w, "settings: this change edits them; both versions scored with the before version's (%s)\n", t.cmp.out.SettingsFromBase)
+		fmt.Fprintf(t.w, "compared with %s at %s: %s\n", t.cmp.Labels[0], driver.ShortID(t.cmp.Out.Git.MergeBase), driver.DiffNotice(t.cmp))
+		if t.cmp.Out.SettingsFromBase != "" {
+			fmt.Fprintf(t.w, "settings: this change edits them; both versions scored with the before version's (%s)\n", t.cmp.Out.SettingsFromBase)
 		}
-		writeFileView(t.w, t.cmp.out)
+		driver.WriteFileView(t.w, t.cmp.Out)
 	}
 	for _, g := range s.Gates {
 		fmt.Fprintf(t.w, "gate failed: %s\n", textesc.Terminal(g))
@@ -495,7 +486,7 @@ type jsonScoreSink struct {
 
 func newJSONScoreSink(w io.Writer, e *nfi.Engine) *jsonScoreSink {
 	s := &jsonScoreSink{w: bufio.NewWriter(w), first: true}
-	hdr, _ := marshalPlain(summarizeSettings(e))
+	hdr, _ := marshalPlain(driver.SummarizeSettings(e))
 	// open the object with the settings summary's fields, then the files array
 	fmt.Fprintf(s.w, "{\"run\": %s,\n\"files\": [\n", hdr)
 	return s
@@ -542,3 +533,9 @@ func (s *jsonScoreSink) close(sum scoreSummary) error {
 	fmt.Fprintf(s.w, "\n],\n\"summary\": %s}\n", b)
 	return s.w.Flush()
 }
+
+// sarifScoreSink writes score's SARIF log.
+type sarifScoreSink struct{ *driver.SARIFSink }
+
+func (s sarifScoreSink) file(fs nfi.FileScore) error { return s.File(fs) }
+func (s sarifScoreSink) close(scoreSummary) error    { return s.Close() }

@@ -3,6 +3,8 @@ package cli
 import (
 	"runtime/debug"
 	"strings"
+
+	"github.com/polynfi/polynfi/nfi/driver"
 )
 
 // version is polynfi's release version, set at link time with
@@ -46,24 +48,5 @@ func polynfiVersion() string {
 	return v
 }
 
-// semver returns the version's first word when it looks like a semantic
-// version ("v1.2.3" → "1.2.3"), "" otherwise (SARIF's semanticVersion).
-func semver() string {
-	v := strings.Fields(polynfiVersion())
-	if len(v) == 0 || !strings.HasPrefix(v[0], "v") {
-		return ""
-	}
-	return strings.TrimPrefix(v[0], "v")
-}
-
-// sarifVersion is the version in SARIF's tool.driver.version: the version
-// without a leading "v" before a digit ("v1.2.3" → "1.2.3"), since SARIF
-// asks for a version that starts with a number (the SARIF Multitool's
-// SARIF2005 check); other versions ("(devel)") unchanged.
-func sarifVersion() string {
-	v := polynfiVersion()
-	if len(v) > 1 && v[0] == 'v' && v[1] >= '0' && v[1] <= '9' {
-		return v[1:]
-	}
-	return v
-}
+// The reports the driver writes record this build's version.
+func init() { driver.Version = polynfiVersion }

@@ -1,4 +1,4 @@
-package cli
+package driver
 
 import (
 	"io"
@@ -13,9 +13,9 @@ import (
 // SARIF baseline states of a result against the before version.
 // Source: OASIS SARIF 2.1.0 §3.27.24 (result.baselineState).
 const (
-	baselineNew       = "new"
-	baselineUnchanged = "unchanged"
-	baselineUpdated   = "updated"
+	BaselineNew       = "new"
+	BaselineUnchanged = "unchanged"
+	BaselineUpdated   = "updated"
 )
 
 // baseline is the comparison of a change's findings with the before
@@ -63,7 +63,7 @@ type baseline struct {
 // diff); otherwise content returns the text of a file of a version (by
 // FileScore.Path) for difflib to align; a file that cannot be read is
 // matched without the line alignment.
-func compareBaseline(out diffOutput, content func(nfi.Version, string) ([]byte, bool), align func(string) (map[int]int, bool)) baseline {
+func compareBaseline(out DiffOutput, content func(nfi.Version, string) ([]byte, bool), align func(string) (map[int]int, bool)) baseline {
 	before := map[string]*nfi.FileScore{}
 	for i := range out.Before {
 		before[out.Before[i].Path] = &out.Before[i]
@@ -76,16 +76,16 @@ func compareBaseline(out diffOutput, content func(nfi.Version, string) ([]byte, 
 		delete(before, fa.Path)
 		switch {
 		case !fa.Valid:
-			state := baselineNew
+			state := BaselineNew
 			if fb != nil && !fb.Valid {
-				state = baselineUnchanged
+				state = BaselineUnchanged
 			}
 			b.States[i] = []string{state}
 		case fb == nil:
-			b.States[i] = make([]string, len(diagnostics(fa)))
+			b.States[i] = make([]string, len(Diagnostics(fa)))
 			b.NewlySuppressed[i] = make([]bool, len(b.States[i]))
-			for j, d := range diagnostics(fa) {
-				b.States[i][j] = baselineNew
+			for j, d := range Diagnostics(fa) {
+				b.States[i][j] = BaselineNew
 				b.NewlySuppressed[i][j] = byComment(d)
 			}
 		default:
@@ -113,7 +113,7 @@ func compareBaseline(out diffOutput, content func(nfi.Version, string) ([]byte, 
 					}
 				}
 			}
-			da, db := diagnostics(fa), diagnostics(fb)
+			da, db := Diagnostics(fa), Diagnostics(fb)
 			var match []int
 			b.States[i], match = matchBaseline(da, db, lines, b.Absent)
 			b.NewlySuppressed[i] = make([]bool, len(da))
@@ -123,7 +123,7 @@ func compareBaseline(out diffOutput, content func(nfi.Version, string) ([]byte, 
 		}
 	}
 	for _, fb := range before { // removed files
-		for _, d := range diagnostics(fb) {
+		for _, d := range Diagnostics(fb) {
 			if d.Suppressed == "" {
 				b.Absent[d.RuleID]++
 			}
@@ -149,11 +149,11 @@ func (b baseline) inNewCode(i, line, end int) bool {
 // counts returns the number of after findings that count (not
 // suppressed; with newCode, on added or changed lines) by baseline state
 // and, under "absent", the number of before findings that are gone.
-func (b baseline) counts(out diffOutput) map[string]int {
-	c := map[string]int{baselineNew: 0, baselineUpdated: 0, baselineUnchanged: 0, "absent": 0}
+func (b baseline) counts(out DiffOutput) map[string]int {
+	c := map[string]int{BaselineNew: 0, BaselineUpdated: 0, BaselineUnchanged: 0, "absent": 0}
 	for i := range out.After {
 		fa := &out.After[i]
-		for j, d := range diagnostics(fa) { // none for an invalid file (reported apart)
+		for j, d := range Diagnostics(fa) { // none for an invalid file (reported apart)
 			if d.Suppressed != "" || (b.newCode && !b.inNewCode(i, d.Line, d.EndLine)) {
 				continue
 			}
@@ -175,11 +175,11 @@ func (b baseline) counts(out diffOutput) map[string]int {
 // both versions ("scores_before", "scores_after", aspect code to [0, 1]),
 // I_p in percentage points ("improvement_pp") and the added and removed
 // files. afterPath maps an after FileScore's Path to the file on disk.
-func writeDiffSARIF(w io.Writer, eng *nfi.Engine, c *comparison) error {
-	out, b := c.out, c.base
-	s := newSARIFSink(w, eng)
+func writeDiffSARIF(w io.Writer, eng *nfi.Engine, c *Comparison) error {
+	out, b := c.Out, c.base
+	s := NewSARIFSink(w, eng)
 	for i, fa := range out.After {
-		diags := diagnostics(&fa)
+		diags := Diagnostics(&fa)
 		for j, r := range s.results(fa, c.afterPath(fa.Path)) {
 			if fa.Valid && b.newCode && !b.inNewCode(i, diags[j].Line, diags[j].EndLine) {
 				continue
@@ -196,7 +196,7 @@ func writeDiffSARIF(w io.Writer, eng *nfi.Engine, c *comparison) error {
 		"absent":         b.Absent,
 		"added_files":    nonNil(out.Added),
 		"removed_files":  nonNil(out.Removed),
-		"suppressions":   suppressionMode(eng),
+		"suppressions":   SuppressionMode(eng),
 		"new_code":       b.newCode,
 		// The PR gate's file-by-file view and verdict (gatefiles.go).
 		"file_regressions": nonNilOf(out.FileRegressions),
@@ -212,9 +212,9 @@ func writeDiffSARIF(w io.Writer, eng *nfi.Engine, c *comparison) error {
 	return s.log.PrettyWrite(s.w)
 }
 
-// diagnostics returns every diagnostic of a valid file, in rule order (the
+// Diagnostics returns every diagnostic of a valid file, in rule order (the
 // order of sarifSink.results).
-func diagnostics(fs *nfi.FileScore) []nfi.Diagnostic {
+func Diagnostics(fs *nfi.FileScore) []nfi.Diagnostic {
 	if !fs.Valid {
 		return nil
 	}
@@ -285,21 +285,21 @@ func matchBaseline(after, before []nfi.Diagnostic, lines map[int]int, absent map
 		l, ok := lines[b.Line]
 		return l, ok
 	}
-	match(baselineUnchanged, func(b nfi.Diagnostic) (key, bool) {
+	match(BaselineUnchanged, func(b nfi.Diagnostic) (key, bool) {
 		l, ok := aligned(b)
 		return key{b.RuleID, b.Message, l}, ok
 	}, func(a nfi.Diagnostic) key { return key{a.RuleID, a.Message, a.Line} })
-	match(baselineUnchanged, func(b nfi.Diagnostic) (key, bool) { return key{b.RuleID, b.Message, 0}, true },
+	match(BaselineUnchanged, func(b nfi.Diagnostic) (key, bool) { return key{b.RuleID, b.Message, 0}, true },
 		func(a nfi.Diagnostic) key { return key{a.RuleID, a.Message, 0} })
-	match(baselineUpdated, func(b nfi.Diagnostic) (key, bool) {
+	match(BaselineUpdated, func(b nfi.Diagnostic) (key, bool) {
 		l, ok := aligned(b)
 		return key{b.RuleID, "", l}, ok
 	}, func(a nfi.Diagnostic) key { return key{a.RuleID, "", a.Line} })
-	match(baselineUpdated, func(b nfi.Diagnostic) (key, bool) { return key{b.RuleID, "", 0}, true },
+	match(BaselineUpdated, func(b nfi.Diagnostic) (key, bool) { return key{b.RuleID, "", 0}, true },
 		func(a nfi.Diagnostic) key { return key{a.RuleID, "", 0} })
 	for i := range state {
 		if state[i] == "" {
-			state[i] = baselineNew
+			state[i] = BaselineNew
 		}
 	}
 	for j, b := range before {

@@ -1,7 +1,8 @@
-package cli
+package driver
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path"
@@ -23,22 +24,22 @@ import (
 // report says so; the change's own settings apply once it is merged.
 // Command-line flags still add to or override them.
 
-// baseSettings returns the engine to score a git comparison with and, when
+// BaseSettings returns the engine to score a git comparison with and, when
 // the change edits the settings, the repository path of the settings
 // file the before version had ("(defaults)" when it had none in the
 // repository). ef built eng from the settings found at start ("." for git
 // comparisons); head is "" (work tree), staged, or a revision.
-func (ef *engineFlags) baseSettings(e *env, eng *nfi.Engine, base, head string, mergeBase bool) (*nfi.Engine, string, error) {
-	if ef.noConfig {
+func (ef *EngineOptions) BaseSettings(ctx context.Context, eng *nfi.Engine, base, head string, mergeBase bool) (*nfi.Engine, string, error) {
+	if ef.Isolated {
 		return eng, "", nil
 	}
 	wd, err := os.Getwd()
 	if err != nil {
 		return nil, "", err
 	}
-	root, err := gitRoot(e.ctx, wd)
+	root, err := gitRoot(ctx, wd)
 	if err != nil {
-		return eng, "", nil // gitComparison reports it
+		return eng, "", nil // GitComparison reports it
 	}
 	if r, err := filepath.EvalSymlinks(root); err == nil {
 		root = r
@@ -49,17 +50,17 @@ func (ef *engineFlags) baseSettings(e *env, eng *nfi.Engine, base, head string, 
 	rev := base
 	if mergeBase {
 		h := head
-		if h == "" || h == staged {
+		if h == "" || h == Staged {
 			h = "HEAD"
 		}
-		if mb, ok, err := gitMergeBase(e.ctx, root, base, h); err != nil {
+		if mb, ok, err := gitMergeBase(ctx, root, base, h); err != nil {
 			return nil, "", err
 		} else if ok {
 			rev = mb
 		}
 	}
 	show := func(rel string) ([]byte, bool) {
-		out, err := runGit(e.ctx, root, "cat-file", "blob", rev+":"+rel)
+		out, err := runGit(ctx, root, "cat-file", "blob", rev+":"+rel)
 		return out, err == nil
 	}
 	inRepo := func(p string) (string, bool) {
@@ -84,7 +85,7 @@ func (ef *engineFlags) baseSettings(e *env, eng *nfi.Engine, base, head string, 
 	// first found from the working directory up to the repository's top.
 	baseRel, found := "", false
 	var baseSrc []byte
-	if ef.config != "" {
+	if ef.Config != "" {
 		if !headInRepo {
 			return eng, "", nil // a file outside the repository is not the change's
 		}
@@ -131,7 +132,7 @@ func (ef *engineFlags) baseSettings(e *env, eng *nfi.Engine, base, head string, 
 			return nil, "", err
 		}
 		if s, err = nfi.LoadSettings(p); err != nil {
-			return nil, "", fmt.Errorf("load settings of the before version (%s at %s): %w", baseRel, short(rev), err)
+			return nil, "", fmt.Errorf("load settings of the before version (%s at %s): %w", baseRel, ShortID(rev), err)
 		}
 		s.Origin = repoPath(root, baseRel)
 		note = baseRel
@@ -143,7 +144,7 @@ func (ef *engineFlags) baseSettings(e *env, eng *nfi.Engine, base, head string, 
 		note = p
 	}
 	minor := eng.PythonMinor
-	out, err := ef.engineWith(eng.Catalog, minor, s)
+	out, err := ef.EngineWith(eng.Catalog, minor, s)
 	if err != nil {
 		return nil, "", fmt.Errorf("settings of the before version (%s): %w", note, err)
 	}

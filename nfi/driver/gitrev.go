@@ -1,4 +1,4 @@
-package cli
+package driver
 
 // Every git call of score and diff goes through the project's one git
 // runner, internal/gitexec (runGit, and gitexec.Command for cat-file).
@@ -137,7 +137,7 @@ func diffSides(base, head string) []string {
 	switch head {
 	case "":
 		return []string{base}
-	case staged:
+	case Staged:
 		return []string{"--cached", base}
 	}
 	return []string{base, head}

@@ -1,7 +1,8 @@
-package cli
+package driver
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"runtime"
@@ -13,15 +14,14 @@ import (
 	"github.com/polynfi/polynfi/syntax"
 )
 
-// gitComparison scores the .py files that differ between base (or its
+// GitComparison scores the .py files that differ between base (or its
 // merge base with head, when mergeBase) and head (a revision, "" for
 // the work tree, or staged for the index)
 // in the git repository holding the working directory. Files are read
 // from git objects with one `git cat-file --batch`; the work tree's are
 // read from disk (untracked, not ignored files count as added). Files the
 // settings exclude are left out.
-func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, mergeBase bool) (*comparison, error) {
-	ctx := e.ctx
+func GitComparison(ctx context.Context, eng *nfi.Engine, ef *EngineOptions, base, head string, mergeBase bool) (*Comparison, error) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return nil, err
@@ -40,10 +40,10 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 	if err != nil {
 		return nil, err
 	}
-	rng := &gitRange{Root: root, Base: base, MergeBase: baseID, Head: worktree}
+	rng := &GitRange{Root: root, Base: base, MergeBase: baseID, Head: Worktree}
 	headID := ""
-	if head == staged {
-		rng.Head = staged
+	if head == Staged {
+		rng.Head = Staged
 		if id, err := blobs.commit(root, "HEAD"); err == nil {
 			headID = id // the index's commit, for the merge base
 		}
@@ -63,7 +63,7 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 		}
 	}
 	headArg := rng.Head // a commit, staged, or "" for the work tree
-	if rng.Head == worktree {
+	if rng.Head == Worktree {
 		headArg = ""
 	}
 	changes, changed, err := gitChangedPython(ctx, root, rng.MergeBase, headArg)
@@ -81,7 +81,7 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 		switch {
 		case v == nfi.VersionBefore:
 			t, err = loadCommitTree(ctx, root, rng.MergeBase)
-		case rng.Head == staged || rng.Head == worktree:
+		case rng.Head == Staged || rng.Head == Worktree:
 			// The work tree's links are found in the index (and read
 			// from disk).
 			t, err = loadIndexTree(ctx, root)
@@ -110,7 +110,7 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 			linkPaths[changePath(ch)] = true
 		}
 	}
-	if rng.Head == worktree {
+	if rng.Head == Worktree {
 		untracked, err := gitUntrackedPython(ctx, root)
 		if err != nil {
 			return nil, err
@@ -121,16 +121,16 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 	}
 	// A submodule at a .py path is another repository, not a file: it is
 	// named as skipped, and the side that is one counts as absent.
-	var skipped []skippedFile
+	var skipped []SkippedFile
 	{
 		keep := changes[:0]
 		for _, ch := range changes {
 			if ch.OldMode == modeGitlink && ch.OldPath != "" {
-				skipped = append(skipped, skippedFile{Path: ch.OldPath, Version: string(nfi.VersionBefore), Reason: "a submodule (another repository), not a file"})
+				skipped = append(skipped, SkippedFile{Path: ch.OldPath, Version: string(nfi.VersionBefore), Reason: "a submodule (another repository), not a file"})
 				ch.OldPath, ch.OldOID, ch.OldMode = "", "", ""
 			}
 			if ch.NewMode == modeGitlink && ch.NewPath != "" {
-				skipped = append(skipped, skippedFile{Path: ch.NewPath, Version: string(nfi.VersionAfter), Reason: "a submodule (another repository), not a file"})
+				skipped = append(skipped, SkippedFile{Path: ch.NewPath, Version: string(nfi.VersionAfter), Reason: "a submodule (another repository), not a file"})
 				ch.NewPath, ch.NewOID, ch.NewMode = "", "", ""
 			}
 			if ch.OldPath != "" || ch.NewPath != "" {
@@ -169,11 +169,11 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 	sort.Slice(changes, func(i, j int) bool { return changePath(changes[i]) < changePath(changes[j]) })
 
 	texts := map[nfi.Version]map[string][]byte{nfi.VersionBefore: {}, nfi.VersionAfter: {}}
-	c := &comparison{out: diffOutput{Run: summarizeSettings(eng), Git: rng, Skipped: skipped}}
+	c := &Comparison{Out: DiffOutput{Run: SummarizeSettings(eng), Git: rng, Skipped: skipped}}
 	// The work tree is read through the repository's root: a symbolic
 	// link is followed only inside it (see gitsymlink.go).
 	var workTree *os.Root
-	if rng.Head == worktree {
+	if rng.Head == Worktree {
 		if workTree, err = os.OpenRoot(root); err != nil {
 			return nil, err
 		}
@@ -195,7 +195,7 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 		unreadable := func(err error) {
 			j.fs, j.done = nfi.FileScore{Path: path, Status: nfi.StatusReadError, Error: &nfi.FileError{Message: err.Error()}}, true
 		}
-		if v == nfi.VersionAfter && rng.Head == worktree {
+		if v == nfi.VersionAfter && rng.Head == Worktree {
 			src, err := readWorkTreeFile(workTree, repoRel)
 			if err != nil {
 				unreadable(err)
@@ -241,14 +241,14 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 		}
 		switch {
 		case ch.OldPath == "":
-			c.out.Added = append(c.out.Added, path)
+			c.Out.Added = append(c.Out.Added, path)
 		case ch.NewPath == "":
-			c.out.Removed = append(c.out.Removed, path)
+			c.Out.Removed = append(c.Out.Removed, path)
 		case ch.OldPath != ch.NewPath:
-			if c.out.Renamed == nil {
-				c.out.Renamed = map[string]string{}
+			if c.Out.Renamed == nil {
+				c.Out.Renamed = map[string]string{}
 			}
-			c.out.Renamed[path] = ch.OldPath
+			c.Out.Renamed[path] = ch.OldPath
 		}
 	}
 	// Excluded added files whose code comes from a file of the change are
@@ -268,13 +268,13 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 			}
 			j := jobs[n]
 			if _, ok := splits.origin(j.src); ok && !j.done {
-				c.out.Added = append(c.out.Added, ch.NewPath)
-				c.out.ExcludedSplits = append(c.out.ExcludedSplits, ch.NewPath)
+				c.Out.Added = append(c.Out.Added, ch.NewPath)
+				c.Out.ExcludedSplits = append(c.Out.ExcludedSplits, ch.NewPath)
 				continue
 			}
 			jobs = jobs[:n]
 			delete(texts[nfi.VersionAfter], ch.NewPath)
-			c.out.Unscored = append(c.out.Unscored, ch.NewPath)
+			c.Out.Unscored = append(c.Out.Unscored, ch.NewPath)
 		}
 	}
 	next := make(chan *job)
@@ -299,16 +299,16 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 	g.Wait()
 	for _, j := range jobs {
 		if j.v == nfi.VersionBefore {
-			c.out.Before = append(c.out.Before, j.fs)
+			c.Out.Before = append(c.Out.Before, j.fs)
 		} else {
-			c.out.After = append(c.out.After, j.fs)
+			c.Out.After = append(c.Out.After, j.fs)
 		}
 	}
 	if err := blobs.Close(); err != nil && ctx.Err() == nil {
 		return nil, fmt.Errorf("git cat-file: %w", err)
 	}
-	c.out.Delta = nfi.Compare(c.out.Before, c.out.After)
-	if len(c.out.Before) > 0 && len(c.out.After) > 0 {
+	c.Out.Delta = nfi.Compare(c.Out.Before, c.Out.After)
+	if len(c.Out.Before) > 0 && len(c.Out.After) > 0 {
 		maps, err := gitLineMaps(ctx, root, rng.MergeBase, headArg, func(path string) int {
 			return bytes.Count(texts[nfi.VersionBefore][path], []byte("\n")) + 1
 		})
@@ -330,12 +330,12 @@ func gitComparison(e *env, eng *nfi.Engine, ef *engineFlags, base, head string, 
 	c.afterPath = func(p string) string { return repoPath(root, p) }
 	headLabel := head
 	switch rng.Head {
-	case worktree:
+	case Worktree:
 		headLabel = "work tree"
-	case staged:
+	case Staged:
 		headLabel = "index (staged)"
 	}
-	c.labels = [2]string{base, headLabel}
+	c.Labels = [2]string{base, headLabel}
 	return c, nil
 }
 

@@ -1,4 +1,4 @@
-package cli
+package driver
 
 import (
 	"io"
@@ -12,10 +12,10 @@ import (
 	"github.com/polynfi/polynfi/nfi"
 )
 
-// sarifSink collects results and writes one SARIF 2.1.0 log at the end
+// SARIFSink collects results and writes one SARIF 2.1.0 log at the end
 // (SARIF is a single JSON document, so it cannot be streamed).
 // Source: OASIS SARIF 2.1.0.
-type sarifSink struct {
+type SARIFSink struct {
 	w   io.Writer
 	log *sarif.Report
 	run *sarif.Run
@@ -25,12 +25,14 @@ type sarifSink struct {
 // invalidFileRule is the SARIF rule ID for files that could not be scored.
 const invalidFileRule = "polynfi/invalid-file"
 
-func newSARIFSink(w io.Writer, e *nfi.Engine) *sarifSink {
+// NewSARIFSink starts a SARIF 2.1.0 log of e's rules on w; File adds a
+// scored file's results, Close writes the log.
+func NewSARIFSink(w io.Writer, e *nfi.Engine) *SARIFSink {
 	rep, _ := sarif.New(sarif.Version210)
 	run := sarif.NewRunWithInformationURI("polynfi", "https://github.com/polynfi/polynfi")
 	run.Tool.Driver.WithVersion(sarifVersion()).WithSemanticVersion(semver())
-	run.Properties = sarif.Properties{"catalog": e.Catalog.Version, "suppressions": suppressionMode(e)}
-	s := &sarifSink{w: w, log: rep, run: run, idx: map[string]int{}}
+	run.Properties = sarif.Properties{"catalog": e.Catalog.Version, "suppressions": SuppressionMode(e)}
+	s := &SARIFSink{w: w, log: rep, run: run, idx: map[string]int{}}
 	for i, r := range e.Rules() {
 		pb := sarif.NewPropertyBag()
 		pb.Add("aspect", r.Aspect.Code())
@@ -58,7 +60,9 @@ func newSARIFSink(w io.Writer, e *nfi.Engine) *sarifSink {
 	return s
 }
 
-func (s *sarifSink) file(fs nfi.FileScore) error {
+// File adds the results of a scored file (an invalid file is one result
+// of rule polynfi/invalid-file).
+func (s *SARIFSink) File(fs nfi.FileScore) error {
 	for _, r := range s.results(fs, fs.Path) {
 		s.run.AddResult(r)
 	}
@@ -68,7 +72,7 @@ func (s *sarifSink) file(fs nfi.FileScore) error {
 // results returns fs's SARIF results, in rule order: one per diagnostic,
 // or one invalidFileRule result when fs could not be scored. path is the
 // file as it is on disk (see artifactURI).
-func (s *sarifSink) results(fs nfi.FileScore, path string) []*sarif.Result {
+func (s *SARIFSink) results(fs nfi.FileScore, path string) []*sarif.Result {
 	at := func(region *sarif.Region) []*sarif.Location {
 		return []*sarif.Location{sarif.NewLocationWithPhysicalLocation(
 			sarif.NewPhysicalLocation().
@@ -115,7 +119,8 @@ func (s *sarifSink) results(fs nfi.FileScore, path string) []*sarif.Result {
 	return out
 }
 
-func (s *sarifSink) close(scoreSummary) error {
+// Close writes the SARIF log of the files given to File.
+func (s *SARIFSink) Close() error {
 	s.log.AddRun(s.run)
 	return s.log.PrettyWrite(s.w)
 }

@@ -1,4 +1,4 @@
-package cli
+package driver
 
 import (
 	"bytes"
@@ -41,8 +41,8 @@ import (
 //     --allow-new-suppressions (the suppressions the base already had,
 //     and the settings' per-file-ignores, are honoured as configured).
 
-// fileRegression is one file's drop of one aspect's S_p (in [0, 1]).
-type fileRegression struct {
+// FileRegression is one file's drop of one aspect's S_p (in [0, 1]).
+type FileRegression struct {
 	Path string `json:"path"`
 	// Origin is the before file compared with: Path's own before version
 	// (or its name before a rename), or the file an added file was split
@@ -93,7 +93,7 @@ func displayPath(p string) string {
 }
 
 // brokenList is "ID (path:line), ..." of r.Broken.
-func (r fileRegression) brokenList() string {
+func (r FileRegression) brokenList() string {
 	parts := make([]string, len(r.Broken))
 	for i, id := range r.Broken {
 		parts[i] = id
@@ -106,7 +106,7 @@ func (r fileRegression) brokenList() string {
 
 // String says what regressed, e.g. "pkg/m.py DOC S_p 1.000 -> 0.250
 // (-75.0 pp; newly fails DOC-R01, DOC-R04)".
-func (r fileRegression) String() string {
+func (r FileRegression) String() string {
 	where := r.Path
 	switch r.Kind {
 	case "added":
@@ -130,9 +130,9 @@ func (r fileRegression) String() string {
 // pp converts a fraction to percentage points, one decimal.
 func pp(v float64) float64 { return math.Round(v*1000) / 10 }
 
-// newSuppression is a finding that a suppression comment added by the
+// NewSuppression is a finding that a suppression comment added by the
 // change silences.
-type newSuppression struct {
+type NewSuppression struct {
 	Path    string `json:"path"`
 	Line    int    `json:"line"`
 	Rule    string `json:"rule"`
@@ -140,11 +140,11 @@ type newSuppression struct {
 	Message string `json:"message"`
 }
 
-// fileView fills c.out's SplitFrom, FileRegressions, NewSuppressions and
+// fileView fills c.Out's SplitFrom, FileRegressions, NewSuppressions and
 // Findings["newly_suppressed"] (see the comment at the top of this file).
 // allowNew honours the suppressions the change adds.
-func (c *comparison) fileView(allowNew bool) {
-	out := &c.out
+func (c *Comparison) fileView(allowNew bool) {
+	out := &c.Out
 	before := map[string]*nfi.FileScore{}
 	origins := map[string][]byte{}
 	for i := range out.Before {
@@ -174,12 +174,12 @@ func (c *comparison) fileView(allowNew bool) {
 		if i < len(c.base.NewlySuppressed) {
 			ns = c.base.NewlySuppressed[i]
 		}
-		for j, d := range diagnostics(fa) {
+		for j, d := range Diagnostics(fa) {
 			if j < len(ns) && ns[j] {
 				if c.base.newCode && !c.base.inNewCode(i, d.Line, d.EndLine) {
 					continue
 				}
-				out.NewSuppressions = append(out.NewSuppressions, newSuppression{Path: fa.Path, Line: d.Line, Rule: d.RuleID, Kind: d.Suppressed, Message: d.Message})
+				out.NewSuppressions = append(out.NewSuppressions, NewSuppression{Path: fa.Path, Line: d.Line, Rule: d.RuleID, Kind: d.Suppressed, Message: d.Message})
 				newly++
 			}
 		}
@@ -219,7 +219,7 @@ func (c *comparison) fileView(allowNew bool) {
 			if !okb || !oka || va >= vb-1e-12 {
 				continue
 			}
-			r := fileRegression{Path: fa.Path, Origin: origin, Kind: kind, Aspect: a.Code(), Before: vb, After: va}
+			r := FileRegression{Path: fa.Path, Origin: origin, Kind: kind, Aspect: a.Code(), Before: vb, After: va}
 			for _, id := range failing[a] {
 				if rb, ok := fb.Rule(id); ok && rb.Passed {
 					r.Broken = append(r.Broken, id)
@@ -234,7 +234,7 @@ func (c *comparison) fileView(allowNew bool) {
 	}
 }
 
-// countNewSuppressions makes the after version's scores the ones the
+// CountNewSuppressions makes the after version's scores the ones the
 // gates judge, so that one diff output gives one S_p per file: a rule with
 // a finding that a suppression comment added by the change silences fails
 // (the finding keeps its suppression mark and is listed under
@@ -242,11 +242,11 @@ func (c *comparison) fileView(allowNew bool) {
 // are the version's mean S_p, I_p (nfi.Compare) and I_p in points. With
 // --allow-new-suppressions it is not called: those suppressions are
 // honoured everywhere. Calling it twice changes nothing more.
-func (c *comparison) countNewSuppressions() {
+func (c *Comparison) CountNewSuppressions() {
 	c.newCounted = true
 	changed := false
-	for i := range c.out.After {
-		fa := &c.out.After[i]
+	for i := range c.Out.After {
+		fa := &c.Out.After[i]
 		if !fa.Valid || i >= len(c.base.NewlySuppressed) || !anyTrue(c.base.NewlySuppressed[i]) {
 			continue
 		}
@@ -268,11 +268,11 @@ func (c *comparison) countNewSuppressions() {
 	if !changed {
 		return
 	}
-	c.out.Delta = nfi.Compare(c.out.Before, c.out.After)
-	c.out.ImprovementPoints = map[string]float64{}
+	c.Out.Delta = nfi.Compare(c.Out.Before, c.Out.After)
+	c.Out.ImprovementPoints = map[string]float64{}
 	for _, a := range nfi.Aspects {
-		if v, ok := c.out.Improvement.Points(a); ok {
-			c.out.ImprovementPoints[a.Code()] = v
+		if v, ok := c.Out.Improvement.Points(a); ok {
+			c.Out.ImprovementPoints[a.Code()] = v
 		}
 	}
 }
@@ -282,15 +282,15 @@ func (c *comparison) countNewSuppressions() {
 // i.e. where adding fa alone would lower the mean (the published mean
 // gate's verdict on the file by itself, which other added files cannot
 // offset). ns marks newly suppressed findings (see gateScores).
-func (c *comparison) addedRegressions(fa *nfi.FileScore, ns []bool) {
+func (c *Comparison) addedRegressions(fa *nfi.FileScore, ns []bool) {
 	scores, failing := gateScores(fa, ns)
 	for _, a := range nfi.Aspects {
-		mb, okb := c.out.Delta.Before.Get(a)
+		mb, okb := c.Out.Delta.Before.Get(a)
 		va, oka := scores[a]
 		if !okb || !oka || va >= mb-1e-12 {
 			continue
 		}
-		c.out.FileRegressions = append(c.out.FileRegressions, fileRegression{Path: fa.Path, Kind: "added", Aspect: a.Code(),
+		c.Out.FileRegressions = append(c.Out.FileRegressions, FileRegression{Path: fa.Path, Kind: "added", Aspect: a.Code(),
 			Before: mb, After: va, Broken: failing[a], At: brokenAt(fa, displayPath(c.afterPath(fa.Path)), failing[a])})
 	}
 }
@@ -423,9 +423,9 @@ func significantLines(src []byte) []string {
 	return out
 }
 
-// writeFileView prints the file regressions and the findings silenced by
+// WriteFileView prints the file regressions and the findings silenced by
 // suppressions the change adds (text formats).
-func writeFileView(w io.Writer, out diffOutput) {
+func WriteFileView(w io.Writer, out DiffOutput) {
 	if len(out.FileRegressions) > 0 {
 		fmt.Fprintln(w, "\nfiles whose own S_p fell (the regression gate judges each file, whatever the mean does):")
 		for _, r := range out.FileRegressions {
@@ -454,20 +454,20 @@ func sortedKeys(m map[string]string) []string {
 // error then is not repeated) and a warning on the line of each finding
 // silenced by a suppression the change adds. Source: GitHub Docs,
 // "Workflow commands for GitHub Actions".
-func (g *ghAnnotations) fileView(c *comparison) {
-	if c.out.SettingsFromBase != "" {
+func (g *ghAnnotations) fileView(c *Comparison) {
+	if c.Out.SettingsFromBase != "" {
 		g.add(ghAnnotation{level: "warning", title: "polynfi settings",
-			msg: "this change edits the polynfi settings; both versions were scored with the before version's (" + c.out.SettingsFromBase + ")"})
+			msg: "this change edits the polynfi settings; both versions were scored with the before version's (" + c.Out.SettingsFromBase + ")"})
 	}
 	if g.covered == nil {
 		g.covered = map[string]bool{}
 	}
-	for _, r := range c.out.FileRegressions {
+	for _, r := range c.Out.FileRegressions {
 		g.add(ghAnnotation{level: "error", file: artifactURI(c.afterPath(r.Path)), line: 1,
 			title: "polynfi regression " + r.Aspect, msg: r.String()})
 		g.covered["regression: "+r.String()] = true
 	}
-	for _, s := range c.out.NewSuppressions {
+	for _, s := range c.Out.NewSuppressions {
 		g.add(ghAnnotation{level: "warning", file: artifactURI(c.afterPath(s.Path)), line: max(s.Line, 1),
 			title: "polynfi " + s.Rule + " (silenced by a suppression this change adds)", msg: s.Message})
 	}

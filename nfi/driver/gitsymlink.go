@@ -1,4 +1,4 @@
-package cli
+package driver
 
 import (
 	"context"
@@ -32,7 +32,7 @@ import (
 //     read_error, which the invalid gate counts): it is never scored as
 //     its link text, and never read from outside the repository.
 //   - a submodule is another repository: it is skipped with a note
-//     (diffOutput.Skipped), and a file replaced by one counts as removed.
+//     (DiffOutput.Skipped), and a file replaced by one counts as removed.
 
 // Git's file modes, as `git diff --raw`, `ls-tree` and `ls-files -s` print them.
 const (
@@ -45,8 +45,8 @@ const (
 // MAXSYMLINKS is 40).
 const maxLinkHops = 40
 
-// skippedFile is a .py path of a change that is not a file (diffOutput.Skipped).
-type skippedFile struct {
+// SkippedFile is a .py path of a change that is not a file (DiffOutput.Skipped).
+type SkippedFile struct {
 	Path    string `json:"path"`
 	Version string `json:"version"` // "before" or "after"
 	Reason  string `json:"reason"`

@@ -1,4 +1,4 @@
-package cli
+package driver
 
 import (
 	"context"
@@ -13,12 +13,12 @@ import (
 	"github.com/polynfi/polynfi/nfi"
 )
 
-// pythonFiles is discover with the default settings.
-func pythonFiles(args []string) (files, missing []string, err error) {
-	return discover(args, nfi.Settings{})
+// PythonFiles is Discover with the default settings.
+func PythonFiles(args []string) (files, missing []string, err error) {
+	return Discover(args, nfi.Settings{})
 }
 
-// discover expands files and directories into the Python files to score.
+// Discover expands files and directories into the Python files to score.
 // A file named on the command line is taken as given (even when a pattern
 // excludes it, as Ruff does without --force-exclude). A directory is
 // searched recursively for *.py, skipping:
@@ -36,15 +36,15 @@ func pythonFiles(args []string) (files, missing []string, err error) {
 // command reports it as an error after scoring the others, so that one bad
 // argument does not stop the run). err is an invalid pattern or a
 // directory that cannot be walked.
-func discover(args []string, s nfi.Settings) (files, missing []string, err error) {
-	return discoverWarn(args, s, nil)
+func Discover(args []string, s nfi.Settings) (files, missing []string, err error) {
+	return DiscoverWarn(args, s, nil)
 }
 
-// discoverWarn is discover that names on warn (when not nil) each *.py
+// DiscoverWarn is Discover that names on warn (when not nil) each *.py
 // entry of a searched directory skipped because it is not a regular file
 // (a named pipe, socket or device would block or never end; symbolic links
 // are not followed).
-func discoverWarn(args []string, s nfi.Settings, warn io.Writer) (files, missing []string, err error) {
+func DiscoverWarn(args []string, s nfi.Settings, warn io.Writer) (files, missing []string, err error) {
 	excludes, err := s.Excludes()
 	if err != nil {
 		return nil, nil, usageError{err}

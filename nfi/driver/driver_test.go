@@ -1,0 +1,116 @@
+package driver
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/nfi/catalog"
+)
+
+// compare scores a change of one file (a function losing its docstring
+// and gaining a bare except) through the driver, without the command line.
+func compare(t *testing.T, dir string) (*nfi.Engine, *Comparison) {
+	t.Helper()
+	before := filepath.Join(dir, "before.py")
+	after := filepath.Join(dir, "after.py")
+	if err := os.WriteFile(before, []byte("def f(x):\n    \"\"\"Return x.\"\"\"\n    return x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(after, []byte("def f(x):\n    try:\n        return x\n    except:\n        pass\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := EngineOptions{Catalog: catalog.Default, Isolated: true, Suppressible: true}
+	eng, err := opts.Engine(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := PathComparison(eng, before, after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Finish(false)
+	c.CountNewSuppressions()
+	return eng, c
+}
+
+// One comparison written by several formatters in turn gives each format
+// what a run of that format alone gives: no formatter changes it.
+func TestFormattersShareOneComparison(t *testing.T) {
+	dir := t.TempDir()
+	eng, c := compare(t, dir)
+	var firsts []string
+	for _, format := range DiffFormats {
+		f, err := NewFormatter(format, eng, 0, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := f.Write(&buf, c); err != nil {
+			t.Fatalf("%s: %v", format, err)
+		}
+		if buf.Len() == 0 {
+			t.Errorf("%s: empty output", format)
+		}
+		firsts = append(firsts, buf.String())
+	}
+	if !strings.Contains(firsts[2], `"baselineState": "new"`) {
+		t.Errorf("sarif has no new finding:\n%s", firsts[2])
+	}
+	if !strings.Contains(firsts[3], "::warning ") {
+		t.Errorf("github has no annotation:\n%s", firsts[3])
+	}
+	for i, format := range DiffFormats {
+		_, alone := compare(t, dir) // the same files, scored again
+		var buf bytes.Buffer
+		if err := WriteDiff(&buf, format, false, eng, alone, 0); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := firsts[i], buf.String(); got != want {
+			t.Errorf("%s after %d other formats differs from a run of it alone:\n%s\n---\n%s", format, i, got, want)
+		}
+	}
+}
+
+// Errors in the command line itself report IsUsage true (exit code 2 in
+// the command layer); an error in the input does not.
+func TestUsageErrors(t *testing.T) {
+	isUsage := func(err error) bool {
+		var u interface{ IsUsage() bool }
+		return errors.As(err, &u) && u.IsUsage()
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a.py")
+	if err := os.WriteFile(file, []byte("x = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errVersion := ParsePythonVersion("3.7")
+	_, errGate := (&GateOptions{FailOn: []string{"bogus"}}).Gates(nfi.Settings{}, true)
+	_, errUnder := (&GateOptions{FailUnder: []string{"DOC=2"}}).Gates(nfi.Settings{}, false)
+	_, errPerFile := (&EngineOptions{Catalog: catalog.Default, Isolated: true, PerFileIgnores: []string{"nocolon"}}).Engine(dir)
+	_, errCatalog := (&EngineOptions{Catalog: "nosuch", Isolated: true}).Engine(dir)
+	_, errFormat := NewFormatter("xml", nil, 0, false)
+	opts := EngineOptions{Catalog: catalog.Default, Isolated: true}
+	eng, err := opts.Engine(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, errPair := PathComparison(eng, file, dir)
+	for name, err := range map[string]error{"python version": errVersion, "fail-on": errGate, "fail-under": errUnder,
+		"per-file-ignores": errPerFile, "catalog": errCatalog, "format": errFormat, "file and directory": errPair} {
+		if err == nil || !isUsage(err) {
+			t.Errorf("%s: %v, want a usage error", name, err)
+		}
+	}
+	bad := filepath.Join(dir, "polynfi.toml")
+	if err := os.WriteFile(bad, []byte("select = [\"NOSUCH\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (&EngineOptions{Catalog: catalog.Default, Config: bad}).Engine(dir); err == nil || isUsage(err) {
+		t.Errorf("bad rule in a settings file: %v, want an error that is not a usage error", err)
+	}
+}
