@@ -299,30 +299,7 @@ func (l *Local) agentArgs(dir string, c Command, prog string) []string {
 	if !c.Network {
 		a = append(a, "--unshare-net")
 	}
-	a = append(a, "--ro-bind", "/usr", "/usr")
-	for _, d := range []string{"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"} {
-		fi, err := os.Lstat(d)
-		switch {
-		case err != nil:
-		case fi.Mode()&fs.ModeSymlink != 0:
-			if t, err := os.Readlink(d); err == nil {
-				a = append(a, "--symlink", t, d)
-			}
-		case fi.IsDir():
-			a = append(a, "--ro-bind", d, d)
-		}
-	}
-	a = append(a, "--ro-bind", "/etc", "/etc")
-	for _, s := range secretEtc {
-		p := filepath.Join("/etc", s)
-		if fi, err := os.Lstat(p); err == nil {
-			if fi.IsDir() {
-				a = append(a, "--tmpfs", p)
-			} else if fi.Mode().IsRegular() {
-				a = append(a, "--ro-bind", "/dev/null", p)
-			}
-		}
-	}
+	a = systemBinds(a)
 	if l.agentEtc != "" {
 		a = append(a, "--ro-bind", filepath.Join(l.agentEtc, "agent-passwd"), "/etc/passwd",
 			"--ro-bind", filepath.Join(l.agentEtc, "agent-group"), "/etc/group")

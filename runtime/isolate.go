@@ -212,30 +212,7 @@ func (l *Local) bwrapArgs(dir string, c Command, prog string) []string {
 			a = append(a, "--bind", tmp, tmp)
 		}
 	} else {
-		a = append(a, "--ro-bind", "/usr", "/usr")
-		for _, d := range []string{"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"} {
-			fi, err := os.Lstat(d)
-			switch {
-			case err != nil:
-			case fi.Mode()&fs.ModeSymlink != 0:
-				if t, err := os.Readlink(d); err == nil {
-					a = append(a, "--symlink", t, d)
-				}
-			case fi.IsDir():
-				a = append(a, "--ro-bind", d, d)
-			}
-		}
-		a = append(a, "--ro-bind", "/etc", "/etc")
-		for _, s := range secretEtc {
-			p := filepath.Join("/etc", s)
-			if fi, err := os.Lstat(p); err == nil {
-				if fi.IsDir() {
-					a = append(a, "--tmpfs", p)
-				} else if fi.Mode().IsRegular() {
-					a = append(a, "--ro-bind", "/dev/null", p)
-				}
-			}
-		}
+		a = systemBinds(a)
 		if l.etcDir != "" {
 			a = append(a, "--ro-bind", filepath.Join(l.etcDir, "passwd"), "/etc/passwd",
 				"--ro-bind", filepath.Join(l.etcDir, "group"), "/etc/group")
@@ -623,4 +600,37 @@ func treeSize(dir string, max int64) int64 {
 		return nil
 	})
 	return n
+}
+
+// systemBinds appends to a bubblewrap's arguments the system a sandboxed
+// command needs, read-only: /usr, the /bin, /sbin and /lib* directories
+// (or their links into /usr, as links), and /etc with its secrets
+// (secretEtc) emptied: a directory as an empty tmpfs, a file as
+// /dev/null. The caller binds its own passwd and group over /etc's.
+func systemBinds(a []string) []string {
+	a = append(a, "--ro-bind", "/usr", "/usr")
+	for _, d := range []string{"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"} {
+		fi, err := os.Lstat(d)
+		switch {
+		case err != nil:
+		case fi.Mode()&fs.ModeSymlink != 0:
+			if t, err := os.Readlink(d); err == nil {
+				a = append(a, "--symlink", t, d)
+			}
+		case fi.IsDir():
+			a = append(a, "--ro-bind", d, d)
+		}
+	}
+	a = append(a, "--ro-bind", "/etc", "/etc")
+	for _, s := range secretEtc {
+		p := filepath.Join("/etc", s)
+		if fi, err := os.Lstat(p); err == nil {
+			if fi.IsDir() {
+				a = append(a, "--tmpfs", p)
+			} else if fi.Mode().IsRegular() {
+				a = append(a, "--ro-bind", "/dev/null", p)
+			}
+		}
+	}
+	return a
 }
