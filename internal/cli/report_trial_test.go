@@ -284,7 +284,7 @@ func TestReportRejectedAndUnknownPredictions(t *testing.T) {
 			}
 			continue
 		}
-		for _, want := range []string{"1 prediction rows rejected", "row 2 (line 2)", "[acme__echo-1]", "field model_patch",
+		for _, want := range []string{"1 prediction rows rejected", "row 2 (line 2)", "acme__echo-1", "field model_patch",
 			"1 predictions name instances not in the dataset", "nowhere__else-9", "resolved 1/2"} {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("%s lacks %q:\n%s", format, want, stdout)
