@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/polynfi/polynfi/dataset"
-	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/internal/regfile"
+	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/retrieval"
 )
 

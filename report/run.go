@@ -235,15 +235,15 @@ type Extras struct {
 	UnitResults []UnitResult `json:"instances"`
 	// RetrievalCI holds the bootstrap intervals of the mean file and node
 	// F1, overall ("all") and per language.
-	RetrievalCI   map[string]F1Intervals      `json:"retrieval_ci,omitempty"`
-	NFI           *NFISummary                 `json:"nfi,omitempty"`
-	Isolation     map[string]int              `json:"isolation"` // runs per sandbox kind
-	IsolationNote []string                    `json:"isolation_notes,omitempty"`
-	Overhead      []Overhead                  `json:"overhead"`
+	RetrievalCI   map[string]F1Intervals `json:"retrieval_ci,omitempty"`
+	NFI           *NFISummary            `json:"nfi,omitempty"`
+	Isolation     map[string]int         `json:"isolation"` // runs per sandbox kind
+	IsolationNote []string               `json:"isolation_notes,omitempty"`
+	Overhead      []Overhead             `json:"overhead"`
 	// AgentCost is the agents' cost per model (AgentCostRow), from the
 	// figures the predictions carried (duration_s, tokens_in, tokens_out,
 	// cost_usd; written by polynfi run); nil when no unit has any.
-	AgentCost []AgentCostRow `json:"agent_cost,omitempty"`
+	AgentCost     []AgentCostRow              `json:"agent_cost,omitempty"`
 	MeanOverheadS float64                     `json:"mean_overhead_s"`
 	MeanTestS     float64                     `json:"mean_test_s"`
 	Retrieval     *retrieval.Summary          `json:"retrieval,omitempty"`

@@ -4,7 +4,6 @@
 // that what reads records (harness, report) does not compile it.
 package imagespec
 
-
 // Sources of an instance's image, in the order Resolve tries them.
 const (
 	SourceRow      = "row"        // the row's own image name (SWE-bench `image`)
