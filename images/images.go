@@ -433,7 +433,6 @@ func (b *buildStats) keep(chunk string) {
 }
 
 var (
-	reStep   = regexp.MustCompile(`(?im)^step \d+/\d+ ?:`)
 	reCached = regexp.MustCompile(`(?im)^\s*-+> using cache\b`)
 )
 
@@ -455,7 +454,8 @@ func (b *buildStats) add(stream string) {
 	}
 }
 
-// reStepLine is reStep's whole line.
+// reStepLine matches a build step's line (Docker's "Step 2/4 : ...",
+// Podman's "STEP 2/4: ...").
 var reStepLine = regexp.MustCompile(`(?im)^step \d+/\d+ ?:.*$`)
 
 // readStream copies the engine's JSON message stream of a build or pull

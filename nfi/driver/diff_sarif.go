@@ -194,16 +194,16 @@ func writeDiffSARIF(w io.Writer, eng *nfi.Engine, c *Comparison) error {
 		"valid":          out.Valid,
 		"invalid_files":  out.Invalid,
 		"absent":         b.Absent,
-		"added_files":    nonNil(out.Added),
-		"removed_files":  nonNil(out.Removed),
+		"added_files":    nonNilOf(out.Added),
+		"removed_files":  nonNilOf(out.Removed),
 		"suppressions":   SuppressionMode(eng),
 		"new_code":       b.newCode,
 		// The PR gate's file-by-file view and verdict (gatefiles.go).
 		"file_regressions": nonNilOf(out.FileRegressions),
 		"new_suppressions": nonNilOf(out.NewSuppressions),
 		"split_from":       out.SplitFrom,
-		"excluded_files":   nonNil(out.Unscored),
-		"gates_failed":     nonNil(out.Gates),
+		"excluded_files":   nonNilOf(out.Unscored),
+		"gates_failed":     nonNilOf(out.Gates),
 	}
 	if out.Git != nil {
 		s.run.Properties["git"] = out.Git
@@ -308,14 +308,6 @@ func matchBaseline(after, before []nfi.Diagnostic, lines map[int]int, absent map
 		}
 	}
 	return state, matched
-}
-
-// nonNil returns s, or an empty slice for nil (a JSON [] rather than null).
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 // diffPath returns the on-disk path of a file of the version at root (the

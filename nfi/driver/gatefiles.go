@@ -241,8 +241,11 @@ func (c *Comparison) fileView(allowNew bool) {
 // new_suppressions), each such file's S_p is recomputed (Rescore), and so
 // are the version's mean S_p, I_p (nfi.Compare) and I_p in points. With
 // --allow-new-suppressions it is not called: those suppressions are
-// honoured everywhere. Calling it twice changes nothing more.
+// honoured everywhere. A second call does nothing.
 func (c *Comparison) CountNewSuppressions() {
+	if c.newCounted {
+		return
+	}
 	c.newCounted = true
 	changed := false
 	for i := range c.Out.After {
