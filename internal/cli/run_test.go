@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -136,6 +137,33 @@ func mainOK(t *testing.T, args ...string) (string, string) {
 	return stdout.String(), stderr.String()
 }
 
+// waitNoProcess waits until no process's command line holds arg, and fails
+// the test if one still does after limit.
+func waitNoProcess(t *testing.T, arg string, limit time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for {
+		var alive []string
+		ents, _ := os.ReadDir("/proc")
+		for _, e := range ents {
+			if _, err := strconv.Atoi(e.Name()); err != nil {
+				continue
+			}
+			b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+			if err == nil && bytes.Contains(b, []byte(arg)) {
+				alive = append(alive, e.Name())
+			}
+		}
+		if len(alive) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("processes %v still run %s %s after their parent was killed", alive, arg, limit)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func runRecords(t *testing.T, out string) map[string][]byte {
 	t.Helper()
 	m := map[string][]byte{}
@@ -224,6 +252,10 @@ func TestRunNFISampleEndToEnd(t *testing.T) {
 	}
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
+	// The agents in flight die with polynfi (the sandbox's parent-death
+	// signal), but after it: read the ledger once none is left, or a line
+	// written after the reading looks like a finished run done twice.
+	waitNoProcess(t, filepath.Join(kit.dir, "agent.py"), 30*time.Second)
 	before := runRecords(t, out)
 	if len(before) < 25 || len(before) >= 60 {
 		t.Fatalf("%d runs recorded when killed, want some but not all of 60", len(before))
