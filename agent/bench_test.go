@@ -64,6 +64,7 @@ func benchOverhead(b *testing.B, opt Options, task Task) {
 func BenchmarkRunOverheadInstanceLocal(b *testing.B) {
 	task, repos := sampleInstance(b, "tidyledger__ledgerkit-12")
 	local := runtime.NewLocal(context.Background(), runtime.LocalOptions{})
+	b.Cleanup(func() { local.Close() })
 	if local.Refuses() {
 		citest.Missing(b, "no sandbox: %s", local.Note())
 	}

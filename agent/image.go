@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -120,6 +121,7 @@ mkdir -p "$1/out"
 // killed first): the change against the base commit, as a binary diff and
 // as name-status, into $1.
 const collectScript = `kill -9 -1 2>/dev/null
+rm -f -- "$1/change.diff" "$1/change.names"
 g add -A . && g diff --cached --binary --no-renames --no-ext-diff --no-textconv --no-color HEAD > "$1/change.diff" &&
 g diff --cached --name-status -z --no-renames HEAD > "$1/change.names"
 `
@@ -175,6 +177,55 @@ func (r *Runner) startInImage(ctx context.Context, j job, rec *Record, spec runt
 		return fail(err)
 	}
 	return sb, pl, nil
+}
+
+// ContainerUser is the user an agent's command runs as in a container
+// ("UID:GID"): runtime.AgentUID and AgentGID (nobody, 65534), as the
+// local runtime's agent view runs it, never the image's user (root in
+// most images). The container allows no new privileges (setuid programs
+// do not raise it), so the agent holds no capability.
+var ContainerUser = fmt.Sprintf("%d:%d", runtime.AgentUID, runtime.AgentGID)
+
+// containerHome is the agent's HOME in a container, unless --agent-env
+// sets HOME: a directory of its own under containerAgentDir.
+const containerHome = containerAgentDir + "/home"
+
+// handOverScript runs as the image's user after Options.Copy and
+// Options.Setup, before the agent: it makes the workspace ($1), the
+// agent's directory ($2: the prompt, out/, home/) and the files
+// Options.Copy put there (NUL-separated paths on stdin) the agent user's
+// ($3), each symbolic link itself, never what it points to (chown -R
+// without -L or -H follows none).
+const handOverScript = `set -e
+mkdir -p -- "$2/home" "$2/out"
+chown -R -h "$3" -- "$1" "$2"
+if command -v xargs >/dev/null; then xargs -0 -r chown -h "$3" --
+else while IFS= read -r -d '' f; do chown -h "$3" -- "$f"; done; fi
+`
+
+// handOver gives the agent's user (ContainerUser) the workspace, its
+// directory and Options.Copy's files in the container (handOverScript).
+func (r *Runner) handOver(ctx context.Context, sb runtime.Sandbox, pl placement) error {
+	var list strings.Builder
+	for _, c := range r.opt.Copy {
+		dir, files, err := c.files()
+		if err != nil {
+			return fmt.Errorf("--agent-copy %s: %w", c.Host, err)
+		}
+		for _, f := range files {
+			list.WriteString(path.Join(dir, f.Path))
+			list.WriteByte(0)
+		}
+	}
+	res, err := sb.Exec(ctx, runtime.Command{Args: []string{"bash", "-c", handOverScript, "polynfi", pl.workdir, pl.agentDir, ContainerUser},
+		Stdin: strings.NewReader(list.String()), Timeout: 10 * time.Minute})
+	if err != nil {
+		return fmt.Errorf("hand the workspace to the agent's user %s: %w", ContainerUser, err)
+	}
+	if res.ExitCode != 0 || res.TimedOut {
+		return fmt.Errorf("hand the workspace to the agent's user %s: exit %d (timed out: %v): %s", ContainerUser, res.ExitCode, res.TimedOut, tail(res.Stderr, 2000))
+	}
+	return nil
 }
 
 // copyAgentFiles copies Options.Copy into the sandbox.

@@ -435,8 +435,9 @@ func (r *Runner) finishLive(lr *liveRun, u Usage) {
 }
 
 // env is the agent's environment: AllowedEnv from ours (local runtime
-// only: a container keeps its image's), then Options.Env, then the run's
-// POLYNFI_* variables.
+// only: a container keeps its image's, with HOME containerHome unless
+// Options.Env sets it), then Options.Env, then the run's POLYNFI_*
+// variables.
 func (r *Runner) env(pl placement, t Task, run int) []string {
 	var out []string
 	tmp := "/tmp"
@@ -448,10 +449,23 @@ func (r *Runner) env(pl placement, t Task, run int) []string {
 		}
 		tmp = os.TempDir()
 	}
+	if !pl.local && !hasEnv(r.opt.Env, "HOME") {
+		out = append(out, "HOME="+containerHome)
+	}
 	out = append(out, r.opt.Env...)
 	out = append(out, "POLYNFI_INSTANCE_ID="+t.ID(), fmt.Sprintf("POLYNFI_RUN=%d", run), "POLYNFI_WORKDIR="+pl.workdir,
 		"POLYNFI_PROMPT_FILE="+pl.promptFile, "POLYNFI_OUT_DIR="+pl.outDir, "TMPDIR="+tmp)
 	return out
+}
+
+// hasEnv says whether env (KEY=VALUE pairs) sets key.
+func hasEnv(env []string, key string) bool {
+	for _, kv := range env {
+		if k, _, _ := strings.Cut(kv, "="); k == key {
+			return true
+		}
+	}
+	return false
 }
 
 // runOne runs one (task, run) and records it. The error is non-nil only
@@ -629,6 +643,9 @@ func (r *Runner) exec(ctx context.Context, j job, ws *workspace, rec *Record) (r
 		if err == nil {
 			err = r.setup(ctx, sb, env)
 		}
+		if err == nil {
+			err = r.handOver(ctx, sb, pl)
+		}
 		rec.Timing.SetupS = time.Since(tSetup).Seconds()
 		if err != nil {
 			if ctx.Err() != nil {
@@ -680,6 +697,9 @@ func (r *Runner) exec(ctx context.Context, j job, ws *workspace, rec *Record) (r
 		}
 	}()
 	c := runtime.Command{Script: cmd, Timeout: r.opt.Timeout, Stdin: strings.NewReader(j.task.Prompt()), Stdout: lw}
+	if !pl.local {
+		c.User = ContainerUser
+	}
 	if r.inImage(j.task) {
 		c.Env = env // the container was made before the environment was known
 	}

@@ -55,6 +55,7 @@ func newFixture(t testing.TB) *fixture {
 		t.Fatal(err)
 	}
 	f.local = runtime.NewLocal(context.Background(), runtime.LocalOptions{})
+	t.Cleanup(func() { f.local.Close() })
 	f.isolated = f.local.Isolation() == runtime.IsolationBwrap
 	return f
 }

@@ -116,6 +116,7 @@ func TestAdversarialHistory(t *testing.T) {
 	}
 	local := runtime.NewLocal(context.Background(), runtime.LocalOptions{
 		Limits: runtime.Limits{Pids: 128, MemoryBytes: 1 << 30, DiskBytes: 64 << 20}, MaxOutput: 8 << 20})
+	t.Cleanup(func() { local.Close() })
 	if local.Isolation() != runtime.IsolationBwrap {
 		citest.Missing(t, "bubblewrap unavailable: %s", local.Note())
 	}

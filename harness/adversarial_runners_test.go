@@ -233,6 +233,7 @@ func TestAdversarialRunners(t *testing.T) {
 	}
 	local := runtime.NewLocal(context.Background(), runtime.LocalOptions{
 		Limits: runtime.Limits{Pids: 512, MemoryBytes: 2 << 30, DiskBytes: 256 << 20}, MaxOutput: 8 << 20})
+	t.Cleanup(func() { local.Close() })
 	if local.Isolation() != runtime.IsolationBwrap {
 		citest.Missing(t, "bubblewrap unavailable: %s", local.Note())
 	}

@@ -492,6 +492,13 @@ func (h *Harness) runTestCommand(ctx context.Context, in dataset.Instance, wt *t
 		tr.Notes = append(tr.Notes, "test reports not collected: the sandbox had ended at its deadline")
 		reports, err = nil, nil
 	}
+	if err != nil && res.TimedOut && errors.Is(err, runtime.ErrEndedAtTimeout) {
+		// The backend ended the sandbox at the test command's timeout:
+		// what the tests left running (a fork bomb) could not be killed
+		// inside it.
+		tr.Notes = append(tr.Notes, "test reports not collected: the sandbox was ended at the timeout")
+		reports, err = nil, nil
+	}
 	if err != nil {
 		return fmt.Errorf("collect the test reports: %w", err)
 	}

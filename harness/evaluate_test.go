@@ -114,7 +114,9 @@ func TestApplyCascadeResetsBetweenAttempts(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer remove()
-	sb, err := runtime.NewLocal(context.Background(), runtime.LocalOptions{}).Start(context.Background(), runtime.Spec{Workdir: ws})
+	local := runtime.NewLocal(context.Background(), runtime.LocalOptions{})
+	t.Cleanup(func() { local.Close() })
+	sb, err := local.Start(context.Background(), runtime.Spec{Workdir: ws})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -123,9 +123,11 @@ func newHarness(t testing.TB, reposDir string, mode Mode) (*Harness, *Store) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
+	local := runtime.NewLocal(context.Background(), runtime.LocalOptions{})
+	t.Cleanup(func() { local.Close() })
 	h := &Harness{
 		Repos:      NewRepos(reposDir, filepath.Join(store.Dir, ".repos")),
-		Runtime:    runtime.NewLocal(context.Background(), runtime.LocalOptions{}),
+		Runtime:    local,
 		ScratchDir: store.ScratchDir(),
 		NativeMode: mode,
 		RunID:      "test",

@@ -21,6 +21,7 @@ func sessionSandboxes(t *testing.T) map[string]runtime.Sandbox {
 	out := map[string]runtime.Sandbox{}
 	ctx := context.Background()
 	local := runtime.NewLocal(ctx, runtime.LocalOptions{})
+	t.Cleanup(func() { local.Close() })
 	if !local.Refuses() {
 		sb, err := local.Start(ctx, runtime.Spec{Name: "session", Workdir: t.TempDir()})
 		if err != nil {

@@ -101,7 +101,9 @@ func TestTwoAgentsByHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &nfisuite.Suite{Engine: e, Runner: runtime.NewLocal(context.Background(), runtime.LocalOptions{}), WorkDir: t.TempDir()}
+	local := runtime.NewLocal(context.Background(), runtime.LocalOptions{})
+	t.Cleanup(func() { local.Close() })
+	s := &nfisuite.Suite{Engine: e, Runner: local, WorkDir: t.TempDir()}
 	out := t.TempDir()
 	res, err := s.Run(context.Background(), ts.Tasks, ps.Predictions, nfisuite.RunOptions{Out: out, Workers: 2})
 	if err != nil {

@@ -26,7 +26,9 @@ func newSuite(t *testing.T) *Suite {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Suite{Engine: e, Runner: runtime.NewLocal(context.Background(), runtime.LocalOptions{}), WorkDir: t.TempDir()}
+	local := runtime.NewLocal(context.Background(), runtime.LocalOptions{})
+	t.Cleanup(func() { local.Close() })
+	return &Suite{Engine: e, Runner: local, WorkDir: t.TempDir()}
 }
 
 func loadSample(t *testing.T) []dataset.NFITask {

@@ -21,7 +21,7 @@ import (
 // hidden while a visible one inside a hidden one is shown.
 func TestAgentViewAllowList(t *testing.T) {
 	t.Parallel()
-	r := NewLocal(context.Background(), LocalOptions{})
+	r := newTestLocal(t, LocalOptions{})
 	if r.Isolation() != IsolationBwrap {
 		citest.Missing(t, "bwrap unavailable: %s", r.Note())
 	}

@@ -47,7 +47,7 @@ func TestVolatileRoot(t *testing.T) {
 // there at all.
 func TestBwrapHostView(t *testing.T) {
 	t.Parallel()
-	r := NewLocal(context.Background(), LocalOptions{})
+	r := newTestLocal(t, LocalOptions{})
 	if r.Isolation() != IsolationBwrap {
 		citest.Missing(t, "bwrap unavailable: %s", r.Note())
 	}
@@ -105,7 +105,7 @@ true`
 // as a set-up failure looks) ran, so it is not retried.
 func TestLocalSetupRetry(t *testing.T) {
 	t.Parallel()
-	r := NewLocal(context.Background(), LocalOptions{})
+	r := newTestLocal(t, LocalOptions{})
 	if r.Isolation() != IsolationBwrap {
 		citest.Missing(t, "bwrap unavailable: %s", r.Note())
 	}

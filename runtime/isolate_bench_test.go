@@ -14,7 +14,7 @@ func BenchmarkLocalRun(b *testing.B) {
 		opts LocalOptions
 	}{{"none", LocalOptions{NoIsolation: true}}, {"bwrap", LocalOptions{}}} {
 		b.Run(c.name, func(b *testing.B) {
-			l := NewLocal(context.Background(), c.opts)
+			l := newTestLocal(b, c.opts)
 			if l.Refuses() {
 				b.Skipf("bwrap unavailable: %s", l.Note())
 			}

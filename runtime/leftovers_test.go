@@ -12,6 +12,15 @@ import (
 	"github.com/polynfi/polynfi/internal/citest"
 )
 
+// newTestLocal is NewLocal closed when tb ends, so that a test leaves no
+// polynfi-sandbox-etc-* directory in the temporary directory.
+func newTestLocal(tb testing.TB, opts LocalOptions) *Local {
+	tb.Helper()
+	l := NewLocal(context.Background(), opts)
+	tb.Cleanup(func() { l.Close() })
+	return l
+}
+
 // polynfiEntries lists the names under dir that start with prefix.
 func polynfiEntries(t *testing.T, dir, prefix string) []string {
 	t.Helper()

@@ -87,8 +87,8 @@ func helperCmd(dir, mode string, args ...string) Command {
 // works on this machine.
 func runners(t *testing.T) map[string]*Local {
 	t.Helper()
-	m := map[string]*Local{"none": NewLocal(context.Background(), LocalOptions{NoIsolation: true})}
-	if bw := NewLocal(context.Background(), LocalOptions{}); bw.Isolation() == IsolationBwrap {
+	m := map[string]*Local{"none": newTestLocal(t, LocalOptions{NoIsolation: true})}
+	if bw := newTestLocal(t, LocalOptions{}); bw.Isolation() == IsolationBwrap {
 		m["bwrap"] = bw
 	} else {
 		t.Logf("bwrap not tested: %s", bw.Note())
@@ -142,7 +142,7 @@ func TestLocalEnvPinned(t *testing.T) {
 
 func TestLocalScript(t *testing.T) {
 	t.Parallel()
-	r := NewLocal(context.Background(), LocalOptions{NoIsolation: true})
+	r := newTestLocal(t, LocalOptions{NoIsolation: true})
 	res, err := r.Run(context.Background(), Command{Script: "echo a; echo b >&2; exit 3", Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -221,7 +221,7 @@ func TestLocalTimeoutKillsGrandchildren(t *testing.T) {
 
 func TestLocalContextCancel(t *testing.T) {
 	t.Parallel()
-	r := NewLocal(context.Background(), LocalOptions{NoIsolation: true})
+	r := newTestLocal(t, LocalOptions{NoIsolation: true})
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	dir := t.TempDir()
@@ -233,7 +233,7 @@ func TestLocalContextCancel(t *testing.T) {
 
 func TestBwrapIsolation(t *testing.T) {
 	t.Parallel()
-	r := NewLocal(context.Background(), LocalOptions{})
+	r := newTestLocal(t, LocalOptions{})
 	if r.Isolation() != IsolationBwrap {
 		citest.Missing(t, "bwrap unavailable: %s", r.Note())
 	}
@@ -279,7 +279,7 @@ func TestTimeoutFor(t *testing.T) {
 
 func TestNoBwrapNote(t *testing.T) {
 	t.Parallel()
-	r := NewLocal(context.Background(), LocalOptions{Bwrap: "polynfi-no-such-bwrap"})
+	r := newTestLocal(t, LocalOptions{Bwrap: "polynfi-no-such-bwrap"})
 	if r.Isolation() != IsolationNone || r.Note() != "no isolation: bwrap not found" {
 		t.Errorf("isolation %q note %q", r.Isolation(), r.Note())
 	}
@@ -292,7 +292,7 @@ func TestNoBwrapNote(t *testing.T) {
 // own has only the loopback device in /proc/net/dev).
 func TestAgentSandboxOptions(t *testing.T) {
 	t.Setenv("POLYNFI_SANDBOX_TEST_SECRET", "leak")
-	r := NewLocal(context.Background(), LocalOptions{})
+	r := newTestLocal(t, LocalOptions{})
 	if r.Isolation() != IsolationBwrap {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("bwrap unavailable in CI: %s", r.Note())

@@ -59,7 +59,7 @@ func TestBwrapMavenRepositoryAtHome(t *testing.T) {
 	t.Setenv("HOME", home)
 	filled := t.TempDir()
 	repo := mkRepo(t, filled, "from the passwd home")
-	r := NewLocal(context.Background(), LocalOptions{})
+	r := newTestLocal(t, LocalOptions{})
 	if r.Isolation() != IsolationBwrap {
 		citest.Missing(t, "bwrap unavailable: %s", r.Note())
 	}

@@ -83,6 +83,12 @@ type Command struct {
 	// before the command runs (Dir and Home always are) when polynfi runs
 	// as root.
 	Own []string
+	// User runs the command in a container as this user ("UID:GID", or a
+	// name the image's /etc/passwd knows; Docker's exec user); "" is the
+	// image's user. Local ignores it (AgentView picks the agent's user);
+	// Kubernetes refuses a command that sets it (its exec cannot change
+	// the user).
+	User string
 	// Stdin, when set, is the command's standard input (else none).
 	Stdin io.Reader
 	// Stdout and Stderr, when set, also receive each stream as the command

@@ -209,6 +209,15 @@ const (
 	LabelInstance = "io.polynfi.instance"
 )
 
+// ErrEndedAtTimeout is in the chain of every error a sandbox gives after
+// its backend ended it at a command's timeout because what the command
+// left running could not be killed inside it (kube.Kubernetes: a fork bomb
+// holding every process slot of the pod, so that no exec can start; the
+// pod is deleted). That command's Result says TimedOut: the timeout is its
+// outcome, not an infrastructure failure; nothing more runs or can be read
+// in the sandbox.
+var ErrEndedAtTimeout = errors.New("the sandbox was ended at a command's timeout")
+
 // StoppedError is the error of a sandbox command during which the sandbox
 // stopped by itself: its PID 1 exited with a status the engine reports no
 // outside cause for (no kill or stop through the engine, no OOM kill, no

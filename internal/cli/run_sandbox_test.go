@@ -46,7 +46,7 @@ func TestRunHostileAgentUnresolved(t *testing.T) {
 		t.Skip("end to end: a run and an eval")
 	}
 	requireBwrapInCI(t)
-	if runtime.NewLocal(t.Context(), runtime.LocalOptions{}).Isolation() != runtime.IsolationBwrap {
+	if probeLocal(t).Isolation() != runtime.IsolationBwrap {
 		t.Skip("bubblewrap does not work here")
 	}
 	src, _ := filepath.Abs("../../examples/polybench/dataset.csv")
@@ -108,7 +108,7 @@ func TestRunAgentPathsUnreadableToAgent(t *testing.T) {
 		t.Skip("polynfi is not root here: the agent is its own user")
 	}
 	requireBwrapInCI(t)
-	if runtime.NewLocal(t.Context(), runtime.LocalOptions{}).Isolation() != runtime.IsolationBwrap {
+	if probeLocal(t).Isolation() != runtime.IsolationBwrap {
 		t.Skip("bubblewrap does not work here")
 	}
 	ds, _ := filepath.Abs("../../examples/nfi/tasks.jsonl")
@@ -122,4 +122,14 @@ func TestRunAgentPathsUnreadableToAgent(t *testing.T) {
 	if recs, _ := agent.LoadRecords(out); len(recs) > 0 {
 		t.Errorf("%d runs recorded, want none", len(recs))
 	}
+}
+
+// probeLocal returns a local runtime with default options, already closed
+// (its temporary files removed): its Isolation, Note and Refuses say what
+// this machine's bubblewrap does.
+func probeLocal(t *testing.T) *runtime.Local {
+	t.Helper()
+	l := runtime.NewLocal(t.Context(), runtime.LocalOptions{})
+	l.Close()
+	return l
 }

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/internal/citest"
-	"github.com/polynfi/polynfi/runtime"
 )
 
 // flakyTest is a test file added to an instance's test patch: it passes in
@@ -35,7 +34,7 @@ func TestValidateFindsFlakyAndPassingAtBase(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs pytest")
 	}
-	if l := runtime.NewLocal(t.Context(), runtime.LocalOptions{}); l.Refuses() {
+	if l := probeLocal(t); l.Refuses() {
 		citest.Missing(t, "bubblewrap unavailable: %s", l.Note())
 	}
 	sample, _ := filepath.Abs("../../examples/polybench")

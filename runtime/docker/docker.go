@@ -360,7 +360,8 @@ func (s *dockerSandbox) outsideCause(ctx context.Context, st *container.State) s
 }
 
 // Exec implements Sandbox: the command runs as an exec in the container,
-// with the container's environment, then cmd.Env, then PinnedEnv. After a
+// with the container's environment, then cmd.Env, then PinnedEnv, as
+// cmd.User (the image's user when ""). After a
 // command that did not exit 0 the container is inspected: one that met
 // its memory limit gives an InfraError with ReasonOOM, one that vanished,
 // or stopped with an outside cause (outsideCause), ReasonGone (a
@@ -378,7 +379,7 @@ func (s *dockerSandbox) Exec(ctx context.Context, c runtime.Command) (runtime.Re
 		return res, fmt.Errorf("exec: %w", err)
 	}
 	ec, err := s.d.cli.ContainerExecCreate(ctx, s.id, container.ExecOptions{
-		Cmd: argv, Env: runtime.MergeEnv(nil, c.Env, runtime.PinnedEnv), WorkingDir: s.path(c.Dir),
+		Cmd: argv, Env: runtime.MergeEnv(nil, c.Env, runtime.PinnedEnv), WorkingDir: s.path(c.Dir), User: c.User,
 		AttachStdout: true, AttachStderr: true, AttachStdin: c.Stdin != nil,
 	})
 	if err != nil {

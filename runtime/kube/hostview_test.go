@@ -33,6 +33,7 @@ import (
 func TestKubernetesBwrapUnderPodChurn(t *testing.T) {
 	k := newTestKube(t, testRunID(t), nil)
 	r := runtime.NewLocal(context.Background(), runtime.LocalOptions{})
+	t.Cleanup(func() { r.Close() })
 	if r.Isolation() != runtime.IsolationBwrap {
 		citest.Missing(t, "bwrap unavailable: %s", r.Note())
 	}

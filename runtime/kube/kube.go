@@ -868,8 +868,11 @@ type podSandbox struct {
 	// deadline is the pod's deadline counted from its container running
 	// (lowerDeadline; 0 when it could not be lowered).
 	deadline time.Duration
-	removed  sync.Once
-	rmErr    error
+	// ended is set when settle deleted the pod at a command's timeout:
+	// the error (wrapping runtime.ErrEndedAtTimeout) of every later call.
+	ended   error
+	removed sync.Once
+	rmErr   error
 }
 
 func (s *podSandbox) Info() runtime.Info { return s.info }
@@ -1190,9 +1193,15 @@ func (s *podSandbox) oomKills(ctx context.Context) (int, error) {
 
 // Exec implements Sandbox. The command runs under coreutils timeout (TERM at
 // cmd.Timeout, KILL 10 s later, to its whole process group), in cmd.Dir,
-// with cmd.Env and PinnedEnv added to the pod's environment. After a
-// non-zero exit, one more exec reads the container's memory cgroup: a new
-// OOM kill there makes the result an InfraError with ReasonOOM.
+// with cmd.Env and PinnedEnv added to the pod's environment; the driver
+// closes its stream streamSlack after cmd.Timeout. After a timeout, every
+// process the command left in the pod is killed (settle): by one more
+// exec, or, when none can start (a fork bomb holds every process slot),
+// by deleting the pod, after which every call of the sandbox returns an
+// error wrapping runtime.ErrEndedAtTimeout; the command is a Result with
+// TimedOut either way. After a non-zero exit, one more exec reads the
+// container's memory cgroup: a new OOM kill there makes the result an
+// InfraError with ReasonOOM.
 //
 // A pod ended at its deadline (PodFor) while the command ran is decided by
 // what the driver saw of the command: one that had already run for
@@ -1203,6 +1212,12 @@ func (s *podSandbox) oomKills(ctx context.Context) (int, error) {
 // InfraError with ReasonDeadline (the environment was too slow, not the
 // code under test).
 func (s *podSandbox) Exec(ctx context.Context, c runtime.Command) (runtime.Result, error) {
+	if s.ended != nil {
+		return runtime.Result{ExitCode: -1, Isolation: IsolationPod}, s.ended
+	}
+	if c.User != "" {
+		return runtime.Result{ExitCode: -1, Isolation: IsolationPod}, fmt.Errorf("exec in pod %s as user %q: the kubernetes runtime runs every command as the pod's user", s.name, c.User)
+	}
 	res, err := s.exec(ctx, c)
 	if runtime.InfraReason(err) == runtime.ReasonDeadline && c.Timeout > 0 && res.Duration >= c.Timeout {
 		res.TimedOut, res.ExitCode = true, -1
@@ -1227,8 +1242,11 @@ func (s *podSandbox) exec(ctx context.Context, c runtime.Command) (runtime.Resul
 	argv = append(argv, runtime.MergeEnv(nil, c.Env, runtime.PinnedEnv)...)
 	argv = append(argv, body...)
 	sctx, cancel := ctx, func() {}
-	if c.Timeout > 0 { // a backstop when the in-pod timeout cannot act
-		sctx, cancel = context.WithTimeout(ctx, c.Timeout+time.Minute)
+	if c.Timeout > 0 {
+		// A backstop when the in-pod timeout cannot act, or when what the
+		// command left (out of its process group) holds its output open
+		// past the KILL: the driver closes the stream, then settles.
+		sctx, cancel = context.WithTimeout(ctx, c.Timeout+streamSlack)
 	}
 	defer cancel()
 	stdout := &runtime.CapBuffer{Max: s.k.maxOutput}
@@ -1253,9 +1271,18 @@ func (s *podSandbox) exec(ctx context.Context, c runtime.Command) (runtime.Resul
 	case sctx.Err() != nil:
 		res.TimedOut = true
 		res.Notes = append(res.Notes, fmt.Sprintf("killed at timeout %s (stream closed by the driver)", c.Timeout))
+		s.settle(ctx, &res)
 		return res, nil
 	default:
 		return res, s.failure(ctx, err, false)
+	}
+	// timeout(1) exits 124 after TERM, 137 after KILL.
+	if c.Timeout > 0 && (res.ExitCode == 124 || res.ExitCode == 137) && res.Duration >= c.Timeout {
+		if !s.settle(ctx, &res) {
+			res.TimedOut, res.ExitCode = true, -1
+			res.Notes = append(res.Notes, fmt.Sprintf("killed at timeout %s", c.Timeout))
+			return res, nil
+		}
 	}
 	if res.ExitCode != 0 {
 		// timeout(1) exits 124 after TERM, 137 after KILL; an OOM kill is
@@ -1298,10 +1325,135 @@ func (s *podSandbox) exec(ctx context.Context, c runtime.Command) (runtime.Resul
 	return res, nil
 }
 
+// settleScript ends every process of the container but PID 1, its
+// keep-alive sleep (the oldest child of PID 1, by start time) and itself,
+// forking nothing (kill and read are shell builtins): kill -STOP -1 stops
+// them all at once (a process that forks cannot escape it: the kernel
+// gives a signal sent to many processes during a fork to the child too),
+// then each is killed, until only zombies (which PID 1 reaps) are left;
+// the keep-alive is continued. Exit 1 when processes are left after 500
+// rounds. The fields of /proc/PID/stat after the command name in
+// parentheses: $1 state, $2 parent pid, ${20} start time (proc(5)).
+const settleScript = `kill -STOP -1 2>/dev/null
+keep= kt=
+for d in /proc/[0-9]*; do
+  read -r s 2>/dev/null < "$d/stat" || continue
+  set -- ${s##*") "}
+  [ "$2" = 1 ] || continue
+  eval t=\${20}
+  if [ -z "$kt" ] || [ "$t" -lt "$kt" ]; then keep=${d#/proc/} kt=$t; fi
+done
+n=0
+while :; do
+  left=0
+  for d in /proc/[0-9]*; do
+    p=${d#/proc/}
+    case $p in 1|$$|$keep) continue ;; esac
+    read -r s 2>/dev/null < "$d/stat" || continue
+    set -- ${s##*") "}
+    case $1 in Z|X) continue ;; esac
+    kill -9 "$p" 2>/dev/null; left=$((left + 1))
+  done
+  [ $left = 0 ] && break
+  n=$((n + 1))
+  if [ $n -ge 500 ]; then [ -n "$keep" ] && kill -CONT "$keep"; echo "$left processes left" >&2; exit 1; fi
+  kill -STOP -1 2>/dev/null
+done
+[ -n "$keep" ] && kill -CONT "$keep"
+exit 0`
+
+// How long settle waits for its exec (settleWait) and for the pod's
+// deletion to be confirmed (endWait); streamSlack is how long after a
+// command's timeout the driver closes its stream (the in-pod KILL comes
+// 10 s after the timeout). polynfi's own margins, not measured.
+var (
+	streamSlack = 30 * time.Second
+	settleWait  = 45 * time.Second
+	endWait     = 2 * time.Minute
+)
+
+// settle ends every process a command left in the pod once it was killed
+// at its timeout: in-pod timeout(1) kills the command's process group
+// only, and a fork bomb that re-forks can outlive it and hold every
+// process slot of the pod (the kubelet's podPidsLimit), so that no exec,
+// the harness's next command or this one, can start. One exec kills
+// every process but PID 1 (settleScript); when it cannot run or processes
+// are left, the pod is deleted (endAtTimeout). It returns whether the pod
+// is still usable; notes go to res.
+func (s *podSandbox) settle(ctx context.Context, res *runtime.Result) bool {
+	if ctx.Err() != nil {
+		return true // the caller's context decides
+	}
+	sctx, cancel := context.WithTimeout(ctx, settleWait)
+	var stderr runtime.CapBuffer
+	stderr.Max = 4096
+	err := s.stream(sctx, []string{"/bin/sh", "-c", settleScript}, nil, io.Discard, &stderr)
+	cancel()
+	if err == nil {
+		return true
+	}
+	if ctx.Err() != nil {
+		return true
+	}
+	why := err.Error()
+	if msg := strings.TrimSpace(stderr.String()); msg != "" {
+		why += ": " + msg
+	}
+	s.endAtTimeout(ctx, res, why)
+	return false
+}
+
+// endAtTimeout deletes the pod (grace period 1 s: the kubelet kills its
+// containers, every process of them, and only then removes the pod from
+// the API server) and waits up to endWait for it to be gone; past that it
+// forces the deletion (grace period 0). Every later call of the sandbox
+// returns an error wrapping runtime.ErrEndedAtTimeout.
+func (s *podSandbox) endAtTimeout(ctx context.Context, res *runtime.Result, why string) {
+	ctx = context.WithoutCancel(ctx)
+	s.ended = fmt.Errorf("pod %s: %w (what the command left running could not be killed inside it: %s)", s.name, runtime.ErrEndedAtTimeout, why)
+	wake, unwatch := s.k.watch(s.name)
+	defer unwatch()
+	t0 := time.Now()
+	one := int64(1)
+	bg := metav1.DeletePropagationBackground
+	pods := s.k.cs.CoreV1().Pods(s.k.ns)
+	if err := pods.Delete(ctx, s.name, metav1.DeleteOptions{GracePeriodSeconds: &one, PropagationPolicy: &bg}); err != nil && !apierrors.IsNotFound(err) {
+		res.Notes = append(res.Notes, fmt.Sprintf("what the command left running could not be killed inside the pod (%s), and deleting the pod failed: %v", why, err))
+		return
+	}
+	limit := time.NewTimer(endWait)
+	defer limit.Stop()
+	for {
+		var err error
+		if s.k.lister != nil {
+			_, err = s.k.lister.Pods(s.k.ns).Get(s.name)
+		} else {
+			_, err = pods.Get(ctx, s.name, metav1.GetOptions{})
+		}
+		if apierrors.IsNotFound(err) {
+			res.Notes = append(res.Notes, fmt.Sprintf("what the command left running could not be killed inside the pod (%s): the pod was deleted, its containers killed in %s",
+				why, time.Since(t0).Round(100*time.Millisecond)))
+			return
+		}
+		select {
+		case <-wake:
+		case <-time.After(time.Second):
+		case <-limit.C:
+			zero := int64(0)
+			_ = pods.Delete(ctx, s.name, metav1.DeleteOptions{GracePeriodSeconds: &zero, PropagationPolicy: &bg})
+			res.Notes = append(res.Notes, fmt.Sprintf("what the command left running could not be killed inside the pod (%s): the pod was deleted, and its deletion forced after %s without the kubelet's confirmation", why, endWait))
+			return
+		}
+	}
+}
+
 // CopyIn implements Sandbox: the files go as one tar stream, written while
 // it is sent, into `tar -x` in the pod (owner not restored: the container
 // has no CAP_CHOWN).
 func (s *podSandbox) CopyIn(ctx context.Context, dir string, files []runtime.File) error {
+	if s.ended != nil {
+		return s.ended
+	}
 	for _, f := range files {
 		if err := safepath.Check(f.Path); err != nil {
 			return fmt.Errorf("copy into pod %s: %w", s.name, err)
@@ -1352,6 +1504,9 @@ func (s *podSandbox) CopyIn(ctx context.Context, dir string, files []runtime.Fil
 // CopyOut implements Sandbox: `tar -c` in the pod streams to the driver,
 // which keeps regular files only, up to max bytes.
 func (s *podSandbox) CopyOut(ctx context.Context, p string, max int64) ([]runtime.File, error) {
+	if s.ended != nil {
+		return nil, s.ended
+	}
 	if max <= 0 {
 		max = runtime.DefaultMaxOutput
 	}
