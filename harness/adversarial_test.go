@@ -237,6 +237,9 @@ func runAdversarial(t *testing.T, h *Harness, store *Store, fx *pyFixture) {
 			}
 			log := string(art.TestLog)
 			t.Logf("status %s (%s) error %q", rec.Status, rec.Verdicts.Get(ModeStrict).Reason, rec.Error)
+			if rec.Test != nil && len(rec.Test.Notes) > 0 {
+				t.Logf("test run notes: %q", rec.Test.Notes)
+			}
 			if rec.ModelPatchApply != nil && !rec.ModelPatchApply.Applied {
 				t.Logf("apply: %+v", rec.ModelPatchApply.Attempts)
 			}

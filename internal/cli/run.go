@@ -118,8 +118,10 @@ in a container from --image, the workspace copied to --container-workdir and
 back after the run (regular files only) and diffed on the host. In every
 container the prompt and {out_dir} are under /polynfi-agent, and the agent's
 environment is --agent-env and the run's POLYNFI_* variables on top of the
-image's own (nothing of polynfi's environment). --runtime kubernetes is not
-supported by run (exit 2).
+image's own (nothing of polynfi's environment). The agent runs there as uid
+65534 (no capability, no new privileges), never the image's root, owning the
+workspace and /polynfi-agent; its HOME is /polynfi-agent/home unless
+--agent-env sets HOME. --runtime kubernetes is not supported by run (exit 2).
 
 A custom command may write {out_dir}/usage.json ({"tokens_in": N, "tokens_out":
 N, "cost_usd": X}); a figure no agent reported is recorded as unknown (null),
