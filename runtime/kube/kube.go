@@ -1365,9 +1365,11 @@ exit 0`
 // How long settle waits for its exec (settleWait) and for the pod's
 // deletion to be confirmed (endWait); streamSlack is how long after a
 // command's timeout the driver closes its stream (the in-pod KILL comes
-// 10 s after the timeout). polynfi's own margins, not measured.
+// 10 s after the timeout; a pod deadline below the timeout + streamSlack
+// ends such a command first, see Exec). polynfi's own margins, not
+// measured; tests shorten them.
 var (
-	streamSlack = 30 * time.Second
+	streamSlack = time.Minute
 	settleWait  = 45 * time.Second
 	endWait     = 2 * time.Minute
 )
