@@ -1271,14 +1271,20 @@ func (s *podSandbox) exec(ctx context.Context, c runtime.Command) (runtime.Resul
 	case sctx.Err() != nil:
 		res.TimedOut = true
 		res.Notes = append(res.Notes, fmt.Sprintf("killed at timeout %s (stream closed by the driver)", c.Timeout))
-		s.settle(ctx, &res)
+		if _, serr := s.settle(ctx, &res); serr != nil {
+			return res, serr
+		}
 		return res, nil
 	default:
 		return res, s.failure(ctx, err, false)
 	}
 	// timeout(1) exits 124 after TERM, 137 after KILL.
 	if c.Timeout > 0 && (res.ExitCode == 124 || res.ExitCode == 137) && res.Duration >= c.Timeout {
-		if !s.settle(ctx, &res) {
+		usable, serr := s.settle(ctx, &res)
+		if serr != nil {
+			return res, serr // the pod ended by itself (Exec: a deadline past the timeout is the timeout)
+		}
+		if !usable {
 			res.TimedOut, res.ExitCode = true, -1
 			res.Notes = append(res.Notes, fmt.Sprintf("killed at timeout %s", c.Timeout))
 			return res, nil
@@ -1380,29 +1386,48 @@ var (
 // process slot of the pod (the kubelet's podPidsLimit), so that no exec,
 // the harness's next command or this one, can start. One exec kills
 // every process but PID 1 (settleScript); when it cannot run or processes
-// are left, the pod is deleted (endAtTimeout). It returns whether the pod
-// is still usable; notes go to res.
-func (s *podSandbox) settle(ctx context.Context, res *runtime.Result) bool {
+// are left, the pod is deleted (endAtTimeout), unless it is ending by
+// itself (its deadline, an eviction, a deletion, its container stopped:
+// podEnding), whose reason failure then returns as the error. It returns
+// whether the pod is still usable; notes go to res.
+func (s *podSandbox) settle(ctx context.Context, res *runtime.Result) (bool, error) {
 	if ctx.Err() != nil {
-		return true // the caller's context decides
+		return true, nil // the caller's context decides
 	}
 	sctx, cancel := context.WithTimeout(ctx, settleWait)
 	var stderr runtime.CapBuffer
 	stderr.Max = 4096
 	err := s.stream(sctx, []string{"/bin/sh", "-c", settleScript}, nil, io.Discard, &stderr)
 	cancel()
-	if err == nil {
-		return true
+	if err == nil || ctx.Err() != nil {
+		return true, nil
 	}
-	if ctx.Err() != nil {
-		return true
+	if s.podEnding(ctx) {
+		return false, s.failure(ctx, fmt.Errorf("after the command's timeout: %w", err), true)
 	}
 	why := err.Error()
 	if msg := strings.TrimSpace(stderr.String()); msg != "" {
 		why += ": " + msg
 	}
 	s.endAtTimeout(ctx, res, why)
-	return false
+	return false, nil
+}
+
+// podEnding says whether the pod is gone or ending by itself, as one read
+// of it says: deleted or being deleted, failed (podFailure), its container
+// not running, or its deadline (lowerDeadline) reached within 2 s by the
+// driver's clock; also when it cannot be read (failure tells why).
+func (s *podSandbox) podEnding(ctx context.Context) bool {
+	p, err := s.k.cs.CoreV1().Pods(s.k.ns).Get(context.WithoutCancel(ctx), s.name, metav1.GetOptions{})
+	if err != nil || p.DeletionTimestamp != nil || podFailure(p) != nil {
+		return true
+	}
+	for _, c := range p.Status.ContainerStatuses {
+		if c.State.Running == nil {
+			return true
+		}
+	}
+	return s.deadline > 0 && time.Since(s.created) >= s.Started+s.deadline-2*time.Second
 }
 
 // endAtTimeout deletes the pod (grace period 1 s: the kubelet kills its
