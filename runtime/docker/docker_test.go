@@ -91,6 +91,23 @@ func TestDockerExecStreamsExitEnv(t *testing.T) {
 	}
 }
 
+// TestDockerExecUser: Command.User runs the exec as that user, with no
+// capability (the image's root keeps Docker's default set, less
+// droppedCaps), and "" keeps the image's user.
+func TestDockerExecUser(t *testing.T) {
+	d := newTestDocker(t)
+	sb := startTest(t, d, runtime.Spec{Name: "user"})
+	probe := `echo "uid=$(id -u) gid=$(id -g)"; grep -E '^Cap(Eff|Prm):' /proc/self/status; cat /etc/shadow >/dev/null 2>&1 && echo shadow-read || echo shadow-refused`
+	r := mustExec(t, sb, runtime.Command{Script: probe, User: "65534:65534"})
+	if got := string(r.Stdout); got != "uid=65534 gid=65534\nCapPrm:\t0000000000000000\nCapEff:\t0000000000000000\nshadow-refused\n" {
+		t.Errorf("as 65534:65534:\n%s", got)
+	}
+	r = mustExec(t, sb, runtime.Command{Script: probe})
+	if got := string(r.Stdout); !strings.HasPrefix(got, "uid=0 gid=0\n") || !strings.HasSuffix(got, "shadow-read\n") || strings.Contains(got, "CapEff:\t0000000000000000") {
+		t.Errorf("as the image's user:\n%s", got)
+	}
+}
+
 func TestDockerNetworkWhenAsked(t *testing.T) {
 	d := newTestDocker(t)
 	sb := startTest(t, d, runtime.Spec{Name: "net", Network: true})
