@@ -117,6 +117,10 @@ type Instance struct {
 	EvalType string `json:"eval_type,omitempty"`
 	// Version is the repository's environment version ("3.0"), as text.
 	Version string `json:"version,omitempty"`
+	// MultiSWEBench holds what a Multi-SWE-bench row says beyond SWE-bench's
+	// fields (the test transitions and the recorded runs its definition of
+	// resolved reads); nil for other rows.
+	MultiSWEBench *MultiSWEBench `json:"-"`
 	// BuildContext is the directory an image is built from with
 	// Dockerfile, for a task of a SWE-bench 5.x task repository (its
 	// tasks/<instance_id>/ directory, absolute). Empty means SWE-PolyBench
@@ -210,14 +214,17 @@ func (u UnreadRow) Reason() string {
 }
 
 // NativeMode is the grading mode the dataset's own harness uses: "polybench"
-// for SWE-PolyBench data, "swebench" for SWE-bench data, "strict" for
-// polynfi's own. Source: polynfi evaluation spec §2.5.
+// for SWE-PolyBench data, "swebench" for SWE-bench data (SWE-bench
+// Multilingual included: its rows are SWE-bench 5.x rows),
+// "multi-swe-bench" for Multi-SWE-bench data, "strict" for polynfi's own. Source: polynfi evaluation spec §2.5.
 func (d *Dataset) NativeMode() string {
 	switch d.Schema {
 	case SchemaPolyBench:
 		return "polybench"
 	case SchemaSWEBench:
 		return "swebench"
+	case SchemaMultiSWEBench:
+		return "multi-swe-bench"
 	}
 	return "strict"
 }
