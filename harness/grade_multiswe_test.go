@@ -15,10 +15,10 @@ import (
 func msbInstance() *dataset.MultiSWEBench {
 	return &dataset.MultiSWEBench{
 		Org: "o", Repo: "r", Number: 1,
-		P2P: map[string]dataset.MSBTest{"TestOld": {Run: "PASS", Test: "PASS", Fix: "PASS"}},
-		F2P: map[string]dataset.MSBTest{"TestNew": {Run: "NONE", Test: "FAIL", Fix: "PASS"}},
-		S2P: map[string]dataset.MSBTest{"TestSkipped": {Run: "SKIP", Test: "SKIP", Fix: "PASS"}},
-		N2P: map[string]dataset.MSBTest{"TestAdded": {Run: "NONE", Test: "NONE", Fix: "PASS"}},
+		P2P:       map[string]dataset.MSBTest{"TestOld": {Run: "PASS", Test: "PASS", Fix: "PASS"}},
+		F2P:       map[string]dataset.MSBTest{"TestNew": {Run: "NONE", Test: "FAIL", Fix: "PASS"}},
+		S2P:       map[string]dataset.MSBTest{"TestSkipped": {Run: "SKIP", Test: "SKIP", Fix: "PASS"}},
+		N2P:       map[string]dataset.MSBTest{"TestAdded": {Run: "NONE", Test: "NONE", Fix: "PASS"}},
 		RunResult: &dataset.MSBResult{Passed: []string{"TestGone", "TestOld", "TestSide"}, Skipped: []string{"TestSkipped"}},
 		TestPatchResult: &dataset.MSBResult{Passed: []string{"TestOld", "TestSide"}, Failed: []string{"TestNew"},
 			Skipped: []string{"TestSkipped"}},
