@@ -77,6 +77,21 @@ const (
 // Modes lists the grading modes in report order.
 var Modes = []Mode{ModePolyBench, ModeSWEBench, ModeStrict}
 
+// ModesFor returns the modes a report of a run in native mode shows: Modes,
+// and native after them when it is not one of them (ModeMultiSWEBench).
+func ModesFor(native Mode) []Mode {
+	out := append([]Mode(nil), Modes...)
+	for _, m := range Modes {
+		if m == native {
+			return out
+		}
+	}
+	if native != "" {
+		out = append(out, native)
+	}
+	return out
+}
+
 // ParseMode returns the Mode named s: one of Modes, or ModeMultiSWEBench.
 func ParseMode(s string) (Mode, error) {
 	for _, m := range Modes {

@@ -3,6 +3,8 @@ package harness
 import (
 	"context"
 	"path/filepath"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/polynfi/polynfi/dataset"
@@ -37,6 +39,89 @@ func TestBundledMultilangSample(t *testing.T) {
 			}
 			checkSample(t, set, res, h.NativeMode)
 			t.Run("docker", func(t *testing.T) { checkSampleDocker(t, dir, ds, set, res) })
+		})
+	}
+}
+
+// TestMultilangPublishedShapes grades examples/multilang's SWE-bench
+// Multilingual file (native mode swebench) and Multi-SWE-bench file
+// (native mode multi-swe-bench, with its own patch-row predictions) with
+// the real toolchains, local runtime: the set with one wrong patch per
+// language (six wrong, six gold) resolves exactly the six gold instances
+// in the native mode, so that one run shows both what resolves and what
+// does not. Docker is covered by TestBundledMultilangSample (the same
+// instances, rows and images). -short skips it.
+func TestMultilangPublishedShapes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the multi-language sample's real test suites")
+	}
+	dir, err := filepath.Abs("../examples/multilang")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		file, predictions string
+		native            Mode
+	}{
+		{"swebench-multilingual.jsonl", "predictions-wrong.jsonl", ModeSWEBench},
+		{"multi-swe-bench.jsonl", "predictions-wrong.multi-swe-bench.jsonl", ModeMultiSWEBench},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			ds, err := dataset.Load(filepath.Join(dir, c.file))
+			if err != nil || len(ds.Errors) > 0 || len(ds.Instances) != 12 {
+				t.Fatalf("%s: %v %v", c.file, err, ds)
+			}
+			if Mode(ds.NativeMode()) != c.native {
+				t.Fatalf("%s: native mode %s, want %s", c.file, ds.NativeMode(), c.native)
+			}
+			ps, err := dataset.LoadPredictions(filepath.Join(dir, c.predictions))
+			if err != nil || len(ps.Errors) > 0 {
+				t.Fatalf("%s: %v %v", c.predictions, err, ps.Errors)
+			}
+			byID := map[string]dataset.Instance{}
+			for _, in := range ds.Instances {
+				byID[in.InstanceID] = in
+			}
+			set := sampleSet{name: "one wrong per language"}
+			wrongLangs := 0
+			for _, p := range ps.Predictions {
+				in, ok := byID[p.InstanceID]
+				if !ok {
+					t.Fatalf("%s: prediction for %s, which %s lacks", c.predictions, p.InstanceID, c.file)
+				}
+				set.jobs = append(set.jobs, Job{Instance: in, Prediction: p})
+				if p.ModelPatch == in.Patch {
+					set.want = append(set.want, in.InstanceID)
+				} else {
+					wrongLangs++
+				}
+			}
+			sort.Strings(set.want)
+			if wrongLangs != 6 {
+				t.Fatalf("%d wrong patches, want 6 (one per language)", wrongLangs)
+			}
+			h, store := newHarness(t, filepath.Join(dir, "repos"), c.native)
+			res, err := h.Run(context.Background(), set.jobs, store, RunOptions{Workers: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range res.Records {
+				v := r.Verdicts.Get(c.native)
+				if c.native == ModeMultiSWEBench && r.Verdicts.MultiSWEBench == nil {
+					t.Errorf("%s: no multi-swe-bench verdict (%s)", r.InstanceID, r.Status)
+				}
+				if v.Resolved != r.Resolved {
+					t.Errorf("%s: record resolved %v, native %s verdict %v", r.InstanceID, r.Resolved, c.native, v.Resolved)
+				}
+				if r.Resolved {
+					got = append(got, r.InstanceID)
+				}
+			}
+			sort.Strings(got)
+			if strings.Join(got, " ") != strings.Join(set.want, " ") {
+				t.Fatalf("resolved %v, want %v", got, set.want)
+			}
 		})
 	}
 }
