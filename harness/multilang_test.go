@@ -2,12 +2,15 @@ package harness
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/runtime"
 )
 
 // multilangLanguages are the languages of examples/multilang, as its
@@ -121,6 +124,81 @@ func TestMultilangPublishedShapes(t *testing.T) {
 			sort.Strings(got)
 			if strings.Join(got, " ") != strings.Join(set.want, " ") {
 				t.Fatalf("resolved %v, want %v", got, set.want)
+			}
+		})
+	}
+}
+
+// TestDockerLanguageLimits: with LanguageLimits (what eval sets for
+// --runtime docker when --cpus and --memory are not given) a Rust
+// instance's container gets 4 cores and 8 GiB and a Go instance's 2 cores
+// and 4 GiB (runtime.DefaultsFor), as the container's own cgroup says
+// (v2 cpu.max/memory.max, else v1 cfs quota/period and limit_in_bytes);
+// a limit given (h.Limits) wins over the language's; a quota above the
+// engine's CPUs is lowered to them (4 cores on a 2-core engine are 2).
+func TestDockerLanguageLimits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two images of the multi-language sample")
+	}
+	dir, err := filepath.Abs("../examples/multilang")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := dataset.Load(filepath.Join(dir, "dataset.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const probe = `if [ -f /sys/fs/cgroup/cpu.max ]; then read q p < /sys/fs/cgroup/cpu.max; m=$(cat /sys/fs/cgroup/memory.max)
+else q=$(cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us); p=$(cat /sys/fs/cgroup/cpu/cpu.cfs_period_us); m=$(cat /sys/fs/cgroup/memory/memory.limit_in_bytes); fi
+echo "limits cpu=$((q * 1000 / p)) mem=$m"`
+	var jobs []Job
+	for _, in := range ds.Instances {
+		if in.InstanceID == "numerals__romanum-3" || in.InstanceID == "gridworks__durfmt-4" {
+			in.TestCommand = probe
+			jobs = append(jobs, Job{Instance: in, Prediction: dataset.Gold([]dataset.Instance{in})[0]})
+		}
+	}
+	if len(jobs) != 2 {
+		t.Fatalf("%d instances found", len(jobs))
+	}
+	// The docker runtime lowers a quota above the engine's CPUs to them.
+	h0, _, d := dockerHarness(t, filepath.Join(dir, "repos"), ModePolyBench)
+	if h0 == nil {
+		return
+	}
+	info, err := d.Client().Info(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	milli := func(cores int) string { return fmt.Sprint(1000 * min(cores, info.NCPU)) }
+	for _, c := range []struct {
+		name   string
+		limits runtime.Limits
+		want   map[string]string
+	}{
+		{"per language", runtime.Limits{Pids: 4096}, map[string]string{
+			"numerals__romanum-3": "limits cpu=" + milli(4) + " mem=8589934592", "gridworks__durfmt-4": "limits cpu=" + milli(2) + " mem=4294967296"}},
+		{"given", runtime.Limits{CPUs: 1, MemoryBytes: 1 << 30, Pids: 4096}, map[string]string{
+			"numerals__romanum-3": "limits cpu=1000 mem=1073741824", "gridworks__durfmt-4": "limits cpu=1000 mem=1073741824"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h, store, _ := dockerHarness(t, filepath.Join(dir, "repos"), ModePolyBench)
+			h.Limits, h.LanguageLimits = c.limits, true
+			res, err := h.Run(context.Background(), jobs, store, RunOptions{Workers: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range res.Records {
+				if r == nil {
+					t.Fatal("an instance has no record")
+				}
+				log, err := os.ReadFile(filepath.Join(store.Dir, RecordRelDir(r.Key), LogFile))
+				if err != nil {
+					t.Fatalf("%s: %v (%s %s)", r.InstanceID, err, r.Status, r.Error)
+				}
+				if !strings.Contains(string(log), c.want[r.InstanceID]+"\n") {
+					t.Errorf("%s: the log does not say %q:\n%s", r.InstanceID, c.want[r.InstanceID], log)
+				}
 			}
 		})
 	}
