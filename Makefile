@@ -48,8 +48,9 @@ cold-build-notice:
 # package under its own -timeout (go's panic then names the test that hung):
 #   1. every package but the slow tests (TEST_TIMEOUT per package);
 #   2. the slow tests (SLOW_TESTS: harness's adversarial Docker tests, ~25 min
-#      on 2 cores, mostly waiting on containers), with their own SLOW_TIMEOUT,
-#      at the same time as 1;
+#      on 2 cores, mostly waiting on containers; the multi-language sample's
+#      real runs, local and Docker, ~13 + 6 min on a busy 2-core machine),
+#      with their own SLOW_TIMEOUT, at the same time as 1;
 #   3. the race detector over the tests that drive the worker pools
 #      (RACE_TESTS in RACE_PKGS: harness.Run, the agent runner, the local
 #      runtime, image builds, nfi.Engine.ScoreFiles, the syntax flattener).
@@ -59,8 +60,8 @@ cold-build-notice:
 # of the parsers (make fuzz).
 TEST_PKGS ?= ./...
 TEST_TIMEOUT ?= 25m
-SLOW_TIMEOUT ?= 35m
-SLOW_TESTS ?= ^(TestAdversarialRunnersDocker|TestAdversarialDocker)$$
+SLOW_TIMEOUT ?= 55m
+SLOW_TESTS ?= ^(TestAdversarialRunnersDocker|TestAdversarialDocker|TestBundledMultilangSample|TestMultilangPublishedShapes)$$
 SLOW_PKGS ?= ./harness/
 RACE_TESTS ?= ^(TestRunResumesAndReevaluatesChangedPatches|TestRunCancelled|TestStoreLock|TestTotalBudget|TestHangingAgentTreeKilled|TestLocalExitCodes|TestLocalTimeoutKillsGrandchildren|TestBwrapIsolation|TestBasesTaskDirsAndFailures|TestScoreConcurrent|TestFlatten)$$
 RACE_PKGS ?= ./harness/ ./agent/ ./runtime/ ./images/ ./nfi/catalog/ ./syntax/

@@ -59,6 +59,19 @@ const (
 	TypeScript = "TypeScript"
 )
 
+// The other languages of SWE-bench Multilingual and Multi-SWE-bench, spelled
+// as polynfi's datasets and reports spell them (SWE-bench Multilingual's
+// rows carry no language; Multi-SWE-bench's `language` field says "go",
+// "rust", "c", "cpp"; CanonicalLanguage folds those).
+const (
+	Go   = "Go"
+	Rust = "Rust"
+	C    = "C"
+	CPP  = "C++"
+	PHP  = "PHP"
+	Ruby = "Ruby"
+)
+
 // Instance is one repository-level task: a real change to one repository,
 // with the tests that decide whether a patch resolves it. JSON names follow
 // SWE-bench; the SWE-PolyBench names (F2P, P2P) are accepted on input.
@@ -68,7 +81,7 @@ type Instance struct {
 	BaseCommit  string `json:"base_commit"` // commit to check out
 	Patch       string `json:"patch"`       // gold code patch (unified diff), tests excluded
 	TestPatch   string `json:"test_patch"`  // test changes, applied before the model patch
-	Language    string `json:"language"`    // Python, Java, JavaScript, TypeScript (others kept as given)
+	Language    string `json:"language"`    // Python, Java, JavaScript, TypeScript, Go, Rust, C, C++, PHP, Ruby (others kept as given)
 	TestCommand string `json:"test_command,omitempty"`
 	// FailToPass lists the tests that must go from failing to passing, in
 	// dataset order (duplicates kept).
@@ -104,6 +117,10 @@ type Instance struct {
 	EvalType string `json:"eval_type,omitempty"`
 	// Version is the repository's environment version ("3.0"), as text.
 	Version string `json:"version,omitempty"`
+	// MultiSWEBench holds what a Multi-SWE-bench row says beyond SWE-bench's
+	// fields (the test transitions and the recorded runs its definition of
+	// resolved reads); nil for other rows.
+	MultiSWEBench *MultiSWEBench `json:"-"`
 	// BuildContext is the directory an image is built from with
 	// Dockerfile, for a task of a SWE-bench 5.x task repository (its
 	// tasks/<instance_id>/ directory, absolute). Empty means SWE-PolyBench
@@ -197,14 +214,17 @@ func (u UnreadRow) Reason() string {
 }
 
 // NativeMode is the grading mode the dataset's own harness uses: "polybench"
-// for SWE-PolyBench data, "swebench" for SWE-bench data, "strict" for
-// polynfi's own. Source: polynfi evaluation spec §2.5.
+// for SWE-PolyBench data, "swebench" for SWE-bench data (SWE-bench
+// Multilingual included: its rows are SWE-bench 5.x rows),
+// "multi-swe-bench" for Multi-SWE-bench data, "strict" for polynfi's own. Source: polynfi evaluation spec §2.5.
 func (d *Dataset) NativeMode() string {
 	switch d.Schema {
 	case SchemaPolyBench:
 		return "polybench"
 	case SchemaSWEBench:
 		return "swebench"
+	case SchemaMultiSWEBench:
+		return "multi-swe-bench"
 	}
 	return "strict"
 }
@@ -238,6 +258,18 @@ func CanonicalLanguage(s string) string {
 		return JavaScript
 	case "typescript", "ts":
 		return TypeScript
+	case "go", "golang":
+		return Go
+	case "rust", "rs":
+		return Rust
+	case "c":
+		return C
+	case "c++", "cpp", "cxx":
+		return CPP
+	case "php":
+		return PHP
+	case "ruby", "rb":
+		return Ruby
 	}
 	return strings.TrimSpace(s)
 }

@@ -75,6 +75,9 @@ func lookup(row map[string]any, name string) (any, string, bool) {
 // decodeInstance turns one decoded row into an Instance. It collects every
 // field error rather than stopping at the first.
 func decodeInstance(row map[string]any) (Instance, []fieldError) {
+	if isMultiSWERow(row) {
+		return decodeMultiSWE(row)
+	}
 	var in Instance
 	var errs []fieldError
 	str := func(name string, dst *string) {

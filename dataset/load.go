@@ -257,6 +257,9 @@ func detectSchema(rows []rawRow) Schema {
 		if _, ok := r.fields["polynfi_schema"]; ok {
 			return SchemaPolynfi
 		}
+		if isMultiSWERow(r.fields) {
+			return SchemaMultiSWEBench
+		}
 		if _, ok := r.fields["F2P"]; ok {
 			return SchemaPolyBench
 		}

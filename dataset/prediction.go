@@ -214,6 +214,12 @@ func readKeyed(file string, b []byte) ([]rawRow, error) {
 func decodePrediction(m map[string]any) (Prediction, []fieldError) {
 	var p Prediction
 	var errs []fieldError
+	if _, hasID := m["instance_id"]; !hasID && isMultiSWEPrediction(m) {
+		var ferrs []fieldError
+		if m, ferrs = fromMultiSWEPrediction(m); len(ferrs) > 0 {
+			return p, ferrs
+		}
+	}
 	// Predictions are JSON: instance_id and model_name_or_path must be
 	// strings (or null); a number or boolean is a mistake in the file, not
 	// a name (1 and 1.0 would be one model, 01 another).
@@ -371,4 +377,46 @@ func toFloat(v any) (float64, error) {
 		return strconv.ParseFloat(strings.TrimSpace(x), 64)
 	}
 	return 0, fmt.Errorf("got %s", jsonKind(v))
+}
+
+// isMultiSWEPrediction tells a Multi-SWE-bench patch row ({org, repo,
+// number, fix_patch}, its run_evaluation.py Patch) by its fields.
+func isMultiSWEPrediction(m map[string]any) bool {
+	_, org := m["org"]
+	_, num := m["number"]
+	_, fix := m["fix_patch"]
+	_, model := m["model_patch"]
+	return org && num && fix && !model
+}
+
+// fromMultiSWEPrediction rewrites a Multi-SWE-bench patch row into
+// polynfi's prediction fields: instance_id "<org>__<repo>-<number>"
+// (MultiSWEInstanceID, the id its dataset rows get), model_patch its
+// fix_patch; the other fields (model_name_or_path when given) are kept.
+// The errors name org, repo or number.
+func fromMultiSWEPrediction(m map[string]any) (map[string]any, []fieldError) {
+	var errs []fieldError
+	name := func(k string) string {
+		s, ok := m[k].(string)
+		s = strings.TrimSpace(s)
+		if !ok || s == "" || s == "." || s == ".." || strings.ContainsAny(s, "/ \t\n") {
+			errs = append(errs, fieldError{k, fmt.Errorf("%v: want the GitHub %s name", m[k], k)})
+		}
+		return s
+	}
+	org, repo := name("org"), name("repo")
+	n, ok := wholeNumber(m["number"])
+	if !ok || n <= 0 {
+		errs = append(errs, fieldError{"number", fmt.Errorf("%v: want the pull request's number, a positive whole number", m["number"])})
+	}
+	if len(errs) > 0 {
+		return m, errs
+	}
+	out := make(map[string]any, len(m)+2)
+	for k, v := range m {
+		out[k] = v
+	}
+	out["instance_id"] = MultiSWEInstanceID(org, repo, n)
+	out["model_patch"] = m["fix_patch"]
+	return out, nil
 }

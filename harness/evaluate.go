@@ -48,6 +48,12 @@ type Harness struct {
 	Images ImageResolver
 	// Limits bound every sandbox (CPU, memory, processes).
 	Limits runtime.Limits
+	// LanguageLimits fills the CPU and memory limits Limits leaves zero
+	// from the instance's language (runtime.DefaultsFor: 4 cores and 8 GiB
+	// for C++ and Rust builds, 2 and 4 GiB otherwise). Set by the Docker
+	// runtime's command line; the local runtime applies its runner's
+	// limits and Kubernetes its pod resources instead.
+	LanguageLimits bool
 	// RunKey labels the sandboxes of this run (runtime.LabelRun), the same
 	// for every run writing the same output, so that a later run can
 	// remove what a killed one left.
@@ -580,6 +586,10 @@ func gradeTestCommand(in dataset.Instance, l testCommandLog, ws string, te *Test
 	full := append(append(append([]byte(nil), l.Stderr...), l.Stdout...), fmt.Sprintf("\nContainer exited with status code: %d\n", l.ExitCode)...)
 	g.verdicts, g.out = Grade(f2p, p2p, RunOutcome{Results: results, ExitCode: l.ExitCode, TimedOut: l.TimedOut,
 		Language: in.Language, Framework: fw, Log: full})
+	if in.MultiSWEBench != nil {
+		mv := GradeMultiSWEBench(in.MultiSWEBench, results, l.TimedOut)
+		g.verdicts.MultiSWEBench = &mv
+	}
 	if nReports > 1 && fw != string(testlog.JUnit) && !l.TimedOut {
 		g.verdicts = AllModes(StatusUnresolved, fmt.Sprintf("the test command's %s holds %d %s reports; a test run prints one (the others were printed by something else)", stream, nReports, fw))
 	}

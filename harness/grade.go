@@ -77,14 +77,32 @@ const (
 // Modes lists the grading modes in report order.
 var Modes = []Mode{ModePolyBench, ModeSWEBench, ModeStrict}
 
-// ParseMode returns the Mode named s.
+// ModesFor returns the modes a report of a run in native mode shows: Modes,
+// and native after them when it is not one of them (ModeMultiSWEBench).
+func ModesFor(native Mode) []Mode {
+	out := append([]Mode(nil), Modes...)
+	for _, m := range Modes {
+		if m == native {
+			return out
+		}
+	}
+	if native != "" {
+		out = append(out, native)
+	}
+	return out
+}
+
+// ParseMode returns the Mode named s: one of Modes, or ModeMultiSWEBench.
 func ParseMode(s string) (Mode, error) {
 	for _, m := range Modes {
 		if string(m) == s {
 			return m, nil
 		}
 	}
-	return "", fmt.Errorf("unknown grading mode %q (want polybench, swebench or strict)", s)
+	if s == string(ModeMultiSWEBench) {
+		return ModeMultiSWEBench, nil
+	}
+	return "", fmt.Errorf("unknown grading mode %q (want polybench, swebench, strict or multi-swe-bench)", s)
 }
 
 // Status is the outcome class of one instance under one mode.
@@ -119,26 +137,38 @@ type Verdict struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-// Verdicts holds the three modes' verdicts of one instance.
+// Verdicts holds the three modes' verdicts of one instance, and for an
+// instance of a Multi-SWE-bench row the multi-swe-bench mode's
+// (ModeMultiSWEBench; nil otherwise, and for an instance decided before
+// its tests ran, whose status is then the same in every mode).
 type Verdicts struct {
-	PolyBench Verdict `json:"polybench"`
-	SWEBench  Verdict `json:"swebench"`
-	Strict    Verdict `json:"strict"`
+	PolyBench     Verdict  `json:"polybench"`
+	SWEBench      Verdict  `json:"swebench"`
+	Strict        Verdict  `json:"strict"`
+	MultiSWEBench *Verdict `json:"multi_swe_bench,omitempty"`
 }
 
-// Get returns the verdict of mode m (the strict one for an unknown mode).
+// Get returns the verdict of mode m (the strict one for an unknown mode,
+// and for ModeMultiSWEBench when the instance has no such verdict).
 func (v *Verdicts) Get(m Mode) Verdict {
 	switch m {
 	case ModePolyBench:
 		return v.PolyBench
 	case ModeSWEBench:
 		return v.SWEBench
+	case ModeMultiSWEBench:
+		if v.MultiSWEBench != nil {
+			return *v.MultiSWEBench
+		}
 	}
 	return v.Strict
 }
 
 // Differ reports whether the modes disagree on resolved.
 func (v *Verdicts) Differ() bool {
+	if v.MultiSWEBench != nil && v.MultiSWEBench.Resolved != v.Strict.Resolved {
+		return true
+	}
 	return v.PolyBench.Resolved != v.SWEBench.Resolved || v.SWEBench.Resolved != v.Strict.Resolved
 }
 

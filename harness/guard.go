@@ -282,8 +282,8 @@ func applyTestEdits(v *Verdicts, te *TestEdits) {
 	}
 	if len(te.Config) > 0 {
 		reason := "the model patch changes test configuration: " + strings.Join(te.Config, "; ")
-		for _, p := range []*Verdict{&v.PolyBench, &v.SWEBench, &v.Strict} {
-			if p.Status == StatusResolved {
+		for _, p := range []*Verdict{&v.PolyBench, &v.SWEBench, &v.Strict, v.MultiSWEBench} {
+			if p != nil && p.Status == StatusResolved {
 				p.Resolved, p.Status, p.Reason = false, StatusUnresolved, reason
 			}
 		}

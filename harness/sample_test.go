@@ -22,7 +22,15 @@ type sampleSet struct {
 // one-wrong-per-language prediction sets.
 func loadSample(t *testing.T) (string, *dataset.Dataset, []sampleSet) {
 	t.Helper()
-	dir, err := filepath.Abs("../examples/polybench")
+	return loadSampleAt(t, "../examples/polybench", 8, []string{dataset.Python, dataset.Java, dataset.JavaScript, dataset.TypeScript})
+}
+
+// loadSampleAt reads a bundled sample laid out like examples/polybench
+// (rel, relative to this package): at least minInstances instances, and
+// one wrong patch for each of langs in predictions-wrong.jsonl.
+func loadSampleAt(t *testing.T, rel string, minInstances int, langs []string) (string, *dataset.Dataset, []sampleSet) {
+	t.Helper()
+	dir, err := filepath.Abs(rel)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +38,7 @@ func loadSample(t *testing.T) (string, *dataset.Dataset, []sampleSet) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ds.Errors) > 0 || len(ds.Instances) < 8 {
+	if len(ds.Errors) > 0 || len(ds.Instances) < minInstances {
 		t.Fatalf("sample dataset: %d instances, errors %v", len(ds.Instances), ds.Errors)
 	}
 	byID := map[string]dataset.Instance{}
@@ -51,7 +59,7 @@ func loadSample(t *testing.T) (string, *dataset.Dataset, []sampleSet) {
 			wrongLangs[byID[p.InstanceID].Language]++
 		}
 	}
-	for _, lang := range []string{dataset.Python, dataset.Java, dataset.JavaScript, dataset.TypeScript} {
+	for _, lang := range langs {
 		if wrongLangs[lang] != 1 {
 			t.Fatalf("predictions-wrong.jsonl has %d wrong patches for %s, want 1", wrongLangs[lang], lang)
 		}

@@ -210,6 +210,9 @@ func (h *Harness) start(ctx context.Context, in dataset.Instance, scratch string
 		labels[runtime.LabelRun] = h.RunKey
 	}
 	spec := runtime.Spec{Name: in.InstanceID, Labels: labels, Limits: h.Limits, Language: in.Language, Timeout: h.testTimeout(in)}
+	if h.LanguageLimits {
+		spec.Limits = h.Limits.WithDefaults(runtime.DefaultsFor(in.Language))
+	}
 	cleanup := func() error { return nil }
 	tmp := sandboxTmp
 	if h.Runtime.Name() == "local" {

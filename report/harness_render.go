@@ -51,7 +51,7 @@ func HarnessHeadline(r *Harness) []string {
 		}
 	}
 	var others []string
-	for _, m := range harness.Modes {
+	for _, m := range harness.ModesFor(x.NativeMode) {
 		if ms := x.Modes[m]; m != x.NativeMode && ms != nil {
 			others = append(others, fmt.Sprintf("%s %d/%d (%s)", m, ms.Resolved, ms.Total, percent(ms.Resolved, ms.Total)))
 		}
@@ -396,7 +396,7 @@ func InstancesTable(r *Harness) Table {
 		Header: []string{"unit", "outcome", "status", "reason", "modes disagree", "file F1", "node F1", "I_p (pp)", "log", "patch", "cmd"}}
 	for _, u := range r.Polynfi.UnitResults {
 		var modes []string
-		for _, m := range harness.Modes {
+		for _, m := range harness.ModesFor(r.Polynfi.NativeMode) {
 			if st, ok := u.Differing[m]; ok {
 				modes = append(modes, fmt.Sprintf("%s=%s", m, st))
 			}

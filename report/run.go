@@ -400,7 +400,7 @@ func unitReason(rec *harness.Record, native harness.Mode) string {
 		return rec.Error
 	}
 	var why []string
-	for _, md := range harness.Modes {
+	for _, md := range harness.ModesFor(native) {
 		o := rec.Verdicts.Get(md)
 		if md == native || o.Status == v.Status || o.Reason == "" {
 			continue
@@ -495,7 +495,7 @@ func BuildHarness(in HarnessInput) *Harness {
 	x.Dataset, x.DatasetSchema = m.Dataset, dataset.Schema(m.DatasetSchema)
 	x.Retrieval = nil
 	x.Modes = map[harness.Mode]*ModeSummary{}
-	for _, md := range harness.Modes {
+	for _, md := range harness.ModesFor(nativeMode) {
 		x.Modes[md] = &ModeSummary{ResolvedIDs: list(), Statuses: map[harness.Status]int{}}
 	}
 	x.Differing = []Differing{}
@@ -510,7 +510,7 @@ func BuildHarness(in HarnessInput) *Harness {
 	x.RejectedRows, x.IgnoredPredictions = m.RejectedRows, m.IgnoredPredictions
 	unread := unreadRows(m)
 	x.UnreadRows, x.DuplicateRows = unread, m.DuplicateRows
-	for _, md := range harness.Modes {
+	for _, md := range harness.ModesFor(nativeMode) {
 		// Rows that could not be read or run stay in the denominator: a
 		// summary never drops what it could not evaluate.
 		if n := len(unread) * len(pairs); n > 0 {
@@ -592,7 +592,7 @@ func BuildHarness(in HarnessInput) *Harness {
 				gl.Total++
 				gc.Total++
 				members[id] = append(members[id], gl, gc)
-				for _, md := range harness.Modes {
+				for _, md := range harness.ModesFor(nativeMode) {
 					x.Modes[md].Total++
 				}
 			}
@@ -654,7 +654,7 @@ func BuildHarness(in HarnessInput) *Harness {
 				for _, c := range cls.Classes() {
 					group(byCx, string(c)).NotEvaluated++
 				}
-				for _, md := range harness.Modes {
+				for _, md := range harness.ModesFor(nativeMode) {
 					x.Modes[md].NotEvaluated++
 				}
 				x.UnitResults = append(x.UnitResults, ur)
@@ -744,7 +744,7 @@ func BuildHarness(in HarnessInput) *Harness {
 				gx = append(gx, g)
 				members[id] = append(members[id], g)
 			}
-			for _, md := range harness.Modes {
+			for _, md := range harness.ModesFor(nativeMode) {
 				v := rec.Verdicts.Get(md)
 				ms := x.Modes[md]
 				ms.Statuses[v.Status]++
@@ -761,7 +761,7 @@ func BuildHarness(in HarnessInput) *Harness {
 			if rec.Verdicts.Differ() {
 				d := Differing{ID: id, Resolved: map[harness.Mode]bool{}, Statuses: map[harness.Mode]harness.Status{}}
 				ur.Differing = map[harness.Mode]harness.Status{}
-				for _, md := range harness.Modes {
+				for _, md := range harness.ModesFor(nativeMode) {
 					d.Resolved[md] = rec.Verdicts.Get(md).Resolved
 					d.Statuses[md] = rec.Verdicts.Get(md).Status
 					ur.Differing[md] = d.Statuses[md]

@@ -105,6 +105,27 @@ func toolchainDirs(home string) []string {
 	return out
 }
 
+// RustupHome returns home/.rustup when the test commands need it shown:
+// rustup's cargo and rustc in home/.cargo/bin (a toolchain directory) are
+// proxies that find the toolchains under RUSTUP_HOME, by default
+// $HOME/.rustup, and the sandbox's home is a private one. "" when
+// RUSTUP_HOME is set (it reaches the command as it is), when home/.cargo is
+// not among toolchains, or when home/.rustup is not a directory.
+func RustupHome(home string, toolchains []string) string {
+	if home == "" || home == "/" || os.Getenv("RUSTUP_HOME") != "" {
+		return ""
+	}
+	cargo := false
+	for _, t := range toolchains {
+		cargo = cargo || t == filepath.Join(home, ".cargo")
+	}
+	d := filepath.Join(home, ".rustup")
+	if fi, err := os.Stat(d); !cargo || err != nil || !fi.IsDir() {
+		return ""
+	}
+	return d
+}
+
 // MavenRepository returns the host directory of the Maven local repository
 // a test command reads inside the sandbox, where it appears read-only at
 // home/.m2/repository (Maven's default for the sandbox user, whose home

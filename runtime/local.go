@@ -76,6 +76,7 @@ type Local struct {
 	etcDir        string
 	toolchains    []string
 	mavenRepo     string // host Maven repository shown at home/.m2/repository (MavenRepository)
+	rustupHome    string // rustup's toolchains, shown read-only and named by RUSTUP_HOME (RustupHome)
 	limits        Limits
 	tmpBytes      int64
 	cg            *cgroups
@@ -156,6 +157,9 @@ func NewLocal(ctx context.Context, opts LocalOptions) *Local {
 	}
 	l.toolchains = toolchainDirs(l.home)
 	l.mavenRepo = MavenRepository(l.home, passwdHome())
+	if l.rustupHome = RustupHome(l.home, l.toolchains); l.rustupHome != "" {
+		l.toolchains = append(l.toolchains, l.rustupHome)
+	}
 	for _, t := range opts.Toolchains {
 		if a, err := filepath.Abs(t); err == nil {
 			l.toolchains = append(l.toolchains, a)
@@ -342,7 +346,11 @@ func (l *Local) runOnce(ctx context.Context, c Command) (Result, bool, error) {
 
 	cmd := exec.CommandContext(runCtx, argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = commandEnv(l.home, c.Env, c.CleanEnv)
+	env := c.Env
+	if l.rustupHome != "" {
+		env = append([]string{"RUSTUP_HOME=" + l.rustupHome}, c.Env...)
+	}
+	cmd.Env = commandEnv(l.home, env, c.CleanEnv)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
 	cmd.WaitDelay = l.waitDelay

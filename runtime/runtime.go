@@ -148,12 +148,11 @@ const (
 )
 
 // TimeoutFor returns the default timeout of a test run in language
-// (case-insensitive): JavaTimeout for Java, DefaultTimeout otherwise.
+// (case-insensitive): DefaultsFor(language).Timeout, that is JavaTimeout
+// for Java, BuildTimeout for the compiled languages that build before they
+// test (C, C++, Rust), DefaultTimeout otherwise.
 func TimeoutFor(language string) time.Duration {
-	if strings.EqualFold(strings.TrimSpace(language), "java") {
-		return JavaTimeout
-	}
-	return DefaultTimeout
+	return DefaultsFor(language).Timeout
 }
 
 // MergeEnv returns base with extra and then pinned applied, later values

@@ -9,6 +9,11 @@ post-change files) and writes:
   predictions-wrong.jsonl        one plausible but wrong patch per language, gold elsewhere
   predictions-empty.jsonl        an empty model_patch for every instance
 
+--root DIR builds another sample laid out the same way (examples/multilang);
+a repo.json "runner" (the test runner and its output format, e.g. "ctest
+(JUnit)") becomes a "runner" column, written only when some repository has
+one.
+
 With --check nothing is written: the outputs are rebuilt in a temporary
 directory and compared with the committed ones (bundles by the commit they
 hold, other files byte for byte); the exit status is 1 when they differ.
@@ -29,6 +34,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = HERE  # the sample being built (--root)
 COLUMNS = [
     "instance_id",
     "repo",
@@ -47,7 +53,7 @@ COLUMNS = [
     "modified_nodes",
 ]
 CATEGORIES = {"Bug Fix", "Feature", "Refactoring"}
-LANGUAGES = {"Python", "Java", "JavaScript", "TypeScript"}
+LANGUAGES = {"Python", "Java", "JavaScript", "TypeScript", "Go", "Rust", "C", "C++", "PHP", "Ruby"}
 
 
 def git(cwd, *args, env=None):
@@ -105,7 +111,9 @@ def is_test_path(path):
     return (
         "tests" in parts[:-1]
         or "test" in parts[:-1]
+        or "spec" in parts[:-1]
         or name.startswith("test_")
+        or name.endswith(("_test.go", "_spec.rb", "Test.php"))
         or ".test." in name
         or ".spec." in name
         or name.endswith("Test.java")
@@ -125,7 +133,7 @@ def fail(msg):
 
 
 def build_repo(key, out_dir, tmp):
-    src = os.path.join(HERE, "src", key)
+    src = os.path.join(ROOT, "src", key)
     with open(os.path.join(src, "repo.json")) as f:
         meta = json.load(f)
     if meta["language"] not in LANGUAGES:
@@ -192,12 +200,13 @@ def build_repo(key, out_dir, tmp):
             "test_command": inst.get("test_command", meta["test_command"]),
             "task_category": inst["task_category"],
             "modified_nodes": json.dumps(nodes) if nodes is not None else "",
+            "runner": meta.get("runner", ""),
         })
     return rows, wrong
 
 
 def build(out_dir):
-    keys = sorted(k for k in os.listdir(os.path.join(HERE, "src")) if "__" in k)
+    keys = sorted(k for k in os.listdir(os.path.join(ROOT, "src")) if "__" in k)
     rows, wrong = [], {}
     with tempfile.TemporaryDirectory() as tmp:
         for key in keys:
@@ -205,11 +214,12 @@ def build(out_dir):
             rows += r
             wrong.update(w)
     langs_with_wrong = {r["language"] for r in rows if r["instance_id"] in wrong}
-    missing = LANGUAGES - langs_with_wrong
+    missing = {r["language"] for r in rows} - langs_with_wrong
     if missing:
         fail(f"no wrong patch for {sorted(missing)}: add instances/<id>/wrong/ for one instance each")
     buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
+    columns = COLUMNS + (["runner"] if any(r["runner"] for r in rows) else [])
+    w = csv.DictWriter(buf, fieldnames=columns, extrasaction="ignore", lineterminator="\n")
     w.writeheader()
     w.writerows(rows)
     with open(os.path.join(out_dir, "dataset.csv"), "w", newline="") as f:
@@ -243,7 +253,7 @@ def check():
         stale = []
         for name in ("dataset.csv", "predictions-wrong.jsonl", "predictions-empty.jsonl"):
             try:
-                with open(os.path.join(HERE, name), "rb") as f:
+                with open(os.path.join(ROOT, name), "rb") as f:
                     have = f.read()
             except FileNotFoundError:
                 have = None
@@ -251,11 +261,11 @@ def check():
                 if f.read() != have:
                     stale.append(name)
         for b in sorted(os.listdir(os.path.join(out, "repos"))):
-            committed = os.path.join(HERE, "repos", b)
+            committed = os.path.join(ROOT, "repos", b)
             if not os.path.exists(committed) or bundle_head(committed) != bundle_head(os.path.join(out, "repos", b)):
                 stale.append("repos/" + b)
         if stale:
-            print("stale (run examples/polybench/build.sh): " + ", ".join(stale), file=sys.stderr)
+            print(f"stale (run {os.path.relpath(ROOT)}/build.sh): " + ", ".join(stale), file=sys.stderr)
             return 1
     return 0
 
@@ -263,11 +273,14 @@ def check():
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="compare with the committed outputs, write nothing")
+    ap.add_argument("--root", default=HERE, help="the sample directory (default: this one)")
     args = ap.parse_args()
+    global ROOT
+    ROOT = os.path.abspath(args.root)
     if args.check:
         sys.exit(check())
-    ids, wrong = build(HERE)
-    print(f"built {len(ids)} instances ({len(wrong)} with a wrong patch) into {HERE}", file=sys.stderr)
+    ids, wrong = build(ROOT)
+    print(f"built {len(ids)} instances ({len(wrong)} with a wrong patch) into {ROOT}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -37,18 +37,15 @@ type containerOptions struct {
 	startAhead      int
 }
 
-// Defaults of the per-container limits: 2 CPUs, 4 GiB, 4096 processes.
-const (
-	defaultCPUs   = 2.0
-	defaultMemory = "4g"
-	defaultPids   = 4096
-)
+// Default process limit per container. CPUs and memory default per
+// language (runtime.DefaultsFor; 0 and "" leave them to it).
+const defaultPids = 4096
 
 func (o *containerOptions) register(f *pflag.FlagSet, withRuntime bool) {
 	if withRuntime {
 		f.StringVar(&o.runtime, "runtime", "local", "where tests run: local (a work tree on this machine, under bubblewrap), docker (a container per instance, through the Docker Engine API; DOCKER_HOST is honoured) or kubernetes (a pod per instance in a cluster; see the cluster flags)")
-		f.Float64Var(&o.cpus, "cpus", defaultCPUs, "CPU quota per container, in cores (docker)")
-		f.StringVar(&o.memory, "memory", defaultMemory, "memory limit per container, e.g. 512m, 4g (docker; a container killed at it is infra_failure)")
+		f.Float64Var(&o.cpus, "cpus", 0, "CPU quota per container, in cores (docker; default: per language, 2, or 4 for C++ and Rust)")
+		f.StringVar(&o.memory, "memory", "", "memory limit per container, e.g. 512m, 4g (docker; a container killed at it is infra_failure; default: per language, 4g, or 8g for C++ and Rust)")
 		f.Int64Var(&o.pids, "pids", defaultPids, "process limit per container (docker)")
 		o.startAhead = -1
 		f.Var(optionalCount{&o.startAhead}, "start-ahead", "containers started ahead of the workers, each with its image resolved, patches copied in and test patch applied, so that an instance's start is off its path (docker; default: as many as --workers; 0: none)")
@@ -200,7 +197,7 @@ func (co containerOptions) attachDocker(e *env, h *harness.Harness, out string, 
 		return nil, nil, err
 	}
 	resolver := co.resolver(d, h.Repos, out, h.ScratchDir, e.stderr)
-	h.Runtime, h.Images, h.Limits = d, resolver, co.limits()
+	h.Runtime, h.Images, h.Limits, h.LanguageLimits = d, resolver, co.limits(), true
 	h.StartAhead = startAhead
 	if h.StartAhead < 0 {
 		h.StartAhead = workers

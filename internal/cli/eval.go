@@ -159,7 +159,7 @@ Exit status: 0 when the run completed (unresolved instances are results),
 	f.BoolVar(&o.redo, "redo", false, "evaluate the selected predictions again even where a finished record exists (each record is replaced when its new one is written); without it a re-run skips finished records and re-evaluates errors and infrastructure failures")
 	f.StringVar(&o.runID, "run-id", "", "name of this run, recorded in every result (default: the predictions' base name)")
 	f.StringSliceVar(&o.instanceIDs, "instance-ids", nil, "evaluate only these instance ids (comma-separated or repeated)")
-	f.DurationVar(&o.timeout, "timeout", 0, "test command timeout (default: 1800s for Java, 1200s otherwise)")
+	f.DurationVar(&o.timeout, "timeout", 0, "test command timeout (default: per language, 1800s for Java, C, C++ and Rust, 1200s otherwise)")
 	outFlag(f, &o.out, "output directory for records and report.json")
 	f.StringVar(&o.format, "format", "text", "summary format: text or json")
 	f.StringVar(&o.catalog, "catalog", catalog.Default, "NFI rule catalog (NFI tasks and --nfi)")

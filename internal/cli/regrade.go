@@ -324,7 +324,7 @@ func saveRecordOnly(s *harness.Store, rec *harness.Record) error {
 
 // verdictsDiffer says whether any mode's resolved flag or status differs.
 func verdictsDiffer(a, b harness.Verdicts) bool {
-	for _, m := range harness.Modes {
+	for _, m := range harness.ModesFor(harness.ModeMultiSWEBench) {
 		x, y := a.Get(m), b.Get(m)
 		if x.Resolved != y.Resolved || x.Status != y.Status {
 			return true

@@ -380,7 +380,7 @@ func runAgents(e *env, o runOptions) error {
 		Timeout: o.timeout, MaxTokens: o.maxTokens, MaxCostUSD: o.maxCost, TotalMaxTokens: o.totalMaxTokens, TotalMaxCostUSD: o.totalMaxCost,
 		Env: env, Hide: o.hide, Writable: o.writable, Visible: o.visible, Redo: o.redo, MaxOutput: o.maxOutput, Out: o.out,
 		Runtime: rt, Image: o.image, ContainerWorkdir: o.containerDir, Repos: repos, KeepWorkspaces: o.keep,
-		Limits: o.containerOptions.limits(), RunKey: key, Copy: copies, Setup: o.agentSetup,
+		Limits: o.containerOptions.limits().WithDefaults(runtime.DefaultsFor("")), RunKey: key, Copy: copies, Setup: o.agentSetup,
 		Progress: nil,
 	}, []string{hideDatasetPath(o.dataset), o.reposDir})
 	if err != nil {

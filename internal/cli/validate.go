@@ -128,7 +128,7 @@ Exit status: 0 when every instance holds, 1 when some do not, 2 for bad flags
 	f.IntVar(&o.runs, "runs", 3, "gold runs per instance (a flaky test fails some of them)")
 	workersFlag(f, &o.workers, "runs")
 	f.StringVar(&o.reposDir, "repos-dir", "", "directory of local clones; default: <dataset dir>/repos")
-	f.DurationVar(&o.timeout, "timeout", 0, "test command timeout (default: 1800s for Java, 1200s otherwise)")
+	f.DurationVar(&o.timeout, "timeout", 0, "test command timeout (default: per language, 1800s for Java, C, C++ and Rust, 1200s otherwise)")
 	f.StringSliceVar(&o.instanceIDs, "instance-ids", nil, "validate only these instance ids")
 	f.BoolVar(&o.noIsolation, "no-isolation", false, "run tests without bubblewrap (unsafe; the records say so)")
 	f.StringArrayVar(&o.toolchains, "toolchain", nil, "extra host directory the tests may read under isolation (repeatable)")

@@ -66,6 +66,7 @@ type Docker struct {
 	cli       *client.Client
 	maxOutput int
 	server    string // engine version and API version, for notes
+	ncpu      int    // the engine's CPUs (its /info NCPU); 0 when unknown
 }
 
 // NewDocker connects to the Docker engine and checks that it answers. An
@@ -90,6 +91,9 @@ func NewDocker(ctx context.Context, opts DockerOptions) (*Docker, error) {
 	}
 	cli.NegotiateAPIVersion(pctx)
 	d.server = "API " + cli.ClientVersion()
+	if info, err := cli.Info(pctx); err == nil {
+		d.ncpu = info.NCPU
+	}
 	return d, nil
 }
 
@@ -158,8 +162,15 @@ func (d *Docker) Start(ctx context.Context, spec runtime.Spec) (runtime.Sandbox,
 	}
 	res := container.Resources{}
 	var notes []string
-	if spec.Limits.CPUs > 0 {
-		res.NanoCPUs = int64(spec.Limits.CPUs * 1e9)
+	if cpus := spec.Limits.CPUs; cpus > 0 {
+		// The engine refuses a quota above its CPUs ("range of CPUs is
+		// from 0.01 to N"): a per-language default of 4 cores on a
+		// 2-core machine gets the 2 there are.
+		if d.ncpu > 0 && cpus > float64(d.ncpu) {
+			notes = append(notes, fmt.Sprintf("CPU limit %g cores lowered to the engine's %d", cpus, d.ncpu))
+			cpus = float64(d.ncpu)
+		}
+		res.NanoCPUs = int64(cpus * 1e9)
 	}
 	if spec.Limits.MemoryBytes > 0 {
 		res.Memory = spec.Limits.MemoryBytes

@@ -7,6 +7,13 @@
 #   polybench_javascript_base    + Node 18, npm, and the sample's Node packages
 #   polybench_typescript_base      (jest, ts-jest, typescript, mocha from
 #                                  ../env/node) under /opt/polynfi-sample/env/node
+#   polybench_multilang_base     + Go, Rust, C/C++ (CMake, googletest, doctest),
+#                                  PHP + PHPUnit, Ruby + RSpec + minitest, all
+#                                  Debian packages (../../multilang/docker), the
+#                                  one image behind polybench_go_base,
+#                                  polybench_rust_base, polybench_c_base,
+#                                  polybench_cpp_base, polybench_php_base and
+#                                  polybench_ruby_base (one layer, six tags)
 # Package registries are reached over HTTPS through a CA this machine trusts,
 # so the host's bundle is split into /usr/local/share/ca-certificates inside
 # the images (see ca.sh). Each image carries the hash of its inputs as the
@@ -53,4 +60,8 @@ build polybench_java_base java.Dockerfile
 node="$here/../env/node"
 build polybench_javascript_base node.Dockerfile "$node/package.json" "$node/package-lock.json"
 docker tag polybench_javascript_base polybench_typescript_base
+build polybench_multilang_base ../../multilang/docker/multilang.Dockerfile
+for lang in go rust c cpp php ruby; do
+	docker tag polybench_multilang_base "polybench_${lang}_base"
+done
 log "done"

@@ -11,10 +11,16 @@
 #     polynfi's sandbox shows the same directory at $HOME/.m2/repository
 #     (runtime.MavenRepository), so that a $HOME other than the passwd home
 #     (a fresh one under /tmp, an unwritable one) changes nothing.
+#   - the toolchains of examples/multilang, from Debian packages when a
+#     command is missing (apt-get, as root or through sudo): Go (golang-go,
+#     only without a go on PATH), Rust (rustc, cargo), CMake, GCC, googletest,
+#     doctest, PHP + PHPUnit, Ruby + RSpec + its JUnit formatter + minitest.
+#     The sample's projects need no crates, modules, gems or Composer
+#     packages. rustup's cargo works as well (the sandbox shows ~/.rustup).
 # Idempotent and fast when done: each step is skipped when its stamp (a hash of
 # its inputs, kept next to what it stamps) matches. npm's and pip's caches go
 # to a temporary directory when $HOME cannot be written. Registries used: npm, PyPI, Maven
-# Central.
+# Central, Debian's apt.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 sample="$(cd "$here/.." && pwd)"
@@ -52,6 +58,32 @@ if python3 -c 'import pytest' 2>/dev/null; then
 else
 	log "python: pip install pytest"
 	python3 -m pip install --quiet --disable-pip-version-check 'pytest>=7'
+fi
+
+# The multi-language sample's toolchains (examples/multilang): Debian
+# packages for what is missing, checked command by command and header by
+# header so that a machine that has them from elsewhere installs nothing.
+need=()
+command -v go >/dev/null 2>&1 || need+=(golang-go)
+command -v cargo >/dev/null 2>&1 || need+=(cargo rustc)
+command -v cmake >/dev/null 2>&1 || need+=(cmake)
+command -v g++ >/dev/null 2>&1 || need+=(g++ make)
+[[ -f /usr/include/gtest/gtest.h ]] || need+=(libgtest-dev)
+[[ -f /usr/include/doctest/doctest.h ]] || need+=(doctest-dev)
+command -v php >/dev/null 2>&1 && php -m 2>/dev/null | grep -qx dom || need+=(php-cli php-xml php-mbstring)
+command -v phpunit >/dev/null 2>&1 || need+=(phpunit)
+command -v ruby >/dev/null 2>&1 || need+=(ruby)
+command -v rspec >/dev/null 2>&1 || need+=(ruby-rspec)
+ruby -e 'require "rspec_junit_formatter"' >/dev/null 2>&1 || need+=(ruby-rspec-junit-formatter)
+ruby -e 'require "minitest"' >/dev/null 2>&1 || need+=(ruby-minitest)
+if ((${#need[@]})); then
+	sudo=""
+	[[ $(id -u) -eq 0 ]] || sudo="sudo"
+	log "multilang: apt-get install ${need[*]}"
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+else
+	log "multilang: toolchains present"
 fi
 
 # Java: warm the Maven repository with everything `mvn -o test` needs, per

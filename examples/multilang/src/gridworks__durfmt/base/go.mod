@@ -1,0 +1,3 @@
+module github.com/gridworks/durfmt
+
+go 1.19
