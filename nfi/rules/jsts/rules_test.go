@@ -30,7 +30,9 @@ func TestRules(t *testing.T) {
 func TestCatalogOrder(t *testing.T) {
 	order := map[string]int{"DOC": 0, "ERR": 1, "LIB": 2, "STY": 3, "LOG": 4}
 	kind := map[byte]int{'R': 0, 'P': 1, 'T': 2}
-	key := func(id string) [3]string { return [3]string{string(rune('0' + order[id[3:6]])), string(rune('0' + kind[id[7]])), id[8:]} }
+	key := func(id string) [3]string {
+		return [3]string{string(rune('0' + order[id[3:6]])), string(rune('0' + kind[id[7]])), id[8:]}
+	}
 	for i := 1; i < len(All); i++ {
 		a, b := key(All[i-1].ID), key(All[i].ID)
 		if !(a[0] < b[0] || a[0] == b[0] && (a[1] < b[1] || a[1] == b[1] && a[2] < b[2])) {

@@ -19,9 +19,11 @@ var MaxParams = &nfi.Rule{
 		Good:    "function draw({ x, y, w, h }) {\n  return [x, y, w, h];\n}\n",
 		Exempt:  "Function signatures without a body (overloads, declare, abstract, interfaces).",
 		Source:  "ESLint max-params",
-		Oracle:  "ESLint 10.15.0 max-params with maximum 3 (its default): same semantics.",
+		Oracle: "ESLint 10.15.0 max-params with maximum 3 (its default), not exact: on .d.ts files ESLint also " +
+			"counts the parameters of declarations without a body, which this rule exempts (agreement 98.2% " +
+			"on the oracle corpus).",
 	},
-	Oracle: nfi.Oracle{ESLint: []string{"max-params"}, ESLintOptions: "[3]", Exact: true},
+	Oracle: nfi.Oracle{ESLint: []string{"max-params"}, ESLintOptions: "[3]"},
 	Kinds:  functionKinds,
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree
