@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -26,6 +27,8 @@ type ruleJSON struct {
 	Source    string     `json:"source"`
 	Oracle    *oracleOut `json:"oracle,omitempty"`
 	Doc       *nfi.Doc   `json:"doc,omitempty"`
+	// Languages are the grammars whose files the rule judges.
+	Languages []string `json:"languages"`
 }
 
 // oracleOut is a rule's oracle: the Ruff codes, whether the catalog claims
@@ -35,18 +38,22 @@ type ruleJSON struct {
 // comparison (README "Rule oracles").
 type oracleOut struct {
 	Ruff        []string         `json:"ruff,omitempty"`
+	ESLint      []string         `json:"eslint,omitempty"`
 	Exact       bool             `json:"exact"`
 	Invocations []nfi.Invocation `json:"invocations,omitempty"`
 }
 
 func toRuleJSON(r *nfi.Rule, withDoc bool) ruleJSON {
 	j := ruleJSON{ID: r.ID, Name: r.Name, Aspect: r.Aspect.Code(), Kind: r.Kind.String(), Summary: r.Doc.Summary, Source: r.Doc.Source}
+	for _, l := range r.Langs() {
+		j.Languages = append(j.Languages, l.String())
+	}
 	if r.Limit != nil {
 		v := r.Limit.Default
 		j.Threshold, j.Compare, j.Unit = &v, r.Limit.Cmp.Symbol(), r.Limit.Unit
 	}
 	if inv := r.Invocations(); len(inv) > 0 {
-		j.Oracle = &oracleOut{Ruff: r.Oracle.Ruff, Exact: r.Oracle.Exact, Invocations: inv}
+		j.Oracle = &oracleOut{Ruff: r.Oracle.Ruff, ESLint: r.Oracle.ESLint, Exact: r.Oracle.Exact, Invocations: inv}
 	}
 	if withDoc {
 		d := r.Doc
@@ -60,11 +67,12 @@ func newRulesCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "rules [explain ID]",
 		Short: "List the rule catalog, or explain one rule",
-		Long: `List the rules of the catalog (default polynfi-92: 92 rules in five aspects,
-DOC, ERR, LIB, STY, LOG), or print one rule's documentation with
+		Long: `List the rules of the catalog (default polynfi-92: 92 Python rules in five
+aspects, DOC, ERR, LIB, STY, LOG, and the JavaScript/TypeScript rules
+JS-DOC-R01 ...), or print one rule's documentation with
 "polynfi rules explain ID". ID may also be a Ruff (flake8, pydocstyle,
-pylint) code that a rule emulates, e.g. E722: the rule is explained and
-stderr says which. Formats: text, json, markdown (docs/rules.md is
+pylint) code or an ESLint rule name that a rule emulates, e.g. E722 or
+eqeqeq: the rule is explained and stderr says which. Formats: text, json, markdown (docs/rules.md is
 generated with --format markdown).`,
 		Args: cobra.MaximumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -86,7 +94,7 @@ generated with --format markdown).`,
 					code := strings.ToUpper(strings.TrimSpace(args[1]))
 					var by []*nfi.Rule
 					for _, cr := range c.Rules {
-						for _, rc := range cr.Oracle.Ruff {
+						for _, rc := range slices.Concat(cr.Oracle.Ruff, cr.Oracle.ESLint) {
 							if strings.EqualFold(rc, code) {
 								by = append(by, cr)
 								break
@@ -102,7 +110,11 @@ generated with --format markdown).`,
 						if r.Oracle.Exact {
 							how = "is exactly"
 						}
-						fmt.Fprintf(e.stderr, "polynfi: %s is a Ruff code; polynfi's rule %s %s it\n", code, r.ID, how)
+						tool := "a Ruff code"
+						if len(r.Oracle.ESLint) > 0 {
+							tool = "an ESLint rule"
+						}
+						fmt.Fprintf(e.stderr, "polynfi: %s is %s; polynfi's rule %s %s it\n", code, tool, r.ID, how)
 					default:
 						ids := make([]string, len(by))
 						for i, br := range by {

@@ -57,7 +57,8 @@ func TestRulesCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}
-	if got.Catalog != catalog.Default || len(got.Rules) != len(catalog.Polynfi92().Rules) {
+	def, _ := catalog.Get(catalog.Default)
+	if got.Catalog != catalog.Default || len(got.Rules) != len(def.Rules) {
 		t.Fatalf("catalog %q with %d rules", got.Catalog, len(got.Rules))
 	}
 	for _, r := range got.Rules {
@@ -71,6 +72,11 @@ func TestRulesCommand(t *testing.T) {
 		if code != ExitOK || !strings.Contains(out, id) || !strings.Contains(out, "Bad:") {
 			t.Errorf("explain %s: exit %d\n%s", id, code, out)
 		}
+	}
+	// an ESLint rule name explains the JavaScript/TypeScript rule that is it
+	out, errOut, code := run(t, "rules", "explain", "@typescript-eslint/no-explicit-any")
+	if code != ExitOK || !strings.Contains(out, "JS-LOG-P11") || !strings.Contains(errOut, "ESLint rule") {
+		t.Errorf("explain no-explicit-any: exit %d\n%s%s", code, out, errOut)
 	}
 	if _, _, code := run(t, "rules", "explain", "NOPE-X01"); code != ExitUsage {
 		t.Errorf("unknown rule: exit %d, want %d", code, ExitUsage)
