@@ -1,0 +1,3 @@
+type A = { a: number }; // want "JS-STY-P09"
+type B = string | number;
+interface C { c: number }
