@@ -12,6 +12,7 @@ import (
 
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/catalog"
+	"github.com/polynfi/polynfi/syntax"
 )
 
 // ruleJSON is the JSON shape of one rule in `polynfi rules --format json`.
@@ -192,8 +193,8 @@ func writeRuleText(w io.Writer, r *nfi.Rule) {
 	}
 	sec("What it does", r.Doc.What)
 	sec("Why", r.Doc.Why)
-	sec("Bad", compactExample(r.Doc.Bad))
-	sec("Good", compactExample(r.Doc.Good))
+	sec("Bad", compactExampleFor(r, r.Doc.Bad))
+	sec("Good", compactExampleFor(r, r.Doc.Good))
 	sec("Exemptions", r.Doc.Exempt)
 	sec("Source", r.Doc.Source)
 	sec("Oracle", r.Doc.Oracle)
@@ -215,6 +216,13 @@ func writeRuleMarkdown(w io.Writer, r *nfi.Rule) {
 		}
 		fmt.Fprintf(w, "- Oracle: Ruff %s (%s)\n", strings.Join(r.Oracle.Ruff, ", "), exact)
 	}
+	if len(r.Oracle.ESLint) > 0 {
+		exact := "closest"
+		if r.Oracle.Exact {
+			exact = "exact, tested on npm package sources"
+		}
+		fmt.Fprintf(w, "- Oracle: ESLint %s (%s)\n", strings.Join(r.Oracle.ESLint, ", "), exact)
+	}
 	for _, inv := range r.Invocations() {
 		fmt.Fprintf(w, "- Oracle run (%s %s): `%s FILE...`\n", inv.Tool, inv.Version, strings.Join(inv.Argv, " "))
 	}
@@ -226,16 +234,38 @@ func writeRuleMarkdown(w io.Writer, r *nfi.Rule) {
 	}
 	code := func(title, body string) {
 		if strings.TrimSpace(body) != "" {
-			fmt.Fprintf(w, "**%s:**\n\n```python\n%s\n```\n\n", title, strings.TrimRight(body, "\n"))
+			fmt.Fprintf(w, "**%s:**\n\n```%s\n%s\n```\n\n", title, exampleLanguage(r), strings.TrimRight(body, "\n"))
 		}
 	}
 	para("What it does", r.Doc.What)
 	para("Why", r.Doc.Why)
-	code("Bad", compactExample(r.Doc.Bad))
-	code("Good", compactExample(r.Doc.Good))
+	code("Bad", compactExampleFor(r, r.Doc.Bad))
+	code("Good", compactExampleFor(r, r.Doc.Good))
 	para("Exemptions", r.Doc.Exempt)
 	para("Source", r.Doc.Source)
 	para("Oracle", r.Doc.Oracle)
+}
+
+// exampleLanguage is the Markdown code-fence language of r's examples.
+func exampleLanguage(r *nfi.Rule) string {
+	switch l := r.Langs()[0]; l {
+	case syntax.JavaScript, syntax.TypeScript, syntax.TSX:
+		if r.Judges(syntax.JavaScript) {
+			return "javascript"
+		}
+		return "typescript"
+	default:
+		return l.String()
+	}
+}
+
+// compactExampleFor is compactExample with the comment of r's language.
+func compactExampleFor(r *nfi.Rule, code string) string {
+	out := compactExample(code)
+	if !r.Judges(syntax.Python) {
+		out = strings.ReplaceAll(out, "# ... the line above", "// ... the line above")
+	}
+	return out
 }
 
 func capitalize(s string) string {

@@ -35,6 +35,27 @@ func TestRulesDocUpToDate(t *testing.T) {
 	}
 }
 
+// TestRulesJSTSDocUpToDate is TestRulesDocUpToDate for the JavaScript and
+// TypeScript catalog's docs/rules-jsts.md.
+func TestRulesJSTSDocUpToDate(t *testing.T) {
+	var buf bytes.Buffer
+	RulesMarkdown(&buf, catalog.JavaScriptTypeScript())
+	const path = "../../docs/rules-jsts.md"
+	if *updateDocs {
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test ./internal/cli -update writes it)", err)
+	}
+	if !bytes.Equal(got, buf.Bytes()) {
+		t.Fatal("docs/rules-jsts.md is stale: run go test ./internal/cli -run TestRulesJSTSDocUpToDate -update")
+	}
+}
+
 func run(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var o, e bytes.Buffer

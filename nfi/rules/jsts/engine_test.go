@@ -11,7 +11,7 @@ import (
 	"github.com/polynfi/polynfi/syntax"
 )
 
-func defaultEngine(t *testing.T, suppress bool) *nfi.Engine {
+func defaultEngine(t testing.TB, suppress bool) *nfi.Engine {
 	t.Helper()
 	c, err := catalog.Get(catalog.Default)
 	if err != nil {

@@ -48,9 +48,11 @@ func oracleDir(t testing.TB) string {
 	return dir
 }
 
-// corpusFiles returns the corpus's JavaScript and TypeScript files, at
-// most perPackage of each package (in path order) and none over maxBytes:
-// a spread over the packages rather than the largest one.
+// corpusFiles returns the corpus's JavaScript and TypeScript source
+// files, at most perPackage of each package (in path order) and none over
+// maxBytes: a spread over the packages rather than the largest one.
+// Minified bundles (a line over 1,000 bytes, see minified) are not
+// source and are left out.
 func corpusFiles(t testing.TB, dir string, perPackage, maxBytes int) []string {
 	t.Helper()
 	root := filepath.Join(dir, "corpus")
@@ -80,7 +82,7 @@ func corpusFiles(t testing.TB, dir string, perPackage, maxBytes int) []string {
 			if strings.HasSuffix(path, ".min.js") {
 				return nil
 			}
-			if info, err := d.Info(); err == nil && info.Size() <= int64(maxBytes) {
+			if info, err := d.Info(); err == nil && info.Size() <= int64(maxBytes) && !minified(path) {
 				files = append(files, path)
 			}
 			return nil
@@ -99,6 +101,27 @@ func corpusFiles(t testing.TB, dir string, perPackage, maxBytes int) []string {
 		out = append(out, files...)
 	}
 	return out
+}
+
+// minified reports a file with a line longer than 1,000 bytes: a bundle
+// (vue.global.prod.js, prettier's plugins), not source. tree-sitter parses
+// such lines several times slower per byte than ordinary source.
+func minified(path string) bool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return true
+	}
+	for len(data) > 0 {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			i = len(data)
+		}
+		if i > 1000 {
+			return true
+		}
+		data = data[min(i+1, len(data)):]
+	}
+	return false
 }
 
 // eslintConfig writes a flat config that runs the catalog's ESLint rules,
