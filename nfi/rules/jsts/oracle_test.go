@@ -265,9 +265,10 @@ func agreement(r *nfi.Rule, ours map[string]map[string]bool, theirs eslintResult
 
 // minFiring is how many corpus files an exact rule must fail (per ESLint)
 // for its agreement to count; rareInCorpus lists the exact rules the
-// corpus exercises less (each with the count seen), which the fixtures
-// alone test: the test fails when one of them reaches minFiring, so that
-// the list is kept honest.
+// corpus exercises less (each with the count seen), for which
+// TestESLintFixtures's line-by-line agreement on the hand-written fixture
+// is the evidence: the test fails when one of them reaches minFiring, so
+// that the list is kept honest.
 const minFiring = 5
 
 var rareInCorpus = map[string]string{
@@ -336,4 +337,127 @@ func TestESLintAgreement(t *testing.T) {
 	if float64(agree)/float64(max(n, 1)) >= 0.99 {
 		t.Errorf("a silenced %s still agrees with ESLint on %d of %d files: the test cannot catch a broken rule", silent.ID, agree, n)
 	}
+}
+
+// TestESLintFixtures is the seeded half of the agreement test, for the
+// rules the corpus rarely trips: on each exact rule's fixture
+// (testdata/ID.js or .ts, hand-written cases), ESLint must report the
+// rule on exactly the lines where polynfi does.
+func TestESLintFixtures(t *testing.T) {
+	dir := oracleDir(t)
+	work := filepath.Join(dir, fmt.Sprintf("fixtures-%d", os.Getpid()))
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(work) })
+	var files []string
+	byFile := map[string]*nfi.Rule{}
+	for _, r := range All {
+		if !r.Oracle.Exact {
+			continue
+		}
+		src := fixture(r.ID)
+		data, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := filepath.Join(work, filepath.Base(src))
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, dst)
+		byFile[dst] = r
+	}
+	cfg := eslintConfig(t, dir, All)
+	lines := runESLintLines(t, dir, cfg, files)
+	p := syntax.NewParser()
+	defer p.Close()
+	for _, f := range files {
+		r := byFile[f]
+		e, err := nfi.NewEngine(&nfi.Catalog{Version: "fixture", Rules: []*nfi.Rule{r}}, nfi.Settings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs := e.ScoreFile(p, f)
+		if !fs.Valid {
+			t.Errorf("%s: %v", f, fs.Error)
+			continue
+		}
+		ours := map[int]bool{}
+		for _, d := range fs.Rules[0].Diagnostics {
+			ours[d.Line] = true
+		}
+		theirs := map[int]bool{}
+		for _, name := range r.Oracle.ESLint {
+			for l := range lines[f][name] {
+				theirs[l] = true
+			}
+		}
+		if !mapsEqual(ours, theirs) {
+			t.Errorf("%s (%s): polynfi reports lines %v, ESLint %v", r.ID, filepath.Base(f), sortedKeys(ours), sortedKeys(theirs))
+		}
+	}
+}
+
+// runESLintLines lints files and returns file → rule → lines reported.
+func runESLintLines(t testing.TB, dir, config string, files []string) map[string]map[string]map[int]bool {
+	t.Helper()
+	args := append([]string{filepath.Join(dir, "node_modules", "eslint", "bin", "eslint.js"),
+		"--no-config-lookup", "-c", config, "--no-inline-config", "--no-warn-ignored", "--format", "json"}, files...)
+	cmd := exec.Command("node", args...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+			t.Fatalf("eslint: %v\n%s", err, stderr.String())
+		}
+	}
+	var report []struct {
+		FilePath string `json:"filePath"`
+		Messages []struct {
+			RuleID  *string `json:"ruleId"`
+			Line    int     `json:"line"`
+			Message string  `json:"message"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &report); err != nil {
+		t.Fatalf("eslint output: %v", err)
+	}
+	out := map[string]map[string]map[int]bool{}
+	for _, f := range report {
+		out[f.FilePath] = map[string]map[int]bool{}
+		for _, m := range f.Messages {
+			if m.RuleID == nil {
+				t.Errorf("%s: eslint cannot parse it: %s", f.FilePath, m.Message)
+				continue
+			}
+			if out[f.FilePath][*m.RuleID] == nil {
+				out[f.FilePath][*m.RuleID] = map[int]bool{}
+			}
+			out[f.FilePath][*m.RuleID][m.Line] = true
+		}
+	}
+	return out
+}
+
+func mapsEqual(a, b map[int]bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if !b[k] {
+			return false
+		}
+	}
+	return true
+}
+
+func sortedKeys(m map[int]bool) []int {
+	var out []int
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Ints(out)
+	return out
 }
