@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
@@ -397,12 +398,15 @@ func SourceLanguage(path string) Language {
 // IsSource reports whether a directory walk or a git comparison scores
 // the file at path: .py, or an extension of a language with rules
 // (JavaScript, TypeScript, TSX; see SourceLanguage).
+//
+// The extension is matched case-sensitively, as git's pathspecs
+// (SourceGlobs) match it: a.JS is not scored by a walk.
 func IsSource(path string) bool {
-	if strings.HasSuffix(path, ".py") {
+	switch filepath.Ext(path) {
+	case ".py", ".js", ".jsx", ".cjs", ".mjs", ".ts", ".mts", ".cts", ".tsx":
 		return true
 	}
-	l, ok := syntax.LanguageForPath(path)
-	return ok && l != syntax.Python && l != syntax.Java
+	return false
 }
 
 // SourceGlobs are the git pathspecs of the files IsSource accepts.
