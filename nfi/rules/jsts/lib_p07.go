@@ -48,9 +48,20 @@ func isTypeDeclName(t *syntax.Tree, n syntax.NodeID) bool {
 	return false
 }
 
-// declaredType reports whether the file declares name as a type or value.
+// declaredType reports whether the file declares name as a type or value;
+// the answer is kept in the pass's declared map (under "type:"+name), so
+// that a file using a name many times is walked once per name.
 func declaredType(p *nfi.Pass, name string) bool {
-	t := p.Tree
+	m := declared(p)
+	if v, ok := m["type:"+name]; ok {
+		return v
+	}
+	v := declaresType(p.Tree, name) || m[name]
+	m["type:"+name] = v
+	return v
+}
+
+func declaresType(t *syntax.Tree, name string) bool {
 	for i := range t.Nodes {
 		nd := &t.Nodes[i]
 		if nd.Field() != "name" {
@@ -67,5 +78,5 @@ func declaredType(p *nfi.Pass, name string) bool {
 			}
 		}
 	}
-	return declared(p)[name]
+	return false
 }
