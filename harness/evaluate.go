@@ -21,7 +21,6 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -97,7 +96,7 @@ type Harness struct {
 	// Retrieval, when set, computes localization metrics (package
 	// retrieval) into Record.Retrieval.
 	Retrieval *retrieval.Options
-	// NFI, when set, scores the changed .py files before and after the
+	// NFI, when set, scores the changed source files before and after the
 	// model patch into Record.NFI.
 	NFI *nfi.Engine
 
@@ -689,9 +688,10 @@ func logReadings(log []byte, ws string) (cands []candidate) {
 	return cands
 }
 
-// nfiDelta scores the .py files the model patch changes, at snap (base plus
-// test patch) and in the work tree after the patch. Nil when the patch
-// changes no Python file.
+// nfiDelta scores the source files the model patch changes (nfi.IsSource:
+// Python, JavaScript, TypeScript; each judged by its language's rules), at
+// snap (base plus test patch) and in the work tree after the patch. Nil
+// when the patch changes no such file.
 func (h *Harness) nfiDelta(ctx context.Context, wt *tree, snap, patch string) *NFIDelta {
 	files, err := diff.Parse(patch)
 	if err != nil {
@@ -699,7 +699,7 @@ func (h *Harness) nfiDelta(ctx context.Context, wt *tree, snap, patch string) *N
 	}
 	var paths []string
 	for _, f := range files {
-		if strings.HasSuffix(f.Path(), ".py") {
+		if nfi.IsSource(f.Path()) {
 			paths = append(paths, f.Path())
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/polynfi/polynfi/runtime"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -291,5 +292,39 @@ func TestEvaluatePrefersTheReadingThatNamesTheTests(t *testing.T) {
 	if rec.Status != StatusResolved || rec.Test.Parser != "pytest" || len(rec.Test.JUnitReports) != 1 {
 		t.Errorf("status %s parser %q reports %v, want resolved from the pytest log with junit.xml found; log:\n%s",
 			rec.Status, rec.Test.Parser, rec.Test.JUnitReports, art.TestLog)
+	}
+}
+
+// TestEvaluateNFIJavaScriptTypeScript: the NFI delta covers the changed
+// TypeScript and JavaScript files too, each judged by its language's rules
+// (the default catalog), besides the Python ones.
+func TestEvaluateNFIJavaScriptTypeScript(t *testing.T) {
+	t.Parallel()
+	fx := newPyFixture(t)
+	h, _ := newHarness(t, fx.reposDir, ModePolyBench)
+	cat, err := catalog.Get(catalog.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.NFI, err = nfi.NewEngine(cat, nfi.Settings{}); err != nil {
+		t.Fatal(err)
+	}
+	patch := diffOf(t, fx.repo, map[string]string{"calc.py": calcGold,
+		"ui/format.ts": "export function format(x: any): string {\n  var s = String(x);\n  return s;\n}\n",
+		"ui/main.js":   "console.log(1);\n"})
+	rec, _, err := h.Evaluate(context.Background(), fx.inst, dataset.Prediction{InstanceID: fx.inst.InstanceID, ModelPatch: patch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.NFI == nil || !slices.Equal(rec.NFI.Files, []string{"calc.py", "ui/format.ts", "ui/main.js"}) || !rec.NFI.Delta.Valid {
+		t.Fatalf("nfi %+v", rec.NFI)
+	}
+	// calc.py passes every LIB rule before and after; the after side's LIB
+	// mean includes ui/main.js's (no-console fails), so it drops below 1
+	if lib, ok := rec.NFI.Delta.Before.Get(nfi.LibraryConstraints); !ok || lib != 1 {
+		t.Errorf("before LIB %v (%v), want 1", lib, ok)
+	}
+	if lib, ok := rec.NFI.Delta.After.Get(nfi.LibraryConstraints); !ok || lib >= 1 {
+		t.Errorf("after LIB %v (%v), want < 1 from ui/main.js", lib, ok)
 	}
 }

@@ -81,7 +81,7 @@ type Timing struct {
 	ParseS     float64 `json:"parse_s"`
 	MetricsS   float64 `json:"metrics_s"`   // RetrievalS + NFIS
 	RetrievalS float64 `json:"retrieval_s"` // localization metrics
-	NFIS       float64 `json:"nfi_s"`       // NFI deltas of the changed .py files
+	NFIS       float64 `json:"nfi_s"`       // NFI deltas of the changed source files
 	TotalS     float64 `json:"total_s"`
 	OverheadS  float64 `json:"overhead_s"`
 }
@@ -158,7 +158,7 @@ type Record struct {
 	// Retrieval holds the localization metrics (package retrieval) when
 	// they were computed.
 	Retrieval *retrieval.InstanceMetrics `json:"retrieval,omitempty"`
-	// NFI holds the NFI deltas of changed .py files when computed.
+	// NFI holds the NFI deltas of changed source files (.py, .js, .ts, ...) when computed.
 	NFI *NFIDelta `json:"nfi,omitempty"`
 
 	// Agent cost, copied from the prediction.

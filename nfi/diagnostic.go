@@ -24,6 +24,9 @@ const (
 	SuppressedNoqa    = "noqa"
 	SuppressedFile    = "file-noqa"
 	SuppressedPerFile = "per-file-ignores"
+	// SuppressedESLint: an `eslint-disable...` comment of a JavaScript or
+	// TypeScript file (see Engine.Suppressions).
+	SuppressedESLint = "eslint-disable"
 )
 
 // String formats the diagnostic as "line:col: ID message".

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
@@ -40,21 +41,17 @@ func (c *Catalog) Lookup(id string) (*Rule, bool) {
 type Engine struct {
 	Catalog  *Catalog
 	Settings Settings
-	rules    []*Rule   // selected, in catalog order
-	limits   []float64 // per selected rule
-	total    [numAspects]int
-	// The dispatch table, flat for ScoreTree's loop over every node: the
-	// rules visiting Python KindID k are visitors[first[k]:first[k+1]].
-	first    []int32
-	visitors []visitor
-	finish   []int
+	rules    []*Rule // selected, in catalog order, every language
+	// tables holds, per Language (by its number), the selected rules that
+	// judge its files and their dispatch table; nil for a language no
+	// selected rule judges.
+	tables [syntax.TSX + 1]*langTable
 	// Suppressions, when true, honours `# noqa` comments and the settings'
 	// per-file-ignores (see suppress.go): silenced findings stay in the
 	// result, marked, and do not fail their rule. False (the default)
 	// scores as SWE-NFI does, every finding counting, so that benchmark
 	// numbers are reproducible. Set it before the first Score.
 	Suppressions bool
-	isComment    []bool                     // by Python KindID
 	ruffExact    map[string]map[string]bool // Ruff code → polynfi IDs with that exact oracle
 	perFile      []perFileIgnore
 	// PythonMinor is the Python 3 minor version whose grammar decides
@@ -69,6 +66,22 @@ type Engine struct {
 	// MaxFileSize is the largest file scored, in bytes; larger files are
 	// reported with status too_large. 0 means no limit.
 	MaxFileSize int
+}
+
+// langTable is the part of an Engine for the files of one language: the
+// selected rules that judge them, their limits, T_p per aspect and the
+// dispatch table.
+type langTable struct {
+	lang   Language
+	rules  []*Rule   // selected, in catalog order
+	limits []float64 // per rule
+	total  [numAspects]int
+	// The dispatch table, flat for ScoreTree's loop over every node: the
+	// rules visiting KindID k are visitors[first[k]:first[k+1]].
+	first     []int32
+	visitors  []visitor
+	finish    []int
+	isComment []bool // by KindID
 	// passFree holds pass slices of scored files for later files, one per
 	// core (a file per core is scored at a time): their diagnostic buffers
 	// keep their capacity, so that a file's diagnostics are collected
@@ -86,13 +99,7 @@ func NewEngine(c *Catalog, s Settings) (*Engine, error) {
 	if err := s.Validate(c.Rules); err != nil {
 		return nil, err
 	}
-	e := &Engine{Catalog: c, Settings: s, MaxFileSize: 64 << 20, passFree: make(chan []Pass, runtime.GOMAXPROCS(0))}
-	names := syntax.KindNames(syntax.Python)
-	byName := map[string][]uint16{}
-	for id, n := range names {
-		byName[n] = append(byName[n], uint16(id))
-	}
-	dispatch := make([][]int, len(names)) // by Python KindID: indexes into rules
+	e := &Engine{Catalog: c, Settings: s, MaxFileSize: 64 << 20}
 	seen := map[string]bool{}
 	for _, r := range c.Rules {
 		if err := r.Validate(); err != nil {
@@ -105,7 +112,6 @@ func NewEngine(c *Catalog, s Settings) (*Engine, error) {
 		if !s.Selected(r) {
 			continue
 		}
-		i := len(e.rules)
 		e.rules = append(e.rules, r)
 		lim := 0.0
 		if r.Limit != nil {
@@ -116,24 +122,27 @@ func NewEngine(c *Catalog, s Settings) (*Engine, error) {
 				lim = v
 			}
 		}
-		e.limits = append(e.limits, lim)
-		e.total[r.Aspect]++
-		for _, k := range r.Kinds {
-			ids, ok := byName[k]
-			if !ok {
-				return nil, fmt.Errorf("rule %s: node kind %q is not in the Python grammar", r.ID, k)
+		for _, l := range r.Langs() {
+			if l < syntax.Python || l > syntax.TSX {
+				return nil, fmt.Errorf("rule %s: unknown language %v", r.ID, l)
 			}
-			for _, id := range ids {
-				dispatch[id] = append(dispatch[id], i)
+			t := e.tables[l]
+			if t == nil {
+				t = &langTable{lang: l, passFree: make(chan []Pass, runtime.GOMAXPROCS(0))}
+				e.tables[l] = t
 			}
-		}
-		if r.Finish != nil {
-			e.finish = append(e.finish, i)
+			t.rules = append(t.rules, r)
+			t.limits = append(t.limits, lim)
+			t.total[r.Aspect]++
 		}
 	}
-	e.isComment = make([]bool, len(names))
-	for _, id := range byName["comment"] {
-		e.isComment[id] = true
+	for _, t := range e.tables {
+		if t == nil {
+			continue
+		}
+		if err := t.prepare(); err != nil {
+			return nil, err
+		}
 	}
 	e.ruffExact = map[string]map[string]bool{}
 	for _, r := range e.rules {
@@ -192,14 +201,50 @@ func NewEngine(c *Catalog, s Settings) (*Engine, error) {
 			}
 		}
 	}
-	e.first = make([]int32, len(dispatch)+1)
+	return e, nil
+}
+
+// prepare builds t's dispatch table from its rules' Kinds.
+func (t *langTable) prepare() error {
+	names := syntax.KindNames(t.lang)
+	byName := map[string][]uint16{}
+	for id, n := range names {
+		byName[n] = append(byName[n], uint16(id))
+	}
+	dispatch := make([][]int, len(names)) // by KindID: indexes into t.rules
+	for i, r := range t.rules {
+		for _, k := range r.Kinds {
+			ids, ok := byName[k]
+			if !ok && t.lang != syntax.Python {
+				// tree-sitter-javascript and -typescript name a few node
+				// types differently (field_definition and
+				// public_field_definition): a rule of both lists both.
+				// TestKindsKnown checks each exists in one of them.
+				continue
+			}
+			if !ok {
+				return fmt.Errorf("rule %s: node kind %q is not in the %v grammar", r.ID, k, t.lang)
+			}
+			for _, id := range ids {
+				dispatch[id] = append(dispatch[id], i)
+			}
+		}
+		if r.Finish != nil {
+			t.finish = append(t.finish, i)
+		}
+	}
+	t.isComment = make([]bool, len(names))
+	for _, id := range byName["comment"] {
+		t.isComment[id] = true
+	}
+	t.first = make([]int32, len(dispatch)+1)
 	for k, rs := range dispatch {
 		for _, ri := range rs {
-			e.visitors = append(e.visitors, visitor{rule: ri, visit: e.rules[ri].Visit})
+			t.visitors = append(t.visitors, visitor{rule: ri, visit: t.rules[ri].Visit})
 		}
-		e.first[k+1] = int32(len(e.visitors))
+		t.first[k+1] = int32(len(t.visitors))
 	}
-	return e, nil
+	return nil
 }
 
 // perFileIgnore is one compiled entry of Settings.PerFileIgnores.
@@ -210,15 +255,34 @@ type perFileIgnore struct {
 
 // visitor is one entry of the flattened dispatch table.
 type visitor struct {
-	rule  int // index into Engine.rules
+	rule  int // index into langTable.rules
 	visit func(*Pass, syntax.NodeID)
 }
 
 // Rules returns the selected rules in catalog order.
 func (e *Engine) Rules() []*Rule { return e.rules }
 
-// Total returns T_p, the number of selected rules of aspect a.
-func (e *Engine) Total(a Aspect) int { return e.total[a] }
+// Total returns T_p of Python files, the number of selected rules of
+// aspect a that judge Python (TotalFor(syntax.Python, a)).
+func (e *Engine) Total(a Aspect) int { return e.TotalFor(syntax.Python, a) }
+
+// TotalFor returns T_p of the files of language l: the number of selected
+// rules of aspect a that judge l (0 when none does). Source: SWE-NFI Eq. 1,
+// applied per language (a file is judged by the rules of its language only).
+func (e *Engine) TotalFor(l Language, a Aspect) int {
+	if t := e.table(l); t != nil {
+		return t.total[a]
+	}
+	return 0
+}
+
+// table returns the language table of l, nil when no selected rule judges l.
+func (e *Engine) table(l Language) *langTable {
+	if l < syntax.Python || l > syntax.TSX {
+		return nil
+	}
+	return e.tables[l]
+}
 
 // Status values of a FileScore.
 const (
@@ -236,7 +300,15 @@ const (
 // fails: a file that cannot be scored comes back with Valid false, a Status
 // and an Error naming the first problem. path is used for module visibility
 // and is copied into the result.
+//
+// The language is SourceLanguage(path): a .js, .ts, .java ... file is
+// parsed with its tree-sitter grammar (valid when the tree has no ERROR or
+// MISSING node) and judged by the rules of its language; any other file
+// as Python.
 func (e *Engine) Score(parser *syntax.Parser, path string, src []byte) FileScore {
+	if l := SourceLanguage(path); l != syntax.Python {
+		return e.scoreTreeSitter(parser, l, path, src)
+	}
 	fs := FileScore{Path: path, Bytes: len(src)}
 	raw := src
 	src, status, err := e.decode(src)
@@ -270,6 +342,75 @@ func (e *Engine) Score(parser *syntax.Parser, path string, src []byte) FileScore
 	defer tree.Release()
 	return e.ScoreTree(path, tree)
 }
+
+// scoreTreeSitter is Score for a language whose front end is its
+// tree-sitter grammar: the text must be UTF-8 without NUL bytes (ECMA-262
+// and the JLS read Unicode text; a NUL is taken as a binary file), and
+// the tree free of syntax errors (SyntaxError).
+func (e *Engine) scoreTreeSitter(parser *syntax.Parser, l Language, path string, src []byte) FileScore {
+	fs := FileScore{Path: path, Bytes: len(src)}
+	if e.MaxFileSize > 0 && len(src) > e.MaxFileSize {
+		fs.Status, fs.Error = StatusTooLarge, &FileError{Line: 1, Column: 1, Message: fmt.Sprintf("file is %d bytes, over the %d-byte limit", len(src), e.MaxFileSize)}
+		return fs
+	}
+	if i := bytes.IndexByte(src, 0); i >= 0 {
+		line, col := position(src, i)
+		fs.Status, fs.Error = StatusBinary, &FileError{Line: line, Column: col, Message: "NUL byte: not a text file"}
+		return fs
+	}
+	if !utf8.Valid(src) {
+		i := 0
+		for i < len(src) {
+			r, size := utf8.DecodeRune(src[i:])
+			if r == utf8.RuneError && size <= 1 {
+				break
+			}
+			i += size
+		}
+		line, col := position(src, i)
+		fs.Status, fs.Error = StatusEncoding, &FileError{Line: line, Column: col, Message: fmt.Sprintf("invalid UTF-8 byte 0x%02x", src[i])}
+		return fs
+	}
+	t, perr := parser.Parse(l, src)
+	if perr != nil {
+		fs.Status, fs.Error = StatusSyntaxError, &FileError{Line: 1, Column: 1, Message: perr.Error()}
+		return fs
+	}
+	defer t.Release()
+	if ferr := SyntaxError(t); ferr != nil {
+		fs.Status, fs.Error = StatusSyntaxError, ferr
+		return fs
+	}
+	return e.ScoreTree(path, t)
+}
+
+// SourceLanguage picks the language of a file by its extension (see
+// syntax.LanguageForPath): .java is Java; .js .jsx .cjs .mjs JavaScript;
+// .ts .mts .cts TypeScript; .tsx TSX; every other name (.py included) is
+// Python, as polynfi has always scored what it was given.
+func SourceLanguage(path string) Language {
+	if l, ok := syntax.LanguageForPath(path); ok {
+		return l
+	}
+	return syntax.Python
+}
+
+// IsSource reports whether a directory walk or a git comparison scores
+// the file at path: .py, or an extension of a language with rules
+// (JavaScript, TypeScript, TSX; see SourceLanguage).
+//
+// The extension is matched case-sensitively, as git's pathspecs
+// (SourceGlobs) match it: a.JS is not scored by a walk.
+func IsSource(path string) bool {
+	switch filepath.Ext(path) {
+	case ".py", ".js", ".jsx", ".cjs", ".mjs", ".ts", ".mts", ".cts", ".tsx":
+		return true
+	}
+	return false
+}
+
+// SourceGlobs are the git pathspecs of the files IsSource accepts.
+var SourceGlobs = []string{"*.py", "*.js", "*.jsx", "*.cjs", "*.mjs", "*.ts", "*.mts", "*.cts", "*.tsx"}
 
 // ParsePython parses src, the UTF-8 text DecodeSource returned (decoded:
 // it was converted from the encoding its PEP 263 declaration names), as
@@ -320,12 +461,16 @@ func SyntaxError(tree *syntax.Tree) *FileError {
 // the run down: the file comes back invalid with Status internal_error naming
 // the rule and the node, so one bad file never kills a run of thousands.
 func (e *Engine) ScoreTree(path string, tree *syntax.Tree) (result FileScore) {
+	t := e.table(tree.Lang)
+	if t == nil {
+		t = &langTable{lang: tree.Lang}
+	}
 	cur, node := -1, syntax.NoNode
 	defer func() {
 		if r := recover(); r != nil {
 			id := "?"
 			if cur >= 0 {
-				id = e.rules[cur].ID
+				id = t.rules[cur].ID
 			}
 			line := 1
 			if node >= 0 && int(node) < len(tree.Nodes) {
@@ -336,15 +481,18 @@ func (e *Engine) ScoreTree(path string, tree *syntax.Tree) (result FileScore) {
 		}
 	}()
 	fs := FileScore{Path: path, Bytes: len(tree.Source), Valid: true, Status: StatusOK, Lines: physicalLines(tree)}
-	mod := pyast.NewModule(path, tree)
-	defer mod.Release()
-	passes := e.takePasses()
-	for i, r := range e.rules {
-		passes[i] = Pass{Rule: r, Tree: tree, Module: mod, limit: e.limits[i], options: e.Settings.Options[r.ID],
+	var mod *pyast.Module
+	if tree.Lang == syntax.Python {
+		mod = pyast.NewModule(path, tree)
+		defer mod.Release()
+	}
+	passes := t.takePasses()
+	for i, r := range t.rules {
+		passes[i] = Pass{Rule: r, Tree: tree, Module: mod, Path: path, limit: t.limits[i], options: e.Settings.Options[r.ID],
 			diags: passes[i].diags[:0]}
 	}
 	nodes := tree.Nodes
-	first, visitors := e.first, e.visitors
+	first, visitors := t.first, t.visitors
 	for i := range nodes {
 		kid := int(nodes[i].KindID)
 		if kid+1 >= len(first) {
@@ -361,11 +509,11 @@ func (e *Engine) ScoreTree(path string, tree *syntax.Tree) (result FileScore) {
 		}
 	}
 	node = syntax.NoNode
-	for _, ri := range e.finish {
+	for _, ri := range t.finish {
 		cur = ri
 		passes[ri].Rule.Finish(&passes[ri])
 	}
-	fs.Rules = make([]RuleResult, len(e.rules))
+	fs.Rules = make([]RuleResult, len(t.rules))
 	// The diagnostics leave the reused buffers for one array per file.
 	total, valued := 0, 0
 	for i := range passes {
@@ -400,13 +548,17 @@ func (e *Engine) ScoreTree(path string, tree *syntax.Tree) (result FileScore) {
 		fs.Rules[i] = rr
 	}
 	for _, a := range Aspects {
-		if e.total[a] > 0 {
-			fs.Scores.set(a, float64(passed[a])/float64(e.total[a]))
+		if t.total[a] > 0 {
+			fs.Scores.set(a, float64(passed[a])/float64(t.total[a]))
 		}
 	}
-	e.givePasses(passes)
+	t.givePasses(passes)
 	if e.Suppressions {
-		e.suppress(path, tree, &fs)
+		if tree.Lang == syntax.Python {
+			e.suppress(path, tree, t, &fs)
+		} else {
+			e.suppressESLint(path, tree, t, &fs)
+		}
 	}
 	return fs
 }
@@ -426,19 +578,19 @@ func physicalLines(tree *syntax.Tree) int {
 }
 
 // takePasses returns a pass slice for one file, reused when one is free.
-func (e *Engine) takePasses() []Pass {
+func (t *langTable) takePasses() []Pass {
 	select {
-	case ps := <-e.passFree:
+	case ps := <-t.passFree:
 		return ps
 	default:
-		return make([]Pass, len(e.rules))
+		return make([]Pass, len(t.rules))
 	}
 }
 
 // givePasses keeps passes for a later file: it drops what they refer to
 // (the file's tree, module, state and diagnostics) but the capacity of
 // their diagnostic buffers, up to maxKeptDiagnostics each.
-func (e *Engine) givePasses(passes []Pass) {
+func (t *langTable) givePasses(passes []Pass) {
 	for i := range passes {
 		d := passes[i].diags
 		clear(d)
@@ -448,7 +600,7 @@ func (e *Engine) givePasses(passes []Pass) {
 		passes[i] = Pass{diags: d[:0]}
 	}
 	select {
-	case e.passFree <- passes:
+	case t.passFree <- passes:
 	default:
 	}
 }

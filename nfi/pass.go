@@ -14,7 +14,9 @@ import (
 type Pass struct {
 	Rule   *Rule
 	Tree   *syntax.Tree
-	Module *pyast.Module
+	Module *pyast.Module // nil for a file that is not Python
+	// Path is the file's path as given to Engine.Score.
+	Path string
 	// State is scratch space for the rule, nil at the start of every file.
 	State any
 

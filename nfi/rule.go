@@ -130,10 +130,26 @@ type Oracle struct {
 	// Radon is the radon command whose output decides the verdict
 	// (e.g. RadonRun{Command: "cc"}); nil when radon is not the oracle.
 	Radon *RadonRun
+	// ESLint names the ESLint rules (core, or typescript-eslint's with
+	// their "@typescript-eslint/" prefix) whose absence is the rule's pass
+	// verdict, for JavaScript and TypeScript rules.
+	ESLint []string
+	// ESLintOptions is the JSON array of the ESLint rule's options after
+	// its severity (e.g. `[{"max": 10}]`), "" for none; the oracle run
+	// configures the rule as ["error", ...options].
+	ESLintOptions string
 	// Exact is true when the catalog says the rule's semantics are exactly
 	// the tool's; the agreement test then applies.
 	Exact bool
 }
+
+// The JavaScript and TypeScript oracle versions (npm), pinned as
+// RuffVersion is.
+const (
+	ESLintVersion           = "10.15.0"
+	TypeScriptESLintVersion = "8.73.0"
+	TypeScriptVersion       = "6.0.3"
+)
 
 // RuffSetting is one Ruff configuration value, `--config KEY=VALUE`.
 type RuffSetting struct {
@@ -210,12 +226,28 @@ func (r *Rule) Invocations() []Invocation {
 		}
 		out = append(out, inv)
 	}
+	if len(r.Oracle.ESLint) > 0 {
+		inv := Invocation{Tool: "eslint", Version: ESLintVersion, Codes: r.Oracle.ESLint,
+			Argv:    []string{"eslint", "--no-config-lookup", "--no-inline-config", "--format", "json"},
+			Verdict: "the rule fails a file exactly when eslint (typescript-eslint " + TypeScriptESLintVersion + " as the parser of .ts/.tsx) reports one of the rules in it, each configured as [\"error\"" + optsSuffix(r.Oracle.ESLintOptions) + "]"}
+		if r.Oracle.ESLintOptions != "" {
+			inv.Options = map[string]string{"options": r.Oracle.ESLintOptions}
+		}
+		out = append(out, inv)
+	}
 	if rd := r.Oracle.Radon; rd != nil {
 		out = append(out, Invocation{Tool: "radon", Version: RadonVersion,
 			Argv:    append(append([]string{"radon", rd.Command}, rd.Flags...), "-j"),
 			Verdict: rd.Verdict})
 	}
 	return out
+}
+
+func optsSuffix(opts string) string {
+	if opts == "" || opts == "[]" {
+		return ""
+	}
+	return ", " + strings.TrimSuffix(strings.TrimPrefix(opts, "["), "]")
 }
 
 // Rule is one executable check: data plus the functions that implement it.
@@ -233,6 +265,12 @@ type Rule struct {
 	Limit  *Limit // non-nil exactly for Threshold rules
 	Doc    Doc
 	Oracle Oracle
+	// Languages lists the grammars whose files the rule judges; nil means
+	// Python only (the polynfi-92 rules). A file is judged by the rules of
+	// its language only (see SourceLanguage), so that S_p and T_p of a
+	// file count those rules.
+	Languages []Language
+	// Kinds are node types of every grammar in Languages.
 	Kinds  []string
 	Visit  func(p *Pass, n syntax.NodeID)
 	Finish func(p *Pass)
@@ -240,6 +278,41 @@ type Rule struct {
 	// BoolOption: name → its kind. Settings naming anything else, or a value
 	// of another kind, are rejected.
 	Options map[string]OptionKind
+}
+
+// Language is a grammar (package syntax, re-exported here).
+type Language = syntax.Language
+
+// Langs returns the grammars whose files the rule judges: Languages, or
+// Python when that is nil.
+func (r *Rule) Langs() []Language {
+	if len(r.Languages) == 0 {
+		return []Language{syntax.Python}
+	}
+	return r.Languages
+}
+
+// Judges reports whether the rule judges files of language l.
+func (r *Rule) Judges(l Language) bool {
+	for _, x := range r.Langs() {
+		if x == l {
+			return true
+		}
+	}
+	return false
+}
+
+// LanguagePrefix returns the prefix of the IDs of rules judging language
+// l: "" for Python (DOC-R01), "JS-" for JavaScript and TypeScript
+// (JS-DOC-R01), "JAVA-" for Java.
+func LanguagePrefix(l Language) string {
+	switch l {
+	case syntax.JavaScript, syntax.TypeScript, syntax.TSX:
+		return "JS-"
+	case syntax.Java:
+		return "JAVA-"
+	}
+	return ""
 }
 
 // OptionKind is the type of a rule option's value in polynfi.toml.
@@ -271,9 +344,15 @@ func (k OptionKind) accepts(v any) bool {
 // ID, a limit exactly for threshold rules, docs present, something to run.
 func (r *Rule) Validate() error {
 	var errs []string
-	parts := strings.Split(r.ID, "-")
-	if len(parts) != 2 || len(parts[1]) != 3 {
-		errs = append(errs, "ID must look like DOC-R01")
+	prefix := LanguagePrefix(r.Langs()[0])
+	for _, l := range r.Langs() {
+		if LanguagePrefix(l) != prefix {
+			errs = append(errs, fmt.Sprintf("languages %v have different ID prefixes", r.Langs()))
+		}
+	}
+	parts := strings.Split(strings.TrimPrefix(r.ID, prefix), "-")
+	if !strings.HasPrefix(r.ID, prefix) || len(parts) != 2 || len(parts[1]) != 3 {
+		errs = append(errs, "ID must look like "+prefix+"DOC-R01")
 	} else {
 		if parts[0] != r.Aspect.Code() {
 			errs = append(errs, fmt.Sprintf("ID prefix %s does not match aspect %s", parts[0], r.Aspect.Code()))

@@ -60,10 +60,10 @@ type noqa struct {
 // the scores, and lists unused suppressions. path is the file's path as
 // given to Score (per-file-ignores match it relative to the settings
 // file's directory).
-func (e *Engine) suppress(path string, tree *syntax.Tree, fs *FileScore) {
+func (e *Engine) suppress(path string, tree *syntax.Tree, t *langTable, fs *FileScore) {
 	var comments []noqa
 	if containsNoqa(tree.Source) || bytes.Contains(tree.Source, []byte("polynfi")) {
-		comments = e.noqaComments(tree)
+		comments = e.noqaComments(tree, t)
 	}
 	perFile := e.perFileIgnored(path)
 	if len(comments) == 0 && len(perFile) == 0 {
@@ -92,8 +92,8 @@ func (e *Engine) suppress(path string, tree *syntax.Tree, fs *FileScore) {
 		}
 	}
 	for _, a := range Aspects {
-		if e.total[a] > 0 {
-			fs.Scores.set(a, float64(passed[a])/float64(e.total[a]))
+		if t.total[a] > 0 {
+			fs.Scores.set(a, float64(passed[a])/float64(t.total[a]))
 		}
 	}
 	for _, c := range comments {
@@ -143,11 +143,11 @@ func (e *Engine) silencedBy(comments []noqa, id string, line int) string {
 }
 
 // noqaComments returns the suppression comments of tree, in source order.
-func (e *Engine) noqaComments(tree *syntax.Tree) []noqa {
+func (e *Engine) noqaComments(tree *syntax.Tree, t *langTable) []noqa {
 	var out []noqa
 	for i := range tree.Nodes {
 		n := &tree.Nodes[i]
-		if int(n.KindID) >= len(e.isComment) || !e.isComment[n.KindID] {
+		if int(n.KindID) >= len(t.isComment) || !t.isComment[n.KindID] {
 			continue
 		}
 		text := tree.Source[n.StartByte:n.EndByte]

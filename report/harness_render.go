@@ -226,7 +226,7 @@ const (
 // denominators); the mean file- and node-level retrieval precision, recall
 // and F1 overall and by the same groups, each with its denominator (and,
 // by language, the bootstrap intervals of the F1 means); the mean NFI
-// improvement per aspect of the changed .py files with bootstrap
+// improvement per aspect of the changed source files with bootstrap
 // intervals; and the units whose verdict differs between modes. Means over
 // no unit print Dash.
 func HarnessTables(r *Harness) []Table {
@@ -317,7 +317,7 @@ func HarnessTables(r *Harness) []Table {
 		tables = append(tables, rt...)
 	}
 	if n := x.NFI; n != nil {
-		t := Table{ID: "nfi", Title: fmt.Sprintf("NFI improvement of the changed .py files (I_p, pp; catalog %s)", n.Catalog),
+		t := Table{ID: "nfi", Title: fmt.Sprintf("NFI improvement of the changed source files (I_p, pp; catalog %s)", n.Catalog),
 			Header: []string{"aspect", "n", "mean I_p", "95% CI", "n resolved", "mean I_p resolved", "95% CI resolved"}}
 		for i, m := range n.Mean {
 			res := AspectMean{}
@@ -327,7 +327,7 @@ func HarnessTables(r *Harness) []Table {
 			t.Rows = append(t.Rows, []string{m.Aspect, fmt.Sprint(m.N), pp(Cell{Value: m.Mean, N: m.N, OK: m.N > 0}), ciPP(m.CI),
 				fmt.Sprint(res.N), pp(Cell{Value: res.Mean, N: res.N, OK: res.N > 0}), ciPP(res.CI)})
 		}
-		t.Notes = append(t.Notes, fmt.Sprintf("%d units changed .py files, %d of them parse before and after the model patch.", n.Units, n.Valid))
+		t.Notes = append(t.Notes, fmt.Sprintf("%d units changed source files (.py, .js, .ts, ...), %d of them parse before and after the model patch.", n.Units, n.Valid))
 		tables = append(tables, t)
 	}
 	if len(x.AgentCost) > 0 {

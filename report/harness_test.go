@@ -67,7 +67,7 @@ func TestHarnessTables(t *testing.T) {
 		t.Errorf("retrieval by complexity (-want +got):\n%s", d)
 	}
 	if d := cmp.Diff([][]string{{"DOC", "2", "+12.5", Dash, "1", "-5.0", Dash}, {"ERR", "0", Dash, Dash, "0", Dash, Dash}},
-		rows("NFI improvement of the changed .py files (I_p, pp; catalog c)")); d != "" {
+		rows("NFI improvement of the changed source files (I_p, pp; catalog c)")); d != "" {
 		t.Errorf("nfi (-want +got):\n%s", d)
 	}
 	if d := cmp.Diff([][]string{{"a", "resolved", "unresolved", "unresolved"}}, rows("Verdicts that differ between modes")); d != "" {

@@ -168,7 +168,7 @@ Exit status: 0 when the run completed (unresolved instances are results),
 	f.StringVar(&o.retrieval, "retrieval", "compatible", "retrieval metrics: compatible, extended or off")
 	f.BoolVar(&o.metricsOnly, "metrics-only", false, "compute retrieval metrics only, without running tests")
 	f.StringVar(&o.pythonVersion, "python-version", "", pythonVersionHelp+" (NFI tasks and --nfi)")
-	f.BoolVar(&o.nfiDeltas, "nfi", true, "score the changed .py files with the NFI rules before and after the model patch (--nfi=false to skip)")
+	f.BoolVar(&o.nfiDeltas, "nfi", true, "score the changed source files (.py, .js, .ts, ...) with the NFI rules of their language before and after the model patch (--nfi=false to skip)")
 	f.StringVar(&o.agent, "agent", "", "run this `AGENT` first ("+strings.Join(agent.PresetNames(), ", ")+"; as 'polynfi run --agent', into OUT/agent-runs) and evaluate its predictions")
 	f.StringVar(&o.agentCmd, "agent-cmd", "", "with --agent: the agent's command `TEMPLATE` (placeholders in 'polynfi run --help')")
 	f.IntVar(&o.agentRuns, "runs", 1, "with --agent: repeats per task or instance")

@@ -53,7 +53,7 @@ func TestEvalReportsEverything(t *testing.T) {
 	if code := Main(context.Background(), []string{"eval", "--dataset", ds, "--predictions", "gold", "--out", out}, &stdout, &stderr); code != ExitOK {
 		t.Fatalf("exit %d\n%s", code, stderr.String())
 	}
-	for _, want := range []string{"Retrieval by language", "Retrieval by complexity class", "single_func", "NFI improvement of the changed .py files",
+	for _, want := range []string{"Retrieval by language", "Retrieval by complexity class", "single_func", "NFI improvement of the changed source files",
 		"Pass rate by complexity class"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, stdout.String())

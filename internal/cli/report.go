@@ -256,7 +256,7 @@ For a repository-level run (SWE-PolyBench / SWE-bench dataset): the resolved
 counts under the three grading modes with 95% Wilson intervals, the pass rate
 and the file- and node-level retrieval means by language, task category and
 complexity class with their denominators and bootstrap intervals, the mean NFI
-improvement of the changed .py files, and the per-instance drill-down (always
+improvement of the changed source files, and the per-instance drill-down (always
 in Markdown and HTML; in text with --instances). A --metrics-only run gives
 its retrieval tables, with the same intervals. For an SWE-NFI suite run: the
 paper's Table 3 (Valid %, Func. Pass %, mean I_p per aspect with +/- against

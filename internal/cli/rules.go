@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -11,6 +12,7 @@ import (
 
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/catalog"
+	"github.com/polynfi/polynfi/syntax"
 )
 
 // ruleJSON is the JSON shape of one rule in `polynfi rules --format json`.
@@ -26,6 +28,8 @@ type ruleJSON struct {
 	Source    string     `json:"source"`
 	Oracle    *oracleOut `json:"oracle,omitempty"`
 	Doc       *nfi.Doc   `json:"doc,omitempty"`
+	// Languages are the grammars whose files the rule judges.
+	Languages []string `json:"languages"`
 }
 
 // oracleOut is a rule's oracle: the Ruff codes, whether the catalog claims
@@ -35,18 +39,22 @@ type ruleJSON struct {
 // comparison (README "Rule oracles").
 type oracleOut struct {
 	Ruff        []string         `json:"ruff,omitempty"`
+	ESLint      []string         `json:"eslint,omitempty"`
 	Exact       bool             `json:"exact"`
 	Invocations []nfi.Invocation `json:"invocations,omitempty"`
 }
 
 func toRuleJSON(r *nfi.Rule, withDoc bool) ruleJSON {
 	j := ruleJSON{ID: r.ID, Name: r.Name, Aspect: r.Aspect.Code(), Kind: r.Kind.String(), Summary: r.Doc.Summary, Source: r.Doc.Source}
+	for _, l := range r.Langs() {
+		j.Languages = append(j.Languages, l.String())
+	}
 	if r.Limit != nil {
 		v := r.Limit.Default
 		j.Threshold, j.Compare, j.Unit = &v, r.Limit.Cmp.Symbol(), r.Limit.Unit
 	}
 	if inv := r.Invocations(); len(inv) > 0 {
-		j.Oracle = &oracleOut{Ruff: r.Oracle.Ruff, Exact: r.Oracle.Exact, Invocations: inv}
+		j.Oracle = &oracleOut{Ruff: r.Oracle.Ruff, ESLint: r.Oracle.ESLint, Exact: r.Oracle.Exact, Invocations: inv}
 	}
 	if withDoc {
 		d := r.Doc
@@ -60,11 +68,12 @@ func newRulesCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "rules [explain ID]",
 		Short: "List the rule catalog, or explain one rule",
-		Long: `List the rules of the catalog (default polynfi-92: 92 rules in five aspects,
-DOC, ERR, LIB, STY, LOG), or print one rule's documentation with
+		Long: `List the rules of the catalog (default polynfi-92: 92 Python rules in five
+aspects, DOC, ERR, LIB, STY, LOG, and the JavaScript/TypeScript rules
+JS-DOC-R01 ...), or print one rule's documentation with
 "polynfi rules explain ID". ID may also be a Ruff (flake8, pydocstyle,
-pylint) code that a rule emulates, e.g. E722: the rule is explained and
-stderr says which. Formats: text, json, markdown (docs/rules.md is
+pylint) code or an ESLint rule name that a rule emulates, e.g. E722 or
+eqeqeq: the rule is explained and stderr says which. Formats: text, json, markdown (docs/rules.md is
 generated with --format markdown).`,
 		Args: cobra.MaximumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -86,7 +95,7 @@ generated with --format markdown).`,
 					code := strings.ToUpper(strings.TrimSpace(args[1]))
 					var by []*nfi.Rule
 					for _, cr := range c.Rules {
-						for _, rc := range cr.Oracle.Ruff {
+						for _, rc := range slices.Concat(cr.Oracle.Ruff, cr.Oracle.ESLint) {
 							if strings.EqualFold(rc, code) {
 								by = append(by, cr)
 								break
@@ -102,7 +111,11 @@ generated with --format markdown).`,
 						if r.Oracle.Exact {
 							how = "is exactly"
 						}
-						fmt.Fprintf(e.stderr, "polynfi: %s is a Ruff code; polynfi's rule %s %s it\n", code, r.ID, how)
+						tool := "a Ruff code"
+						if len(r.Oracle.ESLint) > 0 {
+							tool = "an ESLint rule"
+						}
+						fmt.Fprintf(e.stderr, "polynfi: %s is %s; polynfi's rule %s %s it\n", code, tool, r.ID, how)
 					default:
 						ids := make([]string, len(by))
 						for i, br := range by {
@@ -180,8 +193,8 @@ func writeRuleText(w io.Writer, r *nfi.Rule) {
 	}
 	sec("What it does", r.Doc.What)
 	sec("Why", r.Doc.Why)
-	sec("Bad", compactExample(r.Doc.Bad))
-	sec("Good", compactExample(r.Doc.Good))
+	sec("Bad", compactExampleFor(r, r.Doc.Bad))
+	sec("Good", compactExampleFor(r, r.Doc.Good))
 	sec("Exemptions", r.Doc.Exempt)
 	sec("Source", r.Doc.Source)
 	sec("Oracle", r.Doc.Oracle)
@@ -203,6 +216,13 @@ func writeRuleMarkdown(w io.Writer, r *nfi.Rule) {
 		}
 		fmt.Fprintf(w, "- Oracle: Ruff %s (%s)\n", strings.Join(r.Oracle.Ruff, ", "), exact)
 	}
+	if len(r.Oracle.ESLint) > 0 {
+		exact := "closest"
+		if r.Oracle.Exact {
+			exact = "exact, tested on npm package sources"
+		}
+		fmt.Fprintf(w, "- Oracle: ESLint %s (%s)\n", strings.Join(r.Oracle.ESLint, ", "), exact)
+	}
 	for _, inv := range r.Invocations() {
 		fmt.Fprintf(w, "- Oracle run (%s %s): `%s FILE...`\n", inv.Tool, inv.Version, strings.Join(inv.Argv, " "))
 	}
@@ -214,16 +234,38 @@ func writeRuleMarkdown(w io.Writer, r *nfi.Rule) {
 	}
 	code := func(title, body string) {
 		if strings.TrimSpace(body) != "" {
-			fmt.Fprintf(w, "**%s:**\n\n```python\n%s\n```\n\n", title, strings.TrimRight(body, "\n"))
+			fmt.Fprintf(w, "**%s:**\n\n```%s\n%s\n```\n\n", title, exampleLanguage(r), strings.TrimRight(body, "\n"))
 		}
 	}
 	para("What it does", r.Doc.What)
 	para("Why", r.Doc.Why)
-	code("Bad", compactExample(r.Doc.Bad))
-	code("Good", compactExample(r.Doc.Good))
+	code("Bad", compactExampleFor(r, r.Doc.Bad))
+	code("Good", compactExampleFor(r, r.Doc.Good))
 	para("Exemptions", r.Doc.Exempt)
 	para("Source", r.Doc.Source)
 	para("Oracle", r.Doc.Oracle)
+}
+
+// exampleLanguage is the Markdown code-fence language of r's examples.
+func exampleLanguage(r *nfi.Rule) string {
+	switch l := r.Langs()[0]; l {
+	case syntax.JavaScript, syntax.TypeScript, syntax.TSX:
+		if r.Judges(syntax.JavaScript) {
+			return "javascript"
+		}
+		return "typescript"
+	default:
+		return l.String()
+	}
+}
+
+// compactExampleFor is compactExample with the comment of r's language.
+func compactExampleFor(r *nfi.Rule, code string) string {
+	out := compactExample(code)
+	if !r.Judges(syntax.Python) {
+		out = strings.ReplaceAll(out, "# ... the line above", "// ... the line above")
+	}
+	return out
 }
 
 func capitalize(s string) string {

@@ -35,6 +35,27 @@ func TestRulesDocUpToDate(t *testing.T) {
 	}
 }
 
+// TestRulesJSTSDocUpToDate is TestRulesDocUpToDate for the JavaScript and
+// TypeScript catalog's docs/rules-jsts.md.
+func TestRulesJSTSDocUpToDate(t *testing.T) {
+	var buf bytes.Buffer
+	RulesMarkdown(&buf, catalog.JavaScriptTypeScript())
+	const path = "../../docs/rules-jsts.md"
+	if *updateDocs {
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test ./internal/cli -update writes it)", err)
+	}
+	if !bytes.Equal(got, buf.Bytes()) {
+		t.Fatal("docs/rules-jsts.md is stale: run go test ./internal/cli -run TestRulesJSTSDocUpToDate -update")
+	}
+}
+
 func run(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var o, e bytes.Buffer
@@ -57,7 +78,8 @@ func TestRulesCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}
-	if got.Catalog != catalog.Default || len(got.Rules) != len(catalog.Polynfi92().Rules) {
+	def, _ := catalog.Get(catalog.Default)
+	if got.Catalog != catalog.Default || len(got.Rules) != len(def.Rules) {
 		t.Fatalf("catalog %q with %d rules", got.Catalog, len(got.Rules))
 	}
 	for _, r := range got.Rules {
@@ -71,6 +93,11 @@ func TestRulesCommand(t *testing.T) {
 		if code != ExitOK || !strings.Contains(out, id) || !strings.Contains(out, "Bad:") {
 			t.Errorf("explain %s: exit %d\n%s", id, code, out)
 		}
+	}
+	// an ESLint rule name explains the JavaScript/TypeScript rule that is it
+	out, errOut, code := run(t, "rules", "explain", "@typescript-eslint/no-explicit-any")
+	if code != ExitOK || !strings.Contains(out, "JS-LOG-P11") || !strings.Contains(errOut, "ESLint rule") {
+		t.Errorf("explain no-explicit-any: exit %d\n%s%s", code, out, errOut)
 	}
 	if _, _, code := run(t, "rules", "explain", "NOPE-X01"); code != ExitUsage {
 		t.Errorf("unknown rule: exit %d, want %d", code, ExitUsage)

@@ -9,6 +9,7 @@ import (
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/rules/doc"
 	"github.com/polynfi/polynfi/nfi/rules/errh"
+	"github.com/polynfi/polynfi/nfi/rules/jsts"
 	"github.com/polynfi/polynfi/nfi/rules/lib"
 	"github.com/polynfi/polynfi/nfi/rules/logic"
 	"github.com/polynfi/polynfi/nfi/rules/style"
@@ -25,11 +26,24 @@ func Polynfi92() *nfi.Catalog {
 	return &nfi.Catalog{Version: Default, Rules: rules}
 }
 
-// Get returns a catalog by name.
+// JavaScriptTypeScript returns the JavaScript and TypeScript catalog alone
+// (package nfi/rules/jsts).
+func JavaScriptTypeScript() *nfi.Catalog {
+	return &nfi.Catalog{Version: jsts.Version, Rules: slices.Clone(jsts.All)}
+}
+
+// Get returns a catalog by name. The default catalog judges every
+// language: the polynfi-92 rules judge Python files and the jsts rules
+// (JavaScriptTypeScript) JavaScript and TypeScript files, each file by the
+// rules of its language only, so that a Python file's S_p is polynfi-92's.
 func Get(name string) (*nfi.Catalog, error) {
 	switch name {
 	case "", Default:
-		return Polynfi92(), nil
+		c := Polynfi92()
+		c.Rules = slices.Concat(c.Rules, jsts.All)
+		return c, nil
+	case jsts.Version:
+		return JavaScriptTypeScript(), nil
 	}
-	return nil, fmt.Errorf("unknown rule catalog %q (known: %s)", name, Default)
+	return nil, fmt.Errorf("unknown rule catalog %q (known: %s, %s)", name, Default, jsts.Version)
 }

@@ -196,7 +196,7 @@ func onlyIn(a, b []string) []string {
 }
 
 // pairFiles returns the relative paths to score on each side: for two files,
-// [""] and [""]; for two directories, their *.py files by relative path
+// [""] and [""]; for two directories, their source files (nfi.IsSource) by relative path
 // (excluded and git-ignored files left out, see Discover).
 func pairFiles(a, b string, s nfi.Settings) (before, after []string, err error) {
 	sa, errA := os.Stat(a)

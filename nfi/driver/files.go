@@ -21,7 +21,8 @@ func PythonFiles(args []string) (files, missing []string, err error) {
 // Discover expands files and directories into the Python files to score.
 // A file named on the command line is taken as given (even when a pattern
 // excludes it, as Ruff does without --force-exclude). A directory is
-// searched recursively for *.py, skipping:
+// searched recursively for the files nfi.IsSource accepts (*.py, and the
+// JavaScript and TypeScript extensions), skipping:
 //   - hidden directories and what the settings exclude (exclude, or the
 //     default list of environment, cache and build directories such as
 //     venv, .venv, site-packages, build, dist, node_modules, __pycache__;
@@ -98,7 +99,7 @@ func DiscoverWarn(args []string, s nfi.Settings, warn io.Writer) (files, missing
 				}
 				return nil
 			}
-			if strings.HasSuffix(p, ".py") && !excluded(excludes, rel(p)) {
+			if nfi.IsSource(p) && !excluded(excludes, rel(p)) {
 				if d.Type().IsRegular() {
 					found = append(found, p)
 				} else if warn != nil && d.Type()&fs.ModeSymlink == 0 {

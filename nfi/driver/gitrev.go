@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/polynfi/polynfi/internal/gitexec"
+	"github.com/polynfi/polynfi/nfi"
 )
 
 // errNotGitRepo is returned when a git-aware mode runs outside a work tree.
@@ -128,8 +129,9 @@ func gitChangedPython(ctx context.Context, root, base, head string) (py []gitCha
 // skipped (see gitsymlink.go) rather than silently absent.
 const ignoreSubmodules = "--ignore-submodules=dirty"
 
-// isPyPath reports a path with the .py extension.
-func isPyPath(p string) bool { return strings.HasSuffix(p, ".py") }
+// isPyPath reports a path polynfi scores: .py, or the extension of
+// another language with rules (nfi.IsSource).
+func isPyPath(p string) bool { return nfi.IsSource(p) }
 
 // diffSides are git diff's arguments for base against head: a commit, ""
 // for the work tree, staged for the index (--cached).
@@ -180,7 +182,7 @@ func parseRawDiff(out []byte) ([]gitChange, error) {
 
 // gitUntrackedPython lists the untracked, not ignored .py files of the work tree.
 func gitUntrackedPython(ctx context.Context, root string) ([]string, error) {
-	out, err := runGit(ctx, root, "ls-files", "-z", "--others", "--exclude-standard", "--", "*.py")
+	out, err := runGit(ctx, root, append([]string{"ls-files", "-z", "--others", "--exclude-standard", "--"}, nfi.SourceGlobs...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -356,7 +358,7 @@ func repoPath(root, rel string) string { return filepath.Join(root, filepath.Fro
 // gives a file's number of before lines (by after path).
 func gitLineMaps(ctx context.Context, root, base, head string, oldLines func(string) int) (map[string]map[int]int, error) {
 	args := append([]string{"diff", "-U0", "-M", "--no-color", "--no-ext-diff", "--no-textconv", ignoreSubmodules}, diffSides(base, head)...)
-	args = append(args, "--", "*.py")
+	args = append(append(args, "--"), nfi.SourceGlobs...)
 	out, err := runGit(ctx, root, args...)
 	if err != nil {
 		return nil, err

@@ -24,8 +24,8 @@ import (
 	"github.com/polynfi/polynfi/syntax"
 )
 
-var wantRE = regexp.MustCompile(`#\s*want(?::(\d+))?((?:\s+"[A-Z]{3}-[RPT]\d\d")+)`)
-var idRE = regexp.MustCompile(`"([A-Z]{3}-[RPT]\d\d)"`)
+var wantRE = regexp.MustCompile(`(?:#|//)\s*want(?::(\d+))?((?:\s+"(?:[A-Z]{2,4}-)?[A-Z]{3}-[RPT]\d\d")+)`)
+var idRE = regexp.MustCompile(`"((?:[A-Z]{2,4}-)?[A-Z]{3}-[RPT]\d\d)"`)
 
 // Expectations parses the want comments of src into line → sorted rule IDs.
 func Expectations(src string) map[int][]string {
@@ -71,7 +71,7 @@ func ScoreSource(t testing.TB, r *nfi.Rule, path, src string) nfi.RuleResult {
 	defer p.Close()
 	fs := e.Score(p, path, []byte(src))
 	if !fs.Valid {
-		t.Fatalf("%s: not valid Python: %v", path, fs.Error)
+		t.Fatalf("%s: not valid %v: %v", path, nfi.SourceLanguage(path), fs.Error)
 	}
 	return fs.Rules[0]
 }
@@ -147,10 +147,26 @@ func fmtMsgs(m []string) string {
 // and pass Doc.Good.
 func CheckDoc(t *testing.T, r *nfi.Rule) {
 	t.Helper()
-	if res := ScoreSource(t, r, "example.py", r.Doc.Bad); res.Passed {
+	example := ExamplePath(r)
+	if res := ScoreSource(t, r, example, r.Doc.Bad); res.Passed {
 		t.Errorf("%s: Doc.Bad passes the rule:\n%s", r.ID, r.Doc.Bad)
 	}
-	if res := ScoreSource(t, r, "example.py", r.Doc.Good); !res.Passed {
+	if res := ScoreSource(t, r, example, r.Doc.Good); !res.Passed {
 		t.Errorf("%s: Doc.Good fails the rule: %v\n%s", r.ID, res.Diagnostics, r.Doc.Good)
 	}
+}
+
+// ExamplePath is the file name a rule's documented examples are scored
+// as: example.py, example.js for a rule that judges JavaScript,
+// example.ts for one of TypeScript only.
+func ExamplePath(r *nfi.Rule) string {
+	switch {
+	case r.Judges(syntax.Python):
+		return "example.py"
+	case r.Judges(syntax.JavaScript):
+		return "example.js"
+	case r.Judges(syntax.TypeScript):
+		return "example.ts"
+	}
+	return "example.java"
 }

@@ -1,0 +1,3 @@
+console.log(1); // want "JS-LIB-P03"
+console["warn"](2); // want "JS-LIB-P03"
+logger.log(3);

@@ -1,0 +1,3 @@
+if (a == b) {} // want "JS-LOG-P01"
+if (a != null) {} // want "JS-LOG-P01"
+if (a === b) {}

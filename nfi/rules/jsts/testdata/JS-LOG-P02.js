@@ -1,0 +1,2 @@
+debugger; // want "JS-LOG-P02"
+f();

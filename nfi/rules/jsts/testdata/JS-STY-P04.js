@@ -1,0 +1,3 @@
+i++; // want "JS-STY-P04"
+--j; // want "JS-STY-P04"
+i += 1;
