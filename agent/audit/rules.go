@@ -118,6 +118,16 @@ func Check(s Step, c Context) []Finding {
 		out = append(out, Finding{Kind: kind, Step: &i, Tool: s.Tool, Input: s.Input, Source: s.Source, Why: why})
 	}
 	in := s.Input
+	for _, d := range c.Datasets {
+		if d == "" {
+			continue
+		}
+		abs, _ := filepath.Abs(d)
+		base := filepath.Base(d)
+		if strings.Contains(in, abs) || strings.Contains(in, base) {
+			add(KindDataset, "names the dataset file "+base)
+		}
+	}
 	for _, r := range rules {
 		if have[r.kind] || !r.re.MatchString(in) {
 			continue
@@ -133,16 +143,6 @@ func Check(s Step, c Context) []Finding {
 	}
 	if networkTools[s.Tool] && !have[KindUpstream] {
 		add(KindNetwork, "uses the agent's web tool "+s.Tool)
-	}
-	for _, d := range c.Datasets {
-		if d == "" {
-			continue
-		}
-		abs, _ := filepath.Abs(d)
-		base := filepath.Base(d)
-		if strings.Contains(in, abs) || strings.Contains(in, base) {
-			add(KindDataset, "names the dataset file "+base)
-		}
 	}
 	for _, h := range c.Hidden {
 		if h == "" || h == "/" || h == filepath.Clean("/tmp") {
