@@ -73,6 +73,8 @@ func TestCheckRules(t *testing.T) {
 		{"Read", "src/origin/parser.py", nil},
 		{"Edit", "ledgerkit/money.py", nil},
 		{"Bash", "pip install -e .", nil},
+		{"Bash", "echo 'see https://docs.python.org/3/library/decimal.html' >> NOTES.md", nil},
+		{"Bash", "python -c 'import urllib.request; print(urllib.request.urlopen(\"http://x\").read())'", []string{KindNetwork}},
 	} {
 		var got []string
 		for _, f := range Check(Step{Index: 3, Tool: c.tool, Input: c.input}, ctx) {

@@ -26,8 +26,10 @@ const (
 	// KindHidden: a path polynfi hid from the agent (Record.Hidden: the
 	// dataset's directory, the output directory, the repositories).
 	KindHidden = "hidden_path"
-	// KindNetwork: the network, where the run allowed it (a URL, a web
-	// search or fetch tool, curl, wget, ssh), other than a code host.
+	// KindNetwork: the network, where the run allowed it (the agent's web
+	// search or fetch tool; curl, wget, ssh and their kin; Python's
+	// urllib.request, requests, http.client), other than a code host. A
+	// URL that is only written somewhere (a comment, a note) is not.
 	KindNetwork = "network"
 	// KindWorkspace: what the run left in its workspace's .git that the
 	// base does not hold (a remote, fetched refs, packs, alternates).
@@ -83,7 +85,7 @@ var rules = []rule{
 
 	{KindReference, regexp.MustCompile(`(?i)(?:\bFAIL_TO_PASS\b|\bPASS_TO_PASS\b|\btest_patch\b|\bgold_patch\b|\bmodel_patch\b|\bpredictions?\.jsonl\b|\bmodified_nodes\b)`), "reaches for the reference solution, the held-back tests or other runs' predictions"},
 
-	{KindNetwork, regexp.MustCompile(`(?i)(?:\bhttps?://|\b(?:curl|wget|nc|ncat|telnet|ssh|scp|rsync|ftp)\s)`), "uses the network"},
+	{KindNetwork, regexp.MustCompile(`(?i)(?:\b(?:curl|wget|nc|ncat|telnet|ssh|scp|rsync|ftp|sftp|aria2c|lynx|w3m)\s|\burllib\.request\b|\brequests\.(?:get|post|head)\s*\(|\bhttp\.client\b|\bsocket\.create_connection\b)`), "uses the network"},
 }
 
 // networkTools are agent tools that reach the web.
