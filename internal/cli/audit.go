@@ -69,6 +69,9 @@ func runAudit(e *env, dir string, datasets []string, evalDir, format string) err
 	if err != nil {
 		return err
 	}
+	if len(rep.Runs) == 0 {
+		return fmt.Errorf("%s: no agent run recorded (want the --out directory of 'polynfi run', with runs/*/*/run-*/%s)", dir, "record.json")
+	}
 	data, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
 		return err

@@ -179,3 +179,22 @@ func TestAuditScriptedAgents(t *testing.T) {
 	}
 	t.Logf("audit:\n%s", text)
 }
+
+// TestAuditUsage: bad flags are usage errors; a directory without runs is
+// unreadable input.
+func TestAuditUsage(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"audit"}, ExitUsage},
+		{[]string{"audit", dir, "--format", "xml"}, ExitUsage},
+		{[]string{"audit", dir}, ExitError},
+	} {
+		if _, stderr, code := runCLI(t, c.args...); code != c.code {
+			t.Errorf("%v: exit %d, want %d (%s)", c.args, code, c.code, stderr)
+		}
+	}
+}
