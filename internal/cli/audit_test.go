@@ -198,3 +198,36 @@ func TestAuditUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestImagesAuditSample audits the images of the SWE-PolyBench sample's
+// two Python instances (built from their rows' Dockerfiles as eval builds
+// them): both clean, exit 0, one line each; the JSON form says so per
+// instance, with the base commit found and nothing beyond it.
+func TestImagesAuditSample(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds images and runs containers")
+	}
+	requireSampleImages(t)
+	t.Parallel()
+	ds, _ := filepath.Abs("../../examples/polybench/dataset.csv")
+	args := []string{"images", "audit", "--dataset", ds, "--instance-ids", "tidyledger__ledgerkit-12,tidyledger__ledgerkit-15"}
+	stdout, stderr, code := runCLI(t, args...)
+	if code != ExitOK || !strings.Contains(stdout, "2 image(s), 0 not clean") || strings.Count(stdout, ": clean\n") != 2 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	stdout, _, _ = runCLI(t, append(args, "--format", "json")...)
+	var got []struct {
+		InstanceID string `json:"instance_id"`
+		Clean      bool   `json:"clean"`
+		BaseFound  bool   `json:"base_found"`
+		Beyond     int    `json:"commits_beyond_base"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil || len(got) != 2 {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	for _, a := range got {
+		if !a.Clean || !a.BaseFound || a.Beyond != 0 {
+			t.Errorf("%+v", a)
+		}
+	}
+}
