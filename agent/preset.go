@@ -43,8 +43,10 @@ const CommandAgent = "cmd"
 
 // Presets returns the known agents by name. Commands follow each agent's
 // documented headless mode:
-//   - claude: Claude Code, `claude -p --output-format json` (prompt on
-//     stdin), permissions skipped because polynfi's sandbox confines it.
+//   - claude: Claude Code, `claude -p --output-format stream-json
+//     --verbose` (prompt on stdin; one JSON object a line, the result
+//     envelope last, every tool call on the way, which `polynfi audit`
+//     reads), permissions skipped because polynfi's sandbox confines it.
 //   - codex: `codex exec --json --ephemeral` with the prompt read from
 //     stdin ("-"), Codex's own sandbox off for the same reason, no session
 //     files kept (a later run cannot read an earlier one's).
@@ -56,7 +58,7 @@ func Presets() map[string]Preset {
 	ps := []Preset{
 		{
 			Name:      "claude",
-			Command:   "claude -p --output-format json --dangerously-skip-permissions {model_args}",
+			Command:   "claude -p --output-format stream-json --verbose --dangerously-skip-permissions {model_args}",
 			ModelFlag: "--model",
 			StateDirs: []string{".claude", ".claude.json", ".config/claude"},
 			Env:       []string{"ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX"},

@@ -108,6 +108,11 @@ type Record struct {
 	StdoutBytes int      `json:"stdout_bytes"`
 	StderrBytes int      `json:"stderr_bytes"`
 	Trajectory  []string `json:"trajectory,omitempty"` // files kept from {out_dir}
+	// WorkspaceGit is what the workspace's .git held when the agent
+	// finished (local runs, whose workspace and its .git are on this
+	// machine: nil for the oracle and for runs in a container, whose .git
+	// is not copied back).
+	WorkspaceGit *GitState `json:"workspace_git,omitempty"`
 }
 
 // Reason says why the run did not complete ("" when it did): Error, or

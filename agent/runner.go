@@ -521,6 +521,9 @@ func (r *Runner) runOne(ctx context.Context, j job) (*Record, error) {
 	rec.DurationS = res.Duration.Seconds()
 	rec.Timing.AgentS = res.Duration.Seconds()
 	tCol := time.Now()
+	if r.opt.Agent != GoldAgent && !r.inImage(j.task) && r.place(ws).local {
+		rec.WorkspaceGit = readGitState(filepath.Join(ws.Dir, ".git"))
+	}
 	var ch *change
 	if out.change != nil {
 		ch = out.change

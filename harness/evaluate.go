@@ -93,6 +93,14 @@ type Harness struct {
 	// from a patch that broke the build (attribute).
 	Validation map[string]Validation
 
+	// CleanRoom re-runs, for every record whose tests ran with the model
+	// patch, its tests in a fresh sandbox with only the patch's source
+	// paths applied (IsSourcePath; the rest as base + test patch): a
+	// verdict that differs makes the record tampered (Record.CleanRoom).
+	// Opt-in: it adds one more evaluation for each patch that changes a
+	// non-source path.
+	CleanRoom bool
+
 	// Retrieval, when set, computes localization metrics (package
 	// retrieval) into Record.Retrieval.
 	Retrieval *retrieval.Options
@@ -160,6 +168,12 @@ func (h *Harness) evaluateStarted(ctx context.Context, in dataset.Instance, p da
 		rec.Verdicts = AllModes(StatusError, err.Error())
 		rec.Error = err.Error()
 	}
+	if h.CleanRoom && err == nil {
+		h.cleanRoom(ctx, in, p, rec)
+		if ctx.Err() != nil {
+			return nil, Artifacts{}, ctx.Err()
+		}
+	}
 	if h.Retrieval != nil {
 		t := time.Now()
 		st := rec.Verdicts.Get(h.NativeMode).Status
@@ -177,6 +191,9 @@ func (h *Harness) evaluateStarted(ctx context.Context, in dataset.Instance, p da
 	// The image's pull or build is the environment's cost, not the
 	// harness's: it is left out of the overhead (Timing.ImageS).
 	rec.Timing.OverheadS = rec.Timing.TotalS - rec.Timing.TestS - rec.Timing.ImageS
+	if rec.CleanRoom != nil {
+		rec.Timing.OverheadS -= rec.CleanRoom.TotalS // the clean room's own cost is CleanRoom.TotalS
+	}
 	return rec, art, nil
 }
 

@@ -155,6 +155,10 @@ type Record struct {
 	// (row, template, build from the row's Dockerfile, task directory).
 	Image *imagespec.Choice `json:"image,omitempty"`
 
+	// CleanRoom is the clean-room re-run (Harness.CleanRoom, --clean-room):
+	// its verdicts, and Tampered when they disagree with this run's.
+	CleanRoom *CleanRoom `json:"clean_room,omitempty"`
+
 	// Retrieval holds the localization metrics (package retrieval) when
 	// they were computed.
 	Retrieval *retrieval.InstanceMetrics `json:"retrieval,omitempty"`

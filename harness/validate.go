@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/polynfi/polynfi/dataset"
@@ -31,6 +32,63 @@ type InstanceValidation struct {
 	// patch; NoPatchP2PFailing PASS_TO_PASS tests that fail without it.
 	NoPatchF2PPassing []string `json:"no_patch_f2p_passing"`
 	NoPatchP2PFailing []string `json:"no_patch_p2p_failing"`
+	// VerdictStable is set when the gold runs agree: all resolved or none
+	// did (runs with no record or no test run excepted).
+	VerdictStable bool `json:"verdict_stable"`
+	// FlakyTests are the FAIL_TO_PASS and PASS_TO_PASS tests whose outcome
+	// changed between the gold runs (strict mode), sorted by test.
+	FlakyTests []TestFlakiness `json:"flaky_tests"`
+}
+
+// TestFlakiness is one test's outcomes over an instance's gold runs that
+// ran tests (strict mode: a test missing from the log fails): it passed in
+// Passed of them and failed in Failed; flaky when both are above 0. List
+// is FAIL_TO_PASS or PASS_TO_PASS.
+type TestFlakiness struct {
+	Test   string `json:"test"`
+	List   string `json:"list"`
+	Passed int    `json:"passed"`
+	Failed int    `json:"failed"`
+}
+
+// testTally counts one instance's per-test outcomes over its gold runs.
+type testTally map[[2]string]*TestFlakiness
+
+func (t testTally) add(list string, ts TestsStatus) {
+	count := func(names []string, pass bool) {
+		for _, n := range names {
+			k := [2]string{list, n}
+			f, ok := t[k]
+			if !ok {
+				f = &TestFlakiness{Test: n, List: list}
+				t[k] = f
+			}
+			if pass {
+				f.Passed++
+			} else {
+				f.Failed++
+			}
+		}
+	}
+	count(ts.Success, true)
+	count(ts.Failure, false)
+}
+
+// flaky returns the tests that both passed and failed, sorted by test then list.
+func (t testTally) flaky() []TestFlakiness {
+	out := []TestFlakiness{}
+	for _, f := range t {
+		if f.Passed > 0 && f.Failed > 0 {
+			out = append(out, *f)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Test != out[j].Test {
+			return out[i].Test < out[j].Test
+		}
+		return out[i].List < out[j].List
+	})
+	return out
 }
 
 // ValidationJobs returns validation's jobs: per instance, the gold patch
@@ -58,6 +116,7 @@ func Validate(jobs []Job, records []*Record, runs int) []InstanceValidation {
 	// runs where no test ran (strict infra_failure): gold runs per id with
 	// the first one's reason; the no-patch run's reason
 	goldNone, goldNoneWhy, noPatchNone := map[string]int{}, map[string]string{}, map[string]string{}
+	tallies := map[string]testTally{}
 	for i, j := range jobs {
 		id := j.Instance.InstanceID
 		v, ok := byID[id]
@@ -85,6 +144,12 @@ func Validate(jobs []Job, records []*Record, runs int) []InstanceValidation {
 				if goldNone[id]++; goldNone[id] == 1 {
 					goldNoneWhy[id] = rec.Verdicts.Strict.Reason
 				}
+			} else if rec.Status != StatusError {
+				if tallies[id] == nil {
+					tallies[id] = testTally{}
+				}
+				tallies[id].add("FAIL_TO_PASS", rec.Verdicts.Strict.FailToPass)
+				tallies[id].add("PASS_TO_PASS", rec.Verdicts.Strict.PassToPass)
 			}
 		case ValidationNoPatch:
 			if rec == nil {
@@ -112,6 +177,18 @@ func Validate(jobs []Job, records []*Record, runs int) []InstanceValidation {
 		case v.GoldResolved < v.GoldRuns:
 			why = append(why, fmt.Sprintf("flaky: the gold patch resolved %d of %d runs (%s)", v.GoldResolved, v.GoldRuns, joinStatuses(v.GoldStatuses)))
 		}
+		v.FlakyTests = tallies[id].flaky()
+		if n := len(v.FlakyTests); n > 0 {
+			f := v.FlakyTests[0]
+			why = append(why, fmt.Sprintf("%d flaky test(s) (first: %s, passed %d of %d gold runs)", n, f.Test, f.Passed, f.Passed+f.Failed))
+		}
+		stable := 0
+		for _, st := range v.GoldStatuses {
+			if st != "" && st != StatusError && st != StatusInfraFailure {
+				stable++
+			}
+		}
+		v.VerdictStable = v.GoldResolved == 0 || v.GoldResolved == stable
 		if len(v.GoldErrors) > 0 {
 			why = append(why, "gold run error: "+v.GoldErrors[0])
 		}

@@ -173,6 +173,7 @@ and builds the datasets these are measured on.`,
 	root.SetFlagErrorFunc(flagError)
 	// Each subcommand lives in its own file; keep this list sorted.
 	for _, mk := range []func(*env) *cobra.Command{
+		newAuditCmd,
 		newCleanupCmd,
 		newDiffCmd,
 		newEvalCmd,

@@ -47,6 +47,7 @@ type evalOptions struct {
 	retrieval   string
 	metricsOnly bool
 	nfiDeltas   bool
+	cleanRoom   bool
 	// pythonVersion is --python-version (see engineFlags).
 	pythonVersion string
 	writable      []string
@@ -168,6 +169,7 @@ Exit status: 0 when the run completed (unresolved instances are results),
 	f.StringVar(&o.retrieval, "retrieval", "compatible", "retrieval metrics: compatible, extended or off")
 	f.BoolVar(&o.metricsOnly, "metrics-only", false, "compute retrieval metrics only, without running tests")
 	f.StringVar(&o.pythonVersion, "python-version", "", pythonVersionHelp+" (NFI tasks and --nfi)")
+	f.BoolVar(&o.cleanRoom, "clean-room", false, "re-run the tests of each patch that changes a non-source path (configuration, build scripts, runner plugins, test helpers) in a fresh sandbox with only its source paths applied; a verdict that differs makes the run tampered, unresolved in every mode (costs one more evaluation of each such patch)")
 	f.BoolVar(&o.nfiDeltas, "nfi", true, "score the changed source files (.py, .js, .ts, ...) with the NFI rules of their language before and after the model patch (--nfi=false to skip)")
 	f.StringVar(&o.agent, "agent", "", "run this `AGENT` first ("+strings.Join(agent.PresetNames(), ", ")+"; as 'polynfi run --agent', into OUT/agent-runs) and evaluate its predictions")
 	f.StringVar(&o.agentCmd, "agent-cmd", "", "with --agent: the agent's command `TEMPLATE` (placeholders in 'polynfi run --help')")
@@ -495,6 +497,7 @@ func runInstanceEval(e *env, o evalOptions) error {
 		Retrieval:  ropts,
 		Retries:    o.retries,
 		RunKey:     runKey(o.out),
+		CleanRoom:  o.cleanRoom,
 	}
 	var resolver *images.Resolver
 	var engine *docker.Docker

@@ -26,7 +26,7 @@ import (
 
 func newImagesCmd(e *env) *cobra.Command {
 	c := &cobra.Command{
-		Use:   "images build|list|prune",
+		Use:   "images build|list|prune|audit",
 		Short: "Prepare, list or remove the container images of a dataset's instances (docker)",
 		Long: `images manages the images the docker runtime evaluates instances in, ahead of a
 run (as SWE-bench's "images build" does): build resolves every instance of a
@@ -39,7 +39,7 @@ The engine is the one DOCKER_HOST names (the local socket by default).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
-	c.AddCommand(newImagesBuildCmd(e), newImagesListCmd(e), newImagesPruneCmd(e))
+	c.AddCommand(newImagesBuildCmd(e), newImagesListCmd(e), newImagesPruneCmd(e), newImagesAuditCmd(e))
 	return c
 }
 

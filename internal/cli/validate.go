@@ -273,6 +273,9 @@ func runValidate(e *env, o validateOptions) error {
 		if !v.Holds {
 			fmt.Fprintf(e.stdout, "  %s: %s\n", v.InstanceID, v.Reason)
 		}
+		for _, f := range v.FlakyTests {
+			fmt.Fprintf(e.stdout, "    flaky %s %s: passed %d of %d gold runs\n", f.List, textesc.Terminal(f.Test), f.Passed, f.Passed+f.Failed)
+		}
 	}
 	fmt.Fprintf(e.stdout, "report: %s\n", filepath.Join(o.out, ValidationFile))
 	if subset != "" {

@@ -3,11 +3,14 @@ package cli
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/citest"
 )
 
@@ -111,5 +114,138 @@ func TestValidateFindsFlakyAndPassingAtBase(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "1/3 instances hold") {
 		t.Errorf("summary: %s", stdout)
+	}
+}
+
+// coinTest is a test file added to an instance's test patch: it passes in
+// about half of the runs.
+const coinTest = `diff --git a/tests/test_coin.py b/tests/test_coin.py
+new file mode 100644
+--- /dev/null
++++ b/tests/test_coin.py
+@@ -0,0 +1,5 @@
++import os
++
++
++def test_coin():
++    assert os.urandom(1)[0] < 128
+`
+
+// TestValidateRunsFiveReportsFlakyTest validates, with --runs 5, a copy of
+// the sample's two Python instances in which one has one flaky
+// PASS_TO_PASS test (it passes in half of the runs): validate names that
+// test with its pass count, says the instance's verdict is not stable and
+// leaves it out of the written subset, and the other instance holds. The
+// test's outcomes are random: when all five runs happened to agree (1 in
+// 16), nothing was flaky to see and validate runs again (at most three
+// times), each time checked against the records.
+func TestValidateRunsFiveReportsFlakyTest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs pytest")
+	}
+	if l := probeLocal(t); l.Refuses() {
+		citest.Missing(t, "bubblewrap unavailable: %s", l.Note())
+	}
+	const flakyID, coin = "tidyledger__ledgerkit-15", "tests/test_coin.py:None:test_coin"
+	sample, _ := filepath.Abs("../../examples/polybench")
+	f, err := os.Open(filepath.Join(sample, "dataset.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	dir := t.TempDir()
+	out := [][]string{rows[0]}
+	for _, row := range rows[1:] {
+		switch row[col["instance_id"]] {
+		case flakyID:
+			row[col["test_patch"]] += coinTest
+			row[col["P2P"]] = strings.TrimSuffix(row[col["P2P"]], "]") + ", '" + coin + "']"
+		case "tidyledger__ledgerkit-12":
+		default:
+			continue
+		}
+		out = append(out, row)
+	}
+	ds := filepath.Join(dir, "dataset.csv")
+	fw, _ := os.Create(ds)
+	w := csv.NewWriter(fw)
+	w.WriteAll(out)
+	w.Flush()
+	fw.Close()
+	for attempt := 1; ; attempt++ {
+		o := filepath.Join(dir, fmt.Sprintf("val%d", attempt))
+		stdout, stderr, code := runCLI(t, "validate", "--dataset", ds, "--repos-dir", filepath.Join(sample, "repos"),
+			"--out", o, "--runs", "5", "--workers", "2")
+		// What the gold runs' records say of the coin test.
+		recs, err := harness.LoadRecords(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		passed, failed := 0, 0
+		for _, r := range recs {
+			if r.Model != harness.ValidationGold || r.InstanceID != flakyID {
+				continue
+			}
+			p2p := r.Verdicts.Strict.PassToPass
+			if slices.Contains(p2p.Success, coin) {
+				passed++
+			}
+			if slices.Contains(p2p.Failure, coin) {
+				failed++
+			}
+		}
+		if passed+failed != 5 {
+			t.Fatalf("the coin test ran %d times in 5 gold runs\n%s\n%s", passed+failed, stdout, stderr)
+		}
+		if passed == 0 || failed == 0 {
+			if attempt == 3 {
+				t.Fatalf("the coin test gave the same outcome in all 5 runs three times over")
+			}
+			t.Logf("attempt %d: the coin test passed %d of 5 runs: nothing flaky to see, again", attempt, passed)
+			continue
+		}
+		if code != 1 {
+			t.Fatalf("exit %d, want 1 (an instance does not hold)\n%s\n%s", code, stdout, stderr)
+		}
+		var rep validationReport
+		b, err := os.ReadFile(filepath.Join(o, ValidationFile))
+		if err != nil || json.Unmarshal(b, &rep) != nil {
+			t.Fatalf("validation.json: %v", err)
+		}
+		for _, v := range rep.Instances {
+			switch v.InstanceID {
+			case flakyID:
+				if v.Holds || len(v.FlakyTests) != 1 || v.FlakyTests[0].Test != coin || v.FlakyTests[0].List != "PASS_TO_PASS" ||
+					v.FlakyTests[0].Passed != passed || v.FlakyTests[0].Failed != failed || v.VerdictStable || !strings.Contains(v.Reason, "1 flaky test(s)") {
+					t.Errorf("%s: holds %v, stable %v, flaky %+v, reason %q; want the coin test, passed %d of 5", v.InstanceID, v.Holds, v.VerdictStable, v.FlakyTests, v.Reason, passed)
+				}
+			default:
+				if !v.Holds || len(v.FlakyTests) != 0 || !v.VerdictStable {
+					t.Errorf("%s: holds %v, flaky %+v: %s", v.InstanceID, v.Holds, v.FlakyTests, v.Reason)
+				}
+			}
+		}
+		want := fmt.Sprintf("flaky PASS_TO_PASS %s: passed %d of 5 gold runs", coin, passed)
+		if !strings.Contains(stdout, want) || !strings.Contains(stdout, "1/2 instances hold") {
+			t.Errorf("summary lacks %q:\n%s", want, stdout)
+		}
+		sub, err := os.ReadFile(filepath.Join(o, "valid.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs, _ := csv.NewReader(strings.NewReader(string(sub))).ReadAll()
+		if len(rs) != 2 || rs[1][col["instance_id"]] != "tidyledger__ledgerkit-12" {
+			t.Errorf("subset has %d rows, want the header and tidyledger__ledgerkit-12 only", len(rs))
+		}
+		t.Logf("validate --runs 5 (attempt %d):\n%s", attempt, stdout)
+		return
 	}
 }

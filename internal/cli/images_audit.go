@@ -1,0 +1,131 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/images"
+	"github.com/polynfi/polynfi/internal/textesc"
+	"github.com/polynfi/polynfi/runtime/docker"
+)
+
+func newImagesAuditCmd(e *env) *cobra.Command {
+	var o containerOptions
+	var ds, reposDir, format string
+	var ids []string
+	c := &cobra.Command{
+		Use:   "audit --dataset FILE|DIR",
+		Short: "Check each instance's image for git history beyond the base commit and for the gold or test patch's content",
+		Long: `audit resolves the image of every instance as eval --runtime docker does and
+starts it without network: it counts the commits of every ref and of the
+reflog that the base commit does not reach (a later fix an agent could read
+with git log --all), lists the refs, and searches the repository's files (and
+/tmp, /root, /home, /opt, /srv, /var/tmp) for the longest added lines of the
+gold patch and the test patch that the base commit does not hold.
+Exit status: 0 when every image is clean, 1 when some are not (or could not
+be audited), 2 for bad flags, 3 for an unreadable dataset.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if ds == "" {
+				return usagef("--dataset is required")
+			}
+			if err := checkFormat(format, "text", "json"); err != nil {
+				return err
+			}
+			if err := o.validate(); err != nil {
+				return err
+			}
+			loaded, err := dataset.Load(ds)
+			if err != nil {
+				return fmt.Errorf("load dataset: %w", err)
+			}
+			insts := loaded.Instances
+			if len(ids) > 0 {
+				want := map[string]bool{}
+				for _, id := range ids {
+					want[id] = true
+				}
+				insts = nil
+				for _, in := range loaded.Instances {
+					if want[in.InstanceID] {
+						insts = append(insts, in)
+					}
+				}
+			}
+			if reposDir == "" {
+				reposDir = filepath.Join(filepath.Dir(ds), "repos")
+			}
+			scratch, err := os.MkdirTemp("", "polynfi-images-audit-")
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(scratch)
+			d, err := docker.NewDocker(e.ctx, docker.DockerOptions{})
+			if err != nil {
+				return err
+			}
+			defer d.Close()
+			o.cacheLevel = images.CacheInstance
+			r := o.resolver(d, harness.NewRepos(reposDir, filepath.Join(scratch, "repos")), scratch, scratch, e.stderr)
+			var results []images.ImageAudit
+			bad := 0
+			for _, in := range insts {
+				choice, err := r.Resolve(e.ctx, in)
+				var a images.ImageAudit
+				if err != nil {
+					a = images.ImageAudit{InstanceID: in.InstanceID, Image: choice.Image, Error: "image: " + err.Error()}
+				} else if a, err = images.AuditImage(e.ctx, d, choice.Image, harness.ContainerWorkdir(in), in); err != nil {
+					return err
+				}
+				if !a.Clean {
+					bad++
+				}
+				results = append(results, a)
+			}
+			if format == "json" {
+				b, err := json.MarshalIndent(results, "", "  ")
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(e.stdout, "%s\n", b)
+			} else {
+				for _, a := range results {
+					state := "clean"
+					switch {
+					case a.Error != "":
+						state = "not audited: " + a.Error
+					case !a.Clean:
+						var why []string
+						if a.Beyond > 0 {
+							why = append(why, fmt.Sprintf("%d commit(s) beyond the base (refs: %s)", a.Beyond, strings.Join(a.Refs, ", ")))
+						}
+						for _, l := range a.Leaks {
+							why = append(why, fmt.Sprintf("a line of the %s in %s", l.Source, strings.Join(l.Files, ", ")))
+						}
+						state = strings.Join(why, "; ")
+					}
+					fmt.Fprintf(e.stdout, "%s %s: %s\n", textesc.Terminal(a.InstanceID), textesc.Terminal(a.Image), textesc.Terminal(state))
+				}
+				fmt.Fprintf(e.stdout, "%d image(s), %d not clean\n", len(results), bad)
+			}
+			if bad > 0 {
+				return exitError{1}
+			}
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&ds, "dataset", "", "dataset file (.csv, .json, .jsonl, .parquet) or SWE-bench 5.x task repository")
+	f.StringVar(&reposDir, "repos-dir", "", "directory of local clones (default: <dataset dir>/repos)")
+	f.StringSliceVar(&ids, "instance-ids", nil, "only these instance ids")
+	f.StringVar(&format, "format", "text", "output format: text or json")
+	o.register(f, false)
+	return c
+}
