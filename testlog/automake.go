@@ -24,6 +24,9 @@ var reAutomakeLine = regexp.MustCompile(`^(PASS|FAIL|SKIP|XFAIL|XPASS|ERROR): (.
 func parseAutomake(log []byte) []Result {
 	var out []Result
 	for _, raw := range splitLines(log) {
+		if !strings.Contains(raw, ": ") {
+			continue
+		}
 		m := reAutomakeLine.FindStringSubmatch(strings.TrimSpace(stripANSI(raw)))
 		if m == nil {
 			continue
@@ -42,6 +45,9 @@ var reSWEBJq = MustCompilePython(`^\s*(PASS|FAIL):\s(.+)$`)
 func parseSWEBJq(log string, _ SWEBenchContext) (*statusMap, error) {
 	m := newStatusMap()
 	for _, line := range strings.Split(log, "\n") {
+		if !containsAny(line, "PASS:", "FAIL:") {
+			continue
+		}
 		if g := reSWEBJq.FindStringSubmatch(pyStrip(line)); g != nil {
 			if g[1] == "PASS" {
 				m.set(g[2], Passed)
@@ -65,7 +71,7 @@ var (
 func msweJq(log string) *msweSets {
 	s := newMSWESets()
 	for _, line := range msweLines(log) {
-		if line == "" {
+		if !containsAny(line, "PASS: ", "FAIL: ", "SKIP: ") {
 			continue
 		}
 		if g := reMSWEJqPass.FindStringSubmatch(line); g != nil {
@@ -89,6 +95,9 @@ var reSWEBMicropython = MustCompilePython(`^(pass|FAIL|skip)\s+(.+)$`)
 func parseSWEBMicropython(log string, _ SWEBenchContext) (*statusMap, error) {
 	m := newStatusMap()
 	for _, line := range strings.Split(log, "\n") {
+		if !containsAny(line, "pass", "FAIL", "skip") {
+			continue
+		}
 		g := reSWEBMicropython.FindStringSubmatch(pyStrip(line))
 		if g == nil {
 			continue

@@ -42,6 +42,9 @@ func parseCargo(log []byte) []Result {
 	}
 	var out []Result
 	for _, raw := range splitLines(log) {
+		if !strings.Contains(raw, "test ") {
+			continue
+		}
 		m := reCargoLine.FindStringSubmatch(strings.TrimSpace(stripANSI(raw)))
 		if m == nil {
 			continue
@@ -104,6 +107,9 @@ var reSWEBCargo = MustCompilePython(`^test\s+(\S+)\s+\.\.\.\s+(\w+)$`)
 func parseSWEBCargo(log string, _ SWEBenchContext) (*statusMap, error) {
 	m := newStatusMap()
 	for _, line := range strings.Split(log, "\n") {
+		if !strings.Contains(line, "...") || !strings.Contains(line, "test") {
+			continue
+		}
 		g := reSWEBCargo.FindStringSubmatch(pyStrip(line))
 		if g == nil {
 			continue
@@ -132,6 +138,9 @@ var (
 func msweCargo(log string) *msweSets {
 	s := newMSWESets()
 	for _, line := range msweLines(log) {
+		if !strings.HasPrefix(line, "test ") {
+			continue
+		}
 		if g := reMSWECargoPass.FindStringSubmatch(line); g != nil {
 			s.passed.add(g[1])
 		}

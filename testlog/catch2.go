@@ -103,6 +103,9 @@ var (
 func msweCatch2(log string) *msweSets {
 	s := newMSWESets()
 	for _, line := range pySplitLines(log) {
+		if !containsAny(line, "#", "--") {
+			continue
+		}
 		line = pyLower(pyStrip(line))
 		if line == "" {
 			continue

@@ -24,6 +24,9 @@ var reCTestLine = regexp.MustCompile(`^\d+/\d+\s+Test\s+#\d+: (.+?) \.*(?:\s+|\*
 func parseCTest(log []byte) []Result {
 	var out []Result
 	for _, raw := range splitLines(log) {
+		if !strings.Contains(raw, "#") || !strings.Contains(raw, " sec") {
+			continue
+		}
 		m := reCTestLine.FindStringSubmatch(strings.TrimSpace(stripANSI(raw)))
 		if m == nil {
 			continue
@@ -61,7 +64,7 @@ func msweCTest(fail *regexp.Regexp) msweReader {
 	return func(log string) *msweSets {
 		s := newMSWESets()
 		for _, line := range msweLines(log) {
-			if line == "" {
+			if !strings.Contains(line, "#") || !strings.Contains(line, "Test") {
 				continue
 			}
 			if g := reMSWECTestPass.FindStringSubmatch(line); g != nil {

@@ -15,6 +15,9 @@ var reSWEBCucumber = MustCompilePython(`^(.*) \.+(\.|F)`)
 func parseSWEBCucumber(log string, _ SWEBenchContext) (*statusMap, error) {
 	m := newStatusMap()
 	for _, line := range strings.Split(log, "\n") {
+		if !strings.Contains(line, " .") {
+			continue
+		}
 		g := reSWEBCucumber.FindStringSubmatch(pyStrip(line))
 		if g == nil {
 			continue

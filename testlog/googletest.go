@@ -29,6 +29,9 @@ func parseGoogleTest(log []byte) []Result {
 	open := map[string]bool{}
 	var started []string
 	for _, raw := range splitLines(log) {
+		if !containsAny(raw, "RUN", "OK", "FAILED", "SKIPPED") {
+			continue
+		}
 		line := strings.TrimSpace(stripANSI(raw))
 		if m := reGTestRun.FindStringSubmatch(line); m != nil {
 			if !open[m[1]] {
@@ -64,6 +67,9 @@ var reSWEBGoogleTest = MustCompilePython(`^.*\[\s*(OK|FAILED)\s*\]\s(.*)\s\(.*\)
 func parseSWEBGoogleTest(log string, _ SWEBenchContext) (*statusMap, error) {
 	m := newStatusMap()
 	for _, line := range strings.Split(log, "\n") {
+		if !containsAny(line, "OK", "FAILED") {
+			continue
+		}
 		g := reSWEBGoogleTest.FindStringSubmatch(pyStrip(line))
 		if g == nil {
 			continue
@@ -98,7 +104,7 @@ var (
 func msweGoogleTest(log string) *msweSets {
 	s := newMSWESets()
 	for _, line := range msweLines(log) {
-		if line == "" {
+		if !containsAny(line, "OK", "FAILED", "Passed") {
 			continue
 		}
 		for _, re := range reMSWEGTestPass {

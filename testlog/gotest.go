@@ -90,6 +90,9 @@ func parseGoTestText(log []byte) []Result {
 	open := map[string]bool{}
 	var started []string
 	for _, raw := range splitLines(log) {
+		if !containsAny(raw, "=== RUN", "--- ", "\x1b") {
+			continue
+		}
 		line := strings.TrimSpace(stripANSI(raw))
 		if m := reGoRun.FindStringSubmatch(line); m != nil {
 			if !open[m[1]] {
@@ -135,6 +138,9 @@ var reSWEBGoTest = MustCompilePython(`^--- (PASS|FAIL|SKIP): (.+) \((.+)\)$`)
 func parseSWEBGoTest(log string, _ SWEBenchContext) (*statusMap, error) {
 	m := newStatusMap()
 	for _, line := range strings.Split(log, "\n") {
+		if !strings.Contains(line, "--- ") {
+			continue
+		}
 		g := reSWEBGoTest.FindStringSubmatch(pyStrip(line))
 		if g == nil {
 			continue
@@ -171,6 +177,9 @@ func msweGoTest(base func(string) string) msweReader {
 	return func(log string) *msweSets {
 		s := newMSWESets()
 		for _, line := range msweLines(log) {
+			if !containsAny(line, "--- ", "FAIL") {
+				continue
+			}
 			if g := reMSWEGoPass.FindStringSubmatch(line); g != nil {
 				name := g[1]
 				if !s.failed.has(name) {

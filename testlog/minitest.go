@@ -22,6 +22,9 @@ var reMinitestLine = regexp.MustCompile(`^(\S+#\S+) = [\d.]+ s = ([.FES])$`)
 func parseMinitest(log []byte) []Result {
 	var out []Result
 	for _, raw := range splitLines(log) {
+		if !strings.Contains(raw, " s = ") {
+			continue
+		}
 		m := reMinitestLine.FindStringSubmatch(strings.TrimSpace(stripANSI(raw)))
 		if m == nil {
 			continue
@@ -42,6 +45,9 @@ var reSWEBMinitest = MustCompilePython(`^(.+)\. .*=.*(\.|F|E).*$`)
 func parseSWEBMinitest(log string, _ SWEBenchContext) (*statusMap, error) {
 	m := newStatusMap()
 	for _, line := range strings.Split(log, "\n") {
+		if !strings.Contains(line, ". ") || !strings.Contains(line, "=") {
+			continue
+		}
 		g := reSWEBMinitest.FindStringSubmatch(pyStrip(line))
 		if g == nil {
 			continue
@@ -92,7 +98,7 @@ var (
 func msweMinitest(log string) *msweSets {
 	s := newMSWESets()
 	for _, line := range msweLines(log) {
-		if line == "" {
+		if !strings.Contains(line, ":") && !strings.Contains(line, "=") {
 			continue
 		}
 		for _, re := range reMSWERubyPass {

@@ -31,7 +31,7 @@ func parseTestdox(log []byte) []Result {
 	suite := "None"
 	for _, raw := range splitLines(log) {
 		line := strings.TrimRight(stripANSI(raw), " \t")
-		if m := reTestdoxTest.FindStringSubmatch(line); m != nil {
+		if m := reTestdoxTest.FindStringSubmatch(line); containsAny(line, "✔", "✘", "↩", "∅", "☢", "⚠") && m != nil {
 			var st Status
 			switch m[1] {
 			case "✔", "☢", "⚠":
@@ -47,8 +47,11 @@ func parseTestdox(log []byte) []Result {
 		if line == "" || line[0] == ' ' || line[0] == '\t' || testdoxChrome(line) {
 			continue
 		}
-		if m := reTestdoxSuite.FindStringSubmatch(line); m != nil {
-			suite = m[1]
+		suite = line
+		if strings.HasSuffix(line, ")") {
+			if i := strings.LastIndex(line, " ("); i > 0 && !strings.ContainsAny(line[i+2:len(line)-1], " \t") {
+				suite = line[:i]
+			}
 		}
 	}
 	return out
@@ -79,7 +82,11 @@ func parseSWEBPHPUnit(log string, _ SWEBenchContext) (*statusMap, error) {
 	m := newStatusMap()
 	suite := "None"
 	for _, line := range strings.Split(log, "\n") {
-		if g := reSWEBPHPUnitSuite.FindStringSubmatch(line); g != nil {
+		suiteLike := strings.HasSuffix(line, ")") && strings.Contains(line, " (")
+		if !suiteLike && !containsAny(line, "✔", "✘", "↩") {
+			continue
+		}
+		if g := reSWEBPHPUnitSuite.FindStringSubmatch(line); suiteLike && g != nil {
 			suite = g[1]
 			continue
 		}
@@ -119,10 +126,14 @@ func msweTestdox(log string) *msweSets {
 	s := newMSWESets()
 	suite := ""
 	for _, line := range msweLines(log) {
-		if reMSWEPHPProgress.MatchString(line) {
+		suiteLike := strings.HasSuffix(line, ")") && strings.Contains(line, " (")
+		if !suiteLike && !containsAny(line, "✔", "✘", "↩") {
 			continue
 		}
-		if g := reMSWEPHPSuite.FindStringSubmatch(line); g != nil {
+		if suiteLike && reMSWEPHPProgress.MatchString(line) {
+			continue
+		}
+		if g := reMSWEPHPSuite.FindStringSubmatch(line); suiteLike && g != nil {
 			suite = g[2] + "::" + pyStrip(g[1])
 			continue
 		}

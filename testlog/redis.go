@@ -26,6 +26,9 @@ var (
 func parseRedis(log []byte) []Result {
 	var out []Result
 	for _, raw := range splitLines(log) {
+		if !strings.Contains(raw, "]: ") {
+			continue
+		}
 		m := reRedisLine.FindStringSubmatch(strings.TrimSpace(stripANSI(raw)))
 		if m == nil {
 			continue
@@ -59,6 +62,9 @@ var (
 func parseSWEBRedis(log string, _ SWEBenchContext) (*statusMap, error) {
 	m := newStatusMap()
 	for _, line := range strings.Split(log, "\n") {
+		if !strings.Contains(line, "]:") {
+			continue
+		}
 		g := reSWEBRedis.FindStringSubmatch(pyStrip(line))
 		if g == nil {
 			continue
@@ -88,7 +94,7 @@ var (
 func msweRedis(log string) *msweSets {
 	s := newMSWESets()
 	for _, line := range msweLines(log) {
-		if line == "" {
+		if !strings.Contains(line, "]: ") {
 			continue
 		}
 		if g := reMSWERedisPass.FindStringSubmatch(line); g != nil {

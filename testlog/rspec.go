@@ -59,6 +59,9 @@ var reSWEBRSpec = MustCompilePython(`^(.+) - (passed|failed)`)
 func parseSWEBRSpecTransformed(log string, _ SWEBenchContext) (*statusMap, error) {
 	m := newStatusMap()
 	for _, line := range strings.Split(log, "\n") {
+		if !strings.Contains(line, " - ") {
+			continue
+		}
 		g := reSWEBRSpec.FindStringSubmatch(pyStrip(line))
 		if g == nil {
 			continue

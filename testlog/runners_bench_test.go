@@ -11,7 +11,7 @@ import (
 // 'BenchmarkRunnerLog' ./testlog reports MB/s (the aim is >= 100 MB/s).
 
 // benchLogSize is the size of each generated log.
-const benchLogSize = 50 << 20
+var benchLogSize = 50 << 20
 
 // runnerBenchLog builds a log of about benchLogSize bytes by repeating the
 // block of a runner, its test names numbered.
@@ -127,9 +127,26 @@ func (r *runnerBench) bytes() []byte {
 
 // BenchmarkRunnerLog reads each runner's 50 MB log with polynfi's reader
 // ("own"), SWE-bench's ("swebench") and Multi-SWE-bench's ("mswebench").
+//
+// "baseline" is the floor every line reader pays, measured in the same run
+// so that the readers' speeds can be read as ratios on a loaded machine:
+// the log converted to a string, split into lines, each line checked for
+// a prefix.
 func BenchmarkRunnerLog(b *testing.B) {
 	for _, r := range runnerBenches {
 		log := r.bytes()
+		b.Run(r.name+"/baseline", func(b *testing.B) {
+			b.SetBytes(int64(len(log)))
+			for i := 0; i < b.N; i++ {
+				n := 0
+				for _, line := range strings.Split(string(log), "\n") {
+					if strings.HasPrefix(line, "--- ") {
+						n++
+					}
+				}
+				_ = n
+			}
+		})
 		if r.fw != "" {
 			b.Run(r.name+"/own", func(b *testing.B) {
 				b.SetBytes(int64(len(log)))

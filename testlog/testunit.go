@@ -26,6 +26,9 @@ func parseTestUnit(log []byte) []Result {
 	var out []Result
 	class := ""
 	for _, raw := range splitLines(log) {
+		if !strings.Contains(raw, ":") {
+			continue
+		}
 		line := stripANSI(raw)
 		if m := reTestUnitClass.FindStringSubmatch(line); m != nil {
 			class = m[2]
@@ -54,6 +57,9 @@ var reSWEBRubyUnit = MustCompilePython(`^\s*(?:test: )?(.+):\s+(\.|[EFO](?:$|[^\
 func parseSWEBRubyUnit(log string, _ SWEBenchContext) (*statusMap, error) {
 	m := newStatusMap()
 	for _, line := range strings.Split(log, "\n") {
+		if !strings.Contains(line, ":") {
+			continue
+		}
 		g := reSWEBRubyUnit.FindStringSubmatch(pyStrip(line))
 		if g == nil {
 			continue
