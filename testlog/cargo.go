@@ -1,6 +1,7 @@
 package testlog
 
 import (
+	"bytes"
 	"encoding/json"
 	"regexp"
 	"strings"
@@ -37,7 +38,7 @@ type libtestEvent struct {
 // Source: libtest's console and JSON formatters (library/test/src/
 // formatters/{pretty,terse,json}.rs).
 func parseCargo(log []byte) []Result {
-	if reCargoJSON.Match(log) {
+	if bytes.Contains(log, []byte(`"type"`)) && reCargoJSON.Match(log) {
 		return parseCargoJSON(log)
 	}
 	var out []Result

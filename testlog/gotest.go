@@ -1,6 +1,7 @@
 package testlog
 
 import (
+	"bytes"
 	"encoding/json"
 	"regexp"
 	"strings"
@@ -34,7 +35,7 @@ type goTestEvent struct {
 // Source: cmd/test2json documentation (event Actions); testing package
 // (the "=== RUN" and "--- PASS:" lines of -v output).
 func parseGoTest(log []byte) []Result {
-	if reGoTestJSON.Match(log) {
+	if bytes.Contains(log, []byte(`{"Time":"`)) && reGoTestJSON.Match(log) {
 		return parseGoTestJSON(log)
 	}
 	return parseGoTestText(log)
@@ -94,28 +95,101 @@ func parseGoTestText(log []byte) []Result {
 			continue
 		}
 		line := strings.TrimSpace(stripANSI(raw))
-		if m := reGoRun.FindStringSubmatch(line); m != nil {
-			if !open[m[1]] {
-				open[m[1]] = true
-				started = append(started, m[1])
+		if name, ok := goRunLine(line); ok {
+			if !open[name] {
+				open[name] = true
+				started = append(started, name)
 			}
 			continue
 		}
-		m := reGoResult.FindStringSubmatch(line)
-		if m == nil {
+		word, name, ok := goResultLine(line)
+		if !ok {
 			continue
 		}
 		st := Passed
-		switch m[1] {
+		switch word {
 		case "FAIL":
 			st = Failed
 		case "SKIP":
 			st = Skipped
 		}
-		delete(open, m[2])
-		out = append(out, Result{ID: m[2], Status: st})
+		delete(open, name)
+		out = append(out, Result{ID: name, Status: st})
 	}
 	return appendCrashed(out, started, open)
+}
+
+// isRESpace is Go regexp's \s: tab, newline, form feed, carriage return,
+// space.
+func isRESpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
+// goRunLine is reGoRun written out (the readers' hot path): "=== RUN",
+// white space, then a name up to the next white space.
+func goRunLine(line string) (string, bool) {
+	rest, ok := strings.CutPrefix(line, "=== RUN")
+	if !ok || rest == "" || !isRESpace(rest[0]) {
+		return "", false
+	}
+	i := 0
+	for i < len(rest) && isRESpace(rest[i]) {
+		i++
+	}
+	j := i
+	for j < len(rest) && !isRESpace(rest[j]) {
+		j++
+	}
+	if j == i {
+		return "", false
+	}
+	return rest[i:j], true
+}
+
+// goResultLine is reGoResult written out: "--- PASS|FAIL|SKIP: ", a name
+// up to the next white space, " (", digits, optionally "." and digits,
+// "s)".
+func goResultLine(line string) (word, name string, ok bool) {
+	if len(line) < 11 || !strings.HasPrefix(line, "--- ") || line[8] != ':' || line[9] != ' ' {
+		return "", "", false
+	}
+	word = line[4:8]
+	if word != "PASS" && word != "FAIL" && word != "SKIP" {
+		return "", "", false
+	}
+	rest := line[10:]
+	j := 0
+	for j < len(rest) && !isRESpace(rest[j]) {
+		j++
+	}
+	if j == 0 {
+		return "", "", false
+	}
+	name, rest = rest[:j], rest[j:]
+	rest, ok = strings.CutPrefix(rest, " (")
+	if !ok {
+		return "", "", false
+	}
+	k := 0
+	for k < len(rest) && rest[k] >= '0' && rest[k] <= '9' {
+		k++
+	}
+	if k == 0 {
+		return "", "", false
+	}
+	rest = rest[k:]
+	if strings.HasPrefix(rest, ".") {
+		k = 1
+		for k < len(rest) && rest[k] >= '0' && rest[k] <= '9' {
+			k++
+		}
+		if k == 1 {
+			return "", "", false
+		}
+		rest = rest[k:]
+	}
+	if !strings.HasPrefix(rest, "s)") {
+		return "", "", false
+	}
+	return word, name, true
 }
 
 // appendCrashed adds an Error result for each test of started (in start

@@ -1,6 +1,7 @@
 package testlog
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 )
@@ -28,6 +29,9 @@ type rspecReport struct {
 //
 // Source: RSpec::Core::Formatters::JsonFormatter (rspec-core 3.12).
 func parseRSpec(log []byte) []Result {
+	if !bytes.Contains(log, []byte(`"examples":[`)) {
+		return nil
+	}
 	v, ok := decodeEmbedded(log, reRSpecJSON, func() any { return new(rspecReport) })
 	if !ok {
 		return nil
