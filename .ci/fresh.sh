@@ -15,12 +15,14 @@
 # POLYNFI_FRESH_COLD_GOCACHE=1 for an empty GOCACHE under the fresh HOME
 # too (make demo then compiles everything; the module cache stays shared).
 # The oracles .ci installed under the real home (.ci/swebench-oracle.sh,
-# .ci/sarif.sh, .ci/eslint-oracle.sh) are passed by their variables, as CI=true requires them.
+# .ci/multiswebench-oracle.sh, .ci/sarif.sh, .ci/eslint-oracle.sh) are passed by their
+# variables, as CI=true requires them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GOCACHE="$(go env GOCACHE)" GOMODCACHE="$(go env GOMODCACHE)" GOPATH="$(go env GOPATH)" GOENV="$(go env GOENV)"
 export GOCACHE GOMODCACHE GOPATH GOENV
 export POLYNFI_SWEBENCH_ORACLE="${POLYNFI_SWEBENCH_ORACLE:-$HOME/.cache/polynfi/swebench-5.0.2}"
+export POLYNFI_MSWEBENCH_ORACLE="${POLYNFI_MSWEBENCH_ORACLE:-$HOME/.cache/polynfi/multi-swe-bench-1.1.2}"
 export POLYNFI_SARIF_MULTITOOL_DIR="${POLYNFI_SARIF_MULTITOOL_DIR:-$HOME/.cache/polynfi/sarif-multitool-5.7.0}"
 export POLYNFI_ESLINT_ORACLE="${POLYNFI_ESLINT_ORACLE:-$HOME/.cache/polynfi/eslint-10.15.0}"
 fresh="$(mktemp -d /tmp/polynfi-fresh-home.XXXXXX)"

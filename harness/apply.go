@@ -23,20 +23,20 @@ var ErrPatchRejected = errors.New("patch writes outside the workspace")
 
 // The apply cascade, in order, with the work tree reset between attempts.
 // Source: polynfi evaluation spec §2.2; SWE-PolyBench docker_utils.py
-// apply_patch_to_container; SWE-bench harness/run_evaluation.py
-// GIT_APPLY_CMDS.
+// apply_patch_to_container; SWE-bench 5.0.2 harness/run_evaluation.py
+// GIT_APPLY_CMDS (the order of the four commands).
 //
 // Deliberately unlike the published harnesses: SWE-PolyBench tries
 // "git apply -v --ignore-whitespace --reject" and then "patch --batch
 // --fuzz=5 -p1 -f" on the tree the failed attempt left (a partially applied
 // patch and its .rej files), so a patch whose context differs from the
 // tree only in whitespace applies there with git and may need fuzz here.
-// SWE-bench (release 5.0.2) resets between attempts as polynfi does, but
-// also tries "git apply --verbose --3way" (a three-way merge through the
-// blobs named in the patch's index lines) before --reject, and finally
-// accepts a patch that "git apply --check --reverse" finds already
-// applied; polynfi keeps the spec's three attempts, so a patch that only a
-// three-way merge applies is patch_failed here.
+// SWE-bench (release 5.0.2) resets between attempts as polynfi does and
+// tries the same four commands in the same order, "git apply --verbose
+// --3way" (a three-way merge through the blobs named in the patch's index
+// lines) among them; it finally accepts a patch that "git apply --check
+// --reverse" finds already applied, which polynfi does not (a patch whose
+// every attempt failed is patch_failed here).
 //
 // Every method reads the patch from a file the harness copied into the
 // sandbox, outside the work tree, and writes only what the
@@ -55,6 +55,7 @@ var applyMethods = []struct {
 	git  bool
 }{
 	{"git apply --verbose", []string{"apply", "--verbose"}, true},
+	{"git apply --verbose --3way", []string{"apply", "--verbose", "--3way"}, true},
 	{"git apply --verbose --reject", []string{"apply", "--verbose", "--reject"}, true},
 	{"patch --batch --fuzz=5 -p1 --forward", []string{"patch", "--batch", "--fuzz=5", "-p1", "--forward", "--no-backup-if-mismatch", "-i"}, false},
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/polynfi/polynfi/runtime"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -84,12 +85,33 @@ func TestEvaluatePytest(t *testing.T) {
 	}
 }
 
-// TestApplyCascadeResetsBetweenAttempts: a two-file patch where one file
-// needs fuzz. git apply fails; git apply --reject applies the clean file
-// and fails; patch must then start from a clean tree, or --forward would
-// see the clean file as already applied and fail.
+// TestApplyCascadeResetsBetweenAttempts: a two-file patch where one file's
+// context drifted. With the patch's index lines (blobs the repository
+// holds) SWE-bench 5.0.2's second command, git apply --3way, merges it.
+// Without them the three-way merge cannot run: git apply fails; git apply
+// --reject applies the clean file and fails; patch must then start from a
+// clean tree, or --forward would see the clean file as already applied and
+// fail.
 func TestApplyCascadeResetsBetweenAttempts(t *testing.T) {
 	t.Parallel()
+	reIndex := regexp.MustCompile(`(?m)^index [0-9a-f]+\.\.[0-9a-f]+.*\n`)
+	for _, c := range []struct {
+		name     string
+		noIndex  bool
+		method   string
+		attempts int
+	}{
+		{"index lines", false, "git apply --verbose --3way", 2},
+		{"no index lines", true, "patch --batch --fuzz=5 -p1 --forward", 4},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			applyCascadeDrift(t, c.noIndex, c.method, c.attempts, reIndex)
+		})
+	}
+}
+
+func applyCascadeDrift(t *testing.T, noIndex bool, method string, attempts int, reIndex *regexp.Regexp) {
 	dir := filepath.Join(t.TempDir(), "o__r")
 	lines := func(prefix string) string {
 		var b strings.Builder
@@ -105,6 +127,9 @@ func TestApplyCascadeResetsBetweenAttempts(t *testing.T) {
 		"a.txt": strings.Replace(lines("a"), "axxxxxx\n", "CHANGED\n", 1),
 		"b.txt": strings.Replace(lines("b"), "bxxxxxx\n", "CHANGED\n", 1),
 	})
+	if noIndex {
+		patch = reIndex.ReplaceAllString(patch, "")
+	}
 	// Make b.txt's hunk need fuzz: change a context line in the repo.
 	run(t, dir, "sed", "-i", "s/^bxxxx$/bYYYY/", "b.txt")
 	run(t, dir, "git", "commit", "--quiet", "-am", "drift")
@@ -140,8 +165,8 @@ func TestApplyCascadeResetsBetweenAttempts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Applied || res.Method != "patch --batch --fuzz=5 -p1 --forward" || len(res.Attempts) != 3 {
-		t.Fatalf("cascade %+v, want applied by patch at the third attempt", res)
+	if !res.Applied || res.Method != method || len(res.Attempts) != attempts {
+		t.Fatalf("cascade %+v, want applied by %s at attempt %d", res, method, attempts)
 	}
 	a, _ := os.ReadFile(filepath.Join(ws, "a.txt"))
 	b, _ := os.ReadFile(filepath.Join(ws, "b.txt"))

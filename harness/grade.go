@@ -250,7 +250,14 @@ var (
 // polyBenchClass says whether SWE-PolyBench's parser for (language,
 // framework) lists a test of status s as passed, as failed, or in neither
 // list.
+//
+// A reading by a SWE-bench parser (framework "swebench:<log_parser>") is
+// listed as SWE-bench counts it: PASSED and XFAIL passed, FAILED and ERROR
+// failed (grading.py test_passed, test_failed).
 func polyBenchClass(s testlog.Status, language, framework string) (passed, failed bool) {
+	if strings.HasPrefix(framework, "swebench:") {
+		return s == testlog.Passed || s == testlog.XFail, s == testlog.Failed || s == testlog.Error
+	}
 	switch s {
 	case testlog.Passed:
 		return true, false
@@ -275,11 +282,15 @@ func gradePolyBench(f2p, p2p []string, run RunOutcome) (Verdict, PolyBenchOutput
 	passed, failed := map[string]bool{}, map[string]bool{}
 	for _, r := range results {
 		p, f := polyBenchClass(r.Status, run.Language, run.Framework)
-		if p {
+		// Each id once per list, at its first appearance: a failing Java
+		// test named by its JUnit XML report and by Surefire's console
+		// (the dissenting reading) is one failed test, as SWE-PolyBench
+		// lists it.
+		if p && !passed[r.ID] {
 			out.PassedTests = append(out.PassedTests, r.ID)
 			passed[r.ID] = true
 		}
-		if f {
+		if f && !failed[r.ID] {
 			out.FailedTests = append(out.FailedTests, r.ID)
 			failed[r.ID] = true
 		}

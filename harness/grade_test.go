@@ -170,3 +170,28 @@ func TestParseMode(t *testing.T) {
 		t.Error("ParseMode(lenient): want an error")
 	}
 }
+
+// TestPolyBenchOutputListsAsWritten: the record's passed_tests and
+// failed_tests as the official code writes them. A failing Java test named
+// by its JUnit report, the log's embedded report and Surefire's console
+// (the dissenting readings Grade is given) is listed once; a reading by a
+// SWE-bench parser lists XFAIL as passed and ERROR as failed
+// (grading.py test_passed, test_failed), a pytest reading of SWE-PolyBench
+// lists neither.
+func TestPolyBenchOutputListsAsWritten(t *testing.T) {
+	t.Parallel()
+	_, out := Grade([]string{"p.A.f"}, nil, RunOutcome{Language: "java", Framework: "junit", ExitCode: 1,
+		Results: res("p.A.f", "FAILED", "p.A.g", "PASSED", "p.A.f", "FAILED", "p.A.f", "FAILED", "p.A.g", "PASSED")})
+	if !cmp.Equal(out.FailedTests, []string{"p.A.f"}) || !cmp.Equal(out.PassedTests, []string{"p.A.g"}) {
+		t.Errorf("java: passed %v failed %v, want [p.A.g] and [p.A.f] once each", out.PassedTests, out.FailedTests)
+	}
+	rs := res("a.py::ok", "PASSED", "a.py::xf", "XFAIL", "a.py::err", "ERROR", "a.py::bad", "FAILED", "a.py::sk", "SKIPPED")
+	_, out = Grade(nil, nil, RunOutcome{Framework: "swebench:parse_log_pytest", Language: "python", ExitCode: 1, Results: rs})
+	if !cmp.Equal(out.PassedTests, []string{"a.py::ok", "a.py::xf"}) || !cmp.Equal(out.FailedTests, []string{"a.py::err", "a.py::bad"}) {
+		t.Errorf("swebench reading: passed %v failed %v, want XFAIL passed and ERROR failed", out.PassedTests, out.FailedTests)
+	}
+	_, out = Grade(nil, nil, RunOutcome{Framework: "pytest", Language: "python", ExitCode: 1, Results: rs})
+	if !cmp.Equal(out.PassedTests, []string{"a.py::ok"}) || !cmp.Equal(out.FailedTests, []string{"a.py::bad"}) {
+		t.Errorf("polybench pytest reading: passed %v failed %v, want XFAIL and ERROR in neither", out.PassedTests, out.FailedTests)
+	}
+}

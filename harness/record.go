@@ -398,19 +398,22 @@ func (s *Store) Close() error {
 // instances live; it is emptied when the store is opened.
 func (s *Store) ScratchDir() string { return filepath.Join(s.Dir, ".work") }
 
-// safeName maps a model name to a directory name, injectively and never
-// hidden. An ordinary name (non-empty, only [A-Za-z0-9._/-], not starting
-// with ".", no "__" and no "_" beside a "/") keeps SWE-bench's mapping of
-// its log directories (logs/run_evaluation/<run>/<model with / as
-// __>/<instance>): "/" becomes "__", nothing else changes. Any other name
-// is escaped (characters outside [A-Za-z0-9._-] and "/" become "_", a
+// safeName maps a model name to a directory name, never hidden. An
+// ordinary name (non-empty, only [A-Za-z0-9._/-], not starting with ".",
+// no "_" beside a "/") gets SWE-bench's directory (logs/run_evaluation/
+// <run>/<model with / as __>/<instance>, run_evaluation.py): "/" becomes
+// "__", nothing else changes, so a name holding "__" keeps it. Any other
+// name is escaped (characters outside [A-Za-z0-9._-] and "/" become "_", a
 // leading "." becomes "_", cut to 100 bytes) and followed by "~" and the
 // first 12 hex digits of the name's SHA-256: "~" never appears in an
 // ordinary mapping, so the two forms cannot meet, and the hash keeps
 // escaped names apart ("" -> "~e3b0c44298fc", "." -> "_~cdb4ee2aea69").
+// The mapping is injective but for SWE-bench's own collision: names that
+// differ only by "/" against "__" ("org/m" and "org__m") share a
+// directory, and Save refuses the second one's record.
 func safeName(s string) string {
 	ordinary := s != "" && s[0] != '.' && len(s) <= 200 &&
-		!strings.Contains(s, "__") && !strings.Contains(s, "_/") && !strings.Contains(s, "/_")
+		!strings.Contains(s, "_/") && !strings.Contains(s, "/_")
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -485,8 +488,19 @@ func (s *Store) Done(k Key) (*Record, bool) {
 // record or the new one. A symbolic link on the way below the store's
 // directory is refused (the error wraps safepath.ErrUnsafe): a record is
 // never written through one.
+//
+// Model names that SWE-bench's directory mapping does not tell apart
+// ("org/m" and "org__m", see safeName) cannot share a store: the record
+// of an instance already saved under the other name is not overwritten,
+// and the error names both.
 func (s *Store) Save(rec *Record, a Artifacts) error {
 	rel := RecordRelDir(rec.Key)
+	if old, err := safepath.ReadFileIn(s.Dir, rel+"/"+ResultFile); err == nil {
+		var prev Key
+		if json.Unmarshal(old, &prev) == nil && prev.InstanceID != "" && prev.Model != rec.Key.Model {
+			return fmt.Errorf("model names %q and %q share the record directory %q (SWE-bench's mapping of \"/\" to \"__\"): run them in separate stores or rename one", prev.Model, rec.Key.Model, safeName(rec.Key.Model))
+		}
+	}
 	b, err := json.MarshalIndent(rec, "", "  ")
 	if err != nil {
 		return err

@@ -75,16 +75,18 @@ func TestOpenStoreRefusesForeignDirectory(t *testing.T) {
 	}
 }
 
-// Model names map to directories injectively, never hidden, and ordinary
-// names keep SWE-bench's "/" -> "__".
+// Model names map to directories injectively but for SWE-bench's own
+// collision, never hidden, and ordinary names keep SWE-bench's "/" -> "__"
+// (a name holding "__" keeps it, as SWE-bench's log directory does).
 func TestSafeNameInjective(t *testing.T) {
-	for in, want := range map[string]string{"gold": "gold", "org/model-1.5": "org__model-1.5", "a_b": "a_b"} {
+	for in, want := range map[string]string{"gold": "gold", "org/model-1.5": "org__model-1.5", "a_b": "a_b",
+		"nebius__SWE-agent": "nebius__SWE-agent", "org/a__b": "org__a__b"} {
 		if got := safeName(in); got != want {
 			t.Errorf("safeName(%q) = %q, want %q", in, got, want)
 		}
 	}
-	names := []string{"", ".", "..", "_", "__", ".work", ".repos", "_work", "a/b", "a__b", "a/_b", "a_/b", "a___b",
-		"a b", "a_b", "a?b", "é", "e", "gold", "gold~1", strings.Repeat("x", 300), strings.Repeat("x", 301), "/", "//", "____"}
+	names := []string{"", ".", "..", "_", "___", ".work", ".repos", "_work", "a/b", "a/_b", "a_/b", "a___b",
+		"a b", "a_b", "a?b", "é", "e", "gold", "gold~1", strings.Repeat("x", 300), strings.Repeat("x", 301), "//", "_/", "/_/"}
 	seen := map[string]string{}
 	for _, n := range names {
 		got := safeName(n)
@@ -95,6 +97,29 @@ func TestSafeNameInjective(t *testing.T) {
 		if got == "" || strings.HasPrefix(got, ".") || strings.Contains(got, "/") || len(got) > 200 {
 			t.Errorf("safeName(%q) = %q: empty, hidden, nested or too long", n, got)
 		}
+	}
+	// SWE-bench's collision: "a/b" and "a__b" share "a__b"; the store
+	// refuses the second model's record instead of overwriting the first.
+	if safeName("a/b") != safeName("a__b") {
+		t.Fatalf("safeName(a/b) = %q, safeName(a__b) = %q: want SWE-bench's shared a__b", safeName("a/b"), safeName("a__b"))
+	}
+	s, err := OpenStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Save(&Record{Schema: RecordSchema, Key: Key{InstanceID: "x-1", Model: "a/b"}, Status: StatusResolved}, Artifacts{}); err != nil {
+		t.Fatal(err)
+	}
+	err = s.Save(&Record{Schema: RecordSchema, Key: Key{InstanceID: "x-1", Model: "a__b"}, Status: StatusUnresolved}, Artifacts{})
+	if err == nil || !strings.Contains(err.Error(), `"a/b" and "a__b"`) {
+		t.Errorf("second model in a shared directory: %v, want an error naming both", err)
+	}
+	if rec, ok, err := s.Load(Key{InstanceID: "x-1", Model: "a/b"}); err != nil || !ok || rec.Model != "a/b" || rec.Status != StatusResolved {
+		t.Errorf("first model's record after the refused save: %+v %v %v", rec, ok, err)
+	}
+	if err := s.Save(&Record{Schema: RecordSchema, Key: Key{InstanceID: "x-1", Model: "a/b"}, Status: StatusUnresolved}, Artifacts{}); err != nil {
+		t.Errorf("the same model saving again: %v", err)
 	}
 }
 

@@ -246,9 +246,9 @@ func TestGradeEvalScriptRun(t *testing.T) {
 		t.Errorf("timed out run: %+v", timed.verdicts.SWEBench)
 	}
 
-	in.LogParser = "parse_log_cargo"
+	in.LogParser = "parse_log_calypso"
 	o = gradeEvalScriptRun(in, log, 0, false)
-	if o.parser != "pytest" || len(o.notes) != 1 || !strings.Contains(o.notes[0], `"parse_log_cargo" is not one polynfi implements`) {
+	if o.parser != "pytest" || len(o.notes) != 1 || !strings.Contains(o.notes[0], `"parse_log_calypso" is not one polynfi implements`) {
 		t.Errorf("fallback: parser %q notes %q", o.parser, o.notes)
 	}
 	v := o.verdicts.SWEBench

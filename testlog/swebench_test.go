@@ -118,7 +118,7 @@ func TestParseSWEBench(t *testing.T) {
 			t.Errorf("%s (-want +got):\n%s", tc.parser, diff)
 		}
 	}
-	if _, err := ParseSWEBench("parse_log_cargo", []byte("x"), SWEBenchContext{}); err == nil || SWEBenchParserKnown("parse_log_cargo") {
+	if _, err := ParseSWEBench("parse_log_calypso", []byte("x"), SWEBenchContext{}); err == nil || SWEBenchParserKnown("parse_log_calypso") {
 		t.Error("an unimplemented parser is reported known")
 	}
 	if _, err := ParseSWEBench("parse_log_immutable_js", []byte("x"), SWEBenchContext{InstanceID: "immutable-js__immutable-js-1"}); err == nil {

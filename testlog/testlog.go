@@ -82,10 +82,24 @@ const (
 	Surefire Framework = "surefire"
 	JUnit    Framework = "junit"
 	GoTest   Framework = "gotest"
+	// The runners of the Go, Rust, C, C++, PHP and Ruby benchmarks
+	// (SWE-bench Multilingual, Multi-SWE-bench): one file each.
+	Cargo      Framework = "cargo"
+	GoogleTest Framework = "googletest"
+	CTest      Framework = "ctest"
+	Doctest    Framework = "doctest"
+	Catch2     Framework = "catch2"
+	Redis      Framework = "redis"
+	Automake   Framework = "automake"
+	PHPUnit    Framework = "phpunit"
+	Minitest   Framework = "minitest"
+	TestUnit   Framework = "testunit"
+	RSpec      Framework = "rspec"
 )
 
 // Frameworks lists every supported framework in a fixed order.
-var Frameworks = []Framework{Pytest, Unittest, Jest, Mocha, TAP, Surefire, JUnit, GoTest}
+var Frameworks = []Framework{Pytest, Unittest, Jest, Mocha, TAP, Surefire, JUnit, GoTest,
+	Cargo, GoogleTest, CTest, Doctest, Catch2, Redis, Automake, PHPUnit, Minitest, TestUnit, RSpec}
 
 // Parse reads a test log of framework fw and returns its results in log
 // order, duplicates kept (a test reported twice, e.g. pytest's PASSED then
@@ -112,6 +126,28 @@ func Parse(fw Framework, log []byte) ([]Result, error) {
 		return ParseJUnitXML(bytes.NewReader(log))
 	case GoTest:
 		return parseGoTest(log), nil
+	case Cargo:
+		return parseCargo(log), nil
+	case GoogleTest:
+		return parseGoogleTest(log), nil
+	case CTest:
+		return parseCTest(log), nil
+	case Doctest:
+		return parseDoctest(log), nil
+	case Catch2:
+		return parseCatch2(log), nil
+	case Redis:
+		return parseRedis(log), nil
+	case Automake:
+		return parseAutomake(log), nil
+	case PHPUnit:
+		return parseTestdox(log), nil
+	case Minitest:
+		return parseMinitest(log), nil
+	case TestUnit:
+		return parseTestUnit(log), nil
+	case RSpec:
+		return parseRSpec(log), nil
 	}
 	return nil, fmt.Errorf("parse test log: unknown framework %q", fw)
 }
@@ -153,6 +189,16 @@ var (
 	rePytestHead  = regexp.MustCompile(`(?m)^=+ (?:test session starts|short test summary info) =+`)
 	reUnittestRan = regexp.MustCompile(`(?m)^Ran \d+ tests? in `)
 	reSurefire    = regexp.MustCompile(`(?m)Tests run: \d+, Failures: \d+, Errors: \d+, Skipped: \d+`)
+
+	reDetectGoText   = regexp.MustCompile(`(?m)^\s*--- (?:PASS|FAIL|SKIP): \S+ \(\d`)
+	reDetectCargo    = regexp.MustCompile(`(?m)^test \S+ \.\.\. (?:ok|FAILED|ignored)`)
+	reDetectGTest    = regexp.MustCompile(`(?m)^\[ RUN      \] \S`)
+	reDetectCTest    = regexp.MustCompile(`(?m)^\s*\d+/\d+ Test\s+#\d+: `)
+	reDetectRedis    = regexp.MustCompile(`(?m)^\[(?:ok|err)\]: `)
+	reDetectAutomake = regexp.MustCompile(`(?m)^(?:PASS|FAIL|XFAIL|ERROR): \S`)
+	reDetectTestdox  = regexp.MustCompile(`(?m)^\s+[✔✘↩] `)
+	reDetectMinitest = regexp.MustCompile(`(?m)^\S+#\S+ = [\d.]+ s = [.FES]\s*$`)
+	reDetectTestUnit = regexp.MustCompile(`(?m)^Loaded suite `)
 )
 
 // Detect guesses the framework that wrote log. ok is false when no known
@@ -184,6 +230,41 @@ func Detect(log []byte) (fw Framework, ok bool) {
 		return Pytest, true
 	case reUnittestRan.Match(log):
 		return Unittest, true
+	}
+	return detectMore(log)
+}
+
+// detectMore is Detect for the runners of the Go, Rust, C, C++, PHP and
+// Ruby benchmarks, checked after the others in this order: RSpec JSON,
+// doctest and Catch2 XML reports, googletest, CTest, go test's verbose
+// text, libtest, Redis-style, PHPUnit testdox, minitest, test-unit,
+// automake.
+func detectMore(log []byte) (Framework, bool) {
+	switch {
+	case reRSpecJSON.Match(log):
+		return RSpec, true
+	case bytes.Contains(log, []byte("<doctest binary=")):
+		return Doctest, true
+	case bytes.Contains(log, []byte("<Catch name=")):
+		return Catch2, true
+	case reDetectGTest.Match(log):
+		return GoogleTest, true
+	case reDetectCTest.Match(log):
+		return CTest, true
+	case reDetectGoText.Match(log):
+		return GoTest, true
+	case reCargoJSON.Match(log) || reDetectCargo.Match(log):
+		return Cargo, true
+	case reDetectRedis.Match(log):
+		return Redis, true
+	case reDetectTestdox.Match(log):
+		return PHPUnit, true
+	case reDetectMinitest.Match(log):
+		return Minitest, true
+	case reDetectTestUnit.Match(log):
+		return TestUnit, true
+	case reDetectAutomake.Match(log):
+		return Automake, true
 	}
 	return "", false
 }
