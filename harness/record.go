@@ -63,6 +63,11 @@ type TestRun struct {
 	// Workdir is the work tree's path in the sandbox, which test ids are
 	// made relative to.
 	Workdir string `json:"workdir,omitempty"`
+	// Canaries are the tests the harness added to the run (canary.go),
+	// written into the record after the run; CanaryNote says why none
+	// were placed.
+	Canaries   []Canary `json:"canaries,omitempty"`
+	CanaryNote string   `json:"canary_note,omitempty"`
 }
 
 // Timing splits an instance's wall time, in seconds. OverheadS is
@@ -79,9 +84,10 @@ type Timing struct {
 	ApplyS     float64 `json:"apply_s"`            // test patch (see above), model patch, path checks, test files reset
 	TestS      float64 `json:"test_s"`
 	ParseS     float64 `json:"parse_s"`
-	MetricsS   float64 `json:"metrics_s"`   // RetrievalS + NFIS
-	RetrievalS float64 `json:"retrieval_s"` // localization metrics
-	NFIS       float64 `json:"nfi_s"`       // NFI deltas of the changed .py files
+	CanaryS    float64 `json:"canary_s,omitempty"` // canaries written into the test files (canary.go)
+	MetricsS   float64 `json:"metrics_s"`          // RetrievalS + NFIS
+	RetrievalS float64 `json:"retrieval_s"`        // localization metrics
+	NFIS       float64 `json:"nfi_s"`              // NFI deltas of the changed .py files
 	TotalS     float64 `json:"total_s"`
 	OverheadS  float64 `json:"overhead_s"`
 }

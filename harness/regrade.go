@@ -40,7 +40,7 @@ func Regrade(in dataset.Instance, rec *Record, log []byte) (v Verdicts, out Poly
 	if err != nil {
 		return Verdicts{}, PolyBenchOutput{}, "", "the stored log does not read with the record's run marks: " + err.Error()
 	}
-	g := gradeTestCommand(in, l, rec.Test.Workdir, rec.TestEdits)
+	g := gradeTestCommand(in, l, rec.Test.Workdir, rec.TestEdits, rec.Test.Canaries)
 	(&Harness{}).attribute(&g.verdicts, in, l, log)
 	respellVerdicts(&g.verdicts, g.f2p, in.FailToPass, g.p2p, in.PassToPass)
 	return g.verdicts, g.out, g.framework, ""
