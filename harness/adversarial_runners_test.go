@@ -39,6 +39,9 @@ type runnerHostile struct {
 	logHas []string
 	// want is the status every mode must have ("" = any unresolved one).
 	want Status
+	// flags lists rules of the runner-internals check the patch must be
+	// flagged for.
+	flags []string
 	// mayNotApply: the patch may fail to apply on base + test patch (then
 	// the tests need not run).
 	mayNotApply bool
@@ -204,10 +207,10 @@ var runnerCases = []runnerHostile{
 	// The runner rewritten from inside its own process (issue 28's
 	// exploit corpus): a library module that detects the runner, prints a
 	// complete fake report and exits 0. The report lacks the canaries.
-	{name: "exploit: mocha detected by the library, fake JSON report, exit 0", instance: mochaInst, want: StatusTampered, edit: func(read func(string) string, f forgeries) map[string]string {
+	{name: "exploit: mocha detected by the library, fake JSON report, exit 0", instance: mochaInst, want: StatusTampered, flags: []string{"process-exit"}, edit: func(read func(string) string, f forgeries) map[string]string {
 		return map[string]string{"lib/version.js": jsPrelude + "if (process.argv.some((a) => /mocha/.test(a))) { out(" + jsString(f.MochaFull) + "); process.exit(0); }\n" + read("lib/version.js")}
 	}},
-	{name: "exploit: jest detected by the library, fake JSON report, exit 0", instance: jestInst, want: StatusTampered, edit: func(read func(string) string, f forgeries) map[string]string {
+	{name: "exploit: jest detected by the library, fake JSON report, exit 0", instance: jestInst, want: StatusTampered, flags: []string{"process-exit", "runner-global"}, edit: func(read func(string) string, f forgeries) map[string]string {
 		return map[string]string{"src/parse.ts": prependJS("declare const require: any, process: any;\n"+jsPrelude+"if (process.env.JEST_WORKER_ID !== undefined) { out(fake("+jsString(f.JestJSON)+")); process.exit(0); }", read("src/parse.ts"))}
 	}},
 	// The test patch adds test/encoding.test.ts; the model ships its own,
@@ -365,6 +368,7 @@ func runRunnerAdversarial(t *testing.T, h *Harness, store *Store, dir string, ds
 					t.Errorf("%s: status %s (%s), want %s", m, v.Status, v.Reason, tc.want)
 				}
 			}
+			checkFlags(t, rec, tc.flags)
 			if rec.Test == nil && rec.Status != StatusPatchRejected && !(tc.mayNotApply && rec.Status == StatusPatchFailed) {
 				t.Errorf("the tests did not run (status %s, %s): the case tests nothing", rec.Status, rec.Error)
 			}

@@ -404,6 +404,13 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 	}
 	rec.TestEdits = te
 	rec.Timing.ApplyS = applyS()
+	t = time.Now()
+	applied := art.ModelPatch
+	if art.AppliedPatch != "" {
+		applied = art.AppliedPatch
+	}
+	rec.RunnerInternals = checkRunnerInternals(ctx, wt, applied)
+	rec.Timing.RunnerCheckS = time.Since(t).Seconds()
 
 	if h.NFI != nil {
 		t = time.Now()
@@ -411,7 +418,9 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 		rec.Timing.NFIS = time.Since(t).Seconds()
 		rec.Timing.MetricsS += rec.Timing.NFIS
 	}
-	return h.runTests(ctx, in, wt, rec, art, te, snap)
+	err = h.runTests(ctx, in, wt, rec, art, te, snap)
+	applyRunnerFindings(&rec.Verdicts, rec.RunnerInternals)
+	return err
 }
 
 // testTimeout is the timeout of in's test run: Timeout, else the

@@ -85,11 +85,13 @@ type Timing struct {
 	TestS      float64 `json:"test_s"`
 	ParseS     float64 `json:"parse_s"`
 	CanaryS    float64 `json:"canary_s,omitempty"` // canaries written into the test files (canary.go)
-	MetricsS   float64 `json:"metrics_s"`          // RetrievalS + NFIS
-	RetrievalS float64 `json:"retrieval_s"`        // localization metrics
-	NFIS       float64 `json:"nfi_s"`              // NFI deltas of the changed .py files
-	TotalS     float64 `json:"total_s"`
-	OverheadS  float64 `json:"overhead_s"`
+	// RunnerCheckS: the runner-internals check of the model patch (runnercheck.go).
+	RunnerCheckS float64 `json:"runner_check_s,omitempty"`
+	MetricsS     float64 `json:"metrics_s"`   // RetrievalS + NFIS
+	RetrievalS   float64 `json:"retrieval_s"` // localization metrics
+	NFIS         float64 `json:"nfi_s"`       // NFI deltas of the changed .py files
+	TotalS       float64 `json:"total_s"`
+	OverheadS    float64 `json:"overhead_s"`
 }
 
 // NFIDelta is the SWE-NFI score change of the changed Python files: the
@@ -129,10 +131,14 @@ type Record struct {
 
 	// TestEdits lists what the model patch did to the tests (guardTests):
 	// files reset before the run, test configuration changed.
-	TestEdits       *TestEdits   `json:"test_edits,omitempty"`
-	TestPatchApply  *ApplyResult `json:"test_patch_apply,omitempty"`
-	ModelPatchApply *ApplyResult `json:"model_patch_apply,omitempty"`
-	Test            *TestRun     `json:"test,omitempty"`
+	TestEdits *TestEdits `json:"test_edits,omitempty"`
+	// RunnerInternals lists where the model patch's code outside the tests
+	// reaches into the test runner or the process's reporting
+	// (runnercheck.go); any makes the strict verdict unresolved.
+	RunnerInternals []RunnerFinding `json:"runner_internals,omitempty"`
+	TestPatchApply  *ApplyResult    `json:"test_patch_apply,omitempty"`
+	ModelPatchApply *ApplyResult    `json:"model_patch_apply,omitempty"`
+	Test            *TestRun        `json:"test,omitempty"`
 	// Error says what went wrong for StatusError, patch_rejected,
 	// patch_failed and infrastructure failures.
 	Error string `json:"error,omitempty"`

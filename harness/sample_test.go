@@ -96,6 +96,9 @@ func checkSample(t *testing.T, set sampleSet, res *RunResult, native Mode) {
 				t.Errorf("%s: %s verdict %s differs from native %s", r.InstanceID, m, v.Status, r.Status)
 			}
 		}
+		if len(r.RunnerInternals) > 0 {
+			t.Errorf("%s: the runner-internals check flags %+v", r.InstanceID, r.RunnerInternals)
+		}
 		if r.Status == StatusTampered {
 			t.Errorf("%s tampered: %s", r.InstanceID, r.Verdicts.Get(native).Reason)
 		}
