@@ -47,7 +47,8 @@ import (
 // test() call, read by Jest and Mocha alike), Java (a method annotated
 // @org.junit.jupiter.api.Test or @org.junit.Test, by the file's imports).
 // Not placed (TestRun.CanaryNote says why): SWE-bench eval_script rows
-// (the script checks out and selects the test files itself), other
+// (the script checks out and selects the test files itself), a test
+// command that selects tests by name or mark (reSelectsByName), other
 // languages and frameworks, a test patch without a recognisable test file.
 //
 // Limits: code running inside the test process can read the canaries from
@@ -99,6 +100,21 @@ func newCanaryBody(fail bool) canaryBody {
 // reStopsAtFailure matches the options that make a runner stop at the
 // first failing test, which a must-fail canary would then cut short.
 var reStopsAtFailure = regexp.MustCompile(`(^|\s)(-x|--exitfirst|--maxfail(=|\s)\S+|--bail|-b|--failfast|-Dsurefire\.skipAfterFailureCount=\S+)(\s|$|;)`)
+
+// reSelectsByName matches test-command options that select tests by name
+// or mark (pytest -k, -m, --deselect and node ids; Jest -t; Mocha
+// --grep/--fgrep; Maven -Dtest; unittest -k): canaries there could be
+// deselected by an honest command, so none are placed.
+var reSelectsByName = regexp.MustCompile(`(^|\s)(-k|-m|--deselect|-t|--testNamePattern(=\S*)?|--grep(=\S*)?|-g|--fgrep(=\S*)?|-Dtest=\S*|-Dit\.test=\S*)(\s|$)|\.py::|\.py:\S|#\w`)
+
+// rePythonModule matches "python -m module", whose -m is not pytest's.
+var rePythonModule = regexp.MustCompile(`\bpython[\d.]*\s+-m\s+\S+`)
+
+// selectsByName returns the part of a test command that selects tests by
+// name (reSelectsByName), or "".
+func selectsByName(cmd string) string {
+	return reSelectsByName.FindString(rePythonModule.ReplaceAllString(cmd, "python"))
+}
 
 // reTestFileOf: a file a runner of the language collects as a test file.
 var (
@@ -215,6 +231,9 @@ func canaryCode(lang string, src []byte, cs []Canary, bodies []canaryBody) ([]by
 // guardTests left them at) and returns them, or none and a note saying
 // why. An error is the sandbox's (reading or writing a file).
 func placeCanaries(ctx context.Context, wt *tree, in dataset.Instance, snap string) ([]Canary, string, error) {
+	if m := selectsByName(in.TestCommand); m != "" {
+		return nil, "canaries not placed: the test command selects tests by name (" + strings.TrimSpace(m) + "), which could leave them out", nil
+	}
 	hosts := canaryHosts(in)
 	if len(hosts) == 0 {
 		return nil, "canaries not placed: no test file of the test patch that a " + in.Language + " runner collects (Python, JavaScript, TypeScript, Java only)", nil

@@ -162,3 +162,25 @@ func TestCanariesUnittest(t *testing.T) {
 		t.Errorf("regrade: %s (%s)", v.Strict.Status, why)
 	}
 }
+
+// TestCanarySelection: a test command that selects tests by name gets no
+// canaries (an honest run could leave them out); the sample's commands,
+// which select directories or the whole suite, get them.
+func TestCanarySelection(t *testing.T) {
+	for cmd, selects := range map[string]bool{
+		"python3 -m pytest -rA -p no:cacheprovider tests":                                           false,
+		"python3 -m pytest -rA tests/test_calc.py":                                                  false,
+		`"$POLYNFI_DATASET_DIR/env/node/node_modules/.bin/mocha" --reporter json test`:              false,
+		`NODE_PATH="$D" "$D/.bin/jest" --ci --json`:                                                 false,
+		`MAVEN_OPTS="-XX:TieredStopAtLevel=1" mvn -o -q -B test; rc=$?; cat target/x.xml; exit $rc`: false,
+		"pytest -rA tests/test_calc.py::TestAdd::test_add":                                          true,
+		"pytest -rA -k 'add or mul' tests":                                                          true,
+		"npx jest -t 'parse decodes' --json":                                                        true,
+		"mocha --grep numerically test":                                                             true,
+		"mvn -Dtest=CsvParserTest#fieldOfOneQuote test":                                             true,
+	} {
+		if got := selectsByName(cmd) != ""; got != selects {
+			t.Errorf("%q: selects by name %v, want %v", cmd, got, selects)
+		}
+	}
+}
