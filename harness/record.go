@@ -21,8 +21,10 @@ import (
 	"github.com/polynfi/polynfi/runtime"
 )
 
-// RecordSchema is the version of the Record layout.
-const RecordSchema = 2
+// RecordSchema is the version of the Record layout. 3: canaries
+// (TestRun.Canaries, StatusTampered) and Record.RunnerInternals; a
+// record of an earlier version is evaluated again (Store.Done).
+const RecordSchema = 3
 
 // Key identifies a record: one prediction (model, run) of one instance,
 // with the SHA-256 of what it applies. A record whose key differs only in
