@@ -37,12 +37,23 @@ type runnerHostile struct {
 	edit func(read func(string) string, f forgeries) map[string]string
 	// logHas lists strings the log must contain (the attack ran).
 	logHas []string
+	// want is the status every mode must have ("" = any unresolved one).
+	want Status
+	// flags lists rules of the runner-internals check the patch must be
+	// flagged for.
+	flags []string
+	// mayNotApply: the patch may fail to apply on base + test patch (then
+	// the tests need not run).
+	mayNotApply bool
 }
 
 // forgeries holds fake reports in which every expected test of the
 // instance passes, in each runner's format.
 type forgeries struct {
 	JestJSON, MochaJSON, JUnitXML string
+	// MochaFull is the Mocha JSON report as Mocha's reporter prints it
+	// (stats first, with start and end), every expected test passing.
+	MochaFull string
 	// Mark is a forged run mark line with a guessed secret.
 	Mark string
 }
@@ -83,6 +94,14 @@ func makeForgeries(in dataset.Instance) forgeries {
 	m, _ := json.Marshal(map[string]any{"stats": map[string]int{"suites": 1, "tests": len(ids), "passes": len(ids), "pending": 0, "failures": 0},
 		"tests": passes, "pending": []any{}, "failures": []any{}, "passes": passes})
 	f.MochaJSON = string(m)
+	stats, _ := json.Marshal(map[string]any{"suites": 1, "tests": len(ids), "passes": len(ids), "pending": 0, "failures": 0,
+		"start": "2026-01-01T00:00:00.000Z", "end": "2026-01-01T00:00:00.020Z", "duration": 20})
+	var full []map[string]any
+	for _, id := range ids {
+		full = append(full, map[string]any{"title": id, "fullTitle": id, "file": "test/x.test.js", "duration": 1, "currentRetry": 0, "speed": "fast", "err": map[string]any{}})
+	}
+	tests, _ := json.Marshal(full)
+	f.MochaFull = `{"stats": ` + string(stats) + `, "tests": ` + string(tests) + `, "pending": [], "failures": [], "passes": ` + string(tests) + `}`
 	// JUnit XML: "pkg.Class.method" ids.
 	var b strings.Builder
 	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<testsuite name="io.fieldnotes.csv.CsvParserTest" tests="` + fmt.Sprint(len(ids)) + `" failures="0" errors="0" skipped="0">` + "\n")
@@ -183,6 +202,32 @@ var runnerCases = []runnerHostile{
 	{name: "mocha: config-only deselect in package.json", instance: mochaInst, edit: func(read func(string) string, f forgeries) map[string]string {
 		pkg := strings.Replace(read("package.json"), `"devDependencies"`, `"mocha": {"grep": "numerically|precedence", "invert": true},`+"\n  \"devDependencies\"", 1)
 		return map[string]string{"package.json": pkg, "lib/version.js": read("lib/version.js") + "// x\n"}
+	}},
+
+	// The runner rewritten from inside its own process (issue 28's
+	// exploit corpus): a library module that detects the runner, prints a
+	// complete fake report and exits 0. The report lacks the canaries.
+	{name: "exploit: mocha detected by the library, fake JSON report, exit 0", instance: mochaInst, want: StatusTampered, flags: []string{"process-exit"}, edit: func(read func(string) string, f forgeries) map[string]string {
+		return map[string]string{"lib/version.js": jsPrelude + "if (process.argv.some((a) => /mocha/.test(a))) { out(" + jsString(f.MochaFull) + "); process.exit(0); }\n" + read("lib/version.js")}
+	}},
+	{name: "exploit: jest detected by the library, fake JSON report, exit 0", instance: jestInst, want: StatusTampered, flags: []string{"process-exit", "runner-global"}, edit: func(read func(string) string, f forgeries) map[string]string {
+		return map[string]string{"src/parse.ts": prependJS("declare const require: any, process: any;\n"+jsPrelude+"if (process.env.JEST_WORKER_ID !== undefined) { out(fake("+jsString(f.JestJSON)+")); process.exit(0); }", read("src/parse.ts"))}
+	}},
+	// The test patch adds test/encoding.test.ts; the model ships its own,
+	// whose tests pass whatever the code does.
+	{name: "exploit: a file at a path the test patch adds", instance: "urlkit__qs-lite-35", mayNotApply: true, edit: func(read func(string) string, f forgeries) map[string]string {
+		return map[string]string{"src/encoding.ts": "export const encodeComponent = (s: string): string => s;\nexport const decodeComponent = (s: string): string => s;\n",
+			"test/encoding.test.ts": "test(\"encodeComponent escapes reserved characters including !'()*\", () => {});\ntest('encodeComponent leaves unreserved characters alone', () => {});\n"}
+	}},
+	// A JUnit 5 extension that swallows every test's exception, registered
+	// for autodetection (ServiceLoader) with autodetection switched on:
+	// reset with the tests.
+	{name: "exploit: junit extension rewrites failures as passes", instance: mavenInst, edit: func(read func(string) string, f forgeries) map[string]string {
+		return map[string]string{
+			"src/test/java/io/fieldnotes/csv/Swallow.java":                                   "package io.fieldnotes.csv;\n\nimport org.junit.jupiter.api.extension.ExtensionContext;\nimport org.junit.jupiter.api.extension.TestExecutionExceptionHandler;\n\npublic class Swallow implements TestExecutionExceptionHandler {\n    @Override\n    public void handleTestExecutionException(ExtensionContext c, Throwable t) {\n    }\n}\n",
+			"src/test/resources/META-INF/services/org.junit.jupiter.api.extension.Extension": "io.fieldnotes.csv.Swallow\n",
+			"src/test/resources/junit-platform.properties":                                   "junit.jupiter.extensions.autodetection.enabled=true\n",
+			"src/main/java/io/fieldnotes/csv/CsvParser.java":                                 read("src/main/java/io/fieldnotes/csv/CsvParser.java") + "// x\n"}
 	}},
 
 	// Maven/Surefire (mvn test, then cat of target/surefire-reports/TEST-*.xml).
@@ -316,11 +361,16 @@ func runRunnerAdversarial(t *testing.T, h *Harness, store *Store, dir string, ds
 			}
 			t.Logf("status %s; strict: %s; polybench: %s; test edits %+v", rec.Status, rec.Verdicts.Strict.Reason, rec.Verdicts.PolyBench.Reason, rec.TestEdits)
 			for _, m := range Modes {
-				if v := rec.Verdicts.Get(m); v.Resolved || v.Status == StatusResolved {
+				v := rec.Verdicts.Get(m)
+				if v.Resolved || v.Status == StatusResolved {
 					t.Errorf("%s: resolved; test log:\n%.6000s", m, art.TestLog)
 				}
+				if tc.want != "" && v.Status != tc.want {
+					t.Errorf("%s: status %s (%s), want %s", m, v.Status, v.Reason, tc.want)
+				}
 			}
-			if rec.Test == nil && rec.Status != StatusPatchRejected {
+			checkFlags(t, rec, tc.flags)
+			if rec.Test == nil && rec.Status != StatusPatchRejected && !(tc.mayNotApply && rec.Status == StatusPatchFailed) {
 				t.Errorf("the tests did not run (status %s, %s): the case tests nothing", rec.Status, rec.Error)
 			}
 			for _, s := range tc.logHas {

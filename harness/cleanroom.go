@@ -13,12 +13,6 @@ import (
 	"github.com/polynfi/polynfi/diff"
 )
 
-// StatusTampered is the status of a run whose verdict code under test
-// moved: here, the clean-room re-run (Harness.CleanRoom) disagreed with
-// the run. It is unresolved in every mode. (Issue 28 item 1's canaries
-// give the same outcome; one constant is meant to serve both.)
-const StatusTampered Status = "tampered"
-
 // CleanRoom is the clean-room re-run of a record (Harness.CleanRoom): the
 // FAIL_TO_PASS and PASS_TO_PASS tests run again in a fresh sandbox with
 // the model patch's source paths applied and every other path it changed

@@ -362,7 +362,7 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 	if p.Empty() && h.RunEmpty {
 		// Validation: the tests run on base + test patch alone.
 		rec.Timing.ApplyS = applyS()
-		return h.runTests(ctx, in, wt, rec, art, nil)
+		return h.runTests(ctx, in, wt, rec, art, nil, snap)
 	}
 	if p.Empty() {
 		rec.Verdicts = AllModes(StatusEmptyPatch, "the prediction is empty")
@@ -426,6 +426,13 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 	}
 	rec.TestEdits = te
 	rec.Timing.ApplyS = applyS()
+	t = time.Now()
+	applied := art.ModelPatch
+	if art.AppliedPatch != "" {
+		applied = art.AppliedPatch
+	}
+	rec.RunnerInternals = checkRunnerInternals(ctx, wt, applied)
+	rec.Timing.RunnerCheckS = time.Since(t).Seconds()
 
 	if h.NFI != nil {
 		t = time.Now()
@@ -433,7 +440,9 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 		rec.Timing.NFIS = time.Since(t).Seconds()
 		rec.Timing.MetricsS += rec.Timing.NFIS
 	}
-	return h.runTests(ctx, in, wt, rec, art, te)
+	err = h.runTests(ctx, in, wt, rec, art, te, snap)
+	applyRunnerFindings(&rec.Verdicts, rec.RunnerInternals)
+	return err
 }
 
 // testTimeout is the timeout of in's test run: Timeout, else the
@@ -450,9 +459,9 @@ func (h *Harness) testTimeout(in dataset.Instance) time.Duration {
 // (*runtime.StoppedError: its PID 1 exited with no outside cause the
 // engine reports) the run's outcome: unresolved in every mode, never an
 // infrastructure failure that is retried and set apart from the model's
-// failures.
-func (h *Harness) runTests(ctx context.Context, in dataset.Instance, wt *tree, rec *Record, art *Artifacts, te *TestEdits) error {
-	err := h.runTestCommand(ctx, in, wt, rec, art, te)
+// failures. snap is the commit of base + test patch.
+func (h *Harness) runTests(ctx context.Context, in dataset.Instance, wt *tree, rec *Record, art *Artifacts, te *TestEdits, snap string) error {
+	err := h.runTestCommand(ctx, in, wt, rec, art, te, snap)
 	var stopped *runtime.StoppedError
 	if !errors.As(err, &stopped) || ctx.Err() != nil {
 		return err
@@ -467,9 +476,19 @@ func (h *Harness) runTests(ctx context.Context, in dataset.Instance, wt *tree, r
 
 // runTestCommand runs the instance's test command in the work tree, reads
 // its results and grades them into rec; te is what the model patch did to
-// the tests (nil when nothing or no patch).
-func (h *Harness) runTestCommand(ctx context.Context, in dataset.Instance, wt *tree, rec *Record, art *Artifacts, te *TestEdits) error {
-	var t time.Time
+// the tests (nil when nothing or no patch); snap is the commit of base +
+// test patch, where the canaries' host files are read (canary.go).
+func (h *Harness) runTestCommand(ctx context.Context, in dataset.Instance, wt *tree, rec *Record, art *Artifacts, te *TestEdits, snap string) error {
+	t := time.Now()
+	var canaries []Canary
+	canaryNote := "canaries not placed: a SWE-bench eval_script checks out and selects the test files itself"
+	if !usesEvalScript(in) {
+		var err error
+		if canaries, canaryNote, err = placeCanaries(ctx, wt, in, snap); err != nil {
+			return err
+		}
+		rec.Timing.CanaryS = time.Since(t).Seconds()
+	}
 	// The harness's session ends before anything of the instance runs.
 	wt.endSession()
 
@@ -499,7 +518,8 @@ func (h *Harness) runTestCommand(ctx context.Context, in dataset.Instance, wt *t
 	// last command of the attempt that runs the patch's code ended.
 	secret := newLogSecret()
 	tr := &TestRun{Command: script, ExitCode: res.ExitCode, TimedOut: res.TimedOut, TimeoutS: timeout.Seconds(),
-		DurationS: res.Duration.Seconds(), Isolation: res.Isolation, Notes: res.Notes, LogSecret: secret, Workdir: wt.sb.Workdir()}
+		DurationS: res.Duration.Seconds(), Isolation: res.Isolation, Notes: res.Notes, LogSecret: secret, Workdir: wt.sb.Workdir(),
+		Canaries: canaries, CanaryNote: canaryNote}
 	rec.Test = tr
 
 	// Collect and parse: the JUnit XML reports written by this run and the
@@ -529,7 +549,7 @@ func (h *Harness) runTestCommand(ctx context.Context, in dataset.Instance, wt *t
 	if err != nil {
 		return fmt.Errorf("read back the test log: %w", err)
 	}
-	g := gradeTestCommand(in, l, wt.sb.Workdir(), te)
+	g := gradeTestCommand(in, l, wt.sb.Workdir(), te, canaries)
 	h.attribute(&g.verdicts, in, l, art.TestLog)
 	respellVerdicts(&g.verdicts, g.f2p, in.FailToPass, g.p2p, in.PassToPass)
 	tr.Parser, tr.JUnitReports, tr.NumResults, tr.Stream = g.framework, g.reports, g.numResults, g.stream
@@ -560,9 +580,11 @@ type testCommandGrade struct {
 // stream; the reading that names the most expected tests wins (JUnit on a
 // tie), the others' failures dissent (addDissent); a stream that holds
 // more than one complete report is unresolved in every mode; test edits
-// apply (applyTestEdits). ws is the work tree's path in the sandbox ("" to
-// leave ids as they are).
-func gradeTestCommand(in dataset.Instance, l testCommandLog, ws string, te *TestEdits) testCommandGrade {
+// apply (applyTestEdits); the canaries the harness added (cs) are taken
+// out of the chosen reading and checked (checkCanaries): a reading that
+// fails them is StatusTampered in every mode. ws is the work tree's path
+// in the sandbox ("" to leave ids as they are).
+func gradeTestCommand(in dataset.Instance, l testCommandLog, ws string, te *TestEdits, cs []Canary) testCommandGrade {
 	var g testCommandGrade
 	var cands []candidate
 	var junit []testlog.Result
@@ -598,16 +620,21 @@ func gradeTestCommand(in dataset.Instance, l testCommandLog, ws string, te *Test
 		cands = append(cands, candidate{"surefire-console", testlog.TrimWorkspace(console, ws)})
 	}
 	results = addDissent(cands, fw, results, f2p, p2p)
+	co := checkCanaries(cs, results)
+	results = co.rest
 	g.framework, g.numResults, g.f2p, g.p2p = fw, len(results), f2p, p2p
 	full := append(append(append([]byte(nil), l.Stderr...), l.Stdout...), fmt.Sprintf("\nContainer exited with status code: %d\n", l.ExitCode)...)
 	g.verdicts, g.out = Grade(f2p, p2p, RunOutcome{Results: results, ExitCode: l.ExitCode, TimedOut: l.TimedOut,
-		Language: in.Language, Framework: fw, Log: full})
+		Language: in.Language, Framework: fw, Log: full, CanaryFailed: co.failed})
 	if in.MultiSWEBench != nil {
 		mv := GradeMultiSWEBench(in.MultiSWEBench, results, l.TimedOut)
 		g.verdicts.MultiSWEBench = &mv
 	}
 	if nReports > 1 && fw != string(testlog.JUnit) && !l.TimedOut {
 		g.verdicts = AllModes(StatusUnresolved, fmt.Sprintf("the test command's %s holds %d %s reports; a test run prints one (the others were printed by something else)", stream, nReports, fw))
+	}
+	if co.problem != "" && !l.TimedOut {
+		g.verdicts = AllModes(StatusTampered, co.problem)
 	}
 	applyTestEdits(&g.verdicts, te)
 	return g

@@ -61,10 +61,19 @@ func TestEvaluatePytest(t *testing.T) {
 				t.Errorf("resolved %v with status %s", rec.Resolved, rec.Status)
 			}
 			if rec.Status == StatusResolved {
-				if rec.Test.Parser != "pytest" || !rec.WithLogs || rec.Test.ExitCode != 0 {
+				// The must-fail canary (canary.go) makes pytest exit 1.
+				if rec.Test.Parser != "pytest" || !rec.WithLogs || rec.Test.ExitCode != 1 {
 					t.Errorf("test run %+v with_logs %v", rec.Test, rec.WithLogs)
 				}
-				if !strings.HasSuffix(string(art.TestLog), "\nContainer exited with status code: 0 [polynfi-mark "+rec.Test.LogSecret+" exit 0]\n") || len(rec.Test.LogSecret) != 32 {
+				if len(rec.Test.Canaries) != 2 || !rec.Test.Canaries[1].Fail || rec.Test.Canaries[0].File != "tests/test_calc.py" {
+					t.Errorf("canaries %+v, want a must-pass and a must-fail one in tests/test_calc.py", rec.Test.Canaries)
+				}
+				for _, id := range append(append([]string{}, rec.PassedTests...), rec.FailedTests...) {
+					if strings.Contains(id, rec.Test.Canaries[0].Name) || strings.Contains(id, rec.Test.Canaries[1].Name) {
+						t.Errorf("canary %s in the reported test lists", id)
+					}
+				}
+				if !strings.HasSuffix(string(art.TestLog), "\nContainer exited with status code: 1 [polynfi-mark "+rec.Test.LogSecret+" exit 1]\n") || len(rec.Test.LogSecret) != 32 {
 					t.Errorf("log does not end with the marked exit line: %q", art.TestLog[max(0, len(art.TestLog)-120):])
 				}
 			}

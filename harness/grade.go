@@ -119,6 +119,12 @@ const (
 	StatusInconsistent  Status = "inconsistent"   // swebench, strict: no test failed, exit status non-zero
 	StatusInfraFailure  Status = "infra_failure"  // strict: the log parsed to no test at all
 	StatusError         Status = "error"          // the harness could not evaluate (no repo, test patch does not apply, ...)
+	// StatusTampered: what ran in the test process or the patch's non-source
+	// paths moved the verdict: the run's report lacks a canary the harness
+	// added, passes a must-fail one or fails a must-pass one (canary.go), or
+	// the clean-room re-run disagreed with the run (cleanroom.go).
+	// Unresolved in every mode, counted apart, never an infrastructure failure.
+	StatusTampered Status = "tampered"
 )
 
 // TestsStatus is SWE-bench's success/failure split of a test list.
@@ -192,6 +198,10 @@ type RunOutcome struct {
 	Language  string
 	Framework string
 	Log       []byte
+	// CanaryFailed: a must-fail canary the harness added failed in this
+	// run (canary.go), which explains a non-zero exit status when no
+	// graded test failed (Results holds no canary).
+	CanaryFailed bool
 }
 
 // PolyBenchOutput carries SWE-PolyBench's per-instance result fields
@@ -225,7 +235,7 @@ func Grade(f2p, p2p []string, run RunOutcome) (Verdicts, PolyBenchOutput) {
 	pb, out := gradePolyBench(f2p, p2p, run)
 	v := Verdicts{PolyBench: pb, SWEBench: gradeSWEBench(f2p, p2p, run, false), Strict: gradeSWEBench(f2p, p2p, run, true)}
 	harden(&v, f2p, p2p, run.Results)
-	if !run.TimedOut && run.ExitCode != 0 && v.PolyBench.Status == StatusResolved && !anyFailed(run.Results) {
+	if !run.TimedOut && run.ExitCode != 0 && v.PolyBench.Status == StatusResolved && !anyFailed(run.Results) && !run.CanaryFailed {
 		// The runner's exit status says something failed and no reading
 		// shows what: the reading does not describe the run (a report
 		// rewritten after the runner wrote it). SWE-bench's rule, kept
@@ -426,7 +436,7 @@ func gradeSWEBench(f2p, p2p []string, run RunOutcome, strict bool) Verdict {
 			bad = bad || s == testlog.Failed || s == testlog.Error
 		}
 	}
-	if !bad && run.ExitCode != 0 {
+	if !bad && run.ExitCode != 0 && !run.CanaryFailed {
 		v.Status = StatusInconsistent
 		v.Reason = fmt.Sprintf("no parsed test failed but the test command exited %d", run.ExitCode)
 		return v

@@ -21,8 +21,10 @@ import (
 	"github.com/polynfi/polynfi/runtime"
 )
 
-// RecordSchema is the version of the Record layout.
-const RecordSchema = 2
+// RecordSchema is the version of the Record layout. 3: canaries
+// (TestRun.Canaries, StatusTampered) and Record.RunnerInternals; a
+// record of an earlier version is evaluated again (Store.Done).
+const RecordSchema = 3
 
 // Key identifies a record: one prediction (model, run) of one instance,
 // with the SHA-256 of what it applies. A record whose key differs only in
@@ -63,6 +65,11 @@ type TestRun struct {
 	// Workdir is the work tree's path in the sandbox, which test ids are
 	// made relative to.
 	Workdir string `json:"workdir,omitempty"`
+	// Canaries are the tests the harness added to the run (canary.go),
+	// written into the record after the run; CanaryNote says why none
+	// were placed.
+	Canaries   []Canary `json:"canaries,omitempty"`
+	CanaryNote string   `json:"canary_note,omitempty"`
 }
 
 // Timing splits an instance's wall time, in seconds. OverheadS is
@@ -79,11 +86,14 @@ type Timing struct {
 	ApplyS     float64 `json:"apply_s"`            // test patch (see above), model patch, path checks, test files reset
 	TestS      float64 `json:"test_s"`
 	ParseS     float64 `json:"parse_s"`
-	MetricsS   float64 `json:"metrics_s"`   // RetrievalS + NFIS
-	RetrievalS float64 `json:"retrieval_s"` // localization metrics
-	NFIS       float64 `json:"nfi_s"`       // NFI deltas of the changed source files
-	TotalS     float64 `json:"total_s"`
-	OverheadS  float64 `json:"overhead_s"`
+	CanaryS    float64 `json:"canary_s,omitempty"` // canaries written into the test files (canary.go)
+	// RunnerCheckS: the runner-internals check of the model patch (runnercheck.go).
+	RunnerCheckS float64 `json:"runner_check_s,omitempty"`
+	MetricsS     float64 `json:"metrics_s"`   // RetrievalS + NFIS
+	RetrievalS   float64 `json:"retrieval_s"` // localization metrics
+	NFIS         float64 `json:"nfi_s"`       // NFI deltas of the changed source files
+	TotalS       float64 `json:"total_s"`
+	OverheadS    float64 `json:"overhead_s"`
 }
 
 // NFIDelta is the SWE-NFI score change of the changed Python files: the
@@ -123,10 +133,14 @@ type Record struct {
 
 	// TestEdits lists what the model patch did to the tests (guardTests):
 	// files reset before the run, test configuration changed.
-	TestEdits       *TestEdits   `json:"test_edits,omitempty"`
-	TestPatchApply  *ApplyResult `json:"test_patch_apply,omitempty"`
-	ModelPatchApply *ApplyResult `json:"model_patch_apply,omitempty"`
-	Test            *TestRun     `json:"test,omitempty"`
+	TestEdits *TestEdits `json:"test_edits,omitempty"`
+	// RunnerInternals lists where the model patch's code outside the tests
+	// reaches into the test runner or the process's reporting
+	// (runnercheck.go); any makes the strict verdict unresolved.
+	RunnerInternals []RunnerFinding `json:"runner_internals,omitempty"`
+	TestPatchApply  *ApplyResult    `json:"test_patch_apply,omitempty"`
+	ModelPatchApply *ApplyResult    `json:"model_patch_apply,omitempty"`
+	Test            *TestRun        `json:"test,omitempty"`
 	// Error says what went wrong for StatusError, patch_rejected,
 	// patch_failed and infrastructure failures.
 	Error string `json:"error,omitempty"`

@@ -34,14 +34,16 @@ func Regrade(in dataset.Instance, rec *Record, log []byte) (v Verdicts, out Poly
 		}
 		o := gradeEvalScriptSections(in, secs, rec.Test.ExitCode, rec.Test.TimedOut)
 		applyTestEdits(&o.verdicts, rec.TestEdits)
+		applyRunnerFindings(&o.verdicts, rec.RunnerInternals)
 		return o.verdicts, o.out, o.parser, ""
 	}
 	l, err := readTestCommandLog(log, rec.Test.LogSecret)
 	if err != nil {
 		return Verdicts{}, PolyBenchOutput{}, "", "the stored log does not read with the record's run marks: " + err.Error()
 	}
-	g := gradeTestCommand(in, l, rec.Test.Workdir, rec.TestEdits)
+	g := gradeTestCommand(in, l, rec.Test.Workdir, rec.TestEdits, rec.Test.Canaries)
 	(&Harness{}).attribute(&g.verdicts, in, l, log)
 	respellVerdicts(&g.verdicts, g.f2p, in.FailToPass, g.p2p, in.PassToPass)
+	applyRunnerFindings(&g.verdicts, rec.RunnerInternals)
 	return g.verdicts, g.out, g.framework, ""
 }

@@ -104,6 +104,15 @@ func checkSample(t *testing.T, set sampleSet, res *RunResult, native Mode) {
 				t.Errorf("%s: %s verdict %s differs from native %s", r.InstanceID, m, v.Status, r.Status)
 			}
 		}
+		if len(r.RunnerInternals) > 0 {
+			t.Errorf("%s: the runner-internals check flags %+v", r.InstanceID, r.RunnerInternals)
+		}
+		if r.Status == StatusTampered {
+			t.Errorf("%s tampered: %s", r.InstanceID, r.Verdicts.Get(native).Reason)
+		}
+		if r.Test != nil && (len(r.Test.Canaries) < 2 || !r.Test.Canaries[1].Fail) {
+			t.Errorf("%s: canaries %+v (%s), want a must-pass and a must-fail one in every instance's run", r.InstanceID, r.Test.Canaries, r.Test.CanaryNote)
+		}
 		if r.Resolved {
 			got = append(got, r.InstanceID)
 		} else if set.name == "gold" {

@@ -66,6 +66,12 @@ func HarnessHeadline(r *Harness) []string {
 		outcomes += fmt.Sprintf("; the %d units of dataset rows that could not be read or cannot run are in none of these", n)
 	}
 	lines = append(lines, outcomes)
+	if len(x.Tampered) > 0 {
+		lines = append(lines, fmt.Sprintf("tampered (the report failed the harness's canaries; unresolved in every mode): %d: %s", len(x.Tampered), strings.Join(x.Tampered, "; ")))
+	}
+	if len(x.RunnerInternals) > 0 {
+		lines = append(lines, fmt.Sprintf("model patches reaching into the test runner (unresolved in strict mode): %d: %s", len(x.RunnerInternals), strings.Join(x.RunnerInternals, "; ")))
+	}
 	if x.Model == "" {
 		lines = append(lines, harnessInputLines(x)...)
 	}

@@ -252,8 +252,17 @@ type Extras struct {
 	// environment (strict infra_failure after a test run: a missing
 	// toolchain, an unresolvable plugin), "id: reason" with the log's last
 	// line and path, whatever the native mode says.
-	NoTestRan   []string `json:"no_test_ran,omitempty"`
-	InputErrors []string `json:"input_errors,omitempty"`
+	NoTestRan []string `json:"no_test_ran,omitempty"`
+	// Tampered lists the units whose report failed the harness's canaries
+	// (harness.StatusTampered: what ran in the test process rewrote the
+	// outcome), "id: reason"; they are unresolved in every mode and in
+	// none of the infrastructure failures.
+	Tampered []string `json:"tampered,omitempty"`
+	// RunnerInternals lists the units whose model patch reaches into the
+	// test runner (harness.Record.RunnerInternals), "id: file:line: rule:
+	// code" for the first finding and the count of the others.
+	RunnerInternals []string `json:"runner_internals,omitempty"`
+	InputErrors     []string `json:"input_errors,omitempty"`
 	// UnreadableRows counts dataset rows that could not be read and
 	// NotRunnable rows that cannot run; each counts in every mode's Total,
 	// unresolved, once per (model, run). Rejected counts prediction rows
@@ -667,6 +676,16 @@ func BuildHarness(in HarnessInput) *Harness {
 			x.StatusIDs[native.Status] = append(x.StatusIDs[native.Status], id)
 			if st := rec.Verdicts.Strict; rec.Test != nil && st.Status == harness.StatusInfraFailure {
 				x.NoTestRan = append(x.NoTestRan, id+": "+st.Reason)
+			}
+			if st := rec.Verdicts.Strict; st.Status == harness.StatusTampered {
+				x.Tampered = append(x.Tampered, id+": "+st.Reason)
+			}
+			if fs := rec.RunnerInternals; len(fs) > 0 {
+				l := id + ": " + fs[0].String()
+				if len(fs) > 1 {
+					l += fmt.Sprintf(" (and %d more)", len(fs)-1)
+				}
+				x.RunnerInternals = append(x.RunnerInternals, l)
 			}
 			switch {
 			case !rec.Generation:

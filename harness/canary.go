@@ -1,0 +1,395 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/diff"
+	"github.com/polynfi/polynfi/internal/safepath"
+	"github.com/polynfi/polynfi/runtime"
+	"github.com/polynfi/polynfi/testlog"
+)
+
+// Canaries: tests only the harness knows, added to every test_command run
+// after the model patch and the test patch (and after guardTests reset the
+// test files), in the instance's own framework, appended to the test
+// files of the test patch that FAIL_TO_PASS names (the "host files"):
+//
+//   - in every host file, one test that must pass: a report without it
+//     shows that the runner did not execute that file, or that the report
+//     was not the runner's;
+//   - in the first host file, one test that must fail (left out when the
+//     test command stops at the first failure: -x, --exitfirst, --maxfail,
+//     --bail): a report where it passes was rewritten in the test process
+//     (a pytest hook, a forged reporter).
+//
+// Names and bodies are drawn per run from crypto/rand and stored in the
+// record only after the run (TestRun.Canaries). A run whose reading holds
+// tests but lacks a canary, passes a must-fail one or fails a must-pass
+// one is StatusTampered in every mode; canaries never enter the graded
+// results or the reported test lists. A canary missing from a host file
+// that the run reported as not loading (a collection or compilation error
+// of the file itself) is not tampering: the file's own tests did not run
+// either, and the instance is unresolved as it would be without canaries.
+//
+// Frameworks: Python (a unittest.TestCase class, which pytest and
+// unittest both collect), JavaScript and TypeScript (a top-level it() or
+// test() call, read by Jest and Mocha alike), Java (a method annotated
+// @org.junit.jupiter.api.Test or @org.junit.Test, by the file's imports).
+// Not placed (TestRun.CanaryNote says why): SWE-bench eval_script rows
+// (the script checks out and selects the test files itself), a test
+// command that selects tests by name or mark (reSelectsByName), other
+// languages and frameworks, a test patch without a recognisable test file.
+//
+// Limits: code running inside the test process can read the canaries from
+// the test files and run or imitate them; the canaries stop forgeries
+// that do not (every known published exploit), the runner-internals check
+// (runnercheck.go) flags the code that reaches into the runner.
+
+// Canary is one test the harness added to a run.
+type Canary struct {
+	// Name is the random token in the test's name (an identifier: "c"
+	// and 20 hex digits); a result is the canary's when its id holds it.
+	Name string `json:"name"`
+	// File is the workspace-relative test file it was appended to.
+	File string `json:"file"`
+	// Fail: the canary must fail (else it must pass).
+	Fail bool `json:"must_fail,omitempty"`
+}
+
+// canaryExpect is what a canary's test body computes: int(Hex, 16) % 97
+// compared with Want.
+type canaryBody struct {
+	hex  string
+	want int
+}
+
+// newCanaryName returns a fresh random canary name.
+func newCanaryName() string {
+	var b [10]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("harness: no randomness for the canaries: " + err.Error())
+	}
+	return "c" + hex.EncodeToString(b[:])
+}
+
+// newCanaryBody draws a body whose check holds (fail false) or does not.
+func newCanaryBody(fail bool) canaryBody {
+	var b [4]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("harness: no randomness for the canaries: " + err.Error())
+	}
+	v := binary.BigEndian.Uint32(b[:]) >> 1
+	want := int(v % 97)
+	if fail {
+		want = (want + 1 + int(b[0])%95) % 97
+	}
+	return canaryBody{hex: strconv.FormatUint(uint64(v), 16), want: want}
+}
+
+// reStopsAtFailure matches the options that make a runner stop at the
+// first failing test, which a must-fail canary would then cut short.
+var reStopsAtFailure = regexp.MustCompile(`(^|\s)(-x|--exitfirst|--maxfail(=|\s)\S+|--bail|-b|--failfast|-Dsurefire\.skipAfterFailureCount=\S+)(\s|$|;)`)
+
+// reSelectsByName matches test-command options that select tests by name
+// or mark (pytest -k, -m, --deselect and node ids; Jest -t; Mocha
+// --grep/--fgrep; Maven -Dtest; unittest -k): canaries there could be
+// deselected by an honest command, so none are placed.
+var reSelectsByName = regexp.MustCompile(`(^|\s)(-k|-m|--deselect|-t|--testNamePattern(=\S*)?|--grep(=\S*)?|-g|--fgrep(=\S*)?|-Dtest=\S*|-Dit\.test=\S*)(\s|$)|\.py::|\.py:\S|#\w`)
+
+// rePythonModule matches "python -m module", whose -m is not pytest's.
+var rePythonModule = regexp.MustCompile(`\bpython[\d.]*\s+-m\s+\S+`)
+
+// selectsByName returns the part of a test command that selects tests by
+// name (reSelectsByName), or "".
+func selectsByName(cmd string) string {
+	return reSelectsByName.FindString(rePythonModule.ReplaceAllString(cmd, "python"))
+}
+
+// reTestFileOf: a file a runner of the language collects as a test file.
+var (
+	rePyTestFile   = regexp.MustCompile(`(^|/)(test_[^/]*|[^/]*_test|tests)\.py$`)
+	reJSTestFile   = regexp.MustCompile(`(\.(test|spec)\.[cm]?[jt]sx?$)|((^|/)(test|tests|__tests__)/.*\.[cm]?[jt]sx?$)`)
+	reJavaTestFile = regexp.MustCompile(`(^|/)(Test[^/]*|[^/]*Tests?|[^/]*TestCase)\.java$`)
+)
+
+// canaryHosts returns the test files of in's test patch that can hold
+// canaries (at most 4, sorted): those FAIL_TO_PASS names when any does,
+// else every test file of the language it adds or changes.
+func canaryHosts(in dataset.Instance) []string {
+	var re *regexp.Regexp
+	switch in.Language {
+	case dataset.Python:
+		re = rePyTestFile
+	case dataset.JavaScript, dataset.TypeScript:
+		re = reJSTestFile
+	case dataset.Java:
+		re = reJavaTestFile
+	default:
+		return nil
+	}
+	var all []string
+	seen := map[string]bool{}
+	for _, p := range diff.ScanPaths(in.TestPatch) {
+		if p.New == "" || p.New == diff.DevNull || seen[p.New] || safepath.Check(p.New) != nil || !re.MatchString(p.New) {
+			continue
+		}
+		seen[p.New] = true
+		all = append(all, p.New)
+	}
+	sort.Strings(all)
+	var named []string
+	for _, f := range all {
+		if namedByF2P(f, in) {
+			named = append(named, f)
+		}
+	}
+	if len(named) > 0 {
+		all = named
+	}
+	if len(all) > 4 {
+		all = all[:4]
+	}
+	return all
+}
+
+// namedByF2P reports whether a FAIL_TO_PASS id names test file f: by its
+// path, its path without extension (Jest, dotted modules), or for Java its
+// class name.
+func namedByF2P(f string, in dataset.Instance) bool {
+	stem := strings.TrimSuffix(f, path.Ext(f))
+	dotted := strings.ReplaceAll(stem, "/", ".")
+	class := path.Base(stem)
+	for _, id := range in.FailToPass {
+		switch {
+		case strings.Contains(id, f), strings.Contains(id, stem), strings.Contains(id, dotted):
+			return true
+		case in.Language == dataset.Java && strings.Contains(id, "."+class+"."):
+			return true
+		}
+	}
+	return false
+}
+
+// canaryCode returns the code that appends canaries cs to a host file of
+// language lang with content src, or "" when the file's framework is not
+// one canaries are written for.
+func canaryCode(lang string, src []byte, cs []Canary, bodies []canaryBody) ([]byte, bool) {
+	var b strings.Builder
+	switch lang {
+	case dataset.Python:
+		b.WriteString("\n\nclass Test" + newCanaryName() + "(__import__('unittest').TestCase):\n")
+		for i, c := range cs {
+			fmt.Fprintf(&b, "    def test_%s(self):\n        self.assertEqual(int('%s', 16) %% 97, %d)\n\n", c.Name, bodies[i].hex, bodies[i].want)
+		}
+		return append(bytes.TrimRight(src, "\n"), strings.TrimRight(b.String(), "\n")+"\n"...), true
+	case dataset.JavaScript, dataset.TypeScript:
+		fn := "test"
+		if regexp.MustCompile(`(^|[^\w.$])it\s*\(`).Match(src) {
+			fn = "it"
+		}
+		b.WriteString("\n")
+		for i, c := range cs {
+			fmt.Fprintf(&b, ";%s(%q, function () { if (parseInt(%q, 16) %% 97 !== %d) { throw new Error(%q); } });\n", fn, c.Name, bodies[i].hex, bodies[i].want, "check "+c.Name)
+		}
+		return append(append([]byte(nil), src...), b.String()...), true
+	case dataset.Java:
+		ann := ""
+		switch {
+		case bytes.Contains(src, []byte("org.junit.jupiter")):
+			ann = "@org.junit.jupiter.api.Test"
+		case bytes.Contains(src, []byte("org.junit.")):
+			ann = "@org.junit.Test"
+		default:
+			return nil, false
+		}
+		end := bytes.LastIndexByte(src, '}')
+		if end < 0 {
+			return nil, false
+		}
+		for i, c := range cs {
+			fmt.Fprintf(&b, "\n    %s\n    public void %s() { if (Integer.parseInt(%q, 16) %% 97 != %d) { throw new AssertionError(%q); } }\n", ann, c.Name, bodies[i].hex, bodies[i].want, "check "+c.Name)
+		}
+		out := append(append([]byte(nil), src[:end]...), b.String()...)
+		return append(out, src[end:]...), true
+	}
+	return nil, false
+}
+
+// placeCanaries writes a fresh set of canaries into the host files of in
+// in the work tree (their content read at snap, base + test patch, which
+// guardTests left them at) and returns them, or none and a note saying
+// why. An error is the sandbox's (reading or writing a file).
+func placeCanaries(ctx context.Context, wt *tree, in dataset.Instance, snap string) ([]Canary, string, error) {
+	if m := selectsByName(in.TestCommand); m != "" {
+		return nil, "canaries not placed: the test command selects tests by name (" + strings.TrimSpace(m) + "), which could leave them out", nil
+	}
+	hosts := canaryHosts(in)
+	if len(hosts) == 0 {
+		return nil, "canaries not placed: no test file of the test patch that a " + in.Language + " runner collects (Python, JavaScript, TypeScript, Java only)", nil
+	}
+	lstat, err := wt.lstat(ctx, hosts)
+	if err != nil {
+		return nil, "", err
+	}
+	for _, p := range hosts {
+		if err := safepath.UnderFS(lstat, p, true); err != nil {
+			return nil, "canaries not placed: host file " + p + ": " + err.Error(), nil
+		}
+	}
+	out, err := wt.script(ctx, `s=$1; shift
+for p; do
+  if sz=$(g cat-file -s "$s:$p" 2>/dev/null); then printf '%s\0' "$sz"; g cat-file blob "$s:$p" || exit 1; else printf -- '-\0'; fi
+done`, append([]string{snap}, hosts...)...)
+	if err != nil {
+		return nil, "", err
+	}
+	failCanary := !reStopsAtFailure.MatchString(in.TestCommand)
+	var all []Canary
+	var files []runtime.File
+	for _, p := range hosts {
+		head, rest, ok := bytes.Cut(out, []byte{0})
+		if !ok {
+			return nil, "", fmt.Errorf("canaries: read the host files: short answer")
+		}
+		if string(head) == "-" {
+			out = rest
+			continue
+		}
+		n, err := strconv.Atoi(string(head))
+		if err != nil || n > len(rest) {
+			return nil, "", fmt.Errorf("canaries: read the host files: bad size %q", head)
+		}
+		src := rest[:n]
+		out = rest[n:]
+		cs := []Canary{{Name: newCanaryName(), File: p}}
+		if failCanary && len(all) == 0 {
+			cs = append(cs, Canary{Name: newCanaryName(), File: p, Fail: true})
+		}
+		bodies := make([]canaryBody, len(cs))
+		for i, c := range cs {
+			bodies[i] = newCanaryBody(c.Fail)
+		}
+		code, ok := canaryCode(in.Language, src, cs, bodies)
+		if !ok {
+			continue
+		}
+		all = append(all, cs...)
+		files = append(files, runtime.File{Path: p, Data: code})
+	}
+	if len(files) == 0 {
+		return nil, "canaries not placed: no host file is in a framework canaries are written for (" + strings.Join(hosts, ", ") + ")", nil
+	}
+	if err := wt.sb.CopyIn(ctx, "", files); err != nil {
+		return nil, "", fmt.Errorf("canaries: write the host files: %w", err)
+	}
+	return all, "", nil
+}
+
+// canaryOutcome is what the canaries of a run say about its reading.
+type canaryOutcome struct {
+	// rest is the reading without the canaries' results.
+	rest []testlog.Result
+	// failed: a must-fail canary failed (which explains a non-zero exit
+	// status).
+	failed bool
+	// problem is why the run is tampered ("" when it is not).
+	problem string
+}
+
+// checkCanaries splits the canaries' results from a reading and checks
+// them. A reading with no other result is not judged (the run reported
+// nothing: see Grade), nor is a canary missing from a host file the
+// reading reports as not loading (a FAILED or ERROR result whose id
+// names the file but no test in it).
+func checkCanaries(cs []Canary, results []testlog.Result) canaryOutcome {
+	var o canaryOutcome
+	if len(cs) == 0 {
+		o.rest = results
+		return o
+	}
+	got := make([][]testlog.Status, len(cs))
+	for _, r := range results {
+		mine := false
+		for i, c := range cs {
+			if strings.Contains(r.ID, c.Name) {
+				got[i] = append(got[i], r.Status)
+				mine = true
+			}
+		}
+		if !mine {
+			o.rest = append(o.rest, r)
+		}
+	}
+	var problems []string
+	for i, c := range cs {
+		ss := got[i]
+		switch {
+		case len(ss) == 0:
+			if !fileDidNotLoad(c.File, o.rest) {
+				problems = append(problems, fmt.Sprintf("canary %s (must %s) in %s is missing from the report: the runner did not run that file, or the report is not the runner's", c.Name, must(c), c.File))
+			}
+			continue
+		}
+		for _, s := range ss {
+			bad := false
+			if c.Fail {
+				bad = s != testlog.Failed && s != testlog.Error
+			} else {
+				bad = s != testlog.Passed
+			}
+			if bad {
+				problems = append(problems, fmt.Sprintf("canary %s in %s must %s and is reported %s: the outcome was rewritten in the test process", c.Name, c.File, must(c), s))
+				break
+			}
+		}
+		if c.Fail && len(ss) > 0 && (ss[0] == testlog.Failed || ss[0] == testlog.Error) {
+			o.failed = true
+		}
+	}
+	if len(o.rest) == 0 {
+		return o
+	}
+	if len(problems) > 0 {
+		o.problem = "tampered: " + problems[0]
+		if len(problems) > 1 {
+			o.problem += fmt.Sprintf(" (and %d more canary problems)", len(problems)-1)
+		}
+	}
+	return o
+}
+
+func must(c Canary) string {
+	if c.Fail {
+		return "fail"
+	}
+	return "pass"
+}
+
+// fileDidNotLoad reports whether results hold a FAILED or ERROR result
+// for test file f itself (pytest's collection error "tests/test_x.py",
+// a Jest suite that failed to load): an id that is f, or f without its
+// extension, or that names f with no test after it.
+func fileDidNotLoad(f string, results []testlog.Result) bool {
+	stem := strings.TrimSuffix(f, path.Ext(f))
+	for _, r := range results {
+		if r.Status != testlog.Failed && r.Status != testlog.Error {
+			continue
+		}
+		id := strings.TrimSuffix(strings.TrimSuffix(r.ID, "->"), "::")
+		if id == f || id == stem || strings.HasSuffix(id, "/"+f) || id == strings.ReplaceAll(stem, "/", ".") {
+			return true
+		}
+	}
+	return false
+}

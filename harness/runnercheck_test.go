@@ -1,0 +1,67 @@
+package harness
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/polynfi/polynfi/syntax"
+)
+
+// TestCheckRunnerInternals: each rule on a file that breaks it (the rule
+// and line found), and ordinary library code that looks alike (nothing
+// found).
+func TestCheckRunnerInternals(t *testing.T) {
+	p := syntax.NewParser()
+	defer p.Close()
+	cases := []struct {
+		name, file, src string
+		want            string // "rule@line" of each finding, space-separated
+	}{
+		{"pytest hook in a library", "pkg/mod.py", "import pytest\n\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    yield\n", "pytest-hook@5"},
+		{"_pytest import", "pkg/mod.py", "x = 1\nfrom _pytest.reports import TestReport\nimport _pytest.runner as r\n", "pytest-internals@2 pytest-internals@3"},
+		{"plugin registered", "pkg/mod.py", "import gc\nfor o in gc.get_objects():\n    o.pluginmanager.register(P())\n", "pytest-internals@3"},
+		{"sys.modules patched", "pkg/mod.py", "import sys\nsys.modules['pytest'] = fake\nsys.modules.update({'_pytest': fake})\n", "sys-modules@2 sys-modules@3"},
+		{"builtins patched", "pkg/mod.py", "import builtins\nbuiltins.print = lambda *a: None\nsetattr(builtins, 'open', o)\n__builtins__['exit'] = e\n", "builtins@2 builtins@3 builtins@4"},
+		{"os._exit", "pkg/mod.py", "import os\n\ndef f():\n    os._exit(0)\n", "os-exit@4"},
+		{"atexit hook printing", "pkg/mod.py", "import atexit, sys\natexit.register(lambda: sys.stdout.write('PASSED'))\n", "atexit-output@2"},
+		{"ordinary python", "pkg/mod.py", "import os, sys, atexit\n\ndef pytestlike():\n    pass\n\natexit.register(cleanup)\nsys.exit(1)\nmodules = sys.modules.get('x')\n", ""},
+		{"stdout.write replaced", "lib/a.js", "process.stdout.write = function (s) { return true; };\n", "stdout-replace@1"},
+		{"process.exit called and replaced", "lib/a.js", "const x = 1;\nif (x) { process.exit(0); }\nprocess.exit = () => {};\n", "process-exit@2 process-exit@3"},
+		{"mocha detected", "lib/a.js", "if (typeof describe === 'function') {\n  describe('x', function () { it('y', function () {}); });\n}\n", "runner-global@1 runner-global@2 runner-global@2"},
+		{"jest globals in TypeScript", "src/a.ts", "declare const jest: any, process: any;\nif (process.env.JEST_WORKER_ID) { jest.fn(); }\nimport { expect } from '@jest/globals';\n", "runner-global@2 runner-global@2 runner-global@3"},
+		{"mocha required", "lib/a.js", "const Mocha = require('mocha');\n", "runner-global@1"},
+		{"ordinary javascript", "lib/a.js", "const test = /x/.test(s);\nfunction it2() {}\nconst describe2 = 1;\nprocess.stdout.write('hello');\nmodule.exports = { test };\n", ""},
+		{"System.exit", "src/main/java/a/A.java", "package a;\nclass A {\n  void f() {\n    System.exit(0);\n    Runtime.getRuntime().halt(0);\n  }\n}\n", "system-exit@4 system-exit@5"},
+		{"JUnit listener", "src/main/java/a/L.java", "package a;\nimport org.junit.platform.launcher.TestExecutionListener;\npublic class L implements TestExecutionListener {\n}\n", "junit-listener@2 junit-listener@3"},
+		{"ordinary java", "src/main/java/a/A.java", "package a;\nimport java.util.List;\nclass A implements Runnable {\n  public void run() { System.out.println(\"exit\"); }\n}\n", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var got []string
+			for _, f := range CheckRunnerInternals(p, c.file, []byte(c.src), nil) {
+				if f.File != c.file || f.Text == "" {
+					t.Errorf("finding %+v", f)
+				}
+				got = append(got, f.Rule+"@"+strconv.Itoa(f.Line))
+			}
+			if g := strings.Join(got, " "); g != c.want {
+				t.Errorf("found %q, want %q", g, c.want)
+			}
+		})
+	}
+	// Only the lines the patch adds count.
+	src := "import os\n\ndef f():\n    os._exit(0)\n\ndef g():\n    os._exit(1)\n"
+	if got := CheckRunnerInternals(p, "m.py", []byte(src), map[int]bool{7: true}); len(got) != 1 || got[0].Line != 7 {
+		t.Errorf("added line 7 only: %+v", got)
+	}
+	// Path rules.
+	got := CheckRunnerPaths([]string{"conftest.py", "tests/conftest.py", "pkg/sub/conftest.py", "src/main/resources/META-INF/services/org.junit.platform.launcher.TestExecutionListener", "README.md"})
+	var rules []string
+	for _, f := range got {
+		rules = append(rules, f.File+":"+f.Rule)
+	}
+	if g := strings.Join(rules, " "); g != "conftest.py:conftest pkg/sub/conftest.py:conftest src/main/resources/META-INF/services/org.junit.platform.launcher.TestExecutionListener:junit-listener" {
+		t.Errorf("path rules: %s", g)
+	}
+}
