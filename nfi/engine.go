@@ -312,7 +312,7 @@ func SyntaxError(tree *syntax.Tree) *FileError {
 	if n.Missing {
 		msg = fmt.Sprintf("syntax error: missing %q", n.Kind())
 	}
-	return &FileError{Line: int(n.StartRow) + 1, Column: int(n.StartCol) + 1, Message: msg}
+	return &FileError{Line: tree.Line(id), Column: tree.Column(id), Message: msg}
 }
 
 // ScoreTree runs the selected rules over an already parsed, error-free
@@ -329,7 +329,7 @@ func (e *Engine) ScoreTree(path string, tree *syntax.Tree) (result FileScore) {
 			}
 			line := 1
 			if node >= 0 && int(node) < len(tree.Nodes) {
-				line = int(tree.Nodes[node].StartRow) + 1
+				line = tree.Line(node)
 			}
 			result = FileScore{Path: path, Bytes: len(tree.Source), Status: StatusInternalError,
 				Error: &FileError{Line: line, Column: 1, Message: fmt.Sprintf("rule %s panicked: %v", id, r)}}

@@ -165,6 +165,7 @@ func buildLines(t *syntax.Tree, ix *nodeIndex) *Lines {
 	)
 	lastCode = syntax.NoNode
 	nodes := t.Nodes
+	rc := t.NewRowCursor()
 	// About one node in three is an identifier or an attribute.
 	ix.lists[listRef] = refStore.get(len(nodes) / 3)
 	// and about one in twenty-four a bindable identifier.
@@ -184,11 +185,12 @@ func buildLines(t *syntax.Tree, ix *nodeIndex) *Lines {
 			continue
 		}
 		next := i + 1
+		row, endRow := rc.Row(n.StartByte), rc.RowAfter(n.EndByte)
 		if isString {
 			next = int(n.End)
-			ls.markString(nodes, i, next, ix)
+			ls.markString(nodes, i, next, ix, &rc)
 		} else if n.StartByte != n.EndByte && class != classComment {
-			ls.markRows(n)
+			ls.markRows(row, endRow)
 		}
 		if n.StartByte == n.EndByte || class == classLineContinuation || n.StartByte < prevEnd {
 			i = next
@@ -212,10 +214,10 @@ func buildLines(t *syntax.Tree, ix *nodeIndex) *Lines {
 			escapedLast = escaped
 		}
 		comment := class == classComment
-		tk := Token{Node: syntax.NodeID(i), Start: n.StartByte, End: n.EndByte, Row: n.StartRow, EndRow: n.EndRow,
+		tk := Token{Node: syntax.NodeID(i), Start: n.StartByte, End: n.EndByte, Row: row, EndRow: endRow,
 			Depth: depth, Comment: comment, Newline: newline && havePrevT}
 		// Rows between the previous token and this one have no token.
-		for r := prevRow + 1; r < int(n.StartRow) && r < len(ls.List); r++ {
+		for r := prevRow + 1; r < int(row) && r < len(ls.List); r++ {
 			l := &ls.List[r]
 			if l.Indent == l.End-l.Start {
 				l.Flags |= Blank
@@ -224,8 +226,8 @@ func buildLines(t *syntax.Tree, ix *nodeIndex) *Lines {
 				l.Flags |= Continuation
 			}
 		}
-		if int(n.StartRow) > prevRow && int(n.StartRow) < len(ls.List) {
-			l := &ls.List[n.StartRow]
+		if int(row) > prevRow && int(row) < len(ls.List) {
+			l := &ls.List[row]
 			cont := depth > 0 || escapedLast
 			switch {
 			case comment:
@@ -245,10 +247,10 @@ func buildLines(t *syntax.Tree, ix *nodeIndex) *Lines {
 				}
 			}
 		}
-		if comment && int(n.StartRow) < len(ls.List) {
-			ls.List[n.StartRow].Comment = int32(n.StartByte)
+		if comment && int(row) < len(ls.List) {
+			ls.List[row].Comment = int32(n.StartByte)
 		}
-		for r := n.StartRow + 1; r <= n.EndRow && int(r) < len(ls.List); r++ {
+		for r := row + 1; r <= endRow && int(r) < len(ls.List); r++ {
 			ls.List[r].Flags |= InString
 		}
 		if !comment {
@@ -265,7 +267,7 @@ func buildLines(t *syntax.Tree, ix *nodeIndex) *Lines {
 			havePrevT = true
 		}
 		ls.Tokens = append(ls.Tokens, tk)
-		prevEnd, prevRow = n.EndByte, int(n.EndRow)
+		prevEnd, prevRow = n.EndByte, int(endRow)
 		i = next
 	}
 	for r := prevRow + 1; r < len(ls.List); r++ {
@@ -279,8 +281,8 @@ func buildLines(t *syntax.Tree, ix *nodeIndex) *Lines {
 
 // markString sets Code on the lines of the non-empty, non-comment leaves
 // of the string node from, whose subtree is nodes[from:end], and adds the
-// nodes after from (interpolated names, say) to ix.
-func (ls *Lines) markString(nodes []syntax.Node, from, end int, ix *nodeIndex) {
+// nodes after from (interpolated names, say) to ix. rc finds the rows.
+func (ls *Lines) markString(nodes []syntax.Node, from, end int, ix *nodeIndex, rc *syntax.RowCursor) {
 	for j := from; j < end; j++ {
 		n := &nodes[j]
 		if j > from {
@@ -289,14 +291,14 @@ func (ls *Lines) markString(nodes []syntax.Node, from, end int, ix *nodeIndex) {
 			}
 		}
 		if n.FirstChild == syntax.NoNode && n.StartByte != n.EndByte && tokenClassOf(n) != classComment {
-			ls.markRows(n)
+			ls.markRows(rc.Row(n.StartByte), rc.RowAfter(n.EndByte))
 		}
 	}
 }
 
-// markRows sets Code on the lines node n spans.
-func (ls *Lines) markRows(n *syntax.Node) {
-	for r := n.StartRow; r <= n.EndRow && int(r) < len(ls.List); r++ {
+// markRows sets Code on the lines from row to endRow (a node's span).
+func (ls *Lines) markRows(row, endRow uint32) {
+	for r := row; r <= endRow && int(r) < len(ls.List); r++ {
 		ls.List[r].Flags |= Code
 	}
 }
