@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding/htmlindex"
@@ -238,6 +240,9 @@ const (
 // and is copied into the result.
 func (e *Engine) Score(parser *syntax.Parser, path string, src []byte) FileScore {
 	fs := FileScore{Path: path, Bytes: len(src)}
+	if len(src) >= bigFileBytes {
+		defer lowGC()()
+	}
 	raw := src
 	src, status, err := e.decode(src)
 	if status != StatusOK {
@@ -269,6 +274,56 @@ func (e *Engine) Score(parser *syntax.Parser, path string, src []byte) FileScore
 	// parser for the next file.
 	defer tree.Release()
 	return e.ScoreTree(path, tree)
+}
+
+// bigFileBytes is the source size from which Score runs the garbage
+// collector at bigFileGCPercent while it scores the file.
+const bigFileBytes = 8 << 20
+
+// bigFileGCPercent is the garbage collector's heap growth (GOGC) while a
+// large file is scored. The default, 100, lets the heap reach twice what is
+// live before a collection: for one large file, whose tree and analyses
+// are live together (some 10-13 bytes per source byte), that doubles the
+// peak memory. The live heap is then mostly pointer-free arrays (nodes,
+// tokens, lines), which a collection does not scan, so that collecting
+// after every 10% of growth costs next to nothing (measured: CPU time
+// within noise on a 50 MB file, peak RSS 1.4 times lower).
+const bigFileGCPercent = 10
+
+// bigGC counts the large files being scored (one per worker at most) and
+// keeps the GC percent in force before the first of them.
+var bigGC struct {
+	sync.Mutex
+	n   int
+	old int
+}
+
+// lowGC sets the GC percent to bigFileGCPercent until the function it
+// returns is called (for the last of the files being scored at once); a
+// lower setting made by the user (GOGC) is kept. The restore collects the
+// file's garbage and returns its pages to the system at once
+// (debug.FreeOSMemory): the heap goal the restored percent sets is then
+// twice what is live after the file (its result), not twice its tree, and
+// the output of its result does not add to a peak that still holds it.
+func lowGC() (restore func()) {
+	bigGC.Lock()
+	if bigGC.n == 0 {
+		bigGC.old = debug.SetGCPercent(bigFileGCPercent)
+		if bigGC.old >= 0 && bigGC.old < bigFileGCPercent {
+			debug.SetGCPercent(bigGC.old)
+		}
+	}
+	bigGC.n++
+	bigGC.Unlock()
+	return func() {
+		bigGC.Lock()
+		bigGC.n--
+		if bigGC.n == 0 {
+			debug.SetGCPercent(bigGC.old)
+			debug.FreeOSMemory()
+		}
+		bigGC.Unlock()
+	}
 }
 
 // ParsePython parses src, the UTF-8 text DecodeSource returned (decoded:
