@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding/htmlindex"
@@ -310,6 +312,9 @@ func (e *Engine) Score(parser *syntax.Parser, path string, src []byte) FileScore
 		return e.scoreTreeSitter(parser, l, path, src)
 	}
 	fs := FileScore{Path: path, Bytes: len(src)}
+	if len(src) >= bigFileBytes {
+		defer lowGC()()
+	}
 	raw := src
 	src, status, err := e.decode(src)
 	if status != StatusOK {
@@ -412,6 +417,56 @@ func IsSource(path string) bool {
 // SourceGlobs are the git pathspecs of the files IsSource accepts.
 var SourceGlobs = []string{"*.py", "*.js", "*.jsx", "*.cjs", "*.mjs", "*.ts", "*.mts", "*.cts", "*.tsx"}
 
+// bigFileBytes is the source size from which Score runs the garbage
+// collector at bigFileGCPercent while it scores the file.
+const bigFileBytes = 8 << 20
+
+// bigFileGCPercent is the garbage collector's heap growth (GOGC) while a
+// large file is scored. The default, 100, lets the heap reach twice what is
+// live before a collection: for one large file, whose tree and analyses
+// are live together (some 10-13 bytes per source byte), that doubles the
+// peak memory. The live heap is then mostly pointer-free arrays (nodes,
+// tokens, lines), which a collection does not scan, so that collecting
+// after every 10% of growth costs next to nothing (measured: CPU time
+// within noise on a 50 MB file, peak RSS 1.4 times lower).
+const bigFileGCPercent = 10
+
+// bigGC counts the large files being scored (one per worker at most) and
+// keeps the GC percent in force before the first of them.
+var bigGC struct {
+	sync.Mutex
+	n   int
+	old int
+}
+
+// lowGC sets the GC percent to bigFileGCPercent until the function it
+// returns is called (for the last of the files being scored at once); a
+// lower setting made by the user (GOGC) is kept. The restore collects the
+// file's garbage and returns its pages to the system at once
+// (debug.FreeOSMemory): the heap goal the restored percent sets is then
+// twice what is live after the file (its result), not twice its tree, and
+// the output of its result does not add to a peak that still holds it.
+func lowGC() (restore func()) {
+	bigGC.Lock()
+	if bigGC.n == 0 {
+		bigGC.old = debug.SetGCPercent(bigFileGCPercent)
+		if bigGC.old >= 0 && bigGC.old < bigFileGCPercent {
+			debug.SetGCPercent(bigGC.old)
+		}
+	}
+	bigGC.n++
+	bigGC.Unlock()
+	return func() {
+		bigGC.Lock()
+		bigGC.n--
+		if bigGC.n == 0 {
+			debug.SetGCPercent(bigGC.old)
+			debug.FreeOSMemory()
+		}
+		bigGC.Unlock()
+	}
+}
+
 // ParsePython parses src, the UTF-8 text DecodeSource returned (decoded:
 // it was converted from the encoding its PEP 263 declaration names), as
 // Python 3.minor (8 through 14; 0: the newest) with the Go parser
@@ -453,7 +508,7 @@ func SyntaxError(tree *syntax.Tree) *FileError {
 	if n.Missing {
 		msg = fmt.Sprintf("syntax error: missing %q", n.Kind())
 	}
-	return &FileError{Line: int(n.StartRow) + 1, Column: int(n.StartCol) + 1, Message: msg}
+	return &FileError{Line: tree.Line(id), Column: tree.Column(id), Message: msg}
 }
 
 // ScoreTree runs the selected rules over an already parsed, error-free
@@ -474,7 +529,7 @@ func (e *Engine) ScoreTree(path string, tree *syntax.Tree) (result FileScore) {
 			}
 			line := 1
 			if node >= 0 && int(node) < len(tree.Nodes) {
-				line = int(tree.Nodes[node].StartRow) + 1
+				line = tree.Line(node)
 			}
 			result = FileScore{Path: path, Bytes: len(tree.Source), Status: StatusInternalError,
 				Error: &FileError{Line: line, Column: 1, Message: fmt.Sprintf("rule %s panicked: %v", id, r)}}

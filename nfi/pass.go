@@ -55,10 +55,11 @@ func (p *Pass) BoolOption(name string, def bool) bool {
 
 // Reportf records a violation at node n.
 func (p *Pass) Reportf(n syntax.NodeID, format string, args ...any) {
-	nd := p.Tree.Node(n)
+	sr, sc := p.Tree.StartPoint(n)
+	er, ec := p.Tree.EndPoint(n)
 	p.diags = append(p.diags, Diagnostic{
-		RuleID: p.Rule.ID, Line: int(nd.StartRow) + 1, Column: int(nd.StartCol) + 1,
-		EndLine: int(nd.EndRow) + 1, EndColumn: int(nd.EndCol) + 1,
+		RuleID: p.Rule.ID, Line: int(sr) + 1, Column: int(sc) + 1,
+		EndLine: int(er) + 1, EndColumn: int(ec) + 1,
 		Message: sprintf(format, args...),
 	})
 }

@@ -151,7 +151,7 @@ func (e *Engine) noqaComments(tree *syntax.Tree, t *langTable) []noqa {
 			continue
 		}
 		text := tree.Source[n.StartByte:n.EndByte]
-		line := int(n.StartRow) + 1
+		line := tree.Line(syntax.NodeID(i))
 		if m := fileNoqaRe.FindSubmatch(text); m != nil && ownLine(tree.Source, int(n.StartByte)) {
 			c := noqa{line: line, file: true, ruff: strings.EqualFold(string(m[1]), "ruff"), codes: splitCodes(m[2])}
 			if c.ruff && len(c.codes) == 0 {

@@ -90,16 +90,18 @@ func eslintDirectives(tree *syntax.Tree, t *langTable) []eslintDirective {
 		if m == nil {
 			continue
 		}
-		d := eslintDirective{kind: string(m[1]), line: int(n.StartRow) + 1, col: int(n.StartCol) + 1}
+		startRow, startCol := tree.Point(n.StartByte)
+		endRow := tree.Row(n.EndByte)
+		d := eslintDirective{kind: string(m[1]), line: int(startRow) + 1, col: int(startCol) + 1}
 		block := bytes.HasPrefix(text, []byte("/*"))
 		if (d.kind == "eslint-disable" || d.kind == "eslint-enable") && !block {
 			continue // ESLint reads these in block comments only
 		}
-		if d.kind == "eslint-disable-line" && n.StartRow != n.EndRow {
+		if d.kind == "eslint-disable-line" && startRow != endRow {
 			continue // ESLint: an eslint-disable-line comment may not span lines
 		}
 		if d.kind == "eslint-disable-next-line" {
-			d.line = int(n.EndRow) + 2
+			d.line = int(endRow) + 2
 		}
 		list := string(m[2])
 		if k := strings.Index(list, " --"); k >= 0 {

@@ -168,11 +168,12 @@ type cand struct {
 
 func newIndex(t *syntax.Tree, mode Mode) *index {
 	ix := &index{t: t, mode: mode, names: map[syntax.NodeID]string{}}
+	rc := t.NewRowCursor()
 	for i := range t.Nodes {
 		id := syntax.NodeID(i)
 		n := &t.Nodes[i]
 		kind := n.Kind()
-		first, last := int(n.StartRow)+1, int(n.EndRow)+1
+		first, last := int(rc.Row(n.StartByte))+1, int(rc.RowAfter(n.EndByte))+1
 		switch mode {
 		case Compatible:
 			if compatCounted[kind] {
@@ -196,7 +197,7 @@ func newIndex(t *syntax.Tree, mode Mode) *index {
 			}
 			// Decorators belong to the definition they decorate.
 			if p := n.Parent; p != syntax.NoNode && t.Nodes[p].Kind() == "decorated_definition" {
-				first = int(t.Nodes[p].StartRow) + 1
+				first = t.Line(p)
 			}
 			ix.cands = append(ix.cands, cand{id: id, first: first, last: last})
 		}
@@ -222,7 +223,7 @@ func (ix *index) locate(lines []int) []int {
 	sort.Ints(ls)
 	ls = dedupInts(ls)
 	if ix.mode == Compatible && len(ix.t.Nodes) > 0 {
-		maxLine := int(ix.t.Nodes[0].EndRow)
+		maxLine := int(ix.t.Row(ix.t.Nodes[0].EndByte))
 		k := sort.SearchInts(ls, maxLine+1)
 		ls = ls[:k]
 	}
@@ -348,7 +349,7 @@ func (ix *index) label(id syntax.NodeID) (string, string) {
 			// Python formats the empty list the tool returns.
 			return "pair:[]", ""
 		}
-		return "", fmt.Sprintf("%s at line %d has no identifier", n.Kind(), n.StartRow+1)
+		return "", fmt.Sprintf("%s at line %d has no identifier", n.Kind(), t.Line(id))
 	}
 	if f := t.ChildByField(id, "name"); f != syntax.NoNode {
 		return n.Kind() + ":" + t.TextString(f), ""

@@ -69,7 +69,6 @@ typedef struct { const char *ptr; intptr_t len; } pn_str;
 // pointers, so Go memory of this type may be passed to C as it is.
 typedef struct {
 	uint32_t start_byte, end_byte;
-	uint32_t start_row, start_col, end_row, end_col;
 	int32_t parent, first_child, next_sibling, end;
 	uint16_t kind_id, field_id;
 	bool named, missing, extra;
@@ -79,10 +78,6 @@ typedef struct {
 enum {
 	pn_off_start_byte = offsetof(pn_gonode, start_byte),
 	pn_off_end_byte = offsetof(pn_gonode, end_byte),
-	pn_off_start_row = offsetof(pn_gonode, start_row),
-	pn_off_start_col = offsetof(pn_gonode, start_col),
-	pn_off_end_row = offsetof(pn_gonode, end_row),
-	pn_off_end_col = offsetof(pn_gonode, end_col),
 	pn_off_parent = offsetof(pn_gonode, parent),
 	pn_off_first_child = offsetof(pn_gonode, first_child),
 	pn_off_next_sibling = offsetof(pn_gonode, next_sibling),
@@ -148,10 +143,11 @@ static pn_names *pn_names_new(const void *lang) {
 // false, which counts MISSING nodes) has no MISSING node to look for.
 //
 // It saves a call per field where the answer is at hand:
-//   - the start byte and point are node.context[0..2], which is all that
-//     ts_node_start_byte and ts_node_start_point return (tree-sitter's
-//     node.c; TestFlattenMatchesNodeAPI and TestFlattenStdlib check it
-//     against those calls);
+//   - the start byte is node.context[0], which is all that
+//     ts_node_start_byte returns (tree-sitter's node.c;
+//     TestFlattenMatchesNodeAPI and TestFlattenStdlib check it against
+//     that call); rows and columns are not stored (Tree.StartPoint derives
+//     them from the byte offsets);
 //   - ts_node_is_named is the named flag of the node's alias symbol or, for
 //     a node without alias, of its own symbol, and the public symbol
 //     (ts_node_symbol) shares its name and type with both, so a table by
@@ -164,11 +160,7 @@ static inline void pn_fill(pn_gonode *f, pn_node node, uint16_t fid, const pn_na
 	f->lang = names->lang;
 	f->field_id = fid > 0 && fid < names->field_count ? names->field_ids[fid] : 0;
 	f->start_byte = node.context[0];
-	f->start_row = node.context[1];
-	f->start_col = node.context[2];
 	f->end_byte = ts_node_end_byte(node);
-	pn_point ep = ts_node_end_point(node);
-	f->end_row = ep.row; f->end_col = ep.column;
 	f->named = sym < names->kind_count ? names->named[sym] : ts_node_is_named(node);
 	f->missing = errors && ts_node_is_missing(node);
 	f->extra = ts_node_is_extra(node);
@@ -319,14 +311,6 @@ var (
 	_ [uintptr(C.pn_off_start_byte) - unsafe.Offsetof(Node{}.StartByte)]byte
 	_ [unsafe.Offsetof(Node{}.EndByte) - uintptr(C.pn_off_end_byte)]byte
 	_ [uintptr(C.pn_off_end_byte) - unsafe.Offsetof(Node{}.EndByte)]byte
-	_ [unsafe.Offsetof(Node{}.StartRow) - uintptr(C.pn_off_start_row)]byte
-	_ [uintptr(C.pn_off_start_row) - unsafe.Offsetof(Node{}.StartRow)]byte
-	_ [unsafe.Offsetof(Node{}.StartCol) - uintptr(C.pn_off_start_col)]byte
-	_ [uintptr(C.pn_off_start_col) - unsafe.Offsetof(Node{}.StartCol)]byte
-	_ [unsafe.Offsetof(Node{}.EndRow) - uintptr(C.pn_off_end_row)]byte
-	_ [uintptr(C.pn_off_end_row) - unsafe.Offsetof(Node{}.EndRow)]byte
-	_ [unsafe.Offsetof(Node{}.EndCol) - uintptr(C.pn_off_end_col)]byte
-	_ [uintptr(C.pn_off_end_col) - unsafe.Offsetof(Node{}.EndCol)]byte
 	_ [unsafe.Offsetof(Node{}.Parent) - uintptr(C.pn_off_parent)]byte
 	_ [uintptr(C.pn_off_parent) - unsafe.Offsetof(Node{}.Parent)]byte
 	_ [unsafe.Offsetof(Node{}.FirstChild) - uintptr(C.pn_off_first_child)]byte

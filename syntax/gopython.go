@@ -116,6 +116,6 @@ var (
 	_ [unsafe.Offsetof(pyparse.Node{}.Extra) - unsafe.Offsetof(Node{}.Extra)]byte
 	_ [unsafe.Offsetof(Node{}.lang) - unsafe.Offsetof(pyparse.Node{}.Reserved)]byte
 	_ [unsafe.Offsetof(pyparse.Node{}.Reserved) - unsafe.Offsetof(Node{}.lang)]byte
-	_ [unsafe.Offsetof(Node{}.EndCol) - unsafe.Offsetof(pyparse.Node{}.EndCol)]byte
-	_ [unsafe.Offsetof(pyparse.Node{}.EndCol) - unsafe.Offsetof(Node{}.EndCol)]byte
+	_ [unsafe.Offsetof(Node{}.EndByte) - unsafe.Offsetof(pyparse.Node{}.EndByte)]byte
+	_ [unsafe.Offsetof(pyparse.Node{}.EndByte) - unsafe.Offsetof(Node{}.EndByte)]byte
 )

@@ -13,8 +13,9 @@ import (
 
 // reference walks the C tree node by node through go-tree-sitter's own API,
 // to check that flatten gives the same preorder sequence; kinds are the
-// nodes' type names as that API gives them.
-func reference(t *testing.T, lang Language, src []byte) (out []Node, kinds []string) {
+// nodes' type names as that API gives them; points are their start and end
+// (row, column) pairs as that API gives them.
+func reference(t *testing.T, lang Language, src []byte) (out []Node, kinds []string, points [][4]uint32) {
 	t.Helper()
 	g, err := grammarFor(lang)
 	if err != nil {
@@ -36,15 +37,15 @@ func reference(t *testing.T, lang Language, src []byte) (out []Node, kinds []str
 		}
 		kinds = append(kinds, kind)
 		out = append(out, Node{KindID: n.KindId(), lang: uint8(lang), FieldID: fieldIDs[field], StartByte: uint32(n.StartByte()), EndByte: uint32(n.EndByte()),
-			StartRow: uint32(n.StartPosition().Row), StartCol: uint32(n.StartPosition().Column),
-			EndRow: uint32(n.EndPosition().Row), EndCol: uint32(n.EndPosition().Column), Parent: parent,
-			Named: n.IsNamed(), Missing: n.IsMissing(), Extra: n.IsExtra()})
+			Parent: parent, Named: n.IsNamed(), Missing: n.IsMissing(), Extra: n.IsExtra()})
+		points = append(points, [4]uint32{uint32(n.StartPosition().Row), uint32(n.StartPosition().Column),
+			uint32(n.EndPosition().Row), uint32(n.EndPosition().Column)})
 		for i := uint(0); i < n.ChildCount(); i++ {
 			rec(n.Child(i), n.FieldNameForChild(uint32(i)), id)
 		}
 	}
 	rec(tree.RootNode(), "", NoNode)
-	return out, kinds
+	return out, kinds, points
 }
 
 var samples = []struct {
@@ -117,7 +118,7 @@ func TestFlattenStdlib(t *testing.T) {
 
 func checkAgainstReference(t *testing.T, tree *Tree, lang Language, src []byte) {
 	t.Helper()
-	want, kinds := reference(t, lang, src)
+	want, kinds, points := reference(t, lang, src)
 	if len(tree.Nodes) != len(want) {
 		t.Fatalf("got %d nodes, want %d", len(tree.Nodes), len(want))
 	}
@@ -129,6 +130,11 @@ func checkAgainstReference(t *testing.T, tree *Tree, lang Language, src []byte) 
 		g.FirstChild, g.NextSibling, g.End = 0, 0, 0
 		if g != w {
 			t.Fatalf("node %d: got %+v, want %+v", i, g, w)
+		}
+		sr, sc := tree.StartPoint(NodeID(i))
+		er, ec := tree.EndPoint(NodeID(i))
+		if got := [4]uint32{sr, sc, er, ec}; got != points[i] {
+			t.Fatalf("node %d: got start and end points %v, want %v", i, got, points[i])
 		}
 	}
 	// structural links agree with Parent

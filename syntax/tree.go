@@ -18,11 +18,14 @@ const NoNode NodeID = -1
 // Positions: rows are 0-based line numbers; columns and bytes are 0-based
 // UTF-8 byte offsets; spans are half-open [Start, End).
 //
-// A Node holds no pointers and takes 48 bytes: its type name and field
-// name are looked up by number (Kind, Field). The rules walk the node array
-// many times per file, and a smaller node means less memory to read; a
-// pointer-free array is also never scanned by the garbage collector and may
-// be handed to C as it is.
+// A Node holds no pointers and takes 32 bytes: its type name and field
+// name are looked up by number (Kind, Field), and its rows and columns are
+// not stored but derived from its byte span and the line starts
+// (Tree.StartPoint, Tree.EndPoint). The rules walk the node array many
+// times per file, and a smaller node means less memory to read and a lower
+// peak (the node array is most of a large file's memory); a pointer-free
+// array is also never scanned by the garbage collector and may be handed
+// to C as it is.
 //
 // The Nodes of a parsed Tree are read-only: Parse writes them from C, into
 // storage that released Trees hand back (see Tree.Release). Never store
@@ -30,10 +33,6 @@ const NoNode NodeID = -1
 type Node struct {
 	StartByte   uint32
 	EndByte     uint32
-	StartRow    uint32
-	StartCol    uint32
-	EndRow      uint32
-	EndCol      uint32
 	Parent      NodeID
 	FirstChild  NodeID
 	NextSibling NodeID
@@ -205,10 +204,82 @@ func (t *Tree) Ancestor(id NodeID, kinds ...string) NodeID {
 }
 
 // Line returns the 1-based start line of the node.
-func (t *Tree) Line(id NodeID) int { return int(t.Nodes[id].StartRow) + 1 }
+func (t *Tree) Line(id NodeID) int { return int(t.Row(t.Nodes[id].StartByte)) + 1 }
 
 // Column returns the 1-based start column (UTF-8 bytes) of the node.
-func (t *Tree) Column(id NodeID) int { return int(t.Nodes[id].StartCol) + 1 }
+func (t *Tree) Column(id NodeID) int {
+	_, c := t.StartPoint(id)
+	return int(c) + 1
+}
+
+// Row returns the 0-based row (line) of byte offset b of Source: the last
+// line starting at or before b (lines end at "\n"; an offset at or past the
+// end of Source is on the last line). O(log lines).
+func (t *Tree) Row(b uint32) uint32 { return uint32(rowFrom(t.lineStarts, 0, b)) }
+
+// RowCursor finds the rows of byte offsets met in about increasing order
+// (the nodes of a preorder walk): each search starts from the row of the
+// last offset given to Row, so a walk over a file costs O(1) per offset
+// rather than a binary search. Any order gives the right answer.
+type RowCursor struct {
+	ls []uint32
+	r  int
+}
+
+// NewRowCursor returns a RowCursor over t's lines, at row 0.
+func (t *Tree) NewRowCursor() RowCursor { return RowCursor{ls: t.lineStarts} }
+
+// Row returns the 0-based row of byte offset b (as Tree.Row) and moves the
+// cursor there.
+func (c *RowCursor) Row(b uint32) uint32 {
+	c.r = rowFrom(c.ls, c.r, b)
+	return uint32(c.r)
+}
+
+// RowAfter returns the 0-based row of byte offset b (as Tree.Row) without
+// moving the cursor: for the end of the node whose start was given to Row.
+func (c *RowCursor) RowAfter(b uint32) uint32 { return uint32(rowFrom(c.ls, c.r, b)) }
+
+// rowFrom returns the last index i with ls[i] <= b (0 when there is none),
+// searching from index r: a few steps forward, then a binary search.
+func rowFrom(ls []uint32, r int, b uint32) int {
+	if r >= len(ls) || ls[r] > b {
+		r = 0
+	}
+	for k := 0; k < 4; k++ {
+		if r+1 >= len(ls) || ls[r+1] > b {
+			return r
+		}
+		r++
+	}
+	lo, hi := r+1, len(ls) // the answer is lo-1: ls[lo-1] <= b < ls[lo]
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if ls[m] <= b {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo - 1
+}
+
+// Point returns the 0-based row and byte column of byte offset b (see Row).
+func (t *Tree) Point(b uint32) (row, col uint32) {
+	if len(t.lineStarts) == 0 {
+		return 0, b
+	}
+	r := t.Row(b)
+	return r, b - t.lineStarts[r]
+}
+
+// StartPoint returns the 0-based row and byte column of the node's first
+// byte, as tree-sitter's ts_node_start_point (rows end at "\n").
+func (t *Tree) StartPoint(id NodeID) (row, col uint32) { return t.Point(t.Nodes[id].StartByte) }
+
+// EndPoint returns the 0-based row and byte column of the node's end (one
+// past its last byte), as tree-sitter's ts_node_end_point.
+func (t *Tree) EndPoint(id NodeID) (row, col uint32) { return t.Point(t.Nodes[id].EndByte) }
 
 // LineStarts returns the byte offset of the start of every line (0-based
 // rows). A file of n newline characters has n+1 lines.

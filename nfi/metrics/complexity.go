@@ -314,7 +314,7 @@ func (v *ccVisitor) walk(n syntax.NodeID) {
 		v.complexity += ccDecisions(t, n, class&^ckNoLine)
 	}
 	if class&ckNoLine == 0 {
-		if line := int(nd.StartRow) + 1; line > v.maxLine {
+		if line := t.Line(n); line > v.maxLine {
 			v.maxLine = line
 		}
 	}
@@ -490,7 +490,7 @@ func bodyStatements(t *syntax.Tree, n syntax.NodeID, fn func(syntax.NodeID)) {
 }
 
 func makeFunction(t *syntax.Tree, n syntax.NodeID, isMethod bool, classname string, defs map[syntax.NodeID]int) Block {
-	b := Block{Type: TypeFunction, Name: nameOf(t, n), Lineno: t.Line(n), ColOffset: int(t.Nodes[n].StartCol), Node: n, Complexity: 1}
+	b := Block{Type: TypeFunction, Name: nameOf(t, n), Lineno: t.Line(n), ColOffset: t.Column(n) - 1, Node: n, Complexity: 1}
 	if isMethod {
 		b.Type, b.Classname = TypeMethod, classname
 	}
@@ -512,7 +512,7 @@ func makeFunction(t *syntax.Tree, n syntax.NodeID, isMethod bool, classname stri
 }
 
 func makeClass(t *syntax.Tree, n syntax.NodeID, defs map[syntax.NodeID]int) Block {
-	b := Block{Type: TypeClass, Name: nameOf(t, n), Lineno: t.Line(n), ColOffset: int(t.Nodes[n].StartCol), Node: n}
+	b := Block{Type: TypeClass, Name: nameOf(t, n), Lineno: t.Line(n), ColOffset: t.Column(n) - 1, Node: n}
 	real := 1
 	end := b.Lineno
 	kinds := ccKinds.Table(t.Lang)

@@ -565,16 +565,28 @@ func (h *halsteadVisitor) operator(acc *halAcc, op syntax.NodeID, augmented bool
 	}
 }
 
-// boolValues adds the operands of a flattened and/or chain.
+// boolValues adds the operands of a flattened and/or chain, left to right.
+// The chain nests to the left, one level per operator: it is followed down
+// to its innermost node and back up by the parent links, not by recursion,
+// so that memory does not grow with its length.
 func (h *halsteadVisitor) boolValues(acc *halAcc, ctx []byte, n syntax.NodeID, kind string) {
 	t := h.t
-	left := fieldLeft.Child(t, n)
-	if t.Kind(left) == "boolean_operator" && t.Kind(fieldOperator.Child(t, left)) == kind {
-		h.boolValues(acc, ctx, left, kind)
-	} else {
+	d := n // the innermost node of the chain: its left operand comes first
+	for {
+		left := fieldLeft.Child(t, d)
+		if t.Kind(left) == "boolean_operator" && t.Kind(fieldOperator.Child(t, left)) == kind {
+			d = left
+			continue
+		}
 		h.operand(acc, ctx, left)
+		break
 	}
-	h.operand(acc, ctx, fieldRight.Child(t, n))
+	for x := d; ; x = t.Nodes[x].Parent {
+		h.operand(acc, ctx, fieldRight.Child(t, x))
+		if x == n {
+			return
+		}
+	}
 }
 
 func (h *halsteadVisitor) operand(acc *halAcc, ctx []byte, n syntax.NodeID) {

@@ -43,13 +43,15 @@ func buildComments(t *syntax.Tree, ids []syntax.NodeID) []Comment {
 	var texts strings.Builder
 	texts.Grow(size)
 	out := make([]Comment, 0, len(ids))
+	rc := t.NewRowCursor()
 	for _, i := range ids {
 		n := &t.Nodes[i]
 		if !n.Extra || n.Kind() != "comment" {
 			continue
 		}
 		texts.Write(commentText(t, n))
-		c := Comment{Node: syntax.NodeID(i), Line: int(n.StartRow) + 1, Column: int(n.StartCol), OwnLine: true}
+		row := rc.Row(n.StartByte)
+		c := Comment{Node: syntax.NodeID(i), Line: int(row) + 1, Column: int(n.StartByte - t.LineStarts()[row]), OwnLine: true}
 		for j := int(n.StartByte) - 1; j >= 0 && t.Source[j] != '\n' && t.Source[j] != '\r'; j-- {
 			if b := t.Source[j]; b != ' ' && b != '\t' && b != '\f' {
 				c.OwnLine = false

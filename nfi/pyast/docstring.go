@@ -218,8 +218,8 @@ func stringPart(t *syntax.Tree, n syntax.NodeID) (StringPart, bool) {
 		Prefix:    prefixString(open[:q]),
 		Quote:     quoteString(open[q:]),
 		Body:      string(t.Source[sb:eb]),
-		StartLine: int(t.Nodes[n].StartRow) + 1,
-		EndLine:   int(t.Nodes[end].EndRow) + 1,
+		StartLine: t.Line(n),
+		EndLine:   int(t.Row(t.Nodes[end].EndByte)) + 1,
 	}, true
 }
 

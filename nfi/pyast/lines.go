@@ -15,13 +15,14 @@ import (
 // named leaf (identifier, number, comment) or a whole string literal (each
 // `string` node is one token, interpolations included, as tokenize does
 // before Python 3.12). Line continuations are not tokens.
+//
+// A Token takes 16 bytes: its byte span and end row are its node's (Span,
+// and the tree's EndPoint), not copies; a large file has millions.
 type Token struct {
 	// Node is the leaf or string node.
 	Node syntax.NodeID
-	// Start and End are byte offsets, half-open.
-	Start, End uint32
-	// Row and EndRow are the 0-based rows of the first and last byte.
-	Row, EndRow uint32
+	// Row is the 0-based row of the first byte.
+	Row uint32
 	// Depth is the bracket depth before the token: the number of (, [ and {
 	// opened and not yet closed.
 	Depth int32
@@ -37,6 +38,12 @@ type Token struct {
 // anonymous token ("+", "and", "("), the node type otherwise ("identifier",
 // "string", "comment").
 func (tk *Token) Kind(t *syntax.Tree) string { return t.Nodes[tk.Node].Kind() }
+
+// Span returns the token's byte offsets, half-open (its node's).
+func (tk *Token) Span(t *syntax.Tree) (start, end uint32) {
+	n := &t.Nodes[tk.Node]
+	return n.StartByte, n.EndByte
+}
 
 // Named reports a named node (identifier, number, string, comment).
 func (tk *Token) Named(t *syntax.Tree) bool { return t.Nodes[tk.Node].Named }
@@ -165,6 +172,7 @@ func buildLines(t *syntax.Tree, ix *nodeIndex) *Lines {
 	)
 	lastCode = syntax.NoNode
 	nodes := t.Nodes
+	rc := t.NewRowCursor()
 	// About one node in three is an identifier or an attribute.
 	ix.lists[listRef] = refStore.get(len(nodes) / 3)
 	// and about one in twenty-four a bindable identifier.
@@ -184,11 +192,12 @@ func buildLines(t *syntax.Tree, ix *nodeIndex) *Lines {
 			continue
 		}
 		next := i + 1
+		row, endRow := rc.Row(n.StartByte), rc.RowAfter(n.EndByte)
 		if isString {
 			next = int(n.End)
-			ls.markString(nodes, i, next, ix)
+			ls.markString(nodes, i, next, ix, &rc)
 		} else if n.StartByte != n.EndByte && class != classComment {
-			ls.markRows(n)
+			ls.markRows(row, endRow)
 		}
 		if n.StartByte == n.EndByte || class == classLineContinuation || n.StartByte < prevEnd {
 			i = next
@@ -212,10 +221,10 @@ func buildLines(t *syntax.Tree, ix *nodeIndex) *Lines {
 			escapedLast = escaped
 		}
 		comment := class == classComment
-		tk := Token{Node: syntax.NodeID(i), Start: n.StartByte, End: n.EndByte, Row: n.StartRow, EndRow: n.EndRow,
+		tk := Token{Node: syntax.NodeID(i), Row: row,
 			Depth: depth, Comment: comment, Newline: newline && havePrevT}
 		// Rows between the previous token and this one have no token.
-		for r := prevRow + 1; r < int(n.StartRow) && r < len(ls.List); r++ {
+		for r := prevRow + 1; r < int(row) && r < len(ls.List); r++ {
 			l := &ls.List[r]
 			if l.Indent == l.End-l.Start {
 				l.Flags |= Blank
@@ -224,8 +233,8 @@ func buildLines(t *syntax.Tree, ix *nodeIndex) *Lines {
 				l.Flags |= Continuation
 			}
 		}
-		if int(n.StartRow) > prevRow && int(n.StartRow) < len(ls.List) {
-			l := &ls.List[n.StartRow]
+		if int(row) > prevRow && int(row) < len(ls.List) {
+			l := &ls.List[row]
 			cont := depth > 0 || escapedLast
 			switch {
 			case comment:
@@ -245,10 +254,10 @@ func buildLines(t *syntax.Tree, ix *nodeIndex) *Lines {
 				}
 			}
 		}
-		if comment && int(n.StartRow) < len(ls.List) {
-			ls.List[n.StartRow].Comment = int32(n.StartByte)
+		if comment && int(row) < len(ls.List) {
+			ls.List[row].Comment = int32(n.StartByte)
 		}
-		for r := n.StartRow + 1; r <= n.EndRow && int(r) < len(ls.List); r++ {
+		for r := row + 1; r <= endRow && int(r) < len(ls.List); r++ {
 			ls.List[r].Flags |= InString
 		}
 		if !comment {
@@ -265,7 +274,7 @@ func buildLines(t *syntax.Tree, ix *nodeIndex) *Lines {
 			havePrevT = true
 		}
 		ls.Tokens = append(ls.Tokens, tk)
-		prevEnd, prevRow = n.EndByte, int(n.EndRow)
+		prevEnd, prevRow = n.EndByte, int(endRow)
 		i = next
 	}
 	for r := prevRow + 1; r < len(ls.List); r++ {
@@ -279,8 +288,8 @@ func buildLines(t *syntax.Tree, ix *nodeIndex) *Lines {
 
 // markString sets Code on the lines of the non-empty, non-comment leaves
 // of the string node from, whose subtree is nodes[from:end], and adds the
-// nodes after from (interpolated names, say) to ix.
-func (ls *Lines) markString(nodes []syntax.Node, from, end int, ix *nodeIndex) {
+// nodes after from (interpolated names, say) to ix. rc finds the rows.
+func (ls *Lines) markString(nodes []syntax.Node, from, end int, ix *nodeIndex, rc *syntax.RowCursor) {
 	for j := from; j < end; j++ {
 		n := &nodes[j]
 		if j > from {
@@ -289,14 +298,14 @@ func (ls *Lines) markString(nodes []syntax.Node, from, end int, ix *nodeIndex) {
 			}
 		}
 		if n.FirstChild == syntax.NoNode && n.StartByte != n.EndByte && tokenClassOf(n) != classComment {
-			ls.markRows(n)
+			ls.markRows(rc.Row(n.StartByte), rc.RowAfter(n.EndByte))
 		}
 	}
 }
 
-// markRows sets Code on the lines node n spans.
-func (ls *Lines) markRows(n *syntax.Node) {
-	for r := n.StartRow; r <= n.EndRow && int(r) < len(ls.List); r++ {
+// markRows sets Code on the lines from row to endRow (a node's span).
+func (ls *Lines) markRows(row, endRow uint32) {
+	for r := row; r <= endRow && int(r) < len(ls.List); r++ {
 		ls.List[r].Flags |= Code
 	}
 }
@@ -380,7 +389,7 @@ func (f *freeList[T]) put(s []T) {
 	}
 }
 
-// The storage of token streams (up to 32K tokens, about 0.9 MB, per core
+// The storage of token streams (up to 32K tokens, 0.5 MB, per core
 // and one of 64K), line tables, reference lists and bindable lists.
 var (
 	tokenStore    = newFreeList[Token](1<<15, 1<<16)

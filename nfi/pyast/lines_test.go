@@ -153,7 +153,9 @@ func codeRows(m *Module) []bool {
 		if n.FirstChild != syntax.NoNode || n.Kind() == "comment" || n.StartByte == n.EndByte {
 			continue
 		}
-		for r := n.StartRow; r <= n.EndRow && int(r) < len(code); r++ {
+		sr, _ := t.StartPoint(syntax.NodeID(i))
+		er, _ := t.EndPoint(syntax.NodeID(i))
+		for r := sr; r <= er && int(r) < len(code); r++ {
 			code[r] = true
 		}
 	}

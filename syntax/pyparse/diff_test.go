@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,7 +17,8 @@ import (
 )
 
 // compareTrees returns "" when mine equals tree-sitter's tree node for
-// node (kind, field, named, extra, byte span, points, parent), else a
+// node (kind, field, named, extra, byte span, parent; the points follow
+// from the byte span and the line starts, compared once), else a
 // description of the first difference.
 func compareTrees(ts *syntax.Tree, mine *pyparse.Tree) string {
 	n := len(ts.Nodes)
@@ -27,12 +29,14 @@ func compareTrees(ts *syntax.Tree, mine *pyparse.Tree) string {
 		a, b := &ts.Nodes[i], &mine.Nodes[i]
 		ak, bk := a.Kind(), pyparse.KindName(b.Kind)
 		if ak != bk || a.Field() != pyparse.FieldName(b.Field) || a.Named != b.Named || a.Extra != b.Extra ||
-			a.StartByte != b.StartByte || a.EndByte != b.EndByte || a.StartRow != b.StartRow || a.StartCol != b.StartCol ||
-			a.EndRow != b.EndRow || a.EndCol != b.EndCol || int32(a.Parent) != b.Parent {
-			return fmt.Sprintf("node %d: tree-sitter %s:%s %d-%d (%d:%d) parent %d; pyparse %s:%s %d-%d (%d:%d) parent %d",
-				i, a.Field(), ak, a.StartByte, a.EndByte, a.StartRow+1, a.StartCol, a.Parent,
-				pyparse.FieldName(b.Field), bk, b.StartByte, b.EndByte, b.StartRow+1, b.StartCol, b.Parent)
+			a.StartByte != b.StartByte || a.EndByte != b.EndByte || int32(a.Parent) != b.Parent {
+			return fmt.Sprintf("node %d: tree-sitter %s:%s %d-%d parent %d; pyparse %s:%s %d-%d parent %d",
+				i, a.Field(), ak, a.StartByte, a.EndByte, a.Parent,
+				pyparse.FieldName(b.Field), bk, b.StartByte, b.EndByte, b.Parent)
 		}
+	}
+	if !slices.Equal(ts.LineStarts(), mine.LineStarts) {
+		return fmt.Sprintf("line starts differ: tree-sitter %d lines, pyparse %d", len(ts.LineStarts()), len(mine.LineStarts))
 	}
 	if len(ts.Nodes) != len(mine.Nodes) {
 		return fmt.Sprintf("tree-sitter %d nodes, pyparse %d", len(ts.Nodes), len(mine.Nodes))

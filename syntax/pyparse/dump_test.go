@@ -20,7 +20,9 @@ func dumpTS(t *syntax.Tree) string {
 			d = depth[n.Parent] + 1
 		}
 		depth[syntax.NodeID(i)] = d
-		fmt.Fprintf(&b, "%s%s%s [%d:%d-%d:%d] %d-%d named=%v extra=%v\n", strings.Repeat("  ", d), fieldPrefix(n.Field()), n.Kind(), n.StartRow, n.StartCol, n.EndRow, n.EndCol, n.StartByte, n.EndByte, n.Named, n.Extra)
+		sr, sc := t.StartPoint(syntax.NodeID(i))
+		er, ec := t.EndPoint(syntax.NodeID(i))
+		fmt.Fprintf(&b, "%s%s%s [%d:%d-%d:%d] %d-%d named=%v extra=%v\n", strings.Repeat("  ", d), fieldPrefix(n.Field()), n.Kind(), sr, sc, er, ec, n.StartByte, n.EndByte, n.Named, n.Extra)
 	}
 	return b.String()
 }

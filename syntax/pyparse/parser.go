@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"sync"
 )
 
@@ -304,9 +305,16 @@ func parse(src []byte, minor int, anyBytes bool, into []Node, scratch *Scratch) 
 	lx := tokenize(src, minor, bufs, anyBytes)
 	p := &parser{src: src, toks: lx.toks, minor: minor, extras: lx.extras}
 	p.nodes = bufs.nodes[:0]
-	if want := len(lx.toks) + 16; cap(p.nodes) < want {
-		// about 0.9 nodes per token on the standard library: one
-		// allocation of about the right size, not a doubling series
+	want := len(lx.toks) + 16
+	if len(src) >= bigFile {
+		// up to 1.4 nodes per token in large files (1.1 in the standard
+		// library as a whole): room for all at once, as a regrowth would
+		// hold the old and the new array together at the peak, and the
+		// part left unused is never touched (not resident)
+		want = len(lx.toks)*3/2 + 16
+	}
+	if cap(p.nodes) < want {
+		// one allocation of about the right size, not a doubling series
 		// whose dead copies the peak memory of a large file would hold
 		p.nodes = make([]bnode, 0, want)
 	}
@@ -368,6 +376,14 @@ func parse(src []byte, minor int, anyBytes bool, into []Node, scratch *Scratch) 
 	nodes, ls, deep := flatten(src, p.nodes, root, lx.extras, into)
 	if deep >= 0 {
 		return nil, mkErr(src, deep, tooDeepTreeMsg)
+	}
+	if len(src) >= bigFile {
+		// the node arena (more than half the size of the tree) is dead:
+		// hand its pages back to the system now, before the rules'
+		// analyses of the tree allocate, rather than when the runtime's
+		// scavenger gets to them (the peak RSS would hold both)
+		p.nodes = nil
+		debug.FreeOSMemory()
 	}
 	return &Tree{Source: src, Nodes: nodes, LineStarts: ls}, nil
 }

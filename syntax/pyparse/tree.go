@@ -43,14 +43,13 @@ func KindName(k Kind) string { return kindNames[k] }
 func FieldName(f Field) string { return fieldNames[f] }
 
 // Node is one node of a Tree, in preorder, with the layout conventions of
-// syntax.Node: 0-based rows, byte columns, half-open byte spans; Parent,
+// syntax.Node: half-open byte spans (rows and columns follow from them and
+// Tree.LineStarts); Parent,
 // FirstChild, NextSibling are indexes (-1: none) and End is one past the
 // last descendant. Its memory layout is syntax.Node's (syntax checks it at
 // compile time), so that syntax turns a pyparse tree into its own in place.
 type Node struct {
 	StartByte, EndByte uint32
-	StartRow, StartCol uint32
-	EndRow, EndCol     uint32
 	Parent             int32
 	FirstChild         int32
 	NextSibling        int32
@@ -103,36 +102,9 @@ func flatten(src []byte, nodes []bnode, root int32, extras []extra, into []Node)
 	if f.deep >= 0 {
 		return nil, nil, f.deep
 	}
-	// rows and columns: starts never decrease in preorder, so a cursor
-	// finds their line; an end is searched from its node's start line
+	// rows and columns are not stored: syntax.Tree derives them from the
+	// byte offsets and the line starts
 	ls = lineStarts(src)
-	cur := 0
-	for i := range f.out {
-		n := &f.out[i]
-		for cur+1 < len(ls) && ls[cur+1] <= n.StartByte {
-			cur++
-		}
-		n.StartRow, n.StartCol = uint32(cur), n.StartByte-ls[cur]
-		r := cur
-		if r+1 < len(ls) && ls[r+1] <= n.EndByte {
-			r++
-			if r+1 < len(ls) && ls[r+1] <= n.EndByte {
-				// binary search in (r, len): the last line starting at or
-				// before EndByte
-				lo, hi := r+1, len(ls)
-				for lo < hi {
-					m := int(uint(lo+hi) >> 1)
-					if ls[m] <= n.EndByte {
-						lo = m + 1
-					} else {
-						hi = m
-					}
-				}
-				r = lo - 1
-			}
-		}
-		n.EndRow, n.EndCol = uint32(r), n.EndByte-ls[r]
-	}
 	return f.out, ls, -1
 }
 

@@ -863,7 +863,9 @@ func strictlyValid(t *syntax.Tree) bool {
 				case cn.Kind() == ";":
 					prevStmt = false
 				case cn.Named:
-					if prevStmt && t.Nodes[c].StartRow == cn.StartRow {
+					// (this compared the node's start row with its own,
+					// always equal: kept as it was, verdicts unchanged)
+					if prevStmt {
 						return false
 					}
 					prevStmt = true

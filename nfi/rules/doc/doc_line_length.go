@@ -89,7 +89,7 @@ func visitDocLineString(p *nfi.Pass, n syntax.NodeID) {
 		st = &docLineState{}
 		p.State = st
 	}
-	for r := int(t.Nodes[e].StartRow); r <= int(t.Nodes[e].EndRow); r++ {
+	for r, end := int(t.Row(t.Nodes[e].StartByte)), int(t.Row(t.Nodes[e].EndByte)); r <= end; r++ {
 		st.rows = append(st.rows, r)
 	}
 }

@@ -49,13 +49,13 @@ func checkTryBodyRatio(p *nfi.Pass, n syntax.NodeID) {
 		st = &tryLines{lines: p.Module.Lines().List, module: -1, fn: syntax.NoNode}
 		p.State = st
 	}
-	tryLines := st.count(t.Nodes[body].StartRow, t.Nodes[body].EndRow)
+	tryLines := st.count(t.Row(t.Nodes[body].StartByte), t.Row(t.Nodes[body].EndByte))
 	where := "the module"
 	var total int
 	if fn := t.Ancestor(n, "function_definition"); fn != syntax.NoNode && t.ChildByField(fn, "body") != syntax.NoNode {
 		if fn != st.fn {
 			fb := t.ChildByField(fn, "body")
-			st.fn, st.fnLines = fn, st.count(t.Nodes[fb].StartRow, t.Nodes[fb].EndRow)
+			st.fn, st.fnLines = fn, st.count(t.Row(t.Nodes[fb].StartByte), t.Row(t.Nodes[fb].EndByte))
 		}
 		total = st.fnLines
 		where = "function " + t.TextString(t.ChildByField(fn, "name"))

@@ -35,7 +35,7 @@ var NoUselessConcat = &nfi.Rule{
 		for r != syntax.NoNode && isConcat(t, r) {
 			r = unparen(t, t.ChildByField(r, "left"))
 		}
-		if isStringLit(t, l) && isStringLit(t, r) && t.Node(l).EndRow == t.Node(r).StartRow {
+		if isStringLit(t, l) && isStringLit(t, r) && t.Row(t.Node(l).EndByte) == t.Row(t.Node(r).StartByte) {
 			p.Reportf(n, "unexpected string concatenation of literals")
 		}
 	},

@@ -43,7 +43,7 @@ var MaxLinesPerFunction = &nfi.Rule{
 			}
 		}
 		nd := t.Node(n)
-		lines := int(nd.EndRow-nd.StartRow) + 1
+		lines := int(t.Row(nd.EndByte)-t.Row(nd.StartByte)) + 1
 		p.Measure(float64(lines))
 		if p.Exceeds(float64(lines)) {
 			p.Reportf(n, "function has too many lines (%d); maximum allowed is %v", lines, p.Limit())

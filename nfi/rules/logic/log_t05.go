@@ -56,13 +56,29 @@ func checkBoolOperands(p *nfi.Pass, n syntax.NodeID) {
 	}
 }
 
+// boolLeaves counts the operands of the and/or tree n (parentheses looked
+// through). It keeps its own stack of left operands and follows the right
+// ones: an "a and b and ..." chain nests to the left, one level per
+// operator, and is counted with a stack of one entry, not a recursion as
+// deep as the chain.
 func boolLeaves(t *syntax.Tree, n syntax.NodeID) int {
-	n = unparen(t, n)
-	if n == syntax.NoNode {
-		return 0
+	count := 0
+	stack := []syntax.NodeID{n}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for {
+			n = unparen(t, n)
+			if n == syntax.NoNode {
+				break
+			}
+			if t.Kind(n) != "boolean_operator" {
+				count++
+				break
+			}
+			stack = append(stack, t.ChildByField(n, "left"))
+			n = t.ChildByField(n, "right")
+		}
 	}
-	if t.Kind(n) != "boolean_operator" {
-		return 1
-	}
-	return boolLeaves(t, t.ChildByField(n, "left")) + boolLeaves(t, t.ChildByField(n, "right"))
+	return count
 }

@@ -51,44 +51,50 @@ func checkConstantName(p *nfi.Pass, root syntax.NodeID) {
 		nd := &t.Nodes[id]
 		return src[nd.StartByte:nd.EndByte]
 	}
-	var walk func(id syntax.NodeID, inLoop bool)
-	walk = func(id syntax.NodeID, inLoop bool) {
-		for c := t.Nodes[id].FirstChild; c != syntax.NoNode; c = t.Nodes[c].NextSibling {
-			nd := &t.Nodes[c]
-			class := kinds.Of(nd)
-			switch class {
-			case ckDef, ckClass:
-				if n := t.ChildByField(c, "name"); n != syntax.NoNode {
-					bound = append(bound, boundName{text(n), syntax.NoNode})
-				}
-				if class == ckDef {
-					bound = appendGlobalAssignments(t, c, bound)
-				}
-				continue
-			case ckDecorated:
-				walk(c, inLoop)
-				continue
-			case ckScope:
-				continue
-			case ckIdentifier:
-				bound = append(bound, boundName{text(c), c})
-				continue
-			case ckImport:
-				if imp := importedName(t, c); imp != "" {
-					bound = append(bound, boundName{imp, syntax.NoNode})
-				}
-				continue
-			case ckExpressionStatement:
-				if !inLoop {
-					if a := t.FirstNamedChild(c); a != syntax.NoNode && t.Nodes[a].Kind() == "assignment" && t.Nodes[a].NextSibling == syntax.NoNode {
-						cands = append(cands, a)
-					}
+	// A walk in preorder with its own bookkeeping rather than recursion:
+	// its memory does not grow with the depth of the tree (an "a and b
+	// and ..." chain nests one level per operator). Nodes below loopEnd
+	// are inside a loop.
+	loopEnd := syntax.NoNode
+	for c, end := root+1, t.Nodes[root].End; c < end; {
+		nd := &t.Nodes[c]
+		class := kinds.Of(nd)
+		inLoop := c < loopEnd
+		switch class {
+		case ckDef, ckClass:
+			if n := t.ChildByField(c, "name"); n != syntax.NoNode {
+				bound = append(bound, boundName{text(n), syntax.NoNode})
+			}
+			if class == ckDef {
+				bound = appendGlobalAssignments(t, c, bound)
+			}
+			c = nd.End
+			continue
+		case ckScope:
+			c = nd.End
+			continue
+		case ckIdentifier:
+			bound = append(bound, boundName{text(c), c})
+			c = nd.End
+			continue
+		case ckImport:
+			if imp := importedName(t, c); imp != "" {
+				bound = append(bound, boundName{imp, syntax.NoNode})
+			}
+			c = nd.End
+			continue
+		case ckExpressionStatement:
+			if !inLoop {
+				if a := t.FirstNamedChild(c); a != syntax.NoNode && t.Nodes[a].Kind() == "assignment" && t.Nodes[a].NextSibling == syntax.NoNode {
+					cands = append(cands, a)
 				}
 			}
-			walk(c, inLoop || class == ckLoop)
 		}
+		if class == ckLoop && !inLoop {
+			loopEnd = nd.End
+		}
+		c++ // into the node's children (a decorated definition's too)
 	}
-	walk(root, false)
 	// The candidates that break the rule if their name is bound once; only
 	// their names are counted (most files have none).
 	keep := cands[:0]

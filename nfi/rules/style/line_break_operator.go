@@ -62,7 +62,7 @@ func checkLineBreakBeforeOperator(p *nfi.Pass) {
 				pk := pt.Kind(t)
 				unary := !pt.Named(t) && (pk == "(" || pk == "[" || pk == "{" || pk == "," || pk == ";")
 				if !unary && !isBinaryOperator(pk, pt.Named(t)) {
-					p.ReportAtf(int(tk.Row)+1, int(t.Nodes[tk.Node].StartCol)+1, "line break before binary operator %s", k)
+					p.ReportAtf(int(tk.Row)+1, t.Column(tk.Node), "line break before binary operator %s", k)
 				}
 			}
 		}
