@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/citest"
 	"github.com/polynfi/polynfi/runtime"
 )
@@ -81,8 +82,8 @@ func TestValidateFindsFlakyAndPassingAtBase(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1 (some instances do not hold)\n%s\n%s", code, stdout, stderr)
 	}
-	var rep validationReport
-	b, err := os.ReadFile(filepath.Join(o, ValidationFile))
+	var rep harness.ValidationReport
+	b, err := os.ReadFile(filepath.Join(o, harness.ValidationFile))
 	if err != nil || json.Unmarshal(b, &rep) != nil {
 		t.Fatalf("validation.json: %v", err)
 	}
