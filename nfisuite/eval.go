@@ -354,7 +354,7 @@ func checkNFIEnvironments(ctx context.Context, tasks []dataset.NFITask, ids []st
 			errs = append(errs, fmt.Errorf("task %s: environment repository: %w", t.InstanceID, err))
 			continue
 		}
-		if _, err := gitexec.Output(ctx, src, nil, "cat-file", "-e", commit+"^{commit}"); err != nil {
+		if ok, err := gitexec.HasCommit(ctx, src, commit); err != nil || !ok {
 			errs = append(errs, fmt.Errorf("task %s: environment repository %s (%s) has no commit %s", t.InstanceID, repo, src, commit))
 		}
 	}
