@@ -82,22 +82,9 @@ func (r *Runner) inImage(t Task) bool {
 }
 
 // containerGit defines g, git with polynfi's overrides (configured
-// programs neutralized, whatever the agent wrote into .git/config) and any
-// owner accepted, and the clean git environment of the harness.
-func containerGit() string {
-	var b strings.Builder
-	b.WriteString("g() { env -i PATH=\"$PATH\" HOME=/nonexistent LC_ALL=C TZ=UTC GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_TERMINAL_PROMPT=0 " +
-		"GIT_AUTHOR_NAME=polynfi GIT_AUTHOR_EMAIL=polynfi@localhost GIT_COMMITTER_NAME=polynfi GIT_COMMITTER_EMAIL=polynfi@localhost " +
-		"GIT_AUTHOR_DATE='2000-01-01T00:00:00Z' GIT_COMMITTER_DATE='2000-01-01T00:00:00Z' git -c 'safe.directory=*'")
-	for _, o := range gitexec.Overrides() {
-		b.WriteString(" '")
-		b.WriteString(strings.ReplaceAll(o, "'", `'\''`))
-		b.WriteString("'")
-	}
-	b.WriteString(` "$@"; }
-`)
-	return b.String()
-}
+// programs neutralized, whatever the agent wrote into .git/config), any
+// owner accepted, and the clean git environment (gitexec.ShellFunc).
+func containerGit() string { return gitexec.ShellFunc(true) }
 
 // baseScript runs in the instance's container before the agent, in the
 // repository (its work directory): it prints the image's HEAD, then

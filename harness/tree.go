@@ -28,21 +28,9 @@ func sandboxGitEnv() []string {
 	return out
 }
 
-// gitFunc defines g, git with the options every git command of polynfi
-// starts with (gitexec.Overrides: configured programs neutralized) and any
-// owner of the work tree accepted, for the scripts tree.script runs.
-func gitFunc() string {
-	var b strings.Builder
-	b.WriteString("g() { git -c 'safe.directory=*'")
-	for _, o := range gitexec.Overrides() {
-		b.WriteString(" '")
-		b.WriteString(strings.ReplaceAll(o, "'", `'\''`))
-		b.WriteString("'")
-	}
-	b.WriteString(` "$@"; }
-`)
-	return b.String()
-}
+// gitFunc defines g, git as gitexec.ShellFunc runs it (the environment
+// is the command's: sandboxGitEnv), for the scripts tree.script runs.
+func gitFunc() string { return gitexec.ShellFunc(false) }
 
 // harnessCommand is one of the harness's own commands in the sandbox (git,
 // patch, a look-up): the clean git environment, 5 minutes at most, and for

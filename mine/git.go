@@ -1,53 +1,29 @@
 package mine
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os/exec"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/polynfi/polynfi/internal/gitexec"
 )
 
-// gitCmd builds a git command in dir through the project's one git runner
-// (package gitexec: clean environment, no configured programs, its own
-// process group killed when ctx ends). A repository whose configuration
-// gitexec refuses gives a command that fails with that error.
-func gitCmd(ctx context.Context, dir string, args ...string) *exec.Cmd {
-	cmd, err := gitexec.Command(ctx, dir, nil, args...)
-	if err != nil {
-		bad := exec.CommandContext(ctx, "git")
-		bad.Err = err // Start, Run and Output return it
-		return bad
-	}
-	return cmd
-}
-
-// gitOutput runs git and returns its stdout; stdin may be nil. A non-zero
-// exit becomes an error carrying git's stderr.
+// gitOutput runs git in dir through the project's one git runner
+// (gitexec.Output: clean environment, no configured programs, its own
+// process group killed when ctx ends) and returns its stdout; stdin may be
+// nil. A non-zero exit becomes an error carrying git's stderr.
 func gitOutput(ctx context.Context, dir string, stdin []byte, args ...string) ([]byte, error) {
-	cmd := gitCmd(ctx, dir, args...)
+	var in io.Reader
 	if stdin != nil {
-		cmd.Stdin = bytes.NewReader(stdin)
+		in = bytes.NewReader(stdin)
 	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := gitexec.Output(ctx, dir, in, args...)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return nil, fmt.Errorf("git %s in %s: %s", args[0], dir, msg)
+		return nil, err
 	}
 	return out, nil
 }
@@ -224,66 +200,27 @@ func parseDiffTree(out []byte) (map[string][]fileChange, error) {
 	return res, nil
 }
 
-// blobReader reads blobs through one long-lived `git cat-file --batch`.
-// It is not safe for concurrent use; Close it.
-type blobReader struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Reader
-}
+// blobReader reads blobs through one long-lived `git cat-file --batch`
+// (gitexec.Batch). It is not safe for concurrent use; Close it.
+type blobReader struct{ *gitexec.Batch }
 
 func newBlobReader(ctx context.Context, dir string) (*blobReader, error) {
-	cmd := gitCmd(ctx, dir, "cat-file", "--batch")
-	in, err := cmd.StdinPipe()
+	b, err := gitexec.NewBatch(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start git cat-file in %s: %w", dir, err)
-	}
-	return &blobReader{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<16)}, nil
+	return &blobReader{b}, nil
 }
 
 // Read returns the content of blob oid and its size in bytes. A blob larger
 // than limit bytes (limit > 0) is skipped: data is nil and size is set.
 func (b *blobReader) Read(oid string, limit int) (data []byte, size int, err error) {
-	if _, err := io.WriteString(b.in, oid+"\n"); err != nil {
-		return nil, 0, fmt.Errorf("git cat-file: write %s: %w", oid, err)
-	}
-	hdr, err := b.out.ReadString('\n')
+	o, ok, err := b.Batch.Read(oid, true, limit)
 	if err != nil {
-		return nil, 0, fmt.Errorf("git cat-file: read header of %s: %w", oid, err)
+		return nil, 0, err
 	}
-	f := strings.Fields(hdr)
-	if len(f) == 2 && f[1] == "missing" {
+	if !ok {
 		return nil, 0, fmt.Errorf("git cat-file: blob %s is missing", oid)
 	}
-	if len(f) != 3 {
-		return nil, 0, fmt.Errorf("git cat-file: bad header %q", hdr)
-	}
-	size, err = strconv.Atoi(f[2])
-	if err != nil || size < 0 {
-		return nil, 0, fmt.Errorf("git cat-file: bad size in header %q", hdr)
-	}
-	if limit > 0 && size > limit {
-		if _, err := io.CopyN(io.Discard, b.out, int64(size)+1); err != nil {
-			return nil, 0, fmt.Errorf("git cat-file: skip %s: %w", oid, err)
-		}
-		return nil, size, nil
-	}
-	buf := make([]byte, size+1)
-	if _, err := io.ReadFull(b.out, buf); err != nil {
-		return nil, 0, fmt.Errorf("git cat-file: read %s: %w", oid, err)
-	}
-	return buf[:size], size, nil
-}
-
-// Close ends the git process.
-func (b *blobReader) Close() error {
-	b.in.Close()
-	return b.cmd.Wait()
+	return o.Data, o.Size, nil
 }

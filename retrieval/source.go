@@ -1,14 +1,9 @@
 package retrieval
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os/exec"
-	"strconv"
 	"strings"
 
 	"github.com/polynfi/polynfi/internal/gitexec"
@@ -40,7 +35,7 @@ func (m MemSource) ReadFile(path string) ([]byte, bool, error) {
 }
 
 // GitSource reads files of one commit from a local clone with
-// `git cat-file --batch`, one short-lived process per file; nothing is
+// `git cat-file --batch` (gitexec.Batch), one short-lived process per file; nothing is
 // checked out. It is safe for concurrent use.
 type GitSource struct {
 	ctx    context.Context
@@ -61,24 +56,18 @@ func (g *GitSource) ReadFile(path string) ([]byte, bool, error) {
 	if path == "" || strings.ContainsAny(path, "\n\x00") {
 		return nil, false, nil
 	}
-	cmd, err := gitexec.Command(g.ctx, g.dir, nil, "cat-file", "--batch")
+	b, err := gitexec.NewBatch(g.ctx, g.dir)
 	if err != nil {
 		return nil, false, err
 	}
-	cmd.Stdin = strings.NewReader(g.commit + ":" + path + "\n")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, false, fmt.Errorf("git cat-file %s:%s in %s: %w: %s", g.commit, path, g.dir, err, strings.TrimSpace(stderr.String()))
+	o, ok, err := b.Read(g.commit+":"+path, true, 0)
+	if cerr := b.Close(); err == nil && cerr != nil {
+		err = cerr
 	}
-	r := bufio.NewReader(bytes.NewReader(out))
-	head, err := r.ReadString('\n')
 	if err != nil {
-		return nil, false, fmt.Errorf("git cat-file %s:%s in %s: short output", g.commit, path, g.dir)
+		return nil, false, fmt.Errorf("git cat-file %s:%s in %s: %w", g.commit, path, g.dir, err)
 	}
-	fields := strings.Fields(head)
-	if len(fields) == 2 && fields[1] == "missing" {
+	if !ok {
 		if ok, err := g.commitExists(); err != nil || !ok {
 			if err == nil {
 				err = errors.New("no such commit")
@@ -87,32 +76,12 @@ func (g *GitSource) ReadFile(path string) ([]byte, bool, error) {
 		}
 		return nil, false, nil
 	}
-	if len(fields) != 3 {
-		return nil, false, fmt.Errorf("git cat-file %s:%s in %s: unexpected header %q", g.commit, path, g.dir, strings.TrimSpace(head))
-	}
-	if fields[1] != "blob" {
+	if o.Type != "blob" {
 		return nil, false, nil
 	}
-	size, err := strconv.Atoi(fields[2])
-	if err != nil {
-		return nil, false, fmt.Errorf("git cat-file %s:%s in %s: bad size %q", g.commit, path, g.dir, fields[2])
-	}
-	content := make([]byte, size)
-	if _, err := io.ReadFull(r, content); err != nil {
-		return nil, false, fmt.Errorf("git cat-file %s:%s in %s: %w", g.commit, path, g.dir, err)
-	}
-	return content, true, nil
+	return o.Data, true, nil
 }
 
 func (g *GitSource) commitExists() (bool, error) {
-	cmd, err := gitexec.Command(g.ctx, g.dir, nil, "cat-file", "-e", g.commit+"^{commit}")
-	if err != nil {
-		return false, err
-	}
-	err = cmd.Run()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		return false, nil
-	}
-	return err == nil, err
+	return gitexec.HasCommit(g.ctx, g.dir, g.commit)
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polynfi/polynfi/backend"
 	"github.com/polynfi/polynfi/internal/citest"
 	"github.com/polynfi/polynfi/runtime"
 	"github.com/polynfi/polynfi/runtime/docker"
@@ -52,7 +53,7 @@ func TestCleanupDockerAndPruneDryRun(t *testing.T) {
 	dockerCLI(t, "FROM scratch\nLABEL io.polynfi.image=instance\n", "build", "-q", "-t", image, "-")
 	t.Cleanup(func() { exec.Command("docker", "rmi", "-f", image).Run() })
 	out, _ := filepath.Abs(filepath.Join(t.TempDir(), "runs"))
-	key := runKey(out)
+	key := backend.RunKey(out)
 	mine := []string{tag + "-a", tag + "-b"}
 	other := tag + "-other"
 	for _, n := range mine {

@@ -108,7 +108,7 @@ Formats: text, markdown, json, html (tables and SVG charts).`,
 				var reps [2]*report.Harness
 				for i, d := range args {
 					_, legacy, _ := harness.RunDirKind(d)
-					if reps[i], err = loadHarnessRun(d, legacy); err != nil {
+					if reps[i], err = report.LoadHarnessRun(d, legacy, polynfiVersion()); err != nil {
 						return err
 					}
 					// A record not read (corrupt, or a link, which is never

@@ -1,25 +1,18 @@
 package cli
 
 import (
-	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/docker/go-units"
 	"github.com/spf13/pflag"
 
-	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/backend"
 	"github.com/polynfi/polynfi/images"
-	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/runtime"
-	"github.com/polynfi/polynfi/runtime/docker"
 )
 
 // containerOptions are the flags of the container runtime, shared by
@@ -121,48 +114,6 @@ func (o *containerOptions) limits() runtime.Limits {
 	return l
 }
 
-// runKey labels the containers of every run writing out: the same for a
-// re-run of the same command, so that it finds what a killed run left.
-func runKey(out string) string {
-	sum := sha256.Sum256([]byte(out))
-	return hex.EncodeToString(sum[:8])
-}
-
-// resolver makes the image resolver of a run writing to out.
-// Each pull and build step is reported on progress (imageProgress).
-func (o *containerOptions) resolver(d *docker.Docker, repos *harness.Repos, out, scratch string, progress io.Writer) *images.Resolver {
-	return images.New(d.Client(), images.Options{
-		Progress:        imageProgress(progress),
-		Template:        o.imageTemplate,
-		BaseDockerfiles: o.baseDockerfiles,
-		Checkout:        repos.Checkout,
-		Tree:            repos.TreeOf,
-		LogDir:          filepath.Join(out, "build_logs"),
-		ScratchDir:      scratch,
-		Retries:         o.retries,
-		BuildWorkers:    o.buildWorkers,
-		CacheLevel:      o.cacheLevel,
-	})
-}
-
-// startDocker connects to the engine and removes the containers a killed
-// run with the same key left behind.
-func startDocker(ctx context.Context, e *env, key string) (*docker.Docker, error) {
-	d, err := docker.NewDocker(ctx, docker.DockerOptions{})
-	if err != nil {
-		return nil, fmt.Errorf("--runtime docker: %w", err)
-	}
-	n, err := d.RemoveStale(ctx, key)
-	if err != nil {
-		d.Close()
-		return nil, fmt.Errorf("--runtime docker: removing containers of an earlier run: %w", err)
-	}
-	if n > 0 {
-		fmt.Fprintf(e.stderr, "polynfi: removed %d container(s) left by an interrupted run\n", n)
-	}
-	return d, nil
-}
-
 // optionalCount is a count flag whose default (-1, "not given") is shown
 // as no default: the usage text says what not giving it means.
 type optionalCount struct{ v *int }
@@ -185,58 +136,9 @@ func (c optionalCount) Set(s string) error {
 
 func (optionalCount) Type() string { return "int" }
 
-// attachDocker connects to the Docker engine and makes it h's runtime: its
-// images resolved as co says (built into out's scratch space when
-// needed), co's resource limits, and startAhead instances prepared ahead
-// of the workers (a negative startAhead: as many as workers). The caller
-// closes the returned engine. Errors are startDocker's (engine not
-// reachable).
-func (co containerOptions) attachDocker(e *env, h *harness.Harness, out string, startAhead, workers int) (*docker.Docker, *images.Resolver, error) {
-	d, err := startDocker(e.ctx, e, h.RunKey)
-	if err != nil {
-		return nil, nil, err
-	}
-	resolver := co.resolver(d, h.Repos, out, h.ScratchDir, e.stderr)
-	h.Runtime, h.Images, h.Limits, h.LanguageLimits = d, resolver, co.limits(), true
-	h.StartAhead = startAhead
-	if h.StartAhead < 0 {
-		h.StartAhead = workers
-	}
-	return d, resolver, nil
-}
-
-// imageProgress reports image pulls and builds on w, one line each: an
-// attempt's start, each build step with the time since the attempt
-// started, and its end; a failed attempt at once, with its error, its log
-// and the log's last lines. Safe for concurrent use.
-func imageProgress(w io.Writer) func(images.Event) {
-	var mu sync.Mutex
-	return func(ev images.Event) {
-		mu.Lock()
-		defer mu.Unlock()
-		verb := map[string]string{"build": "building", "pull": "pulling"}[ev.Kind]
-		attempt := ""
-		if ev.Of > 1 {
-			attempt = fmt.Sprintf(" (attempt %d of %d)", ev.Attempt, ev.Of)
-		}
-		name := textesc.Terminal(ev.Image)
-		switch {
-		case !ev.Done && ev.Step == "":
-			fmt.Fprintf(w, "polynfi: image %s: %s%s\n", name, verb, attempt)
-		case !ev.Done:
-			fmt.Fprintf(w, "polynfi: image %s: %s (%.0fs)\n", name, textesc.Terminal(ev.Step), ev.Elapsed.Seconds())
-		case ev.Err == nil && ev.Kind == "build":
-			fmt.Fprintf(w, "polynfi: image %s: built in %.0fs (%d steps, %d from the layer cache)\n", name, ev.Elapsed.Seconds(), ev.Steps, ev.Cached)
-		case ev.Err == nil:
-			fmt.Fprintf(w, "polynfi: image %s: pulled in %.0fs\n", name, ev.Elapsed.Seconds())
-		default:
-			fmt.Fprintf(w, "polynfi: image %s: %s failed%s after %.0fs: %s\n", name, ev.Kind, attempt, ev.Elapsed.Seconds(), textesc.Terminal(ev.Err.Error()))
-			if ev.Log != "" {
-				fmt.Fprintf(w, "  log: %s\n", ev.Log)
-			}
-			for _, l := range ev.Tail {
-				fmt.Fprintf(w, "  | %s\n", textesc.Terminal(l))
-			}
-		}
-	}
+// backend is the run's backend options of these flags: a run writing to
+// out, its notes on log.
+func (o *containerOptions) backend(out string, log io.Writer) backend.Options {
+	return backend.Options{Runtime: o.runtime, Out: out, RunKey: backend.RunKey(out), Log: log, Limits: o.limits(),
+		Images: backend.Images{Template: o.imageTemplate, BaseDockerfiles: o.baseDockerfiles, BuildWorkers: o.buildWorkers, Retries: o.retries, CacheLevel: o.cacheLevel}}
 }

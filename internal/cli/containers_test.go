@@ -16,6 +16,7 @@ import (
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
 
+	"github.com/polynfi/polynfi/backend"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/citest"
 	"github.com/polynfi/polynfi/runtime"
@@ -26,7 +27,7 @@ import (
 func runContainers(t *testing.T, d *docker.Docker, out string) int {
 	t.Helper()
 	list, err := d.Client().ContainerList(context.Background(), container.ListOptions{All: true,
-		Filters: filters.NewArgs(filters.Arg("label", runtime.LabelRun+"="+runKey(out)))})
+		Filters: filters.NewArgs(filters.Arg("label", runtime.LabelRun+"="+backend.RunKey(out)))})
 	if err != nil {
 		t.Fatal(err)
 	}

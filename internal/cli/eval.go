@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,18 +13,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/polynfi/polynfi/agent"
+	"github.com/polynfi/polynfi/backend"
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
-	"github.com/polynfi/polynfi/images"
-	"github.com/polynfi/polynfi/internal/atomicfile"
-	"github.com/polynfi/polynfi/internal/textesc"
-	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/catalog"
 	"github.com/polynfi/polynfi/nfi/driver"
 	"github.com/polynfi/polynfi/report"
-	"github.com/polynfi/polynfi/retrieval"
 	"github.com/polynfi/polynfi/runtime"
-	"github.com/polynfi/polynfi/runtime/docker"
 )
 
 // evalOptions are the flags of `polynfi eval`.
@@ -184,403 +177,53 @@ Exit status: 0 when the run completed (unresolved instances are results),
 	return c
 }
 
-// evalInputs are the loaded inputs of an instance evaluation.
-type evalInputs struct {
-	// unreadable, notRunnable and rejected count what the summary must
-	// not drop: dataset rows not read, rows that cannot run, prediction
-	// rows not read or naming no instance.
-	unreadable, notRunnable, rejected int
-	ds                                *dataset.Dataset
-	instances                         []dataset.Instance
-	jobs                              []harness.Job
-	// inputErrors name the dataset rows not read or not runnable (not the
-	// duplicates); unreadRows are those rows one by one (instance id,
-	// language and task category where readable), duplicates the rows
-	// whose instance_id an earlier row has; rejectedRows the prediction
-	// rows not read, ignored the predictions naming an instance id the
-	// dataset does not have or whose row could not be read or cannot run
-	// (in no denominator as predictions).
-	inputErrors            []string
-	unreadRows, duplicates []harness.DatasetRow
-	rejectedRows, ignored  []harness.PredictionRow
-	predFiles              []string
-	predName               string
-	unused                 unusedPredictions
-}
-
-// unusedPredictions counts, by why, the predictions of an eval call that
-// name nothing it evaluates: the exit-3 message of the instance and the
-// SWE-NFI eval alike, in every mode.
-type unusedPredictions struct {
-	rejected    int  // prediction rows that could not be read
-	unknown     int  // predictions naming an id the dataset does not have
-	unreadable  int  // naming an instance whose dataset row could not be read
-	notRunnable int  // naming an instance that cannot run
-	filtered    int  // naming an instance of the dataset outside --instance-ids
-	instanceIDs bool // --instance-ids was given
-	inputErrors int  // dataset rows not read or not runnable
-}
-
-// nothingEvaluated is the error (exit 3) of an eval in which no
-// prediction names a unit it can evaluate: "nothing could be evaluated:
-// no valid prediction for a(n) NOUN of DS in PREDS (R prediction rows
-// rejected, U predictions for NOUNs not in the dataset[, W predictions
-// for NOUNs whose dataset row could not be read][, C predictions for
-// NOUNs that cannot run][, F predictions for NOUNs outside
-// --instance-ids], E dataset input errors)"; the bracketed counts appear
-// when not 0 (the last one whenever --instance-ids was given).
-func (u unusedPredictions) nothingEvaluated(noun, ds, preds string) error {
-	parts := []string{fmt.Sprintf("%d prediction rows rejected", u.rejected), fmt.Sprintf("%d predictions for %ss not in the dataset", u.unknown, noun)}
-	if u.unreadable > 0 {
-		parts = append(parts, fmt.Sprintf("%d predictions for %ss whose dataset row could not be read", u.unreadable, noun))
-	}
-	if u.notRunnable > 0 {
-		parts = append(parts, fmt.Sprintf("%d predictions for %ss that cannot run", u.notRunnable, noun))
-	}
-	if u.instanceIDs {
-		parts = append(parts, fmt.Sprintf("%d predictions for %ss outside --instance-ids", u.filtered, noun))
-	}
-	parts = append(parts, fmt.Sprintf("%d dataset input errors", u.inputErrors))
-	article := "a"
-	if strings.ContainsRune("aeiou", rune(noun[0])) {
-		article = "an"
-	}
-	return fmt.Errorf("nothing could be evaluated: no valid prediction for %s %s of %s in %s (%s)", article, noun, ds, preds, strings.Join(parts, ", "))
-}
-
-func loadEvalInputs(e *env, o evalOptions) (*evalInputs, error) {
-	ds, err := dataset.Load(o.dataset)
-	if err != nil {
-		return nil, fmt.Errorf("load dataset: %w", err)
-	}
-	in := &evalInputs{ds: ds}
-	in.unused.instanceIDs = len(o.instanceIDs) > 0
-	inDataset := map[string]bool{}
-	for _, x := range ds.Instances {
-		inDataset[x.InstanceID] = true
-	}
-	// A row that could not be read but names an instance read from
-	// another row is a duplicate too: the instance counts once, from the
-	// row that was read.
-	var unread []dataset.UnreadRow
-	dupRow := map[int]bool{} // data rows (one file, or one task repository)
-	for _, u := range ds.Unread {
-		if u.InstanceID != "" && inDataset[u.InstanceID] {
-			dupRow[u.Row] = true
-			fmt.Fprintf(e.stderr, "polynfi: skipping duplicate row (instance %s is read from another row): %s\n", u.InstanceID, u.Reason())
-			in.duplicates = append(in.duplicates, harness.DatasetRow{Kind: harness.RowDuplicate, File: u.File, Row: u.Row, Line: u.Line, InstanceID: u.InstanceID,
-				Reason: u.Reason() + " (a duplicate: instance " + u.InstanceID + " is read from another row, counted once)"})
-			continue
-		}
-		unread = append(unread, u)
-	}
-	for _, re := range ds.Errors {
-		if dupRow[re.Row] {
-			continue
-		}
-		if errors.Is(re.Err, dataset.ErrDuplicate) {
-			// A duplicate is no unread row: its instance was read from
-			// the first row, and counts once.
-			fmt.Fprintf(e.stderr, "polynfi: skipping duplicate row (the first row of the instance is kept): %s\n", textesc.Terminal(re.Error()))
-			in.duplicates = append(in.duplicates, harness.DatasetRow{Kind: harness.RowDuplicate, File: re.File, Row: re.Row, Line: re.Line,
-				InstanceID: re.InstanceID, Reason: re.Error()})
-			continue
-		}
-		fmt.Fprintf(e.stderr, "polynfi: skipping row: %s\n", textesc.Terminal(re.Error()))
-		in.inputErrors = append(in.inputErrors, re.Error())
-	}
-	sort.SliceStable(in.duplicates, func(i, j int) bool { return in.duplicates[i].Row < in.duplicates[j].Row })
-	// Unreadable rows count once each in every denominator (ds.Unread: a
-	// row with several bad fields is one row), in the groups of the
-	// language and task category they give when those could be read.
-	unreadableID := map[string]string{}
-	for _, u := range unread {
-		if u.InstanceID != "" && unreadableID[u.InstanceID] == "" {
-			unreadableID[u.InstanceID] = u.Reason()
-		}
-	}
-	if len(o.instanceIDs) == 0 {
-		in.unreadable = len(unread)
-		for _, u := range unread {
-			in.unreadRows = append(in.unreadRows, harness.UnreadDatasetRow(u))
-		}
-	}
-	in.instances = ds.Instances
-	if len(o.instanceIDs) > 0 {
-		byID := map[string]dataset.Instance{}
-		for _, x := range ds.Instances {
-			byID[x.InstanceID] = x
-		}
-		in.instances = nil
-		for _, id := range o.instanceIDs {
-			x, ok := byID[id]
-			if !ok {
-				return nil, usagef("--instance-ids: %q is not a valid instance of %s", id, o.dataset)
-			}
-			in.instances = append(in.instances, x)
-		}
-	}
-	if len(in.instances) == 0 {
-		return nil, fmt.Errorf("%s: no valid instance to evaluate", o.dataset)
-	}
-	selected := map[string]dataset.Instance{}
-	for _, x := range in.instances {
-		selected[x.InstanceID] = x
-	}
-	// Rows that cannot run at all are reported once, here, with a count and
-	// what they lack, rather than as one error record per instance.
-	runnable, unrunnable := dataset.SplitRunnable(in.instances, o.imageTemplate != "")
-	if !o.containers {
-		// SWE-bench 5.x rows run their eval_script in a container only.
-		var local []dataset.Instance
-		var need dataset.Unrunnable
-		for _, x := range runnable {
-			if strings.TrimSpace(x.TestCommand) == "" {
-				need.InstanceIDs = append(need.InstanceIDs, x.InstanceID)
-			} else {
-				local = append(local, x)
-			}
-		}
-		if len(need.InstanceIDs) > 0 {
-			need.Problem = "an eval_script and no test_command: it runs in a container (--runtime docker), and this run's runtime is local"
-			unrunnable, runnable = append(unrunnable, need), local
-		}
-	}
-	unrunnableWhy := map[string]string{}
-	if len(unrunnable) > 0 {
-		msg := fmt.Sprintf("%s: %s", o.dataset, dataset.DescribeUnrunnable(unrunnable, len(in.instances)))
-		if len(runnable) == 0 {
-			return nil, errors.New(msg)
-		}
-		fmt.Fprintf(e.stderr, "polynfi: %s: not evaluated\n", msg)
-		in.inputErrors = append(in.inputErrors, msg)
-		// One row per instance (not per problem): each counts in every
-		// denominator and in its groups.
-		for _, g := range unrunnable {
-			for _, id := range g.InstanceIDs {
-				x := selected[id]
-				unrunnableWhy[id] = g.Problem
-				in.unreadRows = append(in.unreadRows, harness.DatasetRow{Kind: harness.RowNotRunnable, File: ds.Path, Row: x.Row, InstanceID: id,
-					Language: x.Language, TaskCategory: x.TaskCategory, Reason: "cannot run: " + g.Problem})
-				in.notRunnable++
-			}
-		}
-		in.instances = runnable
-	}
-	in.unused.inputErrors = len(in.inputErrors)
-	var preds []dataset.Prediction
-	// "gold" (the dataset's reference patches) and prediction files
-	// combine: each is a model of its own in the run.
-	{
-		for _, p := range o.predictions {
-			if p == "gold" {
-				preds = append(preds, dataset.Gold(in.instances)...)
-				continue
-			}
-			in.predFiles = append(in.predFiles, p)
-			ps, err := dataset.LoadPredictions(p)
-			if err != nil {
-				return nil, fmt.Errorf("load predictions: %w", err)
-			}
-			for _, re := range ps.Errors {
-				fmt.Fprintf(e.stderr, "polynfi: skipping prediction: %s\n", textesc.Terminal(re.Error()))
-				in.rejectedRows = append(in.rejectedRows, harness.PredictionRow{File: re.File, Row: re.Row, Line: re.Line,
-					InstanceID: re.InstanceID, Field: re.Field, Reason: re.Err.Error()})
-			}
-			preds = append(preds, ps.Predictions...)
-		}
-		in.predName = strings.Join(o.predictions, ",")
-		in.rejected = harness.CountRows(in.rejectedRows)
-	}
-	in.unused.rejected = in.rejected
-	idx := map[string]int{}
-	for i, x := range in.instances {
-		idx[x.InstanceID] = i
-	}
-	for _, p := range preds {
-		if i, ok := idx[p.InstanceID]; ok {
-			in.jobs = append(in.jobs, harness.Job{Instance: in.instances[i], Prediction: p})
-			continue
-		}
-		// Not evaluated: say why, by file and row.
-		var reason string
-		why, unread := unreadableID[p.InstanceID]
-		switch {
-		case unread:
-			// The instance is the dataset's, its row could not be read: it
-			// counts as unresolved with that row.
-			in.unused.unreadable++
-			fmt.Fprintf(e.stderr, "polynfi: %s: row %d: the dataset row of instance %q could not be read: prediction not evaluated\n", p.File, p.Row, p.InstanceID)
-			reason = "the dataset row of this instance could not be read (" + why + "): not evaluated, counted as unresolved with that row"
-		case !inDataset[p.InstanceID]:
-			in.unused.unknown++
-			fmt.Fprintf(e.stderr, "polynfi: %s: row %d: instance_id %q is not in the dataset %s: prediction ignored\n", p.File, p.Row, p.InstanceID, o.dataset)
-			reason = "not an instance of the dataset " + o.dataset
-		case unrunnableWhy[p.InstanceID] != "":
-			in.unused.notRunnable++
-			fmt.Fprintf(e.stderr, "polynfi: %s: row %d: instance %q cannot run (%s): prediction not evaluated\n", p.File, p.Row, p.InstanceID, unrunnableWhy[p.InstanceID])
-			reason = "the instance cannot run (" + unrunnableWhy[p.InstanceID] + "): not evaluated, counted as unresolved with its row"
-		default:
-			// An instance of the dataset this call does not evaluate
-			// (--instance-ids): deliberately left out, not named per row.
-			in.unused.filtered++
-			continue
-		}
-		if len(o.instanceIDs) == 0 {
-			in.ignored = append(in.ignored, harness.PredictionRow{File: p.File, Row: p.Row, Line: p.Line, InstanceID: p.InstanceID,
-				Model: p.ModelNameOrPath, Field: "instance_id", Reason: reason})
-		}
-	}
-	return in, nil
-}
-
-// nothingEvaluated is the error (exit 3) of an eval, full or
-// --metrics-only alike, in which no prediction names an instance it can
-// evaluate: one message, counting what was not used and why.
-func (in *evalInputs) nothingEvaluated(ds string) error {
-	return in.unused.nothingEvaluated("instance", ds, in.predName)
-}
-
 func runInstanceEval(e *env, o evalOptions) error {
 	start := time.Now()
-	in, err := loadEvalInputs(e, o)
+	in, err := harness.LoadEvalInputs(harness.InputOptions{Dataset: o.dataset, Predictions: o.predictions, InstanceIDs: o.instanceIDs,
+		Containers: o.containers, ImageTemplate: o.imageTemplate, Log: e.stderr})
 	if err != nil {
 		return err
 	}
-	dsDir, err := filepath.Abs(filepath.Dir(o.dataset))
-	if err != nil {
-		return err
-	}
-	if dataset.IsTaskRepo(o.dataset) {
-		// A task repository is its own dataset directory (repos/ inside it).
-		if dsDir, err = filepath.Abs(o.dataset); err != nil {
-			return err
-		}
-	}
-	if o.reposDir == "" {
-		o.reposDir = filepath.Join(dsDir, "repos")
-	}
-	if o.runID == "" {
-		o.runID = strings.TrimSuffix(filepath.Base(in.predName), filepath.Ext(in.predName))
-	}
-	var ropts *retrieval.Options
-	if o.retrieval != "off" {
-		m, err := retrieval.ParseMode(o.retrieval)
-		if err != nil {
-			return usageError{err}
-		}
-		ropts = &retrieval.Options{Mode: m, Nodes: true}
-	}
+	bo := o.containerOptions.backend(o.out, e.stderr)
+	eo := harness.EvalOptions{Dataset: o.dataset, Out: o.out, ReposDir: o.reposDir, RunID: o.runID, InstanceIDs: o.instanceIDs, Workers: o.workers,
+		Redo: o.redo, Timeout: o.timeout, Retrieval: o.retrieval, Retries: o.retries, CleanRoom: o.cleanRoom, ValidationFile: o.validation, Version: polynfiVersion(),
+		Log: e.stderr, RunKey: bo.RunKey}
 	if o.metricsOnly {
-		if ropts == nil {
-			return usagef("--metrics-only needs --retrieval compatible or extended")
-		}
-		return runMetricsOnly(e, o, in, ropts)
-	}
-	mode := harness.Mode(in.ds.NativeMode())
-
-	if len(in.jobs) == 0 {
-		return in.nothingEvaluated(o.dataset)
-	}
-	store, err := harness.OpenStore(o.out)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	warnUnreadableRecords(e, o.out, in.jobs)
-	h := &harness.Harness{
-		Repos:      harness.NewRepos(o.reposDir, filepath.Join(o.out, ".repos")),
-		ScratchDir: store.ScratchDir(),
-		Timeout:    o.timeout,
-		NativeMode: mode,
-		RunID:      o.runID,
-		Retrieval:  ropts,
-		Retries:    o.retries,
-		RunKey:     runKey(o.out),
-		CleanRoom:  o.cleanRoom,
-	}
-	var resolver *images.Resolver
-	var engine *docker.Docker
-	if o.runtime == "docker" {
-		d, r, err := o.containerOptions.attachDocker(e, h, o.out, o.startAhead, o.workers)
-		if err != nil {
-			return err
-		}
-		defer d.Close()
-		engine, resolver = d, r
-	} else if o.runtime == "kubernetes" {
-		k, r, err := startKubernetes(e, o, h, store.ScratchDir())
-		if err != nil {
-			return err
-		}
-		defer k.Close()
-		resolver = r
-		h.Runtime, h.Images = k, kubeImages{o: o, r: r, load: o.kube.nodeContainerd}
-	} else {
-		runner := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation})
-		defer runner.Close()
-		if err := checkSandbox(e, runner); err != nil {
-			return err
-		}
-		h.Runtime = runner
-		h.Env = []string{"POLYNFI_DATASET_DIR=" + dsDir}
-		h.Writable, h.ReadOnly = o.writable, toolchainDirs(dsDir, o.toolchains)
-	}
-	if o.validation != "" {
-		if h.Validation, err = loadValidation(o.validation); err != nil {
-			return fmt.Errorf("--validation: %w", err)
-		}
+		return runMetricsOnly(e, o, in, eo)
 	}
 	if o.nfiDeltas {
-		cat, err := catalog.Get(o.catalog)
+		minor, err := driver.ParsePythonVersion(o.pythonVersion)
 		if err != nil {
-			return usageError{err}
-		}
-		var settings nfi.Settings
-		if o.config != "" {
-			if settings, err = nfi.LoadSettings(o.config); err != nil {
-				return err
-			}
-		}
-		if h.NFI, err = nfi.NewEngine(cat, settings); err != nil {
 			return err
 		}
-		if h.NFI.PythonMinor, err = driver.ParsePythonVersion(o.pythonVersion); err != nil {
+		if eo.NFI, err = driver.EvalEngine(o.catalog, o.config, minor); err != nil {
 			return err
 		}
 	}
-	man, err := startManifest(e, o, in, h, mode, start)
+	dsDir, err := harness.DatasetDir(o.dataset)
 	if err != nil {
 		return err
 	}
-	b := newBar(e.stderr, len(in.jobs), "evaluating")
-	res, runErr := h.Run(e.ctx, in.jobs, store, harness.RunOptions{Workers: o.workers, Redo: o.redo, Progress: func(ev harness.Event) { b.set(ev.Done) }})
-	b.finish()
-	if res != nil && len(res.RemoveErrors) > 0 {
-		fmt.Fprintf(e.stderr, "polynfi: %d sandbox(es) could not be removed: %s\n", len(res.RemoveErrors), strings.Join(res.RemoveErrors, "; "))
-	}
-	if engine != nil {
-		// Every container of the run is removed by then; anything an
-		// interruption raced past goes now.
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(e.ctx), time.Minute)
-		if n, err := engine.RemoveStale(rctx, h.RunKey); err != nil || n > 0 {
-			fmt.Fprintf(e.stderr, "polynfi: removed %d leftover container(s) of this run (%v)\n", n, err)
+	bo.StartAhead, bo.Workers, bo.DatasetDir, bo.Toolchains, bo.Writable = o.startAhead, o.workers, dsDir, o.toolchains, o.writable
+	bo.Local = runtime.LocalOptions{NoIsolation: o.noIsolation}
+	if o.runtime == backend.Kubernetes {
+		if bo.Kube, err = o.kube.options(bo.RunKey); err != nil {
+			return err
 		}
-		cancel()
-	}
-	if resolver != nil {
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(e.ctx), 5*time.Minute)
-		if removed, err := resolver.Cleanup(cctx); err != nil {
-			fmt.Fprintf(e.stderr, "polynfi: removing images (--cache-level %s): %v\n", o.cacheLevel, err)
-		} else if len(removed) > 0 {
-			fmt.Fprintf(e.stderr, "polynfi: removed %d image(s) built by this run (--cache-level %s)\n", len(removed), o.cacheLevel)
+		if d := o.kube.podDeadline; d > 0 && d <= o.timeout {
+			fmt.Fprintf(e.stderr, "polynfi: warning: --pod-deadline %s is not longer than --timeout %s: a test that runs to its timeout is ended by its pod's deadline first (infra_failure deadline_exceeded)\n", d, o.timeout)
 		}
-		cancel()
+		if err := backend.CheckKubeconfig(o.kube.kubeconfig, o.kube.inCluster); err != nil {
+			return fmt.Errorf("--runtime kubernetes: %w", err)
+		}
+		bo.NodeContainerd = o.kube.nodeContainerd
 	}
-	man.Complete = runErr == nil && res != nil && !res.Interrupted
-	man.Finished = time.Now().UTC()
-	if err := man.Write(o.out); err != nil {
-		return err
+	eo.Attach = backend.Attacher(bo)
+	b := newBar(e.stderr, len(in.Jobs), "evaluating")
+	eo.Progress, eo.RunDone = b.set, b.finish
+	man, res, runErr := harness.Eval(e.ctx, in, eo)
+	if man == nil {
+		return runErr
 	}
 	// The report covers every record stored in OUT, over every eval call
 	// into it, as `polynfi report OUT` does.
@@ -591,14 +234,7 @@ func runInstanceEval(e *env, o evalOptions) error {
 	rep := report.BuildHarness(report.HarnessInput{Manifest: man, Records: recs, Result: res})
 	rep.Polynfi.Version = polynfiVersion()
 	rep.Polynfi.UnreadableRecords = badRecs
-	data, err := json.MarshalIndent(rep, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := harness.WriteFileAtomic(filepath.Join(o.out, "report.json"), append(data, '\n')); err != nil {
-		return err
-	}
-	if err := atomicfile.WriteFunc(filepath.Join(o.out, "report.html"), func(w io.Writer) error { return renderHarness(w, rep, "html", false) }); err != nil {
+	if err := report.WriteHarnessFiles(o.out, rep); err != nil {
 		return err
 	}
 	if runErr != nil {
@@ -610,50 +246,23 @@ func runInstanceEval(e *env, o evalOptions) error {
 		return runErr
 	}
 	fmt.Fprintf(e.stderr, "polynfi: %s (%d evaluated, %d already recorded) in %s; report: %s (and report.html)\n",
-		unitsOf(in.jobs), res.Evaluated, res.Skipped, time.Since(start).Round(time.Millisecond), filepath.Join(o.out, "report.json"))
+		unitsOf(in.Jobs), res.Evaluated, res.Skipped, time.Since(start).Round(time.Millisecond), filepath.Join(o.out, "report.json"))
 	if o.format == "json" {
-		_, err := e.stdout.Write(append(data, '\n'))
+		data, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = e.stdout.Write(append(data, '\n'))
 		return err
 	}
 	return printEvalSummary(e.stdout, rep, filepath.Join(o.out, "report.json"))
-}
-
-// checkSandbox refuses a run whose tests would execute without a sandbox
-// that the user did not waive, and otherwise prints why tests run
-// unisolated, when they do.
-func checkSandbox(e *env, runner *runtime.Local) error {
-	if runner.Refuses() {
-		return fmt.Errorf("%s: refusing to run tests outside a sandbox; install bubblewrap or pass --no-isolation", runner.Note())
-	}
-	if note := runner.Note(); note != "" {
-		fmt.Fprintf(e.stderr, "polynfi: %s\n", note)
-	}
-	return nil
-}
-
-// toolchainDirs returns the host directories a test command may read
-// under isolation: the dataset directory's env/ (the toolchains a dataset
-// ships, as the bundled sample's Node packages) when it exists, and the
-// --toolchain directories. Never the dataset directory itself: its rows
-// hold the gold patches.
-func toolchainDirs(dsDir string, extra []string) []string {
-	var out []string
-	if fi, err := os.Stat(filepath.Join(dsDir, "env")); err == nil && fi.IsDir() {
-		out = append(out, filepath.Join(dsDir, "env"))
-	}
-	for _, d := range extra {
-		if a, err := filepath.Abs(d); err == nil {
-			out = append(out, a)
-		}
-	}
-	return out
 }
 
 // printEvalSummary writes the text summary of a run report: the
 // headline and tables of renderHarness, then the outcomes other than
 // resolved/unresolved, the isolation used and the harness overhead.
 func printEvalSummary(w io.Writer, r *report.Harness, reportPath string) error {
-	if err := renderHarness(w, r, "text", false); err != nil {
+	if err := report.RenderHarness(w, r, "text", false); err != nil {
 		return err
 	}
 	x := &r.Polynfi
@@ -696,63 +305,13 @@ func printEvalSummary(w io.Writer, r *report.Harness, reportPath string) error {
 }
 
 // runMetricsOnly computes retrieval metrics without running any test, as
-// SWE-PolyBench's --metrics-only, and writes OUT/metrics.json.
-func runMetricsOnly(e *env, o evalOptions, in *evalInputs, ropts *retrieval.Options) error {
-	if len(in.jobs) == 0 {
-		// As a full eval: nothing to score is an input error (exit 3),
-		// not a table of zeros.
-		return in.nothingEvaluated(o.dataset)
-	}
-	repos := harness.NewRepos(o.reposDir, filepath.Join(os.TempDir(), "polynfi-repos-cache"))
-	if o.out != "" {
-		// OUT is claimed before anything is written into it (.repos), and
-		// a run directory of another kind is refused: its manifest would be
-		// replaced and its records would drop out of its report.
-		if kind, _, err := harness.RunDirKind(o.out); err == nil && kind != "" && kind != harness.KindMetricsOnly {
-			return usagef("--metrics-only --out %s: %s already holds a %s run; its report would lose the stored records. Give another --out", o.out, o.out, kind)
-		}
-		if err := harness.ClaimDir(o.out); err != nil {
-			return err
-		}
-		repos.CacheDir = filepath.Join(o.out, ".repos")
-	}
-	// The metrics are those of an evaluated run, computed by the same
-	// code (harness.PredictionMetrics): a patch counts as applied when
-	// the apply cascade applies it, tried in a work tree of the local
-	// runtime when git apply alone does not.
-	scratch, err := os.MkdirTemp("", "polynfi-metrics-")
+// SWE-PolyBench's --metrics-only (harness.MetricsOnly), and writes
+// OUT/metrics.json.
+func runMetricsOnly(e *env, o evalOptions, in *harness.EvalInputs, eo harness.EvalOptions) error {
+	ms, man, unitErrs, err := harness.MetricsOnly(e.ctx, in, eo, runtime.LocalOptions{NoIsolation: o.noIsolation})
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(scratch)
-	h := &harness.Harness{Repos: repos, ScratchDir: scratch, Retrieval: ropts}
-	runner := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation})
-	defer runner.Close()
-	if !runner.Refuses() {
-		h.Runtime = runner
-	}
-	var ms []retrieval.InstanceMetrics
-	var errs []error
-	jobs := metricsOnlyJobs(in)
-	for _, j := range jobs {
-		if e.ctx.Err() != nil {
-			return e.ctx.Err()
-		}
-		m, note := h.PredictionMetrics(e.ctx, j.Instance, j.Prediction)
-		if note != "" {
-			fmt.Fprintf(e.stderr, "polynfi: %s: %s\n", j.Instance.InstanceID, note)
-		}
-		if m == nil {
-			errs = append(errs, fmt.Errorf("%s: retrieval metrics could not be computed (%s)", j.Instance.InstanceID, note))
-			continue
-		}
-		ms = append(ms, *m)
-	}
-	man := &harness.Manifest{Kind: harness.KindMetricsOnly, RunID: o.runID, Dataset: in.ds.Path, DatasetSchema: string(in.ds.Schema), DatasetSHA256: harness.DatasetDigest(o.dataset),
-		Predictions: in.predName, Retrieval: o.retrieval, InputErrors: in.inputErrors, Complete: len(errs) == 0, Finished: time.Now().UTC(),
-		UnreadableRows: in.unreadable, NotRunnable: in.notRunnable, Rejected: in.rejected, RejectedRows: in.rejectedRows, IgnoredPredictions: in.ignored,
-		UnreadRows: in.unreadRows, DuplicateRows: in.duplicates, Units: metricsOnlyUnits(jobs, len(in.jobs))}
-	man.NoteVersion(polynfiVersion())
 	// The same numbers, intervals and input lines as `polynfi report` of
 	// the run directory (report.BuildMetricsOnly).
 	mo := report.BuildMetricsOnly(man, ms)
@@ -776,150 +335,7 @@ func runMetricsOnly(e *env, o evalOptions, in *evalInputs, ropts *retrieval.Opti
 	} else if err := report.WritePageText(e.stdout, report.MetricsOnlyPage(mo, "polynfi eval --metrics-only", false)); err != nil {
 		return err
 	}
-	return errors.Join(errs...)
-}
-
-// metricsOnlyUnits are the manifest units of a --metrics-only run's jobs
-// (a missing prediction's empty one included): the report counts each
-// unreadable dataset row once per (model, run) pair of them. The first
-// submitted jobs are the predictions given; the rest are the empty ones
-// metricsOnlyJobs adds for units without one (Missing).
-func metricsOnlyUnits(jobs []harness.Job, submitted int) []harness.ManifestUnit {
-	units := make([]harness.ManifestUnit, len(jobs))
-	for i, j := range jobs {
-		missing := i >= submitted
-		units[i] = harness.ManifestUnit{Key: j.Key(), Empty: j.Prediction.Empty(), Missing: &missing}
-	}
-	return units
-}
-
-// metricsOnlyJobs returns the jobs of a --metrics-only run: every
-// prediction, and for every (model, run) pair of the predictions, an empty
-// prediction of each instance that pair has none for. A missing prediction
-// is scored as an empty one and stays in the means (counting 0), as
-// SWE-PolyBench merges predictions into the dataset, per model as in a
-// full eval.
-func metricsOnlyJobs(in *evalInputs) []harness.Job {
-	jobs := append([]harness.Job(nil), in.jobs...)
-	type pr struct {
-		model string
-		run   int
-	}
-	var pairs []pr
-	have := map[pr]map[string]bool{}
-	for _, j := range in.jobs {
-		p := pr{j.Prediction.ModelNameOrPath, j.Prediction.Run}
-		if have[p] == nil {
-			have[p] = map[string]bool{}
-			pairs = append(pairs, p)
-		}
-		have[p][j.Instance.InstanceID] = true
-	}
-	for _, p := range pairs {
-		for _, x := range in.instances {
-			if !have[p][x.InstanceID] {
-				jobs = append(jobs, harness.Job{Instance: x, Prediction: dataset.Prediction{InstanceID: x.InstanceID, ModelNameOrPath: p.model, Run: p.run}})
-			}
-		}
-	}
-	return jobs
-}
-
-// startManifest merges this call's evaluated set and predictions into
-// OUT's manifest (creating it), marks the run incomplete until it ends,
-// and writes it before anything is evaluated. Units without a prediction
-// get the metrics of an empty prediction, computed by the harness as for
-// an evaluated empty prediction.
-func startManifest(e *env, o evalOptions, in *evalInputs, h *harness.Harness, mode harness.Mode, start time.Time) (*harness.Manifest, error) {
-	man, ok, err := harness.ReadManifest(o.out)
-	if err != nil {
-		return nil, err
-	}
-	if !ok || man.Kind != harness.KindHarness {
-		man = &harness.Manifest{Kind: harness.KindHarness}
-	}
-	man.RunID, man.Dataset, man.DatasetSchema, man.Predictions = o.runID, manifestPath(in.ds.Path), string(in.ds.Schema), in.predName
-	man.DatasetSHA256 = harness.DatasetDigest(o.dataset)
-	man.NativeMode, man.Workers, man.InputErrors, man.Started = mode, o.workers, in.inputErrors, start.UTC()
-	man.UnreadableRows, man.NotRunnable = in.unreadable, in.notRunnable
-	man.UnreadRows, man.DuplicateRows = in.unreadRows, in.duplicates
-	man.RejectedRows = harness.MergePredictionRows(man.RejectedRows, in.rejectedRows, in.predFiles)
-	if len(o.instanceIDs) == 0 {
-		man.IgnoredPredictions = harness.MergePredictionRows(man.IgnoredPredictions, in.ignored, in.predFiles)
-	}
-	man.Rejected = harness.CountRows(man.RejectedRows)
-	man.Retrieval = ""
-	if o.retrieval != "off" {
-		man.Retrieval = o.retrieval
-	}
-	man.Complete, man.Finished = false, time.Time{}
-	man.NoteVersion(polynfiVersion())
-	var units []harness.ManifestUnit
-	for _, j := range in.jobs {
-		units = append(units, harness.ManifestUnit{Key: j.Key(), Empty: j.Prediction.Empty()})
-	}
-	var insts []harness.ManifestInstance
-	for _, x := range in.instances {
-		insts = append(insts, harness.ManifestInstance{InstanceID: x.InstanceID, Repo: x.Repo, Language: x.Language, TaskCategory: x.TaskCategory})
-	}
-	man.Merge(insts, units)
-	// An instance that some (model, run) pair of the run (over every eval
-	// call into OUT) has no prediction for keeps the metrics of an empty
-	// prediction: that pair's missing unit counts 0 in the localization
-	// means, whether or not another model predicted the instance.
-	need := man.InstancesMissingAUnit()
-	inCall := map[string]bool{}
-	for _, x := range in.instances {
-		inCall[x.InstanceID] = true
-	}
-	// Every instance of this call also keeps its reference change's
-	// complexity class (from the same empty-prediction metrics), so that
-	// a unit an interruption leaves without a record still counts in its
-	// class's group as not evaluated.
-	for i := range man.Instances {
-		mi := &man.Instances[i]
-		if !inCall[mi.InstanceID] {
-			if !need[mi.InstanceID] {
-				mi.EmptyRetrieval = nil
-			}
-			continue
-		}
-		mi.EmptyRetrieval = nil
-		for _, x := range in.instances {
-			if x.InstanceID != mi.InstanceID {
-				continue
-			}
-			if em := h.EmptyPredictionMetrics(e.ctx, x); em != nil {
-				mi.ComplexityClass = em.Complexity
-				if need[mi.InstanceID] {
-					mi.EmptyRetrieval = em
-				}
-			}
-		}
-	}
-	return man, man.Write(o.out)
-}
-
-// warnUnreadableRecords names, on stderr, every record file in out that
-// cannot be read: the unit is evaluated again when this call has a job for
-// it (its record is then replaced), and otherwise stays unreadable and is
-// listed in the report.
-func warnUnreadableRecords(e *env, out string, jobs []harness.Job) {
-	_, bad, err := harness.ReadRecords(out)
-	if err != nil || len(bad) == 0 {
-		return
-	}
-	dirs := map[string]bool{}
-	for _, j := range jobs {
-		dirs[filepath.Join(out, filepath.FromSlash(harness.RecordRelDir(j.Key())))] = true
-	}
-	for _, b := range bad {
-		if dirs[filepath.Dir(b.Path)] {
-			fmt.Fprintf(e.stderr, "polynfi: warning: unreadable record %s (%s): evaluating it again\n", b.Path, b.Error)
-		} else {
-			fmt.Fprintf(e.stderr, "polynfi: warning: unreadable record %s (%s): not in this call, listed in the report\n", b.Path, b.Error)
-		}
-	}
+	return unitErrs
 }
 
 // dedupeInstanceIDs returns ids (--instance-ids, comma-separated or

@@ -1,26 +1,22 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 
 	"github.com/docker/go-units"
 	"github.com/spf13/cobra"
-	"golang.org/x/sync/errgroup"
 
+	"github.com/polynfi/polynfi/backend"
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/internal/textesc"
-	"github.com/polynfi/polynfi/runtime"
 	"github.com/polynfi/polynfi/runtime/docker"
 )
 
@@ -122,45 +118,11 @@ flags, 3 for an unreadable dataset.`,
 				fmt.Fprintf(e.stderr, "polynfi: warning: --cache-level %s does not apply to images build, which keeps every image it builds (give it to eval or run, which remove images after their run); building as --cache-level instance\n", o.cacheLevel)
 			}
 			o.cacheLevel = images.CacheInstance // build keeps what it builds
-			r := o.resolver(d, harness.NewRepos(reposDir, filepath.Join(scratch, "repos")), out, scratch, e.stderr)
-			r.SetRebuild(rebuild)
-			type result struct {
-				ID     string         `json:"instance_id"`
-				Choice images.Choice  `json:"image"`
-				Pushed *images.Pushed `json:"pushed,omitempty"`
-				Error  string         `json:"error,omitempty"`
-				Reason string         `json:"infra_failure_reason,omitempty"`
-			}
-			results := make([]result, len(insts))
+			bo := o.backend(out, e.stderr)
+			bo.Repos, bo.ScratchDir = harness.NewRepos(reposDir, filepath.Join(scratch, "repos")), scratch
 			b := newBar(e.stderr, len(insts), "images")
-			var mu sync.Mutex
-			done := 0
 			start := time.Now()
-			g, gctx := errgroup.WithContext(e.ctx)
-			g.SetLimit(o.buildWorkers)
-			for i, in := range insts {
-				g.Go(func() error {
-					c, err := r.Resolve(gctx, in)
-					res := result{ID: in.InstanceID, Choice: c}
-					if err != nil {
-						res.Error, res.Reason = err.Error(), runtime.InfraReason(err)
-					} else if push != "" {
-						p, err := pushImage(gctx, d, c.Image, push, in, filepath.Join(out, "build_logs"))
-						if err != nil {
-							res.Error = err.Error()
-						} else {
-							res.Pushed = &p
-						}
-					}
-					mu.Lock()
-					results[i] = res
-					done++
-					b.set(done)
-					mu.Unlock()
-					return gctx.Err()
-				})
-			}
-			werr := g.Wait()
+			results, werr := backend.BuildImages(e.ctx, d, bo, insts, rebuild, push, b.set)
 			b.finish()
 			if werr != nil {
 				return werr
@@ -326,23 +288,4 @@ would remove and removes nothing.`,
 	c.Flags().StringVar(&kind, "kind", "", "only base or instance images")
 	c.Flags().BoolVar(&dryRun, "dry-run", false, "print what would be removed, remove nothing")
 	return c
-}
-
-// pushImage pushes an instance's image under prefix (images.Push), the
-// engine's progress in logDir/push_<pushed name with / and : as _>.log.
-func pushImage(ctx context.Context, d *docker.Docker, local, prefix string, in dataset.Instance, logDir string) (images.Pushed, error) {
-	if err := os.MkdirAll(logDir, 0o755); err != nil {
-		return images.Pushed{}, err
-	}
-	name := strings.NewReplacer("/", "_", ":", "_").Replace(images.Expand(images.PushTemplate(prefix), in))
-	f, err := os.Create(filepath.Join(logDir, "push_"+name+".log"))
-	if err != nil {
-		return images.Pushed{}, err
-	}
-	defer f.Close()
-	p, err := images.Push(ctx, d.Client(), local, prefix, in, f)
-	if err != nil {
-		return p, fmt.Errorf("%w (log %s)", err, f.Name())
-	}
-	return p, nil
 }

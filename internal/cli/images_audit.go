@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/polynfi/polynfi/backend"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,7 +74,9 @@ be audited), 2 for bad flags, 3 for an unreadable dataset.`,
 			}
 			defer d.Close()
 			o.cacheLevel = images.CacheInstance
-			r := o.resolver(d, harness.NewRepos(reposDir, filepath.Join(scratch, "repos")), scratch, scratch, e.stderr)
+			bo := o.backend(scratch, e.stderr)
+			bo.Repos, bo.ScratchDir = harness.NewRepos(reposDir, filepath.Join(scratch, "repos")), scratch
+			r := backend.NewResolver(d, bo)
 			var results []images.ImageAudit
 			bad := 0
 			for _, in := range insts {

@@ -2,22 +2,17 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/polynfi/polynfi/dataset"
-	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/backend"
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/runtime"
 	"github.com/polynfi/polynfi/runtime/docker"
@@ -71,41 +66,10 @@ func (k *kubeFlags) register(f *pflag.FlagSet) {
 	f.StringVar(&k.nodeContainerd, "node-containerd", "", "kubernetes, single-node test cluster: containerd socket of the node; each instance's image is copied into it from Docker (docker save | ctr -n k8s.io images import)")
 }
 
-// checkKubeconfig reports, before any connection, a kubeconfig that is not
-// there: the --kubeconfig file, else every file $KUBECONFIG lists, else
-// ~/.kube/config (client-go's order). The error names where it looked.
-// Nothing is checked with --in-cluster.
+// checkKubeconfig reports a kubeconfig that is not there
+// (backend.CheckKubeconfig).
 func (k *kubeFlags) checkKubeconfig() error {
-	if k.inCluster {
-		return nil
-	}
-	exists := func(p string) bool { st, err := os.Stat(p); return err == nil && !st.IsDir() }
-	if k.kubeconfig != "" {
-		if !exists(k.kubeconfig) {
-			return fmt.Errorf("--kubeconfig %s: no such file (give the cluster's kubeconfig, or --in-cluster inside a pod)", k.kubeconfig)
-		}
-		return nil
-	}
-	if env := os.Getenv("KUBECONFIG"); env != "" {
-		var tried []string
-		for _, p := range filepath.SplitList(env) {
-			if p == "" {
-				continue
-			}
-			if exists(p) {
-				return nil
-			}
-			tried = append(tried, p)
-		}
-		return fmt.Errorf("no kubeconfig: $KUBECONFIG names %s, which do not exist (give --kubeconfig FILE, or --in-cluster inside a pod)", strings.Join(tried, ", "))
-	}
-	home, err := os.UserHomeDir()
-	def := filepath.Join(home, ".kube", "config")
-	inPod := os.Getenv("KUBERNETES_SERVICE_HOST") != "" && os.Getenv("KUBERNETES_SERVICE_PORT") != ""
-	if (err != nil || !exists(def)) && !inPod { // in a pod client-go falls back to its service account
-		return fmt.Errorf("no kubeconfig: --kubeconfig not given, $KUBECONFIG not set, and %s does not exist (give --kubeconfig FILE, or --in-cluster inside a pod)", def)
-	}
-	return nil
+	return backend.CheckKubeconfig(k.kubeconfig, k.inCluster)
 }
 
 // options turns the flags into runtime options; a malformed value is a
@@ -207,7 +171,7 @@ polynfi-image-locks/ that no process holds.`,
 				if err != nil {
 					return err
 				}
-				runID = runKey(abs)
+				runID = backend.RunKey(abs)
 			}
 			if runID == "" {
 				return usagef("--run-id or --out is required")
@@ -298,152 +262,6 @@ func cleanupDocker(e *env, key string, dry bool) error {
 	}
 	_, err = fmt.Fprintf(e.stdout, "removed %d container(s) of run %s\n", n, key)
 	return err
-}
-
-// startKubernetes connects to the cluster, deletes what a killed run of
-// the same output directory left (Prepare), and returns the runtime and,
-// when a Docker daemon answers and no --image-template names prebuilt
-// images, the Docker image resolver (images are built locally, then pushed
-// or loaded into the node).
-func startKubernetes(e *env, o evalOptions, h *harness.Harness, scratch string) (*kube.Kubernetes, *images.Resolver, error) {
-	opts, err := o.kube.options(h.RunKey)
-	if err != nil {
-		return nil, nil, err
-	}
-	if d := o.kube.podDeadline; d > 0 && d <= o.timeout {
-		fmt.Fprintf(e.stderr, "polynfi: warning: --pod-deadline %s is not longer than --timeout %s: a test that runs to its timeout is ended by its pod's deadline first (infra_failure deadline_exceeded)\n", d, o.timeout)
-	}
-	if err := o.kube.checkKubeconfig(); err != nil {
-		return nil, nil, fmt.Errorf("--runtime kubernetes: %w", err)
-	}
-	k, err := kube.NewKubernetes(e.ctx, opts)
-	if err != nil {
-		return nil, nil, fmt.Errorf("--runtime kubernetes: %w", err)
-	}
-	n, err := k.Cleanup(e.ctx, h.RunKey)
-	if err != nil {
-		k.Close()
-		return nil, nil, fmt.Errorf("--runtime kubernetes: deleting the pods of an earlier run: %w", err)
-	}
-	if n > 0 {
-		fmt.Fprintf(e.stderr, "polynfi: deleted %d pod(s) left by an interrupted run\n", n)
-	}
-	if err := k.Prepare(e.ctx); err != nil {
-		k.Close()
-		return nil, nil, fmt.Errorf("--runtime kubernetes: %w", err)
-	}
-	var r *images.Resolver
-	if o.imageTemplate == "" || o.kube.nodeContainerd != "" {
-		d, err := docker.NewDocker(e.ctx, docker.DockerOptions{})
-		if err != nil {
-			k.Close()
-			return nil, nil, fmt.Errorf("--runtime kubernetes builds images with Docker (or give --image-template of pushed images): %w", err)
-		}
-		r = o.containerOptions.resolver(d, h.Repos, o.out, scratch, e.stderr)
-	}
-	return k, r, nil
-}
-
-// kubeImages resolves an instance's image for the cluster: the
-// --image-template name as is (the cluster pulls it), else the Docker
-// resolver's, copied into the node's containerd when --node-containerd.
-type kubeImages struct {
-	o    evalOptions
-	r    *images.Resolver
-	load string
-}
-
-var loaded sync.Map // image name -> *loadOnce
-
-type loadOnce struct {
-	once sync.Once
-	err  error
-	note string
-}
-
-func (ki kubeImages) Resolve(ctx context.Context, in dataset.Instance) (images.Choice, error) {
-	var c images.Choice
-	if ki.r == nil {
-		c = images.Choice{Image: images.Expand(ki.o.imageTemplate, in), Source: images.SourceTemplate, How: "cluster"}
-		return c, nil
-	}
-	c, err := ki.r.Resolve(ctx, in)
-	if err != nil || ki.load == "" {
-		return c, err
-	}
-	v, _ := loaded.LoadOrStore(ki.load+"\x00"+c.Image, &loadOnce{})
-	l := v.(*loadOnce)
-	l.once.Do(func() {
-		if nodeHasImage(ctx, ki.load, c.Image) {
-			l.note = "already in the node's containerd " + ki.load + " (same image id)"
-			return
-		}
-		cmd := exec.CommandContext(ctx, "sh", "-c", `docker save "$1" | ctr --address "$2" -n k8s.io images import -`, "sh", c.Image, ki.load)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			l.err = runtime.Infra(runtime.ReasonImage, fmt.Errorf("copy image %s into the node's containerd %s: %v: %s", c.Image, ki.load, err, strings.TrimSpace(string(out))))
-		}
-		l.note = "copied into the node's containerd " + ki.load
-	})
-	if l.err == nil {
-		c.Notes = append(c.Notes, l.note)
-	}
-	return c, l.err
-}
-
-// nodeHasImage says whether the node's containerd at socket already holds
-// Docker's image name with the same content: its reference (normalised as
-// the kubelet does: docker.io/[library/]NAME[:latest]) names a manifest
-// whose config digest is Docker's image id. Any doubt (a tool fails, a
-// digest reference, an index) says no: the image is copied again.
-func nodeHasImage(ctx context.Context, socket, name string) bool {
-	id, err := exec.CommandContext(ctx, "docker", "image", "inspect", "-f", "{{.Id}}", name).Output()
-	if err != nil || !strings.HasPrefix(strings.TrimSpace(string(id)), "sha256:") || strings.Contains(name, "@") {
-		return false
-	}
-	ls, err := exec.CommandContext(ctx, "ctr", "--address", socket, "-n", "k8s.io", "images", "ls").Output()
-	if err != nil {
-		return false
-	}
-	digest := map[string]string{} // reference -> manifest digest
-	for _, l := range strings.Split(string(ls), "\n") {
-		if f := strings.Fields(l); len(f) >= 3 {
-			digest[f[0]] = f[2]
-		}
-	}
-	d := digest[normalizeImageRef(name)]
-	if d == "" {
-		return false
-	}
-	// the reference's manifest (a pull from a registry can give the same
-	// image another manifest digest than an import: compare configs)
-	m, err := exec.CommandContext(ctx, "ctr", "--address", socket, "-n", "k8s.io", "content", "get", d).Output()
-	if err != nil {
-		return false
-	}
-	var man struct {
-		Config struct {
-			Digest string `json:"digest"`
-		} `json:"config"`
-	}
-	return json.Unmarshal(m, &man) == nil && man.Config.Digest == strings.TrimSpace(string(id))
-}
-
-// normalizeImageRef is name as containerd's CRI plugin stores it: a
-// registry host added when the first component is none (docker.io, with
-// library/ for a single component) and the tag latest when it has none.
-func normalizeImageRef(name string) string {
-	first, _, hasSlash := strings.Cut(name, "/")
-	if !hasSlash || !strings.ContainsAny(first, ".:") && first != "localhost" {
-		if !hasSlash {
-			name = "library/" + name
-		}
-		name = "docker.io/" + name
-	}
-	last := name[strings.LastIndex(name, "/")+1:]
-	if !strings.Contains(last, ":") {
-		name += ":latest"
-	}
-	return name
 }
 
 // uidFlag is an optional user id: -1 (shown as no default) until set; a

@@ -18,6 +18,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/polynfi/polynfi/backend"
 	"github.com/polynfi/polynfi/runtime/kube"
 )
 
@@ -184,7 +185,7 @@ type podLoad struct {
 
 func startPodMonitor(cs kube.KubeClient, out string) *podMonitor {
 	m := &podMonitor{done: make(chan struct{}), res: make(chan podLoad, 1)}
-	sel := kube.RunSelector(runKey(out))
+	sel := kube.RunSelector(backend.RunKey(out))
 	go func() {
 		l := podLoad{start: loadAvg1()}
 		l.max = l.start

@@ -22,6 +22,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/polynfi/polynfi/backend"
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/images"
@@ -78,7 +79,7 @@ func runPods(t *testing.T, cs kube.KubeClient, out string) []string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	list, err := cs.CoreV1().Pods("default").List(ctx, metav1.ListOptions{LabelSelector: kube.RunSelector(runKey(out))})
+	list, err := cs.CoreV1().Pods("default").List(ctx, metav1.ListOptions{LabelSelector: kube.RunSelector(backend.RunKey(out))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -398,7 +399,7 @@ func TestKubernetesPodDeletedIsRetried(t *testing.T) {
 			t.Fatalf("the run ended before its pod ran: %v\n%s", err, stderr.String())
 		case <-time.After(100 * time.Millisecond):
 		}
-		list, err := cs.CoreV1().Pods("default").List(context.Background(), metav1.ListOptions{LabelSelector: kube.RunSelector(runKey(out))})
+		list, err := cs.CoreV1().Pods("default").List(context.Background(), metav1.ListOptions{LabelSelector: kube.RunSelector(backend.RunKey(out))})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -712,20 +713,6 @@ func TestKubernetesNodeLostIsRetried(t *testing.T) {
 	}
 }
 
-func TestNormalizeImageRef(t *testing.T) {
-	for in, want := range map[string]string{
-		"polynfi-eval/a__b:0123456789ab": "docker.io/polynfi-eval/a__b:0123456789ab",
-		"busybox":                        "docker.io/library/busybox:latest",
-		"localhost/polynfi/k8s-test:1":   "localhost/polynfi/k8s-test:1",
-		"127.0.0.1:5000/p/x":             "127.0.0.1:5000/p/x:latest",
-		"ghcr.io/o/r:v1":                 "ghcr.io/o/r:v1",
-	} {
-		if got := normalizeImageRef(in); got != want {
-			t.Errorf("normalizeImageRef(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // deadlineDataset writes a copy of the bundled sample holding only the
 // instances of cmds, each with cmds[id] as its test command (the images
 // are the sample's: same Dockerfile, same repository), and returns its
@@ -817,7 +804,7 @@ func TestKubernetesKilledDriverPodsEnd(t *testing.T) {
 	killed := time.Now()
 	done <- <-done
 
-	pods, err := cs.CoreV1().Pods("default").List(context.Background(), metav1.ListOptions{LabelSelector: kube.RunSelector(runKey(out))})
+	pods, err := cs.CoreV1().Pods("default").List(context.Background(), metav1.ListOptions{LabelSelector: kube.RunSelector(backend.RunKey(out))})
 	if err != nil || len(pods.Items) != 1 {
 		t.Fatalf("pods of the killed run: %v %d, want 1", err, len(pods.Items))
 	}

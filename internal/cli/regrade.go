@@ -1,39 +1,16 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
-	"github.com/polynfi/polynfi/internal/atomicfile"
-	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/report"
 )
-
-// regradeUnit is one re-graded record: the verdicts stored and the ones the
-// current parsers and modes give from the same log.
-type regradeUnit struct {
-	Unit       string           `json:"unit"`
-	Dir        string           `json:"record_dir"`
-	OldParser  string           `json:"old_parser"`
-	NewParser  string           `json:"new_parser"`
-	Old        harness.Verdicts `json:"old_verdicts"`
-	New        harness.Verdicts `json:"new_verdicts"`
-	Changed    bool             `json:"changed"`
-	NotRegrade string           `json:"not_regraded,omitempty"` // why the record was kept as it is
-	// Earlier are the verdicts earlier `regrade --apply` calls replaced
-	// (the record's regrade_history), oldest first.
-	Earlier []harness.RegradeEntry `json:"earlier_verdicts,omitempty"`
-}
 
 func newRegradeCmd(e *env) *cobra.Command {
 	var dsPath, format string
@@ -76,137 +53,27 @@ and running the same eval again evaluates them.`,
 				return err
 			}
 			dir := args[0]
-			kind, _, err := harness.RunDirKind(dir)
-			if err != nil || kind != harness.KindHarness {
-				return usagef("regrade: %s is not a polynfi run directory of repository-level instances", dir)
-			}
-			man, hasMan, err := harness.ReadManifest(dir)
-			if err != nil {
-				return err
-			}
-			if dsPath == "" {
-				if !hasMan || man.Dataset == "" {
-					return usagef("regrade: %s does not name its dataset: give --dataset", dir)
-				}
-				dsPath = man.Dataset
-				if !filepath.IsAbs(dsPath) {
-					// A manifest of an older polynfi holds the path as given,
-					// relative to the directory eval ran in.
-					if _, err := os.Stat(dsPath); err != nil {
-						return fmt.Errorf("regrade: %s names its dataset as %s, relative to the directory it was evaluated in, and there is no such file from here: give --dataset", dir, dsPath)
+			r, err := harness.RegradeRunDir(dir, harness.RegradeOptions{Dataset: dsPath, Apply: apply, AllowDifferent: allowDifferent,
+				Version: polynfiVersion(), Log: e.stderr,
+				NotEvaluated: func() []string {
+					if rep, err := report.LoadHarnessRun(dir, false, polynfiVersion()); err == nil {
+						return rep.Polynfi.NotRecordedIDs
 					}
-				}
-			}
-			note := harness.RegradeNote{Dataset: dsPath, DatasetSHA256: harness.DatasetDigest(dsPath)}
-			if hasMan && man.DatasetSHA256 != "" && note.DatasetSHA256 != man.DatasetSHA256 {
-				what := fmt.Sprintf("the dataset %s (sha256 %s) is not the one %s was evaluated with (%s, sha256 %s)",
-					dsPath, shortSHA(note.DatasetSHA256), dir, man.Dataset, shortSHA(man.DatasetSHA256))
-				if !allowDifferent {
-					return usagef("regrade: %s: its test lists may differ from the run's; give --allow-different-dataset to re-grade against it anyway", what)
-				}
-				fmt.Fprintf(e.stderr, "polynfi: warning: %s; re-grading against it (--allow-different-dataset)\n", what)
-				note.PreviousDataset, note.PreviousDatasetSHA256 = man.Dataset, man.DatasetSHA256
-			}
-			ds, err := dataset.Load(dsPath)
-			if err != nil {
-				return fmt.Errorf("load dataset: %w", err)
-			}
-			byID := map[string]dataset.Instance{}
-			for _, x := range ds.Instances {
-				byID[x.InstanceID] = x
-			}
-			var store *harness.Store
-			if apply {
-				if store, err = harness.OpenStore(dir); err != nil {
-					return err
-				}
-				defer store.Close()
-			}
-			recs, err := harness.LoadRecords(dir)
-			if err != nil {
-				return err
-			}
-			var units []regradeUnit
-			changed := 0
-			now := time.Now().UTC()
-			for _, rec := range recs {
-				u := regradeUnit{Unit: fmt.Sprintf("%s@%s#%d", rec.InstanceID, rec.Model, rec.Run), Dir: harness.RecordRelDir(rec.Key), Old: rec.Verdicts, New: rec.Verdicts,
-					Earlier: rec.RegradeHistory}
-				if rec.Test != nil {
-					u.OldParser = rec.Test.Parser
-				}
-				inst, ok := byID[rec.InstanceID]
-				if !ok {
-					u.NotRegrade = "instance not in " + dsPath
-					units = append(units, u)
-					continue
-				}
-				// Never through a link: the run directory is not trusted.
-				log, err := safepath.ReadFileIn(dir, u.Dir+"/"+harness.LogFile)
-				if err != nil && rec.Test != nil {
-					u.NotRegrade = err.Error()
-					units = append(units, u)
-					continue
-				}
-				v, out, fw, why := harness.Regrade(inst, rec, log)
-				if why != "" {
-					u.NotRegrade = why
-					units = append(units, u)
-					continue
-				}
-				u.New, u.NewParser = v, fw
-				u.Changed = verdictsDiffer(v, rec.Verdicts)
-				if u.Changed {
-					changed++
-				}
-				units = append(units, u)
-				if apply && u.Changed {
-					// The old verdicts stay in the record, beside the new.
-					rec.RegradeHistory = append(rec.RegradeHistory, harness.RegradeEntry{At: now, Version: polynfiVersion(),
-						Parser: u.OldParser, Resolved: rec.Resolved, Status: rec.Status, Verdicts: rec.Verdicts})
-					u.Earlier = rec.RegradeHistory
-					rec.Verdicts, rec.PolyBenchOutput = v, out
-					native := v.Get(rec.NativeMode)
-					rec.Resolved, rec.Status = native.Resolved, native.Status
-					rec.Test.Parser = fw
-					if err := saveRecordOnly(store, rec); err != nil {
+					return nil
+				},
+				Rewrite: func(legacy bool) error {
+					rep, err := report.LoadHarnessRun(dir, legacy, polynfiVersion())
+					if err != nil {
 						return err
 					}
-				}
-			}
-			// Units of the run without a record (an interrupted run) have
-			// no log: they are named, not silently left out.
-			var notEvaluated []string
-			if hasMan {
-				if rep, err := loadHarnessRun(dir, false); err == nil {
-					notEvaluated = rep.Polynfi.NotRecordedIDs
-				}
-			}
-			if apply {
-				note.At, note.Version, note.Changed = now, polynfiVersion(), changed
-				if err := recordRegrade(dir, man, hasMan, note); err != nil {
-					return err
-				}
-			}
-			doc := map[string]any{"regraded_at": now, "polynfi_version": polynfiVersion(), "dataset": dsPath, "dataset_sha256": note.DatasetSHA256,
-				"applied": apply, "changed": changed, "units": units, "not_evaluated": notEvaluated}
-			if note.PreviousDataset != "" || note.PreviousDatasetSHA256 != "" {
-				doc["run_dataset"], doc["run_dataset_sha256"] = note.PreviousDataset, note.PreviousDatasetSHA256
-			}
-			b, _ := json.MarshalIndent(doc, "", "  ")
-			// regrade.json is the last regrade; every regrade is also kept
-			// under regrades/, named by its time, never overwritten.
-			// Written without following a link below the run directory
-			// (a regrades/ that is one is refused, naming it).
-			snapshot := "regrades/" + now.Format("20060102T150405.000000000Z") + map[bool]string{true: "-applied", false: ""}[apply] + ".json"
-			if err := atomicfile.WriteFileIn(dir, snapshot, append(b, '\n')); err != nil {
+					return report.WriteHarnessFiles(dir, rep)
+				}})
+			if err != nil {
 				return err
 			}
-			if err := atomicfile.WriteFileIn(dir, "regrade.json", append(b, '\n')); err != nil {
-				return err
-			}
+			units, changed, notEvaluated := r.Units, r.Changed, r.NotEvaluated
 			if format == "json" {
-				_, err := e.stdout.Write(append(b, '\n'))
+				_, err := e.stdout.Write(r.Doc)
 				return err
 			}
 			t := report.Table{Title: "Verdicts that change on re-grading (old → new)",
@@ -269,66 +136,4 @@ and running the same eval again evaluates them.`,
 	cmd.Flags().BoolVar(&apply, "apply", false, "replace the records' verdicts with the new ones (and write the run's reports again)")
 	cmd.Flags().BoolVar(&allowDifferent, "allow-different-dataset", false, "re-grade against a dataset whose content differs from the one the run was evaluated with")
 	return cmd
-}
-
-// recordRegrade notes an applied regrade in dir's manifest (the dataset
-// it graded against becomes the run's when it differs) and writes the
-// run's report.json and report.html again from its records, as eval
-// writes them.
-func recordRegrade(dir string, man *harness.Manifest, hasMan bool, note harness.RegradeNote) error {
-	if hasMan {
-		man.Regrades = append(man.Regrades, note)
-		if note.PreviousDataset != "" || note.PreviousDatasetSHA256 != "" {
-			man.Dataset, man.DatasetSHA256 = manifestPath(note.Dataset), note.DatasetSHA256
-		}
-		if err := man.Write(dir); err != nil {
-			return err
-		}
-	}
-	rep, err := loadHarnessRun(dir, !hasMan)
-	if err != nil {
-		return err
-	}
-	return writeHarnessReports(dir, rep)
-}
-
-// writeHarnessReports writes a harness run's report.json and report.html
-// into dir.
-func writeHarnessReports(dir string, rep *report.Harness) error {
-	data, err := json.MarshalIndent(rep, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := harness.WriteFileAtomic(filepath.Join(dir, "report.json"), append(data, '\n')); err != nil {
-		return err
-	}
-	return atomicfile.WriteFunc(filepath.Join(dir, "report.html"), func(w io.Writer) error { return renderHarness(w, rep, "html", false) })
-}
-
-// shortSHA is a digest's first 12 hex digits ("unknown" when "").
-func shortSHA(d string) string {
-	if d == "" {
-		return "unknown"
-	}
-	return d[:min(12, len(d))]
-}
-
-// saveRecordOnly rewrites a record's result.json, keeping its artifacts.
-func saveRecordOnly(s *harness.Store, rec *harness.Record) error {
-	b, err := json.MarshalIndent(rec, "", "  ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.WriteFileIn(s.Dir, harness.RecordRelDir(rec.Key)+"/"+harness.ResultFile, append(b, '\n'))
-}
-
-// verdictsDiffer says whether any mode's resolved flag or status differs.
-func verdictsDiffer(a, b harness.Verdicts) bool {
-	for _, m := range harness.ModesFor(harness.ModeMultiSWEBench) {
-		x, y := a.Get(m), b.Get(m)
-		if x.Resolved != y.Resolved || x.Status != y.Status {
-			return true
-		}
-	}
-	return false
 }

@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -15,220 +13,11 @@ import (
 
 	"github.com/polynfi/polynfi/agent"
 	"github.com/polynfi/polynfi/harness"
-	"github.com/polynfi/polynfi/internal/atomicfile"
-	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/nfisuite"
 	"github.com/polynfi/polynfi/report"
 	"github.com/polynfi/polynfi/report/bundle"
-	"github.com/polynfi/polynfi/retrieval"
 )
-
-// nfiReportJSON is report.json of an NFI suite run.
-type nfiReportJSON struct {
-	Kind    string         `json:"kind"` // "nfi_suite"
-	Catalog string         `json:"catalog,omitempty"`
-	Grading string         `json:"grading"` // always "strict" for NFI tasks
-	Records int            `json:"records"`
-	Invalid map[string]int `json:"invalid_by_reason"`
-	Tests   map[string]int `json:"test_status"`
-	Report  report.NFI     `json:"report"`
-	Tables  []report.Table `json:"tables"`
-	// GoldFailures lists the tasks where a run of the "gold" model (the
-	// human reference evaluated as an agent) was not functionally correct
-	// (such a run points at a broken task; the Human Reference's mean
-	// I_p(h) leaves those tasks out); GoldFailureRuns counts those runs.
-	GoldFailures    []string `json:"gold_failures"`
-	GoldFailureRuns int      `json:"gold_failure_runs"`
-	// NotEvaluated counts the (task, agent, run) units the run's manifest
-	// asks for that have no record; Notice is the "interrupted, N not
-	// evaluated, re-run to resume" line of an interrupted run.
-	NotEvaluated int    `json:"not_evaluated"`
-	Notice       string `json:"notice,omitempty"`
-	// Version is the polynfi version that rendered the report,
-	// EvaluatedWith those whose eval calls wrote the records.
-	Version       string   `json:"polynfi_version"`
-	EvaluatedWith []string `json:"evaluated_with,omitempty"`
-	// UnreadableRecords lists the record files that could not be read or
-	// decoded (nfisuite.ReadRecords); every format names them.
-	UnreadableRecords []nfisuite.UnreadableRecord `json:"unreadable_records,omitempty"`
-	// UnreadableRows counts task rows of the dataset that could not be
-	// read, RejectedPredictions prediction rows that could not be read;
-	// InputErrors names each (file, row or line, field). They are in no
-	// table, and every format says so.
-	UnreadableRows      int      `json:"unreadable_rows"`
-	RejectedPredictions int      `json:"rejected_predictions"`
-	InputErrors         []string `json:"input_errors,omitempty"`
-	// DuplicateRows names each task row whose instance_id an earlier row
-	// has (kind "duplicate": the first row is kept), apart from the rows
-	// that could not be read.
-	DuplicateRows []harness.DatasetRow `json:"duplicate_rows,omitempty"`
-	// RejectedRows names the rejected prediction rows one by one (file,
-	// row, line, instance id, field, reason); IgnoredPredictions the
-	// predictions for tasks the dataset does not have (in no table).
-	RejectedRows       []harness.PredictionRow `json:"rejected_rows,omitempty"`
-	IgnoredPredictions []harness.PredictionRow `json:"ignored_predictions,omitempty"`
-	// Runs is the per-run drill-down: one entry per record (task, agent,
-	// run) with validity, functional correctness and why, I_p per aspect
-	// and the paths of its stored log and record (report.NFIRun).
-	Runs []report.NFIRun `json:"runs"`
-}
-
-// inputLines is the headline's account of the task rows and prediction
-// rows that could not be read (at most 20 named), nil when there are none.
-func (rep nfiReportJSON) inputLines() []string {
-	lines := rep.inputErrorLines()
-	lines = append(lines, report.DuplicateLines(rep.DuplicateRows)...)
-	if len(rep.IgnoredPredictions) > 0 {
-		lines = append(lines, fmt.Sprintf("%d predictions name tasks not in the dataset (ignored, in no table):", len(rep.IgnoredPredictions)))
-		for i, p := range rep.IgnoredPredictions {
-			if i == report.MaxNamed {
-				lines = append(lines, fmt.Sprintf("  ... and %d more (report --format json lists them all)", len(rep.IgnoredPredictions)-report.MaxNamed))
-				break
-			}
-			lines = append(lines, "  "+p.String())
-		}
-	}
-	return lines
-}
-
-func (rep nfiReportJSON) inputErrorLines() []string {
-	if rep.UnreadableRows == 0 && rep.RejectedPredictions == 0 && len(rep.InputErrors) == 0 {
-		return nil
-	}
-	lines := []string{fmt.Sprintf("%d task rows could not be read and %d prediction rows were rejected (in no table):", rep.UnreadableRows, rep.RejectedPredictions)}
-	for i, e := range rep.InputErrors {
-		if i == 20 {
-			lines = append(lines, fmt.Sprintf("  ... and %d more (report --format json lists them all)", len(rep.InputErrors)-20))
-			break
-		}
-		lines = append(lines, "  "+e)
-	}
-	return lines
-}
-
-// unreadableLines is the headline's account of the record files that
-// could not be read, nil when there are none.
-func (rep nfiReportJSON) unreadableLines() []string {
-	if len(rep.UnreadableRecords) == 0 {
-		return nil
-	}
-	lines := []string{fmt.Sprintf("%d record files could not be read (left out of every table; re-run eval to evaluate them again):", len(rep.UnreadableRecords))}
-	for _, u := range rep.UnreadableRecords {
-		lines = append(lines, fmt.Sprintf("  unreadable record %s: %s", u.Path, u.Error))
-	}
-	return lines
-}
-
-func buildNFIReport(dir string, records []nfisuite.Record, catalog string) nfiReportJSON {
-	out := nfiReportJSON{Kind: "nfi_suite", Catalog: catalog, Grading: "strict", Records: len(records),
-		Invalid: map[string]int{}, Tests: map[string]int{}, Version: polynfiVersion()}
-	for _, r := range records {
-		if !r.Valid {
-			out.Invalid[r.InvalidReason]++
-		}
-		if r.TestStatus != "" {
-			out.Tests[r.TestStatus]++
-		}
-		if r.Model == "gold" && !r.FunctionallyCorrect {
-			out.GoldFailureRuns++
-		}
-	}
-	if m, ok, err := harness.ReadManifest(dir); err == nil && ok {
-		have := map[string]bool{}
-		for _, r := range records {
-			have[fmt.Sprintf("%s\x00%s\x00%d", r.InstanceID, r.Model, r.Run)] = true
-		}
-		for _, u := range m.Units {
-			if !have[fmt.Sprintf("%s\x00%s\x00%d", u.InstanceID, u.Model, u.Run)] {
-				out.NotEvaluated++
-			}
-		}
-		if !m.Complete {
-			out.Notice = fmt.Sprintf("interrupted, %d not evaluated, re-run to resume", out.NotEvaluated)
-		}
-		out.EvaluatedWith = m.PolynfiVersions
-		out.UnreadableRows, out.RejectedPredictions, out.InputErrors = m.UnreadableRows, m.Rejected, m.InputErrors
-		out.RejectedRows, out.IgnoredPredictions = m.RejectedRows, m.IgnoredPredictions
-		out.DuplicateRows = m.DuplicateRows
-	}
-	var units []report.NFIUnit
-	if m, ok, err := harness.ReadManifest(dir); err == nil && ok {
-		for _, u := range m.Units {
-			units = append(units, report.NFIUnit{Task: u.InstanceID, Agent: u.Model, Run: u.Run})
-		}
-	}
-	out.Report = report.BuildNFIUnits(records, units)
-	out.GoldFailures = out.Report.GoldFailures
-	out.Tables = out.Report.Tables()
-	out.Runs = report.NFIRuns(records)
-	for i := range out.Runs {
-		if l := out.Runs[i].Log; l != "" {
-			// Linked only when it is a regular file of the run, not a link.
-			if f, err := safepath.OpenIn(dir, l); err != nil {
-				out.Runs[i].Log = ""
-			} else {
-				f.Close()
-			}
-		}
-	}
-	return out
-}
-
-// nfiPage is the page of an NFI suite report: the notice, the summary
-// line, the input rows and record files that could not be read, the
-// invalid runs and test statuses, the gold warning, the charts and tables,
-// and with runs the per-run drill-down table (report.NFIRunsTable).
-func nfiPage(rep nfiReportJSON, runs bool) report.Page {
-	head := fmt.Sprintf("SWE-NFI suite: %s, %s, %s (strict grading)", plural(rep.Report.Tasks, "task"), plural(len(rep.Report.Agents), "agent"), plural(rep.Records, "run"))
-	if rep.NotEvaluated > 0 {
-		head = fmt.Sprintf("SWE-NFI suite: %s, %s, %s evaluated, %d not evaluated (strict grading)", plural(rep.Report.Tasks, "task"), plural(len(rep.Report.Agents), "agent"), plural(rep.Records, "run"), rep.NotEvaluated)
-	}
-	lines := []string{head}
-	lines = append(lines, rep.inputLines()...)
-	lines = append(lines, rep.unreadableLines()...)
-	lines = append(lines, fmt.Sprintf("invalid runs by reason: %s; test runs by status: %s", countsText(rep.Invalid), countsText(rep.Tests)))
-	if rep.GoldFailureRuns > 0 {
-		lines = append(lines, fmt.Sprintf("warning: the human reference (gold) failed its tests in %d runs, on %s: check those tasks' environments (left out of the Human Reference's mean I_p(h))",
-			rep.GoldFailureRuns, strings.Join(rep.GoldFailures, ", ")))
-	}
-	tables := rep.Tables
-	if runs {
-		tables = append(append([]report.Table(nil), rep.Tables...), report.NFIRunsTable(rep.Runs))
-	}
-	return report.Page{Title: "SWE-NFI suite report", Notice: rep.Notice, Lines: lines, Charts: rep.Report.Charts(rep.Tables), Tables: tables,
-		Footer: report.Provenance(rep.Version, rep.EvaluatedWith)}
-}
-
-// renderNFI writes an NFI report in one of the formats: the per-run
-// drill-down is always in Markdown, HTML and JSON, in text with instances.
-func renderNFI(w io.Writer, rep nfiReportJSON, format string, instances bool) error {
-	if format == "json" {
-		return writeJSON(w, rep)
-	}
-	return writePage(w, nfiPage(rep, format != "text" || instances), format)
-}
-
-// writePage writes p in format (text, markdown or html).
-func writePage(w io.Writer, p report.Page, format string) error {
-	switch format {
-	case "markdown":
-		return report.WritePageMarkdown(w, p)
-	case "html":
-		return report.WriteHTML(w, p)
-	}
-	return report.WritePageText(w, p)
-}
-
-// writeNFIRunReport writes report.json, report.md and report.html into dir.
-func writeNFIRunReport(dir string, rep nfiReportJSON) error {
-	for name, format := range map[string]string{"report.json": "json", "report.md": "markdown", "report.html": "html"} {
-		if err := atomicfile.WriteFunc(filepath.Join(dir, name), func(w io.Writer) error { return renderNFI(w, rep, format, true) }); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 func newReportCmd(e *env) *cobra.Command {
 	var format, bundleDir, bundleModel string
@@ -403,9 +192,9 @@ func (rr *runReport) render(w io.Writer, format string, instances bool) error {
 	case "json":
 		return writeJSON(w, rr.json)
 	case "text":
-		return writePage(w, rr.page(instances), format)
+		return report.WritePage(w, rr.page(instances), format)
 	}
-	return writePage(w, rr.page(true), format)
+	return report.WritePage(w, rr.page(true), format)
 }
 
 // renderRuns writes the reports of several run directories as one
@@ -441,7 +230,7 @@ func renderRuns(w io.Writer, runs []*runReport, format string, instances bool) e
 	doc := report.Sections(fmt.Sprintf("polynfi report: %d runs", len(runs)), []string{"run directories: " + strings.Join(dirs, ", ") +
 		" (one section each; file links are relative to the directory polynfi report ran in)"}, pages...)
 	doc.Footer = footer
-	return writePage(w, doc, format)
+	return report.WritePage(w, doc, format)
 }
 
 // writeBundle writes the submission bundle of rr (of model, when the run
@@ -503,18 +292,18 @@ func loadRunReport(e *env, dir string) (*runReport, error) {
 		if err != nil {
 			return nil, err
 		}
-		rep := buildNFIReport(dir, records, catalogOf(dir))
+		rep := report.BuildNFISuite(dir, records, report.CatalogOf(dir), polynfiVersion())
 		rep.UnreadableRecords = bad
 		if len(records) == 0 {
-			for _, l := range rep.unreadableLines() {
+			for _, l := range rep.UnreadableLines() {
 				fmt.Fprintln(e.stderr, "polynfi: "+textesc.Terminal(strings.TrimSpace(l)))
 			}
 			return nil, fmt.Errorf("%s: nothing could be evaluated: the run has no readable records", dir)
 		}
-		rr.json, rr.page = rep, func(instances bool) report.Page { return nfiPage(rep, instances) }
+		rr.json, rr.page = rep, func(instances bool) report.Page { return report.NFISuitePage(rep, instances) }
 		return rr, nil
 	case harness.KindMetricsOnly:
-		mo, err := loadMetricsOnly(dir)
+		mo, err := report.LoadMetricsOnly(dir, polynfiVersion())
 		if err != nil {
 			return nil, err
 		}
@@ -524,7 +313,7 @@ func loadRunReport(e *env, dir string) (*runReport, error) {
 		}
 		return rr, nil
 	case harness.KindHarness:
-		rep, err := loadHarnessRun(dir, legacy)
+		rep, err := report.LoadHarnessRun(dir, legacy, polynfiVersion())
 		if err != nil {
 			return nil, err
 		}
@@ -536,132 +325,6 @@ func loadRunReport(e *env, dir string) (*runReport, error) {
 		return rr, nil
 	}
 	return nil, usagef("report: %s is not a polynfi run directory (no %s; give the --out directory of a polynfi eval)", dir, harness.ManifestFile)
-}
-
-// renderHarness writes a harness (SWE-PolyBench / SWE-bench) run report
-// in one of the formats (report.HarnessPage): text gives the notice,
-// headline and tables (the per-instance table with instances), Markdown
-// and HTML add the per-instance table with links, HTML the charts; json is
-// the report itself.
-func renderHarness(w io.Writer, rep *report.Harness, format string, instances bool) error {
-	switch format {
-	case "json":
-		return writeJSON(w, rep)
-	case "markdown":
-		return report.WritePageMarkdown(w, report.HarnessPage(rep, true))
-	case "html":
-		return report.WriteHTML(w, report.HarnessPage(rep, true))
-	}
-	return report.WritePageText(w, report.HarnessPage(rep, instances))
-}
-
-// loadHarnessRun builds a harness run's report from its manifest and the
-// records stored in it; a legacy run (no manifest) from its records alone
-// (report.LegacyManifest).
-func loadHarnessRun(dir string, legacy bool) (*report.Harness, error) {
-	rep, err := loadHarnessRunRecords(dir, legacy)
-	if err != nil {
-		return nil, err
-	}
-	return rep, nil
-}
-
-// loadHarnessRunRecords is loadHarnessRun's body: the report of the
-// records that could be read, naming every record file that could not
-// (Extras.UnreadableRecords).
-func loadHarnessRunRecords(dir string, legacy bool) (rep *report.Harness, err error) {
-	recs, bad, err := harness.ReadRecords(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer func() {
-		if rep != nil {
-			rep.Polynfi.UnreadableRecords = bad
-		}
-	}()
-	if legacy {
-		m := report.LegacyManifest(recs)
-		// The inputs come from the old report.json, the numbers from the records.
-		if b, err := safepath.ReadFileIn(dir, "report.json"); err == nil {
-			var old report.Harness
-			if json.Unmarshal(b, &old) == nil {
-				m.Dataset, m.DatasetSchema, m.Predictions = old.Polynfi.Dataset, string(old.Polynfi.DatasetSchema), old.Polynfi.Predictions
-				if old.Polynfi.NativeMode != "" {
-					m.NativeMode = old.Polynfi.NativeMode
-				}
-			}
-		}
-		rep = report.HarnessFromRun(m, recs)
-		rep.Polynfi.Version = polynfiVersion()
-		return rep, nil
-	}
-	m, _, err := harness.ReadManifest(dir)
-	if err != nil {
-		return nil, err
-	}
-	rep = report.HarnessFromRun(m, recs)
-	rep.Polynfi.Version = polynfiVersion()
-	return rep, nil
-}
-
-// loadMetricsOnly reads a --metrics-only run's report from its
-// metrics.json and manifest; the numbers are computed again from the
-// per-instance metrics (report.BuildMetricsOnly), so that a run written by
-// an older polynfi gets the same tables and intervals.
-func loadMetricsOnly(dir string) (*report.MetricsOnly, error) {
-	p := filepath.Join(dir, "metrics.json")
-	b, err := safepath.ReadFileIn(dir, "metrics.json")
-	if err != nil {
-		return nil, err
-	}
-	var mj struct {
-		Instances []retrieval.InstanceMetrics `json:"instances"`
-	}
-	if err := json.Unmarshal(b, &mj); err != nil {
-		return nil, fmt.Errorf("%s: %w", p, err)
-	}
-	m, ok, err := harness.ReadManifest(dir)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		m = nil
-	}
-	mo := report.BuildMetricsOnly(m, mj.Instances)
-	mo.Version = polynfiVersion()
-	return mo, nil
-}
-
-// countsText renders {"a": 2, "b": 1} as "a 2, b 1" in key order, "none" when empty.
-func countsText(m map[string]int) string {
-	if len(m) == 0 {
-		return "none"
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s %d", k, m[k])
-	}
-	return strings.Join(parts, ", ")
-}
-
-// catalogOf reads the catalog version a run recorded in its report.json ("" when unknown).
-func catalogOf(dir string) string {
-	b, err := safepath.ReadFileIn(dir, "report.json")
-	if err != nil {
-		return ""
-	}
-	var r struct {
-		Catalog string `json:"catalog"`
-	}
-	if json.Unmarshal(b, &r) != nil {
-		return ""
-	}
-	return r.Catalog
 }
 
 // addBundleMetaFlags declares the --bundle-* flags into m.

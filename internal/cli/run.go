@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,12 +12,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/polynfi/polynfi/agent"
-	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
-	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/runtime"
-	"github.com/polynfi/polynfi/runtime/docker"
 )
 
 // runOptions are the flags of `polynfi run`.
@@ -184,56 +180,6 @@ unreadable inputs, 130 when interrupted.`,
 	return c
 }
 
-// loadAgentTasks loads the dataset's tasks or instances, restricted to ids.
-func loadAgentTasks(e *env, path string, ids []string) ([]agent.Task, dataset.Kind, error) {
-	kind, err := dataset.DetectKind(path)
-	if err != nil {
-		return nil, "", err
-	}
-	var tasks []agent.Task
-	if kind == dataset.KindNFITasks {
-		ts, err := dataset.LoadNFITasks(path)
-		if err != nil {
-			return nil, kind, fmt.Errorf("load NFI tasks: %w", err)
-		}
-		for _, re := range ts.Errors {
-			fmt.Fprintf(e.stderr, "polynfi: skipping task: %s\n", textesc.Terminal(re.Error()))
-		}
-		for i := range ts.Tasks {
-			tasks = append(tasks, agent.Task{NFI: &ts.Tasks[i]})
-		}
-	} else {
-		ds, err := dataset.Load(path)
-		if err != nil {
-			return nil, kind, fmt.Errorf("load dataset: %w", err)
-		}
-		for _, re := range ds.Errors {
-			fmt.Fprintf(e.stderr, "polynfi: skipping row: %s\n", textesc.Terminal(re.Error()))
-		}
-		for i := range ds.Instances {
-			tasks = append(tasks, agent.Task{Instance: &ds.Instances[i]})
-		}
-	}
-	if len(ids) > 0 {
-		byID := map[string]agent.Task{}
-		for _, t := range tasks {
-			byID[t.ID()] = t
-		}
-		tasks = nil
-		for _, id := range ids {
-			t, ok := byID[id]
-			if !ok {
-				return nil, kind, usagef("--instance-ids: %q is not a valid task of %s", id, path)
-			}
-			tasks = append(tasks, t)
-		}
-	}
-	if len(tasks) == 0 {
-		return nil, kind, fmt.Errorf("%s: no valid task or instance", path)
-	}
-	return tasks, kind, nil
-}
-
 func runAgents(e *env, o runOptions) error {
 	if err := checkFormat(o.format, "text", "json"); err != nil {
 		return err
@@ -320,99 +266,21 @@ func runAgents(e *env, o runOptions) error {
 	if o.runtime != "docker" && (len(copies) > 0 || o.agentSetup != "" || o.image != "" || o.imageTemplate != "") {
 		return usagef("--image, --image-template, --agent-copy and --agent-setup need --runtime docker")
 	}
-	tasks, kind, err := loadAgentTasks(e, o.dataset, o.instanceIDs)
+	tasks, kind, err := agent.LoadTasks(o.dataset, o.instanceIDs, e.stderr)
 	if err != nil {
 		return err
 	}
-	dsDir := filepath.Dir(o.dataset)
-	if o.reposDir == "" {
-		o.reposDir = filepath.Join(dsDir, "repos")
-	}
-	if err := os.MkdirAll(o.out, 0o755); err != nil {
-		return err
-	}
-	var rt runtime.Runtime
-	local := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation, MaxOutput: o.maxOutput})
-	defer local.Close()
-	rt = local
-	repos := harness.NewRepos(o.reposDir, filepath.Join(o.out, ".repos"))
-	key := runKey(o.out)
-	var resolver *images.Resolver
-	var engine *docker.Docker
-	if o.runtime == "docker" {
-		isNFI := kind == dataset.KindNFITasks
-		if isNFI && o.image == "" && o.agentName != agent.GoldAgent {
-			return usagef("--runtime docker: SWE-NFI tasks have no image of their own: give --image (an image that provides the agent)")
-		}
-		if !isNFI && o.image != "" {
-			return usagef("--image: repository instances run in their own image (resolved as eval does: the row's image, --image-template, or built from the row's Dockerfile); --image is for SWE-NFI tasks")
-		}
-		if o.agentName != agent.GoldAgent {
-			d, err := startDocker(e.ctx, e, key)
-			if err != nil {
-				return err
-			}
-			defer d.Close()
-			rt, engine = d, d
-			if !isNFI {
-				scratch := filepath.Join(o.out, ".work", ".images")
-				if err := os.MkdirAll(scratch, 0o755); err != nil {
-					return err
-				}
-				resolver = o.containerOptions.resolver(d, repos, o.out, scratch, e.stderr)
-			}
-		}
-	}
-	if o.agentName != agent.GoldAgent && rt == runtime.Runtime(local) {
-		if local.Refuses() {
-			return fmt.Errorf("%s: refusing to run agents outside a sandbox; install bubblewrap or pass --no-isolation", local.Note())
-		}
-		if note := local.Note(); note != "" {
-			fmt.Fprintf(e.stderr, "polynfi: %s: the agent can see and write everything this user can\n", note)
-		} else if err := local.AgentReady(e.ctx); err != nil {
-			return fmt.Errorf("refusing to run agents: %w; pass --no-isolation to run them unisolated", err)
-		} else if err := runtime.CheckAgentAccess(o.visible, o.writable); err != nil {
-			return usagef("--agent-visible/--agent-writable: %v", err)
-		}
-	}
-	r, err := agent.NewRunner(agent.Options{
+	bo := o.containerOptions.backend(o.out, e.stderr)
+	bo.Local = runtime.LocalOptions{NoIsolation: o.noIsolation, MaxOutput: o.maxOutput}
+	b := newBar(e.stderr, len(tasks)*o.runs, "running "+o.agentName)
+	sum, runErr := agent.Invoke(e.ctx, agent.Invocation{Options: agent.Options{
 		Agent: o.agentName, Name: o.name, Command: o.agentCmd, Model: o.model, Runs: o.runs, Workers: o.workers,
 		Timeout: o.timeout, MaxTokens: o.maxTokens, MaxCostUSD: o.maxCost, TotalMaxTokens: o.totalMaxTokens, TotalMaxCostUSD: o.totalMaxCost,
 		Env: env, Hide: o.hide, Writable: o.writable, Visible: o.visible, Redo: o.redo, MaxOutput: o.maxOutput, Out: o.out,
-		Runtime: rt, Image: o.image, ContainerWorkdir: o.containerDir, Repos: repos, KeepWorkspaces: o.keep,
-		Limits: o.containerOptions.limits().WithDefaults(runtime.DefaultsFor("")), RunKey: key, Copy: copies, Setup: o.agentSetup,
-		Progress: nil,
-	}, []string{hideDatasetPath(o.dataset), o.reposDir})
-	if err != nil {
-		return usageError{err}
-	}
-	if resolver != nil {
-		r.SetImages(resolver)
-	}
-	for _, n := range r.Notes() {
-		fmt.Fprintf(e.stderr, "polynfi: %s\n", n)
-	}
-	b := newBar(e.stderr, len(tasks)*o.runs, "running "+o.agentName)
-	r.SetProgress(func(ev agent.Event) { b.set(ev.Done) })
-	sum, runErr := r.Run(e.ctx, tasks)
-	b.finish()
-	if engine != nil {
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(e.ctx), time.Minute)
-		if n, err := engine.RemoveStale(rctx, key); err != nil || n > 0 {
-			fmt.Fprintf(e.stderr, "polynfi: removed %d leftover container(s) of this run (%v)\n", n, err)
-		}
-		cancel()
-	}
-	if resolver != nil {
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(e.ctx), 5*time.Minute)
-		if removed, err := resolver.Cleanup(cctx); err != nil {
-			fmt.Fprintf(e.stderr, "polynfi: removing images (--cache-level %s): %v\n", o.cacheLevel, err)
-		} else if len(removed) > 0 {
-			fmt.Fprintf(e.stderr, "polynfi: removed %d image(s) built by this run (--cache-level %s)\n", len(removed), o.cacheLevel)
-		}
-		cancel()
-	}
-	if runErr != nil && (sum == nil || !sum.Interrupted) {
+		Image: o.image, ContainerWorkdir: o.containerDir, KeepWorkspaces: o.keep, Copy: copies, Setup: o.agentSetup,
+		Progress: func(ev agent.Event) { b.set(ev.Done) },
+	}, Dataset: o.dataset, Kind: kind, ReposDir: o.reposDir, Backend: bo, RunDone: b.finish}, tasks)
+	if sum == nil {
 		return runErr
 	}
 	if err := printRunSummary(e.stdout, o, sum); err != nil {
@@ -428,84 +296,22 @@ func runAgents(e *env, o runOptions) error {
 			sum.NotStarted, sum.Total, sum.BudgetSpent)
 		return exitError{ExitFindings}
 	}
-	if cause, ok := noRunCompleted(sum); ok {
+	if cause, ok := agent.NoRunCompleted(sum); ok {
 		fmt.Fprintf(e.stderr, "polynfi: no agent run completed: %s\n", cause)
 		return exitError{ExitFindings}
 	}
 	return nil
 }
 
-// noRunCompleted says, when the invocation recorded runs and none of them
-// completed, how many failed and the likely cause: the most frequent
-// reason (ties: the first seen), with a hint when it is a program the
-// sandbox does not show (exit 127, "No such file or directory", "command
-// not found": under --runtime local the agent sees only what the README's
-// agent sandbox lists, and a program elsewhere needs --agent-visible).
-func noRunCompleted(sum *agent.Summary) (string, bool) {
-	if sum == nil || len(sum.Records) == 0 || sum.ByStatus[agent.StatusCompleted] > 0 {
-		return "", false
-	}
-	count := map[string]int{}
-	var order []string
-	notFound := 0
-	for _, r := range sum.Records {
-		why := r.Reason()
-		if count[why] == 0 {
-			order = append(order, why)
-		}
-		count[why]++
-		if r.ExitCode == 127 || strings.Contains(why, "No such file or directory") || strings.Contains(why, "command not found") {
-			notFound++
-		}
-	}
-	top := order[0]
-	for _, w := range order[1:] {
-		if count[w] > count[top] {
-			top = w
-		}
-	}
-	msg := fmt.Sprintf("all %d runs failed; most often (%d): %s", len(sum.Records), count[top], top)
-	if notFound*2 > len(sum.Records) {
-		msg += "; the agent's program (or one it runs) was not found inside the sandbox: under --runtime local the agent sees only the toolchain directories, its workspace and what --agent-visible/--agent-writable add, so a program under a hidden path (/tmp, a home directory, the dataset's directory) needs --agent-visible DIR"
-	}
-	return msg, true
-}
-
 // maxListedFailures bounds the runs the text summary lists by name.
 const maxListedFailures = 20
-
-// runFailure is one run of the summary that did not complete.
-type runFailure struct {
-	InstanceID string `json:"instance_id"`
-	Run        int    `json:"run"`
-	Status     string `json:"status"`
-	Reason     string `json:"reason"`
-	Record     string `json:"record"`
-	// Prediction is false when the run wrote none (it changed nothing).
-	Prediction bool `json:"prediction"`
-}
-
-// runFailures lists the records of s that did not complete, in s's order.
-func runFailures(out string, s *agent.Summary) []runFailure {
-	fails := []runFailure{}
-	for _, r := range s.Records {
-		if r.Status == agent.StatusCompleted {
-			continue
-		}
-		dir := agent.RunDir(out, r.Agent, r.InstanceID, r.Run)
-		_, err := os.Stat(filepath.Join(dir, agent.PredictionFile))
-		fails = append(fails, runFailure{InstanceID: r.InstanceID, Run: r.Run, Status: r.Status, Reason: r.Reason(),
-			Record: filepath.Join(dir, agent.RecordFile), Prediction: err == nil})
-	}
-	return fails
-}
 
 // printRunSummary writes what a `polynfi run` did.
 func printRunSummary(w io.Writer, o runOptions, s *agent.Summary) error {
 	preds := filepath.Join(o.out, agent.PredictionsFile)
 	if o.format == "json" {
 		m := map[string]any{"runs": s.Total, "ran": s.Ran, "reused": s.Reused, "not_started": s.NotStarted, "budget_spent": s.BudgetSpent,
-			"not_started_interrupted": s.Stopped, "abandoned": s.Abandoned, "not_completed": runFailures(o.out, s),
+			"not_started_interrupted": s.Stopped, "abandoned": s.Abandoned, "not_completed": agent.Failures(o.out, s),
 			"by_status": s.ByStatus, "agent_seconds": s.AgentSeconds, "tokens": s.Tokens, "runs_without_tokens": s.UnknownTokens,
 			"cost_usd": s.CostUSD, "runs_without_cost": s.UnknownCost, "overhead_s_mean": s.OverheadS, "overhead_runs": s.OverheadN,
 			"elapsed_s": s.Elapsed.Seconds(), "interrupted": s.Interrupted, "predictions": preds}
@@ -528,7 +334,7 @@ func printRunSummary(w io.Writer, o runOptions, s *agent.Summary) error {
 	}
 	fmt.Fprintln(w, counts+")")
 	fmt.Fprintf(w, "status: %s\n", s.StatusCounts())
-	if fails := runFailures(o.out, s); len(fails) > 0 {
+	if fails := agent.Failures(o.out, s); len(fails) > 0 {
 		fmt.Fprintf(w, "runs that did not complete (%d; details in each record.json and stderr.log):\n", len(fails))
 		for i, f := range fails {
 			if i == maxListedFailures {
@@ -559,7 +365,7 @@ func showPrompt(e *env, o runOptions) error {
 		_, err := fmt.Fprintf(e.stdout, "# SWE-NFI task prompt\n%s\n\n# Repository instance prompt\n%s\n", agent.NFIPromptTemplate, agent.InstancePromptTemplate)
 		return err
 	}
-	tasks, _, err := loadAgentTasks(e, o.dataset, o.instanceIDs)
+	tasks, _, err := agent.LoadTasks(o.dataset, o.instanceIDs, e.stderr)
 	if err != nil {
 		return err
 	}
@@ -586,17 +392,4 @@ func chainAgentRun(e *env, o evalOptions) (string, error) {
 		return "", err
 	}
 	return filepath.Join(ro.out, agent.PredictionsFile), nil
-}
-
-// hideDatasetPath is what to hide of the dataset: its directory (the
-// task sources and reference solutions next to it go too), or the file
-// alone when the directory is / or holds the home directory (hiding that
-// would hide the agent's own configuration).
-func hideDatasetPath(dataset string) string {
-	dir := filepath.Dir(dataset)
-	home, _ := os.UserHomeDir()
-	if dir == "/" || (home != "" && (dir == home || strings.HasPrefix(home+"/", dir+"/"))) {
-		return dataset
-	}
-	return dir
 }

@@ -301,7 +301,7 @@ func TestRunNFISampleEndToEnd(t *testing.T) {
 	if !strings.Contains(stderr, "132 runs (132 evaluated, 0 up to date, 0 missing predictions)") {
 		t.Errorf("eval: %s", stderr)
 	}
-	var rep nfiReportJSON
+	var rep report.NFISuiteReport
 	b, err := os.ReadFile(filepath.Join(eval, "report.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -581,20 +581,5 @@ func TestRunInterrupt(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(filepath.Join(out, ".work", "cmd")); len(entries) != 0 {
 		t.Errorf("%d workspaces left after a completed run", len(entries))
-	}
-}
-
-func TestHideDatasetPath(t *testing.T) {
-	t.Setenv("HOME", "/home/u")
-	for in, want := range map[string]string{
-		"/home/u/data/tasks.jsonl": "/home/u/data",
-		"/home/u/tasks.jsonl":      "/home/u/tasks.jsonl",
-		"/tasks.jsonl":             "/tasks.jsonl",
-		"/home/tasks.jsonl":        "/home/tasks.jsonl",
-		"/srv/d/tasks.jsonl":       "/srv/d",
-	} {
-		if got := hideDatasetPath(in); got != want {
-			t.Errorf("hideDatasetPath(%s) = %s, want %s", in, got, want)
-		}
 	}
 }

@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
@@ -160,28 +157,17 @@ settings): then 1; 3 when a PATH does not exist or a file cannot be read
 				}
 			}
 			start0 := time.Now()
-			var sum scoreSummary
+			var sum driver.ScoreSummary
 			var unreadable []string
 			var collected []nfi.FileScore
 			err = of.write(e, func(w io.Writer) error {
-				var sink scoreSink
-				collect := of.statistics || format == "github" || format == "gitlab" || format == "junit" || format == "markdown"
-				switch {
-				case collect:
-					sink = &collectSink{files: &collected}
-				case format == "json":
-					sink = newJSONScoreSink(w, eng)
-				case format == "sarif":
-					sink = sarifScoreSink{driver.NewSARIFSink(w, eng)}
-				default:
-					sink = &textScoreSink{w: bufio.NewWriter(w), quiet: quiet, cmp: cmp, provenance: driver.ProvenanceLine(eng)}
-				}
+				sink, collect := driver.NewScoreSink(w, format, of.statistics, quiet, eng, cmp, &collected)
 				emit := func(fs nfi.FileScore) error {
-					sum.add(fs)
+					sum.Add(fs)
 					if fs.Status == nfi.StatusReadError {
 						unreadable = append(unreadable, fs.Path)
 					}
-					return sink.file(fs)
+					return sink.File(fs)
 				}
 				switch {
 				case cmp != nil:
@@ -212,7 +198,7 @@ settings): then 1; 3 when a PATH does not exist or a file cannot be read
 						return err
 					}
 				}
-				sum.finish(eng, time.Since(start0))
+				sum.Finish(eng, time.Since(start0))
 				sum.Suppressions = driver.SuppressionMode(eng)
 				if cmp != nil {
 					cmp.Out.Gates = gates.Check(cmp)
@@ -220,34 +206,13 @@ settings): then 1; 3 when a PATH does not exist or a file cannot be read
 				} else {
 					sum.Gates = gates.CheckScore(sum.Invalid, sum.MeanScores)
 				}
-				if err := sink.close(sum); err != nil {
+				if err := sink.Close(sum); err != nil {
 					return err
 				}
 				if !collect {
 					return nil
 				}
-				fs := driver.FileFindings(collected)
-				if cmp != nil {
-					fs = cmp.Findings()
-				}
-				if of.statistics {
-					return driver.WriteStatistics(w, format, eng, fs, false)
-				}
-				var invalid []nfi.InvalidFile
-				for _, f := range collected {
-					if !f.Valid {
-						invalid = append(invalid, nfi.InvalidFile{Path: f.Path, Version: nfi.VersionAfter, Status: f.Status, Error: f.Error})
-					}
-				}
-				switch format {
-				case "github":
-					return driver.WriteGitHub(w, fs, invalid, false, sum.Gates, scoreNotice(sum))
-				case "gitlab":
-					return driver.WriteGitLab(w, fs, invalid, nil)
-				case "junit":
-					return driver.WriteJUnit(w, eng, collected, nil)
-				}
-				return writeScoreMarkdown(w, eng, collected, sum)
+				return driver.WriteCollected(w, format, of.statistics, eng, cmp, collected, sum, polynfiVersion())
 			})
 			if err != nil {
 				return err
@@ -285,113 +250,6 @@ settings): then 1; 3 when a PATH does not exist or a file cannot be read
 
 var scoreFormats = []string{"text", "json", "sarif", "github", "gitlab", "junit", "markdown"}
 
-// collectSink keeps the files for writers that need them all.
-type collectSink struct{ files *[]nfi.FileScore }
-
-func (c *collectSink) file(fs nfi.FileScore) error { *c.files = append(*c.files, fs); return nil }
-func (c *collectSink) close(scoreSummary) error    { return nil }
-
-func scoreNotice(sum scoreSummary) string {
-	return fmt.Sprintf("%s: %d valid, %d invalid; mean S_p:%s", plural(sum.Files, "file"), sum.Valid, sum.Invalid, formatScores(sum.MeanScores))
-}
-
-// writeScoreMarkdown writes a score run as Markdown: mean S_p, files,
-// findings per rule.
-func writeScoreMarkdown(w io.Writer, eng *nfi.Engine, files []nfi.FileScore, sum scoreSummary) error {
-	fmt.Fprintf(w, "## polynfi: non-functional quality\n\n%s: %d valid, %d invalid.\n\n", plural(sum.Files, "file"), sum.Valid, sum.Invalid)
-	fmt.Fprintln(w, "| Aspect | mean S_p |")
-	fmt.Fprintln(w, "|---|---:|")
-	for _, a := range nfi.Aspects {
-		if v, ok := sum.MeanScores.Get(a); ok {
-			fmt.Fprintf(w, "| %s (%s) | %.3f |\n", a.Code(), a, v)
-		}
-	}
-	fmt.Fprintln(w, "\n| File | DOC | ERR | LIB | STY | LOG | findings |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|")
-	for _, f := range files {
-		if !f.Valid {
-			fmt.Fprintf(w, "| `%s` | invalid (%s) | | | | | |\n", textesc.MarkdownCode(f.Path), f.Status)
-			continue
-		}
-		fmt.Fprintf(w, "| `%s` |", textesc.MarkdownCode(f.Path))
-		for _, a := range nfi.Aspects {
-			if v, ok := f.Scores.Get(a); ok {
-				fmt.Fprintf(w, " %.2f |", v)
-			} else {
-				fmt.Fprint(w, " – |")
-			}
-		}
-		n := 0
-		for _, d := range driver.Diagnostics(&f) {
-			if d.Suppressed == "" {
-				n++
-			}
-		}
-		fmt.Fprintf(w, " %d |\n", n)
-	}
-	for _, g := range sum.Gates {
-		fmt.Fprintf(w, "\n- gate failed: %s", textesc.Markdown(g))
-	}
-	fmt.Fprintf(w, "\n<sub>polynfi %s · catalog %s · suppressions %s</sub>\n", textesc.Markdown(polynfiVersion()), eng.Catalog.Version, driver.SuppressionMode(eng))
-	return nil
-}
-
-// scoreSummary aggregates a score run.
-type scoreSummary struct {
-	Files       int            `json:"files"`
-	Valid       int            `json:"valid"`
-	Invalid     int            `json:"invalid"`
-	ByStatus    map[string]int `json:"by_status"`
-	MeanScores  nfi.Scores     `json:"mean_scores"`
-	Bytes       int64          `json:"bytes"`
-	Seconds     float64        `json:"seconds"`
-	MBPerSecond float64        `json:"mb_per_second"`
-	// Suppressed counts the findings suppressions silenced.
-	Suppressed int `json:"suppressed"`
-	// Suppressions is "honoured" or "ignored" (--ignore-noqa).
-	Suppressions string `json:"suppressions"`
-	// Gates lists the gates that tripped.
-	Gates []string `json:"gates_failed,omitempty"`
-
-	sums [5]float64
-	ns   [5]int
-}
-
-func (s *scoreSummary) add(fs nfi.FileScore) {
-	s.Files++
-	s.Bytes += int64(fs.Bytes)
-	if s.ByStatus == nil {
-		s.ByStatus = map[string]int{}
-	}
-	s.ByStatus[fs.Status]++
-	s.Suppressed += fs.Suppressed
-	if !fs.Valid {
-		s.Invalid++
-		return
-	}
-	s.Valid++
-	for i, a := range nfi.Aspects {
-		if v, ok := fs.Scores.Get(a); ok {
-			s.sums[i] += v
-			s.ns[i]++
-		}
-	}
-}
-
-func (s *scoreSummary) finish(_ *nfi.Engine, d time.Duration) {
-	m := map[nfi.Aspect]float64{}
-	for i, a := range nfi.Aspects {
-		if s.ns[i] > 0 {
-			m[a] = s.sums[i] / float64(s.ns[i])
-		}
-	}
-	s.MeanScores = nfi.NewScores(m)
-	s.Seconds = d.Seconds()
-	if s.Seconds > 0 {
-		s.MBPerSecond = float64(s.Bytes) / 1e6 / s.Seconds
-	}
-}
-
 // plural returns "1 file", "2 files".
 func plural(n int, noun string) string {
 	if n == 1 {
@@ -399,143 +257,3 @@ func plural(n int, noun string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
-
-type scoreSink interface {
-	file(nfi.FileScore) error
-	close(scoreSummary) error
-}
-
-type textScoreSink struct {
-	w     *bufio.Writer
-	quiet bool
-	// cmp is the comparison of --diff-base (nil without): its I_p and
-	// finding counts follow the summary.
-	cmp *driver.Comparison
-	// provenance is the last line (driver.ProvenanceLine).
-	provenance string
-}
-
-func formatScores(s nfi.Scores) string {
-	out := ""
-	for _, a := range nfi.Aspects {
-		if v, ok := s.Get(a); ok {
-			out += fmt.Sprintf("  %s %.3f", a.Code(), v)
-		}
-	}
-	return out
-}
-
-func (t *textScoreSink) file(fs nfi.FileScore) error {
-	if !fs.Valid {
-		fmt.Fprintf(t.w, "%s: invalid (%s", textesc.Terminal(fs.Path), fs.Status)
-		switch {
-		case fs.Error != nil && fs.Error.Line > 0:
-			fmt.Fprintf(t.w, " at %d:%d: %s", fs.Error.Line, fs.Error.Column, textesc.Terminal(fs.Error.Message))
-		case fs.Error != nil:
-			fmt.Fprintf(t.w, ": %s", textesc.Terminal(fs.Error.Message))
-		}
-		fmt.Fprintln(t.w, ")")
-		return nil
-	}
-	fmt.Fprintf(t.w, "%s:%s\n", textesc.Terminal(fs.Path), formatScores(fs.Scores))
-	if !t.quiet {
-		for _, r := range fs.Rules {
-			for _, d := range r.Diagnostics {
-				if d.Suppressed == "" {
-					fmt.Fprintf(t.w, "  %s:%d:%d: %s %s\n", textesc.Terminal(fs.Path), d.Line, d.Column, d.RuleID, textesc.Terminal(d.Message))
-				}
-			}
-		}
-		driver.WriteUnused(t.w, []nfi.FileScore{fs})
-	}
-	return nil
-}
-
-func (t *textScoreSink) close(s scoreSummary) error {
-	mean := formatScores(s.MeanScores)
-	if s.Valid == 0 {
-		mean = " none (no valid file)"
-	}
-	fmt.Fprintf(t.w, "\n%s: %d valid, %d invalid; mean S_p:%s\n", plural(s.Files, "file"), s.Valid, s.Invalid, mean)
-	if s.Suppressed > 0 {
-		fmt.Fprintf(t.w, "suppressions honoured: %s silenced (--ignore-noqa scores as SWE-NFI)\n", plural(s.Suppressed, "finding"))
-	}
-	if t.cmp != nil {
-		fmt.Fprintf(t.w, "compared with %s at %s: %s\n", t.cmp.Labels[0], driver.ShortID(t.cmp.Out.Git.MergeBase), driver.DiffNotice(t.cmp))
-		if t.cmp.Out.SettingsFromBase != "" {
-			fmt.Fprintf(t.w, "settings: this change edits them; both versions scored with the before version's (%s)\n", t.cmp.Out.SettingsFromBase)
-		}
-		driver.WriteFileView(t.w, t.cmp.Out)
-	}
-	for _, g := range s.Gates {
-		fmt.Fprintf(t.w, "gate failed: %s\n", textesc.Terminal(g))
-	}
-	fmt.Fprintln(t.w, t.provenance)
-	return t.w.Flush()
-}
-
-// jsonScoreSink streams {"catalog":..., "files":[...], "summary":...}.
-type jsonScoreSink struct {
-	w     *bufio.Writer
-	first bool
-	// buf and enc encode each file record (marshalPlain's encoding) into
-	// one reused buffer
-	buf bytes.Buffer
-	enc *json.Encoder
-}
-
-func newJSONScoreSink(w io.Writer, e *nfi.Engine) *jsonScoreSink {
-	s := &jsonScoreSink{w: bufio.NewWriter(w), first: true}
-	hdr, _ := marshalPlain(driver.SummarizeSettings(e))
-	// open the object with the settings summary's fields, then the files array
-	fmt.Fprintf(s.w, "{\"run\": %s,\n\"files\": [\n", hdr)
-	return s
-}
-
-// marshalPlain is json.Marshal without HTML escaping ("<" stays "<").
-func marshalPlain(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
-}
-
-func (s *jsonScoreSink) file(fs nfi.FileScore) error {
-	if s.enc == nil {
-		s.enc = json.NewEncoder(&s.buf)
-		s.enc.SetEscapeHTML(false)
-	}
-	s.buf.Reset()
-	if err := s.enc.Encode(fs); err != nil {
-		return err
-	}
-	b := bytes.TrimRight(s.buf.Bytes(), "\n")
-	if s.buf.Cap() > 1<<22 {
-		// one huge record must not pin its buffer for the run
-		defer func() { s.buf = bytes.Buffer{}; s.enc = nil }()
-	}
-	if !s.first {
-		s.w.WriteString(",\n")
-	}
-	s.first = false
-	s.w.Write(b)
-	return nil
-}
-
-func (s *jsonScoreSink) close(sum scoreSummary) error {
-	b, err := marshalPlain(sum)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(s.w, "\n],\n\"summary\": %s}\n", b)
-	return s.w.Flush()
-}
-
-// sarifScoreSink writes score's SARIF log.
-type sarifScoreSink struct{ *driver.SARIFSink }
-
-func (s sarifScoreSink) file(fs nfi.FileScore) error { return s.File(fs) }
-func (s sarifScoreSink) close(scoreSummary) error    { return s.Close() }

@@ -1,43 +1,19 @@
 package cli
 
 import (
-	"bufio"
-	"bytes"
-	"context"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"io"
+	"github.com/polynfi/polynfi/internal/textesc"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/polynfi/polynfi/backend"
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
-	"github.com/polynfi/polynfi/images"
-	"github.com/polynfi/polynfi/internal/regfile"
-	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/runtime"
-	"github.com/polynfi/polynfi/runtime/docker"
 )
-
-// ValidationFile is the name of the validation report in validate's output
-// directory; eval --validation reads it.
-const ValidationFile = "validation.json"
-
-// validationReport is what validate writes to OUT/validation.json.
-type validationReport struct {
-	Dataset   string                       `json:"dataset"`
-	Runs      int                          `json:"runs"`
-	Total     int                          `json:"total"`
-	Holding   int                          `json:"holding"`
-	Subset    string                       `json:"subset,omitempty"`
-	Instances []harness.InstanceValidation `json:"instances"`
-	Started   time.Time                    `json:"started_at"`
-	ElapsedS  float64                      `json:"elapsed_s"`
-}
 
 type validateOptions struct {
 	dataset, out, reposDir string
@@ -139,123 +115,25 @@ Exit status: 0 when every instance holds, 1 when some do not, 2 for bad flags
 }
 
 func runValidate(e *env, o validateOptions) error {
-	start := time.Now()
-	ds, err := dataset.Load(o.dataset)
-	if err != nil {
-		return fmt.Errorf("load dataset: %w", err)
-	}
-	for _, re := range ds.Errors {
-		fmt.Fprintf(e.stderr, "polynfi: row not validated: %s\n", textesc.Terminal(re.Error()))
-	}
-	instances := ds.Instances
-	if len(o.instanceIDs) > 0 {
-		want := map[string]bool{}
-		for _, id := range o.instanceIDs {
-			want[id] = true
-		}
-		instances = nil
-		for _, in := range ds.Instances {
-			if want[in.InstanceID] {
-				instances = append(instances, in)
-			}
-		}
-	}
-	if len(instances) == 0 {
-		return fmt.Errorf("%s: no valid instance to validate", o.dataset)
-	}
-	dsDir, err := filepath.Abs(filepath.Dir(o.dataset))
+	dsDir, err := harness.DatasetDir(o.dataset)
 	if err != nil {
 		return err
 	}
-	if dataset.IsTaskRepo(o.dataset) {
-		// A task repository is its own dataset directory (repos/ inside it).
-		if dsDir, err = filepath.Abs(o.dataset); err != nil {
-			return err
-		}
-	}
-	if o.reposDir == "" {
-		o.reposDir = filepath.Join(dsDir, "repos")
-	}
-	store, err := harness.OpenStore(o.out)
+	bo := o.containerOptions.backend(o.out, e.stderr)
+	bo.StartAhead, bo.Workers, bo.DatasetDir, bo.Toolchains = o.startAhead, o.workers, dsDir, o.toolchains
+	bo.Local = runtime.LocalOptions{NoIsolation: o.noIsolation}
+	b := newBar(e.stderr, 0, "validating")
+	rep, ds, err := harness.RunValidation(e.ctx, harness.ValidateOptions{Dataset: o.dataset, Out: o.out, ReposDir: o.reposDir, Runs: o.runs,
+		Workers: o.workers, Timeout: o.timeout, InstanceIDs: o.instanceIDs, Retries: o.retries, RunKey: bo.RunKey, Log: e.stderr,
+		Progress: func(done, total int) { b.setTotal(total); b.set(done) }, RunDone: b.finish, Attach: backend.Attacher(bo)})
 	if err != nil {
-		return err
-	}
-	defer store.Close()
-	h := &harness.Harness{
-		Repos:      harness.NewRepos(o.reposDir, filepath.Join(o.out, ".repos")),
-		ScratchDir: store.ScratchDir(),
-		Timeout:    o.timeout,
-		NativeMode: harness.Mode(ds.NativeMode()),
-		RunID:      "validate",
-		RunEmpty:   true,
-		Retries:    o.retries,
-		RunKey:     runKey(o.out),
-	}
-	var resolver *images.Resolver
-	var engine *docker.Docker
-	if o.runtime == "docker" {
-		d, r, err := o.containerOptions.attachDocker(e, h, o.out, o.startAhead, o.workers)
-		if err != nil {
-			return err
-		}
-		defer d.Close()
-		engine, resolver = d, r
-	} else {
-		runner := runtime.NewLocal(e.ctx, runtime.LocalOptions{NoIsolation: o.noIsolation})
-		defer runner.Close()
-		if err := checkSandbox(e, runner); err != nil {
-			return err
-		}
-		h.Runtime = runner
-		h.Env = []string{"POLYNFI_DATASET_DIR=" + dsDir}
-		h.ReadOnly = toolchainDirs(dsDir, o.toolchains)
-	}
-	jobs := harness.ValidationJobs(instances, o.runs)
-	b := newBar(e.stderr, len(jobs), "validating")
-	res, runErr := h.Run(e.ctx, jobs, store, harness.RunOptions{Workers: o.workers, Progress: func(ev harness.Event) { b.set(ev.Done) }})
-	b.finish()
-	if engine != nil {
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(e.ctx), time.Minute)
-		if n, err := engine.RemoveStale(rctx, h.RunKey); err != nil || n > 0 {
-			fmt.Fprintf(e.stderr, "polynfi: removed %d leftover container(s) of this run (%v)\n", n, err)
-		}
-		cancel()
-	}
-	if resolver != nil {
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(e.ctx), 5*time.Minute)
-		if removed, err := resolver.Cleanup(cctx); err != nil {
-			fmt.Fprintf(e.stderr, "polynfi: removing images (--cache-level %s): %v\n", o.cacheLevel, err)
-		} else if len(removed) > 0 {
-			fmt.Fprintf(e.stderr, "polynfi: removed %d image(s) built by this run (--cache-level %s)\n", len(removed), o.cacheLevel)
-		}
-		cancel()
-	}
-	if runErr != nil {
-		return runErr
-	}
-	vals := harness.Validate(jobs, res.Records, o.runs)
-	rep := validationReport{Dataset: o.dataset, Runs: o.runs, Total: len(vals), Instances: vals, Started: start.UTC()}
-	holds := map[string]bool{}
-	for _, v := range vals {
-		if v.Holds {
-			rep.Holding++
-			holds[v.InstanceID] = true
-		}
-	}
-	subset, err := writeSubset(o.dataset, o.out, holds)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "polynfi: subset not written: %v\n", err)
-	}
-	rep.Subset = subset
-	rep.ElapsedS = time.Since(start).Seconds()
-	data, err := json.MarshalIndent(rep, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := harness.WriteFileAtomic(filepath.Join(o.out, ValidationFile), append(data, '\n')); err != nil {
 		return err
 	}
 	if o.format == "json" {
+		data, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return err
+		}
 		if _, err := e.stdout.Write(append(data, '\n')); err != nil {
 			return err
 		}
@@ -269,7 +147,7 @@ func runValidate(e *env, o validateOptions) error {
 		fmt.Fprintf(e.stdout, "; %d rows could not be read", n)
 	}
 	fmt.Fprintln(e.stdout)
-	for _, v := range vals {
+	for _, v := range rep.Instances {
 		if !v.Holds {
 			fmt.Fprintf(e.stdout, "  %s: %s\n", v.InstanceID, v.Reason)
 		}
@@ -277,105 +155,12 @@ func runValidate(e *env, o validateOptions) error {
 			fmt.Fprintf(e.stdout, "    flaky %s %s: passed %d of %d gold runs\n", f.List, textesc.Terminal(f.Test), f.Passed, f.Passed+f.Failed)
 		}
 	}
-	fmt.Fprintf(e.stdout, "report: %s\n", filepath.Join(o.out, ValidationFile))
-	if subset != "" {
-		fmt.Fprintf(e.stdout, "subset that holds: %s\n", subset)
+	fmt.Fprintf(e.stdout, "report: %s\n", filepath.Join(o.out, harness.ValidationFile))
+	if rep.Subset != "" {
+		fmt.Fprintf(e.stdout, "subset that holds: %s\n", rep.Subset)
 	}
 	if rep.Holding < rep.Total || len(ds.Errors) > 0 {
 		return exitError{1}
 	}
 	return nil
-}
-
-// writeSubset writes the rows of the dataset file whose instance_id is in
-// keep to out/valid.<ext>, in the file's own format (CSV, JSON list,
-// JSONL), and returns its path.
-func writeSubset(file, out string, keep map[string]bool) (string, error) {
-	ext := strings.ToLower(filepath.Ext(file))
-	data, err := regfile.ReadFile(file)
-	if err != nil {
-		return "", err
-	}
-	dst := filepath.Join(out, "valid"+ext)
-	var buf bytes.Buffer
-	switch ext {
-	case ".csv":
-		r := csv.NewReader(bytes.NewReader(data))
-		r.FieldsPerRecord = -1
-		rows, err := r.ReadAll()
-		if err != nil || len(rows) == 0 {
-			return "", fmt.Errorf("%s: %v", file, err)
-		}
-		col := -1
-		for i, h := range rows[0] {
-			if strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")) == "instance_id" {
-				col = i
-			}
-		}
-		if col < 0 {
-			return "", fmt.Errorf("%s: no instance_id column", file)
-		}
-		w := csv.NewWriter(&buf)
-		_ = w.Write(rows[0])
-		for _, row := range rows[1:] {
-			if col < len(row) && keep[row[col]] {
-				_ = w.Write(row)
-			}
-		}
-		w.Flush()
-	case ".jsonl":
-		sc := bufio.NewScanner(bytes.NewReader(data))
-		sc.Buffer(make([]byte, 1<<20), 1<<30)
-		for sc.Scan() {
-			var row struct {
-				InstanceID string `json:"instance_id"`
-			}
-			if json.Unmarshal(sc.Bytes(), &row) == nil && keep[row.InstanceID] {
-				buf.Write(sc.Bytes())
-				buf.WriteByte('\n')
-			}
-		}
-	case ".json":
-		var rows []json.RawMessage
-		if err := json.Unmarshal(data, &rows); err != nil {
-			return "", fmt.Errorf("%s: want a JSON list of rows: %v", file, err)
-		}
-		var kept []json.RawMessage
-		for _, r := range rows {
-			var row struct {
-				InstanceID string `json:"instance_id"`
-			}
-			if json.Unmarshal(r, &row) == nil && keep[row.InstanceID] {
-				kept = append(kept, r)
-			}
-		}
-		b, _ := json.MarshalIndent(kept, "", "  ")
-		buf.Write(b)
-		buf.WriteByte('\n')
-	default:
-		return "", fmt.Errorf("%s: the subset is written for CSV, JSON and JSONL datasets only", file)
-	}
-	if err := harness.WriteFileAtomic(dst, buf.Bytes()); err != nil {
-		return "", err
-	}
-	return dst, nil
-}
-
-// loadValidation reads a validation report (validate's validation.json)
-// into the map eval's harness uses.
-func loadValidation(file string) (map[string]harness.Validation, error) {
-	f, err := regfile.Open(file)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var rep validationReport
-	if err := json.NewDecoder(io.LimitReader(f, 1<<30)).Decode(&rep); err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	m := map[string]harness.Validation{}
-	for _, v := range rep.Instances {
-		m[v.InstanceID] = v.Validation
-	}
-	return m, nil
 }

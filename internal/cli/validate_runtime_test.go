@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/citest"
 	"github.com/polynfi/polynfi/runtime/docker"
 )
@@ -44,7 +45,7 @@ func TestValidateRuntimeAndNFI(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "v")
 	code, stdout, stderr := mainCode("validate", "--dataset", sweb, "--out", out, "--runtime", "docker", "--runs", "1",
 		"--cache-level", "instance", "--format", "json")
-	var rep validationReport
+	var rep harness.ValidationReport
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("exit %d; stdout is not the report (%v):\n%s\n%s", code, err, stdout, stderr)
 	}

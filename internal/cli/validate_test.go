@@ -83,8 +83,8 @@ func TestValidateFindsFlakyAndPassingAtBase(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1 (some instances do not hold)\n%s\n%s", code, stdout, stderr)
 	}
-	var rep validationReport
-	b, err := os.ReadFile(filepath.Join(o, ValidationFile))
+	var rep harness.ValidationReport
+	b, err := os.ReadFile(filepath.Join(o, harness.ValidationFile))
 	if err != nil || json.Unmarshal(b, &rep) != nil {
 		t.Fatalf("validation.json: %v", err)
 	}
@@ -215,8 +215,8 @@ func TestValidateRunsFiveReportsFlakyTest(t *testing.T) {
 		if code != 1 {
 			t.Fatalf("exit %d, want 1 (an instance does not hold)\n%s\n%s", code, stdout, stderr)
 		}
-		var rep validationReport
-		b, err := os.ReadFile(filepath.Join(o, ValidationFile))
+		var rep harness.ValidationReport
+		b, err := os.ReadFile(filepath.Join(o, harness.ValidationFile))
 		if err != nil || json.Unmarshal(b, &rep) != nil {
 			t.Fatalf("validation.json: %v", err)
 		}

@@ -1,20 +1,18 @@
 package driver
 
 // Every git call of score and diff goes through the project's one git
-// runner, internal/gitexec (runGit, and gitexec.Command for cat-file).
+// runner, internal/gitexec (runGit, and gitexec.Batch for cat-file); its
+// diffs are read by the one diff parser, package diff.
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 
+	"github.com/polynfi/polynfi/diff"
 	"github.com/polynfi/polynfi/internal/gitexec"
 	"github.com/polynfi/polynfi/nfi"
 )
@@ -235,71 +233,28 @@ func gitIgnored(ctx context.Context, dir string) (ignored map[string]bool, ok bo
 	return ignored, true
 }
 
-// blobReader reads blobs with one `git cat-file --batch` process.
-// Not safe for concurrent use; Close it.
+// blobReader reads blobs with one `git cat-file --batch` process
+// (gitexec.Batch). Not safe for concurrent use; Close it.
 type blobReader struct {
 	closed bool
 	err    error
-	cmd    *exec.Cmd
-	in     io.WriteCloser
-	out    *bufio.Reader
+	batch  *gitexec.Batch
 }
 
 func newBlobReader(ctx context.Context, root string) (*blobReader, error) {
-	cmd, err := gitexec.Command(ctx, root, nil, "cat-file", "--batch")
+	b, err := gitexec.NewBatch(ctx, root)
 	if err != nil {
 		return nil, err
 	}
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	cmd.Stderr = io.Discard
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("git cat-file: %w", err)
-	}
-	return &blobReader{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<16)}, nil
+	return &blobReader{batch: b}, nil
 }
 
 // object asks git for the object named name and returns its ID and
 // type; ok is false when git has no such object. With content, the
 // object's bytes are returned, otherwise read and dropped.
 func (b *blobReader) object(name string, content bool) (id, typ string, data []byte, ok bool, err error) {
-	if strings.ContainsAny(name, "\n\r") {
-		return "", "", nil, false, nil
-	}
-	if _, err := io.WriteString(b.in, name+"\n"); err != nil {
-		return "", "", nil, false, fmt.Errorf("git cat-file: %w", err)
-	}
-	hdr, err := b.out.ReadString('\n')
-	if err != nil {
-		return "", "", nil, false, fmt.Errorf("git cat-file %s: %w", name, err)
-	}
-	f := strings.Fields(hdr)
-	if len(f) >= 2 && (f[len(f)-1] == "missing" || f[len(f)-1] == "ambiguous") {
-		return "", "", nil, false, nil
-	}
-	if len(f) != 3 {
-		return "", "", nil, false, fmt.Errorf("git object %s: unexpected header %q", name, strings.TrimSpace(hdr))
-	}
-	n, err := strconv.Atoi(f[2])
-	if err != nil || n < 0 {
-		return "", "", nil, false, fmt.Errorf("git object %s: bad size %q", name, f[2])
-	}
-	data = make([]byte, n+1) // content and the trailing newline
-	if _, err := io.ReadFull(b.out, data); err != nil {
-		return "", "", nil, false, fmt.Errorf("git object %s: %w", name, err)
-	}
-	if !content {
-		data = nil
-	} else {
-		data = data[:n]
-	}
-	return f[0], f[1], data, true, nil
+	o, ok, err := b.batch.Read(name, content, 0)
+	return o.ID, o.Type, o.Data, ok, err
 }
 
 // read returns the content of the blob oid; the error names it when git
@@ -337,8 +292,7 @@ func (b *blobReader) commit(root, rev string) (string, error) {
 func (b *blobReader) Close() error {
 	if !b.closed {
 		b.closed = true
-		b.in.Close()
-		b.err = b.cmd.Wait()
+		b.err = b.batch.Close()
 	}
 	return b.err
 }
@@ -366,88 +320,44 @@ func gitLineMaps(ctx context.Context, root, base, head string, oldLines func(str
 	return parseLineMaps(string(out), oldLines)
 }
 
-// parseLineMaps reads `git diff -U0` output (see gitLineMaps).
+// parseLineMaps reads `git diff -U0` output (see gitLineMaps) with the
+// project's one diff parser (package diff): the files with hunks that
+// exist after the change, by their after path.
 func parseLineMaps(patch string, oldLines func(string) int) (map[string]map[int]int, error) {
-	type hunk struct{ ol, os, nl, ns int }
+	files, err := diff.Parse(patch)
+	if err != nil {
+		return nil, fmt.Errorf("git diff: %w", err)
+	}
 	maps := map[string]map[int]int{}
-	var path string
-	var hunks []hunk
-	flush := func() {
-		if path == "" {
-			return
+	for _, f := range files {
+		if f.IsBinary || f.IsDelete || f.NewPath == "" || len(f.Hunks) == 0 {
+			continue
 		}
 		m := map[int]int{}
 		o, n := 1, 1
-		for _, h := range hunks {
-			end := h.ol - 1
-			if h.os == 0 {
-				end = h.ol
+		for _, h := range f.Hunks {
+			end := h.OldStart - 1
+			if h.OldCount == 0 {
+				end = h.OldStart
 			}
 			for ; o <= end; o, n = o+1, n+1 {
 				m[o] = n
 			}
-			if h.os == 0 {
-				o = h.ol + 1
+			if h.OldCount == 0 {
+				o = h.OldStart + 1
 			} else {
-				o = h.ol + h.os
+				o = h.OldStart + h.OldCount
 			}
-			if h.ns == 0 {
-				n = h.nl + 1
+			if h.NewCount == 0 {
+				n = h.NewStart + 1
 			} else {
-				n = h.nl + h.ns
+				n = h.NewStart + h.NewCount
 			}
 		}
-		for last := oldLines(path); o <= last; o, n = o+1, n+1 {
+		for last := oldLines(f.NewPath); o <= last; o, n = o+1, n+1 {
 			m[o] = n
 		}
-		maps[path] = m
-		path, hunks = "", nil
+		maps[f.NewPath] = m
 	}
-	for _, line := range strings.Split(patch, "\n") {
-		switch {
-		case strings.HasPrefix(line, "diff --git "):
-			flush()
-		case strings.HasPrefix(line, "+++ "):
-			p := strings.TrimPrefix(line, "+++ ")
-			if p == "/dev/null" {
-				continue
-			}
-			if strings.HasPrefix(p, `"`) {
-				u, err := strconv.Unquote(p)
-				if err != nil {
-					return nil, fmt.Errorf("git diff: path %s: %w", p, err)
-				}
-				p = u
-			}
-			path = strings.TrimPrefix(p, "b/")
-		case strings.HasPrefix(line, "@@ ") && path != "":
-			var h hunk
-			f := strings.Fields(line)
-			if len(f) < 3 {
-				return nil, fmt.Errorf("git diff: hunk header %q", line)
-			}
-			var err1, err2 error
-			h.ol, h.os, err1 = hunkRange(strings.TrimPrefix(f[1], "-"))
-			h.nl, h.ns, err2 = hunkRange(strings.TrimPrefix(f[2], "+"))
-			if err1 != nil || err2 != nil {
-				return nil, fmt.Errorf("git diff: hunk header %q", line)
-			}
-			hunks = append(hunks, h)
-		}
-	}
-	flush()
 	return maps, nil
-}
-
-// hunkRange reads "START[,COUNT]" of a hunk header (COUNT defaults to 1).
-func hunkRange(s string) (start, count int, err error) {
-	a, b, ok := strings.Cut(s, ",")
-	if start, err = strconv.Atoi(a); err != nil {
-		return 0, 0, err
-	}
-	count = 1
-	if ok {
-		count, err = strconv.Atoi(b)
-	}
-	return start, count, err
 }
