@@ -253,9 +253,9 @@ type Extras struct {
 	// toolchain, an unresolvable plugin), "id: reason" with the log's last
 	// line and path, whatever the native mode says.
 	NoTestRan []string `json:"no_test_ran,omitempty"`
-	// Tampered lists the units whose report failed the harness's canaries
-	// (harness.StatusTampered: what ran in the test process rewrote the
-	// outcome), "id: reason"; they are unresolved in every mode and in
+	// Tampered lists the units whose verdict was moved (harness.StatusTampered:
+	// the report failed the harness's canaries, or the clean-room re-run
+	// disagreed), "id: reason"; they are unresolved in every mode and in
 	// none of the infrastructure failures.
 	Tampered []string `json:"tampered,omitempty"`
 	// RunnerInternals lists the units whose model patch reaches into the

@@ -52,7 +52,7 @@ func TestBuildHarnessTampered(t *testing.T) {
 		t.Errorf("runner internals %q", x.RunnerInternals)
 	}
 	head := strings.Join(HarnessHeadline(rep), "\n")
-	if !strings.Contains(head, "tampered (the report failed the harness's canaries; unresolved in every mode): 1: o__r-1") ||
+	if !strings.Contains(head, "tampered (the harness's canaries or the clean-room re-run caught a moved verdict; unresolved in every mode): 1: o__r-1") ||
 		!strings.Contains(head, "model patches reaching into the test runner (unresolved in strict mode): 1: o__r-2: a.py:3") {
 		t.Errorf("headline:\n%s", head)
 	}

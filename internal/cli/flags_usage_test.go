@@ -110,7 +110,7 @@ func TestRulesExplainRuffCode(t *testing.T) {
 	if code != ExitOK || !strings.HasPrefix(stdout, "ERR-P01 (bare-except)") || !strings.Contains(stderr, "E722 is a Ruff code; polynfi's rule ERR-P01 is exactly it") {
 		t.Errorf("E722: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	if code, _, stderr := mainCode("rules", "explain", "up035"); code != ExitUsage || !strings.Contains(stderr, "UP035 is a Ruff code emulated by several rules: ") {
+	if code, _, stderr := mainCode("rules", "explain", "up035"); code != ExitUsage || !strings.Contains(stderr, "UP035 is emulated by several rules: ") {
 		t.Errorf("UP035: exit %d\n%s", code, stderr)
 	}
 	if code, _, stderr := mainCode("rules", "explain", "X999"); code != ExitUsage || !strings.Contains(stderr, "rule ids look like ERR-R01") || !strings.Contains(stderr, "polynfi rules --format json") {

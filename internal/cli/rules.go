@@ -92,19 +92,19 @@ generated with --format markdown).`,
 				if !ok {
 					// A Ruff (flake8, pydocstyle, pylint) code names the
 					// rule that emulates it.
-					code := strings.ToUpper(strings.TrimSpace(args[1]))
+					code := strings.TrimSpace(args[1])
 					var by []*nfi.Rule
 					for _, cr := range c.Rules {
 						for _, rc := range slices.Concat(cr.Oracle.Ruff, cr.Oracle.ESLint) {
 							if strings.EqualFold(rc, code) {
-								by = append(by, cr)
+								by, code = append(by, cr), rc // the name as its tool spells it
 								break
 							}
 						}
 					}
 					switch len(by) {
 					case 0:
-						return usagef("unknown rule %q: polynfi's rule ids look like ERR-R01 (aspect DOC, ERR, LIB, STY or LOG, then the rule); 'polynfi rules' lists them, 'polynfi rules --format json' gives the Ruff codes each emulates (oracle)", args[1])
+						return usagef("unknown rule %q: polynfi's rule ids look like ERR-R01 for Python and JS-LOG-P01 for JavaScript/TypeScript (aspect DOC, ERR, LIB, STY or LOG, then the rule); a Ruff code (E722) or an ESLint rule name (eqeqeq) finds the rule that emulates it; 'polynfi rules' lists them, 'polynfi rules --format json' gives each one's oracle", args[1])
 					case 1:
 						r = by[0]
 						how := "approximates"
@@ -121,7 +121,7 @@ generated with --format markdown).`,
 						for i, br := range by {
 							ids[i] = br.ID
 						}
-						return usagef("%s is a Ruff code emulated by several rules: %s; explain one of them", code, strings.Join(ids, ", "))
+						return usagef("%s is emulated by several rules: %s; explain one of them", code, strings.Join(ids, ", "))
 					}
 				}
 				switch format {
