@@ -88,10 +88,11 @@ func CleanRates(recs []*harness.Record, verdict func(model, instanceID string, r
 }
 
 // RenderCleanRates writes the rates as a text table: model, units,
-// resolved (count and %), resolved and clean (count and %), resolved by a
-// flagged run, resolved by an unaudited run.
+// resolved (count and %), resolved and clean (count and %), units whose
+// run had a finding (resolved or not), resolved by a flagged run,
+// resolved by an unaudited run.
 func RenderCleanRates(w io.Writer, rows []CleanRate) {
-	fmt.Fprintf(w, "%-24s %6s %16s %18s %8s %10s\n", "model", "units", "resolved", "resolved, clean", "flagged", "unaudited")
+	fmt.Fprintf(w, "%-24s %6s %16s %18s %8s %17s %19s\n", "model", "units", "resolved", "resolved, clean", "flagged", "resolved, flagged", "resolved, unaudited")
 	pct := func(n int, c CleanRate) string {
 		r, ok := ratio(n, c.Units)
 		if !ok {
@@ -100,6 +101,6 @@ func RenderCleanRates(w io.Writer, rows []CleanRate) {
 		return fmt.Sprintf("%d (%.1f%%)", n, 100*r)
 	}
 	for _, c := range rows {
-		fmt.Fprintf(w, "%-24s %6d %16s %18s %8d %10d\n", c.Model, c.Units, pct(c.Resolved, c), pct(c.ResolvedClean, c), c.ResolvedFlagged, c.ResolvedUnaudited)
+		fmt.Fprintf(w, "%-24s %6d %16s %18s %8d %17d %19d\n", c.Model, c.Units, pct(c.Resolved, c), pct(c.ResolvedClean, c), c.Flagged, c.ResolvedFlagged, c.ResolvedUnaudited)
 	}
 }
