@@ -194,3 +194,23 @@ func lastLine(b []byte) string {
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	return lines[len(lines)-1]
 }
+
+// Verdict says in one line what the audit found: "clean", "not audited:
+// " and the error, or the commits beyond the base (with the refs) and each
+// leaked line's source and files, joined by "; ".
+func (a ImageAudit) Verdict() string {
+	switch {
+	case a.Error != "":
+		return "not audited: " + a.Error
+	case a.Clean:
+		return "clean"
+	}
+	var why []string
+	if a.Beyond > 0 {
+		why = append(why, fmt.Sprintf("%d commit(s) beyond the base (refs: %s)", a.Beyond, strings.Join(a.Refs, ", ")))
+	}
+	for _, l := range a.Leaks {
+		why = append(why, fmt.Sprintf("a line of the %s in %s", l.Source, strings.Join(l.Files, ", ")))
+	}
+	return strings.Join(why, "; ")
+}

@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/polynfi/polynfi/agent/audit"
-	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/report"
@@ -55,28 +54,8 @@ Exit status: 0 when no run has a finding, 1 when some do, 2 for bad flags,
 }
 
 func runAudit(e *env, dir string, datasets []string, evalDir, format string) error {
-	opt := audit.Options{Datasets: datasets, Repos: map[string]string{}}
-	for _, d := range datasets {
-		ds, err := dataset.Load(d)
-		if err != nil {
-			return fmt.Errorf("load dataset: %w", err)
-		}
-		for _, in := range ds.Instances {
-			opt.Repos[in.InstanceID] = in.Repo
-		}
-	}
-	rep, err := audit.Audit(dir, opt)
+	rep, err := audit.AuditDir(dir, datasets)
 	if err != nil {
-		return err
-	}
-	if len(rep.Runs) == 0 {
-		return fmt.Errorf("%s: no agent run recorded (want the --out directory of 'polynfi run', with runs/*/*/run-*/%s)", dir, "record.json")
-	}
-	data, err := json.MarshalIndent(rep, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := harness.WriteFileAtomic(filepath.Join(dir, audit.File), append(data, '\n')); err != nil {
 		return err
 	}
 	var rates []report.CleanRate

@@ -3,10 +3,10 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/polynfi/polynfi/backend"
 	"os"
 	"path/filepath"
-	"strings"
+
+	"github.com/polynfi/polynfi/backend"
 
 	"github.com/spf13/cobra"
 
@@ -14,7 +14,6 @@ import (
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/internal/textesc"
-	"github.com/polynfi/polynfi/runtime/docker"
 )
 
 func newImagesAuditCmd(e *env) *cobra.Command {
@@ -68,29 +67,18 @@ be audited), 2 for bad flags, 3 for an unreadable dataset.`,
 				return err
 			}
 			defer os.RemoveAll(scratch)
-			d, err := docker.NewDocker(e.ctx, docker.DockerOptions{})
-			if err != nil {
-				return err
-			}
-			defer d.Close()
 			o.cacheLevel = images.CacheInstance
 			bo := o.backend(scratch, e.stderr)
 			bo.Repos, bo.ScratchDir = harness.NewRepos(reposDir, filepath.Join(scratch, "repos")), scratch
-			r := backend.NewResolver(d, bo)
-			var results []images.ImageAudit
+			results, err := backend.AuditImages(e.ctx, bo, insts)
+			if err != nil {
+				return err
+			}
 			bad := 0
-			for _, in := range insts {
-				choice, err := r.Resolve(e.ctx, in)
-				var a images.ImageAudit
-				if err != nil {
-					a = images.ImageAudit{InstanceID: in.InstanceID, Image: choice.Image, Error: "image: " + err.Error()}
-				} else if a, err = images.AuditImage(e.ctx, d, choice.Image, harness.ContainerWorkdir(in), in); err != nil {
-					return err
-				}
+			for _, a := range results {
 				if !a.Clean {
 					bad++
 				}
-				results = append(results, a)
 			}
 			if format == "json" {
 				b, err := json.MarshalIndent(results, "", "  ")
@@ -100,21 +88,7 @@ be audited), 2 for bad flags, 3 for an unreadable dataset.`,
 				fmt.Fprintf(e.stdout, "%s\n", b)
 			} else {
 				for _, a := range results {
-					state := "clean"
-					switch {
-					case a.Error != "":
-						state = "not audited: " + a.Error
-					case !a.Clean:
-						var why []string
-						if a.Beyond > 0 {
-							why = append(why, fmt.Sprintf("%d commit(s) beyond the base (refs: %s)", a.Beyond, strings.Join(a.Refs, ", ")))
-						}
-						for _, l := range a.Leaks {
-							why = append(why, fmt.Sprintf("a line of the %s in %s", l.Source, strings.Join(l.Files, ", ")))
-						}
-						state = strings.Join(why, "; ")
-					}
-					fmt.Fprintf(e.stdout, "%s %s: %s\n", textesc.Terminal(a.InstanceID), textesc.Terminal(a.Image), textesc.Terminal(state))
+					fmt.Fprintf(e.stdout, "%s %s: %s\n", textesc.Terminal(a.InstanceID), textesc.Terminal(a.Image), textesc.Terminal(a.Verdict()))
 				}
 				fmt.Fprintf(e.stdout, "%d image(s), %d not clean\n", len(results), bad)
 			}

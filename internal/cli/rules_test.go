@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/nfi/catalog"
+	"github.com/polynfi/polynfi/nfi/driver"
 )
 
 var updateDocs = flag.Bool("update", false, "rewrite generated files (docs/rules.md)")
@@ -18,7 +19,7 @@ var updateDocs = flag.Bool("update", false, "rewrite generated files (docs/rules
 // `polynfi rules --format markdown` prints; `go test ./internal/cli -update` rewrites it.
 func TestRulesDocUpToDate(t *testing.T) {
 	var buf bytes.Buffer
-	RulesMarkdown(&buf, catalog.Polynfi92())
+	driver.RulesMarkdown(&buf, catalog.Polynfi92())
 	const path = "../../docs/rules.md"
 	if *updateDocs {
 		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
@@ -39,7 +40,7 @@ func TestRulesDocUpToDate(t *testing.T) {
 // TypeScript catalog's docs/rules-jsts.md.
 func TestRulesJSTSDocUpToDate(t *testing.T) {
 	var buf bytes.Buffer
-	RulesMarkdown(&buf, catalog.JavaScriptTypeScript())
+	driver.RulesMarkdown(&buf, catalog.JavaScriptTypeScript())
 	const path = "../../docs/rules-jsts.md"
 	if *updateDocs {
 		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
