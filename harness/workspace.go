@@ -150,6 +150,10 @@ func (r *Repos) Workspace(ctx context.Context, repo, commit, parent string) (dir
 		remove()
 		return "", func() {}, fmt.Errorf("workspace of %s: %w", repo, err)
 	}
+	if err := checkBase(ctx, dir, commit); err != nil {
+		remove()
+		return "", func() {}, fmt.Errorf("workspace of %s: %w", repo, err)
+	}
 	if _, err := gitCmd(ctx, dir, "checkout", "--quiet", "--detach", commit); err != nil {
 		remove()
 		return "", func() {}, fmt.Errorf("workspace of %s at %s: %w", repo, commit, err)
@@ -177,7 +181,7 @@ func (r *Repos) Checkout(ctx context.Context, repo, commit, dir string) error {
 	}
 	full, err := gitCmd(ctx, src, "rev-parse", "--verify", "--quiet", "--end-of-options", commit+"^{commit}")
 	if err != nil {
-		return fmt.Errorf("checkout of %s: commit %s not found: %w", repo, commit, err)
+		return fmt.Errorf("checkout of %s: base_commit %q is not a commit of the repository: %w", repo, commit, err)
 	}
 	sha := strings.TrimSpace(string(full))
 	if err := os.Mkdir(dir, 0o755); err != nil {
