@@ -202,9 +202,19 @@ func (s Settings) NonDefault() bool {
 		len(s.Gate.FailOn) > 0 || len(s.Gate.FailUnder) > 0
 }
 
+// matches reports whether a selector names rule r: ALL, the rule's id or
+// a prefix of it (an aspect code, JS-, JS-LOG-), or the name of an ESLint
+// rule r reproduces (eqeqeq, @typescript-eslint/no-explicit-any; case
+// ignored), as eslint-disable comments name it.
 func matches(patterns []string, r *Rule) bool {
 	for _, p := range patterns {
-		p = strings.ToUpper(strings.TrimSpace(p))
+		p = strings.TrimSpace(p)
+		for _, name := range r.Oracle.ESLint {
+			if strings.EqualFold(p, name) {
+				return true
+			}
+		}
+		p = strings.ToUpper(p)
 		if p == "ALL" || p == r.ID || p == r.Aspect.Code() || strings.HasPrefix(r.ID, p) {
 			return true
 		}

@@ -21,8 +21,8 @@ func (f *engineFlags) register(c *cobra.Command) {
 	c.Flags().StringVar(&f.Catalog, "catalog", catalog.Default, "rule catalog")
 	c.Flags().StringVar(&f.Config, "config", "", "settings file (polynfi.toml or pyproject.toml); default: found from the first path upwards")
 	c.Flags().BoolVar(&f.Isolated, "isolated", false, "ignore configuration files")
-	c.Flags().StringSliceVar(&f.Select, "select", nil, "rules to run: IDs, aspect codes or ID prefixes (replaces the config's select)")
-	c.Flags().StringSliceVar(&f.Ignore, "ignore", nil, "rules to skip (added to the config's ignore)")
+	c.Flags().StringSliceVar(&f.Select, "select", nil, "rules to run: IDs, aspect codes, ID prefixes or the ESLint names of the rules that reproduce them (replaces the config's select)")
+	c.Flags().StringSliceVar(&f.Ignore, "ignore", nil, "rules to skip, named as --select (added to the config's ignore)")
 	c.Flags().StringVar(&f.PythonVersion, "python-version", "", pythonVersionHelp)
 }
 

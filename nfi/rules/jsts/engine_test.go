@@ -189,3 +189,30 @@ func equalInts(a, b []int) bool {
 	}
 	return true
 }
+
+// TestSelectByESLintName: --select and --ignore accept the ESLint name of
+// a rule polynfi reproduces (case ignored), as eslint-disable comments
+// and 'rules explain' do; a name no rule reproduces is an error.
+func TestSelectByESLintName(t *testing.T) {
+	c, err := catalog.Get(catalog.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for sel, want := range map[string]string{"eqeqeq": "JS-LOG-P01", "@TypeScript-ESLint/no-explicit-any": ""} {
+		e, err := nfi.NewEngine(c, nfi.Settings{Select: []string{sel}})
+		if err != nil {
+			t.Fatalf("select %s: %v", sel, err)
+		}
+		if rs := e.Rules(); len(rs) != 1 || (want != "" && rs[0].ID != want) {
+			t.Errorf("select %s: %d rules (%v), want exactly one", sel, len(rs), rs)
+		}
+	}
+	all, _ := nfi.NewEngine(c, nfi.Settings{})
+	e, err := nfi.NewEngine(c, nfi.Settings{Ignore: []string{"EQEQEQ"}})
+	if err != nil || len(e.Rules()) != len(all.Rules())-1 {
+		t.Errorf("ignore eqeqeq: %v, %d rules of %d", err, len(e.Rules()), len(all.Rules()))
+	}
+	if _, err := nfi.NewEngine(c, nfi.Settings{Select: []string{"eqeqeqq"}}); err == nil {
+		t.Error("select eqeqeqq: want an error")
+	}
+}
