@@ -57,7 +57,21 @@ if python3 -c 'import pytest' 2>/dev/null; then
 	log "python: pytest present"
 else
 	log "python: pip install pytest"
-	python3 -m pip install --quiet --disable-pip-version-check 'pytest>=7'
+	if ! python3 -m pip install --quiet --disable-pip-version-check 'pytest>=7'; then
+		# A distribution's own python3 refuses pip (PEP 668, "externally
+		# managed"): its package, as root or through sudo.
+		if [[ $(id -u) -eq 0 ]]; then
+			sudo=""
+		elif command -v sudo >/dev/null 2>&1; then
+			sudo="sudo"
+		else
+			echo "setup.sh: python3 has no pytest and pip may not install it; install pytest for $(command -v python3) (Debian: apt-get install python3-pytest) and run again" >&2
+			exit 1
+		fi
+		log "python: apt-get install python3-pytest"
+		$sudo apt-get update -qq
+		DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends python3-pytest >/dev/null
+	fi
 fi
 
 # The multi-language sample's toolchains (examples/multilang): Debian
