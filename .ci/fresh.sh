@@ -25,6 +25,11 @@ export POLYNFI_SWEBENCH_ORACLE="${POLYNFI_SWEBENCH_ORACLE:-$HOME/.cache/polynfi/
 export POLYNFI_MSWEBENCH_ORACLE="${POLYNFI_MSWEBENCH_ORACLE:-$HOME/.cache/polynfi/multi-swe-bench-1.1.2}"
 export POLYNFI_SARIF_MULTITOOL_DIR="${POLYNFI_SARIF_MULTITOOL_DIR:-$HOME/.cache/polynfi/sarif-multitool-5.7.0}"
 export POLYNFI_ESLINT_ORACLE="${POLYNFI_ESLINT_ORACLE:-$HOME/.cache/polynfi/eslint-10.15.0}"
+# rustup's toolchains are in the installing user's home; its cargo and
+# rustc proxies find them by RUSTUP_HOME, by default $HOME/.rustup, which
+# the fresh HOME lacks (the test sandboxes find them on their own:
+# runtime.RustupHome; the log-reading tests run cargo on the host).
+if [[ -z ${RUSTUP_HOME:-} && -d $HOME/.rustup ]]; then export RUSTUP_HOME="$HOME/.rustup"; fi
 fresh="$(mktemp -d /tmp/polynfi-fresh-home.XXXXXX)"
 out="$(mktemp -d /tmp/polynfi-fresh-demo.XXXXXX)"
 trap 'chmod -R u+w "$fresh" 2>/dev/null; rm -rf "$fresh" "$out"' EXIT

@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -110,8 +111,14 @@ func checkSample(t *testing.T, set sampleSet, res *RunResult, native Mode) {
 		if r.Status == StatusTampered {
 			t.Errorf("%s tampered: %s", r.InstanceID, r.Verdicts.Get(native).Reason)
 		}
-		if r.Test != nil && (len(r.Test.Canaries) < 2 || !r.Test.Canaries[1].Fail) {
+		// Canaries are written for the four languages of SWE-PolyBench's
+		// frameworks (canary.go); the others' runs say they have none.
+		switch canaried := slices.Contains([]string{dataset.Python, dataset.JavaScript, dataset.TypeScript, dataset.Java}, r.Language); {
+		case r.Test == nil:
+		case canaried && (len(r.Test.Canaries) < 2 || !r.Test.Canaries[1].Fail):
 			t.Errorf("%s: canaries %+v (%s), want a must-pass and a must-fail one in every instance's run", r.InstanceID, r.Test.Canaries, r.Test.CanaryNote)
+		case !canaried && (len(r.Test.Canaries) > 0 || !strings.Contains(r.Test.CanaryNote, "canaries not placed")):
+			t.Errorf("%s (%s): canaries %+v (%q), want none and a note saying so", r.InstanceID, r.Language, r.Test.Canaries, r.Test.CanaryNote)
 		}
 		if r.Resolved {
 			got = append(got, r.InstanceID)

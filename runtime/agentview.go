@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -269,12 +270,8 @@ func (l *Local) agentToolchains() []string {
 			out = append(out, v)
 		}
 	}
-	if l.home != "" && l.home != "/" && os.Getenv("RUSTUP_HOME") == "" {
-		if fi, err := os.Stat(filepath.Join(l.home, ".cargo")); err == nil && fi.IsDir() {
-			if fi, err := os.Stat(filepath.Join(l.home, ".rustup")); err == nil && fi.IsDir() {
-				out = append(out, filepath.Join(l.home, ".rustup"))
-			}
-		}
+	if l.rustupHome != "" && !slices.Contains(out, l.rustupHome) {
+		out = append(out, l.rustupHome)
 	}
 	sort.Strings(out)
 	return out

@@ -105,25 +105,33 @@ func toolchainDirs(home string) []string {
 	return out
 }
 
-// RustupHome returns home/.rustup when the test commands need it shown:
-// rustup's cargo and rustc in home/.cargo/bin (a toolchain directory) are
-// proxies that find the toolchains under RUSTUP_HOME, by default
-// $HOME/.rustup, and the sandbox's home is a private one. "" when
-// RUSTUP_HOME is set (it reaches the command as it is), when home/.cargo is
-// not among toolchains, or when home/.rustup is not a directory.
-func RustupHome(home string, toolchains []string) string {
-	if home == "" || home == "/" || os.Getenv("RUSTUP_HOME") != "" {
+// RustupHome returns the rustup home a sandbox shows read-only and names
+// by RUSTUP_HOME: $RUSTUP_HOME when it is set and a directory, else the
+// .rustup beside a .cargo toolchain directory (rustup installs both in the
+// installing user's home; its cargo and rustc in .cargo/bin are proxies
+// that find the toolchains under RUSTUP_HOME, by default $HOME/.rustup,
+// which neither the sandbox's private home nor a HOME other than the
+// installing user's holds). "" when there is none.
+func RustupHome(toolchains []string) string {
+	isDir := func(d string) bool {
+		fi, err := os.Stat(d)
+		return err == nil && fi.IsDir()
+	}
+	if v := os.Getenv("RUSTUP_HOME"); v != "" {
+		if v = filepath.Clean(v); filepath.IsAbs(v) && v != "/" && isDir(v) {
+			return v
+		}
 		return ""
 	}
-	cargo := false
 	for _, t := range toolchains {
-		cargo = cargo || t == filepath.Join(home, ".cargo")
+		if filepath.Base(t) != ".cargo" {
+			continue
+		}
+		if d := filepath.Join(filepath.Dir(t), ".rustup"); isDir(d) {
+			return d
+		}
 	}
-	d := filepath.Join(home, ".rustup")
-	if fi, err := os.Stat(d); !cargo || err != nil || !fi.IsDir() {
-		return ""
-	}
-	return d
+	return ""
 }
 
 // MavenRepository returns the host directory of the Maven local repository

@@ -48,28 +48,37 @@ func TestLimitsWithDefaults(t *testing.T) {
 	}
 }
 
+// TestRustupHome: the rustup home is the .rustup beside the .cargo
+// toolchain directory whatever HOME is (a fresh HOME lacks it), or
+// $RUSTUP_HOME when set.
 func TestRustupHome(t *testing.T) {
 	t.Setenv("RUSTUP_HOME", "")
 	os.Unsetenv("RUSTUP_HOME")
-	home := t.TempDir()
-	cargo := filepath.Join(home, ".cargo")
+	t.Setenv("HOME", t.TempDir()) // not where rustup is
+	user := t.TempDir()
+	cargo := filepath.Join(user, ".cargo")
 	if err := os.MkdirAll(filepath.Join(cargo, "bin"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if got := RustupHome(home, []string{cargo}); got != "" {
-		t.Errorf("no ~/.rustup: RustupHome = %q, want \"\"", got)
+	if got := RustupHome([]string{cargo}); got != "" {
+		t.Errorf("no .rustup: RustupHome = %q, want \"\"", got)
 	}
-	if err := os.Mkdir(filepath.Join(home, ".rustup"), 0o755); err != nil {
+	if err := os.Mkdir(filepath.Join(user, ".rustup"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := RustupHome(home, []string{cargo}), filepath.Join(home, ".rustup"); got != want {
+	if got, want := RustupHome([]string{"/opt/go", cargo}), filepath.Join(user, ".rustup"); got != want {
 		t.Errorf("RustupHome = %q, want %q", got, want)
 	}
-	if got := RustupHome(home, []string{"/opt/go"}); got != "" {
-		t.Errorf("~/.cargo not a toolchain directory: RustupHome = %q, want \"\"", got)
+	if got := RustupHome([]string{"/opt/go"}); got != "" {
+		t.Errorf("no .cargo toolchain directory: RustupHome = %q, want \"\"", got)
 	}
-	t.Setenv("RUSTUP_HOME", "/elsewhere")
-	if got := RustupHome(home, []string{cargo}); got != "" {
-		t.Errorf("RUSTUP_HOME set: RustupHome = %q, want \"\"", got)
+	elsewhere := t.TempDir()
+	t.Setenv("RUSTUP_HOME", elsewhere)
+	if got := RustupHome([]string{cargo}); got != elsewhere {
+		t.Errorf("RUSTUP_HOME set: RustupHome = %q, want %q", got, elsewhere)
+	}
+	t.Setenv("RUSTUP_HOME", filepath.Join(elsewhere, "missing"))
+	if got := RustupHome([]string{cargo}); got != "" {
+		t.Errorf("RUSTUP_HOME not a directory: RustupHome = %q, want \"\"", got)
 	}
 }

@@ -157,7 +157,7 @@ func NewLocal(ctx context.Context, opts LocalOptions) *Local {
 	}
 	l.toolchains = toolchainDirs(l.home)
 	l.mavenRepo = MavenRepository(l.home, passwdHome())
-	if l.rustupHome = RustupHome(l.home, l.toolchains); l.rustupHome != "" {
+	if l.rustupHome = RustupHome(l.toolchains); l.rustupHome != "" {
 		l.toolchains = append(l.toolchains, l.rustupHome)
 	}
 	for _, t := range opts.Toolchains {

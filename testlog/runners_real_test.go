@@ -41,6 +41,17 @@ func realRunLogs(t *testing.T) []namedLog {
 			t.Logf("real run not made: %s", m)
 		}
 	}
+	// A run that failed before testing (a toolchain that did not start, a
+	// build error) would make every comparison of it vacuous.
+	for _, l := range realLogs {
+		if l.fw == "" {
+			continue // a log only the official readings read
+		}
+		if rs, err := Parse(l.fw, []byte(l.log)); err != nil || len(rs) == 0 {
+			lines := strings.Split(strings.TrimSpace(l.log), "\n")
+			t.Errorf("real run %s: no test read (%v); its log ends: %s", l.name, err, strings.Join(lines[max(0, len(lines)-3):], " | "))
+		}
+	}
 	return realLogs
 }
 
