@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"text/tabwriter"
 	"time"
@@ -73,25 +74,9 @@ flags, 3 for an unreadable dataset.`,
 					return usagef("%v", err)
 				}
 			}
-			loaded, err := dataset.Load(ds)
+			insts, err := loadImageInstances(e, ds, ids)
 			if err != nil {
-				return fmt.Errorf("load dataset: %w", err)
-			}
-			for _, re := range loaded.Errors {
-				fmt.Fprintf(e.stderr, "polynfi: skipping row: %s\n", textesc.Terminal(re.Error()))
-			}
-			insts := loaded.Instances
-			if len(ids) > 0 {
-				want := map[string]bool{}
-				for _, id := range ids {
-					want[id] = true
-				}
-				insts = nil
-				for _, in := range loaded.Instances {
-					if want[in.InstanceID] {
-						insts = append(insts, in)
-					}
-				}
+				return err
 			}
 			if reposDir == "" {
 				reposDir = filepath.Join(filepath.Dir(ds), "repos")
@@ -288,4 +273,27 @@ would remove and removes nothing.`,
 	c.Flags().StringVar(&kind, "kind", "", "only base or instance images")
 	c.Flags().BoolVar(&dryRun, "dry-run", false, "print what would be removed, remove nothing")
 	return c
+}
+
+// loadImageInstances loads the dataset at ds for the images commands: the
+// rows it could not read are named on stderr and skipped; with ids, only
+// those instances.
+func loadImageInstances(e *env, ds string, ids []string) ([]dataset.Instance, error) {
+	loaded, err := dataset.Load(ds)
+	if err != nil {
+		return nil, fmt.Errorf("load dataset: %w", err)
+	}
+	for _, re := range loaded.Errors {
+		fmt.Fprintf(e.stderr, "polynfi: skipping row: %s\n", textesc.Terminal(re.Error()))
+	}
+	if len(ids) == 0 {
+		return loaded.Instances, nil
+	}
+	var insts []dataset.Instance
+	for _, in := range loaded.Instances {
+		if slices.Contains(ids, in.InstanceID) {
+			insts = append(insts, in)
+		}
+	}
+	return insts, nil
 }

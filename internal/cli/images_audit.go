@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/internal/textesc"
@@ -42,22 +41,9 @@ be audited), 2 for bad flags, 3 for an unreadable dataset.`,
 			if err := o.validate(); err != nil {
 				return err
 			}
-			loaded, err := dataset.Load(ds)
+			insts, err := loadImageInstances(e, ds, ids)
 			if err != nil {
-				return fmt.Errorf("load dataset: %w", err)
-			}
-			insts := loaded.Instances
-			if len(ids) > 0 {
-				want := map[string]bool{}
-				for _, id := range ids {
-					want[id] = true
-				}
-				insts = nil
-				for _, in := range loaded.Instances {
-					if want[in.InstanceID] {
-						insts = append(insts, in)
-					}
-				}
+				return err
 			}
 			if reposDir == "" {
 				reposDir = filepath.Join(filepath.Dir(ds), "repos")
