@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 )
 
 // BenchmarkCanaryCost evaluates the gold patch of one sample instance per
@@ -25,7 +26,7 @@ func BenchmarkCanaryCost(b *testing.B) {
 		b.Fatal(err)
 	}
 	want := map[string]bool{"tidyledger__ledgerkit-12": true, "fieldnotes__csvkit4j-7": true, "semverish__tinysemver-21": true, "urlkit__qs-lite-31": true}
-	h, _ := newHarness(b, filepath.Join(dir, "repos"), Mode(ds.NativeMode()))
+	h, _ := newHarness(b, filepath.Join(dir, "repos"), grading.Mode(ds.NativeMode()))
 	h.Env = []string{"POLYNFI_DATASET_DIR=" + dir}
 	h.ReadOnly = []string{filepath.Join(dir, "env")}
 	var total, canary, check, test float64
@@ -39,7 +40,7 @@ func BenchmarkCanaryCost(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if rec.Status != StatusResolved || rec.Test == nil || len(rec.Test.Canaries) == 0 {
+			if rec.Status != grading.StatusResolved || rec.Test == nil || len(rec.Test.Canaries) == 0 {
 				b.Fatalf("%s: %s (%s), canaries %v", in.InstanceID, rec.Status, rec.Verdicts.Strict.Reason, rec.Test)
 			}
 			total += rec.Timing.TotalS

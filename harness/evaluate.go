@@ -26,6 +26,7 @@ import (
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/diff"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/images/imagespec"
 	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/nfi"
@@ -82,7 +83,7 @@ type Harness struct {
 	// the dataset file itself, with its gold patches, is never among them.
 	ReadOnly []string
 	// NativeMode is the dataset's grading mode; Record.Resolved follows it.
-	NativeMode Mode
+	NativeMode grading.Mode
 	RunID      string
 
 	// RunEmpty runs the tests for an empty prediction too (on base + test
@@ -152,7 +153,7 @@ func (h *Harness) evaluateStarted(ctx context.Context, in dataset.Instance, p da
 		Generation:     !p.Empty(),
 		AgentDurationS: p.DurationS, TokensIn: p.TokensIn, TokensOut: p.TokensOut, CostUSD: p.CostUSD,
 		StartedAt:       start.UTC(),
-		PolyBenchOutput: PolyBenchOutput{PassedTests: []string{}, FailedTests: []string{}},
+		PolyBenchOutput: grading.PolyBenchOutput{PassedTests: []string{}, FailedTests: []string{}},
 	}
 	art := Artifacts{ModelPatch: p.ModelPatch}
 	err := h.evaluate(ctx, in, p, rec, &art, pre, background)
@@ -162,10 +163,10 @@ func (h *Harness) evaluateStarted(ctx context.Context, in dataset.Instance, p da
 	if reason := runtime.InfraReason(err); reason != "" {
 		// The environment failed, not the patch: never scored, retried.
 		rec.InfraReason = reason
-		rec.Verdicts = AllModes(StatusInfraFailure, err.Error())
+		rec.Verdicts = grading.AllModes(grading.StatusInfraFailure, err.Error())
 		rec.Error = err.Error()
 	} else if err != nil {
-		rec.Verdicts = AllModes(StatusError, err.Error())
+		rec.Verdicts = grading.AllModes(grading.StatusError, err.Error())
 		rec.Error = err.Error()
 	}
 	if h.CleanRoom && err == nil {
@@ -177,7 +178,7 @@ func (h *Harness) evaluateStarted(ctx context.Context, in dataset.Instance, p da
 	if h.Retrieval != nil {
 		t := time.Now()
 		st := rec.Verdicts.Get(h.NativeMode).Status
-		rec.Retrieval = h.retrievalMetricsFrom(ctx, in, art.ModelPatch, art.AppliedPatch, st == StatusPatchFailed || st == StatusPatchRejected, art.BaseFiles)
+		rec.Retrieval = h.retrievalMetricsFrom(ctx, in, art.ModelPatch, art.AppliedPatch, st == grading.StatusPatchFailed || st == grading.StatusPatchRejected, art.BaseFiles)
 		rec.Timing.RetrievalS = time.Since(t).Seconds()
 		rec.Timing.MetricsS += rec.Timing.RetrievalS
 		if ctx.Err() != nil {
@@ -365,7 +366,7 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 		return h.runTests(ctx, in, wt, rec, art, nil, snap)
 	}
 	if p.Empty() {
-		rec.Verdicts = AllModes(StatusEmptyPatch, "the prediction is empty")
+		rec.Verdicts = grading.AllModes(grading.StatusEmptyPatch, "the prediction is empty")
 		rec.Timing.ApplyS = applyS()
 		return nil
 	}
@@ -375,7 +376,7 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 		if err != nil {
 			if errors.Is(err, ErrPatchRejected) {
 				rec.Error = err.Error()
-				rec.Verdicts = AllModes(StatusPatchRejected, err.Error())
+				rec.Verdicts = grading.AllModes(grading.StatusPatchRejected, err.Error())
 				return nil
 			}
 			return err
@@ -389,7 +390,7 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 	} else {
 		if _, err := checkPatchPaths(modelLstat, p.ModelPatch); err != nil {
 			rec.Error = err.Error()
-			rec.Verdicts = AllModes(StatusPatchRejected, err.Error())
+			rec.Verdicts = grading.AllModes(grading.StatusPatchRejected, err.Error())
 			return nil
 		}
 		patchPaths = modelPaths
@@ -397,15 +398,15 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 		rec.ModelPatchApply = &ar
 		if errors.Is(err, ErrPatchRejected) {
 			rec.Error = err.Error()
-			rec.Verdicts = AllModes(StatusPatchRejected, err.Error())
+			rec.Verdicts = grading.AllModes(grading.StatusPatchRejected, err.Error())
 			return nil
 		}
 		if err != nil {
 			return fmt.Errorf("model patch: %w", err)
 		}
 		if !ar.Applied {
-			rec.Error = ReasonNotApplied
-			rec.Verdicts = AllModes(StatusPatchFailed, rec.Error)
+			rec.Error = grading.ReasonNotApplied
+			rec.Verdicts = grading.AllModes(grading.StatusPatchFailed, rec.Error)
 			rec.Timing.ApplyS = applyS()
 			return nil
 		}
@@ -470,7 +471,7 @@ func (h *Harness) runTests(ctx context.Context, in dataset.Instance, wt *tree, r
 		rec.Test = &TestRun{Command: art.Command, ExitCode: -1, TimeoutS: h.testTimeout(in).Seconds(), Workdir: wt.sb.Workdir()}
 	}
 	rec.Test.Notes = append(rec.Test.Notes, stopped.Error())
-	rec.Verdicts = AllModes(StatusUnresolved, "the sandbox stopped while the tests ran, by what ran in it: "+stopped.Error())
+	rec.Verdicts = grading.AllModes(grading.StatusUnresolved, "the sandbox stopped while the tests ran, by what ran in it: "+stopped.Error())
 	return nil
 }
 
@@ -506,7 +507,7 @@ func (h *Harness) runTestCommand(ctx context.Context, in dataset.Instance, wt *t
 			// the memory went to what the patch made the tests do.
 			reason := "the test command was killed at the memory limit, which the gold patch stays within (validation): " + err.Error()
 			rec.Test = &TestRun{Command: script, ExitCode: -1, TimeoutS: timeout.Seconds(), Notes: []string{err.Error()}}
-			rec.Verdicts = AllModes(StatusUnresolved, reason)
+			rec.Verdicts = grading.AllModes(grading.StatusUnresolved, reason)
 			return nil
 		}
 	}
@@ -551,7 +552,7 @@ func (h *Harness) runTestCommand(ctx context.Context, in dataset.Instance, wt *t
 	}
 	g := gradeTestCommand(in, l, wt.sb.Workdir(), te, canaries)
 	h.attribute(&g.verdicts, in, l, art.TestLog)
-	respellVerdicts(&g.verdicts, g.f2p, in.FailToPass, g.p2p, in.PassToPass)
+	grading.RespellVerdicts(&g.verdicts, g.f2p, in.FailToPass, g.p2p, in.PassToPass)
 	tr.Parser, tr.JUnitReports, tr.NumResults, tr.Stream = g.framework, g.reports, g.numResults, g.stream
 	tr.Notes = append(tr.Notes, g.notes...)
 	rec.Verdicts, rec.PolyBenchOutput = g.verdicts, g.out
@@ -561,8 +562,8 @@ func (h *Harness) runTestCommand(ctx context.Context, in dataset.Instance, wt *t
 
 // testCommandGrade is the grading of a test_command run (gradeTestCommand).
 type testCommandGrade struct {
-	verdicts   Verdicts
-	out        PolyBenchOutput
+	verdicts   grading.Verdicts
+	out        grading.PolyBenchOutput
 	framework  string   // the reading chosen ("junit", a testlog framework, "swebench:<parser>")
 	reports    []string // the JUnit reports read, relative to the work tree
 	stream     string   // "stdout" or "stderr": the stream the log reading came from
@@ -624,17 +625,17 @@ func gradeTestCommand(in dataset.Instance, l testCommandLog, ws string, te *Test
 	results = co.rest
 	g.framework, g.numResults, g.f2p, g.p2p = fw, len(results), f2p, p2p
 	full := append(append(append([]byte(nil), l.Stderr...), l.Stdout...), fmt.Sprintf("\nContainer exited with status code: %d\n", l.ExitCode)...)
-	g.verdicts, g.out = Grade(f2p, p2p, RunOutcome{Results: results, ExitCode: l.ExitCode, TimedOut: l.TimedOut,
+	g.verdicts, g.out = grading.Grade(f2p, p2p, grading.RunOutcome{Results: results, ExitCode: l.ExitCode, TimedOut: l.TimedOut,
 		Language: in.Language, Framework: fw, Log: full, CanaryFailed: co.failed})
 	if in.MultiSWEBench != nil {
-		mv := GradeMultiSWEBench(in.MultiSWEBench, results, l.TimedOut)
+		mv := grading.GradeMultiSWEBench(in.MultiSWEBench, results, l.TimedOut)
 		g.verdicts.MultiSWEBench = &mv
 	}
 	if nReports > 1 && fw != string(testlog.JUnit) && !l.TimedOut {
-		g.verdicts = AllModes(StatusUnresolved, fmt.Sprintf("the test command's %s holds %d %s reports; a test run prints one (the others were printed by something else)", stream, nReports, fw))
+		g.verdicts = grading.AllModes(grading.StatusUnresolved, fmt.Sprintf("the test command's %s holds %d %s reports; a test run prints one (the others were printed by something else)", stream, nReports, fw))
 	}
 	if co.problem != "" && !l.TimedOut {
-		g.verdicts = AllModes(StatusTampered, co.problem)
+		g.verdicts = grading.AllModes(grading.StatusTampered, co.problem)
 	}
 	applyTestEdits(&g.verdicts, te)
 	return g

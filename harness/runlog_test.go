@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/runtime"
 )
 
@@ -97,7 +98,7 @@ func TestForgedEvalMarkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	o = gradeEvalScriptSections(in, sec, 0, false)
-	for _, mode := range Modes {
+	for _, mode := range grading.Modes {
 		if v := o.verdicts.Get(mode); v.Resolved {
 			t.Errorf("%s resolved: %+v", mode, v)
 		}

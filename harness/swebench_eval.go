@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/runtime"
 	"github.com/polynfi/polynfi/testlog"
 )
@@ -40,8 +41,8 @@ func swebEvalScript(script string) string {
 
 // evalScriptOutcome is the grading of an eval-script run.
 type evalScriptOutcome struct {
-	verdicts Verdicts
-	out      PolyBenchOutput
+	verdicts grading.Verdicts
+	out      grading.PolyBenchOutput
 	parser   string   // "swebench:<log_parser>", or the framework detected
 	notes    []string // why the row's log_parser was not used
 	results  int
@@ -51,15 +52,15 @@ type evalScriptOutcome struct {
 // swebReader reads an eval-script log with a parser (ReadSWEBenchLog's
 // shape): the whole-log reading of SWE-bench, or the reading of the
 // sections of a marked log (readSWEBenchSections).
-type swebReader func(parser string, parse func(string) ([]testlog.Result, error)) SWEBenchReading
+type swebReader func(parser string, parse func(string) ([]testlog.Result, error)) grading.SWEBenchReading
 
 // gradeEvalScriptRun grades an unmarked log of a SWE-bench 5.x eval script
 // (one stream, SWE-bench's own text markers) as SWE-bench 5.0.2 reads it
 // (ReadSWEBenchLog); see gradeEvalScript. polynfi's own runs are graded
 // from their marked sections (gradeEvalScriptSections).
 func gradeEvalScriptRun(in dataset.Instance, log []byte, scriptExit int, timedOut bool) evalScriptOutcome {
-	return gradeEvalScript(in, func(parser string, parse func(string) ([]testlog.Result, error)) SWEBenchReading {
-		return readSWEBenchLog(parser, log, parse)
+	return gradeEvalScript(in, func(parser string, parse func(string) ([]testlog.Result, error)) grading.SWEBenchReading {
+		return grading.ReadSWEBenchLogWith(parser, log, parse)
 	}, log, scriptExit, timedOut)
 }
 
@@ -73,8 +74,8 @@ func gradeEvalScriptSections(in dataset.Instance, sec evalScriptLog, scriptExit 
 		// tests could have rewritten).
 		scriptExit = *sec.ExitCode
 	}
-	return gradeEvalScript(in, func(parser string, parse func(string) ([]testlog.Result, error)) SWEBenchReading {
-		return readSWEBenchSections(parser, sec, parse)
+	return gradeEvalScript(in, func(parser string, parse func(string) ([]testlog.Result, error)) grading.SWEBenchReading {
+		return grading.ReadSWEBenchSections(parser, sec, parse)
 	}, sec.Tests, scriptExit, timedOut || sec.TimedOut)
 }
 
@@ -91,7 +92,7 @@ func gradeEvalScriptSections(in dataset.Instance, sec evalScriptLog, scriptExit 
 func gradeEvalScript(in dataset.Instance, read swebReader, log []byte, scriptExit int, timedOut bool) evalScriptOutcome {
 	var o evalScriptOutcome
 	f2p, p2p := in.FailToPass, in.PassToPass
-	var r SWEBenchReading
+	var r grading.SWEBenchReading
 	if testlog.SWEBenchParserKnown(in.LogParser) {
 		o.parser = "swebench:" + in.LogParser
 		c := testlog.SWEBenchContext{InstanceID: in.InstanceID, Version: in.Version}
@@ -123,11 +124,11 @@ func gradeEvalScript(in dataset.Instance, read swebReader, log []byte, scriptExi
 		exit = *r.ExitCode
 	}
 	o.results = len(parsed)
-	o.verdicts, o.out = Grade(f2p, p2p, RunOutcome{Results: parsed, ExitCode: exit, TimedOut: timedOut, Language: in.Language, Framework: o.parser, Log: log})
+	o.verdicts, o.out = grading.Grade(f2p, p2p, grading.RunOutcome{Results: parsed, ExitCode: exit, TimedOut: timedOut, Language: in.Language, Framework: o.parser, Log: log})
 	if !timedOut {
-		o.verdicts.SWEBench = GradeSWEBenchReading(f2p, p2p, in.EvalType, r)
+		o.verdicts.SWEBench = grading.GradeSWEBenchReading(f2p, p2p, in.EvalType, r)
 	}
-	respellVerdicts(&o.verdicts, f2p, in.FailToPass, p2p, in.PassToPass)
+	grading.RespellVerdicts(&o.verdicts, f2p, in.FailToPass, p2p, in.PassToPass)
 	return o
 }
 
@@ -225,15 +226,7 @@ const unsplitLabel = "eval.sh (no marker lines)"
 
 // evalScriptLog is an eval-script run read back from its marked log
 // (readEvalScriptLog).
-type evalScriptLog struct {
-	Setup, Tests, Teardown []byte
-	// Ran: the tests section exists (the setup ended and left its state).
-	Ran bool
-	// Split: the script had its marker lines (else it ran as one part).
-	Split    bool
-	ExitCode *int // the test lines' exit status (nil when they did not end)
-	TimedOut bool
-}
+type evalScriptLog = grading.EvalSections
 
 // readEvalScriptLog reads an eval-script log runEvalScript wrote with
 // secret.
@@ -268,45 +261,6 @@ func readEvalScriptLog(log []byte, secret string) (evalScriptLog, error) {
 		return l, errors.New("the log has no setup section")
 	}
 	return l, nil
-}
-
-// readSWEBenchSections is readSWEBenchLog for a marked log: not found when
-// the data holds one of SWE-bench's failure lines or the tests never ran;
-// the parser reads the tests section, and only it (SWE-bench falls back to
-// the whole log when the text between its markers parses to nothing;
-// here the setup's output, which runs the patch's code through installs,
-// is never read as test results); the suite-ran evidence and the exit
-// status come from the tests section and the harness's exit mark.
-func readSWEBenchSections(parser string, l evalScriptLog, parse func(string) ([]testlog.Result, error)) SWEBenchReading {
-	r := SWEBenchReading{Parser: parser}
-	all := universalNewlines(append(append(append([]byte(nil), l.Setup...), l.Tests...), l.Teardown...))
-	for _, b := range swebBadCodes {
-		if strings.Contains(all, b) {
-			r.Reason = fmt.Sprintf("the log reports %q", b)
-			return r
-		}
-	}
-	if !l.Split {
-		r.Reason = fmt.Sprintf("the eval script lacks the %q or %q line: it has no tests to read", dataset.EvalStartMarker, dataset.EvalEndMarker)
-		return r
-	}
-	if !l.Ran {
-		r.Reason = "the eval script ended before its tests (its set-up lines exited or timed out)"
-		return r
-	}
-	content := universalNewlines(l.Tests)
-	results, err := parse(content)
-	if err != nil {
-		r.Reason = fmt.Sprintf("%s could not read the log: %v", parser, err)
-		return r
-	}
-	r.Parsed = results
-	if len(results) == 0 && !reSuiteRan.MatchString(content) {
-		r.Reason = "no test in the log and no sign the suite ran"
-		return r
-	}
-	r.ExitCode = l.ExitCode
-	return r.withResults(results)
 }
 
 // runEvalScript is the end of the harness branch of a SWE-bench 5.x row,
@@ -450,7 +404,7 @@ func withLogParser(cands []candidate, in dataset.Instance, log []byte, notes []s
 	case !testlog.SWEBenchParserKnown(in.LogParser):
 		return cands, append(notes, fmt.Sprintf("log_parser %q is not one polynfi implements: the framework was detected from the log", in.LogParser))
 	}
-	rs, err := testlog.ParseSWEBench(in.LogParser, []byte(universalNewlines(log)), testlog.SWEBenchContext{InstanceID: in.InstanceID, Version: in.Version})
+	rs, err := testlog.ParseSWEBench(in.LogParser, []byte(grading.UniversalNewlines(log)), testlog.SWEBenchContext{InstanceID: in.InstanceID, Version: in.Version})
 	if err != nil {
 		return cands, append(notes, fmt.Sprintf("%s could not read the log: %v", in.LogParser, err))
 	}

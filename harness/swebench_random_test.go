@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/internal/swebenchoracle"
 	"github.com/polynfi/polynfi/testlog"
 )
@@ -60,8 +61,8 @@ func TestSWEBenchGradingRandomOracle(t *testing.T) {
 	_, want := swebenchoracle.Run(t, nil, cases)
 	bad, resolved := 0, 0
 	for i, c := range cases {
-		rd := ReadSWEBenchLog(c.Parser, []byte(c.Log), testlog.SWEBenchContext{})
-		v := GradeSWEBenchReading(c.FailToPass, c.PassToPass, c.EvalType, rd)
+		rd := grading.ReadSWEBenchLog(c.Parser, []byte(c.Log), testlog.SWEBenchContext{})
+		v := grading.GradeSWEBenchReading(c.FailToPass, c.PassToPass, c.EvalType, rd)
 		w := want[i]
 		same := w.Error == "" && rd.Found == w.Found && v.Resolved == w.Resolved
 		if same && w.Found {

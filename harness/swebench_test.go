@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/internal/swebenchoracle"
 	"github.com/polynfi/polynfi/testlog"
 )
@@ -47,12 +48,12 @@ func read5227(t *testing.T) []byte {
 func TestSWEBenchPytest5227(t *testing.T) {
 	t.Parallel()
 	log := read5227(t)
-	r := ReadSWEBenchLog("parse_log_pytest", log, testlog.SWEBenchContext{InstanceID: "pytest-dev__pytest-5227"})
+	r := grading.ReadSWEBenchLog("parse_log_pytest", log, testlog.SWEBenchContext{InstanceID: "pytest-dev__pytest-5227"})
 	if !r.Found || r.ExitCode == nil || *r.ExitCode != 0 {
 		t.Fatalf("reading: %+v", r)
 	}
-	v := GradeSWEBenchReading(pytest5227F2P, pytest5227P2P, "", r)
-	if !v.Resolved || v.Status != StatusResolved {
+	v := grading.GradeSWEBenchReading(pytest5227F2P, pytest5227P2P, "", r)
+	if !v.Resolved || v.Status != grading.StatusResolved {
 		t.Fatalf("verdict %+v, want resolved", v)
 	}
 	if diff := cmp.Diff(pytest5227P2P, v.PassToPass.Success); diff != "" {
@@ -62,7 +63,7 @@ func TestSWEBenchPytest5227(t *testing.T) {
 	// The detection reading (no log_parser).
 	cands := logReadings(log, t.TempDir())
 	fw, results, f2p, p2p := chooseReading(cands, pytest5227F2P, pytest5227P2P, "")
-	old, _ := Grade(f2p, p2p, RunOutcome{Results: results, Framework: fw, Log: log})
+	old, _ := grading.Grade(f2p, p2p, grading.RunOutcome{Results: results, Framework: fw, Log: log})
 	if old.SWEBench.Resolved || !strings.Contains(old.SWEBench.Reason, "[100%]") {
 		t.Errorf("detection reading: %+v; this test expects it to miss [100%%]", old.SWEBench)
 	}
@@ -127,8 +128,8 @@ func TestSWEBenchGradingOracle(t *testing.T) {
 	resolved := 0
 	for i, c := range cases {
 		w := want[i]
-		r := ReadSWEBenchLog(c.Parser, []byte(c.Log), testlog.SWEBenchContext{InstanceID: c.InstanceID})
-		v := GradeSWEBenchReading(c.FailToPass, c.PassToPass, c.EvalType, r)
+		r := grading.ReadSWEBenchLog(c.Parser, []byte(c.Log), testlog.SWEBenchContext{InstanceID: c.InstanceID})
+		v := grading.GradeSWEBenchReading(c.FailToPass, c.PassToPass, c.EvalType, r)
 		if w.Error != "" {
 			// SWE-bench's grading raised (its parser did): run_instance
 			// then writes no report and the instance is not resolved.
@@ -154,7 +155,7 @@ func TestSWEBenchGradingOracle(t *testing.T) {
 		if w.Found {
 			for _, k := range []struct {
 				name string
-				ts   TestsStatus
+				ts   grading.TestsStatus
 			}{{"FAIL_TO_PASS", v.FailToPass}, {"PASS_TO_PASS", v.PassToPass}} {
 				ws := w.Report[k.name]
 				if diff := cmp.Diff(ws["success"], k.ts.Success, cmp.Comparer(func(a, b []string) bool { return strings.Join(a, "\x00") == strings.Join(b, "\x00") })); diff != "" {
@@ -189,14 +190,14 @@ func TestRespellVerdicts(t *testing.T) {
 	}
 	p2pOrig := []string{"tests/t.py::test_z"}
 	p2pNorm := expectedIDs(p2pOrig, string(testlog.Pytest), "")
-	v, _ := Grade(norm, p2pNorm, RunOutcome{Results: []testlog.Result{{ID: norm[0], Status: testlog.Passed}, {ID: norm[1], Status: testlog.Failed},
+	v, _ := grading.Grade(norm, p2pNorm, grading.RunOutcome{Results: []testlog.Result{{ID: norm[0], Status: testlog.Passed}, {ID: norm[1], Status: testlog.Failed},
 		{ID: p2pNorm[0], Status: testlog.Passed}}, ExitCode: 1})
-	respellVerdicts(&v, norm, orig, p2pNorm, p2pOrig)
-	for _, x := range []Verdict{v.PolyBench, v.SWEBench, v.Strict} {
-		if diff := cmp.Diff(TestsStatus{Success: orig[:1], Failure: orig[1:]}, x.FailToPass); diff != "" {
+	grading.RespellVerdicts(&v, norm, orig, p2pNorm, p2pOrig)
+	for _, x := range []grading.Verdict{v.PolyBench, v.SWEBench, v.Strict} {
+		if diff := cmp.Diff(grading.TestsStatus{Success: orig[:1], Failure: orig[1:]}, x.FailToPass); diff != "" {
 			t.Errorf("F2P (-want +got):\n%s", diff)
 		}
-		if diff := cmp.Diff(TestsStatus{Success: p2pOrig, Failure: []string{}}, x.PassToPass); diff != "" {
+		if diff := cmp.Diff(grading.TestsStatus{Success: p2pOrig, Failure: []string{}}, x.PassToPass); diff != "" {
 			t.Errorf("P2P (-want +got):\n%s", diff)
 		}
 		if !strings.Contains(x.Reason, "(first: tests/t.py::test_y)") {
@@ -237,12 +238,12 @@ func TestGradeEvalScriptRun(t *testing.T) {
 	if o.parser != "swebench:parse_log_pytest" || len(o.notes) != 0 || o.exitCode == nil || *o.exitCode != 0 {
 		t.Errorf("parser %q notes %q exit %v", o.parser, o.notes, o.exitCode)
 	}
-	for m, v := range map[Mode]Verdict{ModeSWEBench: o.verdicts.SWEBench, ModePolyBench: o.verdicts.PolyBench, ModeStrict: o.verdicts.Strict} {
+	for m, v := range map[grading.Mode]grading.Verdict{grading.ModeSWEBench: o.verdicts.SWEBench, grading.ModePolyBench: o.verdicts.PolyBench, grading.ModeStrict: o.verdicts.Strict} {
 		if !v.Resolved {
 			t.Errorf("%s: %+v", m, v)
 		}
 	}
-	if timed := gradeEvalScriptRun(in, log, 0, true); timed.verdicts.SWEBench.Status != StatusTimedOut {
+	if timed := gradeEvalScriptRun(in, log, 0, true); timed.verdicts.SWEBench.Status != grading.StatusTimedOut {
 		t.Errorf("timed out run: %+v", timed.verdicts.SWEBench)
 	}
 
@@ -274,7 +275,7 @@ func containsStr(l []string, s string) bool {
 func TestEvaluateTestCommandWithLogParser(t *testing.T) {
 	t.Parallel()
 	fx := newPyFixture(t)
-	h, _ := newHarness(t, fx.reposDir, ModeSWEBench)
+	h, _ := newHarness(t, fx.reposDir, grading.ModeSWEBench)
 	in := fx.inst
 	in.TestCommand += "; echo 'PASSED                                                       [100%]'"
 	in.PassToPass = append(append([]string{}, in.PassToPass...), "[100%]")

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/internal/textesc"
 )
 
@@ -82,7 +83,7 @@ func RunValidation(ctx context.Context, o ValidateOptions) (*ValidationReport, *
 		Repos:      NewRepos(o.ReposDir, filepath.Join(o.Out, ".repos")),
 		ScratchDir: store.ScratchDir(),
 		Timeout:    o.Timeout,
-		NativeMode: Mode(ds.NativeMode()),
+		NativeMode: grading.Mode(ds.NativeMode()),
 		RunID:      "validate",
 		RunEmpty:   true,
 		Retries:    o.Retries,

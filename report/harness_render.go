@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/retrieval"
 )
@@ -51,7 +52,7 @@ func HarnessHeadline(r *Harness) []string {
 		}
 	}
 	var others []string
-	for _, m := range harness.ModesFor(x.NativeMode) {
+	for _, m := range grading.ModesFor(x.NativeMode) {
 		if ms := x.Modes[m]; m != x.NativeMode && ms != nil {
 			others = append(others, fmt.Sprintf("%s %d/%d (%s)", m, ms.Resolved, ms.Total, percent(ms.Resolved, ms.Total)))
 		}
@@ -246,7 +247,7 @@ func HarnessTables(r *Harness) []Table {
 			continue
 		}
 		t := Table{ID: sec.id, Title: fmt.Sprintf("Pass rate by %s (%s grading)", sec.title, x.NativeMode),
-			Header: []string{sec.title, "resolved", "total", "rate", "95% CI", string(harness.ModePolyBench), string(harness.ModeSWEBench), string(harness.ModeStrict)}}
+			Header: []string{sec.title, "resolved", "total", "rate", "95% CI", string(grading.ModePolyBench), string(grading.ModeSWEBench), string(grading.ModeStrict)}}
 		notEval := x.NotEvaluated > 0
 		unread := sec.title != "complexity class" && unreadUnits(x) > 0
 		if unread {
@@ -262,7 +263,7 @@ func HarnessTables(r *Harness) []Table {
 		for _, g := range sec.groups {
 			k := g.Resolved[x.NativeMode]
 			row := []string{g.Name, fmt.Sprint(k), fmt.Sprint(g.Total), percent(k, g.Total), ciPercent(g.CI),
-				fmt.Sprint(g.Resolved[harness.ModePolyBench]), fmt.Sprint(g.Resolved[harness.ModeSWEBench]), fmt.Sprint(g.Resolved[harness.ModeStrict])}
+				fmt.Sprint(g.Resolved[grading.ModePolyBench]), fmt.Sprint(g.Resolved[grading.ModeSWEBench]), fmt.Sprint(g.Resolved[grading.ModeStrict])}
 			if unread {
 				row = append(row, fmt.Sprint(g.Unreadable))
 			}
@@ -355,10 +356,10 @@ func HarnessTables(r *Harness) []Table {
 	}
 	if len(x.Differing) > 0 {
 		t := Table{ID: "differing", Title: "Verdicts that differ between modes",
-			Header: []string{"unit", string(harness.ModePolyBench), string(harness.ModeSWEBench), string(harness.ModeStrict)}}
+			Header: []string{"unit", string(grading.ModePolyBench), string(grading.ModeSWEBench), string(grading.ModeStrict)}}
 		for _, d := range x.Differing {
-			t.Rows = append(t.Rows, []string{d.ID, string(d.Statuses[harness.ModePolyBench]), string(d.Statuses[harness.ModeSWEBench]),
-				string(d.Statuses[harness.ModeStrict])})
+			t.Rows = append(t.Rows, []string{d.ID, string(d.Statuses[grading.ModePolyBench]), string(d.Statuses[grading.ModeSWEBench]),
+				string(d.Statuses[grading.ModeStrict])})
 		}
 		tables = append(tables, t)
 	}
@@ -402,7 +403,7 @@ func InstancesTable(r *Harness) Table {
 		Header: []string{"unit", "outcome", "status", "reason", "modes disagree", "file F1", "node F1", "I_p (pp)", "log", "patch", "cmd"}}
 	for _, u := range r.Polynfi.UnitResults {
 		var modes []string
-		for _, m := range harness.ModesFor(r.Polynfi.NativeMode) {
+		for _, m := range grading.ModesFor(r.Polynfi.NativeMode) {
 			if st, ok := u.Differing[m]; ok {
 				modes = append(modes, fmt.Sprintf("%s=%s", m, st))
 			}

@@ -1,4 +1,4 @@
-package harness
+package grading
 
 import (
 	"fmt"
@@ -9,6 +9,132 @@ import (
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/testlog"
 )
+
+// ModeSWEBench is SWE-bench's rule as of release 5.0.2: the log is first
+// checked (no parsed test at all: unresolved; the command exited
+// non-zero while no test FAILED or ERROR: unresolved, status
+// inconsistent), then a test passes when its (last) status is PASSED or
+// XFAIL and fails when it is missing, FAILED, ERROR or SKIPPED; a P2P
+// test that is SKIPPED is maintained (success). XPASS is not read by
+// SWE-bench's parsers, so such a test is missing. An expected id that is
+// a truncated pytest parametrization (more "[" than "]") matches the
+// parsed ids it prefixes when they agree on pass-or-fail. Resolved ⇔ no
+// F2P and no P2P test failed. Source: SWE-bench swebench/harness/
+// grading.py (get_logs_eval, _resolve_case, test_passed,
+// test_maintained, test_failed, get_eval_tests_report,
+// get_resolution_status), log_parsers/python.py parse_log_pytest.
+const ModeSWEBench Mode = "swebench"
+
+// statusMap is SWE-bench's status map: the last status of each id, ids in
+// order of first appearance (Python dict order). XPASS results are left
+// out, as SWE-bench's pytest parser does not read them.
+type statusMap struct {
+	status map[string]testlog.Status
+	order  []string
+}
+
+func newStatusMap(results []testlog.Result) *statusMap {
+	m := &statusMap{status: map[string]testlog.Status{}}
+	for _, r := range results {
+		if r.Status == testlog.XPass {
+			continue
+		}
+		if _, ok := m.status[r.ID]; !ok {
+			m.order = append(m.order, r.ID)
+		}
+		m.status[r.ID] = r.Status
+	}
+	return m
+}
+
+func passing(s testlog.Status) bool { return s == testlog.Passed || s == testlog.XFail }
+
+// resolve returns the key of the map that the expected id t names: t
+// itself, or for a truncated parametrized id (more "[" than "]") the first
+// key it prefixes, when all keys it prefixes agree on pass-or-fail.
+// Source: SWE-bench grading.py _resolve_case.
+func (m *statusMap) resolve(t string) (string, bool) {
+	if _, ok := m.status[t]; ok {
+		return t, true
+	}
+	if strings.Count(t, "[") <= strings.Count(t, "]") {
+		return "", false
+	}
+	var first string
+	outcomes := map[bool]bool{}
+	for _, k := range m.order {
+		if strings.HasPrefix(k, t) {
+			if first == "" {
+				first = k
+			}
+			outcomes[passing(m.status[k])] = true
+		}
+	}
+	if first == "" || len(outcomes) != 1 {
+		return "", false
+	}
+	return first, true
+}
+
+// gradeSWEBench is ModeSWEBench's verdict of a test_command run.
+func gradeSWEBench(f2p, p2p []string, run RunOutcome) Verdict {
+	sm := newStatusMap(run.Results)
+	v := classifyStatusMap(sm, f2p, p2p, nil)
+	if len(run.Results) == 0 {
+		v.Reason = "no test results in the log"
+		return v
+	}
+	bad := false
+	for _, s := range sm.status {
+		bad = bad || s == testlog.Failed || s == testlog.Error
+	}
+	return finishStatusVerdict(v, bad, run)
+}
+
+// classifyStatusMap splits f2p and p2p by SWE-bench's test_passed and
+// test_maintained over sm; an id of conflict fails whatever its status.
+func classifyStatusMap(sm *statusMap, f2p, p2p []string, conflict map[string]bool) Verdict {
+	v := Verdict{Status: StatusUnresolved, FailToPass: TestsStatus{Success: []string{}, Failure: []string{}},
+		PassToPass: TestsStatus{Success: []string{}, Failure: []string{}}}
+	classify := func(t string, isP2P bool, ts *TestsStatus) {
+		k, ok := sm.resolve(t)
+		s := sm.status[k]
+		switch {
+		case ok && conflict[k]:
+			ts.Failure = append(ts.Failure, t)
+		case ok && (passing(s) || isP2P && s == testlog.Skipped):
+			ts.Success = append(ts.Success, t)
+		default: // missing, FAILED, ERROR, SKIPPED (F2P)
+			ts.Failure = append(ts.Failure, t)
+		}
+	}
+	for _, t := range f2p {
+		classify(t, false, &v.FailToPass)
+	}
+	for _, t := range p2p {
+		classify(t, true, &v.PassToPass)
+	}
+	return v
+}
+
+// finishStatusVerdict decides a classified verdict of a log that parsed to
+// tests: inconsistent when no test failed (bad false) while the test
+// command exited non-zero without a failing canary to explain it, else
+// resolved when no listed test failed.
+func finishStatusVerdict(v Verdict, bad bool, run RunOutcome) Verdict {
+	if !bad && run.ExitCode != 0 && !run.CanaryFailed {
+		v.Status = StatusInconsistent
+		v.Reason = fmt.Sprintf("no parsed test failed but the test command exited %d", run.ExitCode)
+		return v
+	}
+	v.Resolved = len(v.FailToPass.Failure) == 0 && len(v.PassToPass.Failure) == 0
+	if v.Resolved {
+		v.Status = StatusResolved
+	} else {
+		v.Reason = failReason(v)
+	}
+	return v
+}
 
 // Grading of a SWE-bench 5.x eval-script log, as SWE-bench release 5.0.2
 // grades it. Source: SWE-bench 5.0.2 swebench/harness/grading.py
@@ -59,9 +185,9 @@ type SWEBenchReading struct {
 	Inconsistent bool
 }
 
-// universalNewlines turns "\r\n" and lone "\r" into "\n", as Python's
+// UniversalNewlines turns "\r\n" and lone "\r" into "\n", as Python's
 // text-mode open() does when SWE-bench reads a log.
-func universalNewlines(b []byte) string {
+func UniversalNewlines(b []byte) string {
 	s := string(b)
 	if !strings.Contains(s, "\r") {
 		return s
@@ -79,15 +205,16 @@ func universalNewlines(b []byte) string {
 // recorded exit status is non-zero while no parsed test FAILED or ERRORed.
 // A parser that fails (as SWE-bench's raises) is not found too.
 func ReadSWEBenchLog(parser string, log []byte, c testlog.SWEBenchContext) SWEBenchReading {
-	return readSWEBenchLog(parser, log, func(s string) ([]testlog.Result, error) {
+	return ReadSWEBenchLogWith(parser, log, func(s string) ([]testlog.Result, error) {
 		return testlog.ParseSWEBench(parser, []byte(s), c)
 	})
 }
 
-// readSWEBenchLog is ReadSWEBenchLog with the parser given as a function.
-func readSWEBenchLog(parser string, log []byte, parse func(string) ([]testlog.Result, error)) SWEBenchReading {
+// ReadSWEBenchLogWith is ReadSWEBenchLog with the parser given as a
+// function of the text to read.
+func ReadSWEBenchLogWith(parser string, log []byte, parse func(string) ([]testlog.Result, error)) SWEBenchReading {
 	r := SWEBenchReading{Parser: parser}
-	content := universalNewlines(log)
+	content := UniversalNewlines(log)
 	for _, b := range swebBadCodes {
 		if strings.Contains(content, b) {
 			r.Reason = fmt.Sprintf("the log reports %q", b)
@@ -238,40 +365,55 @@ func GradeSWEBenchReading(f2p, p2p []string, evalType string, r SWEBenchReading)
 	return v
 }
 
-// respellVerdicts writes the dataset's own spelling of every test id back
-// into verdicts graded under normalized ids (expectedIDs: normF2P[i] is
-// origF2P[i] as the reading spells it, likewise for P2P), so that records
-// list FAIL_TO_PASS and PASS_TO_PASS tests as the dataset does. A reason
-// naming a first failing test is rewritten with it.
-func respellVerdicts(v *Verdicts, normF2P, origF2P, normP2P, origP2P []string) {
-	back := func(norm, orig []string) map[string]string {
-		m := make(map[string]string, len(norm))
-		for i, n := range norm {
-			if _, dup := m[n]; !dup && i < len(orig) && n != orig[i] {
-				m[n] = orig[i]
-			}
-		}
-		return m
-	}
-	f2p, p2p := back(normF2P, origF2P), back(normP2P, origP2P)
-	if len(f2p) == 0 && len(p2p) == 0 {
-		return
-	}
-	fix := func(ids []string, m map[string]string) {
-		for i, id := range ids {
-			if o, ok := m[id]; ok {
-				ids[i] = o
-			}
-		}
-	}
-	for _, x := range []*Verdict{&v.PolyBench, &v.SWEBench, &v.Strict} {
-		reasoned := x.Status == StatusUnresolved && x.Reason != "" && x.Reason == failReason(*x)
-		fix(x.FailToPass.Success, f2p)
-		fix(x.FailToPass.Failure, f2p)
-		fix(x.PassToPass.Success, p2p)
-		fix(x.PassToPass.Failure, p2p)
-		if reasoned {
-			x.Reason = failReason(*x)
+// EvalSections is an eval-script run as the harness framed its log: the
+// output of the set-up lines, the test lines and the teardown lines, each
+// exactly as the runtime captured it (standard error sent to standard
+// output), and the exit status of the test lines.
+type EvalSections struct {
+	Setup, Tests, Teardown []byte
+	// Ran: the tests section exists (the setup ended and left its state).
+	Ran bool
+	// Split: the script had its marker lines (else it ran as one part).
+	Split    bool
+	ExitCode *int // the test lines' exit status (nil when they did not end)
+	TimedOut bool
+}
+
+// ReadSWEBenchSections is ReadSWEBenchLog for a marked log (EvalSections): not found when
+// the data holds one of SWE-bench's failure lines or the tests never ran;
+// the parser reads the tests section, and only it (SWE-bench falls back to
+// the whole log when the text between its markers parses to nothing;
+// here the setup's output, which runs the patch's code through installs,
+// is never read as test results); the suite-ran evidence and the exit
+// status come from the tests section and the harness's exit mark.
+func ReadSWEBenchSections(parser string, l EvalSections, parse func(string) ([]testlog.Result, error)) SWEBenchReading {
+	r := SWEBenchReading{Parser: parser}
+	all := UniversalNewlines(append(append(append([]byte(nil), l.Setup...), l.Tests...), l.Teardown...))
+	for _, b := range swebBadCodes {
+		if strings.Contains(all, b) {
+			r.Reason = fmt.Sprintf("the log reports %q", b)
+			return r
 		}
 	}
+	if !l.Split {
+		r.Reason = fmt.Sprintf("the eval script lacks the %q or %q line: it has no tests to read", dataset.EvalStartMarker, dataset.EvalEndMarker)
+		return r
+	}
+	if !l.Ran {
+		r.Reason = "the eval script ended before its tests (its set-up lines exited or timed out)"
+		return r
+	}
+	content := UniversalNewlines(l.Tests)
+	results, err := parse(content)
+	if err != nil {
+		r.Reason = fmt.Sprintf("%s could not read the log: %v", parser, err)
+		return r
+	}
+	r.Parsed = results
+	if len(results) == 0 && !reSuiteRan.MatchString(content) {
+		r.Reason = "no test in the log and no sign the suite ran"
+		return r
+	}
+	r.ExitCode = l.ExitCode
+	return r.withResults(results)
 }
