@@ -417,3 +417,97 @@ func ReadSWEBenchSections(parser string, l EvalSections, parse func(string) ([]t
 	r.ExitCode = l.ExitCode
 	return r.withResults(results)
 }
+
+// EvalScriptGrade is the grading of an eval-script run.
+type EvalScriptGrade struct {
+	Verdicts Verdicts
+	Out      PolyBenchOutput
+	Parser   string   // "swebench:<log_parser>", or the framework detected
+	Notes    []string // why the row's log_parser was not used
+	Results  int      // how many results the log parsed to
+	ExitCode *int     // the test command's exit status the script recorded
+}
+
+// SWEBenchReader reads an eval-script log with a parser (ReadSWEBenchLog's
+// shape): the whole-log reading of SWE-bench, or the reading of the
+// sections of a marked log (ReadSWEBenchSections).
+type SWEBenchReader func(parser string, parse func(string) ([]testlog.Result, error)) SWEBenchReading
+
+// GradeSWEBenchLog grades an unmarked log of a SWE-bench 5.x eval script
+// (one stream, SWE-bench's own text markers) as SWE-bench 5.0.2 reads it
+// (ReadSWEBenchLog); see GradeEvalScript. polynfi's own runs are graded
+// from their marked sections (GradeEvalSections).
+func GradeSWEBenchLog(in dataset.Instance, log []byte, scriptExit int, timedOut bool) EvalScriptGrade {
+	return GradeEvalScript(in, func(parser string, parse func(string) ([]testlog.Result, error)) SWEBenchReading {
+		return ReadSWEBenchLogWith(parser, log, parse)
+	}, log, scriptExit, timedOut)
+}
+
+// GradeEvalSections grades the sections of a marked eval-script log
+// (EvalSections, as the harness reads them back from its run marks): the
+// test output is exactly the tests section and the test command's exit
+// status the one the harness recorded (ReadSWEBenchSections); see
+// GradeEvalScript.
+func GradeEvalSections(in dataset.Instance, sec EvalSections, scriptExit int, timedOut bool) EvalScriptGrade {
+	if sec.ExitCode != nil {
+		// The test lines' status, not the teardown's (whose script the
+		// tests could have rewritten).
+		scriptExit = *sec.ExitCode
+	}
+	return GradeEvalScript(in, func(parser string, parse func(string) ([]testlog.Result, error)) SWEBenchReading {
+		return ReadSWEBenchSections(parser, sec, parse)
+	}, sec.Tests, scriptExit, timedOut || sec.TimedOut)
+}
+
+// GradeEvalScript grades the log of a SWE-bench 5.x eval script read by
+// read. The swebench verdict is SWE-bench 5.0.2's (the reading with the
+// row's log_parser, GradeSWEBenchReading with its eval_type); polybench and
+// strict grade the same parsed results, with the test command's recorded
+// exit status (the script's own when none was recorded). A log_parser
+// polynfi does not implement (or none) falls back to the framework
+// detected in the log, with a note; test ids are then normalized for the
+// reading and the verdicts list the dataset's own ids. A run killed at its
+// timeout is timed_out in every mode. log is what the polybench mode's
+// Java rule reads.
+func GradeEvalScript(in dataset.Instance, read SWEBenchReader, log []byte, scriptExit int, timedOut bool) EvalScriptGrade {
+	var o EvalScriptGrade
+	f2p, p2p := in.FailToPass, in.PassToPass
+	var r SWEBenchReading
+	if testlog.SWEBenchParserKnown(in.LogParser) {
+		o.Parser = "swebench:" + in.LogParser
+		c := testlog.SWEBenchContext{InstanceID: in.InstanceID, Version: in.Version}
+		r = read(in.LogParser, func(s string) ([]testlog.Result, error) {
+			return testlog.ParseSWEBench(in.LogParser, []byte(s), c)
+		})
+	} else {
+		if in.LogParser == "" {
+			o.Notes = append(o.Notes, "the row names no log_parser: the framework was detected from the log")
+		} else {
+			o.Notes = append(o.Notes, fmt.Sprintf("log_parser %q is not one polynfi implements: the framework was detected from the log", in.LogParser))
+		}
+		fw := ""
+		r = read(in.LogParser, func(s string) ([]testlog.Result, error) {
+			d, ok := testlog.Detect([]byte(s))
+			if !ok {
+				return nil, nil
+			}
+			fw = string(d)
+			return testlog.Parse(d, []byte(s))
+		})
+		o.Parser = fw
+		f2p, p2p = ExpectedIDs(in.FailToPass, fw, ""), ExpectedIDs(in.PassToPass, fw, "")
+	}
+	parsed := r.Parsed
+	o.ExitCode = r.ExitCode
+	exit := scriptExit
+	if r.ExitCode != nil {
+		exit = *r.ExitCode
+	}
+	o.Results = len(parsed)
+	o.Verdicts, o.Out = Grade(f2p, p2p, RunOutcome{Results: parsed, ExitCode: exit, TimedOut: timedOut, Language: in.Language, Framework: o.Parser, Log: log})
+	if !timedOut {
+		o.Verdicts.SWEBench = GradeSWEBenchReading(f2p, p2p, in.EvalType, r)
+	}
+	RespellVerdicts(&o.Verdicts, f2p, in.FailToPass, p2p, in.PassToPass)
+	return o
+}

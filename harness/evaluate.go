@@ -574,53 +574,23 @@ type testCommandGrade struct {
 
 // gradeTestCommand reads and grades a test_command run from its streams and
 // report files (l), for the run itself and for a re-grading alike: the
-// JUnit XML reports the run wrote, then the log (one stream: stdout, or
-// stderr when stdout holds no recognisable log, so that text printed on
-// stderr, read first in SWE-PolyBench's stderr+stdout log, cannot pass for
-// the runner's report), then the row's SWE-bench log_parser on the same
-// stream; the reading that names the most expected tests wins (JUnit on a
-// tie), the others' failures dissent (addDissent); a stream that holds
-// more than one complete report is unresolved in every mode; test edits
+// log and reports are read by grading.ReadTestCommand (the reading that
+// names the most expected tests, the others' failures dissenting) and
+// graded by grading.Grade; a stream that holds more than one complete
+// report is unresolved in every mode; test edits
 // apply (applyTestEdits); the canaries the harness added (cs) are taken
 // out of the chosen reading and checked (checkCanaries): a reading that
 // fails them is StatusTampered in every mode. ws is the work tree's path
 // in the sandbox ("" to leave ids as they are).
 func gradeTestCommand(in dataset.Instance, l testCommandLog, ws string, te *TestEdits, cs []Canary) testCommandGrade {
 	var g testCommandGrade
-	var cands []candidate
-	var junit []testlog.Result
-	for _, f := range l.Reports {
-		r, err := testlog.ParseJUnitXML(bytes.NewReader(f.Data))
-		if err != nil {
-			continue
-		}
-		g.reports = append(g.reports, f.Path)
-		junit = append(junit, r...)
+	files := make([]grading.ReportFile, len(l.Reports))
+	for i, f := range l.Reports {
+		files[i] = grading.ReportFile{Path: f.Path, Data: f.Data}
 	}
-	sort.Strings(g.reports)
-	if len(g.reports) > 0 {
-		cands = append(cands, candidate{string(testlog.JUnit), testlog.TrimWorkspace(junit, ws)})
-	}
-	log, stream := l.Stdout, "stdout"
-	if _, ok := testlog.Detect(l.Stdout); !ok {
-		log, stream = l.Stderr, "stderr"
-	}
-	nReports := 0
-	if fw, ok := testlog.Detect(log); ok {
-		cands = append(cands, logReadings(log, ws)...)
-		g.stream, nReports = stream, testlog.CountReports(fw, log)
-	} else if in.LogParser != "" {
-		log = l.Stdout // what a SWE-bench parser may read without a detected framework
-	}
-	cands, g.notes = withLogParser(cands, in, log, nil)
-	fw, results, f2p, p2p := chooseReading(cands, in.FailToPass, in.PassToPass, dockerWorkdir(in.Dockerfile))
-	// Maven's console names every test that failed or erred, whatever
-	// report files say: its problem lines dissent from a report rewritten
-	// after Surefire wrote it, or printed by the code under test.
-	if console := testlog.SurefireConsole(l.Stdout); len(console) > 0 {
-		cands = append(cands, candidate{"surefire-console", testlog.TrimWorkspace(console, ws)})
-	}
-	results = addDissent(cands, fw, results, f2p, p2p)
+	rd := grading.ReadTestCommand(in, l.Stdout, l.Stderr, files, ws, dockerWorkdir(in.Dockerfile))
+	g.reports, g.stream, g.notes = rd.Reports, rd.Stream, rd.Notes
+	fw, results, f2p, p2p, nReports, stream := rd.Framework, rd.Results, rd.FailToPass, rd.PassToPass, rd.NumReports, rd.Stream
 	co := checkCanaries(cs, results)
 	results = co.rest
 	g.framework, g.numResults, g.f2p, g.p2p = fw, len(results), f2p, p2p
@@ -678,30 +648,6 @@ done; done`, append([]string{testStartMarker}, testlog.JUnitReportPatterns()...)
 	return out, nil
 }
 
-// addDissent appends to the chosen reading's results every FAILED or
-// ERROR result that another reading of the same run gives an expected test
-// (f2p ∪ p2p, as the chosen reading spells them): a JUnit file written
-// during the run by the code under test cannot outvote the log, nor the
-// log a report file; the conflicting statuses then fail the test in every
-// mode (harden).
-func addDissent(cands []candidate, chosen string, results []testlog.Result, f2p, p2p []string) []testlog.Result {
-	want := map[string]bool{}
-	for _, id := range append(append([]string{}, f2p...), p2p...) {
-		want[id] = true
-	}
-	for _, c := range cands {
-		if c.framework == chosen {
-			continue
-		}
-		for _, r := range c.results {
-			if want[r.ID] && (r.Status == testlog.Failed || r.Status == testlog.Error) {
-				results = append(results, r)
-			}
-		}
-	}
-	return results
-}
-
 // diffPaths lists the old and new paths of a patch: from its strict parse
 // when there is one, else from the lenient header scan.
 func diffPaths(parsed []diff.File, patch string) []string {
@@ -716,21 +662,6 @@ func diffPaths(parsed []diff.File, patch string) []string {
 		out = append(out, p.Old, p.New)
 	}
 	return out
-}
-
-// logReadings returns the readings of a run's log: parsed by the framework
-// detected in it, then for TAP the way SWE-PolyBench reads it (ids with
-// test numbers). Ids are made relative to the work tree ws.
-func logReadings(log []byte, ws string) (cands []candidate) {
-	if fw, ok := testlog.Detect(log); ok {
-		if rs, err := testlog.Parse(fw, log); err == nil {
-			cands = append(cands, candidate{string(fw), testlog.TrimWorkspace(rs, ws)})
-		}
-		if fw == testlog.TAP {
-			cands = append(cands, candidate{string(testlog.TAP), testlog.PolyBenchTAP(log)})
-		}
-	}
-	return cands
 }
 
 // nfiDelta scores the source files the model patch changes (nfi.IsSource:

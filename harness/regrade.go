@@ -33,10 +33,10 @@ func Regrade(in dataset.Instance, rec *Record, log []byte) (v grading.Verdicts, 
 		if err != nil {
 			return grading.Verdicts{}, grading.PolyBenchOutput{}, "", "the stored log does not read with the record's run marks: " + err.Error()
 		}
-		o := gradeEvalScriptSections(in, secs, rec.Test.ExitCode, rec.Test.TimedOut)
-		applyTestEdits(&o.verdicts, rec.TestEdits)
-		applyRunnerFindings(&o.verdicts, rec.RunnerInternals)
-		return o.verdicts, o.out, o.parser, ""
+		o := grading.GradeEvalSections(in, secs, rec.Test.ExitCode, rec.Test.TimedOut)
+		applyTestEdits(&o.Verdicts, rec.TestEdits)
+		applyRunnerFindings(&o.Verdicts, rec.RunnerInternals)
+		return o.Verdicts, o.Out, o.Parser, ""
 	}
 	l, err := readTestCommandLog(log, rec.Test.LogSecret)
 	if err != nil {

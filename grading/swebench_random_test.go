@@ -1,11 +1,10 @@
-package harness
+package grading
 
 import (
 	"math/rand"
 	"strings"
 	"testing"
 
-	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/internal/swebenchoracle"
 	"github.com/polynfi/polynfi/testlog"
 )
@@ -61,8 +60,8 @@ func TestSWEBenchGradingRandomOracle(t *testing.T) {
 	_, want := swebenchoracle.Run(t, nil, cases)
 	bad, resolved := 0, 0
 	for i, c := range cases {
-		rd := grading.ReadSWEBenchLog(c.Parser, []byte(c.Log), testlog.SWEBenchContext{})
-		v := grading.GradeSWEBenchReading(c.FailToPass, c.PassToPass, c.EvalType, rd)
+		rd := ReadSWEBenchLog(c.Parser, []byte(c.Log), testlog.SWEBenchContext{})
+		v := GradeSWEBenchReading(c.FailToPass, c.PassToPass, c.EvalType, rd)
 		w := want[i]
 		same := w.Error == "" && rd.Found == w.Found && v.Resolved == w.Resolved
 		if same && w.Found {
