@@ -181,7 +181,7 @@ func readEvalScriptLog(log []byte, secret string) (evalScriptLog, error) {
 // nothing the tests print can end their output early, start it again or
 // state their exit status. A script without its marker lines runs whole,
 // as SWE-bench runs it (swebEvalScript), and reads as not found. The log
-// is graded by gradeEvalScriptSections; the model patch's test edits count
+// is graded by grading.GradeEvalSections; the model patch's test edits count
 // (applyTestEdits). Source: SWE-bench 5.0.2 swebench/harness/
 // run_evaluation.py run_instance.
 func (h *Harness) runEvalScript(ctx context.Context, in dataset.Instance, wt *tree, rec *Record, art *Artifacts, timeout time.Duration, te *TestEdits) error {
