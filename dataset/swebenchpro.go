@@ -1,8 +1,6 @@
 package dataset
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -34,8 +32,9 @@ const (
 )
 
 // MaxProScriptBytes bounds each of run_script.sh and parser.py (the
-// published ones are a few kilobytes).
-const MaxProScriptBytes = 1 << 20
+// published ones are a few kilobytes; the run script is passed to bash as
+// one argument, which Linux bounds at 128 KiB).
+const MaxProScriptBytes = 64 << 10
 
 // SWEBenchPro holds what a SWE-bench Pro row says beyond SWE-bench's fields.
 // RunScript is the instance's test command, run inside the tests' sandbox as
@@ -236,31 +235,18 @@ func readScript(path string) ([]byte, error) {
 	return b, nil
 }
 
-// ProRunScriptPath is where ProTestCommand writes run_script.sh in the
-// tests' sandbox.
-const ProRunScriptPath = "/tmp/.polynfi-pro/run_script.sh"
-
 // ProTestCommand is the test command of a SWE-bench Pro instance: with the
 // tracing of polynfi's test-command prologue switched off (so that stderr
 // holds what run_script.sh writes, as the published harness's stderr.log
-// does), it writes runScript to ProRunScriptPath through a quoted here
-// document (its delimiter holds the script's SHA-256, so no line of the
-// script ends it) and runs `bash ProRunScriptPath <files joined by ",">`
-// in the work tree, as swe_bench_pro_eval.py's entryscript runs
-// `bash /workspace/run_script.sh <files>`.
+// does), it runs `bash -c <runScript> run_script.sh <files joined by ",">`
+// (no file argument when files is empty) in the work tree, as
+// swe_bench_pro_eval.py's entryscript runs `bash /workspace/run_script.sh
+// <files>`. The script is passed in memory, never written where the code
+// under test could rewrite it while bash reads it.
 func ProTestCommand(runScript string, files []string) string {
-	sum := sha256.Sum256([]byte(runScript))
-	delim := "POLYNFI_RUN_SCRIPT_" + hex.EncodeToString(sum[:12])
-	if !strings.HasSuffix(runScript, "\n") {
-		runScript += "\n"
-	}
 	var b strings.Builder
 	b.WriteString("{ set +x; } 2>/dev/null\n")
-	b.WriteString("mkdir -p " + filepath.Dir(ProRunScriptPath) + "\n")
-	b.WriteString("cat > " + ProRunScriptPath + " <<'" + delim + "'\n")
-	b.WriteString(runScript)
-	b.WriteString(delim + "\n")
-	b.WriteString("bash " + ProRunScriptPath)
+	b.WriteString("bash -c " + shellQuote(runScript) + " " + ProRunScriptName)
 	if len(files) > 0 {
 		b.WriteString(" " + shellQuote(strings.Join(files, ",")))
 	}

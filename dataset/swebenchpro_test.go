@@ -20,7 +20,7 @@ func proRow(id string) map[string]any {
 		"problem_statement": "add() subtracts", "requirements": "add must add", "interface": "No new interfaces are introduced.",
 		"repo_language": "python", "fail_to_pass": "['tests/test_calc.py::test_add']", "pass_to_pass": "['tests/test_calc.py::test_mul']",
 		"issue_specificity": "['minor_bug']", "issue_categories": "['core_feat_knowledge']",
-		"before_repo_set_cmd": "git reset --hard abc123\ngit checkout def456 -- tests/test_calc.py",
+		"before_repo_set_cmd":        "git reset --hard abc123\ngit checkout def456 -- tests/test_calc.py",
 		"selected_test_files_to_run": "['tests/test_calc.py']", "dockerhub_tag": "acme.calc-" + id,
 	}
 }
