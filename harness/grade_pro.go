@@ -25,7 +25,9 @@ import (
 // ERROR is inconsistent (SWE-bench's rule, kept in every mode); an
 // expected test that polynfi's own reading of the same log (the three
 // modes' results) reports FAILED or ERROR under the same name is not
-// passed. The published harness runs parser.py inside the tests'
+// passed; a log in which polynfi's readers find no test at all (lines
+// printed by the code under test, which then ended the runner before it
+// reported) is unresolved, whatever the parser reads in it. The published harness runs parser.py inside the tests'
 // container, after the tests, where what the tests left behind can reach
 // it; polynfi runs it outside (RunProParser), and never runs a parser.py
 // or run_script.sh of the repository: both come from the dataset.
@@ -94,6 +96,8 @@ func GradeSWEBenchPro(f2p, p2p []string, parse *ProParse, results []testlog.Resu
 	split(f2p, &v.FailToPass)
 	split(p2p, &v.PassToPass)
 	switch {
+	case len(results) == 0:
+		return end(StatusUnresolved, "swe-bench-pro: polynfi's readers find no test run in the log parser.py read: no runner's report corroborates it (the published harness takes the parser's word)")
 	case len(why) > 0:
 		sort.Strings(why)
 		more := ""

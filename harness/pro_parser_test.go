@@ -135,6 +135,7 @@ func TestRunProParserHostile(t *testing.T) {
 func TestGradeSWEBenchPro(t *testing.T) {
 	f2p, p2p := []string{"t::fixed"}, []string{"t::kept"}
 	pass := func(n string) ProTest { return ProTest{n, "PASSED"} }
+	ran := []testlog.Result{{ID: "t::fixed", Status: testlog.Passed}}
 	cases := []struct {
 		name    string
 		parse   *ProParse
@@ -143,13 +144,14 @@ func TestGradeSWEBenchPro(t *testing.T) {
 		timeout bool
 		want    Status
 	}{
-		{"all passed", &ProParse{Tests: []ProTest{pass("t::fixed"), pass("t::kept"), {"t::other", "FAILED"}}}, nil, 1, false, StatusResolved},
-		{"f2p failed", &ProParse{Tests: []ProTest{{"t::fixed", "FAILED"}, pass("t::kept")}}, nil, 1, false, StatusUnresolved},
-		{"p2p missing", &ProParse{Tests: []ProTest{pass("t::fixed")}}, nil, 0, false, StatusUnresolved},
-		{"skipped is not passed", &ProParse{Tests: []ProTest{pass("t::fixed"), {"t::kept", "SKIPPED"}}}, nil, 0, false, StatusUnresolved},
-		{"forged beside the real line", &ProParse{Tests: []ProTest{pass("t::fixed"), {"t::fixed", "FAILED"}, pass("t::kept")}}, nil, 1, false, StatusUnresolved},
+		{"all passed", &ProParse{Tests: []ProTest{pass("t::fixed"), pass("t::kept"), {"t::other", "FAILED"}}}, ran, 1, false, StatusResolved},
+		{"f2p failed", &ProParse{Tests: []ProTest{{"t::fixed", "FAILED"}, pass("t::kept")}}, ran, 1, false, StatusUnresolved},
+		{"p2p missing", &ProParse{Tests: []ProTest{pass("t::fixed")}}, ran, 0, false, StatusUnresolved},
+		{"skipped is not passed", &ProParse{Tests: []ProTest{pass("t::fixed"), {"t::kept", "SKIPPED"}}}, ran, 0, false, StatusUnresolved},
+		{"forged beside the real line", &ProParse{Tests: []ProTest{pass("t::fixed"), {"t::fixed", "FAILED"}, pass("t::kept")}}, ran, 1, false, StatusUnresolved},
 		{"polynfi's reading dissents", &ProParse{Tests: []ProTest{pass("t::fixed"), pass("t::kept")}}, []testlog.Result{{ID: "t::fixed", Status: testlog.Failed}}, 0, false, StatusUnresolved},
-		{"exit non-zero, nothing failed", &ProParse{Tests: []ProTest{pass("t::fixed"), pass("t::kept")}}, nil, 2, false, StatusInconsistent},
+		{"exit non-zero, nothing failed", &ProParse{Tests: []ProTest{pass("t::fixed"), pass("t::kept")}}, ran, 2, false, StatusInconsistent},
+		{"no runner's report in the log", &ProParse{Tests: []ProTest{pass("t::fixed"), pass("t::kept")}}, nil, 0, false, StatusUnresolved},
 		{"parser error", &ProParse{Err: "parser.py exited 1"}, nil, 0, false, StatusError},
 		{"parser not run", nil, nil, 0, false, StatusError},
 		{"timed out", nil, nil, -1, true, StatusTimedOut},
