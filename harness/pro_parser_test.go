@@ -102,7 +102,7 @@ func TestRunProParserHostile(t *testing.T) {
 	secret := t.TempDir() + "/secret"
 	cases := []struct {
 		name, parser, want string
-		opts                ProParserOptions
+		opts               ProParserOptions
 	}{
 		{"crash", "raise SystemExit('boom: cannot parse')\n", "exited 1: boom: cannot parse", ProParserOptions{}},
 		{"exception", "import sys\n1/0\n", "ZeroDivisionError", ProParserOptions{}},
