@@ -26,7 +26,9 @@ import (
 //     typedef is named by the typedef).
 //   - C++: C's, class_specifier with a body, and named or anonymous
 //     namespace_definition; a function's name is its declarator as written
-//     ("Parser::parse", "operator==", "~Parser").
+//     ("Parser::parse", "operator==", "~Parser"). A function_definition
+//     ending in "= 0" (pure virtual, or a member `int n = 0;`, which the
+//     grammar reads so) is not a definition and does not count.
 //   - PHP: function_definition, method_declaration, class_declaration,
 //     interface_declaration, trait_declaration, enum_declaration.
 //   - Ruby: method, singleton_method ("self.name"), class, module and
@@ -70,6 +72,11 @@ func (ln *langNodes) counts(t *syntax.Tree, id syntax.NodeID) bool {
 		return false
 	}
 	if ln.needsBody[kind] && t.ChildByField(id, "body") == syntax.NoNode {
+		return false
+	}
+	if kind == "function_definition" && t.FirstChildOfKind(id, "pure_virtual_clause") != syntax.NoNode {
+		// C++: a pure virtual declaration, and tree-sitter-cpp's reading
+		// of a member initialised to 0 (`int n = 0;`): no definition.
 		return false
 	}
 	if kind == "type_spec" { // Go: structs and interfaces only
