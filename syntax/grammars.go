@@ -22,7 +22,12 @@ package syntax
 // takes the TSLanguage* from each grammar's C function,
 // tree_sitter_<lang>, declared below) so smacker's runtime is dead code;
 // the grammars' own C calls no ts_* runtime function. The two runtimes
-// define the same 244 ts_* symbols (and _ts_dup); nothing else clashes.
+// both define 243 ts_* symbols and _ts_dup; nothing else clashes (nm of
+// the packages' objects). The order holds only while nothing but syntax
+// imports smacker's module (internal/archtest checks it): a package that
+// imported smacker's root package nearer to main would put smacker's
+// runtime first, and then v0.25's code would call smacker's functions on
+// v0.25's structures (tried: a main importing it refuses ABI 15).
 // A package's cgo objects reach the linker together, so once v0.25's
 // objects come first every one of those symbols is v0.25's:
 // TestRuntimeIsV025 calls ts_parser_set_language, whose behaviour differs
