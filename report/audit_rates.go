@@ -51,7 +51,8 @@ func auditCandidates(runDir, predictions string) []string {
 	return cands
 }
 
-// attachAudit sets rep.Polynfi.Audit from the first audit.json found
+// attachAudit sets rep.Polynfi.Audit (and each model section's, over its
+// own units) from the first audit.json found
 // among auditCandidates: nothing when there is none. An audit.json that
 // cannot be read or decoded is named in the report's input errors and
 // gives no rates (never an all-clean or all-flagged guess).
@@ -70,21 +71,31 @@ func attachAudit(rep *Harness, runDir string) {
 			x.InputErrors = append(x.InputErrors, fmt.Sprintf("agent-run audit %s could not be read (no resolved, clean rate): %v", p, err))
 			return
 		}
-		var recs []*harness.Record
-		ar := &AuditRates{File: p}
-		for _, u := range x.UnitResults {
-			if u.Outcome == "incomplete" {
-				continue
+		x.Audit = auditRatesOf(rep, p, verdict)
+		for _, m := range x.Models {
+			if m.Report != nil {
+				m.Report.Polynfi.Audit = auditRatesOf(m.Report, p, verdict)
 			}
-			if u.Status == harness.StatusTampered {
-				ar.Tampered++
-			}
-			recs = append(recs, &harness.Record{Key: harness.Key{Model: u.Model, InstanceID: u.InstanceID, Run: u.Run}, Resolved: u.Outcome == "resolved"})
 		}
-		ar.Rates = CleanRates(recs, verdict)
-		x.Audit = ar
 		return
 	}
+}
+
+// auditRatesOf computes rep's AuditRates over its UnitResults.
+func auditRatesOf(rep *Harness, file string, verdict func(model, instanceID string, run int) AuditVerdict) *AuditRates {
+	var recs []*harness.Record
+	ar := &AuditRates{File: file}
+	for _, u := range rep.Polynfi.UnitResults {
+		if u.Outcome == "incomplete" {
+			continue
+		}
+		if u.Status == harness.StatusTampered {
+			ar.Tampered++
+		}
+		recs = append(recs, &harness.Record{Key: harness.Key{Model: u.Model, InstanceID: u.InstanceID, Run: u.Run}, Resolved: u.Outcome == "resolved"})
+	}
+	ar.Rates = CleanRates(recs, verdict)
+	return ar
 }
 
 // readAuditVerdicts reads an audit.json (agent/audit's Report) into the
