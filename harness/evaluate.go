@@ -100,6 +100,9 @@ type Harness struct {
 	// Opt-in: it adds one more evaluation for each patch that changes a
 	// non-source path.
 	CleanRoom bool
+	// noGuards leaves out the canaries and the runner-internals check:
+	// the baseline of BenchmarkCanaryCost only, never set outside tests.
+	noGuards bool
 
 	// Retrieval, when set, computes localization metrics (package
 	// retrieval) into Record.Retrieval.
@@ -431,7 +434,9 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 	if art.AppliedPatch != "" {
 		applied = art.AppliedPatch
 	}
-	rec.RunnerInternals = checkRunnerInternals(ctx, wt, applied)
+	if !h.noGuards {
+		rec.RunnerInternals = checkRunnerInternals(ctx, wt, applied)
+	}
 	rec.Timing.RunnerCheckS = time.Since(t).Seconds()
 
 	if h.NFI != nil {
@@ -482,7 +487,9 @@ func (h *Harness) runTestCommand(ctx context.Context, in dataset.Instance, wt *t
 	t := time.Now()
 	var canaries []Canary
 	canaryNote := "canaries not placed: a SWE-bench eval_script checks out and selects the test files itself"
-	if in.SWEBenchPro != nil {
+	if h.noGuards {
+		canaryNote = "canaries not placed: benchmark baseline"
+	} else if in.SWEBenchPro != nil {
 		canaryNote = "canaries not placed: a SWE-bench Pro run_script.sh selects the test files itself and its parser.py reads only the tests it knows"
 	} else if !usesEvalScript(in) {
 		var err error

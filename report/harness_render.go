@@ -69,6 +69,7 @@ func HarnessHeadline(r *Harness) []string {
 	if len(x.Tampered) > 0 {
 		lines = append(lines, fmt.Sprintf("tampered (the harness's canaries or the clean-room re-run caught a moved verdict; unresolved in every mode): %d: %s", len(x.Tampered), strings.Join(x.Tampered, "; ")))
 	}
+	lines = append(lines, auditLines(x.Audit)...)
 	if len(x.RunnerInternals) > 0 {
 		lines = append(lines, fmt.Sprintf("model patches reaching into the test runner (unresolved in strict mode): %d: %s", len(x.RunnerInternals), strings.Join(x.RunnerInternals, "; ")))
 	}

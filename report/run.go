@@ -307,6 +307,11 @@ type Extras struct {
 	// could not be read or decoded (harness.ReadRecords); their units count
 	// as not evaluated, and every format names them.
 	UnreadableRecords []harness.UnreadableRecord `json:"unreadable_records,omitempty"`
+	// Audit holds each model's resolved and "resolved, clean" rates when
+	// the agent runs behind the predictions were audited (polynfi audit
+	// wrote audit.json beside the predictions file, or in RUN/agent-runs);
+	// set by LoadHarnessRun, nil otherwise.
+	Audit *AuditRates `json:"audit,omitempty"`
 }
 
 // HarnessInput is what BuildHarness needs: a run directory's manifest
