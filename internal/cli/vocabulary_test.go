@@ -173,6 +173,30 @@ func TestUnknownFlagDidYouMean(t *testing.T) {
 	}
 }
 
+// TestUnknownCommandDidYouMean: a misspelt command is a usage error
+// naming the closest commands, with or without flags after it; a name
+// close to none gets no suggestion.
+func TestUnknownCommandDidYouMean(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"evl"}, "did you mean eval?"},
+		{[]string{"evl", "--dataset", "x.csv"}, "did you mean eval?"},
+		{[]string{"scroe", "x.py"}, "did you mean score?"},
+		{[]string{"regrad"}, "regrade"},
+	} {
+		_, stderr, code := runCLI(t, c.args...)
+		if code != ExitUsage || !strings.Contains(stderr, `unknown command "`+c.args[0]+`"`) || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2, the unknown command and %q", c.args, code, stderr, c.want)
+		}
+	}
+	_, stderr, code := runCLI(t, "zzzzzzzzzz")
+	if code != ExitUsage || strings.Contains(stderr, "did you mean") || !strings.Contains(stderr, `unknown command "zzzzzzzzzz"`) {
+		t.Errorf("no close command: exit %d, %q", code, stderr)
+	}
+}
+
 // TestGoldCombinesWithPredictionFiles: --predictions gold and a file in
 // one eval are two models, each graded.
 func TestGoldCombinesWithPredictionFiles(t *testing.T) {
