@@ -40,9 +40,12 @@ demo: cold-build-notice build sample-env
 	$(BIN) eval --dataset examples/polybench/dataset.csv --predictions gold --out $(OUT)/polybench
 	@if [ -f examples/nfi/tasks.jsonl ]; then $(BIN) eval --dataset examples/nfi/tasks.jsonl --predictions gold --out $(OUT)/nfi; fi
 
-# Measured with `make build-profile` (README "Set-up").
+# Measured with `make build-profile` (README "Set-up"). Said only when
+# $(BIN) is missing or older than a Go source, go.mod or go.sum (what a
+# build would change); an up-to-date binary builds from the cache at once.
 cold-build-notice:
-	@echo "make demo: a cold first build of polynfi takes about 3 minutes on an idle 2-core machine (~220 CPU-s), longer on a busy one; later builds reuse Go's build cache" >&2
+	@if [ ! -x '$(BIN)' ] || [ -n "$$(find . \( -path ./.git -o -path ./out -o -path ./bin -o -path ./node_modules \) -prune -o \( -name '*.go' -o -name go.mod -o -name go.sum \) -newer '$(BIN)' -print -quit)" ]; then \
+		echo "make demo: a cold first build of polynfi takes about 3 minutes on an idle 2-core machine (~220 CPU-s), longer on a busy one; later builds reuse Go's build cache" >&2; fi
 
 # make test: three go test runs, each to the end even when one fails, each
 # package under its own -timeout (go's panic then names the test that hung):

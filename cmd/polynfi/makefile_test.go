@@ -3,9 +3,11 @@ package main
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // coldBuild matches the cold-build time `make demo` announces and the
@@ -51,5 +53,48 @@ func TestDemoAnnouncesColdBuild(t *testing.T) {
 	}
 	if string(m[1]) != minutes {
 		t.Errorf("make demo says about %s minutes, README.md says %s", minutes, m[1])
+	}
+}
+
+// TestColdBuildNoticeOnlyWhenStale: the cold-build notice of `make demo`
+// is said when the binary is missing or older than the sources, and not
+// when it is up to date (a cached build takes seconds).
+func TestColdBuildNoticeOnlyWhenStale(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Fatalf("make is required: %v", err)
+	}
+	bin := filepath.Join(t.TempDir(), "polynfi")
+	notice := func() bool {
+		t.Helper()
+		cmd := exec.Command("make", "--no-print-directory", "cold-build-notice", "BIN="+bin)
+		cmd.Dir = "../.."
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("make cold-build-notice: %v: %s", err, stderr.String())
+		}
+		return coldBuild.MatchString(stderr.String())
+	}
+	if !notice() {
+		t.Errorf("no notice with the binary missing")
+	}
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Newer than every source of the checkout.
+	future := time.Now().Add(time.Hour)
+	if err := os.Chtimes(bin, future, future); err != nil {
+		t.Fatal(err)
+	}
+	if notice() {
+		t.Errorf("notice with an up-to-date binary")
+	}
+	// Older than every source: stale.
+	past := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	if err := os.Chtimes(bin, past, past); err != nil {
+		t.Fatal(err)
+	}
+	if !notice() {
+		t.Errorf("no notice with a binary older than the sources")
 	}
 }
