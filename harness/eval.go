@@ -25,7 +25,7 @@ type EvalOptions struct {
 	// Dataset is the dataset path as given; Out the run directory
 	// (absolute); ReposDir the directory of repository clones ("":
 	// DatasetDir(Dataset)/repos); RunID the name of the run in every
-	// record ("": the predictions' base name).
+	// record ("": DefaultRunID of the predictions, "a+b" for two files).
 	Dataset, Out, ReposDir, RunID string
 	// InstanceIDs is the call's --instance-ids (the predictions of other
 	// instances are then not listed as ignored).
@@ -311,9 +311,34 @@ func (o *EvalOptions) defaults(in *EvalInputs) error {
 		o.ReposDir = filepath.Join(dsDir, "repos")
 	}
 	if o.RunID == "" {
-		o.RunID = strings.TrimSuffix(filepath.Base(in.PredName), filepath.Ext(in.PredName))
+		o.RunID = DefaultRunID(in.PredSources)
 	}
 	return nil
+}
+
+// DefaultRunID is the name of a run whose --run-id is not given: the base
+// name of each prediction source without its extension ("gold" for the
+// reference patches), joined by "+" in the order given, so that a run of
+// a.jsonl and b.jsonl is "a+b", not the name of one of them. Empty
+// sources are left out; none at all is "run".
+func DefaultRunID(predictions []string) string {
+	var stems []string
+	for _, p := range predictions {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		b := filepath.Base(p)
+		stem := strings.TrimSuffix(b, filepath.Ext(b))
+		if stem == "" {
+			stem = b
+		}
+		stems = append(stems, stem)
+	}
+	if len(stems) == 0 {
+		return "run"
+	}
+	return strings.Join(stems, "+")
 }
 
 // MetricsOnly computes retrieval metrics without running any test, as

@@ -151,7 +151,7 @@ Exit status: 0 when the run completed (unresolved instances are results),
 	f.StringVar(&o.reposDir, "repos-dir", "", "directory of local clones (owner__name, owner/name or owner__name.bundle); default: <dataset dir>/repos")
 	workersFlag(f, &o.workers, "instances evaluated")
 	f.BoolVar(&o.redo, "redo", false, "evaluate the selected predictions again even where a finished record exists (each record is replaced when its new one is written); without it a re-run skips finished records and re-evaluates errors and infrastructure failures")
-	f.StringVar(&o.runID, "run-id", "", "name of this run, recorded in every result (default: the predictions' base name)")
+	f.StringVar(&o.runID, "run-id", "", "name of this run, recorded in every result (default: the predictions' base names without extension, joined by +: a+b for a.jsonl and b.jsonl)")
 	f.StringSliceVar(&o.instanceIDs, "instance-ids", nil, "evaluate only these instance ids (comma-separated or repeated)")
 	f.DurationVar(&o.timeout, "timeout", 0, "test command timeout (default: per language, 1800s for Java, C, C++ and Rust, 1200s otherwise)")
 	outFlag(f, &o.out, "output directory for records and report.json")

@@ -217,6 +217,14 @@ func TestGoldCombinesWithPredictionFiles(t *testing.T) {
 	if !strings.Contains(stdout, `"gold"`) || !strings.Contains(stdout, `"nobody"`) {
 		t.Errorf("report lacks a model:\n%s", stdout)
 	}
+	// The run is named after both sources, not one of them.
+	man, ok, err := harness.ReadManifest(out)
+	if err != nil || !ok {
+		t.Fatalf("manifest: ok %v, %v", ok, err)
+	}
+	if man.RunID != "gold+empty" {
+		t.Errorf("run id %q, want gold+empty (both prediction sources)", man.RunID)
+	}
 }
 
 // TestEvalRedo: a re-run skips finished records; --redo evaluates them
