@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"github.com/polynfi/polynfi/internal/plural"
 	"io"
 	"os"
 	"path/filepath"
@@ -98,7 +99,10 @@ func NoRunCompleted(sum *Summary) (string, bool) {
 			top = w
 		}
 	}
-	msg := fmt.Sprintf("all %d runs failed; most often (%d): %s", len(sum.Records), count[top], top)
+	msg := fmt.Sprintf("all %s failed; most often (%d): %s", plural.Count(len(sum.Records), "run"), count[top], top)
+	if len(sum.Records) == 1 {
+		msg = "the one run failed: " + top
+	}
 	if notFound*2 > len(sum.Records) {
 		msg += "; the agent's program (or one it runs) was not found inside the sandbox: under --runtime local the agent sees only the toolchain directories, its workspace and what --agent-visible/--agent-writable add, so a program under a hidden path (/tmp, a home directory, the dataset's directory) needs --agent-visible DIR"
 	}

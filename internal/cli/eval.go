@@ -281,14 +281,14 @@ func printEvalSummary(w io.Writer, r *report.Harness, reportPath string) error {
 		fmt.Fprintf(w, "%s\n", s)
 	}
 	if n := len(x.NoTestRan); n > 0 {
-		fmt.Fprintf(w, "environment failures: %d unit(s) where no test ran (not the patch's fault)\n", n)
+		fmt.Fprintf(w, "environment failures: %s where no test ran (not the patch's fault)\n", plural(n, "unit"))
 		for _, s := range x.NoTestRan {
 			fmt.Fprintf(w, "  %s\n", s)
 		}
 	}
 	var iso []string
 	for k, n := range x.Isolation {
-		iso = append(iso, fmt.Sprintf("%s (%d runs)", k, n))
+		iso = append(iso, fmt.Sprintf("%s (%s)", k, plural(n, "run")))
 	}
 	sort.Strings(iso)
 	if len(iso) > 0 {
@@ -298,7 +298,7 @@ func printEvalSummary(w io.Writer, r *report.Harness, reportPath string) error {
 		fmt.Fprintf(w, "  note: %s\n", n)
 	}
 	if x.Recorded > 0 {
-		fmt.Fprintf(w, "harness overhead: mean %.2fs per instance over %d recorded units (tests: mean %.2fs)\n", x.MeanOverheadS, x.Recorded, x.MeanTestS)
+		fmt.Fprintf(w, "harness overhead: mean %.2fs per instance over %s (tests: mean %.2fs)\n", x.MeanOverheadS, plural(x.Recorded, "recorded unit"), x.MeanTestS)
 	}
 	_, err := fmt.Fprintf(w, "report: %s\n", reportPath)
 	return err

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -334,5 +335,23 @@ func TestScoreMissingPathIsAnError(t *testing.T) {
 	stdout, stderr, code = runCLI(t, "score", "--format", "json", py, missing)
 	if code != ExitError || strings.Contains(stdout, "nosuch") || !strings.Contains(stdout, "m.py") {
 		t.Errorf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
+
+// TestOneRunSingular: an eval of one instance says "1 run" wherever it
+// counts runs (the isolation line), never "1 runs".
+func TestOneRunSingular(t *testing.T) {
+	t.Parallel()
+	ds := evalFixture(t, 1, "0")
+	stdout, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", "gold", "--out", t.TempDir())
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	all := stdout + stderr
+	if !strings.Contains(all, "(1 run)") {
+		t.Errorf("no \"(1 run)\" in the output:\n%s", all)
+	}
+	if regexp.MustCompile(`\b1 (runs|units|instances|files)\b`).MatchString(all) {
+		t.Errorf("a count of 1 with a plural noun:\n%s", all)
 	}
 }
