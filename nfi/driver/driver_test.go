@@ -114,3 +114,42 @@ func TestUsageErrors(t *testing.T) {
 		t.Errorf("bad rule in a settings file: %v, want an error that is not a usage error", err)
 	}
 }
+
+// TestDiffNoScoredFile: a change with no scored file (two versions with
+// only a README) says so in one line, in text and markdown, and prints
+// no table of headers alone.
+func TestDiffNoScoredFile(t *testing.T) {
+	dir := t.TempDir()
+	before, after := filepath.Join(dir, "before"), filepath.Join(dir, "after")
+	for _, d := range []string{before, after} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, "README"), []byte(d+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opts := EngineOptions{Catalog: catalog.Default, Isolated: true, Suppressible: true}
+	eng, err := opts.Engine(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := PathComparison(eng, before, after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Finish(false)
+	for _, format := range []string{"text", "markdown"} {
+		var buf bytes.Buffer
+		if err := WriteDiff(&buf, format, false, eng, c, 0); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		if strings.Count(out, "no scored file changed") != 1 {
+			t.Errorf("%s: want one line saying no scored file changed:\n%s", format, out)
+		}
+		if strings.Contains(out, "ASPECT") || strings.Contains(out, "| Aspect |") {
+			t.Errorf("%s: a table of headers alone:\n%s", format, out)
+		}
+	}
+}
