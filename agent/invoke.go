@@ -3,15 +3,16 @@ package agent
 import (
 	"context"
 	"fmt"
-	"github.com/polynfi/polynfi/internal/plural"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/polynfi/polynfi/clones"
+	"github.com/polynfi/polynfi/internal/plural"
+
 	"github.com/polynfi/polynfi/backend"
 	"github.com/polynfi/polynfi/dataset"
-	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/runtime"
 )
@@ -200,7 +201,7 @@ func Invoke(ctx context.Context, inv Invocation, tasks []Task) (*Summary, error)
 	local := runtime.NewLocal(ctx, o.Local)
 	defer local.Close()
 	rt = local
-	repos := harness.NewRepos(inv.ReposDir, filepath.Join(inv.Out, ".repos"))
+	repos := clones.New(inv.ReposDir, filepath.Join(inv.Out, ".repos"))
 	key := o.RunKey
 	var be *backend.Backend
 	if o.Runtime == backend.Docker {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/polynfi/polynfi/clones"
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/retrieval"
@@ -140,7 +141,7 @@ func Eval(ctx context.Context, in *EvalInputs, o EvalOptions) (man *Manifest, re
 	defer store.Close()
 	warnUnreadableRecords(o.Log, o.Out, in.Jobs)
 	h := &Harness{
-		Repos:      NewRepos(o.ReposDir, filepath.Join(o.Out, ".repos")),
+		Repos:      clones.New(o.ReposDir, filepath.Join(o.Out, ".repos")),
 		ScratchDir: store.ScratchDir(),
 		Timeout:    o.Timeout,
 		NativeMode: mode,
@@ -365,7 +366,7 @@ func MetricsOnly(ctx context.Context, in *EvalInputs, o EvalOptions, local runti
 		// not a table of zeros.
 		return nil, nil, nil, in.NothingEvaluated(o.Dataset)
 	}
-	repos := NewRepos(o.ReposDir, filepath.Join(os.TempDir(), "polynfi-repos-cache"))
+	repos := clones.New(o.ReposDir, filepath.Join(os.TempDir(), "polynfi-repos-cache"))
 	if o.Out != "" {
 		// OUT is claimed before anything is written into it (.repos), and
 		// a run directory of another kind is refused: its manifest would be
