@@ -59,7 +59,9 @@ cold-build-notice:
 #      with their own SLOW_TIMEOUT, at the same time as 1;
 #   3. the race detector over the tests that drive the worker pools
 #      (RACE_TESTS in RACE_PKGS: harness.Run, the agent runner, the local
-#      runtime, image builds, nfi.Engine.ScoreFiles, the syntax flattener).
+#      runtime, image builds, nfi.Engine.ScoreFiles (the NFI batch), the
+#      syntax flattener, mine's miners, the SWE-NFI suite's runs
+#      (nfisuite), the NFI driver's git comparison and metrics workers).
 # Each run's `go test -json` stream is kept in out/test*.json (make slowest
 # reads them) and summed up on the terminal by internal/testreport: one
 # line per package, the output of what failed. Then the bounded fuzzing
@@ -69,8 +71,8 @@ TEST_TIMEOUT ?= 25m
 SLOW_TIMEOUT ?= 55m
 SLOW_TESTS ?= ^(TestAdversarialRunnersDocker|TestAdversarialDocker|TestBundledMultilangSample|TestMultilangPublishedShapes)$$
 SLOW_PKGS ?= ./harness/
-RACE_TESTS ?= ^(TestRunResumesAndReevaluatesChangedPatches|TestRunCancelled|TestStoreLock|TestTotalBudget|TestHangingAgentTreeKilled|TestLocalExitCodes|TestLocalTimeoutKillsGrandchildren|TestBwrapIsolation|TestBasesTaskDirsAndFailures|TestScoreConcurrent|TestFlatten)$$
-RACE_PKGS ?= ./harness/ ./agent/ ./runtime/ ./images/ ./nfi/catalog/ ./syntax/
+RACE_TESTS ?= ^(TestRunResumesAndReevaluatesChangedPatches|TestRunCancelled|TestStoreLock|TestTotalBudget|TestHangingAgentTreeKilled|TestLocalExitCodes|TestLocalTimeoutKillsGrandchildren|TestBwrapIsolation|TestBasesTaskDirsAndFailures|TestScoreConcurrent|TestFlatten|TestMineHistory|TestMineCancel|TestInterruptAndResume|TestGitComparisonConcurrent)$$
+RACE_PKGS ?= ./harness/ ./agent/ ./runtime/ ./images/ ./nfi/catalog/ ./syntax/ ./mine/ ./nfisuite/ ./nfi/driver/
 TESTREPORT := bin/testreport
 test: deps $(TESTREPORT)
 	@mkdir -p out; rc=0; \
