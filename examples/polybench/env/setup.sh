@@ -2,7 +2,9 @@
 # Installs everything the bundled sample's test commands need, so that they run
 # offline afterwards:
 #   - Node: jest, ts-jest, typescript, mocha from env/node/package-lock.json (npm ci)
-#   - Python: pytest (pip, only when python3 cannot import it)
+#   - Python: pytest (pip, only when python3 cannot import it; a python3
+#     that refuses pip (PEP 668) gets it in the virtual environment env/venv,
+#     no root needed; apt's python3-pytest only when that fails too)
 #   - Java: the Maven plugins and JUnit 5 artifacts of every Java sample repo,
 #     resolved by one online `mvn test` per repository at its base commit into
 #     Maven's local repository as Maven on this machine finds it: under the
@@ -65,15 +67,36 @@ else
 	touch "$node_dir/node_modules/.polynfi-$node_hash"
 fi
 
-# Python: pytest only.
+# Python: pytest only. A python3 that refuses pip (PEP 668) gets it in a
+# virtual environment, env/venv, without root; make demo and make test put
+# env/venv/bin first on PATH (the sandbox shows a PATH directory's tree).
+venv="$here/venv"
+venv_pytest() {
+	# A venv without pip that python3's own pip installs into (pip
+	# --python: no copy of pip to install), else, when python3 has no pip,
+	# a venv with its own (ensurepip).
+	rm -rf "$venv"
+	if python3 -m pip --version >/dev/null 2>&1; then
+		python3 -m venv --without-pip "$venv" 2>>"$scratch/pip.err" &&
+			python3 -m pip --python "$venv/bin/python" install --quiet --disable-pip-version-check 'pytest>=7' 2>>"$scratch/pip.err" && return 0
+	elif python3 -m venv "$venv" >/dev/null 2>>"$scratch/pip.err"; then
+		"$venv/bin/python" -m pip install --quiet --disable-pip-version-check 'pytest>=7' 2>>"$scratch/pip.err" && return 0
+	fi
+	rm -rf "$venv"
+	return 1
+}
 if ! step python; then
 	:
 elif python3 -c 'import pytest' 2>/dev/null; then
 	log "python: pytest present"
+elif [[ -x "$venv/bin/python" ]] && "$venv/bin/python" -c 'import pytest' 2>/dev/null; then
+	log "python: pytest present in $venv (make demo puts $venv/bin first on PATH)"
 else
 	log "python: pip install pytest"
 	if python3 -m pip install --quiet --disable-pip-version-check 'pytest>=7' 2>"$scratch/pip.err"; then
 		:
+	elif log "python: pip refused (PEP 668, or no pip): pytest into the virtual environment $venv" && venv_pytest; then
+		log "python: pytest in $venv; make demo and make test put $venv/bin first on PATH (by hand: PATH=$venv/bin:\$PATH polynfi eval ...)"
 	elif ! root_or_sudo; then
 		# A distribution's own python3 refuses pip (PEP 668, "externally
 		# managed") or has none, and only root can add its package.
