@@ -483,7 +483,9 @@ func (h *Harness) runTestCommand(ctx context.Context, in dataset.Instance, wt *t
 	t := time.Now()
 	var canaries []Canary
 	canaryNote := "canaries not placed: a SWE-bench eval_script checks out and selects the test files itself"
-	if !usesEvalScript(in) {
+	if in.SWEBenchPro != nil {
+		canaryNote = "canaries not placed: a SWE-bench Pro run_script.sh selects the test files itself and its parser.py reads only the tests it knows"
+	} else if !usesEvalScript(in) {
 		var err error
 		if canaries, canaryNote, err = placeCanaries(ctx, wt, in, snap); err != nil {
 			return err
@@ -549,6 +551,10 @@ func (h *Harness) runTestCommand(ctx context.Context, in dataset.Instance, wt *t
 	l, err := readTestCommandLog(art.TestLog, secret)
 	if err != nil {
 		return fmt.Errorf("read back the test log: %w", err)
+	}
+	if in.SWEBenchPro != nil {
+		l.Pro = runProParserOf(ctx, in, l)
+		tr.Notes = append(tr.Notes, proParserNote(l.Pro))
 	}
 	g := gradeTestCommand(in, l, wt.sb.Workdir(), te, canaries)
 	h.attribute(&g.verdicts, in, l, art.TestLog)
@@ -630,6 +636,10 @@ func gradeTestCommand(in dataset.Instance, l testCommandLog, ws string, te *Test
 	if in.MultiSWEBench != nil {
 		mv := GradeMultiSWEBench(in.MultiSWEBench, results, l.TimedOut)
 		g.verdicts.MultiSWEBench = &mv
+	}
+	if in.SWEBenchPro != nil {
+		pv := GradeSWEBenchPro(in.FailToPass, in.PassToPass, l.Pro, results, l.ExitCode, l.TimedOut)
+		g.verdicts.SWEBenchPro = &pv
 	}
 	if nReports > 1 && fw != string(testlog.JUnit) && !l.TimedOut {
 		g.verdicts = AllModes(StatusUnresolved, fmt.Sprintf("the test command's %s holds %d %s reports; a test run prints one (the others were printed by something else)", stream, nReports, fw))

@@ -282,7 +282,7 @@ func applyTestEdits(v *Verdicts, te *TestEdits) {
 	}
 	if len(te.Config) > 0 {
 		reason := "the model patch changes test configuration: " + strings.Join(te.Config, "; ")
-		for _, p := range []*Verdict{&v.PolyBench, &v.SWEBench, &v.Strict, v.MultiSWEBench} {
+		for _, p := range []*Verdict{&v.PolyBench, &v.SWEBench, &v.Strict, v.MultiSWEBench, v.SWEBenchPro} {
 			if p != nil && p.Status == StatusResolved {
 				p.Resolved, p.Status, p.Reason = false, StatusUnresolved, reason
 			}

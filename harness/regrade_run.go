@@ -242,7 +242,7 @@ func saveRecordOnly(s *Store, rec *Record) error {
 
 // verdictsDiffer says whether any mode's resolved flag or status differs.
 func verdictsDiffer(a, b Verdicts) bool {
-	for _, m := range ModesFor(ModeMultiSWEBench) {
+	for _, m := range append(ModesFor(ModeMultiSWEBench), ModeSWEBenchPro) {
 		x, y := a.Get(m), b.Get(m)
 		if x.Resolved != y.Resolved || x.Status != y.Status {
 			return true

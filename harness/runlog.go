@@ -189,6 +189,9 @@ type testCommandLog struct {
 	ExitCode       int
 	TimedOut       bool
 	Reports        []runtime.File
+	// Pro is the reading of a SWE-bench Pro instance's parser.py of
+	// Stdout and Stderr (RunProParser); nil for other instances.
+	Pro *ProParse
 }
 
 // readTestCommandLog reads a log BuildLog wrote with secret.
