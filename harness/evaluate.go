@@ -24,6 +24,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/polynfi/polynfi/clones"
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/diff"
 	"github.com/polynfi/polynfi/images/imagespec"
@@ -38,7 +39,7 @@ import (
 // Harness evaluates predictions. Its fields are read-only after set up; a
 // Harness is safe for concurrent use by Run's workers.
 type Harness struct {
-	Repos *Repos
+	Repos *clones.Repos
 	// Runtime starts the sandbox of every instance (runtime.Local: a work
 	// tree on the host; docker.Docker: a container).
 	Runtime runtime.Runtime

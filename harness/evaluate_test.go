@@ -2,8 +2,6 @@ package harness
 
 import (
 	"context"
-	"github.com/polynfi/polynfi/diff"
-	"github.com/polynfi/polynfi/runtime"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,6 +9,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/polynfi/polynfi/clones"
+	"github.com/polynfi/polynfi/diff"
+	"github.com/polynfi/polynfi/runtime"
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/nfi"
@@ -144,7 +146,7 @@ func applyCascadeDrift(t *testing.T, noIndex bool, method string, attempts int, 
 	run(t, dir, "git", "commit", "--quiet", "-am", "drift")
 	drifted := run(t, dir, "git", "rev-parse", "HEAD")
 	_ = base
-	ws, remove, err := NewRepos(filepath.Dir(dir), t.TempDir()).Workspace(context.Background(), "o/r", drifted, t.TempDir())
+	ws, remove, err := clones.New(filepath.Dir(dir), t.TempDir()).Workspace(context.Background(), "o/r", drifted, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

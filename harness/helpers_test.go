@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polynfi/polynfi/clones"
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/runtime"
 )
@@ -126,7 +127,7 @@ func newHarness(t testing.TB, reposDir string, mode Mode) (*Harness, *Store) {
 	local := runtime.NewLocal(context.Background(), runtime.LocalOptions{})
 	t.Cleanup(func() { local.Close() })
 	h := &Harness{
-		Repos:      NewRepos(reposDir, filepath.Join(store.Dir, ".repos")),
+		Repos:      clones.New(reposDir, filepath.Join(store.Dir, ".repos")),
 		Runtime:    local,
 		ScratchDir: store.ScratchDir(),
 		NativeMode: mode,

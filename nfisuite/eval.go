@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/polynfi/polynfi/clones"
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/gitexec"
@@ -195,9 +196,9 @@ func Eval(ctx context.Context, o EvalOptions) (*EvalResult, error) {
 			reposDir = d
 		}
 	}
-	var repos *harness.Repos
+	var repos *clones.Repos
 	if reposDir != "" {
-		repos = harness.NewRepos(reposDir, filepath.Join(o.Out, ".repos"))
+		repos = clones.New(reposDir, filepath.Join(o.Out, ".repos"))
 	}
 	// A task whose environment repository or commit is missing cannot be
 	// tested at all: that is a set-up error of the whole call (exit 3),
@@ -325,7 +326,7 @@ func dirExists(p string) bool {
 // names a base repository can have it: the repository is found under
 // repos (a clone or bundle) and holds the commit. The error names each
 // task, repository, commit and where it was looked for.
-func checkNFIEnvironments(ctx context.Context, tasks []dataset.NFITask, ids []string, repos *harness.Repos, datasetPath string) error {
+func checkNFIEnvironments(ctx context.Context, tasks []dataset.NFITask, ids []string, repos *clones.Repos, datasetPath string) error {
 	only := map[string]bool{}
 	for _, id := range ids {
 		only[id] = true

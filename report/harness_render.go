@@ -59,11 +59,11 @@ func HarnessHeadline(r *Harness) []string {
 	if len(others) > 0 {
 		lines = append(lines, "other modes: "+strings.Join(others, ", "))
 	}
-	outcomes := fmt.Sprintf("of the %d units of the evaluated set (instances × runs): submitted %d, completed %d, empty patch %d, error %d, incomplete %d (no prediction %d, not evaluated %d), infra failure %d",
-		r.TotalInstances, r.SubmittedInstances, r.CompletedInstances, r.EmptyPatchInstances, r.ErrorInstances, len(r.IncompleteIDs),
+	outcomes := fmt.Sprintf("of the %s of the evaluated set (instances × runs): submitted %d, completed %d, empty patch %d, error %d, incomplete %d (no prediction %d, not evaluated %d), infra failure %d",
+		plural(r.TotalInstances, "unit"), r.SubmittedInstances, r.CompletedInstances, r.EmptyPatchInstances, r.ErrorInstances, len(r.IncompleteIDs),
 		len(r.IncompleteIDs)-x.NotEvaluated, x.NotEvaluated, r.InfraFailureInstances)
 	if n := unreadUnits(x); n > 0 {
-		outcomes += fmt.Sprintf("; the %d units of dataset rows that could not be read or cannot run are in none of these", n)
+		outcomes += fmt.Sprintf("; the %s of dataset rows that could not be read or cannot run are in none of these", plural(n, "unit"))
 	}
 	lines = append(lines, outcomes)
 	if len(x.Tampered) > 0 {

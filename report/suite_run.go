@@ -185,8 +185,8 @@ func NFISuitePage(rep NFISuiteReport, runs bool) Page {
 	lines = append(lines, rep.UnreadableLines()...)
 	lines = append(lines, fmt.Sprintf("invalid runs by reason: %s; test runs by status: %s", countsText(rep.Invalid), countsText(rep.Tests)))
 	if rep.GoldFailureRuns > 0 {
-		lines = append(lines, fmt.Sprintf("warning: the human reference (gold) failed its tests in %d runs, on %s: check those tasks' environments (left out of the Human Reference's mean I_p(h))",
-			rep.GoldFailureRuns, strings.Join(rep.GoldFailures, ", ")))
+		lines = append(lines, fmt.Sprintf("warning: the human reference (gold) failed its tests in %s, on %s: check those tasks' environments (left out of the Human Reference's mean I_p(h))",
+			plural(rep.GoldFailureRuns, "run"), strings.Join(rep.GoldFailures, ", ")))
 	}
 	tables := rep.Tables
 	if runs {

@@ -57,8 +57,8 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 	if err := report.WriteNFISuiteFiles(o.out, rep); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "polynfi: %d runs (%d evaluated, %d up to date, %d missing predictions) in %s; report: %s\n",
-		len(records), res.Evaluated, res.Reused, res.Missing, time.Since(res.Start).Round(time.Millisecond), strings.TrimSuffix(o.out, "/")+"/report.json")
+	fmt.Fprintf(e.stderr, "polynfi: %s (%d evaluated, %d up to date, %d missing predictions) in %s; report: %s\n",
+		plural(len(records), "run"), res.Evaluated, res.Reused, res.Missing, time.Since(res.Start).Round(time.Millisecond), strings.TrimSuffix(o.out, "/")+"/report.json")
 	format := o.format
 	if format == "" {
 		format = "text"
