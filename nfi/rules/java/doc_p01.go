@@ -20,7 +20,7 @@ var UncommentedEmptyMethodBody = &nfi.Rule{
 		Source:  "PMD documentation/UncommentedEmptyMethodBody",
 		Oracle:  "PMD 7.27.0 UncommentedEmptyMethodBody: same semantics.",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/documentation.xml/UncommentedEmptyMethodBody"}},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/documentation.xml/UncommentedEmptyMethodBody"}, Exact: true},
 	Kinds:  []string{"method_declaration"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree

@@ -23,7 +23,7 @@ var UncommentedEmptyConstructor = &nfi.Rule{
 		Source: "PMD documentation/UncommentedEmptyConstructor",
 		Oracle: "PMD 7.27.0 UncommentedEmptyConstructor with its defaults.",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/documentation.xml/UncommentedEmptyConstructor"}},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/documentation.xml/UncommentedEmptyConstructor"}, Exact: true},
 	Kinds:  []string{"constructor_declaration"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree

@@ -21,7 +21,7 @@ var TodoComment = &nfi.Rule{
 		Source:  "Checkstyle TodoComment",
 		Oracle:  "Checkstyle 12.3.1 TodoComment with its default format: same semantics.",
 	},
-	Oracle: nfi.Oracle{Checkstyle: []string{"TodoComment"}},
+	Oracle: nfi.Oracle{Checkstyle: []string{"TodoComment"}, Exact: true},
 	Kinds:  []string{"line_comment", "block_comment"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		if bytes.Contains(p.Tree.Text(n), []byte("TODO:")) {

@@ -111,6 +111,22 @@ func hasJavadoc(p *nfi.Pass, n syntax.NodeID) bool {
 	return ends[line]
 }
 
+// writtenAnnotation reports whether declaration n has an annotation
+// spelled exactly name (Checkstyle's skipAnnotations compares the written
+// name: @javax.annotation.Generated is not @Generated).
+func writtenAnnotation(t *syntax.Tree, n syntax.NodeID, name string) bool {
+	m := modifiers(t, n)
+	if m == syntax.NoNode {
+		return false
+	}
+	for c := t.Node(m).FirstChild; c != syntax.NoNode; c = t.Node(c).NextSibling {
+		if k := t.Kind(c); (k == "annotation" || k == "marker_annotation") && string(t.Text(t.ChildByField(c, "name"))) == name {
+			return true
+		}
+	}
+	return false
+}
+
 // MissingJavadocType reports public types without a Javadoc comment.
 //
 // Source: Checkstyle MissingJavadocType (scope public, skipAnnotations
@@ -124,19 +140,19 @@ var MissingJavadocType = &nfi.Rule{
 		Why:    "A public type is API: its users read its Javadoc, not its code.",
 		Bad:    "public class Parser {\n}\n",
 		Good:   "/** Parses configuration files. */\npublic class Parser {\n}\n",
-		Exempt: "Types annotated @Generated; non-public and anonymous types.",
+		Exempt: "Types annotated @Generated (so spelled; a qualified name is not exempt); non-public and anonymous types.",
 		Source: "Checkstyle MissingJavadocType",
 		Oracle: "Checkstyle 12.3.1 MissingJavadocType with its defaults.",
 	},
-	Oracle: nfi.Oracle{Checkstyle: []string{"MissingJavadocType"}},
+	Oracle: nfi.Oracle{Checkstyle: []string{"MissingJavadocType"}, Exact: true},
 	Kinds:  typeDeclKinds,
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree
-		if declaredScope(t, n) != scopePublic || surroundingScope(t, n) != scopePublic || hasAnnotation(t, n, "Generated") {
+		if declaredScope(t, n) != scopePublic || surroundingScope(t, n) != scopePublic || writtenAnnotation(t, n, "Generated") {
 			return
 		}
 		if !hasJavadoc(p, n) {
-			p.Reportf(t.ChildByField(n, "name"), "missing a Javadoc comment")
+			p.Reportf(n, "missing a Javadoc comment")
 		}
 	},
 }

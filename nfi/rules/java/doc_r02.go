@@ -24,7 +24,7 @@ var MissingJavadocMethod = &nfi.Rule{
 		Source: "Checkstyle MissingJavadocMethod",
 		Oracle: "Checkstyle 12.3.1 MissingJavadocMethod with its defaults.",
 	},
-	Oracle: nfi.Oracle{Checkstyle: []string{"MissingJavadocMethod"}},
+	Oracle: nfi.Oracle{Checkstyle: []string{"MissingJavadocMethod"}, Exact: true},
 	Kinds:  []string{"method_declaration", "constructor_declaration", "compact_constructor_declaration", "annotation_type_element_declaration"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree
@@ -32,7 +32,7 @@ var MissingJavadocMethod = &nfi.Rule{
 			return
 		}
 		if !hasJavadoc(p, n) {
-			p.Reportf(t.ChildByField(n, "name"), "missing a Javadoc comment")
+			p.Reportf(n, "missing a Javadoc comment")
 		}
 	},
 }

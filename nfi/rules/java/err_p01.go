@@ -27,7 +27,7 @@ var EmptyCatchBlock = &nfi.Rule{
 		Source: "PMD errorprone/EmptyCatchBlock",
 		Oracle: "PMD 7.27.0 EmptyCatchBlock with its defaults: same semantics.",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/errorprone.xml/EmptyCatchBlock"}},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/errorprone.xml/EmptyCatchBlock"}, Exact: true},
 	Kinds:  []string{"catch_clause"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree

@@ -19,27 +19,28 @@ func caughtTypes(t *syntax.Tree, n syntax.NodeID) []syntax.NodeID {
 	return t.NamedChildren(ct)
 }
 
-// genericExceptions are PMD AvoidCatchingGenericException's default types.
-var genericExceptions = map[string]bool{"NullPointerException": true, "RuntimeException": true, "Exception": true}
+// genericExceptions are PMD 7.27.0 AvoidCatchingGenericException's default
+// types (Throwable among them since the rule absorbed AvoidCatchingThrowable).
+var genericExceptions = map[string]bool{"NullPointerException": true, "RuntimeException": true, "Exception": true, "Throwable": true}
 
-// AvoidCatchingGenericException reports catching Exception,
+// AvoidCatchingGenericException reports catching Throwable, Exception,
 // RuntimeException or NullPointerException.
 //
-// Source: PMD design/AvoidCatchingGenericException.
+// Source: PMD errorprone/AvoidCatchingGenericException.
 var AvoidCatchingGenericException = &nfi.Rule{
 	ID: "JAVA-ERR-P02", Name: "avoid-catching-generic-exception", Aspect: nfi.ErrorHandling, Kind: nfi.Prohibited, Languages: java,
 	Doc: nfi.Doc{
 		Summary: "catch of a generic exception type",
-		What: "A catch clause (each alternative of a multi-catch) naming Exception, RuntimeException or " +
+		What: "A catch clause (each alternative of a multi-catch) naming Throwable, Exception, RuntimeException or " +
 			"NullPointerException (simple or java.lang-qualified name).",
 		Why:    "A broad catch also handles the failures nobody anticipated, and hides programming errors.",
 		Bad:    "class A {\n  void f() {\n    try { g(); } catch (Exception e) { throw new IllegalStateException(e); }\n  }\n  void g() {}\n}\n",
 		Good:   "class A {\n  void f() {\n    try { g(); } catch (IllegalArgumentException e) { throw new IllegalStateException(e); }\n  }\n  void g() {}\n}\n",
-		Source: "PMD design/AvoidCatchingGenericException",
+		Source: "PMD errorprone/AvoidCatchingGenericException",
 		Oracle: "PMD 7.27.0 AvoidCatchingGenericException: PMD resolves the type; this rule reads its name, so a " +
 			"class of the project named Exception differs.",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/design.xml/AvoidCatchingGenericException"}},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/errorprone.xml/AvoidCatchingGenericException"}, Exact: true},
 	Kinds:  []string{"catch_clause"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree

@@ -19,7 +19,7 @@ var AvoidCatchingThrowable = &nfi.Rule{
 		Source:  "PMD errorprone/AvoidCatchingThrowable",
 		Oracle:  "PMD 7.27.0 AvoidCatchingThrowable: by the type's name rather than its resolution.",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/errorprone.xml/AvoidCatchingThrowable"}},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/errorprone.xml/AvoidCatchingThrowable"}, Exact: true},
 	Kinds:  []string{"catch_clause"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree

@@ -38,7 +38,7 @@ var AvoidThrowingRawExceptionTypes = &nfi.Rule{
 		Source: "PMD design/AvoidThrowingRawExceptionTypes",
 		Oracle: "PMD 7.27.0 AvoidThrowingRawExceptionTypes: by the type's name rather than its resolution.",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/design.xml/AvoidThrowingRawExceptionTypes"}},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/design.xml/AvoidThrowingRawExceptionTypes"}, Exact: true},
 	Kinds:  []string{"throw_statement"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		thrownCreations(p.Tree, n, func(s string) bool { return rawExceptions[s] }, func(c syntax.NodeID, name string) {

@@ -20,7 +20,7 @@ var AvoidThrowingNullPointerException = &nfi.Rule{
 		Source:  "PMD design/AvoidThrowingNullPointerException",
 		Oracle:  "PMD 7.27.0 AvoidThrowingNullPointerException: PMD also follows a variable that holds a new NullPointerException to its throw; this rule does not.",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/design.xml/AvoidThrowingNullPointerException"}},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/design.xml/AvoidThrowingNullPointerException"}, Exact: true},
 	Kinds:  []string{"throw_statement"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		thrownCreations(p.Tree, n, func(s string) bool { return s == "NullPointerException" }, func(c syntax.NodeID, _ string) {

@@ -34,7 +34,7 @@ var ReturnFromFinallyBlock = &nfi.Rule{
 		Source:  "PMD errorprone/ReturnFromFinallyBlock",
 		Oracle:  "PMD 7.27.0 ReturnFromFinallyBlock: same semantics.",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/errorprone.xml/ReturnFromFinallyBlock"}},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/errorprone.xml/ReturnFromFinallyBlock"}, Exact: true},
 	Kinds:  []string{"return_statement"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		if inFinally(p.Tree, n) {

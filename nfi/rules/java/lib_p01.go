@@ -21,7 +21,7 @@ var SystemPrintln = &nfi.Rule{
 		Source:  "PMD bestpractices/SystemPrintln",
 		Oracle:  "PMD 7.27.0 SystemPrintln: by the spelling System.out/System.err rather than the resolution of System.",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/bestpractices.xml/SystemPrintln"}},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/bestpractices.xml/SystemPrintln"}, Exact: true},
 	Kinds:  []string{"method_invocation"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		obj, name, _ := invocation(p.Tree, n)

@@ -20,7 +20,7 @@ var DoNotTerminateVM = &nfi.Rule{
 		Source:  "PMD errorprone/DoNotTerminateVM",
 		Oracle:  "PMD 7.27.0 DoNotTerminateVM: by the spelling of the receiver rather than its type.",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/errorprone.xml/DoNotTerminateVM"}},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/errorprone.xml/DoNotTerminateVM"}, Exact: true},
 	Kinds:  []string{"method_invocation"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree

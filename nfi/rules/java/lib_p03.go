@@ -19,7 +19,7 @@ var DoNotCallGarbageCollectionExplicitly = &nfi.Rule{
 		Source:  "PMD errorprone/DoNotCallGarbageCollectionExplicitly",
 		Oracle:  "PMD 7.27.0 DoNotCallGarbageCollectionExplicitly: by the spelling of the receiver.",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/errorprone.xml/DoNotCallGarbageCollectionExplicitly"}},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/errorprone.xml/DoNotCallGarbageCollectionExplicitly"}, Exact: true},
 	Kinds:  []string{"method_invocation"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		obj, name, args := invocation(p.Tree, n)

@@ -34,7 +34,7 @@ var ReplaceVectorWithList = &nfi.Rule{
 		Source:  "PMD bestpractices/ReplaceVectorWithList",
 		Oracle:  "PMD 7.27.0 ReplaceVectorWithList: by the type's name rather than its resolution.",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/bestpractices.xml/ReplaceVectorWithList"}},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/bestpractices.xml/ReplaceVectorWithList"}, Exact: true},
 	Kinds:  []string{"type_identifier"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		if legacyType(p, n, "Vector") {

@@ -19,7 +19,7 @@ var ReplaceHashtableWithMap = &nfi.Rule{
 		Source:  "PMD bestpractices/ReplaceHashtableWithMap",
 		Oracle:  "PMD 7.27.0 ReplaceHashtableWithMap: by the type's name rather than its resolution.",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/bestpractices.xml/ReplaceHashtableWithMap"}},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/bestpractices.xml/ReplaceHashtableWithMap"}, Exact: true},
 	Kinds:  []string{"type_identifier"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		if legacyType(p, n, "Hashtable") {

@@ -20,7 +20,7 @@ var AvoidStringBufferField = &nfi.Rule{
 		Source:  "PMD bestpractices/AvoidStringBufferField",
 		Oracle:  "PMD 7.27.0 AvoidStringBufferField: by the type's name rather than its resolution.",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/bestpractices.xml/AvoidStringBufferField"}},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/bestpractices.xml/AvoidStringBufferField"}, Exact: true},
 	Kinds:  []string{"field_declaration"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree

@@ -22,7 +22,7 @@ var OverrideBothEqualsAndHashcode = &nfi.Rule{
 		Source: "PMD errorprone/OverrideBothEqualsAndHashcode",
 		Oracle: "PMD 7.27.0 OverrideBothEqualsAndHashcode: same semantics on the names and arity; interfaces are not judged.",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/errorprone.xml/OverrideBothEqualsAndHashcode"}, Checkstyle: []string{"EqualsHashCode"}},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/errorprone.xml/OverrideBothEqualsAndHashcode"}, Checkstyle: []string{"EqualsHashCode"}, Exact: true},
 	Kinds:  []string{"class_body", "enum_body_declarations"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree

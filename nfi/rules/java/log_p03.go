@@ -23,7 +23,7 @@ var EmptyControlStatement = &nfi.Rule{
 		Source: "PMD codestyle/EmptyControlStatement",
 		Oracle: "PMD 7.27.0 EmptyControlStatement with its defaults.",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/codestyle.xml/EmptyControlStatement"}},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/codestyle.xml/EmptyControlStatement"}, Exact: true},
 	Kinds: []string{"if_statement", "for_statement", "enhanced_for_statement", "while_statement", "do_statement",
 		"switch_expression", "synchronized_statement", "try_statement", "finally_clause", "static_initializer", "block"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {

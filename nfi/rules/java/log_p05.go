@@ -20,7 +20,7 @@ var UnusedPrivateField = &nfi.Rule{
 		Source:  "PMD bestpractices/UnusedPrivateField",
 		Oracle:  "PMD 7.27.0 UnusedPrivateField: by name within the top-level class rather than resolved symbols.",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/bestpractices.xml/UnusedPrivateField"}},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/bestpractices.xml/UnusedPrivateField"}, Exact: true},
 	Kinds:  []string{"field_declaration"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree

@@ -25,7 +25,7 @@ var UnusedPrivateMethod = &nfi.Rule{
 		Source:  "PMD bestpractices/UnusedPrivateMethod",
 		Oracle:  "PMD 7.27.0 UnusedPrivateMethod: by name rather than by resolved overload.",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/bestpractices.xml/UnusedPrivateMethod"}},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/bestpractices.xml/UnusedPrivateMethod"}, Exact: true},
 	Kinds:  []string{"method_declaration"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree

@@ -19,7 +19,7 @@ var EqualsNull = &nfi.Rule{
 		Source:  "PMD errorprone/EqualsNull",
 		Oracle:  "PMD 7.27.0 EqualsNull: same semantics.",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/errorprone.xml/EqualsNull"}},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/errorprone.xml/EqualsNull"}, Exact: true},
 	Kinds:  []string{"method_invocation"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree

@@ -19,7 +19,7 @@ var ComparisonWithNaN = &nfi.Rule{
 		Source:  "PMD errorprone/ComparisonWithNaN",
 		Oracle:  "PMD 7.27.0 ComparisonWithNaN: same semantics.",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/errorprone.xml/ComparisonWithNaN"}},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/errorprone.xml/ComparisonWithNaN"}, Exact: true},
 	Kinds:  []string{"binary_expression"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree

@@ -19,7 +19,7 @@ var UnconditionalIfStatement = &nfi.Rule{
 		Source:  "PMD errorprone/UnconditionalIfStatement",
 		Oracle:  "PMD 7.27.0 UnconditionalIfStatement: same semantics.",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/errorprone.xml/UnconditionalIfStatement"}},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/errorprone.xml/UnconditionalIfStatement"}, Exact: true},
 	Kinds:  []string{"if_statement"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree

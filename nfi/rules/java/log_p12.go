@@ -22,7 +22,7 @@ var AvoidUsingOctalValues = &nfi.Rule{
 		Source:  "PMD errorprone/AvoidUsingOctalValues",
 		Oracle:  "PMD 7.27.0 AvoidUsingOctalValues with strict false.",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/errorprone.xml/AvoidUsingOctalValues"}},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/errorprone.xml/AvoidUsingOctalValues"}, Exact: true},
 	Kinds:  []string{"octal_integer_literal"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		s := strings.TrimRight(strings.ReplaceAll(string(p.Tree.Text(n)), "_", ""), "lL")

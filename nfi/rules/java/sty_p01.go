@@ -21,7 +21,7 @@ var MethodNamingConventions = &nfi.Rule{
 		Source:  "PMD codestyle/MethodNamingConventions",
 		Oracle:  "PMD 7.27.0 MethodNamingConventions with its defaults; JUnit 3 test methods (test_x) are judged by the same pattern here.",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/codestyle.xml/MethodNamingConventions"}},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/codestyle.xml/MethodNamingConventions"}, Exact: true},
 	Kinds:  []string{"method_declaration"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree

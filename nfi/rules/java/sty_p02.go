@@ -20,7 +20,7 @@ var ClassNamingConventions = &nfi.Rule{
 		Source:  "PMD codestyle/ClassNamingConventions",
 		Oracle:  "PMD 7.27.0 ClassNamingConventions with its defaults (every pattern [A-Z][a-zA-Z0-9]*).",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/codestyle.xml/ClassNamingConventions"}},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/codestyle.xml/ClassNamingConventions"}, Exact: true},
 	Kinds:  typeDeclKinds,
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree

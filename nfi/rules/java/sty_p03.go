@@ -13,16 +13,16 @@ var LocalVariableNamingConventions = &nfi.Rule{
 	ID: "JAVA-STY-P03", Name: "local-variable-naming-conventions", Aspect: nfi.CodingStyle, Kind: nfi.Prohibited, Languages: java,
 	Doc: nfi.Doc{
 		Summary: "local variable name not in lowerCamelCase",
-		What: "A local variable (final or not, for and for-each variables, try resources, catch parameters) whose name " +
-			"does not match `[a-z][a-zA-Z0-9]*`. The unnamed variable `_` is exempt.",
+		What: "A local variable (final or not, for loop variables, try resources, catch parameters) whose name " +
+			"does not match `[a-z][a-zA-Z0-9]*`. The unnamed variable `_` and for-each variables (PMD 7.27.0 does not judge them) are exempt.",
 		Why:    "Snake_case or capitalised locals read as constants or types to a Java reader.",
 		Bad:    "class A {\n  int f() {\n    int my_count = 1;\n    return my_count;\n  }\n}\n",
 		Good:   "class A {\n  int f() {\n    int myCount = 1;\n    return myCount;\n  }\n}\n",
 		Source: "PMD codestyle/LocalVariableNamingConventions",
 		Oracle: "PMD 7.27.0 LocalVariableNamingConventions with its defaults.",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/codestyle.xml/LocalVariableNamingConventions"}},
-	Kinds:  []string{"local_variable_declaration", "enhanced_for_statement", "resource", "catch_formal_parameter"},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/codestyle.xml/LocalVariableNamingConventions"}, Exact: true},
+	Kinds:  []string{"local_variable_declaration", "resource", "catch_formal_parameter"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree
 		var names []syntax.NodeID

@@ -21,7 +21,7 @@ var FormalParameterNamingConventions = &nfi.Rule{
 		Source:  "PMD codestyle/FormalParameterNamingConventions",
 		Oracle:  "PMD 7.27.0 FormalParameterNamingConventions with its defaults.",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/codestyle.xml/FormalParameterNamingConventions"}},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/codestyle.xml/FormalParameterNamingConventions"}, Exact: true},
 	Kinds:  []string{"formal_parameter", "spread_parameter", "lambda_expression"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree

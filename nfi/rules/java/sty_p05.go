@@ -26,7 +26,7 @@ var ConstantName = &nfi.Rule{
 		Source: "Checkstyle ConstantName",
 		Oracle: "Checkstyle 12.3.1 ConstantName with its defaults: same semantics.",
 	},
-	Oracle: nfi.Oracle{Checkstyle: []string{"ConstantName"}},
+	Oracle: nfi.Oracle{Checkstyle: []string{"ConstantName"}, Exact: true},
 	Kinds:  []string{"field_declaration", "constant_declaration"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree

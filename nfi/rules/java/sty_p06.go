@@ -22,7 +22,7 @@ var ControlStatementBraces = &nfi.Rule{
 		Source: "PMD codestyle/ControlStatementBraces",
 		Oracle: "PMD 7.27.0 ControlStatementBraces with its defaults.",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/codestyle.xml/ControlStatementBraces"}},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/codestyle.xml/ControlStatementBraces"}, Exact: true},
 	Kinds:  []string{"if_statement", "for_statement", "enhanced_for_statement", "while_statement", "do_statement"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree
@@ -32,7 +32,7 @@ var ControlStatementBraces = &nfi.Rule{
 				return
 			}
 			if a := t.ChildByField(n, "alternative"); a != syntax.NoNode && t.Kind(a) != "block" && t.Kind(a) != "if_statement" {
-				p.Reportf(n, "this statement should have braces")
+				p.Reportf(a, "this statement should have braces")
 			}
 			return
 		}

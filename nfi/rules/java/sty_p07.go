@@ -21,7 +21,7 @@ var OneDeclarationPerLine = &nfi.Rule{
 		Source: "PMD bestpractices/OneDeclarationPerLine",
 		Oracle: "PMD 7.27.0 OneDeclarationPerLine with strictMode false: same semantics.",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/bestpractices.xml/OneDeclarationPerLine"}},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/bestpractices.xml/OneDeclarationPerLine"}, Exact: true},
 	Kinds:  []string{"field_declaration", "local_variable_declaration"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree

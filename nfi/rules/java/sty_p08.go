@@ -19,7 +19,7 @@ var UpperEll = &nfi.Rule{
 		Source:  "Checkstyle UpperEll",
 		Oracle:  "Checkstyle 12.3.1 UpperEll: same semantics.",
 	},
-	Oracle: nfi.Oracle{Checkstyle: []string{"UpperEll"}},
+	Oracle: nfi.Oracle{Checkstyle: []string{"UpperEll"}, Exact: true},
 	Kinds:  []string{"decimal_integer_literal", "hex_integer_literal", "octal_integer_literal", "binary_integer_literal"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		if b := p.Tree.Text(n); len(b) > 0 && b[len(b)-1] == 'l' {

@@ -19,7 +19,7 @@ var ArrayTypeStyle = &nfi.Rule{
 		Source:  "Checkstyle ArrayTypeStyle",
 		Oracle:  "Checkstyle 12.3.1 ArrayTypeStyle with its defaults.",
 	},
-	Oracle: nfi.Oracle{Checkstyle: []string{"ArrayTypeStyle"}},
+	Oracle: nfi.Oracle{Checkstyle: []string{"ArrayTypeStyle"}, Exact: true},
 	Kinds:  []string{"variable_declarator", "formal_parameter", "method_declaration", "catch_formal_parameter"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree

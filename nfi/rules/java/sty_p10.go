@@ -20,7 +20,7 @@ var LongVariable = &nfi.Rule{
 		Source: "PMD codestyle/LongVariable",
 		Oracle: "PMD 7.27.0 LongVariable with minimum 17.",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/codestyle.xml/LongVariable"}},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/codestyle.xml/LongVariable"}, Exact: true},
 	Kinds:  []string{"variable_declarator", "formal_parameter", "catch_formal_parameter", "enhanced_for_statement", "resource", "enum_constant", "lambda_expression"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree

@@ -27,7 +27,7 @@ var MagicNumber = &nfi.Rule{
 		Source: "Checkstyle MagicNumber",
 		Oracle: "Checkstyle 12.3.1 MagicNumber with its defaults.",
 	},
-	Oracle: nfi.Oracle{Checkstyle: []string{"MagicNumber"}},
+	Oracle: nfi.Oracle{Checkstyle: []string{"MagicNumber"}, Exact: true},
 	Kinds:  []string{"decimal_integer_literal", "hex_integer_literal", "octal_integer_literal", "binary_integer_literal", "decimal_floating_point_literal", "hex_floating_point_literal"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree

@@ -21,7 +21,7 @@ var MethodLength = &nfi.Rule{
 		Source: "Checkstyle MethodLength",
 		Oracle: "Checkstyle 12.3.1 MethodLength with max 150 and countEmpty true.",
 	},
-	Oracle: nfi.Oracle{Checkstyle: []string{"MethodLength"}},
+	Oracle: nfi.Oracle{Checkstyle: []string{"MethodLength"}, Exact: true},
 	Kinds:  []string{"method_declaration", "constructor_declaration", "compact_constructor_declaration"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree

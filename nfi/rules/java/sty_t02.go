@@ -22,7 +22,7 @@ var ExcessiveParameterList = &nfi.Rule{
 		Source: "PMD design/ExcessiveParameterList",
 		Oracle: "PMD 7.27.0 ExcessiveParameterList with minimum 10.",
 	},
-	Oracle: nfi.Oracle{PMD: []string{"category/java/design.xml/ExcessiveParameterList"}},
+	Oracle: nfi.Oracle{PMD: []string{"category/java/design.xml/ExcessiveParameterList"}, Exact: true},
 	Kinds:  []string{"method_declaration", "constructor_declaration"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree

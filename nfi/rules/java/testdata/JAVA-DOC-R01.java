@@ -25,7 +25,7 @@ public class Undocumented { // want "JAVA-DOC-R01"
     public @interface Marker { // want "JAVA-DOC-R01"
     }
 
-    @javax.annotation.processing.Generated("tool")
+    @javax.annotation.processing.Generated("tool") // want "JAVA-DOC-R01"
     public class Generated {
     }
 }

@@ -2,9 +2,9 @@ class A {
     void f() {
         try {
             g();
-        } finally {
+        } finally { // want "JAVA-ERR-P08"
             if (g() > 0) {
-                throw new IllegalStateException(); // want "JAVA-ERR-P08"
+                throw new IllegalStateException();
             }
         }
     }

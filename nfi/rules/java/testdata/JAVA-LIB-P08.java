@@ -1,5 +1,5 @@
 import sun.misc.Unsafe; // want "JAVA-LIB-P08"
-import sun.misc.Signal;
+import sun.misc.Signal; // want "JAVA-LIB-P08"
 import java.util.List;
 import static sun.nio.ch.Util.*; // want "JAVA-LIB-P08"
 

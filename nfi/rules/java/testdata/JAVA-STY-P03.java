@@ -6,7 +6,7 @@ class A {
         for (int I = 0; I < ok; I++) { // want "JAVA-STY-P03"
             ok++;
         }
-        for (String S : new String[0]) { // want "JAVA-STY-P03"
+        for (String S : new String[0]) {
             ok += S.length();
         }
         try {

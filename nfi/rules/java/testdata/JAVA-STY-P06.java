@@ -3,7 +3,7 @@ class A {
         if (x > 0) return 1; // want "JAVA-STY-P06"
         if (x < 0) {
             return -1;
-        } else return 0; // want:4 "JAVA-STY-P06"
+        } else return 0; // want "JAVA-STY-P06"
     }
 
     void g(int x) {
