@@ -613,6 +613,8 @@ func (e *Engine) ScoreTree(path string, tree *syntax.Tree) (result FileScore) {
 	if e.Suppressions {
 		if tree.Lang == syntax.Python {
 			e.suppress(path, tree, t, &fs)
+		} else if tree.Lang == syntax.Java {
+			e.suppressJava(path, tree, t, &fs)
 		} else {
 			e.suppressESLint(path, tree, t, &fs)
 		}

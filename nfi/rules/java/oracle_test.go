@@ -508,3 +508,10 @@ func sortedKeys(m map[int]bool) []int {
 	sort.Ints(out)
 	return out
 }
+
+func writeFile(t testing.TB, path, data string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
