@@ -1,33 +1,68 @@
 package java
 
 import (
+	"sort"
+
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/syntax"
 )
 
-// referenced reports whether an identifier spelled name occurs in the
-// node range [from, to) other than at skip, as a name reference: not a
-// field or method name after a dot, not a declared name.
-func referenced(t *syntax.Tree, from, to syntax.NodeID, name []byte, skip syntax.NodeID) bool {
-	for i := from; i < to; i++ {
-		if i == skip || t.Kind(i) != "identifier" || string(t.Text(i)) != string(name) {
-			continue
-		}
-		nd := t.Node(i)
-		par := nd.Parent
-		if par != syntax.NoNode {
-			switch t.Kind(par) {
-			case "field_access":
-				if nd.Field() == "field" {
-					continue
-				}
-			case "method_invocation":
-				if nd.Field() == "name" {
-					continue
+// nameIndex is where each name occurs in a file, in preorder (node
+// order), built once per file and rule so that the rules asking "is this
+// name used in that range" cost a binary search, not a scan (a file of
+// many declarations stays linear).
+type nameIndex struct {
+	refs   map[string][]syntax.NodeID // identifiers that are name references
+	fields map[string][]syntax.NodeID // the field names of `x.name`
+	calls  map[string][]syntax.NodeID // invoked and referenced (::name) method names
+}
+
+// indexNames returns the file's nameIndex, kept in p.State.
+func indexNames(p *nfi.Pass) *nameIndex {
+	if ix, ok := p.State.(*nameIndex); ok {
+		return ix
+	}
+	t := p.Tree
+	ix := &nameIndex{refs: map[string][]syntax.NodeID{}, fields: map[string][]syntax.NodeID{}, calls: map[string][]syntax.NodeID{}}
+	for i := range t.Nodes {
+		n := syntax.NodeID(i)
+		switch t.Kind(n) {
+		case "identifier":
+			nd := t.Node(n)
+			name := string(t.Text(n))
+			if par := nd.Parent; par != syntax.NoNode {
+				switch t.Kind(par) {
+				case "field_access":
+					if nd.Field() == "field" {
+						ix.fields[name] = append(ix.fields[name], n)
+						continue
+					}
+				case "method_invocation":
+					if nd.Field() == "name" {
+						ix.calls[name] = append(ix.calls[name], n)
+						continue
+					}
+				case "method_reference":
+					if nd.NextSibling == syntax.NoNode {
+						ix.calls[name] = append(ix.calls[name], n)
+					}
 				}
 			}
+			ix.refs[name] = append(ix.refs[name], n)
 		}
-		return true
+	}
+	p.State = ix
+	return ix
+}
+
+// anyIn reports whether ids (ascending) holds a node in [from, to) other
+// than skip.
+func anyIn(ids []syntax.NodeID, from, to, skip syntax.NodeID) bool {
+	i := sort.Search(len(ids), func(i int) bool { return ids[i] >= from })
+	for ; i < len(ids) && ids[i] < to; i++ {
+		if ids[i] != skip {
+			return true
+		}
 	}
 	return false
 }
@@ -66,7 +101,7 @@ var UnusedLocalVariable = &nfi.Rule{
 			if t.Kind(scope) == "switch_block_statement_group" {
 				end = t.Node(t.Parent(scope)).End // a case group's locals reach the following groups
 			}
-			if !referenced(t, d, end, t.Text(nm), nm) {
+			if !anyIn(indexNames(p).refs[string(t.Text(nm))], d, end, nm) {
 				p.Reportf(nm, "avoid unused local variables such as '%s'", t.Text(nm))
 			}
 		}

@@ -34,21 +34,10 @@ var UnusedPrivateField = &nfi.Rule{
 			if s == "serialVersionUID" || s == "serialPersistentFields" {
 				continue
 			}
-			if !referenced(t, top, t.Node(top).End, t.Text(nm), nm) && !fieldAccessed(t, top, t.Text(nm)) {
+			ix := indexNames(p)
+			if !anyIn(ix.refs[s], top, t.Node(top).End, nm) && !anyIn(ix.fields[s], top, t.Node(top).End, nm) {
 				p.Reportf(nm, "avoid unused private fields such as '%s'", s)
 			}
 		}
 	},
-}
-
-// fieldAccessed reports whether `something.name` occurs in the subtree of top.
-func fieldAccessed(t *syntax.Tree, top syntax.NodeID, name []byte) bool {
-	for i := top; i < t.Node(top).End; i++ {
-		if t.Kind(i) == "field_access" {
-			if f := t.ChildByField(i, "field"); f != syntax.NoNode && string(t.Text(f)) == string(name) {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -37,18 +37,8 @@ var UnusedPrivateMethod = &nfi.Rule{
 			return
 		}
 		top := outermostType(t, n)
-		for i := top; i < t.Node(top).End; i++ {
-			switch t.Kind(i) {
-			case "method_invocation":
-				if nameText(t, i) == name {
-					return
-				}
-			case "method_reference":
-				kids := t.NamedChildren(i)
-				if len(kids) > 0 && string(t.Text(kids[len(kids)-1])) == name {
-					return
-				}
-			}
+		if anyIn(indexNames(p).calls[name], top, t.Node(top).End, syntax.NoNode) {
+			return
 		}
 		p.Reportf(t.ChildByField(n, "name"), "avoid unused private methods such as '%s'", name)
 	},

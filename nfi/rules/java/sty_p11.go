@@ -39,24 +39,41 @@ var MagicNumber = &nfi.Rule{
 		if ok && (v == -1 || v == 0 || v == 1 || v == 2) {
 			return
 		}
-		for a := t.Parent(top); a != syntax.NoNode; a = t.Parent(a) {
+		// The verdict of each ancestor walked is kept (p.State), so that
+		// the walks of a long expression's literals stop where an earlier
+		// one passed and a file costs linear time.
+		memo, _ := p.State.(map[syntax.NodeID]bool)
+		if memo == nil {
+			memo = map[syntax.NodeID]bool{}
+			p.State = memo
+		}
+		var path []syntax.NodeID
+		constant, decided := false, false
+		for a := t.Parent(top); a != syntax.NoNode && !decided; a = t.Parent(a) {
+			if v, ok := memo[a]; ok {
+				constant, decided = v, true
+				break
+			}
+			path = append(path, a)
 			switch t.Kind(a) {
 			case "variable_declarator":
 				decl := t.Parent(a)
 				if hasModifier(t, decl, "final") || inInterface(t, decl) {
-					return
+					constant, decided = true, true
 				}
-			case "enum_constant", "annotation_type_element_declaration":
-				return
-			case "constant_declaration":
-				return
+			case "enum_constant", "annotation_type_element_declaration", "constant_declaration":
+				constant, decided = true, true
 			case "lambda_expression", "class_body", "block", "method_declaration", "constructor_declaration":
 				// a number inside a lambda or a class body is judged there
-				goto report
+				decided = true
 			}
 		}
-	report:
-		p.Reportf(n, "'%s' is a magic number", t.Text(n))
+		for _, a := range path {
+			memo[a] = constant
+		}
+		if !constant {
+			p.Reportf(n, "'%s' is a magic number", t.Text(n))
+		}
 	},
 }
 

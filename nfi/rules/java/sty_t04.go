@@ -26,15 +26,27 @@ var AvoidDeeplyNestedIfStmts = &nfi.Rule{
 	Kinds:  []string{"if_statement"},
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree
-		if t.ChildByField(n, "alternative") != syntax.NoNode {
-			return
+		// depths of the if statements seen (preorder: every enclosing if
+		// before n), so that the walk up stops at the nearest one and a
+		// deeply nested file costs linear time
+		depths, _ := p.State.(map[syntax.NodeID]int)
+		if depths == nil {
+			depths = map[syntax.NodeID]int{}
+			p.State = depths
 		}
-		depth := 1
+		depth := 0
 		for a := t.Parent(n); a != syntax.NoNode && !isBoundary(t.Kind(a)); a = t.Parent(a) {
-			if t.Kind(a) == "if_statement" && t.ChildByField(a, "alternative") == syntax.NoNode {
-				depth++
+			if t.Kind(a) == "if_statement" {
+				depth = depths[a]
+				break
 			}
 		}
+		if t.ChildByField(n, "alternative") != syntax.NoNode {
+			depths[n] = depth
+			return
+		}
+		depth++
+		depths[n] = depth
 		p.Measure(float64(depth))
 		if p.Exceeds(float64(depth)) {
 			p.Reportf(n, "deeply nested if..then statements are hard to read")
