@@ -182,6 +182,18 @@ type RadonRun struct {
 	Verdict string
 }
 
+// LinterNames returns the names the rule's ESLint, PMD and Checkstyle
+// oracles give it (eqeqeq, EmptyCatchBlock, MagicNumber): PMD's rule name
+// is its reference's last element. Selectors, suppressions and rules
+// explain accept them for the rule.
+func (r *Rule) LinterNames() []string {
+	out := append([]string(nil), r.Oracle.ESLint...)
+	for _, ref := range r.Oracle.PMD {
+		out = append(out, ref[strings.LastIndexByte(ref, '/')+1:])
+	}
+	return append(out, r.Oracle.Checkstyle...)
+}
+
 // Invocation is one oracle run of a rule, complete enough to rerun the
 // comparison: Argv followed by the files to check, then the verdict read
 // as Verdict says.
@@ -253,8 +265,8 @@ func (r *Rule) Invocations() []Invocation {
 	}
 	if len(r.Oracle.PMD) > 0 {
 		out = append(out, Invocation{Tool: "pmd", Version: PMDVersion, Codes: r.Oracle.PMD,
-			Argv:    []string{"pmd", "check", "--no-cache", "--no-progress", "--format", "json", "--rulesets", strings.Join(r.Oracle.PMD, ","), "--dir"},
-			Verdict: "the rule fails a file exactly when pmd reports one of the rules in it (default properties; NOPMD comments and @SuppressWarnings honoured by both)"})
+			Argv:    []string{"pmd", "check", "--no-cache", "--no-progress", "--format", "json", "--suppress-marker", "POLYNFI-NEVER-SUPPRESS", "--rulesets", strings.Join(r.Oracle.PMD, ","), "--dir"},
+			Verdict: "the rule fails a file exactly when pmd reports one of the rules in it (default properties; NOPMD comments not honoured, as polynfi scores without suppressions by default)"})
 	}
 	if len(r.Oracle.Checkstyle) > 0 {
 		out = append(out, Invocation{Tool: "checkstyle", Version: CheckstyleVersion, Codes: r.Oracle.Checkstyle,
