@@ -751,7 +751,7 @@ func logReadings(log []byte, ws string) (cands []candidate) {
 }
 
 // nfiDelta scores the source files the model patch changes (nfi.IsSource:
-// Python, JavaScript, TypeScript; each judged by its language's rules), at
+// Python, Java, JavaScript, TypeScript; each judged by its language's rules), at
 // snap (base plus test patch) and in the work tree after the patch. Nil
 // when the patch changes no such file.
 func (h *Harness) nfiDelta(ctx context.Context, wt *tree, snap, patch string) *NFIDelta {

@@ -364,3 +364,41 @@ func TestEvaluateNFIJavaScriptTypeScript(t *testing.T) {
 		t.Errorf("after LIB %v (%v), want < 1 from ui/main.js", lib, ok)
 	}
 }
+
+// TestEvaluateNFIJava: the NFI delta covers a changed Java file, judged by
+// the Java rules: a patch that adds an empty catch lowers the ERR mean.
+func TestEvaluateNFIJava(t *testing.T) {
+	t.Parallel()
+	fx := newPyFixture(t)
+	h, _ := newHarness(t, fx.reposDir, ModePolyBench)
+	cat, err := catalog.Get(catalog.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.NFI, err = nfi.NewEngine(cat, nfi.Settings{}); err != nil {
+		t.Fatal(err)
+	}
+	patch := diffOf(t, fx.repo, map[string]string{"calc.py": calcGold,
+		"src/A.java": "class A {\n  void f() {\n    try { g(); } catch (IllegalStateException e) { }\n  }\n  void g() { f(); }\n}\n"})
+	rec, _, err := h.Evaluate(context.Background(), fx.inst, dataset.Prediction{InstanceID: fx.inst.InstanceID, ModelPatch: patch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.NFI == nil || !slices.Equal(rec.NFI.Files, []string{"calc.py", "src/A.java"}) || !rec.NFI.Delta.Valid {
+		t.Fatalf("nfi %+v", rec.NFI)
+	}
+	// A.java is new: only the after side has it. Its empty catch fails
+	// JAVA-ERR-P01: the after ERR mean is lower than with the exception
+	// handled in the same file.
+	handled := diffOf(t, fx.repo, map[string]string{"calc.py": calcGold,
+		"src/A.java": "class A {\n  void f() {\n    try { g(); } catch (IllegalStateException e) { throw e; }\n  }\n  void g() { f(); }\n}\n"})
+	rec2, _, err := h.Evaluate(context.Background(), fx.inst, dataset.Prediction{InstanceID: fx.inst.InstanceID, ModelPatch: handled})
+	if err != nil || rec2.NFI == nil {
+		t.Fatalf("%v %+v", err, rec2.NFI)
+	}
+	empty, ok1 := rec.NFI.Delta.After.Get(nfi.ErrorHandling)
+	kept, ok2 := rec2.NFI.Delta.After.Get(nfi.ErrorHandling)
+	if !ok1 || !ok2 || empty >= kept {
+		t.Errorf("after ERR %v with an empty catch, %v with it handled: want lower", empty, kept)
+	}
+}
