@@ -177,7 +177,7 @@ func ECMAScriptComplexity(t *syntax.Tree) Complexity {
 		k := nd.Kind()
 		if typ, root, ok := ecmaPath(t, i, k); ok {
 			b := Block{Type: typ, Name: ecmaName(t, i), Lineno: t.Line(i), Endline: int(t.Row(max(nd.EndByte, nd.StartByte+1)-1)) + 1,
-				ColOffset: t.Column(i), Complexity: 1, RealComplexity: 1, Node: i}
+				ColOffset: t.Column(i) - 1, Complexity: 1, RealComplexity: 1, Node: i}
 			if cls := t.Ancestor(i, "class_declaration", "class", "abstract_class_declaration"); cls != syntax.NoNode {
 				if name := t.ChildByField(cls, "name"); name != syntax.NoNode {
 					b.Classname = t.TextString(name)
@@ -268,8 +268,10 @@ func opText(t *syntax.Tree, n syntax.NodeID) string {
 // ecmaName names a code path as ESLint's messages do (without the
 // "Function"/"Method" prefix).
 func ecmaName(t *syntax.Tree, n syntax.NodeID) string {
-	if name := t.ChildByField(n, "name"); name != syntax.NoNode {
-		return t.TextString(name)
+	for _, f := range []string{"name", "property"} { // property: a JavaScript field_definition's key
+		if name := t.ChildByField(n, f); name != syntax.NoNode {
+			return t.TextString(name)
+		}
 	}
 	p := t.Parent(n)
 	switch t.Kind(p) {
@@ -325,7 +327,7 @@ func JavaComplexity(t *syntax.Tree) Complexity {
 				typ = TypeConstructor
 			}
 			b := Block{Type: typ, Lineno: t.Line(i), Endline: int(t.Row(max(nd.EndByte, nd.StartByte+1)-1)) + 1,
-				ColOffset: t.Column(i), Complexity: 1, RealComplexity: 1, Node: i}
+				ColOffset: t.Column(i) - 1, Complexity: 1, RealComplexity: 1, Node: i}
 			if name := t.ChildByField(i, "name"); name != syntax.NoNode {
 				b.Name = t.TextString(name)
 			}
