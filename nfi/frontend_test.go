@@ -291,4 +291,3 @@ public class Parse {
 // Java 319/320 (99.7%); the front ends never accepted less than
 // tree-sitter.
 var minFrontEndAgreement = map[string]float64{"JavaScript": 0.99, "TypeScript": 0.95, "Java": 0.99}
-
