@@ -364,9 +364,9 @@ func TestEvaluateNFIJavaScriptTypeScript(t *testing.T) {
 	}
 }
 
-// TestEvaluateNFIJava: a changed .java file is in the NFI delta. The
-// default catalog has no Java rule here, so the file is parsed for validity
-// only: NoRules names java, no aspect gets an S_p from it (the Python file
+// TestEvaluateNFIJava: a changed .java file is in the NFI delta. With a
+// catalog that has no Java rule (the default one less its Java rules, if
+// any) the file is parsed for validity only: NoRules names java, no aspect gets an S_p from it (the Python file
 // alone scores), and a Java file that tree-sitter-java rejects after the
 // patch makes the delta invalid, naming the file and its side.
 func TestEvaluateNFIJava(t *testing.T) {
@@ -376,12 +376,18 @@ func TestEvaluateNFIJava(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, err := nfi.NewEngine(cat, nfi.Settings{})
+	noJava := &nfi.Catalog{Version: cat.Version + "-no-java"}
+	for _, r := range cat.Rules {
+		if !r.Judges(syntax.Java) {
+			noJava.Rules = append(noJava.Rules, r)
+		}
+	}
+	eng, err := nfi.NewEngine(noJava, nfi.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if eng.HasRules(syntax.Java) {
-		t.Skip("the default catalog judges Java: the n/a case does not arise")
+	if eng.HasRules(syntax.Java) || !eng.HasRules(syntax.Python) {
+		t.Fatal("the catalog without Java rules still judges Java, or no longer Python")
 	}
 	for _, tc := range []struct {
 		name, java string
