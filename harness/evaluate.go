@@ -19,6 +19,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -750,10 +752,11 @@ func logReadings(log []byte, ws string) (cands []candidate) {
 	return cands
 }
 
-// nfiDelta scores the source files the model patch changes (nfi.IsSource:
-// Python, Java, JavaScript, TypeScript; each judged by its language's rules), at
-// snap (base plus test patch) and in the work tree after the patch. Nil
-// when the patch changes no such file.
+// nfiDelta scores the source files the model patch changes (NFISource:
+// Python, Java, JavaScript, TypeScript; each judged by its language's
+// rules), at snap (base plus test patch) and in the work tree after the
+// patch. Nil when the patch changes no such file. A file of a language the
+// catalog has no rule for is parsed for validity only (NFIDelta.NoRules).
 func (h *Harness) nfiDelta(ctx context.Context, wt *tree, snap, patch string) *NFIDelta {
 	files, err := diff.Parse(patch)
 	if err != nil {
@@ -761,7 +764,7 @@ func (h *Harness) nfiDelta(ctx context.Context, wt *tree, snap, patch string) *N
 	}
 	var paths []string
 	for _, f := range files {
-		if nfi.IsSource(f.Path()) {
+		if NFISource(f.Path()) {
 			paths = append(paths, f.Path())
 		}
 	}
@@ -769,6 +772,12 @@ func (h *Harness) nfiDelta(ctx context.Context, wt *tree, snap, patch string) *N
 		return nil
 	}
 	sort.Strings(paths)
+	var noRules []string
+	for _, p := range paths {
+		if l := nfi.SourceLanguage(p); !h.NFI.HasRules(l) && !slices.Contains(noRules, l.String()) {
+			noRules = append(noRules, l.String())
+		}
+	}
 	parser := syntax.NewParser()
 	defer parser.Close()
 	var before, after []nfi.FileScore
@@ -780,5 +789,13 @@ func (h *Harness) nfiDelta(ctx context.Context, wt *tree, snap, patch string) *N
 			after = append(after, h.NFI.Score(parser, p, cur[0].Data))
 		}
 	}
-	return &NFIDelta{Catalog: h.NFI.Catalog.Version, Files: paths, Delta: nfi.Compare(before, after)}
+	return &NFIDelta{Catalog: h.NFI.Catalog.Version, Files: paths, Delta: nfi.Compare(before, after), NoRules: noRules}
+}
+
+// NFISource reports whether the NFI delta scores the changed file at path:
+// a file nfi.IsSource accepts (.py, .js, .ts, ...) or a .java file, which
+// the Java front end (tree-sitter-java) parses and the catalog's Java rules,
+// when it has some, judge.
+func NFISource(path string) bool {
+	return nfi.IsSource(path) || filepath.Ext(path) == ".java"
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/catalog"
 	"github.com/polynfi/polynfi/retrieval"
+	"github.com/polynfi/polynfi/syntax"
 )
 
 // TestEvaluatePytest runs real pytest on the fixture repository with a set
@@ -365,9 +366,82 @@ func TestEvaluateNFIJavaScriptTypeScript(t *testing.T) {
 	}
 }
 
-// TestEvaluateNFIJava: the NFI delta covers a changed Java file, judged by
-// the Java rules: a patch that adds an empty catch lowers the ERR mean.
+// TestEvaluateNFIJava: a changed .java file is in the NFI delta. With a
+// catalog that has no Java rule (the default one less its Java rules, if
+// any) the file is parsed for validity only: NoRules names java, no aspect gets an S_p from it (the Python file
+// alone scores), and a Java file that tree-sitter-java rejects after the
+// patch makes the delta invalid, naming the file and its side.
 func TestEvaluateNFIJava(t *testing.T) {
+	t.Parallel()
+	fx := newPyFixture(t)
+	cat, err := catalog.Get(catalog.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noJava := &nfi.Catalog{Version: cat.Version + "-no-java"}
+	for _, r := range cat.Rules {
+		if !r.Judges(syntax.Java) {
+			noJava.Rules = append(noJava.Rules, r)
+		}
+	}
+	eng, err := nfi.NewEngine(noJava, nfi.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eng.HasRules(syntax.Java) || !eng.HasRules(syntax.Python) {
+		t.Fatal("the catalog without Java rules still judges Java, or no longer Python")
+	}
+	for _, tc := range []struct {
+		name, java string
+		valid      bool
+	}{
+		{"valid", "package calc;\n\npublic class Calc {\n    public int add(int a, int b) {\n        return a + b;\n    }\n}\n", true},
+		{"broken", "package calc;\n\npublic class Calc {\n    public int add(int a, int b) {\n        return a + ;\n    }\n}\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, _ := newHarness(t, fx.reposDir, ModePolyBench)
+			h.NFI = eng
+			patch := diffOf(t, fx.repo, map[string]string{"calc.py": calcGold, "src/main/java/calc/Calc.java": tc.java})
+			rec, _, err := h.Evaluate(context.Background(), fx.inst, dataset.Prediction{InstanceID: fx.inst.InstanceID, ModelPatch: patch})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.NFI == nil || !slices.Equal(rec.NFI.Files, []string{"calc.py", "src/main/java/calc/Calc.java"}) {
+				t.Fatalf("nfi %+v, want calc.py and the Java file", rec.NFI)
+			}
+			if !slices.Equal(rec.NFI.NoRules, []string{"java"}) {
+				t.Errorf("no_rules %v, want [java]", rec.NFI.NoRules)
+			}
+			if rec.NFI.Delta.Valid != tc.valid {
+				t.Fatalf("valid %v, want %v (invalid files %+v)", rec.NFI.Delta.Valid, tc.valid, rec.NFI.Delta.Invalid)
+			}
+			if !tc.valid {
+				inv := rec.NFI.Delta.Invalid
+				if len(inv) != 1 || inv[0].Path != "src/main/java/calc/Calc.java" || inv[0].Version != nfi.VersionAfter || inv[0].Error == nil || inv[0].Error.Line != 5 {
+					t.Errorf("invalid files %+v, want the Java file after the patch, line 5", inv)
+				}
+				return
+			}
+			// the Python file alone gives every aspect's S_p: its DOC
+			// score is the same as with the Python file only
+			pyOnly, _, err := h.Evaluate(context.Background(), fx.inst, dataset.Prediction{InstanceID: fx.inst.InstanceID, ModelPatch: diffOf(t, fx.repo, map[string]string{"calc.py": calcGold})})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range nfi.Aspects {
+				got, ok1 := rec.NFI.Delta.After.Get(a)
+				want, ok2 := pyOnly.NFI.Delta.After.Get(a)
+				if got != want || ok1 != ok2 {
+					t.Errorf("%s after: %v (%v) with the Java file, %v (%v) without: the Java file must not count", a.Code(), got, ok1, want, ok2)
+				}
+			}
+		})
+	}
+}
+
+// TestEvaluateNFIJavaRules: the NFI delta covers a changed Java file, judged by
+// the Java rules: a patch that adds an empty catch lowers the ERR mean.
+func TestEvaluateNFIJavaRules(t *testing.T) {
 	t.Parallel()
 	fx := newPyFixture(t)
 	h, _ := newHarness(t, fx.reposDir, ModePolyBench)

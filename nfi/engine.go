@@ -280,6 +280,12 @@ func (e *Engine) TotalFor(l Language, a Aspect) int {
 	return 0
 }
 
+// HasRules reports whether some selected rule judges the files of
+// language l. A file of a language without rules is still parsed (its
+// validity is that of its front end, see Score) but has no S_p in any
+// aspect: reports say n/a for it, never 0.
+func (e *Engine) HasRules(l Language) bool { return e.table(l) != nil }
+
 // table returns the language table of l, nil when no selected rule judges l.
 func (e *Engine) table(l Language) *langTable {
 	if l < syntax.Python || l > syntax.TSX {

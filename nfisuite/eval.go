@@ -40,6 +40,10 @@ type EvalOptions struct {
 	ReposDir string
 	// NoIsolation runs the tasks' tests without bubblewrap.
 	NoIsolation bool
+	// Toolchains are more host directories the tests may read under
+	// isolation (--toolchain: a node_modules holding tsc for TypeScript
+	// tasks, ...), besides the toolchains found from PATH.
+	Toolchains []string
 	// Engine makes the NFI engine (driver.EvalEngine), once the inputs
 	// are read.
 	Engine func() (*nfi.Engine, error)
@@ -284,7 +288,7 @@ func Eval(ctx context.Context, o EvalOptions) (*EvalResult, error) {
 	if err := man.Write(o.Out); err != nil {
 		return nil, err
 	}
-	runner := runtime.NewLocal(ctx, runtime.LocalOptions{NoIsolation: o.NoIsolation})
+	runner := runtime.NewLocal(ctx, runtime.LocalOptions{NoIsolation: o.NoIsolation, Toolchains: o.Toolchains})
 	defer runner.Close()
 	if err := harness.CheckSandbox(o.Log, runner); err != nil {
 		return nil, err

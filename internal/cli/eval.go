@@ -139,7 +139,7 @@ Exit status: 0 when the run completed (unresolved instances are results),
 			case dataset.KindNFITasks:
 				return runNFIEval(e, nfiEvalOptions{dataset: o.dataset, predictions: o.predictions, out: o.out, workers: o.workers, redo: o.redo,
 					instanceIDs: o.instanceIDs, timeout: o.timeout, format: o.format, catalog: o.catalog, config: o.config, reposDir: o.reposDir, noIsolation: o.noIsolation,
-					pythonMinor: minor})
+					pythonMinor: minor, toolchains: o.toolchains})
 			default:
 				return runInstanceEval(e, o)
 			}
