@@ -30,19 +30,32 @@ sample-env:
 	bash examples/polybench/env/setup.sh
 
 # Everything the tests need: the oracles (ruff, radon) and the sample environment.
+# pip refused (PEP 668): into the sample's virtual environment when
+# setup.sh made one, else one line says what to install and make goes on
+# (the tests that need an oracle say so by name).
 deps: sample-env
-	python3 -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	@python3 -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt 2>out-deps.err || \
+		{ [ -x '$(SAMPLE_VENV)/bin/python3' ] && python3 -m pip --python '$(SAMPLE_VENV)/bin/python3' install --quiet --disable-pip-version-check -r requirements-dev.txt 2>>out-deps.err && \
+			echo "make deps: requirements-dev.txt in $(SAMPLE_VENV) (pip refused the system python3; make test puts it first on PATH)" >&2; } || \
+		{ echo "make deps: pip could not install requirements-dev.txt ($$(tail -n 1 out-deps.err)); install them yourself: python3 -m pip install --user -r requirements-dev.txt, or in a virtual environment on PATH" >&2; }; rm -f out-deps.err
 
 # The main job on the bundled default input: evaluate the reference (gold)
 # patches of the bundled SWE-PolyBench-style sample and the bundled SWE-NFI
 # tasks; reports land in $(OUT)/.
+# A python3 that refuses pip gets pytest in SAMPLE_VENV (setup.sh): its
+# bin goes first on PATH for the runs, when it exists.
+SAMPLE_VENV := $(abspath examples/polybench/env/venv)
+VENV_PATH = PATH="$$( [ -x '$(SAMPLE_VENV)/bin/python3' ] && printf '%s:' '$(SAMPLE_VENV)/bin' )$$PATH"
 demo: cold-build-notice build sample-env
-	$(BIN) eval --dataset examples/polybench/dataset.csv --predictions gold --out $(OUT)/polybench
-	@if [ -f examples/nfi/tasks.jsonl ]; then $(BIN) eval --dataset examples/nfi/tasks.jsonl --predictions gold --out $(OUT)/nfi; fi
+	$(VENV_PATH) $(BIN) eval --dataset examples/polybench/dataset.csv --predictions gold --out $(OUT)/polybench
+	@if [ -f examples/nfi/tasks.jsonl ]; then $(VENV_PATH) $(BIN) eval --dataset examples/nfi/tasks.jsonl --predictions gold --out $(OUT)/nfi; fi
 
-# Measured with `make build-profile` (README "Set-up").
+# Measured with `make build-profile` (README "Set-up"). Said only when
+# $(BIN) is missing or older than a Go source, go.mod or go.sum (what a
+# build would change); an up-to-date binary builds from the cache at once.
 cold-build-notice:
-	@echo "make demo: a cold first build of polynfi takes about 3 minutes on an idle 2-core machine (~220 CPU-s), longer on a busy one; later builds reuse Go's build cache" >&2
+	@if [ ! -x '$(BIN)' ] || [ -n "$$(find . \( -path ./.git -o -path ./out -o -path ./bin -o -path ./node_modules \) -prune -o \( -name '*.go' -o -name go.mod -o -name go.sum \) -newer '$(BIN)' -print -quit)" ]; then \
+		echo "make demo: a cold first build of polynfi takes about 3 minutes on an idle 2-core machine (~220 CPU-s), longer on a busy one; later builds reuse Go's build cache" >&2; fi
 
 # make test: three go test runs, each to the end even when one fails, each
 # package under its own -timeout (go's panic then names the test that hung):
@@ -53,7 +66,9 @@ cold-build-notice:
 #      with their own SLOW_TIMEOUT, at the same time as 1;
 #   3. the race detector over the tests that drive the worker pools
 #      (RACE_TESTS in RACE_PKGS: harness.Run, the agent runner, the local
-#      runtime, image builds, nfi.Engine.ScoreFiles, the syntax flattener).
+#      runtime, image builds, nfi.Engine.ScoreFiles (the NFI batch), the
+#      syntax flattener, mine's miners, the SWE-NFI suite's runs
+#      (nfisuite), the NFI driver's git comparison and metrics workers).
 # Each run's `go test -json` stream is kept in out/test*.json (make slowest
 # reads them) and summed up on the terminal by internal/testreport: one
 # line per package, the output of what failed. Then the bounded fuzzing
@@ -63,12 +78,13 @@ TEST_TIMEOUT ?= 25m
 SLOW_TIMEOUT ?= 55m
 SLOW_TESTS ?= ^(TestAdversarialRunnersDocker|TestAdversarialDocker|TestBundledMultilangSample|TestMultilangPublishedShapes)$$
 SLOW_PKGS ?= ./harness/
-RACE_TESTS ?= ^(TestRunResumesAndReevaluatesChangedPatches|TestRunCancelled|TestStoreLock|TestTotalBudget|TestHangingAgentTreeKilled|TestLocalExitCodes|TestLocalTimeoutKillsGrandchildren|TestBwrapIsolation|TestBasesTaskDirsAndFailures|TestScoreConcurrent|TestFlatten)$$
-RACE_PKGS ?= ./harness/ ./agent/ ./runtime/ ./images/ ./nfi/catalog/ ./syntax/
+RACE_TESTS ?= ^(TestRunResumesAndReevaluatesChangedPatches|TestRunCancelled|TestStoreLock|TestTotalBudget|TestHangingAgentTreeKilled|TestLocalExitCodes|TestLocalTimeoutKillsGrandchildren|TestBwrapIsolation|TestBasesTaskDirsAndFailures|TestScoreConcurrent|TestFlatten|TestMineHistory|TestMineCancel|TestInterruptAndResume|TestGitComparisonConcurrent)$$
+RACE_PKGS ?= ./harness/ ./agent/ ./runtime/ ./images/ ./nfi/catalog/ ./syntax/ ./mine/ ./nfisuite/ ./nfi/driver/
 TESTREPORT := bin/testreport
 test: deps $(TESTREPORT)
 	@mkdir -p out; rc=0; \
 	echo "== go test (the slow tests $(SLOW_TESTS), -timeout $(SLOW_TIMEOUT)): in the background, summary in out/test-slow.txt"; \
+	export $(VENV_PATH); \
 	( $(GO) test -json -timeout $(SLOW_TIMEOUT) -run '$(SLOW_TESTS)' $(SLOW_PKGS) | tee out/test-slow.json | $(TESTREPORT) summary > out/test-slow.txt ) & slow=$$!; \
 	echo "== go test (every package, -timeout $(TEST_TIMEOUT) each; not $(SLOW_TESTS))"; \
 	$(GO) test -json -timeout $(TEST_TIMEOUT) -skip '$(SLOW_TESTS)' $(TEST_PKGS) | tee out/test.json | $(TESTREPORT) summary || rc=1; \
@@ -86,7 +102,7 @@ $(TESTREPORT): $(wildcard internal/testreport/*.go internal/testreport/cmd/testr
 # The edit-test loop, under 5 minutes on 2 cores with a warm build cache:
 # go vet of every package and the -short tests of the packages that need
 # no sandbox, container or cluster (tests that take long skip under -short).
-CHECK_PKGS := ./dataset/ ./diff/ ./internal/atomicfile/ ./internal/gitexec/ ./internal/safepath/ ./internal/testreport/ ./mine/ ./nfi/... ./report/ ./retrieval/ ./review/ ./sample/ ./syntax/... ./testlog/
+CHECK_PKGS := ./clones/ ./dataset/ ./diff/ ./internal/atomicfile/ ./internal/gitexec/ ./internal/plural/ ./internal/safepath/ ./internal/testreport/ ./mine/ ./nfi/... ./report/ ./retrieval/ ./review/ ./sample/ ./syntax/... ./testlog/
 check:
 	$(GO) vet ./...
 	$(GO) test -short -timeout 5m $(CHECK_PKGS)

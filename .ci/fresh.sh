@@ -25,6 +25,7 @@ export POLYNFI_SWEBENCH_ORACLE="${POLYNFI_SWEBENCH_ORACLE:-$HOME/.cache/polynfi/
 export POLYNFI_MSWEBENCH_ORACLE="${POLYNFI_MSWEBENCH_ORACLE:-$HOME/.cache/polynfi/multi-swe-bench-1.1.2}"
 export POLYNFI_SARIF_MULTITOOL_DIR="${POLYNFI_SARIF_MULTITOOL_DIR:-$HOME/.cache/polynfi/sarif-multitool-5.7.0}"
 export POLYNFI_ESLINT_ORACLE="${POLYNFI_ESLINT_ORACLE:-$HOME/.cache/polynfi/eslint-10.15.0}"
+export POLYNFI_PMD_ORACLE="${POLYNFI_PMD_ORACLE:-$HOME/.cache/polynfi/pmd-7.27.0}"
 # rustup's toolchains are in the installing user's home; its cargo and
 # rustc proxies find them by RUSTUP_HOME, by default $HOME/.rustup, which
 # the fresh HOME lacks (the test sandboxes find them on their own:

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/polynfi/polynfi/clones"
 	"github.com/polynfi/polynfi/dataset"
-	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/internal/citest"
 	"github.com/polynfi/polynfi/runtime"
@@ -16,7 +16,7 @@ import (
 
 // sampleInstance is an instance of the bundled SWE-PolyBench sample (its
 // repository from examples/polybench/repos).
-func sampleInstance(b *testing.B, id string) (Task, *harness.Repos) {
+func sampleInstance(b *testing.B, id string) (Task, *clones.Repos) {
 	b.Helper()
 	ds, err := dataset.Load("../examples/polybench/dataset.csv")
 	if err != nil {
@@ -24,7 +24,7 @@ func sampleInstance(b *testing.B, id string) (Task, *harness.Repos) {
 	}
 	for i := range ds.Instances {
 		if ds.Instances[i].InstanceID == id {
-			return Task{Instance: &ds.Instances[i]}, harness.NewRepos("../examples/polybench/repos", filepath.Join(b.TempDir(), "repos"))
+			return Task{Instance: &ds.Instances[i]}, clones.New("../examples/polybench/repos", filepath.Join(b.TempDir(), "repos"))
 		}
 	}
 	b.Fatalf("no instance %s in the sample", id)

@@ -8,9 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/polynfi/polynfi/clones"
+	"github.com/polynfi/polynfi/internal/plural"
+
 	"github.com/polynfi/polynfi/backend"
 	"github.com/polynfi/polynfi/dataset"
-	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/runtime"
 )
@@ -98,7 +100,10 @@ func NoRunCompleted(sum *Summary) (string, bool) {
 			top = w
 		}
 	}
-	msg := fmt.Sprintf("all %d runs failed; most often (%d): %s", len(sum.Records), count[top], top)
+	msg := fmt.Sprintf("all %s failed; most often (%d): %s", plural.Count(len(sum.Records), "run"), count[top], top)
+	if len(sum.Records) == 1 {
+		msg = "the one run failed: " + top
+	}
 	if notFound*2 > len(sum.Records) {
 		msg += "; the agent's program (or one it runs) was not found inside the sandbox: under --runtime local the agent sees only the toolchain directories, its workspace and what --agent-visible/--agent-writable add, so a program under a hidden path (/tmp, a home directory, the dataset's directory) needs --agent-visible DIR"
 	}
@@ -196,7 +201,7 @@ func Invoke(ctx context.Context, inv Invocation, tasks []Task) (*Summary, error)
 	local := runtime.NewLocal(ctx, o.Local)
 	defer local.Close()
 	rt = local
-	repos := harness.NewRepos(inv.ReposDir, filepath.Join(inv.Out, ".repos"))
+	repos := clones.New(inv.ReposDir, filepath.Join(inv.Out, ".repos"))
 	key := o.RunKey
 	var be *backend.Backend
 	if o.Runtime == backend.Docker {

@@ -16,6 +16,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/polynfi/polynfi/clones"
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/atomicfile"
@@ -114,7 +115,7 @@ type Options struct {
 	// workspace, in bytes (0: DefaultMaxWorkspace).
 	MaxWorkspace int64
 	// Repos provides repositories at their base commit.
-	Repos *harness.Repos
+	Repos *clones.Repos
 	// Progress, when set, is called once per settled run, from one
 	// goroutine at a time.
 	Progress func(Event)

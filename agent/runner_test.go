@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -180,16 +181,32 @@ echo '{"type":"turn.completed","usage":{"input_tokens":5700,"cached_input_tokens
 
 // TestHangingAgentTreeKilled: an agent that hangs is killed at its
 // timeout with everything it started (a background child that would write
-// to the ledger 3 s later never does).
+// to the ledger 3 s later never does). Every process of the tree holds a
+// FIFO of the ledger open: the test awaits the FIFO's end of file (every
+// holder gone) rather than sleeping past the children's delay.
 func TestHangingAgentTreeKilled(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
+	alive := filepath.Join(f.ledger, "alive")
+	if err := syscall.Mkfifo(alive, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(alive, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	// Without a sandbox a child that left the process group may outlive
+	// the agent (only the PID namespace kills it): it lets the FIFO go.
+	setsidFIFO := ""
+	if !f.isolated {
+		setsidFIFO = "exec 3>&-; "
+	}
 	cmd := f.script(t, "hang.sh", fmt.Sprintf(`
+exec 3<>%[1]s/alive
 echo started > %[1]s/started
 ( sleep 3; echo late > %[1]s/late ) &
-setsid bash -c 'sleep 3; echo late > %[1]s/late-setsid' &
+setsid bash -c '%[2]ssleep 3; echo late > %[1]s/late-setsid' &
 sleep 300
-`, f.ledger))
+`, f.ledger, setsidFIFO))
 	start := time.Now()
 	sum := f.run(t, Options{Agent: "cmd", Command: cmd, Timeout: time.Second})
 	if took := time.Since(start); took > 20*time.Second {
@@ -202,7 +219,24 @@ sleep 300
 	if _, err := os.Stat(filepath.Join(f.ledger, "started")); err != nil {
 		t.Fatalf("the agent never ran: %v", err)
 	}
-	time.Sleep(4 * time.Second)
+	// A read end opened without blocking: EOF once no process of the
+	// agent's tree holds the FIFO; EAGAIN while one does.
+	fd, err := syscall.Open(alive, syscall.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(fd)
+	deadline := time.Now().Add(10 * time.Second)
+	for buf := make([]byte, 64); ; {
+		n, err := syscall.Read(fd, buf)
+		if n == 0 && err == nil {
+			break // every holder is gone
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a process of the agent's tree still holds the ledger's FIFO 10s after the timeout (read %d, %v)", n, err)
+		}
+		time.Sleep(20 * time.Millisecond) // polling for the event
+	}
 	if _, err := os.Stat(filepath.Join(f.ledger, "late")); err == nil {
 		t.Error("a child of the agent outlived the timeout")
 	}

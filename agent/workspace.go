@@ -16,8 +16,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/polynfi/polynfi/clones"
 	"github.com/polynfi/polynfi/dataset"
-	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/nfisuite"
 )
@@ -88,7 +88,7 @@ const maxPatch = 64 << 20
 // repository at base_commit. Never the reference solution, the task's
 // tests or test patch, nor any history beyond the base: the work tree's
 // .git holds one commit of its files.
-func prepare(ctx context.Context, repos *harness.Repos, t Task, parent string) (*workspace, error) {
+func prepare(ctx context.Context, repos *clones.Repos, t Task, parent string) (*workspace, error) {
 	root, err := os.MkdirTemp(parent, safeName(t.ID())+"-")
 	if err != nil {
 		return nil, err

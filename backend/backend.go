@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/polynfi/polynfi/clones"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/runtime"
@@ -55,7 +56,7 @@ type Options struct {
 	RunKey string
 	// Repos and ScratchDir are where image builds take repositories and
 	// build contexts from; a nil Repos builds no image (no resolver).
-	Repos      *harness.Repos
+	Repos      *clones.Repos
 	ScratchDir string
 	// Log receives one line per image step, per removal and the
 	// sandbox's notes.

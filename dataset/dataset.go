@@ -121,6 +121,10 @@ type Instance struct {
 	// fields (the test transitions and the recorded runs its definition of
 	// resolved reads); nil for other rows.
 	MultiSWEBench *MultiSWEBench `json:"-"`
+	// SWEBenchPro holds what a SWE-bench Pro row says beyond SWE-bench's
+	// fields (its run_script.sh, parser.py and test file selection); nil
+	// for other rows.
+	SWEBenchPro *SWEBenchPro `json:"-"`
 	// BuildContext is the directory an image is built from with
 	// Dockerfile, for a task of a SWE-bench 5.x task repository (its
 	// tasks/<instance_id>/ directory, absolute). Empty means SWE-PolyBench
@@ -216,7 +220,8 @@ func (u UnreadRow) Reason() string {
 // NativeMode is the grading mode the dataset's own harness uses: "polybench"
 // for SWE-PolyBench data, "swebench" for SWE-bench data (SWE-bench
 // Multilingual included: its rows are SWE-bench 5.x rows),
-// "multi-swe-bench" for Multi-SWE-bench data, "strict" for polynfi's own. Source: polynfi evaluation spec §2.5.
+// "multi-swe-bench" for Multi-SWE-bench data, "swe-bench-pro" for SWE-bench
+// Pro data, "strict" for polynfi's own. Source: polynfi evaluation spec §2.5.
 func (d *Dataset) NativeMode() string {
 	switch d.Schema {
 	case SchemaPolyBench:
@@ -225,6 +230,8 @@ func (d *Dataset) NativeMode() string {
 		return "swebench"
 	case SchemaMultiSWEBench:
 		return "multi-swe-bench"
+	case SchemaSWEBenchPro:
+		return "swe-bench-pro"
 	}
 	return "strict"
 }
@@ -297,6 +304,10 @@ func (in *Instance) EvalSHA256() string {
 		for _, f := range sweb {
 			fmt.Fprintf(h, "%d:%s", len(f), f)
 		}
+	}
+	if in.SWEBenchPro != nil {
+		// The run script is in TestCommand; the parser decides too.
+		fmt.Fprintf(h, "swebenchpro%d:%s", len(in.SWEBenchPro.Parser), in.SWEBenchPro.Parser)
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

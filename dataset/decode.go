@@ -78,6 +78,9 @@ func decodeInstance(row map[string]any) (Instance, []fieldError) {
 	if isMultiSWERow(row) {
 		return decodeMultiSWE(row)
 	}
+	if isProRow(row) {
+		return decodePro(row)
+	}
 	var in Instance
 	var errs []fieldError
 	str := func(name string, dst *string) {

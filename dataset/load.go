@@ -260,6 +260,9 @@ func detectSchema(rows []rawRow) Schema {
 		if isMultiSWERow(r.fields) {
 			return SchemaMultiSWEBench
 		}
+		if isProRow(r.fields) {
+			return SchemaSWEBenchPro
+		}
 		if _, ok := r.fields["F2P"]; ok {
 			return SchemaPolyBench
 		}
@@ -315,6 +318,9 @@ func buildDataset(path string, f Format, rows []rawRow, err error) *Dataset {
 		}
 		in, ferrs := decodeInstance(r.fields)
 		in.Row = r.row
+		if in.SWEBenchPro != nil && len(ferrs) == 0 {
+			ferrs = finishPro(path, &in)
+		}
 		for _, fe := range ferrs {
 			d.Errors = append(d.Errors, &RowError{File: path, Row: r.row, Line: r.line, InstanceID: in.InstanceID, Field: fe.field, Err: fe.err})
 		}

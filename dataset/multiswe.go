@@ -164,8 +164,14 @@ func decodeMultiSWE(row map[string]any) (Instance, []fieldError) {
 		m.Number = n
 	}
 	in.Repo = m.Org + "/" + m.Repo
-	in.InstanceID = MultiSWEInstanceID(m.Org, m.Repo, m.Number)
-	if id := strings.TrimSpace(str("instance_id", false)); id != "" && !hasFieldError(errs, "number") && id != in.InstanceID {
+	// The id is made of org, repo and number only when all three were
+	// read: a bad one leaves the id empty (the error names the row and
+	// the field), never an id of some other pull request ("org__repo-0").
+	idParts := !hasFieldError(errs, "org") && !hasFieldError(errs, "repo") && !hasFieldError(errs, "number")
+	if idParts {
+		in.InstanceID = MultiSWEInstanceID(m.Org, m.Repo, m.Number)
+	}
+	if id := strings.TrimSpace(str("instance_id", false)); id != "" && idParts && id != in.InstanceID {
 		errs = append(errs, fieldError{"instance_id", fmt.Errorf("%q, but org, repo and number make %q", id, in.InstanceID)})
 	}
 	if err := checkInstanceID(in.InstanceID); err != nil && len(errs) == 0 {
@@ -173,8 +179,11 @@ func decodeMultiSWE(row map[string]any) (Instance, []fieldError) {
 	}
 	switch b := row["base"].(type) {
 	case map[string]any:
-		sha, ok := b["sha"].(string)
-		if !ok || strings.TrimSpace(sha) == "" {
+		rawSHA, present := b["sha"]
+		sha, ok := rawSHA.(string)
+		if present && rawSHA != nil && !ok {
+			errs = append(errs, fieldError{"base.sha", fmt.Errorf("wrong type (%s, want string): the base commit's sha", bareKind(rawSHA))})
+		} else if !ok || strings.TrimSpace(sha) == "" {
 			errs = append(errs, fieldError{"base.sha", errors.New("missing: the base commit")})
 		} else if sha = strings.TrimSpace(sha); strings.HasPrefix(sha, "-") || strings.ContainsAny(sha, " \t\n:") {
 			errs = append(errs, fieldError{"base.sha", fmt.Errorf("%q is not a commit", sha)})
@@ -262,7 +271,9 @@ func decodeMultiSWE(row map[string]any) (Instance, []fieldError) {
 	m.TestPatchResult = decodeMSBResult(row, "test_patch_result", &errs)
 	in.FailToPass = append(append(sortedKeys(m.F2P), sortedKeys(m.S2P)...), sortedKeys(m.N2P)...)
 	in.PassToPass = sortedKeys(m.P2P)
-	if len(in.FailToPass) == 0 && !hasFieldError(errs, "f2p_tests") {
+	// "Empty" only when no test of f2p, s2p or n2p was dropped for an
+	// error of its own: a knock-on of that error is not a second problem.
+	if len(in.FailToPass) == 0 && !hasFieldErrorUnder(errs, "f2p_tests", "s2p_tests", "n2p_tests") {
 		errs = append(errs, fieldError{"f2p_tests", errors.New("empty, and so are s2p_tests and n2p_tests: an instance needs a test that the fix makes pass")})
 	}
 	in.MultiSWEBench = m
@@ -281,6 +292,25 @@ func decodeMultiSWE(row map[string]any) (Instance, []fieldError) {
 		in.Extra[k] = v
 	}
 	return in, errs
+}
+
+// bareKind is jsonKind without its article: "number", "object".
+func bareKind(v any) string {
+	k := jsonKind(v)
+	return strings.TrimPrefix(strings.TrimPrefix(k, "an "), "a ")
+}
+
+// hasFieldErrorUnder tells whether errs has an error on one of fields or
+// on a part of one (`f2p_tests["TestX"].fix`).
+func hasFieldErrorUnder(errs []fieldError, fields ...string) bool {
+	for _, e := range errs {
+		for _, f := range fields {
+			if e.field == f || strings.HasPrefix(e.field, f+"[") || strings.HasPrefix(e.field, f+".") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // decodeMSBResult reads a TestResult field ({passed_count, failed_count,

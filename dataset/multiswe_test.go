@@ -166,3 +166,58 @@ func sorted(l []string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// TestMultiSWEBenchRowErrorsExact: a fresh-eyes trial's three defects.
+// One bad test in the only FAIL_TO_PASS map gets one error, not a second
+// "empty" one; a base.sha of the wrong JSON type says so ("wrong type
+// (number, want string)"), not "missing"; a bad number leaves the row
+// without an instance id (the error names row and field) rather than
+// making one up ("cli__cli-0").
+func TestMultiSWEBenchRowErrorsExact(t *testing.T) {
+	t.Parallel()
+	good := oneLine(msbRow)
+	// Only f2p_tests, with a status that is not one of the enum's.
+	onlyF2P := strings.NewReplacer(
+		`"p2p_tests": {"TestOld": {"run": "PASS", "test": "PASS", "fix": "PASS"}},`, ``,
+		`"s2p_tests": {"TestSkipped": {"run": "SKIP", "test": "SKIP", "fix": "PASS"}},`, ``,
+		`"n2p_tests": {"TestAdded": {"run": "NONE", "test": "NONE", "fix": "PASS"}},`, ``,
+		`"f2p_tests": {"TestNew": {"run": "NONE", "test": "FAIL", "fix": "PASS"}}`, `"f2p_tests": {"TestNew": {"run": "NONE", "test": "FAILED", "fix": "PASS"}}`,
+	).Replace(good)
+	for _, c := range []struct {
+		name, row string
+		field     string
+		want      string
+		wantErrs  int
+	}{
+		{"no knock-on empty", onlyF2P, `f2p_tests["TestNew"].test`, "want PASS, FAIL, SKIP or NONE", 1},
+		{"sha of the wrong type", strings.Replace(good, `"sha": "0123abcd"`, `"sha": 123`, 1), "base.sha", "wrong type (number, want string)", 1},
+		{"bad number", strings.Replace(good, `"number": 513`, `"number": -1`, 1), "number", "positive whole number", 1},
+	} {
+		if c.row == good {
+			t.Fatalf("%s: the row did not change", c.name)
+		}
+		d, err := Load(writeFile(t, "msb.jsonl", c.row+"\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Errors) != c.wantErrs {
+			t.Errorf("%s: %d errors, want %d: %v", c.name, len(d.Errors), c.wantErrs, d.Errors)
+		}
+		for _, e := range d.Errors {
+			if e.Row != 1 || e.Field != c.field || !strings.Contains(e.Error(), c.want) {
+				t.Errorf("%s: error %q, want row 1 field %s saying %q", c.name, e.Error(), c.field, c.want)
+			}
+			if strings.Contains(e.Error(), "cli__cli-0") || strings.Contains(e.Error(), "cli__cli--1") {
+				t.Errorf("%s: error %q names a made-up instance id", c.name, e.Error())
+			}
+			if c.field == "number" && e.InstanceID != "" {
+				t.Errorf("%s: instance id %q, want none for a row whose number is bad", c.name, e.InstanceID)
+			}
+		}
+		for _, u := range d.Unread {
+			if c.field == "number" && u.InstanceID != "" {
+				t.Errorf("%s: unread row's instance id %q, want none", c.name, u.InstanceID)
+			}
+		}
+	}
+}

@@ -51,17 +51,19 @@ func ModesFor(native Mode) []Mode {
 	return out
 }
 
-// ParseMode returns the Mode named s: one of Modes, or ModeMultiSWEBench.
+// ParseMode returns the Mode named s: one of Modes, ModeMultiSWEBench or
+// ModeSWEBenchPro.
 func ParseMode(s string) (Mode, error) {
 	for _, m := range Modes {
 		if string(m) == s {
 			return m, nil
 		}
 	}
-	if s == string(ModeMultiSWEBench) {
-		return ModeMultiSWEBench, nil
+	switch Mode(s) {
+	case ModeMultiSWEBench, ModeSWEBenchPro:
+		return Mode(s), nil
 	}
-	return "", fmt.Errorf("unknown grading mode %q (want polybench, swebench, strict or multi-swe-bench)", s)
+	return "", fmt.Errorf("unknown grading mode %q (want polybench, swebench, strict, multi-swe-bench or swe-bench-pro)", s)
 }
 
 // Status is the outcome class of one instance under one mode.
@@ -111,6 +113,9 @@ type Verdicts struct {
 	SWEBench      Verdict  `json:"swebench"`
 	Strict        Verdict  `json:"strict"`
 	MultiSWEBench *Verdict `json:"multi_swe_bench,omitempty"`
+	// SWEBenchPro is the swe-bench-pro mode's verdict (ModeSWEBenchPro)
+	// of an instance of a SWE-bench Pro row whose tests ran; nil otherwise.
+	SWEBenchPro *Verdict `json:"swe_bench_pro,omitempty"`
 }
 
 // Get returns the verdict of mode m (the strict one for an unknown mode,
@@ -125,6 +130,10 @@ func (v *Verdicts) Get(m Mode) Verdict {
 		if v.MultiSWEBench != nil {
 			return *v.MultiSWEBench
 		}
+	case ModeSWEBenchPro:
+		if v.SWEBenchPro != nil {
+			return *v.SWEBenchPro
+		}
 	}
 	return v.Strict
 }
@@ -132,6 +141,9 @@ func (v *Verdicts) Get(m Mode) Verdict {
 // Differ reports whether the modes disagree on resolved.
 func (v *Verdicts) Differ() bool {
 	if v.MultiSWEBench != nil && v.MultiSWEBench.Resolved != v.Strict.Resolved {
+		return true
+	}
+	if v.SWEBenchPro != nil && v.SWEBenchPro.Resolved != v.Strict.Resolved {
 		return true
 	}
 	return v.PolyBench.Resolved != v.SWEBench.Resolved || v.SWEBench.Resolved != v.Strict.Resolved

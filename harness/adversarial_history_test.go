@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polynfi/polynfi/clones"
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/internal/citest"
@@ -136,7 +137,7 @@ func TestCheckoutOneCommit(t *testing.T) {
 	fx := newPyFixture(t)
 	fix := addFixCommit(t, fx)
 	run(t, fx.repo, "git", "tag", "-a", "-m", "annotated", "v0.9", fx.inst.BaseCommit)
-	repos := NewRepos(fx.reposDir, t.TempDir())
+	repos := clones.New(fx.reposDir, t.TempDir())
 	dir := filepath.Join(t.TempDir(), "repo")
 	if err := repos.Checkout(context.Background(), fx.inst.Repo, fx.inst.BaseCommit[:10], dir); err != nil {
 		t.Fatal(err)

@@ -22,7 +22,7 @@ import (
 // instance attempt a pod (all capabilities dropped, no privilege
 // escalation, seccomp RuntimeDefault, no API token, memory and CPU limits;
 // the cluster's bridge network has no route out and does not enforce the
-// run's NetworkPolicy).
+// run's NetworkPolicy). Then runCleanRoomCases with --clean-room.
 func TestAdversarialKubernetes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs hostile patches in pods")
@@ -82,4 +82,7 @@ func TestAdversarialKubernetes(t *testing.T) {
 	inst.Dockerfile = "WORKDIR /testbed"
 	fx.inst = inst
 	runAdversarial(t, h, store, fx)
+	// Canaries and the clean room in pods: gold stays resolved, forging
+	// patches end tampered.
+	t.Run("clean room", func(t *testing.T) { runCleanRoomCases(t, h, fx) })
 }

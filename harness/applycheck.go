@@ -3,11 +3,11 @@ package harness
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/polynfi/polynfi/clones"
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/diff"
 	"github.com/polynfi/polynfi/internal/gitexec"
@@ -25,7 +25,7 @@ func PatchApplies(ctx context.Context, repoDir, base, testPatch, patch string) (
 	if strings.TrimSpace(patch) == "" {
 		return true, nil
 	}
-	if err := checkBase(ctx, repoDir, base); err != nil {
+	if err := clones.CheckBase(ctx, repoDir, base); err != nil {
 		return false, err
 	}
 	tmp, err := os.MkdirTemp("", "polynfi-index-")
@@ -177,21 +177,4 @@ func (h *Harness) applyOnly(ctx context.Context, in dataset.Instance, p dataset.
 		applied, err = appliedDiff(ctx, wt, st.snap)
 	}
 	return ar, patch, applied, err
-}
-
-// checkBase returns an error naming the dataset field when the repository
-// in dir does not hold the instance's base commit (a base_commit that is
-// no commit there, or a name git would read as an option).
-func checkBase(ctx context.Context, dir, base string) error {
-	if strings.HasPrefix(base, "-") {
-		return fmt.Errorf("base_commit %q is not a commit", base)
-	}
-	ok, err := gitexec.HasCommit(ctx, dir, base)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return fmt.Errorf("base_commit %q is not a commit of the repository", base)
-	}
-	return nil
 }

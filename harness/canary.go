@@ -45,7 +45,10 @@ import (
 // Frameworks: Python (a unittest.TestCase class, which pytest and
 // unittest both collect), JavaScript and TypeScript (a top-level it() or
 // test() call, read by Jest and Mocha alike), Java (a method annotated
-// @org.junit.jupiter.api.Test or @org.junit.Test, by the file's imports).
+// @org.junit.jupiter.api.Test or @org.junit.Test, by the file's imports),
+// Go (a func Test_<name>(t *testing.T) in a _test.go file that imports
+// testing unaliased: go test), Rust (a #[test] fn in an integration test
+// file under tests/: cargo test).
 // Not placed (TestRun.CanaryNote says why): SWE-bench eval_script rows
 // (the script checks out and selects the test files itself), a test
 // command that selects tests by name or mark (reSelectsByName), other
@@ -99,13 +102,14 @@ func newCanaryBody(fail bool) canaryBody {
 
 // reStopsAtFailure matches the options that make a runner stop at the
 // first failing test, which a must-fail canary would then cut short.
-var reStopsAtFailure = regexp.MustCompile(`(^|\s)(-x|--exitfirst|--maxfail(=|\s)\S+|--bail|-b|--failfast|-Dsurefire\.skipAfterFailureCount=\S+)(\s|$|;)`)
+var reStopsAtFailure = regexp.MustCompile(`(^|\s)(-x|--exitfirst|--maxfail(=|\s)\S+|--bail|-b|--?failfast|-Dsurefire\.skipAfterFailureCount=\S+)(\s|$|;)`)
 
 // reSelectsByName matches test-command options that select tests by name
 // or mark (pytest -k, -m, --deselect and node ids; Jest -t; Mocha
-// --grep/--fgrep; Maven -Dtest; unittest -k): canaries there could be
+// --grep/--fgrep; Maven -Dtest; unittest -k; go test -run; libtest
+// --skip and --exact): canaries there could be
 // deselected by an honest command, so none are placed.
-var reSelectsByName = regexp.MustCompile(`(^|\s)(-k|-m|--deselect|-t|--testNamePattern(=\S*)?|--grep(=\S*)?|-g|--fgrep(=\S*)?|-Dtest=\S*|-Dit\.test=\S*)(\s|$)|\.py::|\.py:\S|#\w`)
+var reSelectsByName = regexp.MustCompile(`(^|\s)(-k|-m|-run(=\S*)?|-test\.run(=\S*)?|--deselect|-t|--testNamePattern(=\S*)?|--grep(=\S*)?|-g|--fgrep(=\S*)?|-Dtest=\S*|-Dit\.test=\S*|--skip(=\S*)?|--exact)(\s|$)|\.py::|\.py:\S|#\w`)
 
 // rePythonModule matches "python -m module", whose -m is not pytest's.
 var rePythonModule = regexp.MustCompile(`\bpython[\d.]*\s+-m\s+\S+`)
@@ -121,6 +125,9 @@ var (
 	rePyTestFile   = regexp.MustCompile(`(^|/)(test_[^/]*|[^/]*_test|tests)\.py$`)
 	reJSTestFile   = regexp.MustCompile(`(\.(test|spec)\.[cm]?[jt]sx?$)|((^|/)(test|tests|__tests__)/.*\.[cm]?[jt]sx?$)`)
 	reJavaTestFile = regexp.MustCompile(`(^|/)(Test[^/]*|[^/]*Tests?|[^/]*TestCase)\.java$`)
+	reGoTestFile   = regexp.MustCompile(`_test\.go$`)
+	reRustTestFile = regexp.MustCompile(`(^|/)tests/[^/]+\.rs$`)
+	reGoTesting    = regexp.MustCompile(`(?m)^\s*(import\s+)?"testing"\s*$`)
 )
 
 // canaryHosts returns the test files of in's test patch that can hold
@@ -135,6 +142,10 @@ func canaryHosts(in dataset.Instance) []string {
 		re = reJSTestFile
 	case dataset.Java:
 		re = reJavaTestFile
+	case dataset.Go:
+		re = reGoTestFile
+	case dataset.Rust:
+		re = reRustTestFile
 	default:
 		return nil
 	}
@@ -222,6 +233,19 @@ func canaryCode(lang string, src []byte, cs []Canary, bodies []canaryBody) ([]by
 		}
 		out := append(append([]byte(nil), src[:end]...), b.String()...)
 		return append(out, src[end:]...), true
+	case dataset.Go:
+		if !reGoTesting.Match(src) {
+			return nil, false
+		}
+		for i, c := range cs {
+			fmt.Fprintf(&b, "\nfunc Test_%s(t *testing.T) {\n\tif 0x%s%%97 != %d {\n\t\tt.Fatal(%q)\n\t}\n}\n", c.Name, bodies[i].hex, bodies[i].want, "check "+c.Name)
+		}
+		return append(append(bytes.TrimRight(src, "\n"), '\n'), b.String()...), true
+	case dataset.Rust:
+		for i, c := range cs {
+			fmt.Fprintf(&b, "\n#[test]\nfn %s() {\n    assert_eq!(u64::from_str_radix(%q, 16).unwrap() %% 97, %d, %q);\n}\n", c.Name, bodies[i].hex, bodies[i].want, "check "+c.Name)
+		}
+		return append(append(bytes.TrimRight(src, "\n"), '\n'), b.String()...), true
 	}
 	return nil, false
 }
@@ -236,7 +260,7 @@ func placeCanaries(ctx context.Context, wt *tree, in dataset.Instance, snap stri
 	}
 	hosts := canaryHosts(in)
 	if len(hosts) == 0 {
-		return nil, "canaries not placed: no test file of the test patch that a " + in.Language + " runner collects (Python, JavaScript, TypeScript, Java only)", nil
+		return nil, "canaries not placed: no test file of the test patch that a " + in.Language + " runner collects (Python, JavaScript, TypeScript, Java, Go, Rust only)", nil
 	}
 	lstat, err := wt.lstat(ctx, hosts)
 	if err != nil {

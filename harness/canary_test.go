@@ -76,7 +76,9 @@ func TestCanaryHosts(t *testing.T) {
 		{dataset.TypeScript, []string{"test/parse.test.ts", "test/fixtures/a.json"}, []string{"test/parse.test.ts->parse x"}, "test/parse.test.ts"},
 		{dataset.JavaScript, []string{"test/a.js", "test/b.js"}, []string{"a title"}, "test/a.js test/b.js"},
 		{dataset.Java, []string{"src/test/java/io/x/ParserTest.java", "src/test/java/io/x/Util.java"}, []string{"io.x.ParserTest.parses"}, "src/test/java/io/x/ParserTest.java"},
-		{"Go", []string{"a_test.go"}, []string{"TestA"}, ""},
+		{dataset.Go, []string{"a_test.go", "testdata/x.txt"}, []string{"TestA"}, "a_test.go"},
+		{dataset.Rust, []string{"tests/roman.rs", "src/lib.rs"}, []string{"integration.reads"}, "tests/roman.rs"},
+		{dataset.Ruby, []string{"spec/a_spec.rb"}, []string{"a"}, ""},
 	}
 	for _, c := range cases {
 		got := canaryHosts(dataset.Instance{Language: c.lang, TestPatch: tp(c.paths...), FailToPass: c.f2p})
@@ -95,6 +97,13 @@ func TestCanaryHosts(t *testing.T) {
 		code, ok := canaryCode(dataset.Java, []byte(c.src), cs, bodies)
 		if ok != (c.ann != "") || ok && (strings.Count(string(code), c.ann+"\n    public void c0") != 2 || !strings.HasSuffix(string(code), "}\n}\n")) {
 			t.Errorf("java canaries for %q: %v\n%s", c.src, ok, code)
+		}
+	}
+	// Go: only in a file that imports testing unaliased.
+	for src, want := range map[string]bool{"package a\n\nimport \"testing\"\n": true, "package a\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n": true, "package a\n\nimport tt \"testing\"\n": false} {
+		code, ok := canaryCode(dataset.Go, []byte(src), cs, bodies)
+		if ok != want || ok && strings.Count(string(code), "(t *testing.T) {") != 2 {
+			t.Errorf("go canaries for %q: %v\n%s", src, ok, code)
 		}
 	}
 	// A must-fail body never holds, a must-pass body always does.

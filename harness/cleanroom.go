@@ -37,35 +37,58 @@ type CleanRoom struct {
 	TestS    float64           `json:"test_s"`
 }
 
-// sourceExts are the extensions of program source files.
-var sourceExts = map[string]bool{
-	".py": true, ".pyi": true, ".pyx": true, ".js": true, ".jsx": true, ".mjs": true, ".cjs": true,
-	".ts": true, ".tsx": true, ".mts": true, ".cts": true, ".vue": true, ".svelte": true,
-	".java": true, ".kt": true, ".scala": true, ".groovy": true, ".go": true, ".rs": true,
-	".c": true, ".h": true, ".cc": true, ".cpp": true, ".cxx": true, ".hpp": true, ".cs": true,
-	".rb": true, ".php": true, ".swift": true, ".m": true,
-}
-
 // reBuildScript matches the base names of source-language files that build,
 // configure or drive the tests rather than being the program: setup.py,
-// noxfile.py, fabfile.py, tasks.py (invoke), *.config.js and its kin
-// (webpack, rollup, vite, jest, babel, eslint, prettier, karma...),
-// .*rc.js files, Gruntfile.js, gulpfile.js, build.gradle's Groovy.
-var reBuildScript = regexp.MustCompile(`^(setup\.py|noxfile\.py|fabfile\.py|tasks\.py|dodo\.py|.*\.config\.[cm]?[jt]s|\..*rc\.[cm]?[jt]s|[Gg]runtfile\.[cm]?[jt]s|[Gg]ulpfile\.[cm]?[jt]s|karma\.conf\.[cm]?[jt]s|.*\.gradle|Jenkinsfile)$`)
+// noxfile.py, fabfile.py, tasks.py (invoke), dodo.py (doit), *.config.js
+// and its kin (webpack, rollup, vite, jest, babel, eslint, prettier,
+// karma...), .*rc.js files, Gruntfile.js, gulpfile.js, Gradle's build
+// scripts (*.gradle, *.gradle.kts), Jenkinsfile, Cargo's build.rs.
+var reBuildScript = regexp.MustCompile(`^(setup\.py|noxfile\.py|fabfile\.py|tasks\.py|dodo\.py|.*\.config\.[cm]?[jt]s|\..*rc\.[cm]?[jt]s|[Gg]runtfile\.[cm]?[jt]s|[Gg]ulpfile\.[cm]?[jt]s|karma\.conf\.[cm]?[jt]s|.*\.gradle(\.kts)?|Jenkinsfile|build\.rs)$`)
+
+// reBuildConfig matches the base names of build, packaging and tool
+// configuration files: Python's (setup.cfg, pyproject.toml, tox.ini,
+// MANIFEST.in, requirements*.txt, Pipfile, poetry.lock), JavaScript's
+// (package.json and its lock files, tsconfig*.json, jsconfig.json), Java's
+// (pom.xml, gradle.properties, gradlew, mvnw, build.xml), Go's (go.mod,
+// go.sum, go.work), Rust's (Cargo.toml, Cargo.lock, rust-toolchain*),
+// PHP's (composer.json/.lock, phpunit.xml*), Ruby's (Gemfile*, Rakefile,
+// *.gemspec), C and C++'s (Makefile, CMakeLists.txt, *.cmake, meson.build,
+// configure), Dockerfile, and shell or batch scripts (*.sh, *.bash, *.bat,
+// *.cmd, *.ps1), which test commands and builds run.
+var reBuildConfig = regexp.MustCompile(`^(setup\.cfg|pyproject\.toml|tox\.ini|MANIFEST\.in|requirements.*\.txt|Pipfile(\.lock)?|poetry\.lock|package\.json|package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|pnpm-workspace\.yaml|tsconfig.*\.json|jsconfig\.json|pom\.xml|gradle\.properties|gradlew|mvnw|build\.xml|go\.mod|go\.sum|go\.work|Cargo\.toml|Cargo\.lock|rust-toolchain(\.toml)?|composer\.json|composer\.lock|phpunit\.xml(\.dist)?|Gemfile(\.lock)?|Rakefile|.*\.gemspec|[Mm]akefile|GNUmakefile|.*\.mk|CMakeLists\.txt|.*\.cmake|meson\.build|configure|Dockerfile.*|.*\.(sh|bash|bat|cmd|ps1))$`)
 
 // IsSourcePath reports whether p (slash-separated, relative to the
-// repository) is program source: a file with a source language's
-// extension that is neither a test file nor a runner's configuration
-// (isTestFile: test names, test directories, conftest.py, ...), nor a
-// build or configuration script (reBuildScript), nor under a hidden
-// top-level directory (.github/, .circleci/, .mvn/). Everything else is
-// non-source: the clean room takes it from base + test patch.
+// repository) is the program's: what the clean room keeps of a model
+// patch. p is non-source, taken from base + test patch in the clean room,
+// exactly when it is one of:
+//
+//   - a test file, test helper or runner configuration (isTestFile: test
+//     names, files under test/, tests/, __tests__/ or src/test/,
+//     conftest.py, pytest.ini, jest/mocha/vitest/karma/babel
+//     configuration, sitecustomize.py, usercustomize.py, *.pth,
+//     junit-platform.properties, .mvn/);
+//   - a build script or build, packaging or tool configuration
+//     (reBuildScript, reBuildConfig: setup.py, pyproject.toml,
+//     package.json, pom.xml, *.gradle, Makefile, *.sh, ...);
+//   - a runner plugin registration (anything under META-INF/services/,
+//     where JUnit finds extensions and listeners);
+//   - a CI or tool file: any path element that begins with "."
+//     (.github/, .circleci/, .eslintrc.json, .npmrc).
+//
+// Everything else is source, whatever its extension: program files and
+// the data, resources and documents the program ships (a JSON or CSV
+// file the code reads, a properties file under src/main/resources, a
+// README), since the clean room must grade the same program.
 func IsSourcePath(p string) bool {
-	if !sourceExts[strings.ToLower(path.Ext(p))] || isTestFile(p) || reBuildScript.MatchString(path.Base(p)) {
+	base := path.Base(p)
+	if isTestFile(p) || reBuildScript.MatchString(base) || reBuildConfig.MatchString(base) {
 		return false
 	}
-	for _, el := range strings.Split(path.Dir(p), "/") {
-		if strings.HasPrefix(el, ".") && el != "." {
+	if strings.HasPrefix(p, "META-INF/services/") || strings.Contains(p, "/META-INF/services/") {
+		return false
+	}
+	for _, el := range strings.Split(p, "/") {
+		if strings.HasPrefix(el, ".") && el != "." && el != ".." {
 			return false
 		}
 	}

@@ -7,13 +7,30 @@ import (
 	"github.com/polynfi/polynfi/dataset"
 )
 
+// TestIsSourcePath: non-source is configuration, build scripts, runner
+// plugins and configuration, test files and helpers, CI and tool files;
+// the data and resources the program reads are source (kept by the clean
+// room), whatever their extension.
 func TestIsSourcePath(t *testing.T) {
 	for p, want := range map[string]bool{
-		"ledgerkit/ledger.py": true, "src/index.ts": true, "src/main/java/a/B.java": true, "lib/qs.js": true,
-		"conftest.py": false, "tests/helpers.py": false, "test_x.py": false, "src/test/java/a/BTest.java": false,
-		"setup.py": false, "jest.config.js": false, "webpack.config.js": false, ".eslintrc.js": false, "build.gradle": false,
-		"pom.xml": false, "package.json": false, "pyproject.toml": false, "Makefile": false, "build.sh": false,
-		"README.md": false, "ledgerkit/data.json": false, ".github/scripts/x.py": false, "ledgerkit/until.dat": false,
+		// Program files.
+		"ledgerkit/ledger.py": true, "src/index.ts": true, "src/main/java/a/B.java": true, "lib/qs.js": true, "cmd/x/main.go": true,
+		// Data, resources and documents the program ships.
+		"ledgerkit/data.json": true, "ledgerkit/rates.csv": true, "ledgerkit/until.dat": true, "src/main/resources/app.properties": true,
+		"lib/locales/en.json": true, "README.md": true, "docs/usage.rst": true, "ledgerkit/schema.yaml": true,
+		// Test files, test helpers, runner configuration and plugins.
+		"conftest.py": false, "ledgerkit/conftest.py": false, "tests/helpers.py": false, "tests/data/rates.csv": false, "test_x.py": false,
+		"src/test/java/a/BTest.java": false, "src/test/resources/x.json": false, "pytest.ini": false, ".mocharc.yml": false,
+		"jest.config.js": false, "sitecustomize.py": false, "ledgerkit/evil.pth": false,
+		"src/main/resources/META-INF/services/org.junit.platform.launcher.TestExecutionListener": false,
+		"src/main/resources/junit-platform.properties":                                           false,
+		// Build scripts and configuration.
+		"setup.py": false, "webpack.config.js": false, ".eslintrc.js": false, "build.gradle": false, "build.gradle.kts": false,
+		"pom.xml": false, "package.json": false, "pyproject.toml": false, "setup.cfg": false, "tox.ini": false, "Makefile": false,
+		"build.sh": false, "scripts/run_tests.sh": false, "tsconfig.json": false, "requirements-dev.txt": false, "go.mod": false,
+		"Cargo.toml": false, "build.rs": false, "phpunit.xml.dist": false, "Gemfile": false,
+		// CI and tool files.
+		".github/workflows/ci.yml": false, ".github/scripts/x.py": false, ".npmrc": false, "ledgerkit/.hidden.json": false,
 	} {
 		if got := IsSourcePath(p); got != want {
 			t.Errorf("IsSourcePath(%q) = %v, want %v", p, got, want)

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/polynfi/polynfi/clones"
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/nfi"
@@ -26,7 +27,7 @@ type EvalOptions struct {
 	// Dataset is the dataset path as given; Out the run directory
 	// (absolute); ReposDir the directory of repository clones ("":
 	// DatasetDir(Dataset)/repos); RunID the name of the run in every
-	// record ("": the predictions' base name).
+	// record ("": DefaultRunID of the predictions, "a+b" for two files).
 	Dataset, Out, ReposDir, RunID string
 	// InstanceIDs is the call's --instance-ids (the predictions of other
 	// instances are then not listed as ignored).
@@ -141,7 +142,7 @@ func Eval(ctx context.Context, in *EvalInputs, o EvalOptions) (man *Manifest, re
 	defer store.Close()
 	warnUnreadableRecords(o.Log, o.Out, in.Jobs)
 	h := &Harness{
-		Repos:      NewRepos(o.ReposDir, filepath.Join(o.Out, ".repos")),
+		Repos:      clones.New(o.ReposDir, filepath.Join(o.Out, ".repos")),
 		ScratchDir: store.ScratchDir(),
 		Timeout:    o.Timeout,
 		NativeMode: mode,
@@ -312,9 +313,34 @@ func (o *EvalOptions) defaults(in *EvalInputs) error {
 		o.ReposDir = filepath.Join(dsDir, "repos")
 	}
 	if o.RunID == "" {
-		o.RunID = strings.TrimSuffix(filepath.Base(in.PredName), filepath.Ext(in.PredName))
+		o.RunID = DefaultRunID(in.PredSources)
 	}
 	return nil
+}
+
+// DefaultRunID is the name of a run whose --run-id is not given: the base
+// name of each prediction source without its extension ("gold" for the
+// reference patches), joined by "+" in the order given, so that a run of
+// a.jsonl and b.jsonl is "a+b", not the name of one of them. Empty
+// sources are left out; none at all is "run".
+func DefaultRunID(predictions []string) string {
+	var stems []string
+	for _, p := range predictions {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		b := filepath.Base(p)
+		stem := strings.TrimSuffix(b, filepath.Ext(b))
+		if stem == "" {
+			stem = b
+		}
+		stems = append(stems, stem)
+	}
+	if len(stems) == 0 {
+		return "run"
+	}
+	return strings.Join(stems, "+")
 }
 
 // MetricsOnly computes retrieval metrics without running any test, as
@@ -341,7 +367,7 @@ func MetricsOnly(ctx context.Context, in *EvalInputs, o EvalOptions, local runti
 		// not a table of zeros.
 		return nil, nil, nil, in.NothingEvaluated(o.Dataset)
 	}
-	repos := NewRepos(o.ReposDir, filepath.Join(os.TempDir(), "polynfi-repos-cache"))
+	repos := clones.New(o.ReposDir, filepath.Join(os.TempDir(), "polynfi-repos-cache"))
 	if o.Out != "" {
 		// OUT is claimed before anything is written into it (.repos), and
 		// a run directory of another kind is refused: its manifest would be

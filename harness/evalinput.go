@@ -52,11 +52,13 @@ type EvalInputs struct {
 	InputErrors            []string
 	UnreadRows, Duplicates []DatasetRow
 	RejectedRows, Ignored  []PredictionRow
-	// PredFiles are the prediction files read, PredName the predictions
-	// as given, comma-separated.
-	PredFiles []string
-	PredName  string
-	Unused    UnusedPredictions
+	// PredFiles are the prediction files read, PredSources the
+	// predictions as given ("gold" and files, in order), PredName those
+	// comma-separated.
+	PredFiles   []string
+	PredSources []string
+	PredName    string
+	Unused      UnusedPredictions
 }
 
 // UnusedPredictions counts, by why, the predictions of an eval call that
@@ -244,6 +246,7 @@ func LoadEvalInputs(o InputOptions) (*EvalInputs, error) {
 			}
 			preds = append(preds, ps.Predictions...)
 		}
+		in.PredSources = append([]string(nil), o.Predictions...)
 		in.PredName = strings.Join(o.Predictions, ",")
 		in.Rejected = CountRows(in.RejectedRows)
 	}

@@ -19,11 +19,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
 	"time"
 
+	"github.com/polynfi/polynfi/clones"
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/diff"
 	"github.com/polynfi/polynfi/grading"
@@ -39,7 +42,7 @@ import (
 // Harness evaluates predictions. Its fields are read-only after set up; a
 // Harness is safe for concurrent use by Run's workers.
 type Harness struct {
-	Repos *Repos
+	Repos *clones.Repos
 	// Runtime starts the sandbox of every instance (runtime.Local: a work
 	// tree on the host; docker.Docker: a container).
 	Runtime runtime.Runtime
@@ -101,6 +104,9 @@ type Harness struct {
 	// Opt-in: it adds one more evaluation for each patch that changes a
 	// non-source path.
 	CleanRoom bool
+	// noGuards leaves out the canaries and the runner-internals check:
+	// the baseline of BenchmarkCanaryCost only, never set outside tests.
+	noGuards bool
 
 	// Retrieval, when set, computes localization metrics (package
 	// retrieval) into Record.Retrieval.
@@ -432,7 +438,9 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 	if art.AppliedPatch != "" {
 		applied = art.AppliedPatch
 	}
-	rec.RunnerInternals = checkRunnerInternals(ctx, wt, applied)
+	if !h.noGuards {
+		rec.RunnerInternals = checkRunnerInternals(ctx, wt, applied)
+	}
 	rec.Timing.RunnerCheckS = time.Since(t).Seconds()
 
 	if h.NFI != nil {
@@ -483,7 +491,11 @@ func (h *Harness) runTestCommand(ctx context.Context, in dataset.Instance, wt *t
 	t := time.Now()
 	var canaries []Canary
 	canaryNote := "canaries not placed: a SWE-bench eval_script checks out and selects the test files itself"
-	if !usesEvalScript(in) {
+	if h.noGuards {
+		canaryNote = "canaries not placed: benchmark baseline"
+	} else if in.SWEBenchPro != nil {
+		canaryNote = "canaries not placed: a SWE-bench Pro run_script.sh selects the test files itself and its parser.py reads only the tests it knows"
+	} else if !usesEvalScript(in) {
 		var err error
 		if canaries, canaryNote, err = placeCanaries(ctx, wt, in, snap); err != nil {
 			return err
@@ -550,6 +562,10 @@ func (h *Harness) runTestCommand(ctx context.Context, in dataset.Instance, wt *t
 	if err != nil {
 		return fmt.Errorf("read back the test log: %w", err)
 	}
+	if in.SWEBenchPro != nil {
+		l.Pro = runProParserOf(ctx, in, l)
+		tr.Notes = append(tr.Notes, proParserNote(l.Pro))
+	}
 	g := gradeTestCommand(in, l, wt.sb.Workdir(), te, canaries)
 	h.attribute(&g.verdicts, in, l, art.TestLog)
 	grading.RespellVerdicts(&g.verdicts, g.f2p, in.FailToPass, g.p2p, in.PassToPass)
@@ -600,6 +616,10 @@ func gradeTestCommand(in dataset.Instance, l testCommandLog, ws string, te *Test
 	if in.MultiSWEBench != nil {
 		mv := grading.GradeMultiSWEBench(in.MultiSWEBench, results, l.TimedOut)
 		g.verdicts.MultiSWEBench = &mv
+	}
+	if in.SWEBenchPro != nil {
+		pv := grading.GradeSWEBenchPro(in.FailToPass, in.PassToPass, l.Pro, results, l.ExitCode, l.TimedOut)
+		g.verdicts.SWEBenchPro = &pv
 	}
 	if nReports > 1 && fw != string(testlog.JUnit) && !l.TimedOut {
 		g.verdicts = grading.AllModes(grading.StatusUnresolved, fmt.Sprintf("the test command's %s holds %d %s reports; a test run prints one (the others were printed by something else)", stream, nReports, fw))
@@ -664,10 +684,11 @@ func diffPaths(parsed []diff.File, patch string) []string {
 	return out
 }
 
-// nfiDelta scores the source files the model patch changes (nfi.IsSource:
-// Python, JavaScript, TypeScript; each judged by its language's rules), at
-// snap (base plus test patch) and in the work tree after the patch. Nil
-// when the patch changes no such file.
+// nfiDelta scores the source files the model patch changes (NFISource:
+// Python, Java, JavaScript, TypeScript; each judged by its language's
+// rules), at snap (base plus test patch) and in the work tree after the
+// patch. Nil when the patch changes no such file. A file of a language the
+// catalog has no rule for is parsed for validity only (NFIDelta.NoRules).
 func (h *Harness) nfiDelta(ctx context.Context, wt *tree, snap, patch string) *NFIDelta {
 	files, err := diff.Parse(patch)
 	if err != nil {
@@ -675,7 +696,7 @@ func (h *Harness) nfiDelta(ctx context.Context, wt *tree, snap, patch string) *N
 	}
 	var paths []string
 	for _, f := range files {
-		if nfi.IsSource(f.Path()) {
+		if NFISource(f.Path()) {
 			paths = append(paths, f.Path())
 		}
 	}
@@ -683,6 +704,12 @@ func (h *Harness) nfiDelta(ctx context.Context, wt *tree, snap, patch string) *N
 		return nil
 	}
 	sort.Strings(paths)
+	var noRules []string
+	for _, p := range paths {
+		if l := nfi.SourceLanguage(p); !h.NFI.HasRules(l) && !slices.Contains(noRules, l.String()) {
+			noRules = append(noRules, l.String())
+		}
+	}
 	parser := syntax.NewParser()
 	defer parser.Close()
 	var before, after []nfi.FileScore
@@ -694,5 +721,13 @@ func (h *Harness) nfiDelta(ctx context.Context, wt *tree, snap, patch string) *N
 			after = append(after, h.NFI.Score(parser, p, cur[0].Data))
 		}
 	}
-	return &NFIDelta{Catalog: h.NFI.Catalog.Version, Files: paths, Delta: nfi.Compare(before, after)}
+	return &NFIDelta{Catalog: h.NFI.Catalog.Version, Files: paths, Delta: nfi.Compare(before, after), NoRules: noRules}
+}
+
+// NFISource reports whether the NFI delta scores the changed file at path:
+// a file nfi.IsSource accepts (.py, .js, .ts, ...) or a .java file, which
+// the Java front end (tree-sitter-java) parses and the catalog's Java rules,
+// when it has some, judge.
+func NFISource(path string) bool {
+	return nfi.IsSource(path) || filepath.Ext(path) == ".java"
 }

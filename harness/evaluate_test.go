@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polynfi/polynfi/clones"
 	"github.com/polynfi/polynfi/diff"
 	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/runtime"
@@ -18,6 +19,7 @@ import (
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/catalog"
 	"github.com/polynfi/polynfi/retrieval"
+	"github.com/polynfi/polynfi/syntax"
 )
 
 // TestEvaluatePytest runs real pytest on the fixture repository with a set
@@ -146,7 +148,7 @@ func applyCascadeDrift(t *testing.T, noIndex bool, method string, attempts int, 
 	run(t, dir, "git", "commit", "--quiet", "-am", "drift")
 	drifted := run(t, dir, "git", "rev-parse", "HEAD")
 	_ = base
-	ws, remove, err := NewRepos(filepath.Dir(dir), t.TempDir()).Workspace(context.Background(), "o/r", drifted, t.TempDir())
+	ws, remove, err := clones.New(filepath.Dir(dir), t.TempDir()).Workspace(context.Background(), "o/r", drifted, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -362,5 +364,116 @@ func TestEvaluateNFIJavaScriptTypeScript(t *testing.T) {
 	}
 	if lib, ok := rec.NFI.Delta.After.Get(nfi.LibraryConstraints); !ok || lib >= 1 {
 		t.Errorf("after LIB %v (%v), want < 1 from ui/main.js", lib, ok)
+	}
+}
+
+// TestEvaluateNFIJava: a changed .java file is in the NFI delta. With a
+// catalog that has no Java rule (the default one less its Java rules, if
+// any) the file is parsed for validity only: NoRules names java, no aspect gets an S_p from it (the Python file
+// alone scores), and a Java file that tree-sitter-java rejects after the
+// patch makes the delta invalid, naming the file and its side.
+func TestEvaluateNFIJava(t *testing.T) {
+	t.Parallel()
+	fx := newPyFixture(t)
+	cat, err := catalog.Get(catalog.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noJava := &nfi.Catalog{Version: cat.Version + "-no-java"}
+	for _, r := range cat.Rules {
+		if !r.Judges(syntax.Java) {
+			noJava.Rules = append(noJava.Rules, r)
+		}
+	}
+	eng, err := nfi.NewEngine(noJava, nfi.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eng.HasRules(syntax.Java) || !eng.HasRules(syntax.Python) {
+		t.Fatal("the catalog without Java rules still judges Java, or no longer Python")
+	}
+	for _, tc := range []struct {
+		name, java string
+		valid      bool
+	}{
+		{"valid", "package calc;\n\npublic class Calc {\n    public int add(int a, int b) {\n        return a + b;\n    }\n}\n", true},
+		{"broken", "package calc;\n\npublic class Calc {\n    public int add(int a, int b) {\n        return a + ;\n    }\n}\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, _ := newHarness(t, fx.reposDir, grading.ModePolyBench)
+			h.NFI = eng
+			patch := diffOf(t, fx.repo, map[string]string{"calc.py": calcGold, "src/main/java/calc/Calc.java": tc.java})
+			rec, _, err := h.Evaluate(context.Background(), fx.inst, dataset.Prediction{InstanceID: fx.inst.InstanceID, ModelPatch: patch})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.NFI == nil || !slices.Equal(rec.NFI.Files, []string{"calc.py", "src/main/java/calc/Calc.java"}) {
+				t.Fatalf("nfi %+v, want calc.py and the Java file", rec.NFI)
+			}
+			if !slices.Equal(rec.NFI.NoRules, []string{"java"}) {
+				t.Errorf("no_rules %v, want [java]", rec.NFI.NoRules)
+			}
+			if rec.NFI.Delta.Valid != tc.valid {
+				t.Fatalf("valid %v, want %v (invalid files %+v)", rec.NFI.Delta.Valid, tc.valid, rec.NFI.Delta.Invalid)
+			}
+			if !tc.valid {
+				inv := rec.NFI.Delta.Invalid
+				if len(inv) != 1 || inv[0].Path != "src/main/java/calc/Calc.java" || inv[0].Version != nfi.VersionAfter || inv[0].Error == nil || inv[0].Error.Line != 5 {
+					t.Errorf("invalid files %+v, want the Java file after the patch, line 5", inv)
+				}
+				return
+			}
+			// the Python file alone gives every aspect's S_p: its DOC
+			// score is the same as with the Python file only
+			pyOnly, _, err := h.Evaluate(context.Background(), fx.inst, dataset.Prediction{InstanceID: fx.inst.InstanceID, ModelPatch: diffOf(t, fx.repo, map[string]string{"calc.py": calcGold})})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range nfi.Aspects {
+				got, ok1 := rec.NFI.Delta.After.Get(a)
+				want, ok2 := pyOnly.NFI.Delta.After.Get(a)
+				if got != want || ok1 != ok2 {
+					t.Errorf("%s after: %v (%v) with the Java file, %v (%v) without: the Java file must not count", a.Code(), got, ok1, want, ok2)
+				}
+			}
+		})
+	}
+}
+
+// TestEvaluateNFIJavaRules: the NFI delta covers a changed Java file, judged by
+// the Java rules: a patch that adds an empty catch lowers the ERR mean.
+func TestEvaluateNFIJavaRules(t *testing.T) {
+	t.Parallel()
+	fx := newPyFixture(t)
+	h, _ := newHarness(t, fx.reposDir, grading.ModePolyBench)
+	cat, err := catalog.Get(catalog.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.NFI, err = nfi.NewEngine(cat, nfi.Settings{}); err != nil {
+		t.Fatal(err)
+	}
+	patch := diffOf(t, fx.repo, map[string]string{"calc.py": calcGold,
+		"src/A.java": "class A {\n  void f() {\n    try { g(); } catch (IllegalStateException e) { }\n  }\n  void g() { f(); }\n}\n"})
+	rec, _, err := h.Evaluate(context.Background(), fx.inst, dataset.Prediction{InstanceID: fx.inst.InstanceID, ModelPatch: patch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.NFI == nil || !slices.Equal(rec.NFI.Files, []string{"calc.py", "src/A.java"}) || !rec.NFI.Delta.Valid {
+		t.Fatalf("nfi %+v", rec.NFI)
+	}
+	// A.java is new: only the after side has it. Its empty catch fails
+	// JAVA-ERR-P01: the after ERR mean is lower than with the exception
+	// handled in the same file.
+	handled := diffOf(t, fx.repo, map[string]string{"calc.py": calcGold,
+		"src/A.java": "class A {\n  void f() {\n    try { g(); } catch (IllegalStateException e) { throw e; }\n  }\n  void g() { f(); }\n}\n"})
+	rec2, _, err := h.Evaluate(context.Background(), fx.inst, dataset.Prediction{InstanceID: fx.inst.InstanceID, ModelPatch: handled})
+	if err != nil || rec2.NFI == nil {
+		t.Fatalf("%v %+v", err, rec2.NFI)
+	}
+	empty, ok1 := rec.NFI.Delta.After.Get(nfi.ErrorHandling)
+	kept, ok2 := rec2.NFI.Delta.After.Get(nfi.ErrorHandling)
+	if !ok1 || !ok2 || empty >= kept {
+		t.Errorf("after ERR %v with an empty catch, %v with it handled: want lower", empty, kept)
 	}
 }

@@ -283,7 +283,7 @@ func applyTestEdits(v *grading.Verdicts, te *TestEdits) {
 	}
 	if len(te.Config) > 0 {
 		reason := "the model patch changes test configuration: " + strings.Join(te.Config, "; ")
-		for _, p := range []*grading.Verdict{&v.PolyBench, &v.SWEBench, &v.Strict, v.MultiSWEBench} {
+		for _, p := range []*grading.Verdict{&v.PolyBench, &v.SWEBench, &v.Strict, v.MultiSWEBench, v.SWEBenchPro} {
 			if p != nil && p.Status == grading.StatusResolved {
 				p.Resolved, p.Status, p.Reason = false, grading.StatusUnresolved, reason
 			}

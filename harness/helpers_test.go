@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polynfi/polynfi/clones"
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/runtime"
@@ -128,7 +129,7 @@ func newHarness(t testing.TB, reposDir string, mode grading.Mode) (*Harness, *St
 	local := runtime.NewLocal(context.Background(), runtime.LocalOptions{})
 	t.Cleanup(func() { local.Close() })
 	h := &Harness{
-		Repos:      NewRepos(reposDir, filepath.Join(store.Dir, ".repos")),
+		Repos:      clones.New(reposDir, filepath.Join(store.Dir, ".repos")),
 		Runtime:    local,
 		ScratchDir: store.ScratchDir(),
 		NativeMode: mode,

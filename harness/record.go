@@ -97,13 +97,19 @@ type Timing struct {
 	OverheadS    float64 `json:"overhead_s"`
 }
 
-// NFIDelta is the SWE-NFI score change of the changed Python files: the
-// base version against the version after the model patch. Files lists each
-// scored file's before/after validity.
+// NFIDelta is the SWE-NFI score change of the changed source files
+// (Python, Java, JavaScript, TypeScript; see NFISource): the base version
+// against the version after the model patch, each file judged by the rules
+// of its language. Files lists the changed source files.
 type NFIDelta struct {
 	Catalog string    `json:"catalog"`
 	Files   []string  `json:"files"`
 	Delta   nfi.Delta `json:"delta"`
+	// NoRules names the languages of changed files that no rule of the
+	// catalog judges (syntax.Language names: "java", ...): their files are
+	// parsed for validity only and have no S_p, so an aspect the other
+	// files do not score has no I_p (n/a, not 0).
+	NoRules []string `json:"no_rules,omitempty"`
 }
 
 // Record is the result of evaluating one prediction of one instance, as

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/polynfi/polynfi/dataset"
@@ -20,7 +21,9 @@ import (
 // record written by an earlier polynfi, or a log altered since). A stored
 // validation is not consulted: a run that parsed to no test is
 // infra_failure in strict mode only when the log carries a known sign of
-// a broken environment.
+// a broken environment. The one thing it runs: a SWE-bench Pro instance's
+// parser.py, again on the stored streams, in its own local sandbox
+// (RunProParser).
 func Regrade(in dataset.Instance, rec *Record, log []byte) (v grading.Verdicts, out grading.PolyBenchOutput, framework, notRegraded string) {
 	if rec.Test == nil {
 		return grading.Verdicts{}, grading.PolyBenchOutput{}, "", fmt.Sprintf("no test log to re-grade (%s)", rec.Status)
@@ -41,6 +44,9 @@ func Regrade(in dataset.Instance, rec *Record, log []byte) (v grading.Verdicts, 
 	l, err := readTestCommandLog(log, rec.Test.LogSecret)
 	if err != nil {
 		return grading.Verdicts{}, grading.PolyBenchOutput{}, "", "the stored log does not read with the record's run marks: " + err.Error()
+	}
+	if in.SWEBenchPro != nil {
+		l.Pro = runProParserOf(context.Background(), in, l)
 	}
 	g := gradeTestCommand(in, l, rec.Test.Workdir, rec.TestEdits, rec.Test.Canaries)
 	(&Harness{}).attribute(&g.verdicts, in, l, log)

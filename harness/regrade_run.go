@@ -243,7 +243,7 @@ func saveRecordOnly(s *Store, rec *Record) error {
 
 // verdictsDiffer says whether any mode's resolved flag or status differs.
 func verdictsDiffer(a, b grading.Verdicts) bool {
-	for _, m := range grading.ModesFor(grading.ModeMultiSWEBench) {
+	for _, m := range append(grading.ModesFor(grading.ModeMultiSWEBench), grading.ModeSWEBenchPro) {
 		x, y := a.Get(m), b.Get(m)
 		if x.Resolved != y.Resolved || x.Status != y.Status {
 			return true

@@ -119,36 +119,6 @@ func TestRunCancelled(t *testing.T) {
 	}
 }
 
-func TestBundleRepos(t *testing.T) {
-	t.Parallel()
-	src := filepath.Join(t.TempDir(), "src")
-	base := makeRepo(t, src, map[string]string{"x.txt": "x\n"})
-	reposDir := t.TempDir()
-	run(t, src, "git", "bundle", "create", "--quiet", filepath.Join(reposDir, "acme__b.bundle"), "--all")
-	cache := filepath.Join(t.TempDir(), "cache")
-	for i := 0; i < 2; i++ { // the second Repos reuses (and refreshes) the cache
-		r := NewRepos(reposDir, cache)
-		ws, remove, err := r.Workspace(context.Background(), "acme/b", base, t.TempDir())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if b, err := os.ReadFile(filepath.Join(ws, "x.txt")); err != nil || string(b) != "x\n" {
-			t.Errorf("workspace content %q %v", b, err)
-		}
-		remove()
-		if _, err := os.Stat(ws); err == nil {
-			t.Error("workspace not removed")
-		}
-	}
-	if !isGitDir(filepath.Join(cache, "acme__b.git")) {
-		t.Error("bundle not cached as a bare clone")
-	}
-	_, _, err := NewRepos(reposDir, cache).Workspace(context.Background(), "acme/none", base, t.TempDir())
-	if !errors.Is(err, ErrRepoNotFound) {
-		t.Errorf("missing repo: err %v", err)
-	}
-}
-
 func TestStoreLock(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/runtime"
 )
 
@@ -189,6 +190,9 @@ type testCommandLog struct {
 	ExitCode       int
 	TimedOut       bool
 	Reports        []runtime.File
+	// Pro is the reading of a SWE-bench Pro instance's parser.py of
+	// Stdout and Stderr (RunProParser); nil for other instances.
+	Pro *grading.ProParse
 }
 
 // readTestCommandLog reads a log BuildLog wrote with secret.

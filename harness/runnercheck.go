@@ -38,6 +38,16 @@ import (
 //	                          os-exit          os._exit(...)
 //	                          atexit-output    atexit.register(...) in a file
 //	                                           that writes to stdout or stderr
+//	                          import-hook      sys.meta_path or sys.path_hooks
+//	                                           assigned or changed (insert,
+//	                                           append, extend, __setitem__...)
+//	                          stdout-replace   an assignment to sys.stdout,
+//	                                           sys.stderr or their __ dunders
+//	                          pytest-internals also __import__ or
+//	                                           importlib.import_module of
+//	                                           pytest or _pytest, and a
+//	                                           string naming _pytest or
+//	                                           pluginmanager (getattr)
 //	JS/TS (tree-sitter):      stdout-replace   an assignment to process.stdout.
 //	                                           write or process.stderr.write
 //	                          process-exit     process.exit / reallyExit / abort
@@ -47,6 +57,13 @@ import (
 //	                                           a member of jest/mocha/Mocha,
 //	                                           JEST_WORKER_ID, a require or
 //	                                           import of mocha, jest, vitest
+//	                          module-loader    require.cache, require.extensions,
+//	                                           Module._load, _resolveFilename,
+//	                                           _extensions, _cache, _compile (of
+//	                                           Module, module.constructor or
+//	                                           require('module')),
+//	                                           Module.prototype.require or
+//	                                           _compile: read or written
 //	Java (tree-sitter):       system-exit      System.exit, Runtime...halt/exit
 //	                          junit-listener   an import of JUnit's launcher,
 //	                                           listener or extension API or of
@@ -58,7 +75,10 @@ import (
 //	                                           registering a JUnit listener or
 //	                                           extension
 //
-// Test files (isTestFile) are not checked: the harness resets them.
+// Test files (isTestFile) are not checked: the harness resets them. A file
+// the patch adds, copies, renames or gives as a binary patch is checked
+// whole; a patch that cannot be parsed is one finding (rule "unparsed"),
+// never a pass.
 
 // RunnerFinding is one place where a model patch's code reaches into the
 // test runner or the process's reporting.
@@ -83,6 +103,12 @@ var (
 	rePyInternals   = regexp.MustCompile(`\b_pytest\b`)
 	rePyOutput      = regexp.MustCompile(`\bprint\s*\(|\bstdout\b|\bstderr\b|\bos\.write\s*\(`)
 	reServicesFile  = regexp.MustCompile(`(^|/)META-INF/services/(org\.junit\.|org\.testng\.)`)
+	rePyRunnerStr   = regexp.MustCompile(`\b_pytest\b|\bpluginmanager\b`)
+	rePyRunnerMod   = regexp.MustCompile(`^\(\s*['"](_?pytest)(\.|['"])`)
+	reJSModuleObj   = regexp.MustCompile(`^(Module|module\.constructor|require\((['"])(node:)?module['"]\)|[A-Za-z_$][\w$]*\.Module)$`)
+	jsModuleProps   = map[string]bool{"_load": true, "_resolveFilename": true, "_extensions": true, "_cache": true, "_compile": true}
+	pySysHooks      = map[string]bool{"sys.meta_path": true, "sys.path_hooks": true}
+	pyStdStreams    = map[string]bool{"sys.stdout": true, "sys.stderr": true, "sys.__stdout__": true, "sys.__stderr__": true}
 )
 
 // CheckRunnerPaths returns the findings of the path rules for the paths a
@@ -169,6 +195,14 @@ func CheckRunnerInternals(p *syntax.Parser, name string, src []byte, added map[i
 					add(id, "sys-modules")
 				case strings.HasPrefix(l, "builtins.") || strings.HasPrefix(l, "__builtins__.") || strings.HasPrefix(l, "__builtins__[") || strings.HasPrefix(l, "builtins.__dict__["):
 					add(id, "builtins")
+				case pySysHooks[l] || strings.HasPrefix(l, "sys.meta_path[") || strings.HasPrefix(l, "sys.path_hooks["):
+					add(id, "import-hook")
+				case pyStdStreams[l]:
+					add(id, "stdout-replace")
+				}
+			case "string":
+				if rePyRunnerStr.MatchString(t.TextString(id)) {
+					add(id, "pytest-internals")
 				}
 			case "call":
 				fn := text(field(id, "function"))
@@ -180,6 +214,17 @@ func CheckRunnerInternals(p *syntax.Parser, name string, src []byte, added map[i
 					add(id, "sys-modules")
 				case fn == "setattr" && (strings.HasPrefix(args, "(builtins,") || strings.HasPrefix(args, "(__builtins__,")):
 					add(id, "builtins")
+				case fn == "setattr" && (strings.HasPrefix(args, "(sys,'meta_path'") || strings.HasPrefix(args, "(sys,\"meta_path\"")):
+					add(id, "import-hook")
+				case strings.HasPrefix(fn, "sys.meta_path.") || strings.HasPrefix(fn, "sys.path_hooks."):
+					if m := fn[strings.LastIndex(fn, ".")+1:]; m != "index" && m != "count" && m != "copy" {
+						add(id, "import-hook")
+					}
+				case (fn == "__import__" || fn == "importlib.import_module" || fn == "import_module") && rePyRunnerMod.MatchString(args):
+					// A string naming _pytest is already a finding.
+					if !strings.Contains(args, "_pytest") {
+						add(id, "pytest-internals")
+					}
 				case (fn == "atexit.register" || fn == "register" && strings.Contains(string(src), "from atexit import")) && pyOutput:
 					add(id, "atexit-output")
 				}
@@ -210,8 +255,19 @@ func CheckRunnerInternals(p *syntax.Parser, name string, src []byte, added map[i
 				}
 			case "member_expression":
 				o, prop := text(field(id, "object")), text(field(id, "property"))
-				if o == "jest" || o == "mocha" || o == "Mocha" || prop == "JEST_WORKER_ID" {
+				switch {
+				case o == "jest" || o == "mocha" || o == "Mocha" || prop == "JEST_WORKER_ID":
 					add(id, "runner-global")
+				case o == "require" && (prop == "cache" || prop == "extensions"),
+					jsModuleProps[prop] && reJSModuleObj.MatchString(o),
+					(o == "Module.prototype" || o == "module.constructor.prototype") && (prop == "require" || prop == "_compile"):
+					add(id, "module-loader")
+				}
+			case "subscript_expression":
+				// require['cache'], Module['_load']
+				o, ix := text(field(id, "object")), strings.Trim(text(field(id, "index")), `'"`+"`")
+				if o == "require" && (ix == "cache" || ix == "extensions") || jsModuleProps[ix] && reJSModuleObj.MatchString(o) {
+					add(id, "module-loader")
 				}
 			case "import_statement":
 				if reJSRunnerMod.MatchString(text(field(id, "source"))) {
@@ -252,31 +308,16 @@ const (
 // patch made (the applied diff when GNU patch's fuzz applied it). Files
 // that cannot be read are skipped.
 func checkRunnerInternals(ctx context.Context, wt *tree, patch string) []RunnerFinding {
-	files, err := diff.Parse(patch)
+	paths, added, err := patchAddedLines(patch)
 	if err != nil {
-		return nil
+		return []RunnerFinding{{File: "(model patch)", Line: 1, Rule: "unparsed", Text: "the model patch could not be parsed for the check: " + clip(err.Error(), 100)}}
 	}
-	var paths []string
-	added := map[string]map[int]bool{}
-	for _, f := range files {
-		p := f.Path()
-		if f.IsDelete || safepath.Check(p) != nil {
-			continue
-		}
-		paths = append(paths, p)
-		m := map[int]bool{}
-		for _, l := range f.AddedLines() {
-			m[l] = true
-		}
-		added[p] = m
-	}
-	sort.Strings(paths)
 	out := CheckRunnerPaths(paths)
 	parser := syntax.NewParser()
 	defer parser.Close()
 	n := 0
 	for _, p := range paths {
-		if _, ok := syntax.LanguageForPath(p); !ok || isTestFile(p) || len(added[p]) == 0 {
+		if _, ok := syntax.LanguageForPath(p); !ok || isTestFile(p) || added[p] != nil && len(added[p]) == 0 {
 			continue
 		}
 		if n++; n > maxCheckedFiles {
@@ -291,6 +332,39 @@ func checkRunnerInternals(ctx context.Context, wt *tree, patch string) []RunnerF
 	return out
 }
 
+// patchAddedLines returns the paths patch adds or changes (sorted; not
+// the ones it deletes, nor unsafe ones) and, per path, the 1-based lines
+// it adds in the file after the patch: nil for a path whose whole content
+// is the patch's (a new, copied or renamed file, or a binary patch, which
+// has no hunks), an empty map for one it changes without adding a line.
+// The error is diff.Parse's.
+func patchAddedLines(patch string) ([]string, map[string]map[int]bool, error) {
+	files, err := diff.Parse(patch)
+	if err != nil {
+		return nil, nil, err
+	}
+	var paths []string
+	added := map[string]map[int]bool{}
+	for _, f := range files {
+		p := f.Path()
+		if f.IsDelete || safepath.Check(p) != nil {
+			continue
+		}
+		paths = append(paths, p)
+		if f.IsNew || f.IsBinary || f.IsRename || f.IsCopy {
+			added[p] = nil
+			continue
+		}
+		m := map[int]bool{}
+		for _, l := range f.AddedLines() {
+			m[l] = true
+		}
+		added[p] = m
+	}
+	sort.Strings(paths)
+	return paths, added, nil
+}
+
 // applyRunnerFindings makes the strict verdict unresolved when the model
 // patch's code reaches into the runner (findings non-empty).
 func applyRunnerFindings(v *grading.Verdicts, fs []RunnerFinding) {
@@ -303,4 +377,12 @@ func applyRunnerFindings(v *grading.Verdicts, fs []RunnerFinding) {
 		v.Strict.Reason += ", and " + strconv.Itoa(len(fs)-1) + " more"
 	}
 	v.Strict.Reason += ")"
+}
+
+// clip cuts s to at most n bytes.
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
 }

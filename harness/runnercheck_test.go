@@ -21,7 +21,7 @@ func TestCheckRunnerInternals(t *testing.T) {
 		{"pytest hook in a library", "pkg/mod.py", "import pytest\n\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    yield\n", "pytest-hook@5"},
 		{"_pytest import", "pkg/mod.py", "x = 1\nfrom _pytest.reports import TestReport\nimport _pytest.runner as r\n", "pytest-internals@2 pytest-internals@3"},
 		{"plugin registered", "pkg/mod.py", "import gc\nfor o in gc.get_objects():\n    o.pluginmanager.register(P())\n", "pytest-internals@3"},
-		{"sys.modules patched", "pkg/mod.py", "import sys\nsys.modules['pytest'] = fake\nsys.modules.update({'_pytest': fake})\n", "sys-modules@2 sys-modules@3"},
+		{"sys.modules patched", "pkg/mod.py", "import sys\nsys.modules['pytest'] = fake\nsys.modules.update({'_pytest': fake})\n", "sys-modules@2 sys-modules@3 pytest-internals@3"},
 		{"builtins patched", "pkg/mod.py", "import builtins\nbuiltins.print = lambda *a: None\nsetattr(builtins, 'open', o)\n__builtins__['exit'] = e\n", "builtins@2 builtins@3 builtins@4"},
 		{"os._exit", "pkg/mod.py", "import os\n\ndef f():\n    os._exit(0)\n", "os-exit@4"},
 		{"atexit hook printing", "pkg/mod.py", "import atexit, sys\natexit.register(lambda: sys.stdout.write('PASSED'))\n", "atexit-output@2"},
@@ -34,6 +34,12 @@ func TestCheckRunnerInternals(t *testing.T) {
 		{"ordinary javascript", "lib/a.js", "const test = /x/.test(s);\nfunction it2() {}\nconst describe2 = 1;\nprocess.stdout.write('hello');\nmodule.exports = { test };\n", ""},
 		{"System.exit", "src/main/java/a/A.java", "package a;\nclass A {\n  void f() {\n    System.exit(0);\n    Runtime.getRuntime().halt(0);\n  }\n}\n", "system-exit@4 system-exit@5"},
 		{"JUnit listener", "src/main/java/a/L.java", "package a;\nimport org.junit.platform.launcher.TestExecutionListener;\npublic class L implements TestExecutionListener {\n}\n", "junit-listener@2 junit-listener@3"},
+		{"sys.meta_path hook", "pkg/mod.py", "import sys\nsys.meta_path.insert(0, Finder())\nsys.path_hooks.append(h)\nsys.meta_path = [F()]\ni = sys.meta_path.index(x)\n", "import-hook@2 import-hook@3 import-hook@4"},
+		{"sys.stdout replaced", "pkg/mod.py", "import sys\nsys.stdout = Fake()\nsys.__stderr__ = Fake()\n", "stdout-replace@2 stdout-replace@3"},
+		{"pytest reached by name", "pkg/mod.py", "import importlib\nm = importlib.import_module('pytest')\nr = __import__(\"_pytest.runner\")\npm = getattr(cfg, 'pluginmanager')\n", "pytest-internals@2 pytest-internals@3 pytest-internals@4"},
+		{"require.cache patched", "lib/a.js", "const p = require.resolve('mocha/lib/reporters/json');\nrequire.cache[p] = { exports: Fake };\ndelete require['cache'][p];\n", "module-loader@2 module-loader@3"},
+		{"Module._load and prototype.require", "lib/a.js", "const Module = require('module');\nconst orig = Module._load;\nModule.prototype.require = function (id) { return orig(id); };\nrequire('module')._resolveFilename = r;\nmodule.constructor._extensions['.js'] = c;\n", "module-loader@2 module-loader@3 module-loader@4 module-loader@5"},
+		{"ordinary module code", "lib/a.js", "const path = require('path');\nmodule.exports = { load: cache._load, x: require('./x') };\nconst c = obj.cache;\n", ""},
 		{"ordinary java", "src/main/java/a/A.java", "package a;\nimport java.util.List;\nclass A implements Runnable {\n  public void run() { System.out.println(\"exit\"); }\n}\n", ""},
 	}
 	for _, c := range cases {
@@ -54,6 +60,22 @@ func TestCheckRunnerInternals(t *testing.T) {
 	src := "import os\n\ndef f():\n    os._exit(0)\n\ndef g():\n    os._exit(1)\n"
 	if got := CheckRunnerInternals(p, "m.py", []byte(src), map[int]bool{7: true}); len(got) != 1 || got[0].Line != 7 {
 		t.Errorf("added line 7 only: %+v", got)
+	}
+	// A file the patch adds, or gives as a binary patch, is checked whole
+	// (nil); a changed file on its added lines; an unparsable patch is
+	// an error (checkRunnerInternals: the finding "unparsed").
+	newFile := "diff --git a/pkg/_hook.py b/pkg/_hook.py\nnew file mode 100644\n--- /dev/null\n+++ b/pkg/_hook.py\n@@ -0,0 +1,2 @@\n+import os\n+os._exit(0)\n"
+	binary := "diff --git a/pkg/_b.py b/pkg/_b.py\nnew file mode 100644\nindex 0000000..e69de29\nGIT binary patch\nliteral 12\nTcmeZZ_sL4vE!OtT=K=r#6tV+M\n\nliteral 0\nHcmV?d00001\n\n"
+	changed := "diff --git a/pkg/m.py b/pkg/m.py\n--- a/pkg/m.py\n+++ b/pkg/m.py\n@@ -1,2 +1,3 @@\n x = 1\n+y = 2\n z = 3\n"
+	paths, added, err := patchAddedLines(newFile + binary + changed)
+	if err != nil || strings.Join(paths, " ") != "pkg/_b.py pkg/_hook.py pkg/m.py" {
+		t.Fatalf("paths %v, err %v", paths, err)
+	}
+	if added["pkg/_hook.py"] != nil || added["pkg/_b.py"] != nil || len(added["pkg/m.py"]) != 1 || !added["pkg/m.py"][2] {
+		t.Errorf("added lines: %v", added)
+	}
+	if _, _, err := patchAddedLines("diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,5 +1,1 @@\n-a\n"); err == nil {
+		t.Errorf("a malformed patch parsed")
 	}
 	// Path rules.
 	got := CheckRunnerPaths([]string{"conftest.py", "tests/conftest.py", "pkg/sub/conftest.py", "src/main/resources/META-INF/services/org.junit.platform.launcher.TestExecutionListener", "README.md"})

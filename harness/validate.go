@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"github.com/polynfi/polynfi/internal/plural"
 	"sort"
 	"strings"
 
@@ -172,9 +173,9 @@ func Validate(jobs []Job, records []*Record, runs int) []InstanceValidation {
 		var why []string
 		switch {
 		case v.GoldResolved == 0 && goldNone[id] == v.GoldRuns:
-			why = append(why, fmt.Sprintf("no test ran with the gold patch (%d runs), the environment is broken: %s", v.GoldRuns, goldNoneWhy[id]))
+			why = append(why, fmt.Sprintf("no test ran with the gold patch (%s), the environment is broken: %s", plural.Count(v.GoldRuns, "run"), goldNoneWhy[id]))
 		case v.GoldResolved == 0:
-			why = append(why, fmt.Sprintf("the gold patch never resolved (%d runs: %s)", v.GoldRuns, joinStatuses(v.GoldStatuses)))
+			why = append(why, fmt.Sprintf("the gold patch never resolved (%s: %s)", plural.Count(v.GoldRuns, "run"), joinStatuses(v.GoldStatuses)))
 		case v.GoldResolved < v.GoldRuns:
 			why = append(why, fmt.Sprintf("flaky: the gold patch resolved %d of %d runs (%s)", v.GoldResolved, v.GoldRuns, joinStatuses(v.GoldStatuses)))
 		}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/polynfi/polynfi/clones"
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/internal/textesc"
@@ -80,7 +81,7 @@ func RunValidation(ctx context.Context, o ValidateOptions) (*ValidationReport, *
 	}
 	defer store.Close()
 	h := &Harness{
-		Repos:      NewRepos(o.ReposDir, filepath.Join(o.Out, ".repos")),
+		Repos:      clones.New(o.ReposDir, filepath.Join(o.Out, ".repos")),
 		ScratchDir: store.ScratchDir(),
 		Timeout:    o.Timeout,
 		NativeMode: grading.Mode(ds.NativeMode()),

@@ -85,11 +85,11 @@ type Options struct {
 	BaseDockerfiles string
 	// Checkout makes a standalone repository of repo at commit in dir (a
 	// build context) holding that one commit and no other history
-	// (harness.Repos.Checkout); required for builds from a row's
+	// (clones.Repos.Checkout); required for builds from a row's
 	// Dockerfile.
 	Checkout func(ctx context.Context, repo, commit, dir string) error
 	// Tree returns the id of the tree of repo at commit
-	// (harness.Repos.TreeOf): part of the name of an image built from
+	// (clones.Repos.TreeOf): part of the name of an image built from
 	// the repository, so that different content gives a different image.
 	// nil, or an error, leaves it out of the name.
 	Tree func(ctx context.Context, repo, commit string) (string, error)

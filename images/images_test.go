@@ -9,8 +9,8 @@ import (
 
 	"github.com/docker/docker/client"
 
+	"github.com/polynfi/polynfi/clones"
 	"github.com/polynfi/polynfi/dataset"
-	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/internal/citest"
 	"github.com/polynfi/polynfi/runtime"
@@ -71,7 +71,7 @@ func TestBuildFromRowDockerfileAndCachedRebuild(t *testing.T) {
 	}
 	// A Dockerfile of this test's own, so the image is this test's.
 	in.Dockerfile = "FROM " + fixtureBase + "\nWORKDIR /testbed\nCOPY . .\nRUN test -d .git && test ! -e .dockerignore && ls > /files\n"
-	repos := harness.NewRepos(filepath.Join(sample, "repos"), t.TempDir())
+	repos := clones.New(filepath.Join(sample, "repos"), t.TempDir())
 	logs := t.TempDir()
 	opts := images.Options{Checkout: repos.Checkout, LogDir: logs, ScratchDir: t.TempDir(), CacheLevel: images.CacheNone}
 	r := images.New(cli, opts)

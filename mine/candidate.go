@@ -72,7 +72,7 @@ type Candidate struct {
 	Date         string              `json:"date"` // committer date: when the change was merged
 	File         string              `json:"file"`
 	OldFile      string              `json:"old_file,omitempty"` // set when the file was renamed
-	FilesInPR    int                 `json:"files_in_change"`    // modified .py files in the change
+	FilesInPR    int                 `json:"files_in_change"`    // modified source files (Mineable) in the change
 	Before       string              `json:"before"`
 	After        string              `json:"after"`
 	BeforeLines  int                 `json:"before_lines"`

@@ -22,7 +22,7 @@ const (
 	DropRevert         = "revert"            // reverts an earlier change
 	DropRelease        = "release"           // a release or version bump (by message, or only version lines changed)
 	DropDependency     = "dependency_update" // updates dependencies
-	DropNoPythonChange = "no_python_change"  // no modified .py file
+	DropNoPythonChange = "no_python_change"  // no modified source file (Mineable; the name is kept for old summaries)
 )
 
 var (

@@ -4,7 +4,9 @@
 // commits whose subject ends in "(#N)"), cleans them (bots, dependency
 // updates, releases and version bumps, reverts) recording the reason for
 // every dropped change, tags them with aspect keywords, scores every
-// PR-file pair (one change × one modified .py file) with the NFI engine,
+// PR-file pair (one change × one modified source file: Python, Java,
+// JavaScript or TypeScript, see Mineable) with the NFI engine, each file
+// judged by the rules of its language,
 // classifies each pair (positive, no_change, regression, scorer_error),
 // filters the candidates (blocklist, diff-size and file-length bounds,
 // per-repository cap, SHA-256 de-duplication) and writes them as JSONL.
@@ -493,7 +495,7 @@ func collect(ctx context.Context, dir, name string, ri int, opts Options, blocke
 	out := kept[:0]
 	for _, ch := range kept {
 		for _, fc := range files[ch.c.Hash] {
-			if !strings.HasSuffix(fc.Path, ".py") {
+			if !Mineable(fc.Path) {
 				continue
 			}
 			switch {
@@ -792,6 +794,8 @@ type cacheEntry struct {
 func newScoreCache(n int) *scoreCache { return &scoreCache{m: map[string]*cacheEntry{}, cap: n} }
 
 func (c *scoreCache) score(e *nfi.Engine, p *syntax.Parser, oid, path string, src []byte) nfi.FileScore {
+	// one blob under two names of different languages scores twice
+	oid += ":" + nfi.SourceLanguage(path).String()
 	c.mu.Lock()
 	if en, ok := c.m[oid]; ok {
 		c.mu.Unlock()
@@ -814,6 +818,15 @@ func (c *scoreCache) score(e *nfi.Engine, p *syntax.Parser, oid, path string, sr
 	en.fs.Path = path
 	close(en.done)
 	return en.fs
+}
+
+// Mineable reports whether a modified file of a change makes a PR-file
+// pair: a file nfi.IsSource accepts (.py, .js, .jsx, .cjs, .mjs, .ts,
+// .mts, .cts, .tsx) or a .java file. A file of a language the catalog has
+// no rule for parses or not (a scorer_error when not) and has no I_p: its
+// pair is no_change.
+func Mineable(p string) bool {
+	return nfi.IsSource(p) || strings.HasSuffix(p, ".java")
 }
 
 // visibilityPath is the path given to the engine (module visibility is

@@ -27,6 +27,12 @@ const (
 	// SuppressedESLint: an `eslint-disable...` comment of a JavaScript or
 	// TypeScript file (see Engine.Suppressions).
 	SuppressedESLint = "eslint-disable"
+	// SuppressedNOPMD: a `// NOPMD` comment on the finding's line of a
+	// Java file (see suppress_java.go).
+	SuppressedNOPMD = "nopmd"
+	// SuppressedAnnotation: a @SuppressWarnings annotation of a Java
+	// declaration around the finding (see suppress_java.go).
+	SuppressedAnnotation = "suppress-warnings"
 )
 
 // String formats the diagnostic as "line:col: ID message".

@@ -236,8 +236,10 @@ func (t *langTable) prepare() error {
 		}
 	}
 	t.isComment = make([]bool, len(names))
-	for _, id := range byName["comment"] {
-		t.isComment[id] = true
+	for _, k := range []string{"comment", "line_comment", "block_comment"} { // Java has the last two
+		for _, id := range byName[k] {
+			t.isComment[id] = true
+		}
 	}
 	t.first = make([]int32, len(dispatch)+1)
 	for k, rs := range dispatch {
@@ -277,6 +279,12 @@ func (e *Engine) TotalFor(l Language, a Aspect) int {
 	}
 	return 0
 }
+
+// HasRules reports whether some selected rule judges the files of
+// language l. A file of a language without rules is still parsed (its
+// validity is that of its front end, see Score) but has no S_p in any
+// aspect: reports say n/a for it, never 0.
+func (e *Engine) HasRules(l Language) bool { return e.table(l) != nil }
 
 // table returns the language table of l, nil when no selected rule judges l.
 func (e *Engine) table(l Language) *langTable {
@@ -402,20 +410,20 @@ func SourceLanguage(path string) Language {
 
 // IsSource reports whether a directory walk or a git comparison scores
 // the file at path: .py, or an extension of a language with rules
-// (JavaScript, TypeScript, TSX; see SourceLanguage).
+// (Java, JavaScript, TypeScript, TSX; see SourceLanguage).
 //
 // The extension is matched case-sensitively, as git's pathspecs
 // (SourceGlobs) match it: a.JS is not scored by a walk.
 func IsSource(path string) bool {
 	switch filepath.Ext(path) {
-	case ".py", ".js", ".jsx", ".cjs", ".mjs", ".ts", ".mts", ".cts", ".tsx":
+	case ".py", ".java", ".js", ".jsx", ".cjs", ".mjs", ".ts", ".mts", ".cts", ".tsx":
 		return true
 	}
 	return false
 }
 
 // SourceGlobs are the git pathspecs of the files IsSource accepts.
-var SourceGlobs = []string{"*.py", "*.js", "*.jsx", "*.cjs", "*.mjs", "*.ts", "*.mts", "*.cts", "*.tsx"}
+var SourceGlobs = []string{"*.py", "*.java", "*.js", "*.jsx", "*.cjs", "*.mjs", "*.ts", "*.mts", "*.cts", "*.tsx"}
 
 // bigFileBytes is the source size from which Score runs the garbage
 // collector at bigFileGCPercent while it scores the file.
@@ -611,6 +619,8 @@ func (e *Engine) ScoreTree(path string, tree *syntax.Tree) (result FileScore) {
 	if e.Suppressions {
 		if tree.Lang == syntax.Python {
 			e.suppress(path, tree, t, &fs)
+		} else if tree.Lang == syntax.Java {
+			e.suppressJava(path, tree, t, &fs)
 		} else {
 			e.suppressESLint(path, tree, t, &fs)
 		}

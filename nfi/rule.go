@@ -138,10 +138,26 @@ type Oracle struct {
 	// its severity (e.g. `[{"max": 10}]`), "" for none; the oracle run
 	// configures the rule as ["error", ...options].
 	ESLintOptions string
+	// PMD names the PMD rules, as rule references
+	// ("category/java/errorprone.xml/EmptyCatchBlock"), whose absence is
+	// the rule's pass verdict, for Java rules; each runs with its default
+	// properties.
+	PMD []string
+	// Checkstyle names the Checkstyle modules (checks of the TreeWalker,
+	// e.g. "MissingJavadocMethod") whose absence is the rule's pass
+	// verdict, for Java rules; each runs with its default properties.
+	Checkstyle []string
 	// Exact is true when the catalog says the rule's semantics are exactly
 	// the tool's; the agreement test then applies.
 	Exact bool
 }
+
+// The Java oracle versions (Maven Central), pinned as RuffVersion is;
+// .ci/pmd-oracle.sh installs them.
+const (
+	PMDVersion        = "7.27.0"
+	CheckstyleVersion = "12.3.1"
+)
 
 // The JavaScript and TypeScript oracle versions (npm), pinned as
 // RuffVersion is.
@@ -166,11 +182,23 @@ type RadonRun struct {
 	Verdict string
 }
 
+// LinterNames returns the names the rule's ESLint, PMD and Checkstyle
+// oracles give it (eqeqeq, EmptyCatchBlock, MagicNumber): PMD's rule name
+// is its reference's last element. Selectors, suppressions and rules
+// explain accept them for the rule.
+func (r *Rule) LinterNames() []string {
+	out := append([]string(nil), r.Oracle.ESLint...)
+	for _, ref := range r.Oracle.PMD {
+		out = append(out, ref[strings.LastIndexByte(ref, '/')+1:])
+	}
+	return append(out, r.Oracle.Checkstyle...)
+}
+
 // Invocation is one oracle run of a rule, complete enough to rerun the
 // comparison: Argv followed by the files to check, then the verdict read
 // as Verdict says.
 type Invocation struct {
-	Tool    string            `json:"tool"`    // "ruff" or "radon"
+	Tool    string            `json:"tool"`    // "ruff", "radon", "eslint", "pmd" or "checkstyle"
 	Version string            `json:"version"` // RuffVersion or RadonVersion
 	Codes   []string          `json:"codes,omitempty"`
 	Options map[string]string `json:"options,omitempty"` // Ruff --config settings, limit included
@@ -234,6 +262,16 @@ func (r *Rule) Invocations() []Invocation {
 			inv.Options = map[string]string{"options": r.Oracle.ESLintOptions}
 		}
 		out = append(out, inv)
+	}
+	if len(r.Oracle.PMD) > 0 {
+		out = append(out, Invocation{Tool: "pmd", Version: PMDVersion, Codes: r.Oracle.PMD,
+			Argv:    []string{"pmd", "check", "--no-cache", "--no-progress", "--format", "json", "--suppress-marker", "POLYNFI-NEVER-SUPPRESS", "--rulesets", strings.Join(r.Oracle.PMD, ","), "--dir"},
+			Verdict: "the rule fails a file exactly when pmd reports one of the rules in it (default properties; NOPMD comments not honoured, as polynfi scores without suppressions by default)"})
+	}
+	if len(r.Oracle.Checkstyle) > 0 {
+		out = append(out, Invocation{Tool: "checkstyle", Version: CheckstyleVersion, Codes: r.Oracle.Checkstyle,
+			Argv:    []string{"checkstyle", "-f", "xml", "-c", "<a configuration of a TreeWalker with the modules, default properties>"},
+			Verdict: "the rule fails a file exactly when checkstyle reports one of the modules in it"})
 	}
 	if rd := r.Oracle.Radon; rd != nil {
 		out = append(out, Invocation{Tool: "radon", Version: RadonVersion,

@@ -203,13 +203,14 @@ func (s Settings) NonDefault() bool {
 }
 
 // matches reports whether a selector names rule r: ALL, the rule's id or
-// a prefix of it (an aspect code, JS-, JS-LOG-), or the name of an ESLint
-// rule r reproduces (eqeqeq, @typescript-eslint/no-explicit-any; case
-// ignored), as eslint-disable comments name it.
+// a prefix of it (an aspect code, JS-, JS-LOG-), or the name of an ESLint,
+// PMD or Checkstyle rule r reproduces (eqeqeq,
+// @typescript-eslint/no-explicit-any, EmptyCatchBlock, MagicNumber; case
+// ignored), as eslint-disable comments and @SuppressWarnings name it.
 func matches(patterns []string, r *Rule) bool {
 	for _, p := range patterns {
 		p = strings.TrimSpace(p)
-		for _, name := range r.Oracle.ESLint {
+		for _, name := range r.LinterNames() {
 			if strings.EqualFold(p, name) {
 				return true
 			}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/polynfi/polynfi/clones"
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/gitexec"
@@ -39,6 +40,10 @@ type EvalOptions struct {
 	ReposDir string
 	// NoIsolation runs the tasks' tests without bubblewrap.
 	NoIsolation bool
+	// Toolchains are more host directories the tests may read under
+	// isolation (--toolchain: a node_modules holding tsc for TypeScript
+	// tasks, ...), besides the toolchains found from PATH.
+	Toolchains []string
 	// Engine makes the NFI engine (driver.EvalEngine), once the inputs
 	// are read.
 	Engine func() (*nfi.Engine, error)
@@ -195,9 +200,9 @@ func Eval(ctx context.Context, o EvalOptions) (*EvalResult, error) {
 			reposDir = d
 		}
 	}
-	var repos *harness.Repos
+	var repos *clones.Repos
 	if reposDir != "" {
-		repos = harness.NewRepos(reposDir, filepath.Join(o.Out, ".repos"))
+		repos = clones.New(reposDir, filepath.Join(o.Out, ".repos"))
 	}
 	// A task whose environment repository or commit is missing cannot be
 	// tested at all: that is a set-up error of the whole call (exit 3),
@@ -283,7 +288,7 @@ func Eval(ctx context.Context, o EvalOptions) (*EvalResult, error) {
 	if err := man.Write(o.Out); err != nil {
 		return nil, err
 	}
-	runner := runtime.NewLocal(ctx, runtime.LocalOptions{NoIsolation: o.NoIsolation})
+	runner := runtime.NewLocal(ctx, runtime.LocalOptions{NoIsolation: o.NoIsolation, Toolchains: o.Toolchains})
 	defer runner.Close()
 	if err := harness.CheckSandbox(o.Log, runner); err != nil {
 		return nil, err
@@ -325,7 +330,7 @@ func dirExists(p string) bool {
 // names a base repository can have it: the repository is found under
 // repos (a clone or bundle) and holds the commit. The error names each
 // task, repository, commit and where it was looked for.
-func checkNFIEnvironments(ctx context.Context, tasks []dataset.NFITask, ids []string, repos *harness.Repos, datasetPath string) error {
+func checkNFIEnvironments(ctx context.Context, tasks []dataset.NFITask, ids []string, repos *clones.Repos, datasetPath string) error {
 	only := map[string]bool{}
 	for _, id := range ids {
 		only[id] = true

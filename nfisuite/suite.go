@@ -4,18 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/polynfi/polynfi/internal/atomicfile"
-	"github.com/polynfi/polynfi/internal/gitexec"
-	"github.com/polynfi/polynfi/internal/safepath"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/polynfi/polynfi/clones"
+	"github.com/polynfi/polynfi/internal/atomicfile"
+	"github.com/polynfi/polynfi/internal/gitexec"
+	"github.com/polynfi/polynfi/internal/safepath"
+
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/diff"
-	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/runtime"
 	"github.com/polynfi/polynfi/syntax"
@@ -38,7 +39,7 @@ type Suite struct {
 	// Repos provides the base repositories of tasks whose environment names
 	// one (environment.repo and base_commit, as `polynfi tasks build`
 	// writes them); nil when no --repos-dir was given.
-	Repos *harness.Repos
+	Repos *clones.Repos
 }
 
 // Output resolves what a prediction asks to write: path → content of every

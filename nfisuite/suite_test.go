@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polynfi/polynfi/clones"
 	"github.com/polynfi/polynfi/dataset"
-	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/catalog"
 	"github.com/polynfi/polynfi/runtime"
@@ -232,7 +232,7 @@ func TestRepositoryEnvironment(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Once the repositories are there, the same command retries those harness errors.
-	s.Repos = harness.NewRepos(reposDir, t.TempDir())
+	s.Repos = clones.New(reposDir, t.TempDir())
 	res, err := s.Run(context.Background(), []dataset.NFITask{task}, preds, RunOptions{Out: out})
 	if err != nil {
 		t.Fatal(err)

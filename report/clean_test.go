@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -49,5 +51,38 @@ func TestCleanRates(t *testing.T) {
 	RenderCleanRates(&buf, got)
 	if !strings.Contains(buf.String(), "3 (75.0%)") || !strings.Contains(buf.String(), "1 (25.0%)") {
 		t.Errorf("table:\n%s", buf.String())
+	}
+}
+
+// TestReadAuditVerdicts: audit.json's runs give each run's verdict (an
+// unaudited run, or one not in the file, is never clean); a file that is
+// not an audit report is an error, not a guess.
+func TestReadAuditVerdicts(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	v, err := readAuditVerdicts(write("a.json", `{"runs": [
+		{"model_name_or_path": "m", "instance_id": "x", "run": 0, "audited": true, "clean": true},
+		{"model_name_or_path": "m", "instance_id": "y", "run": 0, "audited": true, "clean": false},
+		{"model_name_or_path": "m", "instance_id": "z", "run": 0, "audited": false, "clean": false}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v("m", "x", 0) != AuditClean || v("m", "y", 0) != AuditFlagged || v("m", "z", 0) != AuditUnaudited || v("m", "x", 1) != AuditUnaudited || v("n", "x", 0) != AuditUnaudited {
+		t.Errorf("verdicts: %v %v %v %v", v("m", "x", 0), v("m", "y", 0), v("m", "z", 0), v("m", "x", 1))
+	}
+	for _, bad := range []string{`{"agents": []}`, `[1, 2]`, `{"runs": `} {
+		if _, err := readAuditVerdicts(write("b.json", bad)); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
+	}
+	lines := auditLines(&AuditRates{File: "/r/audit.json", Tampered: 2, Rates: []CleanRate{{Model: "m", Units: 4, Resolved: 3, ResolvedClean: 1, Flagged: 2, ResolvedFlagged: 2}}})
+	if len(lines) != 2 || !strings.Contains(lines[0], "tampered units: 2") || !strings.Contains(lines[1], "m: resolved 3/4 (75.0%), resolved, clean 1/4 (25.0%); runs with findings 2 (resolved 2)") {
+		t.Errorf("lines: %q", lines)
 	}
 }

@@ -485,9 +485,9 @@ func (c Comparison) Page(title string) Page {
 	sideLine := func(name string, s CompareSide) string {
 		l := fmt.Sprintf("%s: %s: resolved %d/%d (%s, 95%% CI %s)", name, s.Label, s.Resolved, s.Units, percent(s.Resolved, s.Units), ciPercent(s.CI))
 		if s.ClusterCI.Reason != "" {
-			l += fmt.Sprintf("; that Wilson CI counts the %d runs as independent, and there is no clustered interval: %s (a cluster bootstrap needs at least %d)", s.Units, s.ClusterCI.Reason, MinClusters)
+			l += fmt.Sprintf("; that Wilson CI counts the %s as independent, and there is no clustered interval: %s (a cluster bootstrap needs at least %d)", plural(s.Units, "run"), s.ClusterCI.Reason, MinClusters)
 		} else if s.ClusterCI.OK {
-			l += fmt.Sprintf("; that Wilson CI counts the %d runs as independent, clustered by instance (%d instances) 95%% CI %s", s.Units, s.Instances, ciPercent(s.ClusterCI))
+			l += fmt.Sprintf("; that Wilson CI counts the %s as independent, clustered by instance (%s) 95%% CI %s", plural(s.Units, "run"), plural(s.Instances, "instance"), ciPercent(s.ClusterCI))
 		}
 		return l
 	}

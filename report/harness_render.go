@@ -7,6 +7,7 @@ import (
 
 	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/retrieval"
 )
 
@@ -60,16 +61,17 @@ func HarnessHeadline(r *Harness) []string {
 	if len(others) > 0 {
 		lines = append(lines, "other modes: "+strings.Join(others, ", "))
 	}
-	outcomes := fmt.Sprintf("of the %d units of the evaluated set (instances × runs): submitted %d, completed %d, empty patch %d, error %d, incomplete %d (no prediction %d, not evaluated %d), infra failure %d",
-		r.TotalInstances, r.SubmittedInstances, r.CompletedInstances, r.EmptyPatchInstances, r.ErrorInstances, len(r.IncompleteIDs),
+	outcomes := fmt.Sprintf("of the %s of the evaluated set (instances × runs): submitted %d, completed %d, empty patch %d, error %d, incomplete %d (no prediction %d, not evaluated %d), infra failure %d",
+		plural(r.TotalInstances, "unit"), r.SubmittedInstances, r.CompletedInstances, r.EmptyPatchInstances, r.ErrorInstances, len(r.IncompleteIDs),
 		len(r.IncompleteIDs)-x.NotEvaluated, x.NotEvaluated, r.InfraFailureInstances)
 	if n := unreadUnits(x); n > 0 {
-		outcomes += fmt.Sprintf("; the %d units of dataset rows that could not be read or cannot run are in none of these", n)
+		outcomes += fmt.Sprintf("; the %s of dataset rows that could not be read or cannot run are in none of these", plural(n, "unit"))
 	}
 	lines = append(lines, outcomes)
 	if len(x.Tampered) > 0 {
 		lines = append(lines, fmt.Sprintf("tampered (the harness's canaries or the clean-room re-run caught a moved verdict; unresolved in every mode): %d: %s", len(x.Tampered), strings.Join(x.Tampered, "; ")))
 	}
+	lines = append(lines, auditLines(x.Audit)...)
 	if len(x.RunnerInternals) > 0 {
 		lines = append(lines, fmt.Sprintf("model patches reaching into the test runner (unresolved in strict mode): %d: %s", len(x.RunnerInternals), strings.Join(x.RunnerInternals, "; ")))
 	}
@@ -334,8 +336,11 @@ func HarnessTables(r *Harness) []Table {
 			t.Rows = append(t.Rows, []string{m.Aspect, fmt.Sprint(m.N), pp(Cell{Value: m.Mean, N: m.N, OK: m.N > 0}), ciPP(m.CI),
 				fmt.Sprint(res.N), pp(Cell{Value: res.Mean, N: res.N, OK: res.N > 0}), ciPP(res.CI)})
 		}
-		t.Notes = append(t.Notes, fmt.Sprintf("%d units changed source files (.py, .js, .ts, ...), %d of them parse before and after the model patch.", n.Units, n.Valid))
+		t.Notes = append(t.Notes, fmt.Sprintf("%d units changed source files (.py, .java, .js, .ts, ...), %d of them parse before and after the model patch.", n.Units, n.Valid))
 		tables = append(tables, t)
+		if len(n.ByLanguage) > 0 {
+			tables = append(tables, nfiLanguageTable(n))
+		}
 	}
 	if len(x.AgentCost) > 0 {
 		t := Table{ID: "agent-cost", Title: "Agent cost per model: wall time (s), tokens (in + out), cost (USD)",
@@ -364,6 +369,38 @@ func HarnessTables(r *Harness) []Table {
 		tables = append(tables, t)
 	}
 	return tables
+}
+
+// nfiLanguageTable is the NFI columns per instance language: for each
+// aspect the mean S_p before and after the model patch and the mean I_p,
+// over the valid units scoring it; n/a where no unit scores the aspect,
+// and for every aspect of a language whose files the catalog has no rule
+// for (never 0).
+func nfiLanguageTable(n *NFISummary) Table {
+	t := Table{ID: "nfi-language", Title: fmt.Sprintf("NFI by language: S_p before and after the model patch, I_p (catalog %s)", n.Catalog),
+		Header: []string{"language", "units", "valid"}}
+	for _, a := range nfi.Aspects {
+		t.Header = append(t.Header, a.Code()+" before", a.Code()+" after", a.Code()+" I_p (pp)")
+	}
+	noRules := false
+	for _, l := range n.ByLanguage {
+		row := []string{l.Language, fmt.Sprint(l.Units), fmt.Sprint(l.Valid)}
+		for _, m := range l.Aspects {
+			if m.N == 0 {
+				row = append(row, NA, NA, NA)
+				continue
+			}
+			row = append(row, fmt.Sprintf("%.3f", m.Before), fmt.Sprintf("%.3f", m.After), fmt.Sprintf("%+.1f", 100*m.Improvement))
+		}
+		noRules = noRules || l.NoRules
+		t.Rows = append(t.Rows, row)
+	}
+	t.Notes = append(t.Notes, "S_p (SWE-NFI Eq. 1): the share of the aspect's rules a version passes, mean over the changed files of the language's units; "+
+		"I_p (Eq. 2) = after − before, in percentage points. Means over the units whose changed files parse on both sides; "+NA+": no unit has a score in the aspect.")
+	if noRules {
+		t.Notes = append(t.Notes, fmt.Sprintf("A language whose every aspect is %s has no rule in catalog %s: its files are checked for validity only, not scored.", NA, n.Catalog))
+	}
+	return t
 }
 
 // unreadUnits counts the units of dataset rows that could not be read or
@@ -418,6 +455,9 @@ func InstancesTable(r *Harness) Table {
 		}
 		if len(ip) == 0 && len(u.NFI) > 0 {
 			ip = []string{"0 (every aspect)"}
+		}
+		for _, l := range u.NFINoRules {
+			ip = append(ip, "n/a for "+l+" (no rules)")
 		}
 		f1 := func(v *float64) string {
 			if v == nil {

@@ -164,9 +164,9 @@ type AspectMean struct {
 }
 
 // NFISummary is the mean NFI improvement of the run's model patches on the
-// .py files they change (before: base plus test patch; after: with the
-// model patch). Units counts the units with a delta (a patch that changed
-// a .py file and applied), Valid those whose files parse on both sides;
+// source files they change (Python, Java, JavaScript, TypeScript; before:
+// base plus test patch; after: with the model patch). Units counts the
+// units with a delta (a patch that changed a source file and applied), Valid those whose files parse on both sides;
 // Mean is over the valid ones, MeanResolved over the valid ones resolved
 // under the native mode (SWE-NFI reports I_p over functionally correct
 // runs only). Source: SWE-NFI Eq. 2 and 3; polynfi spec §2.6 and §3.
@@ -176,6 +176,37 @@ type NFISummary struct {
 	Valid        int          `json:"valid"`
 	Mean         []AspectMean `json:"mean_improvement"`
 	MeanResolved []AspectMean `json:"mean_improvement_resolved"`
+	// ByLanguage gives, per instance language (the dataset's language
+	// column), the mean S_p before and after and the mean I_p of every
+	// aspect; sorted by language.
+	ByLanguage []NFILanguage `json:"by_language,omitempty"`
+}
+
+// NFILanguage is the NFI columns of the units of one instance language.
+// Units counts the units with an NFI delta, Valid those whose changed
+// files parse on both sides. NoRules is true when the catalog judges none
+// of the language's changed files (no rule for the language, e.g. Java
+// before its catalog lands): then every aspect is n/a (N 0), never 0.
+type NFILanguage struct {
+	Language string          `json:"language"`
+	Units    int             `json:"units"`
+	Valid    int             `json:"valid"`
+	NoRules  bool            `json:"no_rules,omitempty"`
+	Aspects  []NFIAspectMean `json:"aspects"`
+}
+
+// NFIAspectMean is one aspect's means over the N valid units of a
+// language that score it on both sides: S_p before (base plus test
+// patch), S_p after (with the model patch), both in [0, 1], and I_p =
+// after − before in [−1, 1] (SWE-NFI Eq. 1 and 2; the mean of I_p is the
+// difference of the means). N is 0 (and the means 0) when no unit scores
+// the aspect: reports print n/a.
+type NFIAspectMean struct {
+	Aspect      string  `json:"aspect"`
+	N           int     `json:"n"`
+	Before      float64 `json:"before"`
+	After       float64 `json:"after"`
+	Improvement float64 `json:"improvement"`
 }
 
 // Differing is a unit whose verdict differs between modes.
@@ -308,6 +339,11 @@ type Extras struct {
 	// could not be read or decoded (harness.ReadRecords); their units count
 	// as not evaluated, and every format names them.
 	UnreadableRecords []harness.UnreadableRecord `json:"unreadable_records,omitempty"`
+	// Audit holds each model's resolved and "resolved, clean" rates when
+	// the agent runs behind the predictions were audited (polynfi audit
+	// wrote audit.json beside the predictions file, or in RUN/agent-runs);
+	// set by LoadHarnessRun, nil otherwise.
+	Audit *AuditRates `json:"audit,omitempty"`
 }
 
 // HarnessInput is what BuildHarness needs: a run directory's manifest
@@ -353,7 +389,10 @@ type UnitResult struct {
 	FileF1     *float64                        `json:"file_f1,omitempty"`
 	NodeF1     *float64                        `json:"node_f1,omitempty"`
 	NFI        []AspectMean                    `json:"nfi_improvement,omitempty"`
-	Dir        string                          `json:"record_dir,omitempty"`
+	// NFINoRules names the languages of the unit's changed files that the
+	// catalog has no rule for (harness.NFIDelta.NoRules): their I_p is n/a.
+	NFINoRules []string `json:"nfi_no_rules,omitempty"`
+	Dir        string   `json:"record_dir,omitempty"`
 	// Files are the artefacts of the record holding something (of
 	// harness.LogFile, PatchFile, CommandFile): a unit whose tests never
 	// ran has no log and no command, an empty prediction no patch.
@@ -556,6 +595,7 @@ func BuildHarness(in HarnessInput) *Harness {
 	var metrics []retrieval.InstanceMetrics
 	var sumOver, sumTest float64
 	nfiAcc := newNFIAccumulator()
+	nfiLang := nfiLanguages{}
 
 	addRetrieval := func(id string, mt *retrieval.InstanceMetrics, u *UnitResult) {
 		metrics = append(metrics, *mt)
@@ -748,6 +788,8 @@ func BuildHarness(in HarnessInput) *Harness {
 			}
 			if rec.NFI != nil {
 				nfiAcc.add(rec.NFI, native.Resolved)
+				nfiLang.add(rec.Language, rec.NFI)
+				ur.NFINoRules = rec.NFI.NoRules
 				if rec.NFI.Delta.Valid {
 					for _, a := range nfi.Aspects {
 						if v, ok := rec.NFI.Delta.Improvement.Get(a); ok {
@@ -880,6 +922,9 @@ func BuildHarness(in HarnessInput) *Harness {
 		x.Retrieval, x.RetrievalCI = &s, ci
 	}
 	x.NFI = nfiAcc.summary()
+	if x.NFI != nil {
+		x.NFI.ByLanguage = nfiLang.summary()
+	}
 	x.PassAtK = harnessPassAtK(in.Records)
 	x.NotEvaluated = len(x.NotRecordedIDs)
 	if x.Interrupted {
@@ -1081,6 +1126,76 @@ func (a *nfiAccumulator) summary() *NFISummary {
 	}
 	s.Mean, s.MeanResolved = finish(a.all), finish(a.solved)
 	return s
+}
+
+// nfiLanguages sums, per instance language, S_p before and after and I_p
+// of every aspect over the valid NFI deltas that score it.
+type nfiLanguages map[string]*nfiLangAcc
+
+type nfiLangAcc struct {
+	units, valid int
+	judged       bool // some delta's changed files had rules
+	n            [len(nfi.Aspects)]int
+	before       [len(nfi.Aspects)]float64
+	after        [len(nfi.Aspects)]float64
+	improvement  [len(nfi.Aspects)]float64
+}
+
+func (l nfiLanguages) add(lang string, d *harness.NFIDelta) {
+	if lang == "" {
+		lang = "unknown"
+	}
+	a := l[lang]
+	if a == nil {
+		a = &nfiLangAcc{}
+		l[lang] = a
+	}
+	a.units++
+	if len(d.NoRules) == 0 || len(d.NoRules) < len(languagesOf(d.Files)) {
+		a.judged = true
+	}
+	if !d.Delta.Valid {
+		return
+	}
+	a.valid++
+	for i, asp := range nfi.Aspects {
+		v, ok := d.Delta.Improvement.Get(asp)
+		if !ok {
+			continue
+		}
+		b, _ := d.Delta.Before.Get(asp)
+		c, _ := d.Delta.After.Get(asp)
+		a.n[i]++
+		a.before[i] += b
+		a.after[i] += c
+		a.improvement[i] += v
+	}
+}
+
+// languagesOf counts the distinct languages of paths (nfi.SourceLanguage).
+func languagesOf(paths []string) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range paths {
+		out[nfi.SourceLanguage(p).String()] = true
+	}
+	return out
+}
+
+func (l nfiLanguages) summary() []NFILanguage {
+	var out []NFILanguage
+	for lang, a := range l {
+		nl := NFILanguage{Language: lang, Units: a.units, Valid: a.valid, NoRules: !a.judged}
+		for i, asp := range nfi.Aspects {
+			m := NFIAspectMean{Aspect: asp.Code(), N: a.n[i]}
+			if n := float64(a.n[i]); n > 0 {
+				m.Before, m.After, m.Improvement = a.before[i]/n, a.after[i]/n, a.improvement[i]/n
+			}
+			nl.Aspects = append(nl.Aspects, m)
+		}
+		out = append(out, nl)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Language < out[j].Language })
+	return out
 }
 
 func sortedGroups(m map[string]*Group) []*Group {

@@ -185,8 +185,8 @@ func NFISuitePage(rep NFISuiteReport, runs bool) Page {
 	lines = append(lines, rep.UnreadableLines()...)
 	lines = append(lines, fmt.Sprintf("invalid runs by reason: %s; test runs by status: %s", countsText(rep.Invalid), countsText(rep.Tests)))
 	if rep.GoldFailureRuns > 0 {
-		lines = append(lines, fmt.Sprintf("warning: the human reference (gold) failed its tests in %d runs, on %s: check those tasks' environments (left out of the Human Reference's mean I_p(h))",
-			rep.GoldFailureRuns, strings.Join(rep.GoldFailures, ", ")))
+		lines = append(lines, fmt.Sprintf("warning: the human reference (gold) failed its tests in %s, on %s: check those tasks' environments (left out of the Human Reference's mean I_p(h))",
+			plural(rep.GoldFailureRuns, "run"), strings.Join(rep.GoldFailures, ", ")))
 	}
 	tables := rep.Tables
 	if runs {
@@ -245,7 +245,10 @@ func RenderHarness(w io.Writer, rep *Harness, format string, instances bool) err
 
 // LoadHarnessRun builds a harness run's report from its manifest and the
 // records stored in it; a legacy run (no manifest) from its records alone
-// (LegacyManifest).
+// (LegacyManifest). When the agent runs behind the predictions were
+// audited (an audit.json of polynfi audit beside a predictions file or in
+// dir/agent-runs) the report carries each model's "resolved, clean" rate
+// (Extras.Audit).
 func LoadHarnessRun(dir string, legacy bool, version string) (*Harness, error) {
 	rep, err := loadHarnessRunRecords(dir, legacy, version)
 	if err != nil {
@@ -281,6 +284,7 @@ func loadHarnessRunRecords(dir string, legacy bool, version string) (rep *Harnes
 		}
 		rep = HarnessFromRun(m, recs)
 		rep.Polynfi.Version = version
+		attachAudit(rep, dir)
 		return rep, nil
 	}
 	m, _, err := harness.ReadManifest(dir)
@@ -289,6 +293,7 @@ func loadHarnessRunRecords(dir string, legacy bool, version string) (rep *Harnes
 	}
 	rep = HarnessFromRun(m, recs)
 	rep.Polynfi.Version = version
+	attachAudit(rep, dir)
 	return rep, nil
 }
 

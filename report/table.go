@@ -25,6 +25,10 @@ type Table struct {
 // Dash is what an undefined cell shows (never 0).
 const Dash = "–"
 
+// NA is what a cell shows when the quantity does not apply: an aspect no
+// rule of the catalog scores for a language (never 0).
+const NA = "n/a"
+
 // pp formats an improvement fraction as percentage points, one decimal, signed.
 func pp(c Cell) string {
 	if !c.OK {

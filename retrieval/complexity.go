@@ -21,15 +21,25 @@ const (
 // ComplexityOrder lists the classes in report order.
 var ComplexityOrder = []Complexity{ComplexityNone, SingleFunc, FuncOnly, SingleClass, ClassOnly, ComplexityMixed}
 
-// classKinds are the node types that count as classes.
+// classKinds are the node types that count as classes: SWE-PolyBench's
+// languages', then the class equivalents of Go, Rust, C, C++, PHP and Ruby
+// (langs.go): Go struct and interface type_spec; Rust struct, enum, union,
+// trait, impl and mod items; C and C++ struct, union and enum specifiers,
+// C++ classes and namespaces; PHP traits; Ruby classes, modules and
+// singleton classes.
 var classKinds = set("class_definition", "class_declaration", "abstract_class_declaration",
-	"interface_declaration", "enum_declaration", "record_declaration", "type_alias_declaration")
+	"interface_declaration", "enum_declaration", "record_declaration", "type_alias_declaration",
+	"type_spec", "struct_item", "enum_item", "union_item", "trait_item", "impl_item", "mod_item",
+	"struct_specifier", "union_specifier", "enum_specifier", "class_specifier", "namespace_definition",
+	"trait_declaration", "class", "module", "singleton_class")
 
 // Classify returns the complexity class of a reference node-key set
 // (keys "file->ROOT->type:name->..."). Class nodes are keys ending in a
 // class type, plus every constructor, which counts as a change to its class
 // (Python `__init__` directly in a class, Java constructor_declaration, JS/TS
-// method_definition `constructor`): a constructor and its class count once.
+// method_definition `constructor`; PHP `__construct`, Ruby `initialize` in a
+// class, a C++ member function named as its class): a constructor and its
+// class count once.
 // Every other key is a function node.
 //
 // Source: SWE-PolyBench (arXiv 2504.08703) §3 "complexity" columns; polynfi
@@ -40,9 +50,9 @@ func Classify(keys []string) Complexity {
 	for _, k := range keys {
 		parts := strings.Split(k, "->")
 		typ, name := splitLabel(parts[len(parts)-1])
-		parentTyp := ""
+		parentTyp, parentName := "", ""
 		if len(parts) >= 2 {
-			parentTyp, _ = splitLabel(parts[len(parts)-2])
+			parentTyp, parentName = splitLabel(parts[len(parts)-2])
 		}
 		parent := strings.Join(parts[:len(parts)-1], "->")
 		switch {
@@ -50,7 +60,10 @@ func Classify(keys []string) Complexity {
 			classes[k] = true
 		case typ == "constructor_declaration",
 			typ == "method_definition" && name == "constructor",
-			typ == "function_definition" && name == "__init__" && parentTyp == "class_definition":
+			typ == "function_definition" && name == "__init__" && parentTyp == "class_definition",
+			typ == "method_declaration" && strings.EqualFold(name, "__construct"),
+			typ == "method" && name == "initialize" && parentTyp == "class",
+			typ == "function_definition" && (parentTyp == "class_specifier" || parentTyp == "struct_specifier") && name == parentName:
 			classes[parent] = true
 		default:
 			funcs[k] = true

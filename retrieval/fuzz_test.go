@@ -37,6 +37,31 @@ func deepSources() map[syntax.Language][]string {
 			r("namespace A { ", 1000) + r("}", 1000) + "\n",
 			"const x = " + r("(", 20000) + "1" + r(")", 20000) + ";\n",
 		},
+		syntax.Go: {
+			"package p\n" + r("func f() { g := func() { ", 2000) + r("} }", 2000) + "\n",
+			"package p\ntype T " + r("struct { x ", 5000) + "int" + r(" }", 5000) + "\n",
+			"package p\nfunc (\xff *T) \xc3\x28() {}\n",
+		},
+		syntax.Rust: {
+			r("mod m { ", 3000) + r("}", 3000) + "\n",
+			r("impl A { fn f() { ", 2000) + r("} }", 2000) + "\n",
+		},
+		syntax.CLang: {
+			r("struct s { ", 5000) + r("};", 5000) + "\n",
+			"int f(void) { return " + r("(", 20000) + "1" + r(")", 20000) + "; }\n",
+		},
+		syntax.CPP: {
+			r("namespace n { class C { void f() { ", 1000) + r("} }; }", 1000) + "\n",
+			"int " + r("(*", 10000) + "f" + r(")", 10000) + "(void) { return 0; }\n",
+		},
+		syntax.PHP: {
+			"<?php\n" + r("class A { function f() { ", 1000) + r("} }", 1000) + "\n",
+			"<?php \xff\xfe function \x80() {}\n",
+		},
+		syntax.Ruby: {
+			r("module M\nclass C\ndef f\n", 1000) + r("end\nend\nend\n", 1000),
+			"def self.\xff\n  \x80\nend\n",
+		},
 	}
 }
 
@@ -45,7 +70,8 @@ func deepSources() map[syntax.Language][]string {
 // are walked iteratively, however deep). The seeds run as a unit test;
 // go test -fuzz=FuzzFileNodes explores further.
 func FuzzFileNodes(f *testing.F) {
-	langs := []syntax.Language{syntax.Python, syntax.Java, syntax.JavaScript, syntax.TypeScript}
+	langs := []syntax.Language{syntax.Python, syntax.Java, syntax.JavaScript, syntax.TypeScript,
+		syntax.Go, syntax.Rust, syntax.CLang, syntax.CPP, syntax.PHP, syntax.Ruby}
 	for i, l := range langs {
 		for _, s := range deepSources()[l] {
 			f.Add(uint8(i), []byte(s))

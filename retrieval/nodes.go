@@ -34,10 +34,14 @@ func set(xs ...string) map[string]bool { return toSet(xs) }
 
 // languageFor picks the grammar by extension. Compatible: SWE-PolyBench's
 // map (.py .py-tpl .pyi, .java, .js .jsx .cjs, .ts). Extended adds .mjs,
-// .mts, .cts and .tsx.
+// .mts, .cts and .tsx. Both modes read the extensions of Go, Rust, C, C++,
+// PHP and Ruby (syntax.GrammarForPath), which SWE-PolyBench does not.
 //
 // Source: SWE-PolyBench tree_sitter_utils.py EXTENSION_LANGUAGE_MAP.
 func languageFor(p string, mode Mode) (syntax.Language, bool) {
+	if l, ok := syntax.GrammarForPath(p); ok && newLangNodes[l] != nil {
+		return l, true
+	}
 	switch path.Ext(p) {
 	case ".py", ".pyi", ".py-tpl":
 		return syntax.Python, true
@@ -153,6 +157,9 @@ func (x *extractor) fileNodes(lang syntax.Language, src []byte, fileKey string, 
 type index struct {
 	t    *syntax.Tree
 	mode Mode
+	// ln is the node table of Go, Rust, C, C++, PHP and Ruby; nil for
+	// SWE-PolyBench's languages.
+	ln *langNodes
 	// cands are the candidate nodes in preorder with their 1-based line
 	// spans [first, last]; mask marks a Compatible-mode pair whose value is
 	// a function expression, which hides the lines it spans.
@@ -167,13 +174,19 @@ type cand struct {
 }
 
 func newIndex(t *syntax.Tree, mode Mode) *index {
-	ix := &index{t: t, mode: mode, names: map[syntax.NodeID]string{}}
+	ix := &index{t: t, mode: mode, names: map[syntax.NodeID]string{}, ln: newLangNodes[t.Lang]}
 	rc := t.NewRowCursor()
 	for i := range t.Nodes {
 		id := syntax.NodeID(i)
 		n := &t.Nodes[i]
 		kind := n.Kind()
 		first, last := int(rc.Row(n.StartByte))+1, int(rc.RowAfter(n.EndByte))+1
+		if ix.ln != nil {
+			if ix.ln.counts(t, id) {
+				ix.cands = append(ix.cands, cand{id: id, first: first, last: last})
+			}
+			continue
+		}
 		switch mode {
 		case Compatible:
 			if compatCounted[kind] {
@@ -222,7 +235,7 @@ func (ix *index) locate(lines []int) []int {
 	ls := append([]int(nil), lines...)
 	sort.Ints(ls)
 	ls = dedupInts(ls)
-	if ix.mode == Compatible && len(ix.t.Nodes) > 0 {
+	if ix.mode == Compatible && ix.ln == nil && len(ix.t.Nodes) > 0 {
 		maxLine := int(ix.t.Row(ix.t.Nodes[0].EndByte))
 		k := sort.SearchInts(ls, maxLine+1)
 		ls = ls[:k]
@@ -281,6 +294,9 @@ func dedupInts(xs []int) []int {
 func (ix *index) key(ci int) (string, string) {
 	t := ix.t
 	id := ix.cands[ci].id
+	if ix.ln != nil {
+		return ix.newLangKey(id), ""
+	}
 	self, fail := ix.label(id)
 	if fail != "" {
 		return "", fail
@@ -318,6 +334,31 @@ func (ix *index) key(ci int) (string, string) {
 		parts[i], parts[j] = parts[j], parts[i]
 	}
 	return strings.Join(parts, "->"), ""
+}
+
+// newLangKey is key for the languages of newLangNodes: root type, counted
+// ancestors, the node, each "type:name" ("type:<anonymous>" without a
+// name), outermost first.
+func (ix *index) newLangKey(id syntax.NodeID) string {
+	t := ix.t
+	var parts []string
+	for p := id; p != syntax.NoNode; p = t.Nodes[p].Parent {
+		n := &t.Nodes[p]
+		switch {
+		case p == id || ix.ln.counts(t, p):
+			name := ix.ln.name(t, p)
+			if name == "" {
+				name = "<anonymous>"
+			}
+			parts = append(parts, n.Kind()+":"+name)
+		case n.Parent == syntax.NoNode && n.Kind() == ix.ln.root:
+			parts = append(parts, n.Kind())
+		}
+	}
+	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
+		parts[i], parts[j] = parts[j], parts[i]
+	}
+	return strings.Join(parts, "->")
 }
 
 func (ix *index) counted(id syntax.NodeID) bool {

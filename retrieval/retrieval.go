@@ -10,6 +10,14 @@
 // computed in memory with diff.Apply. Every file is parsed at most once per
 // version.
 //
+// Languages: SWE-PolyBench's four (Python, Java, JavaScript, TypeScript)
+// with its node types; and Go, Rust, C, C++, PHP and Ruby, which
+// SWE-PolyBench does not read, with the equivalents of its choice
+// (functions, methods, classes or what stands for them: Go struct and
+// interface types, Rust impl blocks and traits, C structs, C++ classes and
+// namespaces, PHP traits, Ruby modules), read alike in both modes; langs.go
+// lists them.
+//
 // The package owns no I/O beyond GitSource and never prints.
 //
 // Source: SWE-PolyBench (arXiv 2504.08703), amazon-science/SWE-PolyBench

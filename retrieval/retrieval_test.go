@@ -178,6 +178,16 @@ func TestClassify(t *testing.T) {
 		{[]string{"B.java->program->class_declaration:B->constructor_declaration:B", "B.java->program->class_declaration:C"}, ClassOnly},
 		{[]string{"s.js->program->class_declaration:S->method_definition:constructor", "s.js->program->function_declaration:h"}, ComplexityMixed},
 		{[]string{"s.ts->program->class_declaration:S->method_definition:run", "s.ts->program->class_declaration:S"}, ComplexityMixed},
+		// Go, Rust, C, C++, PHP, Ruby (langs.go).
+		{[]string{"d.go->source_file->type_spec:Duration", "d.go->source_file->method_declaration:Duration.String"}, ComplexityMixed},
+		{[]string{"src/lib.rs->source_file->impl_item:Roman->function_item:new"}, SingleFunc},
+		{[]string{"src/lib.rs->source_file->struct_item:Roman", "src/lib.rs->source_file->trait_item:Parse"}, ClassOnly},
+		{[]string{"a.c->translation_unit->struct_specifier:buf"}, SingleClass},
+		{[]string{"a.cpp->translation_unit->class_specifier:P->function_definition:P", "a.cpp->translation_unit->class_specifier:P"}, SingleClass},
+		{[]string{"a.cpp->translation_unit->namespace_definition:n->function_definition:f"}, SingleFunc},
+		{[]string{"A.php->program->class_declaration:A->method_declaration:__construct", "A.php->program->trait_declaration:T"}, ClassOnly},
+		{[]string{"a.rb->program->module:M->class:C->method:initialize"}, SingleClass},
+		{[]string{"a.rb->program->module:M->method:initialize"}, SingleFunc}, // not in a class
 	}
 	for _, tt := range tests {
 		if got := Classify(tt.keys); got != tt.want {

@@ -51,6 +51,10 @@ func helper(mode string, args []string) int {
 		return 0
 	case "grandchild":
 		dir := args[0]
+		// Held open until the process ends (awaitFIFOClosed).
+		if f, err := os.OpenFile(filepath.Join(dir, "alive"), os.O_RDWR, 0); err == nil {
+			defer f.Close()
+		}
 		_ = os.WriteFile(filepath.Join(dir, "gc.pid"), []byte(strconv.Itoa(os.Getpid())), 0o644)
 		time.Sleep(2 * time.Second)
 		_ = os.WriteFile(filepath.Join(dir, "survived"), []byte("yes"), 0o644)
@@ -178,6 +182,9 @@ func TestLocalTimeoutKillsGrandchildren(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
+			if err := syscall.Mkfifo(filepath.Join(dir, "alive"), 0o666); err != nil {
+				t.Fatal(err)
+			}
 			c := helperCmd(dir, "spawn", dir)
 			c.Timeout = 700 * time.Millisecond
 			start := time.Now()
@@ -208,14 +215,42 @@ func TestLocalTimeoutKillsGrandchildren(t *testing.T) {
 			// In both modes: the grandchild must not live to write its mark.
 			// Unisolated, it was seen gone above: it can write nothing more.
 			// Under bwrap its pid is the sandbox's, not to be watched from
-			// here: wait past the time it would write at.
+			// here: await the end of file of the FIFO it holds (it is gone)
+			// instead of sleeping past the time it would write at.
 			if name != "none" {
-				time.Sleep(2500 * time.Millisecond)
+				awaitFIFOClosed(t, filepath.Join(dir, "alive"), 10*time.Second)
+				if _, err := os.Stat(filepath.Join(dir, "gc.pid")); err != nil {
+					t.Logf("the grandchild had not started by the timeout: %v", err)
+				}
 			}
 			if _, err := os.Stat(filepath.Join(dir, "survived")); err == nil {
 				t.Error("grandchild survived the timeout")
 			}
 		})
+	}
+}
+
+// awaitFIFOClosed waits until no process holds the FIFO at path open for
+// writing (a read without blocking sees end of file), and fails the test
+// when one still does after timeout.
+func awaitFIFOClosed(t *testing.T, path string, timeout time.Duration) {
+	t.Helper()
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(fd)
+	deadline := time.Now().Add(timeout)
+	buf := make([]byte, 64)
+	for {
+		n, err := syscall.Read(fd, buf)
+		if n == 0 && err == nil {
+			return // end of file: no holder left
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a process still holds %s %s after the timeout (read %d, %v)", path, timeout, n, err)
+		}
+		time.Sleep(20 * time.Millisecond) // polling for the event
 	}
 }
 

@@ -49,3 +49,40 @@ func FuzzTreeSitter(f *testing.F) {
 		}
 	})
 }
+
+// TestNewGrammarsRobust: the grammars of Go, Rust, C, C++, PHP and Ruby
+// take invalid UTF-8, NUL bytes and nesting far deeper than code without a
+// crash, into well-formed trees (FuzzTreeSitter's checks).
+func TestNewGrammarsRobust(t *testing.T) {
+	r := strings.Repeat
+	srcs := map[syntax.Language][]string{
+		syntax.Go:    {"package p\nfunc f() {" + r("{", 20000) + r("}", 20000) + "}\n", "package p\nvar x = " + r("(", 20000) + "1" + r(")", 20000) + "\n"},
+		syntax.Rust:  {"fn f() { " + r("{", 20000) + r("}", 20000) + " }\n", r("mod m { ", 3000) + r("}", 3000) + "\n"},
+		syntax.CLang: {"int f(void) { return " + r("(", 20000) + "1" + r(")", 20000) + "; }\n", r("#if X\n", 2000) + r("#endif\n", 2000)},
+		syntax.CPP:   {r("namespace n { ", 3000) + r("}", 3000) + "\n", "template<" + r("typename T, ", 5000) + "typename U> struct S {};\n" + "A<" + r("B<", 10000) + "int" + r(">", 10001) + " x;\n"},
+		syntax.PHP:   {"<?php\nfunction f() { return " + r("[", 20000) + r("]", 20000) + "; }\n", "<?php " + r("if ($x) { ", 3000) + r("}", 3000) + "\n"},
+		syntax.Ruby:  {r("module M\n", 3000) + r("end\n", 3000), "x = " + r("[", 20000) + r("]", 20000) + "\n", "def f\n  " + r("-", 50000) + "1\nend\n"},
+	}
+	bad := [][]byte{{0xff, 0xfe, 0xfd}, []byte("func \xc3\x28(x) { \x00 }\n\xed\xa0\x80"), []byte(r("\x80", 10000))}
+	p := syntax.NewParser()
+	defer p.Close()
+	for lang, ss := range srcs {
+		inputs := append([][]byte{}, bad...)
+		for _, s := range ss {
+			inputs = append(inputs, []byte(s))
+		}
+		for i, src := range inputs {
+			tr, err := p.Parse(lang, src)
+			if err != nil {
+				t.Fatalf("%v input %d: %v", lang, i, err)
+			}
+			for j := range tr.Nodes {
+				n := &tr.Nodes[j]
+				if int(n.End) <= j || int(n.End) > len(tr.Nodes) || n.Parent >= syntax.NodeID(j) {
+					t.Fatalf("%v input %d: node %d: End %d, parent %d", lang, i, j, n.End, n.Parent)
+				}
+			}
+			tr.Release()
+		}
+	}
+}

@@ -11,14 +11,14 @@ import "sync"
 // package variable and do not modify Names after the first Table call.
 type KindClasses struct {
 	Names map[string]uint8
-	once  [TSX + 1]sync.Once // by Language
-	tbl   [TSX + 1]KindTable
+	once  [LastLanguage + 1]sync.Once // by Language
+	tbl   [LastLanguage + 1]KindTable
 }
 
 // Table returns the KindID → class table of grammar l, built on first use;
 // nil (every node class 0) for an unknown language.
 func (k *KindClasses) Table(l Language) KindTable {
-	if l < Python || l > TSX {
+	if l < Python || l > LastLanguage {
 		return nil
 	}
 	k.once[l].Do(func() {

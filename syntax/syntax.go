@@ -3,6 +3,14 @@
 // (Tree) whose nodes are plain values in a slice, so that rules and metrics
 // walk it without crossing cgo per node.
 //
+// Grammars: the official tree-sitter modules for Python, Java, JavaScript
+// and TypeScript; Go, Rust, C, C++, PHP and Ruby from
+// github.com/smacker/go-tree-sitter's grammar packages, the only ones the
+// module proxy serves. Those bring smacker's own copy of the tree-sitter
+// runtime, whose C symbols clash with go-tree-sitter v0.25's: the binary
+// links with -Wl,--allow-multiple-definition and v0.25's definitions are
+// the ones kept (why, and the tests that check it: grammars.go).
+//
 // The package must not know about rules, scores or patches.
 package syntax
 
@@ -27,17 +35,35 @@ type Language int
 
 // The supported grammars. Source: tree-sitter-python v0.23.6,
 // tree-sitter-java v0.23.5, tree-sitter-javascript v0.23.1,
-// tree-sitter-typescript v0.23.2 (typescript and tsx).
+// tree-sitter-typescript v0.23.2 (typescript and tsx); Go to Ruby: the
+// grammars of github.com/smacker/go-tree-sitter
+// v0.0.0-20240827094217-dd81d9e9be82 (tree-sitter-go, -rust, -c, -cpp,
+// -php (the "php" grammar: HTML text around <?php blocks), -ruby, all of
+// language ABI 14; see grammars.go).
+//
+// Python to TSX are the languages polynfi scores (LanguageForPath); Go to
+// Ruby are parsed for localization only (GrammarForPath). C is CLang, as
+// "C" is cgo's name in this package.
 const (
 	Python Language = iota + 1
 	Java
 	JavaScript
 	TypeScript
 	TSX
+	Go
+	Rust
+	CLang
+	CPP
+	PHP
+	Ruby
 )
+
+// LastLanguage is the highest Language, for tables indexed by Language.
+const LastLanguage = Ruby
 
 var languageNames = map[Language]string{
 	Python: "python", Java: "java", JavaScript: "javascript", TypeScript: "typescript", TSX: "tsx",
+	Go: "go", Rust: "rust", CLang: "c", CPP: "cpp", PHP: "php", Ruby: "ruby",
 }
 
 // String returns the lower-case grammar name ("python", "tsx", ...).
@@ -48,14 +74,50 @@ func (l Language) String() string {
 	return fmt.Sprintf("Language(%d)", int(l))
 }
 
-// Languages lists every supported grammar.
-func Languages() []Language { return []Language{Python, Java, JavaScript, TypeScript, TSX} }
+// Languages lists every supported grammar, Python to Ruby.
+func Languages() []Language {
+	return []Language{Python, Java, JavaScript, TypeScript, TSX, Go, Rust, CLang, CPP, PHP, Ruby}
+}
 
-// LanguageForPath picks the grammar by file extension: .py .pyi → Python;
-// .java → Java; .js .jsx .cjs .mjs → JavaScript; .ts .mts .cts → TypeScript;
-// .tsx → TSX. ok is false for any other extension.
+// LanguageForPath picks the grammar of a language polynfi scores by file
+// extension: .py .pyi → Python; .java → Java; .js .jsx .cjs .mjs →
+// JavaScript; .ts .mts .cts → TypeScript; .tsx → TSX. ok is false for any
+// other extension (GrammarForPath also knows the languages parsed for
+// localization only).
 func LanguageForPath(path string) (lang Language, ok bool) {
-	switch strings.ToLower(filepath.Ext(path)) {
+	return languageForExt(strings.ToLower(filepath.Ext(path)))
+}
+
+// GrammarForPath picks any grammar syntax parses by file extension: those
+// of LanguageForPath, and .go → Go; .rs → Rust; .c .h → C; .cc .cpp .cxx
+// .c++ .hh .hpp .hxx .h++ .ipp .tpp → CPP; .php .phtml → PHP; .rb .rake
+// .gemspec → Ruby. A .h header is C (as GitHub's linguist defaults it):
+// tree-sitter-cpp parses C too, but a C header read as C++ misreads
+// identifiers such as "class" or "new". ok is false for any other extension.
+func GrammarForPath(path string) (lang Language, ok bool) {
+	ext := strings.ToLower(filepath.Ext(path))
+	if l, ok := languageForExt(ext); ok {
+		return l, true
+	}
+	switch ext {
+	case ".go":
+		return Go, true
+	case ".rs":
+		return Rust, true
+	case ".c", ".h":
+		return CLang, true
+	case ".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".tpp":
+		return CPP, true
+	case ".php", ".phtml":
+		return PHP, true
+	case ".rb", ".rake", ".gemspec":
+		return Ruby, true
+	}
+	return 0, false
+}
+
+func languageForExt(ext string) (lang Language, ok bool) {
+	switch ext {
 	case ".py", ".pyi":
 		return Python, true
 	case ".java":
@@ -87,9 +149,9 @@ var (
 	// fieldIDs inverts fieldNames.
 	fieldIDs = map[string]uint16{"": 0}
 	// kindsByLang is every grammar's node-type names, by Language and
-	// Node.KindID (Node.Kind); its length, a power of two above TSX, lets
-	// Kind index it without a bounds check.
-	kindsByLang [8][]string
+	// Node.KindID (Node.Kind); its length, a power of two above
+	// LastLanguage, lets Kind index it without a bounds check.
+	kindsByLang [16][]string
 )
 
 func loadGrammars() {
@@ -100,6 +162,9 @@ func loadGrammars() {
 		JavaScript: tsjs.Language(),
 		TypeScript: tsts.LanguageTypescript(),
 		TSX:        tsts.LanguageTSX(),
+	}
+	for l, p := range extraGrammars() {
+		ptrs[l] = p
 	}
 	fieldID := func(name string) uint16 {
 		id, ok := fieldIDs[name]

@@ -11,6 +11,15 @@ writes, for the same twelve instances:
   predictions-wrong.multi-swe-bench.jsonl
                                 predictions-wrong.jsonl as Multi-SWE-bench
                                 patch rows ({org, repo, number, fix_patch})
+  swe-bench-pro.jsonl           the Go instances as SWE-bench Pro rows
+                                (fail_to_pass/pass_to_pass as Python list
+                                text, repo_language, requirements, interface,
+                                selected_test_files_to_run, ...), with
+  run_scripts/<id>/run_script.sh, run_scripts/<id>/parser.py
+                                copies of pro/run_script.sh and pro/parser.py,
+                                where SWE-bench Pro's harness keeps them
+  predictions-wrong.swe-bench-pro.jsonl
+                                predictions-wrong.jsonl for those instances
 
 Both benchmarks keep how to run a repository's tests in their harness code,
 not in the rows; polynfi reads the row's test_command and Dockerfile, so
@@ -116,7 +125,55 @@ def build():
             org, repo, number = split_id(p["instance_id"])
             preds.append({"org": org, "repo": repo, "number": number, "fix_patch": p["model_patch"]})
     out["predictions-wrong.multi-swe-bench.jsonl"] = lines(preds)
+    build_pro(rows, out)
     return out
+
+
+# SWE-bench Pro names a Go test by its function (the parser's reading of
+# `go test -v`), not by package path as polynfi's go test -json reader.
+PRO_IDS = ("gridworks__durfmt-4", "gridworks__durfmt-7")
+
+
+def build_pro(rows, out):
+    with open(os.path.join(HERE, "pro", "run_script.sh")) as f:
+        run_script = f.read()
+    with open(os.path.join(HERE, "pro", "parser.py")) as f:
+        parser = f.read()
+    pro = []
+    for r in rows:
+        if r["instance_id"] not in PRO_IDS:
+            continue
+        short = lambda ids: repr([t.rsplit(".", 1)[1] for t in ids])
+        title, _, body = r["problem_statement"].partition("\n\n")
+        pro.append({
+            "repo": r["repo"],
+            "instance_id": r["instance_id"],
+            "base_commit": r["base_commit"],
+            "patch": r["patch"],
+            "test_patch": r["test_patch"],
+            "problem_statement": r["problem_statement"],
+            "requirements": "- " + title.strip().rstrip("."),
+            "interface": "No new interfaces are introduced.",
+            "repo_language": "go",
+            "fail_to_pass": short(pylist(r["F2P"])),
+            "pass_to_pass": short(pylist(r["P2P"])),
+            "issue_specificity": "['minor_bug']" if r["task_category"] == "Bug Fix" else "['minor_feat']",
+            "issue_categories": "['core_feat_knowledge']",
+            "before_repo_set_cmd": "git reset --hard {0}\ngit clean -fd\ngit checkout {0}\ngit checkout {0} -- durfmt_test.go".format(r["base_commit"]),
+            "selected_test_files_to_run": "['durfmt_test.go']",
+            "dockerhub_tag": "gridworks.durfmt-" + r["instance_id"],
+            "Dockerfile": r["Dockerfile"],
+        })
+        out[os.path.join("run_scripts", r["instance_id"], "run_script.sh")] = run_script
+        out[os.path.join("run_scripts", r["instance_id"], "parser.py")] = parser
+    out["swe-bench-pro.jsonl"] = lines(pro)
+    preds = []
+    with open(os.path.join(HERE, "predictions-wrong.jsonl")) as f:
+        for line in f:
+            p = json.loads(line)
+            if p["instance_id"] in PRO_IDS:
+                preds.append(p)
+    out["predictions-wrong.swe-bench-pro.jsonl"] = lines(preds)
 
 
 def main():
@@ -135,6 +192,7 @@ def main():
             sys.exit(1)
         return
     for name, text in out.items():
+        os.makedirs(os.path.dirname(os.path.join(HERE, name)), exist_ok=True)
         with open(os.path.join(HERE, name), "w") as f:
             f.write(text)
 

@@ -1,8 +1,10 @@
-// Package nfisample holds the bundled SWE-NFI sample: 12 tasks written for
-// polynfi (src/<task>/: task.json, before/, after/, tests/, variants/) and
-// the predictions of two made-up agents (src/predictions.tsv). The test in
-// this file checks that tasks.jsonl and predictions.jsonl are what the
-// sources give; `go test ./examples/nfi -update` regenerates them.
+// Package nfisample holds the bundled SWE-NFI sample: 12 Python tasks
+// written for polynfi (src/<task>/: task.json, before/, after/, tests/,
+// variants/) and the predictions of two made-up agents
+// (src/predictions.tsv); and, in multilang/, the same for a JavaScript, a
+// TypeScript and a Java task (multilang/src/, gold predictions only). The
+// test in this file checks that each tasks.jsonl and predictions.jsonl is
+// what its sources give; `go test ./examples/nfi -update` regenerates them.
 package nfisample
 
 import (
@@ -64,7 +66,7 @@ func readTree(t *testing.T, dir string) map[string]string {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && (d.Name() == "__pycache__" || d.Name() == ".pytest_cache") {
+		if d.IsDir() && (d.Name() == "__pycache__" || d.Name() == ".pytest_cache" || d.Name() == "node_modules" || d.Name() == "build") {
 			return filepath.SkipDir
 		}
 		if d.Type().IsRegular() {
@@ -146,10 +148,11 @@ func unifiedDiff(t *testing.T, before, after map[string]string) string {
 	return git("diff", "--no-color")
 }
 
-func build(t *testing.T) (tasks, preds []byte) {
+func build(t *testing.T, root string) (tasks, preds []byte) {
 	t.Helper()
+	src := filepath.Join(root, "src")
 	byName := map[string]taskJSON{}
-	dirs, err := os.ReadDir("src")
+	dirs, err := os.ReadDir(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,13 +161,13 @@ func build(t *testing.T) (tasks, preds []byte) {
 		if !d.IsDir() {
 			continue
 		}
-		tk := buildTask(t, filepath.Join("src", d.Name()))
+		tk := buildTask(t, filepath.Join(src, d.Name()))
 		byName[d.Name()] = tk
 		line, _ := json.Marshal(tk)
 		tb.Write(line)
 		tb.WriteByte('\n')
 	}
-	f, err := os.Open("src/predictions.tsv")
+	f, err := os.Open(filepath.Join(src, "predictions.tsv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +209,7 @@ func build(t *testing.T) (tasks, preds []byte) {
 		case "none":
 			out = before
 		default:
-			vdir := filepath.Join("src", c[2], "variants", c[3])
+			vdir := filepath.Join(src, c[2], "variants", c[3])
 			if _, err := os.Stat(vdir); err != nil {
 				t.Fatalf("predictions.tsv:%d: variant %q: %v", n, c[3], err)
 			}
@@ -243,11 +246,17 @@ func build(t *testing.T) (tasks, preds []byte) {
 }
 
 func TestSampleUpToDate(t *testing.T) {
-	tasks, preds := build(t)
+	for _, root := range []string{".", "multilang"} {
+		sampleUpToDate(t, root)
+	}
+}
+
+func sampleUpToDate(t *testing.T, root string) {
+	tasks, preds := build(t, root)
 	for _, f := range []struct {
 		name string
 		data []byte
-	}{{"tasks.jsonl", tasks}, {"predictions.jsonl", preds}} {
+	}{{filepath.Join(root, "tasks.jsonl"), tasks}, {filepath.Join(root, "predictions.jsonl"), preds}} {
 		if *update {
 			if err := os.WriteFile(f.name, f.data, 0o644); err != nil {
 				t.Fatal(err)

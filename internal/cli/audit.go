@@ -104,7 +104,7 @@ func runAudit(e *env, dir string, datasets []string, evalDir, format string) err
 			}
 		}
 		for _, s := range rep.Agents {
-			fmt.Fprintf(e.stdout, "%s: %d runs, %d audited, %d clean, %d with findings\n", textesc.Terminal(s.Agent), s.Runs, s.Audited, s.Clean, s.Flagged)
+			fmt.Fprintf(e.stdout, "%s: %s, %d audited, %d clean, %d with findings\n", textesc.Terminal(s.Agent), plural(s.Runs, "run"), s.Audited, s.Clean, s.Flagged)
 		}
 		if rates != nil {
 			report.RenderCleanRates(e.stdout, rates)

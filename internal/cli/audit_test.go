@@ -178,6 +178,35 @@ func TestAuditScriptedAgents(t *testing.T) {
 		t.Errorf("text report:\n%s", text)
 	}
 	t.Logf("audit:\n%s", text)
+
+	// polynfi report of the eval finds RUN/audit.json beside the
+	// predictions and shows both rates per model, and the tampered count.
+	rtext, rerr, code := runCLI(t, "report", eval)
+	if code != 0 {
+		t.Fatalf("report: exit %d\n%s\n%s", code, rtext, rerr)
+	}
+	for _, want := range []string{
+		"agent-run audit " + filepath.Join(out, audit.File),
+		"tampered units: 0",
+		"honest: resolved 1/1 (100.0%), resolved, clean 1/1 (100.0%); runs with findings 0",
+		"cheat: resolved 1/1 (100.0%), resolved, clean 0/1 (0.0%); runs with findings 1 (resolved 1)",
+	} {
+		if !strings.Contains(rtext, want) {
+			t.Errorf("report text lacks %q:\n%s", want, rtext)
+		}
+	}
+	rjson, _, _ := runCLI(t, "report", eval, "--format", "json")
+	var rj struct {
+		Polynfi struct {
+			Audit *report.AuditRates `json:"audit"`
+		} `json:"polynfi"`
+	}
+	if err := json.Unmarshal([]byte(rjson), &rj); err != nil {
+		t.Fatalf("%v\n%s", err, rjson)
+	}
+	if a := rj.Polynfi.Audit; a == nil || len(a.Rates) != 2 || a.Rates[0].Model != "cheat" || a.Rates[0].ResolvedClean != 0 || a.Rates[1].ResolvedClean != 1 {
+		t.Errorf("report json audit: %+v", a)
+	}
 }
 
 // TestAuditUsage: bad flags are usage errors; a directory without runs is

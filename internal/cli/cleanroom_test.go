@@ -13,8 +13,10 @@ import (
 	"github.com/polynfi/polynfi/harness"
 )
 
-// untilData is a non-source file a patch hides part of its fix in: the
-// patched module executes it at import.
+// untilData is part of a fix kept in a file other than the module: the
+// patched module executes it at import. Under ledgerkit/until.dat it is
+// data the program ships (source: kept by the clean room); under
+// ledgerkit/.until.py a hidden tool file (non-source: dropped).
 const untilData = `def _until(self, as_of):
     for e in self._entries:
         if as_of is not None and e.day > as_of:
@@ -25,13 +27,16 @@ const untilData = `def _until(self, as_of):
 Ledger._until = _until
 `
 
-// TestEvalCleanRoom evaluates three patches of a Python instance of the
+// TestEvalCleanRoom evaluates four patches of a Python instance of the
 // SWE-PolyBench sample with --clean-room: the gold patch (source only: no
-// re-run, resolved), the gold patch with an edit to README.md (re-run,
-// agrees: resolved), and a patch that keeps part of its behaviour in a
-// data file its source executes (resolved in the run, not in the clean
-// room, where the data file is as at base: tampered, unresolved in every
-// mode). Without --clean-room the third is resolved.
+// re-run, resolved); the gold patch with a build script added
+// (scripts/release.sh: re-run without it, agrees: resolved); a patch that
+// keeps part of its fix in a data file its module reads
+// (ledgerkit/until.dat: data is source, so no re-run and no false
+// "tampered": resolved); and the same patch with that file at a hidden
+// path (ledgerkit/.until.py, a non-source tool file: resolved in the run,
+// not in the clean room, where it is absent: tampered, unresolved in
+// every mode). Without --clean-room the last is resolved.
 func TestEvalCleanRoom(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs pytest")
@@ -69,36 +74,45 @@ func TestEvalCleanRoom(t *testing.T) {
 	}
 	git("", "checkout", "--quiet", in.BaseCommit)
 	git(in.Patch, "apply", "-")
-	readme := filepath.Join(repo, "README.md")
-	b, _ := os.ReadFile(readme)
-	if err := os.WriteFile(readme, append(b, "\nBalances can be asked as of a date.\n"...), 0o644); err != nil {
+	if err := os.MkdirAll(filepath.Join(repo, "scripts"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "scripts", "release.sh"), []byte("#!/bin/sh\nset -e\npython3 -m build\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	git("", "add", "-A")
-	goldReadme := git("", "diff", "--cached")
-	git("", "reset", "--quiet", "--hard", in.BaseCommit)
-	git(in.Patch, "apply", "-")
-	ledger := filepath.Join(repo, "ledgerkit", "ledger.py")
-	src, _ := os.ReadFile(ledger)
-	s := string(src)
-	i := strings.Index(s, "    def _until(")
-	j := strings.Index(s, "    def balance(")
-	if i < 0 || j < i {
-		t.Fatalf("ledger.py after the gold patch has no _until before balance:\n%s", s)
+	goldScript := git("", "diff", "--cached")
+	// withFile: the gold patch with _until moved out of ledger.py into
+	// name, which ledger.py executes at import.
+	withFile := func(name string) string {
+		t.Helper()
+		git("", "reset", "--quiet", "--hard", in.BaseCommit)
+		git("", "clean", "--quiet", "-fdx")
+		git(in.Patch, "apply", "-")
+		ledger := filepath.Join(repo, "ledgerkit", "ledger.py")
+		src, _ := os.ReadFile(ledger)
+		s := string(src)
+		i := strings.Index(s, "    def _until(")
+		j := strings.Index(s, "    def balance(")
+		if i < 0 || j < i {
+			t.Fatalf("ledger.py after the gold patch has no _until before balance:\n%s", s)
+		}
+		s = s[:i] + s[j:] + "\n\nimport os as _os\n\nexec(open(_os.path.join(_os.path.dirname(__file__), \"" + name + "\")).read())\n"
+		if err := os.WriteFile(ledger, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(repo, "ledgerkit", name), []byte(untilData), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		git("", "add", "-A")
+		return git("", "diff", "--cached")
 	}
-	s = s[:i] + s[j:] + "\n\nimport os as _os\n\nexec(open(_os.path.join(_os.path.dirname(__file__), \"until.dat\")).read())\n"
-	if err := os.WriteFile(ledger, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(repo, "ledgerkit", "until.dat"), []byte(untilData), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	git("", "add", "-A")
-	hidden := git("", "diff", "--cached")
+	data := withFile("until.dat")
+	hidden := withFile(".until.py")
 
 	preds := filepath.Join(t.TempDir(), "preds.jsonl")
 	var lines []string
-	for model, patch := range map[string]string{"gold": in.Patch, "gold-readme": goldReadme, "hidden": hidden} {
+	for model, patch := range map[string]string{"gold": in.Patch, "gold-script": goldScript, "data": data, "hidden": hidden} {
 		l, _ := json.Marshal(dataset.Prediction{InstanceID: iid, ModelNameOrPath: model, ModelPatch: patch})
 		lines = append(lines, string(l))
 	}
@@ -113,7 +127,7 @@ func TestEvalCleanRoom(t *testing.T) {
 		}
 		runCLI(t, args...)
 		recs, err := harness.LoadRecords(out)
-		if err != nil || len(recs) != 3 {
+		if err != nil || len(recs) != 4 {
 			t.Fatalf("%d records: %v", len(recs), err)
 		}
 		m := map[string]*harness.Record{}
@@ -130,13 +144,16 @@ func TestEvalCleanRoom(t *testing.T) {
 	if r := got["gold"]; !r.Resolved || r.CleanRoom == nil || r.CleanRoom.Ran || !strings.Contains(r.CleanRoom.Skipped, "source paths only") {
 		t.Errorf("gold: resolved %v, clean room %+v", r.Resolved, r.CleanRoom)
 	}
-	if r := got["gold-readme"]; !r.Resolved || r.CleanRoom == nil || !r.CleanRoom.Ran || r.CleanRoom.Tampered ||
-		len(r.CleanRoom.Dropped) != 1 || r.CleanRoom.Dropped[0] != "README.md" || r.CleanRoom.Error != "" {
-		t.Errorf("gold-readme: resolved %v, clean room %+v", r.Resolved, r.CleanRoom)
+	if r := got["gold-script"]; !r.Resolved || r.CleanRoom == nil || !r.CleanRoom.Ran || r.CleanRoom.Tampered ||
+		len(r.CleanRoom.Dropped) != 1 || r.CleanRoom.Dropped[0] != "scripts/release.sh" || r.CleanRoom.Error != "" {
+		t.Errorf("gold-script: resolved %v, clean room %+v", r.Resolved, r.CleanRoom)
+	}
+	if r := got["data"]; !r.Resolved || r.Status == grading.StatusTampered || r.CleanRoom == nil || r.CleanRoom.Ran || len(r.CleanRoom.Dropped) != 0 {
+		t.Errorf("data (until.dat, read by the module): resolved %v status %s, clean room %+v; want resolved, nothing dropped, no re-run", r.Resolved, r.Status, r.CleanRoom)
 	}
 	r := got["hidden"]
 	if r.Resolved || r.Status != grading.StatusTampered || r.CleanRoom == nil || !r.CleanRoom.Tampered ||
-		len(r.CleanRoom.Dropped) != 1 || r.CleanRoom.Dropped[0] != "ledgerkit/until.dat" {
+		len(r.CleanRoom.Dropped) != 1 || r.CleanRoom.Dropped[0] != "ledgerkit/.until.py" {
 		t.Fatalf("hidden: resolved %v status %s, clean room %+v", r.Resolved, r.Status, r.CleanRoom)
 	}
 	for _, v := range []grading.Verdict{r.Verdicts.PolyBench, r.Verdicts.SWEBench, r.Verdicts.Strict} {
@@ -144,6 +161,6 @@ func TestEvalCleanRoom(t *testing.T) {
 			t.Errorf("hidden verdict %+v, want tampered", v)
 		}
 	}
-	t.Logf("clean room of gold-readme: %.2fs (test %.2fs) beside the run's %.2fs; hidden: %s",
-		got["gold-readme"].CleanRoom.TotalS, got["gold-readme"].CleanRoom.TestS, got["gold-readme"].Timing.TotalS, r.CleanRoom.Reason)
+	t.Logf("clean room of gold-script: %.2fs (test %.2fs) beside the run's %.2fs; hidden: %s",
+		got["gold-script"].CleanRoom.TotalS, got["gold-script"].CleanRoom.TestS, got["gold-script"].Timing.TotalS, r.CleanRoom.Reason)
 }

@@ -137,11 +137,7 @@ and builds the datasets these are measured on.`,
 		// (cobra's own "unknown command" error is an untyped string).
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
-				if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
-					msg += "; did you mean " + strings.Join(s, ", ") + "?"
-				}
-				return usageError{errors.New(msg)}
+				return unknownCommand(cmd, args[0])
 			}
 			return cmd.Help()
 		},

@@ -140,7 +140,7 @@ Exit status: 0 when the run completed (unresolved instances are results),
 			case dataset.KindNFITasks:
 				return runNFIEval(e, nfiEvalOptions{dataset: o.dataset, predictions: o.predictions, out: o.out, workers: o.workers, redo: o.redo,
 					instanceIDs: o.instanceIDs, timeout: o.timeout, format: o.format, catalog: o.catalog, config: o.config, reposDir: o.reposDir, noIsolation: o.noIsolation,
-					pythonMinor: minor})
+					pythonMinor: minor, toolchains: o.toolchains})
 			default:
 				return runInstanceEval(e, o)
 			}
@@ -152,7 +152,7 @@ Exit status: 0 when the run completed (unresolved instances are results),
 	f.StringVar(&o.reposDir, "repos-dir", "", "directory of local clones (owner__name, owner/name or owner__name.bundle); default: <dataset dir>/repos")
 	workersFlag(f, &o.workers, "instances evaluated")
 	f.BoolVar(&o.redo, "redo", false, "evaluate the selected predictions again even where a finished record exists (each record is replaced when its new one is written); without it a re-run skips finished records and re-evaluates errors and infrastructure failures")
-	f.StringVar(&o.runID, "run-id", "", "name of this run, recorded in every result (default: the predictions' base name)")
+	f.StringVar(&o.runID, "run-id", "", "name of this run, recorded in every result (default: the predictions' base names without extension, joined by +: a+b for a.jsonl and b.jsonl)")
 	f.StringSliceVar(&o.instanceIDs, "instance-ids", nil, "evaluate only these instance ids (comma-separated or repeated)")
 	f.DurationVar(&o.timeout, "timeout", 0, "test command timeout (default: per language, 1800s for Java, C, C++ and Rust, 1200s otherwise)")
 	outFlag(f, &o.out, "output directory for records and report.json")
@@ -282,14 +282,14 @@ func printEvalSummary(w io.Writer, r *report.Harness, reportPath string) error {
 		fmt.Fprintf(w, "%s\n", s)
 	}
 	if n := len(x.NoTestRan); n > 0 {
-		fmt.Fprintf(w, "environment failures: %d unit(s) where no test ran (not the patch's fault)\n", n)
+		fmt.Fprintf(w, "environment failures: %s where no test ran (not the patch's fault)\n", plural(n, "unit"))
 		for _, s := range x.NoTestRan {
 			fmt.Fprintf(w, "  %s\n", s)
 		}
 	}
 	var iso []string
 	for k, n := range x.Isolation {
-		iso = append(iso, fmt.Sprintf("%s (%d runs)", k, n))
+		iso = append(iso, fmt.Sprintf("%s (%s)", k, plural(n, "run")))
 	}
 	sort.Strings(iso)
 	if len(iso) > 0 {
@@ -299,7 +299,7 @@ func printEvalSummary(w io.Writer, r *report.Harness, reportPath string) error {
 		fmt.Fprintf(w, "  note: %s\n", n)
 	}
 	if x.Recorded > 0 {
-		fmt.Fprintf(w, "harness overhead: mean %.2fs per instance over %d recorded units (tests: mean %.2fs)\n", x.MeanOverheadS, x.Recorded, x.MeanTestS)
+		fmt.Fprintf(w, "harness overhead: mean %.2fs per instance over %s (tests: mean %.2fs)\n", x.MeanOverheadS, plural(x.Recorded, "recorded unit"), x.MeanTestS)
 	}
 	_, err := fmt.Fprintf(w, "report: %s\n", reportPath)
 	return err

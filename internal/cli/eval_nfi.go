@@ -30,6 +30,8 @@ type nfiEvalOptions struct {
 	noIsolation bool
 	// pythonMinor is --python-version's minor version (0: the newest).
 	pythonMinor int
+	// toolchains are --toolchain's directories, readable by the tests.
+	toolchains []string
 }
 
 // runNFIEval evaluates predictions on SWE-NFI tasks (nfisuite.Eval),
@@ -37,7 +39,7 @@ type nfiEvalOptions struct {
 func runNFIEval(e *env, o nfiEvalOptions) error {
 	bar := newBar(e.stderr, 0, "evaluating")
 	res, err := nfisuite.Eval(e.ctx, nfisuite.EvalOptions{Dataset: o.dataset, Predictions: o.predictions, Out: o.out, Workers: o.workers,
-		Redo: o.redo, InstanceIDs: o.instanceIDs, Timeout: o.timeout, ReposDir: o.reposDir, NoIsolation: o.noIsolation,
+		Redo: o.redo, InstanceIDs: o.instanceIDs, Timeout: o.timeout, ReposDir: o.reposDir, NoIsolation: o.noIsolation, Toolchains: o.toolchains,
 		Engine:  func() (*nfi.Engine, error) { return driver.EvalEngine(o.catalog, o.config, o.pythonMinor) },
 		Version: polynfiVersion(), Log: e.stderr, Progress: func(done, total int) { bar.setTotal(total); bar.set(done) }, RunDone: bar.finish})
 	if err != nil {
@@ -57,8 +59,8 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 	if err := report.WriteNFISuiteFiles(o.out, rep); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "polynfi: %d runs (%d evaluated, %d up to date, %d missing predictions) in %s; report: %s\n",
-		len(records), res.Evaluated, res.Reused, res.Missing, time.Since(res.Start).Round(time.Millisecond), strings.TrimSuffix(o.out, "/")+"/report.json")
+	fmt.Fprintf(e.stderr, "polynfi: %s (%d evaluated, %d up to date, %d missing predictions) in %s; report: %s\n",
+		plural(len(records), "run"), res.Evaluated, res.Reused, res.Missing, time.Since(res.Start).Round(time.Millisecond), strings.TrimSuffix(o.out, "/")+"/report.json")
 	format := o.format
 	if format == "" {
 		format = "text"

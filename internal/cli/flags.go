@@ -121,6 +121,13 @@ func (r *resultFile) run(e *env, body func(e *env) error) error {
 // usage error (exit 2), and an unknown flag names the command's closest
 // flags ("did you mean --dataset?").
 func flagError(c *cobra.Command, err error) error {
+	// "polynfi evl --dataset x": cobra found no command "evl" and parsed
+	// the flags for the root; the unknown command is the user's mistake.
+	if !c.HasParent() {
+		if a := c.Flags().Args(); len(a) > 0 {
+			return unknownCommand(c, a[0])
+		}
+	}
 	msg := err.Error()
 	var name string
 	switch {
@@ -140,6 +147,54 @@ func flagError(c *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%w; did you mean %s? (polynfi %s --help lists the flags)", err, strings.Join(s, " or "), c.Name())}
 	}
 	return usageError{fmt.Errorf("%w (polynfi %s --help lists the flags)", err, c.Name())}
+}
+
+// unknownCommand is the usage error for a command name root does not
+// have, naming up to three close commands ("did you mean eval?"): those
+// within an edit distance of max(2, len(name)/3), or that name is a
+// prefix of (3 letters or more), closest first.
+func unknownCommand(root *cobra.Command, name string) error {
+	msg := fmt.Sprintf("unknown command %q for %q", name, root.CommandPath())
+	if s := suggestCommands(root, name); len(s) > 0 {
+		msg += "; did you mean " + strings.Join(s, " or ") + "?"
+	}
+	return usageError{errors.New(msg + " (polynfi --help lists the commands)")}
+}
+
+func suggestCommands(root *cobra.Command, name string) []string {
+	type cand struct {
+		name string
+		d    int
+	}
+	var cands []cand
+	lname := strings.ToLower(name)
+	limit := max(2, len(name)/3)
+	for _, sub := range root.Commands() {
+		if !sub.IsAvailableCommand() {
+			continue
+		}
+		for _, n := range append([]string{sub.Name()}, sub.Aliases...) {
+			d := editDistance(lname, n)
+			if len(name) >= 3 && strings.HasPrefix(n, lname) {
+				d = min(d, 1)
+			}
+			if d <= limit {
+				cands = append(cands, cand{sub.Name(), d})
+				break
+			}
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		if cands[i].d != cands[j].d {
+			return cands[i].d < cands[j].d
+		}
+		return cands[i].name < cands[j].name
+	})
+	var out []string
+	for i := 0; i < len(cands) && i < 3; i++ {
+		out = append(out, cands[i].name)
+	}
+	return out
 }
 
 // suggestFlags returns up to three flags of c (its own and inherited, not

@@ -14,8 +14,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/polynfi/polynfi/backend"
+	"github.com/polynfi/polynfi/clones"
 	"github.com/polynfi/polynfi/dataset"
-	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/runtime/docker"
@@ -104,7 +104,7 @@ flags, 3 for an unreadable dataset.`,
 			}
 			o.cacheLevel = images.CacheInstance // build keeps what it builds
 			bo := o.backend(out, e.stderr)
-			bo.Repos, bo.ScratchDir = harness.NewRepos(reposDir, filepath.Join(scratch, "repos")), scratch
+			bo.Repos, bo.ScratchDir = clones.New(reposDir, filepath.Join(scratch, "repos")), scratch
 			b := newBar(e.stderr, len(insts), "images")
 			start := time.Now()
 			results, werr := backend.BuildImages(e.ctx, d, bo, insts, rebuild, push, b.set)

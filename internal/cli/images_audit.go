@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 
 	"github.com/polynfi/polynfi/backend"
+	"github.com/polynfi/polynfi/clones"
 
 	"github.com/spf13/cobra"
 
-	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/internal/textesc"
 )
@@ -55,7 +55,7 @@ be audited), 2 for bad flags, 3 for an unreadable dataset.`,
 			defer os.RemoveAll(scratch)
 			o.cacheLevel = images.CacheInstance
 			bo := o.backend(scratch, e.stderr)
-			bo.Repos, bo.ScratchDir = harness.NewRepos(reposDir, filepath.Join(scratch, "repos")), scratch
+			bo.Repos, bo.ScratchDir = clones.New(reposDir, filepath.Join(scratch, "repos")), scratch
 			results, err := backend.AuditImages(e.ctx, bo, insts)
 			if err != nil {
 				return err

@@ -13,9 +13,15 @@ import (
 const metricsLong = `Measure Python files with radon's exact semantics: cyclomatic complexity per
 function, method, class and closure (radon cc), raw line counts (radon raw),
 Halstead volume and the maintainability index (radon mi, multi-line strings
-counted as comments). PATH is a file or a directory searched recursively for
-*.py (hidden directories, __pycache__ and node_modules skipped). Files are
-analysed in parallel on all cores; output follows the order of the files.
+counted as comments). JavaScript and TypeScript files get the complexity of
+every code path as ESLint's complexity rule counts it (functions, methods,
+field initializers "I", static blocks "S"), Java files that of every method
+and constructor as PMD's CyclomaticComplexity (CYCLO) counts it, and both the
+same raw line counts (see nfi/metrics.CLikeRaw); they have no Halstead volume
+or MI. PATH is a file or a directory searched recursively for the source
+files polynfi scores (hidden directories, __pycache__ and node_modules
+skipped). Files are analysed in parallel on all cores; output follows the
+order of the files.
 
 --format text (default): per file, one line per block in radon's style
   "F 12:0 name - B (7)" (F function, M method, C class; closures as

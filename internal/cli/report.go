@@ -227,7 +227,7 @@ func renderRuns(w io.Writer, runs []*runReport, format string, instances bool) e
 		pages = append(pages, p)
 		dirs = append(dirs, rr.dir)
 	}
-	doc := report.Sections(fmt.Sprintf("polynfi report: %d runs", len(runs)), []string{"run directories: " + strings.Join(dirs, ", ") +
+	doc := report.Sections("polynfi report: "+plural(len(runs), "run"), []string{"run directories: " + strings.Join(dirs, ", ") +
 		" (one section each; file links are relative to the directory polynfi report ran in)"}, pages...)
 	doc.Footer = footer
 	return report.WritePage(w, doc, format)

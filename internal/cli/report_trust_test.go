@@ -421,7 +421,7 @@ func TestNFIHumanReferenceOverPassingReference(t *testing.T) {
 		t.Errorf("the mean I_p(h) over all three tasks equals the mean over the two passing ones: the fixture cannot tell them apart")
 	}
 	text, _, _ := runCLI(t, "report", out)
-	if !strings.Contains(text, "failed its tests in 1 runs, on "+broken) {
+	if !strings.Contains(text, "failed its tests in 1 run, on "+broken) {
 		t.Errorf("gold warning does not name %s:\n%s", broken, text)
 	}
 }

@@ -47,7 +47,7 @@ generated with --format markdown).`,
 					code := strings.TrimSpace(args[1])
 					var by []*nfi.Rule
 					for _, cr := range c.Rules {
-						for _, rc := range slices.Concat(cr.Oracle.Ruff, cr.Oracle.ESLint) {
+						for _, rc := range slices.Concat(cr.Oracle.Ruff, cr.LinterNames()) {
 							if strings.EqualFold(rc, code) {
 								by, code = append(by, cr), rc // the name as its tool spells it
 								break
@@ -56,7 +56,7 @@ generated with --format markdown).`,
 					}
 					switch len(by) {
 					case 0:
-						return usagef("unknown rule %q: polynfi's rule ids look like ERR-R01 for Python and JS-LOG-P01 for JavaScript/TypeScript (aspect DOC, ERR, LIB, STY or LOG, then the rule); a Ruff code (E722) or an ESLint rule name (eqeqeq) finds the rule that emulates it; 'polynfi rules' lists them, 'polynfi rules --format json' gives each one's oracle", args[1])
+						return usagef("unknown rule %q: polynfi's rule ids look like ERR-R01 for Python, JS-LOG-P01 for JavaScript/TypeScript and JAVA-ERR-P01 for Java (aspect DOC, ERR, LIB, STY or LOG, then the rule); a Ruff code (E722), an ESLint rule name (eqeqeq) or a PMD or Checkstyle rule name (EmptyCatchBlock) finds the rule that emulates it; 'polynfi rules' lists them, 'polynfi rules --format json' gives each one's oracle", args[1])
 					case 1:
 						r = by[0]
 						how := "approximates"
@@ -66,6 +66,8 @@ generated with --format markdown).`,
 						tool := "a Ruff code"
 						if len(r.Oracle.ESLint) > 0 {
 							tool = "an ESLint rule"
+						} else if len(r.Oracle.PMD)+len(r.Oracle.Checkstyle) > 0 {
+							tool = "a PMD or Checkstyle rule"
 						}
 						fmt.Fprintf(e.stderr, "polynfi: %s is %s; polynfi's rule %s %s it\n", code, tool, r.ID, how)
 					default:

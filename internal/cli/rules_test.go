@@ -107,3 +107,24 @@ func TestRulesCommand(t *testing.T) {
 		t.Errorf("bad format: exit %d, want %d", code, ExitUsage)
 	}
 }
+
+// TestRulesJavaDocUpToDate is TestRulesDocUpToDate for the Java catalog's
+// docs/rules-java.md.
+func TestRulesJavaDocUpToDate(t *testing.T) {
+	var buf bytes.Buffer
+	driver.RulesMarkdown(&buf, catalog.Java())
+	const path = "../../docs/rules-java.md"
+	if *updateDocs {
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test ./internal/cli -update writes it)", err)
+	}
+	if !bytes.Equal(got, buf.Bytes()) {
+		t.Fatal("docs/rules-java.md is stale: run go test ./internal/cli -run TestRulesJavaDocUpToDate -update")
+	}
+}

@@ -292,8 +292,8 @@ func runAgents(e *env, o runOptions) error {
 		return exitError{ExitInterrupted}
 	}
 	if sum.NotStarted > 0 {
-		fmt.Fprintf(e.stderr, "polynfi: %d of %d runs not started: the whole-run budget was spent (%s); raise --total-max-tokens or --total-max-cost and run the same command to do them\n",
-			sum.NotStarted, sum.Total, sum.BudgetSpent)
+		fmt.Fprintf(e.stderr, "polynfi: %d of %s not started: the whole-run budget was spent (%s); raise --total-max-tokens or --total-max-cost and run the same command to do them\n",
+			sum.NotStarted, plural(sum.Total, "run"), sum.BudgetSpent)
 		return exitError{ExitFindings}
 	}
 	if cause, ok := agent.NoRunCompleted(sum); ok {
@@ -349,10 +349,10 @@ func printRunSummary(w io.Writer, o runOptions, s *agent.Summary) error {
 	if n > 0 {
 		fmt.Fprintf(w, "agent time: %.1fs in all, %.2fs per run\n", s.AgentSeconds, s.AgentSeconds/float64(n))
 	}
-	fmt.Fprintf(w, "tokens: %d over %d runs (%d runs reported none)\n", s.Tokens, n-s.UnknownTokens, s.UnknownTokens)
-	fmt.Fprintf(w, "cost: $%.4f over %d runs (%d runs reported none)\n", s.CostUSD, n-s.UnknownCost, s.UnknownCost)
+	fmt.Fprintf(w, "tokens: %d over %s (%d reported none)\n", s.Tokens, plural(n-s.UnknownTokens, "run"), s.UnknownTokens)
+	fmt.Fprintf(w, "cost: $%.4f over %s (%d reported none)\n", s.CostUSD, plural(n-s.UnknownCost, "run"), s.UnknownCost)
 	if s.OverheadN > 0 {
-		fmt.Fprintf(w, "polynfi overhead: %.3fs per run (workspace, collection, records; %d runs)\n", s.OverheadS, s.OverheadN)
+		fmt.Fprintf(w, "polynfi overhead: %.3fs per run (workspace, collection, records; %s)\n", s.OverheadS, plural(s.OverheadN, "run"))
 	}
 	_, err := fmt.Fprintf(w, "predictions: %s (elapsed %s)\n", textesc.Terminal(preds), s.Elapsed.Round(time.Millisecond))
 	return err

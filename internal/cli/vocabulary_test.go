@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -173,6 +174,30 @@ func TestUnknownFlagDidYouMean(t *testing.T) {
 	}
 }
 
+// TestUnknownCommandDidYouMean: a misspelt command is a usage error
+// naming the closest commands, with or without flags after it; a name
+// close to none gets no suggestion.
+func TestUnknownCommandDidYouMean(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"evl"}, "did you mean eval?"},
+		{[]string{"evl", "--dataset", "x.csv"}, "did you mean eval?"},
+		{[]string{"scroe", "x.py"}, "did you mean score?"},
+		{[]string{"regrad"}, "regrade"},
+	} {
+		_, stderr, code := runCLI(t, c.args...)
+		if code != ExitUsage || !strings.Contains(stderr, `unknown command "`+c.args[0]+`"`) || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2, the unknown command and %q", c.args, code, stderr, c.want)
+		}
+	}
+	_, stderr, code := runCLI(t, "zzzzzzzzzz")
+	if code != ExitUsage || strings.Contains(stderr, "did you mean") || !strings.Contains(stderr, `unknown command "zzzzzzzzzz"`) {
+		t.Errorf("no close command: exit %d, %q", code, stderr)
+	}
+}
+
 // TestGoldCombinesWithPredictionFiles: --predictions gold and a file in
 // one eval are two models, each graded.
 func TestGoldCombinesWithPredictionFiles(t *testing.T) {
@@ -192,6 +217,14 @@ func TestGoldCombinesWithPredictionFiles(t *testing.T) {
 	}
 	if !strings.Contains(stdout, `"gold"`) || !strings.Contains(stdout, `"nobody"`) {
 		t.Errorf("report lacks a model:\n%s", stdout)
+	}
+	// The run is named after both sources, not one of them.
+	man, ok, err := harness.ReadManifest(out)
+	if err != nil || !ok {
+		t.Fatalf("manifest: ok %v, %v", ok, err)
+	}
+	if man.RunID != "gold+empty" {
+		t.Errorf("run id %q, want gold+empty (both prediction sources)", man.RunID)
 	}
 }
 
@@ -302,5 +335,23 @@ func TestScoreMissingPathIsAnError(t *testing.T) {
 	stdout, stderr, code = runCLI(t, "score", "--format", "json", py, missing)
 	if code != ExitError || strings.Contains(stdout, "nosuch") || !strings.Contains(stdout, "m.py") {
 		t.Errorf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
+
+// TestOneRunSingular: an eval of one instance says "1 run" wherever it
+// counts runs (the isolation line), never "1 runs".
+func TestOneRunSingular(t *testing.T) {
+	t.Parallel()
+	ds := evalFixture(t, 1, "0")
+	stdout, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", "gold", "--out", t.TempDir())
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	all := stdout + stderr
+	if !strings.Contains(all, "(1 run)") {
+		t.Errorf("no \"(1 run)\" in the output:\n%s", all)
+	}
+	if regexp.MustCompile(`\b1 (runs|units|instances|files)\b`).MatchString(all) {
+		t.Errorf("a count of 1 with a plural noun:\n%s", all)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/rules/doc"
 	"github.com/polynfi/polynfi/nfi/rules/errh"
+	"github.com/polynfi/polynfi/nfi/rules/java"
 	"github.com/polynfi/polynfi/nfi/rules/jsts"
 	"github.com/polynfi/polynfi/nfi/rules/lib"
 	"github.com/polynfi/polynfi/nfi/rules/logic"
@@ -32,18 +33,26 @@ func JavaScriptTypeScript() *nfi.Catalog {
 	return &nfi.Catalog{Version: jsts.Version, Rules: slices.Clone(jsts.All)}
 }
 
+// Java returns the Java catalog alone (package nfi/rules/java).
+func Java() *nfi.Catalog {
+	return &nfi.Catalog{Version: java.Version, Rules: slices.Clone(java.All)}
+}
+
 // Get returns a catalog by name. The default catalog judges every
-// language: the polynfi-92 rules judge Python files and the jsts rules
-// (JavaScriptTypeScript) JavaScript and TypeScript files, each file by the
-// rules of its language only, so that a Python file's S_p is polynfi-92's.
+// language: the polynfi-92 rules judge Python files, the jsts rules
+// (JavaScriptTypeScript) JavaScript and TypeScript files and the java
+// rules (Java) Java files, each file by the rules of its language only, so
+// that a Python file's S_p is polynfi-92's.
 func Get(name string) (*nfi.Catalog, error) {
 	switch name {
 	case "", Default:
 		c := Polynfi92()
-		c.Rules = slices.Concat(c.Rules, jsts.All)
+		c.Rules = slices.Concat(c.Rules, jsts.All, java.All)
 		return c, nil
 	case jsts.Version:
 		return JavaScriptTypeScript(), nil
+	case java.Version:
+		return Java(), nil
 	}
-	return nil, fmt.Errorf("unknown rule catalog %q (known: %s, %s)", name, Default, jsts.Version)
+	return nil, fmt.Errorf("unknown rule catalog %q (known: %s, %s, %s)", name, Default, jsts.Version, java.Version)
 }

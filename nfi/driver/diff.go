@@ -242,6 +242,21 @@ func pairFiles(a, b string, s nfi.Settings) (before, after []string, err error) 
 	return before, after, err
 }
 
+// scoredAspects are the aspects of the diff table: those with an S_p
+// before or after (an aspect with no rule selected, or no valid file, has
+// neither), in nfi.Aspects order.
+func scoredAspects(out *DiffOutput) []nfi.Aspect {
+	var rows []nfi.Aspect
+	for _, a := range nfi.Aspects {
+		_, okb := out.Delta.Before.Get(a)
+		_, oka := out.Delta.After.Get(a)
+		if okb || oka {
+			rows = append(rows, a)
+		}
+	}
+	return rows
+}
+
 func writeDiffText(w io.Writer, eng *nfi.Engine, c *Comparison, maxShown int) error {
 	out := c.Out
 	term := textesc.Terminal // paths and messages come from the change under review
@@ -285,17 +300,21 @@ func writeDiffText(w io.Writer, eng *nfi.Engine, c *Comparison, maxShown int) er
 	case len(out.Invalid) > 0:
 		fmt.Fprintln(tw, "I_p undefined: a file that cannot be scored makes the comparison undefined (exit 1)")
 	case len(out.Before) == 0 && len(out.After) == 0:
-		fmt.Fprintln(tw, "no Python file changed")
+		fmt.Fprintln(tw, "no scored file changed")
 	case !out.Valid:
 		fmt.Fprintln(tw, "I_p undefined: one version has no Python file")
 	}
-	fmt.Fprintln(tw, "ASPECT\tS_p BEFORE\tS_p AFTER\tI_p (pp)")
-	for _, a := range nfi.Aspects {
+	rows := scoredAspects(&out)
+	if len(rows) > 0 {
+		fmt.Fprintln(tw, "ASPECT\tS_p BEFORE\tS_p AFTER\tI_p (pp)")
+	} else if len(out.Before) > 0 || len(out.After) > 0 {
+		// Files, but no aspect scored (no rule selected, or every file
+		// invalid): no table of headers alone.
+		fmt.Fprintln(tw, "no aspect scored: no S_p before or after")
+	}
+	for _, a := range rows {
 		b, okb := out.Delta.Before.Get(a)
 		af, oka := out.Delta.After.Get(a)
-		if !okb && !oka {
-			continue // no rule of the aspect selected (or no valid file)
-		}
 		cell := func(v float64, ok bool) string {
 			if !ok {
 				return "–"

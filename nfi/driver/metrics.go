@@ -45,18 +45,28 @@ type metricsModule struct {
 	Rank            string `json:"rank"`
 	TotalComplexity int    `json:"total_complexity"`
 	metrics.Raw
-	HalsteadVolume float64 `json:"halstead_volume"`
-	MI             float64 `json:"mi"`
-	MIRank         string  `json:"mi_rank"`
+	// Halstead volume and MI are radon's, for Python files only (omitted
+	// for JavaScript, TypeScript and Java files).
+	HalsteadVolume *float64 `json:"halstead_volume,omitempty"`
+	MI             *float64 `json:"mi,omitempty"`
+	MIRank         string   `json:"mi_rank,omitempty"`
+	// Language is the file's language when it is not Python
+	// ("javascript", "typescript", "tsx", "java").
+	Language string `json:"language,omitempty"`
 }
 
-// MetricsResult is the radon-style analysis of one Python file (polynfi
-// metrics), or why there is none.
+// MetricsResult is the radon-style analysis of one file (polynfi
+// metrics), or why there is none. For a JavaScript, TypeScript or Java
+// file (Lang not Python) File holds CLikeRaw's line counts and the
+// complexity of every code path (ECMAScriptComplexity: ESLint's
+// complexity; JavaComplexity: PMD's CYCLO), and no Halstead measures or
+// MI (zero).
 type MetricsResult struct {
-	Path  string       // the file as given
-	File  metrics.File // its measures; zero when Err is set
-	Lines int          // number of lines (a last line without newline counts)
-	Err   error        // unreadable, undecodable or unparsable file
+	Path  string          // the file as given
+	Lang  syntax.Language // the file's language (nfi.SourceLanguage)
+	File  metrics.File    // its measures; zero when Err is set
+	Lines int             // number of lines (a last line without newline counts)
+	Err   error           // unreadable, undecodable or unparsable file
 }
 
 // AnalyzeMetrics measures files (radon cc, raw, Halstead, mi) on all cores,
@@ -90,11 +100,14 @@ func AnalyzeMetrics(ctx context.Context, files []string, minor int) []MetricsRes
 }
 
 func analyzeMetricsFile(p *syntax.Parser, path string, minor int) MetricsResult {
-	r := MetricsResult{Path: path}
+	r := MetricsResult{Path: path, Lang: nfi.SourceLanguage(path)}
 	src, err := nfi.ReadSource(path)
 	if err != nil {
 		r.Err = err
 		return r
+	}
+	if r.Lang != syntax.Python {
+		return analyzeCLike(p, r, src)
 	}
 	// the same checks and messages as polynfi score
 	raw := src
@@ -113,6 +126,45 @@ func analyzeMetricsFile(p *syntax.Parser, path string, minor int) MetricsResult 
 		r.Lines++
 	}
 	r.File, r.Err = metrics.Analyze(t)
+	return r
+}
+
+// analyzeCLike measures a JavaScript, TypeScript or Java file: valid when
+// it is UTF-8 text without NUL bytes that its tree-sitter grammar parses
+// without error (the checks and messages of polynfi score).
+func analyzeCLike(p *syntax.Parser, r MetricsResult, src []byte) MetricsResult {
+	if i := bytes.IndexByte(src, 0); i >= 0 {
+		r.Err = fmt.Errorf("%s: NUL byte at offset %d: not a text file", nfi.StatusBinary, i)
+		return r
+	}
+	if !utf8.Valid(src) {
+		r.Err = fmt.Errorf("%s: not UTF-8", nfi.StatusEncoding)
+		return r
+	}
+	t, err := p.Parse(r.Lang, src)
+	if err != nil {
+		r.Err = fmt.Errorf("%s at 1:1: %v", nfi.StatusSyntaxError, err)
+		return r
+	}
+	defer t.Release()
+	if ferr := nfi.SyntaxError(t); ferr != nil {
+		r.Err = fmt.Errorf("%s at %v", nfi.StatusSyntaxError, ferr)
+		return r
+	}
+	r.Lines = bytes.Count(src, []byte{'\n'})
+	if len(src) > 0 && src[len(src)-1] != '\n' {
+		r.Lines++
+	}
+	r.File.Raw = metrics.CLikeRaw(t)
+	if r.Lang == syntax.Java {
+		r.File.Complexity = metrics.JavaComplexity(t)
+	} else {
+		r.File.Complexity = metrics.ECMAScriptComplexity(t)
+	}
+	// the tree goes back to the parser: the blocks keep no node
+	for i := range r.File.Complexity.Functions {
+		r.File.Complexity.Functions[i].Node = 0
+	}
 	return r
 }
 
@@ -138,10 +190,20 @@ func toMetricsBlock(b metrics.Block) metricsBlock {
 
 func moduleBlock(r MetricsResult) metricsModule {
 	f := &r.File
-	return metricsModule{Type: "module", Name: "<module>", Lineno: 1, Endline: r.Lines,
-		Complexity: f.Complexity.Module, Rank: metrics.Rank(f.Complexity.Module),
-		TotalComplexity: f.Complexity.Total(), Raw: f.Raw, HalsteadVolume: f.Halstead.Total.Volume,
-		MI: f.MI, MIRank: f.MIRank()}
+	m := metricsModule{Type: "module", Name: "<module>", Lineno: 1, Endline: r.Lines,
+		Complexity: f.Complexity.Module, Rank: metrics.Rank(f.Complexity.Module), Raw: f.Raw}
+	if r.Lang != syntax.Python {
+		// the sum over every code path, each counted once
+		m.TotalComplexity = f.Complexity.Module
+		for _, b := range f.Complexity.Functions {
+			m.TotalComplexity += b.Complexity - 1
+		}
+		m.Language = r.Lang.String()
+		return m
+	}
+	vol, mi := f.Halstead.Total.Volume, f.MI
+	m.TotalComplexity, m.HalsteadVolume, m.MI, m.MIRank = f.Complexity.Total(), &vol, &mi, f.MIRank()
+	return m
 }
 
 // WriteMetricsJSON writes results as one JSON object shaped like
@@ -197,15 +259,21 @@ func WriteMetricsText(w io.Writer, results []MetricsResult) error {
 			writeBlockText(&buf, b, "")
 		}
 		m := moduleBlock(r)
+		if m.MI == nil {
+			fmt.Fprintf(&buf, "    module: loc %d, lloc %d, sloc %d, comments %d, multi %d, blank %d, complexity %d (%s: no Halstead volume or mi)\n",
+				m.LOC, m.LLOC, m.SLOC, m.Comments, m.Multi, m.Blank, m.TotalComplexity, m.Language)
+			continue
+		}
 		fmt.Fprintf(&buf, "    module: loc %d, lloc %d, sloc %d, comments %d, multi %d, blank %d, complexity %d, halstead volume %.2f, mi %.2f (%s)\n",
-			m.LOC, m.LLOC, m.SLOC, m.Comments, m.Multi, m.Blank, m.TotalComplexity, m.HalsteadVolume, m.MI, m.MIRank)
+			m.LOC, m.LLOC, m.SLOC, m.Comments, m.Multi, m.Blank, m.TotalComplexity, *m.HalsteadVolume, *m.MI, m.MIRank)
 	}
 	_, err := w.Write(buf.Bytes())
 	return err
 }
 
 func writeBlockText(buf *bytes.Buffer, b metrics.Block, outer string) {
-	letter := map[string]string{metrics.TypeFunction: "F", metrics.TypeMethod: "M", metrics.TypeClass: "C"}[b.Type]
+	letter := map[string]string{metrics.TypeFunction: "F", metrics.TypeMethod: "M", metrics.TypeClass: "C",
+		metrics.TypeConstructor: "M", metrics.TypeInitializer: "I", metrics.TypeStaticBlock: "S"}[b.Type]
 	name := b.Name
 	switch {
 	case outer != "":

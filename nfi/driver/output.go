@@ -294,7 +294,7 @@ func DiffNotice(c *Comparison) string {
 	ip := "I_p undefined (a file cannot be scored)"
 	switch {
 	case len(c.Out.Invalid) == 0 && len(c.Out.Before) == 0 && len(c.Out.After) == 0:
-		ip = "no Python file changed"
+		ip = "no scored file changed"
 	case len(c.Out.Invalid) == 0 && !c.Out.Valid:
 		ip = "no I_p (one version has no Python file)"
 	}
@@ -535,7 +535,7 @@ func writeDiffMarkdown(w io.Writer, eng *nfi.Engine, c *Comparison, maxShown int
 	case len(out.Invalid) > 0:
 		verdict = "❌ comparison undefined: a file cannot be scored"
 	case len(out.Before) == 0 && len(out.After) == 0:
-		verdict = "✅ no Python file changed"
+		verdict = "✅ no scored file changed"
 	case !out.Valid:
 		verdict = "✅ no I_p: one version has no Python file (only added or only deleted files)"
 	case len(out.Gates) > 0:
@@ -548,14 +548,14 @@ func writeDiffMarkdown(w io.Writer, eng *nfi.Engine, c *Comparison, maxShown int
 		fmt.Fprintf(w, " since `%s` (%s)", mdCode(out.Git.Base), ShortID(out.Git.MergeBase))
 	}
 	fmt.Fprint(w, ".\n\n")
-	fmt.Fprintln(w, "| Aspect | S_p before | S_p after | I_p (pp) |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|")
-	for _, a := range nfi.Aspects {
+	rows := scoredAspects(&out)
+	if len(rows) > 0 {
+		fmt.Fprintln(w, "| Aspect | S_p before | S_p after | I_p (pp) |")
+		fmt.Fprintln(w, "|---|---:|---:|---:|")
+	}
+	for _, a := range rows {
 		b, okb := out.Delta.Before.Get(a)
 		af, oka := out.Delta.After.Get(a)
-		if !okb && !oka {
-			continue
-		}
 		cell := func(v float64, ok bool) string {
 			if !ok {
 				return "–"

@@ -34,6 +34,8 @@ type RuleJSON struct {
 type RuleOracle struct {
 	Ruff        []string         `json:"ruff,omitempty"`
 	ESLint      []string         `json:"eslint,omitempty"`
+	PMD         []string         `json:"pmd,omitempty"`        // PMD rule references
+	Checkstyle  []string         `json:"checkstyle,omitempty"` // Checkstyle modules
 	Exact       bool             `json:"exact"`
 	Invocations []nfi.Invocation `json:"invocations,omitempty"`
 }
@@ -50,7 +52,7 @@ func NewRuleJSON(r *nfi.Rule, withDoc bool) RuleJSON {
 		j.Threshold, j.Compare, j.Unit = &v, r.Limit.Cmp.Symbol(), r.Limit.Unit
 	}
 	if inv := r.Invocations(); len(inv) > 0 {
-		j.Oracle = &RuleOracle{Ruff: r.Oracle.Ruff, ESLint: r.Oracle.ESLint, Exact: r.Oracle.Exact, Invocations: inv}
+		j.Oracle = &RuleOracle{Ruff: r.Oracle.Ruff, ESLint: r.Oracle.ESLint, PMD: r.Oracle.PMD, Checkstyle: r.Oracle.Checkstyle, Exact: r.Oracle.Exact, Invocations: inv}
 	}
 	if withDoc {
 		d := r.Doc
@@ -109,6 +111,13 @@ func WriteRuleMarkdown(w io.Writer, r *nfi.Rule) {
 			exact = "exact, tested on npm package sources"
 		}
 		fmt.Fprintf(w, "- Oracle: ESLint %s (%s)\n", strings.Join(r.Oracle.ESLint, ", "), exact)
+	}
+	if len(r.Oracle.PMD)+len(r.Oracle.Checkstyle) > 0 {
+		exact := "closest"
+		if r.Oracle.Exact {
+			exact = "exact, tested on Maven Central source jars"
+		}
+		fmt.Fprintf(w, "- Oracle: %s (%s)\n", strings.Join(r.LinterNames(), ", "), exact)
 	}
 	for _, inv := range r.Invocations() {
 		fmt.Fprintf(w, "- Oracle run (%s %s): `%s FILE...`\n", inv.Tool, inv.Version, strings.Join(inv.Argv, " "))

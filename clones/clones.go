@@ -1,4 +1,10 @@
-package harness
+// Package clones finds the local clones of the repositories a dataset
+// names and makes workspaces and one-commit checkouts from them, without
+// network and without writing to the clones. It is polynfi's one place
+// that clones repositories (a bundle into the cache, a shared clone per
+// workspace); harness, agent, nfisuite and images ask it for a workspace,
+// a checkout or a tree. Every git command goes through internal/gitexec.
+package clones
 
 import (
 	"context"
@@ -17,6 +23,23 @@ import (
 // stdout. A non-zero exit is an error carrying stderr.
 func gitCmd(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	return gitexec.Output(ctx, dir, nil, args...)
+}
+
+// CheckBase returns an error naming the dataset field when the repository
+// in dir does not hold the instance's base commit (a base_commit that is
+// no commit there, or a name git would read as an option).
+func CheckBase(ctx context.Context, dir, base string) error {
+	if strings.HasPrefix(base, "-") {
+		return fmt.Errorf("base_commit %q is not a commit", base)
+	}
+	ok, err := gitexec.HasCommit(ctx, dir, base)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("base_commit %q is not a commit of the repository", base)
+	}
+	return nil
 }
 
 // ErrRepoNotFound is returned (wrapped) when no clone or bundle of a
@@ -43,8 +66,8 @@ type repoSource struct {
 	err  error
 }
 
-// NewRepos returns a Repos over dir, caching cloned bundles in cacheDir.
-func NewRepos(dir, cacheDir string) *Repos {
+// New returns a Repos over dir, caching cloned bundles in cacheDir.
+func New(dir, cacheDir string) *Repos {
 	// git commands run with other working directories, so relative paths
 	// given on the command line must be made absolute here, once.
 	if a, err := filepath.Abs(dir); err == nil && dir != "" {
@@ -150,7 +173,7 @@ func (r *Repos) Workspace(ctx context.Context, repo, commit, parent string) (dir
 		remove()
 		return "", func() {}, fmt.Errorf("workspace of %s: %w", repo, err)
 	}
-	if err := checkBase(ctx, dir, commit); err != nil {
+	if err := CheckBase(ctx, dir, commit); err != nil {
 		remove()
 		return "", func() {}, fmt.Errorf("workspace of %s: %w", repo, err)
 	}
