@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/diff"
@@ -99,28 +100,34 @@ func newCanaryBody(fail bool) canaryBody {
 
 // reStopsAtFailure matches the options that make a runner stop at the
 // first failing test, which a must-fail canary would then cut short.
-var reStopsAtFailure = regexp.MustCompile(`(^|\s)(-x|--exitfirst|--maxfail(=|\s)\S+|--bail|-b|--failfast|-Dsurefire\.skipAfterFailureCount=\S+)(\s|$|;)`)
+var reStopsAtFailure = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(^|\s)(-x|--exitfirst|--maxfail(=|\s)\S+|--bail|-b|--failfast|-Dsurefire\.skipAfterFailureCount=\S+)(\s|$|;)`)
+})
 
 // reSelectsByName matches test-command options that select tests by name
 // or mark (pytest -k, -m, --deselect and node ids; Jest -t; Mocha
 // --grep/--fgrep; Maven -Dtest; unittest -k): canaries there could be
 // deselected by an honest command, so none are placed.
-var reSelectsByName = regexp.MustCompile(`(^|\s)(-k|-m|--deselect|-t|--testNamePattern(=\S*)?|--grep(=\S*)?|-g|--fgrep(=\S*)?|-Dtest=\S*|-Dit\.test=\S*)(\s|$)|\.py::|\.py:\S|#\w`)
+var reSelectsByName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(^|\s)(-k|-m|--deselect|-t|--testNamePattern(=\S*)?|--grep(=\S*)?|-g|--fgrep(=\S*)?|-Dtest=\S*|-Dit\.test=\S*)(\s|$)|\.py::|\.py:\S|#\w`)
+})
 
 // rePythonModule matches "python -m module", whose -m is not pytest's.
-var rePythonModule = regexp.MustCompile(`\bpython[\d.]*\s+-m\s+\S+`)
+var rePythonModule = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bpython[\d.]*\s+-m\s+\S+`) })
 
 // selectsByName returns the part of a test command that selects tests by
 // name (reSelectsByName), or "".
 func selectsByName(cmd string) string {
-	return reSelectsByName.FindString(rePythonModule.ReplaceAllString(cmd, "python"))
+	return reSelectsByName().FindString(rePythonModule().ReplaceAllString(cmd, "python"))
 }
 
 // reTestFileOf: a file a runner of the language collects as a test file.
 var (
-	rePyTestFile   = regexp.MustCompile(`(^|/)(test_[^/]*|[^/]*_test|tests)\.py$`)
-	reJSTestFile   = regexp.MustCompile(`(\.(test|spec)\.[cm]?[jt]sx?$)|((^|/)(test|tests|__tests__)/.*\.[cm]?[jt]sx?$)`)
-	reJavaTestFile = regexp.MustCompile(`(^|/)(Test[^/]*|[^/]*Tests?|[^/]*TestCase)\.java$`)
+	rePyTestFile = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|/)(test_[^/]*|[^/]*_test|tests)\.py$`) })
+	reJSTestFile = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(\.(test|spec)\.[cm]?[jt]sx?$)|((^|/)(test|tests|__tests__)/.*\.[cm]?[jt]sx?$)`)
+	})
+	reJavaTestFile = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|/)(Test[^/]*|[^/]*Tests?|[^/]*TestCase)\.java$`) })
 )
 
 // canaryHosts returns the test files of in's test patch that can hold
@@ -130,11 +137,11 @@ func canaryHosts(in dataset.Instance) []string {
 	var re *regexp.Regexp
 	switch in.Language {
 	case dataset.Python:
-		re = rePyTestFile
+		re = rePyTestFile()
 	case dataset.JavaScript, dataset.TypeScript:
-		re = reJSTestFile
+		re = reJSTestFile()
 	case dataset.Java:
-		re = reJavaTestFile
+		re = reJavaTestFile()
 	default:
 		return nil
 	}
@@ -254,7 +261,7 @@ done`, append([]string{snap}, hosts...)...)
 	if err != nil {
 		return nil, "", err
 	}
-	failCanary := !reStopsAtFailure.MatchString(in.TestCommand)
+	failCanary := !reStopsAtFailure().MatchString(in.TestCommand)
 	var all []Canary
 	var files []runtime.File
 	for _, p := range hosts {

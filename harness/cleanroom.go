@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/polynfi/polynfi/dataset"
@@ -50,7 +51,9 @@ var sourceExts = map[string]bool{
 // noxfile.py, fabfile.py, tasks.py (invoke), *.config.js and its kin
 // (webpack, rollup, vite, jest, babel, eslint, prettier, karma...),
 // .*rc.js files, Gruntfile.js, gulpfile.js, build.gradle's Groovy.
-var reBuildScript = regexp.MustCompile(`^(setup\.py|noxfile\.py|fabfile\.py|tasks\.py|dodo\.py|.*\.config\.[cm]?[jt]s|\..*rc\.[cm]?[jt]s|[Gg]runtfile\.[cm]?[jt]s|[Gg]ulpfile\.[cm]?[jt]s|karma\.conf\.[cm]?[jt]s|.*\.gradle|Jenkinsfile)$`)
+var reBuildScript = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(setup\.py|noxfile\.py|fabfile\.py|tasks\.py|dodo\.py|.*\.config\.[cm]?[jt]s|\..*rc\.[cm]?[jt]s|[Gg]runtfile\.[cm]?[jt]s|[Gg]ulpfile\.[cm]?[jt]s|karma\.conf\.[cm]?[jt]s|.*\.gradle|Jenkinsfile)$`)
+})
 
 // IsSourcePath reports whether p (slash-separated, relative to the
 // repository) is program source: a file with a source language's
@@ -60,7 +63,7 @@ var reBuildScript = regexp.MustCompile(`^(setup\.py|noxfile\.py|fabfile\.py|task
 // top-level directory (.github/, .circleci/, .mvn/). Everything else is
 // non-source: the clean room takes it from base + test patch.
 func IsSourcePath(p string) bool {
-	if !sourceExts[strings.ToLower(path.Ext(p))] || isTestFile(p) || reBuildScript.MatchString(path.Base(p)) {
+	if !sourceExts[strings.ToLower(path.Ext(p))] || isTestFile(p) || reBuildScript().MatchString(path.Base(p)) {
 		return false
 	}
 	for _, el := range strings.Split(path.Dir(p), "/") {

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/polynfi/polynfi/diff"
 	"github.com/polynfi/polynfi/internal/safepath"
@@ -76,12 +77,20 @@ func (f RunnerFinding) String() string {
 var (
 	jsRunnerCalls   = map[string]bool{"describe": true, "it": true, "beforeEach": true, "afterEach": true, "beforeAll": true, "afterAll": true, "xit": true, "xdescribe": true, "fit": true, "fdescribe": true, "suite": true, "suiteSetup": true}
 	jsRunnerGlobals = map[string]bool{"describe": true, "it": true, "test": true, "expect": true, "jest": true, "mocha": true, "Mocha": true, "before": true, "after": true, "beforeEach": true, "afterEach": true, "beforeAll": true, "afterAll": true, "suite": true}
-	reJSRunnerMod   = regexp.MustCompile(`^['"](mocha|jest|vitest|@jest/|jest-|@vitest/)`)
-	reJavaListener  = regexp.MustCompile(`^(org\.junit\.platform\.launcher|org\.junit\.runner\.notification|org\.junit\.jupiter\.api\.extension|org\.junit\.rules|org\.apache\.maven\.surefire|org\.testng\.(ITestListener|IReporter|ISuiteListener|IInvokedMethodListener))`)
-	reJavaListenerT = regexp.MustCompile(`\b(TestExecutionListener|RunListener|TestWatcher|TestExecutionExceptionHandler|InvocationInterceptor|LauncherSessionListener|PostDiscoveryFilter|LauncherDiscoveryListener|ITestListener|IReporter)\b`)
-	rePyInternals   = regexp.MustCompile(`\b_pytest\b`)
-	rePyOutput      = regexp.MustCompile(`\bprint\s*\(|\bstdout\b|\bstderr\b|\bos\.write\s*\(`)
-	reServicesFile  = regexp.MustCompile(`(^|/)META-INF/services/(org\.junit\.|org\.testng\.)`)
+	reJSRunnerMod   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^['"](mocha|jest|vitest|@jest/|jest-|@vitest/)`) })
+	reJavaListener  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(org\.junit\.platform\.launcher|org\.junit\.runner\.notification|org\.junit\.jupiter\.api\.extension|org\.junit\.rules|org\.apache\.maven\.surefire|org\.testng\.(ITestListener|IReporter|ISuiteListener|IInvokedMethodListener))`)
+	})
+	reJavaListenerT = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(TestExecutionListener|RunListener|TestWatcher|TestExecutionExceptionHandler|InvocationInterceptor|LauncherSessionListener|PostDiscoveryFilter|LauncherDiscoveryListener|ITestListener|IReporter)\b`)
+	})
+	rePyInternals = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b_pytest\b`) })
+	rePyOutput    = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\bprint\s*\(|\bstdout\b|\bstderr\b|\bos\.write\s*\(`)
+	})
+	reServicesFile = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(^|/)META-INF/services/(org\.junit\.|org\.testng\.)`)
+	})
 )
 
 // CheckRunnerPaths returns the findings of the path rules for the paths a
@@ -92,7 +101,7 @@ func CheckRunnerPaths(paths []string) []RunnerFinding {
 		switch {
 		case path.Base(p) == "conftest.py" && !underTestDir(p):
 			out = append(out, RunnerFinding{File: p, Line: 1, Rule: "conftest", Text: "conftest.py added or changed by the model patch"})
-		case reServicesFile.MatchString(p):
+		case reServicesFile().MatchString(p):
 			out = append(out, RunnerFinding{File: p, Line: 1, Rule: "junit-listener", Text: "registers " + path.Base(p)})
 		}
 	}
@@ -142,7 +151,7 @@ func CheckRunnerInternals(p *syntax.Parser, name string, src []byte, added map[i
 		return strings.Join(strings.Fields(t.TextString(id)), "")
 	}
 	field := func(id syntax.NodeID, f string) syntax.NodeID { return t.ChildByField(id, f) }
-	pyOutput := lang == syntax.Python && rePyOutput.Match(src)
+	pyOutput := lang == syntax.Python && rePyOutput().Match(src)
 	for i := range t.Nodes {
 		id := syntax.NodeID(i)
 		kind := t.Kind(id)
@@ -154,7 +163,7 @@ func CheckRunnerInternals(p *syntax.Parser, name string, src []byte, added map[i
 					add(id, "pytest-hook")
 				}
 			case "import_statement", "import_from_statement":
-				if rePyInternals.MatchString(t.TextString(id)) {
+				if rePyInternals().MatchString(t.TextString(id)) {
 					add(id, "pytest-internals")
 				}
 			case "attribute":
@@ -200,7 +209,7 @@ func CheckRunnerInternals(p *syntax.Parser, name string, src []byte, added map[i
 					add(id, "process-exit")
 				case jsRunnerCalls[fn]:
 					add(id, "runner-global")
-				case fn == "require" && reJSRunnerMod.MatchString(strings.TrimPrefix(text(field(id, "arguments")), "(")):
+				case fn == "require" && reJSRunnerMod().MatchString(strings.TrimPrefix(text(field(id, "arguments")), "(")):
 					add(id, "runner-global")
 				}
 			case "unary_expression":
@@ -213,7 +222,7 @@ func CheckRunnerInternals(p *syntax.Parser, name string, src []byte, added map[i
 					add(id, "runner-global")
 				}
 			case "import_statement":
-				if reJSRunnerMod.MatchString(text(field(id, "source"))) {
+				if reJSRunnerMod().MatchString(text(field(id, "source"))) {
 					add(id, "runner-global")
 				}
 			}
@@ -226,11 +235,11 @@ func CheckRunnerInternals(p *syntax.Parser, name string, src []byte, added map[i
 				}
 			case "import_declaration":
 				s := strings.TrimPrefix(strings.TrimPrefix(text(id), "import"), "static")
-				if reJavaListener.MatchString(s) {
+				if reJavaListener().MatchString(s) {
 					add(id, "junit-listener")
 				}
 			case "superclass", "super_interfaces":
-				if reJavaListenerT.MatchString(t.TextString(id)) {
+				if reJavaListenerT().MatchString(t.TextString(id)) {
 					add(id, "junit-listener")
 				}
 			}
