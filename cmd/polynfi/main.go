@@ -3,7 +3,7 @@
 //
 // POLYNFI_CPUPROFILE=FILE writes a pprof CPU profile of the whole run to
 // FILE (go tool pprof bin/polynfi FILE), for measuring where a command's
-// time goes (bench/vs_ruff.py --profile uses it).
+// time goes (issue 29: `POLYNFI_CPUPROFILE=cpu.prof polynfi score ...`).
 package main
 
 import (
