@@ -283,8 +283,7 @@ func marshalPlain(v any) ([]byte, error) {
 }
 
 func (s *jsonScoreSink) File(fs nfi.FileScore) error {
-	b, ok := appendFileScore(s.rec[:0], &fs)
-	if !ok {
+	if !finiteScore(&fs) {
 		// a value encoding/json refuses: its error, as before
 		if s.enc == nil {
 			s.enc = json.NewEncoder(&s.buf)
@@ -294,16 +293,22 @@ func (s *jsonScoreSink) File(fs nfi.FileScore) error {
 		if err := s.enc.Encode(fs); err != nil {
 			return err
 		}
-		b = bytes.TrimRight(s.buf.Bytes(), "\n")
-	}
-	if cap(b) <= 1<<22 {
-		s.rec = b // one huge record must not pin its buffer for the run
 	}
 	if !s.first {
 		s.w.WriteString(",\n")
 	}
 	s.first = false
+	if s.buf.Len() > 0 { // encoded above
+		s.w.Write(bytes.TrimRight(s.buf.Bytes(), "\n"))
+		s.buf.Reset()
+		return nil
+	}
+	b, _ := appendFileScore(s.rec[:0], &fs, func(b []byte) []byte {
+		s.w.Write(b)
+		return b[:0]
+	})
 	s.w.Write(b)
+	s.rec = b[:0]
 	return nil
 }
 

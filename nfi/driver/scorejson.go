@@ -19,7 +19,12 @@ import (
 // encodes fs with encoding/json. TestAppendFileScoreIsEncodingJSON checks
 // the two byte for byte, on scored corpora and on hostile strings, and
 // fails when one of the encoded types gains a field.
-func appendFileScore(b []byte, fs *nfi.FileScore) (_ []byte, ok bool) {
+//
+// flush, when not nil, is called with what b holds whenever it passes
+// 64 kB between two diagnostics, and returns the buffer to go on with: a
+// file of a million findings is written in pieces, not held whole (the
+// caller first checks that the record is encodable: see finiteScore).
+func appendFileScore(b []byte, fs *nfi.FileScore, flush func([]byte) []byte) (_ []byte, ok bool) {
 	b = append(b, `{"path":`...)
 	b = appendJSONString(b, fs.Path)
 	b = append(b, `,"valid":`...)
@@ -94,6 +99,9 @@ func appendFileScore(b []byte, fs *nfi.FileScore) (_ []byte, ok bool) {
 						b = append(b, ',')
 					}
 					b = appendDiagnostic(b, &r.Diagnostics[j])
+					if flush != nil && len(b) >= 64<<10 {
+						b = flush(b)
+					}
 				}
 				b = append(b, ']')
 			}
@@ -125,6 +133,23 @@ func appendFileScore(b []byte, fs *nfi.FileScore) (_ []byte, ok bool) {
 		b = append(b, ']')
 	}
 	return append(b, '}'), true
+}
+
+// finiteScore reports whether every number of fs is finite: whether
+// appendFileScore writes it whole (encoding/json refuses a NaN or an
+// infinity).
+func finiteScore(fs *nfi.FileScore) bool {
+	for _, a := range nfi.Aspects {
+		if v, has := fs.Scores.Get(a); has && (math.IsNaN(v) || math.IsInf(v, 0)) {
+			return false
+		}
+	}
+	for i := range fs.Rules {
+		if v := fs.Rules[i].Value; v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0)) {
+			return false
+		}
+	}
+	return true
 }
 
 // appendDiagnostic appends d as encoding/json writes a nfi.Diagnostic.

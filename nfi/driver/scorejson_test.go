@@ -27,7 +27,12 @@ func encodingJSON(t *testing.T, fs nfi.FileScore) []byte {
 
 func checkSameJSON(t *testing.T, fs nfi.FileScore) {
 	t.Helper()
-	got, ok := appendFileScore(nil, &fs)
+	got, ok := appendFileScore(nil, &fs, nil)
+	var pieces []byte
+	rest, _ := appendFileScore(nil, &fs, func(b []byte) []byte { pieces = append(pieces, b...); return b[:0] })
+	if pieces = append(pieces, rest...); !bytes.Equal(pieces, got) {
+		t.Fatalf("%s: the record written in pieces differs from the whole", fs.Path)
+	}
 	if !ok {
 		t.Fatalf("%s: appendFileScore refused a record encoding/json writes", fs.Path)
 	}
@@ -105,7 +110,7 @@ func TestAppendFileScoreIsEncodingJSON(t *testing.T) {
 		checkSameJSON(t, nfi.FileScore{Path: s, Status: s + "é" + s, Rules: []nfi.RuleResult{}})
 	}
 	nan := math.NaN()
-	if _, ok := appendFileScore(nil, &nfi.FileScore{Rules: []nfi.RuleResult{{ID: "x", Value: &nan}}}); ok {
+	if _, ok := appendFileScore(nil, &nfi.FileScore{Rules: []nfi.RuleResult{{ID: "x", Value: &nan}}}, nil); ok || finiteScore(&nfi.FileScore{Rules: []nfi.RuleResult{{ID: "x", Value: &nan}}}) {
 		t.Error("appendFileScore wrote a NaN value, which encoding/json refuses")
 	}
 	if _, err := json.Marshal(nfi.FileScore{Rules: []nfi.RuleResult{{ID: "x", Value: &nan}}}); err == nil {
