@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"os"
 	"syscall"
 )
@@ -66,60 +65,33 @@ func Check(path string) error {
 // returns an error wrapping ErrNotRegular (or the open's error) and no
 // file. The caller closes the file.
 func Open(path string) (*os.File, error) {
-	f, _, err := open(path)
-	return f, err
-}
-
-// open is Open that also returns the file's size as fstat(2) reported it.
-func open(path string) (*os.File, int64, error) {
 	if err := Check(path); errors.Is(err, ErrNotRegular) {
-		return nil, 0, err
+		return nil, err
 	}
 	// a stat error is left to the open, whose error callers know
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, 0, err
+		return nil, err
 	}
 	if !st.Mode().IsRegular() {
 		f.Close()
-		return nil, 0, notRegular(path, st.Mode())
+		return nil, notRegular(path, st.Mode())
 	}
 	// O_NONBLOCK does not change how a regular file reads.
-	return f, st.Size(), nil
+	return f, nil
 }
 
-// ReadFile is os.ReadFile for regular files only (Open). Like
-// os.ReadFile it sizes its buffer from fstat(2) (one read for a file that
-// does not change while it is read; io.ReadAll grew a 512-byte buffer
-// through a dozen reads and copies for a 50 kB file) and reads on to the
-// end of a file that grows.
+// ReadFile is os.ReadFile for regular files only (Open).
 func ReadFile(path string) ([]byte, error) {
-	f, size, err := open(path)
+	f, err := Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	n := 512
-	if size > 0 && int64(int(size)) == size && int(size) < math.MaxInt-1 {
-		n = int(size) + 1 // one more byte: the read that sees the end
-	}
-	data := make([]byte, 0, n)
-	for {
-		m, err := f.Read(data[len(data):cap(data)])
-		data = data[:len(data)+m]
-		if err != nil {
-			if err == io.EOF {
-				return data, nil
-			}
-			return data, err
-		}
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
-	}
+	return io.ReadAll(f)
 }

@@ -39,25 +39,3 @@ func TestReadFileRefusesWhatIsNotRegular(t *testing.T) {
 		t.Errorf("missing file: %v, want ErrNotExist", err)
 	}
 }
-
-// TestReadFileSizes reads files of the sizes around the buffer's edges
-// (empty, the 512-byte default, one over, a large one) back whole: the
-// buffer sized by fstat must neither cut nor pad what it reads.
-func TestReadFileSizes(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	for _, n := range []int{0, 1, 511, 512, 513, 4096, 1<<20 + 7} {
-		want := make([]byte, n)
-		for i := range want {
-			want[i] = byte('a' + i%26)
-		}
-		p := filepath.Join(dir, "f")
-		if err := os.WriteFile(p, want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		got, err := ReadFile(p)
-		if err != nil || string(got) != string(want) {
-			t.Errorf("%d bytes: ReadFile read %d bytes, %v", n, len(got), err)
-		}
-	}
-}
