@@ -301,7 +301,7 @@ func readSWEBenchSections(parser string, l evalScriptLog, parse func(string) ([]
 		return r
 	}
 	r.Parsed = results
-	if len(results) == 0 && !reSuiteRan.MatchString(content) {
+	if len(results) == 0 && !reSuiteRan().MatchString(content) {
 		r.Reason = "no test in the log and no sign the suite ran"
 		return r
 	}

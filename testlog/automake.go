@@ -3,6 +3,7 @@ package testlog
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Automake's test harness (make check): "PASS: name", "FAIL: name" lines
@@ -10,7 +11,7 @@ import (
 // ...)), SWE-bench 5.0.2's parse_log_jq and Multi-SWE-bench 1.1.2's jq
 // reader.
 
-var reAutomakeLine = regexp.MustCompile(`^(PASS|FAIL|SKIP|XFAIL|XPASS|ERROR): (.+)$`)
+var reAutomakeLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(PASS|FAIL|SKIP|XFAIL|XPASS|ERROR): (.+)$`) })
 
 // parseAutomake reads the per-test lines of automake's parallel test
 // harness (colour codes removed): PASS Passed, FAIL Failed, SKIP Skipped,
@@ -27,7 +28,7 @@ func parseAutomake(log []byte) []Result {
 		if !strings.Contains(raw, ": ") {
 			continue
 		}
-		m := reAutomakeLine.FindStringSubmatch(strings.TrimSpace(stripANSI(raw)))
+		m := reAutomakeLine().FindStringSubmatch(strings.TrimSpace(stripANSI(raw)))
 		if m == nil {
 			continue
 		}
@@ -37,7 +38,7 @@ func parseAutomake(log []byte) []Result {
 	return out
 }
 
-var reSWEBJq = MustCompilePython(`^\s*(PASS|FAIL):\s(.+)$`)
+var reSWEBJq = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^\s*(PASS|FAIL):\s(.+)$`) })
 
 // parseSWEBJq is SWE-bench's parse_log_jq: stripped "PASS: name" lines
 // PASSED, "FAIL: name" FAILED; SKIP, XFAIL, XPASS and ERROR lines are not
@@ -48,7 +49,7 @@ func parseSWEBJq(log string, _ SWEBenchContext) (*statusMap, error) {
 		if !containsAny(line, "PASS:", "FAIL:") {
 			continue
 		}
-		if g := reSWEBJq.FindStringSubmatch(pyStrip(line)); g != nil {
+		if g := reSWEBJq().FindStringSubmatch(pyStrip(line)); g != nil {
 			if g[1] == "PASS" {
 				m.set(g[2], Passed)
 			} else {
@@ -60,9 +61,9 @@ func parseSWEBJq(log string, _ SWEBenchContext) (*statusMap, error) {
 }
 
 var (
-	reMSWEJqPass = MustCompilePython(`^PASS: (\S+)$`)
-	reMSWEJqFail = MustCompilePython(`^FAIL: (\S+)$`)
-	reMSWEJqSkip = MustCompilePython(`^SKIP: (\S+)$`)
+	reMSWEJqPass = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^PASS: (\S+)$`) })
+	reMSWEJqFail = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^FAIL: (\S+)$`) })
+	reMSWEJqSkip = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^SKIP: (\S+)$`) })
 )
 
 // msweJq is Multi-SWE-bench's parse_log for jqlang/jq: "PASS: name",
@@ -74,20 +75,20 @@ func msweJq(log string) *msweSets {
 		if !containsAny(line, "PASS: ", "FAIL: ", "SKIP: ") {
 			continue
 		}
-		if g := reMSWEJqPass.FindStringSubmatch(line); g != nil {
+		if g := reMSWEJqPass().FindStringSubmatch(line); g != nil {
 			s.passed.add(g[1])
 		}
-		if g := reMSWEJqFail.FindStringSubmatch(line); g != nil {
+		if g := reMSWEJqFail().FindStringSubmatch(line); g != nil {
 			s.failed.add(g[1])
 		}
-		if g := reMSWEJqSkip.FindStringSubmatch(line); g != nil {
+		if g := reMSWEJqSkip().FindStringSubmatch(line); g != nil {
 			s.skipped.add(g[1])
 		}
 	}
 	return s
 }
 
-var reSWEBMicropython = MustCompilePython(`^(pass|FAIL|skip)\s+(.+)$`)
+var reSWEBMicropython = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^(pass|FAIL|skip)\s+(.+)$`) })
 
 // parseSWEBMicropython is SWE-bench's parse_log_micropython_test, for
 // micropython's run-tests.py: stripped "pass name", "FAIL name", "skip
@@ -98,7 +99,7 @@ func parseSWEBMicropython(log string, _ SWEBenchContext) (*statusMap, error) {
 		if !containsAny(line, "pass", "FAIL", "skip") {
 			continue
 		}
-		g := reSWEBMicropython.FindStringSubmatch(pyStrip(line))
+		g := reSWEBMicropython().FindStringSubmatch(pyStrip(line))
 		if g == nil {
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // cargo test (Rust's libtest): its text lines ("test name ... ok") and its
@@ -13,9 +14,9 @@ import (
 // parse_log_cargo and Multi-SWE-bench 1.1.2's cargo reader.
 
 var (
-	reCargoLine = regexp.MustCompile(`^test (\S+) \.\.\. (ok|FAILED|ignored)(?:,.*)?$`)
+	reCargoLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^test (\S+) \.\.\. (ok|FAILED|ignored)(?:,.*)?$`) })
 	// reCargoJSON marks libtest's JSON output.
-	reCargoJSON = regexp.MustCompile(`(?m)^\{\s*"type"\s*:\s*"(?:suite|test)"`)
+	reCargoJSON = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\{\s*"type"\s*:\s*"(?:suite|test)"`) })
 )
 
 // libtestEvent is one line of libtest's JSON output.
@@ -38,7 +39,7 @@ type libtestEvent struct {
 // Source: libtest's console and JSON formatters (library/test/src/
 // formatters/{pretty,terse,json}.rs).
 func parseCargo(log []byte) []Result {
-	if bytes.Contains(log, []byte(`"type"`)) && reCargoJSON.Match(log) {
+	if bytes.Contains(log, []byte(`"type"`)) && reCargoJSON().Match(log) {
 		return parseCargoJSON(log)
 	}
 	var out []Result
@@ -46,7 +47,7 @@ func parseCargo(log []byte) []Result {
 		if !strings.Contains(raw, "test ") {
 			continue
 		}
-		m := reCargoLine.FindStringSubmatch(strings.TrimSpace(stripANSI(raw)))
+		m := reCargoLine().FindStringSubmatch(strings.TrimSpace(stripANSI(raw)))
 		if m == nil {
 			continue
 		}
@@ -100,7 +101,7 @@ func parseCargoJSON(log []byte) []Result {
 	return appendCrashed(out, started, open)
 }
 
-var reSWEBCargo = MustCompilePython(`^test\s+(\S+)\s+\.\.\.\s+(\w+)$`)
+var reSWEBCargo = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^test\s+(\S+)\s+\.\.\.\s+(\w+)$`) })
 
 // parseSWEBCargo is SWE-bench's parse_log_cargo: a stripped line "test
 // name ... word" sets name PASSED for "ok", FAILED for "FAILED"; ignored
@@ -111,7 +112,7 @@ func parseSWEBCargo(log string, _ SWEBenchContext) (*statusMap, error) {
 		if !strings.Contains(line, "...") || !strings.Contains(line, "test") {
 			continue
 		}
-		g := reSWEBCargo.FindStringSubmatch(pyStrip(line))
+		g := reSWEBCargo().FindStringSubmatch(pyStrip(line))
 		if g == nil {
 			continue
 		}
@@ -126,9 +127,9 @@ func parseSWEBCargo(log string, _ SWEBenchContext) (*statusMap, error) {
 }
 
 var (
-	reMSWECargoPass = MustCompilePython(`^test (\S+) ... ok`)
-	reMSWECargoFail = MustCompilePython(`^test (\S+) ... FAILED`)
-	reMSWECargoSkip = MustCompilePython(`^test (\S+) ... ignored`)
+	reMSWECargoPass = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^test (\S+) ... ok`) })
+	reMSWECargoFail = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^test (\S+) ... FAILED`) })
+	reMSWECargoSkip = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^test (\S+) ... ignored`) })
 )
 
 // msweCargo is the parse_log of most of Multi-SWE-bench's Rust
@@ -142,13 +143,13 @@ func msweCargo(log string) *msweSets {
 		if !strings.HasPrefix(line, "test ") {
 			continue
 		}
-		if g := reMSWECargoPass.FindStringSubmatch(line); g != nil {
+		if g := reMSWECargoPass().FindStringSubmatch(line); g != nil {
 			s.passed.add(g[1])
 		}
-		if g := reMSWECargoFail.FindStringSubmatch(line); g != nil {
+		if g := reMSWECargoFail().FindStringSubmatch(line); g != nil {
 			s.failed.add(g[1])
 		}
-		if g := reMSWECargoSkip.FindStringSubmatch(line); g != nil {
+		if g := reMSWECargoSkip().FindStringSubmatch(line); g != nil {
 			s.skipped.add(g[1])
 		}
 	}

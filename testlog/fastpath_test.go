@@ -13,12 +13,12 @@ func TestGoLineMatchersAgreeWithPatterns(t *testing.T) {
 		"--- FAIL: T\x0b (1s)", "--- PASS: é (1s)",
 	} {
 		name, ok := goRunLine(line)
-		m := reGoRun.FindStringSubmatch(line)
+		m := reGoRun().FindStringSubmatch(line)
 		if ok != (m != nil) || ok && name != m[1] {
 			t.Errorf("goRunLine(%q) = %q, %v; pattern %q", line, name, ok, m)
 		}
 		w, n, ok := goResultLine(line)
-		m = reGoResult.FindStringSubmatch(line)
+		m = reGoResult().FindStringSubmatch(line)
 		if ok != (m != nil) || ok && (w != m[1] || n != m[2]) {
 			t.Errorf("goResultLine(%q) = %q, %q, %v; pattern %q", line, w, n, ok, m)
 		}

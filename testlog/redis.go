@@ -3,6 +3,7 @@ package testlog
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Redis-style Tcl test suites (redis, valkey): "[ok]: name (N ms)", "[err]:
@@ -11,8 +12,10 @@ import (
 // and Multi-SWE-bench 1.1.2's redis reader.
 
 var (
-	reRedisLine = regexp.MustCompile(`^\[(ok|err|exception|skip|ignore)\]: (.+?)(?: \(\d+ ms\))?$`)
-	reRedisIn   = regexp.MustCompile(`\s+in\s+\S+$`)
+	reRedisLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\[(ok|err|exception|skip|ignore)\]: (.+?)(?: \(\d+ ms\))?$`)
+	})
+	reRedisIn = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s+in\s+\S+$`) })
 )
 
 // parseRedis reads the result lines of a Redis-style test run (colour
@@ -29,7 +32,7 @@ func parseRedis(log []byte) []Result {
 		if !strings.Contains(raw, "]: ") {
 			continue
 		}
-		m := reRedisLine.FindStringSubmatch(strings.TrimSpace(stripANSI(raw)))
+		m := reRedisLine().FindStringSubmatch(strings.TrimSpace(stripANSI(raw)))
 		if m == nil {
 			continue
 		}
@@ -39,9 +42,9 @@ func parseRedis(log []byte) []Result {
 		case "ok":
 			st = Passed
 		case "err":
-			st, id = Failed, reRedisIn.ReplaceAllString(id, "")
+			st, id = Failed, reRedisIn().ReplaceAllString(id, "")
 		case "exception":
-			st, id = Error, reRedisIn.ReplaceAllString(id, "")
+			st, id = Error, reRedisIn().ReplaceAllString(id, "")
 		default:
 			st = Skipped
 		}
@@ -51,8 +54,10 @@ func parseRedis(log []byte) []Result {
 }
 
 var (
-	reSWEBRedis   = MustCompilePython(`^\[(ok|err|skip|ignore)\]:\s(.+?)(?:\s\((\d+\s*m?s)\))?$`)
-	reSWEBRedisIn = MustCompilePython(`\s+in\s+\S+$`)
+	reSWEBRedis = sync.OnceValue(func() *regexp.Regexp {
+		return MustCompilePython(`^\[(ok|err|skip|ignore)\]:\s(.+?)(?:\s\((\d+\s*m?s)\))?$`)
+	})
+	reSWEBRedisIn = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`\s+in\s+\S+$`) })
 )
 
 // parseSWEBRedis is SWE-bench's parse_log_redis: stripped "[ok]: name"
@@ -65,7 +70,7 @@ func parseSWEBRedis(log string, _ SWEBenchContext) (*statusMap, error) {
 		if !strings.Contains(line, "]:") {
 			continue
 		}
-		g := reSWEBRedis.FindStringSubmatch(pyStrip(line))
+		g := reSWEBRedis().FindStringSubmatch(pyStrip(line))
 		if g == nil {
 			continue
 		}
@@ -73,7 +78,7 @@ func parseSWEBRedis(log string, _ SWEBenchContext) (*statusMap, error) {
 		case "ok":
 			m.set(g[2], Passed)
 		case "err":
-			m.set(reSWEBRedisIn.ReplaceAllString(g[2], ""), Failed)
+			m.set(reSWEBRedisIn().ReplaceAllString(g[2], ""), Failed)
 		default:
 			m.set(g[2], Skipped)
 		}
@@ -82,9 +87,9 @@ func parseSWEBRedis(log string, _ SWEBenchContext) (*statusMap, error) {
 }
 
 var (
-	reMSWERedisPass = MustCompilePython(`^\[ok\]: (.+?)( \(.+\))?$`)
+	reMSWERedisPass = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^\[ok\]: (.+?)( \(.+\))?$`) })
 	reMSWERedisFail = []*regexp.Regexp{MustCompilePython(`^\[err\]: (.+?)( \(.+\))?$`), MustCompilePython(`^\[exception\]: (.+?)( \(.+\))?$`)}
-	reMSWERedisSkip = MustCompilePython(`^\[ignore\]: (.+?)( \(.+\))?$`)
+	reMSWERedisSkip = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^\[ignore\]: (.+?)( \(.+\))?$`) })
 )
 
 // msweRedis is Multi-SWE-bench's parse_log for redis/redis: "[ok]:"
@@ -97,7 +102,7 @@ func msweRedis(log string) *msweSets {
 		if !strings.Contains(line, "]: ") {
 			continue
 		}
-		if g := reMSWERedisPass.FindStringSubmatch(line); g != nil {
+		if g := reMSWERedisPass().FindStringSubmatch(line); g != nil {
 			s.passed.add(g[1])
 		}
 		for _, re := range reMSWERedisFail {
@@ -105,7 +110,7 @@ func msweRedis(log string) *msweSets {
 				s.failed.add(g[1])
 			}
 		}
-		if g := reMSWERedisSkip.FindStringSubmatch(line); g != nil {
+		if g := reMSWERedisSkip().FindStringSubmatch(line); g != nil {
 			s.skipped.add(g[1])
 		}
 	}
