@@ -3,6 +3,7 @@ package grading
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/testlog"
@@ -26,8 +27,8 @@ import (
 const ModePolyBench Mode = "polybench"
 
 var (
-	reMavenBuildFailure = regexp.MustCompile(`(?i)build failure|compilation error`)
-	reMavenTestFailures = regexp.MustCompile(`(?i)there are test failures`)
+	reMavenBuildFailure = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)build failure|compilation error`) })
+	reMavenTestFailures = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)there are test failures`) })
 )
 
 // polyBenchClass says whether SWE-PolyBench's parser for (language,
@@ -59,7 +60,7 @@ func polyBenchClass(s testlog.Status, language, framework string) (passed, faile
 func gradePolyBench(f2p, p2p []string, run RunOutcome) (Verdict, PolyBenchOutput) {
 	out := PolyBenchOutput{WithLogs: true, PassedTests: []string{}, FailedTests: []string{}}
 	results := run.Results
-	if run.Language == dataset.Java && reMavenBuildFailure.Match(run.Log) && !reMavenTestFailures.Match(run.Log) {
+	if run.Language == dataset.Java && reMavenBuildFailure().Match(run.Log) && !reMavenTestFailures().Match(run.Log) {
 		results = nil // the Java parser reads nothing from a build that failed before its tests
 	}
 	passed, failed := map[string]bool{}, map[string]bool{}

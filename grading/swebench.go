@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/testlog"
@@ -154,16 +155,20 @@ var swebBadCodes = []string{
 
 // reSuiteRan is SWE-bench's evidence that a test runner ran when its
 // parser read no test (every count non-zero).
-var reSuiteRan = testlog.MustCompilePython(`(?m)Executed [1-9]\d* of \d+` +
-	`|TOTAL: [1-9]\d* (?:SUCCESS|FAILED)` +
-	`|[1-9]\d* passing` +
-	`|Tests:\s+[1-9]\d*` +
-	`|Test Suites:\s+(?:\d+ \w+, )*[1-9]\d* total` +
-	`|^# tests [1-9]\d*` +
-	`|[1-9]\d* specs?, \d+ failures?` +
-	`|': ok$`)
+var reSuiteRan = sync.OnceValue(func() *regexp.Regexp {
+	return testlog.MustCompilePython(`(?m)Executed [1-9]\d* of \d+` +
+		`|TOTAL: [1-9]\d* (?:SUCCESS|FAILED)` +
+		`|[1-9]\d* passing` +
+		`|Tests:\s+[1-9]\d*` +
+		`|Test Suites:\s+(?:\d+ \w+, )*[1-9]\d* total` +
+		`|^# tests [1-9]\d*` +
+		`|[1-9]\d* specs?, \d+ failures?` +
+		`|': ok$`)
+})
 
-var reTestExitCode = testlog.MustCompilePython(regexp.QuoteMeta(dataset.EvalExitCodeMarker) + `:\s*(-?\d+)`)
+var reTestExitCode = sync.OnceValue(func() *regexp.Regexp {
+	return testlog.MustCompilePython(regexp.QuoteMeta(dataset.EvalExitCodeMarker) + `:\s*(-?\d+)`)
+})
 
 // SWEBenchReading is what SWE-bench's get_logs_eval makes of an eval
 // log: the status map its log parser read (Results, one per id in order of
@@ -241,11 +246,11 @@ func ReadSWEBenchLogWith(parser string, log []byte, parse func(string) ([]testlo
 		return r
 	}
 	r.Parsed = results
-	if len(results) == 0 && !reSuiteRan.MatchString(content) {
+	if len(results) == 0 && !reSuiteRan().MatchString(content) {
 		r.Reason = "no test in the log and no sign the suite ran"
 		return r
 	}
-	if m := reTestExitCode.FindStringSubmatch(content); m != nil {
+	if m := reTestExitCode().FindStringSubmatch(content); m != nil {
 		if n, err := strconv.Atoi(m[1]); err == nil {
 			r.ExitCode = &n
 		}
@@ -410,7 +415,7 @@ func ReadSWEBenchSections(parser string, l EvalSections, parse func(string) ([]t
 		return r
 	}
 	r.Parsed = results
-	if len(results) == 0 && !reSuiteRan.MatchString(content) {
+	if len(results) == 0 && !reSuiteRan().MatchString(content) {
 		r.Reason = "no test in the log and no sign the suite ran"
 		return r
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/grading"
@@ -21,7 +22,9 @@ type Validation struct {
 // reInfraSignature matches log lines that say the environment, not the
 // code under test, is broken: the test runner or an interpreter missing,
 // a dependency that cannot be resolved offline, a full disk.
-var reInfraSignature = regexp.MustCompile(`(?m)(?:^|: )(?:(?:/[^ :]*/)?bash: (?:line \d+: )?[^ ]*(?:pytest|mvn|jest|mocha|node|python3?|java)[^ ]*: (?:command not found|No such file or directory)|No module named (?:pytest|_pytest)\b|Cannot find module '(?:jest|mocha|ts-jest)[^']*'|Could not resolve dependencies for project|Cannot access [^ ]+(?: \([^)]*\))? in offline mode|No space left on device)`)
+var reInfraSignature = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)(?:^|: )(?:(?:/[^ :]*/)?bash: (?:line \d+: )?[^ ]*(?:pytest|mvn|jest|mocha|node|python3?|java)[^ ]*: (?:command not found|No such file or directory)|No module named (?:pytest|_pytest)\b|Cannot find module '(?:jest|mocha|ts-jest)[^']*'|Could not resolve dependencies for project|Cannot access [^ ]+(?: \([^)]*\))? in offline mode|No space left on device)`)
+})
 
 // exitNotFound is the shell's exit status for a command it could not find
 // or execute (bash: "command not found", "No such file or directory").
@@ -71,7 +74,7 @@ func (h *Harness) attribute(v *grading.Verdicts, in dataset.Instance, l testComm
 		v.Strict.Reason = "no test ran: the test command exited 127 (a program it runs was not found: a missing toolchain, not the patch)" + last
 		return
 	}
-	if m := reInfraSignature.Find(log); m != nil {
+	if m := reInfraSignature().Find(log); m != nil {
 		v.Strict.Reason = "no test ran: the log parsed to no test and says the environment is broken: " + string(m) + last
 		return
 	}

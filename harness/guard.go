@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 	"github.com/polynfi/polynfi/diff"
@@ -49,15 +50,19 @@ import (
 
 var testDirs = map[string]bool{"test": true, "tests": true, "__tests__": true}
 
-var reTestName = regexp.MustCompile(`^(test_.*\.py|.*_test\.py|.*_test\.go|.*\.(test|spec)\.[cm]?[jt]sx?|.*Test\.java|.*Tests\.java|.*IT\.java)$`)
+var reTestName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(test_.*\.py|.*_test\.py|.*_test\.go|.*\.(test|spec)\.[cm]?[jt]sx?|.*Test\.java|.*Tests\.java|.*IT\.java)$`)
+})
 
-var runnerConfigNames = regexp.MustCompile(`^(conftest\.py|pytest\.ini|\.pytest\.ini|pytest\.toml|jest\.config\.[cm]?[jt]s(on)?|jest\.setup\.[cm]?[jt]s|\.mocharc(\.[a-z]+)?|mocha\.opts|vitest\.config\.[cm]?[jt]s|karma\.conf\.[cm]?[jt]s|sitecustomize\.py|usercustomize\.py|.*\.pth|junit-platform\.properties|\.babelrc|babel\.config\.[cm]?[jt]s(on)?)$`)
+var runnerConfigNames = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(conftest\.py|pytest\.ini|\.pytest\.ini|pytest\.toml|jest\.config\.[cm]?[jt]s(on)?|jest\.setup\.[cm]?[jt]s|\.mocharc(\.[a-z]+)?|mocha\.opts|vitest\.config\.[cm]?[jt]s|karma\.conf\.[cm]?[jt]s|sitecustomize\.py|usercustomize\.py|.*\.pth|junit-platform\.properties|\.babelrc|babel\.config\.[cm]?[jt]s(on)?)$`)
+})
 
 // isTestFile reports whether p is a test file or a runner-only
 // configuration file (reset after the model patch).
 func isTestFile(p string) bool {
 	base := path.Base(p)
-	if reTestName.MatchString(base) || runnerConfigNames.MatchString(base) {
+	if reTestName().MatchString(base) || runnerConfigNames().MatchString(base) {
 		return true
 	}
 	if strings.HasPrefix(p, "src/test/") || strings.Contains(p, "/src/test/") {

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/runtime"
@@ -111,7 +112,9 @@ type logSection struct {
 	Data  []byte // nil for kinds without data
 }
 
-var reMark = regexp.MustCompile(`^(?:(.*) )?\[polynfi-mark ([0-9a-f]+) ([a-z]+) (-?\d+)\]$`)
+var reMark = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:(.*) )?\[polynfi-mark ([0-9a-f]+) ([a-z]+) (-?\d+)\]$`)
+})
 
 // errNoMarks says a log carries no run marks at all (written by an
 // earlier polynfi, or not by a harness).
@@ -132,7 +135,7 @@ func readMarkedLog(log []byte, secret string) ([]logSection, error) {
 			return nil, fmt.Errorf("byte %d: the log ends inside a mark line", pos)
 		}
 		line := string(log[pos : pos+nl])
-		m := reMark.FindStringSubmatch(line)
+		m := reMark().FindStringSubmatch(line)
 		if m == nil {
 			if pos == 0 {
 				return nil, errNoMarks

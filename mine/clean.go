@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Change kinds: how a merged change appears on the first-parent history.
@@ -26,24 +27,24 @@ const (
 )
 
 var (
-	mergePRRe   = regexp.MustCompile(`^Merge (?:pull request|PR) #(\d+)\b`)
-	squashPRRe  = regexp.MustCompile(`\(#(\d+)\)\s*$`)
-	mergeFromRe = regexp.MustCompile(`^Merge (?:pull request|PR) #\d+ from (\S+)`)
+	mergePRRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Merge (?:pull request|PR) #(\d+)\b`) })
+	squashPRRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(#(\d+)\)\s*$`) })
+	mergeFromRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Merge (?:pull request|PR) #\d+ from (\S+)`) })
 )
 
 // kindOf classifies a first-parent commit: a merge, a squash commit (with its
 // PR number), or "" for a direct commit that is not a merged change.
 func kindOf(c commit) (kind string, pr int) {
 	if len(c.Parents) >= 2 {
-		if m := mergePRRe.FindStringSubmatch(c.Subject); m != nil {
+		if m := mergePRRe().FindStringSubmatch(c.Subject); m != nil {
 			pr, _ = strconv.Atoi(m[1])
-		} else if m := squashPRRe.FindStringSubmatch(c.Subject); m != nil {
+		} else if m := squashPRRe().FindStringSubmatch(c.Subject); m != nil {
 			pr, _ = strconv.Atoi(m[1])
 		}
 		return KindMerge, pr
 	}
 	if len(c.Parents) == 1 {
-		if m := squashPRRe.FindStringSubmatch(c.Subject); m != nil {
+		if m := squashPRRe().FindStringSubmatch(c.Subject); m != nil {
 			pr, _ = strconv.Atoi(m[1])
 			return KindSquash, pr
 		}
@@ -88,14 +89,20 @@ func isBotBranch(ref string) bool {
 
 var (
 	// revertRe: git's own revert subject and body, and common variants.
-	revertRe     = regexp.MustCompile(`(?i)^(revert\b|reverts\b|\[revert\]|back ?out\b|rollback\b|roll back\b)`)
-	revertBodyRe = regexp.MustCompile(`(?m)^This reverts commit [0-9a-f]{7,40}`)
+	revertRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(revert\b|reverts\b|\[revert\]|back ?out\b|rollback\b|roll back\b)`)
+	})
+	revertBodyRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^This reverts commit [0-9a-f]{7,40}`) })
 
 	// dependencyRe: dependency bumps as Dependabot/Renovate and people write them.
-	dependencyRe = regexp.MustCompile(`(?i)(^(build|chore|fix|ci)\((deps|deps-dev|dependencies)\)|^(bump|update|upgrade) (the )?\S+ (requirement )?from v?\d\S* to v?\d|^(bump|pin) \S+ to v?\d|\b(update|upgrade|bump|pin)s? (the |all )?(dependencies|dependency|deps|requirements)\b|^update (dependency|module)\b|^\[?deps?\]?:)`)
+	dependencyRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(^(build|chore|fix|ci)\((deps|deps-dev|dependencies)\)|^(bump|update|upgrade) (the )?\S+ (requirement )?from v?\d\S* to v?\d|^(bump|pin) \S+ to v?\d|\b(update|upgrade|bump|pin)s? (the |all )?(dependencies|dependency|deps|requirements)\b|^update (dependency|module)\b|^\[?deps?\]?:)`)
+	})
 
 	// releaseRe: releases and version bumps.
-	releaseRe = regexp.MustCompile(`(?i)(^(release|releasing|prepare (for )?(the )?(next )?release|preparing (for )?(the )?release|cut release)(\s+(of )?v?\d|\s*(\(#\d+\))?$|:)|^chore\(release\)|\b(bump|bumped|bumping|increment) (the )?(package |project )?version\b|\bversion bump\b|^v?\d+\.\d+(\.\d+)*([-.]?(a|b|rc|dev|post)\d*)?(\s*\(#\d+\))?$|^(bump|set|prepare) (to |for )?v?\d+\.\d+|\brelease (v|version )?\d+\.\d+|\bchangelog for v?\d+\.\d+|^merge (remote-tracking )?branch '(release|releases)(/[^']*|[-_]v?\d[^']*)?')`)
+	releaseRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(^(release|releasing|prepare (for )?(the )?(next )?release|preparing (for )?(the )?release|cut release)(\s+(of )?v?\d|\s*(\(#\d+\))?$|:)|^chore\(release\)|\b(bump|bumped|bumping|increment) (the )?(package |project )?version\b|\bversion bump\b|^v?\d+\.\d+(\.\d+)*([-.]?(a|b|rc|dev|post)\d*)?(\s*\(#\d+\))?$|^(bump|set|prepare) (to |for )?v?\d+\.\d+|\brelease (v|version )?\d+\.\d+|\bchangelog for v?\d+\.\d+|^merge (remote-tracking )?branch '(release|releases)(/[^']*|[-_]v?\d[^']*)?')`)
+	})
 )
 
 // dropReasonMessage returns the cleaning reason of a merged change decided
@@ -105,17 +112,17 @@ func dropReasonMessage(c commit, headAuthor string) string {
 	if isBot(c.AuthorName) || isBot(c.AuthorEmail) || isBot(headAuthor) {
 		return DropBot
 	}
-	if m := mergeFromRe.FindStringSubmatch(c.Subject); m != nil && isBotBranch(m[1]) {
+	if m := mergeFromRe().FindStringSubmatch(c.Subject); m != nil && isBotBranch(m[1]) {
 		return DropBot
 	}
 	subject := subjectOf(c)
-	if revertRe.MatchString(subject) || revertBodyRe.MatchString(c.Body) {
+	if revertRe().MatchString(subject) || revertBodyRe().MatchString(c.Body) {
 		return DropRevert
 	}
-	if releaseRe.MatchString(subject) {
+	if releaseRe().MatchString(subject) {
 		return DropRelease
 	}
-	if dependencyRe.MatchString(subject) {
+	if dependencyRe().MatchString(subject) {
 		return DropDependency
 	}
 	return ""
@@ -125,7 +132,7 @@ func dropReasonMessage(c commit, headAuthor string) string {
 // ("Merge pull request #N from ..."), the first body line, which GitHub
 // fills with the pull request title; otherwise the subject.
 func subjectOf(c commit) string {
-	if mergePRRe.MatchString(c.Subject) {
+	if mergePRRe().MatchString(c.Subject) {
 		if line, _, _ := strings.Cut(c.Body, "\n"); strings.TrimSpace(line) != "" {
 			return strings.TrimSpace(line)
 		}
@@ -134,7 +141,9 @@ func subjectOf(c commit) string {
 }
 
 // versionLineRe matches a line that only assigns a version string.
-var versionLineRe = regexp.MustCompile(`^\s*(__version__|version|VERSION|__version_info__|version_info|release|__release__)\s*(:\s*\w+\s*)?=\s*[\[(]?["']?[\w.\-+, '"]*["']?[\])]?\s*(#.*)?$`)
+var versionLineRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(__version__|version|VERSION|__version_info__|version_info|release|__release__)\s*(:\s*\w+\s*)?=\s*[\[(]?["']?[\w.\-+, '"]*["']?[\])]?\s*(#.*)?$`)
+})
 
 // isVersionOnly reports whether every changed line (lines only in a or only
 // in b) assigns a version string: a version bump in Python code.
@@ -144,7 +153,7 @@ func isVersionOnly(changed []string) bool {
 		if strings.TrimSpace(l) == "" {
 			continue
 		}
-		if !versionLineRe.MatchString(l) {
+		if !versionLineRe().MatchString(l) {
 			return false
 		}
 		n++
@@ -156,7 +165,7 @@ func isVersionOnly(changed []string) bool {
 // and body, without GitHub's "Merge pull request #N from branch" line (a
 // branch name such as "alice/docs" is not a statement about the change).
 func keywordText(c commit) string {
-	if mergePRRe.MatchString(c.Subject) {
+	if mergePRRe().MatchString(c.Subject) {
 		return c.Body
 	}
 	return c.Subject + "\n" + c.Body

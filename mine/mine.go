@@ -236,7 +236,7 @@ type pairResult struct {
 	versionOnly bool
 }
 
-var remoteRe = regexp.MustCompile(`[:/]([^/:]+)/([^/]+?)(?:\.git)?/?$`)
+var remoteRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[:/]([^/:]+)/([^/]+?)(?:\.git)?/?$`) })
 
 // RepoName derives owner/name for a clone: from the origin remote's URL when
 // it is a hosted one (https://github.com/owner/name.git,
@@ -252,7 +252,7 @@ func RepoName(ctx context.Context, dir string) string {
 			if name, ok := ownerNameFromPath(local); ok {
 				return name
 			}
-		} else if m := remoteRe.FindStringSubmatch(origin); m != nil {
+		} else if m := remoteRe().FindStringSubmatch(origin); m != nil {
 			return m[1] + "/" + m[2]
 		}
 	}

@@ -3,6 +3,7 @@ package testlog
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -11,7 +12,7 @@ import (
 // ...)), SWE-bench 5.0.2's parse_log_jq and Multi-SWE-bench 1.1.2's jq
 // reader.
 
-var reAutomakeLine = regexp.MustCompile(`^(PASS|FAIL|SKIP|XFAIL|XPASS|ERROR): (.+)$`)
+var reAutomakeLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(PASS|FAIL|SKIP|XFAIL|XPASS|ERROR): (.+)$`) })
 
 // parseAutomake reads the per-test lines of automake's parallel test
 // harness (colour codes removed): PASS Passed, FAIL Failed, SKIP Skipped,
@@ -84,7 +85,7 @@ func msweJqLine(line, word string) (string, bool) {
 	return line[i:], true
 }
 
-var reSWEBJq = MustCompilePython(`^\s*(PASS|FAIL):\s(.+)$`)
+var reSWEBJq = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^\s*(PASS|FAIL):\s(.+)$`) })
 
 // parseSWEBJq is SWE-bench's parse_log_jq: stripped "PASS: name" lines
 // PASSED, "FAIL: name" FAILED; SKIP, XFAIL, XPASS and ERROR lines are not
@@ -107,9 +108,9 @@ func parseSWEBJq(log string, _ SWEBenchContext) (*statusMap, error) {
 }
 
 var (
-	reMSWEJqPass = MustCompilePython(`^PASS: (\S+)$`)
-	reMSWEJqFail = MustCompilePython(`^FAIL: (\S+)$`)
-	reMSWEJqSkip = MustCompilePython(`^SKIP: (\S+)$`)
+	reMSWEJqPass = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^PASS: (\S+)$`) })
+	reMSWEJqFail = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^FAIL: (\S+)$`) })
+	reMSWEJqSkip = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^SKIP: (\S+)$`) })
 )
 
 // msweJq is Multi-SWE-bench's parse_log for jqlang/jq: "PASS: name",
@@ -134,7 +135,7 @@ func msweJq(log string) *msweSets {
 	return s
 }
 
-var reSWEBMicropython = MustCompilePython(`^(pass|FAIL|skip)\s+(.+)$`)
+var reSWEBMicropython = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^(pass|FAIL|skip)\s+(.+)$`) })
 
 // parseSWEBMicropython is SWE-bench's parse_log_micropython_test, for
 // micropython's run-tests.py: stripped "pass name", "FAIL name", "skip
@@ -145,7 +146,7 @@ func parseSWEBMicropython(log string, _ SWEBenchContext) (*statusMap, error) {
 		if !containsAny(line, "pass", "FAIL", "skip") {
 			continue
 		}
-		g := reSWEBMicropython.FindStringSubmatch(pyStrip(line))
+		g := reSWEBMicropython().FindStringSubmatch(pyStrip(line))
 		if g == nil {
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -15,9 +16,9 @@ import (
 // parse_log_cargo and Multi-SWE-bench 1.1.2's cargo reader.
 
 var (
-	reCargoLine = regexp.MustCompile(`^test (\S+) \.\.\. (ok|FAILED|ignored)(?:,.*)?$`)
+	reCargoLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^test (\S+) \.\.\. (ok|FAILED|ignored)(?:,.*)?$`) })
 	// reCargoJSON marks libtest's JSON output.
-	reCargoJSON = regexp.MustCompile(`(?m)^\{\s*"type"\s*:\s*"(?:suite|test)"`)
+	reCargoJSON = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\{\s*"type"\s*:\s*"(?:suite|test)"`) })
 )
 
 // libtestEvent is one line of libtest's JSON output.
@@ -40,7 +41,7 @@ type libtestEvent struct {
 // Source: libtest's console and JSON formatters (library/test/src/
 // formatters/{pretty,terse,json}.rs).
 func parseCargo(log []byte) []Result {
-	if bytes.Contains(log, []byte(`"type"`)) && reCargoJSON.Match(log) {
+	if bytes.Contains(log, []byte(`"type"`)) && reCargoJSON().Match(log) {
 		return parseCargoJSON(log)
 	}
 	var out []Result
@@ -133,7 +134,7 @@ func parseCargoJSON(log []byte) []Result {
 	return appendCrashed(out, started, open)
 }
 
-var reSWEBCargo = MustCompilePython(`^test\s+(\S+)\s+\.\.\.\s+(\w+)$`)
+var reSWEBCargo = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^test\s+(\S+)\s+\.\.\.\s+(\w+)$`) })
 
 // parseSWEBCargo is SWE-bench's parse_log_cargo: a stripped line "test
 // name ... word" sets name PASSED for "ok", FAILED for "FAILED"; ignored
@@ -249,9 +250,9 @@ func msweCargoLine(line, word string) (string, bool) {
 }
 
 var (
-	reMSWECargoPass = MustCompilePython(`^test (\S+) ... ok`)
-	reMSWECargoFail = MustCompilePython(`^test (\S+) ... FAILED`)
-	reMSWECargoSkip = MustCompilePython(`^test (\S+) ... ignored`)
+	reMSWECargoPass = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^test (\S+) ... ok`) })
+	reMSWECargoFail = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^test (\S+) ... FAILED`) })
+	reMSWECargoSkip = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^test (\S+) ... ignored`) })
 )
 
 // msweCargo is the parse_log of most of Multi-SWE-bench's Rust

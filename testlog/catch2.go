@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Catch2: the XML reporter of a Catch2 binary (-r xml), read by polynfi
@@ -37,7 +38,7 @@ func parseCatch2(log []byte) []Result {
 		if k >= 0 {
 			root, _ = parseXMLTree(doc[:k+len("</TestCase>")] + "</Group></Catch>")
 		}
-		if m := reCatch2Open.FindAllStringSubmatch(doc[max(k, 0):], -1); len(m) > 0 {
+		if m := reCatch2Open().FindAllStringSubmatch(doc[max(k, 0):], -1); len(m) > 0 {
 			cut = &xmlNode{Name: "TestCase", Attr: map[string]string{"name": xmlUnescape(m[len(m)-1][1])}}
 		}
 	}
@@ -53,7 +54,7 @@ func parseCatch2(log []byte) []Result {
 	return out
 }
 
-var reCatch2Open = regexp.MustCompile(`<TestCase name="([^"]*)"`)
+var reCatch2Open = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<TestCase name="([^"]*)"`) })
 
 func xmlUnescape(s string) string {
 	return strings.NewReplacer("&lt;", "<", "&gt;", ">", "&quot;", `"`, "&apos;", "'", "&amp;", "&").Replace(s)
@@ -92,7 +93,7 @@ var (
 		MustCompilePython(`(?i)^-- Performing Test (.+) - Failed$`),
 		MustCompilePython(`(?i)^\d+/\d+ Test\s+#\d+: (.+) \.+\*\*\*Failed\s+.+$`),
 	}
-	reMSWECatch2Skip = MustCompilePython(`(?i)^-- Performing Test (.+) - skipped$`)
+	reMSWECatch2Skip = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`(?i)^-- Performing Test (.+) - skipped$`) })
 )
 
 // msweCatch2 is Multi-SWE-bench's parse_log for catchorg/Catch2: each line
@@ -120,7 +121,7 @@ func msweCatch2(log string) *msweSets {
 				s.failed.add(g[1])
 			}
 		}
-		if g := reMSWECatch2Skip.FindStringSubmatch(line); g != nil {
+		if g := reMSWECatch2Skip().FindStringSubmatch(line); g != nil {
 			s.skipped.add(g[1])
 		}
 	}

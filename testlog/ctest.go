@@ -3,6 +3,7 @@ package testlog
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // CTest: the result lines of ctest's console output ("1/4 Test #1: name
@@ -11,7 +12,9 @@ import (
 // reader (its C and C++ repositories are read by their test programs'
 // output: googletest, doctest, redis, jq).
 
-var reCTestLine = regexp.MustCompile(`^\d+/\d+\s+Test\s+#\d+: (.+?) \.*(?:\s+|\*\*\*)(Passed|Failed|Skipped|Timeout|Not Run \(Disabled\)|Not Run|Exception: .+?)\s+[\d.]+ sec$`)
+var reCTestLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\d+/\d+\s+Test\s+#\d+: (.+?) \.*(?:\s+|\*\*\*)(Passed|Failed|Skipped|Timeout|Not Run \(Disabled\)|Not Run|Exception: .+?)\s+[\d.]+ sec$`)
+})
 
 // parseCTest reads ctest's result lines: Passed is Passed, Failed Failed,
 // Skipped (SKIP_RETURN_CODE, SKIP_REGULAR_EXPRESSION) and "Not Run
@@ -27,7 +30,7 @@ func parseCTest(log []byte) []Result {
 		if !strings.Contains(raw, "#") || !strings.Contains(raw, " sec") {
 			continue
 		}
-		m := reCTestLine.FindStringSubmatch(strings.TrimSpace(stripANSI(raw)))
+		m := reCTestLine().FindStringSubmatch(strings.TrimSpace(stripANSI(raw)))
 		if m == nil {
 			continue
 		}
@@ -48,9 +51,9 @@ func parseCTest(log []byte) []Result {
 }
 
 var (
-	reMSWECTestPass       = MustCompilePython(`^\d+/\d+\s*Test\s*#\d+:\s*(.*?)\s*\.+\s*Passed`)
-	reMSWECTestFail       = MustCompilePython(`^\d+/\d+\s*Test\s*#\d+:\s*(.*?)\s*\.+\s*\*+Failed`)
-	reMSWECTestFailAnchor = MustCompilePython(`^\d+/\d+\s*Test\s*#\d+:\s*(.*?)\s*\.+\s*\*+Failed$`)
+	reMSWECTestPass       = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^\d+/\d+\s*Test\s*#\d+:\s*(.*?)\s*\.+\s*Passed`) })
+	reMSWECTestFail       = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^\d+/\d+\s*Test\s*#\d+:\s*(.*?)\s*\.+\s*\*+Failed`) })
+	reMSWECTestFailAnchor = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^\d+/\d+\s*Test\s*#\d+:\s*(.*?)\s*\.+\s*\*+Failed$`) })
 )
 
 // msweCTest is the CTest parse_log of Multi-SWE-bench (OpenBLAS, libgit2,
@@ -67,7 +70,7 @@ func msweCTest(fail *regexp.Regexp) msweReader {
 			if !strings.Contains(line, "#") || !strings.Contains(line, "Test") {
 				continue
 			}
-			if g := reMSWECTestPass.FindStringSubmatch(line); g != nil {
+			if g := reMSWECTestPass().FindStringSubmatch(line); g != nil {
 				s.passed.add(g[1])
 			}
 			if g := fail.FindStringSubmatch(line); g != nil {
@@ -79,8 +82,8 @@ func msweCTest(fail *regexp.Regexp) msweReader {
 }
 
 func init() {
-	registerMSWE("ctest", msweCTest(reMSWECTestFail),
+	registerMSWE("ctest", msweCTest(reMSWECTestFail()),
 		"OpenMathLib/OpenBLAS", "libgit2/libgit2", "fluent/fluent-bit", "libsdl-org/SDL", "CGAL/cgal")
-	registerMSWE("ctest_failed_at_end", msweCTest(reMSWECTestFailAnchor),
+	registerMSWE("ctest_failed_at_end", msweCTest(reMSWECTestFailAnchor()),
 		"nlohmann/json", "rdkit/rdkit", "fmtlib/fmt", "simdjson/simdjson")
 }

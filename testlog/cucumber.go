@@ -1,12 +1,16 @@
 package testlog
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+	"sync"
+)
 
 // Cucumber: SWE-bench 5.0.2's parse_log_cucumber (jekyll's features run
 // with --format progress). polynfi has no reading of its own: Cucumber's
 // JUnit formatter (--format junit) is read as JUnit XML.
 
-var reSWEBCucumber = MustCompilePython(`^(.*) \.+(\.|F)`)
+var reSWEBCucumber = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^(.*) \.+(\.|F)`) })
 
 // parseSWEBCucumber is SWE-bench's parse_log_cucumber: a stripped line
 // "name ...." whose run of dots is followed by one more "." (PASSED) or by

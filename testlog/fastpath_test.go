@@ -18,12 +18,12 @@ func TestGoLineMatchersAgreeWithPatterns(t *testing.T) {
 		"--- FAIL: T\x0b (1s)", "--- PASS: é (1s)",
 	} {
 		name, ok := goRunLine(line)
-		m := reGoRun.FindStringSubmatch(line)
+		m := reGoRun().FindStringSubmatch(line)
 		if ok != (m != nil) || ok && name != m[1] {
 			t.Errorf("goRunLine(%q) = %q, %v; pattern %q", line, name, ok, m)
 		}
 		w, n, ok := goResultLine(line)
-		m = reGoResult.FindStringSubmatch(line)
+		m = reGoResult().FindStringSubmatch(line)
 		if ok != (m != nil) || ok && (w != m[1] || n != m[2]) {
 			t.Errorf("goResultLine(%q) = %q, %q, %v; pattern %q", line, w, n, ok, m)
 		}
@@ -55,16 +55,16 @@ func TestRedisMatchersAgreeWithPatterns(t *testing.T) {
 		"[ignore]: a (b)", "[ignore]: a ()", "[ok]: a ( (x)", "[ok]: ", "[ok]: \xff (1 ms)")
 	for _, line := range lines {
 		w, n, ok := redisLine(line)
-		m := reRedisLine.FindStringSubmatch(line)
+		m := reRedisLine().FindStringSubmatch(line)
 		if ok != (m != nil) || ok && (w != m[1] || n != m[2]) {
 			t.Fatalf("redisLine(%q) = %q, %q, %v; pattern %q", line, w, n, ok, m)
 		}
 		w, n, ok = swebRedisLine(line)
-		m = reSWEBRedis.FindStringSubmatch(line)
+		m = reSWEBRedis().FindStringSubmatch(line)
 		if ok != (m != nil) || ok && (w != m[1] || n != m[2]) {
 			t.Fatalf("swebRedisLine(%q) = %q, %q, %v; pattern %q", line, w, n, ok, m)
 		}
-		for word, re := range map[string]*regexp.Regexp{"ok": reMSWERedisPass, "err": reMSWERedisFail[0], "exception": reMSWERedisFail[1], "ignore": reMSWERedisSkip} {
+		for word, re := range map[string]*regexp.Regexp{"ok": reMSWERedisPass(), "err": reMSWERedisFail[0], "exception": reMSWERedisFail[1], "ignore": reMSWERedisSkip()} {
 			n, ok := msweRedisLine(line, word)
 			m := re.FindStringSubmatch(line)
 			if ok != (m != nil) || ok && n != m[1] {
@@ -83,16 +83,16 @@ func TestCargoMatchersAgreeWithPatterns(t *testing.T) {
 		"test a xyz ok", "test a ...", "test é\u2003...\u2003ok_2")
 	for _, line := range lines {
 		n, w, ok := cargoLine(line)
-		m := reCargoLine.FindStringSubmatch(line)
+		m := reCargoLine().FindStringSubmatch(line)
 		if ok != (m != nil) || ok && (n != m[1] || w != m[2]) {
 			t.Fatalf("cargoLine(%q) = %q, %q, %v; pattern %q", line, n, w, ok, m)
 		}
 		n, w, ok = swebCargoLine(line)
-		m = reSWEBCargo.FindStringSubmatch(line)
+		m = reSWEBCargo().FindStringSubmatch(line)
 		if ok != (m != nil) || ok && (n != m[1] || w != m[2]) {
 			t.Fatalf("swebCargoLine(%q) = %q, %q, %v; pattern %q", line, n, w, ok, m)
 		}
-		for word, re := range map[string]*regexp.Regexp{"ok": reMSWECargoPass, "FAILED": reMSWECargoFail, "ignored": reMSWECargoSkip} {
+		for word, re := range map[string]*regexp.Regexp{"ok": reMSWECargoPass(), "FAILED": reMSWECargoFail(), "ignored": reMSWECargoSkip()} {
 			n, ok := msweCargoLine(line, word)
 			m := re.FindStringSubmatch(line)
 			if ok != (m != nil) || ok && n != m[1] {
@@ -109,16 +109,16 @@ func TestAutomakeMatchersAgreeWithPatterns(t *testing.T) {
 	lines := append(randomLines(200000, pieces), "PASS: a", "PASS: ", "FAIL:\u00a0b c", " PASS: a", "SKIP: a b", "XFAIL: t")
 	for _, line := range lines {
 		w, n, ok := automakeLine(line)
-		m := reAutomakeLine.FindStringSubmatch(line)
+		m := reAutomakeLine().FindStringSubmatch(line)
 		if ok != (m != nil) || ok && (w != m[1] || n != m[2]) {
 			t.Fatalf("automakeLine(%q) = %q, %q, %v; pattern %q", line, w, n, ok, m)
 		}
 		w, n, ok = swebJqLine(line)
-		m = reSWEBJq.FindStringSubmatch(line)
+		m = reSWEBJq().FindStringSubmatch(line)
 		if ok != (m != nil) || ok && (w != m[1] || n != m[2]) {
 			t.Fatalf("swebJqLine(%q) = %q, %q, %v; pattern %q", line, w, n, ok, m)
 		}
-		for word, re := range map[string]*regexp.Regexp{"PASS": reMSWEJqPass, "FAIL": reMSWEJqFail, "SKIP": reMSWEJqSkip} {
+		for word, re := range map[string]*regexp.Regexp{"PASS": reMSWEJqPass(), "FAIL": reMSWEJqFail(), "SKIP": reMSWEJqSkip()} {
 			n, ok := msweJqLine(line, word)
 			m := re.FindStringSubmatch(line)
 			if ok != (m != nil) || ok && n != m[1] {
@@ -135,7 +135,7 @@ func TestCucumberMatcherAgreesWithPattern(t *testing.T) {
 	lines := append(randomLines(200000, pieces), "a ...", "a .F", "a .", "a ..x .F", "a . ..", "\n a ..")
 	for _, line := range lines {
 		n, passed, ok := swebCucumberLine(line)
-		m := reSWEBCucumber.FindStringSubmatch(line)
+		m := reSWEBCucumber().FindStringSubmatch(line)
 		if ok != (m != nil) || ok && (n != m[1] || passed != (m[2] == ".")) {
 			t.Fatalf("swebCucumberLine(%q) = %q, %v, %v; pattern %q", line, n, passed, ok, m)
 		}

@@ -3,6 +3,7 @@ package testlog
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // GoogleTest: the console output of a googletest binary ("[ RUN      ]",
@@ -11,8 +12,10 @@ import (
 // 1.1.2's googletest reader (ponyc, cpp-httplib).
 
 var (
-	reGTestRun    = regexp.MustCompile(`^\[ RUN      \] (\S+)`)
-	reGTestResult = regexp.MustCompile(`^\[\s*(OK|FAILED|SKIPPED)\s*\] (\S+?)(?:, where .*)? \(\d+ ms\)$`)
+	reGTestRun    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[ RUN      \] (\S+)`) })
+	reGTestResult = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\[\s*(OK|FAILED|SKIPPED)\s*\] (\S+?)(?:, where .*)? \(\d+ ms\)$`)
+	})
 )
 
 // parseGoogleTest reads googletest's console output: "[       OK ] S.T (N
@@ -33,14 +36,14 @@ func parseGoogleTest(log []byte) []Result {
 			continue
 		}
 		line := strings.TrimSpace(stripANSI(raw))
-		if m := reGTestRun.FindStringSubmatch(line); m != nil {
+		if m := reGTestRun().FindStringSubmatch(line); m != nil {
 			if !open[m[1]] {
 				open[m[1]] = true
 				started = append(started, m[1])
 			}
 			continue
 		}
-		m := reGTestResult.FindStringSubmatch(line)
+		m := reGTestResult().FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}
@@ -57,7 +60,7 @@ func parseGoogleTest(log []byte) []Result {
 	return appendCrashed(out, started, open)
 }
 
-var reSWEBGoogleTest = MustCompilePython(`^.*\[\s*(OK|FAILED)\s*\]\s(.*)\s\(.*\)$`)
+var reSWEBGoogleTest = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^.*\[\s*(OK|FAILED)\s*\]\s(.*)\s\(.*\)$`) })
 
 // parseSWEBGoogleTest is SWE-bench's parse_log_googletest: a stripped line
 // holding "[ OK ]" or "[ FAILED ]" (the last such bracket of the line)
@@ -70,7 +73,7 @@ func parseSWEBGoogleTest(log string, _ SWEBenchContext) (*statusMap, error) {
 		if !containsAny(line, "OK", "FAILED") {
 			continue
 		}
-		g := reSWEBGoogleTest.FindStringSubmatch(pyStrip(line))
+		g := reSWEBGoogleTest().FindStringSubmatch(pyStrip(line))
 		if g == nil {
 			continue
 		}

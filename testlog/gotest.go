@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // go test: its -json events (test2json) and its verbose text ("=== RUN",
@@ -35,7 +36,7 @@ type goTestEvent struct {
 // Source: cmd/test2json documentation (event Actions); testing package
 // (the "=== RUN" and "--- PASS:" lines of -v output).
 func parseGoTest(log []byte) []Result {
-	if bytes.Contains(log, []byte(`{"Time":"`)) && reGoTestJSON.Match(log) {
+	if bytes.Contains(log, []byte(`{"Time":"`)) && reGoTestJSON().Match(log) {
 		return parseGoTestJSON(log)
 	}
 	return parseGoTestText(log)
@@ -82,8 +83,8 @@ func parseGoTestJSON(log []byte) []Result {
 }
 
 var (
-	reGoRun    = regexp.MustCompile(`^=== RUN\s+(\S+)`)
-	reGoResult = regexp.MustCompile(`^--- (PASS|FAIL|SKIP): (\S+) \(\d+(?:\.\d+)?s\)`)
+	reGoRun    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^=== RUN\s+(\S+)`) })
+	reGoResult = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^--- (PASS|FAIL|SKIP): (\S+) \(\d+(?:\.\d+)?s\)`) })
 )
 
 func parseGoTestText(log []byte) []Result {
@@ -203,7 +204,7 @@ func appendCrashed(out []Result, started []string, open map[string]bool) []Resul
 	return out
 }
 
-var reSWEBGoTest = MustCompilePython(`^--- (PASS|FAIL|SKIP): (.+) \((.+)\)$`)
+var reSWEBGoTest = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^--- (PASS|FAIL|SKIP): (.+) \((.+)\)$`) })
 
 // parseSWEBGoTest is SWE-bench's parse_log_gotest: each stripped line
 // "--- PASS|FAIL|SKIP: name (duration)" sets name's status. A test the
@@ -215,7 +216,7 @@ func parseSWEBGoTest(log string, _ SWEBenchContext) (*statusMap, error) {
 		if !strings.Contains(line, "--- ") {
 			continue
 		}
-		g := reSWEBGoTest.FindStringSubmatch(pyStrip(line))
+		g := reSWEBGoTest().FindStringSubmatch(pyStrip(line))
 		if g == nil {
 			continue
 		}
@@ -232,9 +233,9 @@ func parseSWEBGoTest(log string, _ SWEBenchContext) (*statusMap, error) {
 }
 
 var (
-	reMSWEGoPass = MustCompilePython(`^--- PASS: (\S+)`)
+	reMSWEGoPass = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^--- PASS: (\S+)`) })
 	reMSWEGoFail = []*regexp.Regexp{MustCompilePython(`^--- FAIL: (\S+)`), MustCompilePython(`^FAIL:?\s?(.+?)\s`)}
-	reMSWEGoSkip = MustCompilePython(`^--- SKIP: (\S+)`)
+	reMSWEGoSkip = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^--- SKIP: (\S+)`) })
 )
 
 // msweGoTest is the parse_log of most of Multi-SWE-bench's go
@@ -254,7 +255,7 @@ func msweGoTest(base func(string) string) msweReader {
 			if !containsAny(line, "--- ", "FAIL") {
 				continue
 			}
-			if g := reMSWEGoPass.FindStringSubmatch(line); g != nil {
+			if g := reMSWEGoPass().FindStringSubmatch(line); g != nil {
 				name := g[1]
 				if !s.failed.has(name) {
 					delete(s.skipped, name)
@@ -269,7 +270,7 @@ func msweGoTest(base func(string) string) msweReader {
 					s.failed.add(base(name))
 				}
 			}
-			if g := reMSWEGoSkip.FindStringSubmatch(line); g != nil {
+			if g := reMSWEGoSkip().FindStringSubmatch(line); g != nil {
 				name := g[1]
 				if !s.passed.has(name) && s.failed.has(name) {
 					s.skipped.add(base(name))

@@ -45,7 +45,7 @@ type jestReport struct {
 // Source: SWE-PolyBench javascript_parsers.py JavascriptJestPR and
 // typescript_parsers.py TypescriptJest (id "<file>-><fullName>").
 func parseJest(log []byte) []Result {
-	v, ok := decodeEmbedded(log, reJestJSON, func() any { return new(jestReport) })
+	v, ok := decodeEmbedded(log, reJestJSON(), func() any { return new(jestReport) })
 	if !ok {
 		return nil
 	}
@@ -99,7 +99,7 @@ type mochaReport struct {
 //
 // Source: SWE-PolyBench javascript_parsers.py JavascriptMocha (id fullTitle).
 func parseMocha(log []byte) []Result {
-	v, ok := decodeEmbedded(log, reMochaJSON, func() any { return new(mochaReport) })
+	v, ok := decodeEmbedded(log, reMochaJSON(), func() any { return new(mochaReport) })
 	if !ok {
 		return nil
 	}

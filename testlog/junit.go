@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"sync"
 )
 
 // junitCase is a <testcase> element of a JUnit XML report.
@@ -81,14 +82,14 @@ func junitStatus(c junitCase) Status {
 // reXMLSuite matches one <testsuite ...>...</testsuite> report embedded in a
 // log (a test command that cats its Surefire reports, as PolyBench's Java
 // commands do).
-var reXMLSuite = regexp.MustCompile(`(?s)<testsuite[\s>].*?</testsuite>`)
+var reXMLSuite = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<testsuite[\s>].*?</testsuite>`) })
 
 // parseEmbeddedJUnit parses every JUnit XML suite embedded in log. A suite
 // that is not well-formed contributes the test cases decoded before the
 // defect.
 func parseEmbeddedJUnit(log []byte) []Result {
 	var out []Result
-	for _, m := range reXMLSuite.FindAll(log, -1) {
+	for _, m := range reXMLSuite().FindAll(log, -1) {
 		rs, _ := ParseJUnitXML(bytes.NewReader(m))
 		out = append(out, rs...)
 	}

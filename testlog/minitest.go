@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Minitest: its verbose output ("CalcTest#test_adds = 0.00 s = ."), read
@@ -12,7 +13,7 @@ import (
 // Multi-SWE-bench 1.1.2's reader for asciidoctor and jekyll, which also
 // reads test-unit's verbose lines.
 
-var reMinitestLine = regexp.MustCompile(`^(\S+#\S+) = [\d.]+ s = ([.FES])$`)
+var reMinitestLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\S+#\S+) = [\d.]+ s = ([.FES])$`) })
 
 // parseMinitest reads minitest's verbose lines (-v; colour codes
 // removed): "Class#test_name = 0.00 s = ." Passed, "F" Failed, "E" Error,
@@ -25,7 +26,7 @@ func parseMinitest(log []byte) []Result {
 		if !strings.Contains(raw, " s = ") {
 			continue
 		}
-		m := reMinitestLine.FindStringSubmatch(strings.TrimSpace(stripANSI(raw)))
+		m := reMinitestLine().FindStringSubmatch(strings.TrimSpace(stripANSI(raw)))
 		if m == nil {
 			continue
 		}
@@ -35,7 +36,7 @@ func parseMinitest(log []byte) []Result {
 	return out
 }
 
-var reSWEBMinitest = MustCompilePython(`^(.+)\. .*=.*(\.|F|E).*$`)
+var reSWEBMinitest = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^(.+)\. .*=.*(\.|F|E).*$`) })
 
 // parseSWEBMinitest is SWE-bench's parse_log_minitest: a stripped line
 // "<name>. <anything>=<anything>(.|F|E)<anything>", the name before the
@@ -48,7 +49,7 @@ func parseSWEBMinitest(log string, _ SWEBenchContext) (*statusMap, error) {
 		if !strings.Contains(line, ". ") || !strings.Contains(line, "=") {
 			continue
 		}
-		g := reSWEBMinitest.FindStringSubmatch(pyStrip(line))
+		g := reSWEBMinitest().FindStringSubmatch(pyStrip(line))
 		if g == nil {
 			continue
 		}

@@ -3,6 +3,7 @@ package testlog
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // PHPUnit: its --testdox console output ("Calculator (Tests\Calculator)",
@@ -12,8 +13,8 @@ import (
 // "Class.testMethod").
 
 var (
-	reTestdoxSuite = regexp.MustCompile(`^(\S.*?)(?: \((\S+)\))?$`)
-	reTestdoxTest  = regexp.MustCompile(`^\s+([✔✘↩∅☢⚠])\s*(.*)$`)
+	reTestdoxSuite = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\S.*?)(?: \((\S+)\))?$`) })
+	reTestdoxTest  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+([✔✘↩∅☢⚠])\s*(.*)$`) })
 )
 
 // parseTestdox reads PHPUnit's testdox output: a line starting in column 0
@@ -31,7 +32,7 @@ func parseTestdox(log []byte) []Result {
 	suite := "None"
 	for _, raw := range splitLines(log) {
 		line := strings.TrimRight(stripANSI(raw), " \t")
-		if m := reTestdoxTest.FindStringSubmatch(line); containsAny(line, "✔", "✘", "↩", "∅", "☢", "⚠") && m != nil {
+		if m := reTestdoxTest().FindStringSubmatch(line); containsAny(line, "✔", "✘", "↩", "∅", "☢", "⚠") && m != nil {
 			var st Status
 			switch m[1] {
 			case "✔", "☢", "⚠":
@@ -68,8 +69,8 @@ func testdoxChrome(line string) bool {
 }
 
 var (
-	reSWEBPHPUnitSuite = MustCompilePython(`^(\w.+) \(.+\)$`)
-	reSWEBPHPUnitTest  = MustCompilePython(`^\s*([✔✘↩])\s*(.*)$`)
+	reSWEBPHPUnitSuite = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^(\w.+) \(.+\)$`) })
+	reSWEBPHPUnitTest  = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^\s*([✔✘↩])\s*(.*)$`) })
 )
 
 // parseSWEBPHPUnit is SWE-bench's parse_log_phpunit: a line (not
@@ -86,11 +87,11 @@ func parseSWEBPHPUnit(log string, _ SWEBenchContext) (*statusMap, error) {
 		if !suiteLike && !containsAny(line, "✔", "✘", "↩") {
 			continue
 		}
-		if g := reSWEBPHPUnitSuite.FindStringSubmatch(line); suiteLike && g != nil {
+		if g := reSWEBPHPUnitSuite().FindStringSubmatch(line); suiteLike && g != nil {
 			suite = g[1]
 			continue
 		}
-		g := reSWEBPHPUnitTest.FindStringSubmatch(line)
+		g := reSWEBPHPUnitTest().FindStringSubmatch(line)
 		if g == nil {
 			continue
 		}
@@ -108,11 +109,11 @@ func parseSWEBPHPUnit(log string, _ SWEBenchContext) (*statusMap, error) {
 }
 
 var (
-	reMSWEPHPProgress = MustCompilePython(`^[.s]+\s+\d+\s*/\s*\d+\s*\(\s*\d+%\)$`)
-	reMSWEPHPSuite    = MustCompilePython(`^(.*?) \((.*?)\)$`)
-	reMSWEPHPPass     = MustCompilePython(`^✔\s+(.*)$`)
-	reMSWEPHPFail     = MustCompilePython(`^✘\s+(.*)$`)
-	reMSWEPHPSkip     = MustCompilePython(`^↩\s+(.*)$`)
+	reMSWEPHPProgress = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^[.s]+\s+\d+\s*/\s*\d+\s*\(\s*\d+%\)$`) })
+	reMSWEPHPSuite    = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^(.*?) \((.*?)\)$`) })
+	reMSWEPHPPass     = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^✔\s+(.*)$`) })
+	reMSWEPHPFail     = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^✘\s+(.*)$`) })
+	reMSWEPHPSkip     = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^↩\s+(.*)$`) })
 )
 
 // msweTestdox is Multi-SWE-bench's parse_log for briannesbitt/Carbon and
@@ -130,17 +131,17 @@ func msweTestdox(log string) *msweSets {
 		if !suiteLike && !containsAny(line, "✔", "✘", "↩") {
 			continue
 		}
-		if suiteLike && reMSWEPHPProgress.MatchString(line) {
+		if suiteLike && reMSWEPHPProgress().MatchString(line) {
 			continue
 		}
-		if g := reMSWEPHPSuite.FindStringSubmatch(line); suiteLike && g != nil {
+		if g := reMSWEPHPSuite().FindStringSubmatch(line); suiteLike && g != nil {
 			suite = g[2] + "::" + pyStrip(g[1])
 			continue
 		}
 		for _, c := range []struct {
 			re  *regexp.Regexp
 			set strSet
-		}{{reMSWEPHPPass, s.passed}, {reMSWEPHPFail, s.failed}, {reMSWEPHPSkip, s.skipped}} {
+		}{{reMSWEPHPPass(), s.passed}, {reMSWEPHPFail(), s.failed}, {reMSWEPHPSkip(), s.skipped}} {
 			if g := c.re.FindStringSubmatch(line); g != nil && suite != "" {
 				c.set.add(suite + "::" + pyStrip(g[1]))
 				break

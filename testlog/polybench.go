@@ -3,6 +3,7 @@ package testlog
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -34,7 +35,7 @@ func PolyBenchTAP(log []byte) []Result {
 		default:
 			continue
 		}
-		if d := reTAPDirective.FindStringSubmatch(id); d != nil {
+		if d := reTAPDirective().FindStringSubmatch(id); d != nil {
 			switch dir := strings.ToUpper(d[1]); {
 			case dir == "SKIP":
 				status = Skipped
@@ -117,14 +118,14 @@ func isWordRune(r rune) bool {
 // reUnittestVerboseID matches a unittest test named as its verbose output
 // names it: "test_x (pkg.mod.Class)" or, from Python 3.11,
 // "test_x (pkg.mod.Class.test_x)".
-var reUnittestVerboseID = regexp.MustCompile(`^(\w+) \(([\w.]+)\)$`)
+var reUnittestVerboseID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\w+) \(([\w.]+)\)$`) })
 
 // UnittestIDFromVerbose converts a unittest test named the way its verbose
 // output (and SWE-bench's Django and unittest datasets) names it,
 // "test_x (pkg.mod.Class)", into this package's SWE-PolyBench form
 // "pkg.mod.Class:test_x:". Other strings are returned unchanged.
 func UnittestIDFromVerbose(id string) string {
-	m := reUnittestVerboseID.FindStringSubmatch(id)
+	m := reUnittestVerboseID().FindStringSubmatch(id)
 	if m == nil {
 		return id
 	}

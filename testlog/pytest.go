@@ -3,17 +3,22 @@ package testlog
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 var (
 	// rePytestVerbose matches a verbose (-v) progress line:
 	// "tests/test_a.py::TestX::test_y PASSED   [ 50%]".
-	rePytestVerbose = regexp.MustCompile(`^(\S+?\.py::\S.*?)(?: <- \S+)? (PASSED|FAILED|SKIPPED|ERROR|XFAIL|XPASS)(?:\s|$)`)
+	rePytestVerbose = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(\S+?\.py::\S.*?)(?: <- \S+)? (PASSED|FAILED|SKIPPED|ERROR|XFAIL|XPASS)(?:\s|$)`)
+	})
 	// rePytestSummary matches a short-summary (-rA) line:
 	// "FAILED tests/test_a.py::test_z - AssertionError: ...".
-	rePytestSummary = regexp.MustCompile(`^(PASSED|FAILED|SKIPPED|ERROR|XFAIL|XPASS) (\S+?\.py(?:::.+?)?)(?: - .*)?$`)
-	rePytestSumHead = regexp.MustCompile(`^=+ short test summary info =+$`)
-	rePytestRule    = regexp.MustCompile(`^=+ .* =+$`)
+	rePytestSummary = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(PASSED|FAILED|SKIPPED|ERROR|XFAIL|XPASS) (\S+?\.py(?:::.+?)?)(?: - .*)?$`)
+	})
+	rePytestSumHead = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^=+ short test summary info =+$`) })
+	rePytestRule    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^=+ .* =+$`) })
 )
 
 // pytestStatus maps a pytest outcome word to a Status. XPASS (an
@@ -50,21 +55,21 @@ func parsePytest(log []byte) []Result {
 	inSummary := false
 	for _, raw := range splitLines(log) {
 		line := strings.TrimRight(stripANSI(raw), " \t")
-		if rePytestSumHead.MatchString(line) {
+		if rePytestSumHead().MatchString(line) {
 			inSummary = true
 			continue
 		}
 		if inSummary {
-			if rePytestRule.MatchString(line) {
+			if rePytestRule().MatchString(line) {
 				inSummary = false
 				continue
 			}
-			if m := rePytestSummary.FindStringSubmatch(line); m != nil {
+			if m := rePytestSummary().FindStringSubmatch(line); m != nil {
 				summary = append(summary, Result{ID: PolyBenchPytestID(m[2]), Status: pytestStatus(m[1])})
 			}
 			continue
 		}
-		if m := rePytestVerbose.FindStringSubmatch(line); m != nil {
+		if m := rePytestVerbose().FindStringSubmatch(line); m != nil {
 			verbose = append(verbose, Result{ID: PolyBenchPytestID(m[1]), Status: pytestStatus(m[2])})
 		}
 	}

@@ -3,6 +3,7 @@ package testlog
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -13,8 +14,10 @@ import (
 // and Multi-SWE-bench 1.1.2's redis reader.
 
 var (
-	reRedisLine = regexp.MustCompile(`^\[(ok|err|exception|skip|ignore)\]: (.+?)(?: \(\d+ ms\))?$`)
-	reRedisIn   = regexp.MustCompile(`\s+in\s+\S+$`)
+	reRedisLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\[(ok|err|exception|skip|ignore)\]: (.+?)(?: \(\d+ ms\))?$`)
+	})
+	reRedisIn = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s+in\s+\S+$`) })
 )
 
 // parseRedis reads the result lines of a Redis-style test run (colour
@@ -40,9 +43,9 @@ func parseRedis(log []byte) []Result {
 		case "ok":
 			st = Passed
 		case "err":
-			st, id = Failed, reRedisIn.ReplaceAllString(id, "")
+			st, id = Failed, reRedisIn().ReplaceAllString(id, "")
 		case "exception":
-			st, id = Error, reRedisIn.ReplaceAllString(id, "")
+			st, id = Error, reRedisIn().ReplaceAllString(id, "")
 		default:
 			st = Skipped
 		}
@@ -97,8 +100,10 @@ func firstRuneEnd(s string) int {
 }
 
 var (
-	reSWEBRedis   = MustCompilePython(`^\[(ok|err|skip|ignore)\]:\s(.+?)(?:\s\((\d+\s*m?s)\))?$`)
-	reSWEBRedisIn = MustCompilePython(`\s+in\s+\S+$`)
+	reSWEBRedis = sync.OnceValue(func() *regexp.Regexp {
+		return MustCompilePython(`^\[(ok|err|skip|ignore)\]:\s(.+?)(?:\s\((\d+\s*m?s)\))?$`)
+	})
+	reSWEBRedisIn = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`\s+in\s+\S+$`) })
 )
 
 // parseSWEBRedis is SWE-bench's parse_log_redis: stripped "[ok]: name"
@@ -119,7 +124,7 @@ func parseSWEBRedis(log string, _ SWEBenchContext) (*statusMap, error) {
 		case "ok":
 			m.set(name, Passed)
 		case "err":
-			m.set(reSWEBRedisIn.ReplaceAllString(name, ""), Failed)
+			m.set(reSWEBRedisIn().ReplaceAllString(name, ""), Failed)
 		default:
 			m.set(name, Skipped)
 		}
@@ -225,9 +230,9 @@ func msweRedisLine(line, word string) (string, bool) {
 }
 
 var (
-	reMSWERedisPass = MustCompilePython(`^\[ok\]: (.+?)( \(.+\))?$`)
+	reMSWERedisPass = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^\[ok\]: (.+?)( \(.+\))?$`) })
 	reMSWERedisFail = []*regexp.Regexp{MustCompilePython(`^\[err\]: (.+?)( \(.+\))?$`), MustCompilePython(`^\[exception\]: (.+?)( \(.+\))?$`)}
-	reMSWERedisSkip = MustCompilePython(`^\[ignore\]: (.+?)( \(.+\))?$`)
+	reMSWERedisSkip = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^\[ignore\]: (.+?)( \(.+\))?$`) })
 )
 
 // msweRedis is Multi-SWE-bench's parse_log for redis/redis: "[ok]:"

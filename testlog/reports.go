@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
+	"sync"
 )
 
 // rePytestFinal matches pytest's closing line: "==== 3 passed, 1 failed in
 // 0.12s ====" (and "no tests ran in ...").
-var rePytestFinal = regexp.MustCompile(`(?m)^=+ .*(?:passed|failed|error|errors|skipped|xfailed|xpassed|deselected|no tests ran).* in [0-9.]+s(?: \([0-9:]+\))? =+\s*$`)
+var rePytestFinal = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^=+ .*(?:passed|failed|error|errors|skipped|xfailed|xpassed|deselected|no tests ran).* in [0-9.]+s(?: \([0-9:]+\))? =+\s*$`)
+})
 
 // CountReports counts the complete reports of framework fw in log: the
 // JSON documents of Jest and Mocha that decode (each match of the
@@ -21,13 +24,13 @@ var rePytestFinal = regexp.MustCompile(`(?m)^=+ .*(?:passed|failed|error|errors|
 func CountReports(fw Framework, log []byte) int {
 	switch fw {
 	case Jest:
-		return countJSON(log, reJestJSON)
+		return countJSON(log, reJestJSON())
 	case Mocha:
-		return countJSON(log, reMochaJSON)
+		return countJSON(log, reMochaJSON())
 	case Pytest:
-		return len(rePytestFinal.FindAllIndex(log, -1))
+		return len(rePytestFinal().FindAllIndex(log, -1))
 	case Unittest:
-		return len(reUnittestRan.FindAllIndex(log, -1))
+		return len(reUnittestRan().FindAllIndex(log, -1))
 	case "":
 		return -1
 	}

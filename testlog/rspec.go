@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // RSpec: its JSON formatter (--format json), read by polynfi
@@ -11,7 +12,7 @@ import (
 // eval scripts make of it, read by SWE-bench 5.0.2's
 // parse_log_rspec_transformed_json.
 
-var reRSpecJSON = regexp.MustCompile(`\{"version":"[^"]*",(?:"seed":\d+,)?"examples":\[`)
+var reRSpecJSON = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{"version":"[^"]*",(?:"seed":\d+,)?"examples":\[`) })
 
 // rspecReport is the part of RSpec's JSON report that testlog reads.
 type rspecReport struct {
@@ -32,7 +33,7 @@ func parseRSpec(log []byte) []Result {
 	if !bytes.Contains(log, []byte(`"examples":[`)) {
 		return nil
 	}
-	v, ok := decodeEmbedded(log, reRSpecJSON, func() any { return new(rspecReport) })
+	v, ok := decodeEmbedded(log, reRSpecJSON(), func() any { return new(rspecReport) })
 	if !ok {
 		return nil
 	}
@@ -54,7 +55,7 @@ func parseRSpec(log []byte) []Result {
 	return out
 }
 
-var reSWEBRSpec = MustCompilePython(`^(.+) - (passed|failed)`)
+var reSWEBRSpec = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^(.+) - (passed|failed)`) })
 
 // parseSWEBRSpecTransformed is SWE-bench's
 // parse_log_rspec_transformed_json: a stripped line starting "<name> -
@@ -66,7 +67,7 @@ func parseSWEBRSpecTransformed(log string, _ SWEBenchContext) (*statusMap, error
 		if !strings.Contains(line, " - ") {
 			continue
 		}
-		g := reSWEBRSpec.FindStringSubmatch(pyStrip(line))
+		g := reSWEBRSpec().FindStringSubmatch(pyStrip(line))
 		if g == nil {
 			continue
 		}

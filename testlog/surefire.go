@@ -3,15 +3,20 @@ package testlog
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 var (
 	// reSurefire3Case matches Surefire 3's per-test problem line:
 	// "[ERROR] pkg.Class.method -- Time elapsed: 0.01 s <<< FAILURE!".
-	reSurefire3Case = regexp.MustCompile(`^(?:\[\w+\]\s+)?(\S+)\s+--\s+Time elapsed:.*<<< (FAILURE|ERROR|SKIPPED)!`)
+	reSurefire3Case = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:\[\w+\]\s+)?(\S+)\s+--\s+Time elapsed:.*<<< (FAILURE|ERROR|SKIPPED)!`)
+	})
 	// reSurefire2Case matches Surefire 2's per-test problem line:
 	// "[ERROR] method(pkg.Class)  Time elapsed: 0.01 s  <<< FAILURE!".
-	reSurefire2Case = regexp.MustCompile(`^(?:\[\w+\]\s+)?([^\s(]+)\(([^)\s]+)\)\s+Time elapsed:.*<<< (FAILURE|ERROR|SKIPPED)!`)
+	reSurefire2Case = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:\[\w+\]\s+)?([^\s(]+)\(([^)\s]+)\)\s+Time elapsed:.*<<< (FAILURE|ERROR|SKIPPED)!`)
+	})
 )
 
 // parseSurefire reads the console output of a Maven build that ran Maven
@@ -42,11 +47,11 @@ func SurefireConsole(log []byte) []Result {
 	var out []Result
 	for _, raw := range splitLines(log) {
 		line := strings.TrimSpace(stripANSI(raw))
-		if m := reSurefire3Case.FindStringSubmatch(line); m != nil {
+		if m := reSurefire3Case().FindStringSubmatch(line); m != nil {
 			out = append(out, Result{ID: m[1], Status: surefireStatus(m[2])})
 			continue
 		}
-		if m := reSurefire2Case.FindStringSubmatch(line); m != nil {
+		if m := reSurefire2Case().FindStringSubmatch(line); m != nil {
 			out = append(out, Result{ID: m[2] + "." + m[1], Status: surefireStatus(m[3])})
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -178,12 +179,12 @@ func endsWithStatus(line string) bool {
 	return false
 }
 
-var reSkipSummaryCount = MustCompilePython(`^\[\d+\]$`)
+var reSkipSummaryCount = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^\[\d+\]$`) })
 
 // isSkipSummary: pytest's "SKIPPED [N] path:line: reason" line, whose [N]
 // is a count, not a test. Only for SKIPPED: "PASSED [100%]" is read.
 func isSkipSummary(status, name string) bool {
-	return status == "SKIPPED" && reSkipSummaryCount.MatchString(name)
+	return status == "SKIPPED" && reSkipSummaryCount().MatchString(name)
 }
 
 // pytestLine reads one line the way parse_log_pytest and its variants do:
@@ -213,7 +214,7 @@ func parseSWEBPytest(log string, _ SWEBenchContext) (*statusMap, error) {
 	return m, nil
 }
 
-var reOption = MustCompilePython(`(.*?)\[(.*)\]`)
+var reOption = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`(.*?)\[(.*)\]`) })
 
 // parseSWEBPytestOptions is parse_log_pytest with a parametrized id's
 // parameter cut to its last path component when it is an absolute path
@@ -226,7 +227,7 @@ func parseSWEBPytestOptions(log string, _ SWEBenchContext) (*statusMap, error) {
 		if !ok {
 			continue
 		}
-		if g := reOption.FindStringSubmatch(id); g != nil {
+		if g := reOption().FindStringSubmatch(id); g != nil {
 			main, option := g[1], g[2]
 			if strings.HasPrefix(option, "/") && !strings.HasPrefix(option, "//") && !strings.Contains(option, "*") {
 				option = "/" + option[strings.LastIndex(option, "/")+1:]
@@ -238,7 +239,7 @@ func parseSWEBPytestOptions(log string, _ SWEBenchContext) (*statusMap, error) {
 	return m, nil
 }
 
-var reBareColour = MustCompilePython(`\[(\d+)m`)
+var reBareColour = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`\[(\d+)m`) })
 
 // parseSWEBPytestV2: colour codes and control characters (1-31) removed;
 // a line starting with a status gives the status and the rest of the line
@@ -247,7 +248,7 @@ var reBareColour = MustCompilePython(`\[(\d+)m`)
 func parseSWEBPytestV2(log string, _ SWEBenchContext) (*statusMap, error) {
 	m := newStatusMap()
 	for _, line := range strings.Split(log, "\n") {
-		line = reBareColour.ReplaceAllString(line, "")
+		line = reBareColour().ReplaceAllString(line, "")
 		line = strings.Map(func(r rune) rune {
 			if r >= 1 && r < 32 {
 				return -1
@@ -377,13 +378,13 @@ func parseSWEBDjango(log string, _ SWEBenchContext) (*statusMap, error) {
 	return m, nil
 }
 
-var reSympyFailure = MustCompilePython(`(_*) (.*)\.py:(.*) (_*)`)
+var reSympyFailure = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`(_*) (.*)\.py:(.*) (_*)`) })
 
 // parseSWEBSympy reads sympy's bin/test output: a "___ path.py:test_x ___"
 // header fails "path.py:test_x"; a line "test_x ok|F|E" gives its status.
 func parseSWEBSympy(log string, _ SWEBenchContext) (*statusMap, error) {
 	m := newStatusMap()
-	for _, g := range reSympyFailure.FindAllStringSubmatch(log, -1) {
+	for _, g := range reSympyFailure().FindAllStringSubmatch(log, -1) {
 		m.set(g[2]+".py:"+g[3], Failed)
 	}
 	for _, line := range strings.Split(log, "\n") {
@@ -406,8 +407,8 @@ func parseSWEBSympy(log string, _ SWEBenchContext) (*statusMap, error) {
 }
 
 var (
-	reMavenTest   = MustCompilePython(`^.*-Dtest=(\S+).*$`)
-	reMavenResult = MustCompilePython(`^.*BUILD (SUCCESS|FAILURE)$`)
+	reMavenTest   = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^.*-Dtest=(\S+).*$`) })
+	reMavenResult = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^.*BUILD (SUCCESS|FAILURE)$`) })
 )
 
 // parseSWEBMaven pairs each traced "mvn ... -Dtest=X" command (set -x) with
@@ -425,10 +426,10 @@ func parseSWEBMaven(log string, _ SWEBenchContext) (*statusMap, error) {
 	}
 	for _, line := range strings.Split(log, "\n") {
 		line = pyStrip(line)
-		if g := reMavenTest.FindStringSubmatch(line); g != nil {
+		if g := reMavenTest().FindStringSubmatch(line); g != nil {
 			pending = append(pending, g[1])
 		}
-		if g := reMavenResult.FindStringSubmatch(line); g != nil {
+		if g := reMavenResult().FindStringSubmatch(line); g != nil {
 			if len(pending) > 0 {
 				put(pending[0], g[1])
 				pending = pending[1:]
@@ -444,12 +445,12 @@ func parseSWEBMaven(log string, _ SWEBenchContext) (*statusMap, error) {
 	return m, nil
 }
 
-var reAnt = MustCompilePython(`^\s*\[junit\]\s+\[(PASS|FAIL|ERR)\]\s+(.*)$`)
+var reAnt = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^\s*\[junit\]\s+\[(PASS|FAIL|ERR)\]\s+(.*)$`) })
 
 func parseSWEBAnt(log string, _ SWEBenchContext) (*statusMap, error) {
 	m := newStatusMap()
 	for _, line := range strings.Split(log, "\n") {
-		if g := reAnt.FindStringSubmatch(pyStrip(line)); g != nil {
+		if g := reAnt().FindStringSubmatch(pyStrip(line)); g != nil {
 			if g[1] == "PASS" {
 				m.set(g[2], Passed)
 			} else {
@@ -461,9 +462,9 @@ func parseSWEBAnt(log string, _ SWEBenchContext) (*statusMap, error) {
 }
 
 var (
-	reGradleFull   = MustCompilePython(`^([^>].+)\s+(PASSED|FAILED)$`)
-	reGradleName   = MustCompilePython(`^([^>]\S*\s+>\s+\S+)$`)
-	reGradleStatus = MustCompilePython(`^(PASSED|FAILED)$`)
+	reGradleFull   = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^([^>].+)\s+(PASSED|FAILED)$`) })
+	reGradleName   = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^([^>]\S*\s+>\s+\S+)$`) })
+	reGradleStatus = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^(PASSED|FAILED)$`) })
 )
 
 // parseSWEBGradle reads "pkg.Class > method PASSED|FAILED" lines, and a
@@ -480,17 +481,17 @@ func parseSWEBGradle(log string, _ SWEBenchContext) (*statusMap, error) {
 	}
 	for _, line := range strings.Split(log, "\n") {
 		s := pyStrip(line)
-		if g := reGradleFull.FindStringSubmatch(s); g != nil {
+		if g := reGradleFull().FindStringSubmatch(s); g != nil {
 			put(g[1], g[2])
 			pending = ""
 			continue
 		}
-		if g := reGradleName.FindStringSubmatch(s); g != nil {
+		if g := reGradleName().FindStringSubmatch(s); g != nil {
 			pending = g[1]
 			continue
 		}
 		if pending != "" {
-			if g := reGradleStatus.FindStringSubmatch(s); g != nil {
+			if g := reGradleStatus().FindStringSubmatch(s); g != nil {
 				put(pending, g[1])
 				pending = ""
 			}
@@ -499,14 +500,14 @@ func parseSWEBGradle(log string, _ SWEBenchContext) (*statusMap, error) {
 	return m, nil
 }
 
-var reJestVerbose = MustCompilePython(`^\s*(✓|✕|○)\s(.+?)(?:\s\((\d+\s*m?s)\))?$`)
+var reJestVerbose = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^\s*(✓|✕|○)\s(.+?)(?:\s\((\d+\s*m?s)\))?$`) })
 
 // parseSWEBJest reads Jest's --verbose lines: "✓ title (5 ms)" passed,
 // "✕" failed, "○" skipped; the id is the test's title alone.
 func parseSWEBJest(log string, _ SWEBenchContext) (*statusMap, error) {
 	m := newStatusMap()
 	for _, line := range strings.Split(log, "\n") {
-		g := reJestVerbose.FindStringSubmatch(pyStrip(line))
+		g := reJestVerbose().FindStringSubmatch(pyStrip(line))
 		if g == nil {
 			continue
 		}
@@ -523,28 +524,30 @@ func parseSWEBJest(log string, _ SWEBenchContext) (*statusMap, error) {
 	return m, nil
 }
 
-var reSWEBJestJSON = MustCompilePython(`^\[(PASSED|FAILED)\]\s(.+)$`)
+var reSWEBJestJSON = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^\[(PASSED|FAILED)\]\s(.+)$`) })
 
 // parseSWEBJestJSON reads "[PASSED] full name" lines (Jest's --json output
 // turned into lines by the eval script).
 func parseSWEBJestJSON(log string, _ SWEBenchContext) (*statusMap, error) {
 	m := newStatusMap()
 	for _, line := range strings.Split(log, "\n") {
-		if g := reSWEBJestJSON.FindStringSubmatch(pyStrip(line)); g != nil {
+		if g := reSWEBJestJSON().FindStringSubmatch(pyStrip(line)); g != nil {
 			m.set(g[2], Status(g[1]))
 		}
 	}
 	return m, nil
 }
 
-var reVitest = MustCompilePython(`^\s*(✓|×|↓)\s(.+?)(?:\s(\d+\s*m?s?|\[skipped\]))?$`)
+var reVitest = sync.OnceValue(func() *regexp.Regexp {
+	return MustCompilePython(`^\s*(✓|×|↓)\s(.+?)(?:\s(\d+\s*m?s?|\[skipped\]))?$`)
+})
 
 // parseSWEBVitest reads Vitest's verbose reporter: "✓ file > suite > test
 // 3ms" passed, "×" failed, "↓ ... [skipped]" skipped.
 func parseSWEBVitest(log string, _ SWEBenchContext) (*statusMap, error) {
 	m := newStatusMap()
 	for _, line := range strings.Split(log, "\n") {
-		g := reVitest.FindStringSubmatch(pyStrip(line))
+		g := reVitest().FindStringSubmatch(pyStrip(line))
 		if g == nil {
 			continue
 		}
@@ -560,7 +563,7 @@ func parseSWEBVitest(log string, _ SWEBenchContext) (*statusMap, error) {
 	return m, nil
 }
 
-var reKarma = MustCompilePython(`^(\s*)?([✔✖])?\s(.*)$`)
+var reKarma = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^(\s*)?([✔✖])?\s(.*)$`) })
 
 // parseSWEBKarma reads Karma's spec reporter after "Starting browser" and
 // before "SUMMARY:": indented suite lines build the suite path (one level
@@ -583,7 +586,7 @@ func parseSWEBKarma(log string, _ SWEBenchContext) (*statusMap, error) {
 		if !started {
 			continue
 		}
-		g := reKarma.FindStringSubmatch(line)
+		g := reKarma().FindStringSubmatch(line)
 		if g == nil {
 			continue
 		}
@@ -614,14 +617,14 @@ func parseSWEBKarma(log string, _ SWEBenchContext) (*statusMap, error) {
 	return m, nil
 }
 
-var reSWEBTAP = MustCompilePython(`^(ok|not ok) (\d+) (.+)$`)
+var reSWEBTAP = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^(ok|not ok) (\d+) (.+)$`) })
 
 // parseSWEBTAP reads "ok N name" (passed) and "not ok N name" (failed)
 // lines; the id is the name with any directive ("# SKIP") kept.
 func parseSWEBTAP(log string, _ SWEBenchContext) (*statusMap, error) {
 	m := newStatusMap()
 	for _, line := range strings.Split(log, "\n") {
-		if g := reSWEBTAP.FindStringSubmatch(pyStrip(line)); g != nil {
+		if g := reSWEBTAP().FindStringSubmatch(pyStrip(line)); g != nil {
 			if g[1] == "ok" {
 				m.set(g[3], Passed)
 			} else {

@@ -3,15 +3,16 @@ package testlog
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 var (
 	// reTAPPoint matches a test point (after indentation is removed):
 	// "ok 3 - description # SKIP reason".
-	reTAPPoint = regexp.MustCompile(`^(not ok|ok)\b(?:\s+\d+)?(?:\s+-)?\s*(.*)$`)
+	reTAPPoint = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(not ok|ok)\b(?:\s+\d+)?(?:\s+-)?\s*(.*)$`) })
 	// reTAPDirective matches an unescaped trailing "# SKIP ..." / "# TODO ...".
-	reTAPDirective = regexp.MustCompile(`(?i)(?:^|[^\\])#\s*(SKIP|TODO)\S*(?:\s.*)?$`)
-	reTAPSubtest   = regexp.MustCompile(`^# Subtest:\s*(.*)$`)
+	reTAPDirective = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)(?:^|[^\\])#\s*(SKIP|TODO)\S*(?:\s.*)?$`) })
+	reTAPSubtest   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^# Subtest:\s*(.*)$`) })
 )
 
 type tapParent struct {
@@ -46,12 +47,12 @@ func parseTAP(log []byte) []Result {
 			yamlIndent = indent
 			continue
 		}
-		if m := reTAPSubtest.FindStringSubmatch(body); m != nil {
+		if m := reTAPSubtest().FindStringSubmatch(body); m != nil {
 			stack = popTAP(stack, indent)
 			stack = append(stack, tapParent{indent: indent, name: m[1]})
 			continue
 		}
-		m := reTAPPoint.FindStringSubmatch(body)
+		m := reTAPPoint().FindStringSubmatch(body)
 		if m == nil {
 			continue
 		}
@@ -59,7 +60,7 @@ func parseTAP(log []byte) []Result {
 		if m[1] == "not ok" {
 			status = Failed
 		}
-		if d := reTAPDirective.FindStringSubmatchIndex(desc); d != nil {
+		if d := reTAPDirective().FindStringSubmatchIndex(desc); d != nil {
 			dir := strings.ToUpper(desc[d[2]:d[3]])
 			cut := d[0]
 			if desc[cut] != '#' {

@@ -39,6 +39,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Status is the outcome of one test.
@@ -180,25 +181,29 @@ func TrimWorkspace(results []Result, workspace string) []Result {
 }
 
 var (
-	reJestJSON    = regexp.MustCompile(`\{\s*"numFailedTestSuites"`)
-	reMochaJSON   = regexp.MustCompile(`\{\s*"stats"\s*:`)
-	reGoTestJSON  = regexp.MustCompile(`(?m)^\{"Time":"[^"]*","Action":"`)
-	reTAPVersion  = regexp.MustCompile(`(?m)^TAP version \d+`)
-	reTAPPlan     = regexp.MustCompile(`(?m)^1\.\.\d+`)
-	reTAPLine     = regexp.MustCompile(`(?m)^(?:ok|not ok) \d+`)
-	rePytestHead  = regexp.MustCompile(`(?m)^=+ (?:test session starts|short test summary info) =+`)
-	reUnittestRan = regexp.MustCompile(`(?m)^Ran \d+ tests? in `)
-	reSurefire    = regexp.MustCompile(`(?m)Tests run: \d+, Failures: \d+, Errors: \d+, Skipped: \d+`)
+	reJestJSON   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{\s*"numFailedTestSuites"`) })
+	reMochaJSON  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{\s*"stats"\s*:`) })
+	reGoTestJSON = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\{"Time":"[^"]*","Action":"`) })
+	reTAPVersion = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^TAP version \d+`) })
+	reTAPPlan    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^1\.\.\d+`) })
+	reTAPLine    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^(?:ok|not ok) \d+`) })
+	rePytestHead = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^=+ (?:test session starts|short test summary info) =+`)
+	})
+	reUnittestRan = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^Ran \d+ tests? in `) })
+	reSurefire    = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)Tests run: \d+, Failures: \d+, Errors: \d+, Skipped: \d+`)
+	})
 
-	reDetectGoText   = regexp.MustCompile(`(?m)^\s*--- (?:PASS|FAIL|SKIP): \S+ \(\d`)
-	reDetectCargo    = regexp.MustCompile(`(?m)^test \S+ \.\.\. (?:ok|FAILED|ignored)`)
-	reDetectGTest    = regexp.MustCompile(`(?m)^\[ RUN      \] \S`)
-	reDetectCTest    = regexp.MustCompile(`(?m)^\s*\d+/\d+ Test\s+#\d+: `)
-	reDetectRedis    = regexp.MustCompile(`(?m)^\[(?:ok|err)\]: `)
-	reDetectAutomake = regexp.MustCompile(`(?m)^(?:PASS|FAIL|XFAIL|ERROR): \S`)
-	reDetectTestdox  = regexp.MustCompile(`(?m)^\s+[✔✘↩] `)
-	reDetectMinitest = regexp.MustCompile(`(?m)^\S+#\S+ = [\d.]+ s = [.FES]\s*$`)
-	reDetectTestUnit = regexp.MustCompile(`(?m)^Loaded suite `)
+	reDetectGoText   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*--- (?:PASS|FAIL|SKIP): \S+ \(\d`) })
+	reDetectCargo    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^test \S+ \.\.\. (?:ok|FAILED|ignored)`) })
+	reDetectGTest    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\[ RUN      \] \S`) })
+	reDetectCTest    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*\d+/\d+ Test\s+#\d+: `) })
+	reDetectRedis    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\[(?:ok|err)\]: `) })
+	reDetectAutomake = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^(?:PASS|FAIL|XFAIL|ERROR): \S`) })
+	reDetectTestdox  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+[✔✘↩] `) })
+	reDetectMinitest = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\S+#\S+ = [\d.]+ s = [.FES]\s*$`) })
+	reDetectTestUnit = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^Loaded suite `) })
 )
 
 // Detect guesses the framework that wrote log. ok is false when no known
@@ -208,13 +213,13 @@ var (
 // document, TAP, pytest, unittest.
 func Detect(log []byte) (fw Framework, ok bool) {
 	switch {
-	case reJestJSON.Match(log):
+	case reJestJSON().Match(log):
 		return Jest, true
-	case reMochaJSON.Match(log) && bytes.Contains(log, []byte(`"passes"`)):
+	case reMochaJSON().Match(log) && bytes.Contains(log, []byte(`"passes"`)):
 		return Mocha, true
-	case reGoTestJSON.Match(log):
+	case reGoTestJSON().Match(log):
 		return GoTest, true
-	case reSurefire.Match(log):
+	case reSurefire().Match(log):
 		return Surefire, true
 	case bytes.Contains(log, []byte("<testsuite")):
 		// A log that is one XML document is a JUnit report; XML reports
@@ -224,11 +229,11 @@ func Detect(log []byte) (fw Framework, ok bool) {
 			return JUnit, true
 		}
 		return Surefire, true
-	case reTAPVersion.Match(log) || (reTAPPlan.Match(log) && reTAPLine.Match(log)):
+	case reTAPVersion().Match(log) || (reTAPPlan().Match(log) && reTAPLine().Match(log)):
 		return TAP, true
-	case rePytestHead.Match(log):
+	case rePytestHead().Match(log):
 		return Pytest, true
-	case reUnittestRan.Match(log):
+	case reUnittestRan().Match(log):
 		return Unittest, true
 	}
 	return detectMore(log)
@@ -241,29 +246,29 @@ func Detect(log []byte) (fw Framework, ok bool) {
 // automake.
 func detectMore(log []byte) (Framework, bool) {
 	switch {
-	case reRSpecJSON.Match(log):
+	case reRSpecJSON().Match(log):
 		return RSpec, true
 	case bytes.Contains(log, []byte("<doctest binary=")):
 		return Doctest, true
 	case bytes.Contains(log, []byte("<Catch name=")):
 		return Catch2, true
-	case reDetectGTest.Match(log):
+	case reDetectGTest().Match(log):
 		return GoogleTest, true
-	case reDetectCTest.Match(log):
+	case reDetectCTest().Match(log):
 		return CTest, true
-	case reDetectGoText.Match(log):
+	case reDetectGoText().Match(log):
 		return GoTest, true
-	case reCargoJSON.Match(log) || reDetectCargo.Match(log):
+	case reCargoJSON().Match(log) || reDetectCargo().Match(log):
 		return Cargo, true
-	case reDetectRedis.Match(log):
+	case reDetectRedis().Match(log):
 		return Redis, true
-	case reDetectTestdox.Match(log):
+	case reDetectTestdox().Match(log):
 		return PHPUnit, true
-	case reDetectMinitest.Match(log):
+	case reDetectMinitest().Match(log):
 		return Minitest, true
-	case reDetectTestUnit.Match(log):
+	case reDetectTestUnit().Match(log):
 		return TestUnit, true
-	case reDetectAutomake.Match(log):
+	case reDetectAutomake().Match(log):
 		return Automake, true
 	}
 	return "", false
@@ -331,12 +336,12 @@ func splitLines(log []byte) []string {
 }
 
 // reANSI matches terminal colour and cursor escape sequences.
-var reANSI = regexp.MustCompile("\x1b\\[[0-9;?]*[A-Za-z]")
+var reANSI = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("\x1b\\[[0-9;?]*[A-Za-z]") })
 
 // stripANSI removes terminal escape sequences.
 func stripANSI(s string) string {
 	if !strings.Contains(s, "\x1b") {
 		return s
 	}
-	return reANSI.ReplaceAllString(s, "")
+	return reANSI().ReplaceAllString(s, "")
 }

@@ -3,6 +3,7 @@ package testlog
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // test-unit (Ruby): its verbose output ("CalcTest: " then
@@ -10,8 +11,8 @@ import (
 // ...)) and SWE-bench 5.0.2's parse_log_ruby_unit.
 
 var (
-	reTestUnitClass = regexp.MustCompile(`^(\s*)([A-Z][\w:]*):\s*$`)
-	reTestUnitTest  = regexp.MustCompile(`^\s+(\S.*?):\s+([.FEOPN])(?:: \([\d.]+\))?$`)
+	reTestUnitClass = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s*)([A-Z][\w:]*):\s*$`) })
+	reTestUnitTest  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+(\S.*?):\s+([.FEOPN])(?:: \([\d.]+\))?$`) })
 )
 
 // parseTestUnit reads test-unit's verbose lines (colour codes removed):
@@ -30,11 +31,11 @@ func parseTestUnit(log []byte) []Result {
 			continue
 		}
 		line := stripANSI(raw)
-		if m := reTestUnitClass.FindStringSubmatch(line); m != nil {
+		if m := reTestUnitClass().FindStringSubmatch(line); m != nil {
 			class = m[2]
 			continue
 		}
-		m := reTestUnitTest.FindStringSubmatch(line)
+		m := reTestUnitTest().FindStringSubmatch(line)
 		if m == nil || class == "" {
 			continue
 		}
@@ -48,7 +49,9 @@ func parseTestUnit(log []byte) []Result {
 // Python's Unicode \b after E, F and O written as "a character that is
 // not a word character, or the end" (the match is not anchored at the
 // end, so consuming it changes neither group).
-var reSWEBRubyUnit = MustCompilePython(`^\s*(?:test: )?(.+):\s+(\.|[EFO](?:$|[^\p{L}\p{N}_]))`)
+var reSWEBRubyUnit = sync.OnceValue(func() *regexp.Regexp {
+	return MustCompilePython(`^\s*(?:test: )?(.+):\s+(\.|[EFO](?:$|[^\p{L}\p{N}_]))`)
+})
 
 // parseSWEBRubyUnit is SWE-bench's parse_log_ruby_unit: a stripped line
 // "[test: ]name:<space>S" (the last such ": S" of the line) with "." PASSED,
@@ -60,7 +63,7 @@ func parseSWEBRubyUnit(log string, _ SWEBenchContext) (*statusMap, error) {
 		if !strings.Contains(line, ":") {
 			continue
 		}
-		g := reSWEBRubyUnit.FindStringSubmatch(pyStrip(line))
+		g := reSWEBRubyUnit().FindStringSubmatch(pyStrip(line))
 		if g == nil {
 			continue
 		}

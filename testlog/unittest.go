@@ -3,18 +3,21 @@ package testlog
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 var (
 	// reUnittestStart matches the start of a verbose result line:
 	// "test_x (pkg.mod.Class.test_x) ..." (3.11+) or "test_x (pkg.mod.Class) ...",
 	// indented and followed by "(params)" for a subtest.
-	reUnittestStart = regexp.MustCompile(`^\s*(\w+) \(([\w.]+)\)(.*)$`)
+	reUnittestStart = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(\w+) \(([\w.]+)\)(.*)$`) })
 	// reUnittestStatus matches the status at the end of a verbose line.
-	reUnittestStatus = regexp.MustCompile(`(?:^|\.\.\. ?)(ok|FAIL|ERROR|skipped(?: .*)?|expected failure|unexpected success)$`)
+	reUnittestStatus = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:^|\.\.\. ?)(ok|FAIL|ERROR|skipped(?: .*)?|expected failure|unexpected success)$`)
+	})
 	// reUnittestHeader matches a failure header: "FAIL: test_x (pkg.Class.test_x) (i=1)"
 	// or "FAIL: test_x (pkg.Class) [label] (i=1)".
-	reUnittestHeader = regexp.MustCompile(`^(FAIL|ERROR): (\w+) \(([\w.]+)\)(.*)$`)
+	reUnittestHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(FAIL|ERROR): (\w+) \(([\w.]+)\)(.*)$`) })
 )
 
 // unittestParams returns the subtest parameters written after a test's class
@@ -68,7 +71,7 @@ func parseUnittest(log []byte) []Result {
 	pendingName, pendingClass, pendingParams := "", "", ""
 	for _, raw := range splitLines(log) {
 		line := strings.TrimRight(stripANSI(raw), " \t")
-		if m := reUnittestHeader.FindStringSubmatch(line); m != nil {
+		if m := reUnittestHeader().FindStringSubmatch(line); m != nil {
 			id := unittestID(m[2], m[3], unittestParams(m[4]))
 			if !seen[id] {
 				out = append(out, Result{ID: id, Status: unittestStatus(m[1])})
@@ -77,7 +80,7 @@ func parseUnittest(log []byte) []Result {
 			pendingName = ""
 			continue
 		}
-		if m := reUnittestStart.FindStringSubmatch(line); m != nil {
+		if m := reUnittestStart().FindStringSubmatch(line); m != nil {
 			pendingName, pendingClass, line = m[1], m[2], m[3]
 			i := strings.LastIndex(line, " ...")
 			if i < 0 {
@@ -90,7 +93,7 @@ func parseUnittest(log []byte) []Result {
 		if pendingName == "" {
 			continue
 		}
-		if m := reUnittestStatus.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+		if m := reUnittestStatus().FindStringSubmatch(strings.TrimSpace(line)); m != nil {
 			id := unittestID(pendingName, pendingClass, pendingParams)
 			out = append(out, Result{ID: id, Status: unittestStatus(m[1])})
 			seen[id] = true

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Trajectory formats Steps reads.
@@ -148,7 +149,7 @@ func ParseLines(source string, b []byte, first int) (steps []Step, format string
 
 // reBashBlock is one fenced shell block of an assistant message, as
 // mini-SWE-agent asks its model to write (```bash ... ```).
-var reBashBlock = regexp.MustCompile("(?s)```(?:bash|sh)?[ \t]*\n(.*?)```")
+var reBashBlock = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?s)```(?:bash|sh)?[ \t]*\n(.*?)```") })
 
 // ParseMini reads the steps of a mini-SWE-agent trajectory file (a JSON
 // object with "messages"): each fenced shell block of an assistant
@@ -180,7 +181,7 @@ func ParseMini(source string, b []byte, first int) (steps []Step, ok bool) {
 				text += p.Text + "\n"
 			}
 		}
-		for _, blk := range reBashBlock.FindAllStringSubmatch(text, -1) {
+		for _, blk := range reBashBlock().FindAllStringSubmatch(text, -1) {
 			steps = append(steps, Step{Index: first + len(steps), Source: fmt.Sprintf("%s#messages[%d]", source, i), Tool: "bash",
 				Input: bound(strings.TrimSpace(blk[1]))})
 		}

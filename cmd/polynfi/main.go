@@ -1,16 +1,47 @@
 // Command polynfi judges code changes made by coding agents on correctness,
 // localization and non-functional quality. See README.md.
+//
+// POLYNFI_CPUPROFILE=FILE writes a pprof CPU profile of the whole run to
+// FILE (go tool pprof bin/polynfi FILE), for measuring where a command's
+// time goes (issue 29: `POLYNFI_CPUPROFILE=cpu.prof polynfi score ...`).
 package main
 
 import (
+	"fmt"
 	"os"
+	"runtime/pprof"
 
 	"github.com/polynfi/polynfi/internal/cli"
 )
 
 func main() {
+	stopProfile := startProfile(os.Getenv("POLYNFI_CPUPROFILE"))
 	ctx, stop := cli.InterruptContext(os.Stderr)
 	code := cli.Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
+	stopProfile()
 	os.Exit(code)
+}
+
+// startProfile starts a CPU profile written to path (nothing when path is
+// empty) and returns what stops it; a profile that cannot be created is
+// reported and skipped, never a reason to fail the command.
+func startProfile(path string) (stop func()) {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "polynfi: POLYNFI_CPUPROFILE: %v\n", err)
+		return func() {}
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		fmt.Fprintf(os.Stderr, "polynfi: POLYNFI_CPUPROFILE: %v\n", err)
+		f.Close()
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
 }

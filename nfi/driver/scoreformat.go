@@ -255,8 +255,10 @@ func (t *textScoreSink) Close(s ScoreSummary) error {
 type jsonScoreSink struct {
 	w     *bufio.Writer
 	first bool
-	// buf and enc encode each file record (marshalPlain's encoding) into
-	// one reused buffer
+	// rec holds each file record (appendFileScore: marshalPlain's
+	// encoding), reused from file to file; buf and enc encode the records
+	// appendFileScore leaves to encoding/json.
+	rec []byte
 	buf bytes.Buffer
 	enc *json.Encoder
 }
@@ -281,24 +283,32 @@ func marshalPlain(v any) ([]byte, error) {
 }
 
 func (s *jsonScoreSink) File(fs nfi.FileScore) error {
-	if s.enc == nil {
-		s.enc = json.NewEncoder(&s.buf)
-		s.enc.SetEscapeHTML(false)
-	}
-	s.buf.Reset()
-	if err := s.enc.Encode(fs); err != nil {
-		return err
-	}
-	b := bytes.TrimRight(s.buf.Bytes(), "\n")
-	if s.buf.Cap() > 1<<22 {
-		// one huge record must not pin its buffer for the run
-		defer func() { s.buf = bytes.Buffer{}; s.enc = nil }()
+	if !finiteScore(&fs) {
+		// a value encoding/json refuses: its error, as before
+		if s.enc == nil {
+			s.enc = json.NewEncoder(&s.buf)
+			s.enc.SetEscapeHTML(false)
+		}
+		s.buf.Reset()
+		if err := s.enc.Encode(fs); err != nil {
+			return err
+		}
 	}
 	if !s.first {
 		s.w.WriteString(",\n")
 	}
 	s.first = false
+	if s.buf.Len() > 0 { // encoded above
+		s.w.Write(bytes.TrimRight(s.buf.Bytes(), "\n"))
+		s.buf.Reset()
+		return nil
+	}
+	b, _ := appendFileScore(s.rec[:0], &fs, func(b []byte) []byte {
+		s.w.Write(b)
+		return b[:0]
+	})
 	s.w.Write(b)
+	s.rec = b[:0]
 	return nil
 }
 

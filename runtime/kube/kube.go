@@ -1668,16 +1668,18 @@ func (k *Kubernetes) Cleanup(ctx context.Context, runID string) (int, error) {
 }
 
 var (
-	labelBad  = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
-	dnsBad    = regexp.MustCompile(`[^a-z0-9-]+`)
-	labelKeyR = regexp.MustCompile(`^([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$`)
+	labelBad  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._-]+`) })
+	dnsBad    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9-]+`) })
+	labelKeyR = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$`)
+	})
 )
 
 // labelValue makes s a valid label value: at most 63 characters of
 // [A-Za-z0-9._-], starting and ending alphanumeric; a value that had to be
 // changed keeps a hash suffix so distinct inputs stay distinct.
 func labelValue(s string) string {
-	v := strings.Trim(labelBad.ReplaceAllString(s, "_"), "._-")
+	v := strings.Trim(labelBad().ReplaceAllString(s, "_"), "._-")
 	if v == s && len(v) <= 63 {
 		return v
 	}
@@ -1693,7 +1695,7 @@ func labelValue(s string) string {
 
 // labelKey returns key when it is a valid label key, else "".
 func labelKey(key string) string {
-	if len(key) <= 253+64 && labelKeyR.MatchString(key) {
+	if len(key) <= 253+64 && labelKeyR().MatchString(key) {
 		return key
 	}
 	return ""
@@ -1701,7 +1703,7 @@ func labelKey(key string) string {
 
 // podName is "polynfi-", a DNS-safe form of name, and a random suffix.
 func podName(name string) string {
-	n := strings.Trim(dnsBad.ReplaceAllString(strings.ToLower(name), "-"), "-")
+	n := strings.Trim(dnsBad().ReplaceAllString(strings.ToLower(name), "-"), "-")
 	if len(n) > 40 {
 		n = strings.TrimRight(n[:40], "-")
 	}

@@ -1,0 +1,119 @@
+package driver
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"reflect"
+	"testing"
+
+	"github.com/polynfi/polynfi/internal/corpus"
+	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/nfi/catalog"
+	"github.com/polynfi/polynfi/syntax"
+)
+
+// encodingJSON is the file record as encoding/json writes it in the json
+// score format (marshalPlain).
+func encodingJSON(t *testing.T, fs nfi.FileScore) []byte {
+	t.Helper()
+	b, err := marshalPlain(fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func checkSameJSON(t *testing.T, fs nfi.FileScore) {
+	t.Helper()
+	got, ok := appendFileScore(nil, &fs, nil)
+	var pieces []byte
+	rest, _ := appendFileScore(nil, &fs, func(b []byte) []byte { pieces = append(pieces, b...); return b[:0] })
+	if pieces = append(pieces, rest...); !bytes.Equal(pieces, got) {
+		t.Fatalf("%s: the record written in pieces differs from the whole", fs.Path)
+	}
+	if !ok {
+		t.Fatalf("%s: appendFileScore refused a record encoding/json writes", fs.Path)
+	}
+	if want := encodingJSON(t, fs); !bytes.Equal(got, want) {
+		i := 0
+		for i < len(got) && i < len(want) && got[i] == want[i] {
+			i++
+		}
+		t.Fatalf("%s: records differ at byte %d:\n got  %q\n want %q", fs.Path, i, got[max(0, i-60):min(len(got), i+60)], want[max(0, i-60):min(len(want), i+60)])
+	}
+}
+
+// TestAppendFileScoreIsEncodingJSON checks the json score format's own
+// encoder against encoding/json byte for byte: on 300 standard-library
+// files scored with every rule (suppressions on), on records that set every
+// field with hostile strings (control characters, invalid UTF-8, U+2028,
+// quotes, backslashes, HTML), on values across the float formats, and on
+// NaN (left to encoding/json). It fails when FileScore, RuleResult,
+// Diagnostic, FileError or UnusedSuppression gains a field the encoder
+// does not write.
+func TestAppendFileScoreIsEncodingJSON(t *testing.T) {
+	for typ, n := range map[reflect.Type]int{
+		reflect.TypeFor[nfi.FileScore]():         10,
+		reflect.TypeFor[nfi.RuleResult]():        5,
+		reflect.TypeFor[nfi.Diagnostic]():        7,
+		reflect.TypeFor[nfi.FileError]():         3,
+		reflect.TypeFor[nfi.UnusedSuppression](): 3,
+	} {
+		if typ.NumField() != n {
+			t.Errorf("%s has %d fields, appendFileScore writes %d: teach it the new ones", typ, typ.NumField(), n)
+		}
+	}
+
+	opts := EngineOptions{Catalog: catalog.Default, Isolated: true, Suppressible: true}
+	eng, err := opts.Engine(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := syntax.NewParser()
+	defer p.Close()
+	diags := 0
+	for _, f := range corpus.StdlibSample(t, 300) {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs := eng.Score(p, f, src)
+		for _, r := range fs.Rules {
+			diags += len(r.Diagnostics)
+		}
+		checkSameJSON(t, fs)
+	}
+	if diags < 1000 {
+		t.Errorf("the sample gave %d diagnostics: too few to compare the encoders", diags)
+	}
+
+	hostile := "a\"b\\c\x00\x01\b\f\n\r\t\x1f\x7f <&> \u2028\u2029 \xff\xfe é 𝄞 \u202e end"
+	vals := []float64{0, -0.0, 1, 0.5, 1.0 / 3, 1e-7, 1.5e-7, 1e20, 1e21, 1.234e25, -2.5e-9, 123456789.125, math.MaxFloat64, math.SmallestNonzeroFloat64}
+	for _, v := range vals {
+		v := v
+		fs := nfi.FileScore{Path: hostile, Valid: true, Status: hostile, Error: &nfi.FileError{Line: -1, Column: 1 << 40, Message: hostile},
+			Bytes: 7, Lines: 3, Suppressed: 2,
+			Rules: []nfi.RuleResult{
+				{ID: hostile, Aspect: nfi.LogicPatterns, Passed: false, Value: &v,
+					Diagnostics: []nfi.Diagnostic{{RuleID: hostile, Line: 1, Column: 2, EndLine: 3, EndColumn: 4, Message: hostile, Suppressed: hostile}, {RuleID: "x", Line: 0, Column: 0}}},
+				{ID: "DOC-1", Aspect: nfi.Documentation, Passed: true, Diagnostics: []nfi.Diagnostic{}},
+			},
+			UnusedSuppressions: []nfi.UnusedSuppression{{Line: 4, Code: hostile, File: true}, {Line: 5}},
+		}
+		checkSameJSON(t, fs)
+	}
+	// every byte, alone and around a multi-byte rune
+	for c := range 256 {
+		s := string([]byte{byte(c)})
+		checkSameJSON(t, nfi.FileScore{Path: s, Status: s + "é" + s, Rules: []nfi.RuleResult{}})
+	}
+	nan := math.NaN()
+	if _, ok := appendFileScore(nil, &nfi.FileScore{Rules: []nfi.RuleResult{{ID: "x", Value: &nan}}}, nil); ok || finiteScore(&nfi.FileScore{Rules: []nfi.RuleResult{{ID: "x", Value: &nan}}}) {
+		t.Error("appendFileScore wrote a NaN value, which encoding/json refuses")
+	}
+	if _, err := json.Marshal(nfi.FileScore{Rules: []nfi.RuleResult{{ID: "x", Value: &nan}}}); err == nil {
+		t.Error("encoding/json wrote a NaN")
+	}
+}
