@@ -372,7 +372,8 @@ func HarnessTables(r *Harness) []Table {
 }
 
 // nfiLanguageTable is the NFI columns per instance language: for each
-// aspect the mean S_p before and after the model patch and the mean I_p,
+// aspect the mean S_p before and after the model patch (one cell,
+// "before→after", so that 5 aspects fit a 1280 px page) and the mean I_p,
 // over the valid units scoring it; n/a where no unit scores the aspect,
 // and for every aspect of a language whose files the catalog has no rule
 // for (never 0).
@@ -380,22 +381,22 @@ func nfiLanguageTable(n *NFISummary) Table {
 	t := Table{ID: "nfi-language", Title: fmt.Sprintf("NFI by language: S_p before and after the model patch, I_p (catalog %s)", n.Catalog),
 		Header: []string{"language", "units", "valid"}}
 	for _, a := range nfi.Aspects {
-		t.Header = append(t.Header, a.Code()+" before", a.Code()+" after", a.Code()+" I_p (pp)")
+		t.Header = append(t.Header, a.Code()+" S_p", a.Code()+" I_p (pp)")
 	}
 	noRules := false
 	for _, l := range n.ByLanguage {
 		row := []string{l.Language, fmt.Sprint(l.Units), fmt.Sprint(l.Valid)}
 		for _, m := range l.Aspects {
 			if m.N == 0 {
-				row = append(row, NA, NA, NA)
+				row = append(row, NA, NA)
 				continue
 			}
-			row = append(row, fmt.Sprintf("%.3f", m.Before), fmt.Sprintf("%.3f", m.After), fmt.Sprintf("%+.1f", 100*m.Improvement))
+			row = append(row, fmt.Sprintf("%.3f→%.3f", m.Before, m.After), fmt.Sprintf("%+.1f", 100*m.Improvement))
 		}
 		noRules = noRules || l.NoRules
 		t.Rows = append(t.Rows, row)
 	}
-	t.Notes = append(t.Notes, "S_p (SWE-NFI Eq. 1): the share of the aspect's rules a version passes, mean over the changed files of the language's units; "+
+	t.Notes = append(t.Notes, "S_p cells read before→after the model patch. S_p (SWE-NFI Eq. 1): the share of the aspect's rules a version passes, mean over the changed files of the language's units; "+
 		"I_p (Eq. 2) = after − before, in percentage points. Means over the units whose changed files parse on both sides; "+NA+": no unit has a score in the aspect.")
 	if noRules {
 		t.Notes = append(t.Notes, fmt.Sprintf("A language whose every aspect is %s has no rule in catalog %s: its files are checked for validity only, not scored.", NA, n.Catalog))
