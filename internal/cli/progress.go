@@ -71,16 +71,21 @@ func (b *bar) set(done int) {
 	b.done = done
 	b.hb.Progress(done, -1)
 	if b.tty {
-		if b.pb == nil {
-			b.pb = progressbar.NewOptions(b.total, progressbar.OptionSetWriter(b.w), progressbar.OptionSetDescription(b.label),
-				progressbar.OptionShowCount(), progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
-		}
+		b.ensurePB()
 		_ = b.pb.Set(done)
 		return
 	}
 	if time.Since(b.last) >= 10*time.Second {
 		b.last = time.Now()
 		fmt.Fprintf(b.w, "%s: %d/%d (%.0fs)\n", b.label, done, b.total, time.Since(b.start).Seconds())
+	}
+}
+
+// ensurePB makes the terminal's bar; b.mu is held.
+func (b *bar) ensurePB() {
+	if b.pb == nil {
+		b.pb = progressbar.NewOptions(b.total, progressbar.OptionSetWriter(b.w), progressbar.OptionSetDescription(b.label),
+			progressbar.OptionShowCount(), progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
 	}
 }
 
@@ -96,9 +101,8 @@ func (b *bar) begin(id string) {
 		b.hbStop = heartbeat.Every(b.hb, heartbeatTTY, func(line string) {
 			b.mu.Lock()
 			defer b.mu.Unlock()
-			if b.pb != nil {
-				b.pb.Describe(line)
-			}
+			b.ensurePB() // before the first unit ends
+			b.pb.Describe(line)
 		})
 		return
 	}
