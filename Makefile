@@ -22,8 +22,14 @@ LDFLAGS := $(STRIP) -X github.com/polynfi/polynfi/internal/cli.version=$(VERSION
 version:
 	@echo $(VERSION)
 
+# BUILD_PKG is the main package built into $(BIN). `go build -v` names
+# each package as it is compiled: .ci/buildprogress.sh counts them into
+# "compiled N packages, elapsed Ts" lines (every 10 s, live on a
+# terminal; BUILD_PROGRESS_EVERY=seconds), so a cold build is never
+# silent; a warm build compiles nothing and prints nothing.
+BUILD_PKG ?= ./cmd/polynfi
 build:
-	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/polynfi
+	$(GO) build -v -ldflags '$(LDFLAGS)' -o $(BIN) $(BUILD_PKG) 2>&1 | bash .ci/buildprogress.sh
 
 # Environment of the bundled samples: npm/Maven/PyPI packages, installed once.
 sample-env:

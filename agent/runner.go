@@ -119,6 +119,11 @@ type Options struct {
 	// Progress, when set, is called once per settled run, from one
 	// goroutine at a time.
 	Progress func(Event)
+	// Started and Finished, when set, are called with a run's name (the
+	// task's instance_id, "#N" added for the Nth run when Runs > 1) when
+	// it begins and when it ends (settled, failed or abandoned), from the
+	// workers' goroutines: several at once.
+	Started, Finished func(name string)
 	// KeepWorkspaces leaves each run's workspace on disk.
 	KeepWorkspaces bool
 }
@@ -344,6 +349,16 @@ func (r *Runner) Run(ctx context.Context, tasks []Task) (*Summary, error) {
 			mu.Lock()
 			started++
 			mu.Unlock()
+			if r.opt.Started != nil {
+				name := j.task.ID()
+				if r.opt.Runs > 1 {
+					name = fmt.Sprintf("%s#%d", name, j.run+1)
+				}
+				r.opt.Started(name)
+				if r.opt.Finished != nil {
+					defer r.opt.Finished(name)
+				}
+			}
 			rec, err := r.runOne(gctx, j)
 			if err != nil {
 				if gctx.Err() != nil {

@@ -22,6 +22,7 @@ func TestImageProgressLines(t *testing.T) {
 	p(images.Event{Image: img, Kind: "build", Attempt: 1, Of: 3, Done: true, Err: errors.New("exit code 2"), Elapsed: 50 * time.Second,
 		Log: "/out/build_logs/x.log", Tail: []string{"make: *** [all] Error 2", "\x1b[31mred\x1b[0m"}})
 	p(images.Event{Image: img, Kind: "build", Attempt: 2, Of: 3, Done: true, Elapsed: 9 * time.Second, Steps: 5, Cached: 4})
+	p(images.Event{Image: "reg:5000/p/x:latest", Kind: "pull", Attempt: 1, Of: 1, Step: "3/7 layers, 41.2 of 120.5 MB", LayersDone: 3, Layers: 7, Elapsed: 12 * time.Second})
 	want := []string{
 		"polynfi: image polynfi-eval/acme__x-1:abc: building (attempt 1 of 3)",
 		"polynfi: image polynfi-eval/acme__x-1:abc: Step 2/5 : RUN make (42s)",
@@ -30,6 +31,7 @@ func TestImageProgressLines(t *testing.T) {
 		"  | make: *** [all] Error 2",
 		"  | \\x1b[31mred\\x1b[0m",
 		"polynfi: image polynfi-eval/acme__x-1:abc: built in 9s (5 steps, 4 from the layer cache)",
+		"polynfi: image reg:5000/p/x:latest: pulling: 3/7 layers, 41.2 of 120.5 MB (12s)",
 	}
 	if got := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n"); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

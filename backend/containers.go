@@ -10,6 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
+
+	"golang.org/x/term"
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/images"
@@ -34,7 +37,15 @@ func NewResolver(d *docker.Docker, o Options) *images.Resolver {
 		Retries:         o.Images.Retries,
 		BuildWorkers:    o.Images.BuildWorkers,
 		CacheLevel:      o.Images.CacheLevel,
+		// live on a terminal, one line per layer (and per 10 s) otherwise
+		PullProgressEvery: map[bool]time.Duration{true: time.Second, false: 0}[isTerminal(o.Log)],
 	})
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // startDocker connects to the engine and removes the containers a killed
@@ -232,7 +243,8 @@ func normalizeImageRef(name string) string {
 
 // ImageProgress reports image pulls and builds on w, one line each: an
 // attempt's start, each build step with the time since the attempt
-// started, and its end; a failed attempt at once, with its error, its log
+// started, a pull's layers and megabytes (images.Event.Step, throttled by
+// images.Options.PullProgressEvery), and its end; a failed attempt at once, with its error, its log
 // and the log's last lines. Safe for concurrent use.
 func ImageProgress(w io.Writer) func(images.Event) {
 	var mu sync.Mutex
@@ -248,6 +260,8 @@ func ImageProgress(w io.Writer) func(images.Event) {
 		switch {
 		case !ev.Done && ev.Step == "":
 			fmt.Fprintf(w, "polynfi: image %s: %s%s\n", name, verb, attempt)
+		case !ev.Done && ev.Kind == "pull":
+			fmt.Fprintf(w, "polynfi: image %s: pulling: %s (%.0fs)\n", name, ev.Step, ev.Elapsed.Seconds())
 		case !ev.Done:
 			fmt.Fprintf(w, "polynfi: image %s: %s (%.0fs)\n", name, textesc.Terminal(ev.Step), ev.Elapsed.Seconds())
 		case ev.Err == nil && ev.Kind == "build":

@@ -58,6 +58,11 @@ type EvalOptions struct {
 	// when the run has ended, before anything is removed.
 	Progress func(done int)
 	RunDone  func()
+	// Started and Finished, when set, are called with an instance id when
+	// a worker begins evaluating it and when its record is done (Finished
+	// also for the instances found recorded by an earlier run); Started may
+	// be called from several goroutines at once.
+	Started, Finished func(instanceID string)
 	// RunKey labels the run's sandboxes (the same for a re-run into Out).
 	RunKey string
 	// Attach gives h its runtime (and images) before anything is
@@ -171,11 +176,18 @@ func Eval(ctx context.Context, in *EvalInputs, o EvalOptions) (man *Manifest, re
 	if err != nil {
 		return nil, nil, err
 	}
-	res, runErr := h.Run(ctx, in.Jobs, store, RunOptions{Workers: o.Workers, Redo: o.Redo, Progress: func(ev Event) {
+	ro := RunOptions{Workers: o.Workers, Redo: o.Redo, Progress: func(ev Event) {
+		if o.Finished != nil {
+			o.Finished(ev.Job.Instance.InstanceID)
+		}
 		if o.Progress != nil {
 			o.Progress(ev.Done)
 		}
-	}})
+	}}
+	if o.Started != nil {
+		ro.Started = func(j Job) { o.Started(j.Instance.InstanceID) }
+	}
+	res, runErr := h.Run(ctx, in.Jobs, store, ro)
 	if o.RunDone != nil {
 		o.RunDone()
 	}

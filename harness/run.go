@@ -40,6 +40,10 @@ type RunOptions struct {
 	// Progress, when set, is called once per finished job, from one
 	// goroutine at a time.
 	Progress func(Event)
+	// Started, when set, is called when a worker begins job j (before its
+	// sandbox is ready; a retry does not call it again), from the worker's
+	// goroutine: several may call it at once.
+	Started func(j Job)
 	// Redo evaluates every job again even where a finished record of the
 	// same key exists (it is replaced when the new one is saved; an
 	// interruption keeps the old one).
@@ -162,6 +166,9 @@ func (h *Harness) Run(ctx context.Context, jobs []Job, store *Store, opts RunOpt
 					continue
 				}
 				j := jobs[it.i]
+				if opts.Started != nil {
+					opts.Started(j)
+				}
 				rec, art, err := h.evaluateStarted(gctx, j.Instance, j.Prediction, it.st, true)
 				if err != nil {
 					fail(err) // cancelled: abandoned

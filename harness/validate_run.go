@@ -32,6 +32,12 @@ type ValidateOptions struct {
 	// when the runs have ended.
 	Progress func(done, total int)
 	RunDone  func()
+	// Started and Finished, when set, are called with a run's name
+	// (INSTANCE:gold, INSTANCE:gold#N for the Nth run when Runs > 1, or
+	// INSTANCE:no-patch) as a worker
+	// begins it and when it is done; Started may be called from several
+	// goroutines at once.
+	Started, Finished func(name string)
 	// Attach gives the harness its runtime (EvalOptions.Attach).
 	Attach func(ctx context.Context, h *Harness) (detach func(), err error)
 }
@@ -95,11 +101,27 @@ func RunValidation(ctx context.Context, o ValidateOptions) (*ValidationReport, *
 		return nil, nil, err
 	}
 	jobs := ValidationJobs(instances, o.Runs)
-	res, runErr := h.Run(ctx, jobs, store, RunOptions{Workers: o.Workers, Progress: func(ev Event) {
+	name := func(j Job) string {
+		switch {
+		case j.Prediction.ModelNameOrPath == ValidationNoPatch:
+			return j.Instance.InstanceID + ":no-patch"
+		case o.Runs > 1:
+			return fmt.Sprintf("%s:gold#%d", j.Instance.InstanceID, j.Prediction.Run+1)
+		}
+		return j.Instance.InstanceID + ":gold"
+	}
+	ro := RunOptions{Workers: o.Workers, Progress: func(ev Event) {
+		if o.Finished != nil {
+			o.Finished(name(ev.Job))
+		}
 		if o.Progress != nil {
 			o.Progress(ev.Done, len(jobs))
 		}
-	}})
+	}}
+	if o.Started != nil {
+		ro.Started = func(j Job) { o.Started(name(j)) }
+	}
+	res, runErr := h.Run(ctx, jobs, store, ro)
 	if o.RunDone != nil {
 		o.RunDone()
 	}

@@ -112,11 +112,20 @@ type Options struct {
 	// Rebuild builds instance images even when their tag exists (the
 	// engine's layer cache still applies: unchanged steps are reused).
 	Rebuild bool
-	// Progress, when set, is told each attempt's start, each build step
-	// and each attempt's end (Event); it is called from the goroutines
-	// that build and pull, concurrently, and must not block long.
+	// Progress, when set, is told each attempt's start, each build step,
+	// a pull's layer progress and each attempt's end (Event); it is called
+	// from the goroutines that build and pull, concurrently, and must not
+	// block long.
 	Progress func(Event)
+	// PullProgressEvery throttles a pull's progress events: one per layer
+	// finished, and between those one at most per PullProgressEvery while
+	// bytes arrive (0: DefaultPullProgressEvery; negative: only the layer
+	// events).
+	PullProgressEvery time.Duration
 }
+
+// DefaultPullProgressEvery is Options.PullProgressEvery's default: 10 s.
+const DefaultPullProgressEvery = 10 * time.Second
 
 // Event is one moment of an image pull or build, for progress reports.
 type Event struct {
@@ -125,16 +134,23 @@ type Event struct {
 	Attempt int    // 1-based
 	Of      int    // attempts at most (1 + Retries)
 	// Step is the build step now starting as the engine names it ("Step
-	// 3/12 : RUN make", cut to 100 characters), "" at an attempt's start
-	// and end.
-	Step    string
-	Elapsed time.Duration // since the attempt started
-	Done    bool          // the attempt ended: Err is its error, nil when it succeeded
-	Err     error
-	Log     string   // the attempt's log file ("" when none is kept)
-	Tail    []string // the last lines of a failed attempt's output (at most tailLines)
-	Steps   int      // steps run, when Done
-	Cached  int      // of which from the layer cache, when Done
+	// 3/12 : RUN make", cut to 100 characters) or, for a pull, how far it
+	// is ("3/7 layers, 41.2 of 120.5 MB"); "" at an attempt's start and
+	// end.
+	Step string
+	// A pull's progress (with Step set): layers finished (downloaded and
+	// extracted, or already present) of the layers the engine named so
+	// far, and bytes downloaded of the sizes known so far (the engine
+	// gives a layer's size once its download starts).
+	LayersDone, Layers int
+	Bytes, BytesTotal  int64
+	Elapsed            time.Duration // since the attempt started
+	Done               bool          // the attempt ended: Err is its error, nil when it succeeded
+	Err                error
+	Log                string   // the attempt's log file ("" when none is kept)
+	Tail               []string // the last lines of a failed attempt's output (at most tailLines)
+	Steps              int      // steps run, when Done
+	Cached             int      // of which from the layer cache, when Done
 }
 
 // tailLines is how many last lines of a failed attempt an Event carries.
@@ -372,6 +388,24 @@ func (r *Resolver) present(ctx context.Context, c Choice) (Choice, error) {
 		ev := Event{Image: c.Image, Kind: "pull", Attempt: attempt + 1, Of: r.opts.Retries + 1, Log: log.Name()}
 		r.progress(ev)
 		var st buildStats
+		every := r.opts.PullProgressEvery
+		if every == 0 {
+			every = DefaultPullProgressEvery
+		}
+		var lastEv time.Time
+		lastDone := 0
+		st.onPull = func(p *pullStats) {
+			done, n, b, total := p.counts()
+			if done == lastDone && (every < 0 || time.Since(lastEv) < every) {
+				return
+			}
+			lastDone, lastEv = done, time.Now()
+			e := ev
+			e.LayersDone, e.Layers, e.Bytes, e.BytesTotal = done, n, b, total
+			e.Step = fmt.Sprintf("%d/%d layers, %.1f of %.1f MB", done, n, float64(b)/1e6, float64(total)/1e6)
+			e.Elapsed = time.Since(start)
+			r.progress(e)
+		}
 		last = r.pull(ctx, c.Image, log, &st)
 		end := ev
 		end.Done, end.Err, end.Elapsed = true, last, time.Since(start)
@@ -414,6 +448,76 @@ type buildStats struct {
 	onStep func(line string)
 	// tail holds the last tailLines lines of the output.
 	tail []string
+	// onPull, when set, is called with a pull's layer state after each
+	// message about a layer.
+	onPull func(*pullStats)
+	pull   pullStats
+}
+
+// pullStats follows the layers of a pull through the engine's messages
+// (Docker's "Pulling fs layer", "Waiting", "Downloading" with
+// progressDetail current/total bytes, "Download complete", "Extracting",
+// "Pull complete", "Already exists").
+type pullStats struct {
+	layers map[string]*layerState
+}
+
+type layerState struct {
+	done           bool
+	current, total int64
+}
+
+// layerStatuses are the statuses that name a layer by its id.
+var layerStatuses = map[string]bool{"Pulling fs layer": true, "Waiting": true, "Downloading": true, "Verifying Checksum": true,
+	"Download complete": true, "Extracting": true, "Pull complete": true, "Already exists": true, "Retrying": true}
+
+// note records message m about a layer; it reports whether m was one.
+func (p *pullStats) note(m *jsonmessage.JSONMessage) bool {
+	status := m.Status
+	if i := strings.Index(status, " in "); i > 0 && strings.HasPrefix(status, "Retrying") {
+		status = "Retrying"
+	}
+	if m.ID == "" || !layerStatuses[status] {
+		return false
+	}
+	if p.layers == nil {
+		p.layers = map[string]*layerState{}
+	}
+	l := p.layers[m.ID]
+	if l == nil {
+		l = &layerState{}
+		p.layers[m.ID] = l
+	}
+	switch status {
+	case "Downloading":
+		if m.Progress != nil {
+			l.current, l.total = m.Progress.Current, max(m.Progress.Total, l.total)
+		}
+	case "Download complete", "Extracting":
+		if l.total > 0 {
+			l.current = l.total
+		}
+	case "Pull complete", "Already exists":
+		l.done = true
+		if l.total > 0 {
+			l.current = l.total
+		}
+	}
+	return true
+}
+
+// counts returns the layers done, the layers named, and the bytes
+// downloaded of the sizes known.
+func (p *pullStats) counts() (done, layers int, bytes, total int64) {
+	for _, l := range p.layers {
+		layers++
+		if l.done {
+			done++
+		}
+		bytes += l.current
+		total += l.total
+	}
+	return
 }
 
 // keep adds the lines of a stream chunk to the tail.
@@ -469,6 +573,9 @@ func readStream(rc io.Reader, log io.Writer, st *buildStats) error {
 			return nil
 		} else if err != nil {
 			return fmt.Errorf("reading the engine's output: %w", err)
+		}
+		if st != nil && st.onPull != nil && st.pull.note(&m) {
+			st.onPull(&st.pull)
 		}
 		switch {
 		case m.Error != nil:

@@ -202,3 +202,80 @@ func TestRaceCoversWorkerPools(t *testing.T) {
 		}
 	}
 }
+
+// progressLine is a line of .ci/buildprogress.sh while `make build` runs.
+var progressLine = regexp.MustCompile(`^make build: compiled (\d+) packages, elapsed \d+s$`)
+
+// TestMakeBuildShowsProgress runs the real `make build` target (a small
+// main package of this module, BUILD_PKG, in an empty GOCACHE: a cold
+// build of it and of the standard library it needs) with
+// BUILD_PROGRESS_EVERY=0: a line after each package and each second
+// without one; the counts never go down, reach all the packages, and a
+// last line says how many in how long. The same build
+// again, warm, compiles nothing and prints no progress; a package that
+// does not build fails make with Go's error passed through.
+func TestMakeBuildShowsProgress(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Fatalf("make is required: %v", err)
+	}
+	cache, bin := t.TempDir(), filepath.Join(t.TempDir(), "testreport")
+	run := func(pkg string) (string, error) {
+		t.Helper()
+		cmd := exec.Command("make", "--no-print-directory", "build", "BIN="+bin, "BUILD_PKG="+pkg)
+		cmd.Dir = "../.."
+		cmd.Env = append(os.Environ(), "GOCACHE="+cache, "BUILD_PROGRESS_EVERY=0")
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		return stderr.String(), err
+	}
+	out, err := run("./internal/testreport/cmd/testreport")
+	if err != nil {
+		t.Fatalf("make build: %v\n%s", err, out)
+	}
+	var counts []int
+	final := false
+	for _, l := range strings.Split(out, "\n") {
+		if m := progressLine.FindStringSubmatch(l); m != nil {
+			n := 0
+			for _, c := range m[1] {
+				n = n*10 + int(c-'0')
+			}
+			counts = append(counts, n)
+		}
+		if regexp.MustCompile(`^make build: compiled \d+ packages in \d+s$`).MatchString(l) {
+			final = true
+		}
+	}
+	if len(counts) < 10 || !final {
+		t.Fatalf("a cold build printed %d progress lines (want at least 10) and final line %v:\n%s", len(counts), final, out)
+	}
+	for i := 1; i < len(counts); i++ {
+		if counts[i] < counts[i-1] {
+			t.Errorf("package count went down: %v", counts)
+			break
+		}
+	}
+	if counts[len(counts)-1] < 20 {
+		t.Errorf("counted %d packages, want the standard library's too (at least 20): %v", counts[len(counts)-1], counts)
+	}
+	if fi, err := os.Stat(bin); err != nil || fi.Mode()&0o111 == 0 {
+		t.Errorf("no binary at %s: %v", bin, err)
+	}
+
+	out, err = run("./internal/testreport/cmd/testreport")
+	if err != nil {
+		t.Fatalf("make build (warm): %v\n%s", err, out)
+	}
+	if strings.Contains(out, "make build: compiled") {
+		t.Errorf("a warm build printed progress:\n%s", out)
+	}
+
+	out, err = run("./internal/nosuchpackage")
+	if err == nil {
+		t.Fatalf("make build of a missing package succeeded:\n%s", out)
+	}
+	if !strings.Contains(out, "nosuchpackage") {
+		t.Errorf("go's error not passed through:\n%s", out)
+	}
+}

@@ -221,7 +221,7 @@ func runInstanceEval(e *env, o evalOptions) error {
 	}
 	eo.Attach = backend.Attacher(bo)
 	b := newBar(e.stderr, len(in.Jobs), "evaluating")
-	eo.Progress, eo.RunDone = b.set, b.finish
+	eo.Progress, eo.RunDone, eo.Started, eo.Finished = b.set, b.finish, b.begin, b.end
 	man, res, runErr := harness.Eval(e.ctx, in, eo)
 	if man == nil {
 		return runErr

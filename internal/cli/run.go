@@ -278,7 +278,7 @@ func runAgents(e *env, o runOptions) error {
 		Timeout: o.timeout, MaxTokens: o.maxTokens, MaxCostUSD: o.maxCost, TotalMaxTokens: o.totalMaxTokens, TotalMaxCostUSD: o.totalMaxCost,
 		Env: env, Hide: o.hide, Writable: o.writable, Visible: o.visible, Redo: o.redo, MaxOutput: o.maxOutput, Out: o.out,
 		Image: o.image, ContainerWorkdir: o.containerDir, KeepWorkspaces: o.keep, Copy: copies, Setup: o.agentSetup,
-		Progress: func(ev agent.Event) { b.set(ev.Done) },
+		Progress: func(ev agent.Event) { b.set(ev.Done) }, Started: b.begin, Finished: b.end,
 	}, Dataset: o.dataset, Kind: kind, ReposDir: o.reposDir, Backend: bo, RunDone: b.finish}, tasks)
 	if sum == nil {
 		return runErr

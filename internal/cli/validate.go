@@ -125,7 +125,7 @@ func runValidate(e *env, o validateOptions) error {
 	b := newBar(e.stderr, 0, "validating")
 	rep, ds, err := harness.RunValidation(e.ctx, harness.ValidateOptions{Dataset: o.dataset, Out: o.out, ReposDir: o.reposDir, Runs: o.runs,
 		Workers: o.workers, Timeout: o.timeout, InstanceIDs: o.instanceIDs, Retries: o.retries, RunKey: bo.RunKey, Log: e.stderr,
-		Progress: func(done, total int) { b.setTotal(total); b.set(done) }, RunDone: b.finish, Attach: backend.Attacher(bo)})
+		Progress: func(done, total int) { b.setTotal(total); b.set(done) }, RunDone: b.finish, Started: b.begin, Finished: b.end, Attach: backend.Attacher(bo)})
 	if err != nil {
 		return err
 	}
