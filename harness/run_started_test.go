@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 )
 
 // TestRunStartedBeforeProgress: RunOptions.Started names each job a worker
@@ -14,7 +15,7 @@ import (
 func TestRunStartedBeforeProgress(t *testing.T) {
 	t.Parallel()
 	reposDir, insts := echoFixture(t, 3)
-	h, store := newHarness(t, reposDir, ModePolyBench)
+	h, store := newHarness(t, reposDir, grading.ModePolyBench)
 	var jobs []Job
 	for _, in := range insts {
 		jobs = append(jobs, Job{Instance: in, Prediction: dataset.Prediction{InstanceID: in.InstanceID, ModelNameOrPath: "m", ModelPatch: in.Patch}})
