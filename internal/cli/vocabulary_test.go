@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -405,5 +406,47 @@ func TestAuditRegradeOut(t *testing.T) {
 		t.Errorf("audit: exit %d", code)
 	} else if _, err := os.Stat(filepath.Join(run, "audit.json")); err != nil {
 		t.Errorf("audit without --out: %v", err)
+	}
+}
+
+// TestCompareMissingRunNamedFirst: compare of a missing run directory
+// with --out names that input first and says no "write" (nothing was
+// written); the --out file is not created.
+func TestCompareMissingRunNamedFirst(t *testing.T) {
+	dir := t.TempDir()
+	dst := filepath.Join(dir, "c.txt")
+	missing := filepath.Join(dir, "nonexist")
+	_, stderr, code := runCLI(t, "compare", "-o", dst, missing, dir)
+	if code != ExitUsage || !strings.HasPrefix(stderr, "polynfi: "+missing+" (RUN_A): no such file or directory") || strings.Contains(stderr, "write") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(dst); !os.IsNotExist(err) {
+		t.Errorf("--out file: %v", err)
+	}
+}
+
+// TestRunAllFailedHintOnce: every sandboxed run fails because its program
+// lives under a hidden path; the all-failed message gives the
+// --agent-visible hint once, not once from the record and once more.
+func TestRunAllFailedHintOnce(t *testing.T) {
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		requireBwrapInCI(t)
+		t.Skip("needs bubblewrap")
+	}
+	ds := evalFixture(t, 1, "0")
+	prog := filepath.Join(t.TempDir(), "agent.sh")
+	os.WriteFile(prog, []byte("#!/bin/sh\nexit 0\n"), 0o755)
+	_, stderr, code := runCLI(t, "run", "--dataset", ds, "--agent", "cmd", "--agent-cmd", prog+" {prompt_file}", "--out", t.TempDir())
+	if code != ExitFindings {
+		t.Fatalf("exit %d, want 1\n%s", code, stderr)
+	}
+	var line string
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.Contains(l, "no agent run completed") {
+			line = l
+		}
+	}
+	if n := strings.Count(line, "--agent-visible DIR"); n != 1 {
+		t.Errorf("the hint appears %d times, want 1:\n%s", n, line)
 	}
 }
