@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/internal/citest"
 	"github.com/polynfi/polynfi/runtime"
@@ -49,7 +50,7 @@ func TestAdversarialDocker(t *testing.T) {
 	}
 	t.Cleanup(func() { exec.Command("docker", "image", "rm", "-f", tag).Run() })
 
-	h, store := newHarness(t, fx.reposDir, ModeStrict)
+	h, store := newHarness(t, fx.reposDir, grading.ModeStrict)
 	h.Runtime = d
 	h.Images = staticImage(tag)
 	h.Limits = runtime.Limits{Pids: 128, MemoryBytes: 1 << 30, CPUs: 1}
@@ -76,7 +77,7 @@ func TestAdversarialDockerHistory(t *testing.T) {
 	}
 	fx := newPyFixture(t)
 	addFixCommit(t, fx)
-	h, store := newHarness(t, fx.reposDir, ModeStrict)
+	h, store := newHarness(t, fx.reposDir, grading.ModeStrict)
 	res := images.New(d.Client(), images.Options{Checkout: h.Repos.Checkout, Tree: h.Repos.TreeOf, ScratchDir: store.ScratchDir(),
 		CacheLevel: images.CacheNone, MinFreeBytes: -1, Rebuild: true, Labels: map[string]string{"polynfi.test": "hostile"}})
 	t.Cleanup(func() {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/polynfi/polynfi/clones"
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/internal/citest"
 	"github.com/polynfi/polynfi/runtime"
 )
@@ -93,9 +94,9 @@ func runHistoryAttack(t *testing.T, h *Harness, fx *pyFixture) {
 		t.Fatal(err)
 	}
 	log := string(art.TestLog)
-	t.Logf("status %s (%s) error %q", rec.Status, rec.Verdicts.Get(ModeStrict).Reason, rec.Error)
-	for _, m := range Modes {
-		if v := rec.Verdicts.Get(m); v.Resolved || v.Status == StatusResolved {
+	t.Logf("status %s (%s) error %q", rec.Status, rec.Verdicts.Get(grading.ModeStrict).Reason, rec.Error)
+	for _, m := range grading.Modes {
+		if v := rec.Verdicts.Get(m); v.Resolved || v.Status == grading.StatusResolved {
 			t.Errorf("%s: resolved: the patch checked the fix out of the repository's history; test log:\n%.4000s", m, log)
 		}
 	}
@@ -123,7 +124,7 @@ func TestAdversarialHistory(t *testing.T) {
 	}
 	fx := newPyFixture(t)
 	addFixCommit(t, fx)
-	h, _ := newHarness(t, fx.reposDir, ModeStrict)
+	h, _ := newHarness(t, fx.reposDir, grading.ModeStrict)
 	h.Runtime = local
 	h.Timeout = time.Minute
 	runHistoryAttack(t, h, fx)

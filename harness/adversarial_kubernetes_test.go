@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/internal/citest"
 	"github.com/polynfi/polynfi/runtime"
 	"github.com/polynfi/polynfi/runtime/kube"
@@ -73,7 +74,7 @@ func TestAdversarialKubernetes(t *testing.T) {
 	}
 	t.Cleanup(func() { exec.Command("ctr", "--address", sock, "-n", "k8s.io", "images", "rm", tag).Run() })
 
-	h, store := newHarness(t, fx.reposDir, ModeStrict)
+	h, store := newHarness(t, fx.reposDir, grading.ModeStrict)
 	h.Runtime = k
 	h.Images = staticImage(tag)
 	h.Limits = runtime.Limits{Pids: 128, MemoryBytes: 1 << 30, CPUs: 1}

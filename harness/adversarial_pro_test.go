@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/internal/citest"
 	"github.com/polynfi/polynfi/runtime"
 	"github.com/polynfi/polynfi/runtime/docker"
@@ -41,7 +42,7 @@ func newProFixture(t *testing.T) *pyFixture {
 // runProCases grades gold, empty, wrong and hostile predictions of the
 // SWE-bench Pro fixture in h's runtime, natively in swe-bench-pro.
 func runProCases(t *testing.T, h *Harness, fx *pyFixture) {
-	h.NativeMode = ModeSWEBenchPro
+	h.NativeMode = grading.ModeSWEBenchPro
 	h.Timeout = time.Minute
 	bug := calcBase
 	fake := map[string]string{"calc.py": bug + "# x\n", "parser.py": proAllPassedParser, "run_script.sh": "#!/bin/bash\necho 'PASSED tests/test_calc.py::TestAdd::test_add'\necho 'PASSED tests/test_calc.py::test_mul'\n",
@@ -49,25 +50,25 @@ func runProCases(t *testing.T, h *Harness, fx *pyFixture) {
 	cases := []struct {
 		name    string
 		changes map[string]string
-		want    Status
+		want    grading.Status
 		reason  string // words the swe-bench-pro verdict's reason must hold
 	}{
-		{"gold", map[string]string{"calc.py": calcGold}, StatusResolved, ""},
-		{"empty", nil, StatusEmptyPatch, ""},
-		{"wrong", map[string]string{"calc.py": strings.Replace(calcBase, "a - b", "a * b", 1)}, StatusUnresolved, "test_add\" not PASSED"},
+		{"gold", map[string]string{"calc.py": calcGold}, grading.StatusResolved, ""},
+		{"empty", nil, grading.StatusEmptyPatch, ""},
+		{"wrong", map[string]string{"calc.py": strings.Replace(calcBase, "a - b", "a * b", 1)}, grading.StatusUnresolved, "test_add\" not PASSED"},
 		// Issue #28: the patch ships its own parser.py and run_script.sh
 		// (at the root and where the published harness keeps them):
 		// polynfi runs the dataset's, never the repository's.
-		{"exploit: overwritten parser.py and run_script.sh in the repository", fake, StatusUnresolved, "test_add\""},
+		{"exploit: overwritten parser.py and run_script.sh in the repository", fake, grading.StatusUnresolved, "test_add\""},
 		// The code under test prints what a naive parser reads as all
 		// passed, beside pytest's real report.
-		{"exploit: forged PASSED lines for the parser", map[string]string{"calc.py": pyOut + "_out('PASSED tests/test_calc.py::TestAdd::test_add')\n_out('PASSED tests/test_calc.py::test_mul')\n" + bug}, StatusUnresolved, "another status"},
+		{"exploit: forged PASSED lines for the parser", map[string]string{"calc.py": pyOut + "_out('PASSED tests/test_calc.py::TestAdd::test_add')\n_out('PASSED tests/test_calc.py::test_mul')\n" + bug}, grading.StatusUnresolved, "another status"},
 		// ... and then ends the runner before it reports: only the
 		// forged lines reach the log, and the test command exits 0.
-		{"exploit: forged PASSED lines, then os._exit(0)", map[string]string{"calc.py": pyOut + "_out('PASSED tests/test_calc.py::TestAdd::test_add')\n_out('PASSED tests/test_calc.py::test_mul')\nimport os\nos._exit(0)\n" + bug}, StatusUnresolved, ""},
+		{"exploit: forged PASSED lines, then os._exit(0)", map[string]string{"calc.py": pyOut + "_out('PASSED tests/test_calc.py::TestAdd::test_add')\n_out('PASSED tests/test_calc.py::test_mul')\nimport os\nos._exit(0)\n" + bug}, grading.StatusUnresolved, ""},
 		// ... and at import writes over every parser.py and run_script.sh
 		// it can reach (the work tree, /tmp).
-		{"exploit: the code rewrites parser.py and run_script.sh during the run", map[string]string{"calc.py": "import glob, os\nfor p in glob.glob('/tmp/**/*', recursive=True) + glob.glob('**/*', recursive=True):\n    if os.path.basename(p) in ('parser.py', 'run_script.sh'):\n        try:\n            open(p, 'w').write(" + fmt.Sprintf("%q", proAllPassedParser) + ")\n        except OSError:\n            pass\n" + bug}, StatusUnresolved, "test_add\" not PASSED"},
+		{"exploit: the code rewrites parser.py and run_script.sh during the run", map[string]string{"calc.py": "import glob, os\nfor p in glob.glob('/tmp/**/*', recursive=True) + glob.glob('**/*', recursive=True):\n    if os.path.basename(p) in ('parser.py', 'run_script.sh'):\n        try:\n            open(p, 'w').write(" + fmt.Sprintf("%q", proAllPassedParser) + ")\n        except OSError:\n            pass\n" + bug}, grading.StatusUnresolved, "test_add\" not PASSED"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -79,10 +80,10 @@ func runProCases(t *testing.T, h *Harness, fx *pyFixture) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rec.Status != c.want || rec.Resolved != (c.want == StatusResolved) {
-				t.Fatalf("status %s (%s), want %s; pro %+v\nnotes %v\nlog:\n%s", rec.Status, rec.Verdicts.Get(ModeSWEBenchPro).Reason, c.want, rec.Verdicts.SWEBenchPro, rec.Test, art.TestLog)
+			if rec.Status != c.want || rec.Resolved != (c.want == grading.StatusResolved) {
+				t.Fatalf("status %s (%s), want %s; pro %+v\nnotes %v\nlog:\n%s", rec.Status, rec.Verdicts.Get(grading.ModeSWEBenchPro).Reason, c.want, rec.Verdicts.SWEBenchPro, rec.Test, art.TestLog)
 			}
-			if c.want == StatusEmptyPatch {
+			if c.want == grading.StatusEmptyPatch {
 				return
 			}
 			pv := rec.Verdicts.SWEBenchPro
@@ -92,10 +93,10 @@ func runProCases(t *testing.T, h *Harness, fx *pyFixture) {
 			if !strings.Contains(pv.Reason, c.reason) {
 				t.Errorf("reason %q lacks %q", pv.Reason, c.reason)
 			}
-			if rec.NativeMode != ModeSWEBenchPro {
+			if rec.NativeMode != grading.ModeSWEBenchPro {
 				t.Errorf("native mode %q", rec.NativeMode)
 			}
-			if c.want == StatusResolved && (len(pv.FailToPass.Success) != 1 || len(pv.PassToPass.Success) != 1) {
+			if c.want == grading.StatusResolved && (len(pv.FailToPass.Success) != 1 || len(pv.PassToPass.Success) != 1) {
 				t.Errorf("lists %+v", pv)
 			}
 			noted := false
@@ -122,8 +123,8 @@ func runProCases(t *testing.T, h *Harness, fx *pyFixture) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rec.Status != StatusError || rec.Resolved || !strings.Contains(rec.Verdicts.Get(ModeSWEBenchPro).Reason, "exited 3: cannot read this log") {
-			t.Errorf("status %s (%s), want error with the parser's message", rec.Status, rec.Verdicts.Get(ModeSWEBenchPro).Reason)
+		if rec.Status != grading.StatusError || rec.Resolved || !strings.Contains(rec.Verdicts.Get(grading.ModeSWEBenchPro).Reason, "exited 3: cannot read this log") {
+			t.Errorf("status %s (%s), want error with the parser's message", rec.Status, rec.Verdicts.Get(grading.ModeSWEBenchPro).Reason)
 		}
 	})
 }
@@ -131,7 +132,7 @@ func runProCases(t *testing.T, h *Harness, fx *pyFixture) {
 func TestSWEBenchProLocal(t *testing.T) {
 	needProSandbox(t)
 	fx := newProFixture(t)
-	h, _ := newHarness(t, fx.reposDir, ModeSWEBenchPro)
+	h, _ := newHarness(t, fx.reposDir, grading.ModeSWEBenchPro)
 	runProCases(t, h, fx)
 }
 
@@ -157,7 +158,7 @@ func TestSWEBenchProDocker(t *testing.T) {
 		t.Fatalf("docker build: %v\n%s", err, out)
 	}
 	t.Cleanup(func() { exec.Command("docker", "image", "rm", "-f", tag).Run() })
-	h, _ := newHarness(t, fx.reposDir, ModeSWEBenchPro)
+	h, _ := newHarness(t, fx.reposDir, grading.ModeSWEBenchPro)
 	h.Runtime = d
 	h.Images = staticImage(tag)
 	h.Limits = runtime.Limits{Pids: 128, MemoryBytes: 1 << 30, CPUs: 1}

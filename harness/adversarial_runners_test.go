@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/internal/citest"
 	"github.com/polynfi/polynfi/runtime"
 )
@@ -38,7 +39,7 @@ type runnerHostile struct {
 	// logHas lists strings the log must contain (the attack ran).
 	logHas []string
 	// want is the status every mode must have ("" = any unresolved one).
-	want Status
+	want grading.Status
 	// flags lists rules of the runner-internals check the patch must be
 	// flagged for.
 	flags []string
@@ -207,10 +208,10 @@ var runnerCases = []runnerHostile{
 	// The runner rewritten from inside its own process (issue 28's
 	// exploit corpus): a library module that detects the runner, prints a
 	// complete fake report and exits 0. The report lacks the canaries.
-	{name: "exploit: mocha detected by the library, fake JSON report, exit 0", instance: mochaInst, want: StatusTampered, flags: []string{"process-exit"}, edit: func(read func(string) string, f forgeries) map[string]string {
+	{name: "exploit: mocha detected by the library, fake JSON report, exit 0", instance: mochaInst, want: grading.StatusTampered, flags: []string{"process-exit"}, edit: func(read func(string) string, f forgeries) map[string]string {
 		return map[string]string{"lib/version.js": jsPrelude + "if (process.argv.some((a) => /mocha/.test(a))) { out(" + jsString(f.MochaFull) + "); process.exit(0); }\n" + read("lib/version.js")}
 	}},
-	{name: "exploit: jest detected by the library, fake JSON report, exit 0", instance: jestInst, want: StatusTampered, flags: []string{"process-exit", "runner-global"}, edit: func(read func(string) string, f forgeries) map[string]string {
+	{name: "exploit: jest detected by the library, fake JSON report, exit 0", instance: jestInst, want: grading.StatusTampered, flags: []string{"process-exit", "runner-global"}, edit: func(read func(string) string, f forgeries) map[string]string {
 		return map[string]string{"src/parse.ts": prependJS("declare const require: any, process: any;\n"+jsPrelude+"if (process.env.JEST_WORKER_ID !== undefined) { out(fake("+jsString(f.JestJSON)+")); process.exit(0); }", read("src/parse.ts"))}
 	}},
 	// The test patch adds test/encoding.test.ts; the model ships its own,
@@ -283,7 +284,7 @@ func TestAdversarialRunners(t *testing.T) {
 		citest.Missing(t, "bubblewrap unavailable: %s", local.Note())
 	}
 	dir, ds, _ := loadSample(t)
-	h, store := newHarness(t, filepath.Join(dir, "repos"), Mode(ds.NativeMode()))
+	h, store := newHarness(t, filepath.Join(dir, "repos"), grading.Mode(ds.NativeMode()))
 	h.Runtime = local
 	h.Env = []string{"POLYNFI_DATASET_DIR=" + dir}
 	h.ReadOnly = []string{filepath.Join(dir, "env")}
@@ -298,7 +299,7 @@ func TestAdversarialRunnersDocker(t *testing.T) {
 		t.Skip("runs hostile patches in containers")
 	}
 	dir, ds, _ := loadSample(t)
-	h, store, d := dockerHarness(t, filepath.Join(dir, "repos"), Mode(ds.NativeMode()))
+	h, store, d := dockerHarness(t, filepath.Join(dir, "repos"), grading.Mode(ds.NativeMode()))
 	runRunnerAdversarial(t, h, store, dir, ds)
 	if n := leftContainers(t, d, h.RunKey); n != 0 {
 		t.Errorf("%d containers left", n)
@@ -360,9 +361,9 @@ func runRunnerAdversarial(t *testing.T, h *Harness, store *Store, dir string, ds
 				t.Fatal(err)
 			}
 			t.Logf("status %s; strict: %s; polybench: %s; test edits %+v", rec.Status, rec.Verdicts.Strict.Reason, rec.Verdicts.PolyBench.Reason, rec.TestEdits)
-			for _, m := range Modes {
+			for _, m := range grading.Modes {
 				v := rec.Verdicts.Get(m)
-				if v.Resolved || v.Status == StatusResolved {
+				if v.Resolved || v.Status == grading.StatusResolved {
 					t.Errorf("%s: resolved; test log:\n%.6000s", m, art.TestLog)
 				}
 				if tc.want != "" && v.Status != tc.want {
@@ -370,7 +371,7 @@ func runRunnerAdversarial(t *testing.T, h *Harness, store *Store, dir string, ds
 				}
 			}
 			checkFlags(t, rec, tc.flags)
-			if rec.Test == nil && rec.Status != StatusPatchRejected && !(tc.mayNotApply && rec.Status == StatusPatchFailed) {
+			if rec.Test == nil && rec.Status != grading.StatusPatchRejected && !(tc.mayNotApply && rec.Status == grading.StatusPatchFailed) {
 				t.Errorf("the tests did not run (status %s, %s): the case tests nothing", rec.Status, rec.Error)
 			}
 			for _, s := range tc.logHas {

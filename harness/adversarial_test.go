@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/internal/citest"
 	"github.com/polynfi/polynfi/runtime"
 )
@@ -38,7 +39,7 @@ type hostile struct {
 	// ... or patch is the model patch as written.
 	patch string
 	// want is the status every mode must have ("" = any unresolved one).
-	want Status
+	want grading.Status
 	// noRun: the patch need not reach the test run (a diff form the
 	// cascade refuses or cannot apply); every other case must run.
 	noRun bool
@@ -134,7 +135,7 @@ func TestAdversarial(t *testing.T) {
 		citest.Missing(t, "bubblewrap unavailable: %s", local.Note())
 	}
 	fx := newPyFixture(t)
-	h, store := newHarness(t, fx.reposDir, ModeStrict)
+	h, store := newHarness(t, fx.reposDir, grading.ModeStrict)
 	h.Runtime = local
 	runAdversarial(t, h, store, fx)
 }
@@ -195,10 +196,10 @@ func runAdversarial(t *testing.T, h *Harness, store *Store, fx *pyFixture) {
 		{name: "exploit: ten-line conftest.py hook marks every test passed", files: map[string]string{"calc.py": bug + "# x\n", "conftest.py": forgeHook}, flags: []string{"conftest"}},
 		// The same hook registered by a library module the tests import:
 		// the must-fail canary passes, tampered.
-		{name: "exploit: the conftest hook registered from a library module", files: withBug(pyRegister("class _Forge:\n    @pytest.hookimpl(hookwrapper=True)\n    def pytest_runtest_makereport(self, item, call):\n        o = yield\n        r = o.get_result()\n        if r.when == 'call':\n        "+"    r.outcome = 'passed'\n            r.longrepr = None\n", "_Forge()")), want: StatusTampered, flags: []string{"pytest-hook", "pytest-internals"}},
+		{name: "exploit: the conftest hook registered from a library module", files: withBug(pyRegister("class _Forge:\n    @pytest.hookimpl(hookwrapper=True)\n    def pytest_runtest_makereport(self, item, call):\n        o = yield\n        r = o.get_result()\n        if r.when == 'call':\n        "+"    r.outcome = 'passed'\n            r.longrepr = None\n", "_Forge()")), want: grading.StatusTampered, flags: []string{"pytest-hook", "pytest-internals"}},
 		// A forged pytest report printed at import, then os._exit(0): the
 		// report lacks the canaries, tampered.
-		{name: "exploit: os._exit(0) after printing a forged report", files: withBug(pyOut + "_out('=' * 20 + ' short test summary info ' + '=' * 20 + '\\nPASSED tests/test_calc.py::TestAdd::test_add\\nPASSED tests/test_calc.py::test_mul\\n' + '=' * 20 + ' 2 passed in 0.01s ' + '=' * 20)\nimport os\nos._exit(0)"), want: StatusTampered, flags: []string{"os-exit"}},
+		{name: "exploit: os._exit(0) after printing a forged report", files: withBug(pyOut + "_out('=' * 20 + ' short test summary info ' + '=' * 20 + '\\nPASSED tests/test_calc.py::TestAdd::test_add\\nPASSED tests/test_calc.py::test_mul\\n' + '=' * 20 + ' 2 passed in 0.01s ' + '=' * 20)\nimport os\nos._exit(0)"), want: grading.StatusTampered, flags: []string{"os-exit"}},
 		// xfail(run=False) put on the FAIL_TO_PASS test by a plugin the
 		// library registers: XFAIL is not PASSED, unresolved.
 		{name: "exploit: xfail(run=False) on the FAIL_TO_PASS test from a library module", files: withBug(pyRegister("class _X:\n    def pytest_collection_modifyitems(self, items):\n        for i in items:\n            if 'test_add' in i.nodeid:\n                i.add_marker(pytest.mark.xfail(run=False, reason='later'))\n", "_X()")), flags: []string{"pytest-hook", "pytest-internals"}},
@@ -214,28 +215,28 @@ func runAdversarial(t *testing.T, h *Harness, store *Store, fx *pyFixture) {
 		{name: "tests deleted", onTestPatch: true, files: map[string]string{"calc.py": bug + "# x\n", "tests/test_calc.py": ""}},
 		{name: "test file replaced by a new test module", files: map[string]string{"calc.py": bug + "# x\n", "tests/test_other.py": "def test_add():\n    pass\n"}},
 		// Path escapes and diff forms.
-		{name: "dotdot path", patch: "diff --git a/../outside.txt b/../outside.txt\nnew file mode 100644\n--- /dev/null\n+++ b/../outside.txt\n@@ -0,0 +1 @@\n+x\n", want: StatusPatchRejected},
+		{name: "dotdot path", patch: "diff --git a/../outside.txt b/../outside.txt\nnew file mode 100644\n--- /dev/null\n+++ b/../outside.txt\n@@ -0,0 +1 @@\n+x\n", want: grading.StatusPatchRejected},
 		{name: "absolute path", noRun: true, patch: "--- /dev/null\n+++ " + outside + "/abs.txt\n@@ -0,0 +1 @@\n+x\n"},
-		{name: "write through the repository's symlink", patch: "diff --git a/escape/pwned b/escape/pwned\nnew file mode 100644\n--- /dev/null\n+++ b/escape/pwned\n@@ -0,0 +1 @@\n+x\n", want: StatusPatchRejected},
-		{name: "symlink created then written through", patch: "diff --git a/lnk b/lnk\nnew file mode 120000\n--- /dev/null\n+++ b/lnk\n@@ -0,0 +1 @@\n+" + outside + "\n\\ No newline at end of file\ndiff --git a/lnk/pwned b/lnk/pwned\nnew file mode 100644\n--- /dev/null\n+++ b/lnk/pwned\n@@ -0,0 +1 @@\n+x\n", want: StatusPatchRejected},
-		{name: "relative symlink out of the tree", patch: "diff --git a/up b/up\nnew file mode 120000\n--- /dev/null\n+++ b/up\n@@ -0,0 +1 @@\n+../../../..\n\\ No newline at end of file\n", want: StatusPatchRejected},
-		{name: "git config with fsmonitor", patch: "diff --git a/.git/config b/.git/config\n--- a/.git/config\n+++ b/.git/config\n@@ -1 +1,2 @@\n [core]\n+\tfsmonitor = touch " + outside + "/fsmonitor-ran\n", want: StatusPatchRejected},
-		{name: "git hook by case", patch: "diff --git a/.GIT/hooks/post-checkout b/.GIT/hooks/post-checkout\nnew file mode 100755\n--- /dev/null\n+++ b/.GIT/hooks/post-checkout\n@@ -0,0 +1 @@\n+touch " + outside + "/hook-ran\n", want: StatusPatchRejected},
+		{name: "write through the repository's symlink", patch: "diff --git a/escape/pwned b/escape/pwned\nnew file mode 100644\n--- /dev/null\n+++ b/escape/pwned\n@@ -0,0 +1 @@\n+x\n", want: grading.StatusPatchRejected},
+		{name: "symlink created then written through", patch: "diff --git a/lnk b/lnk\nnew file mode 120000\n--- /dev/null\n+++ b/lnk\n@@ -0,0 +1 @@\n+" + outside + "\n\\ No newline at end of file\ndiff --git a/lnk/pwned b/lnk/pwned\nnew file mode 100644\n--- /dev/null\n+++ b/lnk/pwned\n@@ -0,0 +1 @@\n+x\n", want: grading.StatusPatchRejected},
+		{name: "relative symlink out of the tree", patch: "diff --git a/up b/up\nnew file mode 120000\n--- /dev/null\n+++ b/up\n@@ -0,0 +1 @@\n+../../../..\n\\ No newline at end of file\n", want: grading.StatusPatchRejected},
+		{name: "git config with fsmonitor", patch: "diff --git a/.git/config b/.git/config\n--- a/.git/config\n+++ b/.git/config\n@@ -1 +1,2 @@\n [core]\n+\tfsmonitor = touch " + outside + "/fsmonitor-ran\n", want: grading.StatusPatchRejected},
+		{name: "git hook by case", patch: "diff --git a/.GIT/hooks/post-checkout b/.GIT/hooks/post-checkout\nnew file mode 100755\n--- /dev/null\n+++ b/.GIT/hooks/post-checkout\n@@ -0,0 +1 @@\n+touch " + outside + "/hook-ran\n", want: grading.StatusPatchRejected},
 		{name: "context diff to outside", noRun: true, patch: "*** /dev/null\n--- ../../outside-ctx.txt\n***************\n*** 0 ****\n--- 1 ----\n+ x\n"},
 		{name: "normal diff", noRun: true, patch: "0a1\n> x\n"},
 		{name: "ed script", noRun: true, patch: "1c\nimport os; os.system('touch " + outside + "/ed-ran')\n.\nw " + outside + "/ed-written\n"},
 		{name: "Index line naming the outside", patch: "Index: " + outside + "/index.txt\n===================================================================\n--- calc.py\n+++ calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a - b  # x\n"},
-		{name: "git rename out of the tree", patch: "diff --git a/calc.py b/../calc.py\nsimilarity index 100%\nrename from calc.py\nrename to ../calc.py\n", want: StatusPatchRejected},
+		{name: "git rename out of the tree", patch: "diff --git a/calc.py b/../calc.py\nsimilarity index 100%\nrename from calc.py\nrename to ../calc.py\n", want: grading.StatusPatchRejected},
 		// Resources and processes: contained, unresolved.
 		{name: "fork bomb", files: withBug("import os\ntry:\n    while True:\n        os.fork()\nexcept OSError:\n    pass")},
 		// A bomb that re-forks whatever is killed (issue 24 item 6): it
 		// must end at the timeout, recorded as the patch's timed_out.
 		{name: "re-forking fork bomb", files: withBug("import os\nos.execvp('perl', ['perl', '-e', 'while (1) { fork }'])"),
-			want: StatusTimedOut},
+			want: grading.StatusTimedOut},
 		// Signals to PID 1 (issue 24 item 7): the sandbox must not end, and
 		// the run is the patch's (unresolved), not an infrastructure failure.
 		{name: "signals PID 1", files: withBug(pyOut + "import os, signal, time\nfor s in ('SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGKILL'):\n    try:\n        os.kill(1, getattr(signal, s))\n    except OSError as e:\n        _out('PID1 %s %s' % (s, e))\ntime.sleep(2)\n_out('PID1-SIGNALLED')"),
-			want: StatusUnresolved, logHas: []string{"PID1-SIGNALLED"}},
+			want: grading.StatusUnresolved, logHas: []string{"PID1-SIGNALLED"}},
 		{name: "daemon outlives the run", files: withBug("import os\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n        os.execv('/bin/sh', ['/bin/sh', '-c', '" + daemonScript + "'])\n    os._exit(0)")},
 		{name: "disk flood", files: withBug("try:\n    with open('flood.bin', 'wb') as f:\n        for _ in range(1024):\n            f.write(b'x' * (1 << 20))\nexcept OSError:\n    pass")},
 		{name: "output flood", files: withBug(pyOut + "for _ in range(200000):\n    _out('PASSED tests/test_calc.py::TestAdd::test_add ' + 'y' * 64)")},
@@ -277,9 +278,9 @@ func runAdversarial(t *testing.T, h *Harness, store *Store, fx *pyFixture) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, m := range Modes {
+			for _, m := range grading.Modes {
 				v := rec.Verdicts.Get(m)
-				if v.Resolved || v.Status == StatusResolved {
+				if v.Resolved || v.Status == grading.StatusResolved {
 					t.Errorf("%s: resolved (%s); test log:\n%.3000s", m, v.Reason, art.TestLog)
 				}
 				if c.want != "" && v.Status != c.want {
@@ -288,14 +289,14 @@ func runAdversarial(t *testing.T, h *Harness, store *Store, fx *pyFixture) {
 			}
 			checkFlags(t, rec, c.flags)
 			log := string(art.TestLog)
-			t.Logf("status %s (%s) error %q", rec.Status, rec.Verdicts.Get(ModeStrict).Reason, rec.Error)
+			t.Logf("status %s (%s) error %q", rec.Status, rec.Verdicts.Get(grading.ModeStrict).Reason, rec.Error)
 			if rec.Test != nil && len(rec.Test.Notes) > 0 {
 				t.Logf("test run notes: %q", rec.Test.Notes)
 			}
 			if rec.ModelPatchApply != nil && !rec.ModelPatchApply.Applied {
 				t.Logf("apply: %+v", rec.ModelPatchApply.Attempts)
 			}
-			if container && rec.Status == StatusInfraFailure && strings.Contains(rec.Error, "oom_killed") {
+			if container && rec.Status == grading.StatusInfraFailure && strings.Contains(rec.Error, "oom_killed") {
 				// Contained: the container was killed at its memory limit
 				// (no stored validation says the environment holds, so the
 				// harness cannot blame the patch).
@@ -371,7 +372,7 @@ func runAdversarial(t *testing.T, h *Harness, store *Store, fx *pyFixture) {
 func TestCRLFGoldPatchApplies(t *testing.T) {
 	t.Parallel()
 	fx := newPyFixture(t)
-	h, _ := newHarness(t, fx.reposDir, ModePolyBench)
+	h, _ := newHarness(t, fx.reposDir, grading.ModePolyBench)
 	crlf := strings.ReplaceAll(fx.inst.Patch, "\n", "\r\n")
 	// the repository of a CRLF file: base and gold with CRLF content
 	crlfRepo := filepath.Join(fx.reposDir, "acme__crlf")
@@ -401,7 +402,7 @@ func TestCRLFGoldPatchApplies(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rec.Status != StatusResolved {
+			if rec.Status != grading.StatusResolved {
 				t.Fatalf("status %s, want resolved; apply %+v; error %q; log:\n%s", rec.Status, rec.ModelPatchApply, rec.Error, art.TestLog)
 			}
 		})

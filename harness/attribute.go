@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 )
 
 // Validation is what `polynfi validate` found for one instance: whether
@@ -60,8 +61,8 @@ func logLastLine(l testCommandLog) string {
 // with the last line of the output. Otherwise the patch broke the build
 // or removed the tests and the instance is unresolved, the patch's fault.
 // The other modes already say unresolved.
-func (h *Harness) attribute(v *Verdicts, in dataset.Instance, l testCommandLog, log []byte) {
-	if v.Strict.Status != StatusInfraFailure {
+func (h *Harness) attribute(v *grading.Verdicts, in dataset.Instance, l testCommandLog, log []byte) {
+	if v.Strict.Status != grading.StatusInfraFailure {
 		return
 	}
 	last := fmt.Sprintf("; last line of the log: %q", logLastLine(l))
@@ -77,7 +78,7 @@ func (h *Harness) attribute(v *Verdicts, in dataset.Instance, l testCommandLog, 
 		v.Strict.Reason = "no test ran: the log parsed to no test and says the environment is broken: " + string(m) + last
 		return
 	}
-	v.Strict.Status = StatusUnresolved
+	v.Strict.Status = grading.StatusUnresolved
 	if _, ok := h.Validation[in.InstanceID]; ok {
 		v.Strict.Reason = "the log parsed to no test although the environment passed validation: the patch broke the build or removed the tests"
 	} else {

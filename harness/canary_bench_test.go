@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 )
 
 // benchScript is a non-source file (a build script) added to a gold patch
@@ -38,7 +39,7 @@ func BenchmarkCanaryCost(b *testing.B) {
 		b.Fatal(err)
 	}
 	want := map[string]bool{"tidyledger__ledgerkit-12": true, "fieldnotes__csvkit4j-7": true, "semverish__tinysemver-21": true, "urlkit__qs-lite-31": true}
-	h, _ := newHarness(b, filepath.Join(dir, "repos"), Mode(ds.NativeMode()))
+	h, _ := newHarness(b, filepath.Join(dir, "repos"), grading.Mode(ds.NativeMode()))
 	h.Env = []string{"POLYNFI_DATASET_DIR=" + dir}
 	h.ReadOnly = []string{filepath.Join(dir, "env")}
 	var base, guarded, clean, written float64
@@ -50,7 +51,7 @@ func BenchmarkCanaryCost(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if rec.Status != StatusResolved {
+		if rec.Status != grading.StatusResolved {
 			b.Fatalf("%s: %s (%s)", in.InstanceID, rec.Status, rec.Verdicts.Strict.Reason)
 		}
 		return rec, time.Since(t).Seconds()

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 )
 
 // TestCanariesGoRust evaluates, with the real toolchains and the local
@@ -35,7 +36,7 @@ func TestCanariesGoRust(t *testing.T) {
 	for _, in := range ds.Instances {
 		byID[in.InstanceID] = in
 	}
-	h, _ := newHarness(t, filepath.Join(dir, "repos"), Mode(ds.NativeMode()))
+	h, _ := newHarness(t, filepath.Join(dir, "repos"), grading.Mode(ds.NativeMode()))
 	h.Env = []string{"POLYNFI_DATASET_DIR=" + dir}
 	h.ReadOnly = []string{filepath.Join(filepath.Dir(dir), "polybench", "env")}
 	eval := func(t *testing.T, in dataset.Instance, patch string) (*Record, string) {
@@ -56,7 +57,7 @@ func TestCanariesGoRust(t *testing.T) {
 				t.Fatalf("%s not in the sample", id)
 			}
 			rec, log := eval(t, in, in.Patch)
-			if !rec.Resolved || rec.Status == StatusTampered {
+			if !rec.Resolved || rec.Status == grading.StatusTampered {
 				t.Errorf("gold: %s (%s)", rec.Status, rec.Verdicts.Strict.Reason)
 			}
 			if cs := rec.Test.Canaries; len(cs) != 2 || cs[0].Fail || !cs[1].Fail {
@@ -79,8 +80,8 @@ func TestCanariesGoRust(t *testing.T) {
 		forge := "package durfmt\n\nimport (\n\t\"os\"\n\t\"strings\"\n)\n\nfunc init() {\n\tif strings.HasSuffix(os.Args[0], \".test\") {\n\t\tos.Stdout.WriteString(\"" + out.String() + "PASS\\n\")\n\t\tos.Exit(0)\n\t}\n}\n"
 		patch := "diff --git a/zz_forge.go b/zz_forge.go\nnew file mode 100644\n--- /dev/null\n+++ b/zz_forge.go\n@@ -0,0 +1," + fmt.Sprint(strings.Count(forge, "\n")) + " @@\n+" + strings.ReplaceAll(strings.TrimSuffix(forge, "\n"), "\n", "\n+") + "\n"
 		rec, _ := eval(t, in, patch)
-		for _, m := range Modes {
-			if v := rec.Verdicts.Get(m); v.Resolved || v.Status != StatusTampered {
+		for _, m := range grading.Modes {
+			if v := rec.Verdicts.Get(m); v.Resolved || v.Status != grading.StatusTampered {
 				t.Errorf("%s: %s (%s), want tampered", m, v.Status, v.Reason)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/testlog"
 )
 
@@ -141,12 +142,12 @@ func TestCanariesUnittest(t *testing.T) {
 		FailToPass:  []string{"test_add (tests.test_calc.TestAdd.test_add)"},
 		PassToPass:  []string{"test_mul (tests.test_calc.TestMul.test_mul)"},
 	}
-	h, _ := newHarness(t, reposDir, ModeSWEBench)
+	h, _ := newHarness(t, reposDir, grading.ModeSWEBench)
 	rec, art, err := h.Evaluate(context.Background(), in, dataset.Prediction{InstanceID: in.InstanceID, ModelNameOrPath: "gold", ModelPatch: in.Patch})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec.Status != StatusResolved || rec.Test.Parser != "unittest" || len(rec.Test.Canaries) != 2 {
+	if rec.Status != grading.StatusResolved || rec.Test.Parser != "unittest" || len(rec.Test.Canaries) != 2 {
 		t.Fatalf("gold: %s (%s), parser %s, canaries %+v (%s)\n%s", rec.Status, rec.Verdicts.SWEBench.Reason, rec.Test.Parser, rec.Test.Canaries, rec.Test.CanaryNote, art.TestLog)
 	}
 	for _, id := range append(append([]string{}, rec.PassedTests...), rec.FailedTests...) {
@@ -161,13 +162,13 @@ func TestCanariesUnittest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range Modes {
-		if v := rec.Verdicts.Get(m); v.Status != StatusTampered || v.Resolved {
+	for _, m := range grading.Modes {
+		if v := rec.Verdicts.Get(m); v.Status != grading.StatusTampered || v.Resolved {
 			t.Errorf("forger, %s: %s (%s)\n%s", m, v.Status, v.Reason, art.TestLog)
 		}
 	}
 	// Re-grading the stored log reads the same canaries from the record.
-	if v, _, _, why := Regrade(in, rec, art.TestLog); why != "" || v.Strict.Status != StatusTampered {
+	if v, _, _, why := Regrade(in, rec, art.TestLog); why != "" || v.Strict.Status != grading.StatusTampered {
 		t.Errorf("regrade: %s (%s)", v.Strict.Status, why)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/diff"
+	"github.com/polynfi/polynfi/grading"
 )
 
 // CleanRoom is the clean-room re-run of a record (Harness.CleanRoom): the
@@ -24,16 +25,16 @@ import (
 // is the re-run's wall time in seconds (sandbox, apply, tests); TestS its
 // test command's.
 type CleanRoom struct {
-	Ran      bool      `json:"ran"`
-	Skipped  string    `json:"skipped,omitempty"`
-	Dropped  []string  `json:"dropped,omitempty"`
-	Status   Status    `json:"status,omitempty"`
-	Verdicts *Verdicts `json:"verdicts,omitempty"`
-	Tampered bool      `json:"tampered"`
-	Reason   string    `json:"reason,omitempty"`
-	Error    string    `json:"error,omitempty"`
-	TotalS   float64   `json:"total_s"`
-	TestS    float64   `json:"test_s"`
+	Ran      bool              `json:"ran"`
+	Skipped  string            `json:"skipped,omitempty"`
+	Dropped  []string          `json:"dropped,omitempty"`
+	Status   grading.Status    `json:"status,omitempty"`
+	Verdicts *grading.Verdicts `json:"verdicts,omitempty"`
+	Tampered bool              `json:"tampered"`
+	Reason   string            `json:"reason,omitempty"`
+	Error    string            `json:"error,omitempty"`
+	TotalS   float64           `json:"total_s"`
+	TestS    float64           `json:"test_s"`
 }
 
 // reBuildScript matches the base names of source-language files that build,
@@ -163,7 +164,7 @@ func (h *Harness) cleanRoom(ctx context.Context, in dataset.Instance, p dataset.
 		q.ModelPatch, q.Files = "", nil
 	}
 	cr.Ran = true
-	sub := &Record{Key: rec.Key, PolyBenchOutput: PolyBenchOutput{PassedTests: []string{}, FailedTests: []string{}}}
+	sub := &Record{Key: rec.Key, PolyBenchOutput: grading.PolyBenchOutput{PassedTests: []string{}, FailedTests: []string{}}}
 	var art Artifacts
 	var err error
 	if q.Empty() {
@@ -179,14 +180,14 @@ func (h *Harness) cleanRoom(ctx context.Context, in dataset.Instance, p dataset.
 	}
 	cr.Verdicts = &sub.Verdicts
 	cr.Status = sub.Verdicts.Get(h.NativeMode).Status
-	if cr.Status == StatusInfraFailure || cr.Status == StatusError || cr.Status == StatusPatchFailed || cr.Status == StatusPatchRejected {
+	if cr.Status == grading.StatusInfraFailure || cr.Status == grading.StatusError || cr.Status == grading.StatusPatchFailed || cr.Status == grading.StatusPatchRejected {
 		cr.Error = fmt.Sprintf("the clean room did not grade: %s %s", cr.Status, sub.Verdicts.Get(h.NativeMode).Reason)
 		return
 	}
 	var differ []string
 	for _, m := range []struct {
 		name string
-		a, b Verdict
+		a, b grading.Verdict
 	}{{"polybench", rec.Verdicts.PolyBench, sub.Verdicts.PolyBench}, {"swebench", rec.Verdicts.SWEBench, sub.Verdicts.SWEBench}, {"strict", rec.Verdicts.Strict, sub.Verdicts.Strict}} {
 		if m.a.Resolved != m.b.Resolved {
 			differ = append(differ, fmt.Sprintf("%s %s in the run, %s in the clean room", m.name, word(m.a.Resolved), word(m.b.Resolved)))
@@ -197,7 +198,7 @@ func (h *Harness) cleanRoom(ctx context.Context, in dataset.Instance, p dataset.
 	}
 	cr.Tampered = true
 	cr.Reason = fmt.Sprintf("clean room (without %s): %s", strings.Join(firstPaths(dropped, 3), ", "), strings.Join(differ, "; "))
-	rec.Verdicts = AllModes(StatusTampered, cr.Reason)
+	rec.Verdicts = grading.AllModes(grading.StatusTampered, cr.Reason)
 }
 
 // evaluateEmpty evaluates the tests on base + test patch alone, as

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/internal/citest"
 	"github.com/polynfi/polynfi/runtime"
 )
@@ -42,12 +43,12 @@ func runCleanRoomCases(t *testing.T, h *Harness, fx *pyFixture) {
 				t.Fatal(err)
 			}
 			t.Logf("status %s (%s); clean room %+v", rec.Status, rec.Verdicts.Strict.Reason, rec.CleanRoom)
-			for _, m := range Modes {
+			for _, m := range grading.Modes {
 				v := rec.Verdicts.Get(m)
 				if v.Resolved != c.resolved {
 					t.Errorf("%s: resolved %v (%s %s), want %v; log:\n%.3000s", m, v.Resolved, v.Status, v.Reason, c.resolved, art.TestLog)
 				}
-				if !c.resolved && v.Status != StatusTampered {
+				if !c.resolved && v.Status != grading.StatusTampered {
 					t.Errorf("%s: status %s (%s), want tampered", m, v.Status, v.Reason)
 				}
 			}
@@ -77,7 +78,7 @@ func TestCleanRoomLocal(t *testing.T) {
 		citest.Missing(t, "bubblewrap unavailable: %s", local.Note())
 	}
 	fx := newPyFixture(t)
-	h, _ := newHarness(t, fx.reposDir, ModeStrict)
+	h, _ := newHarness(t, fx.reposDir, grading.ModeStrict)
 	h.Runtime = local
 	runCleanRoomCases(t, h, fx)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/docker/docker/api/types/filters"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/internal/citest"
 	"github.com/polynfi/polynfi/runtime"
@@ -20,7 +21,7 @@ import (
 // dockerHarness is newHarness with the docker runtime: images resolved
 // from the sample's Dockerfiles (built once and kept: cache level
 // instance), the polybench_<language>_base images made by .ci/docker.sh.
-func dockerHarness(t testing.TB, reposDir string, mode Mode) (*Harness, *Store, *docker.Docker) {
+func dockerHarness(t testing.TB, reposDir string, mode grading.Mode) (*Harness, *Store, *docker.Docker) {
 	t.Helper()
 	d, err := docker.NewDocker(context.Background(), docker.DockerOptions{})
 	if err != nil {
@@ -59,7 +60,7 @@ func leftContainers(t testing.TB, d *docker.Docker, key string) int {
 // every instance has the same status in every mode as in local (the local
 // runtime's run of set), and no container is left.
 func checkSampleDocker(t *testing.T, dir string, ds *dataset.Dataset, set sampleSet, local *RunResult) {
-	h, store, d := dockerHarness(t, filepath.Join(dir, "repos"), Mode(ds.NativeMode()))
+	h, store, d := dockerHarness(t, filepath.Join(dir, "repos"), grading.Mode(ds.NativeMode()))
 	res, err := h.Run(context.Background(), set.jobs, store, RunOptions{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +71,7 @@ func checkSampleDocker(t *testing.T, dir string, ds *dataset.Dataset, set sample
 			t.Errorf("%s: sandbox %+v image %+v, want a docker container from an image built from the Dockerfile", r.InstanceID, r.Sandbox, r.Image)
 		}
 		l := local.Records[i]
-		for _, m := range Modes {
+		for _, m := range grading.Modes {
 			if dv, lv := r.Verdicts.Get(m), l.Verdicts.Get(m); dv.Status != lv.Status {
 				t.Errorf("%s %s: docker %s (%s), local %s (%s)", r.InstanceID, m, dv.Status, dv.Reason, lv.Status, lv.Reason)
 			}
@@ -87,7 +88,7 @@ func checkSampleDocker(t *testing.T, dir string, ds *dataset.Dataset, set sample
 // by the next run.
 func TestDockerInfraFailureNotScored(t *testing.T) {
 	dir, ds, sets := loadSample(t)
-	h, store, _ := dockerHarness(t, filepath.Join(dir, "repos"), Mode(ds.NativeMode()))
+	h, store, _ := dockerHarness(t, filepath.Join(dir, "repos"), grading.Mode(ds.NativeMode()))
 	job := sets[0].jobs[0]
 	job.Instance.Image = "polynfi-test/not-present.invalid:never"
 	job.Instance.Dockerfile = ""
@@ -99,8 +100,8 @@ func TestDockerInfraFailureNotScored(t *testing.T) {
 	if r.InfraReason != runtime.ReasonImage || r.Attempts != 2 || r.Resolved {
 		t.Fatalf("record: reason %q attempts %d resolved %v (%s)", r.InfraReason, r.Attempts, r.Resolved, r.Error)
 	}
-	for _, m := range Modes {
-		if v := r.Verdicts.Get(m); v.Status != StatusInfraFailure {
+	for _, m := range grading.Modes {
+		if v := r.Verdicts.Get(m); v.Status != grading.StatusInfraFailure {
 			t.Errorf("%s: %s, want infra_failure", m, v.Status)
 		}
 	}
@@ -132,7 +133,7 @@ func benchInstanceT(b testing.TB) (*Harness, *Store, dataset.Instance, dataset.P
 		}
 	}
 	in.TestCommand = "true"
-	h, store, _ := dockerHarness(b, filepath.Join(dir, "repos"), ModePolyBench)
+	h, store, _ := dockerHarness(b, filepath.Join(dir, "repos"), grading.ModePolyBench)
 	pred := dataset.Gold([]dataset.Instance{in})[0]
 	if _, err := h.Images.Resolve(context.Background(), in); err != nil {
 		b.Fatal(err)
@@ -157,7 +158,7 @@ func BenchmarkDockerInstanceOverhead(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		rec, _, err := h.Evaluate(context.Background(), in, pred)
-		if err != nil || rec.Status == StatusError || rec.InfraReason != "" {
+		if err != nil || rec.Status == grading.StatusError || rec.InfraReason != "" {
 			b.Fatalf("evaluate: %v %s %s", err, rec.Status, rec.Error)
 		}
 		t2 := rec.Timing
@@ -209,7 +210,7 @@ func BenchmarkDockerRunOverhead(b *testing.B) {
 		}
 		wall += time.Since(t).Seconds()
 		for _, r := range res.Records {
-			if r == nil || r.Status == StatusError || r.InfraReason != "" {
+			if r == nil || r.Status == grading.StatusError || r.InfraReason != "" {
 				b.Fatalf("record %+v", r)
 			}
 			test += r.Timing.TestS

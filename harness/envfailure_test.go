@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 )
 
 // TestAttributeNoTestRan: a run that parsed to no test is the environment's
@@ -23,30 +24,30 @@ func TestAttributeNoTestRan(t *testing.T) {
 		name     string
 		h        *Harness
 		l        testCommandLog
-		want     Status
+		want     grading.Status
 		wantLast string
 	}{
 		{"missing toolchain, validation holds", holds,
 			testCommandLog{ExitCode: 127, Stderr: []byte("+ mytool --json test\nbash: line 2: mytool: command not found\n")},
-			StatusInfraFailure, "bash: line 2: mytool: command not found"},
+			grading.StatusInfraFailure, "bash: line 2: mytool: command not found"},
 		{"missing toolchain by path, no validation", &Harness{},
 			testCommandLog{ExitCode: 127, Stderr: []byte("+ /data/env/node/node_modules/.bin/mocha --reporter json test\n" + mocha + "\n\n")},
-			StatusInfraFailure, mocha},
+			grading.StatusInfraFailure, mocha},
 		{"maven plugin offline", &Harness{},
 			testCommandLog{ExitCode: 1, Stdout: []byte(maven + "\n[ERROR] \n[ERROR] Re-run Maven using the -X switch to enable full debug logging.\n")},
-			StatusInfraFailure, "[ERROR] Re-run Maven using the -X switch to enable full debug logging."},
+			grading.StatusInfraFailure, "[ERROR] Re-run Maven using the -X switch to enable full debug logging."},
 		{"no sign: the patch's fault", holds,
 			testCommandLog{ExitCode: 1, Stdout: []byte("SyntaxError: invalid syntax\n")},
-			StatusUnresolved, ""},
+			grading.StatusUnresolved, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			v := Verdicts{Strict: Verdict{Status: StatusInfraFailure}}
+			v := grading.Verdicts{Strict: grading.Verdict{Status: grading.StatusInfraFailure}}
 			log := append(append([]byte{}, c.l.Stdout...), c.l.Stderr...)
 			c.h.attribute(&v, in, c.l, log)
 			if v.Strict.Status != c.want {
 				t.Fatalf("strict %s (%s), want %s", v.Strict.Status, v.Strict.Reason, c.want)
 			}
-			if c.want != StatusInfraFailure {
+			if c.want != grading.StatusInfraFailure {
 				return
 			}
 			if !strings.HasPrefix(v.Strict.Reason, "no test ran: ") || !strings.Contains(v.Strict.Reason, "last line of the log: "+strconv.Quote(c.wantLast)) {
@@ -65,10 +66,10 @@ func TestValidateNoTestRan(t *testing.T) {
 	jobs := ValidationJobs([]dataset.Instance{in}, 2)
 	why := "no test ran: the test command exited 127 (a program it runs was not found: a missing toolchain, not the patch); last line of the log: \"bash: mvn: command not found\""
 	none := func() *Record {
-		return &Record{Status: StatusUnresolved, Verdicts: Verdicts{
-			PolyBench: Verdict{Status: StatusUnresolved},
-			Strict: Verdict{Status: StatusInfraFailure, Reason: why,
-				PassToPass: TestsStatus{Failure: []string{"t2", "t3"}}}}}
+		return &Record{Status: grading.StatusUnresolved, Verdicts: grading.Verdicts{
+			PolyBench: grading.Verdict{Status: grading.StatusUnresolved},
+			Strict: grading.Verdict{Status: grading.StatusInfraFailure, Reason: why,
+				PassToPass: grading.TestsStatus{Failure: []string{"t2", "t3"}}}}}
 	}
 	vs := Validate(jobs, []*Record{none(), none(), none()}, 2)
 	if len(vs) != 1 {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/polynfi/polynfi/clones"
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/retrieval"
 	"github.com/polynfi/polynfi/runtime"
@@ -133,7 +134,7 @@ func Eval(ctx context.Context, in *EvalInputs, o EvalOptions) (man *Manifest, re
 	if len(in.Jobs) == 0 {
 		return nil, nil, in.NothingEvaluated(o.Dataset)
 	}
-	mode := Mode(in.Dataset.NativeMode())
+	mode := grading.Mode(in.Dataset.NativeMode())
 	store, err := OpenStore(o.Out)
 	if err != nil {
 		return nil, nil, err
@@ -196,7 +197,7 @@ func Eval(ctx context.Context, in *EvalInputs, o EvalOptions) (man *Manifest, re
 // and writes it before anything is evaluated. Units without a prediction
 // get the metrics of an empty prediction, computed by the harness as for
 // an evaluated empty prediction.
-func startManifest(ctx context.Context, o EvalOptions, in *EvalInputs, h *Harness, mode Mode, start time.Time) (*Manifest, error) {
+func startManifest(ctx context.Context, o EvalOptions, in *EvalInputs, h *Harness, mode grading.Mode, start time.Time) (*Manifest, error) {
 	man, ok, err := ReadManifest(o.Out)
 	if err != nil {
 		return nil, err

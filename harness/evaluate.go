@@ -29,6 +29,7 @@ import (
 	"github.com/polynfi/polynfi/clones"
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/diff"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/images/imagespec"
 	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/nfi"
@@ -85,7 +86,7 @@ type Harness struct {
 	// the dataset file itself, with its gold patches, is never among them.
 	ReadOnly []string
 	// NativeMode is the dataset's grading mode; Record.Resolved follows it.
-	NativeMode Mode
+	NativeMode grading.Mode
 	RunID      string
 
 	// RunEmpty runs the tests for an empty prediction too (on base + test
@@ -158,7 +159,7 @@ func (h *Harness) evaluateStarted(ctx context.Context, in dataset.Instance, p da
 		Generation:     !p.Empty(),
 		AgentDurationS: p.DurationS, TokensIn: p.TokensIn, TokensOut: p.TokensOut, CostUSD: p.CostUSD,
 		StartedAt:       start.UTC(),
-		PolyBenchOutput: PolyBenchOutput{PassedTests: []string{}, FailedTests: []string{}},
+		PolyBenchOutput: grading.PolyBenchOutput{PassedTests: []string{}, FailedTests: []string{}},
 	}
 	art := Artifacts{ModelPatch: p.ModelPatch}
 	err := h.evaluate(ctx, in, p, rec, &art, pre, background)
@@ -168,10 +169,10 @@ func (h *Harness) evaluateStarted(ctx context.Context, in dataset.Instance, p da
 	if reason := runtime.InfraReason(err); reason != "" {
 		// The environment failed, not the patch: never scored, retried.
 		rec.InfraReason = reason
-		rec.Verdicts = AllModes(StatusInfraFailure, err.Error())
+		rec.Verdicts = grading.AllModes(grading.StatusInfraFailure, err.Error())
 		rec.Error = err.Error()
 	} else if err != nil {
-		rec.Verdicts = AllModes(StatusError, err.Error())
+		rec.Verdicts = grading.AllModes(grading.StatusError, err.Error())
 		rec.Error = err.Error()
 	}
 	if h.CleanRoom && err == nil {
@@ -183,7 +184,7 @@ func (h *Harness) evaluateStarted(ctx context.Context, in dataset.Instance, p da
 	if h.Retrieval != nil {
 		t := time.Now()
 		st := rec.Verdicts.Get(h.NativeMode).Status
-		rec.Retrieval = h.retrievalMetricsFrom(ctx, in, art.ModelPatch, art.AppliedPatch, st == StatusPatchFailed || st == StatusPatchRejected, art.BaseFiles)
+		rec.Retrieval = h.retrievalMetricsFrom(ctx, in, art.ModelPatch, art.AppliedPatch, st == grading.StatusPatchFailed || st == grading.StatusPatchRejected, art.BaseFiles)
 		rec.Timing.RetrievalS = time.Since(t).Seconds()
 		rec.Timing.MetricsS += rec.Timing.RetrievalS
 		if ctx.Err() != nil {
@@ -371,7 +372,7 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 		return h.runTests(ctx, in, wt, rec, art, nil, snap)
 	}
 	if p.Empty() {
-		rec.Verdicts = AllModes(StatusEmptyPatch, "the prediction is empty")
+		rec.Verdicts = grading.AllModes(grading.StatusEmptyPatch, "the prediction is empty")
 		rec.Timing.ApplyS = applyS()
 		return nil
 	}
@@ -381,7 +382,7 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 		if err != nil {
 			if errors.Is(err, ErrPatchRejected) {
 				rec.Error = err.Error()
-				rec.Verdicts = AllModes(StatusPatchRejected, err.Error())
+				rec.Verdicts = grading.AllModes(grading.StatusPatchRejected, err.Error())
 				return nil
 			}
 			return err
@@ -395,7 +396,7 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 	} else {
 		if _, err := checkPatchPaths(modelLstat, p.ModelPatch); err != nil {
 			rec.Error = err.Error()
-			rec.Verdicts = AllModes(StatusPatchRejected, err.Error())
+			rec.Verdicts = grading.AllModes(grading.StatusPatchRejected, err.Error())
 			return nil
 		}
 		patchPaths = modelPaths
@@ -403,15 +404,15 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 		rec.ModelPatchApply = &ar
 		if errors.Is(err, ErrPatchRejected) {
 			rec.Error = err.Error()
-			rec.Verdicts = AllModes(StatusPatchRejected, err.Error())
+			rec.Verdicts = grading.AllModes(grading.StatusPatchRejected, err.Error())
 			return nil
 		}
 		if err != nil {
 			return fmt.Errorf("model patch: %w", err)
 		}
 		if !ar.Applied {
-			rec.Error = ReasonNotApplied
-			rec.Verdicts = AllModes(StatusPatchFailed, rec.Error)
+			rec.Error = grading.ReasonNotApplied
+			rec.Verdicts = grading.AllModes(grading.StatusPatchFailed, rec.Error)
 			rec.Timing.ApplyS = applyS()
 			return nil
 		}
@@ -478,7 +479,7 @@ func (h *Harness) runTests(ctx context.Context, in dataset.Instance, wt *tree, r
 		rec.Test = &TestRun{Command: art.Command, ExitCode: -1, TimeoutS: h.testTimeout(in).Seconds(), Workdir: wt.sb.Workdir()}
 	}
 	rec.Test.Notes = append(rec.Test.Notes, stopped.Error())
-	rec.Verdicts = AllModes(StatusUnresolved, "the sandbox stopped while the tests ran, by what ran in it: "+stopped.Error())
+	rec.Verdicts = grading.AllModes(grading.StatusUnresolved, "the sandbox stopped while the tests ran, by what ran in it: "+stopped.Error())
 	return nil
 }
 
@@ -518,7 +519,7 @@ func (h *Harness) runTestCommand(ctx context.Context, in dataset.Instance, wt *t
 			// the memory went to what the patch made the tests do.
 			reason := "the test command was killed at the memory limit, which the gold patch stays within (validation): " + err.Error()
 			rec.Test = &TestRun{Command: script, ExitCode: -1, TimeoutS: timeout.Seconds(), Notes: []string{err.Error()}}
-			rec.Verdicts = AllModes(StatusUnresolved, reason)
+			rec.Verdicts = grading.AllModes(grading.StatusUnresolved, reason)
 			return nil
 		}
 	}
@@ -567,7 +568,7 @@ func (h *Harness) runTestCommand(ctx context.Context, in dataset.Instance, wt *t
 	}
 	g := gradeTestCommand(in, l, wt.sb.Workdir(), te, canaries)
 	h.attribute(&g.verdicts, in, l, art.TestLog)
-	respellVerdicts(&g.verdicts, g.f2p, in.FailToPass, g.p2p, in.PassToPass)
+	grading.RespellVerdicts(&g.verdicts, g.f2p, in.FailToPass, g.p2p, in.PassToPass)
 	tr.Parser, tr.JUnitReports, tr.NumResults, tr.Stream = g.framework, g.reports, g.numResults, g.stream
 	tr.Notes = append(tr.Notes, g.notes...)
 	rec.Verdicts, rec.PolyBenchOutput = g.verdicts, g.out
@@ -577,8 +578,8 @@ func (h *Harness) runTestCommand(ctx context.Context, in dataset.Instance, wt *t
 
 // testCommandGrade is the grading of a test_command run (gradeTestCommand).
 type testCommandGrade struct {
-	verdicts   Verdicts
-	out        PolyBenchOutput
+	verdicts   grading.Verdicts
+	out        grading.PolyBenchOutput
 	framework  string   // the reading chosen ("junit", a testlog framework, "swebench:<parser>")
 	reports    []string // the JUnit reports read, relative to the work tree
 	stream     string   // "stdout" or "stderr": the stream the log reading came from
@@ -589,72 +590,42 @@ type testCommandGrade struct {
 
 // gradeTestCommand reads and grades a test_command run from its streams and
 // report files (l), for the run itself and for a re-grading alike: the
-// JUnit XML reports the run wrote, then the log (one stream: stdout, or
-// stderr when stdout holds no recognisable log, so that text printed on
-// stderr, read first in SWE-PolyBench's stderr+stdout log, cannot pass for
-// the runner's report), then the row's SWE-bench log_parser on the same
-// stream; the reading that names the most expected tests wins (JUnit on a
-// tie), the others' failures dissent (addDissent); a stream that holds
-// more than one complete report is unresolved in every mode; test edits
+// log and reports are read by grading.ReadTestCommand (the reading that
+// names the most expected tests, the others' failures dissenting) and
+// graded by grading.Grade; a stream that holds more than one complete
+// report is unresolved in every mode; test edits
 // apply (applyTestEdits); the canaries the harness added (cs) are taken
 // out of the chosen reading and checked (checkCanaries): a reading that
 // fails them is StatusTampered in every mode. ws is the work tree's path
 // in the sandbox ("" to leave ids as they are).
 func gradeTestCommand(in dataset.Instance, l testCommandLog, ws string, te *TestEdits, cs []Canary) testCommandGrade {
 	var g testCommandGrade
-	var cands []candidate
-	var junit []testlog.Result
-	for _, f := range l.Reports {
-		r, err := testlog.ParseJUnitXML(bytes.NewReader(f.Data))
-		if err != nil {
-			continue
-		}
-		g.reports = append(g.reports, f.Path)
-		junit = append(junit, r...)
+	files := make([]grading.ReportFile, len(l.Reports))
+	for i, f := range l.Reports {
+		files[i] = grading.ReportFile{Path: f.Path, Data: f.Data}
 	}
-	sort.Strings(g.reports)
-	if len(g.reports) > 0 {
-		cands = append(cands, candidate{string(testlog.JUnit), testlog.TrimWorkspace(junit, ws)})
-	}
-	log, stream := l.Stdout, "stdout"
-	if _, ok := testlog.Detect(l.Stdout); !ok {
-		log, stream = l.Stderr, "stderr"
-	}
-	nReports := 0
-	if fw, ok := testlog.Detect(log); ok {
-		cands = append(cands, logReadings(log, ws)...)
-		g.stream, nReports = stream, testlog.CountReports(fw, log)
-	} else if in.LogParser != "" {
-		log = l.Stdout // what a SWE-bench parser may read without a detected framework
-	}
-	cands, g.notes = withLogParser(cands, in, log, nil)
-	fw, results, f2p, p2p := chooseReading(cands, in.FailToPass, in.PassToPass, dockerWorkdir(in.Dockerfile))
-	// Maven's console names every test that failed or erred, whatever
-	// report files say: its problem lines dissent from a report rewritten
-	// after Surefire wrote it, or printed by the code under test.
-	if console := testlog.SurefireConsole(l.Stdout); len(console) > 0 {
-		cands = append(cands, candidate{"surefire-console", testlog.TrimWorkspace(console, ws)})
-	}
-	results = addDissent(cands, fw, results, f2p, p2p)
+	rd := grading.ReadTestCommand(in, l.Stdout, l.Stderr, files, ws, dockerWorkdir(in.Dockerfile))
+	g.reports, g.stream, g.notes = rd.Reports, rd.Stream, rd.Notes
+	fw, results, f2p, p2p, nReports, stream := rd.Framework, rd.Results, rd.FailToPass, rd.PassToPass, rd.NumReports, rd.Stream
 	co := checkCanaries(cs, results)
 	results = co.rest
 	g.framework, g.numResults, g.f2p, g.p2p = fw, len(results), f2p, p2p
 	full := append(append(append([]byte(nil), l.Stderr...), l.Stdout...), fmt.Sprintf("\nContainer exited with status code: %d\n", l.ExitCode)...)
-	g.verdicts, g.out = Grade(f2p, p2p, RunOutcome{Results: results, ExitCode: l.ExitCode, TimedOut: l.TimedOut,
+	g.verdicts, g.out = grading.Grade(f2p, p2p, grading.RunOutcome{Results: results, ExitCode: l.ExitCode, TimedOut: l.TimedOut,
 		Language: in.Language, Framework: fw, Log: full, CanaryFailed: co.failed})
 	if in.MultiSWEBench != nil {
-		mv := GradeMultiSWEBench(in.MultiSWEBench, results, l.TimedOut)
+		mv := grading.GradeMultiSWEBench(in.MultiSWEBench, results, l.TimedOut)
 		g.verdicts.MultiSWEBench = &mv
 	}
 	if in.SWEBenchPro != nil {
-		pv := GradeSWEBenchPro(in.FailToPass, in.PassToPass, l.Pro, results, l.ExitCode, l.TimedOut)
+		pv := grading.GradeSWEBenchPro(in.FailToPass, in.PassToPass, l.Pro, results, l.ExitCode, l.TimedOut)
 		g.verdicts.SWEBenchPro = &pv
 	}
 	if nReports > 1 && fw != string(testlog.JUnit) && !l.TimedOut {
-		g.verdicts = AllModes(StatusUnresolved, fmt.Sprintf("the test command's %s holds %d %s reports; a test run prints one (the others were printed by something else)", stream, nReports, fw))
+		g.verdicts = grading.AllModes(grading.StatusUnresolved, fmt.Sprintf("the test command's %s holds %d %s reports; a test run prints one (the others were printed by something else)", stream, nReports, fw))
 	}
 	if co.problem != "" && !l.TimedOut {
-		g.verdicts = AllModes(StatusTampered, co.problem)
+		g.verdicts = grading.AllModes(grading.StatusTampered, co.problem)
 	}
 	applyTestEdits(&g.verdicts, te)
 	return g
@@ -697,30 +668,6 @@ done; done`, append([]string{testStartMarker}, testlog.JUnitReportPatterns()...)
 	return out, nil
 }
 
-// addDissent appends to the chosen reading's results every FAILED or
-// ERROR result that another reading of the same run gives an expected test
-// (f2p ∪ p2p, as the chosen reading spells them): a JUnit file written
-// during the run by the code under test cannot outvote the log, nor the
-// log a report file; the conflicting statuses then fail the test in every
-// mode (harden).
-func addDissent(cands []candidate, chosen string, results []testlog.Result, f2p, p2p []string) []testlog.Result {
-	want := map[string]bool{}
-	for _, id := range append(append([]string{}, f2p...), p2p...) {
-		want[id] = true
-	}
-	for _, c := range cands {
-		if c.framework == chosen {
-			continue
-		}
-		for _, r := range c.results {
-			if want[r.ID] && (r.Status == testlog.Failed || r.Status == testlog.Error) {
-				results = append(results, r)
-			}
-		}
-	}
-	return results
-}
-
 // diffPaths lists the old and new paths of a patch: from its strict parse
 // when there is one, else from the lenient header scan.
 func diffPaths(parsed []diff.File, patch string) []string {
@@ -735,21 +682,6 @@ func diffPaths(parsed []diff.File, patch string) []string {
 		out = append(out, p.Old, p.New)
 	}
 	return out
-}
-
-// logReadings returns the readings of a run's log: parsed by the framework
-// detected in it, then for TAP the way SWE-PolyBench reads it (ids with
-// test numbers). Ids are made relative to the work tree ws.
-func logReadings(log []byte, ws string) (cands []candidate) {
-	if fw, ok := testlog.Detect(log); ok {
-		if rs, err := testlog.Parse(fw, log); err == nil {
-			cands = append(cands, candidate{string(fw), testlog.TrimWorkspace(rs, ws)})
-		}
-		if fw == testlog.TAP {
-			cands = append(cands, candidate{string(testlog.TAP), testlog.PolyBenchTAP(log)})
-		}
-	}
-	return cands
 }
 
 // nfiDelta scores the source files the model patch changes (NFISource:

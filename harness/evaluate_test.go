@@ -12,6 +12,7 @@ import (
 
 	"github.com/polynfi/polynfi/clones"
 	"github.com/polynfi/polynfi/diff"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/runtime"
 
 	"github.com/polynfi/polynfi/dataset"
@@ -26,26 +27,26 @@ import (
 func TestEvaluatePytest(t *testing.T) {
 	t.Parallel()
 	fx := newPyFixture(t)
-	h, _ := newHarness(t, fx.reposDir, ModePolyBench)
+	h, _ := newHarness(t, fx.reposDir, grading.ModePolyBench)
 	wrong := diffOf(t, fx.repo, map[string]string{"calc.py": strings.Replace(calcBase, "a * b", "a * b  # touched", 1)})
 	breaksMul := diffOf(t, fx.repo, map[string]string{"calc.py": strings.Replace(calcGold, "a * b", "a + b", 1)})
 	tests := []struct {
 		name       string
 		pred       dataset.Prediction
-		want       Status // native (polybench)
-		wantStrict Status
+		want       grading.Status // native (polybench)
+		wantStrict grading.Status
 		applied    string
 	}{
-		{"gold", dataset.Prediction{ModelPatch: fx.inst.Patch}, StatusResolved, StatusResolved, "git apply --verbose"},
-		{"empty", dataset.Prediction{ModelPatch: "  \n"}, StatusEmptyPatch, StatusEmptyPatch, ""},
-		{"wrong fix", dataset.Prediction{ModelPatch: wrong}, StatusUnresolved, StatusUnresolved, "git apply --verbose"},
-		{"fix that breaks P2P", dataset.Prediction{ModelPatch: breaksMul}, StatusUnresolved, StatusUnresolved, "git apply --verbose"},
-		{"files", dataset.Prediction{Files: map[string]string{"calc.py": calcGold}}, StatusResolved, StatusResolved, "files"},
-		{"garbage", dataset.Prediction{ModelPatch: "diff --git a/calc.py b/calc.py\n--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n-nothing like this\n+x\n"}, StatusPatchFailed, StatusPatchFailed, ""},
-		{"dot-dot", dataset.Prediction{ModelPatch: "--- a/../evil.py\n+++ b/../evil.py\n@@ -0,0 +1 @@\n+x\n"}, StatusPatchRejected, StatusPatchRejected, ""},
-		{"absolute", dataset.Prediction{ModelPatch: "--- /dev/null\n+++ /tmp/evil.py\n@@ -0,0 +1 @@\n+x\n"}, StatusPatchRejected, StatusPatchRejected, ""},
-		{"through symlink", dataset.Prediction{ModelPatch: "diff --git a/escape/evil.py b/escape/evil.py\nnew file mode 100644\n--- /dev/null\n+++ b/escape/evil.py\n@@ -0,0 +1 @@\n+x\n"}, StatusPatchRejected, StatusPatchRejected, ""},
-		{"files through symlink", dataset.Prediction{Files: map[string]string{"escape/evil.py": "x\n"}}, StatusPatchRejected, StatusPatchRejected, ""},
+		{"gold", dataset.Prediction{ModelPatch: fx.inst.Patch}, grading.StatusResolved, grading.StatusResolved, "git apply --verbose"},
+		{"empty", dataset.Prediction{ModelPatch: "  \n"}, grading.StatusEmptyPatch, grading.StatusEmptyPatch, ""},
+		{"wrong fix", dataset.Prediction{ModelPatch: wrong}, grading.StatusUnresolved, grading.StatusUnresolved, "git apply --verbose"},
+		{"fix that breaks P2P", dataset.Prediction{ModelPatch: breaksMul}, grading.StatusUnresolved, grading.StatusUnresolved, "git apply --verbose"},
+		{"files", dataset.Prediction{Files: map[string]string{"calc.py": calcGold}}, grading.StatusResolved, grading.StatusResolved, "files"},
+		{"garbage", dataset.Prediction{ModelPatch: "diff --git a/calc.py b/calc.py\n--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n-nothing like this\n+x\n"}, grading.StatusPatchFailed, grading.StatusPatchFailed, ""},
+		{"dot-dot", dataset.Prediction{ModelPatch: "--- a/../evil.py\n+++ b/../evil.py\n@@ -0,0 +1 @@\n+x\n"}, grading.StatusPatchRejected, grading.StatusPatchRejected, ""},
+		{"absolute", dataset.Prediction{ModelPatch: "--- /dev/null\n+++ /tmp/evil.py\n@@ -0,0 +1 @@\n+x\n"}, grading.StatusPatchRejected, grading.StatusPatchRejected, ""},
+		{"through symlink", dataset.Prediction{ModelPatch: "diff --git a/escape/evil.py b/escape/evil.py\nnew file mode 100644\n--- /dev/null\n+++ b/escape/evil.py\n@@ -0,0 +1 @@\n+x\n"}, grading.StatusPatchRejected, grading.StatusPatchRejected, ""},
+		{"files through symlink", dataset.Prediction{Files: map[string]string{"escape/evil.py": "x\n"}}, grading.StatusPatchRejected, grading.StatusPatchRejected, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -60,10 +61,10 @@ func TestEvaluatePytest(t *testing.T) {
 			if got := rec.ModelPatchApply; tt.applied != "" && (got == nil || got.Method != tt.applied) {
 				t.Errorf("applied by %+v, want %s", got, tt.applied)
 			}
-			if rec.Resolved != (tt.want == StatusResolved) {
+			if rec.Resolved != (tt.want == grading.StatusResolved) {
 				t.Errorf("resolved %v with status %s", rec.Resolved, rec.Status)
 			}
-			if rec.Status == StatusResolved {
+			if rec.Status == grading.StatusResolved {
 				// The must-fail canary (canary.go) makes pytest exit 1.
 				if rec.Test.Parser != "pytest" || !rec.WithLogs || rec.Test.ExitCode != 1 {
 					t.Errorf("test run %+v with_logs %v", rec.Test, rec.WithLogs)
@@ -193,7 +194,7 @@ func applyCascadeDrift(t *testing.T, noIndex bool, method string, attempts int, 
 func TestEvaluateTimeoutKillsAndContinues(t *testing.T) {
 	t.Parallel()
 	fx := newPyFixture(t)
-	h, _ := newHarness(t, fx.reposDir, ModeStrict)
+	h, _ := newHarness(t, fx.reposDir, grading.ModeStrict)
 	h.Timeout = time.Second
 	inst := fx.inst
 	inst.TestCommand = "sleep 60 & sleep 60"
@@ -205,7 +206,7 @@ func TestEvaluateTimeoutKillsAndContinues(t *testing.T) {
 	if d := time.Since(start); d > 30*time.Second {
 		t.Errorf("evaluation took %s with a 1 s timeout", d)
 	}
-	if rec.Status != StatusTimedOut || !rec.Test.TimedOut || rec.Resolved {
+	if rec.Status != grading.StatusTimedOut || !rec.Test.TimedOut || rec.Resolved {
 		t.Errorf("status %s timed out %v", rec.Status, rec.Test.TimedOut)
 	}
 	if !strings.HasSuffix(string(art.TestLog), "Container operation timed out [polynfi-mark "+rec.Test.LogSecret+" timeout -1]\n") {
@@ -216,7 +217,7 @@ func TestEvaluateTimeoutKillsAndContinues(t *testing.T) {
 func TestEvaluateErrors(t *testing.T) {
 	t.Parallel()
 	fx := newPyFixture(t)
-	h, _ := newHarness(t, fx.reposDir, ModeSWEBench)
+	h, _ := newHarness(t, fx.reposDir, grading.ModeSWEBench)
 	for name, mod := range map[string]func(*dataset.Instance){
 		"no repo":        func(in *dataset.Instance) { in.Repo = "acme/missing" },
 		"bad commit":     func(in *dataset.Instance) { in.BaseCommit = "0000000000000000000000000000000000000000" },
@@ -230,7 +231,7 @@ func TestEvaluateErrors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rec.Status != StatusError || rec.Error == "" || rec.Resolved {
+			if rec.Status != grading.StatusError || rec.Error == "" || rec.Resolved {
 				t.Errorf("status %s error %q, want error", rec.Status, rec.Error)
 			}
 		})
@@ -242,7 +243,7 @@ func TestEvaluateErrors(t *testing.T) {
 func TestEvaluateNormalizesSWEBenchPytestIDs(t *testing.T) {
 	t.Parallel()
 	fx := newPyFixture(t)
-	h, _ := newHarness(t, fx.reposDir, ModeSWEBench)
+	h, _ := newHarness(t, fx.reposDir, grading.ModeSWEBench)
 	rec, _, err := h.Evaluate(context.Background(), fx.inst, dataset.Prediction{InstanceID: fx.inst.InstanceID, ModelPatch: fx.inst.Patch})
 	if err != nil {
 		t.Fatal(err)
@@ -256,7 +257,7 @@ func TestEvaluateNormalizesSWEBenchPytestIDs(t *testing.T) {
 func TestEvaluateMetricsHooks(t *testing.T) {
 	t.Parallel()
 	fx := newPyFixture(t)
-	h, _ := newHarness(t, fx.reposDir, ModePolyBench)
+	h, _ := newHarness(t, fx.reposDir, grading.ModePolyBench)
 	h.Retrieval = &retrieval.Options{Mode: retrieval.Compatible, Nodes: true}
 	eng, err := nfi.NewEngine(catalog.Polynfi92(), nfi.Settings{})
 	if err != nil {
@@ -282,7 +283,7 @@ func TestEvaluateMetricsHooks(t *testing.T) {
 func TestEvaluateRetrievalFollowsApply(t *testing.T) {
 	t.Parallel()
 	fx := newPyFixture(t)
-	h, _ := newHarness(t, fx.reposDir, ModePolyBench)
+	h, _ := newHarness(t, fx.reposDir, grading.ModePolyBench)
 	h.Retrieval = &retrieval.Options{Mode: retrieval.Compatible, Nodes: true}
 	garbage := "diff --git a/calc.py b/calc.py\n--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n-nothing like this\n+x\n"
 	for _, tc := range []struct {
@@ -321,12 +322,12 @@ func TestEvaluatePrefersTheReadingThatNamesTheTests(t *testing.T) {
 	t.Parallel()
 	fx := newPyFixture(t)
 	fx.inst.TestCommand = "python3 -m pytest -rA -p no:cacheprovider --junitxml=junit.xml tests/test_calc.py"
-	h, _ := newHarness(t, fx.reposDir, ModePolyBench)
+	h, _ := newHarness(t, fx.reposDir, grading.ModePolyBench)
 	rec, art, err := h.Evaluate(context.Background(), fx.inst, dataset.Prediction{InstanceID: fx.inst.InstanceID, ModelPatch: fx.inst.Patch})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec.Status != StatusResolved || rec.Test.Parser != "pytest" || len(rec.Test.JUnitReports) != 1 {
+	if rec.Status != grading.StatusResolved || rec.Test.Parser != "pytest" || len(rec.Test.JUnitReports) != 1 {
 		t.Errorf("status %s parser %q reports %v, want resolved from the pytest log with junit.xml found; log:\n%s",
 			rec.Status, rec.Test.Parser, rec.Test.JUnitReports, art.TestLog)
 	}
@@ -338,7 +339,7 @@ func TestEvaluatePrefersTheReadingThatNamesTheTests(t *testing.T) {
 func TestEvaluateNFIJavaScriptTypeScript(t *testing.T) {
 	t.Parallel()
 	fx := newPyFixture(t)
-	h, _ := newHarness(t, fx.reposDir, ModePolyBench)
+	h, _ := newHarness(t, fx.reposDir, grading.ModePolyBench)
 	cat, err := catalog.Get(catalog.Default)
 	if err != nil {
 		t.Fatal(err)
@@ -399,7 +400,7 @@ func TestEvaluateNFIJava(t *testing.T) {
 		{"broken", "package calc;\n\npublic class Calc {\n    public int add(int a, int b) {\n        return a + ;\n    }\n}\n", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h, _ := newHarness(t, fx.reposDir, ModePolyBench)
+			h, _ := newHarness(t, fx.reposDir, grading.ModePolyBench)
 			h.NFI = eng
 			patch := diffOf(t, fx.repo, map[string]string{"calc.py": calcGold, "src/main/java/calc/Calc.java": tc.java})
 			rec, _, err := h.Evaluate(context.Background(), fx.inst, dataset.Prediction{InstanceID: fx.inst.InstanceID, ModelPatch: patch})
@@ -444,7 +445,7 @@ func TestEvaluateNFIJava(t *testing.T) {
 func TestEvaluateNFIJavaRules(t *testing.T) {
 	t.Parallel()
 	fx := newPyFixture(t)
-	h, _ := newHarness(t, fx.reposDir, ModePolyBench)
+	h, _ := newHarness(t, fx.reposDir, grading.ModePolyBench)
 	cat, err := catalog.Get(catalog.Default)
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/polynfi/polynfi/diff"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/testlog"
 )
@@ -281,20 +282,20 @@ g reset --quiet --mixed "$b"`, append([]string{snap, base}, reset...)...); err !
 // tests forbid it: in every mode when it changed test configuration that
 // could not be reset, in strict mode when it changed any test file or
 // configuration (even those reset before the run).
-func applyTestEdits(v *Verdicts, te *TestEdits) {
+func applyTestEdits(v *grading.Verdicts, te *TestEdits) {
 	if te == nil {
 		return
 	}
 	if len(te.Config) > 0 {
 		reason := "the model patch changes test configuration: " + strings.Join(te.Config, "; ")
-		for _, p := range []*Verdict{&v.PolyBench, &v.SWEBench, &v.Strict, v.MultiSWEBench, v.SWEBenchPro} {
-			if p != nil && p.Status == StatusResolved {
-				p.Resolved, p.Status, p.Reason = false, StatusUnresolved, reason
+		for _, p := range []*grading.Verdict{&v.PolyBench, &v.SWEBench, &v.Strict, v.MultiSWEBench, v.SWEBenchPro} {
+			if p != nil && p.Status == grading.StatusResolved {
+				p.Resolved, p.Status, p.Reason = false, grading.StatusUnresolved, reason
 			}
 		}
 	}
-	if te.Any() && v.Strict.Status == StatusResolved {
-		v.Strict.Resolved, v.Strict.Status = false, StatusUnresolved
+	if te.Any() && v.Strict.Status == grading.StatusResolved {
+		v.Strict.Resolved, v.Strict.Status = false, grading.StatusUnresolved
 		v.Strict.Reason = "strict: the model patch edits tests or test configuration (" + strings.Join(append(append([]string{}, te.Reset...), te.Config...), ", ") + ")"
 	}
 }

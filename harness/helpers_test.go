@@ -10,7 +10,9 @@ import (
 
 	"github.com/polynfi/polynfi/clones"
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/runtime"
+	"github.com/polynfi/polynfi/testlog"
 )
 
 // fixedGitEnv makes commit ids deterministic.
@@ -117,7 +119,7 @@ func newPyFixture(t testing.TB) *pyFixture {
 	return &pyFixture{reposDir: reposDir, repo: repo, inst: inst}
 }
 
-func newHarness(t testing.TB, reposDir string, mode Mode) (*Harness, *Store) {
+func newHarness(t testing.TB, reposDir string, mode grading.Mode) (*Harness, *Store) {
 	t.Helper()
 	store, err := OpenStore(filepath.Join(t.TempDir(), "out"))
 	if err != nil {
@@ -134,4 +136,13 @@ func newHarness(t testing.TB, reposDir string, mode Mode) (*Harness, *Store) {
 		RunID:      "test",
 	}
 	return h, store
+}
+
+// res builds results from id, status pairs.
+func res(pairs ...string) []testlog.Result {
+	var out []testlog.Result
+	for i := 0; i < len(pairs); i += 2 {
+		out = append(out, testlog.Result{ID: pairs[i], Status: testlog.Status(pairs[i+1])})
+	}
+	return out
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/internal/regfile"
 	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/retrieval"
@@ -83,7 +84,7 @@ type Manifest struct {
 	// runs whose digests differ.
 	DatasetSHA256 string             `json:"dataset_sha256,omitempty"`
 	Predictions   string             `json:"predictions"`
-	NativeMode    Mode               `json:"native_mode,omitempty"`
+	NativeMode    grading.Mode       `json:"native_mode,omitempty"`
 	Retrieval     string             `json:"retrieval,omitempty"` // compatible, extended or "" (off)
 	Instances     []ManifestInstance `json:"instances,omitempty"`
 	Units         []ManifestUnit     `json:"units,omitempty"`

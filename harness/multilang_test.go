@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/runtime"
 )
 
@@ -34,7 +35,7 @@ func TestBundledMultilangSample(t *testing.T) {
 	dir, ds, sets := loadSampleAt(t, "../examples/multilang", 12, multilangLanguages)
 	for _, set := range sets {
 		t.Run(set.name, func(t *testing.T) {
-			h, store := newHarness(t, filepath.Join(dir, "repos"), Mode(ds.NativeMode()))
+			h, store := newHarness(t, filepath.Join(dir, "repos"), grading.Mode(ds.NativeMode()))
 			h.Env = []string{"POLYNFI_DATASET_DIR=" + dir}
 			res, err := h.Run(context.Background(), set.jobs, store, RunOptions{Workers: 2})
 			if err != nil {
@@ -64,17 +65,17 @@ func TestMultilangPublishedShapes(t *testing.T) {
 	}
 	for _, c := range []struct {
 		file, predictions string
-		native            Mode
+		native            grading.Mode
 	}{
-		{"swebench-multilingual.jsonl", "predictions-wrong.jsonl", ModeSWEBench},
-		{"multi-swe-bench.jsonl", "predictions-wrong.multi-swe-bench.jsonl", ModeMultiSWEBench},
+		{"swebench-multilingual.jsonl", "predictions-wrong.jsonl", grading.ModeSWEBench},
+		{"multi-swe-bench.jsonl", "predictions-wrong.multi-swe-bench.jsonl", grading.ModeMultiSWEBench},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			ds, err := dataset.Load(filepath.Join(dir, c.file))
 			if err != nil || len(ds.Errors) > 0 || len(ds.Instances) != 12 {
 				t.Fatalf("%s: %v %v", c.file, err, ds)
 			}
-			if Mode(ds.NativeMode()) != c.native {
+			if grading.Mode(ds.NativeMode()) != c.native {
 				t.Fatalf("%s: native mode %s, want %s", c.file, ds.NativeMode(), c.native)
 			}
 			ps, err := dataset.LoadPredictions(filepath.Join(dir, c.predictions))
@@ -111,7 +112,7 @@ func TestMultilangPublishedShapes(t *testing.T) {
 			var got []string
 			for _, r := range res.Records {
 				v := r.Verdicts.Get(c.native)
-				if c.native == ModeMultiSWEBench && r.Verdicts.MultiSWEBench == nil {
+				if c.native == grading.ModeMultiSWEBench && r.Verdicts.MultiSWEBench == nil {
 					t.Errorf("%s: no multi-swe-bench verdict (%s)", r.InstanceID, r.Status)
 				}
 				if v.Resolved != r.Resolved {
@@ -162,7 +163,7 @@ echo "limits cpu=$((q * 1000 / p)) mem=$m"`
 		t.Fatalf("%d instances found", len(jobs))
 	}
 	// The docker runtime lowers a quota above the engine's CPUs to them.
-	h0, _, d := dockerHarness(t, filepath.Join(dir, "repos"), ModePolyBench)
+	h0, _, d := dockerHarness(t, filepath.Join(dir, "repos"), grading.ModePolyBench)
 	if h0 == nil {
 		return
 	}
@@ -182,7 +183,7 @@ echo "limits cpu=$((q * 1000 / p)) mem=$m"`
 			"numerals__romanum-3": "limits cpu=1000 mem=1073741824", "gridworks__durfmt-4": "limits cpu=1000 mem=1073741824"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			h, store, _ := dockerHarness(t, filepath.Join(dir, "repos"), ModePolyBench)
+			h, store, _ := dockerHarness(t, filepath.Join(dir, "repos"), grading.ModePolyBench)
 			h.Limits, h.LanguageLimits = c.limits, true
 			res, err := h.Run(context.Background(), jobs, store, RunOptions{Workers: 2})
 			if err != nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/internal/regfile"
 	"github.com/polynfi/polynfi/runtime"
 )
@@ -25,26 +26,6 @@ const (
 	// disk the parser may fill.
 	ProParserOutputBytes = 64 << 20
 )
-
-// ProTest is one test of a parser.py's output: its name and status as the
-// parser wrote them (SWE-bench Pro's TestStatus names: PASSED, FAILED,
-// SKIPPED, ERROR).
-type ProTest struct {
-	Name   string `json:"name"`
-	Status string `json:"status"`
-}
-
-// ProParse is what running an instance's parser.py on a run's logs gave:
-// the tests of its output.json in order, or Err, why there is no reading
-// (the parser could not run, crashed, timed out, or wrote no output or
-// output that is not {"tests": [{"name": string, "status": string}, ...]}),
-// with the tail of what it wrote on stderr. DurationS is its wall time in
-// seconds.
-type ProParse struct {
-	Tests     []ProTest `json:"tests,omitempty"`
-	Err       string    `json:"error,omitempty"`
-	DurationS float64   `json:"duration_s"`
-}
 
 // ProParserOptions bound RunProParser; zero fields take the ProParser*
 // defaults. Python is the interpreter ("" is python3 on PATH).
@@ -66,10 +47,10 @@ type ProParserOptions struct {
 // is never run unsandboxed. Python runs isolated from the environment and
 // user site (-I). Source: SWE-bench Pro swe_bench_pro_eval.py
 // (create_entryscript, collect_outputs_local); its parsers' export_to_json.
-func RunProParser(ctx context.Context, parser string, stdout, stderr []byte, opts ProParserOptions) ProParse {
+func RunProParser(ctx context.Context, parser string, stdout, stderr []byte, opts ProParserOptions) grading.ProParse {
 	start := time.Now()
-	out := func(format string, a ...any) ProParse {
-		return ProParse{Err: fmt.Sprintf(format, a...), DurationS: time.Since(start).Seconds()}
+	out := func(format string, a ...any) grading.ProParse {
+		return grading.ProParse{Err: fmt.Sprintf(format, a...), DurationS: time.Since(start).Seconds()}
 	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = ProParserTimeout
@@ -127,14 +108,14 @@ func RunProParser(ctx context.Context, parser string, stdout, stderr []byte, opt
 	if err != nil {
 		return out("parser.py's output: %v%s", err, tail)
 	}
-	return ProParse{Tests: tests, DurationS: time.Since(start).Seconds()}
+	return grading.ProParse{Tests: tests, DurationS: time.Since(start).Seconds()}
 }
 
 // readProOutput reads a parser's output.json: an object whose "tests" is a
 // list of {"name": string, "status": string} (other keys ignored, as the
 // published harness ignores them). A missing, oversized or differently
 // shaped file is an error saying what is wrong where.
-func readProOutput(path string) ([]ProTest, error) {
+func readProOutput(path string) ([]grading.ProTest, error) {
 	f, err := regfile.Open(path)
 	if err != nil {
 		if os.IsNotExist(err) {
@@ -162,13 +143,13 @@ func readProOutput(path string) ([]ProTest, error) {
 	if err := json.Unmarshal(raw, &items); err != nil || items == nil {
 		return nil, fmt.Errorf("output.json's \"tests\" is not a list")
 	}
-	tests := make([]ProTest, 0, len(items))
+	tests := make([]grading.ProTest, 0, len(items))
 	for i, it := range items {
 		var m map[string]json.RawMessage
 		if err := json.Unmarshal(it, &m); err != nil || m == nil {
 			return nil, fmt.Errorf("output.json: tests[%d] is not an object", i)
 		}
-		var t ProTest
+		var t grading.ProTest
 		for _, f := range []struct {
 			key string
 			dst *string
@@ -199,7 +180,7 @@ func stderrTail(b []byte) string {
 // runProParserOf runs the parser.py of SWE-bench Pro instance in on the
 // streams of its run l (RunProParser with the default bounds); a run
 // killed at its timeout is not parsed (nil).
-func runProParserOf(ctx context.Context, in dataset.Instance, l testCommandLog) *ProParse {
+func runProParserOf(ctx context.Context, in dataset.Instance, l testCommandLog) *grading.ProParse {
 	if l.TimedOut {
 		return nil
 	}
@@ -208,7 +189,7 @@ func runProParserOf(ctx context.Context, in dataset.Instance, l testCommandLog) 
 }
 
 // proParserNote is the test run's note on the parser.py run.
-func proParserNote(p *ProParse) string {
+func proParserNote(p *grading.ProParse) string {
 	switch {
 	case p == nil:
 		return "parser.py not run: the tests timed out"

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/images/imagespec"
 	"github.com/polynfi/polynfi/internal/atomicfile"
 	"github.com/polynfi/polynfi/internal/safepath"
@@ -131,11 +132,11 @@ type Record struct {
 
 	PatchApplied bool `json:"patch_applied"`
 	Generation   bool `json:"generation"`
-	PolyBenchOutput
-	Resolved   bool     `json:"resolved"`
-	Status     Status   `json:"status"`
-	NativeMode Mode     `json:"native_mode"`
-	Verdicts   Verdicts `json:"verdicts"`
+	grading.PolyBenchOutput
+	Resolved   bool             `json:"resolved"`
+	Status     grading.Status   `json:"status"`
+	NativeMode grading.Mode     `json:"native_mode"`
+	Verdicts   grading.Verdicts `json:"verdicts"`
 
 	// TestEdits lists what the model patch did to the tests (guardTests):
 	// files reset before the run, test configuration changed.
@@ -205,12 +206,12 @@ type Record struct {
 // when it ran (UTC), the polynfi version that re-graded, and the parser,
 // verdicts, native status and resolved flag it replaced.
 type RegradeEntry struct {
-	At       time.Time `json:"regraded_at"`
-	Version  string    `json:"polynfi_version"`
-	Parser   string    `json:"parser"`
-	Resolved bool      `json:"resolved"`
-	Status   Status    `json:"status"`
-	Verdicts Verdicts  `json:"verdicts"`
+	At       time.Time        `json:"regraded_at"`
+	Version  string           `json:"polynfi_version"`
+	Parser   string           `json:"parser"`
+	Resolved bool             `json:"resolved"`
+	Status   grading.Status   `json:"status"`
+	Verdicts grading.Verdicts `json:"verdicts"`
 }
 
 // Artifacts are the files kept beside a record.
@@ -497,7 +498,7 @@ func (s *Store) Load(k Key) (rec *Record, ok bool, err error) {
 // instance again once the cause is fixed.
 func (s *Store) Done(k Key) (*Record, bool) {
 	rec, ok, err := s.Load(k)
-	if err != nil || !ok || rec.Key != k || rec.Schema != RecordSchema || rec.Status == StatusError || rec.Status == StatusInfraFailure {
+	if err != nil || !ok || rec.Key != k || rec.Schema != RecordSchema || rec.Status == grading.StatusError || rec.Status == grading.StatusInfraFailure {
 		return nil, false
 	}
 	return rec, true

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 )
 
 // Regrade re-reads a record's stored test log with the current parsers and
@@ -23,33 +24,33 @@ import (
 // a broken environment. The one thing it runs: a SWE-bench Pro instance's
 // parser.py, again on the stored streams, in its own local sandbox
 // (RunProParser).
-func Regrade(in dataset.Instance, rec *Record, log []byte) (v Verdicts, out PolyBenchOutput, framework, notRegraded string) {
+func Regrade(in dataset.Instance, rec *Record, log []byte) (v grading.Verdicts, out grading.PolyBenchOutput, framework, notRegraded string) {
 	if rec.Test == nil {
-		return Verdicts{}, PolyBenchOutput{}, "", fmt.Sprintf("no test log to re-grade (%s)", rec.Status)
+		return grading.Verdicts{}, grading.PolyBenchOutput{}, "", fmt.Sprintf("no test log to re-grade (%s)", rec.Status)
 	}
 	if rec.Test.LogSecret == "" {
-		return Verdicts{}, PolyBenchOutput{}, "", "the record names no run secret (written by an earlier polynfi): its log cannot be told from what the tests printed"
+		return grading.Verdicts{}, grading.PolyBenchOutput{}, "", "the record names no run secret (written by an earlier polynfi): its log cannot be told from what the tests printed"
 	}
 	if usesEvalScript(in) {
 		secs, err := readEvalScriptLog(log, rec.Test.LogSecret)
 		if err != nil {
-			return Verdicts{}, PolyBenchOutput{}, "", "the stored log does not read with the record's run marks: " + err.Error()
+			return grading.Verdicts{}, grading.PolyBenchOutput{}, "", "the stored log does not read with the record's run marks: " + err.Error()
 		}
-		o := gradeEvalScriptSections(in, secs, rec.Test.ExitCode, rec.Test.TimedOut)
-		applyTestEdits(&o.verdicts, rec.TestEdits)
-		applyRunnerFindings(&o.verdicts, rec.RunnerInternals)
-		return o.verdicts, o.out, o.parser, ""
+		o := grading.GradeEvalSections(in, secs, rec.Test.ExitCode, rec.Test.TimedOut)
+		applyTestEdits(&o.Verdicts, rec.TestEdits)
+		applyRunnerFindings(&o.Verdicts, rec.RunnerInternals)
+		return o.Verdicts, o.Out, o.Parser, ""
 	}
 	l, err := readTestCommandLog(log, rec.Test.LogSecret)
 	if err != nil {
-		return Verdicts{}, PolyBenchOutput{}, "", "the stored log does not read with the record's run marks: " + err.Error()
+		return grading.Verdicts{}, grading.PolyBenchOutput{}, "", "the stored log does not read with the record's run marks: " + err.Error()
 	}
 	if in.SWEBenchPro != nil {
 		l.Pro = runProParserOf(context.Background(), in, l)
 	}
 	g := gradeTestCommand(in, l, rec.Test.Workdir, rec.TestEdits, rec.Test.Canaries)
 	(&Harness{}).attribute(&g.verdicts, in, l, log)
-	respellVerdicts(&g.verdicts, g.f2p, in.FailToPass, g.p2p, in.PassToPass)
+	grading.RespellVerdicts(&g.verdicts, g.f2p, in.FailToPass, g.p2p, in.PassToPass)
 	applyRunnerFindings(&g.verdicts, rec.RunnerInternals)
 	return g.verdicts, g.out, g.framework, ""
 }

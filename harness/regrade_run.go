@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/internal/atomicfile"
 	"github.com/polynfi/polynfi/internal/safepath"
 )
@@ -54,14 +55,14 @@ type RegradeResult struct {
 // RegradeUnit is one re-graded record: the verdicts stored and the ones the
 // current parsers and modes give from the same log.
 type RegradeUnit struct {
-	Unit       string   `json:"unit"`
-	Dir        string   `json:"record_dir"`
-	OldParser  string   `json:"old_parser"`
-	NewParser  string   `json:"new_parser"`
-	Old        Verdicts `json:"old_verdicts"`
-	New        Verdicts `json:"new_verdicts"`
-	Changed    bool     `json:"changed"`
-	NotRegrade string   `json:"not_regraded,omitempty"` // why the record was kept as it is
+	Unit       string           `json:"unit"`
+	Dir        string           `json:"record_dir"`
+	OldParser  string           `json:"old_parser"`
+	NewParser  string           `json:"new_parser"`
+	Old        grading.Verdicts `json:"old_verdicts"`
+	New        grading.Verdicts `json:"new_verdicts"`
+	Changed    bool             `json:"changed"`
+	NotRegrade string           `json:"not_regraded,omitempty"` // why the record was kept as it is
 	// Earlier are the verdicts earlier `regrade --apply` calls replaced
 	// (the record's regrade_history), oldest first.
 	Earlier []RegradeEntry `json:"earlier_verdicts,omitempty"`
@@ -249,8 +250,8 @@ func saveRecordOnly(s *Store, rec *Record) error {
 }
 
 // verdictsDiffer says whether any mode's resolved flag or status differs.
-func verdictsDiffer(a, b Verdicts) bool {
-	for _, m := range append(ModesFor(ModeMultiSWEBench), ModeSWEBenchPro) {
+func verdictsDiffer(a, b grading.Verdicts) bool {
+	for _, m := range append(grading.ModesFor(grading.ModeMultiSWEBench), grading.ModeSWEBenchPro) {
 		x, y := a.Get(m), b.Get(m)
 		if x.Resolved != y.Resolved || x.Status != y.Status {
 			return true

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 )
 
 // Job is one prediction of one instance.
@@ -183,7 +184,7 @@ func (h *Harness) Run(ctx context.Context, jobs []Job, store *Store, opts RunOpt
 					rec.Attempts = attempts
 					rec.RetriedInfraFailures = retried
 				}
-				if rec.Test != nil && rec.Verdicts.Strict.Status == StatusInfraFailure {
+				if rec.Test != nil && rec.Verdicts.Strict.Status == grading.StatusInfraFailure {
 					// where to look: the log the record keeps
 					rec.Verdicts.Strict.Reason += "; log: " + filepath.Join(store.RecordDir(j.Key()), LogFile)
 				}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 )
 
 // echoFixture is a repository whose "tests" are an echo of pytest-style
@@ -34,7 +35,7 @@ func echoFixture(t testing.TB, n int) (reposDir string, insts []dataset.Instance
 func TestRunResumesAndReevaluatesChangedPatches(t *testing.T) {
 	t.Parallel()
 	reposDir, insts := echoFixture(t, 3)
-	h, store := newHarness(t, reposDir, ModePolyBench)
+	h, store := newHarness(t, reposDir, grading.ModePolyBench)
 	jobs := make([]Job, len(insts))
 	for i, in := range insts {
 		jobs[i] = Job{Instance: in, Prediction: dataset.Prediction{InstanceID: in.InstanceID, ModelNameOrPath: "m/x", ModelPatch: in.Patch}}
@@ -73,7 +74,7 @@ func TestRunResumesAndReevaluatesChangedPatches(t *testing.T) {
 		t.Fatalf("third run: evaluated %d skipped %d err %v", res.Evaluated, res.Skipped, err)
 	}
 	rec, ok, err := store.Load(jobs[1].Key())
-	if err != nil || !ok || rec.Status != StatusEmptyPatch || rec.PatchSHA256 != jobs[1].Key().PatchSHA256 {
+	if err != nil || !ok || rec.Status != grading.StatusEmptyPatch || rec.PatchSHA256 != jobs[1].Key().PatchSHA256 {
 		t.Errorf("replaced record %+v ok %v err %v", rec, ok, err)
 	}
 	// A changed dataset row (here the test command) is evaluated again too.
@@ -105,7 +106,7 @@ func TestRunResumesAndReevaluatesChangedPatches(t *testing.T) {
 func TestRunCancelled(t *testing.T) {
 	t.Parallel()
 	reposDir, insts := echoFixture(t, 2)
-	h, store := newHarness(t, reposDir, ModePolyBench)
+	h, store := newHarness(t, reposDir, grading.ModePolyBench)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	jobs := []Job{{Instance: insts[0], Prediction: dataset.Prediction{InstanceID: insts[0].InstanceID, ModelPatch: insts[0].Patch}}}
@@ -143,7 +144,7 @@ func BenchmarkEvaluateOverhead(b *testing.B) {
 	reposDir, insts := echoFixture(b, 1)
 	in := insts[0]
 	in.TestPatch = ""
-	h, store := newHarness(b, reposDir, ModePolyBench)
+	h, store := newHarness(b, reposDir, grading.ModePolyBench)
 	p := dataset.Prediction{InstanceID: in.InstanceID, ModelNameOrPath: "m", ModelPatch: in.Patch}
 	var testS float64
 	for b.Loop() {
@@ -169,9 +170,9 @@ func TestStoreRetriesHarnessErrors(t *testing.T) {
 	}
 	defer s.Close()
 	for _, c := range []struct {
-		status Status
+		status grading.Status
 		done   bool
-	}{{StatusResolved, true}, {StatusError, false}} {
+	}{{grading.StatusResolved, true}, {grading.StatusError, false}} {
 		k := Key{InstanceID: "o__r-1", Model: "m", Run: 0, PatchSHA256: string(c.status)}
 		if err := s.Save(&Record{Key: k, Schema: RecordSchema, Status: c.status}, Artifacts{}); err != nil {
 			t.Fatal(err)

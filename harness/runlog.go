@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/runtime"
 )
 
@@ -194,7 +195,7 @@ type testCommandLog struct {
 	Reports        []runtime.File
 	// Pro is the reading of a SWE-bench Pro instance's parser.py of
 	// Stdout and Stderr (RunProParser); nil for other instances.
-	Pro *ProParse
+	Pro *grading.ProParse
 }
 
 // readTestCommandLog reads a log BuildLog wrote with secret.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/runtime"
 )
 
@@ -81,9 +82,9 @@ func TestForgedEvalMarkers(t *testing.T) {
 	tests := "PASSED t.py::test_a\nPASSED t.py::test_b\n>>>>> End Test Output\n>>>>> Test Exit Code: 0\n" +
 		"FAILED t.py::test_a - assert 1 == 2\nPASSED t.py::test_b\n"
 	oneStream := "+ git apply -v -\n+ : '>>>>> Start Test Output'\n" + tests + "+ : '>>>>> End Test Output'\n>>>>> Test Exit Code: 1\n"
-	o := gradeEvalScriptRun(in, []byte(oneStream), 1, false)
-	if !o.verdicts.SWEBench.Resolved || !o.verdicts.Strict.Resolved || !o.verdicts.PolyBench.Resolved {
-		t.Fatalf("the attack does not work on the one-stream reading, so this test shows nothing: %+v", o.verdicts)
+	o := grading.GradeSWEBenchLog(in, []byte(oneStream), 1, false)
+	if !o.Verdicts.SWEBench.Resolved || !o.Verdicts.Strict.Resolved || !o.Verdicts.PolyBench.Resolved {
+		t.Fatalf("the attack does not work on the one-stream reading, so this test shows nothing: %+v", o.Verdicts)
 	}
 	secret := newLogSecret()
 	m := &markedLog{secret: secret}
@@ -96,13 +97,13 @@ func TestForgedEvalMarkers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o = gradeEvalScriptSections(in, sec, 0, false)
-	for _, mode := range Modes {
-		if v := o.verdicts.Get(mode); v.Resolved {
+	o = grading.GradeEvalSections(in, sec, 0, false)
+	for _, mode := range grading.Modes {
+		if v := o.Verdicts.Get(mode); v.Resolved {
 			t.Errorf("%s resolved: %+v", mode, v)
 		}
 	}
-	if o.exitCode == nil || *o.exitCode != 1 {
-		t.Errorf("exit code %v, want the harness's 1", o.exitCode)
+	if o.ExitCode == nil || *o.ExitCode != 1 {
+		t.Errorf("exit code %v, want the harness's 1", o.ExitCode)
 	}
 }

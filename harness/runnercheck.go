@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/polynfi/polynfi/diff"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/syntax"
 )
@@ -366,11 +367,11 @@ func patchAddedLines(patch string) ([]string, map[string]map[int]bool, error) {
 
 // applyRunnerFindings makes the strict verdict unresolved when the model
 // patch's code reaches into the runner (findings non-empty).
-func applyRunnerFindings(v *Verdicts, fs []RunnerFinding) {
-	if len(fs) == 0 || v.Strict.Status != StatusResolved {
+func applyRunnerFindings(v *grading.Verdicts, fs []RunnerFinding) {
+	if len(fs) == 0 || v.Strict.Status != grading.StatusResolved {
 		return
 	}
-	v.Strict.Resolved, v.Strict.Status = false, StatusUnresolved
+	v.Strict.Resolved, v.Strict.Status = false, grading.StatusUnresolved
 	v.Strict.Reason = "strict: the model patch's code reaches into the test runner (" + fs[0].String()
 	if len(fs) > 1 {
 		v.Strict.Reason += ", and " + strconv.Itoa(len(fs)-1) + " more"

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 )
 
 // sampleSet is one prediction set of the bundled sample and the instances
@@ -93,14 +94,14 @@ func loadSampleAt(t *testing.T, rel string, minInstances int, langs []string) (s
 
 // checkSample checks a run of set: the resolved instances are set.want,
 // and every mode agrees with the native one.
-func checkSample(t *testing.T, set sampleSet, res *RunResult, native Mode) {
+func checkSample(t *testing.T, set sampleSet, res *RunResult, native grading.Mode) {
 	t.Helper()
 	var got []string
 	for _, r := range res.Records {
 		if r == nil {
 			t.Fatal("an instance has no record")
 		}
-		for _, m := range Modes {
+		for _, m := range grading.Modes {
 			if v := r.Verdicts.Get(m); v.Resolved != r.Resolved {
 				t.Errorf("%s: %s verdict %s differs from native %s", r.InstanceID, m, v.Status, r.Status)
 			}
@@ -108,7 +109,7 @@ func checkSample(t *testing.T, set sampleSet, res *RunResult, native Mode) {
 		if len(r.RunnerInternals) > 0 {
 			t.Errorf("%s: the runner-internals check flags %+v", r.InstanceID, r.RunnerInternals)
 		}
-		if r.Status == StatusTampered {
+		if r.Status == grading.StatusTampered {
 			t.Errorf("%s tampered: %s", r.InstanceID, r.Verdicts.Get(native).Reason)
 		}
 		// Canaries are written for the four languages of SWE-PolyBench's
@@ -148,7 +149,7 @@ func TestBundledSample(t *testing.T) {
 	dir, ds, sets := loadSample(t)
 	for _, set := range sets {
 		t.Run(set.name, func(t *testing.T) {
-			h, store := newHarness(t, filepath.Join(dir, "repos"), Mode(ds.NativeMode()))
+			h, store := newHarness(t, filepath.Join(dir, "repos"), grading.Mode(ds.NativeMode()))
 			h.Env = []string{"POLYNFI_DATASET_DIR=" + dir}
 			h.ReadOnly = []string{filepath.Join(dir, "env")}
 			res, err := h.Run(context.Background(), set.jobs, store, RunOptions{Workers: 2})

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/polynfi/polynfi/grading"
 )
 
 // A non-empty directory that is not polynfi's is refused and nothing in it
@@ -108,17 +110,17 @@ func TestSafeNameInjective(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if err := s.Save(&Record{Schema: RecordSchema, Key: Key{InstanceID: "x-1", Model: "a/b"}, Status: StatusResolved}, Artifacts{}); err != nil {
+	if err := s.Save(&Record{Schema: RecordSchema, Key: Key{InstanceID: "x-1", Model: "a/b"}, Status: grading.StatusResolved}, Artifacts{}); err != nil {
 		t.Fatal(err)
 	}
-	err = s.Save(&Record{Schema: RecordSchema, Key: Key{InstanceID: "x-1", Model: "a__b"}, Status: StatusUnresolved}, Artifacts{})
+	err = s.Save(&Record{Schema: RecordSchema, Key: Key{InstanceID: "x-1", Model: "a__b"}, Status: grading.StatusUnresolved}, Artifacts{})
 	if err == nil || !strings.Contains(err.Error(), `"a/b" and "a__b"`) {
 		t.Errorf("second model in a shared directory: %v, want an error naming both", err)
 	}
-	if rec, ok, err := s.Load(Key{InstanceID: "x-1", Model: "a/b"}); err != nil || !ok || rec.Model != "a/b" || rec.Status != StatusResolved {
+	if rec, ok, err := s.Load(Key{InstanceID: "x-1", Model: "a/b"}); err != nil || !ok || rec.Model != "a/b" || rec.Status != grading.StatusResolved {
 		t.Errorf("first model's record after the refused save: %+v %v %v", rec, ok, err)
 	}
-	if err := s.Save(&Record{Schema: RecordSchema, Key: Key{InstanceID: "x-1", Model: "a/b"}, Status: StatusUnresolved}, Artifacts{}); err != nil {
+	if err := s.Save(&Record{Schema: RecordSchema, Key: Key{InstanceID: "x-1", Model: "a/b"}, Status: grading.StatusUnresolved}, Artifacts{}); err != nil {
 		t.Errorf("the same model saving again: %v", err)
 	}
 }
@@ -132,7 +134,7 @@ func TestHiddenModelNameRecordLoads(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	rec := &Record{Schema: RecordSchema, Key: Key{InstanceID: "x-1", Model: ".work", Run: 0}, Status: StatusResolved}
+	rec := &Record{Schema: RecordSchema, Key: Key{InstanceID: "x-1", Model: ".work", Run: 0}, Status: grading.StatusResolved}
 	if err := s.Save(rec, Artifacts{}); err != nil {
 		t.Fatal(err)
 	}

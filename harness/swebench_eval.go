@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/runtime"
-	"github.com/polynfi/polynfi/testlog"
 )
 
 // swebEvalScript is the script SWE-bench 5.0.2 runs for an eval_script:
@@ -36,99 +36,6 @@ func swebEvalScript(script string) string {
 		}
 	}
 	return strings.Join(append([]string{"#!/bin/bash", "set -uxo pipefail"}, lines...), "\n") + "\n"
-}
-
-// evalScriptOutcome is the grading of an eval-script run.
-type evalScriptOutcome struct {
-	verdicts Verdicts
-	out      PolyBenchOutput
-	parser   string   // "swebench:<log_parser>", or the framework detected
-	notes    []string // why the row's log_parser was not used
-	results  int
-	exitCode *int // the test command's exit status the script recorded
-}
-
-// swebReader reads an eval-script log with a parser (ReadSWEBenchLog's
-// shape): the whole-log reading of SWE-bench, or the reading of the
-// sections of a marked log (readSWEBenchSections).
-type swebReader func(parser string, parse func(string) ([]testlog.Result, error)) SWEBenchReading
-
-// gradeEvalScriptRun grades an unmarked log of a SWE-bench 5.x eval script
-// (one stream, SWE-bench's own text markers) as SWE-bench 5.0.2 reads it
-// (ReadSWEBenchLog); see gradeEvalScript. polynfi's own runs are graded
-// from their marked sections (gradeEvalScriptSections).
-func gradeEvalScriptRun(in dataset.Instance, log []byte, scriptExit int, timedOut bool) evalScriptOutcome {
-	return gradeEvalScript(in, func(parser string, parse func(string) ([]testlog.Result, error)) SWEBenchReading {
-		return readSWEBenchLog(parser, log, parse)
-	}, log, scriptExit, timedOut)
-}
-
-// gradeEvalScriptSections grades the sections of a marked eval-script log
-// (readEvalScriptLog): the test output is exactly the tests section and
-// the test command's exit status the one the harness recorded
-// (readSWEBenchSections); see gradeEvalScript.
-func gradeEvalScriptSections(in dataset.Instance, sec evalScriptLog, scriptExit int, timedOut bool) evalScriptOutcome {
-	if sec.ExitCode != nil {
-		// The test lines' status, not the teardown's (whose script the
-		// tests could have rewritten).
-		scriptExit = *sec.ExitCode
-	}
-	return gradeEvalScript(in, func(parser string, parse func(string) ([]testlog.Result, error)) SWEBenchReading {
-		return readSWEBenchSections(parser, sec, parse)
-	}, sec.Tests, scriptExit, timedOut || sec.TimedOut)
-}
-
-// gradeEvalScript grades the log of a SWE-bench 5.x eval script read by
-// read. The swebench verdict is SWE-bench 5.0.2's (the reading with the
-// row's log_parser, GradeSWEBenchReading with its eval_type); polybench and
-// strict grade the same parsed results, with the test command's recorded
-// exit status (the script's own when none was recorded). A log_parser
-// polynfi does not implement (or none) falls back to the framework
-// detected in the log, with a note; test ids are then normalized for the
-// reading and the verdicts list the dataset's own ids. A run killed at its
-// timeout is timed_out in every mode. log is what the polybench mode's
-// Java rule reads.
-func gradeEvalScript(in dataset.Instance, read swebReader, log []byte, scriptExit int, timedOut bool) evalScriptOutcome {
-	var o evalScriptOutcome
-	f2p, p2p := in.FailToPass, in.PassToPass
-	var r SWEBenchReading
-	if testlog.SWEBenchParserKnown(in.LogParser) {
-		o.parser = "swebench:" + in.LogParser
-		c := testlog.SWEBenchContext{InstanceID: in.InstanceID, Version: in.Version}
-		r = read(in.LogParser, func(s string) ([]testlog.Result, error) {
-			return testlog.ParseSWEBench(in.LogParser, []byte(s), c)
-		})
-	} else {
-		if in.LogParser == "" {
-			o.notes = append(o.notes, "the row names no log_parser: the framework was detected from the log")
-		} else {
-			o.notes = append(o.notes, fmt.Sprintf("log_parser %q is not one polynfi implements: the framework was detected from the log", in.LogParser))
-		}
-		fw := ""
-		r = read(in.LogParser, func(s string) ([]testlog.Result, error) {
-			d, ok := testlog.Detect([]byte(s))
-			if !ok {
-				return nil, nil
-			}
-			fw = string(d)
-			return testlog.Parse(d, []byte(s))
-		})
-		o.parser = fw
-		f2p, p2p = expectedIDs(in.FailToPass, fw, ""), expectedIDs(in.PassToPass, fw, "")
-	}
-	parsed := r.Parsed
-	o.exitCode = r.ExitCode
-	exit := scriptExit
-	if r.ExitCode != nil {
-		exit = *r.ExitCode
-	}
-	o.results = len(parsed)
-	o.verdicts, o.out = Grade(f2p, p2p, RunOutcome{Results: parsed, ExitCode: exit, TimedOut: timedOut, Language: in.Language, Framework: o.parser, Log: log})
-	if !timedOut {
-		o.verdicts.SWEBench = GradeSWEBenchReading(f2p, p2p, in.EvalType, r)
-	}
-	respellVerdicts(&o.verdicts, f2p, in.FailToPass, p2p, in.PassToPass)
-	return o
 }
 
 // swebWorkdir is where SWE-bench's images hold the repository
@@ -225,15 +132,7 @@ const unsplitLabel = "eval.sh (no marker lines)"
 
 // evalScriptLog is an eval-script run read back from its marked log
 // (readEvalScriptLog).
-type evalScriptLog struct {
-	Setup, Tests, Teardown []byte
-	// Ran: the tests section exists (the setup ended and left its state).
-	Ran bool
-	// Split: the script had its marker lines (else it ran as one part).
-	Split    bool
-	ExitCode *int // the test lines' exit status (nil when they did not end)
-	TimedOut bool
-}
+type evalScriptLog = grading.EvalSections
 
 // readEvalScriptLog reads an eval-script log runEvalScript wrote with
 // secret.
@@ -270,45 +169,6 @@ func readEvalScriptLog(log []byte, secret string) (evalScriptLog, error) {
 	return l, nil
 }
 
-// readSWEBenchSections is readSWEBenchLog for a marked log: not found when
-// the data holds one of SWE-bench's failure lines or the tests never ran;
-// the parser reads the tests section, and only it (SWE-bench falls back to
-// the whole log when the text between its markers parses to nothing;
-// here the setup's output, which runs the patch's code through installs,
-// is never read as test results); the suite-ran evidence and the exit
-// status come from the tests section and the harness's exit mark.
-func readSWEBenchSections(parser string, l evalScriptLog, parse func(string) ([]testlog.Result, error)) SWEBenchReading {
-	r := SWEBenchReading{Parser: parser}
-	all := universalNewlines(append(append(append([]byte(nil), l.Setup...), l.Tests...), l.Teardown...))
-	for _, b := range swebBadCodes {
-		if strings.Contains(all, b) {
-			r.Reason = fmt.Sprintf("the log reports %q", b)
-			return r
-		}
-	}
-	if !l.Split {
-		r.Reason = fmt.Sprintf("the eval script lacks the %q or %q line: it has no tests to read", dataset.EvalStartMarker, dataset.EvalEndMarker)
-		return r
-	}
-	if !l.Ran {
-		r.Reason = "the eval script ended before its tests (its set-up lines exited or timed out)"
-		return r
-	}
-	content := universalNewlines(l.Tests)
-	results, err := parse(content)
-	if err != nil {
-		r.Reason = fmt.Sprintf("%s could not read the log: %v", parser, err)
-		return r
-	}
-	r.Parsed = results
-	if len(results) == 0 && !reSuiteRan().MatchString(content) {
-		r.Reason = "no test in the log and no sign the suite ran"
-		return r
-	}
-	r.ExitCode = l.ExitCode
-	return r.withResults(results)
-}
-
 // runEvalScript is the end of the harness branch of a SWE-bench 5.x row,
 // after the model patch applied in the sandbox (the test patch was not
 // applied: the script does it). The script is split at its marker lines
@@ -321,7 +181,7 @@ func readSWEBenchSections(parser string, l evalScriptLog, parse func(string) ([]
 // nothing the tests print can end their output early, start it again or
 // state their exit status. A script without its marker lines runs whole,
 // as SWE-bench runs it (swebEvalScript), and reads as not found. The log
-// is graded by gradeEvalScriptSections; the model patch's test edits count
+// is graded by grading.GradeEvalSections; the model patch's test edits count
 // (applyTestEdits). Source: SWE-bench 5.0.2 swebench/harness/
 // run_evaluation.py run_instance.
 func (h *Harness) runEvalScript(ctx context.Context, in dataset.Instance, wt *tree, rec *Record, art *Artifacts, timeout time.Duration, te *TestEdits) error {
@@ -427,32 +287,12 @@ func (h *Harness) runEvalScript(ctx context.Context, in dataset.Instance, wt *tr
 	if err != nil {
 		return fmt.Errorf("read back the eval script's log: %w", err)
 	}
-	o := gradeEvalScriptSections(in, sec, scriptExit, timed)
-	applyTestEdits(&o.verdicts, te)
-	rec.Test = &TestRun{Command: art.Command, ExitCode: scriptExit, TestExitCode: o.exitCode, TimedOut: timed, TimeoutS: timeout.Seconds(),
-		DurationS: total.Seconds(), Isolation: isolation, Notes: append(notes, o.notes...), Parser: o.parser, NumResults: o.results,
+	o := grading.GradeEvalSections(in, sec, scriptExit, timed)
+	applyTestEdits(&o.Verdicts, te)
+	rec.Test = &TestRun{Command: art.Command, ExitCode: scriptExit, TestExitCode: o.ExitCode, TimedOut: timed, TimeoutS: timeout.Seconds(),
+		DurationS: total.Seconds(), Isolation: isolation, Notes: append(notes, o.Notes...), Parser: o.Parser, NumResults: o.Results,
 		LogSecret: secret, Workdir: wt.sb.Workdir()}
-	rec.Verdicts, rec.PolyBenchOutput = o.verdicts, o.out
+	rec.Verdicts, rec.PolyBenchOutput = o.Verdicts, o.Out
 	rec.Timing.ParseS = time.Since(t).Seconds()
 	return nil
-}
-
-// withLogParser adds, for a row with a test_command that names a SWE-bench
-// log_parser, the reading of the log by that parser (framework
-// "swebench:<name>", ids as SWE-bench spells them) after the others:
-// chooseReading takes it when it names more of the expected tests (a
-// published PASS_TO_PASS list with "[100%]"), the earlier readings on a
-// tie. A log_parser polynfi does not implement adds a note instead.
-func withLogParser(cands []candidate, in dataset.Instance, log []byte, notes []string) ([]candidate, []string) {
-	switch {
-	case in.LogParser == "":
-		return cands, notes
-	case !testlog.SWEBenchParserKnown(in.LogParser):
-		return cands, append(notes, fmt.Sprintf("log_parser %q is not one polynfi implements: the framework was detected from the log", in.LogParser))
-	}
-	rs, err := testlog.ParseSWEBench(in.LogParser, []byte(universalNewlines(log)), testlog.SWEBenchContext{InstanceID: in.InstanceID, Version: in.Version})
-	if err != nil {
-		return cands, append(notes, fmt.Sprintf("%s could not read the log: %v", in.LogParser, err))
-	}
-	return append(cands, candidate{"swebench:" + in.LogParser, rs}), notes
 }

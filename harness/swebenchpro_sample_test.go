@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 )
 
 // TestBundledSWEBenchPro grades examples/multilang/swe-bench-pro.jsonl (the
@@ -32,7 +33,7 @@ func TestBundledSWEBenchPro(t *testing.T) {
 	if err != nil || len(ds.Errors) > 0 || len(ds.Instances) != 2 {
 		t.Fatalf("swe-bench-pro.jsonl: %v %v", err, ds)
 	}
-	if Mode(ds.NativeMode()) != ModeSWEBenchPro {
+	if grading.Mode(ds.NativeMode()) != grading.ModeSWEBenchPro {
 		t.Fatalf("native mode %s", ds.NativeMode())
 	}
 	byID := map[string]dataset.Instance{}
@@ -62,11 +63,11 @@ func TestBundledSWEBenchPro(t *testing.T) {
 		{"empty", empty, ""},
 		{"wrong", wrong, "gridworks__durfmt-7"},
 	}
-	check := func(t *testing.T, res *RunResult) map[string]Status {
-		got, st := []string{}, map[string]Status{}
+	check := func(t *testing.T, res *RunResult) map[string]grading.Status {
+		got, st := []string{}, map[string]grading.Status{}
 		for _, r := range res.Records {
 			st[r.InstanceID] = r.Status
-			if r.NativeMode != ModeSWEBenchPro {
+			if r.NativeMode != grading.ModeSWEBenchPro {
 				t.Errorf("%s: native mode %q", r.InstanceID, r.NativeMode)
 			}
 			if r.Test != nil && r.Verdicts.SWEBenchPro == nil {
@@ -83,7 +84,7 @@ func TestBundledSWEBenchPro(t *testing.T) {
 	}
 	for _, set := range sets {
 		t.Run(set.name, func(t *testing.T) {
-			h, store := newHarness(t, filepath.Join(dir, "repos"), ModeSWEBenchPro)
+			h, store := newHarness(t, filepath.Join(dir, "repos"), grading.ModeSWEBenchPro)
 			res, err := h.Run(context.Background(), set.jobs, store, RunOptions{Workers: 2})
 			if err != nil {
 				t.Fatal(err)
@@ -96,7 +97,7 @@ func TestBundledSWEBenchPro(t *testing.T) {
 				return
 			}
 			t.Run("docker", func(t *testing.T) {
-				h, store, _ := dockerHarness(t, filepath.Join(dir, "repos"), ModeSWEBenchPro)
+				h, store, _ := dockerHarness(t, filepath.Join(dir, "repos"), grading.ModeSWEBenchPro)
 				res, err := h.Run(context.Background(), set.jobs, store, RunOptions{Workers: 2})
 				if err != nil {
 					t.Fatal(err)

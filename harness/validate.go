@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 )
 
 // Model names of validation's jobs.
@@ -21,14 +22,14 @@ const (
 // mode's lists: a FAIL_TO_PASS test passes only as PASSED).
 type InstanceValidation struct {
 	Validation
-	GoldRuns     int      `json:"gold_runs"`
-	GoldResolved int      `json:"gold_resolved"`
-	GoldStatuses []Status `json:"gold_statuses"`
+	GoldRuns     int              `json:"gold_runs"`
+	GoldResolved int              `json:"gold_resolved"`
+	GoldStatuses []grading.Status `json:"gold_statuses"`
 	// GoldErrors are the harness errors of gold runs that ended in error
 	// or infra_failure.
 	GoldErrors []string `json:"gold_errors,omitempty"`
 	// NoPatchStatus is the strict status of the run without a patch.
-	NoPatchStatus Status `json:"no_patch_status"`
+	NoPatchStatus grading.Status `json:"no_patch_status"`
 	// NoPatchF2PPassing lists FAIL_TO_PASS tests that pass without the
 	// patch; NoPatchP2PFailing PASS_TO_PASS tests that fail without it.
 	NoPatchF2PPassing []string `json:"no_patch_f2p_passing"`
@@ -55,7 +56,7 @@ type TestFlakiness struct {
 // testTally counts one instance's per-test outcomes over its gold runs.
 type testTally map[[2]string]*TestFlakiness
 
-func (t testTally) add(list string, ts TestsStatus) {
+func (t testTally) add(list string, ts grading.TestsStatus) {
 	count := func(names []string, pass bool) {
 		for _, n := range names {
 			k := [2]string{list, n}
@@ -123,7 +124,7 @@ func Validate(jobs []Job, records []*Record, runs int) []InstanceValidation {
 		v, ok := byID[id]
 		if !ok {
 			v = &InstanceValidation{Validation: Validation{InstanceID: id}, GoldRuns: runs,
-				GoldStatuses: []Status{}, NoPatchF2PPassing: []string{}, NoPatchP2PFailing: []string{}}
+				GoldStatuses: []grading.Status{}, NoPatchF2PPassing: []string{}, NoPatchP2PFailing: []string{}}
 			byID[id] = v
 			order = append(order, id)
 		}
@@ -135,17 +136,17 @@ func Validate(jobs []Job, records []*Record, runs int) []InstanceValidation {
 				continue
 			}
 			v.GoldStatuses = append(v.GoldStatuses, rec.Status)
-			if rec.Status == StatusError || rec.Status == StatusInfraFailure {
+			if rec.Status == grading.StatusError || rec.Status == grading.StatusInfraFailure {
 				v.GoldErrors = append(v.GoldErrors, rec.Error)
 			}
 			if rec.Resolved {
 				v.GoldResolved++
 			}
-			if rec.Verdicts.Strict.Status == StatusInfraFailure {
+			if rec.Verdicts.Strict.Status == grading.StatusInfraFailure {
 				if goldNone[id]++; goldNone[id] == 1 {
 					goldNoneWhy[id] = rec.Verdicts.Strict.Reason
 				}
-			} else if rec.Status != StatusError {
+			} else if rec.Status != grading.StatusError {
 				if tallies[id] == nil {
 					tallies[id] = testTally{}
 				}
@@ -158,7 +159,7 @@ func Validate(jobs []Job, records []*Record, runs int) []InstanceValidation {
 			}
 			s := rec.Verdicts.Strict
 			v.NoPatchStatus = s.Status
-			if s.Status == StatusInfraFailure {
+			if s.Status == grading.StatusInfraFailure {
 				noPatchNone[id] = s.Reason
 				continue
 			}
@@ -185,7 +186,7 @@ func Validate(jobs []Job, records []*Record, runs int) []InstanceValidation {
 		}
 		stable := 0
 		for _, st := range v.GoldStatuses {
-			if st != "" && st != StatusError && st != StatusInfraFailure {
+			if st != "" && st != grading.StatusError && st != grading.StatusInfraFailure {
 				stable++
 			}
 		}
@@ -214,7 +215,7 @@ func Validate(jobs []Job, records []*Record, runs int) []InstanceValidation {
 	return out
 }
 
-func joinStatuses(ss []Status) string {
+func joinStatuses(ss []grading.Status) string {
 	parts := make([]string, len(ss))
 	for i, s := range ss {
 		if s == "" {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/polynfi/polynfi/clones"
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/internal/textesc"
 )
 
@@ -83,7 +84,7 @@ func RunValidation(ctx context.Context, o ValidateOptions) (*ValidationReport, *
 		Repos:      clones.New(o.ReposDir, filepath.Join(o.Out, ".repos")),
 		ScratchDir: store.ScratchDir(),
 		Timeout:    o.Timeout,
-		NativeMode: Mode(ds.NativeMode()),
+		NativeMode: grading.Mode(ds.NativeMode()),
 		RunID:      "validate",
 		RunEmpty:   true,
 		Retries:    o.Retries,

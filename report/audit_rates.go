@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/harness"
 )
 
@@ -20,7 +21,7 @@ const AuditFile = "audit.json"
 // over the run's evaluated units (UnitResults that are not incomplete:
 // the native mode's denominator; a unit without a prediction counts,
 // unresolved); Tampered counts the units the harness found tampered
-// (harness.StatusTampered), which are unresolved and so never clean.
+// (grading.StatusTampered), which are unresolved and so never clean.
 type AuditRates struct {
 	File     string      `json:"file"`
 	Rates    []CleanRate `json:"rates"`
@@ -89,7 +90,7 @@ func auditRatesOf(rep *Harness, file string, verdict func(model, instanceID stri
 		if u.Outcome == "incomplete" {
 			continue
 		}
-		if u.Status == harness.StatusTampered {
+		if u.Status == grading.StatusTampered {
 			ar.Tampered++
 		}
 		recs = append(recs, &harness.Record{Key: harness.Key{Model: u.Model, InstanceID: u.InstanceID, Run: u.Run}, Resolved: u.Outcome == "resolved"})

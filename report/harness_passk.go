@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/harness"
 )
 
@@ -72,7 +73,7 @@ func harnessPassAtK(recs []*harness.Record) []PassAtKRow {
 func passAtKEstimate(n, c, k int) (float64, bool) { return PassAtK(n, c, k) }
 
 // passAtKTable renders the rows (nil when there are none).
-func passAtKTable(rows []PassAtKRow, mode harness.Mode) *Table {
+func passAtKTable(rows []PassAtKRow, mode grading.Mode) *Table {
 	if len(rows) == 0 {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/retrieval"
@@ -52,7 +53,7 @@ func HarnessHeadline(r *Harness) []string {
 		}
 	}
 	var others []string
-	for _, m := range harness.ModesFor(x.NativeMode) {
+	for _, m := range grading.ModesFor(x.NativeMode) {
 		if ms := x.Modes[m]; m != x.NativeMode && ms != nil {
 			others = append(others, fmt.Sprintf("%s %d/%d (%s)", m, ms.Resolved, ms.Total, percent(ms.Resolved, ms.Total)))
 		}
@@ -248,7 +249,7 @@ func HarnessTables(r *Harness) []Table {
 			continue
 		}
 		t := Table{ID: sec.id, Title: fmt.Sprintf("Pass rate by %s (%s grading)", sec.title, x.NativeMode),
-			Header: []string{sec.title, "resolved", "total", "rate", "95% CI", string(harness.ModePolyBench), string(harness.ModeSWEBench), string(harness.ModeStrict)}}
+			Header: []string{sec.title, "resolved", "total", "rate", "95% CI", string(grading.ModePolyBench), string(grading.ModeSWEBench), string(grading.ModeStrict)}}
 		notEval := x.NotEvaluated > 0
 		unread := sec.title != "complexity class" && unreadUnits(x) > 0
 		if unread {
@@ -264,7 +265,7 @@ func HarnessTables(r *Harness) []Table {
 		for _, g := range sec.groups {
 			k := g.Resolved[x.NativeMode]
 			row := []string{g.Name, fmt.Sprint(k), fmt.Sprint(g.Total), percent(k, g.Total), ciPercent(g.CI),
-				fmt.Sprint(g.Resolved[harness.ModePolyBench]), fmt.Sprint(g.Resolved[harness.ModeSWEBench]), fmt.Sprint(g.Resolved[harness.ModeStrict])}
+				fmt.Sprint(g.Resolved[grading.ModePolyBench]), fmt.Sprint(g.Resolved[grading.ModeSWEBench]), fmt.Sprint(g.Resolved[grading.ModeStrict])}
 			if unread {
 				row = append(row, fmt.Sprint(g.Unreadable))
 			}
@@ -360,10 +361,10 @@ func HarnessTables(r *Harness) []Table {
 	}
 	if len(x.Differing) > 0 {
 		t := Table{ID: "differing", Title: "Verdicts that differ between modes",
-			Header: []string{"unit", string(harness.ModePolyBench), string(harness.ModeSWEBench), string(harness.ModeStrict)}}
+			Header: []string{"unit", string(grading.ModePolyBench), string(grading.ModeSWEBench), string(grading.ModeStrict)}}
 		for _, d := range x.Differing {
-			t.Rows = append(t.Rows, []string{d.ID, string(d.Statuses[harness.ModePolyBench]), string(d.Statuses[harness.ModeSWEBench]),
-				string(d.Statuses[harness.ModeStrict])})
+			t.Rows = append(t.Rows, []string{d.ID, string(d.Statuses[grading.ModePolyBench]), string(d.Statuses[grading.ModeSWEBench]),
+				string(d.Statuses[grading.ModeStrict])})
 		}
 		tables = append(tables, t)
 	}
@@ -371,7 +372,8 @@ func HarnessTables(r *Harness) []Table {
 }
 
 // nfiLanguageTable is the NFI columns per instance language: for each
-// aspect the mean S_p before and after the model patch and the mean I_p,
+// aspect the mean S_p before and after the model patch (one cell,
+// "before→after", so that 5 aspects fit a 1280 px page) and the mean I_p,
 // over the valid units scoring it; n/a where no unit scores the aspect,
 // and for every aspect of a language whose files the catalog has no rule
 // for (never 0).
@@ -379,22 +381,22 @@ func nfiLanguageTable(n *NFISummary) Table {
 	t := Table{ID: "nfi-language", Title: fmt.Sprintf("NFI by language: S_p before and after the model patch, I_p (catalog %s)", n.Catalog),
 		Header: []string{"language", "units", "valid"}}
 	for _, a := range nfi.Aspects {
-		t.Header = append(t.Header, a.Code()+" before", a.Code()+" after", a.Code()+" I_p (pp)")
+		t.Header = append(t.Header, a.Code()+" S_p", a.Code()+" I_p (pp)")
 	}
 	noRules := false
 	for _, l := range n.ByLanguage {
 		row := []string{l.Language, fmt.Sprint(l.Units), fmt.Sprint(l.Valid)}
 		for _, m := range l.Aspects {
 			if m.N == 0 {
-				row = append(row, NA, NA, NA)
+				row = append(row, NA, NA)
 				continue
 			}
-			row = append(row, fmt.Sprintf("%.3f", m.Before), fmt.Sprintf("%.3f", m.After), fmt.Sprintf("%+.1f", 100*m.Improvement))
+			row = append(row, fmt.Sprintf("%.3f→%.3f", m.Before, m.After), fmt.Sprintf("%+.1f", 100*m.Improvement))
 		}
 		noRules = noRules || l.NoRules
 		t.Rows = append(t.Rows, row)
 	}
-	t.Notes = append(t.Notes, "S_p (SWE-NFI Eq. 1): the share of the aspect's rules a version passes, mean over the changed files of the language's units; "+
+	t.Notes = append(t.Notes, "S_p cells read before→after the model patch. S_p (SWE-NFI Eq. 1): the share of the aspect's rules a version passes, mean over the changed files of the language's units; "+
 		"I_p (Eq. 2) = after − before, in percentage points. Means over the units whose changed files parse on both sides; "+NA+": no unit has a score in the aspect.")
 	if noRules {
 		t.Notes = append(t.Notes, fmt.Sprintf("A language whose every aspect is %s has no rule in catalog %s: its files are checked for validity only, not scored.", NA, n.Catalog))
@@ -439,7 +441,7 @@ func InstancesTable(r *Harness) Table {
 		Header: []string{"unit", "outcome", "status", "reason", "modes disagree", "file F1", "node F1", "I_p (pp)", "log", "patch", "cmd"}}
 	for _, u := range r.Polynfi.UnitResults {
 		var modes []string
-		for _, m := range harness.ModesFor(r.Polynfi.NativeMode) {
+		for _, m := range grading.ModesFor(r.Polynfi.NativeMode) {
 			if st, ok := u.Differing[m]; ok {
 				modes = append(modes, fmt.Sprintf("%s=%s", m, st))
 			}

@@ -6,24 +6,24 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/retrieval"
 )
 
 func harnessFixture() *Harness {
 	r := &Harness{SubmittedInstances: 3, CompletedInstances: 3}
 	x := &r.Polynfi
-	x.RunID, x.NativeMode = "r1", harness.ModePolyBench
-	x.Modes = map[harness.Mode]*ModeSummary{
-		harness.ModePolyBench: {Resolved: 2, Total: 3},
-		harness.ModeSWEBench:  {Resolved: 1, Total: 3},
-		harness.ModeStrict:    {Resolved: 1, Total: 3},
+	x.RunID, x.NativeMode = "r1", grading.ModePolyBench
+	x.Modes = map[grading.Mode]*ModeSummary{
+		grading.ModePolyBench: {Resolved: 2, Total: 3},
+		grading.ModeSWEBench:  {Resolved: 1, Total: 3},
+		grading.ModeStrict:    {Resolved: 1, Total: 3},
 	}
 	x.ByLanguage = []*Group{
-		{Name: "Java", Total: 1, Resolved: map[harness.Mode]int{harness.ModePolyBench: 1, harness.ModeSWEBench: 0}},
-		{Name: "Python", Total: 2, Resolved: map[harness.Mode]int{harness.ModePolyBench: 1, harness.ModeSWEBench: 1, harness.ModeStrict: 1}},
+		{Name: "Java", Total: 1, Resolved: map[grading.Mode]int{grading.ModePolyBench: 1, grading.ModeSWEBench: 0}},
+		{Name: "Python", Total: 2, Resolved: map[grading.Mode]int{grading.ModePolyBench: 1, grading.ModeSWEBench: 1, grading.ModeStrict: 1}},
 	}
-	x.ByCategory = []*Group{{Name: "Bug Fix", Total: 3, Resolved: map[harness.Mode]int{harness.ModePolyBench: 2}}}
+	x.ByCategory = []*Group{{Name: "Bug Fix", Total: 3, Resolved: map[grading.Mode]int{grading.ModePolyBench: 2}}}
 	x.Retrieval = &retrieval.Summary{
 		Overall:    retrieval.Group{Name: "overall", Instances: 3, File: retrieval.Mean{N: 3, Precision: 0.5, Recall: 0.75, F1: 0.6}, Node: retrieval.Mean{N: 2, F1: 0.25}},
 		ByLanguage: []retrieval.Group{{Name: "Java", Instances: 1, File: retrieval.Mean{N: 1, F1: 1}}, {Name: "Python", Instances: 2, File: retrieval.Mean{N: 2, F1: 0.4}, Node: retrieval.Mean{N: 2, F1: 0.25}}},
@@ -31,7 +31,7 @@ func harnessFixture() *Harness {
 	x.NFI = &NFISummary{Catalog: "c", Units: 2, Valid: 2,
 		Mean:         []AspectMean{{Aspect: "DOC", N: 2, Mean: 0.125}, {Aspect: "ERR", N: 0}},
 		MeanResolved: []AspectMean{{Aspect: "DOC", N: 1, Mean: -0.05}, {Aspect: "ERR", N: 0}}}
-	x.Differing = []Differing{{ID: "a", Statuses: map[harness.Mode]harness.Status{harness.ModePolyBench: "resolved", harness.ModeSWEBench: "unresolved", harness.ModeStrict: "unresolved"}}}
+	x.Differing = []Differing{{ID: "a", Statuses: map[grading.Mode]grading.Status{grading.ModePolyBench: "resolved", grading.ModeSWEBench: "unresolved", grading.ModeStrict: "unresolved"}}}
 	return r
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/harness"
 )
 
@@ -19,7 +20,7 @@ import (
 func interruptedRun(t *testing.T, recorded int, complete, submittedOnlyJava bool) *Harness {
 	t.Helper()
 	patch := "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-x\n+y\n"
-	m := &harness.Manifest{Kind: harness.KindHarness, NativeMode: harness.ModePolyBench, Complete: complete}
+	m := &harness.Manifest{Kind: harness.KindHarness, NativeMode: grading.ModePolyBench, Complete: complete}
 	var recs []*harness.Record
 	n := 0
 	for _, lang := range []string{"Java", "JavaScript", "Python", "TypeScript"} {
@@ -32,12 +33,12 @@ func interruptedRun(t *testing.T, recorded int, complete, submittedOnlyJava bool
 			k := harness.Job{Instance: in, Prediction: dataset.Prediction{InstanceID: in.InstanceID, ModelPatch: patch}}.Key()
 			m.Units = append(m.Units, harness.ManifestUnit{Key: k})
 			if lang == "Java" && n < recorded {
-				st := harness.StatusUnresolved
+				st := grading.StatusUnresolved
 				if n == 0 {
-					st = harness.StatusResolved
+					st = grading.StatusResolved
 				}
-				v := harness.AllModes(st, "")
-				if st == harness.StatusResolved {
+				v := grading.AllModes(st, "")
+				if st == grading.StatusResolved {
 					v.PolyBench.Resolved, v.SWEBench.Resolved, v.Strict.Resolved = true, true, true
 				}
 				recs = append(recs, &harness.Record{Key: k, Generation: true, PatchApplied: true, Test: &harness.TestRun{Isolation: "none"}, Verdicts: v})
@@ -59,7 +60,7 @@ func interruptedRun(t *testing.T, recorded int, complete, submittedOnlyJava bool
 func TestInterruptedNotEvaluatedNotFailures(t *testing.T) {
 	t.Parallel()
 	r := interruptedRun(t, 2, false, false)
-	ms := r.Polynfi.Modes[harness.ModePolyBench]
+	ms := r.Polynfi.Modes[grading.ModePolyBench]
 	if ms.Resolved != 1 || ms.Total != 2 || ms.NotEvaluated != 6 || ms.Rate != 0.5 {
 		t.Errorf("native mode: resolved %d / total %d, not evaluated %d, rate %v; want 1/2, 6, 0.5", ms.Resolved, ms.Total, ms.NotEvaluated, ms.Rate)
 	}
@@ -131,7 +132,7 @@ func TestInterruptedNotEvaluatedNotFailures(t *testing.T) {
 	// A finished run: the 6 instances without a prediction are missing,
 	// unresolved, in the denominator.
 	f := interruptedRun(t, 2, true, true)
-	if ms := f.Polynfi.Modes[harness.ModePolyBench]; ms.Total != 8 || ms.Resolved != 1 || ms.NotEvaluated != 0 {
+	if ms := f.Polynfi.Modes[grading.ModePolyBench]; ms.Total != 8 || ms.Resolved != 1 || ms.NotEvaluated != 0 {
 		t.Errorf("finished run with missing predictions: %+v", ms)
 	}
 	head = strings.Join(HarnessHeadline(f), "\n")

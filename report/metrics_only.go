@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/retrieval"
 )
@@ -75,8 +76,8 @@ func BuildMetricsOnly(m *harness.Manifest, ms []retrieval.InstanceMetrics) *Metr
 // unitReasons gives each scored unit of ms the reason a full run's
 // drill-down gives it when it scores nothing: a missing prediction
 // (missingReason: none given, or the rejected rows that name it), an
-// empty one (harness.ReasonEmptyPatch), or one the apply cascade did not
-// apply (harness.ReasonNotApplied: no predicted files). A unit of ms is
+// empty one (grading.ReasonEmptyPatch), or one the apply cascade did not
+// apply (grading.ReasonNotApplied: no predicted files). A unit of ms is
 // matched to the next manifest unit of its instance, the submitted ones
 // before the missing ones (the order of the run's jobs; the manifest
 // keeps its units sorted). nil when the manifest has no units (a run of
@@ -106,9 +107,9 @@ func unitReasons(m *harness.Manifest, ms []retrieval.InstanceMetrics) []string {
 		case u.Empty && u.Missing == nil:
 			why[k] = "empty or no prediction (a run of an older polynfi does not tell them apart)"
 		case u.Empty:
-			why[k] = harness.ReasonEmptyPatch
+			why[k] = grading.ReasonEmptyPatch
 		case len(x.PredictedFiles) == 0:
-			why[k] = harness.ReasonNotApplied
+			why[k] = grading.ReasonNotApplied
 		}
 	}
 	return why

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/nfisuite"
 	"github.com/polynfi/polynfi/retrieval"
@@ -23,7 +24,7 @@ func repeatedRun(t *testing.T, runs int) *Harness {
 		"o__j0": {true, true, true}, "o__j1": {false, false, false},
 		"o__p0": {true, true, true}, "o__p1": {true, true, false},
 	}
-	m := &harness.Manifest{Kind: harness.KindHarness, NativeMode: harness.ModePolyBench, Complete: true}
+	m := &harness.Manifest{Kind: harness.KindHarness, NativeMode: grading.ModePolyBench, Complete: true}
 	var recs []*harness.Record
 	for _, id := range []string{"o__j0", "o__j1", "o__p0", "o__p1"} {
 		lang := map[byte]string{'j': "Java", 'p': "Python"}[id[3]]
@@ -32,11 +33,11 @@ func repeatedRun(t *testing.T, runs int) *Harness {
 		for run := 0; run < runs; run++ {
 			k := harness.Job{Instance: in, Prediction: dataset.Prediction{InstanceID: id, ModelNameOrPath: "agent", ModelPatch: patch, Run: run}}.Key()
 			m.Units = append(m.Units, harness.ManifestUnit{Key: k})
-			st := harness.StatusUnresolved
+			st := grading.StatusUnresolved
 			if resolved[id][run] {
-				st = harness.StatusResolved
+				st = grading.StatusResolved
 			}
-			v := harness.AllModes(st, "")
+			v := grading.AllModes(st, "")
 			v.PolyBench.Resolved, v.SWEBench.Resolved, v.Strict.Resolved = resolved[id][run], resolved[id][run], resolved[id][run]
 			// File retrieval F1 1 when resolved, else 0.
 			mt := &retrieval.InstanceMetrics{InstanceID: id, Language: lang, TaskCategory: in.TaskCategory, File: retrieval.Scores{F1: b01(resolved[id][run])}}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/retrieval"
@@ -104,7 +105,7 @@ type ModeSummary struct {
 	Total       int                    `json:"total"`
 	Rate        float64                `json:"rate"` // Resolved / Total, in [0, 1]; 0 when Total is 0
 	ResolvedIDs []string               `json:"resolved_ids"`
-	Statuses    map[harness.Status]int `json:"statuses"`
+	Statuses    map[grading.Status]int `json:"statuses"`
 	// CI is the 95% Wilson interval of Rate.
 	CI Interval `json:"ci"`
 	// ClusterCI is the 95% cluster bootstrap interval of Rate resampling
@@ -131,7 +132,7 @@ type Group struct {
 	Total        int                  `json:"total"`
 	Unreadable   int                  `json:"unreadable_rows"`
 	NotEvaluated int                  `json:"not_evaluated"`
-	Resolved     map[harness.Mode]int `json:"resolved"`
+	Resolved     map[grading.Mode]int `json:"resolved"`
 	// CI is the 95% Wilson interval of the rate under the native mode.
 	CI Interval `json:"ci_native"`
 	// ClusterCI is the 95% cluster bootstrap interval of that rate
@@ -144,7 +145,7 @@ type Group struct {
 }
 
 // Rate returns Resolved[m] / Total, ok false when Total is 0.
-func (g *Group) Rate(m harness.Mode) (float64, bool) {
+func (g *Group) Rate(m grading.Mode) (float64, bool) {
 	if g.Total == 0 {
 		return 0, false
 	}
@@ -211,8 +212,8 @@ type NFIAspectMean struct {
 // Differing is a unit whose verdict differs between modes.
 type Differing struct {
 	ID       string                          `json:"id"`
-	Resolved map[harness.Mode]bool           `json:"resolved"`
-	Statuses map[harness.Mode]harness.Status `json:"statuses"`
+	Resolved map[grading.Mode]bool           `json:"resolved"`
+	Statuses map[grading.Mode]grading.Status `json:"statuses"`
 }
 
 // Overhead is one unit's harness overhead (everything but the test
@@ -230,7 +231,7 @@ type Extras struct {
 	Dataset       string                        `json:"dataset"`
 	DatasetSchema dataset.Schema                `json:"dataset_schema"`
 	Predictions   string                        `json:"predictions"`
-	NativeMode    harness.Mode                  `json:"native_mode"`
+	NativeMode    grading.Mode                  `json:"native_mode"`
 	Units         int                           `json:"units"`
 	Recorded      int                           `json:"recorded"`
 	Evaluated     int                           `json:"evaluated"`
@@ -239,7 +240,7 @@ type Extras struct {
 	Interrupted   bool                          `json:"interrupted"`
 	ElapsedS      float64                       `json:"elapsed_s"`
 	Workers       int                           `json:"workers"`
-	Modes         map[harness.Mode]*ModeSummary `json:"modes"`
+	Modes         map[grading.Mode]*ModeSummary `json:"modes"`
 	Differing     []Differing                   `json:"differing"`
 	ByLanguage    []*Group                      `json:"by_language"`
 	ByCategory    []*Group                      `json:"by_task_category"`
@@ -278,13 +279,13 @@ type Extras struct {
 	MeanOverheadS float64                     `json:"mean_overhead_s"`
 	MeanTestS     float64                     `json:"mean_test_s"`
 	Retrieval     *retrieval.Summary          `json:"retrieval,omitempty"`
-	StatusIDs     map[harness.Status][]string `json:"status_ids"` // under the native mode
+	StatusIDs     map[grading.Status][]string `json:"status_ids"` // under the native mode
 	// NoTestRan lists the units whose tests never ran for want of an
 	// environment (strict infra_failure after a test run: a missing
 	// toolchain, an unresolvable plugin), "id: reason" with the log's last
 	// line and path, whatever the native mode says.
 	NoTestRan []string `json:"no_test_ran,omitempty"`
-	// Tampered lists the units whose verdict was moved (harness.StatusTampered:
+	// Tampered lists the units whose verdict was moved (grading.StatusTampered:
 	// the report failed the harness's canaries, or the clean-room re-run
 	// disagreed), "id: reason"; they are unresolved in every mode and in
 	// none of the infrastructure failures.
@@ -382,9 +383,9 @@ type UnitResult struct {
 	Model      string                          `json:"model_name_or_path"`
 	Run        int                             `json:"run"`
 	Outcome    string                          `json:"outcome"`
-	Status     harness.Status                  `json:"status,omitempty"`
+	Status     grading.Status                  `json:"status,omitempty"`
 	Reason     string                          `json:"reason,omitempty"`
-	Differing  map[harness.Mode]harness.Status `json:"differing_modes,omitempty"`
+	Differing  map[grading.Mode]grading.Status `json:"differing_modes,omitempty"`
 	FileF1     *float64                        `json:"file_f1,omitempty"`
 	NodeF1     *float64                        `json:"node_f1,omitempty"`
 	NFI        []AspectMean                    `json:"nfi_improvement,omitempty"`
@@ -402,9 +403,9 @@ type UnitResult struct {
 const (
 	// StatusMissing: the unit has no prediction (none given, or its row
 	// was rejected); it counts as an empty one.
-	StatusMissing harness.Status = "missing"
+	StatusMissing grading.Status = "missing"
 	// StatusNotEvaluated: the run stopped before evaluating the unit.
-	StatusNotEvaluated harness.Status = "not_evaluated"
+	StatusNotEvaluated grading.Status = "not_evaluated"
 )
 
 // missingReason says why a unit of the given instance and model has no
@@ -436,10 +437,10 @@ func missingReason(rejected []harness.PredictionRow, instanceID, model string) s
 // verdict's reason (the record's error when that has none), else, for a
 // unit whose modes disagree, each other mode's reason ("strict: ..."), and
 // for an empty prediction that it was not run.
-func unitReason(rec *harness.Record, native harness.Mode) string {
+func unitReason(rec *harness.Record, native grading.Mode) string {
 	v := rec.Verdicts.Get(native)
 	if !rec.Generation && rec.Test == nil {
-		return harness.ReasonEmptyPatch
+		return grading.ReasonEmptyPatch
 	}
 	if v.Reason != "" {
 		return v.Reason
@@ -448,7 +449,7 @@ func unitReason(rec *harness.Record, native harness.Mode) string {
 		return rec.Error
 	}
 	var why []string
-	for _, md := range harness.ModesFor(native) {
+	for _, md := range grading.ModesFor(native) {
 		o := rec.Verdicts.Get(md)
 		if md == native || o.Status == v.Status || o.Reason == "" {
 			continue
@@ -479,7 +480,7 @@ func recordFiles(rec *harness.Record) []string {
 
 // StatusUnreadable counts, in ModeSummary.Statuses, the dataset rows that
 // could not be read or cannot run.
-const StatusUnreadable harness.Status = "unreadable_row"
+const StatusUnreadable grading.Status = "unreadable_row"
 
 // BuildHarness aggregates a run directory's records. Every number of the
 // report is defined here, once, whatever the mode the records were made
@@ -527,7 +528,7 @@ func BuildHarness(in HarnessInput) *Harness {
 	}
 	nativeMode := m.NativeMode
 	if nativeMode == "" {
-		nativeMode = harness.ModePolyBench
+		nativeMode = grading.ModePolyBench
 	}
 
 	r := &Harness{SchemaVersion: 2}
@@ -542,15 +543,15 @@ func BuildHarness(in HarnessInput) *Harness {
 	x.RunID, x.Predictions, x.NativeMode, x.Workers, x.Started = m.RunID, m.Predictions, nativeMode, m.Workers, m.Started.UTC()
 	x.Dataset, x.DatasetSchema = m.Dataset, dataset.Schema(m.DatasetSchema)
 	x.Retrieval = nil
-	x.Modes = map[harness.Mode]*ModeSummary{}
-	for _, md := range harness.ModesFor(nativeMode) {
-		x.Modes[md] = &ModeSummary{ResolvedIDs: list(), Statuses: map[harness.Status]int{}}
+	x.Modes = map[grading.Mode]*ModeSummary{}
+	for _, md := range grading.ModesFor(nativeMode) {
+		x.Modes[md] = &ModeSummary{ResolvedIDs: list(), Statuses: map[grading.Status]int{}}
 	}
 	x.Differing = []Differing{}
 	x.Isolation = map[string]int{}
 	x.Overhead = []Overhead{}
 	costs := agentCosts{}
-	x.StatusIDs = map[harness.Status][]string{}
+	x.StatusIDs = map[grading.Status][]string{}
 	x.NotRecordedIDs = list()
 	x.UnitResults = []UnitResult{}
 	x.InputErrors = m.InputErrors
@@ -558,7 +559,7 @@ func BuildHarness(in HarnessInput) *Harness {
 	x.RejectedRows, x.IgnoredPredictions = m.RejectedRows, m.IgnoredPredictions
 	unread := unreadRows(m)
 	x.UnreadRows, x.DuplicateRows = unread, m.DuplicateRows
-	for _, md := range harness.ModesFor(nativeMode) {
+	for _, md := range grading.ModesFor(nativeMode) {
 		// Rows that could not be read or run stay in the denominator: a
 		// summary never drops what it could not evaluate.
 		if n := len(unread) * len(pairs); n > 0 {
@@ -581,7 +582,7 @@ func BuildHarness(in HarnessInput) *Harness {
 		}
 		v, ok := g[name]
 		if !ok {
-			v = &Group{Name: name, Resolved: map[harness.Mode]int{}}
+			v = &Group{Name: name, Resolved: map[grading.Mode]int{}}
 			g[name] = v
 		}
 		return v
@@ -641,7 +642,7 @@ func BuildHarness(in HarnessInput) *Harness {
 				gl.Total++
 				gc.Total++
 				members[id] = append(members[id], gl, gc)
-				for _, md := range harness.ModesFor(nativeMode) {
+				for _, md := range grading.ModesFor(nativeMode) {
 					x.Modes[md].Total++
 				}
 			}
@@ -703,7 +704,7 @@ func BuildHarness(in HarnessInput) *Harness {
 				for _, c := range cls.Classes() {
 					group(byCx, string(c)).NotEvaluated++
 				}
-				for _, md := range harness.ModesFor(nativeMode) {
+				for _, md := range grading.ModesFor(nativeMode) {
 					x.Modes[md].NotEvaluated++
 				}
 				x.UnitResults = append(x.UnitResults, ur)
@@ -714,10 +715,10 @@ func BuildHarness(in HarnessInput) *Harness {
 			native := rec.Verdicts.Get(nativeMode)
 			ur.Status, ur.Reason, ur.Files = native.Status, unitReason(rec, nativeMode), recordFiles(rec)
 			x.StatusIDs[native.Status] = append(x.StatusIDs[native.Status], id)
-			if st := rec.Verdicts.Strict; rec.Test != nil && st.Status == harness.StatusInfraFailure {
+			if st := rec.Verdicts.Strict; rec.Test != nil && st.Status == grading.StatusInfraFailure {
 				x.NoTestRan = append(x.NoTestRan, id+": "+st.Reason)
 			}
-			if st := rec.Verdicts.Strict; st.Status == harness.StatusTampered {
+			if st := rec.Verdicts.Strict; st.Status == grading.StatusTampered {
 				x.Tampered = append(x.Tampered, id+": "+st.Reason)
 			}
 			if fs := rec.RunnerInternals; len(fs) > 0 {
@@ -750,13 +751,13 @@ func BuildHarness(in HarnessInput) *Harness {
 			// repository, a bad row) is an error only.
 			if rec.Generation && !native.Resolved {
 				switch st := rec.Verdicts.Strict; {
-				case st.Status == harness.StatusInfraFailure:
+				case st.Status == grading.StatusInfraFailure:
 					r.InfraFailureIDs = append(r.InfraFailureIDs, id)
 					r.FailureReasons[id] = string(st.Status) + ": " + st.Reason
 					if rec.InfraReason != "" {
 						r.FailureReasons[id] = string(st.Status) + " (" + rec.InfraReason + "): " + st.Reason
 					}
-				case st.Status == harness.StatusTimedOut:
+				case st.Status == grading.StatusTimedOut:
 					r.AmbiguousFailureIDs = append(r.AmbiguousFailureIDs, id)
 					r.FailureReasons[id] = string(st.Status) + ": " + st.Reason
 				}
@@ -805,7 +806,7 @@ func BuildHarness(in HarnessInput) *Harness {
 				gx = append(gx, g)
 				members[id] = append(members[id], g)
 			}
-			for _, md := range harness.ModesFor(nativeMode) {
+			for _, md := range grading.ModesFor(nativeMode) {
 				v := rec.Verdicts.Get(md)
 				ms := x.Modes[md]
 				ms.Statuses[v.Status]++
@@ -820,9 +821,9 @@ func BuildHarness(in HarnessInput) *Harness {
 				}
 			}
 			if rec.Verdicts.Differ() {
-				d := Differing{ID: id, Resolved: map[harness.Mode]bool{}, Statuses: map[harness.Mode]harness.Status{}}
-				ur.Differing = map[harness.Mode]harness.Status{}
-				for _, md := range harness.ModesFor(nativeMode) {
+				d := Differing{ID: id, Resolved: map[grading.Mode]bool{}, Statuses: map[grading.Mode]grading.Status{}}
+				ur.Differing = map[grading.Mode]grading.Status{}
+				for _, md := range grading.ModesFor(nativeMode) {
 					d.Resolved[md] = rec.Verdicts.Get(md).Resolved
 					d.Statuses[md] = rec.Verdicts.Get(md).Status
 					ur.Differing[md] = d.Statuses[md]
@@ -896,7 +897,7 @@ func BuildHarness(in HarnessInput) *Harness {
 		}
 	}
 	if unclassified > 0 && (len(x.ByComplexity) > 0 || len(metrics) > 0) {
-		x.ByComplexity = append(x.ByComplexity, &Group{Name: ClassNotRecorded, NotEvaluated: unclassified, Resolved: map[harness.Mode]int{}})
+		x.ByComplexity = append(x.ByComplexity, &Group{Name: ClassNotRecorded, NotEvaluated: unclassified, Resolved: map[grading.Mode]int{}})
 	}
 	for _, gs := range [][]*Group{x.ByLanguage, x.ByCategory, x.ByComplexity} {
 		for _, g := range gs {
@@ -975,7 +976,7 @@ func (x Extras) MarshalJSON() ([]byte, error) {
 	}
 	return json.Marshal(struct {
 		plain
-		Modes     map[harness.Mode]*ModeSummary `json:"modes"`
+		Modes     map[grading.Mode]*ModeSummary `json:"modes"`
 		ModesNote string                        `json:"modes_note"`
 	}{plain: plain(x), ModesNote: PooledModesNote})
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/retrieval"
@@ -37,9 +38,9 @@ func TestBuildHarness(t *testing.T) {
 		}
 		return m
 	}
-	verdicts := func(st harness.Status) harness.Verdicts {
-		v := harness.AllModes(st, "why")
-		if st == harness.StatusResolved {
+	verdicts := func(st grading.Status) grading.Verdicts {
+		v := grading.AllModes(st, "why")
+		if st == grading.StatusResolved {
 			v.PolyBench.Resolved, v.SWEBench.Resolved, v.Strict.Resolved = true, true, true
 			v.PolyBench.Reason, v.SWEBench.Reason, v.Strict.Reason = "", "", ""
 		}
@@ -57,27 +58,27 @@ func TestBuildHarness(t *testing.T) {
 	}
 	ran := &harness.TestRun{Isolation: "none"}
 	recs := map[string]*harness.Record{
-		"o__r-5": {Generation: true, PatchApplied: true, Test: ran, Verdicts: verdicts(harness.StatusResolved),
+		"o__r-5": {Generation: true, PatchApplied: true, Test: ran, Verdicts: verdicts(grading.StatusResolved),
 			Retrieval: metrics(1, 1, retrieval.NodeOK, retrieval.SingleFunc), NFI: delta(0.25)},
-		"o__r-1": {Generation: true, PatchApplied: true, Test: ran, Verdicts: verdicts(harness.StatusUnresolved),
+		"o__r-1": {Generation: true, PatchApplied: true, Test: ran, Verdicts: verdicts(grading.StatusUnresolved),
 			Retrieval: metrics(0.5, 0, retrieval.NodeNoReference, retrieval.ComplexityNone), NFI: delta(-0.25)},
-		"o__r-2": {Generation: true, PatchApplied: true, Test: ran, Verdicts: func() harness.Verdicts {
-			v := harness.AllModes(harness.StatusUnresolved, "no test results in the log")
-			v.Strict.Status = harness.StatusInfraFailure
+		"o__r-2": {Generation: true, PatchApplied: true, Test: ran, Verdicts: func() grading.Verdicts {
+			v := grading.AllModes(grading.StatusUnresolved, "no test results in the log")
+			v.Strict.Status = grading.StatusInfraFailure
 			return v
 		}(), Retrieval: metrics(1, 0.5, retrieval.NodeOK, retrieval.SingleFunc)},
-		"o__r-6": {Generation: true, PatchApplied: true, Test: ran, Verdicts: verdicts(harness.StatusTimedOut),
+		"o__r-6": {Generation: true, PatchApplied: true, Test: ran, Verdicts: verdicts(grading.StatusTimedOut),
 			Retrieval: metrics(1, 1, retrieval.NodeFailedReference, "")},
-		"o__r-7": {Generation: false, Verdicts: verdicts(harness.StatusEmptyPatch), Retrieval: metrics(0, 0, retrieval.NodeFailedPrediction, retrieval.SingleFunc)},
+		"o__r-7": {Generation: false, Verdicts: verdicts(grading.StatusEmptyPatch), Retrieval: metrics(0, 0, retrieval.NodeFailedPrediction, retrieval.SingleFunc)},
 	}
 	// o__r-8: the harness could not evaluate it (error status, no test run).
 	insts = append(insts, inst("o__r-8", "Python", "Feature"))
-	recs["o__r-8"] = &harness.Record{Generation: true, Verdicts: verdicts(harness.StatusError), Error: "repository missing"}
+	recs["o__r-8"] = &harness.Record{Generation: true, Verdicts: verdicts(grading.StatusError), Error: "repository missing"}
 	// o__r-9: the sandbox failed (an infrastructure failure, no test run):
 	// an error, tagged as an infrastructure failure.
 	insts = append(insts, inst("o__r-9", "Python", "Feature"))
-	recs["o__r-9"] = &harness.Record{Generation: true, Verdicts: harness.AllModes(harness.StatusInfraFailure, "container vanished"), InfraReason: "container_gone"}
-	m := &harness.Manifest{Kind: harness.KindHarness, NativeMode: harness.ModePolyBench, Complete: true}
+	recs["o__r-9"] = &harness.Record{Generation: true, Verdicts: grading.AllModes(grading.StatusInfraFailure, "container vanished"), InfraReason: "container_gone"}
+	m := &harness.Manifest{Kind: harness.KindHarness, NativeMode: grading.ModePolyBench, Complete: true}
 	var stored []*harness.Record
 	for _, in := range insts {
 		mi := harness.ManifestInstance{InstanceID: in.InstanceID, Language: in.Language, TaskCategory: in.TaskCategory}
@@ -166,7 +167,7 @@ func TestBuildHarness(t *testing.T) {
 	// the missing o__r-4; func_only the same.
 	cx := map[string][2]int{}
 	for _, g := range rep.Polynfi.ByComplexity {
-		cx[g.Name] = [2]int{g.Resolved[harness.ModePolyBench], g.Total}
+		cx[g.Name] = [2]int{g.Resolved[grading.ModePolyBench], g.Total}
 	}
 	if d := cmp.Diff(map[string][2]int{"none": {0, 1}, "single_func": {1, 4}, "func_only": {1, 4}, "mixed": {0, 0}}, cx); d != "" {
 		t.Errorf("by complexity (-want +got):\n%s", d)
@@ -178,7 +179,7 @@ func TestBuildHarness(t *testing.T) {
 		}
 	}
 	// o__r-3 (Java) was not evaluated: in no denominator, counted apart.
-	if g := rep.Polynfi.ByLanguage; len(g) != 2 || g[0].Name != "Java" || g[0].Total != 2 || g[0].NotEvaluated != 1 || g[1].Total != 6 || g[1].Resolved[harness.ModePolyBench] != 1 {
+	if g := rep.Polynfi.ByLanguage; len(g) != 2 || g[0].Name != "Java" || g[0].Total != 2 || g[0].NotEvaluated != 1 || g[1].Total != 6 || g[1].Resolved[grading.ModePolyBench] != 1 {
 		t.Errorf("by language %+v %+v", g[0], g[1])
 	}
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/harness"
 )
 
@@ -17,15 +18,15 @@ func TestBuildHarnessTampered(t *testing.T) {
 	t.Parallel()
 	patch := "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-x\n+y\n"
 	ran := &harness.TestRun{Isolation: "none"}
-	resolved := harness.AllModes(harness.StatusResolved, "")
+	resolved := grading.AllModes(grading.StatusResolved, "")
 	resolved.PolyBench.Resolved, resolved.SWEBench.Resolved = true, true
-	resolved.Strict.Status, resolved.Strict.Reason = harness.StatusUnresolved, "strict: the model patch's code reaches into the test runner"
+	resolved.Strict.Status, resolved.Strict.Reason = grading.StatusUnresolved, "strict: the model patch's code reaches into the test runner"
 	recs := map[string]*harness.Record{
-		"o__r-1": {Generation: true, PatchApplied: true, Test: ran, Verdicts: harness.AllModes(harness.StatusTampered, "tampered: canary c1 in t.py must fail and is reported PASSED")},
+		"o__r-1": {Generation: true, PatchApplied: true, Test: ran, Verdicts: grading.AllModes(grading.StatusTampered, "tampered: canary c1 in t.py must fail and is reported PASSED")},
 		"o__r-2": {Generation: true, PatchApplied: true, Test: ran, Verdicts: resolved,
 			RunnerInternals: []harness.RunnerFinding{{File: "a.py", Line: 3, Rule: "os-exit", Text: "os._exit(0)"}, {File: "a.py", Line: 9, Rule: "pytest-hook", Text: "def pytest_x():"}}},
 	}
-	m := &harness.Manifest{Kind: harness.KindHarness, NativeMode: harness.ModePolyBench, Complete: true}
+	m := &harness.Manifest{Kind: harness.KindHarness, NativeMode: grading.ModePolyBench, Complete: true}
 	var stored []*harness.Record
 	for _, id := range []string{"o__r-1", "o__r-2"} {
 		in := dataset.Instance{InstanceID: id, Repo: "o/r", Language: "Python", TaskCategory: "Bug Fix", Patch: patch}
@@ -43,8 +44,8 @@ func TestBuildHarnessTampered(t *testing.T) {
 	if len(rep.InfraFailureIDs) != 0 || strings.Join(rep.UnresolvedIDs, " ") != "o__r-1" || strings.Join(rep.ResolvedIDs, " ") != "o__r-2" {
 		t.Errorf("infra %v unresolved %v resolved %v", rep.InfraFailureIDs, rep.UnresolvedIDs, rep.ResolvedIDs)
 	}
-	for _, md := range harness.Modes {
-		if n := x.Modes[md].Statuses[harness.StatusTampered]; n != 1 {
+	for _, md := range grading.Modes {
+		if n := x.Modes[md].Statuses[grading.StatusTampered]; n != 1 {
 			t.Errorf("%s: %d tampered, want 1", md, n)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Automake's test harness (make check): "PASS: name", "FAIL: name" lines
@@ -28,14 +29,60 @@ func parseAutomake(log []byte) []Result {
 		if !strings.Contains(raw, ": ") {
 			continue
 		}
-		m := reAutomakeLine().FindStringSubmatch(strings.TrimSpace(stripANSI(raw)))
-		if m == nil {
+		word, name, ok := automakeLine(strings.TrimSpace(stripANSI(raw)))
+		if !ok {
 			continue
 		}
-		st := map[string]Status{"PASS": Passed, "FAIL": Failed, "SKIP": Skipped, "XFAIL": XFail, "XPASS": XPass, "ERROR": Error}[m[1]]
-		out = append(out, Result{ID: m[2], Status: st})
+		out = append(out, Result{ID: name, Status: automakeStatus[word]})
 	}
 	return out
+}
+
+var automakeStatus = map[string]Status{"PASS": Passed, "FAIL": Failed, "SKIP": Skipped, "XFAIL": XFail, "XPASS": XPass, "ERROR": Error}
+
+// automakeLine is reAutomakeLine written out
+// (TestAutomakeMatchersAgreeWithPatterns): the word and the name.
+func automakeLine(line string) (word, name string, ok bool) {
+	i := strings.IndexByte(line, ':')
+	if i < 0 || automakeStatus[line[:i]] == "" || !strings.HasPrefix(line[i:], ": ") {
+		return "", "", false
+	}
+	name = line[i+2:]
+	if !validName(name) {
+		return "", "", false
+	}
+	return line[:i], name, true
+}
+
+// swebJqLine is reSWEBJq written out (TestAutomakeMatchersAgreeWithPatterns).
+func swebJqLine(line string) (word, name string, ok bool) {
+	i := pySpaces(line, 0)
+	if !strings.HasPrefix(line[i:], "PASS:") && !strings.HasPrefix(line[i:], "FAIL:") {
+		return "", "", false
+	}
+	word = line[i : i+4]
+	r, n := utf8.DecodeRuneInString(line[i+5:])
+	if n == 0 || !pyReSpace(r) {
+		return "", "", false
+	}
+	name = line[i+5+n:]
+	if !validName(name) {
+		return "", "", false
+	}
+	return word, name, true
+}
+
+// msweJqLine is "^<word>: (\S+)$" written out
+// (TestAutomakeMatchersAgreeWithPatterns).
+func msweJqLine(line, word string) (string, bool) {
+	if !strings.HasPrefix(line, word) || !strings.HasPrefix(line[len(word):], ": ") {
+		return "", false
+	}
+	i := len(word) + 2
+	if j := pyNonSpaces(line, i); j == i || j != len(line) {
+		return "", false
+	}
+	return line[i:], true
 }
 
 var reSWEBJq = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^\s*(PASS|FAIL):\s(.+)$`) })
@@ -49,11 +96,11 @@ func parseSWEBJq(log string, _ SWEBenchContext) (*statusMap, error) {
 		if !containsAny(line, "PASS:", "FAIL:") {
 			continue
 		}
-		if g := reSWEBJq().FindStringSubmatch(pyStrip(line)); g != nil {
-			if g[1] == "PASS" {
-				m.set(g[2], Passed)
+		if word, name, ok := swebJqLine(pyStrip(line)); ok {
+			if word == "PASS" {
+				m.set(name, Passed)
 			} else {
-				m.set(g[2], Failed)
+				m.set(name, Failed)
 			}
 		}
 	}
@@ -75,14 +122,14 @@ func msweJq(log string) *msweSets {
 		if !containsAny(line, "PASS: ", "FAIL: ", "SKIP: ") {
 			continue
 		}
-		if g := reMSWEJqPass().FindStringSubmatch(line); g != nil {
-			s.passed.add(g[1])
+		if name, ok := msweJqLine(line, "PASS"); ok {
+			s.passed.add(name)
 		}
-		if g := reMSWEJqFail().FindStringSubmatch(line); g != nil {
-			s.failed.add(g[1])
+		if name, ok := msweJqLine(line, "FAIL"); ok {
+			s.failed.add(name)
 		}
-		if g := reMSWEJqSkip().FindStringSubmatch(line); g != nil {
-			s.skipped.add(g[1])
+		if name, ok := msweJqLine(line, "SKIP"); ok {
+			s.skipped.add(name)
 		}
 	}
 	return s

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 )
 
 // cargo test (Rust's libtest): its text lines ("test name ... ok") and its
@@ -47,20 +49,51 @@ func parseCargo(log []byte) []Result {
 		if !strings.Contains(raw, "test ") {
 			continue
 		}
-		m := reCargoLine().FindStringSubmatch(strings.TrimSpace(stripANSI(raw)))
-		if m == nil {
+		name, word, ok := cargoLine(strings.TrimSpace(stripANSI(raw)))
+		if !ok {
 			continue
 		}
 		st := Passed
-		switch m[2] {
+		switch word {
 		case "FAILED":
 			st = Failed
 		case "ignored":
 			st = Skipped
 		}
-		out = append(out, Result{ID: m[1], Status: st})
+		out = append(out, Result{ID: name, Status: st})
 	}
 	return out
+}
+
+// goSpace is Go's ASCII \s class: tab, newline, form feed, carriage return
+// and space.
+func goSpace(c byte) bool { return c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == ' ' }
+
+// cargoLine is reCargoLine written out (TestCargoMatchersAgreeWithPatterns):
+// the test's name and its word.
+func cargoLine(line string) (name, word string, ok bool) {
+	if !strings.HasPrefix(line, "test ") {
+		return "", "", false
+	}
+	i := len("test ")
+	j := i
+	for j < len(line) && !goSpace(line[j]) {
+		j++
+	}
+	if j == i || !strings.HasPrefix(line[j:], " ... ") {
+		return "", "", false
+	}
+	rest := line[j+len(" ... "):]
+	for _, w := range []string{"ok", "FAILED", "ignored"} {
+		if strings.HasPrefix(rest, w) {
+			tail := rest[len(w):]
+			if tail == "" || tail[0] == ',' && !strings.Contains(tail, "\n") {
+				return line[i:j], w, true
+			}
+			return "", "", false
+		}
+	}
+	return "", "", false
 }
 
 func parseCargoJSON(log []byte) []Result {
@@ -112,18 +145,108 @@ func parseSWEBCargo(log string, _ SWEBenchContext) (*statusMap, error) {
 		if !strings.Contains(line, "...") || !strings.Contains(line, "test") {
 			continue
 		}
-		g := reSWEBCargo().FindStringSubmatch(pyStrip(line))
-		if g == nil {
+		name, word, ok := swebCargoLine(pyStrip(line))
+		if !ok {
 			continue
 		}
-		switch g[2] {
+		switch word {
 		case "ok":
-			m.set(g[1], Passed)
+			m.set(name, Passed)
 		case "FAILED":
-			m.set(g[1], Failed)
+			m.set(name, Failed)
 		}
 	}
 	return m, nil
+}
+
+// pySpaces returns where the run of MustCompilePython \s characters at
+// s[i:] ends.
+func pySpaces(s string, i int) int {
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !pyReSpace(r) {
+			break
+		}
+		i += n
+	}
+	return i
+}
+
+// pyNonSpaces returns where the run of MustCompilePython \S characters at
+// s[i:] ends.
+func pyNonSpaces(s string, i int) int {
+	for i < len(s) {
+		if c := s[i]; c < 0x80 {
+			if c == ' ' || c >= '\t' && c <= '\r' || c >= 0x1c && c <= 0x1f {
+				break
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if pyReSpace(r) {
+			break
+		}
+		i += n
+	}
+	return i
+}
+
+// pyWord reports whether r is in MustCompilePython's \w class.
+func pyWord(r rune) bool {
+	if r < 0x80 {
+		return r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+	}
+	return unicode.IsLetter(r) || unicode.IsNumber(r)
+}
+
+// swebCargoLine is reSWEBCargo written out
+// (TestCargoMatchersAgreeWithPatterns): the name and the word.
+func swebCargoLine(line string) (name, word string, ok bool) {
+	if !strings.HasPrefix(line, "test") {
+		return "", "", false
+	}
+	i := pySpaces(line, 4)
+	j := pyNonSpaces(line, i)
+	k := pySpaces(line, j)
+	if i == 4 || j == i || k == j || !strings.HasPrefix(line[k:], "...") {
+		return "", "", false
+	}
+	w := pySpaces(line, k+3)
+	if w == k+3 || w == len(line) {
+		return "", "", false
+	}
+	for _, r := range line[w:] {
+		if !pyWord(r) {
+			return "", "", false
+		}
+	}
+	return line[i:j], line[w:], true
+}
+
+// msweCargoLine is the patterns of msweCargo written out
+// (TestCargoMatchersAgreeWithPatterns): "^test (\S+) ... <word>", any
+// three characters but a newline between the spaces.
+func msweCargoLine(line, word string) (string, bool) {
+	if !strings.HasPrefix(line, "test ") {
+		return "", false
+	}
+	j := pyNonSpaces(line, 5)
+	if j == 5 || j >= len(line) || line[j] != ' ' {
+		return "", false
+	}
+	k := j + 1
+	for n := 0; n < 3; n++ {
+		if k >= len(line) || line[k] == '\n' {
+			return "", false
+		}
+		_, size := utf8.DecodeRuneInString(line[k:])
+		k += size
+	}
+	if !strings.HasPrefix(line[k:], " "+word) {
+		return "", false
+	}
+	return line[5:j], true
 }
 
 var (
@@ -143,14 +266,14 @@ func msweCargo(log string) *msweSets {
 		if !strings.HasPrefix(line, "test ") {
 			continue
 		}
-		if g := reMSWECargoPass().FindStringSubmatch(line); g != nil {
-			s.passed.add(g[1])
+		if name, ok := msweCargoLine(line, "ok"); ok {
+			s.passed.add(name)
 		}
-		if g := reMSWECargoFail().FindStringSubmatch(line); g != nil {
-			s.failed.add(g[1])
+		if name, ok := msweCargoLine(line, "FAILED"); ok {
+			s.failed.add(name)
 		}
-		if g := reMSWECargoSkip().FindStringSubmatch(line); g != nil {
-			s.skipped.add(g[1])
+		if name, ok := msweCargoLine(line, "ignored"); ok {
+			s.skipped.add(name)
 		}
 	}
 	return s

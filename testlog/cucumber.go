@@ -22,17 +22,40 @@ func parseSWEBCucumber(log string, _ SWEBenchContext) (*statusMap, error) {
 		if !strings.Contains(line, " .") {
 			continue
 		}
-		g := reSWEBCucumber().FindStringSubmatch(pyStrip(line))
-		if g == nil {
+		name, passed, ok := swebCucumberLine(pyStrip(line))
+		if !ok {
 			continue
 		}
-		if g[2] == "." {
-			m.set(g[1], Passed)
+		if passed {
+			m.set(name, Passed)
 		} else {
-			m.set(g[1], Failed)
+			m.set(name, Failed)
 		}
 	}
 	return m, nil
+}
+
+// swebCucumberLine is reSWEBCucumber written out
+// (TestCucumberMatcherAgreesWithPattern): the greedy "(.*)" ends at the
+// last " " followed by dots and then "F" (failed), or by two dots or more
+// (passed, the last dot the group's).
+func swebCucumberLine(line string) (name string, passed, ok bool) {
+	if k := strings.IndexByte(line, '\n'); k >= 0 {
+		line = line[:k] // no part of the pattern matches a newline
+	}
+	for i := strings.LastIndex(line, " ."); i >= 0; i = strings.LastIndex(line[:i], " .") {
+		j := i + 1
+		for j < len(line) && line[j] == '.' {
+			j++
+		}
+		switch {
+		case j < len(line) && line[j] == 'F':
+			return line[:i], false, true
+		case j-i-1 >= 2:
+			return line[:i], true, true
+		}
+	}
+	return "", false, false
 }
 
 func init() {

@@ -35,6 +35,66 @@ type runnerBench struct {
 }
 
 var runnerBenches = []*runnerBench{
+	{name: "pytest", fw: Pytest, sweb: "parse_log_pytest", log: func() []byte {
+		return runnerBenchLog("============================= test session starts ==============================\nplatform linux -- Python 3.11.2, pytest-8.3.3\ncollected 999999 items\n\n",
+			"", func(i int) string {
+				return fmt.Sprintf("tests/test_mod%d.py::test_adds[case-%d] PASSED                        [ 12%%]\n"+
+					"tests/test_mod%d.py::TestCalc::test_div FAILED                          [ 13%%]\n"+
+					"tests/test_mod%d.py::test_skip SKIPPED (no network)                     [ 14%%]\n"+
+					"E       assert 2 == 3\n", i, i, i, i)
+			})
+	}},
+	{name: "pytest-rA", fw: Pytest, sweb: "parse_log_pytest", log: func() []byte {
+		return runnerBenchLog("=========================== short test summary info ============================\n",
+			"======================== 1 failed, 2 passed in 0.12s =========================\n", func(i int) string {
+				return fmt.Sprintf("PASSED tests/test_mod%d.py::test_adds[case-%d]\nFAILED tests/test_mod%d.py::TestCalc::test_div - AssertionError: assert 2 == 3\nSKIPPED [1] tests/test_mod%d.py:12: no network\nXFAIL tests/test_mod%d.py::test_x - reason\n", i, i, i, i, i)
+			})
+	}},
+	{name: "unittest", fw: Unittest, log: func() []byte {
+		return runnerBenchLog("", "\nRan 999999 tests in 1.000s\n\nFAILED (failures=1)\n", func(i int) string {
+			return fmt.Sprintf("test_adds (tests.test_mod%d.CalcTest.test_adds) ... ok\ntest_div (tests.test_mod%d.CalcTest.test_div) ... FAIL\ntest_skip (tests.test_mod%d.CalcTest.test_skip) ... skipped 'no network'\n", i, i, i)
+		})
+	}},
+	{name: "junit-xml", fw: JUnit, log: func() []byte {
+		return runnerBenchLog(`<?xml version="1.0" encoding="UTF-8"?>`+"\n<testsuites>\n", "</testsuites>\n", func(i int) string {
+			return fmt.Sprintf(`<testsuite name="com.example.Calc%dTest" tests="3" failures="1" errors="0" skipped="1" time="0.01">`+"\n"+
+				`  <testcase name="adds" classname="com.example.Calc%dTest" time="0.001"/>`+"\n"+
+				`  <testcase name="divides" classname="com.example.Calc%dTest" time="0.002"><failure message="expected: &lt;2&gt; but was: &lt;3&gt;" type="org.opentest4j.AssertionFailedError">at com.example.Calc%dTest.divides(Calc%dTest.java:12)</failure></testcase>`+"\n"+
+				`  <testcase name="skips" classname="com.example.Calc%dTest" time="0"><skipped/></testcase>`+"\n</testsuite>\n", i, i, i, i, i, i)
+		})
+	}},
+	{name: "surefire", fw: Surefire, log: func() []byte {
+		return runnerBenchLog("[INFO] Scanning for projects...\n[INFO] -------------------------------------------------------\n[INFO]  T E S T S\n", "[INFO] BUILD FAILURE\n", func(i int) string {
+			return fmt.Sprintf("[INFO] Running com.example.Calc%dTest\n"+
+				"[ERROR] Tests run: 3, Failures: 1, Errors: 0, Skipped: 1, Time elapsed: 0.05 s <<< FAILURE! - in com.example.Calc%dTest\n"+
+				"[ERROR] com.example.Calc%dTest.divides -- Time elapsed: 0.01 s <<< FAILURE!\n"+
+				"org.opentest4j.AssertionFailedError: expected: <2> but was: <3>\n\tat com.example.Calc%dTest.divides(Calc%dTest.java:12)\n", i, i, i, i, i)
+		})
+	}},
+	{name: "jest-json", fw: Jest, sweb: "parse_log_jest_json", log: func() []byte {
+		return runnerBenchLog(`{"numFailedTestSuites":1,"numFailedTests":1,"numPassedTests":2,"success":false,"testResults":[`,
+			`{"name":"/w/last.test.js","status":"passed","assertionResults":[{"fullName":"last","title":"last","status":"passed","ancestorTitles":[]}]}]}`+"\n", func(i int) string {
+				return fmt.Sprintf(`{"name":"/w/src/calc%d.test.js","status":"failed","message":"","assertionResults":[`+
+					`{"ancestorTitles":["Calc"],"fullName":"Calc adds %d","title":"adds %d","status":"passed","duration":1,"failureMessages":[]},`+
+					`{"ancestorTitles":["Calc"],"fullName":"Calc divides %d","title":"divides %d","status":"failed","duration":2,"failureMessages":["Error: expect(received).toBe(expected)\\n    at Object.<anonymous> (/w/src/calc.test.js:5:12)"]}]},`, i, i, i, i, i)
+			})
+	}},
+	{name: "jest-text", sweb: "parse_log_jest", log: func() []byte {
+		return runnerBenchLog("", "", func(i int) string {
+			return fmt.Sprintf("PASS src/calc%d.test.js\n  Calc\n    ✓ adds %d (3 ms)\n    ✕ divides %d (2 ms)\n    ○ skipped later %d\n", i, i, i, i)
+		})
+	}},
+	{name: "mocha-json", fw: Mocha, log: func() []byte {
+		return runnerBenchLog(`{"stats":{"suites":2,"tests":3,"passes":2,"failures":1},"tests":[],"pending":[],"failures":[],"passes":[`,
+			`{"title":"last","fullTitle":"last","duration":0}]}`+"\n", func(i int) string {
+				return fmt.Sprintf(`{"title":"adds %d","fullTitle":"Calc adds %d","file":"/w/test/calc.js","duration":1,"currentRetry":0,"speed":"fast","err":{}},`, i, i)
+			})
+	}},
+	{name: "tap", fw: TAP, sweb: "parse_log_tap", log: func() []byte {
+		return runnerBenchLog("TAP version 13\n", "1..999999\n", func(i int) string {
+			return fmt.Sprintf("ok %d - calc adds %d\nnot ok %d - calc divides %d\n  ---\n  message: 'expected 2'\n  ...\nok %d - later # SKIP no network\n", 3*i+1, i, 3*i+2, i, 3*i+3)
+		})
+	}},
 	{name: "gotest", fw: GoTest, sweb: "parse_log_gotest", mswe: "gotest", log: func() []byte {
 		return runnerBenchLog("", "FAIL\texample.com/a\t1.0s\n", func(i int) string {
 			return fmt.Sprintf("=== RUN   TestN%d\n    n_test.go:12: some output of the test %d\n--- PASS: TestN%d (0.00s)\n=== RUN   TestF%d/sub\n    --- FAIL: TestF%d/sub (0.01s)\n", i, i, i, i, i)

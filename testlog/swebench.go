@@ -124,24 +124,26 @@ func ParseSWEBench(name string, log []byte, c SWEBenchContext) ([]Result, error)
 // statusMap is a Python dict from test id to status: insertion order of
 // first appearance, last write wins.
 type statusMap struct {
-	order  []string
-	status map[string]Status
+	res []Result       // one per id, in order of first appearance
+	idx map[string]int // id -> its place in res
 }
 
-func newStatusMap() *statusMap { return &statusMap{status: map[string]Status{}} }
+func newStatusMap() *statusMap { return &statusMap{idx: map[string]int{}} }
 
+// set is Python's test_status_map[id] = s: an id keeps its first place and
+// takes the last status.
 func (m *statusMap) set(id string, s Status) {
-	if _, ok := m.status[id]; !ok {
-		m.order = append(m.order, id)
+	if i, ok := m.idx[id]; ok {
+		m.res[i].Status = s
+		return
 	}
-	m.status[id] = s
+	m.idx[id] = len(m.res)
+	m.res = append(m.res, Result{ID: id, Status: s})
 }
 
 func (m *statusMap) results() []Result {
-	out := make([]Result, len(m.order))
-	for i, id := range m.order {
-		out[i] = Result{ID: id, Status: m.status[id]}
-	}
+	out := make([]Result, len(m.res))
+	copy(out, m.res)
 	return out
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/runtime"
@@ -57,7 +58,7 @@ func TestHarnessEvalScriptBranch(t *testing.T) {
 			t.Fatal(err)
 		}
 		h := &harness.Harness{Runtime: rt, Images: rowImage{}, ScratchDir: t.TempDir(), RunKey: "swebench-sample-test",
-			NativeMode: harness.ModeSWEBench, Limits: runtime.Limits{MemoryBytes: 1 << 30, Pids: 512}}
+			NativeMode: grading.ModeSWEBench, Limits: runtime.Limits{MemoryBytes: 1 << 30, Pids: 512}}
 		for _, in := range ds.Instances {
 			if out, err := dockerCLI(t, "", "build", "-q", "-t", in.Image, filepath.Join("tasks", in.InstanceID)); err != nil {
 				t.Fatalf("docker build: %v\n%s", err, out)
@@ -76,12 +77,12 @@ func TestHarnessEvalScriptBranch(t *testing.T) {
 				t.Errorf("%s %s: F2P/P2P successes %v / %d, want the dataset's ids", src, in.InstanceID, v.SWEBench.FailToPass.Success, len(v.SWEBench.PassToPass.Success))
 			}
 			empty, _, err := h.Evaluate(ctx, in, dataset.Prediction{InstanceID: in.InstanceID, ModelNameOrPath: "empty"})
-			if err != nil || empty.Status != harness.StatusEmptyPatch {
+			if err != nil || empty.Status != grading.StatusEmptyPatch {
 				t.Errorf("%s %s empty: %v %+v", src, in.InstanceID, err, empty)
 			}
 			if w := wrongPatch[in.InstanceID]; w != "" && w != in.Patch {
 				rec, _, err := h.Evaluate(ctx, in, dataset.Prediction{InstanceID: in.InstanceID, ModelNameOrPath: "wrong", ModelPatch: w})
-				if err != nil || rec.Resolved || rec.Status != harness.StatusUnresolved || !rec.PatchApplied {
+				if err != nil || rec.Resolved || rec.Status != grading.StatusUnresolved || !rec.PatchApplied {
 					t.Errorf("%s %s wrong patch: %v %+v", src, in.InstanceID, err, rec)
 				}
 			}
@@ -151,12 +152,12 @@ func TestHarnessEvalScriptForgedMarkers(t *testing.T) {
 	patch := git("diff")
 
 	h := &harness.Harness{Runtime: rt, Images: rowImage{}, ScratchDir: t.TempDir(), RunKey: "swebench-forged-markers",
-		NativeMode: harness.ModeSWEBench, Limits: runtime.Limits{MemoryBytes: 1 << 30, Pids: 512}}
+		NativeMode: grading.ModeSWEBench, Limits: runtime.Limits{MemoryBytes: 1 << 30, Pids: 512}}
 	rec, art, err := h.Evaluate(ctx, in, dataset.Prediction{InstanceID: in.InstanceID, ModelNameOrPath: "hostile", ModelPatch: patch})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range harness.Modes {
+	for _, m := range grading.Modes {
 		if v := rec.Verdicts.Get(m); v.Resolved {
 			t.Errorf("%s resolved: %+v\n%s", m, v, art.TestLog)
 		}
@@ -167,7 +168,7 @@ func TestHarnessEvalScriptForgedMarkers(t *testing.T) {
 	// The same output read as one stream the way SWE-bench reads it: the
 	// forgery works there, so the test above shows a defence.
 	one := strings.NewReplacer("[polynfi-mark "+rec.Test.LogSecret, "[").Replace(string(art.TestLog))
-	r := harness.ReadSWEBenchLog(in.LogParser, []byte(one), testlog.SWEBenchContext{InstanceID: in.InstanceID})
+	r := grading.ReadSWEBenchLog(in.LogParser, []byte(one), testlog.SWEBenchContext{InstanceID: in.InstanceID})
 	if r.ExitCode == nil || *r.ExitCode != 0 {
 		t.Errorf("read as one stream, the forged exit line is not the one read (%v): the attack is not shown", r.ExitCode)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/runtime"
@@ -31,7 +32,7 @@ func TestTaskRepositoryResolvedByImages(t *testing.T) {
 	r := images.New(rt.Client(), images.Options{LogDir: t.TempDir(), ScratchDir: t.TempDir(), CacheLevel: images.CacheNone, Rebuild: true})
 	defer r.Cleanup(context.Background())
 	h := &harness.Harness{Runtime: rt, Images: r, ScratchDir: t.TempDir(), RunKey: "swebench-images-test",
-		NativeMode: harness.ModeSWEBench, Limits: runtime.Limits{MemoryBytes: 1 << 30, Pids: 512}}
+		NativeMode: grading.ModeSWEBench, Limits: runtime.Limits{MemoryBytes: 1 << 30, Pids: 512}}
 	for _, in := range ds.Instances {
 		in.Image = "" // the task's own Dockerfile, not a prebuilt name
 		rec, art, err := h.Evaluate(ctx, in, dataset.Prediction{InstanceID: in.InstanceID, ModelNameOrPath: "gold", ModelPatch: in.Patch})

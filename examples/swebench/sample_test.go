@@ -4,7 +4,7 @@
 // gives the image dataset.jsonl names; in a container of it, the gold patch
 // then eval.sh (as SWE-bench runs them) resolve the instance by SWE-bench
 // 5.0.2's own grading (the oracle, when installed) and by polynfi's
-// (harness.ReadSWEBenchLog), and eval.sh without a patch does not. The task
+// (grading.ReadSWEBenchLog), and eval.sh without a patch does not. The task
 // repository and dataset.jsonl load as the same instances, and both are
 // what build.py makes from ../polybench.
 //
@@ -24,7 +24,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/polynfi/polynfi/dataset"
-	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/internal/swebenchoracle"
 	"github.com/polynfi/polynfi/testlog"
 )
@@ -142,8 +142,8 @@ func TestSampleResolvesInContainers(t *testing.T) {
 				patch = in.Patch
 			}
 			log := runEval(t, in.Image, patch, in.EvalScript)
-			r := harness.ReadSWEBenchLog(in.LogParser, []byte(log), testlog.SWEBenchContext{InstanceID: in.InstanceID})
-			v := harness.GradeSWEBenchReading(in.FailToPass, in.PassToPass, in.EvalType, r)
+			r := grading.ReadSWEBenchLog(in.LogParser, []byte(log), testlog.SWEBenchContext{InstanceID: in.InstanceID})
+			v := grading.GradeSWEBenchReading(in.FailToPass, in.PassToPass, in.EvalType, r)
 			if v.Resolved != gold {
 				t.Errorf("%s gold=%v: resolved %v (%s)\n%s", in.InstanceID, gold, v.Resolved, v.Reason, log)
 			}

@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/harness"
 )
 
@@ -604,7 +605,7 @@ func TestBundleSWEBenchLayout(t *testing.T) {
 		r := byID[id]
 		var want []string
 		switch {
-		case r == nil || r.Status == harness.StatusEmptyPatch:
+		case r == nil || r.Status == grading.StatusEmptyPatch:
 			wantNoGen = append(wantNoGen, id)
 		case r.Test == nil:
 			want = []string{"patch.diff", "run_instance.log"}

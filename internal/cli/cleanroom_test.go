@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/harness"
 )
 
@@ -147,16 +148,16 @@ func TestEvalCleanRoom(t *testing.T) {
 		len(r.CleanRoom.Dropped) != 1 || r.CleanRoom.Dropped[0] != "scripts/release.sh" || r.CleanRoom.Error != "" {
 		t.Errorf("gold-script: resolved %v, clean room %+v", r.Resolved, r.CleanRoom)
 	}
-	if r := got["data"]; !r.Resolved || r.Status == harness.StatusTampered || r.CleanRoom == nil || r.CleanRoom.Ran || len(r.CleanRoom.Dropped) != 0 {
+	if r := got["data"]; !r.Resolved || r.Status == grading.StatusTampered || r.CleanRoom == nil || r.CleanRoom.Ran || len(r.CleanRoom.Dropped) != 0 {
 		t.Errorf("data (until.dat, read by the module): resolved %v status %s, clean room %+v; want resolved, nothing dropped, no re-run", r.Resolved, r.Status, r.CleanRoom)
 	}
 	r := got["hidden"]
-	if r.Resolved || r.Status != harness.StatusTampered || r.CleanRoom == nil || !r.CleanRoom.Tampered ||
+	if r.Resolved || r.Status != grading.StatusTampered || r.CleanRoom == nil || !r.CleanRoom.Tampered ||
 		len(r.CleanRoom.Dropped) != 1 || r.CleanRoom.Dropped[0] != "ledgerkit/.until.py" {
 		t.Fatalf("hidden: resolved %v status %s, clean room %+v", r.Resolved, r.Status, r.CleanRoom)
 	}
-	for _, v := range []harness.Verdict{r.Verdicts.PolyBench, r.Verdicts.SWEBench, r.Verdicts.Strict} {
-		if v.Resolved || v.Status != harness.StatusTampered {
+	for _, v := range []grading.Verdict{r.Verdicts.PolyBench, r.Verdicts.SWEBench, r.Verdicts.Strict} {
+		if v.Resolved || v.Status != grading.StatusTampered {
 			t.Errorf("hidden verdict %+v, want tampered", v)
 		}
 	}

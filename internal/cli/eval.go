@@ -15,6 +15,7 @@ import (
 	"github.com/polynfi/polynfi/agent"
 	"github.com/polynfi/polynfi/backend"
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/nfi/catalog"
 	"github.com/polynfi/polynfi/nfi/driver"
@@ -272,7 +273,7 @@ func printEvalSummary(w io.Writer, r *report.Harness, reportPath string) error {
 	}
 	var statuses []string
 	for s, ids := range x.StatusIDs {
-		if s != harness.StatusResolved && s != harness.StatusUnresolved {
+		if s != grading.StatusResolved && s != grading.StatusUnresolved {
 			statuses = append(statuses, fmt.Sprintf("%s: %s", s, strings.Join(ids, ", ")))
 		}
 	}

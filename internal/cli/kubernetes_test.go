@@ -24,6 +24,7 @@ import (
 
 	"github.com/polynfi/polynfi/backend"
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/internal/citest"
@@ -211,7 +212,7 @@ func TestKubernetesSampleVerdicts(t *testing.T) {
 				if r.InfraReason != "" || r.Error != "" {
 					t.Errorf("%s: infra %q error %q", id, r.InfraReason, r.Error)
 				}
-				for _, m := range harness.Modes {
+				for _, m := range grading.Modes {
 					if v := r.Verdicts.Get(m); v.Resolved != r.Resolved {
 						t.Errorf("%s: %s verdict %s differs from native %s", id, m, v.Status, r.Status)
 					}
@@ -884,20 +885,20 @@ func TestKubernetesPodDeadlineRecords(t *testing.T) {
 			recs[id] = r
 		}
 	}
-	if r := recs[within]; r.Status != harness.StatusInfraFailure || r.InfraReason != runtime.ReasonDeadline ||
+	if r := recs[within]; r.Status != grading.StatusInfraFailure || r.InfraReason != runtime.ReasonDeadline ||
 		!strings.Contains(r.Error, "deadline") || r.Attempts != 2 || len(r.RetriedInfraFailures) != 1 ||
 		r.RetriedInfraFailures[0].Reason != runtime.ReasonDeadline || r.Sandbox.DeadlineS != 25 {
 		t.Errorf("%s, within its timeout: status %s reason %q attempts %d retried %+v deadline %v error %q, want infra_failure %s after 2 attempts",
 			within, r.Status, r.InfraReason, r.Attempts, r.RetriedInfraFailures, r.Sandbox.DeadlineS, r.Error, runtime.ReasonDeadline)
 	}
 	r := recs[past]
-	if r.Status != harness.StatusTimedOut || r.InfraReason != "" || r.Attempts > 1 || r.Test == nil || !r.Test.TimedOut ||
+	if r.Status != grading.StatusTimedOut || r.InfraReason != "" || r.Attempts > 1 || r.Test == nil || !r.Test.TimedOut ||
 		!strings.Contains(strings.Join(r.Test.Notes, " "), "deadline") || r.Sandbox.DeadlineS != 45 {
 		t.Errorf("%s, past its timeout: status %s reason %q attempts %d test %+v deadline %v, want timed_out with a note of the deadline",
 			past, r.Status, r.InfraReason, r.Attempts, r.Test, r.Sandbox.DeadlineS)
 	}
-	for _, m := range harness.Modes {
-		if v := r.Verdicts.Get(m); v.Status != harness.StatusTimedOut {
+	for _, m := range grading.Modes {
+		if v := r.Verdicts.Get(m); v.Status != grading.StatusTimedOut {
 			t.Errorf("%s: %s verdict %s, want timed_out", past, m, v.Status)
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/grading"
 )
 
 // Trial of #16: `polynfi report --instances` of a --metrics-only run said
@@ -38,8 +38,8 @@ func TestMetricsOnlyDrillDownReasons(t *testing.T) {
 		t.Fatalf("report --instances: exit %d\n%s", code, stderr)
 	}
 	want := map[string]string{
-		"semverish__tinysemver-21": harness.ReasonEmptyPatch,
-		"semverish__tinysemver-24": harness.ReasonNotApplied,
+		"semverish__tinysemver-21": grading.ReasonEmptyPatch,
+		"semverish__tinysemver-24": grading.ReasonNotApplied,
 		"urlkit__qs-lite-31":       "prediction row 3 of " + preds + " rejected (field model_patch: ",
 		"fieldnotes__csvkit4j-7":   "no prediction for this instance",
 	}

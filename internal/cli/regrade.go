@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/report"
@@ -82,7 +83,7 @@ and running the same eval again evaluates them.`,
 				return err
 			}
 			t := report.Table{Title: "Verdicts that change on re-grading (old → new)",
-				Header: []string{"unit", "parser", string(harness.ModePolyBench), string(harness.ModeSWEBench), string(harness.ModeStrict)}}
+				Header: []string{"unit", "parser", string(grading.ModePolyBench), string(grading.ModeSWEBench), string(grading.ModeStrict)}}
 			kept := 0
 			for _, u := range units {
 				if u.NotRegrade != "" {
@@ -91,14 +92,14 @@ and running the same eval again evaluates them.`,
 				if !u.Changed {
 					continue
 				}
-				arrow := func(m harness.Mode) string {
+				arrow := func(m grading.Mode) string {
 					o, n := u.Old.Get(m), u.New.Get(m)
 					if o.Status == n.Status {
 						return string(n.Status)
 					}
 					return string(o.Status) + " → " + string(n.Status)
 				}
-				t.Rows = append(t.Rows, []string{u.Unit, u.OldParser + " → " + u.NewParser, arrow(harness.ModePolyBench), arrow(harness.ModeSWEBench), arrow(harness.ModeStrict)})
+				t.Rows = append(t.Rows, []string{u.Unit, u.OldParser + " → " + u.NewParser, arrow(grading.ModePolyBench), arrow(grading.ModeSWEBench), arrow(grading.ModeStrict)})
 			}
 			fmt.Fprintf(e.stdout, "re-graded %d records of %s: %d changed, %d kept as they are (see %s)%s\n",
 				len(units)-kept, dir, changed, kept, map[bool]string{true: out, false: "regrade.json"}[out != ""], map[bool]string{true: "; records updated, report.json and report.html written again", false: "; records unchanged (--apply to update them)"}[apply])
@@ -109,20 +110,20 @@ and running the same eval again evaluates them.`,
 			// Records an earlier --apply re-graded: their first verdicts
 			// beside the current ones.
 			h := report.Table{Title: "Verdicts replaced by an earlier regrade --apply (first → current)",
-				Header: []string{"unit", "re-graded at", "by", string(harness.ModePolyBench), string(harness.ModeSWEBench), string(harness.ModeStrict)}}
+				Header: []string{"unit", "re-graded at", "by", string(grading.ModePolyBench), string(grading.ModeSWEBench), string(grading.ModeStrict)}}
 			for _, u := range units {
 				if len(u.Earlier) == 0 {
 					continue
 				}
 				first, last := u.Earlier[0], u.Earlier[len(u.Earlier)-1]
-				arrow := func(m harness.Mode) string {
+				arrow := func(m grading.Mode) string {
 					o, n := first.Verdicts.Get(m), u.Old.Get(m)
 					if o.Status == n.Status {
 						return string(n.Status)
 					}
 					return string(o.Status) + " → " + string(n.Status)
 				}
-				h.Rows = append(h.Rows, []string{u.Unit, last.At.Format(time.RFC3339), "polynfi " + last.Version, arrow(harness.ModePolyBench), arrow(harness.ModeSWEBench), arrow(harness.ModeStrict)})
+				h.Rows = append(h.Rows, []string{u.Unit, last.At.Format(time.RFC3339), "polynfi " + last.Version, arrow(grading.ModePolyBench), arrow(grading.ModeSWEBench), arrow(grading.ModeStrict)})
 			}
 			if len(t.Rows) == 0 {
 				fmt.Fprintln(e.stdout, "no verdict changes")

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/harness"
 )
 
@@ -27,8 +28,8 @@ func TestRegradeFromStoredLogs(t *testing.T) {
 	}
 	// An older grading: the first record unresolved everywhere.
 	old := recs[0]
-	old.Verdicts = harness.AllModes(harness.StatusUnresolved, "no test results in the log")
-	old.Resolved, old.Status = false, harness.StatusUnresolved
+	old.Verdicts = grading.AllModes(grading.StatusUnresolved, "no test results in the log")
+	old.Resolved, old.Status = false, grading.StatusUnresolved
 	b, _ := json.MarshalIndent(old, "", "  ")
 	p := filepath.Join(out, filepath.FromSlash(harness.RecordRelDir(old.Key)), harness.ResultFile)
 	os.WriteFile(p, b, 0o644)
@@ -45,8 +46,8 @@ func TestRegradeFromStoredLogs(t *testing.T) {
 		Changed int `json:"changed"`
 		Units   []struct {
 			Unit    string           `json:"unit"`
-			Old     harness.Verdicts `json:"old_verdicts"`
-			New     harness.Verdicts `json:"new_verdicts"`
+			Old     grading.Verdicts `json:"old_verdicts"`
+			New     grading.Verdicts `json:"new_verdicts"`
 			Changed bool             `json:"changed"`
 		} `json:"units"`
 	}

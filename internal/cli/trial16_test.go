@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/report"
 	"github.com/polynfi/polynfi/retrieval"
@@ -75,7 +76,7 @@ func TestFuzzAppliedPatchSameMetricsInEveryMode(t *testing.T) {
 		t.Fatalf("records: %v, %d", err, len(recs))
 	}
 	rec := recs[0]
-	if rec.Status != harness.StatusResolved || rec.ModelPatchApply == nil || !strings.Contains(rec.ModelPatchApply.Method, "fuzz") {
+	if rec.Status != grading.StatusResolved || rec.ModelPatchApply == nil || !strings.Contains(rec.ModelPatchApply.Method, "fuzz") {
 		t.Fatalf("the corrupted gold patch should apply with fuzz and resolve: status %s, apply %+v", rec.Status, rec.ModelPatchApply)
 	}
 	const node = "ledger/money.py->module->class_definition:Money->function_definition:allocate"
@@ -177,8 +178,8 @@ func tamperVerdict(t *testing.T, out string) string {
 		t.Fatalf("records %d %v", len(recs), err)
 	}
 	old := recs[0]
-	old.Verdicts = harness.AllModes(harness.StatusUnresolved, "no test results in the log")
-	old.Resolved, old.Status = false, harness.StatusUnresolved
+	old.Verdicts = grading.AllModes(grading.StatusUnresolved, "no test results in the log")
+	old.Resolved, old.Status = false, grading.StatusUnresolved
 	b, _ := json.MarshalIndent(old, "", "  ")
 	if err := os.WriteFile(filepath.Join(out, filepath.FromSlash(harness.RecordRelDir(old.Key)), harness.ResultFile), b, 0o644); err != nil {
 		t.Fatal(err)
@@ -466,7 +467,7 @@ func TestFilesPredictionSameMetricsInEveryMode(t *testing.T) {
 	}
 	const node = "ledger/money.py->module->class_definition:Money->function_definition:allocate"
 	full := recs[0].Retrieval
-	if recs[0].Status != harness.StatusResolved || full == nil || full.File.F1 != 1 || full.Node == nil || full.Node.F1 != 1 ||
+	if recs[0].Status != grading.StatusResolved || full == nil || full.File.F1 != 1 || full.Node == nil || full.Node.F1 != 1 ||
 		len(full.PredictedNodes) != 1 || full.PredictedNodes[0] != node {
 		t.Fatalf("full run: status %s, metrics %+v, want resolved with file and node F1 1 (%s)", recs[0].Status, full, node)
 	}

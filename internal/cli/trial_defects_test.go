@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/report"
 	"github.com/polynfi/polynfi/retrieval"
@@ -352,8 +353,8 @@ func TestRegradeApplyKeepsOldVerdicts(t *testing.T) {
 		t.Fatalf("records %d %v", len(recs), err)
 	}
 	old := recs[0]
-	old.Verdicts = harness.AllModes(harness.StatusUnresolved, "no test results in the log")
-	old.Resolved, old.Status = false, harness.StatusUnresolved
+	old.Verdicts = grading.AllModes(grading.StatusUnresolved, "no test results in the log")
+	old.Resolved, old.Status = false, grading.StatusUnresolved
 	b, _ := json.MarshalIndent(old, "", "  ")
 	p := filepath.Join(out, filepath.FromSlash(harness.RecordRelDir(old.Key)), harness.ResultFile)
 	if err := os.WriteFile(p, b, 0o644); err != nil {
@@ -367,7 +368,7 @@ func TestRegradeApplyKeepsOldVerdicts(t *testing.T) {
 	if err := json.Unmarshal(rb, &rec); err != nil {
 		t.Fatal(err)
 	}
-	if !rec.Resolved || len(rec.RegradeHistory) != 1 || rec.RegradeHistory[0].Verdicts.PolyBench.Status != harness.StatusUnresolved ||
+	if !rec.Resolved || len(rec.RegradeHistory) != 1 || rec.RegradeHistory[0].Verdicts.PolyBench.Status != grading.StatusUnresolved ||
 		rec.RegradeHistory[0].Resolved || rec.RegradeHistory[0].Version == "" || rec.RegradeHistory[0].At.IsZero() {
 		t.Fatalf("record after --apply: resolved %v, history %+v", rec.Resolved, rec.RegradeHistory)
 	}

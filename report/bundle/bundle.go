@@ -21,6 +21,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/polynfi/polynfi/dataset"
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/internal/textesc"
@@ -147,10 +148,10 @@ type sweBenchReport struct {
 }
 
 type sweBenchTestStatus struct {
-	FailToPass harness.TestsStatus `json:"FAIL_TO_PASS"`
-	PassToPass harness.TestsStatus `json:"PASS_TO_PASS"`
-	FailToFail harness.TestsStatus `json:"FAIL_TO_FAIL"`
-	PassToFail harness.TestsStatus `json:"PASS_TO_FAIL"`
+	FailToPass grading.TestsStatus `json:"FAIL_TO_PASS"`
+	PassToPass grading.TestsStatus `json:"PASS_TO_PASS"`
+	FailToFail grading.TestsStatus `json:"FAIL_TO_FAIL"`
+	PassToFail grading.TestsStatus `json:"PASS_TO_FAIL"`
 }
 
 // pyJSON writes v as Python's json.dump(v, indent=4) lays it out: four
@@ -447,7 +448,7 @@ func buildBundle(runDir, out, dest string, rep *report.Harness, opts Options) er
 	if err := harness.WriteFileAtomic(filepath.Join(out, bundleExtrasDir, "result.json"), agg); err != nil {
 		return err
 	}
-	pb := x.Modes[harness.ModePolyBench]
+	pb := x.Modes[grading.ModePolyBench]
 	if pb == nil {
 		pb = &report.ModeSummary{}
 	}
@@ -592,7 +593,7 @@ func writeBundleUnit(out string, u bundleUnit, preds *bytes.Buffer, versions []s
 	r := sweBenchReport{PatchExists: true, PatchApplied: rec.PatchApplied, Resolved: v.Resolved}
 	if rec.PatchApplied {
 		r.TestsStatus = &sweBenchTestStatus{FailToPass: testsStatus(v.FailToPass), PassToPass: testsStatus(v.PassToPass),
-			FailToFail: testsStatus(harness.TestsStatus{}), PassToFail: testsStatus(harness.TestsStatus{})}
+			FailToFail: testsStatus(grading.TestsStatus{}), PassToFail: testsStatus(grading.TestsStatus{})}
 	}
 	b, err = pyJSON(map[string]sweBenchReport{rec.InstanceID: r})
 	if err != nil {
@@ -653,8 +654,8 @@ func exists(p string) bool {
 	return err == nil
 }
 
-func testsStatus(s harness.TestsStatus) harness.TestsStatus {
-	return harness.TestsStatus{Success: nonNil(s.Success), Failure: nonNil(s.Failure)}
+func testsStatus(s grading.TestsStatus) grading.TestsStatus {
+	return grading.TestsStatus{Success: nonNil(s.Success), Failure: nonNil(s.Failure)}
 }
 
 // pyJSONLine is v as one line of JSON, as json.dumps(v) writes it (", "

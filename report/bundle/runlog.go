@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/harness"
 )
 
@@ -128,7 +129,7 @@ func runInstanceLog(rec *harness.Record, versions []string, ran bool) []byte {
 	}
 	for _, m := range []struct {
 		name string
-		v    harness.Verdict
+		v    grading.Verdict
 	}{{"swebench", rec.Verdicts.SWEBench}, {"polybench", rec.Verdicts.PolyBench}, {"strict", rec.Verdicts.Strict}} {
 		l := fmt.Sprintf("Result (%s grading): %s, resolved: %t", m.name, m.v.Status, m.v.Resolved)
 		if m.v.Reason != "" {

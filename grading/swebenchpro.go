@@ -1,8 +1,9 @@
-package harness
+package grading
 
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/polynfi/polynfi/testlog"
 )
@@ -11,12 +12,12 @@ import (
 // the instances of SWE-bench Pro rows (dataset.SWEBenchPro) beside the three
 // modes of Modes, and native to those rows. The instance's run_script.sh is
 // its test command; its parser.py reads the run's stdout and stderr and
-// writes a list of tests with a status each (RunProParser: run by polynfi
-// outside the tests' sandbox). Resolved ⇔ FAIL_TO_PASS ∪ PASS_TO_PASS ⊆
-// {names the parser reports PASSED}. A parser that cannot run, crashes,
-// times out or writes output that is not a test list makes the instance
-// StatusError in this mode, with the parser's message; a run killed at its
-// timeout is timed_out, as in every mode.
+// writes a list of tests with a status each (ProParse; harness.RunProParser
+// runs it, outside the tests' sandbox: grading runs nothing). Resolved ⇔
+// FAIL_TO_PASS ∪ PASS_TO_PASS ⊆ {names the parser reports PASSED}. A parser
+// that cannot run, crashes, times out or writes output that is not a test
+// list makes the instance StatusError in this mode, with the parser's
+// message; a run killed at its timeout is timed_out, as in every mode.
 //
 // Hardening, deliberately unlike the published harness (which a patch can
 // cheat this way): a name the parser reports PASSED and also with another
@@ -27,10 +28,11 @@ import (
 // modes' results) reports FAILED or ERROR under the same name is not
 // passed; a log in which polynfi's readers find no test at all (lines
 // printed by the code under test, which then ended the runner before it
-// reported) is unresolved, whatever the parser reads in it. The published harness runs parser.py inside the tests'
-// container, after the tests, where what the tests left behind can reach
-// it; polynfi runs it outside (RunProParser), and never runs a parser.py
-// or run_script.sh of the repository: both come from the dataset.
+// reported) is unresolved, whatever the parser reads in it. The published
+// harness runs parser.py inside the tests' container, after the tests,
+// where what the tests left behind can reach it; polynfi runs it outside
+// (harness.RunProParser), and never runs a parser.py or run_script.sh of
+// the repository: both come from the dataset.
 // Source: SWE-bench Pro swe_bench_pro_eval.py (main: passed_tests,
 // (f2p | p2p) <= passed_tests).
 const ModeSWEBenchPro Mode = "swe-bench-pro"
@@ -105,7 +107,7 @@ func GradeSWEBenchPro(f2p, p2p []string, parse *ProParse, results []testlog.Resu
 			more = fmt.Sprintf(" and %d more", len(why)-3)
 			why = why[:3]
 		}
-		return end(StatusUnresolved, "swe-bench-pro: "+joinComma(why)+more)
+		return end(StatusUnresolved, "swe-bench-pro: "+strings.Join(why, ", ")+more)
 	case exitCode != 0 && !anyFailed:
 		return end(StatusInconsistent, fmt.Sprintf("swe-bench-pro: parser.py reports no test FAILED or ERROR but the test command exited %d", exitCode))
 	}
@@ -113,13 +115,22 @@ func GradeSWEBenchPro(f2p, p2p []string, parse *ProParse, results []testlog.Resu
 	return v
 }
 
-func joinComma(s []string) string {
-	out := ""
-	for i, x := range s {
-		if i > 0 {
-			out += ", "
-		}
-		out += x
-	}
-	return out
+// ProTest is one test of a parser.py's output: its name and status as the
+// parser wrote them (SWE-bench Pro's TestStatus names: PASSED, FAILED,
+// SKIPPED, ERROR).
+type ProTest struct {
+	Name   string `json:"name"`
+	Status string `json:"status"`
+}
+
+// ProParse is what running an instance's parser.py on a run's logs gave
+// (harness.RunProParser, which runs it): the tests of its output.json in
+// order, or Err, why there is no reading (the parser could not run,
+// crashed, timed out, or wrote no output or output that is not {"tests":
+// [{"name": string, "status": string}, ...]}), with the tail of what it
+// wrote on stderr. DurationS is its wall time in seconds.
+type ProParse struct {
+	Tests     []ProTest `json:"tests,omitempty"`
+	Err       string    `json:"error,omitempty"`
+	DurationS float64   `json:"duration_s"`
 }
