@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/harness"
 )
 
@@ -58,7 +59,7 @@ func TestEvalEnvironmentFailureNamesLog(t *testing.T) {
 	}
 	st := recs[0].Verdicts.Strict
 	m := regexp.MustCompile(`; log: (\S+)$`).FindStringSubmatch(st.Reason)
-	if st.Status != harness.StatusInfraFailure || m == nil {
+	if st.Status != grading.StatusInfraFailure || m == nil {
 		t.Fatalf("strict verdict %s, reason %q: want an infra failure naming its log", st.Status, st.Reason)
 	}
 	if _, err := os.Stat(m[1]); err != nil {
