@@ -61,11 +61,20 @@ if [ -n "${POLYNFI_ARGS:-}" ]; then
   args+=("${extra[@]}")
 fi
 
-"$polynfi" diff "${args[@]}" --format github
-code=$?
-
+# One run writes both formats: the annotations on stdout, the Markdown
+# summary to a file appended to GITHUB_STEP_SUMMARY (earlier steps' lines
+# stay).
+formats=(--format github)
+md=
 if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
-  "$polynfi" diff "${args[@]}" --format markdown >> "$GITHUB_STEP_SUMMARY" 2>/dev/null || true
+  md=$(mktemp "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/polynfi-summary.XXXXXX") || md=
+  [ -n "$md" ] && formats+=(--format "markdown=$md")
+fi
+"$polynfi" diff "${args[@]}" "${formats[@]}"
+code=$?
+if [ -n "$md" ]; then
+  cat "$md" >> "$GITHUB_STEP_SUMMARY" 2>/dev/null || true
+  rm -f "$md"
 fi
 
 case $code in

@@ -104,7 +104,9 @@ func NoRunCompleted(sum *Summary) (string, bool) {
 	if len(sum.Records) == 1 {
 		msg = "the one run failed: " + top
 	}
-	if notFound*2 > len(sum.Records) {
+	// The records of sandboxed runs already end with ProgramHiddenHint:
+	// the hint is given once.
+	if notFound*2 > len(sum.Records) && !strings.Contains(top, ProgramHiddenHint) {
 		msg += "; the agent's program (or one it runs) was not found inside the sandbox: under --runtime local the agent sees only the toolchain directories, its workspace and what --agent-visible/--agent-writable add, so a program under a hidden path (/tmp, a home directory, the dataset's directory) needs --agent-visible DIR"
 	}
 	return msg, true

@@ -1,11 +1,13 @@
 package harness
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -148,6 +150,9 @@ func runAdversarial(t *testing.T, h *Harness, store *Store, fx *pyFixture) {
 		t.Fatal(err)
 	}
 	outside := filepath.Join(t.TempDir(), "outside")
+	// The daemon case's detached process: a shell that writes outside
+	// 5 s after it starts; its command line holds the test's own path.
+	daemonScript := "sleep 5; echo x > " + outside + "/daemon-wrote"
 	os.MkdirAll(outside, 0o755)
 	hostSecret := "HOST-SECRET-" + fmt.Sprint(time.Now().UnixNano())
 	os.WriteFile(filepath.Join(outside, "secret.txt"), []byte(hostSecret), 0o644)
@@ -232,7 +237,7 @@ func runAdversarial(t *testing.T, h *Harness, store *Store, fx *pyFixture) {
 		// the run is the patch's (unresolved), not an infrastructure failure.
 		{name: "signals PID 1", files: withBug(pyOut + "import os, signal, time\nfor s in ('SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGKILL'):\n    try:\n        os.kill(1, getattr(signal, s))\n    except OSError as e:\n        _out('PID1 %s %s' % (s, e))\ntime.sleep(2)\n_out('PID1-SIGNALLED')"),
 			want: grading.StatusUnresolved, logHas: []string{"PID1-SIGNALLED"}},
-		{name: "daemon outlives the run", files: withBug("import os, time\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n        time.sleep(5)\n        open('" + outside + "/daemon-wrote', 'w').write('x')\n        os._exit(0)\n    os._exit(0)")},
+		{name: "daemon outlives the run", files: withBug("import os\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n        os.execv('/bin/sh', ['/bin/sh', '-c', '" + daemonScript + "'])\n    os._exit(0)")},
 		{name: "disk flood", files: withBug("try:\n    with open('flood.bin', 'wb') as f:\n        for _ in range(1024):\n            f.write(b'x' * (1 << 20))\nexcept OSError:\n    pass")},
 		{name: "output flood", files: withBug(pyOut + "for _ in range(200000):\n    _out('PASSED tests/test_calc.py::TestAdd::test_add ' + 'y' * 64)")},
 		{name: "network", files: withBug(pyOut + "import socket\ntry:\n    socket.create_connection(('1.1.1.1', 53), timeout=3); _out('NET-REACHED')\nexcept OSError:\n    _out('NET-BLOCKED')"), logHas: []string{"NET-BLOCKED"}, logLacks: []string{"NET-REACHED"}},
@@ -252,7 +257,8 @@ func runAdversarial(t *testing.T, h *Harness, store *Store, fx *pyFixture) {
 	}
 	_ = fixed
 	// When the daemon case's run ended: its daemon writes 5 s after it
-	// started, so by 6 s after that at the latest.
+	// started, so by 6 s after that at the latest. Its command line
+	// (daemonScript) names it in /proc while it lives.
 	var daemonRan time.Time
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -322,11 +328,23 @@ func runAdversarial(t *testing.T, h *Harness, store *Store, fx *pyFixture) {
 		}
 	}
 	// Contained: nothing reached outside, no record rewritten, no daemon.
-	// The daemon's 5 s have mostly passed during the later cases: wait
-	// only for what is left of them (nothing, unless the case ran last).
-	// (Zero when -run left the case out: nothing to wait for.)
-	if wait := time.Until(daemonRan.Add(6 * time.Second)); !daemonRan.IsZero() && wait > 0 {
-		time.Sleep(wait)
+	// Wait for the event, not a fixed time: until no process runs
+	// daemonScript (the sandbox's end kills it: then at once), at most
+	// until it would have written. (Zero when -run left the case out:
+	// nothing to wait for.)
+	if !daemonRan.IsZero() {
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		deadline := time.After(time.Until(daemonRan.Add(6 * time.Second)))
+	wait:
+		for pids := processesRunning(daemonScript); len(pids) > 0; pids = processesRunning(daemonScript) {
+			select {
+			case <-deadline:
+				t.Errorf("the daemon outlived its run: pids %v", pids)
+				break wait
+			case <-tick.C:
+			}
+		}
 	}
 	entries, _ := os.ReadDir(outside)
 	for _, e := range entries {
@@ -389,4 +407,21 @@ func TestCRLFGoldPatchApplies(t *testing.T) {
 			}
 		})
 	}
+}
+
+// processesRunning returns the ids of the processes whose command line
+// (/proc/PID/cmdline) contains s.
+func processesRunning(s string) []int {
+	ents, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline"); err == nil && bytes.Contains(b, []byte(s)) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }

@@ -36,6 +36,10 @@ type RegradeOptions struct {
 	// regrade (legacy: the run has no manifest).
 	NotEvaluated func() []string
 	Rewrite      func(legacy bool) error
+	// Out is the file the document is written to (atomically) instead of
+	// dir/regrade.json; "" for dir/regrade.json. The snapshot under
+	// dir/regrades/ is written either way.
+	Out string
 }
 
 // RegradeResult is what a regrade did: each record's old and new
@@ -198,7 +202,11 @@ func RegradeRunDir(dir string, o RegradeOptions) (*RegradeResult, error) {
 	if err := atomicfile.WriteFileIn(dir, snapshot, append(b, '\n')); err != nil {
 		return nil, err
 	}
-	if err := atomicfile.WriteFileIn(dir, "regrade.json", append(b, '\n')); err != nil {
+	if o.Out != "" {
+		if err := atomicfile.Write(o.Out, append(b, '\n')); err != nil {
+			return nil, err
+		}
+	} else if err := atomicfile.WriteFileIn(dir, "regrade.json", append(b, '\n')); err != nil {
 		return nil, err
 	}
 	return &RegradeResult{Units: units, Changed: changed, NotEvaluated: notEvaluated, Doc: append(b, '\n')}, nil

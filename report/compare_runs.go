@@ -2,7 +2,9 @@ package report
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -48,11 +50,11 @@ func CompareRuns(in CompareInput, warn func(string)) (*Comparison, error) {
 	dirs := []string{dirA, dirB}
 	ka, _, err := harness.RunDirKind(dirA)
 	if err != nil {
-		return nil, compareUsagef("compare: %s: %v", dirA, err)
+		return nil, compareUsagef("%s (RUN_A): %v", dirA, pathlessErr(dirA, err))
 	}
 	kb, _, err := harness.RunDirKind(dirB)
 	if err != nil {
-		return nil, compareUsagef("compare: %s: %v", dirB, err)
+		return nil, compareUsagef("%s (RUN_B): %v", dirB, pathlessErr(dirB, err))
 	}
 	for i, k := range []string{ka, kb} {
 		if k == harness.KindMetricsOnly {
@@ -286,4 +288,14 @@ func onlyInstances(us []CompareUnit, keep map[string]bool) []CompareUnit {
 		}
 	}
 	return out
+}
+
+// pathlessErr is err without its path when it is a *fs.PathError about
+// path itself (the message names path first already), else err.
+func pathlessErr(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && filepath.Clean(pe.Path) == filepath.Clean(path) {
+		return pe.Err
+	}
+	return err
 }

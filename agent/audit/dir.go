@@ -12,10 +12,11 @@ import (
 // AuditDir audits the agent runs under dir (the --out directory of
 // polynfi run) made from the dataset files datasets (each read with
 // dataset.Load; their instances' repositories fill Options.Repos) and
-// writes the report, indented JSON, to dir/File atomically. Errors: a
+// writes the report, indented JSON, atomically to out, or to dir/File
+// when out is "". Errors: a
 // dataset that cannot be loaded, records that cannot be read, a dir with
 // no agent run recorded, a report that cannot be written.
-func AuditDir(dir string, datasets []string) (*Report, error) {
+func AuditDir(dir string, datasets []string, out string) (*Report, error) {
 	opt := Options{Datasets: datasets, Repos: map[string]string{}}
 	for _, d := range datasets {
 		ds, err := dataset.Load(d)
@@ -37,7 +38,10 @@ func AuditDir(dir string, datasets []string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := atomicfile.Write(filepath.Join(dir, File), append(data, '\n')); err != nil {
+	if out == "" {
+		out = filepath.Join(dir, File)
+	}
+	if err := atomicfile.Write(out, append(data, '\n')); err != nil {
 		return nil, err
 	}
 	return rep, nil

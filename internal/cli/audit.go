@@ -15,7 +15,7 @@ import (
 
 func newAuditCmd(e *env) *cobra.Command {
 	var datasets []string
-	var evalDir, format string
+	var evalDir, format, out string
 	c := &cobra.Command{
 		Use:   "audit RUN [--dataset FILE] [--eval DIR]",
 		Short: "Audit agent runs for reaching beyond the task: future history, the upstream repository, the dataset, the reference, the network",
@@ -32,7 +32,7 @@ was read from. A run with no readable trajectory (Claude Code's plain json
 envelope: run it with --output-format stream-json --verbose; Aider) is not
 audited, and never counted clean.
 
-It writes RUN/audit.json. With --eval DIR (the output of 'polynfi eval' on
+It writes RUN/audit.json (--out FILE: that file instead). With --eval DIR (the output of 'polynfi eval' on
 RUN/predictions.jsonl) it prints each model's resolved rate beside its
 "resolved, clean" rate: resolved by a run whose audit found nothing.
 
@@ -43,18 +43,24 @@ Exit status: 0 when no run has a finding, 1 when some do, 2 for bad flags,
 			if err := checkFormat(format, "text", "json"); err != nil {
 				return err
 			}
-			return runAudit(e, args[0], datasets, evalDir, format)
+			if out != "" {
+				if err := checkOutputFile("--out", out); err != nil {
+					return err
+				}
+			}
+			return runAudit(e, args[0], datasets, evalDir, format, out)
 		},
 	}
 	f := c.Flags()
 	f.StringArrayVar(&datasets, "dataset", nil, "dataset file the runs were made from (repeatable): a step naming it reads the dataset")
 	f.StringVar(&evalDir, "eval", "", "eval output directory of RUN's predictions: print resolved and resolved-clean rates")
 	f.StringVar(&format, "format", "text", "output format: text or json (the audit report)")
+	f.StringVarP(&out, "out", "o", "", "write the audit report (JSON) to FILE atomically (default RUN/"+audit.File+")")
 	return c
 }
 
-func runAudit(e *env, dir string, datasets []string, evalDir, format string) error {
-	rep, err := audit.AuditDir(dir, datasets)
+func runAudit(e *env, dir string, datasets []string, evalDir, format, out string) error {
+	rep, err := audit.AuditDir(dir, datasets, out)
 	if err != nil {
 		return err
 	}
@@ -109,7 +115,10 @@ func runAudit(e *env, dir string, datasets []string, evalDir, format string) err
 		if rates != nil {
 			report.RenderCleanRates(e.stdout, rates)
 		}
-		fmt.Fprintf(e.stdout, "report: %s\n", filepath.Join(dir, audit.File))
+		if out == "" {
+			out = filepath.Join(dir, audit.File)
+		}
+		fmt.Fprintf(e.stdout, "report: %s\n", out)
 	}
 	if rep.Findings() > 0 {
 		return exitError{1}

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -106,6 +108,7 @@ func TestScoreFirstInterruptStopsBigFile(t *testing.T) {
 		t.Fatalf("uninterrupted: %v\n%.1000s", err, out)
 	}
 	whole := time.Since(start)
+	wholeCPU := full.ProcessState.UserTime() + full.ProcessState.SystemTime()
 
 	cmd := exec.Command(bin, "score", f)
 	var stderr syncBuffer
@@ -115,7 +118,18 @@ func TestScoreFirstInterruptStopsBigFile(t *testing.T) {
 	}
 	waited := make(chan struct{})
 	go func() { cmd.Wait(); close(waited) }()
-	time.Sleep(whole / 3)
+	// Signal once the process has done a third of the work, measured as
+	// CPU time from /proc (not a fixed sleep: on a loaded machine the wall
+	// time says little about how far it got).
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for cpu := time.Duration(0); cpu < wholeCPU/3; cpu = procCPU(cmd.Process.Pid) {
+		select {
+		case <-waited:
+			t.Fatalf("finished before a third of its CPU time (%v) was seen\n%s", wholeCPU/3, stderr.String())
+		case <-tick.C:
+		}
+	}
 	sent := time.Now()
 	cmd.Process.Signal(syscall.SIGTERM)
 	select {
@@ -132,4 +146,30 @@ func TestScoreFirstInterruptStopsBigFile(t *testing.T) {
 		t.Errorf("stopped %v after SIGTERM; the whole run takes %v (want under a quarter)", stop, whole)
 	}
 	t.Logf("whole run %v, stopped %v after SIGTERM", whole, stop)
+}
+
+// procCPU returns the user plus system CPU time pid has used, from
+// /proc/PID/stat (fields 14 and 15, in clock ticks of 1/100 s, the
+// USER_HZ Linux reports to user space on every architecture Go supports
+// here); 0 when it cannot be read.
+func procCPU(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:]))
+	// f[0] is field 3 (state): utime is field 14, stime field 15.
+	if len(f) < 13 {
+		return 0
+	}
+	u, err1 := strconv.ParseInt(f[11], 10, 64)
+	st, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	return time.Duration(u+st) * 10 * time.Millisecond
 }

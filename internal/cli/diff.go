@@ -13,7 +13,7 @@ import (
 
 func newDiffCmd(e *env) *cobra.Command {
 	var (
-		format   string
+		formats  []string
 		base     string
 		head     string
 		ef       engineFlags
@@ -63,7 +63,10 @@ pull-request gate's exact rules".
 Formats: text, json, sarif (after results with baselineState), github
 (workflow annotations of new findings), gitlab (Code Quality JSON), junit
 (JUnit XML), markdown (a pull-request summary). --statistics prints the
-count per rule instead.
+count per rule instead. One run writes several formats of the same
+comparison: --format github --format markdown=summary.md (FORMAT=PATH
+writes PATH atomically; at most one --format without =PATH, on standard
+output or --out).
 
 Exit status: 0 ok; 1 a gate tripped (--fail-on, --fail-under, [gate] of the
 settings) or a file cannot be scored; 2 usage error; 3 error (a path
@@ -78,8 +81,20 @@ that does not exist, git failure, I/O).`,
 			return cobra.ExactArgs(2)(cmd, args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFormat(format, diffFormats...); err != nil {
+			outs, err := driver.ParseFormatOutputs(formats, diffFormats)
+			if err != nil {
 				return err
+			}
+			toStdout := false
+			for _, o := range outs {
+				if o.Path == "" {
+					toStdout = true
+				} else if err := checkOutputFile("--format "+o.Format, o.Path); err != nil {
+					return err
+				}
+			}
+			if of.output != "" && !toStdout {
+				return usagef("--out %s: every --format has its own =PATH", of.output)
 			}
 			start := "."
 			if len(args) == 2 {
@@ -121,10 +136,20 @@ that does not exist, git failure, I/O).`,
 				c.CountNewSuppressions() // before any output: one S_p per file
 			}
 			c.Out.Gates = gates.Check(c)
-			err = of.write(e, func(w io.Writer) error {
-				return driver.WriteDiff(w, format, of.statistics, eng, c, maxShown)
-			})
-			if err != nil {
+			var files []driver.FormatOutput
+			for _, o := range outs {
+				if o.Path == "" {
+					err = of.write(e, func(w io.Writer) error {
+						return driver.WriteFormats(w, []driver.FormatOutput{o}, of.statistics, eng, c, maxShown)
+					})
+				} else {
+					files = append(files, o)
+				}
+				if err != nil {
+					return err
+				}
+			}
+			if err := driver.WriteFormats(nil, files, of.statistics, eng, c, maxShown); err != nil {
 				return err
 			}
 			for _, g := range c.Out.Gates {
@@ -140,7 +165,8 @@ that does not exist, git failure, I/O).`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "output format: "+strings.Join(diffFormats, ", "))
+	cmd.Flags().StringArrayVar(&formats, "format", nil, "output format: "+strings.Join(diffFormats, ", ")+
+		" (default text); FORMAT=PATH writes it to PATH atomically; repeatable, at most one to standard output")
 	cmd.Flags().StringVar(&base, "base", "", "git: compare with this revision (branch, tag, commit)")
 	cmd.Flags().StringVar(&head, "head", "", "git: the changed revision (default HEAD)")
 	cmd.Flags().BoolVar(&noMerge, "no-merge-base", false, "git: compare with --base itself, not its merge base with head")

@@ -195,6 +195,12 @@ func TestActionEntry(t *testing.T) {
 	bin := buildStamped(t)
 	dir := commitTree(t, map[string]string{"pkg/num.py": undocumented, "pkg/other.py": otherModule})
 	baseSHA := strings.TrimSpace(git(t, dir, "rev-parse", "main"))
+	// The Action runs polynfi once for both the annotations and the
+	// summary (one formatter each over one scored comparison): a wrapper
+	// counts the runs.
+	calls := filepath.Join(t.TempDir(), "calls")
+	wrapper := filepath.Join(t.TempDir(), "polynfi")
+	os.WriteFile(wrapper, []byte("#!/bin/sh\necho \"$*\" >> '"+calls+"'\nexec '"+bin+"' \"$@\"\n"), 0o755)
 
 	runEntry := func(t *testing.T, extraEnv ...string) (stdout string, summary, outputs string, code int) {
 		t.Helper()
@@ -205,7 +211,8 @@ func TestActionEntry(t *testing.T) {
 		os.WriteFile(sum, []byte("earlier step\n"), 0o644)
 		cmd := exec.Command("bash", filepath.Join(repoRoot, "action", "entry.sh"))
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "POLYNFI="+bin, "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=pull_request",
+		os.Remove(calls)
+		cmd.Env = append(os.Environ(), "POLYNFI="+wrapper, "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=pull_request",
 			"GITHUB_EVENT_PATH="+event, "GITHUB_BASE_REF=main", "GITHUB_HEAD_REF=feat", "GITHUB_WORKSPACE="+dir,
 			"GITHUB_STEP_SUMMARY="+sum, "GITHUB_OUTPUT="+outf, "POLYNFI_FAIL_ON=regression,invalid")
 		cmd.Env = append(cmd.Env, extraEnv...)
@@ -220,6 +227,9 @@ func TestActionEntry(t *testing.T) {
 		}
 		s, _ := os.ReadFile(sum)
 		out, _ := os.ReadFile(outf)
+		if runs, _ := os.ReadFile(calls); strings.Count(string(runs), "\n") != 1 || !strings.Contains(string(runs), "diff ") {
+			t.Errorf("polynfi ran %d times, want one diff run:\n%s", strings.Count(string(runs), "\n"), runs)
+		}
 		return o.String(), string(s), string(out), code
 	}
 

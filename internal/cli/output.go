@@ -38,13 +38,37 @@ func (o *outputFlags) write(e *env, fill func(io.Writer) error) error {
 	if err := checkOutputFile("--out", o.output); err != nil {
 		return err
 	}
-	return atomicfile.WriteFunc(o.output, func(w io.Writer) error {
-		bw := bufio.NewWriter(w)
-		if err := fill(bw); err != nil {
-			return err
+	// An error of fill that is not a write error (an input that cannot
+	// be read) is returned as it is: nothing was written, so it does not
+	// read "write FILE: ...".
+	var fillErr error
+	rec := &writeErrs{}
+	err := atomicfile.WriteFunc(o.output, func(w io.Writer) error {
+		rec.w = w
+		bw := bufio.NewWriter(rec)
+		if fillErr = fill(bw); fillErr != nil {
+			return fillErr
 		}
 		return bw.Flush()
 	})
+	if fillErr != nil && rec.err == nil {
+		return fillErr
+	}
+	return err
+}
+
+// writeErrs passes writes on to w and keeps the first write error.
+type writeErrs struct {
+	w   io.Writer
+	err error
+}
+
+func (r *writeErrs) Write(p []byte) (int, error) {
+	n, err := r.w.Write(p)
+	if err != nil && r.err == nil {
+		r.err = err
+	}
+	return n, err
 }
 
 // checkOutputFile checks, before any work, that path can be written as a

@@ -14,7 +14,7 @@ import (
 )
 
 func newRegradeCmd(e *env) *cobra.Command {
-	var dsPath, format string
+	var dsPath, format, out string
 	var apply, allowDifferent bool
 	cmd := &cobra.Command{
 		Use:   "regrade RUN_DIR",
@@ -23,7 +23,7 @@ func newRegradeCmd(e *env) *cobra.Command {
 the polybench, swebench and strict modes against the dataset's FAIL_TO_PASS and
 PASS_TO_PASS lists, without running any test (after a parser or grading fix).
 The old verdicts are shown beside the new ones for every unit whose verdict
-changed, and all of them are written to RUN_DIR/regrade.json (the last
+changed, and all of them are written to RUN_DIR/regrade.json or --out FILE (the last
 regrade) and RUN_DIR/regrades/<UTC time>[-applied].json (every regrade, with
 its time and polynfi version). With --apply the records' verdicts are replaced
 by the new ones, so that polynfi report shows the re-graded run; each record
@@ -53,8 +53,13 @@ and running the same eval again evaluates them.`,
 			if err := checkFormat(format, "text", "json"); err != nil {
 				return err
 			}
+			if out != "" {
+				if err := checkOutputFile("--out", out); err != nil {
+					return err
+				}
+			}
 			dir := args[0]
-			r, err := harness.RegradeRunDir(dir, harness.RegradeOptions{Dataset: dsPath, Apply: apply, AllowDifferent: allowDifferent,
+			r, err := harness.RegradeRunDir(dir, harness.RegradeOptions{Dataset: dsPath, Apply: apply, AllowDifferent: allowDifferent, Out: out,
 				Version: polynfiVersion(), Log: e.stderr,
 				NotEvaluated: func() []string {
 					if rep, err := report.LoadHarnessRun(dir, false, polynfiVersion()); err == nil {
@@ -96,8 +101,8 @@ and running the same eval again evaluates them.`,
 				}
 				t.Rows = append(t.Rows, []string{u.Unit, u.OldParser + " → " + u.NewParser, arrow(grading.ModePolyBench), arrow(grading.ModeSWEBench), arrow(grading.ModeStrict)})
 			}
-			fmt.Fprintf(e.stdout, "re-graded %d records of %s: %d changed, %d kept as they are (see regrade.json)%s\n",
-				len(units)-kept, dir, changed, kept, map[bool]string{true: "; records updated, report.json and report.html written again", false: "; records unchanged (--apply to update them)"}[apply])
+			fmt.Fprintf(e.stdout, "re-graded %d records of %s: %d changed, %d kept as they are (see %s)%s\n",
+				len(units)-kept, dir, changed, kept, map[bool]string{true: out, false: "regrade.json"}[out != ""], map[bool]string{true: "; records updated, report.json and report.html written again", false: "; records unchanged (--apply to update them)"}[apply])
 			if n := len(notEvaluated); n > 0 {
 				fmt.Fprintf(e.stdout, "%d units were not evaluated (the run was interrupted): no log to re-grade; run the same eval again to evaluate them: %s\n", n, textesc.Terminal(strings.Join(notEvaluated, ", ")))
 			}
@@ -134,6 +139,7 @@ and running the same eval again evaluates them.`,
 	}
 	cmd.Flags().StringVar(&dsPath, "dataset", "", "dataset file (default: the one the run names)")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.Flags().StringVarP(&out, "out", "o", "", "write the regrade document (JSON) to FILE atomically (default RUN_DIR/regrade.json)")
 	cmd.Flags().BoolVar(&apply, "apply", false, "replace the records' verdicts with the new ones (and write the run's reports again)")
 	cmd.Flags().BoolVar(&allowDifferent, "allow-different-dataset", false, "re-grade against a dataset whose content differs from the one the run was evaluated with")
 	return cmd

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -41,7 +42,7 @@ func commandsByName() map[string]*cobra.Command {
 func TestOneVocabularyOfFlags(t *testing.T) {
 	cmds := commandsByName()
 	writers := []string{"eval", "run", "validate", "images build", "review export", "mine", "sample", "tasks build", "score", "diff",
-		"report", "compare", "rules", "metrics"}
+		"report", "compare", "rules", "metrics", "audit", "regrade"}
 	for _, name := range writers {
 		c := cmds[name]
 		if c == nil {
@@ -353,5 +354,99 @@ func TestOneRunSingular(t *testing.T) {
 	}
 	if regexp.MustCompile(`\b1 (runs|units|instances|files)\b`).MatchString(all) {
 		t.Errorf("a count of 1 with a plural noun:\n%s", all)
+	}
+}
+
+// TestAuditRegradeOut: audit and regrade write their document to --out
+// (-o) instead of RUN/audit.json and RUN/regrade.json, and nothing to
+// the run directory's default file; without --out the default stays.
+func TestAuditRegradeOut(t *testing.T) {
+	ds := evalFixture(t, 1, "0")
+	ev := t.TempDir()
+	if _, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", "gold", "--out", ev); code != ExitOK {
+		t.Fatalf("eval: exit %d\n%s", code, stderr)
+	}
+	dst := filepath.Join(t.TempDir(), "rg.json")
+	stdout, stderr, code := runCLI(t, "regrade", ev, "-o", dst)
+	if code != ExitOK || !strings.Contains(stdout, "(see "+dst+")") {
+		t.Fatalf("regrade -o: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	var doc struct {
+		Units []json.RawMessage `json:"units"`
+	}
+	if b, err := os.ReadFile(dst); err != nil || json.Unmarshal(b, &doc) != nil || len(doc.Units) != 1 {
+		t.Errorf("regrade --out file (%v): %d units", err, len(doc.Units))
+	}
+	if _, err := os.Stat(filepath.Join(ev, "regrade.json")); !os.IsNotExist(err) {
+		t.Errorf("regrade --out also wrote RUN/regrade.json (%v)", err)
+	}
+	if _, stderr, code := runCLI(t, "regrade", ev, "--out", t.TempDir()); code != ExitUsage || !strings.Contains(stderr, "is a directory") {
+		t.Errorf("regrade --out DIR: exit %d %s", code, stderr)
+	}
+
+	run := t.TempDir()
+	if _, stderr, code := runCLI(t, "run", "--dataset", ds, "--agent", "cmd", "--agent-cmd", "true", "--out", run, "--no-isolation"); code != ExitOK {
+		t.Fatalf("run: exit %d\n%s", code, stderr)
+	}
+	adst := filepath.Join(t.TempDir(), "a.json")
+	stdout, stderr, code = runCLI(t, "audit", run, "--dataset", ds, "-o", adst)
+	if code != ExitOK || !strings.Contains(stdout, "report: "+adst) {
+		t.Fatalf("audit -o: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	var rep struct {
+		Runs []json.RawMessage `json:"runs"`
+	}
+	if b, err := os.ReadFile(adst); err != nil || json.Unmarshal(b, &rep) != nil || len(rep.Runs) != 1 {
+		t.Errorf("audit --out file (%v): %d runs", err, len(rep.Runs))
+	}
+	if _, err := os.Stat(filepath.Join(run, "audit.json")); !os.IsNotExist(err) {
+		t.Errorf("audit --out also wrote RUN/audit.json (%v)", err)
+	}
+	if _, _, code := runCLI(t, "audit", run, "--dataset", ds); code != ExitOK {
+		t.Errorf("audit: exit %d", code)
+	} else if _, err := os.Stat(filepath.Join(run, "audit.json")); err != nil {
+		t.Errorf("audit without --out: %v", err)
+	}
+}
+
+// TestCompareMissingRunNamedFirst: compare of a missing run directory
+// with --out names that input first and says no "write" (nothing was
+// written); the --out file is not created.
+func TestCompareMissingRunNamedFirst(t *testing.T) {
+	dir := t.TempDir()
+	dst := filepath.Join(dir, "c.txt")
+	missing := filepath.Join(dir, "nonexist")
+	_, stderr, code := runCLI(t, "compare", "-o", dst, missing, dir)
+	if code != ExitUsage || !strings.HasPrefix(stderr, "polynfi: "+missing+" (RUN_A): no such file or directory") || strings.Contains(stderr, "write") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(dst); !os.IsNotExist(err) {
+		t.Errorf("--out file: %v", err)
+	}
+}
+
+// TestRunAllFailedHintOnce: every sandboxed run fails because its program
+// lives under a hidden path; the all-failed message gives the
+// --agent-visible hint once, not once from the record and once more.
+func TestRunAllFailedHintOnce(t *testing.T) {
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		requireBwrapInCI(t)
+		t.Skip("needs bubblewrap")
+	}
+	ds := evalFixture(t, 1, "0")
+	prog := filepath.Join(t.TempDir(), "agent.sh")
+	os.WriteFile(prog, []byte("#!/bin/sh\nexit 0\n"), 0o755)
+	_, stderr, code := runCLI(t, "run", "--dataset", ds, "--agent", "cmd", "--agent-cmd", prog+" {prompt_file}", "--out", t.TempDir())
+	if code != ExitFindings {
+		t.Fatalf("exit %d, want 1\n%s", code, stderr)
+	}
+	var line string
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.Contains(l, "no agent run completed") {
+			line = l
+		}
+	}
+	if n := strings.Count(line, "--agent-visible DIR"); n != 1 {
+		t.Errorf("the hint appears %d times, want 1:\n%s", n, line)
 	}
 }

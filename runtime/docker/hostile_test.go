@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -97,11 +98,12 @@ func TestDockerStopAttribution(t *testing.T) {
 	t.Run("killed through the engine", func(t *testing.T) {
 		sb := startTest(t, d, runtime.Spec{Name: "stop-outside"})
 		id := sb.Info().ID
+		started := &signalOnWrite{ch: make(chan struct{})}
 		go func() {
-			time.Sleep(2 * time.Second)
+			<-started.ch // the command runs: it printed its first line
 			exec.Command("docker", "kill", id).Run()
 		}()
-		_, err := sb.Exec(context.Background(), runtime.Command{Script: "sleep 30", Timeout: time.Minute})
+		_, err := sb.Exec(context.Background(), runtime.Command{Script: "echo started; sleep 30", Stdout: started, Timeout: time.Minute})
 		if runtime.InfraReason(err) != runtime.ReasonGone {
 			t.Fatalf("got %v, want an InfraError %s", err, runtime.ReasonGone)
 		}
@@ -111,13 +113,27 @@ func TestDockerStopAttribution(t *testing.T) {
 		// ignores, then SIGKILL after the grace time.
 		sb := startTest(t, d, runtime.Spec{Name: "stop-outside2"})
 		id := sb.Info().ID
+		started := &signalOnWrite{ch: make(chan struct{})}
 		go func() {
-			time.Sleep(2 * time.Second)
+			<-started.ch // the command runs: it printed its first line
 			exec.Command("docker", "stop", "-t", "1", id).Run()
 		}()
-		_, err := sb.Exec(context.Background(), runtime.Command{Script: "sleep 30", Timeout: time.Minute})
+		_, err := sb.Exec(context.Background(), runtime.Command{Script: "echo started; sleep 30", Stdout: started, Timeout: time.Minute})
 		if runtime.InfraReason(err) != runtime.ReasonGone {
 			t.Fatalf("got %v, want an InfraError %s", err, runtime.ReasonGone)
 		}
 	})
+}
+
+// signalOnWrite closes ch at its first write: a command's live standard
+// output (Command.Stdout) says it is running, so the test acts then
+// rather than after a fixed sleep.
+type signalOnWrite struct {
+	once sync.Once
+	ch   chan struct{}
+}
+
+func (w *signalOnWrite) Write(p []byte) (int, error) {
+	w.once.Do(func() { close(w.ch) })
+	return len(p), nil
 }
