@@ -9,10 +9,10 @@
 # Go's build and module caches and its settings (GOENV: this machine's
 # GOFLAGS=-buildvcs=false; without it TestHTMLReportsInBrowser fails, the
 # VCS-stamped test binary's reports laying out wider) stay the
-# machine's (go env before HOME changes) unless
-# POLYNFI_FRESH_COLD_GOCACHE=1, which .ci/run sets: an empty GOCACHE under
-# the fresh HOME, so make demo compiles everything as on a new machine
-# (~300 CPU-s, a few minutes on 2 cores; the module cache stays shared).
+# machine's (go env before HOME changes; .ci/run hands it an empty GOCACHE,
+# so make demo compiles everything as on a new machine: ~260 CPU-s). Set
+# POLYNFI_FRESH_COLD_GOCACHE=1 for an empty GOCACHE under the fresh HOME
+# instead (the module cache stays shared).
 # The oracles .ci installed under the real home (.ci/swebench-oracle.sh,
 # .ci/multiswebench-oracle.sh, .ci/sarif.sh, .ci/eslint-oracle.sh) are passed by their
 # variables, as CI=true requires them.
