@@ -108,7 +108,7 @@ func RunKey(out string) string {
 }
 
 // Open starts o's runtime: the local sandbox (refused when bubblewrap is
-// missing and not waived: harness.CheckSandbox), a Docker engine (its stale
+// missing and not waived: runtime.CheckSandbox), a Docker engine (its stale
 // containers of o.RunKey removed) with an image resolver when o.Repos is
 // set, or a cluster (its stale pods deleted, Prepare run) whose images
 // come from o.Images.Template or are built with Docker.
@@ -138,7 +138,7 @@ func Open(ctx context.Context, o Options) (*Backend, error) {
 
 // Attach opens o's runtime as h's (h.RunKey, h.Repos and h.ScratchDir
 // where o leaves them empty): with Docker, its resolver, o.Limits and
-// o.StartAhead; with the local sandbox (checked by harness.CheckSandbox), the
+// o.StartAhead; with the local sandbox (checked by runtime.CheckSandbox), the
 // dataset directory, toolchains and writable directories of o. Close it
 // after h's run.
 func Attach(ctx context.Context, h *harness.Harness, o Options) (*Backend, error) {
@@ -166,7 +166,7 @@ func Attach(ctx context.Context, h *harness.Harness, o Options) (*Backend, error
 			h.StartAhead = o.Workers
 		}
 	case b.Local != nil:
-		if err := harness.CheckSandbox(o.Log, b.Local); err != nil {
+		if err := runtime.CheckSandbox(o.Log, b.Local); err != nil {
 			b.Close(ctx)
 			return nil, err
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/internal/citest"
+	"github.com/polynfi/polynfi/runrecord"
 	"github.com/polynfi/polynfi/runtime"
 )
 
@@ -77,7 +78,7 @@ func pyRegister(def, expr string) string {
 
 // checkFlags checks that rec's runner-internals findings include each
 // rule of flags.
-func checkFlags(t *testing.T, rec *Record, flags []string) {
+func checkFlags(t *testing.T, rec *runrecord.Record, flags []string) {
 	t.Helper()
 	got := map[string]bool{}
 	for _, f := range rec.RunnerInternals {

@@ -11,6 +11,7 @@ import (
 	"github.com/polynfi/polynfi/diff"
 	"github.com/polynfi/polynfi/internal/gitexec"
 	"github.com/polynfi/polynfi/internal/safepath"
+	"github.com/polynfi/polynfi/runrecord"
 	"github.com/polynfi/polynfi/runtime"
 )
 
@@ -73,20 +74,6 @@ var fuzzMethod = applyMethods[len(applyMethods)-1].name
 func appliedDiff(ctx context.Context, t *tree, snap string) (string, error) {
 	d, err := t.script(ctx, `g add --all . && g diff --cached --no-color --no-ext-diff --no-renames --binary "$1"`, snap)
 	return string(d), err
-}
-
-// ApplyAttempt is one try of the cascade.
-type ApplyAttempt struct {
-	Method string `json:"method"`
-	OK     bool   `json:"ok"`
-	Output string `json:"output,omitempty"` // combined output, truncated to 4 KiB
-}
-
-// ApplyResult says whether a patch applied and how.
-type ApplyResult struct {
-	Applied  bool           `json:"applied"`
-	Method   string         `json:"method,omitempty"` // the attempt that applied it
-	Attempts []ApplyAttempt `json:"attempts"`
 }
 
 // checkPatchPaths rejects a patch whose files would land outside the work
@@ -234,8 +221,8 @@ func (f cascadeFiles) at(paths map[string]string) cascadeFiles {
 // ErrPatchRejected; any other error is an infrastructure or harness
 // failure (the sandbox went away, ctx was cancelled), not a patch that
 // does not apply.
-func applyCascade(ctx context.Context, t *tree, files cascadeFiles, parsed []diff.File, snap string) (ApplyResult, error) {
-	var res ApplyResult
+func applyCascade(ctx context.Context, t *tree, files cascadeFiles, parsed []diff.File, snap string) (runrecord.ApplyResult, error) {
+	var res runrecord.ApplyResult
 	for i, m := range applyMethods {
 		if i > 0 {
 			if err := reset(ctx, t, snap); err != nil {
@@ -251,7 +238,7 @@ func applyCascade(ctx context.Context, t *tree, files cascadeFiles, parsed []dif
 				if files.why != "" {
 					why = files.why
 				}
-				res.Attempts = append(res.Attempts, ApplyAttempt{Method: m.name, Output: "not tried: " + why})
+				res.Attempts = append(res.Attempts, runrecord.ApplyAttempt{Method: m.name, Output: "not tried: " + why})
 				continue
 			}
 			argv = append(append([]string(nil), m.argv...), files.canonical)
@@ -265,7 +252,7 @@ func applyCascade(ctx context.Context, t *tree, files cascadeFiles, parsed []dif
 			out = append(out[:4096:4096], "\n[truncated]"...)
 		}
 		ok := r.ExitCode == 0 && !r.TimedOut
-		res.Attempts = append(res.Attempts, ApplyAttempt{Method: m.name, OK: ok, Output: string(out)})
+		res.Attempts = append(res.Attempts, runrecord.ApplyAttempt{Method: m.name, OK: ok, Output: string(out)})
 		if ok {
 			if verr := verifyWritten(ctx, t, snap); verr != nil {
 				if rerr := reset(ctx, t, snap); rerr != nil {
@@ -299,8 +286,8 @@ func filesChange(ctx context.Context, t *tree, files map[string]string, lstat sa
 }
 
 // filesApplied is how a files prediction whose files were written applied.
-func filesApplied() ApplyResult {
-	return ApplyResult{Applied: true, Method: "files", Attempts: []ApplyAttempt{{Method: "files", OK: true}}}
+func filesApplied() runrecord.ApplyResult {
+	return runrecord.ApplyResult{Applied: true, Method: "files", Attempts: []runrecord.ApplyAttempt{{Method: "files", OK: true}}}
 }
 
 // writeFiles writes full file contents (a prediction's Files) into the

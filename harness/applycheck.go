@@ -12,6 +12,7 @@ import (
 	"github.com/polynfi/polynfi/diff"
 	"github.com/polynfi/polynfi/internal/gitexec"
 	"github.com/polynfi/polynfi/retrieval"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // PatchApplies reports whether patch applies with `git apply` to the
@@ -119,7 +120,7 @@ func (h *Harness) PredictionMetrics(ctx context.Context, in dataset.Instance, p 
 // as applied (p.ModelPatch; for files the diff they make, "" when they
 // were refused); applied is the diff a fuzz-applied patch made
 // (appliedDiff). The sandbox is removed before it returns.
-func (h *Harness) applyOnly(ctx context.Context, in dataset.Instance, p dataset.Prediction) (ar ApplyResult, patch, applied string, err error) {
+func (h *Harness) applyOnly(ctx context.Context, in dataset.Instance, p dataset.Prediction) (ar runrecord.ApplyResult, patch, applied string, err error) {
 	files := len(p.Files) > 0
 	if !files {
 		patch = p.ModelPatch

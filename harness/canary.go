@@ -16,6 +16,7 @@ import (
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/diff"
 	"github.com/polynfi/polynfi/internal/safepath"
+	"github.com/polynfi/polynfi/runrecord"
 	"github.com/polynfi/polynfi/runtime"
 	"github.com/polynfi/polynfi/testlog"
 )
@@ -58,17 +59,6 @@ import (
 // the test files and run or imitate them; the canaries stop forgeries
 // that do not (every known published exploit), the runner-internals check
 // (runnercheck.go) flags the code that reaches into the runner.
-
-// Canary is one test the harness added to a run.
-type Canary struct {
-	// Name is the random token in the test's name (an identifier: "c"
-	// and 20 hex digits); a result is the canary's when its id holds it.
-	Name string `json:"name"`
-	// File is the workspace-relative test file it was appended to.
-	File string `json:"file"`
-	// Fail: the canary must fail (else it must pass).
-	Fail bool `json:"must_fail,omitempty"`
-}
 
 // canaryExpect is what a canary's test body computes: int(Hex, 16) % 97
 // compared with Want.
@@ -195,7 +185,7 @@ func namedByF2P(f string, in dataset.Instance) bool {
 // canaryCode returns the code that appends canaries cs to a host file of
 // language lang with content src, or "" when the file's framework is not
 // one canaries are written for.
-func canaryCode(lang string, src []byte, cs []Canary, bodies []canaryBody) ([]byte, bool) {
+func canaryCode(lang string, src []byte, cs []runrecord.Canary, bodies []canaryBody) ([]byte, bool) {
 	var b strings.Builder
 	switch lang {
 	case dataset.Python:
@@ -254,7 +244,7 @@ func canaryCode(lang string, src []byte, cs []Canary, bodies []canaryBody) ([]by
 // in the work tree (their content read at snap, base + test patch, which
 // guardTests left them at) and returns them, or none and a note saying
 // why. An error is the sandbox's (reading or writing a file).
-func placeCanaries(ctx context.Context, wt *tree, in dataset.Instance, snap string) ([]Canary, string, error) {
+func placeCanaries(ctx context.Context, wt *tree, in dataset.Instance, snap string) ([]runrecord.Canary, string, error) {
 	if m := selectsByName(in.TestCommand); m != "" {
 		return nil, "canaries not placed: the test command selects tests by name (" + strings.TrimSpace(m) + "), which could leave them out", nil
 	}
@@ -279,7 +269,7 @@ done`, append([]string{snap}, hosts...)...)
 		return nil, "", err
 	}
 	failCanary := !reStopsAtFailure.MatchString(in.TestCommand)
-	var all []Canary
+	var all []runrecord.Canary
 	var files []runtime.File
 	for _, p := range hosts {
 		head, rest, ok := bytes.Cut(out, []byte{0})
@@ -296,9 +286,9 @@ done`, append([]string{snap}, hosts...)...)
 		}
 		src := rest[:n]
 		out = rest[n:]
-		cs := []Canary{{Name: newCanaryName(), File: p}}
+		cs := []runrecord.Canary{{Name: newCanaryName(), File: p}}
 		if failCanary && len(all) == 0 {
-			cs = append(cs, Canary{Name: newCanaryName(), File: p, Fail: true})
+			cs = append(cs, runrecord.Canary{Name: newCanaryName(), File: p, Fail: true})
 		}
 		bodies := make([]canaryBody, len(cs))
 		for i, c := range cs {
@@ -336,7 +326,7 @@ type canaryOutcome struct {
 // nothing: see Grade), nor is a canary missing from a host file the
 // reading reports as not loading (a FAILED or ERROR result whose id
 // names the file but no test in it).
-func checkCanaries(cs []Canary, results []testlog.Result) canaryOutcome {
+func checkCanaries(cs []runrecord.Canary, results []testlog.Result) canaryOutcome {
 	var o canaryOutcome
 	if len(cs) == 0 {
 		o.rest = results
@@ -393,7 +383,7 @@ func checkCanaries(cs []Canary, results []testlog.Result) canaryOutcome {
 	return o
 }
 
-func must(c Canary) string {
+func must(c runrecord.Canary) string {
 	if c.Fail {
 		return "fail"
 	}

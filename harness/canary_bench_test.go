@@ -9,6 +9,7 @@ import (
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/grading"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // benchScript is a non-source file (a build script) added to a gold patch
@@ -43,7 +44,7 @@ func BenchmarkCanaryCost(b *testing.B) {
 	h.Env = []string{"POLYNFI_DATASET_DIR=" + dir}
 	h.ReadOnly = []string{filepath.Join(dir, "env")}
 	var base, guarded, clean, written float64
-	eval := func(in dataset.Instance, patch string, noGuards, cleanRoom bool) (*Record, float64) {
+	eval := func(in dataset.Instance, patch string, noGuards, cleanRoom bool) (*runrecord.Record, float64) {
 		h.noGuards, h.CleanRoom = noGuards, cleanRoom
 		defer func() { h.noGuards, h.CleanRoom = false, false }()
 		t := time.Now()

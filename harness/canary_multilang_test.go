@@ -9,6 +9,7 @@ import (
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/grading"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // TestCanariesGoRust evaluates, with the real toolchains and the local
@@ -39,7 +40,7 @@ func TestCanariesGoRust(t *testing.T) {
 	h, _ := newHarness(t, filepath.Join(dir, "repos"), grading.Mode(ds.NativeMode()))
 	h.Env = []string{"POLYNFI_DATASET_DIR=" + dir}
 	h.ReadOnly = []string{filepath.Join(filepath.Dir(dir), "polybench", "env")}
-	eval := func(t *testing.T, in dataset.Instance, patch string) (*Record, string) {
+	eval := func(t *testing.T, in dataset.Instance, patch string) (*runrecord.Record, string) {
 		rec, art, err := h.Evaluate(context.Background(), in, dataset.Prediction{InstanceID: in.InstanceID, ModelNameOrPath: "m", ModelPatch: patch})
 		if err != nil {
 			t.Fatal(err)

@@ -7,12 +7,13 @@ import (
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/grading"
+	"github.com/polynfi/polynfi/runrecord"
 	"github.com/polynfi/polynfi/testlog"
 )
 
 // TestCheckCanaries: the canary rules on readings of a run.
 func TestCheckCanaries(t *testing.T) {
-	cs := []Canary{{Name: "caaa", File: "tests/test_x.py"}, {Name: "cbbb", File: "tests/test_x.py", Fail: true}, {Name: "cccc", File: "tests/test_y.py"}}
+	cs := []runrecord.Canary{{Name: "caaa", File: "tests/test_x.py"}, {Name: "cbbb", File: "tests/test_x.py", Fail: true}, {Name: "cccc", File: "tests/test_y.py"}}
 	r := func(id string, s testlog.Status) testlog.Result { return testlog.Result{ID: id, Status: s} }
 	other := r("tests/test_x.py::test_real", testlog.Passed)
 	honest := []testlog.Result{other, r("tests/test_x.py::Tz::test_caaa", testlog.Passed), r("tests/test_x.py::Tz::test_cbbb", testlog.Failed), r("tests/test_y.py::Tw::test_cccc", testlog.Passed)}
@@ -87,7 +88,7 @@ func TestCanaryHosts(t *testing.T) {
 		}
 	}
 	// The canary code for JUnit 4 and 5 follows the file's imports.
-	cs := []Canary{{Name: "c01"}, {Name: "c02", Fail: true}}
+	cs := []runrecord.Canary{{Name: "c01"}, {Name: "c02", Fail: true}}
 	bodies := []canaryBody{newCanaryBody(false), newCanaryBody(true)}
 	for _, c := range []struct{ src, ann string }{
 		{"import org.junit.jupiter.api.Test;\nclass ATest {\n}\n", "@org.junit.jupiter.api.Test"},

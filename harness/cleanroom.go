@@ -12,30 +12,8 @@ import (
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/diff"
 	"github.com/polynfi/polynfi/grading"
+	"github.com/polynfi/polynfi/runrecord"
 )
-
-// CleanRoom is the clean-room re-run of a record (Harness.CleanRoom): the
-// FAIL_TO_PASS and PASS_TO_PASS tests run again in a fresh sandbox with
-// the model patch's source paths applied and every other path it changed
-// (Dropped: configuration, build scripts, runner plugins, test helpers,
-// data) as base + test patch have it. Ran is false when there was nothing
-// to re-run (Skipped says why: the patch changes source paths only, or it
-// cannot be split). Verdicts are the re-run's; Tampered is set when its
-// resolved differs from the run's in any mode, Reason then says how. TotalS
-// is the re-run's wall time in seconds (sandbox, apply, tests); TestS its
-// test command's.
-type CleanRoom struct {
-	Ran      bool              `json:"ran"`
-	Skipped  string            `json:"skipped,omitempty"`
-	Dropped  []string          `json:"dropped,omitempty"`
-	Status   grading.Status    `json:"status,omitempty"`
-	Verdicts *grading.Verdicts `json:"verdicts,omitempty"`
-	Tampered bool              `json:"tampered"`
-	Reason   string            `json:"reason,omitempty"`
-	Error    string            `json:"error,omitempty"`
-	TotalS   float64           `json:"total_s"`
-	TestS    float64           `json:"test_s"`
-}
 
 // reBuildScript matches the base names of source-language files that build,
 // configure or drive the tests rather than being the program: setup.py,
@@ -141,11 +119,11 @@ func SourceOnly(p dataset.Prediction) (q dataset.Prediction, dropped []string, o
 // ran with the model patch applied, and makes rec tampered when the two
 // disagree. A re-run that fails for the harness or the environment leaves
 // rec's verdicts as they are, with the error in rec.CleanRoom.
-func (h *Harness) cleanRoom(ctx context.Context, in dataset.Instance, p dataset.Prediction, rec *Record) {
+func (h *Harness) cleanRoom(ctx context.Context, in dataset.Instance, p dataset.Prediction, rec *runrecord.Record) {
 	if !rec.PatchApplied || rec.Test == nil {
 		return
 	}
-	cr := &CleanRoom{}
+	cr := &runrecord.CleanRoom{}
 	rec.CleanRoom = cr
 	t0 := time.Now()
 	defer func() { cr.TotalS = time.Since(t0).Seconds() }()
@@ -164,7 +142,7 @@ func (h *Harness) cleanRoom(ctx context.Context, in dataset.Instance, p dataset.
 		q.ModelPatch, q.Files = "", nil
 	}
 	cr.Ran = true
-	sub := &Record{Key: rec.Key, PolyBenchOutput: grading.PolyBenchOutput{PassedTests: []string{}, FailedTests: []string{}}}
+	sub := &runrecord.Record{Key: rec.Key, PolyBenchOutput: grading.PolyBenchOutput{PassedTests: []string{}, FailedTests: []string{}}}
 	var art Artifacts
 	var err error
 	if q.Empty() {
@@ -203,7 +181,7 @@ func (h *Harness) cleanRoom(ctx context.Context, in dataset.Instance, p dataset.
 
 // evaluateEmpty evaluates the tests on base + test patch alone, as
 // validation's no-patch run does.
-func (h *Harness) evaluateEmpty(ctx context.Context, in dataset.Instance, q dataset.Prediction, rec *Record, art *Artifacts) error {
+func (h *Harness) evaluateEmpty(ctx context.Context, in dataset.Instance, q dataset.Prediction, rec *runrecord.Record, art *Artifacts) error {
 	hh := &Harness{Repos: h.Repos, Runtime: h.Runtime, Images: h.Images, Limits: h.Limits, RunKey: h.RunKey, ScratchDir: h.ScratchDir,
 		Timeout: h.Timeout, Env: h.Env, Writable: h.Writable, ReadOnly: h.ReadOnly, NativeMode: h.NativeMode, RunID: h.RunID,
 		RunEmpty: true, Validation: h.Validation}

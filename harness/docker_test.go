@@ -14,6 +14,7 @@ import (
 	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/internal/citest"
+	"github.com/polynfi/polynfi/runrecord"
 	"github.com/polynfi/polynfi/runtime"
 	"github.com/polynfi/polynfi/runtime/docker"
 )
@@ -153,7 +154,7 @@ func benchInstanceT(b testing.TB) (*Harness, *Store, dataset.Instance, dataset.P
 // shares of total-s).
 func BenchmarkDockerInstanceOverhead(b *testing.B) {
 	h, _, in, pred := benchInstance(b)
-	var sum Timing
+	var sum runrecord.Timing
 	var copyS float64
 	b.ResetTimer()
 	for b.Loop() {
@@ -169,7 +170,7 @@ func BenchmarkDockerInstanceOverhead(b *testing.B) {
 		sum.RemoveS += t2.RemoveS
 		sum.NFIS += t2.NFIS
 		sum.OverheadS += t2.OverheadS
-		copyS += rec.copyS
+		copyS += rec.CopyS
 	}
 	n := float64(b.N)
 	b.ReportMetric(sum.OverheadS/n, "total-s")

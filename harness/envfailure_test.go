@@ -7,6 +7,7 @@ import (
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/grading"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // TestAttributeNoTestRan: a run that parsed to no test is the environment's
@@ -65,13 +66,13 @@ func TestValidateNoTestRan(t *testing.T) {
 	in := dataset.Instance{InstanceID: "o__r-1", FailToPass: []string{"t1"}, PassToPass: []string{"t2", "t3"}}
 	jobs := ValidationJobs([]dataset.Instance{in}, 2)
 	why := "no test ran: the test command exited 127 (a program it runs was not found: a missing toolchain, not the patch); last line of the log: \"bash: mvn: command not found\""
-	none := func() *Record {
-		return &Record{Status: grading.StatusUnresolved, Verdicts: grading.Verdicts{
+	none := func() *runrecord.Record {
+		return &runrecord.Record{Status: grading.StatusUnresolved, Verdicts: grading.Verdicts{
 			PolyBench: grading.Verdict{Status: grading.StatusUnresolved},
 			Strict: grading.Verdict{Status: grading.StatusInfraFailure, Reason: why,
 				PassToPass: grading.TestsStatus{Failure: []string{"t2", "t3"}}}}}
 	}
-	vs := Validate(jobs, []*Record{none(), none(), none()}, 2)
+	vs := Validate(jobs, []*runrecord.Record{none(), none(), none()}, 2)
 	if len(vs) != 1 {
 		t.Fatalf("%d validations, want 1", len(vs))
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/retrieval"
+	"github.com/polynfi/polynfi/runrecord"
 	"github.com/polynfi/polynfi/runtime"
 )
 
@@ -92,19 +93,6 @@ func DatasetDir(path string) (string, error) {
 	return filepath.Abs(filepath.Dir(path))
 }
 
-// ManifestPath is how a run's manifest records an input path: absolute,
-// so that regrade, report and compare find it from any working directory
-// (p as given when it cannot be made absolute).
-func ManifestPath(p string) string {
-	if p == "" || filepath.IsAbs(p) {
-		return p
-	}
-	if abs, err := filepath.Abs(p); err == nil {
-		return abs
-	}
-	return p
-}
-
 // ParseRetrieval is the retrieval options of a mode: nil for off, else
 // compatible or extended with node-level metrics; another mode is a usage
 // error.
@@ -127,7 +115,7 @@ func ParseRetrieval(mode string) (*retrieval.Options, error) {
 // the run's error (an interruption: res.Interrupted) once the manifest is
 // written, when man is not nil, else the error that stopped it before or
 // after. in must have jobs (in.NothingEvaluated otherwise).
-func Eval(ctx context.Context, in *EvalInputs, o EvalOptions) (man *Manifest, res *RunResult, err error) {
+func Eval(ctx context.Context, in *EvalInputs, o EvalOptions) (man *runrecord.Manifest, res *RunResult, err error) {
 	start := time.Now()
 	if err := o.defaults(in); err != nil {
 		return nil, nil, err
@@ -209,37 +197,37 @@ func Eval(ctx context.Context, in *EvalInputs, o EvalOptions) (man *Manifest, re
 // and writes it before anything is evaluated. Units without a prediction
 // get the metrics of an empty prediction, computed by the harness as for
 // an evaluated empty prediction.
-func startManifest(ctx context.Context, o EvalOptions, in *EvalInputs, h *Harness, mode grading.Mode, start time.Time) (*Manifest, error) {
-	man, ok, err := ReadManifest(o.Out)
+func startManifest(ctx context.Context, o EvalOptions, in *EvalInputs, h *Harness, mode grading.Mode, start time.Time) (*runrecord.Manifest, error) {
+	man, ok, err := runrecord.ReadManifest(o.Out)
 	if err != nil {
 		return nil, err
 	}
-	if !ok || man.Kind != KindHarness {
-		man = &Manifest{Kind: KindHarness}
+	if !ok || man.Kind != runrecord.KindHarness {
+		man = &runrecord.Manifest{Kind: runrecord.KindHarness}
 	}
-	man.RunID, man.Dataset, man.DatasetSchema, man.Predictions = o.RunID, ManifestPath(in.Dataset.Path), string(in.Dataset.Schema), in.PredName
-	man.DatasetSHA256 = DatasetDigest(o.Dataset)
+	man.RunID, man.Dataset, man.DatasetSchema, man.Predictions = o.RunID, runrecord.ManifestPath(in.Dataset.Path), string(in.Dataset.Schema), in.PredName
+	man.DatasetSHA256 = runrecord.DatasetDigest(o.Dataset)
 	man.NativeMode, man.Workers, man.InputErrors, man.Started = mode, o.Workers, in.InputErrors, start.UTC()
 	man.UnreadableRows, man.NotRunnable = in.Unreadable, in.NotRunnable
 	man.UnreadRows, man.DuplicateRows = in.UnreadRows, in.Duplicates
-	man.RejectedRows = MergePredictionRows(man.RejectedRows, in.RejectedRows, in.PredFiles)
+	man.RejectedRows = runrecord.MergePredictionRows(man.RejectedRows, in.RejectedRows, in.PredFiles)
 	if len(o.InstanceIDs) == 0 {
-		man.IgnoredPredictions = MergePredictionRows(man.IgnoredPredictions, in.Ignored, in.PredFiles)
+		man.IgnoredPredictions = runrecord.MergePredictionRows(man.IgnoredPredictions, in.Ignored, in.PredFiles)
 	}
-	man.Rejected = CountRows(man.RejectedRows)
+	man.Rejected = runrecord.CountRows(man.RejectedRows)
 	man.Retrieval = ""
 	if o.Retrieval != "off" {
 		man.Retrieval = o.Retrieval
 	}
 	man.Complete, man.Finished = false, time.Time{}
 	man.NoteVersion(o.Version)
-	var units []ManifestUnit
+	var units []runrecord.ManifestUnit
 	for _, j := range in.Jobs {
-		units = append(units, ManifestUnit{Key: j.Key(), Empty: j.Prediction.Empty()})
+		units = append(units, runrecord.ManifestUnit{Key: j.Key(), Empty: j.Prediction.Empty()})
 	}
-	var insts []ManifestInstance
+	var insts []runrecord.ManifestInstance
 	for _, x := range in.Instances {
-		insts = append(insts, ManifestInstance{InstanceID: x.InstanceID, Repo: x.Repo, Language: x.Language, TaskCategory: x.TaskCategory})
+		insts = append(insts, runrecord.ManifestInstance{InstanceID: x.InstanceID, Repo: x.Repo, Language: x.Language, TaskCategory: x.TaskCategory})
 	}
 	man.Merge(insts, units)
 	// An instance that some (model, run) pair of the run (over every eval
@@ -284,13 +272,13 @@ func startManifest(ctx context.Context, o EvalOptions, in *EvalInputs, h *Harnes
 // it (its record is then replaced), and otherwise stays unreadable and is
 // listed in the report.
 func warnUnreadableRecords(log io.Writer, out string, jobs []Job) {
-	_, bad, err := ReadRecords(out)
+	_, bad, err := runrecord.ReadRecords(out)
 	if err != nil || len(bad) == 0 {
 		return
 	}
 	dirs := map[string]bool{}
 	for _, j := range jobs {
-		dirs[filepath.Join(out, filepath.FromSlash(RecordRelDir(j.Key())))] = true
+		dirs[filepath.Join(out, filepath.FromSlash(runrecord.RecordRelDir(j.Key())))] = true
 	}
 	for _, b := range bad {
 		if dirs[filepath.Dir(b.Path)] {
@@ -299,19 +287,6 @@ func warnUnreadableRecords(log io.Writer, out string, jobs []Job) {
 			fmt.Fprintf(log, "polynfi: warning: unreadable record %s (%s): not in this call, listed in the report\n", b.Path, b.Error)
 		}
 	}
-}
-
-// CheckSandbox refuses a run whose tests would execute without a sandbox
-// that the user did not waive, and otherwise writes to log why tests run
-// unisolated, when they do.
-func CheckSandbox(log io.Writer, runner *runtime.Local) error {
-	if runner.Refuses() {
-		return fmt.Errorf("%s: refusing to run tests outside a sandbox; install bubblewrap or pass --no-isolation", runner.Note())
-	}
-	if note := runner.Note(); note != "" {
-		fmt.Fprintf(log, "polynfi: %s\n", note)
-	}
-	return nil
 }
 
 // defaults fills o.ReposDir (DatasetDir(o.Dataset)/repos) and o.RunID
@@ -363,7 +338,7 @@ func DefaultRunID(predictions []string) string {
 // the run's manifest (not written: the caller writes it after
 // metrics.json), and unitErrs naming each unit whose metrics could not be
 // computed; err stops it (nothing evaluated, o.Out refused, ctx done).
-func MetricsOnly(ctx context.Context, in *EvalInputs, o EvalOptions, local runtime.LocalOptions) (ms []retrieval.InstanceMetrics, man *Manifest, unitErrs, err error) {
+func MetricsOnly(ctx context.Context, in *EvalInputs, o EvalOptions, local runtime.LocalOptions) (ms []retrieval.InstanceMetrics, man *runrecord.Manifest, unitErrs, err error) {
 	if err := o.defaults(in); err != nil {
 		return nil, nil, nil, err
 	}
@@ -384,10 +359,10 @@ func MetricsOnly(ctx context.Context, in *EvalInputs, o EvalOptions, local runti
 		// OUT is claimed before anything is written into it (.repos), and
 		// a run directory of another kind is refused: its manifest would be
 		// replaced and its records would drop out of its report.
-		if kind, _, err := RunDirKind(o.Out); err == nil && kind != "" && kind != KindMetricsOnly {
+		if kind, _, err := runrecord.RunDirKind(o.Out); err == nil && kind != "" && kind != runrecord.KindMetricsOnly {
 			return nil, nil, nil, usagef("--metrics-only --out %s: %s already holds a %s run; its report would lose the stored records. Give another --out", o.Out, o.Out, kind)
 		}
-		if err := ClaimDir(o.Out); err != nil {
+		if err := runrecord.ClaimDir(o.Out); err != nil {
 			return nil, nil, nil, err
 		}
 		repos.CacheDir = filepath.Join(o.Out, ".repos")
@@ -423,7 +398,7 @@ func MetricsOnly(ctx context.Context, in *EvalInputs, o EvalOptions, local runti
 		}
 		ms = append(ms, *m)
 	}
-	man = &Manifest{Kind: KindMetricsOnly, RunID: o.RunID, Dataset: in.Dataset.Path, DatasetSchema: string(in.Dataset.Schema), DatasetSHA256: DatasetDigest(o.Dataset),
+	man = &runrecord.Manifest{Kind: runrecord.KindMetricsOnly, RunID: o.RunID, Dataset: in.Dataset.Path, DatasetSchema: string(in.Dataset.Schema), DatasetSHA256: runrecord.DatasetDigest(o.Dataset),
 		Predictions: in.PredName, Retrieval: o.Retrieval, InputErrors: in.InputErrors, Complete: len(errs) == 0, Finished: time.Now().UTC(),
 		UnreadableRows: in.Unreadable, NotRunnable: in.NotRunnable, Rejected: in.Rejected, RejectedRows: in.RejectedRows, IgnoredPredictions: in.Ignored,
 		UnreadRows: in.UnreadRows, DuplicateRows: in.Duplicates, Units: MetricsOnlyUnits(jobs, len(in.Jobs))}

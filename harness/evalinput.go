@@ -13,6 +13,7 @@ import (
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/internal/textesc"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // InputOptions say what LoadEvalInputs reads.
@@ -50,55 +51,15 @@ type EvalInputs struct {
 	// dataset does not have or whose row could not be read or cannot run
 	// (in no denominator as predictions).
 	InputErrors            []string
-	UnreadRows, Duplicates []DatasetRow
-	RejectedRows, Ignored  []PredictionRow
+	UnreadRows, Duplicates []runrecord.DatasetRow
+	RejectedRows, Ignored  []runrecord.PredictionRow
 	// PredFiles are the prediction files read, PredSources the
 	// predictions as given ("gold" and files, in order), PredName those
 	// comma-separated.
 	PredFiles   []string
 	PredSources []string
 	PredName    string
-	Unused      UnusedPredictions
-}
-
-// UnusedPredictions counts, by why, the predictions of an eval call that
-// name nothing it evaluates: the exit-3 message of the instance and the
-// SWE-NFI eval alike, in every mode.
-type UnusedPredictions struct {
-	Rejected    int  // prediction rows that could not be read
-	Unknown     int  // predictions naming an id the dataset does not have
-	Unreadable  int  // naming an instance whose dataset row could not be read
-	NotRunnable int  // naming an instance that cannot run
-	Filtered    int  // naming an instance of the dataset outside --instance-ids
-	InstanceIDs bool // --instance-ids was given
-	InputErrors int  // dataset rows not read or not runnable
-}
-
-// NothingEvaluated is the error (exit 3) of an eval in which no
-// prediction names a unit it can evaluate: "nothing could be evaluated:
-// no valid prediction for a(n) NOUN of DS in PREDS (R prediction rows
-// rejected, U predictions for NOUNs not in the dataset[, W predictions
-// for NOUNs whose dataset row could not be read][, C predictions for
-// NOUNs that cannot run][, F predictions for NOUNs outside
-// --instance-ids], E dataset input errors)"; the bracketed counts appear
-// when not 0 (the last one whenever --instance-ids was given).
-func (u UnusedPredictions) NothingEvaluated(noun, ds, preds string) error {
-	parts := []string{fmt.Sprintf("%d prediction rows rejected", u.Rejected), fmt.Sprintf("%d predictions for %ss not in the dataset", u.Unknown, noun)}
-	if u.Unreadable > 0 {
-		parts = append(parts, fmt.Sprintf("%d predictions for %ss whose dataset row could not be read", u.Unreadable, noun))
-	}
-	if u.NotRunnable > 0 {
-		parts = append(parts, fmt.Sprintf("%d predictions for %ss that cannot run", u.NotRunnable, noun))
-	}
-	if u.InstanceIDs {
-		parts = append(parts, fmt.Sprintf("%d predictions for %ss outside --instance-ids", u.Filtered, noun))
-	}
-	parts = append(parts, fmt.Sprintf("%d dataset input errors", u.InputErrors))
-	article := "a"
-	if strings.ContainsRune("aeiou", rune(noun[0])) {
-		article = "an"
-	}
-	return fmt.Errorf("nothing could be evaluated: no valid prediction for %s %s of %s in %s (%s)", article, noun, ds, preds, strings.Join(parts, ", "))
+	Unused      runrecord.UnusedPredictions
 }
 
 // LoadEvalInputs reads the dataset and predictions o names and matches
@@ -125,7 +86,7 @@ func LoadEvalInputs(o InputOptions) (*EvalInputs, error) {
 		if u.InstanceID != "" && inDataset[u.InstanceID] {
 			dupRow[u.Row] = true
 			fmt.Fprintf(o.Log, "polynfi: skipping duplicate row (instance %s is read from another row): %s\n", u.InstanceID, u.Reason())
-			in.Duplicates = append(in.Duplicates, DatasetRow{Kind: RowDuplicate, File: u.File, Row: u.Row, Line: u.Line, InstanceID: u.InstanceID,
+			in.Duplicates = append(in.Duplicates, runrecord.DatasetRow{Kind: runrecord.RowDuplicate, File: u.File, Row: u.Row, Line: u.Line, InstanceID: u.InstanceID,
 				Reason: u.Reason() + " (a duplicate: instance " + u.InstanceID + " is read from another row, counted once)"})
 			continue
 		}
@@ -139,7 +100,7 @@ func LoadEvalInputs(o InputOptions) (*EvalInputs, error) {
 			// A duplicate is no unread row: its instance was read from
 			// the first row, and counts once.
 			fmt.Fprintf(o.Log, "polynfi: skipping duplicate row (the first row of the instance is kept): %s\n", textesc.Terminal(re.Error()))
-			in.Duplicates = append(in.Duplicates, DatasetRow{Kind: RowDuplicate, File: re.File, Row: re.Row, Line: re.Line,
+			in.Duplicates = append(in.Duplicates, runrecord.DatasetRow{Kind: runrecord.RowDuplicate, File: re.File, Row: re.Row, Line: re.Line,
 				InstanceID: re.InstanceID, Reason: re.Error()})
 			continue
 		}
@@ -159,7 +120,7 @@ func LoadEvalInputs(o InputOptions) (*EvalInputs, error) {
 	if len(o.InstanceIDs) == 0 {
 		in.Unreadable = len(unread)
 		for _, u := range unread {
-			in.UnreadRows = append(in.UnreadRows, UnreadDatasetRow(u))
+			in.UnreadRows = append(in.UnreadRows, runrecord.UnreadDatasetRow(u))
 		}
 	}
 	in.Instances = ds.Instances
@@ -217,7 +178,7 @@ func LoadEvalInputs(o InputOptions) (*EvalInputs, error) {
 			for _, id := range g.InstanceIDs {
 				x := selected[id]
 				unrunnableWhy[id] = g.Problem
-				in.UnreadRows = append(in.UnreadRows, DatasetRow{Kind: RowNotRunnable, File: ds.Path, Row: x.Row, InstanceID: id,
+				in.UnreadRows = append(in.UnreadRows, runrecord.DatasetRow{Kind: runrecord.RowNotRunnable, File: ds.Path, Row: x.Row, InstanceID: id,
 					Language: x.Language, TaskCategory: x.TaskCategory, Reason: "cannot run: " + g.Problem})
 				in.NotRunnable++
 			}
@@ -241,14 +202,14 @@ func LoadEvalInputs(o InputOptions) (*EvalInputs, error) {
 			}
 			for _, re := range ps.Errors {
 				fmt.Fprintf(o.Log, "polynfi: skipping prediction: %s\n", textesc.Terminal(re.Error()))
-				in.RejectedRows = append(in.RejectedRows, PredictionRow{File: re.File, Row: re.Row, Line: re.Line,
+				in.RejectedRows = append(in.RejectedRows, runrecord.PredictionRow{File: re.File, Row: re.Row, Line: re.Line,
 					InstanceID: re.InstanceID, Field: re.Field, Reason: re.Err.Error()})
 			}
 			preds = append(preds, ps.Predictions...)
 		}
 		in.PredSources = append([]string(nil), o.Predictions...)
 		in.PredName = strings.Join(o.Predictions, ",")
-		in.Rejected = CountRows(in.RejectedRows)
+		in.Rejected = runrecord.CountRows(in.RejectedRows)
 	}
 	in.Unused.Rejected = in.Rejected
 	idx := map[string]int{}
@@ -285,7 +246,7 @@ func LoadEvalInputs(o InputOptions) (*EvalInputs, error) {
 			continue
 		}
 		if len(o.InstanceIDs) == 0 {
-			in.Ignored = append(in.Ignored, PredictionRow{File: p.File, Row: p.Row, Line: p.Line, InstanceID: p.InstanceID,
+			in.Ignored = append(in.Ignored, runrecord.PredictionRow{File: p.File, Row: p.Row, Line: p.Line, InstanceID: p.InstanceID,
 				Model: p.ModelNameOrPath, Field: "instance_id", Reason: reason})
 		}
 	}
@@ -304,11 +265,11 @@ func (in *EvalInputs) NothingEvaluated(ds string) error {
 // unreadable dataset row once per (model, run) pair of them. The first
 // submitted jobs are the predictions given; the rest are the empty ones
 // metricsOnlyJobs adds for units without one (Missing).
-func MetricsOnlyUnits(jobs []Job, submitted int) []ManifestUnit {
-	units := make([]ManifestUnit, len(jobs))
+func MetricsOnlyUnits(jobs []Job, submitted int) []runrecord.ManifestUnit {
+	units := make([]runrecord.ManifestUnit, len(jobs))
 	for i, j := range jobs {
 		missing := i >= submitted
-		units[i] = ManifestUnit{Key: j.Key(), Empty: j.Prediction.Empty(), Missing: &missing}
+		units[i] = runrecord.ManifestUnit{Key: j.Key(), Empty: j.Prediction.Empty(), Missing: &missing}
 	}
 	return units
 }

@@ -34,6 +34,7 @@ import (
 	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/retrieval"
+	"github.com/polynfi/polynfi/runrecord"
 	"github.com/polynfi/polynfi/runtime"
 	"github.com/polynfi/polynfi/syntax"
 	"github.com/polynfi/polynfi/testlog"
@@ -137,18 +138,18 @@ type ImageResolver interface {
 // infra_failure with Record.InfraReason set, in every mode.
 // The error is non-nil only when ctx is cancelled: then the instance is
 // abandoned and its workspace removed.
-func (h *Harness) Evaluate(ctx context.Context, in dataset.Instance, p dataset.Prediction) (*Record, Artifacts, error) {
+func (h *Harness) Evaluate(ctx context.Context, in dataset.Instance, p dataset.Prediction) (*runrecord.Record, Artifacts, error) {
 	return h.evaluateStarted(ctx, in, p, nil, false)
 }
 
 // evaluateStarted is Evaluate on the sandbox pre (nil: started here),
 // which it removes, in the background when background is set (see
 // release).
-func (h *Harness) evaluateStarted(ctx context.Context, in dataset.Instance, p dataset.Prediction, pre *started, background bool) (*Record, Artifacts, error) {
+func (h *Harness) evaluateStarted(ctx context.Context, in dataset.Instance, p dataset.Prediction, pre *started, background bool) (*runrecord.Record, Artifacts, error) {
 	start := time.Now()
-	rec := &Record{
-		Schema:         RecordSchema,
-		Key:            Key{InstanceID: in.InstanceID, Model: p.ModelNameOrPath, Run: p.Run, PatchSHA256: p.PatchSHA256()},
+	rec := &runrecord.Record{
+		Schema:         runrecord.RecordSchema,
+		Key:            runrecord.Key{InstanceID: in.InstanceID, Model: p.ModelNameOrPath, Run: p.Run, PatchSHA256: p.PatchSHA256()},
 		InstanceSHA256: in.EvalSHA256(),
 		RunID:          h.RunID,
 		Repo:           in.Repo,
@@ -321,7 +322,7 @@ func ContainerWorkdir(in dataset.Instance) string {
 // here), and removes it (in the background: see release); an error is a harness-level failure of the instance
 // (StatusError), or an infrastructure failure when it wraps a
 // runtime.InfraError. evaluate owns st: it removes its sandbox.
-func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.Prediction, rec *Record, art *Artifacts, st *started, background bool) (err error) {
+func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.Prediction, rec *runrecord.Record, art *Artifacts, st *started, background bool) (err error) {
 	t0 := time.Now()
 	if st == nil {
 		st = h.startInstance(ctx, in, p, nil)
@@ -337,11 +338,11 @@ func (h *Harness) evaluate(ctx context.Context, in dataset.Instance, p dataset.P
 		return st.err
 	}
 	wt := st.wt
-	info := wt.sb.Info()
+	info := runrecord.SandboxInfo(wt.sb.Info())
 	rec.Sandbox = &info
 	defer func() {
 		wt.endSession()
-		rec.copyS = wt.copyS
+		rec.CopyS = wt.copyS
 		t := time.Now()
 		if rerr := h.release(st, background); rerr != nil {
 			rec.Sandbox.Notes = append(rec.Sandbox.Notes, "sandbox not removed: "+rerr.Error())
@@ -469,14 +470,14 @@ func (h *Harness) testTimeout(in dataset.Instance) time.Duration {
 // engine reports) the run's outcome: unresolved in every mode, never an
 // infrastructure failure that is retried and set apart from the model's
 // failures. snap is the commit of base + test patch.
-func (h *Harness) runTests(ctx context.Context, in dataset.Instance, wt *tree, rec *Record, art *Artifacts, te *TestEdits, snap string) error {
+func (h *Harness) runTests(ctx context.Context, in dataset.Instance, wt *tree, rec *runrecord.Record, art *Artifacts, te *runrecord.TestEdits, snap string) error {
 	err := h.runTestCommand(ctx, in, wt, rec, art, te, snap)
 	var stopped *runtime.StoppedError
 	if !errors.As(err, &stopped) || ctx.Err() != nil {
 		return err
 	}
 	if rec.Test == nil {
-		rec.Test = &TestRun{Command: art.Command, ExitCode: -1, TimeoutS: h.testTimeout(in).Seconds(), Workdir: wt.sb.Workdir()}
+		rec.Test = &runrecord.TestRun{Command: art.Command, ExitCode: -1, TimeoutS: h.testTimeout(in).Seconds(), Workdir: wt.sb.Workdir()}
 	}
 	rec.Test.Notes = append(rec.Test.Notes, stopped.Error())
 	rec.Verdicts = grading.AllModes(grading.StatusUnresolved, "the sandbox stopped while the tests ran, by what ran in it: "+stopped.Error())
@@ -487,9 +488,9 @@ func (h *Harness) runTests(ctx context.Context, in dataset.Instance, wt *tree, r
 // its results and grades them into rec; te is what the model patch did to
 // the tests (nil when nothing or no patch); snap is the commit of base +
 // test patch, where the canaries' host files are read (canary.go).
-func (h *Harness) runTestCommand(ctx context.Context, in dataset.Instance, wt *tree, rec *Record, art *Artifacts, te *TestEdits, snap string) error {
+func (h *Harness) runTestCommand(ctx context.Context, in dataset.Instance, wt *tree, rec *runrecord.Record, art *Artifacts, te *runrecord.TestEdits, snap string) error {
 	t := time.Now()
-	var canaries []Canary
+	var canaries []runrecord.Canary
 	canaryNote := "canaries not placed: a SWE-bench eval_script checks out and selects the test files itself"
 	if h.noGuards {
 		canaryNote = "canaries not placed: benchmark baseline"
@@ -518,7 +519,7 @@ func (h *Harness) runTestCommand(ctx context.Context, in dataset.Instance, wt *t
 			// The environment ran the gold patch within the same limits:
 			// the memory went to what the patch made the tests do.
 			reason := "the test command was killed at the memory limit, which the gold patch stays within (validation): " + err.Error()
-			rec.Test = &TestRun{Command: script, ExitCode: -1, TimeoutS: timeout.Seconds(), Notes: []string{err.Error()}}
+			rec.Test = &runrecord.TestRun{Command: script, ExitCode: -1, TimeoutS: timeout.Seconds(), Notes: []string{err.Error()}}
 			rec.Verdicts = grading.AllModes(grading.StatusUnresolved, reason)
 			return nil
 		}
@@ -530,7 +531,7 @@ func (h *Harness) runTestCommand(ctx context.Context, in dataset.Instance, wt *t
 	// The attempt's secret for the marks of its log: drawn now, after the
 	// last command of the attempt that runs the patch's code ended.
 	secret := newLogSecret()
-	tr := &TestRun{Command: script, ExitCode: res.ExitCode, TimedOut: res.TimedOut, TimeoutS: timeout.Seconds(),
+	tr := &runrecord.TestRun{Command: script, ExitCode: res.ExitCode, TimedOut: res.TimedOut, TimeoutS: timeout.Seconds(),
 		DurationS: res.Duration.Seconds(), Isolation: res.Isolation, Notes: res.Notes, LogSecret: secret, Workdir: wt.sb.Workdir(),
 		Canaries: canaries, CanaryNote: canaryNote}
 	rec.Test = tr
@@ -598,7 +599,7 @@ type testCommandGrade struct {
 // out of the chosen reading and checked (checkCanaries): a reading that
 // fails them is StatusTampered in every mode. ws is the work tree's path
 // in the sandbox ("" to leave ids as they are).
-func gradeTestCommand(in dataset.Instance, l testCommandLog, ws string, te *TestEdits, cs []Canary) testCommandGrade {
+func gradeTestCommand(in dataset.Instance, l testCommandLog, ws string, te *runrecord.TestEdits, cs []runrecord.Canary) testCommandGrade {
 	var g testCommandGrade
 	files := make([]grading.ReportFile, len(l.Reports))
 	for i, f := range l.Reports {
@@ -689,7 +690,7 @@ func diffPaths(parsed []diff.File, patch string) []string {
 // rules), at snap (base plus test patch) and in the work tree after the
 // patch. Nil when the patch changes no such file. A file of a language the
 // catalog has no rule for is parsed for validity only (NFIDelta.NoRules).
-func (h *Harness) nfiDelta(ctx context.Context, wt *tree, snap, patch string) *NFIDelta {
+func (h *Harness) nfiDelta(ctx context.Context, wt *tree, snap, patch string) *runrecord.NFIDelta {
 	files, err := diff.Parse(patch)
 	if err != nil {
 		return nil
@@ -721,7 +722,7 @@ func (h *Harness) nfiDelta(ctx context.Context, wt *tree, snap, patch string) *N
 			after = append(after, h.NFI.Score(parser, p, cur[0].Data))
 		}
 	}
-	return &NFIDelta{Catalog: h.NFI.Catalog.Version, Files: paths, Delta: nfi.Compare(before, after), NoRules: noRules}
+	return &runrecord.NFIDelta{Catalog: h.NFI.Catalog.Version, Files: paths, Delta: nfi.Compare(before, after), NoRules: noRules}
 }
 
 // NFISource reports whether the NFI delta scores the changed file at path:

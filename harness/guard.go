@@ -16,6 +16,7 @@ import (
 	"github.com/polynfi/polynfi/diff"
 	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/internal/safepath"
+	"github.com/polynfi/polynfi/runrecord"
 	"github.com/polynfi/polynfi/testlog"
 )
 
@@ -184,19 +185,6 @@ func grepLines(data []byte, re *regexp.Regexp) string {
 	return b.String()
 }
 
-// TestEdits says what a model patch did to the tests.
-type TestEdits struct {
-	// Reset lists the test files and runner configuration files the patch
-	// changed; they were reset to base + test patch before the tests ran.
-	Reset []string `json:"reset,omitempty"`
-	// Config lists the files whose test configuration the patch changed
-	// ("file: part"); the instance is unresolved in every mode.
-	Config []string `json:"config,omitempty"`
-}
-
-// Any reports whether the patch edited tests or test configuration.
-func (t *TestEdits) Any() bool { return t != nil && (len(t.Reset) > 0 || len(t.Config) > 0) }
-
 // guardTests undoes a model patch's edits to test files in the work tree
 // (see above) and reports them, then leaves the tree as PolyBench does:
 // HEAD at base, both patches as uncommitted changes (the index reset to
@@ -207,7 +195,7 @@ func (t *TestEdits) Any() bool { return t != nil && (len(t.Reset) > 0 || len(t.C
 // creates is not in git's lists). The changed paths are listed, the index
 // reset and the marker touched in one command; the test files, when there
 // are any to reset, in a second.
-func guardTests(ctx context.Context, t *tree, base, snap, testPatch string, patchPaths []string) (*TestEdits, error) {
+func guardTests(ctx context.Context, t *tree, base, snap, testPatch string, patchPaths []string) (*runrecord.TestEdits, error) {
 	out, err := t.script(ctx, `{ g diff --name-only -z --no-renames --no-ext-diff --no-textconv "$1" -- && g ls-files -z --others --exclude-standard; } || exit 1
 g reset --quiet --mixed "$2" && touch "$(g rev-parse --git-dir)/$3"`, snap, base, testStartMarker)
 	if err != nil {
@@ -232,7 +220,7 @@ g reset --quiet --mixed "$2" && touch "$(g rev-parse --git-dir)/$3"`, snap, base
 		}
 	}
 	sort.Strings(changed)
-	te := &TestEdits{}
+	te := &runrecord.TestEdits{}
 	var reset []string
 	for _, p := range changed {
 		switch {
@@ -282,7 +270,7 @@ g reset --quiet --mixed "$b"`, append([]string{snap, base}, reset...)...); err !
 // tests forbid it: in every mode when it changed test configuration that
 // could not be reset, in strict mode when it changed any test file or
 // configuration (even those reset before the run).
-func applyTestEdits(v *grading.Verdicts, te *TestEdits) {
+func applyTestEdits(v *grading.Verdicts, te *runrecord.TestEdits) {
 	if te == nil {
 		return
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/grading"
+	"github.com/polynfi/polynfi/runrecord"
 	"github.com/polynfi/polynfi/runtime"
 )
 
@@ -193,7 +194,7 @@ echo "limits cpu=$((q * 1000 / p)) mem=$m"`
 				if r == nil {
 					t.Fatal("an instance has no record")
 				}
-				log, err := os.ReadFile(filepath.Join(store.Dir, RecordRelDir(r.Key), LogFile))
+				log, err := os.ReadFile(filepath.Join(store.Dir, runrecord.RecordRelDir(r.Key), runrecord.LogFile))
 				if err != nil {
 					t.Fatalf("%s: %v (%s %s)", r.InstanceID, err, r.Status, r.Error)
 				}

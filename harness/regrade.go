@@ -6,6 +6,7 @@ import (
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/grading"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // Regrade re-reads a record's stored test log with the current parsers and
@@ -24,7 +25,7 @@ import (
 // a broken environment. The one thing it runs: a SWE-bench Pro instance's
 // parser.py, again on the stored streams, in its own local sandbox
 // (RunProParser).
-func Regrade(in dataset.Instance, rec *Record, log []byte) (v grading.Verdicts, out grading.PolyBenchOutput, framework, notRegraded string) {
+func Regrade(in dataset.Instance, rec *runrecord.Record, log []byte) (v grading.Verdicts, out grading.PolyBenchOutput, framework, notRegraded string) {
 	if rec.Test == nil {
 		return grading.Verdicts{}, grading.PolyBenchOutput{}, "", fmt.Sprintf("no test log to re-grade (%s)", rec.Status)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/internal/atomicfile"
 	"github.com/polynfi/polynfi/internal/safepath"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // RegradeOptions say how RegradeRunDir re-grades.
@@ -65,7 +66,7 @@ type RegradeUnit struct {
 	NotRegrade string           `json:"not_regraded,omitempty"` // why the record was kept as it is
 	// Earlier are the verdicts earlier `regrade --apply` calls replaced
 	// (the record's regrade_history), oldest first.
-	Earlier []RegradeEntry `json:"earlier_verdicts,omitempty"`
+	Earlier []runrecord.RegradeEntry `json:"earlier_verdicts,omitempty"`
 }
 
 // RegradeRunDir re-parses the test log stored with every record of dir
@@ -77,11 +78,11 @@ type RegradeUnit struct {
 // dir/regrade.json and dir/regrades/<UTC time>[-applied].json, never
 // through a link below dir.
 func RegradeRunDir(dir string, o RegradeOptions) (*RegradeResult, error) {
-	kind, _, err := RunDirKind(dir)
-	if err != nil || kind != KindHarness {
+	kind, _, err := runrecord.RunDirKind(dir)
+	if err != nil || kind != runrecord.KindHarness {
 		return nil, usagef("regrade: %s is not a polynfi run directory of repository-level instances", dir)
 	}
-	man, hasMan, err := ReadManifest(dir)
+	man, hasMan, err := runrecord.ReadManifest(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +100,7 @@ func RegradeRunDir(dir string, o RegradeOptions) (*RegradeResult, error) {
 			}
 		}
 	}
-	note := RegradeNote{Dataset: dsPath, DatasetSHA256: DatasetDigest(dsPath)}
+	note := runrecord.RegradeNote{Dataset: dsPath, DatasetSHA256: runrecord.DatasetDigest(dsPath)}
 	if hasMan && man.DatasetSHA256 != "" && note.DatasetSHA256 != man.DatasetSHA256 {
 		what := fmt.Sprintf("the dataset %s (sha256 %s) is not the one %s was evaluated with (%s, sha256 %s)",
 			dsPath, shortSHA(note.DatasetSHA256), dir, man.Dataset, shortSHA(man.DatasetSHA256))
@@ -124,7 +125,7 @@ func RegradeRunDir(dir string, o RegradeOptions) (*RegradeResult, error) {
 		}
 		defer store.Close()
 	}
-	recs, err := LoadRecords(dir)
+	recs, err := runrecord.LoadRecords(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +133,7 @@ func RegradeRunDir(dir string, o RegradeOptions) (*RegradeResult, error) {
 	changed := 0
 	now := time.Now().UTC()
 	for _, rec := range recs {
-		u := RegradeUnit{Unit: fmt.Sprintf("%s@%s#%d", rec.InstanceID, rec.Model, rec.Run), Dir: RecordRelDir(rec.Key), Old: rec.Verdicts, New: rec.Verdicts,
+		u := RegradeUnit{Unit: fmt.Sprintf("%s@%s#%d", rec.InstanceID, rec.Model, rec.Run), Dir: runrecord.RecordRelDir(rec.Key), Old: rec.Verdicts, New: rec.Verdicts,
 			Earlier: rec.RegradeHistory}
 		if rec.Test != nil {
 			u.OldParser = rec.Test.Parser
@@ -144,7 +145,7 @@ func RegradeRunDir(dir string, o RegradeOptions) (*RegradeResult, error) {
 			continue
 		}
 		// Never through a link: the run directory is not trusted.
-		log, err := safepath.ReadFileIn(dir, u.Dir+"/"+LogFile)
+		log, err := safepath.ReadFileIn(dir, u.Dir+"/"+runrecord.LogFile)
 		if err != nil && rec.Test != nil {
 			u.NotRegrade = err.Error()
 			units = append(units, u)
@@ -164,7 +165,7 @@ func RegradeRunDir(dir string, o RegradeOptions) (*RegradeResult, error) {
 		units = append(units, u)
 		if o.Apply && u.Changed {
 			// The old verdicts stay in the record, beside the new.
-			rec.RegradeHistory = append(rec.RegradeHistory, RegradeEntry{At: now, Version: o.Version,
+			rec.RegradeHistory = append(rec.RegradeHistory, runrecord.RegradeEntry{At: now, Version: o.Version,
 				Parser: u.OldParser, Resolved: rec.Resolved, Status: rec.Status, Verdicts: rec.Verdicts})
 			u.Earlier = rec.RegradeHistory
 			rec.Verdicts, rec.PolyBenchOutput = v, out
@@ -216,11 +217,11 @@ func RegradeRunDir(dir string, o RegradeOptions) (*RegradeResult, error) {
 // it graded against becomes the run's when it differs) and writes the
 // run's report.json and report.html again from its records (rewrite),
 // as eval writes them.
-func recordRegrade(dir string, man *Manifest, hasMan bool, note RegradeNote, rewrite func(legacy bool) error) error {
+func recordRegrade(dir string, man *runrecord.Manifest, hasMan bool, note runrecord.RegradeNote, rewrite func(legacy bool) error) error {
 	if hasMan {
 		man.Regrades = append(man.Regrades, note)
 		if note.PreviousDataset != "" || note.PreviousDatasetSHA256 != "" {
-			man.Dataset, man.DatasetSHA256 = ManifestPath(note.Dataset), note.DatasetSHA256
+			man.Dataset, man.DatasetSHA256 = runrecord.ManifestPath(note.Dataset), note.DatasetSHA256
 		}
 		if err := man.Write(dir); err != nil {
 			return err
@@ -241,12 +242,12 @@ func shortSHA(d string) string {
 }
 
 // saveRecordOnly rewrites a record's result.json, keeping its artifacts.
-func saveRecordOnly(s *Store, rec *Record) error {
+func saveRecordOnly(s *Store, rec *runrecord.Record) error {
 	b, err := json.MarshalIndent(rec, "", "  ")
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFileIn(s.Dir, RecordRelDir(rec.Key)+"/"+ResultFile, append(b, '\n'))
+	return atomicfile.WriteFileIn(s.Dir, runrecord.RecordRelDir(rec.Key)+"/"+runrecord.ResultFile, append(b, '\n'))
 }
 
 // verdictsDiffer says whether any mode's resolved flag or status differs.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/grading"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // Job is one prediction of one instance.
@@ -19,15 +20,15 @@ type Job struct {
 }
 
 // Key returns the record key of the job.
-func (j Job) Key() Key {
-	return Key{InstanceID: j.Instance.InstanceID, Model: j.Prediction.ModelNameOrPath, Run: j.Prediction.Run, PatchSHA256: j.Prediction.PatchSHA256()}
+func (j Job) Key() runrecord.Key {
+	return runrecord.Key{InstanceID: j.Instance.InstanceID, Model: j.Prediction.ModelNameOrPath, Run: j.Prediction.Run, PatchSHA256: j.Prediction.PatchSHA256()}
 }
 
 // Event reports progress: one job finished (evaluated now, or found
 // finished by an earlier run when Skipped).
 type Event struct {
 	Job     Job
-	Record  *Record
+	Record  *runrecord.Record
 	Skipped bool
 	Done    int // jobs finished so far, including this one
 	Total   int
@@ -53,7 +54,7 @@ type RunOptions struct {
 // RunResult is what Run did. Records holds the record of every finished
 // job in job order (nil for abandoned ones).
 type RunResult struct {
-	Records     []*Record
+	Records     []*runrecord.Record
 	Evaluated   int // evaluated in this run
 	Skipped     int // found complete from an earlier run
 	Abandoned   int // in flight or never started when ctx was cancelled
@@ -80,10 +81,10 @@ func (h *Harness) Run(ctx context.Context, jobs []Job, store *Store, opts RunOpt
 	if workers < 1 {
 		workers = 1
 	}
-	res := &RunResult{Records: make([]*Record, len(jobs))}
+	res := &RunResult{Records: make([]*runrecord.Record, len(jobs))}
 	var mu sync.Mutex
 	done := 0
-	report := func(j Job, rec *Record, skipped bool) {
+	report := func(j Job, rec *runrecord.Record, skipped bool) {
 		mu.Lock()
 		defer mu.Unlock()
 		done++
@@ -177,10 +178,10 @@ func (h *Harness) Run(ctx context.Context, jobs []Job, store *Store, opts RunOpt
 				// An infrastructure failure says nothing about the patch:
 				// try again, up to Retries more times.
 				attempts := 1
-				var retried []InfraAttempt
+				var retried []runrecord.InfraAttempt
 				for rec.InfraReason != "" && attempts <= h.Retries && err == nil {
 					attempts++
-					retried = append(retried, InfraAttempt{Reason: rec.InfraReason, Error: rec.Error, Sandbox: rec.Sandbox})
+					retried = append(retried, runrecord.InfraAttempt{Reason: rec.InfraReason, Error: rec.Error, Sandbox: rec.Sandbox})
 					rec, art, err = h.evaluateStarted(gctx, j.Instance, j.Prediction, nil, true)
 				}
 				if err != nil {
@@ -193,7 +194,7 @@ func (h *Harness) Run(ctx context.Context, jobs []Job, store *Store, opts RunOpt
 				}
 				if rec.Test != nil && rec.Verdicts.Strict.Status == grading.StatusInfraFailure {
 					// where to look: the log the record keeps
-					rec.Verdicts.Strict.Reason += "; log: " + filepath.Join(store.RecordDir(j.Key()), LogFile)
+					rec.Verdicts.Strict.Reason += "; log: " + filepath.Join(store.RecordDir(j.Key()), runrecord.LogFile)
 				}
 				if err := store.Save(rec, art); err != nil {
 					fail(fmt.Errorf("record %s: %w", j.Instance.InstanceID, err))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/grading"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // echoFixture is a repository whose "tests" are an echo of pytest-style
@@ -54,7 +55,7 @@ func TestRunResumesAndReevaluatesChangedPatches(t *testing.T) {
 		}
 	}
 	dir := store.RecordDir(jobs[0].Key())
-	for _, f := range []string{ResultFile, LogFile, PatchFile, CommandFile} {
+	for _, f := range []string{runrecord.ResultFile, runrecord.LogFile, runrecord.PatchFile, runrecord.CommandFile} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("record file %s: %v", f, err)
 		}
@@ -173,8 +174,8 @@ func TestStoreRetriesHarnessErrors(t *testing.T) {
 		status grading.Status
 		done   bool
 	}{{grading.StatusResolved, true}, {grading.StatusError, false}} {
-		k := Key{InstanceID: "o__r-1", Model: "m", Run: 0, PatchSHA256: string(c.status)}
-		if err := s.Save(&Record{Key: k, Schema: RecordSchema, Status: c.status}, Artifacts{}); err != nil {
+		k := runrecord.Key{InstanceID: "o__r-1", Model: "m", Run: 0, PatchSHA256: string(c.status)}
+		if err := s.Save(&runrecord.Record{Key: k, Schema: runrecord.RecordSchema, Status: c.status}, Artifacts{}); err != nil {
 			t.Fatal(err)
 		}
 		if _, done := s.Done(k); done != c.done {

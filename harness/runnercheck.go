@@ -11,6 +11,7 @@ import (
 	"github.com/polynfi/polynfi/diff"
 	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/internal/safepath"
+	"github.com/polynfi/polynfi/runrecord"
 	"github.com/polynfi/polynfi/syntax"
 )
 
@@ -80,20 +81,6 @@ import (
 // whole; a patch that cannot be parsed is one finding (rule "unparsed"),
 // never a pass.
 
-// RunnerFinding is one place where a model patch's code reaches into the
-// test runner or the process's reporting.
-type RunnerFinding struct {
-	File string `json:"file"`
-	Line int    `json:"line"` // 1-based, in the file after the patch
-	Rule string `json:"rule"`
-	// Text is the code found (at most 120 bytes).
-	Text string `json:"text"`
-}
-
-func (f RunnerFinding) String() string {
-	return f.File + ":" + strconv.Itoa(f.Line) + ": " + f.Rule + ": " + f.Text
-}
-
 var (
 	jsRunnerCalls   = map[string]bool{"describe": true, "it": true, "beforeEach": true, "afterEach": true, "beforeAll": true, "afterAll": true, "xit": true, "xdescribe": true, "fit": true, "fdescribe": true, "suite": true, "suiteSetup": true}
 	jsRunnerGlobals = map[string]bool{"describe": true, "it": true, "test": true, "expect": true, "jest": true, "mocha": true, "Mocha": true, "before": true, "after": true, "beforeEach": true, "afterEach": true, "beforeAll": true, "afterAll": true, "suite": true}
@@ -113,14 +100,14 @@ var (
 
 // CheckRunnerPaths returns the findings of the path rules for the paths a
 // model patch adds or changes.
-func CheckRunnerPaths(paths []string) []RunnerFinding {
-	var out []RunnerFinding
+func CheckRunnerPaths(paths []string) []runrecord.RunnerFinding {
+	var out []runrecord.RunnerFinding
 	for _, p := range paths {
 		switch {
 		case path.Base(p) == "conftest.py" && !underTestDir(p):
-			out = append(out, RunnerFinding{File: p, Line: 1, Rule: "conftest", Text: "conftest.py added or changed by the model patch"})
+			out = append(out, runrecord.RunnerFinding{File: p, Line: 1, Rule: "conftest", Text: "conftest.py added or changed by the model patch"})
 		case reServicesFile.MatchString(p):
-			out = append(out, RunnerFinding{File: p, Line: 1, Rule: "junit-listener", Text: "registers " + path.Base(p)})
+			out = append(out, runrecord.RunnerFinding{File: p, Line: 1, Rule: "junit-listener", Text: "registers " + path.Base(p)})
 		}
 	}
 	return out
@@ -140,7 +127,7 @@ func underTestDir(p string) bool {
 // patch, and returns the findings on the lines in added (1-based; nil:
 // every line). A file in no language syntax parses, or that does not
 // parse, gives none.
-func CheckRunnerInternals(p *syntax.Parser, name string, src []byte, added map[int]bool) []RunnerFinding {
+func CheckRunnerInternals(p *syntax.Parser, name string, src []byte, added map[int]bool) []runrecord.RunnerFinding {
 	lang, ok := syntax.LanguageForPath(name)
 	if !ok {
 		return nil
@@ -150,7 +137,7 @@ func CheckRunnerInternals(p *syntax.Parser, name string, src []byte, added map[i
 		return nil
 	}
 	defer t.Release()
-	var out []RunnerFinding
+	var out []runrecord.RunnerFinding
 	add := func(id syntax.NodeID, rule string) {
 		line := t.Line(id)
 		if added != nil && !added[line] {
@@ -160,7 +147,7 @@ func CheckRunnerInternals(p *syntax.Parser, name string, src []byte, added map[i
 		if len(text) > 120 {
 			text = text[:120]
 		}
-		out = append(out, RunnerFinding{File: name, Line: line, Rule: rule, Text: text})
+		out = append(out, runrecord.RunnerFinding{File: name, Line: line, Rule: rule, Text: text})
 	}
 	text := func(id syntax.NodeID) string {
 		if id == syntax.NoNode || int(id) >= len(t.Nodes) {
@@ -307,10 +294,10 @@ const (
 // files in the work tree (after guardTests): patch is the diff the model
 // patch made (the applied diff when GNU patch's fuzz applied it). Files
 // that cannot be read are skipped.
-func checkRunnerInternals(ctx context.Context, wt *tree, patch string) []RunnerFinding {
+func checkRunnerInternals(ctx context.Context, wt *tree, patch string) []runrecord.RunnerFinding {
 	paths, added, err := patchAddedLines(patch)
 	if err != nil {
-		return []RunnerFinding{{File: "(model patch)", Line: 1, Rule: "unparsed", Text: "the model patch could not be parsed for the check: " + clip(err.Error(), 100)}}
+		return []runrecord.RunnerFinding{{File: "(model patch)", Line: 1, Rule: "unparsed", Text: "the model patch could not be parsed for the check: " + clip(err.Error(), 100)}}
 	}
 	out := CheckRunnerPaths(paths)
 	parser := syntax.NewParser()
@@ -367,7 +354,7 @@ func patchAddedLines(patch string) ([]string, map[string]map[int]bool, error) {
 
 // applyRunnerFindings makes the strict verdict unresolved when the model
 // patch's code reaches into the runner (findings non-empty).
-func applyRunnerFindings(v *grading.Verdicts, fs []RunnerFinding) {
+func applyRunnerFindings(v *grading.Verdicts, fs []runrecord.RunnerFinding) {
 	if len(fs) == 0 || v.Strict.Status != grading.StatusResolved {
 		return
 	}

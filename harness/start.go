@@ -13,6 +13,7 @@ import (
 	"github.com/polynfi/polynfi/diff"
 	"github.com/polynfi/polynfi/images/imagespec"
 	"github.com/polynfi/polynfi/internal/safepath"
+	"github.com/polynfi/polynfi/runrecord"
 	"github.com/polynfi/polynfi/runtime"
 )
 
@@ -42,7 +43,7 @@ type started struct {
 	// patch, the types of the prefixes of modelPaths in it; prepErr is
 	// what went wrong (the instance's error, or an InfraError).
 	base, snap string
-	testApply  *ApplyResult
+	testApply  *runrecord.ApplyResult
 	modelLstat safepath.Lstat
 	prepErr    error
 }
@@ -52,7 +53,7 @@ type started struct {
 // the sandbox's start that the evaluation waited for (all of it when st
 // was made by the evaluation; what was left of it when st was started
 // ahead).
-func (st *started) timings(t0 time.Time, rec *Record) {
+func (st *started) timings(t0 time.Time, rec *runrecord.Record) {
 	rec.Timing.ImageS = overlap(t0, st.begin, st.imageEnd)
 	rec.Timing.WorkspaceS = overlap(t0, st.imageEnd, st.startEnd)
 }

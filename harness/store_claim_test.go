@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/grading"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // A non-empty directory that is not polynfi's is refused and nothing in it
@@ -26,7 +27,7 @@ func TestOpenStoreRefusesForeignDirectory(t *testing.T) {
 	}
 	keep := []string{write(".work/important.txt", "keep"), write("sub/.tmp-draft.txt", "precious")}
 	s, err := OpenStore(dir)
-	if !errors.Is(err, ErrNotStore) || !strings.Contains(err.Error(), dir) {
+	if !errors.Is(err, runrecord.ErrNotStore) || !strings.Contains(err.Error(), dir) {
 		t.Fatalf("OpenStore on a foreign directory: %v, want ErrNotStore naming %s", err, dir)
 	}
 	if s != nil {
@@ -37,7 +38,7 @@ func TestOpenStoreRefusesForeignDirectory(t *testing.T) {
 			t.Errorf("%s was touched: %v", p, err)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, StoreMarker)); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, runrecord.StoreMarker)); err == nil {
 		t.Errorf("a refused directory got a marker")
 	}
 
@@ -83,44 +84,44 @@ func TestOpenStoreRefusesForeignDirectory(t *testing.T) {
 func TestSafeNameInjective(t *testing.T) {
 	for in, want := range map[string]string{"gold": "gold", "org/model-1.5": "org__model-1.5", "a_b": "a_b",
 		"nebius__SWE-agent": "nebius__SWE-agent", "org/a__b": "org__a__b"} {
-		if got := safeName(in); got != want {
-			t.Errorf("safeName(%q) = %q, want %q", in, got, want)
+		if got := runrecord.DirName(in); got != want {
+			t.Errorf("runrecord.DirName(%q) = %q, want %q", in, got, want)
 		}
 	}
 	names := []string{"", ".", "..", "_", "___", ".work", ".repos", "_work", "a/b", "a/_b", "a_/b", "a___b",
 		"a b", "a_b", "a?b", "é", "e", "gold", "gold~1", strings.Repeat("x", 300), strings.Repeat("x", 301), "//", "_/", "/_/"}
 	seen := map[string]string{}
 	for _, n := range names {
-		got := safeName(n)
+		got := runrecord.DirName(n)
 		if prev, ok := seen[got]; ok {
-			t.Errorf("safeName(%q) = safeName(%q) = %q", n, prev, got)
+			t.Errorf("runrecord.DirName(%q) = runrecord.DirName(%q) = %q", n, prev, got)
 		}
 		seen[got] = n
 		if got == "" || strings.HasPrefix(got, ".") || strings.Contains(got, "/") || len(got) > 200 {
-			t.Errorf("safeName(%q) = %q: empty, hidden, nested or too long", n, got)
+			t.Errorf("runrecord.DirName(%q) = %q: empty, hidden, nested or too long", n, got)
 		}
 	}
 	// SWE-bench's collision: "a/b" and "a__b" share "a__b"; the store
 	// refuses the second model's record instead of overwriting the first.
-	if safeName("a/b") != safeName("a__b") {
-		t.Fatalf("safeName(a/b) = %q, safeName(a__b) = %q: want SWE-bench's shared a__b", safeName("a/b"), safeName("a__b"))
+	if runrecord.DirName("a/b") != runrecord.DirName("a__b") {
+		t.Fatalf("runrecord.DirName(a/b) = %q, runrecord.DirName(a__b) = %q: want SWE-bench's shared a__b", runrecord.DirName("a/b"), runrecord.DirName("a__b"))
 	}
 	s, err := OpenStore(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if err := s.Save(&Record{Schema: RecordSchema, Key: Key{InstanceID: "x-1", Model: "a/b"}, Status: grading.StatusResolved}, Artifacts{}); err != nil {
+	if err := s.Save(&runrecord.Record{Schema: runrecord.RecordSchema, Key: runrecord.Key{InstanceID: "x-1", Model: "a/b"}, Status: grading.StatusResolved}, Artifacts{}); err != nil {
 		t.Fatal(err)
 	}
-	err = s.Save(&Record{Schema: RecordSchema, Key: Key{InstanceID: "x-1", Model: "a__b"}, Status: grading.StatusUnresolved}, Artifacts{})
+	err = s.Save(&runrecord.Record{Schema: runrecord.RecordSchema, Key: runrecord.Key{InstanceID: "x-1", Model: "a__b"}, Status: grading.StatusUnresolved}, Artifacts{})
 	if err == nil || !strings.Contains(err.Error(), `"a/b" and "a__b"`) {
 		t.Errorf("second model in a shared directory: %v, want an error naming both", err)
 	}
-	if rec, ok, err := s.Load(Key{InstanceID: "x-1", Model: "a/b"}); err != nil || !ok || rec.Model != "a/b" || rec.Status != grading.StatusResolved {
+	if rec, ok, err := s.Load(runrecord.Key{InstanceID: "x-1", Model: "a/b"}); err != nil || !ok || rec.Model != "a/b" || rec.Status != grading.StatusResolved {
 		t.Errorf("first model's record after the refused save: %+v %v %v", rec, ok, err)
 	}
-	if err := s.Save(&Record{Schema: RecordSchema, Key: Key{InstanceID: "x-1", Model: "a/b"}, Status: grading.StatusUnresolved}, Artifacts{}); err != nil {
+	if err := s.Save(&runrecord.Record{Schema: runrecord.RecordSchema, Key: runrecord.Key{InstanceID: "x-1", Model: "a/b"}, Status: grading.StatusUnresolved}, Artifacts{}); err != nil {
 		t.Errorf("the same model saving again: %v", err)
 	}
 }
@@ -134,14 +135,14 @@ func TestHiddenModelNameRecordLoads(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	rec := &Record{Schema: RecordSchema, Key: Key{InstanceID: "x-1", Model: ".work", Run: 0}, Status: grading.StatusResolved}
+	rec := &runrecord.Record{Schema: runrecord.RecordSchema, Key: runrecord.Key{InstanceID: "x-1", Model: ".work", Run: 0}, Status: grading.StatusResolved}
 	if err := s.Save(rec, Artifacts{}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.HasPrefix(s.RecordDir(rec.Key), s.ScratchDir()) {
 		t.Fatalf("record dir %s is inside the scratch dir", s.RecordDir(rec.Key))
 	}
-	recs, err := LoadRecords(dir)
+	recs, err := runrecord.LoadRecords(dir)
 	if err != nil || len(recs) != 1 || recs[0].Model != ".work" {
 		t.Fatalf("LoadRecords: %v %v", recs, err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/grading"
+	"github.com/polynfi/polynfi/runrecord"
 	"github.com/polynfi/polynfi/runtime"
 )
 
@@ -184,7 +185,7 @@ func readEvalScriptLog(log []byte, secret string) (evalScriptLog, error) {
 // is graded by grading.GradeEvalSections; the model patch's test edits count
 // (applyTestEdits). Source: SWE-bench 5.0.2 swebench/harness/
 // run_evaluation.py run_instance.
-func (h *Harness) runEvalScript(ctx context.Context, in dataset.Instance, wt *tree, rec *Record, art *Artifacts, timeout time.Duration, te *TestEdits) error {
+func (h *Harness) runEvalScript(ctx context.Context, in dataset.Instance, wt *tree, rec *runrecord.Record, art *Artifacts, timeout time.Duration, te *runrecord.TestEdits) error {
 	secret := newLogSecret()
 	m := &markedLog{secret: secret}
 	setup, tests, teardown, split := splitEvalScript(in.EvalScript)
@@ -289,7 +290,7 @@ func (h *Harness) runEvalScript(ctx context.Context, in dataset.Instance, wt *tr
 	}
 	o := grading.GradeEvalSections(in, sec, scriptExit, timed)
 	applyTestEdits(&o.Verdicts, te)
-	rec.Test = &TestRun{Command: art.Command, ExitCode: scriptExit, TestExitCode: o.ExitCode, TimedOut: timed, TimeoutS: timeout.Seconds(),
+	rec.Test = &runrecord.TestRun{Command: art.Command, ExitCode: scriptExit, TestExitCode: o.ExitCode, TimedOut: timed, TimeoutS: timeout.Seconds(),
 		DurationS: total.Seconds(), Isolation: isolation, Notes: append(notes, o.Notes...), Parser: o.Parser, NumResults: o.Results,
 		LogSecret: secret, Workdir: wt.sb.Workdir()}
 	rec.Verdicts, rec.PolyBenchOutput = o.Verdicts, o.Out

@@ -2,9 +2,11 @@ package harness
 
 import (
 	"fmt"
-	"github.com/polynfi/polynfi/internal/plural"
 	"sort"
 	"strings"
+
+	"github.com/polynfi/polynfi/internal/plural"
+	"github.com/polynfi/polynfi/runrecord"
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/grading"
@@ -112,7 +114,7 @@ func ValidationJobs(instances []dataset.Instance, runs int) []Job {
 // test ran (strict infra_failure: a missing toolchain, an unresolvable
 // build plugin) is said to be so, "no test ran", with its reason, never
 // counted as tests that fail.
-func Validate(jobs []Job, records []*Record, runs int) []InstanceValidation {
+func Validate(jobs []Job, records []*runrecord.Record, runs int) []InstanceValidation {
 	byID := map[string]*InstanceValidation{}
 	var order []string
 	// runs where no test ran (strict infra_failure): gold runs per id with

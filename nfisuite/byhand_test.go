@@ -12,6 +12,7 @@ import (
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/catalog"
+	"github.com/polynfi/polynfi/nfirecord"
 	"github.com/polynfi/polynfi/nfisuite"
 	"github.com/polynfi/polynfi/report"
 	"github.com/polynfi/polynfi/runtime"
@@ -208,7 +209,7 @@ func TestTwoAgentsByHand(t *testing.T) {
 	})
 
 	// Re-rendering from the stored records gives the same tables, byte for byte.
-	stored, err := nfisuite.LoadRecords(out)
+	stored, err := nfirecord.LoadRecords(out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,10 +15,11 @@ import (
 
 	"github.com/polynfi/polynfi/clones"
 	"github.com/polynfi/polynfi/dataset"
-	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/gitexec"
 	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/nfirecord"
+	"github.com/polynfi/polynfi/runrecord"
 	"github.com/polynfi/polynfi/runtime"
 )
 
@@ -69,7 +70,7 @@ type EvalResult struct {
 // Eval evaluates predictions on SWE-NFI tasks (spec §3.1) as `polynfi
 // eval` does: the task and prediction rows read (each one left out said
 // on o.Log and kept in the manifest), nothing to evaluate an input error
-// naming why (harness.UnusedPredictions), the engine made (o.Engine), the
+// naming why (runrecord.UnusedPredictions), the engine made (o.Engine), the
 // run directory claimed, every task's environment repository and commit
 // checked (a set-up error otherwise), the manifest written before and
 // completed after, one record per agent run written into o.Out. The
@@ -83,7 +84,7 @@ func Eval(ctx context.Context, o EvalOptions) (*EvalResult, error) {
 	// Rows that could not be read and prediction rows that were rejected
 	// are kept in the manifest, so that every report names them.
 	var inputErrors []string
-	var duplicates []harness.DatasetRow
+	var duplicates []runrecord.DatasetRow
 	// A row whose only problem is that an earlier row has its
 	// instance_id is a duplicate (the first row is kept), not a row that
 	// could not be read.
@@ -96,7 +97,7 @@ func Eval(ctx context.Context, o EvalOptions) (*EvalResult, error) {
 	for _, re := range ts.Errors {
 		if es := rowErrs[re.Row]; len(es) == 1 && errors.Is(re.Err, dataset.ErrDuplicate) {
 			fmt.Fprintf(o.Log, "polynfi: skipping duplicate task row (the first row of the task is kept): %s\n", textesc.Terminal(re.Error()))
-			duplicates = append(duplicates, harness.DatasetRow{Kind: harness.RowDuplicate, File: re.File, Row: re.Row, Line: re.Line,
+			duplicates = append(duplicates, runrecord.DatasetRow{Kind: runrecord.RowDuplicate, File: re.File, Row: re.Row, Line: re.Line,
 				InstanceID: re.InstanceID, Reason: re.Error()})
 			continue
 		}
@@ -109,7 +110,7 @@ func Eval(ctx context.Context, o EvalOptions) (*EvalResult, error) {
 	}
 	unreadableRows := len(badRows)
 	rejected := 0
-	var rejectedRows, ignored []harness.PredictionRow
+	var rejectedRows, ignored []runrecord.PredictionRow
 	if len(ts.Tasks) == 0 {
 		return nil, fmt.Errorf("%s: %w", o.Dataset, ErrNoTasks)
 	}
@@ -138,7 +139,7 @@ func Eval(ctx context.Context, o EvalOptions) (*EvalResult, error) {
 			for _, re := range ps.Errors {
 				fmt.Fprintf(o.Log, "polynfi: skipping prediction: %s\n", textesc.Terminal(re.Error()))
 				inputErrors = append(inputErrors, re.Error())
-				rejectedRows = append(rejectedRows, harness.PredictionRow{File: re.File, Row: re.Row, Line: re.Line,
+				rejectedRows = append(rejectedRows, runrecord.PredictionRow{File: re.File, Row: re.Row, Line: re.Line,
 					InstanceID: re.InstanceID, Field: re.Field, Reason: re.Err.Error()})
 			}
 			badLines := map[int]bool{}
@@ -170,7 +171,7 @@ func Eval(ctx context.Context, o EvalOptions) (*EvalResult, error) {
 			only[id] = true
 		}
 		n := 0
-		u := harness.UnusedPredictions{Rejected: rejected, InstanceIDs: len(only) > 0, InputErrors: len(inputErrors)}
+		u := runrecord.UnusedPredictions{Rejected: rejected, InstanceIDs: len(only) > 0, InputErrors: len(inputErrors)}
 		for _, pr := range preds {
 			switch {
 			case unreadableTask[pr.InstanceID] != "":
@@ -191,7 +192,7 @@ func Eval(ctx context.Context, o EvalOptions) (*EvalResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := harness.ClaimDir(o.Out); err != nil {
+	if err := runrecord.ClaimDir(o.Out); err != nil {
 		return nil, err
 	}
 	reposDir := o.ReposDir
@@ -211,7 +212,7 @@ func Eval(ctx context.Context, o EvalOptions) (*EvalResult, error) {
 		return nil, err
 	}
 	if dirExists(filepath.Join(o.Out, "records")) {
-		if _, bad, err := ReadRecords(o.Out); err == nil {
+		if _, bad, err := nfirecord.ReadRecords(o.Out); err == nil {
 			for _, b := range bad {
 				fmt.Fprintf(o.Log, "polynfi: warning: unreadable record %s (%s): evaluating it again when this call covers it, else listed in the report\n", b.Path, b.Error)
 			}
@@ -220,15 +221,15 @@ func Eval(ctx context.Context, o EvalOptions) (*EvalResult, error) {
 	// The manifest lists the (task, agent, run) units this call asks for,
 	// merged with earlier calls', so that an interrupted run can say how
 	// many were not evaluated.
-	man, ok, err := harness.ReadManifest(o.Out)
+	man, ok, err := runrecord.ReadManifest(o.Out)
 	if err != nil {
 		return nil, err
 	}
-	if !ok || man.Kind != harness.KindNFISuite {
-		man = &harness.Manifest{Kind: harness.KindNFISuite}
+	if !ok || man.Kind != runrecord.KindNFISuite {
+		man = &runrecord.Manifest{Kind: runrecord.KindNFISuite}
 	}
-	man.Dataset, man.Predictions, man.Started, man.Complete, man.Finished = harness.ManifestPath(o.Dataset), strings.Join(o.Predictions, ","), time.Now().UTC(), false, time.Time{}
-	man.DatasetSHA256 = harness.DatasetDigest(o.Dataset)
+	man.Dataset, man.Predictions, man.Started, man.Complete, man.Finished = runrecord.ManifestPath(o.Dataset), strings.Join(o.Predictions, ","), time.Now().UTC(), false, time.Time{}
+	man.DatasetSHA256 = runrecord.DatasetDigest(o.Dataset)
 	man.NoteVersion(o.Version)
 	man.InputErrors, man.UnreadableRows, man.Rejected = inputErrors, unreadableRows, rejected
 	man.DuplicateRows = duplicates
@@ -248,7 +249,7 @@ func Eval(ctx context.Context, o EvalOptions) (*EvalResult, error) {
 				if why := unreadableTask[p.InstanceID]; why != "" {
 					reason = "the task row of this task could not be read (" + why + "): not evaluated"
 				}
-				ignored = append(ignored, harness.PredictionRow{File: p.File, Row: p.Row, Line: p.Line, InstanceID: p.InstanceID, Model: p.ModelNameOrPath,
+				ignored = append(ignored, runrecord.PredictionRow{File: p.File, Row: p.Row, Line: p.Line, InstanceID: p.InstanceID, Model: p.ModelNameOrPath,
 					Field: "instance_id", Reason: reason})
 			}
 		}
@@ -272,15 +273,15 @@ func Eval(ctx context.Context, o EvalOptions) (*EvalResult, error) {
 				pairs = append(pairs, k)
 			}
 		}
-		var units []harness.ManifestUnit
-		var insts []harness.ManifestInstance
+		var units []runrecord.ManifestUnit
+		var insts []runrecord.ManifestInstance
 		for _, tk := range ts.Tasks {
 			if len(only) > 0 && !only[tk.InstanceID] {
 				continue
 			}
-			insts = append(insts, harness.ManifestInstance{InstanceID: tk.InstanceID})
+			insts = append(insts, runrecord.ManifestInstance{InstanceID: tk.InstanceID})
 			for _, p := range pairs {
-				units = append(units, harness.ManifestUnit{Key: harness.Key{InstanceID: tk.InstanceID, Model: p.model, Run: p.run}})
+				units = append(units, runrecord.ManifestUnit{Key: runrecord.Key{InstanceID: tk.InstanceID, Model: p.model, Run: p.run}})
 			}
 		}
 		man.Merge(insts, units)
@@ -290,14 +291,14 @@ func Eval(ctx context.Context, o EvalOptions) (*EvalResult, error) {
 	}
 	runner := runtime.NewLocal(ctx, runtime.LocalOptions{NoIsolation: o.NoIsolation, Toolchains: o.Toolchains})
 	defer runner.Close()
-	if err := harness.CheckSandbox(o.Log, runner); err != nil {
+	if err := runtime.CheckSandbox(o.Log, runner); err != nil {
 		return nil, err
 	}
 	suite := &Suite{Engine: eng, Runner: runner, Timeout: o.Timeout, Repos: repos}
 	start := time.Now()
 	res, runErr := suite.Run(ctx, ts.Tasks, preds, RunOptions{
 		Out: o.Out, Workers: o.Workers, Redo: o.Redo, InstanceIDs: o.InstanceIDs,
-		Progress: func(done, total int, r Record, reused bool) {
+		Progress: func(done, total int, r nfirecord.Record, reused bool) {
 			if o.Progress != nil {
 				o.Progress(done, total)
 			}

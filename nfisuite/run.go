@@ -5,12 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
 
 	"golang.org/x/sync/errgroup"
@@ -19,6 +17,7 @@ import (
 	"github.com/polynfi/polynfi/internal/atomicfile"
 	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/nfirecord"
 	"github.com/polynfi/polynfi/syntax"
 )
 
@@ -32,7 +31,7 @@ type RunOptions struct {
 	InstanceIDs []string
 	// Progress, when set, is called after each record is settled (written
 	// or found up to date), from one goroutine at a time.
-	Progress func(done, total int, r Record, reused bool)
+	Progress func(done, total int, r nfirecord.Record, reused bool)
 	// Redo evaluates every prediction again even where an up-to-date
 	// record exists (each record is replaced when its new one is written).
 	Redo bool
@@ -40,29 +39,11 @@ type RunOptions struct {
 
 // RunResult says what a run did.
 type RunResult struct {
-	Records   []Record // every record of the run, new and reused, sorted
-	Evaluated int      // records written by this run
-	Reused    int      // records found up to date and kept
-	Missing   int      // (task, run) pairs an agent gave no prediction for
-	Skipped   []string // predictions for unknown tasks, as "model/instance_id/run"
-}
-
-// RecordPath is where a record lives: Out/records/<model>/<instance_id>/run-<n>.json.
-func RecordPath(out, model, instanceID string, run int) string {
-	return filepath.Join(out, filepath.FromSlash(RecordRelPath(model, instanceID, run)))
-}
-
-// RecordRelPath is RecordPath relative to the run directory, with '/'
-// separators (a link in a report).
-func RecordRelPath(model, instanceID string, run int) string {
-	return fmt.Sprintf("records/%s/%s/run-%d.json", safeName(model), safeName(instanceID), run)
-}
-
-// LogName is the file name, in the run directory's logs/, of the test log
-// of one run (stderr, then stdout, then the exit line); it exists only for
-// runs whose test command was started.
-func LogName(instanceID, model string, run int) string {
-	return fmt.Sprintf("%s.%s.run%d.log", safeName(instanceID), safeName(model), run)
+	Records   []nfirecord.Record // every record of the run, new and reused, sorted
+	Evaluated int                // records written by this run
+	Reused    int                // records found up to date and kept
+	Missing   int                // (task, run) pairs an agent gave no prediction for
+	Skipped   []string           // predictions for unknown tasks, as "model/instance_id/run"
 }
 
 // Run evaluates every prediction against its task and writes one record
@@ -124,7 +105,7 @@ func (s *Suite) Run(ctx context.Context, tasks []dataset.NFITask, preds []datase
 		models = append(models, m)
 	}
 	sort.Strings(models)
-	var missing []Record
+	var missing []nfirecord.Record
 	for _, m := range models {
 		for _, id := range order {
 			for r := 0; r <= maxRun[m]; r++ {
@@ -132,8 +113,8 @@ func (s *Suite) Run(ctx context.Context, tasks []dataset.NFITask, preds []datase
 					continue
 				}
 				t := byID[id]
-				missing = append(missing, Record{InstanceID: id, Model: m, Run: r, Aspect: t.Aspect.Code(), Scope: t.Scope,
-					InvalidReason: ReasonMissing, InvalidDetail: "no prediction for this task and run", Human: human[id], Key: "missing"})
+				missing = append(missing, nfirecord.Record{InstanceID: id, Model: m, Run: r, Aspect: t.Aspect.Code(), Scope: t.Scope,
+					InvalidReason: nfirecord.ReasonMissing, InvalidDetail: "no prediction for this task and run", Human: human[id], Key: "missing"})
 			}
 		}
 	}
@@ -154,7 +135,7 @@ func (s *Suite) Run(ctx context.Context, tasks []dataset.NFITask, preds []datase
 	total := len(jobs) + len(missing)
 	var mu sync.Mutex
 	done := 0
-	settle := func(r Record, reused bool) {
+	settle := func(r nfirecord.Record, reused bool) {
 		mu.Lock()
 		defer mu.Unlock()
 		done++
@@ -169,7 +150,7 @@ func (s *Suite) Run(ctx context.Context, tasks []dataset.NFITask, preds []datase
 		}
 	}
 	for _, r := range missing {
-		path := RecordPath(opt.Out, r.Model, r.InstanceID, r.Run)
+		path := nfirecord.RecordPath(opt.Out, r.Model, r.InstanceID, r.Run)
 		r.TaskSHA256 = fingerprint[r.InstanceID]
 		if old, ok := readRecord(opt.Out, path); ok && reusable(old, r.Key, r.TaskSHA256) {
 			settle(old, true)
@@ -185,7 +166,7 @@ func (s *Suite) Run(ctx context.Context, tasks []dataset.NFITask, preds []datase
 	parsers := sync.Pool{New: func() any { return syntax.NewParser() }}
 	for _, j := range jobs {
 		j := j
-		path := RecordPath(opt.Out, j.pred.ModelNameOrPath, j.task.InstanceID, j.pred.Run)
+		path := nfirecord.RecordPath(opt.Out, j.pred.ModelNameOrPath, j.task.InstanceID, j.pred.Run)
 		if old, ok := readRecord(opt.Out, path); ok && !opt.Redo && reusable(old, OutputKey(&j.pred), fingerprint[j.task.InstanceID]) {
 			settle(old, true)
 			continue
@@ -212,7 +193,7 @@ func (s *Suite) Run(ctx context.Context, tasks []dataset.NFITask, preds []datase
 	if err == nil {
 		err = ctx.Err()
 	}
-	SortRecords(res.Records)
+	nfirecord.SortRecords(res.Records)
 	return res, err
 }
 
@@ -220,7 +201,7 @@ func (s *Suite) Run(ctx context.Context, tasks []dataset.NFITask, preds []datase
 // (key) of this task (fingerprint). A harness error (TestStatus "error": a
 // missing repository, a workspace that could not be made) says nothing about
 // the output and is always evaluated again.
-func reusable(old Record, key, fingerprint string) bool {
+func reusable(old nfirecord.Record, key, fingerprint string) bool {
 	return old.Key == key && old.TaskSHA256 == fingerprint && old.TestStatus != "error"
 }
 
@@ -232,35 +213,21 @@ func TaskFingerprint(t *dataset.NFITask) string {
 	return hex.EncodeToString(h[:])
 }
 
-// SortRecords orders records by model, instance and run.
-func SortRecords(rs []Record) {
-	sort.Slice(rs, func(i, j int) bool {
-		a, b := rs[i], rs[j]
-		if a.Model != b.Model {
-			return a.Model < b.Model
-		}
-		if a.InstanceID != b.InstanceID {
-			return a.InstanceID < b.InstanceID
-		}
-		return a.Run < b.Run
-	})
-}
-
 // readRecord reads the record at path, a file under the run directory
 // out, without following a symbolic link below out (safepath.OpenIn); ok
 // is false when it cannot be read or decoded.
-func readRecord(out, path string) (Record, bool) {
+func readRecord(out, path string) (nfirecord.Record, bool) {
 	rel, err := filepath.Rel(out, path)
 	if err != nil {
-		return Record{}, false
+		return nfirecord.Record{}, false
 	}
 	b, err := safepath.ReadFileIn(out, rel)
 	if err != nil {
-		return Record{}, false
+		return nfirecord.Record{}, false
 	}
-	var r Record
+	var r nfirecord.Record
 	if json.Unmarshal(b, &r) != nil {
-		return Record{}, false
+		return nfirecord.Record{}, false
 	}
 	return r, true
 }
@@ -268,7 +235,7 @@ func readRecord(out, path string) (Record, bool) {
 // writeRecord writes r as JSON to path, a file under the run directory
 // out, atomically (a reader sees the old file or the new one, never a
 // part) and never through a symbolic link below out (atomicfile.WriteIn).
-func writeRecord(out, path string, r Record) error {
+func writeRecord(out, path string, r nfirecord.Record) error {
 	rel, err := filepath.Rel(out, path)
 	if err != nil {
 		return err
@@ -278,63 +245,4 @@ func writeRecord(out, path string, r Record) error {
 		return err
 	}
 	return atomicfile.WriteFileIn(out, rel, append(b, '\n'))
-}
-
-// UnreadableRecord is a record file that could not be read or decoded:
-// its path and the error.
-type UnreadableRecord struct {
-	Path  string `json:"path"`
-	Error string `json:"error"`
-}
-
-// LoadRecords reads every record under dir/records. A record file that does
-// not decode is an error naming it (ReadRecords reads past it).
-func LoadRecords(dir string) ([]Record, error) {
-	out, bad, err := ReadRecords(dir)
-	if err == nil && len(bad) > 0 {
-		err = fmt.Errorf("%s: %s", bad[0].Path, bad[0].Error)
-	}
-	return out, err
-}
-
-// ReadRecords reads every record under dir/records, listing each record
-// file it cannot read or decode instead of stopping there.
-func ReadRecords(dir string) ([]Record, []UnreadableRecord, error) {
-	var out []Record
-	var bad []UnreadableRecord
-	root := filepath.Join(dir, "records")
-	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			if p == root {
-				return err
-			}
-			bad = append(bad, UnreadableRecord{Path: p, Error: err.Error()})
-			return nil
-		}
-		if d.IsDir() || !strings.HasSuffix(p, ".json") || atomicfile.IsTemp(p) {
-			return nil
-		}
-		// Never through a link: a record replaced by one is unreadable.
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		b, err := safepath.ReadFileIn(dir, rel)
-		if err != nil {
-			bad = append(bad, UnreadableRecord{Path: p, Error: err.Error()})
-			return nil
-		}
-		var r Record
-		if err := json.Unmarshal(b, &r); err != nil {
-			bad = append(bad, UnreadableRecord{Path: p, Error: err.Error()})
-			return nil
-		}
-		out = append(out, r)
-		return nil
-	})
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil, fmt.Errorf("%s: no NFI suite records (records/ is missing)", dir)
-	}
-	SortRecords(out)
-	return out, bad, err
 }

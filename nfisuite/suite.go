@@ -1,3 +1,10 @@
+// Package nfisuite is the SWE-NFI evaluation suite (arXiv 2607.27409 §4,
+// polynfi spec §3.1): for every agent run on an NFI task it decides validity
+// (non-empty output, every target file parses), functional correctness (the
+// task's tests pass on the output, strict grading) and, on correct runs only,
+// the improvement I_p per aspect, next to the human reference improvement
+// I_p(h) of the same task. Each run becomes one Record; package report turns
+// records into the paper's tables.
 package nfisuite
 
 import (
@@ -14,6 +21,7 @@ import (
 	"github.com/polynfi/polynfi/internal/atomicfile"
 	"github.com/polynfi/polynfi/internal/gitexec"
 	"github.com/polynfi/polynfi/internal/safepath"
+	"github.com/polynfi/polynfi/nfirecord"
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/diff"
@@ -52,7 +60,7 @@ func Output(task *dataset.NFITask, p *dataset.Prediction) (files map[string]stri
 		before[f.Path] = f.Before
 	}
 	if p.Empty() {
-		return nil, ReasonEmpty, "the prediction has neither files nor a patch"
+		return nil, nfirecord.ReasonEmpty, "the prediction has neither files nor a patch"
 	}
 	out := map[string]string{}
 	for k, v := range before {
@@ -62,7 +70,7 @@ func Output(task *dataset.NFITask, p *dataset.Prediction) (files map[string]stri
 		blank := true
 		for path, content := range p.Files {
 			if err := dataset.CheckRelPath(path); err != nil {
-				return nil, ReasonPatchError, fmt.Sprintf("files: %v", err)
+				return nil, nfirecord.ReasonPatchError, fmt.Sprintf("files: %v", err)
 			}
 			out[path] = content
 			if strings.TrimSpace(content) != "" {
@@ -70,24 +78,24 @@ func Output(task *dataset.NFITask, p *dataset.Prediction) (files map[string]stri
 			}
 		}
 		if blank {
-			return nil, ReasonEmpty, "every file of the prediction is empty"
+			return nil, nfirecord.ReasonEmpty, "every file of the prediction is empty"
 		}
 		return out, "", ""
 	}
 	changed, err := diff.Parse(p.ModelPatch)
 	if err != nil {
-		return nil, ReasonPatchError, err.Error()
+		return nil, nfirecord.ReasonPatchError, err.Error()
 	}
 	if len(changed) == 0 {
-		return nil, ReasonEmpty, "the patch changes no file"
+		return nil, nfirecord.ReasonEmpty, "the patch changes no file"
 	}
 	for _, f := range changed {
 		path := f.Path()
 		if err := diff.CheckPath(path); err != nil {
-			return nil, ReasonPatchError, err.Error()
+			return nil, nfirecord.ReasonPatchError, err.Error()
 		}
 		if f.IsBinary {
-			return nil, ReasonPatchError, fmt.Sprintf("%s: binary patches are not supported", path)
+			return nil, nfirecord.ReasonPatchError, fmt.Sprintf("%s: binary patches are not supported", path)
 		}
 		old := before[f.OldPath]
 		if f.IsNew {
@@ -95,7 +103,7 @@ func Output(task *dataset.NFITask, p *dataset.Prediction) (files map[string]stri
 		}
 		newContent, err := diff.Apply([]byte(old), f)
 		if err != nil {
-			return nil, ReasonPatchError, err.Error()
+			return nil, nfirecord.ReasonPatchError, err.Error()
 		}
 		if f.IsRename && f.OldPath != path {
 			delete(out, f.OldPath)
@@ -141,9 +149,9 @@ func (s *Suite) Human(parser *syntax.Parser, task *dataset.NFITask) nfi.Delta {
 // task's reference improvement (Suite.Human). It returns an error only when
 // ctx is cancelled or the workspace cannot be made; everything about the
 // output itself is in the Record.
-func (s *Suite) Evaluate(ctx context.Context, parser *syntax.Parser, task *dataset.NFITask, p *dataset.Prediction, human nfi.Improvement) (Record, error) {
+func (s *Suite) Evaluate(ctx context.Context, parser *syntax.Parser, task *dataset.NFITask, p *dataset.Prediction, human nfi.Improvement) (nfirecord.Record, error) {
 	start := time.Now()
-	rec := Record{InstanceID: task.InstanceID, Model: p.ModelNameOrPath, Run: p.Run, Aspect: task.Aspect.Code(), Scope: task.Scope,
+	rec := nfirecord.Record{InstanceID: task.InstanceID, Model: p.ModelNameOrPath, Run: p.Run, Aspect: task.Aspect.Code(), Scope: task.Scope,
 		Human: human, DurationS: p.DurationS, TokensIn: p.TokensIn, TokensOut: p.TokensOut, CostUSD: p.CostUSD, Key: OutputKey(p)}
 	defer func() { rec.EvalSeconds = time.Since(start).Seconds() }()
 	out, reason, detail := Output(task, p)
@@ -159,7 +167,7 @@ func (s *Suite) Evaluate(ctx context.Context, parser *syntax.Parser, task *datas
 	afterScores := s.scoreFiles(parser, task, out)
 	for _, fs := range afterScores {
 		if !fs.Valid {
-			rec.InvalidReason = ReasonUnparsable
+			rec.InvalidReason = nfirecord.ReasonUnparsable
 			rec.InvalidDetail = fmt.Sprintf("%s: %s", fs.Path, fs.Status)
 			if fs.Error != nil {
 				rec.InvalidDetail = fmt.Sprintf("%s:%d:%d: %s", fs.Path, fs.Error.Line, fs.Error.Column, fs.Error.Message)
@@ -168,7 +176,7 @@ func (s *Suite) Evaluate(ctx context.Context, parser *syntax.Parser, task *datas
 		}
 	}
 	if len(afterScores) == 0 {
-		rec.InvalidReason, rec.InvalidDetail = ReasonEmpty, "the output deletes every target file"
+		rec.InvalidReason, rec.InvalidDetail = nfirecord.ReasonEmpty, "the output deletes every target file"
 		return rec, nil
 	}
 	rec.Valid = true
@@ -187,7 +195,7 @@ func (s *Suite) Evaluate(ctx context.Context, parser *syntax.Parser, task *datas
 
 // test writes the workspace (environment, output, tests), runs the task's
 // test command and grades the log strictly.
-func (s *Suite) test(ctx context.Context, task *dataset.NFITask, out map[string]string, rec *Record) error {
+func (s *Suite) test(ctx context.Context, task *dataset.NFITask, out map[string]string, rec *nfirecord.Record) error {
 	ws, cleanup, err := s.workspace(ctx, task)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -261,7 +269,7 @@ func (s *Suite) test(ctx context.Context, task *dataset.NFITask, out map[string]
 	log = fmt.Appendf(log, "\nContainer exited with status code %d\n", res.ExitCode)
 	if s.LogDir != "" {
 		// Atomically, and never through a link at the log's name.
-		_ = atomicfile.WriteFileIn(s.LogDir, LogName(task.InstanceID, rec.Model, rec.Run), log)
+		_ = atomicfile.WriteFileIn(s.LogDir, nfirecord.LogName(task.InstanceID, rec.Model, rec.Run), log)
 	}
 	// What the run itself produced: JUnit XML reports written during the
 	// run (not files the prediction or the task wrote, nor older ones),
@@ -324,7 +332,7 @@ func (s *Suite) workspace(ctx context.Context, task *dataset.NFITask) (dir strin
 		}
 	}
 	if repo == "" {
-		dir, err := os.MkdirTemp(s.WorkDir, "nfi-"+safeName(task.InstanceID)+"-")
+		dir, err := os.MkdirTemp(s.WorkDir, "nfi-"+nfirecord.FileName(task.InstanceID)+"-")
 		if err != nil {
 			return "", nil, fmt.Errorf("make workspace for %s: %w", task.InstanceID, err)
 		}
@@ -381,16 +389,6 @@ func GradeStrict(results []testlog.Result, exitCode int, timedOut bool) string {
 		return "inconsistent"
 	}
 	return "passed"
-}
-
-func safeName(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
-			b[i] = '_'
-		}
-	}
-	return string(b)
 }
 
 // ErrNoTasks is returned by Run when the task file holds no valid task.

@@ -13,6 +13,7 @@ import (
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/catalog"
+	"github.com/polynfi/polynfi/nfirecord"
 	"github.com/polynfi/polynfi/runtime"
 	"github.com/polynfi/polynfi/syntax"
 	"github.com/polynfi/polynfi/testlog"
@@ -119,12 +120,12 @@ func TestOutput(t *testing.T) {
 		reason string
 		want   string
 	}{
-		{"empty", dataset.Prediction{}, ReasonEmpty, ""},
-		{"blank files", dataset.Prediction{Files: map[string]string{"m.py": "  \n"}}, ReasonEmpty, ""},
+		{"empty", dataset.Prediction{}, nfirecord.ReasonEmpty, ""},
+		{"blank files", dataset.Prediction{Files: map[string]string{"m.py": "  \n"}}, nfirecord.ReasonEmpty, ""},
 		{"files", dataset.Prediction{Files: map[string]string{"m.py": "a = 3\n"}}, "", "a = 3\n"},
-		{"escaping path", dataset.Prediction{Files: map[string]string{"../m.py": "x"}}, ReasonPatchError, ""},
+		{"escaping path", dataset.Prediction{Files: map[string]string{"../m.py": "x"}}, nfirecord.ReasonPatchError, ""},
 		{"diff", dataset.Prediction{ModelPatch: "--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-a = 1\n+a = 4\n"}, "", "a = 4\n"},
-		{"diff that does not apply", dataset.Prediction{ModelPatch: "--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-b = 1\n+a = 4\n"}, ReasonPatchError, ""},
+		{"diff that does not apply", dataset.Prediction{ModelPatch: "--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-b = 1\n+a = 4\n"}, nfirecord.ReasonPatchError, ""},
 	}
 	for _, c := range cases {
 		out, reason, detail := Output(task, &c.pred)
@@ -147,7 +148,7 @@ func TestInterruptAndResume(t *testing.T) {
 	out := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	res, err := s.Run(ctx, tasks, GoldPredictions(tasks), RunOptions{Out: out, Workers: 2,
-		Progress: func(done, total int, r Record, reused bool) {
+		Progress: func(done, total int, r nfirecord.Record, reused bool) {
 			if done == 3 {
 				cancel()
 			}
@@ -166,7 +167,7 @@ func TestInterruptAndResume(t *testing.T) {
 	if res2.Reused != first || res2.Evaluated != len(tasks)-first {
 		t.Fatalf("resume: reused %d evaluated %d; want %d, %d", res2.Reused, res2.Evaluated, first, len(tasks)-first)
 	}
-	recs, err := LoadRecords(out)
+	recs, err := nfirecord.LoadRecords(out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/polynfi/polynfi/grading"
-	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // AuditFile is the name of the agent-run audit report that
@@ -84,7 +84,7 @@ func attachAudit(rep *Harness, runDir string) {
 
 // auditRatesOf computes rep's AuditRates over its UnitResults.
 func auditRatesOf(rep *Harness, file string, verdict func(model, instanceID string, run int) AuditVerdict) *AuditRates {
-	var recs []*harness.Record
+	var recs []*runrecord.Record
 	ar := &AuditRates{File: file}
 	for _, u := range rep.Polynfi.UnitResults {
 		if u.Outcome == "incomplete" {
@@ -93,7 +93,7 @@ func auditRatesOf(rep *Harness, file string, verdict func(model, instanceID stri
 		if u.Status == grading.StatusTampered {
 			ar.Tampered++
 		}
-		recs = append(recs, &harness.Record{Key: harness.Key{Model: u.Model, InstanceID: u.InstanceID, Run: u.Run}, Resolved: u.Outcome == "resolved"})
+		recs = append(recs, &runrecord.Record{Key: runrecord.Key{Model: u.Model, InstanceID: u.InstanceID, Run: u.Run}, Resolved: u.Outcome == "resolved"})
 	}
 	ar.Rates = CleanRates(recs, verdict)
 	return ar

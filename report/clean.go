@@ -5,7 +5,7 @@ import (
 	"io"
 	"sort"
 
-	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // AuditVerdict is what an audit of an agent run (package agent/audit)
@@ -53,7 +53,7 @@ func ratio(n, d int) (float64, bool) {
 // (records without a test verdict, StatusError, count as units, not
 // resolved) and verdict, which says what the audit found for the run
 // behind a record (its model, instance and run). Sorted by model.
-func CleanRates(recs []*harness.Record, verdict func(model, instanceID string, run int) AuditVerdict) []CleanRate {
+func CleanRates(recs []*runrecord.Record, verdict func(model, instanceID string, run int) AuditVerdict) []CleanRate {
 	by := map[string]*CleanRate{}
 	for _, r := range recs {
 		c, ok := by[r.Model]

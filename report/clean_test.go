@@ -7,15 +7,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // TestCleanRates: resolved units split by what the audit said of their run.
 func TestCleanRates(t *testing.T) {
-	rec := func(model, id string, run int, resolved bool) *harness.Record {
-		return &harness.Record{Key: harness.Key{Model: model, InstanceID: id, Run: run}, Resolved: resolved}
+	rec := func(model, id string, run int, resolved bool) *runrecord.Record {
+		return &runrecord.Record{Key: runrecord.Key{Model: model, InstanceID: id, Run: run}, Resolved: resolved}
 	}
-	recs := []*harness.Record{
+	recs := []*runrecord.Record{
 		rec("a", "x", 0, true), rec("a", "x", 1, true), rec("a", "y", 0, false), rec("a", "y", 1, true),
 		rec("b", "x", 0, true),
 	}

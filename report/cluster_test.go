@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/polynfi/polynfi/nfisuite"
+	"github.com/polynfi/polynfi/nfirecord"
 )
 
 // Worked by hand: two clusters, one of three 1s and one of three 0s. The
@@ -61,7 +61,7 @@ func TestClusterBootstrapMean(t *testing.T) {
 // with 8/27: [0, 1], where Wilson(6, 9) is [0.35, 0.88].
 func TestNFITable3ClusteredByTask(t *testing.T) {
 	h := im(0, 0)
-	var rs []nfisuite.Record
+	var rs []nfirecord.Record
 	for run := 0; run < 3; run++ {
 		rs = append(rs, rec("C", "t1", "single", run, true, true, 0.30, 0, h),
 			rec("C", "t2", "single", run, true, true, 0, 0, h),
@@ -90,7 +90,7 @@ func TestNFITable3ClusteredByTask(t *testing.T) {
 		t.Errorf("valid interval %+v, want none: too few instances (3) (cluster bootstrap floor, not Wilson)", c)
 	}
 	// One run per task: Wilson, as before.
-	one := BuildNFI([]nfisuite.Record{rec("D", "t1", "single", 0, true, true, 0.30, 0, h), rec("D", "t2", "single", 0, false, false, 0, 0, h)})
+	one := BuildNFI([]nfirecord.Record{rec("D", "t1", "single", 0, true, true, 0.30, 0, h), rec("D", "t2", "single", 0, false, false, 0, 0, h)})
 	for _, r := range one.Table3 {
 		if r.Agent == "D" && (r.Clustered || r.ValidCI != Wilson(1, 2)) {
 			t.Errorf("single runs: clustered %v, valid CI %+v", r.Clustered, r.ValidCI)

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/polynfi/polynfi/nfi"
-	"github.com/polynfi/polynfi/nfisuite"
+	"github.com/polynfi/polynfi/nfirecord"
 )
 
 // CompareUnit is one unit of one side of a comparison: its pairing key
@@ -379,7 +379,7 @@ func HarnessModels(r *Harness) []string {
 // as HarnessCompareUnits makes an "incomplete" instance one, so that
 // Compare leaves it out of the pairs and of the side's rate and counts it
 // in the side's NotEvaluated.
-func NFICompareUnits(recs []nfisuite.Record, units []NFIUnit, model string) []CompareUnit {
+func NFICompareUnits(recs []nfirecord.Record, units []NFIUnit, model string) []CompareUnit {
 	var out []CompareUnit
 	have := map[string]bool{}
 	for _, r := range recs {
@@ -420,7 +420,7 @@ func NFICompareUnits(recs []nfisuite.Record, units []NFIUnit, model string) []Co
 // NFIModels lists the agents of suite records and of the run's manifest
 // units (an agent an interrupted run never reached has units but no
 // record), sorted.
-func NFIModels(recs []nfisuite.Record, units []NFIUnit) []string {
+func NFIModels(recs []nfirecord.Record, units []NFIUnit) []string {
 	seen := map[string]bool{}
 	var out []string
 	add := func(m string) {

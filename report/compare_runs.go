@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/safepath"
-	"github.com/polynfi/polynfi/nfisuite"
+	"github.com/polynfi/polynfi/nfirecord"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // CompareInput names the two run directories polynfi compare pairs.
@@ -48,20 +48,20 @@ func compareUsagef(format string, args ...any) error {
 func CompareRuns(in CompareInput, warn func(string)) (*Comparison, error) {
 	dirA, dirB := in.DirA, in.DirB
 	dirs := []string{dirA, dirB}
-	ka, _, err := harness.RunDirKind(dirA)
+	ka, _, err := runrecord.RunDirKind(dirA)
 	if err != nil {
 		return nil, compareUsagef("%s (RUN_A): %v", dirA, pathlessErr(dirA, err))
 	}
-	kb, _, err := harness.RunDirKind(dirB)
+	kb, _, err := runrecord.RunDirKind(dirB)
 	if err != nil {
 		return nil, compareUsagef("%s (RUN_B): %v", dirB, pathlessErr(dirB, err))
 	}
 	for i, k := range []string{ka, kb} {
-		if k == harness.KindMetricsOnly {
+		if k == runrecord.KindMetricsOnly {
 			return nil, compareUsagef("compare: %s is a --metrics-only run (retrieval metrics only, no test verdicts): compare needs two full eval runs (resolved verdicts to pair)", dirs[i])
 		}
-		if k != harness.KindHarness && k != harness.KindNFISuite {
-			return nil, compareUsagef("compare: %s is not a polynfi run directory with records (no %s of an eval run)", dirs[i], harness.ManifestFile)
+		if k != runrecord.KindHarness && k != runrecord.KindNFISuite {
+			return nil, compareUsagef("compare: %s is not a polynfi run directory with records (no %s of an eval run)", dirs[i], runrecord.ManifestFile)
 		}
 	}
 	if ka != kb {
@@ -70,12 +70,12 @@ func CompareRuns(in CompareInput, warn func(string)) (*Comparison, error) {
 	var ua, ub []CompareUnit
 	var la, lb string
 	var interrupted [2]bool
-	if ka == harness.KindNFISuite {
-		ra, err := nfisuite.LoadRecords(dirA)
+	if ka == runrecord.KindNFISuite {
+		ra, err := nfirecord.LoadRecords(dirA)
 		if err != nil {
 			return nil, err
 		}
-		rb, err := nfisuite.LoadRecords(dirB)
+		rb, err := nfirecord.LoadRecords(dirB)
 		if err != nil {
 			return nil, err
 		}
@@ -104,7 +104,7 @@ func CompareRuns(in CompareInput, warn func(string)) (*Comparison, error) {
 	} else {
 		var reps [2]*Harness
 		for i, d := range dirs {
-			_, legacy, _ := harness.RunDirKind(d)
+			_, legacy, _ := runrecord.RunDirKind(d)
 			if reps[i], err = LoadHarnessRun(d, legacy, in.Version); err != nil {
 				return nil, err
 			}
@@ -152,7 +152,7 @@ func CompareRuns(in CompareInput, warn func(string)) (*Comparison, error) {
 // run's manifest asks for and whether its last eval call was interrupted
 // (did not finish); nil and false for a run without a manifest.
 func nfiManifestUnits(dir string) ([]NFIUnit, bool, error) {
-	m, ok, err := harness.ReadManifest(dir)
+	m, ok, err := runrecord.ReadManifest(dir)
 	if err != nil || !ok {
 		return nil, false, err
 	}
@@ -187,16 +187,16 @@ func pickModel(dir, flag string, models []string, name string) (string, error) {
 // unless allow; then warning says so and keep holds the instances both
 // runs evaluated (nil when the datasets are the same).
 func checkSameDataset(a, b string, allow bool) (warning string, keep map[string]bool, err error) {
-	ma, oka, err := harness.ReadManifest(a)
+	ma, oka, err := runrecord.ReadManifest(a)
 	if err != nil {
 		return "", nil, err
 	}
-	mb, okb, err := harness.ReadManifest(b)
+	mb, okb, err := runrecord.ReadManifest(b)
 	if err != nil {
 		return "", nil, err
 	}
 	var why string
-	insts := func(m *harness.Manifest) map[string]bool {
+	insts := func(m *runrecord.Manifest) map[string]bool {
 		out := map[string]bool{}
 		for _, x := range m.Instances {
 			out[x.InstanceID] = true
@@ -256,7 +256,7 @@ func sameSet(a, b map[string]bool) bool {
 
 // legacyDataset is the dataset a run names: its manifest's, or for a run
 // without one, its json's.
-func legacyDataset(dir string, m *harness.Manifest, ok bool) string {
+func legacyDataset(dir string, m *runrecord.Manifest, ok bool) string {
 	if ok {
 		return m.Dataset
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // "polynfi compare leaves unreadable dataset rows out of the pass rate
@@ -18,16 +18,16 @@ import (
 // counted unresolved in the rate and are in no pair.
 func TestCompareCountsUnreadableRowsAsReportDoes(t *testing.T) {
 	t.Parallel()
-	m := harness.Manifest{Kind: harness.KindHarness, Complete: true,
-		Instances: []harness.ManifestInstance{{InstanceID: "a-1", Language: "Python", TaskCategory: "Bug Fix"}}}
+	m := runrecord.Manifest{Kind: runrecord.KindHarness, Complete: true,
+		Instances: []runrecord.ManifestInstance{{InstanceID: "a-1", Language: "Python", TaskCategory: "Bug Fix"}}}
 	m.UnreadableRows, m.NotRunnable = 2, 1
-	m.UnreadRows = []harness.DatasetRow{
-		{Kind: harness.RowUnreadable, Row: 2, InstanceID: "a-2", Language: "Java", Reason: "d.csv: row 2 [a-2]: field F2P: bad"},
-		{Kind: harness.RowUnreadable, Row: 3, LanguageUnknown: true, TaskCategoryUnknown: true, Reason: "d.csv: row 3: has 3 fields"},
-		{Kind: harness.RowNotRunnable, Row: 4, InstanceID: "a-4", Language: "Python", Reason: "cannot run: no test_command"},
+	m.UnreadRows = []runrecord.DatasetRow{
+		{Kind: runrecord.RowUnreadable, Row: 2, InstanceID: "a-2", Language: "Java", Reason: "d.csv: row 2 [a-2]: field F2P: bad"},
+		{Kind: runrecord.RowUnreadable, Row: 3, LanguageUnknown: true, TaskCategoryUnknown: true, Reason: "d.csv: row 3: has 3 fields"},
+		{Kind: runrecord.RowNotRunnable, Row: 4, InstanceID: "a-4", Language: "Python", Reason: "cannot run: no test_command"},
 	}
 	for _, model := range []string{"m1", "m2"} {
-		m.Units = append(m.Units, harness.ManifestUnit{Key: harness.Key{InstanceID: "z-9", Model: model}})
+		m.Units = append(m.Units, runrecord.ManifestUnit{Key: runrecord.Key{InstanceID: "z-9", Model: model}})
 	}
 	r := BuildHarness(HarnessInput{Manifest: &m})
 	for _, mr := range r.Polynfi.Models {

@@ -5,7 +5,7 @@ import (
 	"sort"
 
 	"github.com/polynfi/polynfi/grading"
-	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // PassAtKRow is pass@k of one model over repeated runs of the same
@@ -23,7 +23,7 @@ type PassAtKRow struct {
 // harnessPassAtK computes pass@k per model from the records, for k from 1
 // to the most runs any instance has. Models whose every instance has a
 // single run get no row (pass@1 is the resolved rate). Sorted by model.
-func harnessPassAtK(recs []*harness.Record) []PassAtKRow {
+func harnessPassAtK(recs []*runrecord.Record) []PassAtKRow {
 	type tally struct{ n, c int }
 	byModel := map[string]map[string]*tally{}
 	for _, r := range recs {

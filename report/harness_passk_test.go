@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // TestPassAtKEstimate checks the estimator against C(n, k) computed
@@ -42,10 +42,10 @@ func TestPassAtKEstimate(t *testing.T) {
 
 func TestHarnessPassAtK(t *testing.T) {
 	t.Parallel()
-	rec := func(model, id string, run int, ok bool) *harness.Record {
-		return &harness.Record{Key: harness.Key{InstanceID: id, Model: model, Run: run}, Resolved: ok}
+	rec := func(model, id string, run int, ok bool) *runrecord.Record {
+		return &runrecord.Record{Key: runrecord.Key{InstanceID: id, Model: model, Run: run}, Resolved: ok}
 	}
-	recs := []*harness.Record{
+	recs := []*runrecord.Record{
 		rec("a", "x", 0, true), rec("a", "x", 1, false), rec("a", "x", 2, false), // c=1 of 3
 		rec("a", "y", 0, true), rec("a", "y", 1, true), rec("a", "y", 2, true), // c=3 of 3
 		rec("b", "x", 0, true), // one run only: no row

@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/polynfi/polynfi/grading"
-	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/retrieval"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // HarnessHeadline returns the opening lines of a harness run's report: the
@@ -107,7 +107,7 @@ const MaxNamed = 50
 // dataset does not have (ignored, in no denominator), each named (file,
 // row and line, instance id, field, reason; at most MaxNamed of a kind).
 // Lines naming an item start with two spaces. Nil when there is none.
-func InputLines(unreadable, notRunnable int, inputErrors []string, rejected, ignored []harness.PredictionRow) []string {
+func InputLines(unreadable, notRunnable int, inputErrors []string, rejected, ignored []runrecord.PredictionRow) []string {
 	var lines []string
 	named := func(items []string) {
 		for i, it := range items {
@@ -127,14 +127,14 @@ func InputLines(unreadable, notRunnable int, inputErrors []string, rejected, ign
 		lines = append(lines, "dataset input errors:")
 		named(inputErrors)
 	}
-	rows := func(rs []harness.PredictionRow) []string {
+	rows := func(rs []runrecord.PredictionRow) []string {
 		out := make([]string, len(rs))
 		for i, r := range rs {
 			out[i] = r.String()
 		}
 		return out
 	}
-	if n := harness.CountRows(rejected); n > 0 {
+	if n := runrecord.CountRows(rejected); n > 0 {
 		lines = append(lines, fmt.Sprintf("%d prediction rows rejected (not evaluated; an instance of the dataset left without a prediction counts as missing: unresolved, retrieval 0):", n))
 		named(rows(rejected))
 	}
@@ -149,7 +149,7 @@ func InputLines(unreadable, notRunnable int, inputErrors []string, rejected, ign
 // instance_id an earlier row has, under their own heading: the first row
 // is evaluated and the duplicate counts nowhere (it is no unread row).
 // Each is named (at most MaxNamed); nil when there is none.
-func DuplicateLines(rows []harness.DatasetRow) []string {
+func DuplicateLines(rows []runrecord.DatasetRow) []string {
 	if len(rows) == 0 {
 		return nil
 	}
@@ -475,7 +475,7 @@ func InstancesTable(r *Harness) Table {
 		// Short labels (the link holds the file name): the table fits a
 		// 1280 px window. Only artefacts that hold something are linked
 		// (an empty patch has no log, patch or command).
-		for _, f := range []struct{ label, file string }{{"log", harness.LogFile}, {"patch", harness.PatchFile}, {"cmd", harness.CommandFile}} {
+		for _, f := range []struct{ label, file string }{{"log", runrecord.LogFile}, {"patch", runrecord.PatchFile}, {"cmd", runrecord.CommandFile}} {
 			if u.Dir == "" || !slices.Contains(u.Files, f.file) {
 				row = append(row, Dash)
 				continue
@@ -489,7 +489,7 @@ func InstancesTable(r *Harness) Table {
 	t.Notes = append(t.Notes, "outcome: resolved / unresolved (tests ran), empty_patch, error (the harness could not evaluate it), "+
 		"incomplete (not evaluated: the run was interrupted), missing (no prediction, or its row was rejected; counts as an empty one). "+
 		"reason: the native mode's, else that of each mode that disagrees. log, patch and cmd link to the unit's "+
-		harness.LogFile+", "+harness.PatchFile+" and "+harness.CommandFile+", relative to the run directory (the text format prints the paths); – when the unit has none (tests not run, empty patch).")
+		runrecord.LogFile+", "+runrecord.PatchFile+" and "+runrecord.CommandFile+", relative to the run directory (the text format prints the paths); – when the unit has none (tests not run, empty patch).")
 	return t
 }
 

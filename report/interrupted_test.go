@@ -9,6 +9,7 @@ import (
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // interruptedRun is a run of 8 instances, 2 per language (Java,
@@ -20,18 +21,18 @@ import (
 func interruptedRun(t *testing.T, recorded int, complete, submittedOnlyJava bool) *Harness {
 	t.Helper()
 	patch := "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-x\n+y\n"
-	m := &harness.Manifest{Kind: harness.KindHarness, NativeMode: grading.ModePolyBench, Complete: complete}
-	var recs []*harness.Record
+	m := &runrecord.Manifest{Kind: runrecord.KindHarness, NativeMode: grading.ModePolyBench, Complete: complete}
+	var recs []*runrecord.Record
 	n := 0
 	for _, lang := range []string{"Java", "JavaScript", "Python", "TypeScript"} {
 		for i := 0; i < 2; i++ {
 			in := dataset.Instance{InstanceID: fmt.Sprintf("o__%s-%d", strings.ToLower(lang), i), Repo: "o/r", Language: lang, TaskCategory: "Bug Fix", Patch: patch}
-			m.Instances = append(m.Instances, harness.ManifestInstance{InstanceID: in.InstanceID, Language: lang, TaskCategory: in.TaskCategory})
+			m.Instances = append(m.Instances, runrecord.ManifestInstance{InstanceID: in.InstanceID, Language: lang, TaskCategory: in.TaskCategory})
 			if submittedOnlyJava && lang != "Java" {
 				continue
 			}
 			k := harness.Job{Instance: in, Prediction: dataset.Prediction{InstanceID: in.InstanceID, ModelPatch: patch}}.Key()
-			m.Units = append(m.Units, harness.ManifestUnit{Key: k})
+			m.Units = append(m.Units, runrecord.ManifestUnit{Key: k})
 			if lang == "Java" && n < recorded {
 				st := grading.StatusUnresolved
 				if n == 0 {
@@ -41,7 +42,7 @@ func interruptedRun(t *testing.T, recorded int, complete, submittedOnlyJava bool
 				if st == grading.StatusResolved {
 					v.PolyBench.Resolved, v.SWEBench.Resolved, v.Strict.Resolved = true, true, true
 				}
-				recs = append(recs, &harness.Record{Key: k, Generation: true, PatchApplied: true, Test: &harness.TestRun{Isolation: "none"}, Verdicts: v})
+				recs = append(recs, &runrecord.Record{Key: k, Generation: true, PatchApplied: true, Test: &runrecord.TestRun{Isolation: "none"}, Verdicts: v})
 				n++
 			}
 		}

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/polynfi/polynfi/grading"
-	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/retrieval"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // MetricsOnly is the report of a `polynfi eval --metrics-only` run (its
@@ -16,7 +16,7 @@ import (
 // intervals computed by SummarizeRetrieval as in a full run, and the input
 // rows the run could not use, as a full run's report names them.
 type MetricsOnly struct {
-	Kind          string `json:"kind"` // harness.KindMetricsOnly
+	Kind          string `json:"kind"` // runrecord.KindMetricsOnly
 	RunID         string `json:"run_id,omitempty"`
 	Dataset       string `json:"dataset,omitempty"`
 	DatasetSchema string `json:"dataset_schema,omitempty"`
@@ -28,18 +28,18 @@ type MetricsOnly struct {
 	Summary     retrieval.Summary           `json:"summary"`
 	RetrievalCI map[string]F1Intervals      `json:"retrieval_ci"`
 	// The rows the run could not use (Extras has the same fields).
-	UnreadableRows     int                     `json:"unreadable_rows"`
-	NotRunnable        int                     `json:"not_runnable_rows"`
-	InputErrors        []string                `json:"input_errors,omitempty"`
-	Rejected           int                     `json:"rejected_predictions"`
-	RejectedRows       []harness.PredictionRow `json:"rejected_rows,omitempty"`
-	IgnoredPredictions []harness.PredictionRow `json:"ignored_predictions,omitempty"`
+	UnreadableRows     int                       `json:"unreadable_rows"`
+	NotRunnable        int                       `json:"not_runnable_rows"`
+	InputErrors        []string                  `json:"input_errors,omitempty"`
+	Rejected           int                       `json:"rejected_predictions"`
+	RejectedRows       []runrecord.PredictionRow `json:"rejected_rows,omitempty"`
+	IgnoredPredictions []runrecord.PredictionRow `json:"ignored_predictions,omitempty"`
 	// UnreadRows and DuplicateRows name the dataset rows as Extras does;
 	// UnreadUnits counts the units of UnreadRows (each row once per
 	// (model, run) pair): in no mean, counted beside each group.
-	UnreadRows    []harness.DatasetRow `json:"unread_rows,omitempty"`
-	DuplicateRows []harness.DatasetRow `json:"duplicate_rows,omitempty"`
-	UnreadUnits   int                  `json:"unread_units"`
+	UnreadRows    []runrecord.DatasetRow `json:"unread_rows,omitempty"`
+	DuplicateRows []runrecord.DatasetRow `json:"duplicate_rows,omitempty"`
+	UnreadUnits   int                    `json:"unread_units"`
 	// Reasons says, per unit of Instances (same index), why it scores
 	// nothing when its prediction is missing, empty or not applied, in
 	// the words of a full run's drill-down (unitReasons); "" otherwise.
@@ -52,8 +52,8 @@ type MetricsOnly struct {
 
 // BuildMetricsOnly aggregates the metrics of a --metrics-only run; m
 // (its manifest; nil when unknown) gives the inputs and the rows not used.
-func BuildMetricsOnly(m *harness.Manifest, ms []retrieval.InstanceMetrics) *MetricsOnly {
-	r := &MetricsOnly{Kind: harness.KindMetricsOnly, Instances: ms}
+func BuildMetricsOnly(m *runrecord.Manifest, ms []retrieval.InstanceMetrics) *MetricsOnly {
+	r := &MetricsOnly{Kind: runrecord.KindMetricsOnly, Instances: ms}
 	if r.Instances == nil {
 		r.Instances = []retrieval.InstanceMetrics{}
 	}
@@ -62,7 +62,7 @@ func BuildMetricsOnly(m *harness.Manifest, ms []retrieval.InstanceMetrics) *Metr
 		r.RunID, r.Dataset, r.DatasetSchema, r.Predictions, r.Retrieval = m.RunID, m.Dataset, m.DatasetSchema, m.Predictions, m.Retrieval
 		r.UnreadableRows, r.NotRunnable, r.InputErrors = m.UnreadableRows, m.NotRunnable, m.InputErrors
 		r.RejectedRows, r.IgnoredPredictions = m.RejectedRows, m.IgnoredPredictions
-		r.Rejected = harness.CountRows(m.RejectedRows)
+		r.Rejected = runrecord.CountRows(m.RejectedRows)
 		r.EvaluatedWith = m.PolynfiVersions
 		r.UnreadRows, r.DuplicateRows = unreadRows(m), m.DuplicateRows
 		all, byLang, byCat := unreadCounts(r.UnreadRows, pairsOf(m))
@@ -82,11 +82,11 @@ func BuildMetricsOnly(m *harness.Manifest, ms []retrieval.InstanceMetrics) *Metr
 // before the missing ones (the order of the run's jobs; the manifest
 // keeps its units sorted). nil when the manifest has no units (a run of
 // an older polynfi); "" for a unit not matched.
-func unitReasons(m *harness.Manifest, ms []retrieval.InstanceMetrics) []string {
+func unitReasons(m *runrecord.Manifest, ms []retrieval.InstanceMetrics) []string {
 	if len(m.Units) == 0 {
 		return nil
 	}
-	byID := map[string][]harness.ManifestUnit{}
+	byID := map[string][]runrecord.ManifestUnit{}
 	for _, u := range m.Units {
 		byID[u.InstanceID] = append(byID[u.InstanceID], u)
 	}

@@ -9,7 +9,7 @@ import (
 	"sort"
 
 	"github.com/polynfi/polynfi/nfi"
-	"github.com/polynfi/polynfi/nfisuite"
+	"github.com/polynfi/polynfi/nfirecord"
 )
 
 // HumanReference is the row name of the human reference change in Tables 3 and 4.
@@ -192,7 +192,7 @@ type NFIUnit struct {
 
 // BuildNFI aggregates suite records into the paper's tables (BuildNFIUnits
 // with no manifest: every agent and task is one the records have).
-func BuildNFI(records []nfisuite.Record) NFI { return BuildNFIUnits(records, nil) }
+func BuildNFI(records []nfirecord.Record) NFI { return BuildNFIUnits(records, nil) }
 
 // BuildNFIUnits aggregates suite records into the paper's tables.
 // Source: SWE-NFI Tables 3 and 4, §5 consistency and cost; polynfi spec §3.2.
@@ -209,9 +209,9 @@ func BuildNFI(records []nfisuite.Record) NFI { return BuildNFIUnits(records, nil
 // those runs; otherwise over every task, Func. Pass % unknown. Agent rows
 // count every record, one per (task, run), missing predictions included
 // as invalid runs (the suite writes those records).
-func BuildNFIUnits(records []nfisuite.Record, units []NFIUnit) NFI {
-	byAgent := map[string][]nfisuite.Record{}
-	tasks := map[string]nfisuite.Record{}
+func BuildNFIUnits(records []nfirecord.Record, units []NFIUnit) NFI {
+	byAgent := map[string][]nfirecord.Record{}
+	tasks := map[string]nfirecord.Record{}
 	for _, r := range records {
 		byAgent[r.Model] = append(byAgent[r.Model], r)
 		if _, ok := tasks[r.InstanceID]; !ok {
@@ -423,7 +423,7 @@ func table4Row(agent string, runs []humanRun) Table4Row {
 	return row
 }
 
-func sortRecords(rs []nfisuite.Record) {
+func sortRecords(rs []nfirecord.Record) {
 	sort.Slice(rs, func(i, j int) bool {
 		if rs[i].InstanceID != rs[j].InstanceID {
 			return rs[i].InstanceID < rs[j].InstanceID
@@ -432,8 +432,8 @@ func sortRecords(rs []nfisuite.Record) {
 	})
 }
 
-func consistency(agent string, rs []nfisuite.Record) ConsistencyRow {
-	byTask := map[string][]nfisuite.Record{}
+func consistency(agent string, rs []nfirecord.Record) ConsistencyRow {
+	byTask := map[string][]nfirecord.Record{}
 	var order []string
 	for _, r := range rs {
 		if _, ok := byTask[r.InstanceID]; !ok {
@@ -494,7 +494,7 @@ func consistency(agent string, rs []nfisuite.Record) ConsistencyRow {
 	return row
 }
 
-func cost(agent string, rs []nfisuite.Record) CostRow {
+func cost(agent string, rs []nfirecord.Record) CostRow {
 	var secs, toks, usd []float64
 	gain, tokenSum := 0.0, int64(0)
 	for _, r := range rs {

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/polynfi/polynfi/nfi"
-	"github.com/polynfi/polynfi/nfisuite"
+	"github.com/polynfi/polynfi/nfirecord"
 )
 
 // NFIRun is one (task, agent, run) line of an SWE-NFI suite run's
@@ -42,18 +42,18 @@ type NFIRun struct {
 }
 
 // NFIRuns lists every record as a drill-down line, by agent, task and run.
-// Log is set to the run's log name (logs/<nfisuite.LogName>) when the
+// Log is set to the run's log name (logs/<nfirecord.LogName>) when the
 // record says its test command was started; callers clear it when the
 // file is not there.
-func NFIRuns(records []nfisuite.Record) []NFIRun {
-	rs := append([]nfisuite.Record(nil), records...)
-	nfisuite.SortRecords(rs)
+func NFIRuns(records []nfirecord.Record) []NFIRun {
+	rs := append([]nfirecord.Record(nil), records...)
+	nfirecord.SortRecords(rs)
 	out := make([]NFIRun, 0, len(rs))
 	for _, r := range rs {
 		u := NFIRun{InstanceID: r.InstanceID, Model: r.Model, Run: r.Run, Aspect: r.Aspect, Scope: r.Scope,
 			Valid: r.Valid, InvalidReason: r.InvalidReason, Tested: r.Tested, TestStatus: r.TestStatus,
 			FunctionallyCorrect: r.FunctionallyCorrect, TestsPassed: r.TestsPassed, TestsTotal: r.TestsTotal,
-			Human: r.Human, Record: nfisuite.RecordRelPath(r.Model, r.InstanceID, r.Run)}
+			Human: r.Human, Record: nfirecord.RecordRelPath(r.Model, r.InstanceID, r.Run)}
 		if r.FunctionallyCorrect {
 			u.Improvement = r.Improvement
 		}
@@ -61,7 +61,7 @@ func NFIRuns(records []nfisuite.Record) []NFIRun {
 		// The log is written once the test command ran (a harness error
 		// before it, TestStatus "error", leaves none).
 		if r.Tested && r.TestStatus != "" && r.TestStatus != "error" {
-			u.Log = "logs/" + nfisuite.LogName(r.InstanceID, r.Model, r.Run)
+			u.Log = "logs/" + nfirecord.LogName(r.InstanceID, r.Model, r.Run)
 		}
 		out = append(out, u)
 	}
@@ -69,7 +69,7 @@ func NFIRuns(records []nfisuite.Record) []NFIRun {
 }
 
 // nfiRunReason is the drill-down's "why" of one record.
-func nfiRunReason(r nfisuite.Record) string {
+func nfiRunReason(r nfirecord.Record) string {
 	detail := strings.Join(strings.Fields(r.InvalidDetail), " ")
 	join := func(head string) string {
 		if detail == "" {

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/nfi"
-	"github.com/polynfi/polynfi/nfisuite"
+	"github.com/polynfi/polynfi/nfirecord"
 )
 
 func im(doc, errh float64) nfi.Improvement {
@@ -17,8 +17,8 @@ func im(doc, errh float64) nfi.Improvement {
 func fp(v float64) *float64 { return &v }
 func ip(v int64) *int64     { return &v }
 
-func rec(agent, task, scope string, run int, valid, correct bool, doc, errh float64, human nfi.Improvement) nfisuite.Record {
-	r := nfisuite.Record{Model: agent, InstanceID: task, Scope: scope, Run: run, Valid: valid, FunctionallyCorrect: correct, Human: human}
+func rec(agent, task, scope string, run int, valid, correct bool, doc, errh float64, human nfi.Improvement) nfirecord.Record {
+	r := nfirecord.Record{Model: agent, InstanceID: task, Scope: scope, Run: run, Valid: valid, FunctionallyCorrect: correct, Human: human}
 	if correct {
 		v := im(doc, errh)
 		r.Improvement = &v
@@ -42,7 +42,7 @@ func rec(agent, task, scope string, run int, valid, correct bool, doc, errh floa
 //	   Consistency: t1 verdicts differ, t2 one run → 1/2; no task with 2 correct runs → –.
 func TestBuildNFIByHand(t *testing.T) {
 	h1, h2 := im(0.10, 0), im(0, 0.20)
-	a := []nfisuite.Record{
+	a := []nfirecord.Record{
 		rec("A", "t1", "single", 0, true, true, 0.20, 0, h1),
 		rec("A", "t1", "single", 1, true, true, 0.10, 0, h1),
 		rec("A", "t2", "multi", 0, true, false, 0, 0, h2),
@@ -54,7 +54,7 @@ func TestBuildNFIByHand(t *testing.T) {
 	for i, n := range []int64{1000, 3000, 2000, 4000} {
 		a[i].TokensIn = ip(n)
 	}
-	b := []nfisuite.Record{
+	b := []nfirecord.Record{
 		rec("B", "t1", "single", 0, true, true, 0.05, 0, h1),
 		rec("B", "t1", "single", 1, true, false, 0, 0, h1),
 		rec("B", "t2", "multi", 0, true, true, -0.10, 0.30, h2),
@@ -124,7 +124,7 @@ func checkRows(t *testing.T, name string, got, want [][]string) {
 // when the reference failed its tests in that run."
 func TestHumanReferenceFuncPassMeasured(t *testing.T) {
 	h := im(0.10, 0)
-	recs := []nfisuite.Record{
+	recs := []nfirecord.Record{
 		rec("gold", "t1", "single", 0, true, true, 0.10, 0, h),
 		rec("gold", "t2", "single", 0, true, false, 0, 0, h),
 		rec("A", "t1", "single", 0, true, true, 0.10, 0, h),
@@ -145,7 +145,7 @@ func TestHumanReferenceFuncPassMeasured(t *testing.T) {
 // ERR: A 0.0 vs Human on t1 0.0, difference +0.0, mark ⁺.
 func TestMarkBaselinesTable(t *testing.T) {
 	h1, h2 := im(0.10, 0), im(0, 0.20)
-	rep := BuildNFI([]nfisuite.Record{
+	rep := BuildNFI([]nfirecord.Record{
 		rec("A", "t1", "single", 0, true, true, 0.20, 0, h1),
 		rec("A", "t2", "multi", 0, true, false, 0, 0, h2),
 	})

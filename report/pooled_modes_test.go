@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // "A multi-model run's top-level report --format json has
@@ -15,10 +15,10 @@ import (
 func TestMultiModelJSONHasNoPooledRate(t *testing.T) {
 	t.Parallel()
 	build := func(models ...string) map[string]any {
-		m := harness.Manifest{Kind: harness.KindHarness, Complete: true,
-			Instances: []harness.ManifestInstance{{InstanceID: "a-1", Language: "Python", TaskCategory: "Bug Fix"}}}
+		m := runrecord.Manifest{Kind: runrecord.KindHarness, Complete: true,
+			Instances: []runrecord.ManifestInstance{{InstanceID: "a-1", Language: "Python", TaskCategory: "Bug Fix"}}}
 		for _, model := range models {
-			m.Units = append(m.Units, harness.ManifestUnit{Key: harness.Key{InstanceID: "z-9", Model: model}})
+			m.Units = append(m.Units, runrecord.ManifestUnit{Key: runrecord.Key{InstanceID: "z-9", Model: model}})
 		}
 		b, err := json.Marshal(BuildHarness(HarnessInput{Manifest: &m}))
 		if err != nil {

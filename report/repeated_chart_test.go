@@ -10,8 +10,9 @@ import (
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/harness"
-	"github.com/polynfi/polynfi/nfisuite"
+	"github.com/polynfi/polynfi/nfirecord"
 	"github.com/polynfi/polynfi/retrieval"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // repeatedRun is a run of one model over four instances, each run `runs`
@@ -24,15 +25,15 @@ func repeatedRun(t *testing.T, runs int) *Harness {
 		"o__j0": {true, true, true}, "o__j1": {false, false, false},
 		"o__p0": {true, true, true}, "o__p1": {true, true, false},
 	}
-	m := &harness.Manifest{Kind: harness.KindHarness, NativeMode: grading.ModePolyBench, Complete: true}
-	var recs []*harness.Record
+	m := &runrecord.Manifest{Kind: runrecord.KindHarness, NativeMode: grading.ModePolyBench, Complete: true}
+	var recs []*runrecord.Record
 	for _, id := range []string{"o__j0", "o__j1", "o__p0", "o__p1"} {
 		lang := map[byte]string{'j': "Java", 'p': "Python"}[id[3]]
 		in := dataset.Instance{InstanceID: id, Repo: "o/r", Language: lang, TaskCategory: "Bug Fix", Patch: patch}
-		m.Instances = append(m.Instances, harness.ManifestInstance{InstanceID: id, Language: lang, TaskCategory: in.TaskCategory})
+		m.Instances = append(m.Instances, runrecord.ManifestInstance{InstanceID: id, Language: lang, TaskCategory: in.TaskCategory})
 		for run := 0; run < runs; run++ {
 			k := harness.Job{Instance: in, Prediction: dataset.Prediction{InstanceID: id, ModelNameOrPath: "agent", ModelPatch: patch, Run: run}}.Key()
-			m.Units = append(m.Units, harness.ManifestUnit{Key: k})
+			m.Units = append(m.Units, runrecord.ManifestUnit{Key: k})
 			st := grading.StatusUnresolved
 			if resolved[id][run] {
 				st = grading.StatusResolved
@@ -41,7 +42,7 @@ func repeatedRun(t *testing.T, runs int) *Harness {
 			v.PolyBench.Resolved, v.SWEBench.Resolved, v.Strict.Resolved = resolved[id][run], resolved[id][run], resolved[id][run]
 			// File retrieval F1 1 when resolved, else 0.
 			mt := &retrieval.InstanceMetrics{InstanceID: id, Language: lang, TaskCategory: in.TaskCategory, File: retrieval.Scores{F1: b01(resolved[id][run])}}
-			recs = append(recs, &harness.Record{Key: k, Generation: true, PatchApplied: true, Test: &harness.TestRun{Isolation: "none"}, Verdicts: v, Retrieval: mt})
+			recs = append(recs, &runrecord.Record{Key: k, Generation: true, PatchApplied: true, Test: &runrecord.TestRun{Isolation: "none"}, Verdicts: v, Retrieval: mt})
 		}
 	}
 	return BuildHarness(HarnessInput{Manifest: m, Records: recs})
@@ -238,7 +239,7 @@ func TestNFIAndCompareErrorBarsAreTheirTableCells(t *testing.T) {
 	t.Parallel()
 	h := im(0, 0)
 	for _, runs := range []int{1, 3} {
-		var rs []nfisuite.Record
+		var rs []nfirecord.Record
 		for run := 0; run < runs; run++ {
 			rs = append(rs, rec("C", "t1", "single", run, true, true, 0.30, 0, h),
 				rec("C", "t2", "single", run, true, true, 0.10, 0.05, h),

@@ -9,9 +9,9 @@ import (
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/grading"
-	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/retrieval"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // Report is the run report written to OUT/report.json: SWE-bench's report
@@ -261,7 +261,7 @@ type Extras struct {
 	Notice       string `json:"notice,omitempty"`
 	// Regrades are the run's `regrade --apply` calls (the manifest's),
 	// oldest first; every format names each in its headline.
-	Regrades []harness.RegradeNote `json:"regrades,omitempty"`
+	Regrades []runrecord.RegradeNote `json:"regrades,omitempty"`
 	// UnitResults is the per-instance drill-down, in the evaluated set's
 	// order.
 	UnitResults []UnitResult `json:"instances"`
@@ -291,7 +291,7 @@ type Extras struct {
 	// none of the infrastructure failures.
 	Tampered []string `json:"tampered,omitempty"`
 	// RunnerInternals lists the units whose model patch reaches into the
-	// test runner (harness.Record.RunnerInternals), "id: file:line: rule:
+	// test runner (runrecord.Record.RunnerInternals), "id: file:line: rule:
 	// code" for the first finding and the count of the others.
 	RunnerInternals []string `json:"runner_internals,omitempty"`
 	InputErrors     []string `json:"input_errors,omitempty"`
@@ -307,17 +307,17 @@ type Extras struct {
 	// where they could be read: the groups it counts in), DuplicateRows
 	// each row whose instance_id an earlier row has (kind "duplicate"):
 	// the first row is kept and the duplicate counts nowhere.
-	UnreadRows    []harness.DatasetRow `json:"unread_rows,omitempty"`
-	DuplicateRows []harness.DatasetRow `json:"duplicate_rows,omitempty"`
+	UnreadRows    []runrecord.DatasetRow `json:"unread_rows,omitempty"`
+	DuplicateRows []runrecord.DatasetRow `json:"duplicate_rows,omitempty"`
 	// Rejected counts the prediction rows that could not be read
 	// (RejectedRows names each problem): they were not evaluated, and an
 	// instance of the dataset left without a prediction counts as missing
 	// (unresolved). IgnoredPredictions are the predictions for instance
 	// ids the dataset does not have: in no denominator.
-	Rejected           int                     `json:"rejected_predictions"`
-	RejectedRows       []harness.PredictionRow `json:"rejected_rows,omitempty"`
-	IgnoredPredictions []harness.PredictionRow `json:"ignored_predictions,omitempty"`
-	Started            time.Time               `json:"started_at"`
+	Rejected           int                       `json:"rejected_predictions"`
+	RejectedRows       []runrecord.PredictionRow `json:"rejected_rows,omitempty"`
+	IgnoredPredictions []runrecord.PredictionRow `json:"ignored_predictions,omitempty"`
+	Started            time.Time                 `json:"started_at"`
 	// Model is set in a model's section of a run holding the predictions
 	// of several models (Models): its model_name_or_path.
 	Model string `json:"model_name_or_path,omitempty"`
@@ -336,9 +336,9 @@ type Extras struct {
 	// instance has one run).
 	PassAtK []PassAtKRow `json:"pass_at_k,omitempty"`
 	// UnreadableRecords lists the record files of the run directory that
-	// could not be read or decoded (harness.ReadRecords); their units count
+	// could not be read or decoded (runrecord.ReadRecords); their units count
 	// as not evaluated, and every format names them.
-	UnreadableRecords []harness.UnreadableRecord `json:"unreadable_records,omitempty"`
+	UnreadableRecords []runrecord.UnreadableRecord `json:"unreadable_records,omitempty"`
 	// Audit holds each model's resolved and "resolved, clean" rates when
 	// the agent runs behind the predictions were audited (polynfi audit
 	// wrote audit.json beside the predictions file, or in RUN/agent-runs);
@@ -350,13 +350,24 @@ type Extras struct {
 // (the evaluated set and the submitted units over every eval call into
 // it) and the records stored in it.
 type HarnessInput struct {
-	Manifest *harness.Manifest
+	Manifest *runrecord.Manifest
 	// Records are the records found in the run directory, in any order.
 	// A unit's record counts only when its key (patch hash included)
 	// equals the unit's; otherwise the unit was not evaluated.
-	Records []*harness.Record
+	Records []*runrecord.Record
 	// Result, when set, gives the last call's evaluated/skipped counts.
-	Result *harness.RunResult
+	Result *CallResult
+}
+
+// CallResult is what the last eval call into a run directory did, as its
+// report shows: the units it evaluated, found complete from an earlier
+// call (Skipped) and abandoned when interrupted, and its wall time.
+type CallResult struct {
+	Evaluated   int
+	Skipped     int
+	Abandoned   int
+	Interrupted bool
+	Elapsed     time.Duration
 }
 
 // ModelReport is the report of one model's units of a run directory.
@@ -390,11 +401,11 @@ type UnitResult struct {
 	NodeF1     *float64                        `json:"node_f1,omitempty"`
 	NFI        []AspectMean                    `json:"nfi_improvement,omitempty"`
 	// NFINoRules names the languages of the unit's changed files that the
-	// catalog has no rule for (harness.NFIDelta.NoRules): their I_p is n/a.
+	// catalog has no rule for (runrecord.NFIDelta.NoRules): their I_p is n/a.
 	NFINoRules []string `json:"nfi_no_rules,omitempty"`
 	Dir        string   `json:"record_dir,omitempty"`
 	// Files are the artefacts of the record holding something (of
-	// harness.LogFile, PatchFile, CommandFile): a unit whose tests never
+	// runrecord.LogFile, PatchFile, CommandFile): a unit whose tests never
 	// ran has no log and no command, an empty prediction no patch.
 	Files []string `json:"record_files,omitempty"`
 }
@@ -412,7 +423,7 @@ const (
 // prediction: the rejected prediction rows that name it ("prediction row 7
 // of FILE rejected (field model_patch: REASON)"), else that none was
 // given.
-func missingReason(rejected []harness.PredictionRow, instanceID, model string) string {
+func missingReason(rejected []runrecord.PredictionRow, instanceID, model string) string {
 	var why []string
 	for _, r := range rejected {
 		if r.InstanceID != instanceID || r.Model != "" && r.Model != model {
@@ -437,7 +448,7 @@ func missingReason(rejected []harness.PredictionRow, instanceID, model string) s
 // verdict's reason (the record's error when that has none), else, for a
 // unit whose modes disagree, each other mode's reason ("strict: ..."), and
 // for an empty prediction that it was not run.
-func unitReason(rec *harness.Record, native grading.Mode) string {
+func unitReason(rec *runrecord.Record, native grading.Mode) string {
 	v := rec.Verdicts.Get(native)
 	if !rec.Generation && rec.Test == nil {
 		return grading.ReasonEmptyPatch
@@ -464,16 +475,16 @@ func unitReason(rec *harness.Record, native grading.Mode) string {
 }
 
 // recordFiles are the artefacts of rec that hold something.
-func recordFiles(rec *harness.Record) []string {
+func recordFiles(rec *runrecord.Record) []string {
 	var fs []string
 	if rec.Test != nil {
-		fs = append(fs, harness.LogFile)
+		fs = append(fs, runrecord.LogFile)
 	}
 	if rec.Generation {
-		fs = append(fs, harness.PatchFile)
+		fs = append(fs, runrecord.PatchFile)
 	}
 	if rec.Test != nil {
-		fs = append(fs, harness.CommandFile)
+		fs = append(fs, runrecord.CommandFile)
 	}
 	return fs
 }
@@ -488,7 +499,7 @@ const StatusUnreadable grading.Status = "unreadable_row"
 func BuildHarness(in HarnessInput) *Harness {
 	m := in.Manifest
 	if m == nil {
-		m = &harness.Manifest{Kind: harness.KindHarness}
+		m = &runrecord.Manifest{Kind: runrecord.KindHarness}
 	}
 	pairs := []pair{}
 	seenPair := map[pair]bool{}
@@ -518,11 +529,11 @@ func BuildHarness(in HarnessInput) *Harness {
 		id string
 		p  pair
 	}
-	unitOf := map[unitKey]harness.ManifestUnit{}
+	unitOf := map[unitKey]runrecord.ManifestUnit{}
 	for _, u := range m.Units {
 		unitOf[unitKey{u.InstanceID, pair{u.Model, u.Run}}] = u
 	}
-	recOf := map[unitKey]*harness.Record{}
+	recOf := map[unitKey]*runrecord.Record{}
 	for _, r := range in.Records {
 		recOf[unitKey{r.InstanceID, pair{r.Model, r.Run}}] = r
 	}
@@ -647,7 +658,7 @@ func BuildHarness(in HarnessInput) *Harness {
 				}
 			}
 			u, submitted := unitOf[unitKey{inst.InstanceID, p}]
-			var rec *harness.Record
+			var rec *runrecord.Record
 			if submitted {
 				r.SubmittedIDs = append(r.SubmittedIDs, id)
 				if rc := recOf[unitKey{inst.InstanceID, p}]; rc != nil && rc.Key == u.Key {
@@ -677,7 +688,7 @@ func BuildHarness(in HarnessInput) *Harness {
 				x.UnitResults = append(x.UnitResults, ur)
 				continue
 			}
-			ur.Dir = harness.RecordRelDir(u.Key)
+			ur.Dir = runrecord.RecordRelDir(u.Key)
 			if rec == nil {
 				// Not evaluated (an interrupted or killed run): incomplete,
 				// as SWE-bench's incomplete_ids; re-running resumes it.
@@ -947,7 +958,7 @@ func BuildHarness(in HarnessInput) *Harness {
 					sub.Units = append(sub.Units, u)
 				}
 			}
-			var recs []*harness.Record
+			var recs []*runrecord.Record
 			for _, rc := range in.Records {
 				if rc.Model == model {
 					recs = append(recs, rc)
@@ -1090,7 +1101,7 @@ type nfiAccumulator struct {
 
 func newNFIAccumulator() *nfiAccumulator { return &nfiAccumulator{} }
 
-func (a *nfiAccumulator) add(d *harness.NFIDelta, resolved bool) {
+func (a *nfiAccumulator) add(d *runrecord.NFIDelta, resolved bool) {
 	a.units++
 	if a.catalog == "" {
 		a.catalog = d.Catalog
@@ -1141,7 +1152,7 @@ type nfiLangAcc struct {
 	improvement  [len(nfi.Aspects)]float64
 }
 
-func (l nfiLanguages) add(lang string, d *harness.NFIDelta) {
+func (l nfiLanguages) add(lang string, d *runrecord.NFIDelta) {
 	if lang == "" {
 		lang = "unknown"
 	}
@@ -1209,7 +1220,7 @@ func sortedGroups(m map[string]*Group) []*Group {
 
 // HarnessFromRun builds the report of a run directory from its manifest
 // and the records stored in it.
-func HarnessFromRun(m *harness.Manifest, recs []*harness.Record) *Harness {
+func HarnessFromRun(m *runrecord.Manifest, recs []*runrecord.Record) *Harness {
 	return BuildHarness(HarnessInput{Manifest: m, Records: recs})
 }
 
@@ -1217,15 +1228,15 @@ func HarnessFromRun(m *harness.Manifest, recs []*harness.Record) *Harness {
 // manifests existed, from its records alone: the evaluated set is the
 // recorded instances and every record is a submitted unit, so such a
 // report has no missing or incomplete units; the run counts as complete.
-func LegacyManifest(recs []*harness.Record) *harness.Manifest {
-	m := &harness.Manifest{Kind: harness.KindHarness, Complete: true}
+func LegacyManifest(recs []*runrecord.Record) *runrecord.Manifest {
+	m := &runrecord.Manifest{Kind: runrecord.KindHarness, Complete: true}
 	seen := map[string]bool{}
 	for _, r := range recs {
 		if !seen[r.InstanceID] {
 			seen[r.InstanceID] = true
-			m.Instances = append(m.Instances, harness.ManifestInstance{InstanceID: r.InstanceID, Repo: r.Repo, Language: r.Language, TaskCategory: r.TaskCategory})
+			m.Instances = append(m.Instances, runrecord.ManifestInstance{InstanceID: r.InstanceID, Repo: r.Repo, Language: r.Language, TaskCategory: r.TaskCategory})
 		}
-		m.Units = append(m.Units, harness.ManifestUnit{Key: r.Key, Empty: !r.Generation})
+		m.Units = append(m.Units, runrecord.ManifestUnit{Key: r.Key, Empty: !r.Generation})
 		if m.RunID == "" {
 			m.RunID, m.NativeMode = r.RunID, r.NativeMode
 		}
@@ -1264,7 +1275,7 @@ type agentCostAcc struct {
 	secs, toks, usd             []float64
 }
 
-func (c agentCosts) add(rec *harness.Record, resolved bool) {
+func (c agentCosts) add(rec *runrecord.Record, resolved bool) {
 	a := c[rec.Model]
 	if a == nil {
 		a = &agentCostAcc{}

@@ -11,6 +11,7 @@ import (
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/retrieval"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // TestBuildHarness checks the report's partition, lists and aggregates on
@@ -46,7 +47,7 @@ func TestBuildHarness(t *testing.T) {
 		}
 		return v
 	}
-	delta := func(doc float64) *harness.NFIDelta {
+	delta := func(doc float64) *runrecord.NFIDelta {
 		var before, after nfi.Scores
 		if err := json.Unmarshal([]byte(`{"DOC":0.5,"STY":0.5}`), &before); err != nil {
 			t.Fatal(err)
@@ -54,10 +55,10 @@ func TestBuildHarness(t *testing.T) {
 		if err := json.Unmarshal([]byte(`{"DOC":`+jsonFloat(0.5+doc)+`,"STY":0.5}`), &after); err != nil {
 			t.Fatal(err)
 		}
-		return &harness.NFIDelta{Catalog: "polynfi-92", Delta: nfi.Delta{Before: before, After: after, Improvement: nfi.Improve(before, after), Valid: true}}
+		return &runrecord.NFIDelta{Catalog: "polynfi-92", Delta: nfi.Delta{Before: before, After: after, Improvement: nfi.Improve(before, after), Valid: true}}
 	}
-	ran := &harness.TestRun{Isolation: "none"}
-	recs := map[string]*harness.Record{
+	ran := &runrecord.TestRun{Isolation: "none"}
+	recs := map[string]*runrecord.Record{
 		"o__r-5": {Generation: true, PatchApplied: true, Test: ran, Verdicts: verdicts(grading.StatusResolved),
 			Retrieval: metrics(1, 1, retrieval.NodeOK, retrieval.SingleFunc), NFI: delta(0.25)},
 		"o__r-1": {Generation: true, PatchApplied: true, Test: ran, Verdicts: verdicts(grading.StatusUnresolved),
@@ -73,15 +74,15 @@ func TestBuildHarness(t *testing.T) {
 	}
 	// o__r-8: the harness could not evaluate it (error status, no test run).
 	insts = append(insts, inst("o__r-8", "Python", "Feature"))
-	recs["o__r-8"] = &harness.Record{Generation: true, Verdicts: verdicts(grading.StatusError), Error: "repository missing"}
+	recs["o__r-8"] = &runrecord.Record{Generation: true, Verdicts: verdicts(grading.StatusError), Error: "repository missing"}
 	// o__r-9: the sandbox failed (an infrastructure failure, no test run):
 	// an error, tagged as an infrastructure failure.
 	insts = append(insts, inst("o__r-9", "Python", "Feature"))
-	recs["o__r-9"] = &harness.Record{Generation: true, Verdicts: grading.AllModes(grading.StatusInfraFailure, "container vanished"), InfraReason: "container_gone"}
-	m := &harness.Manifest{Kind: harness.KindHarness, NativeMode: grading.ModePolyBench, Complete: true}
-	var stored []*harness.Record
+	recs["o__r-9"] = &runrecord.Record{Generation: true, Verdicts: grading.AllModes(grading.StatusInfraFailure, "container vanished"), InfraReason: "container_gone"}
+	m := &runrecord.Manifest{Kind: runrecord.KindHarness, NativeMode: grading.ModePolyBench, Complete: true}
+	var stored []*runrecord.Record
 	for _, in := range insts {
-		mi := harness.ManifestInstance{InstanceID: in.InstanceID, Language: in.Language, TaskCategory: in.TaskCategory}
+		mi := runrecord.ManifestInstance{InstanceID: in.InstanceID, Language: in.Language, TaskCategory: in.TaskCategory}
 		if in.InstanceID == "o__r-4" {
 			mi.EmptyRetrieval = metrics(0, 0, retrieval.NodeFailedPrediction, retrieval.SingleFunc)
 		}
@@ -98,7 +99,7 @@ func TestBuildHarness(t *testing.T) {
 			p.ModelPatch = ""
 		}
 		k := harness.Job{Instance: in, Prediction: p}.Key()
-		m.Units = append(m.Units, harness.ManifestUnit{Key: k, Empty: p.Empty()})
+		m.Units = append(m.Units, runrecord.ManifestUnit{Key: k, Empty: p.Empty()})
 		if r := recs[in.InstanceID]; r != nil {
 			r.Key = k
 			stored = append(stored, r)

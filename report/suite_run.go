@@ -13,11 +13,11 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/atomicfile"
 	"github.com/polynfi/polynfi/internal/safepath"
-	"github.com/polynfi/polynfi/nfisuite"
+	"github.com/polynfi/polynfi/nfirecord"
 	"github.com/polynfi/polynfi/retrieval"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // NFISuiteReport is report.json of an NFI suite run.
@@ -46,8 +46,8 @@ type NFISuiteReport struct {
 	Version       string   `json:"polynfi_version"`
 	EvaluatedWith []string `json:"evaluated_with,omitempty"`
 	// UnreadableRecords lists the record files that could not be read or
-	// decoded (nfisuite.ReadRecords); every format names them.
-	UnreadableRecords []nfisuite.UnreadableRecord `json:"unreadable_records,omitempty"`
+	// decoded (nfirecord.ReadRecords); every format names them.
+	UnreadableRecords []nfirecord.UnreadableRecord `json:"unreadable_records,omitempty"`
 	// UnreadableRows counts task rows of the dataset that could not be
 	// read, RejectedPredictions prediction rows that could not be read;
 	// InputErrors names each (file, row or line, field). They are in no
@@ -58,12 +58,12 @@ type NFISuiteReport struct {
 	// DuplicateRows names each task row whose instance_id an earlier row
 	// has (kind "duplicate": the first row is kept), apart from the rows
 	// that could not be read.
-	DuplicateRows []harness.DatasetRow `json:"duplicate_rows,omitempty"`
+	DuplicateRows []runrecord.DatasetRow `json:"duplicate_rows,omitempty"`
 	// RejectedRows names the rejected prediction rows one by one (file,
 	// row, line, instance id, field, reason); IgnoredPredictions the
 	// predictions for tasks the dataset does not have (in no table).
-	RejectedRows       []harness.PredictionRow `json:"rejected_rows,omitempty"`
-	IgnoredPredictions []harness.PredictionRow `json:"ignored_predictions,omitempty"`
+	RejectedRows       []runrecord.PredictionRow `json:"rejected_rows,omitempty"`
+	IgnoredPredictions []runrecord.PredictionRow `json:"ignored_predictions,omitempty"`
 	// Runs is the per-run drill-down: one entry per record (task, agent,
 	// run) with validity, functional correctness and why, I_p per aspect
 	// and the paths of its stored log and record (NFIRun).
@@ -116,7 +116,7 @@ func (rep NFISuiteReport) UnreadableLines() []string {
 	return lines
 }
 
-func BuildNFISuite(dir string, records []nfisuite.Record, catalog, version string) NFISuiteReport {
+func BuildNFISuite(dir string, records []nfirecord.Record, catalog, version string) NFISuiteReport {
 	out := NFISuiteReport{Kind: "nfi_suite", Catalog: catalog, Grading: "strict", Records: len(records),
 		Invalid: map[string]int{}, Tests: map[string]int{}, Version: version}
 	for _, r := range records {
@@ -130,7 +130,7 @@ func BuildNFISuite(dir string, records []nfisuite.Record, catalog, version strin
 			out.GoldFailureRuns++
 		}
 	}
-	if m, ok, err := harness.ReadManifest(dir); err == nil && ok {
+	if m, ok, err := runrecord.ReadManifest(dir); err == nil && ok {
 		have := map[string]bool{}
 		for _, r := range records {
 			have[fmt.Sprintf("%s\x00%s\x00%d", r.InstanceID, r.Model, r.Run)] = true
@@ -149,7 +149,7 @@ func BuildNFISuite(dir string, records []nfisuite.Record, catalog, version strin
 		out.DuplicateRows = m.DuplicateRows
 	}
 	var units []NFIUnit
-	if m, ok, err := harness.ReadManifest(dir); err == nil && ok {
+	if m, ok, err := runrecord.ReadManifest(dir); err == nil && ok {
 		for _, u := range m.Units {
 			units = append(units, NFIUnit{Task: u.InstanceID, Agent: u.Model, Run: u.Run})
 		}
@@ -261,7 +261,7 @@ func LoadHarnessRun(dir string, legacy bool, version string) (*Harness, error) {
 // records that could be read, naming every record file that could not
 // (Extras.UnreadableRecords).
 func loadHarnessRunRecords(dir string, legacy bool, version string) (rep *Harness, err error) {
-	recs, bad, err := harness.ReadRecords(dir)
+	recs, bad, err := runrecord.ReadRecords(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -287,7 +287,7 @@ func loadHarnessRunRecords(dir string, legacy bool, version string) (rep *Harnes
 		attachAudit(rep, dir)
 		return rep, nil
 	}
-	m, _, err := harness.ReadManifest(dir)
+	m, _, err := runrecord.ReadManifest(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -313,7 +313,7 @@ func LoadMetricsOnly(dir, version string) (*MetricsOnly, error) {
 	if err := json.Unmarshal(b, &mj); err != nil {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
-	m, ok, err := harness.ReadManifest(dir)
+	m, ok, err := runrecord.ReadManifest(dir)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // TestBuildHarnessTampered: a tampered unit (its report failed the
@@ -17,22 +18,22 @@ import (
 func TestBuildHarnessTampered(t *testing.T) {
 	t.Parallel()
 	patch := "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-x\n+y\n"
-	ran := &harness.TestRun{Isolation: "none"}
+	ran := &runrecord.TestRun{Isolation: "none"}
 	resolved := grading.AllModes(grading.StatusResolved, "")
 	resolved.PolyBench.Resolved, resolved.SWEBench.Resolved = true, true
 	resolved.Strict.Status, resolved.Strict.Reason = grading.StatusUnresolved, "strict: the model patch's code reaches into the test runner"
-	recs := map[string]*harness.Record{
+	recs := map[string]*runrecord.Record{
 		"o__r-1": {Generation: true, PatchApplied: true, Test: ran, Verdicts: grading.AllModes(grading.StatusTampered, "tampered: canary c1 in t.py must fail and is reported PASSED")},
 		"o__r-2": {Generation: true, PatchApplied: true, Test: ran, Verdicts: resolved,
-			RunnerInternals: []harness.RunnerFinding{{File: "a.py", Line: 3, Rule: "os-exit", Text: "os._exit(0)"}, {File: "a.py", Line: 9, Rule: "pytest-hook", Text: "def pytest_x():"}}},
+			RunnerInternals: []runrecord.RunnerFinding{{File: "a.py", Line: 3, Rule: "os-exit", Text: "os._exit(0)"}, {File: "a.py", Line: 9, Rule: "pytest-hook", Text: "def pytest_x():"}}},
 	}
-	m := &harness.Manifest{Kind: harness.KindHarness, NativeMode: grading.ModePolyBench, Complete: true}
-	var stored []*harness.Record
+	m := &runrecord.Manifest{Kind: runrecord.KindHarness, NativeMode: grading.ModePolyBench, Complete: true}
+	var stored []*runrecord.Record
 	for _, id := range []string{"o__r-1", "o__r-2"} {
 		in := dataset.Instance{InstanceID: id, Repo: "o/r", Language: "Python", TaskCategory: "Bug Fix", Patch: patch}
-		m.Instances = append(m.Instances, harness.ManifestInstance{InstanceID: id, Language: in.Language, TaskCategory: in.TaskCategory})
+		m.Instances = append(m.Instances, runrecord.ManifestInstance{InstanceID: id, Language: in.Language, TaskCategory: in.TaskCategory})
 		k := harness.Job{Instance: in, Prediction: dataset.Prediction{InstanceID: id, ModelPatch: patch}}.Key()
-		m.Units = append(m.Units, harness.ManifestUnit{Key: k})
+		m.Units = append(m.Units, runrecord.ManifestUnit{Key: k})
 		recs[id].Key = k
 		stored = append(stored, recs[id])
 	}

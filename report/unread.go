@@ -3,8 +3,8 @@ package report
 import (
 	"fmt"
 
-	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/retrieval"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // GroupUnknown names the language or task category group of the dataset
@@ -17,11 +17,11 @@ const GroupUnknown = "(unknown)"
 // because they could not be read or cannot run, one entry per row: the
 // manifest's UnreadRows, and for a run written before it named them, one
 // entry of unknown language and task category per counted row.
-func unreadRows(m *harness.Manifest) []harness.DatasetRow {
-	var out []harness.DatasetRow
+func unreadRows(m *runrecord.Manifest) []runrecord.DatasetRow {
+	var out []runrecord.DatasetRow
 	n := map[string]int{}
 	for _, r := range m.UnreadRows {
-		if r.Kind == harness.RowUnreadable || r.Kind == harness.RowNotRunnable {
+		if r.Kind == runrecord.RowUnreadable || r.Kind == runrecord.RowNotRunnable {
 			out = append(out, r)
 			n[r.Kind]++
 		}
@@ -29,10 +29,10 @@ func unreadRows(m *harness.Manifest) []harness.DatasetRow {
 	for _, k := range []struct {
 		kind string
 		want int
-	}{{harness.RowUnreadable, m.UnreadableRows}, {harness.RowNotRunnable, m.NotRunnable}} {
+	}{{runrecord.RowUnreadable, m.UnreadableRows}, {runrecord.RowNotRunnable, m.NotRunnable}} {
 		kind := k.kind
 		for i := n[kind]; i < k.want; i++ {
-			out = append(out, harness.DatasetRow{Kind: kind, LanguageUnknown: true, TaskCategoryUnknown: true,
+			out = append(out, runrecord.DatasetRow{Kind: kind, LanguageUnknown: true, TaskCategoryUnknown: true,
 				Reason: "not named: the run was written before polynfi recorded each such row"})
 		}
 	}
@@ -42,7 +42,7 @@ func unreadRows(m *harness.Manifest) []harness.DatasetRow {
 // unreadGroups are the language and task category group names of an
 // unread row (GroupUnknown when the field could not be read, NoGroup when
 // the dataset has none).
-func unreadGroups(r harness.DatasetRow) (lang, cat string) {
+func unreadGroups(r runrecord.DatasetRow) (lang, cat string) {
 	name := func(v string, unknown bool) string {
 		switch {
 		case unknown:
@@ -57,7 +57,7 @@ func unreadGroups(r harness.DatasetRow) (lang, cat string) {
 
 // pairsOf is the number of (model, run) pairs of m's units, at least 1:
 // every pair has a unit of each dataset row.
-func pairsOf(m *harness.Manifest) int {
+func pairsOf(m *runrecord.Manifest) int {
 	type pr struct {
 		model string
 		run   int
@@ -71,7 +71,7 @@ func pairsOf(m *harness.Manifest) int {
 
 // unreadCounts counts the units of rows (each row once per pair) overall
 // ("all") and per language and task category group name.
-func unreadCounts(rows []harness.DatasetRow, pairs int) (all int, byLang, byCat map[string]int) {
+func unreadCounts(rows []runrecord.DatasetRow, pairs int) (all int, byLang, byCat map[string]int) {
 	byLang, byCat = map[string]int{}, map[string]int{}
 	for _, r := range rows {
 		l, c := unreadGroups(r)

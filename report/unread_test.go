@@ -3,7 +3,7 @@ package report
 import (
 	"testing"
 
-	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // Every unit of a dataset row that could not be read or cannot run counts
@@ -14,29 +14,29 @@ import (
 // Two models: each row counts once per model, in each model's section.
 func TestUnreadRowsCountInTheirGroups(t *testing.T) {
 	t.Parallel()
-	units := func(models ...string) []harness.ManifestUnit {
-		var us []harness.ManifestUnit
+	units := func(models ...string) []runrecord.ManifestUnit {
+		var us []runrecord.ManifestUnit
 		for _, m := range models {
 			// A unit of another instance: a-1 has no prediction (missing,
 			// in the denominator), the model a (model, run) pair.
-			us = append(us, harness.ManifestUnit{Key: harness.Key{InstanceID: "z-9", Model: m}})
+			us = append(us, runrecord.ManifestUnit{Key: runrecord.Key{InstanceID: "z-9", Model: m}})
 		}
 		return us
 	}
-	base := harness.Manifest{Kind: harness.KindHarness, Complete: true,
-		Instances: []harness.ManifestInstance{{InstanceID: "a-1", Language: "Python", TaskCategory: "Bug Fix"}}}
+	base := runrecord.Manifest{Kind: runrecord.KindHarness, Complete: true,
+		Instances: []runrecord.ManifestInstance{{InstanceID: "a-1", Language: "Python", TaskCategory: "Bug Fix"}}}
 	named := base
 	named.UnreadableRows, named.NotRunnable = 2, 1
-	named.UnreadRows = []harness.DatasetRow{
-		{Kind: harness.RowUnreadable, Row: 2, InstanceID: "a-2", Language: "Java", TaskCategory: "Feature", Reason: "d.csv: row 2 [a-2]: field F2P: bad"},
-		{Kind: harness.RowUnreadable, Row: 3, LanguageUnknown: true, TaskCategoryUnknown: true, Reason: "d.csv: row 3: has 3 fields"},
-		{Kind: harness.RowNotRunnable, Row: 4, InstanceID: "a-4", Language: "Python", TaskCategory: "Feature", Reason: "cannot run: no test_command"},
+	named.UnreadRows = []runrecord.DatasetRow{
+		{Kind: runrecord.RowUnreadable, Row: 2, InstanceID: "a-2", Language: "Java", TaskCategory: "Feature", Reason: "d.csv: row 2 [a-2]: field F2P: bad"},
+		{Kind: runrecord.RowUnreadable, Row: 3, LanguageUnknown: true, TaskCategoryUnknown: true, Reason: "d.csv: row 3: has 3 fields"},
+		{Kind: runrecord.RowNotRunnable, Row: 4, InstanceID: "a-4", Language: "Python", TaskCategory: "Feature", Reason: "cannot run: no test_command"},
 	}
 	legacy := base
 	legacy.UnreadableRows = 2
 	for _, c := range []struct {
 		name    string
-		m       harness.Manifest
+		m       runrecord.Manifest
 		models  []string
 		total   int
 		langs   map[string][2]int // name -> total, unreadable (per model)

@@ -209,6 +209,19 @@ func (l *Local) Note() string { return l.note }
 // and isolation not waived).
 func (l *Local) Refuses() bool { return l.refuse }
 
+// CheckSandbox refuses a run whose tests would execute without a sandbox
+// that the user did not waive, and otherwise writes to log why tests run
+// unisolated, when they do.
+func CheckSandbox(log io.Writer, runner *Local) error {
+	if runner.Refuses() {
+		return fmt.Errorf("%s: refusing to run tests outside a sandbox; install bubblewrap or pass --no-isolation", runner.Note())
+	}
+	if note := runner.Note(); note != "" {
+		fmt.Fprintf(log, "polynfi: %s\n", note)
+	}
+	return nil
+}
+
 // Run implements Runner. A command whose sandbox could not be set up
 // (bubblewrap or the cgroup wrapper failed before the command started:
 // the start mark of startedScript never came) is tried twice more after a

@@ -8,9 +8,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/polynfi/polynfi/agent/audit"
-	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/report"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 func newAuditCmd(e *env) *cobra.Command {
@@ -66,7 +66,7 @@ func runAudit(e *env, dir string, datasets []string, evalDir, format, out string
 	}
 	var rates []report.CleanRate
 	if evalDir != "" {
-		recs, err := harness.LoadRecords(evalDir)
+		recs, err := runrecord.LoadRecords(evalDir)
 		if err != nil {
 			return err
 		}

@@ -16,7 +16,7 @@ import (
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/grading"
-	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // jsonKeys decodes one JSON object, keeping its keys in file order and its
@@ -309,7 +309,7 @@ func TestBundleIncomplete(t *testing.T) {
 	}
 	var victim string
 	filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
-		if err == nil && d.Name() == harness.ResultFile && strings.Contains(p, "acme__echo-1") {
+		if err == nil && d.Name() == runrecord.ResultFile && strings.Contains(p, "acme__echo-1") {
 			victim = p
 		}
 		return nil
@@ -590,11 +590,11 @@ func TestBundleSWEBenchLayout(t *testing.T) {
 		"--bundle-attempts", "1", out); code != ExitOK {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
-	recs, _, err := harness.ReadRecords(out)
+	recs, _, err := runrecord.ReadRecords(out)
 	if err != nil || len(recs) != 4 {
 		t.Fatalf("records: %v, %d", err, len(recs))
 	}
-	byID := map[string]*harness.Record{}
+	byID := map[string]*runrecord.Record{}
 	for _, r := range recs {
 		byID[r.InstanceID] = r
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/grading"
-	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // untilData is part of a fix kept in a file other than the module: the
@@ -119,18 +119,18 @@ func TestEvalCleanRoom(t *testing.T) {
 	if err := os.WriteFile(preds, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	records := func(clean bool) map[string]*harness.Record {
+	records := func(clean bool) map[string]*runrecord.Record {
 		out := filepath.Join(t.TempDir(), "eval")
 		args := []string{"eval", "--dataset", ds, "--predictions", preds, "--out", out, "--instance-ids", iid, "--workers", "2"}
 		if clean {
 			args = append(args, "--clean-room")
 		}
 		runCLI(t, args...)
-		recs, err := harness.LoadRecords(out)
+		recs, err := runrecord.LoadRecords(out)
 		if err != nil || len(recs) != 4 {
 			t.Fatalf("%d records: %v", len(recs), err)
 		}
-		m := map[string]*harness.Record{}
+		m := map[string]*runrecord.Record{}
 		for _, r := range recs {
 			m[r.Model] = r
 		}

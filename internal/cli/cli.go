@@ -16,8 +16,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/textesc"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // Exit codes. Source: polynfi house style (shared/design/STYLE.md, Errors).
@@ -84,7 +84,7 @@ func exitCode(err error) int {
 		return ee.code
 	}
 	var ue usageError
-	if errors.As(err, &ue) || errors.Is(err, harness.ErrNotStore) {
+	if errors.As(err, &ue) || errors.Is(err, runrecord.ErrNotStore) {
 		return ExitUsage
 	}
 	// A package's own usage error (report/bundle: a flag's value).

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polynfi/polynfi/nfisuite"
+	"github.com/polynfi/polynfi/nfirecord"
 )
 
 // interruptNFISample runs a real polynfi eval of the bundled SWE-NFI sample
@@ -31,7 +31,7 @@ func interruptNFISample(t *testing.T, k int) string {
 	// A safety bound only: the loop ends as soon as k records exist.
 	deadline := time.Now().Add(5 * time.Minute)
 	for time.Now().Before(deadline) {
-		if recs, _, _ := nfisuite.ReadRecords(out); len(recs) >= k {
+		if recs, _, _ := nfirecord.ReadRecords(out); len(recs) >= k {
 			break
 		}
 		time.Sleep(100 * time.Millisecond)
@@ -55,7 +55,7 @@ func TestCompareInterruptedNFIRun(t *testing.T) {
 	t.Parallel()
 	full := nfiSampleRun(t)
 	intr := interruptNFISample(t, 4)
-	recs, _, err := nfisuite.ReadRecords(intr)
+	recs, _, err := nfirecord.ReadRecords(intr)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,8 +17,8 @@ import (
 	"github.com/docker/docker/api/types/filters"
 
 	"github.com/polynfi/polynfi/backend"
-	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/citest"
+	"github.com/polynfi/polynfi/runrecord"
 	"github.com/polynfi/polynfi/runtime"
 	"github.com/polynfi/polynfi/runtime/docker"
 )
@@ -105,10 +105,10 @@ func TestDockerInterruptedRunsLeaveNothing(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	filepath.WalkDir(out, func(p string, de fs.DirEntry, err error) error {
-		if err != nil || de.Name() != harness.ResultFile {
+		if err != nil || de.Name() != runrecord.ResultFile {
 			return nil
 		}
-		var rec harness.Record
+		var rec runrecord.Record
 		b, _ := os.ReadFile(p)
 		if err := json.Unmarshal(b, &rec); err != nil {
 			t.Errorf("%s: %v", p, err)

@@ -20,6 +20,7 @@ import (
 	"github.com/polynfi/polynfi/nfi/catalog"
 	"github.com/polynfi/polynfi/nfi/driver"
 	"github.com/polynfi/polynfi/report"
+	"github.com/polynfi/polynfi/runrecord"
 	"github.com/polynfi/polynfi/runtime"
 )
 
@@ -228,11 +229,15 @@ func runInstanceEval(e *env, o evalOptions) error {
 	}
 	// The report covers every record stored in OUT, over every eval call
 	// into it, as `polynfi report OUT` does.
-	recs, badRecs, err := harness.ReadRecords(o.out)
+	recs, badRecs, err := runrecord.ReadRecords(o.out)
 	if err != nil {
 		return err
 	}
-	rep := report.BuildHarness(report.HarnessInput{Manifest: man, Records: recs, Result: res})
+	var call *report.CallResult
+	if res != nil {
+		call = &report.CallResult{Evaluated: res.Evaluated, Skipped: res.Skipped, Abandoned: res.Abandoned, Interrupted: res.Interrupted, Elapsed: res.Elapsed}
+	}
+	rep := report.BuildHarness(report.HarnessInput{Manifest: man, Records: recs, Result: call})
 	rep.Polynfi.Version = polynfiVersion()
 	rep.Polynfi.UnreadableRecords = badRecs
 	if err := report.WriteHarnessFiles(o.out, rep); err != nil {

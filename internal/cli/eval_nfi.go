@@ -7,6 +7,7 @@ import (
 
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/nfi/driver"
+	"github.com/polynfi/polynfi/nfirecord"
 	"github.com/polynfi/polynfi/nfisuite"
 	"github.com/polynfi/polynfi/report"
 )
@@ -50,7 +51,7 @@ func runNFIEval(e *env, o nfiEvalOptions) error {
 		return err
 	}
 	// The report is rendered from the stored records, as `polynfi report` does.
-	records, bad, err := nfisuite.ReadRecords(o.out)
+	records, bad, err := nfirecord.ReadRecords(o.out)
 	if err != nil {
 		return err
 	}

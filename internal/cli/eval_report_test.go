@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/report"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // pyEvalFixture writes a one-instance dataset whose gold patch rewrites a
@@ -73,7 +73,7 @@ func TestEvalReportsEverything(t *testing.T) {
 	if n := rep.Polynfi.NFI; n == nil || n.Units != 1 || n.Valid != 1 || n.Mean[0].Aspect != "DOC" || n.Mean[0].N != 1 {
 		t.Errorf("report nfi %+v", n)
 	}
-	recs, err := harness.LoadRecords(out)
+	recs, err := runrecord.LoadRecords(out)
 	if err != nil || len(recs) != 1 {
 		t.Fatalf("records %v %v", recs, err)
 	}

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/report"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 var evalGitEnv = []string{
@@ -152,7 +152,7 @@ func countRecords(t *testing.T, out string) (n int, tmp int) {
 		if err != nil || d.IsDir() {
 			return nil
 		}
-		if d.Name() == harness.ResultFile {
+		if d.Name() == runrecord.ResultFile {
 			n++
 		}
 		if strings.HasPrefix(d.Name(), ".tmp-") {
@@ -225,10 +225,10 @@ func TestEvalInterruptAndResume(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.Name() != harness.ResultFile {
+		if err != nil || d.Name() != runrecord.ResultFile {
 			return nil
 		}
-		var rec harness.Record
+		var rec runrecord.Record
 		b, _ := os.ReadFile(p)
 		if err := json.Unmarshal(b, &rec); err != nil {
 			t.Errorf("%s: %v", p, err)

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/grading"
-	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // TestEvalUnwritableHome: eval resolves the gold patch of a small fixture
@@ -53,7 +53,7 @@ func TestEvalEnvironmentFailureNamesLog(t *testing.T) {
 	if !strings.Contains(stdout, "environment failures: 1 unit where no test ran (not the patch's fault)\n  acme__echo-0: ") {
 		t.Errorf("summary lacks the environment failure:\n%s\n%s", stdout, stderr)
 	}
-	recs, err := harness.LoadRecords(out)
+	recs, err := runrecord.LoadRecords(out)
 	if err != nil || len(recs) != 1 {
 		t.Fatalf("records: %d %v", len(recs), err)
 	}

@@ -25,9 +25,9 @@ import (
 	"github.com/polynfi/polynfi/backend"
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/grading"
-	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/images"
 	"github.com/polynfi/polynfi/internal/citest"
+	"github.com/polynfi/polynfi/runrecord"
 	"github.com/polynfi/polynfi/runtime"
 	"github.com/polynfi/polynfi/runtime/docker"
 	"github.com/polynfi/polynfi/runtime/kube"
@@ -112,14 +112,14 @@ func awaitNoPods(t *testing.T, cs kube.KubeClient, out string) {
 
 // kubeRecords reads the records under out, failing on a duplicate or a
 // record that did not run in a pod of the local cluster's node.
-func kubeRecords(t testing.TB, out string) map[string]harness.Record {
+func kubeRecords(t testing.TB, out string) map[string]runrecord.Record {
 	t.Helper()
-	recs := map[string]harness.Record{}
+	recs := map[string]runrecord.Record{}
 	filepath.WalkDir(out, func(p string, de fs.DirEntry, err error) error {
-		if err != nil || de.Name() != harness.ResultFile {
+		if err != nil || de.Name() != runrecord.ResultFile {
 			return nil
 		}
-		var rec harness.Record
+		var rec runrecord.Record
 		b, _ := os.ReadFile(p)
 		if err := json.Unmarshal(b, &rec); err != nil {
 			t.Errorf("%s: %v", p, err)
@@ -866,7 +866,7 @@ func TestKubernetesPodDeadlineRecords(t *testing.T) {
 		within: fmt.Sprintf("sleep 86398.%d", u),
 		past:   fmt.Sprintf("set -m; sleep 86397.%d & sleep 86397.%d", u, u),
 	})
-	recs := map[string]harness.Record{}
+	recs := map[string]runrecord.Record{}
 	for _, tc := range []struct{ id, timeout, deadline string }{{within, "10m", "25s"}, {past, "5s", "45s"}} {
 		out := filepath.Join(t.TempDir(), "out")
 		t.Cleanup(func() { cleanupRun(t, bin, kc, cs, out) })

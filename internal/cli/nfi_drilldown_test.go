@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/polynfi/polynfi/nfisuite"
+	"github.com/polynfi/polynfi/nfirecord"
 )
 
 // TestNFIPerRunDrillDown: an SWE-NFI suite run's report has the per-run
@@ -19,7 +19,7 @@ import (
 func TestNFIPerRunDrillDown(t *testing.T) {
 	t.Parallel()
 	run := nfiSampleRun(t)
-	records, bad, err := nfisuite.ReadRecords(run)
+	records, bad, err := nfirecord.ReadRecords(run)
 	if err != nil || len(bad) > 0 || len(records) == 0 {
 		t.Fatalf("records: %d, unreadable %v, %v", len(records), bad, err)
 	}
@@ -50,7 +50,7 @@ func TestNFIPerRunDrillDown(t *testing.T) {
 	if len(doc.Runs) != len(records) {
 		t.Fatalf("json runs: %d entries for %d records", len(doc.Runs), len(records))
 	}
-	byKey := map[string]nfisuite.Record{}
+	byKey := map[string]nfirecord.Record{}
 	for _, r := range records {
 		byKey[r.Model+"/"+r.InstanceID+"/"+itoaTest(r.Run)] = r
 	}
@@ -127,7 +127,7 @@ func TestNFIPerRunDrillDown(t *testing.T) {
 			f := strings.Fields(l)
 			if len(f) > 4 && f[0] == id && f[3] == m && f[4] == n {
 				found = true
-				if !strings.Contains(l, nfisuite.RecordRelPath(m, id, r.Run)) {
+				if !strings.Contains(l, nfirecord.RecordRelPath(m, id, r.Run)) {
 					t.Errorf("text line of %s lacks its record path: %s", k, l)
 				}
 				if r.Valid && !strings.Contains(l, "tests failed") && !strings.Contains(l, r.TestStatus) {
@@ -145,9 +145,9 @@ func TestNFIPerRunDrillDown(t *testing.T) {
 	// Markdown and HTML: the table with links to the log and the record.
 	m, id, n := line(aFailed)
 	r := byKey[aFailed]
-	logLink := "logs/" + nfisuite.LogName(id, m, r.Run)
+	logLink := "logs/" + nfirecord.LogName(id, m, r.Run)
 	md, _, _ := runCLI(t, "report", "--format", "markdown", run)
-	if !strings.Contains(md, "[log]("+logLink+")") || !strings.Contains(md, "[record]("+nfisuite.RecordRelPath(m, id, r.Run)+")") {
+	if !strings.Contains(md, "[log]("+logLink+")") || !strings.Contains(md, "[record]("+nfirecord.RecordRelPath(m, id, r.Run)+")") {
 		t.Errorf("markdown lacks the log/record links of %s (run %s)", aFailed, n)
 	}
 	html, _, _ := runCLI(t, "report", "--format", "html", run)

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/grading"
-	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // TestRegradeFromStoredLogs: verdicts stored by an older grading (here
@@ -22,7 +22,7 @@ func TestRegradeFromStoredLogs(t *testing.T) {
 	if _, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", "gold", "--out", out); code != ExitOK {
 		t.Fatal(stderr)
 	}
-	recs, err := harness.LoadRecords(out)
+	recs, err := runrecord.LoadRecords(out)
 	if err != nil || len(recs) != 2 {
 		t.Fatalf("records %d %v", len(recs), err)
 	}
@@ -31,7 +31,7 @@ func TestRegradeFromStoredLogs(t *testing.T) {
 	old.Verdicts = grading.AllModes(grading.StatusUnresolved, "no test results in the log")
 	old.Resolved, old.Status = false, grading.StatusUnresolved
 	b, _ := json.MarshalIndent(old, "", "  ")
-	p := filepath.Join(out, filepath.FromSlash(harness.RecordRelDir(old.Key)), harness.ResultFile)
+	p := filepath.Join(out, filepath.FromSlash(runrecord.RecordRelDir(old.Key)), runrecord.ResultFile)
 	os.WriteFile(p, b, 0o644)
 	if stdout, _, _ := runCLI(t, "report", out); !strings.Contains(stdout, "resolved 1/2") {
 		t.Fatalf("tampered report:\n%s", stdout)

@@ -12,11 +12,11 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/polynfi/polynfi/agent"
-	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/textesc"
-	"github.com/polynfi/polynfi/nfisuite"
+	"github.com/polynfi/polynfi/nfirecord"
 	"github.com/polynfi/polynfi/report"
 	"github.com/polynfi/polynfi/report/bundle"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 func newReportCmd(e *env) *cobra.Command {
@@ -272,7 +272,7 @@ func (rr *runReport) writeBundle(out, model string, opts bundle.Options) error {
 // is not a run directory is a usage error (exit 2); one that does not
 // exist or cannot be read is an input error (exit 3).
 func loadRunReport(e *env, dir string) (*runReport, error) {
-	kind, legacy, err := harness.RunDirKind(dir)
+	kind, legacy, err := runrecord.RunDirKind(dir)
 	if err != nil {
 		st, serr := os.Stat(dir)
 		if serr != nil {
@@ -287,8 +287,8 @@ func loadRunReport(e *env, dir string) (*runReport, error) {
 	}
 	rr := &runReport{dir: dir, kind: kind}
 	switch kind {
-	case harness.KindNFISuite:
-		records, bad, err := nfisuite.ReadRecords(dir)
+	case runrecord.KindNFISuite:
+		records, bad, err := nfirecord.ReadRecords(dir)
 		if err != nil {
 			return nil, err
 		}
@@ -302,7 +302,7 @@ func loadRunReport(e *env, dir string) (*runReport, error) {
 		}
 		rr.json, rr.page = rep, func(instances bool) report.Page { return report.NFISuitePage(rep, instances) }
 		return rr, nil
-	case harness.KindMetricsOnly:
+	case runrecord.KindMetricsOnly:
 		mo, err := report.LoadMetricsOnly(dir, polynfiVersion())
 		if err != nil {
 			return nil, err
@@ -312,7 +312,7 @@ func loadRunReport(e *env, dir string) (*runReport, error) {
 			return report.MetricsOnlyPage(mo, "polynfi eval --metrics-only: "+filepath.Base(dir), instances)
 		}
 		return rr, nil
-	case harness.KindHarness:
+	case runrecord.KindHarness:
 		rep, err := report.LoadHarnessRun(dir, legacy, polynfiVersion())
 		if err != nil {
 			return nil, err
@@ -324,7 +324,7 @@ func loadRunReport(e *env, dir string) (*runReport, error) {
 		}
 		return rr, nil
 	}
-	return nil, usagef("report: %s is not a polynfi run directory (no %s; give the --out directory of a polynfi eval)", dir, harness.ManifestFile)
+	return nil, usagef("report: %s is not a polynfi run directory (no %s; give the --out directory of a polynfi eval)", dir, runrecord.ManifestFile)
 }
 
 // addBundleMetaFlags declares the --bundle-* flags into m.

@@ -12,10 +12,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/nfi"
-	"github.com/polynfi/polynfi/nfisuite"
+	"github.com/polynfi/polynfi/nfirecord"
 	"github.com/polynfi/polynfi/report"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // Tests of the defects a fresh-eyes trial of issue #16 found (commit
@@ -70,7 +70,7 @@ func leaveAsInterrupted(t *testing.T, out, keep string) {
 	t.Helper()
 	removed := 0
 	filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || d.Name() != harness.ResultFile {
+		if err != nil || d.IsDir() || d.Name() != runrecord.ResultFile {
 			return nil
 		}
 		b, err := os.ReadFile(p)
@@ -96,7 +96,7 @@ func leaveAsInterrupted(t *testing.T, out, keep string) {
 // markIncomplete sets the run manifest's complete flag to false.
 func markIncomplete(t *testing.T, out string) {
 	t.Helper()
-	p := filepath.Join(out, harness.ManifestFile)
+	p := filepath.Join(out, runrecord.ManifestFile)
 	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
@@ -245,7 +245,7 @@ func TestCompareNamesMetricsOnlyRun(t *testing.T) {
 	}
 	_, stderr, code := runCLI(t, "compare", full, mo)
 	if code != ExitUsage || !strings.Contains(stderr, "metrics-only run") || !strings.Contains(stderr, "compare needs two full eval runs") ||
-		strings.Contains(stderr, "no "+harness.ManifestFile) {
+		strings.Contains(stderr, "no "+runrecord.ManifestFile) {
 		t.Errorf("exit %d, want 2 naming the metrics-only run:\n%s", code, stderr)
 	}
 }
@@ -306,7 +306,7 @@ func TestNFIInterruptedReportListsEveryAgent(t *testing.T) {
 	run := copyRun(t, nfiSampleRun(t))
 	// What an interrupt after agent-alpha's first runs leaves: no record
 	// of agent-beta, a few of agent-alpha's, the manifest incomplete.
-	recs, _, err := nfisuite.ReadRecords(run)
+	recs, _, err := nfirecord.ReadRecords(run)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +316,7 @@ func TestNFIInterruptedReportListsEveryAgent(t *testing.T) {
 			kept++
 			continue
 		}
-		if err := os.Remove(filepath.Join(run, filepath.FromSlash(nfisuite.RecordRelPath(r.Model, r.InstanceID, r.Run)))); err != nil {
+		if err := os.Remove(filepath.Join(run, filepath.FromSlash(nfirecord.RecordRelPath(r.Model, r.InstanceID, r.Run)))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -396,7 +396,7 @@ func TestNFIHumanReferenceOverPassingReference(t *testing.T) {
 	// The Human Reference's means are over the two tasks its reference
 	// passed: the gold model's own correct runs (its output is the
 	// reference), not over all three.
-	recs, _, err := nfisuite.ReadRecords(out)
+	recs, _, err := nfirecord.ReadRecords(out)
 	if err != nil || len(recs) != 3 {
 		t.Fatalf("%d records, %v", len(recs), err)
 	}

@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/polynfi/polynfi/agent"
-	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/textesc"
+	"github.com/polynfi/polynfi/runrecord"
 	"github.com/polynfi/polynfi/runtime"
 )
 
@@ -378,8 +378,8 @@ func showPrompt(e *env, o runOptions) error {
 // predictions file; its summary goes to stderr, eval's results to stdout.
 func chainAgentRun(e *env, o evalOptions) (string, error) {
 	// OUT is claimed before the agent writes into it, so that eval finds
-	// it polynfi's (harness.ClaimDir).
-	if err := harness.ClaimDir(o.out); err != nil {
+	// it polynfi's (runrecord.ClaimDir).
+	if err := runrecord.ClaimDir(o.out); err != nil {
 		return "", err
 	}
 	ro := runOptions{dataset: o.dataset, agentName: o.agent, agentCmd: o.agentCmd, out: filepath.Join(o.out, "agent-runs"),

@@ -15,8 +15,8 @@ import (
 
 	"github.com/polynfi/polynfi/agent"
 	"github.com/polynfi/polynfi/dataset"
-	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/citest"
+	"github.com/polynfi/polynfi/runrecord"
 	"github.com/polynfi/polynfi/runtime/docker"
 )
 
@@ -193,7 +193,7 @@ func TestRunPolyBenchSampleInDocker(t *testing.T) {
 	eval := filepath.Join(t.TempDir(), "eval")
 	stdout, _ = mainOK(t, "eval", "--runtime", "docker", "--cache-level", "instance", "--dataset", ds, "--instance-ids", strings.Join(ids, ","),
 		"--predictions", filepath.Join(out, agent.PredictionsFile), "--out", eval, "--workers", "2", "--nfi=false", "--retrieval", "off")
-	hrecs, err := harness.LoadRecords(eval)
+	hrecs, err := runrecord.LoadRecords(eval)
 	if err != nil || len(hrecs) != 24 {
 		t.Fatalf("%d harness records (%v), want 24", len(hrecs), err)
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/agent"
-	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/runrecord"
 	"github.com/polynfi/polynfi/runtime"
 )
 
@@ -85,7 +85,7 @@ func TestRunHostileAgentUnresolved(t *testing.T) {
 	eval := filepath.Join(t.TempDir(), "eval")
 	code := Main(t.Context(), []string{"eval", "--dataset", ds, "--repos-dir", repos, "--predictions", filepath.Join(out, agent.PredictionsFile), "--out", eval},
 		&strings.Builder{}, &strings.Builder{})
-	recs, err := harness.LoadRecords(eval)
+	recs, err := runrecord.LoadRecords(eval)
 	if err != nil {
 		t.Fatalf("eval exit %d: %v", code, err)
 	}

@@ -18,9 +18,9 @@ import (
 
 	"github.com/polynfi/polynfi/agent"
 	"github.com/polynfi/polynfi/dataset"
-	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/nfisuite"
 	"github.com/polynfi/polynfi/report"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // scriptedAgent is a coding agent written for the tests: it replays what a
@@ -436,7 +436,7 @@ func TestRunPolyBenchSampleEndToEnd(t *testing.T) {
 	eval := filepath.Join(t.TempDir(), "eval")
 	stdout, _ := mainOK(t, "eval", "--dataset", ds, "--predictions", filepath.Join(out, agent.PredictionsFile), "--out", eval, "--workers", "2")
 	t.Logf("eval:\n%s", stdout)
-	hrecs, err := harness.LoadRecords(eval)
+	hrecs, err := runrecord.LoadRecords(eval)
 	if err != nil || len(hrecs) != 48 {
 		t.Fatalf("%d harness records (%v), want 48", len(hrecs), err)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // Run directories are not trusted (they are shared, downloaded, edited):
@@ -25,11 +25,11 @@ func TestRunDirSymlinksNotFollowed(t *testing.T) {
 	if _, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", "gold", "--out", run0); code != ExitOK {
 		t.Fatal(stderr)
 	}
-	recs, err := harness.LoadRecords(run0)
+	recs, err := runrecord.LoadRecords(run0)
 	if err != nil || len(recs) != 2 {
 		t.Fatalf("records %d %v", len(recs), err)
 	}
-	recDir := filepath.FromSlash(harness.RecordRelDir(recs[0].Key))
+	recDir := filepath.FromSlash(runrecord.RecordRelDir(recs[0].Key))
 	const secret = "HOST-SECRET-7f3a"
 	// copyRun copies the run into a new directory; outside is a directory
 	// beside it holding a host file.
@@ -69,14 +69,14 @@ func TestRunDirSymlinksNotFollowed(t *testing.T) {
 
 	t.Run("bundle", func(t *testing.T) {
 		out, _, host := copyRun(t)
-		link(t, host, filepath.Join(out, recDir, harness.PatchFile))
+		link(t, host, filepath.Join(out, recDir, runrecord.PatchFile))
 		bundle := filepath.Join(t.TempDir(), "bundle")
 		_, stderr, code := runCLI(t, "report", "--bundle", bundle, "--allow-incomplete", out)
 		if hits := grepTree(filepath.Dir(bundle), secret); len(hits) > 0 {
 			t.Fatalf("the host file was copied into the bundle: %v", hits)
 		}
-		if code != ExitError || !strings.Contains(stderr, harness.PatchFile) || !strings.Contains(stderr, "symbolic link") {
-			t.Errorf("exit %d, want %d naming %s as a symbolic link\n%s", code, ExitError, harness.PatchFile, stderr)
+		if code != ExitError || !strings.Contains(stderr, runrecord.PatchFile) || !strings.Contains(stderr, "symbolic link") {
+			t.Errorf("exit %d, want %d naming %s as a symbolic link\n%s", code, ExitError, runrecord.PatchFile, stderr)
 		}
 	})
 	t.Run("regrade-apply", func(t *testing.T) {
@@ -94,7 +94,7 @@ func TestRunDirSymlinksNotFollowed(t *testing.T) {
 	t.Run("report-record", func(t *testing.T) {
 		out, outside, _ := copyRun(t)
 		// The record moved outside the run, a link left in its place.
-		res := filepath.Join(out, recDir, harness.ResultFile)
+		res := filepath.Join(out, recDir, runrecord.ResultFile)
 		moved := filepath.Join(outside, "result.json")
 		if err := os.Rename(res, moved); err != nil {
 			t.Fatal(err)

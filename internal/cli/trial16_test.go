@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/grading"
-	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/report"
 	"github.com/polynfi/polynfi/retrieval"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // Tests of the defects the fresh-eyes trial of issue #16 at 9b5a8ca
@@ -71,7 +71,7 @@ func TestFuzzAppliedPatchSameMetricsInEveryMode(t *testing.T) {
 	if _, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", preds, "--out", out); code != ExitOK {
 		t.Fatalf("eval: exit %d\n%s", code, stderr)
 	}
-	recs, _, err := harness.ReadRecords(out)
+	recs, _, err := runrecord.ReadRecords(out)
 	if err != nil || len(recs) != 1 {
 		t.Fatalf("records: %v, %d", err, len(recs))
 	}
@@ -173,7 +173,7 @@ func TestEvalExit3SameMessageInEveryMode(t *testing.T) {
 // changes it back; it returns the unit's instance id.
 func tamperVerdict(t *testing.T, out string) string {
 	t.Helper()
-	recs, err := harness.LoadRecords(out)
+	recs, err := runrecord.LoadRecords(out)
 	if err != nil || len(recs) == 0 {
 		t.Fatalf("records %d %v", len(recs), err)
 	}
@@ -181,7 +181,7 @@ func tamperVerdict(t *testing.T, out string) string {
 	old.Verdicts = grading.AllModes(grading.StatusUnresolved, "no test results in the log")
 	old.Resolved, old.Status = false, grading.StatusUnresolved
 	b, _ := json.MarshalIndent(old, "", "  ")
-	if err := os.WriteFile(filepath.Join(out, filepath.FromSlash(harness.RecordRelDir(old.Key)), harness.ResultFile), b, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(out, filepath.FromSlash(runrecord.RecordRelDir(old.Key)), runrecord.ResultFile), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return old.InstanceID
@@ -264,7 +264,7 @@ func TestRegradeInterruptedRunNamesNotEvaluated(t *testing.T) {
 	}
 	// An interrupted run: its manifest incomplete, one unit's record never
 	// written.
-	man, _, err := harness.ReadManifest(out)
+	man, _, err := runrecord.ReadManifest(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,9 +272,9 @@ func TestRegradeInterruptedRunNamesNotEvaluated(t *testing.T) {
 	if err := man.Write(out); err != nil {
 		t.Fatal(err)
 	}
-	recs, _ := harness.LoadRecords(out)
+	recs, _ := runrecord.LoadRecords(out)
 	gone := recs[len(recs)-1]
-	os.RemoveAll(filepath.Join(out, filepath.FromSlash(harness.RecordRelDir(gone.Key))))
+	os.RemoveAll(filepath.Join(out, filepath.FromSlash(runrecord.RecordRelDir(gone.Key))))
 	stdout, stderr, code := runCLI(t, "regrade", out)
 	if code != ExitOK || !strings.Contains(stdout, "1 units were not evaluated") || !strings.Contains(stdout, gone.InstanceID) {
 		t.Errorf("regrade of an interrupted run does not name its not-evaluated unit %s: exit %d\n%s\n%s", gone.InstanceID, code, stdout, stderr)
@@ -335,8 +335,8 @@ func TestInstancesDrillDownNamesWhy(t *testing.T) {
 				t.Errorf("report %s: the drill-down lacks %q", format, want)
 			}
 		}
-		rel := harness.RecordRelDir(harness.Key{InstanceID: "acme__echo-2", Model: "m"})
-		for _, f := range []string{harness.LogFile, harness.CommandFile, harness.PatchFile} {
+		rel := runrecord.RecordRelDir(runrecord.Key{InstanceID: "acme__echo-2", Model: "m"})
+		for _, f := range []string{runrecord.LogFile, runrecord.CommandFile, runrecord.PatchFile} {
 			if strings.Contains(stdout, rel+"/"+f) {
 				t.Errorf("report %s links the empty-patch unit's %s, which holds nothing", format, f)
 			}
@@ -461,7 +461,7 @@ func TestFilesPredictionSameMetricsInEveryMode(t *testing.T) {
 	if _, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", preds, "--out", out); code != ExitOK {
 		t.Fatalf("eval: exit %d\n%s", code, stderr)
 	}
-	recs, _, err := harness.ReadRecords(out)
+	recs, _, err := runrecord.ReadRecords(out)
 	if err != nil || len(recs) != 1 {
 		t.Fatalf("records: %v, %d", err, len(recs))
 	}

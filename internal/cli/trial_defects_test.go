@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/grading"
-	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/report"
 	"github.com/polynfi/polynfi/retrieval"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // Tests of the defects the fresh-eyes trial of main b721a94 found
@@ -60,7 +60,7 @@ func TestMetricsOnlyIntoNewDirectory(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "metrics.json")); err != nil {
 		t.Errorf("no metrics.json: %v", err)
 	}
-	if kind, _, err := harness.RunDirKind(out); err != nil || kind != harness.KindMetricsOnly {
+	if kind, _, err := runrecord.RunDirKind(out); err != nil || kind != runrecord.KindMetricsOnly {
 		t.Errorf("run dir kind %q %v", kind, err)
 	}
 	// The same command again re-uses the directory.
@@ -82,7 +82,7 @@ func TestMetricsOnlyRefusesFullRun(t *testing.T) {
 	if _, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", "gold", "--out", out); code != ExitOK {
 		t.Fatalf("eval: exit %d\n%s", code, stderr)
 	}
-	before, err := os.ReadFile(filepath.Join(out, harness.ManifestFile))
+	before, err := os.ReadFile(filepath.Join(out, runrecord.ManifestFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestMetricsOnlyRefusesFullRun(t *testing.T) {
 	if code != ExitUsage || !strings.Contains(stderr, "already holds a harness run") {
 		t.Errorf("metrics-only into a full run: exit %d, want %d\n%s\n%s", code, ExitUsage, stdout, stderr)
 	}
-	after, _ := os.ReadFile(filepath.Join(out, harness.ManifestFile))
+	after, _ := os.ReadFile(filepath.Join(out, runrecord.ManifestFile))
 	if string(after) != string(before) {
 		t.Errorf("the manifest changed:\n%s", after)
 	}
@@ -348,7 +348,7 @@ func TestRegradeApplyKeepsOldVerdicts(t *testing.T) {
 	if _, stderr, code := runCLI(t, "eval", "--dataset", ds, "--predictions", "gold", "--out", out); code != ExitOK {
 		t.Fatal(stderr)
 	}
-	recs, err := harness.LoadRecords(out)
+	recs, err := runrecord.LoadRecords(out)
 	if err != nil || len(recs) != 2 {
 		t.Fatalf("records %d %v", len(recs), err)
 	}
@@ -356,14 +356,14 @@ func TestRegradeApplyKeepsOldVerdicts(t *testing.T) {
 	old.Verdicts = grading.AllModes(grading.StatusUnresolved, "no test results in the log")
 	old.Resolved, old.Status = false, grading.StatusUnresolved
 	b, _ := json.MarshalIndent(old, "", "  ")
-	p := filepath.Join(out, filepath.FromSlash(harness.RecordRelDir(old.Key)), harness.ResultFile)
+	p := filepath.Join(out, filepath.FromSlash(runrecord.RecordRelDir(old.Key)), runrecord.ResultFile)
 	if err := os.WriteFile(p, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, stderr, code := runCLI(t, "regrade", "--apply", out); code != ExitOK {
 		t.Fatal(stderr)
 	}
-	var rec harness.Record
+	var rec runrecord.Record
 	rb, _ := os.ReadFile(p)
 	if err := json.Unmarshal(rb, &rec); err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/polynfi/polynfi/harness"
 	"github.com/polynfi/polynfi/internal/citest"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // flakyTest is a test file added to an instance's test patch: it passes in
@@ -185,7 +186,7 @@ func TestValidateRunsFiveReportsFlakyTest(t *testing.T) {
 		stdout, stderr, code := runCLI(t, "validate", "--dataset", ds, "--repos-dir", filepath.Join(sample, "repos"),
 			"--out", o, "--runs", "5", "--workers", "2")
 		// What the gold runs' records say of the coin test.
-		recs, err := harness.LoadRecords(o)
+		recs, err := runrecord.LoadRecords(o)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,9 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polynfi/polynfi/runrecord"
 	"github.com/spf13/cobra"
-
-	"github.com/polynfi/polynfi/harness"
 )
 
 // commandsByName returns every command of the tree under its path
@@ -220,7 +219,7 @@ func TestGoldCombinesWithPredictionFiles(t *testing.T) {
 		t.Errorf("report lacks a model:\n%s", stdout)
 	}
 	// The run is named after both sources, not one of them.
-	man, ok, err := harness.ReadManifest(out)
+	man, ok, err := runrecord.ReadManifest(out)
 	if err != nil || !ok {
 		t.Fatalf("manifest: ok %v, %v", ok, err)
 	}
@@ -263,7 +262,7 @@ func TestManifestPathsFromAnyDirectory(t *testing.T) {
 	if _, stderr, code := runCLI(t, "eval", "--dataset", filepath.Base(ds), "--predictions", "gold", "--out", out); code != ExitOK {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
-	man, ok, err := harness.ReadManifest(out)
+	man, ok, err := runrecord.ReadManifest(out)
 	if err != nil || !ok {
 		t.Fatalf("manifest: %v %v", ok, err)
 	}

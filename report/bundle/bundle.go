@@ -22,11 +22,12 @@ import (
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/grading"
-	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/internal/atomicfile"
 	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/internal/textesc"
 	"github.com/polynfi/polynfi/report"
 	"github.com/polynfi/polynfi/retrieval"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // The submission layout, as published by the two leaderboards. A
@@ -328,7 +329,7 @@ func checkBundleDir(out string) error {
 // bundleUnit is one instance of the bundle: its record and its files in
 // the run directory (runDir/relDir, relDir slash separated).
 type bundleUnit struct {
-	rec            *harness.Record
+	rec            *runrecord.Record
 	runDir, relDir string
 }
 
@@ -345,11 +346,11 @@ func buildBundle(runDir, out, dest string, rep *report.Harness, opts Options) er
 		return err
 	}
 	// Unreadable records are units not evaluated (the report says which).
-	recs, _, err := harness.ReadRecords(runDir)
+	recs, _, err := runrecord.ReadRecords(runDir)
 	if err != nil {
 		return err
 	}
-	byUnit := map[string]*harness.Record{}
+	byUnit := map[string]*runrecord.Record{}
 	runs := map[int]bool{}
 	for _, r := range recs {
 		if r.Model == model {
@@ -411,7 +412,7 @@ func buildBundle(runDir, out, dest string, rep *report.Harness, opts Options) er
 			}
 		}
 	}
-	if err := harness.WriteFileAtomic(filepath.Join(out, bundlePredsFile), preds.Bytes()); err != nil {
+	if err := atomicfile.Write(filepath.Join(out, bundlePredsFile), preds.Bytes()); err != nil {
 		return err
 	}
 	if x.DatasetSchema == dataset.SchemaSWEBench {
@@ -429,12 +430,12 @@ func buildBundle(runDir, out, dest string, rep *report.Harness, opts Options) er
 	unread := x.UnreadableRows + x.NotRunnable
 	aggOut := struct {
 		report.PolyBenchAggregate
-		TotalReadInstances int                  `json:"polynfi_total_read_instances"`
-		TotalUnreadRows    int                  `json:"polynfi_total_unread_rows"`
-		UnreadRows         []harness.DatasetRow `json:"polynfi_unread_rows"`
-		Note               string               `json:"polynfi_note,omitempty"`
+		TotalReadInstances int                    `json:"polynfi_total_read_instances"`
+		TotalUnreadRows    int                    `json:"polynfi_total_unread_rows"`
+		UnreadRows         []runrecord.DatasetRow `json:"polynfi_unread_rows"`
+		Note               string                 `json:"polynfi_note,omitempty"`
 	}{PolyBenchAggregate: rep.PolyBench, TotalReadInstances: rep.PolyBench.TotalInstances, TotalUnreadRows: unread,
-		UnreadRows: append([]harness.DatasetRow{}, x.UnreadRows...)}
+		UnreadRows: append([]runrecord.DatasetRow{}, x.UnreadRows...)}
 	if unread > 0 {
 		aggOut.TotalInstances += unread
 		aggOut.TotalUnresolved += unread
@@ -445,7 +446,7 @@ func buildBundle(runDir, out, dest string, rep *report.Harness, opts Options) er
 	if err != nil {
 		return err
 	}
-	if err := harness.WriteFileAtomic(filepath.Join(out, bundleExtrasDir, "result.json"), agg); err != nil {
+	if err := atomicfile.Write(filepath.Join(out, bundleExtrasDir, "result.json"), agg); err != nil {
 		return err
 	}
 	pb := x.Modes[grading.ModePolyBench]
@@ -457,7 +458,7 @@ func buildBundle(runDir, out, dest string, rep *report.Harness, opts Options) er
 	meta := map[string]any{
 		"model_name_or_path": model, "run_id": x.RunID, "dataset": x.Dataset, "dataset_schema": x.DatasetSchema,
 		"predictions": x.Predictions, "grading_mode": "polybench", "native_mode": x.NativeMode,
-		"total_instances": pb.Total, "total_read_instances": pb.Total - unread, "total_unread_rows": unread, "unread_rows": append([]harness.DatasetRow{}, x.UnreadRows...),
+		"total_instances": pb.Total, "total_read_instances": pb.Total - unread, "total_unread_rows": unread, "unread_rows": append([]runrecord.DatasetRow{}, x.UnreadRows...),
 		"resolved_polybench": pb.Resolved, "total_polybench": pb.Total,
 		"pass_rate": passRate, "resolved_native": x.Modes[x.NativeMode].Resolved, "resolved_native_ci95": x.Modes[x.NativeMode].CI,
 		"bundled_instances": len(units), "not_evaluated": nonNil(notEvaluated), "no_prediction": nonNil(noPrediction),
@@ -466,7 +467,7 @@ func buildBundle(runDir, out, dest string, rep *report.Harness, opts Options) er
 		"polynfi_version": opts.Version, "evaluated_with": nonNil(x.EvaluatedWith),
 	}
 	mb, _ := json.MarshalIndent(meta, "", "  ")
-	if err := harness.WriteFileAtomic(filepath.Join(out, bundleExtrasDir, bundleExtrasMeta), append(mb, '\n')); err != nil {
+	if err := atomicfile.Write(filepath.Join(out, bundleExtrasDir, bundleExtrasMeta), append(mb, '\n')); err != nil {
 		return err
 	}
 	// metadata.yaml: the leaderboard's fields only, in the shape of the
@@ -479,10 +480,10 @@ func buildBundle(runDir, out, dest string, rep *report.Harness, opts Options) er
 	if err != nil {
 		return err
 	}
-	if err := harness.WriteFileAtomic(filepath.Join(out, bundleMetaYAML), y); err != nil {
+	if err := atomicfile.Write(filepath.Join(out, bundleMetaYAML), y); err != nil {
 		return err
 	}
-	return harness.WriteFileAtomic(filepath.Join(out, bundleReadme), bundleReadmeText(rep, opts.Version, model, passRate, created, len(units), notEvaluated, noPrediction, withTrajs, incomplete, opts.Meta.missing(x.DatasetSchema)))
+	return atomicfile.Write(filepath.Join(out, bundleReadme), bundleReadmeText(rep, opts.Version, model, passRate, created, len(units), notEvaluated, noPrediction, withTrajs, incomplete, opts.Meta.missing(x.DatasetSchema)))
 }
 
 // writeBundleUnit writes one instance's files and its all_preds.jsonl
@@ -508,7 +509,7 @@ func writeBundleUnit(out string, u bundleUnit, preds *bytes.Buffer, versions []s
 		}
 		return b, err
 	}
-	patch, err := read(harness.PatchFile)
+	patch, err := read(runrecord.PatchFile)
 	if err != nil {
 		return err
 	}
@@ -530,7 +531,7 @@ func writeBundleUnit(out string, u bundleUnit, preds *bytes.Buffer, versions []s
 	if err != nil {
 		return err
 	}
-	if err := harness.WriteFileAtomic(filepath.Join(logs, rec.InstanceID+"_result.json"), b); err != nil {
+	if err := atomicfile.Write(filepath.Join(logs, rec.InstanceID+"_result.json"), b); err != nil {
 		return err
 	}
 	if m := rec.Retrieval; m != nil {
@@ -544,7 +545,7 @@ func writeBundleUnit(out string, u bundleUnit, preds *bytes.Buffer, versions []s
 		if err != nil {
 			return err
 		}
-		if err := harness.WriteFileAtomic(filepath.Join(logs, rec.InstanceID+"_metrics.json"), b); err != nil {
+		if err := atomicfile.Write(filepath.Join(logs, rec.InstanceID+"_metrics.json"), b); err != nil {
 			return err
 		}
 	}
@@ -557,31 +558,31 @@ func writeBundleUnit(out string, u bundleUnit, preds *bytes.Buffer, versions []s
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := harness.WriteFileAtomic(filepath.Join(dir, "patch.diff"), patch); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, "patch.diff"), patch); err != nil {
 		return err
 	}
 	// The test log and the script exist once the tests ran (a record
 	// whose tests never ran keeps them empty).
-	testLog, err := read(harness.LogFile)
+	testLog, err := read(runrecord.LogFile)
 	if err != nil {
 		return err
 	}
-	script, err := read(harness.CommandFile)
+	script, err := read(runrecord.CommandFile)
 	if err != nil {
 		return err
 	}
 	ran := rec.Test != nil && len(testLog) > 0
 	if len(script) > 0 && rec.Test != nil {
-		if err := harness.WriteFileAtomic(filepath.Join(dir, "eval.sh"), script); err != nil {
+		if err := atomicfile.Write(filepath.Join(dir, "eval.sh"), script); err != nil {
 			return err
 		}
 	}
 	if ran {
-		if err := harness.WriteFileAtomic(filepath.Join(dir, "test_output.txt"), testLog); err != nil {
+		if err := atomicfile.Write(filepath.Join(dir, "test_output.txt"), testLog); err != nil {
 			return err
 		}
 	}
-	if err := harness.WriteFileAtomic(filepath.Join(dir, runInstanceLogFile), runInstanceLog(rec, versions, ran)); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, runInstanceLogFile), runInstanceLog(rec, versions, ran)); err != nil {
 		return err
 	}
 	// report.json: written by SWE-bench once the output was graded, so
@@ -599,7 +600,7 @@ func writeBundleUnit(out string, u bundleUnit, preds *bytes.Buffer, versions []s
 	if err != nil {
 		return err
 	}
-	return harness.WriteFileAtomic(filepath.Join(dir, "report.json"), b)
+	return atomicfile.Write(filepath.Join(dir, "report.json"), b)
 }
 
 // sweBenchResults is SWE-bench experiments' results/results.json: the
@@ -646,7 +647,7 @@ func writeSWEBenchResults(out string, ids []string) error {
 	if err := os.MkdirAll(filepath.Join(out, bundleResultsDir), 0o755); err != nil {
 		return err
 	}
-	return harness.WriteFileAtomic(filepath.Join(out, bundleResultsDir, "results.json"), b)
+	return atomicfile.Write(filepath.Join(out, bundleResultsDir, "results.json"), b)
 }
 
 func exists(p string) bool {
@@ -731,7 +732,7 @@ func findTrajectories(runDir, predictions, explicit string) string {
 // run into out/trajs/, each named <instance_id>.<its path with "/" as
 // "__"> so that the instance id is in every trace file's name, as
 // SWE-PolyBench asks. It returns how many files it copied.
-func copyTrajectory(root, out string, rec *harness.Record, trajDir func(root, model, instanceID string, run int) string) (int, error) {
+func copyTrajectory(root, out string, rec *runrecord.Record, trajDir func(root, model, instanceID string, run int) string) (int, error) {
 	if trajDir == nil {
 		return 0, nil
 	}
@@ -762,7 +763,7 @@ func copyTrajectory(root, out string, rec *harness.Record, trajDir func(root, mo
 			return err
 		}
 		n++
-		return harness.WriteFileAtomic(dst, b)
+		return atomicfile.Write(dst, b)
 	})
 	return n, err
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/polynfi/polynfi/grading"
-	"github.com/polynfi/polynfi/harness"
+	"github.com/polynfi/polynfi/runrecord"
 )
 
 // runInstanceLogFile is the per-instance log SWE-bench's harness writes
@@ -32,7 +32,7 @@ const runInstanceLogFile = "run_instance.log"
 // that were reset; the test run (exit status, duration against its
 // timeout, parser, results read); the verdict of each grading mode; the
 // error or infrastructure failure; the timing split.
-func runInstanceLog(rec *harness.Record, versions []string, ran bool) []byte {
+func runInstanceLog(rec *runrecord.Record, versions []string, ran bool) []byte {
 	var b bytes.Buffer
 	line := func(format string, a ...any) { fmt.Fprintf(&b, format+"\n", a...) }
 	by := "polynfi"
@@ -154,7 +154,7 @@ func runInstanceLog(rec *harness.Record, versions []string, ran bool) []byte {
 
 // writeApply writes how a patch applied: each attempt of the cascade with
 // its output, indented, then the outcome.
-func writeApply(b *bytes.Buffer, what string, ar *harness.ApplyResult) {
+func writeApply(b *bytes.Buffer, what string, ar *runrecord.ApplyResult) {
 	for _, a := range ar.Attempts {
 		ok := "failed"
 		if a.OK {
