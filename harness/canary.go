@@ -16,7 +16,6 @@ import (
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/diff"
 	"github.com/polynfi/polynfi/internal/safepath"
-	"github.com/polynfi/polynfi/runrecord"
 	"github.com/polynfi/polynfi/runtime"
 	"github.com/polynfi/polynfi/testlog"
 )
@@ -185,7 +184,7 @@ func namedByF2P(f string, in dataset.Instance) bool {
 // canaryCode returns the code that appends canaries cs to a host file of
 // language lang with content src, or "" when the file's framework is not
 // one canaries are written for.
-func canaryCode(lang string, src []byte, cs []runrecord.Canary, bodies []canaryBody) ([]byte, bool) {
+func canaryCode(lang string, src []byte, cs []Canary, bodies []canaryBody) ([]byte, bool) {
 	var b strings.Builder
 	switch lang {
 	case dataset.Python:
@@ -244,7 +243,7 @@ func canaryCode(lang string, src []byte, cs []runrecord.Canary, bodies []canaryB
 // in the work tree (their content read at snap, base + test patch, which
 // guardTests left them at) and returns them, or none and a note saying
 // why. An error is the sandbox's (reading or writing a file).
-func placeCanaries(ctx context.Context, wt *tree, in dataset.Instance, snap string) ([]runrecord.Canary, string, error) {
+func placeCanaries(ctx context.Context, wt *tree, in dataset.Instance, snap string) ([]Canary, string, error) {
 	if m := selectsByName(in.TestCommand); m != "" {
 		return nil, "canaries not placed: the test command selects tests by name (" + strings.TrimSpace(m) + "), which could leave them out", nil
 	}
@@ -269,7 +268,7 @@ done`, append([]string{snap}, hosts...)...)
 		return nil, "", err
 	}
 	failCanary := !reStopsAtFailure.MatchString(in.TestCommand)
-	var all []runrecord.Canary
+	var all []Canary
 	var files []runtime.File
 	for _, p := range hosts {
 		head, rest, ok := bytes.Cut(out, []byte{0})
@@ -286,9 +285,9 @@ done`, append([]string{snap}, hosts...)...)
 		}
 		src := rest[:n]
 		out = rest[n:]
-		cs := []runrecord.Canary{{Name: newCanaryName(), File: p}}
+		cs := []Canary{{Name: newCanaryName(), File: p}}
 		if failCanary && len(all) == 0 {
-			cs = append(cs, runrecord.Canary{Name: newCanaryName(), File: p, Fail: true})
+			cs = append(cs, Canary{Name: newCanaryName(), File: p, Fail: true})
 		}
 		bodies := make([]canaryBody, len(cs))
 		for i, c := range cs {
@@ -326,7 +325,7 @@ type canaryOutcome struct {
 // nothing: see Grade), nor is a canary missing from a host file the
 // reading reports as not loading (a FAILED or ERROR result whose id
 // names the file but no test in it).
-func checkCanaries(cs []runrecord.Canary, results []testlog.Result) canaryOutcome {
+func checkCanaries(cs []Canary, results []testlog.Result) canaryOutcome {
 	var o canaryOutcome
 	if len(cs) == 0 {
 		o.rest = results
@@ -383,7 +382,7 @@ func checkCanaries(cs []runrecord.Canary, results []testlog.Result) canaryOutcom
 	return o
 }
 
-func must(c runrecord.Canary) string {
+func must(c Canary) string {
 	if c.Fail {
 		return "fail"
 	}

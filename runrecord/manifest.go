@@ -459,7 +459,7 @@ type UnreadableRecord struct {
 	Error string `json:"error"`
 }
 
-// LoadRecords reads the records a Store keeps directly in dir, at
+// LoadRecords reads the records a harness.Store keeps directly in dir, at
 // dir/<model>/<instance_id>/run-<k>/result.json, and nothing deeper or
 // elsewhere (another run's directory below dir is not read). Sorted by
 // instance id, model and run; a record that does not decode is an error

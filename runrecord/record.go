@@ -27,7 +27,7 @@ import (
 
 // RecordSchema is the version of the Record layout. 3: canaries
 // (TestRun.Canaries, StatusTampered) and Record.RunnerInternals; a
-// record of an earlier version is evaluated again (Store.Done).
+// record of an earlier version is evaluated again (harness.Store.Done).
 const RecordSchema = 3
 
 // Key identifies a record: one prediction (model, run) of one instance,
@@ -62,14 +62,14 @@ type TestRun struct {
 	// "stderr" when stdout held no recognisable log.
 	Stream string `json:"stream,omitempty"`
 	// LogSecret is the attempt's secret that the marks of its stored log
-	// carry (32 hex digits; runlog.go): a re-grading reads the log only
+	// carry (32 hex digits; harness/runlog.go): a re-grading reads the log only
 	// through marks with this secret. Written after the run; never passed
 	// into the sandbox.
 	LogSecret string `json:"log_secret,omitempty"`
 	// Workdir is the work tree's path in the sandbox, which test ids are
 	// made relative to.
 	Workdir string `json:"workdir,omitempty"`
-	// Canaries are the tests the harness added to the run (canary.go),
+	// Canaries are the tests the harness added to the run (harness/canary.go),
 	// written into the record after the run; CanaryNote says why none
 	// were placed.
 	Canaries   []Canary `json:"canaries,omitempty"`
@@ -90,8 +90,8 @@ type Timing struct {
 	ApplyS     float64 `json:"apply_s"`            // test patch (see above), model patch, path checks, test files reset
 	TestS      float64 `json:"test_s"`
 	ParseS     float64 `json:"parse_s"`
-	CanaryS    float64 `json:"canary_s,omitempty"` // canaries written into the test files (canary.go)
-	// RunnerCheckS: the runner-internals check of the model patch (runnercheck.go).
+	CanaryS    float64 `json:"canary_s,omitempty"` // canaries written into the test files (harness/canary.go)
+	// RunnerCheckS: the runner-internals check of the model patch (harness/runnercheck.go).
 	RunnerCheckS float64 `json:"runner_check_s,omitempty"`
 	MetricsS     float64 `json:"metrics_s"`   // RetrievalS + NFIS
 	RetrievalS   float64 `json:"retrieval_s"` // localization metrics
@@ -101,7 +101,7 @@ type Timing struct {
 }
 
 // NFIDelta is the SWE-NFI score change of the changed source files
-// (Python, Java, JavaScript, TypeScript; see NFISource): the base version
+// (Python, Java, JavaScript, TypeScript; see harness.NFISource): the base version
 // against the version after the model patch, each file judged by the rules
 // of its language. Files lists the changed source files.
 type NFIDelta struct {
@@ -141,12 +141,12 @@ type Record struct {
 	NativeMode grading.Mode     `json:"native_mode"`
 	Verdicts   grading.Verdicts `json:"verdicts"`
 
-	// TestEdits lists what the model patch did to the tests (guardTests):
+	// TestEdits lists what the model patch did to the tests (harness's guardTests):
 	// files reset before the run, test configuration changed.
 	TestEdits *TestEdits `json:"test_edits,omitempty"`
 	// RunnerInternals lists where the model patch's code outside the tests
 	// reaches into the test runner or the process's reporting
-	// (runnercheck.go); any makes the strict verdict unresolved.
+	// (harness/runnercheck.go); any makes the strict verdict unresolved.
 	RunnerInternals []RunnerFinding `json:"runner_internals,omitempty"`
 	TestPatchApply  *ApplyResult    `json:"test_patch_apply,omitempty"`
 	ModelPatchApply *ApplyResult    `json:"model_patch_apply,omitempty"`
@@ -227,17 +227,14 @@ const (
 	CommandFile = "command.sh"
 )
 
-// ErrLocked is returned by OpenStore when another process holds the store.
-var ErrLocked = errors.New("output directory is in use by another polynfi run")
-
-// StoreMarker is the file ClaimDir (and so harness.OpenStore) writes into a directory it takes as
-// its store. A non-empty directory without it, without ManifestFile and
+// StoreMarker is the file ClaimDir (and so harness.OpenStore) writes
+// into a directory it takes as its store. A non-empty directory without it, without ManifestFile and
 // that is not a run written before either existed (RunDirKind) is not
 // polynfi's: ClaimDir refuses it and deletes nothing in it.
 const StoreMarker = ".polynfi-store"
 
-// ErrNotStore is returned (wrapped, with the directory) by harness.OpenStore and
-// ClaimDir for a non-empty directory that is not a polynfi run.
+// ErrNotStore is returned (wrapped, with the directory) by ClaimDir and
+// harness.OpenStore for a non-empty directory that is not a polynfi run.
 var ErrNotStore = errors.New("is a non-empty directory that is not a polynfi run (no " + ManifestFile + " or " + StoreMarker + "); give a new or empty directory, or the --out of an earlier polynfi run")
 
 // ClaimDir makes dir polynfi's output directory: it creates dir when
@@ -380,7 +377,7 @@ type Canary struct {
 // escaped names apart ("" -> "~e3b0c44298fc", "." -> "_~cdb4ee2aea69").
 // The mapping is injective but for SWE-bench's own collision: names that
 // differ only by "/" against "__" ("org/m" and "org__m") share a
-// directory, and Save refuses the second one's record.
+// directory, and harness.Store.Save refuses the second one's record.
 func DirName(s string) string {
 	ordinary := s != "" && s[0] != '.' && len(s) <= 200 &&
 		!strings.Contains(s, "_/") && !strings.Contains(s, "/_")
