@@ -61,7 +61,7 @@ const (
 
 // The other languages of SWE-bench Multilingual and Multi-SWE-bench, spelled
 // as polynfi's datasets and reports spell them (SWE-bench Multilingual's
-// rows carry no language; Multi-SWE-bench's `language` field says "go",
+// rows carry no language: InferLanguage names it; Multi-SWE-bench's `language` field says "go",
 // "rust", "c", "cpp"; CanonicalLanguage folds those).
 const (
 	Go   = "Go"
@@ -76,13 +76,19 @@ const (
 // with the tests that decide whether a patch resolves it. JSON names follow
 // SWE-bench; the SWE-PolyBench names (F2P, P2P) are accepted on input.
 type Instance struct {
-	InstanceID  string `json:"instance_id"` // owner__repo-PR; never contains '/'
-	Repo        string `json:"repo"`        // owner/name
-	BaseCommit  string `json:"base_commit"` // commit to check out
-	Patch       string `json:"patch"`       // gold code patch (unified diff), tests excluded
-	TestPatch   string `json:"test_patch"`  // test changes, applied before the model patch
-	Language    string `json:"language"`    // Python, Java, JavaScript, TypeScript, Go, Rust, C, C++, PHP, Ruby (others kept as given)
-	TestCommand string `json:"test_command,omitempty"`
+	InstanceID string `json:"instance_id"` // owner__repo-PR; never contains '/'
+	Repo       string `json:"repo"`        // owner/name
+	BaseCommit string `json:"base_commit"` // commit to check out
+	Patch      string `json:"patch"`       // gold code patch (unified diff), tests excluded
+	TestPatch  string `json:"test_patch"`  // test changes, applied before the model patch
+	Language   string `json:"language"`    // Python, Java, JavaScript, TypeScript, Go, Rust, C, C++, PHP, Ruby (others kept as given)
+	// LanguageInferred is true when the row has no language (SWE-bench and
+	// SWE-bench Multilingual rows) and Language was named by
+	// InferLanguage from the files its patches change. An inferred
+	// language does not enter EvalSHA256, so that records of such rows
+	// made before inference keep their fingerprint.
+	LanguageInferred bool   `json:"-"`
+	TestCommand      string `json:"test_command,omitempty"`
 	// FailToPass lists the tests that must go from failing to passing, in
 	// dataset order (duplicates kept).
 	FailToPass []string `json:"FAIL_TO_PASS"`
@@ -290,7 +296,11 @@ func CanonicalLanguage(s string) string {
 // set, so rows without them keep the fingerprint they had before.
 func (in *Instance) EvalSHA256() string {
 	h := sha256.New()
-	for _, f := range []string{in.InstanceID, in.Repo, in.BaseCommit, in.Patch, in.TestPatch, in.TestCommand, in.Language} {
+	lang := in.Language
+	if in.LanguageInferred {
+		lang = ""
+	}
+	for _, f := range []string{in.InstanceID, in.Repo, in.BaseCommit, in.Patch, in.TestPatch, in.TestCommand, lang} {
 		fmt.Fprintf(h, "%d:%s", len(f), f)
 	}
 	for _, l := range [][]string{in.FailToPass, in.PassToPass, in.ModifiedNodes} {

@@ -132,6 +132,15 @@ func decodeInstance(row map[string]any) (Instance, []fieldError) {
 	in.Repo = strings.TrimSpace(in.Repo)
 	in.BaseCommit = strings.TrimSpace(in.BaseCommit)
 	in.Language = CanonicalLanguage(in.Language)
+	if in.Language == "" {
+		// SWE-bench and SWE-bench Multilingual rows carry no language:
+		// name it from the files the patches change, so that the
+		// language's container defaults, timeout, canaries and report
+		// group apply.
+		if l := InferLanguage(in.Patch, in.TestPatch); l != "" {
+			in.Language, in.LanguageInferred = l, true
+		}
+	}
 	in.TaskCategory = strings.TrimSpace(in.TaskCategory)
 	if len(in.ModifiedNodes) == 0 {
 		in.ModifiedNodes = nil

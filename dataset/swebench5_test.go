@@ -235,7 +235,7 @@ func TestLoadTaskRepo(t *testing.T) {
 	in := d.Instances[0]
 	files := taskFilesFor("tidyledger__ledgerkit-12")
 	want := Instance{InstanceID: "tidyledger__ledgerkit-12", Repo: "tidyledger/ledgerkit", BaseCommit: "0123abc",
-		Patch: files["gold.patch"], TestPatch: files["test.patch"], FailToPass: []string{"tests/t.py::test_a[1-0]"}, PassToPass: []string{"tests/t.py::test_b"},
+		Patch: files["gold.patch"], TestPatch: files["test.patch"], Language: Python, LanguageInferred: true, FailToPass: []string{"tests/t.py::test_a[1-0]"}, PassToPass: []string{"tests/t.py::test_b"},
 		Dockerfile: files["Dockerfile"], ProblemStatement: "It breaks.\n", CreatedAt: "2024-01-02T03:04:05Z",
 		Image: "swebench/sweb.eval.x86_64.tidyledger_1776_ledgerkit-12:latest", EvalScript: sweb5Script, LogParser: "parse_log_pytest",
 		EvalType: EvalTypePassAndFail, Version: "1.0", BuildContext: filepath.Join(root, "tasks", "tidyledger__ledgerkit-12"), Row: 1}

@@ -76,6 +76,23 @@ func TestMultilangPublishedShapes(t *testing.T) {
 			if err != nil || len(ds.Errors) > 0 || len(ds.Instances) != 12 {
 				t.Fatalf("%s: %v %v", c.file, err, ds)
 			}
+			if c.native == grading.ModeSWEBench {
+				// SWE-bench Multilingual rows name no language: each is
+				// inferred from the gold patch, as dataset.csv names it.
+				csv, err := dataset.Load(filepath.Join(dir, "dataset.csv"))
+				if err != nil || len(csv.Instances) != 12 {
+					t.Fatalf("dataset.csv: %v", err)
+				}
+				named := map[string]string{}
+				for _, in := range csv.Instances {
+					named[in.InstanceID] = in.Language
+				}
+				for _, in := range ds.Instances {
+					if !in.LanguageInferred || in.Language != named[in.InstanceID] {
+						t.Errorf("%s: language %q (inferred %v), dataset.csv names %q", in.InstanceID, in.Language, in.LanguageInferred, named[in.InstanceID])
+					}
+				}
+			}
 			if grading.Mode(ds.NativeMode()) != c.native {
 				t.Fatalf("%s: native mode %s, want %s", c.file, ds.NativeMode(), c.native)
 			}
