@@ -5,12 +5,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/polynfi/polynfi/nfi"
+	"github.com/polynfi/polynfi/syntax"
 )
 
 // BenchmarkVsESLint runs, in the same benchmark and on the same files (the
@@ -30,6 +32,13 @@ import (
 //
 // It reports polynfi/eslint and polynfi/oxlint, the ratios of CPU times
 // (the goals: ≤ 0.1 and ≤ 2), and each side's CPU seconds.
+//
+// It also reports the floor that polynfi's front end sets, measured in
+// this process on one locked thread (the thread's CPU time, so neither
+// the Go runtime's other threads nor start-up count): tree-sitter parsing
+// alone of the same files, each tree freed unread (ts-parse-cpu-s,
+// ts-parse/oxlint), and parsing with the flattening into syntax.Tree
+// that every rule reads (parse-flatten-cpu-s, parse-flatten/oxlint).
 //
 //	go test ./nfi/rules/jsts -run '^$' -bench BenchmarkVsESLint -benchtime 1x
 func BenchmarkVsESLint(b *testing.B) {
@@ -94,6 +103,71 @@ func BenchmarkVsESLint(b *testing.B) {
 	b.ReportMetric(o.Seconds()/float64(b.N), "oxlint-cpu-s")
 	b.ReportMetric(p.Seconds()/e.Seconds(), "polynfi/eslint")
 	b.ReportMetric(p.Seconds()/o.Seconds(), "polynfi/oxlint")
+	raw, flat := parseFloor(b, files)
+	b.ReportMetric(raw.Seconds(), "ts-parse-cpu-s")
+	b.ReportMetric(raw.Seconds()/(o.Seconds()/float64(b.N)), "ts-parse/oxlint")
+	b.ReportMetric(flat.Seconds(), "parse-flatten-cpu-s")
+	b.ReportMetric(flat.Seconds()/(o.Seconds()/float64(b.N)), "parse-flatten/oxlint")
+}
+
+// parseFloor returns the CPU time of one thread that parses files with
+// tree-sitter (syntax.Parser.ParseRaw: the tree is freed unread), and
+// that of parsing and flattening them (Parse, then Release), as polynfi
+// score does before any rule runs. The files are read beforehand.
+func parseFloor(b *testing.B, files []string) (raw, flat time.Duration) {
+	b.Helper()
+	srcs := make([][]byte, len(files))
+	langs := make([]syntax.Language, len(files))
+	for i, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		l, ok := syntax.LanguageForPath(f)
+		if !ok {
+			b.Fatalf("%s: no grammar", f)
+		}
+		srcs[i], langs[i] = data, l
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	p := syntax.NewParser()
+	defer p.Close()
+	// a first round loads the grammars and sizes the buffers
+	for i, src := range srcs {
+		if t, err := p.Parse(langs[i], src); err == nil {
+			t.Release()
+		}
+	}
+	t0 := threadCPU(b)
+	for i, src := range srcs {
+		if _, err := p.ParseRaw(langs[i], src); err != nil {
+			b.Fatal(err)
+		}
+	}
+	t1 := threadCPU(b)
+	for i, src := range srcs {
+		t, err := p.Parse(langs[i], src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		t.Release()
+	}
+	t2 := threadCPU(b)
+	return t1 - t0, t2 - t1
+}
+
+// threadCPU returns the calling thread's CPU time, user and system
+// (getrusage RUSAGE_THREAD, Linux's 1; the syscall package does not name
+// it). The caller has locked its goroutine to the thread; cgo calls run
+// on it.
+func threadCPU(b *testing.B) time.Duration {
+	const rusageThread = 1
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // oxlintConfig writes an .oxlintrc.json enabling the rules' ESLint
