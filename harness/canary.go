@@ -251,21 +251,26 @@ func placeCanaries(ctx context.Context, wt *tree, in dataset.Instance, snap stri
 	if len(hosts) == 0 {
 		return nil, "canaries not placed: no test file of the test patch that a " + in.Language + " runner collects (Python, JavaScript, TypeScript, Java, Go, Rust only)", nil
 	}
-	lstat, err := wt.lstat(ctx, hosts)
+	// One command: the types of the hosts' prefixes in the tree (a line),
+	// then the hosts' contents at snap.
+	pre := lookups(hosts)
+	out, err := wt.script(ctx, lstatFunc+`s=$1 n=$2; shift 2
+lst "${@:1:n}"; echo; shift "$n"
+for p; do
+  if sz=$(g cat-file -s "$s:$p" 2>/dev/null); then printf '%s\0' "$sz"; g cat-file blob "$s:$p" || exit 1; else printf -- '-\0'; fi
+done`, append(append([]string{snap, strconv.Itoa(len(pre))}, pre...), hosts...)...)
 	if err != nil {
 		return nil, "", err
+	}
+	answer, out, _ := bytes.Cut(out, []byte{'\n'})
+	lstat, err := modes(pre, answer)
+	if err != nil {
+		return nil, "", fmt.Errorf("canaries: %w", err)
 	}
 	for _, p := range hosts {
 		if err := safepath.UnderFS(lstat, p, true); err != nil {
 			return nil, "canaries not placed: host file " + p + ": " + err.Error(), nil
 		}
-	}
-	out, err := wt.script(ctx, `s=$1; shift
-for p; do
-  if sz=$(g cat-file -s "$s:$p" 2>/dev/null); then printf '%s\0' "$sz"; g cat-file blob "$s:$p" || exit 1; else printf -- '-\0'; fi
-done`, append([]string{snap}, hosts...)...)
-	if err != nil {
-		return nil, "", err
 	}
 	failCanary := !reStopsAtFailure.MatchString(in.TestCommand)
 	var all []Canary
@@ -303,7 +308,7 @@ done`, append([]string{snap}, hosts...)...)
 	if len(files) == 0 {
 		return nil, "canaries not placed: no host file is in a framework canaries are written for (" + strings.Join(hosts, ", ") + ")", nil
 	}
-	if err := wt.sb.CopyIn(ctx, "", files); err != nil {
+	if err := wt.writeTree(ctx, files); err != nil {
 		return nil, "", fmt.Errorf("canaries: write the host files: %w", err)
 	}
 	return all, "", nil

@@ -169,6 +169,8 @@ func BenchmarkDockerInstanceOverhead(b *testing.B) {
 		sum.ParseS += t2.ParseS
 		sum.RemoveS += t2.RemoveS
 		sum.NFIS += t2.NFIS
+		sum.CanaryS += t2.CanaryS
+		sum.RunnerCheckS += t2.RunnerCheckS
 		sum.OverheadS += t2.OverheadS
 		copyS += rec.CopyS
 	}
@@ -181,19 +183,25 @@ func BenchmarkDockerInstanceOverhead(b *testing.B) {
 	b.ReportMetric(sum.ParseS/n, "collect+parse-s")
 	b.ReportMetric(sum.RemoveS/n, "remove-s")
 	b.ReportMetric(sum.NFIS/n, "nfi-s")
+	b.ReportMetric(sum.CanaryS/n, "canary-s")
+	b.ReportMetric(sum.RunnerCheckS/n, "runner-check-s")
 }
 
 // BenchmarkDockerRunOverhead measures the harness's own cost per instance
 // in a run of 8 predictions of one instance (distinct run numbers), one
 // worker, each sandbox started one instance ahead (StartAhead 1, as eval
 // does for docker): (the run's wall time − the test commands' time) / 8,
-// every removal waited for. This is what a sequential run pays per
+// every removal waited for (per-instance-s); start-wait-s is the part of
+// it an evaluation spent waiting for the start of its sandbox begun
+// ahead (container and copy-in, Timing.WorkspaceS; the wait for the test
+// patch applied ahead is in Timing.ApplyS): when it is a large part of
+// the total, the starts, not the evaluations, bound the run. This is what a sequential run pays per
 // instance; BenchmarkDockerInstanceOverhead is one instance's latency.
 func BenchmarkDockerRunOverhead(b *testing.B) {
 	h, store, in, pred := benchInstance(b)
 	h.StartAhead = 1
 	const n = 8
-	var wall, test float64
+	var wall, test, wait float64
 	round := 0
 	b.ResetTimer()
 	for b.Loop() {
@@ -215,7 +223,9 @@ func BenchmarkDockerRunOverhead(b *testing.B) {
 				b.Fatalf("record %+v", r)
 			}
 			test += r.Timing.TestS
+			wait += r.Timing.WorkspaceS
 		}
 	}
 	b.ReportMetric((wall-test)/float64(b.N*n), "per-instance-s")
+	b.ReportMetric(wait/float64(b.N*n), "start-wait-s")
 }

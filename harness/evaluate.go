@@ -635,24 +635,42 @@ func gradeTestCommand(in dataset.Instance, l testCommandLog, ws string, te *runr
 // collectReports copies out the JUnit XML reports the run wrote in the
 // work tree: regular files at the conventional places
 // (testlog.JUnitReportPatterns) newer than the test start marker, sorted
-// by path, relative to the work tree.
+// by path, relative to the work tree. One command lists them and prints
+// their contents (readFunc); a report past its output budget, or an
+// answer that does not frame (a file changed while it was read), is
+// copied out through the runtime.
 func collectReports(ctx context.Context, wt *tree) ([]runtime.File, error) {
-	list, err := wt.script(ctx, `m="$(g rev-parse --git-dir)/$1"; shift
+	ans, err := wt.script(ctx, readFunc+`m="$(g rev-parse --git-dir)/$1" RD_MAX=$2 RD_BUDGET=$3; shift 3
 shopt -s nullglob
+found=()
 for pat in "$@"; do for f in $pat; do
-  if [[ -f $f && ! -L $f && $f -nt $m ]]; then printf '%s\0' "$f"; fi
-done; done`, append([]string{testStartMarker}, testlog.JUnitReportPatterns()...)...)
+  if [[ -f $f && ! -L $f && $f -nt $m ]]; then found+=("$f"); printf '%s\0' "$f"; fi
+done; done
+printf '\0'
+rd "${found[@]}"`, append([]string{testStartMarker, strconv.Itoa(runtime.DefaultMaxOutput), strconv.Itoa(readBudget)}, testlog.JUnitReportPatterns()...)...)
 	if err != nil {
 		return nil, err
 	}
-	seen := map[string]bool{}
-	var out []runtime.File
-	for _, name := range bytes.Split(list, []byte{0}) {
-		rel := string(name)
-		if rel == "" || seen[rel] {
+	var names []string
+	listed := false // the list ended as printed (not cut short)
+	for !listed {
+		name, rest, ok := bytes.Cut(ans, []byte{0})
+		if !ok {
+			break
+		}
+		ans = rest
+		if listed = len(name) == 0; !listed {
+			names = append(names, string(name))
+		}
+	}
+	read, later, ok := parseRead(names, ans)
+	if !listed || !ok {
+		read, later = map[string][]byte{}, names
+	}
+	for _, rel := range later {
+		if _, done := read[rel]; done {
 			continue
 		}
-		seen[rel] = true
 		files, err := wt.sb.CopyOut(ctx, rel, 0)
 		if err != nil {
 			if runtime.InfraReason(err) != "" {
@@ -660,10 +678,13 @@ done; done`, append([]string{testStartMarker}, testlog.JUnitReportPatterns()...)
 			}
 			continue
 		}
-		if len(files) != 1 {
-			continue
+		if len(files) == 1 {
+			read[rel] = files[0].Data
 		}
-		out = append(out, runtime.File{Path: rel, Data: files[0].Data})
+	}
+	var out []runtime.File
+	for rel, data := range read {
+		out = append(out, runtime.File{Path: rel, Data: data})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil

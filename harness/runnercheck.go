@@ -302,19 +302,25 @@ func checkRunnerInternals(ctx context.Context, wt *tree, patch string) []runreco
 	out := CheckRunnerPaths(paths)
 	parser := syntax.NewParser()
 	defer parser.Close()
-	n := 0
+	var check []string
 	for _, p := range paths {
 		if _, ok := syntax.LanguageForPath(p); !ok || isTestFile(p) || added[p] != nil && len(added[p]) == 0 {
 			continue
 		}
-		if n++; n > maxCheckedFiles {
+		if len(check) == maxCheckedFiles {
 			break
 		}
-		got, err := wt.sb.CopyOut(ctx, p, maxCheckedBytes)
-		if err != nil || len(got) != 1 {
-			continue
+		check = append(check, p)
+	}
+	// The files as the patch left them, read in one command.
+	got, err := wt.readFiles(ctx, check, maxCheckedBytes)
+	if err != nil {
+		return out
+	}
+	for _, p := range check {
+		if data, ok := got[p]; ok {
+			out = append(out, CheckRunnerInternals(parser, p, data, added[p])...)
 		}
-		out = append(out, CheckRunnerInternals(parser, p, got[0].Data, added[p])...)
 	}
 	return out
 }

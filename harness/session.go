@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/runtime"
 )
 
@@ -215,18 +216,19 @@ func (s *session) run(ctx context.Context, argv []string, timeout time.Duration)
 // a request a byte at a time); larger files go through Sandbox.CopyIn.
 const maxSessionWrite = 256 << 10
 
-// write writes files (names relative to dir, no "/" in them) into dir in
-// the sandbox, creating dir, in one request. ok is false when the files
-// cannot go through a session (a NUL byte, more than maxSessionWrite
-// bytes, a name with a slash: nothing was sent) or the shell could not
-// write them: the caller copies them through the runtime then. The error
-// is an InfraError or ctx's.
+// write writes files (clean relative paths under dir, safepath.Check;
+// their parent directories other than dir must exist) into dir in the
+// sandbox, creating dir, in one request; an existing file is overwritten
+// in place. ok is false when the files cannot go through a session (a NUL
+// byte, more than maxSessionWrite bytes, a path that fails the check:
+// nothing was sent) or the shell could not write them: the caller copies
+// them through the runtime then. The error is an InfraError or ctx's.
 func (s *session) write(ctx context.Context, dir string, files []runtime.File) (ok bool, err error) {
 	argv := []string{s.boundary + "-write", dir}
 	size := 0
 	for _, f := range files {
 		size += len(f.Data)
-		if size > maxSessionWrite || bytes.IndexByte(f.Data, 0) >= 0 || f.Path == "" || strings.ContainsAny(f.Path, "/\x00") {
+		if size > maxSessionWrite || bytes.IndexByte(f.Data, 0) >= 0 || safepath.Check(f.Path) != nil {
 			return false, nil
 		}
 		argv = append(argv, f.Path, string(f.Data))

@@ -1,11 +1,13 @@
 package harness
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -267,4 +269,123 @@ func (t *tree) copyPatch(ctx context.Context, name, patch string) (string, error
 		return "", fmt.Errorf("copy %s into the sandbox: %w", name, err)
 	}
 	return strings.TrimSuffix(t.tmp, "/") + "/" + name, nil
+}
+
+// readFunc defines rd, which prints, for each path argument (relative to
+// the work tree), a record: "-\0" when it is not a regular file (a link, a
+// directory, nothing) or is larger than $RD_MAX bytes; "+\0" when reading
+// it would take the output past $RD_BUDGET bytes in all (the caller reads
+// it another way); else its size in decimal, "\0" and its bytes.
+const readFunc = `rd() { local used=0 n p; for p in "$@"; do
+  if [ -f "$p" ] && [ ! -L "$p" ] && n=$(wc -c < "$p" 2>/dev/null) && n=$((n)) && [ "$n" -le "$RD_MAX" ]; then
+    if [ $((used + n)) -gt "$RD_BUDGET" ]; then printf '+\0'; continue; fi
+    used=$((used + n)); printf '%s\0' "$n"; head -c "$n" -- "$p" || return 1
+  else printf -- '-\0'; fi
+done; }
+`
+
+// readBudget bounds what one readFiles command prints (the runtimes keep
+// runtime.DefaultMaxOutput of a command's output).
+const readBudget = 16 << 20
+
+// readFiles reads the regular files at paths in the work tree (relative
+// to it; not through a link at the last component), each at most max
+// bytes, in one command: by path, the files read; a path that is not a
+// regular file or is larger than max is left out. Files past the
+// command's output budget are read with Sandbox.CopyOut, one each. The
+// error is an InfraError or ctx's; an answer that does not frame as asked
+// (a file that changed while it was read) is read again with CopyOut.
+func (t *tree) readFiles(ctx context.Context, paths []string, max int64) (map[string][]byte, error) {
+	return t.readFilesWithin(ctx, paths, max, readBudget)
+}
+
+// readFilesWithin is readFiles with the command's output budget.
+func (t *tree) readFilesWithin(ctx context.Context, paths []string, max int64, budget int) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	if len(paths) == 0 {
+		return out, nil
+	}
+	ans, err := t.script(ctx, readFunc+`RD_MAX=$1 RD_BUDGET=$2; shift 2; rd "$@"`,
+		append([]string{strconv.FormatInt(max, 10), strconv.Itoa(budget)}, paths...)...)
+	if err != nil && runtime.InfraReason(err) != "" || ctx.Err() != nil {
+		return nil, err
+	}
+	var rest []string // to read with CopyOut
+	if err != nil {
+		rest = paths
+	} else if files, later, ok := parseRead(paths, ans); ok {
+		out, rest = files, later
+	} else {
+		rest = paths
+	}
+	for _, p := range rest {
+		got, err := t.sb.CopyOut(ctx, p, max)
+		if err != nil {
+			if runtime.InfraReason(err) != "" || ctx.Err() != nil {
+				return nil, err
+			}
+			continue
+		}
+		if len(got) == 1 {
+			out[p] = got[0].Data
+		}
+	}
+	return out, nil
+}
+
+// parseRead splits rd's answer for paths into the files read and the
+// paths to read another way ("+"); ok is false when the answer does not
+// frame as one record per path with nothing after the last.
+func parseRead(paths []string, ans []byte) (files map[string][]byte, later []string, ok bool) {
+	files = map[string][]byte{}
+	for _, p := range paths {
+		head, rest, found := bytes.Cut(ans, []byte{0})
+		if !found {
+			return nil, nil, false
+		}
+		switch string(head) {
+		case "-":
+			ans = rest
+			continue
+		case "+":
+			later = append(later, p)
+			ans = rest
+			continue
+		}
+		n, err := strconv.Atoi(string(head))
+		if err != nil || n < 0 || n > len(rest) {
+			return nil, nil, false
+		}
+		files[p], ans = rest[:n:n], rest[n:]
+	}
+	if len(ans) != 0 {
+		return nil, nil, false
+	}
+	return files, later, true
+}
+
+// writeTree writes files (paths relative to the work tree, checked by the
+// caller, their parent directories present) over what is there: through
+// the session in one request when there is one and it can (see
+// session.write), else in one Sandbox.CopyIn.
+func (t *tree) writeTree(ctx context.Context, files []runtime.File) error {
+	if t.sb.Info().Runtime != "local" {
+		if err := t.ensureSession(ctx); err != nil {
+			return err
+		}
+		if t.sess != nil {
+			ok, err := t.sess.write(ctx, t.sb.Workdir(), files)
+			if t.sess.dead {
+				t.sess.close()
+				t.sess = nil
+			}
+			if err != nil {
+				return err
+			}
+			if ok {
+				return nil
+			}
+		}
+	}
+	return t.sb.CopyIn(ctx, "", files)
 }
