@@ -116,12 +116,12 @@ var reStopsAtFailure = regexp.MustCompile(`(^|\s)(-x|--exitfirst|--maxfail(=|\s)
 var reSelectsByName = regexp.MustCompile(`(^|\s)(-k|-m|-run(=\S*)?|-test\.run(=\S*)?|--deselect|-t|--testNamePattern(=\S*)?|--grep(=\S*)?|-g|--fgrep(=\S*)?|-Dtest=\S*|-Dit\.test=\S*|--skip(=\S*)?|--exact)(\s|$)|\.py::|\.py:\S|#\w`)
 
 // reSelectsByNameMore is reSelectsByName for the runners of PHP, Ruby
-// and C++: PHPUnit --filter, --group, --exclude-group, --testsuite;
+// and C++: PHPUnit --filter, --group, --exclude-group;
 // RSpec -e, --example, --tag and spec_file.rb:LINE or [ID]; minitest
 // and test-unit -n, --name, --testcase, --ignore-* after ruby, rake or
 // in TESTOPTS; googletest --gtest_filter; doctest -tc, -sc, --test-case,
 // --subcase and their excludes; Catch2 test specs in brackets ("[tag]").
-var reSelectsByNameMore = regexp.MustCompile(`(^|\s)(--filter|--group|--exclude-group|--testsuite|--example|--example-matches|--tag|--gtest_filter|--test-case|--test-case-exclude|--subcase|--subcase-exclude|-tc|-tce|-sc|-sce|--name|--testcase|--ignore-name|--ignore-testcase)(=|\s|$)|\b(ruby|rake|testrb|TESTOPTS=\S*)\b[^;&|]*\s-n(\s|/|=)|\brspec\b[^;&|]*\s-e\s|_(spec|test)\.rb:\d|_spec\.rb\[\d|(^|\s)['"]?\[[^\]\s]+\]`)
+var reSelectsByNameMore = regexp.MustCompile(`(^|[\s'"=])(--filter|--group|--exclude-group|--example|--example-matches|--tag|--gtest_filter|--test-case|--test-case-exclude|--subcase|--subcase-exclude|-tc|-tce|-sc|-sce|--name|--testcase|--ignore-name|--ignore-testcase)(=|\s|$)|\b(ruby|rake|testrb|TESTOPTS=\S*)\b[^;&|]*[\s'"=]-n(\s|/|=)|\brspec\b[^;&|]*\s-e\s|_(spec|test)\.rb:\d|_spec\.rb\[\d|(^|\s)['"]?\[[^\]\s]+\]`)
 
 // rePythonModule matches "python -m module", whose -m is not pytest's.
 var rePythonModule = regexp.MustCompile(`\bpython[\d.]*\s+-m\s+\S+`)
