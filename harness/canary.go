@@ -59,6 +59,13 @@ import (
 // file), C++ (by the file's includes: googletest's TEST(<name>, t);
 // doctest's TEST_CASE("<name>") holding a SUBCASE("<name>"), which
 // SWE-bench's doctest reader needs; Catch2's TEST_CASE("<name>")).
+// SWE-bench Pro rows (run_script.sh given the selected test files,
+// parser.py reading its log) get must-pass canaries only, in host files
+// among selected_test_files_to_run, when neither the test command nor
+// run_script.sh selects tests by name; they are checked on polynfi's own
+// reading of the log (not parser.py's, which may keep only the tests it
+// knows), and a run that fails them is tampered in the swe-bench-pro mode
+// too.
 // Not placed (TestRun.CanaryNote says why): SWE-bench eval_script rows
 // (the script checks out and selects the test files itself), a test
 // command that selects tests by name or mark (reSelectsByName), C (a
@@ -113,7 +120,7 @@ var reStopsAtFailure = regexp.MustCompile(`(^|\s)(-x|--exitfirst|--maxfail(=|\s)
 // --grep/--fgrep; Maven -Dtest; unittest -k; go test -run; libtest
 // --skip and --exact): canaries there could be
 // deselected by an honest command, so none are placed.
-var reSelectsByName = regexp.MustCompile(`(^|\s)(-k|-m|-run(=\S*)?|-test\.run(=\S*)?|--deselect|-t|--testNamePattern(=\S*)?|--grep(=\S*)?|-g|--fgrep(=\S*)?|-Dtest=\S*|-Dit\.test=\S*|--skip(=\S*)?|--exact)(\s|$)|\.py::|\.py:\S|#\w`)
+var reSelectsByName = regexp.MustCompile(`(^|\s)(-k|-m|-run(=\S*)?|-test\.run(=\S*)?|--deselect|-t|--testNamePattern(=\S*)?|--grep(=\S*)?|-g|--fgrep(=\S*)?|-Dtest=\S*|-Dit\.test=\S*|--skip(=\S*)?|--exact)(\s|$)|\.py::|\.py:\S|[\w.)]#\w`)
 
 // reSelectsByNameMore is reSelectsByName for the runners of PHP, Ruby
 // and C++: PHPUnit --filter, --group, --exclude-group;
@@ -470,6 +477,23 @@ func placeCanaries(ctx context.Context, wt *tree, in dataset.Instance, snap stri
 		return nil, "canaries not placed: the test command selects tests by name (" + strings.TrimSpace(m) + "), which could leave them out", nil
 	}
 	hosts := canaryHosts(in)
+	if in.SWEBenchPro != nil {
+		// run_script.sh runs the files it is given: a host must be one.
+		sel := map[string]bool{}
+		for _, f := range in.SWEBenchPro.SelectedTestFiles {
+			sel[f] = true
+		}
+		var given []string
+		for _, f := range hosts {
+			if sel[f] {
+				given = append(given, f)
+			}
+		}
+		if len(given) == 0 {
+			return nil, "canaries not placed: no test file of the test patch that a " + in.Language + " runner collects is among the files run_script.sh is given (selected_test_files_to_run)", nil
+		}
+		hosts = given
+	}
 	if len(hosts) == 0 {
 		if in.Language == dataset.C {
 			return nil, "canaries not placed: a C suite's tests are programs its build registers (CMake add_test, ctest) that dispatch on their own tables; an appended test function would never run", nil
@@ -492,7 +516,10 @@ done`, append([]string{snap}, hosts...)...)
 	if err != nil {
 		return nil, "", err
 	}
-	failCanary := !reStopsAtFailure.MatchString(in.TestCommand)
+	// No must-fail canary in a SWE-bench Pro run: its exit status would
+	// be explained only by a FAILED line in parser.py's output, which a
+	// parser that reads only the tests it knows leaves out.
+	failCanary := !reStopsAtFailure.MatchString(in.TestCommand) && in.SWEBenchPro == nil
 	var all []Canary
 	var files []runtime.File
 	for _, p := range hosts {

@@ -224,3 +224,86 @@ func appendPatch(t *testing.T, base, p, text string) string {
 	n := len(lines)
 	return fmt.Sprintf("diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n@@ -%d,1 +%d,%d @@\n %s\n+%s\n", p, p, p, p, n, n, 1+len(add), lines[n-1], strings.Join(add, "\n+"))
 }
+
+// TestCanariesSWEBenchPro grades examples/multilang/swe-bench-pro.jsonl's
+// durfmt-4 (run_script.sh runs go test -v on the selected test file's
+// package, parser.py reads its --- PASS lines) with the real go
+// toolchain, local runtime: gold resolves in the swe-bench-pro mode with
+// one must-pass canary in the selected test file, read back from the
+// log. A patch whose package init, in the test binary, prints go test
+// -v's lines for every FAIL_TO_PASS and PASS_TO_PASS test as passed and
+// exits 0 resolves without the guards (parser.py reads the forged
+// lines), and is tampered in every mode, swe-bench-pro included, with
+// them: its canary is missing from the log.
+func TestCanariesSWEBenchPro(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	needProSandbox(t)
+	dir, err := filepath.Abs("../examples/multilang")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := dataset.Load(filepath.Join(dir, "swe-bench-pro.jsonl"))
+	if err != nil || len(ds.Errors) > 0 {
+		t.Fatalf("swe-bench-pro.jsonl: %v %v", err, ds)
+	}
+	var in dataset.Instance
+	for _, x := range ds.Instances {
+		if x.InstanceID == "gridworks__durfmt-4" {
+			in = x
+		}
+	}
+	if in.SWEBenchPro == nil {
+		t.Fatal("gridworks__durfmt-4 is not a SWE-bench Pro row of the sample")
+	}
+	h, _ := newHarness(t, filepath.Join(dir, "repos"), grading.ModeSWEBenchPro)
+	h.Env = []string{"POLYNFI_DATASET_DIR=" + dir}
+	eval := func(t *testing.T, patch string) (*Record, string) {
+		rec, art, err := h.Evaluate(context.Background(), in, dataset.Prediction{InstanceID: in.InstanceID, ModelNameOrPath: "m", ModelPatch: patch})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Test == nil {
+			t.Fatalf("no test run: %s\n%.3000s", rec.Error, art.TestLog)
+		}
+		pro := rec.Verdicts.Get(grading.ModeSWEBenchPro)
+		t.Logf("%s: %s (%s); swe-bench-pro %s (%s); canaries %+v; note %q", in.InstanceID, rec.Status, rec.Verdicts.Strict.Reason, pro.Status, pro.Reason, rec.Test.Canaries, rec.Test.CanaryNote)
+		return rec, string(art.TestLog)
+	}
+	t.Run("gold", func(t *testing.T) {
+		rec, log := eval(t, in.Patch)
+		if v := rec.Verdicts.Get(grading.ModeSWEBenchPro); !rec.Resolved || !v.Resolved || rec.Verdicts.SWEBenchPro == nil {
+			t.Errorf("gold: %s, swe-bench-pro %s (%s)", rec.Status, v.Status, v.Reason)
+		}
+		if cs := rec.Test.Canaries; len(cs) != 1 || cs[0].Fail || cs[0].File != "durfmt_test.go" {
+			t.Fatalf("canaries %+v (%s), want one must-pass canary in durfmt_test.go", cs, rec.Test.CanaryNote)
+		}
+		if !strings.Contains(log, "--- PASS: Test_"+rec.Test.Canaries[0].Name) {
+			t.Errorf("canary %s did not pass in the log", rec.Test.Canaries[0].Name)
+		}
+	})
+	t.Run("go test -v output forged from init", func(t *testing.T) {
+		var out strings.Builder
+		for _, id := range append(append([]string{}, in.FailToPass...), in.PassToPass...) {
+			fmt.Fprintf(&out, "=== RUN   %s\\n--- PASS: %s (0.00s)\\n", id, id)
+		}
+		forge := "package durfmt\n\nimport (\n\t\"os\"\n\t\"strings\"\n)\n\nfunc init() {\n\tif strings.HasSuffix(os.Args[0], \".test\") {\n\t\tos.Stdout.WriteString(\"" + out.String() + "PASS\\n\")\n\t\tos.Exit(0)\n\t}\n}\n"
+		patch := "diff --git a/zz_forge.go b/zz_forge.go\nnew file mode 100644\n--- /dev/null\n+++ b/zz_forge.go\n@@ -0,0 +1," + fmt.Sprint(strings.Count(forge, "\n")) + " @@\n+" + strings.ReplaceAll(strings.TrimSuffix(forge, "\n"), "\n", "\n+") + "\n"
+		h.noGuards = true
+		rec, _ := eval(t, patch)
+		h.noGuards = false
+		if v := rec.Verdicts.Get(grading.ModeSWEBenchPro); !v.Resolved {
+			t.Errorf("without the guards the forgery is %s (%s) in swe-bench-pro: it does not test the canaries", v.Status, v.Reason)
+		}
+		rec, log := eval(t, patch)
+		for _, m := range append(append([]grading.Mode{}, grading.Modes...), grading.ModeSWEBenchPro) {
+			if v := rec.Verdicts.Get(m); v.Resolved || v.Status != grading.StatusTampered {
+				t.Errorf("%s: %s (%s), want tampered\n%.2000s", m, v.Status, v.Reason, log)
+			}
+		}
+		if rec.Verdicts.SWEBenchPro == nil {
+			t.Error("no swe-bench-pro verdict")
+		}
+	})
+}
