@@ -122,7 +122,7 @@ func TestCanariesPHPRubyCPP(t *testing.T) {
 	h, _ := newHarness(t, filepath.Join(dir, "repos"), grading.Mode(ds.NativeMode()))
 	h.Env = []string{"POLYNFI_DATASET_DIR=" + dir}
 	h.ReadOnly = []string{filepath.Join(filepath.Dir(dir), "polybench", "env")}
-	eval := func(t *testing.T, in dataset.Instance, patch string) (*Record, string) {
+	eval := func(t *testing.T, in dataset.Instance, patch string) (*runrecord.Record, string) {
 		rec, art, err := h.Evaluate(context.Background(), in, dataset.Prediction{InstanceID: in.InstanceID, ModelNameOrPath: "m", ModelPatch: patch})
 		if err != nil {
 			t.Fatal(err)
@@ -259,7 +259,7 @@ func TestCanariesSWEBenchPro(t *testing.T) {
 	}
 	h, _ := newHarness(t, filepath.Join(dir, "repos"), grading.ModeSWEBenchPro)
 	h.Env = []string{"POLYNFI_DATASET_DIR=" + dir}
-	eval := func(t *testing.T, patch string) (*Record, string) {
+	eval := func(t *testing.T, patch string) (*runrecord.Record, string) {
 		rec, art, err := h.Evaluate(context.Background(), in, dataset.Prediction{InstanceID: in.InstanceID, ModelNameOrPath: "m", ModelPatch: patch})
 		if err != nil {
 			t.Fatal(err)
