@@ -30,7 +30,8 @@ import (
 //     was not the runner's;
 //   - in the first host file, one test that must fail (left out when the
 //     test command stops at the first failure: -x, --exitfirst, --maxfail,
-//     --bail): a report where it passes was rewritten in the test process
+//     --bail, --stop-on-failure, --fail-fast, --gtest_fail_fast, ...;
+//     reStopsAtFailure): a report where it passes was rewritten in the test process
 //     (a pytest hook, a forged reporter).
 //
 // Names and bodies are drawn per run from crypto/rand and stored in the
@@ -48,10 +49,28 @@ import (
 // @org.junit.jupiter.api.Test or @org.junit.Test, by the file's imports),
 // Go (a func Test_<name>(t *testing.T) in a _test.go file that imports
 // testing unaliased: go test), Rust (a #[test] fn in an integration test
-// file under tests/: cargo test).
+// file under tests/: cargo test), PHP (a public function
+// test_canary_<name>() method inserted before the last closing brace of a
+// file that extends a TestCase: PHPUnit, whose testdox prints it
+// "Canary <name>"), Ruby (a def test_<name> method at the end of the
+// file's first class deriving from a *Test or *TestCase class: minitest
+// and test-unit; a top-level RSpec.describe "<name>" block with one
+// example in an RSpec file; a top-level describe block in a minitest/spec
+// file), C++ (by the file's includes: googletest's TEST(<name>, t);
+// doctest's TEST_CASE("<name>") holding a SUBCASE("<name>"), which
+// SWE-bench's doctest reader needs; Catch2's TEST_CASE("<name>")).
+// SWE-bench Pro rows (run_script.sh given the selected test files,
+// parser.py reading its log) get must-pass canaries only, in host files
+// among selected_test_files_to_run, when neither the test command nor
+// run_script.sh selects tests by name; they are checked on polynfi's own
+// reading of the log (not parser.py's, which may keep only the tests it
+// knows), and a run that fails them is tampered in the swe-bench-pro mode
+// too.
 // Not placed (TestRun.CanaryNote says why): SWE-bench eval_script rows
 // (the script checks out and selects the test files itself), a test
-// command that selects tests by name or mark (reSelectsByName), other
+// command that selects tests by name or mark (reSelectsByName), C (a
+// CMake/ctest suite registers each test by add_test and a test program
+// dispatches on its own table, so an appended function never runs), other
 // languages and frameworks, a test patch without a recognisable test file.
 //
 // Limits: code running inside the test process can read the canaries from
@@ -91,14 +110,25 @@ func newCanaryBody(fail bool) canaryBody {
 
 // reStopsAtFailure matches the options that make a runner stop at the
 // first failing test, which a must-fail canary would then cut short.
-var reStopsAtFailure = regexp.MustCompile(`(^|\s)(-x|--exitfirst|--maxfail(=|\s)\S+|--bail|-b|--?failfast|-Dsurefire\.skipAfterFailureCount=\S+)(\s|$|;)`)
+// PHPUnit's --stop-on-*, RSpec's and minitest's --fail-fast,
+// googletest's --gtest_fail_fast and --gtest_break_on_failure, doctest's
+// --abort-after and -aa, Catch2's --abort and -x are among them.
+var reStopsAtFailure = regexp.MustCompile(`(^|\s)(-x|--exitfirst|--maxfail(=|\s)\S+|--bail|-b|--?failfast|--fail-fast|-Dsurefire\.skipAfterFailureCount=\S+|--stop-on-(failure|error|defect)|--gtest_fail_fast(=\S*)?|--gtest_break_on_failure(=\S*)?|--abort|--abort-after(=\S*)?|-aa(=\S*)?)(\s|$|;)`)
 
 // reSelectsByName matches test-command options that select tests by name
 // or mark (pytest -k, -m, --deselect and node ids; Jest -t; Mocha
 // --grep/--fgrep; Maven -Dtest; unittest -k; go test -run; libtest
 // --skip and --exact): canaries there could be
 // deselected by an honest command, so none are placed.
-var reSelectsByName = regexp.MustCompile(`(^|\s)(-k|-m|-run(=\S*)?|-test\.run(=\S*)?|--deselect|-t|--testNamePattern(=\S*)?|--grep(=\S*)?|-g|--fgrep(=\S*)?|-Dtest=\S*|-Dit\.test=\S*|--skip(=\S*)?|--exact)(\s|$)|\.py::|\.py:\S|#\w`)
+var reSelectsByName = regexp.MustCompile(`(^|\s)(-k|-m|-run(=\S*)?|-test\.run(=\S*)?|--deselect|-t|--testNamePattern(=\S*)?|--grep(=\S*)?|-g|--fgrep(=\S*)?|-Dtest=\S*|-Dit\.test=\S*|--skip(=\S*)?|--exact)(\s|$)|\.py::|\.py:\S|[\w.)]#\w`)
+
+// reSelectsByNameMore is reSelectsByName for the runners of PHP, Ruby
+// and C++: PHPUnit --filter, --group, --exclude-group;
+// RSpec -e, --example, --tag and spec_file.rb:LINE or [ID]; minitest
+// and test-unit -n, --name, --testcase, --ignore-* after ruby, rake or
+// in TESTOPTS; googletest --gtest_filter; doctest -tc, -sc, --test-case,
+// --subcase and their excludes; Catch2 test specs in brackets ("[tag]").
+var reSelectsByNameMore = regexp.MustCompile(`(^|[\s'"=])(--filter|--group|--exclude-group|--example|--example-matches|--tag|--gtest_filter|--test-case|--test-case-exclude|--subcase|--subcase-exclude|-tc|-tce|-sc|-sce|--name|--testcase|--ignore-name|--ignore-testcase)(=|\s|$)|\b(ruby|rake|testrb|TESTOPTS=\S*)\b[^;&|]*[\s'"=]-n(\s|/|=)|\brspec\b[^;&|]*\s-e\s|_(spec|test)\.rb:\d|_spec\.rb\[\d|(^|\s)['"]?\[[^\]\s]+\]`)
 
 // rePythonModule matches "python -m module", whose -m is not pytest's.
 var rePythonModule = regexp.MustCompile(`\bpython[\d.]*\s+-m\s+\S+`)
@@ -106,7 +136,11 @@ var rePythonModule = regexp.MustCompile(`\bpython[\d.]*\s+-m\s+\S+`)
 // selectsByName returns the part of a test command that selects tests by
 // name (reSelectsByName), or "".
 func selectsByName(cmd string) string {
-	return reSelectsByName.FindString(rePythonModule.ReplaceAllString(cmd, "python"))
+	c := rePythonModule.ReplaceAllString(cmd, "python")
+	if m := reSelectsByName.FindString(c); m != "" {
+		return m
+	}
+	return reSelectsByNameMore.FindString(c)
 }
 
 // reTestFileOf: a file a runner of the language collects as a test file.
@@ -117,6 +151,9 @@ var (
 	reGoTestFile   = regexp.MustCompile(`_test\.go$`)
 	reRustTestFile = regexp.MustCompile(`(^|/)tests/[^/]+\.rs$`)
 	reGoTesting    = regexp.MustCompile(`(?m)^\s*(import\s+)?"testing"\s*$`)
+	rePHPTestFile  = regexp.MustCompile(`(^|/)[^/]*Test\.php$`)
+	reRubyTestFile = regexp.MustCompile(`(^|/)([^/]*_(test|spec)|test_[^/]*)\.rb$`)
+	reCPPTestFile  = regexp.MustCompile(`((^|/)(tests?|unittests?|gtest)/.*|(^|/)test_[^/]*|[^/]*(_tests?|_unittest|Tests?))\.(cc|cpp|cxx|c\+\+)$`)
 )
 
 // canaryHosts returns the test files of in's test patch that can hold
@@ -135,6 +172,12 @@ func canaryHosts(in dataset.Instance) []string {
 		re = reGoTestFile
 	case dataset.Rust:
 		re = reRustTestFile
+	case dataset.PHP:
+		re = rePHPTestFile
+	case dataset.Ruby:
+		re = reRubyTestFile
+	case dataset.CPP:
+		re = reCPPTestFile
 	default:
 		return nil
 	}
@@ -148,9 +191,13 @@ func canaryHosts(in dataset.Instance) []string {
 		all = append(all, p.New)
 	}
 	sort.Strings(all)
+	var added map[string]string
+	if in.Language == dataset.CPP || in.Language == dataset.Ruby {
+		added = addedText(in.TestPatch)
+	}
 	var named []string
 	for _, f := range all {
-		if namedByF2P(f, in) {
+		if namedByF2P(f, in, added[f]) {
 			named = append(named, f)
 		}
 	}
@@ -163,10 +210,41 @@ func canaryHosts(in dataset.Instance) []string {
 	return all
 }
 
+// addedText returns the lines a patch adds, joined per file by its new
+// path (none when the patch does not parse).
+func addedText(patch string) map[string]string {
+	files, err := diff.Parse(patch)
+	if err != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for _, f := range files {
+		var b strings.Builder
+		for _, h := range f.Hunks {
+			for _, l := range h.Lines {
+				if l.Op == diff.Add {
+					b.WriteString(l.Text + "\n")
+				}
+			}
+		}
+		out[f.NewPath] += b.String()
+	}
+	return out
+}
+
+// reRubyTestMethod is a minitest or test-unit method name in an id
+// ("Class#test_x", "test_x(Class)").
+var reRubyTestMethod = regexp.MustCompile(`\btest_\w+[?!]?`)
+
 // namedByF2P reports whether a FAIL_TO_PASS id names test file f: by its
-// path, its path without extension (Jest, dotted modules), or for Java its
-// class name.
-func namedByF2P(f string, in dataset.Instance) bool {
+// path, its path without extension (Jest, dotted modules, RSpec's JUnit
+// class), for Java and PHP its class name ("pkg.Class.method",
+// "Class.method", "Ns\\Class::method"); for C++ and Ruby, whose ids do not
+// name files, by a test the test patch adds to f (added, the lines it
+// adds): googletest's TEST(Suite, Name) for "Suite.Name", a doctest or
+// Catch2 TEST_CASE("name") for "name" or "name > subcase", a def test_x
+// for "Class#test_x" or "test_x(Class)".
+func namedByF2P(f string, in dataset.Instance, added string) bool {
 	stem := strings.TrimSuffix(f, path.Ext(f))
 	dotted := strings.ReplaceAll(stem, "/", ".")
 	class := path.Base(stem)
@@ -176,9 +254,38 @@ func namedByF2P(f string, in dataset.Instance) bool {
 			return true
 		case in.Language == dataset.Java && strings.Contains(id, "."+class+"."):
 			return true
+		case in.Language == dataset.PHP && (strings.HasPrefix(id, class+".") || strings.Contains(id, "."+class+".") || strings.HasPrefix(id, class+"::") || strings.Contains(id, "\\"+class+"::")):
+			return true
+		case in.Language == dataset.CPP && added != "" && definesCPPTest(added, id):
+			return true
+		case in.Language == dataset.Ruby && added != "":
+			if m := reRubyTestMethod.FindString(id); m != "" && regexp.MustCompile(`(?m)^\s*def\s+`+regexp.QuoteMeta(m)+`(\s|\(|$)`).MatchString(added) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// definesCPPTest reports whether C++ code src defines the test of id: a
+// googletest TEST, TEST_F or TEST_P (Suite, Name) for "Suite.Name"
+// (parameterized "Prefix/Suite.Name/N" too), a TEST_CASE("name") for
+// "name" or "name > subcase".
+func definesCPPTest(src, id string) bool {
+	name, _, _ := strings.Cut(id, " > ")
+	if strings.Contains(src, "TEST_CASE(\""+name+"\"") {
+		return true
+	}
+	gid := id
+	if i := strings.IndexByte(gid, '/'); i >= 0 && i < strings.IndexByte(gid, '.') {
+		gid = gid[i+1:]
+	}
+	gid, _, _ = strings.Cut(gid, "/")
+	suite, test, ok := strings.Cut(gid, ".")
+	if !ok {
+		return false
+	}
+	return regexp.MustCompile(`\bTEST(_F|_P)?\s*\(\s*` + regexp.QuoteMeta(suite) + `\s*,\s*` + regexp.QuoteMeta(test) + `\s*\)`).MatchString(src)
 }
 
 // canaryCode returns the code that appends canaries cs to a host file of
@@ -235,8 +342,130 @@ func canaryCode(lang string, src []byte, cs []Canary, bodies []canaryBody) ([]by
 			fmt.Fprintf(&b, "\n#[test]\nfn %s() {\n    assert_eq!(u64::from_str_radix(%q, 16).unwrap() %% 97, %d, %q);\n}\n", c.Name, bodies[i].hex, bodies[i].want, "check "+c.Name)
 		}
 		return append(append(bytes.TrimRight(src, "\n"), '\n'), b.String()...), true
+	case dataset.PHP:
+		return phpCanaries(src, cs, bodies)
+	case dataset.Ruby:
+		return rubyCanaries(src, cs, bodies)
+	case dataset.CPP:
+		return cppCanaries(src, cs, bodies)
 	}
 	return nil, false
+}
+
+// rePHPTestClass is a class declaration that extends a TestCase
+// (PHPUnit\Framework\TestCase, a project's own *TestCase).
+var rePHPTestClass = regexp.MustCompile(`(?m)^\s*(final\s+|abstract\s+)*class\s+\w+\s+extends\s+[\w\\]*TestCase\b`)
+
+// phpCanaries inserts one PHPUnit test method per canary before the last
+// closing brace of src (the test class's, in a file with one class) when
+// src declares a class extending a TestCase. The method is
+// test_canary_<name>: PHPUnit's testdox prints a method name holding an
+// underscore with its underscores as spaces and its first letter upper
+// case ("Canary c…"), keeping the name's own case.
+func phpCanaries(src []byte, cs []Canary, bodies []canaryBody) ([]byte, bool) {
+	if !rePHPTestClass.Match(src) {
+		return nil, false
+	}
+	end := bytes.LastIndexByte(src, '}')
+	if end < 0 {
+		return nil, false
+	}
+	var b strings.Builder
+	for i, c := range cs {
+		fmt.Fprintf(&b, "\n    public function test_canary_%s()\n    {\n        $this->assertSame(%d, intval('%s', 16) %% 97, '%s');\n    }\n", c.Name, bodies[i].want, bodies[i].hex, "check "+c.Name)
+	}
+	out := append(append([]byte(nil), src[:end]...), b.String()...)
+	return append(out, src[end:]...), true
+}
+
+// reRubyTestClass is a class deriving from a test case class
+// (Minitest::Test, Test::Unit::TestCase, ActiveSupport::TestCase,
+// ActionDispatch::IntegrationTest, a project's own *TestCase); group 1
+// is its indentation.
+var reRubyTestClass = regexp.MustCompile(`(?m)^([ \t]*)class\s+[\w:]+\s*<\s*[\w:]*(Test|TestCase)\s*$`)
+
+// rubyCanaries writes Ruby canaries into src: in an RSpec file (it names
+// RSpec, or is a spec without minitest), a top-level RSpec.describe block
+// per canary with one example; in a minitest/spec file, a top-level
+// describe block; else def test_<name> methods before the end (the first
+// line at the class's indentation starting "end") of the file's first
+// test case class (reRubyTestClass).
+func rubyCanaries(src []byte, cs []Canary, bodies []canaryBody) ([]byte, bool) {
+	var b strings.Builder
+	check := func(i int) string {
+		return fmt.Sprintf("Integer(%q, 16) %% 97 == %d", bodies[i].hex, bodies[i].want)
+	}
+	minitest := bytes.Contains(src, []byte("minitest"))
+	m := reRubyTestClass.FindSubmatchIndex(src)
+	switch {
+	case bytes.Contains(src, []byte("RSpec")) || (m == nil && !minitest && regexp.MustCompile(`(?m)^\s*describe\b`).Match(src)):
+		for i, c := range cs {
+			fmt.Fprintf(&b, "\nRSpec.describe %q do\n  it %q do\n    raise %q unless %s\n  end\nend\n", c.Name, c.Name, "check "+c.Name, check(i))
+		}
+	case m == nil && minitest && regexp.MustCompile(`(?m)^\s*describe\b`).Match(src):
+		for i, c := range cs {
+			fmt.Fprintf(&b, "\ndescribe %q do\n  it %q do\n    assert(%s, %q)\n  end\nend\n", c.Name, c.Name, check(i), "check "+c.Name)
+		}
+	case m != nil:
+		indent := string(src[m[2]:m[3]])
+		rest := src[m[1]:]
+		e := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(indent) + `end\b`).FindIndex(rest)
+		if e == nil {
+			return nil, false
+		}
+		at := m[1] + e[0]
+		for i, c := range cs {
+			fmt.Fprintf(&b, "\n%s  def test_%s\n%s    assert(%s, %q)\n%s  end\n", indent, c.Name, indent, check(i), "check "+c.Name, indent)
+		}
+		out := append(append([]byte(nil), src[:at]...), strings.TrimPrefix(b.String(), "\n")...)
+		return append(out, src[at:]...), true
+	default:
+		return nil, false
+	}
+	return append(append(bytes.TrimRight(src, "\n"), '\n'), b.String()...), true
+}
+
+// Includes and macros that name a C++ file's test framework.
+var (
+	reDoctest    = regexp.MustCompile(`#\s*include\s*[<"][^>"]*doctest[^>"]*[>"]`)
+	reCatch2     = regexp.MustCompile(`#\s*include\s*[<"][^>"]*catch[^>"]*[>"]`)
+	reGoogleTest = regexp.MustCompile(`#\s*include\s*[<"](gtest|gmock)/|(?m)^\s*TEST(_F|_P)?\s*\(\s*\w+\s*,\s*\w+\s*\)`)
+)
+
+// cppCanaries appends C++ canaries to src, in the framework its includes
+// name: doctest (TEST_CASE holding a SUBCASE, DOCTEST_-prefixed when the
+// file asks for DOCTEST_CONFIG_NO_SHORT_MACRO_NAMES), Catch2 (TEST_CASE,
+// CATCH_-prefixed under CATCH_CONFIG_PREFIX_ALL) or googletest
+// (TEST(<name>, t), also for a file that uses TEST macros through a
+// project header).
+func cppCanaries(src []byte, cs []Canary, bodies []canaryBody) ([]byte, bool) {
+	var b strings.Builder
+	cond := func(i int) string { return fmt.Sprintf("0x%sLL %% 97 == %dLL", bodies[i].hex, bodies[i].want) }
+	switch {
+	case reDoctest.Match(src):
+		p := ""
+		if bytes.Contains(src, []byte("DOCTEST_CONFIG_NO_SHORT_MACRO_NAMES")) {
+			p = "DOCTEST_"
+		}
+		for i, c := range cs {
+			fmt.Fprintf(&b, "\n%sTEST_CASE(%q) {\n    %sSUBCASE(%q) {\n        %sCHECK(%s);\n    }\n}\n", p, c.Name, p, c.Name, p, cond(i))
+		}
+	case reCatch2.Match(src):
+		p := ""
+		if bytes.Contains(src, []byte("CATCH_CONFIG_PREFIX_ALL")) {
+			p = "CATCH_"
+		}
+		for i, c := range cs {
+			fmt.Fprintf(&b, "\n%sTEST_CASE(%q) {\n    %sCHECK(%s);\n}\n", p, c.Name, p, cond(i))
+		}
+	case reGoogleTest.Match(src):
+		for i, c := range cs {
+			fmt.Fprintf(&b, "\nTEST(%s, t) {\n    if (!(%s)) {\n        ADD_FAILURE() << %q;\n    }\n}\n", c.Name, cond(i), "check "+c.Name)
+		}
+	default:
+		return nil, false
+	}
+	return append(append(bytes.TrimRight(src, "\n"), '\n'), b.String()...), true
 }
 
 // placeCanaries writes a fresh set of canaries into the host files of in
@@ -248,8 +477,28 @@ func placeCanaries(ctx context.Context, wt *tree, in dataset.Instance, snap stri
 		return nil, "canaries not placed: the test command selects tests by name (" + strings.TrimSpace(m) + "), which could leave them out", nil
 	}
 	hosts := canaryHosts(in)
+	if in.SWEBenchPro != nil {
+		// run_script.sh runs the files it is given: a host must be one.
+		sel := map[string]bool{}
+		for _, f := range in.SWEBenchPro.SelectedTestFiles {
+			sel[f] = true
+		}
+		var given []string
+		for _, f := range hosts {
+			if sel[f] {
+				given = append(given, f)
+			}
+		}
+		if len(given) == 0 {
+			return nil, "canaries not placed: no test file of the test patch that a " + in.Language + " runner collects is among the files run_script.sh is given (selected_test_files_to_run)", nil
+		}
+		hosts = given
+	}
 	if len(hosts) == 0 {
-		return nil, "canaries not placed: no test file of the test patch that a " + in.Language + " runner collects (Python, JavaScript, TypeScript, Java, Go, Rust only)", nil
+		if in.Language == dataset.C {
+			return nil, "canaries not placed: a C suite's tests are programs its build registers (CMake add_test, ctest) that dispatch on their own tables; an appended test function would never run", nil
+		}
+		return nil, "canaries not placed: no test file of the test patch that a " + in.Language + " runner collects (Python, JavaScript, TypeScript, Java, Go, Rust, PHP, Ruby, C++ only)", nil
 	}
 	// One command: the types of the hosts' prefixes in the tree (a line),
 	// then the hosts' contents at snap.
@@ -272,7 +521,10 @@ done`, append(append([]string{snap, strconv.Itoa(len(pre))}, pre...), hosts...).
 			return nil, "canaries not placed: host file " + p + ": " + err.Error(), nil
 		}
 	}
-	failCanary := !reStopsAtFailure.MatchString(in.TestCommand)
+	// No must-fail canary in a SWE-bench Pro run: its exit status would
+	// be explained only by a FAILED line in parser.py's output, which a
+	// parser that reads only the tests it knows leaves out.
+	failCanary := !reStopsAtFailure.MatchString(in.TestCommand) && in.SWEBenchPro == nil
 	var all []Canary
 	var files []runtime.File
 	for _, p := range hosts {

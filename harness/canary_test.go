@@ -79,7 +79,32 @@ func TestCanaryHosts(t *testing.T) {
 		{dataset.Java, []string{"src/test/java/io/x/ParserTest.java", "src/test/java/io/x/Util.java"}, []string{"io.x.ParserTest.parses"}, "src/test/java/io/x/ParserTest.java"},
 		{dataset.Go, []string{"a_test.go", "testdata/x.txt"}, []string{"TestA"}, "a_test.go"},
 		{dataset.Rust, []string{"tests/roman.rs", "src/lib.rs"}, []string{"integration.reads"}, "tests/roman.rs"},
-		{dataset.Ruby, []string{"spec/a_spec.rb"}, []string{"a"}, ""},
+		{dataset.PHP, []string{"tests/InflectorTest.php", "tests/fixtures.php", "src/Inflector.php"}, []string{"InflectorTest.testConsonantYPlurals"}, "tests/InflectorTest.php"},
+		{dataset.PHP, []string{"tests/Unit/ATest.php", "tests/Unit/BTest.php"}, []string{"Tests\\Unit\\BTest::testB"}, "tests/Unit/BTest.php"},
+		{dataset.PHP, []string{"tests/ATest.php", "tests/BTest.php"}, []string{"A (Tests\\A) > Works"}, "tests/ATest.php tests/BTest.php"},
+		{dataset.Ruby, []string{"spec/a_spec.rb", "spec/b_spec.rb", "spec/spec_helper.rb"}, []string{"spec.b_spec.B works"}, "spec/b_spec.rb"},
+		{dataset.Ruby, []string{"test/a_test.rb", "test/test_b.rb", "test/helper.rb"}, []string{"BTest#test_adds"}, "test/test_b.rb"},
+		{dataset.Ruby, []string{"test/a_test.rb", "test/test_b.rb"}, []string{"test_subs(ATest)"}, "test/a_test.rb"},
+		{dataset.CPP, []string{"tests/ini_test.cpp", "tests/other_test.cpp", "tests/CMakeLists.txt", "src/ini.cpp"}, []string{"Parse.StripsInlineComments"}, "tests/ini_test.cpp"},
+		{dataset.CPP, []string{"test/a.cpp", "test/b.cpp"}, []string{"b case > sub"}, "test/b.cpp"},
+		{dataset.CPP, []string{"src/x_test.cc", "src/x.cc", "unittests/y.cpp"}, []string{"Other.Name"}, "src/x_test.cc unittests/y.cpp"},
+		{dataset.C, []string{"tests/test_slugify.c", "tests/CMakeLists.txt"}, []string{"trims.trims"}, ""},
+	}
+	// tp adds, in C++ and Ruby files, a test per file that the F2P ids
+	// above name (a TEST, TEST_CASE or def test_x in the added lines).
+	defs := map[string]string{"tests/ini_test.cpp": "TEST(Parse, StripsInlineComments) {", "tests/other_test.cpp": "TEST(Parse, Other) {", "test/a.cpp": "TEST_CASE(\"a case\") {", "test/b.cpp": "TEST_CASE(\"b case\") {",
+		"test/a_test.rb": "  def test_subs", "test/test_b.rb": "  def test_adds"}
+	tp0 := tp
+	tp = func(paths ...string) string {
+		var b strings.Builder
+		for _, p := range paths {
+			if d, ok := defs[p]; ok {
+				b.WriteString("diff --git a/" + p + " b/" + p + "\n--- a/" + p + "\n+++ b/" + p + "\n@@ -1 +1,2 @@\n x\n+" + d + "\n")
+				continue
+			}
+			b.WriteString(tp0(p))
+		}
+		return b.String()
 	}
 	for _, c := range cases {
 		got := canaryHosts(dataset.Instance{Language: c.lang, TestPatch: tp(c.paths...), FailToPass: c.f2p})
@@ -105,6 +130,44 @@ func TestCanaryHosts(t *testing.T) {
 		code, ok := canaryCode(dataset.Go, []byte(src), cs, bodies)
 		if ok != want || ok && strings.Count(string(code), "(t *testing.T) {") != 2 {
 			t.Errorf("go canaries for %q: %v\n%s", src, ok, code)
+		}
+	}
+	// PHP: before the last closing brace of a file with a TestCase class.
+	for src, want := range map[string]bool{"<?php\nfinal class ATest extends TestCase\n{\n}\n": true, "<?php\nclass ATest extends \\PHPUnit\\Framework\\TestCase {\n}\n": true, "<?php\nclass Helper {\n}\n": false} {
+		code, ok := canaryCode(dataset.PHP, []byte(src), cs, bodies)
+		if ok != want || ok && (strings.Count(string(code), "public function test_canary_c0") != 2 || !strings.HasSuffix(string(code), "}\n}\n")) {
+			t.Errorf("php canaries for %q: %v\n%s", src, ok, code)
+		}
+	}
+	// Ruby: methods inside the first test class (at its own indentation's
+	// end), RSpec or minitest/spec describe blocks, nothing else.
+	for _, c := range []struct{ src, want string }{
+		{"require \"minitest/autorun\"\nclass ATest < Minitest::Test\n  def test_a\n  end\nend\n", "\n  def test_c01\n"},
+		{"module M\n  class ATest < Test::Unit::TestCase\n    def test_a\n    end\n  end\nend\n", "\n    def test_c02\n"},
+		{"RSpec.describe A do\n  it \"x\" do\n  end\nend\n", "\nRSpec.describe \"c01\" do\n  it \"c01\" do\n"},
+		{"require \"minitest/autorun\"\ndescribe A do\n  it \"x\" do\n  end\nend\n", "\ndescribe \"c02\" do\n"},
+		{"module Helpers\nend\n", ""},
+	} {
+		code, ok := canaryCode(dataset.Ruby, []byte(c.src), cs, bodies)
+		if ok != (c.want != "") || ok && !strings.Contains(string(code), c.want) {
+			t.Errorf("ruby canaries for %q: %v\n%s", c.src, ok, code)
+		}
+		if strings.Contains(c.want, "def test_") && !strings.HasSuffix(string(code), "end\n") || strings.HasPrefix(c.src, "module M") && !strings.HasSuffix(string(code), "    end\n  end\nend\n") {
+			t.Errorf("ruby canaries outside the class:\n%s", code)
+		}
+	}
+	// C++: the framework the includes name.
+	for _, c := range []struct{ src, want string }{
+		{"#include <gtest/gtest.h>\nTEST(A, B) {}\n", "TEST(c01, t) {"},
+		{"#include \"common.h\"\nTEST_F(Fx, B) {}\n", "TEST(c02, t) {"},
+		{"#include <doctest/doctest.h>\nTEST_CASE(\"a\") {}\n", "TEST_CASE(\"c01\") {\n    SUBCASE(\"c01\") {"},
+		{"#define DOCTEST_CONFIG_NO_SHORT_MACRO_NAMES\n#include \"doctest.h\"\n", "DOCTEST_TEST_CASE(\"c02\") {\n    DOCTEST_SUBCASE(\"c02\")"},
+		{"#include <catch2/catch_test_macros.hpp>\nTEST_CASE(\"a\") {}\n", "TEST_CASE(\"c01\") {\n    CHECK("},
+		{"#include <cassert>\nint main() {}\n", ""},
+	} {
+		code, ok := canaryCode(dataset.CPP, []byte(c.src), cs, bodies)
+		if ok != (c.want != "") || ok && !strings.Contains(string(code), c.want) {
+			t.Errorf("c++ canaries for %q: %v\n%s", c.src, ok, code)
 		}
 	}
 	// A must-fail body never holds, a must-pass body always does.
@@ -189,6 +252,20 @@ func TestCanarySelection(t *testing.T) {
 		"npx jest -t 'parse decodes' --json":                                                        true,
 		"mocha --grep numerically test":                                                             true,
 		"mvn -Dtest=CsvParserTest#fieldOfOneQuote test":                                             true,
+		"phpunit --colors=never --do-not-cache-result --log-junit junit.xml tests":                  false,
+		"rspec --no-color --format progress --format RspecJunitFormatter --out junit.xml":           false,
+		"bundle exec rake test TESTOPTS=-v":                                                         false,
+		"./build/tests/inikit_tests --gtest_color=no --gtest_output=xml:junit.xml | head -n 50":     false,
+		`[ -f Makefile ] && make check; ./test_runner -r xml`:                                       false,
+		"phpunit --filter testConsonantYPlurals tests":                                              true,
+		"phpunit --group slow tests":                                                                true,
+		"rspec -e 'accepts an X' spec":                                                              true,
+		"rspec spec/isbnkit_spec.rb:12":                                                             true,
+		"ruby -Itest test/a_test.rb -n test_adds":                                                   true,
+		"bundle exec rake test TESTOPTS='-n /adds/'":                                                true,
+		"./a_test --gtest_filter=Parse.*":                                                           true,
+		"./tests -tc='parse*'":                                                                      true,
+		`./tests "[parse]" -r xml`:                                                                  true,
 	} {
 		if got := selectsByName(cmd) != ""; got != selects {
 			t.Errorf("%q: selects by name %v, want %v", cmd, got, selects)

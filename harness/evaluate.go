@@ -494,8 +494,6 @@ func (h *Harness) runTestCommand(ctx context.Context, in dataset.Instance, wt *t
 	canaryNote := "canaries not placed: a SWE-bench eval_script checks out and selects the test files itself"
 	if h.noGuards {
 		canaryNote = "canaries not placed: benchmark baseline"
-	} else if in.SWEBenchPro != nil {
-		canaryNote = "canaries not placed: a SWE-bench Pro run_script.sh selects the test files itself and its parser.py reads only the tests it knows"
 	} else if !usesEvalScript(in) {
 		var err error
 		if canaries, canaryNote, err = placeCanaries(ctx, wt, in, snap); err != nil {
@@ -627,6 +625,10 @@ func gradeTestCommand(in dataset.Instance, l testCommandLog, ws string, te *runr
 	}
 	if co.problem != "" && !l.TimedOut {
 		g.verdicts = grading.AllModes(grading.StatusTampered, co.problem)
+		if in.SWEBenchPro != nil {
+			pv := g.verdicts.Strict
+			g.verdicts.SWEBenchPro = &pv
+		}
 	}
 	applyTestEdits(&g.verdicts, te)
 	return g

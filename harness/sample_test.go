@@ -113,9 +113,9 @@ func checkSample(t *testing.T, set sampleSet, res *RunResult, native grading.Mod
 			t.Errorf("%s tampered: %s", r.InstanceID, r.Verdicts.Get(native).Reason)
 		}
 		// Canaries are written for the four languages of SWE-PolyBench's
-		// frameworks, Go and Rust (canary.go); the others' runs say they
-		// have none.
-		switch canaried := slices.Contains([]string{dataset.Python, dataset.JavaScript, dataset.TypeScript, dataset.Java, dataset.Go, dataset.Rust}, r.Language); {
+		// frameworks, Go, Rust, PHP, Ruby and C++ (canary.go); the others'
+		// runs (C) say they have none.
+		switch canaried := slices.Contains([]string{dataset.Python, dataset.JavaScript, dataset.TypeScript, dataset.Java, dataset.Go, dataset.Rust, dataset.PHP, dataset.Ruby, dataset.CPP}, r.Language); {
 		case r.Test == nil:
 		case canaried && (len(r.Test.Canaries) < 2 || !r.Test.Canaries[1].Fail):
 			t.Errorf("%s: canaries %+v (%s), want a must-pass and a must-fail one in every instance's run", r.InstanceID, r.Test.Canaries, r.Test.CanaryNote)
