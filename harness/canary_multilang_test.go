@@ -26,32 +26,7 @@ func TestCanariesGoRust(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test and cargo test")
 	}
-	dir, err := filepath.Abs("../examples/multilang")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ds, err := dataset.Load(filepath.Join(dir, "dataset.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	byID := map[string]dataset.Instance{}
-	for _, in := range ds.Instances {
-		byID[in.InstanceID] = in
-	}
-	h, _ := newHarness(t, filepath.Join(dir, "repos"), grading.Mode(ds.NativeMode()))
-	h.Env = []string{"POLYNFI_DATASET_DIR=" + dir}
-	h.ReadOnly = []string{filepath.Join(filepath.Dir(dir), "polybench", "env")}
-	eval := func(t *testing.T, in dataset.Instance, patch string) (*runrecord.Record, string) {
-		rec, art, err := h.Evaluate(context.Background(), in, dataset.Prediction{InstanceID: in.InstanceID, ModelNameOrPath: "m", ModelPatch: patch})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if rec.Test == nil {
-			t.Fatalf("no test run: %s\n%.3000s", rec.Error, art.TestLog)
-		}
-		t.Logf("%s: %s (%s); canaries %+v; note %q", in.InstanceID, rec.Status, rec.Verdicts.Strict.Reason, rec.Test.Canaries, rec.Test.CanaryNote)
-		return rec, string(art.TestLog)
-	}
+	_, byID, _, eval := multilangCanaryRun(t)
 	for _, id := range []string{"gridworks__durfmt-4", "numerals__romanum-3"} {
 		t.Run(id, func(t *testing.T) {
 			in, ok := byID[id]
@@ -107,32 +82,7 @@ func TestCanariesPHPRubyCPP(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs phpunit, rspec and a CMake googletest build")
 	}
-	dir, err := filepath.Abs("../examples/multilang")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ds, err := dataset.Load(filepath.Join(dir, "dataset.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	byID := map[string]dataset.Instance{}
-	for _, in := range ds.Instances {
-		byID[in.InstanceID] = in
-	}
-	h, _ := newHarness(t, filepath.Join(dir, "repos"), grading.Mode(ds.NativeMode()))
-	h.Env = []string{"POLYNFI_DATASET_DIR=" + dir}
-	h.ReadOnly = []string{filepath.Join(filepath.Dir(dir), "polybench", "env")}
-	eval := func(t *testing.T, in dataset.Instance, patch string) (*runrecord.Record, string) {
-		rec, art, err := h.Evaluate(context.Background(), in, dataset.Prediction{InstanceID: in.InstanceID, ModelNameOrPath: "m", ModelPatch: patch})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if rec.Test == nil {
-			t.Fatalf("no test run: %s\n%.3000s", rec.Error, art.TestLog)
-		}
-		t.Logf("%s: %s (%s); parser %s; canaries %+v; note %q", in.InstanceID, rec.Status, rec.Verdicts.Strict.Reason, rec.Test.Parser, rec.Test.Canaries, rec.Test.CanaryNote)
-		return rec, string(art.TestLog)
-	}
+	dir, byID, h, eval := multilangCanaryRun(t)
 	xmlText := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;")
 	// junit returns a JUnit report passing ids, each split into class
 	// and name by split.
@@ -306,4 +256,38 @@ func TestCanariesSWEBenchPro(t *testing.T) {
 			t.Error("no swe-bench-pro verdict")
 		}
 	})
+}
+
+// multilangCanaryRun loads examples/multilang's dataset.csv and returns the
+// sample's absolute directory, its instances by id, a local-runtime
+// harness for them and a function that evaluates one of them with a patch
+// in the local runtime (guards on), failing t when no test ran; it logs
+// the status, reason, parser, canaries and canary note of each run.
+func multilangCanaryRun(t *testing.T) (string, map[string]dataset.Instance, *Harness, func(*testing.T, dataset.Instance, string) (*runrecord.Record, string)) {
+	dir, err := filepath.Abs("../examples/multilang")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := dataset.Load(filepath.Join(dir, "dataset.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]dataset.Instance{}
+	for _, in := range ds.Instances {
+		byID[in.InstanceID] = in
+	}
+	h, _ := newHarness(t, filepath.Join(dir, "repos"), grading.Mode(ds.NativeMode()))
+	h.Env = []string{"POLYNFI_DATASET_DIR=" + dir}
+	h.ReadOnly = []string{filepath.Join(filepath.Dir(dir), "polybench", "env")}
+	return dir, byID, h, func(t *testing.T, in dataset.Instance, patch string) (*runrecord.Record, string) {
+		rec, art, err := h.Evaluate(context.Background(), in, dataset.Prediction{InstanceID: in.InstanceID, ModelNameOrPath: "m", ModelPatch: patch})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Test == nil {
+			t.Fatalf("no test run: %s\n%.3000s", rec.Error, art.TestLog)
+		}
+		t.Logf("%s: %s (%s); parser %s; canaries %+v; note %q", in.InstanceID, rec.Status, rec.Verdicts.Strict.Reason, rec.Test.Parser, rec.Test.Canaries, rec.Test.CanaryNote)
+		return rec, string(art.TestLog)
+	}
 }
