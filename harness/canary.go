@@ -46,7 +46,9 @@ import (
 // Frameworks: Python (a unittest.TestCase class, which pytest and
 // unittest both collect), JavaScript and TypeScript (a top-level it() or
 // test() call, read by Jest and Mocha alike), Java (a method annotated
-// @org.junit.jupiter.api.Test or @org.junit.Test, by the file's imports),
+// @org.junit.jupiter.api.Test or @org.junit.Test, by the file's imports;
+// none in a JUnit 4 class run by Enclosed, Suite or Categories, which
+// never run its own methods),
 // Go (a func Test_<name>(t *testing.T) in a _test.go file that imports
 // testing unaliased: go test), Rust (a #[test] fn in an integration test
 // file under tests/: cargo test), PHP (a public function
@@ -288,6 +290,14 @@ func definesCPPTest(src, id string) bool {
 	return regexp.MustCompile(`\bTEST(_F|_P)?\s*\(\s*` + regexp.QuoteMeta(suite) + `\s*,\s*` + regexp.QuoteMeta(test) + `\s*\)`).MatchString(src)
 }
 
+// reJUnit4Suite is a JUnit 4 @RunWith of a runner that runs other
+// classes (the nested classes for Enclosed, the listed ones for Suite and
+// Categories) and never the @Test methods of the annotated class itself:
+// a canary there would be missing from an honest run's report (seen for
+// Enclosed and Suite with JUnit 4.13.2 and Surefire 3.5.2; Categories is
+// a Suite).
+var reJUnit4Suite = regexp.MustCompile(`@(org\.junit\.runner\.)?RunWith\s*\(\s*[\w.]*\b(Enclosed|Suite|Categories)\.class`)
+
 // canaryCode returns the code that appends canaries cs to a host file of
 // language lang with content src, or "" when the file's framework is not
 // one canaries are written for.
@@ -316,6 +326,10 @@ func canaryCode(lang string, src []byte, cs []Canary, bodies []canaryBody) ([]by
 		case bytes.Contains(src, []byte("org.junit.jupiter")):
 			ann = "@org.junit.jupiter.api.Test"
 		case bytes.Contains(src, []byte("org.junit.")):
+			if reJUnit4Suite.Match(src) {
+				// The runner runs other classes, never this one's methods.
+				return nil, false
+			}
 			ann = "@org.junit.Test"
 		default:
 			return nil, false

@@ -119,6 +119,9 @@ func TestCanaryHosts(t *testing.T) {
 		{"import org.junit.jupiter.api.Test;\nclass ATest {\n}\n", "@org.junit.jupiter.api.Test"},
 		{"import org.junit.Test;\nclass ATest {\n}\n", "@org.junit.Test"},
 		{"import org.testng.annotations.Test;\nclass ATest {\n}\n", ""},
+		{"import org.junit.Test;\nimport org.junit.experimental.runners.Enclosed;\nimport org.junit.runner.RunWith;\n@RunWith(Enclosed.class)\npublic class ATest {\n}\n", ""},
+		{"import org.junit.runners.Suite;\n@org.junit.runner.RunWith(Suite.class)\n@Suite.SuiteClasses({BTest.class})\npublic class AllTests {\n}\n", ""},
+		{"import org.junit.Test;\nimport org.junit.runners.Parameterized;\n@RunWith(Parameterized.class)\npublic class ATest {\n}\n", "@org.junit.Test"},
 	} {
 		code, ok := canaryCode(dataset.Java, []byte(c.src), cs, bodies)
 		if ok != (c.ann != "") || ok && (strings.Count(string(code), c.ann+"\n    public void c0") != 2 || !strings.HasSuffix(string(code), "}\n}\n")) {
