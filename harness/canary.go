@@ -17,6 +17,7 @@ import (
 	"github.com/polynfi/polynfi/diff"
 	"github.com/polynfi/polynfi/internal/safepath"
 	"github.com/polynfi/polynfi/runtime"
+	"github.com/polynfi/polynfi/syntax"
 	"github.com/polynfi/polynfi/testlog"
 )
 
@@ -334,7 +335,7 @@ func canaryCode(lang string, src []byte, cs []Canary, bodies []canaryBody) ([]by
 		default:
 			return nil, false
 		}
-		end := bytes.LastIndexByte(src, '}')
+		end := javaClassEnd(src)
 		if end < 0 {
 			return nil, false
 		}
@@ -676,4 +677,50 @@ func fileDidNotLoad(f string, results []testlog.Result) bool {
 		}
 	}
 	return false
+}
+
+// rePublic: the public modifier among a declaration's modifiers.
+var rePublic = regexp.MustCompile(`(^|\s)public(\s|$)`)
+
+// javaClassEnd returns the offset of the closing brace of the test class
+// of a Java file: the body of its public top-level class, else of its
+// first top-level class (a file may declare helper classes after the
+// test class, whose methods JUnit never runs as the test class's). When
+// the file does not parse as Java, or declares no top-level class, it
+// falls back to the last '}' of the file; -1 when there is none.
+func javaClassEnd(src []byte) int {
+	last := bytes.LastIndexByte(src, '}')
+	tree, err := syntax.ParseOnce(syntax.Java, src)
+	if err != nil || tree.HasError() {
+		return last
+	}
+	defer tree.Release()
+	body := syntax.NoNode
+	for _, id := range tree.NamedChildren(tree.Root()) {
+		if tree.Kind(id) != "class_declaration" {
+			continue
+		}
+		b := tree.ChildByField(id, "body")
+		if b == syntax.NoNode {
+			continue
+		}
+		public := false
+		if m := tree.FirstChildOfKind(id, "modifiers"); m != syntax.NoNode {
+			public = rePublic.Match(tree.Text(m))
+		}
+		if body == syntax.NoNode || public {
+			body = b
+		}
+		if public {
+			break
+		}
+	}
+	if body == syntax.NoNode {
+		return last
+	}
+	end := int(tree.Node(body).EndByte) - 1
+	if end < 0 || end >= len(src) || src[end] != '}' {
+		return last
+	}
+	return end
 }

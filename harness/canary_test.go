@@ -8,6 +8,7 @@ import (
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/grading"
 	"github.com/polynfi/polynfi/runrecord"
+	"github.com/polynfi/polynfi/syntax"
 	"github.com/polynfi/polynfi/testlog"
 )
 
@@ -126,6 +127,35 @@ func TestCanaryHosts(t *testing.T) {
 		code, ok := canaryCode(dataset.Java, []byte(c.src), cs, bodies)
 		if ok != (c.ann != "") || ok && (strings.Count(string(code), c.ann+"\n    public void c0") != 2 || !strings.HasSuffix(string(code), "}\n}\n")) {
 			t.Errorf("java canaries for %q: %v\n%s", c.src, ok, code)
+		}
+	}
+	// The canaries go into the test class, not into a helper class the
+	// file declares after it (nor into a nested class): the public
+	// top-level class, else the first top-level one.
+	for _, c := range []struct{ src, in string }{
+		{"import org.junit.Test;\npublic class ATest {\n  @Test public void a() {}\n  static class Inner {\n  }\n}\nclass Helper {\n  String s = \"}\";\n}\n", "ATest"},
+		{"import org.junit.Test;\nclass Helper {\n}\npublic class ATest {\n  @Test public void a() {}\n}\n", "ATest"},
+		{"import org.junit.Test;\nclass ATest {\n  @Test public void a() {}\n}\nclass Helper {\n}\n", "ATest"},
+		{"import org.junit.Test;\nclass ATest {\n  @Test public void a() { int x = ; }\n}\nclass Helper {\n}\n", "Helper"}, // does not parse: the last '}'
+	} {
+		code, ok := canaryCode(dataset.Java, []byte(c.src), cs, bodies)
+		if !ok {
+			t.Fatalf("no java canaries for %q", c.src)
+		}
+		tree, err := syntax.ParseOnce(syntax.Java, code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var owner []string
+		tree.Walk(tree.Root(), func(id syntax.NodeID) bool {
+			if tree.Kind(id) == "method_declaration" && strings.HasPrefix(tree.TextString(tree.ChildByField(id, "name")), "c0") {
+				cls := tree.Ancestor(id, "class_declaration")
+				owner = append(owner, tree.TextString(tree.ChildByField(cls, "name")))
+			}
+			return true
+		})
+		if strings.Join(owner, " ") != c.in+" "+c.in {
+			t.Errorf("java canaries for %q in classes %v, want %s twice\n%s", c.src, owner, c.in, code)
 		}
 	}
 	// Go: only in a file that imports testing unaliased.
