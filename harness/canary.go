@@ -313,7 +313,7 @@ func canaryCode(lang string, src []byte, cs []Canary, bodies []canaryBody) ([]by
 		return append(bytes.TrimRight(src, "\n"), strings.TrimRight(b.String(), "\n")+"\n"...), true
 	case dataset.JavaScript, dataset.TypeScript:
 		fn := "test"
-		if regexp.MustCompile(`(^|[^\w.$])it\s*\(`).Match(src) {
+		if reJSIt.Match(src) {
 			fn = "it"
 		}
 		b.WriteString("\n")
@@ -678,6 +678,9 @@ func fileDidNotLoad(f string, results []testlog.Result) bool {
 	}
 	return false
 }
+
+// reJSIt: a call of Mocha's or Jest's it(), not a method named it.
+var reJSIt = regexp.MustCompile(`(^|[^\w.$])it\s*\(`)
 
 // rePublic: the public modifier among a declaration's modifiers.
 var rePublic = regexp.MustCompile(`(^|\s)public(\s|$)`)

@@ -144,20 +144,8 @@ func TestFrontEndAgreement(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs node, TypeScript and javac over corpora")
 	}
-	home, _ := os.UserHomeDir()
-	eslintDir := os.Getenv("POLYNFI_ESLINT_ORACLE")
-	if eslintDir == "" {
-		eslintDir = filepath.Join(home, ".cache", "polynfi", "eslint-"+nfi.ESLintVersion)
-	}
-	pmdDir := os.Getenv("POLYNFI_PMD_ORACLE")
-	if pmdDir == "" {
-		pmdDir = filepath.Join(home, ".cache", "polynfi", "pmd-7.27.0")
-	}
-	for _, d := range []string{eslintDir, pmdDir} {
-		if _, err := os.Stat(filepath.Join(d, ".polynfi-stamp")); err != nil {
-			citest.Missing(t, "oracle corpus %s is not installed (.ci/eslint-oracle.sh, .ci/pmd-oracle.sh)", d)
-		}
-	}
+	eslintDir := citest.Oracle(t, "POLYNFI_ESLINT_ORACLE", "eslint-"+nfi.ESLintVersion, ".ci/eslint-oracle.sh")
+	pmdDir := citest.Oracle(t, "POLYNFI_PMD_ORACLE", "pmd-"+nfi.PMDVersion, ".ci/pmd-oracle.sh")
 	for _, tool := range []string{"node", "javac", "java"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			citest.Missing(t, "%s not on PATH", tool)

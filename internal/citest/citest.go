@@ -7,6 +7,7 @@ package citest
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 )
@@ -45,4 +46,21 @@ func Kubeconfig(tb testing.TB) string {
 		Missing(tb, "no local Kubernetes cluster (%v): make cluster-up (.ci/k8s.sh up in CI)", err)
 	}
 	return p
+}
+
+// Oracle returns the directory an oracle installer (script, such as
+// ".ci/pmd-oracle.sh") filled with a pinned linter and its corpus: $env
+// when set, else ~/.cache/polynfi/<name> (name such as "pmd-7.27.0"). The
+// installer writes .polynfi-stamp last; without it the oracle is Missing.
+func Oracle(tb testing.TB, env, name, script string) string {
+	tb.Helper()
+	dir := os.Getenv(env)
+	if dir == "" {
+		home, _ := os.UserHomeDir()
+		dir = filepath.Join(home, ".cache", "polynfi", name)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".polynfi-stamp")); err != nil {
+		Missing(tb, "%s is not installed (bash %s, or set %s)", dir, script, env)
+	}
+	return dir
 }

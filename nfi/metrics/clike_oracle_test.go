@@ -26,14 +26,7 @@ import (
 // else ~/.cache/polynfi/eslint-<version>; Missing without it.
 func eslintOracle(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv("POLYNFI_ESLINT_ORACLE")
-	if dir == "" {
-		home, _ := os.UserHomeDir()
-		dir = filepath.Join(home, ".cache", "polynfi", "eslint-"+nfi.ESLintVersion)
-	}
-	if _, err := os.Stat(filepath.Join(dir, ".polynfi-stamp")); err != nil {
-		citest.Missing(t, "the ESLint oracle is not installed (bash .ci/eslint-oracle.sh, or set POLYNFI_ESLINT_ORACLE)")
-	}
+	dir := citest.Oracle(t, "POLYNFI_ESLINT_ORACLE", "eslint-"+nfi.ESLintVersion, ".ci/eslint-oracle.sh")
 	return dir
 }
 
@@ -248,14 +241,7 @@ func TestPMDCyclomaticAgreement(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs PMD over the corpus")
 	}
-	dir := os.Getenv("POLYNFI_PMD_ORACLE")
-	if dir == "" {
-		home, _ := os.UserHomeDir()
-		dir = filepath.Join(home, ".cache", "polynfi", "pmd-7.27.0")
-	}
-	if _, err := os.Stat(filepath.Join(dir, ".polynfi-stamp")); err != nil {
-		citest.Missing(t, "the PMD oracle is not installed (bash .ci/pmd-oracle.sh, or set POLYNFI_PMD_ORACLE)")
-	}
+	dir := citest.Oracle(t, "POLYNFI_PMD_ORACLE", "pmd-"+nfi.PMDVersion, ".ci/pmd-oracle.sh")
 	files := sampleCorpus(t, filepath.Join(dir, "corpus"), 20, 150_000, func(p string) bool {
 		return strings.HasSuffix(p, ".java") && !strings.HasSuffix(p, "module-info.java") && !strings.HasSuffix(p, "package-info.java")
 	})

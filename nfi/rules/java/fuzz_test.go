@@ -83,14 +83,7 @@ func FuzzScoreJava(f *testing.F) {
 // the agreement test's sample) is scored by the default catalog or
 // reported invalid with a reason, and none is an internal error.
 func TestCorpusScored(t *testing.T) {
-	dir := os.Getenv("POLYNFI_PMD_ORACLE")
-	if dir == "" {
-		home, _ := os.UserHomeDir()
-		dir = filepath.Join(home, ".cache", "polynfi", "pmd-"+nfi.PMDVersion)
-	}
-	if _, err := os.Stat(filepath.Join(dir, ".polynfi-stamp")); err != nil {
-		citest.Missing(t, "the Java corpus is not installed (bash .ci/pmd-oracle.sh, or set POLYNFI_PMD_ORACLE)")
-	}
+	dir := citest.Oracle(t, "POLYNFI_PMD_ORACLE", "pmd-"+nfi.PMDVersion, ".ci/pmd-oracle.sh")
 	e := defaultEngine(t, true)
 	p := syntax.NewParser()
 	defer p.Close()

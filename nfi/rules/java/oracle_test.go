@@ -30,14 +30,7 @@ import (
 // skips outside CI and fails in CI when it is missing.
 func oracleDir(t testing.TB) string {
 	t.Helper()
-	dir := os.Getenv("POLYNFI_PMD_ORACLE")
-	if dir == "" {
-		home, _ := os.UserHomeDir()
-		dir = filepath.Join(home, ".cache", "polynfi", "pmd-"+nfi.PMDVersion)
-	}
-	if _, err := os.Stat(filepath.Join(dir, ".polynfi-stamp")); err != nil {
-		citest.Missing(t, "the PMD/Checkstyle oracle is not installed (bash .ci/pmd-oracle.sh, or set POLYNFI_PMD_ORACLE)")
-	}
+	dir := citest.Oracle(t, "POLYNFI_PMD_ORACLE", "pmd-"+nfi.PMDVersion, ".ci/pmd-oracle.sh")
 	for _, jar := range []string{"pmd-java-" + nfi.PMDVersion + ".jar", "pmd-cli-" + nfi.PMDVersion + ".jar", "checkstyle-" + nfi.CheckstyleVersion + ".jar"} {
 		if _, err := os.Stat(filepath.Join(dir, "lib", jar)); err != nil {
 			citest.Missing(t, "%s is not installed in %s (bash .ci/pmd-oracle.sh)", jar, dir)

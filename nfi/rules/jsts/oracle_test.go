@@ -30,14 +30,7 @@ import (
 // test skips outside CI and fails in CI when it is missing.
 func oracleDir(t testing.TB) string {
 	t.Helper()
-	dir := os.Getenv("POLYNFI_ESLINT_ORACLE")
-	if dir == "" {
-		home, _ := os.UserHomeDir()
-		dir = filepath.Join(home, ".cache", "polynfi", "eslint-"+nfi.ESLintVersion)
-	}
-	if _, err := os.Stat(filepath.Join(dir, ".polynfi-stamp")); err != nil {
-		citest.Missing(t, "the ESLint oracle is not installed (bash .ci/eslint-oracle.sh, or set POLYNFI_ESLINT_ORACLE)")
-	}
+	dir := citest.Oracle(t, "POLYNFI_ESLINT_ORACLE", "eslint-"+nfi.ESLintVersion, ".ci/eslint-oracle.sh")
 	for pkg, want := range map[string]string{"eslint": nfi.ESLintVersion, "typescript-eslint": nfi.TypeScriptESLintVersion, "typescript": nfi.TypeScriptVersion} {
 		data, err := os.ReadFile(filepath.Join(dir, "node_modules", pkg, "package.json"))
 		var v struct{ Version string }
