@@ -72,7 +72,12 @@ func TestSetupNonRootNoSudo(t *testing.T) {
 	asUser := func(extraEnv ...string) *exec.Cmd {
 		args := append([]string{"--reuid=" + name, "--regid=nogroup", "--clear-groups", "--",
 			"env", "-i", "HOME=" + home, "PATH=/usr/bin:/bin", "PIP_NO_INDEX=1", "PIP_CONFIG_FILE=/dev/null"}, extraEnv...)
-		return exec.Command("setpriv", args...)
+		cmd := exec.Command("setpriv", args...)
+		// The user's own directory: the checkout the test runs in may be
+		// one the user cannot read (a clone under mktemp -d is 0700),
+		// while a real user runs setup.sh from a checkout of their own.
+		cmd.Dir = dir
+		return cmd
 	}
 	setup := func(extraEnv ...string) string {
 		t.Helper()
