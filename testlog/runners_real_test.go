@@ -85,6 +85,17 @@ func run(dir string, env []string, script string) (string, error) {
 	cmd := exec.Command("bash", "-c", script)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
+	// rustup's cargo finds its toolchains by RUSTUP_HOME, by default
+	// $HOME/.rustup: with a HOME of its own (not the installing user's),
+	// look beside the .cargo directory that holds cargo, as the sandbox
+	// does (runtime.RustupHome).
+	if os.Getenv("RUSTUP_HOME") == "" {
+		if p, err := exec.LookPath("cargo"); err == nil {
+			if r := filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(p))), ".rustup"); isDir(r) {
+				cmd.Env = append(cmd.Env, "RUSTUP_HOME="+r)
+			}
+		}
+	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
@@ -165,4 +176,10 @@ func runRealProjects() (logs []namedLog, missing []string) {
 		os.RemoveAll(dir)
 	}
 	return logs, missing
+}
+
+// isDir reports whether p is a directory.
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
 }
