@@ -1,7 +1,9 @@
 package harness
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"path"
 	"regexp"
 	"sort"
@@ -126,13 +128,20 @@ func underTestDir(p string) bool {
 // CheckRunnerInternals parses src, the content of file name after the
 // patch, and returns the findings on the lines in added (1-based; nil:
 // every line). A file in no language syntax parses, or that does not
-// parse, gives none.
+// parse, gives none; a file that nests too deep to parse within
+// syntax's budget (syntax.BudgetError) gives one "unchecked" finding, since
+// it could hide any of the others (strict mode then does not resolve).
 func CheckRunnerInternals(p *syntax.Parser, name string, src []byte, added map[int]bool) []runrecord.RunnerFinding {
 	lang, ok := syntax.LanguageForPath(name)
 	if !ok {
 		return nil
 	}
 	t, err := p.Parse(lang, src)
+	var be *syntax.BudgetError
+	if errors.As(err, &be) {
+		line := 1 + bytes.Count(src[:min(be.Offset, len(src))], []byte{'\n'})
+		return []runrecord.RunnerFinding{{File: name, Line: line, Rule: "unchecked", Text: "nests too deep to check: " + err.Error()}}
+	}
 	if err != nil {
 		return nil
 	}

@@ -87,3 +87,16 @@ func TestCheckRunnerInternals(t *testing.T) {
 		t.Errorf("path rules: %s", g)
 	}
 }
+
+// TestCheckRunnerInternalsUnparsable: a changed file that nests too deep
+// for syntax's parse budget cannot be checked, and says so in a finding
+// (it could hide any other finding); strict mode then does not resolve.
+func TestCheckRunnerInternalsUnparsable(t *testing.T) {
+	p := syntax.NewParser()
+	defer p.Close()
+	src := "line one\nlet x: " + strings.Repeat("Array<", 20000) + "number" + strings.Repeat(">", 20000) + ";\n"
+	fs := CheckRunnerInternals(p, "src/test/java/T.java", []byte(src), nil)
+	if len(fs) != 1 || fs[0].Rule != "unchecked" || fs[0].Line != 2 || fs[0].File != "src/test/java/T.java" {
+		t.Fatalf("findings %v", fs)
+	}
+}

@@ -3,6 +3,7 @@ package nfi
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -333,7 +334,7 @@ func (e *Engine) Score(parser *syntax.Parser, path string, src []byte) FileScore
 	if e.TreeSitter {
 		t, perr := parser.Parse(syntax.Python, src)
 		if perr != nil {
-			fs.Status, fs.Error = StatusSyntaxError, &FileError{Line: 1, Column: 1, Message: perr.Error()}
+			fs.Status, fs.Error = StatusSyntaxError, parseFailure(src, perr)
 			return fs
 		}
 		if ferr := SyntaxError(t); ferr != nil {
@@ -386,7 +387,7 @@ func (e *Engine) scoreTreeSitter(parser *syntax.Parser, l Language, path string,
 	}
 	t, perr := parser.Parse(l, src)
 	if perr != nil {
-		fs.Status, fs.Error = StatusSyntaxError, &FileError{Line: 1, Column: 1, Message: perr.Error()}
+		fs.Status, fs.Error = StatusSyntaxError, parseFailure(src, perr)
 		return fs
 	}
 	defer t.Release()
@@ -395,6 +396,18 @@ func (e *Engine) scoreTreeSitter(parser *syntax.Parser, l Language, path string,
 		return fs
 	}
 	return e.ScoreTree(path, t)
+}
+
+// parseFailure is the FileError of a parse that returned err: at the byte
+// the parse had reached when it spent its budget (syntax.BudgetError: text
+// nested far beyond code, after a syntax error), else at 1:1.
+func parseFailure(src []byte, err error) *FileError {
+	var be *syntax.BudgetError
+	if errors.As(err, &be) && be.Offset < len(src) {
+		line, col := position(src, be.Offset)
+		return &FileError{Line: line, Column: col, Message: err.Error()}
+	}
+	return &FileError{Line: 1, Column: 1, Message: err.Error()}
 }
 
 // SourceLanguage picks the language of a file by its extension (see

@@ -96,3 +96,18 @@ func FuzzFileNodes(f *testing.F) {
 		}
 	})
 }
+
+// TestFileNodesParseBudget: a file whose parse spends syntax's CPU budget
+// (nested generics after a syntax error, which tree-sitter's Java error
+// recovery takes quadratic time over; the fuzzer found it) is a file the
+// patch cannot be localized in, not an error and not a hang.
+func TestFileNodesParseBudget(t *testing.T) {
+	src := []byte("let x: " + strings.Repeat("Array<", 20000) + "number" + strings.Repeat(">", 20000) + ";\n")
+	p := syntax.NewParser()
+	defer p.Close()
+	x := &extractor{mode: Extended, parser: p}
+	fail, err := x.fileNodes(syntax.Java, src, "A.java", []int{1}, map[string]bool{})
+	if err != nil || !strings.Contains(fail, "A.java: ") || !strings.Contains(fail, "nesting too deep") {
+		t.Fatalf("fail %q, err %v", fail, err)
+	}
+}

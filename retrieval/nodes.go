@@ -136,6 +136,12 @@ func (x *extractor) patchNodes(patch string) (keys []string, fail string, err er
 // of every line in lines (1-based, ascending) to out.
 func (x *extractor) fileNodes(lang syntax.Language, src []byte, fileKey string, lines []int, out map[string]bool) (fail string, err error) {
 	t, err := x.parser.Parse(lang, src)
+	var be *syntax.BudgetError
+	if errors.As(err, &be) {
+		// Text nested beyond code, not a failure of the tool: this file's
+		// nodes are unknown, like a node without a name.
+		return fmt.Sprintf("%s: %v", fileKey, err), nil
+	}
 	if err != nil {
 		return "", fmt.Errorf("parse %s: %w", fileKey, err)
 	}

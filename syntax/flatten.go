@@ -6,6 +6,7 @@ package syntax
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
+#include <time.h>
 
 // The declarations below mirror tree_sitter/api.h of go-tree-sitter v0.25.0;
 // the symbols are linked from that module's compiled C code.
@@ -233,36 +234,61 @@ static const char *pn_read(void *payload, uint32_t byte, pn_point position, uint
 	return s->src + byte;
 }
 
-// pn_stop_on_error cancels a parse once every parse version has hit a
-// syntax error (tree-sitter checks it every 100 parse operations).
-static bool pn_stop_on_error(pn_parse_state *state) { return state->has_error; }
+// pn_budget is the payload of pn_progress: the thread CPU time (ns) after
+// which to give up (0: never), whether to stop at a syntax error, why the
+// parse was stopped (1: syntax error, 2: time spent), the byte offset it
+// had reached then, and the number of progress callbacks so far.
+typedef struct { int64_t deadline; bool stop_on_error; int32_t why; uint32_t offset; int64_t calls; } pn_budget;
 
-// pn_parse parses src and returns the tree (NULL when tree-sitter returns
-// none, or when stop_on_error is set and the parse was abandoned at a syntax
-// error: *stopped is then true) and its node count in *count.
+static int64_t pn_thread_cpu_ns(void) {
+	struct timespec ts;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+// pn_progress cancels a parse once every parse version has hit a syntax
+// error (with stop_on_error), or once the thread's CPU time passes the
+// deadline. Tree-sitter calls it every 100 parse operations; the clock is
+// read every 16th call (it is a system call).
+static bool pn_progress(pn_parse_state *state) {
+	pn_budget *b = state->payload;
+	b->calls++;
+	if (b->stop_on_error && state->has_error) { b->why = 1; b->offset = state->current_byte_offset; return true; }
+	if (b->deadline > 0 && (b->calls & 15) == 0 && pn_thread_cpu_ns() > b->deadline) {
+		b->why = 2; b->offset = state->current_byte_offset; return true;
+	}
+	return false;
+}
+
+// pn_parse parses src and returns the tree and its node count in *count;
+// NULL when tree-sitter returns none, or when the parse was abandoned:
+// *why is then 1 (stop_on_error was set and every parse version hit a
+// syntax error) or 2 (the parse used more than max_cpu_ns of the thread's
+// CPU time; 0: no limit), and *offset the byte the parse had reached.
+// *calls is the number of progress callbacks (about one per 100
+// operations).
 // A cancelled parse leaves *parser replaced by a fresh one: tree-sitter
 // would resume the cancelled parse on the next call, and ts_parser_reset
 // does not clear a cancellation during tree balancing.
-static void *pn_parse(void **parser, const char *src, uint32_t len, bool stop_on_error, int32_t *count, bool *stopped) {
-	void *tree;
-	*stopped = false;
-	if (stop_on_error) {
-		pn_string s = { src, len };
-		pn_input in = { &s, pn_read, 0, NULL };
-		pn_parse_options opts = { NULL, pn_stop_on_error };
-		tree = ts_parser_parse_with_options(*parser, NULL, in, opts);
-		if (!tree) {
-			const void *lang = ts_parser_language(*parser);
-			ts_parser_delete(*parser);
-			*parser = ts_parser_new();
-			ts_parser_set_language(*parser, lang);
-			*stopped = true;
-			return NULL;
-		}
-	} else {
-		tree = ts_parser_parse_string(*parser, NULL, src, len);
+static void *pn_parse(void **parser, const char *src, uint32_t len, bool stop_on_error, int64_t max_cpu_ns,
+                      int32_t *count, int32_t *why, uint32_t *offset, int64_t *calls) {
+	pn_string s = { src, len };
+	pn_input in = { &s, pn_read, 0, NULL };
+	pn_budget b = { max_cpu_ns > 0 ? pn_thread_cpu_ns() + max_cpu_ns : 0, stop_on_error, 0, 0, 0 };
+	pn_parse_options opts = { &b, pn_progress };
+	void *tree = ts_parser_parse_with_options(*parser, NULL, in, opts);
+	*why = b.why;
+	*offset = b.offset;
+	*calls = b.calls;
+	if (!tree && b.why != 0) {
+		const void *lang = ts_parser_language(*parser);
+		ts_parser_delete(*parser);
+		*parser = ts_parser_new();
+		ts_parser_set_language(*parser, lang);
+		return NULL;
 	}
 	if (tree) *count = (int32_t)ts_node_descendant_count(ts_tree_root_node(tree));
+	*why = 0;
 	return tree;
 }
 
@@ -296,6 +322,7 @@ import "C"
 
 import (
 	"sync/atomic"
+	"time"
 	"unsafe"
 )
 
@@ -357,6 +384,7 @@ func names(lang unsafe.Pointer, l Language, fieldID func(string) uint16) (tables
 type cParser struct {
 	p     unsafe.Pointer // TSParser*
 	stack []int32
+	calls int64 // progress callbacks of the last parse (tests read it)
 }
 
 func newCParser(lang unsafe.Pointer) (*cParser, bool) {
@@ -384,15 +412,28 @@ func srcPtr(src []byte) *C.char {
 }
 
 // parse parses src and returns the C tree and its number of nodes. tree is
-// nil when tree-sitter returns no tree; with stopOnError, also when the
-// parse was abandoned at a syntax error (stopped is then true). The caller
-// hands a non-nil tree to flatten, which frees it.
-func (c *cParser) parse(src []byte, stopOnError bool) (tree unsafe.Pointer, count int, stopped bool) {
-	var n C.int32_t
-	var st C.bool
-	tree = C.pn_parse(&c.p, srcPtr(src), C.uint32_t(len(src)), C.bool(stopOnError), &n, &st)
-	return tree, int(n), bool(st)
+// nil when tree-sitter returns no tree, or when the parse was abandoned:
+// stopped is then stopSyntaxError (stopOnError was set) or stopBudget
+// (more than maxCalls progress callbacks; maxCalls < 0: no limit), and
+// offset the byte the parse had reached. The caller hands a non-nil tree
+// to flatten, which frees it.
+func (c *cParser) parse(src []byte, stopOnError bool, maxCPU time.Duration) (tree unsafe.Pointer, count int, stopped stopReason, offset int) {
+	var n, why C.int32_t
+	var off C.uint32_t
+	var calls C.int64_t
+	tree = C.pn_parse(&c.p, srcPtr(src), C.uint32_t(len(src)), C.bool(stopOnError), C.int64_t(maxCPU), &n, &why, &off, &calls)
+	c.calls = int64(calls)
+	return tree, int(n), stopReason(why), int(off)
 }
+
+// stopReason says why pn_parse abandoned a parse.
+type stopReason int
+
+const (
+	stopNone        stopReason = iota
+	stopSyntaxError            // every parse version hit a syntax error
+	stopBudget                 // the CPU time budget was spent
+)
 
 // flattenByWalk makes flatten use the plain walk, the fallback (tests set it).
 var flattenByWalk = false

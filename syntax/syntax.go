@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -273,9 +274,12 @@ func (p *Parser) parse(lang Language, src []byte, stopOnError bool) (*Tree, erro
 	if err != nil {
 		return nil, err
 	}
-	ctree, count, stopped := sp.parse(src, stopOnError)
-	if stopped {
+	ctree, count, stopped, offset := sp.parse(src, stopOnError, parseBudget(len(src)))
+	switch stopped {
+	case stopSyntaxError:
 		return nil, nil
+	case stopBudget:
+		return nil, &BudgetError{Lang: lang, Bytes: len(src), Offset: offset, CPU: parseBudget(len(src))}
 	}
 	if ctree == nil {
 		return nil, fmt.Errorf("tree-sitter returned no tree for %d bytes of %v", len(src), lang)
@@ -297,6 +301,38 @@ func (p *Parser) parse(lang Language, src []byte, stopOnError bool) (*Tree, erro
 		hasError: firstError != NoNode, firstError: firstError}
 	sp.trim()
 	return t, nil
+}
+
+// Tree-sitter's error recovery can take time quadratic in the nesting
+// depth: each recovery step re-summarizes the whole parse stack, so 50,000
+// nested "Array<" after a syntax error take 36 s in the Java grammar.
+// Parse therefore gives tree-sitter a budget of CPU time, budgetBase plus
+// budgetPerByte per source byte (10 µs per byte: at least 100 KB/s, while
+// tree-sitter parses code at several MB/s), and reports a BudgetError when
+// it is spent. It is measured as the parsing thread's CPU time, so a busy
+// machine does not cut parses short.
+const (
+	budgetBase    = 2 * time.Second
+	budgetPerByte = 10 * time.Microsecond
+)
+
+// parseBudget is the CPU time budget for n source bytes.
+func parseBudget(n int) time.Duration { return budgetBase + time.Duration(n)*budgetPerByte }
+
+// BudgetError is Parse's error when tree-sitter spent its CPU time budget
+// (CPU, budgetBase + budgetPerByte·Bytes) before finishing: the text nests
+// far beyond code, typically after a syntax error. Offset is the byte
+// (0-based) the parse had reached.
+type BudgetError struct {
+	Lang   Language
+	Bytes  int
+	Offset int
+	CPU    time.Duration
+}
+
+func (e *BudgetError) Error() string {
+	return fmt.Sprintf("tree-sitter's %v parser gave up after %v of CPU time at byte %d of %d (nesting too deep to parse)",
+		e.Lang, e.CPU, e.Offset, e.Bytes)
 }
 
 // Release hands the tree's node storage back to the Parser that made it,

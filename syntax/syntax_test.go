@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -332,5 +333,41 @@ func TestFieldKey(t *testing.T) {
 	}
 	if found == 0 || keys[0].ID() != 0 {
 		t.Fatalf("found %d field children; unknown field number %d", found, keys[0].ID())
+	}
+}
+
+// deepRecovery is 140 KB of nested generics after a syntax error in Java:
+// tree-sitter's error recovery takes time quadratic in the nesting there
+// (about 6 s of CPU unbounded on this machine, 36 s at 50,000 levels).
+func deepRecovery() []byte {
+	return []byte("let x: " + strings.Repeat("Array<", 20000) + "number" + strings.Repeat(">", 20000) + ";\n")
+}
+
+// TestParseBudget: a parse that spends its CPU budget ends with a
+// BudgetError that says where it stopped, and the Parser parses the next
+// file normally; the same nesting without the syntax error parses.
+func TestParseBudget(t *testing.T) {
+	p := NewParser()
+	defer p.Close()
+	src := deepRecovery()
+	tr, err := p.Parse(Java, src)
+	var be *BudgetError
+	if !errors.As(err, &be) {
+		t.Fatalf("deep recovery: tree %v, err %v; want a BudgetError", tr != nil, err)
+	}
+	if be.Lang != Java || be.Bytes != len(src) || be.Offset <= 0 || be.Offset > len(src) || be.CPU != parseBudget(len(src)) {
+		t.Errorf("BudgetError %+v", *be)
+	}
+	if !strings.Contains(err.Error(), "nesting too deep") {
+		t.Errorf("message %q", err)
+	}
+	ok, err := p.Parse(Java, []byte("class A { java.util.List<java.util.List<String>> x; }\n"))
+	if err != nil || ok.HasError() {
+		t.Fatalf("next parse: %v, error tree %v", err, err == nil && ok.HasError())
+	}
+	ok.Release()
+	ts, err := p.Parse(TypeScript, src)
+	if err != nil || ts.HasError() {
+		t.Fatalf("the same nesting in TypeScript: %v", err)
 	}
 }

@@ -114,3 +114,20 @@ func TestCorpusScored(t *testing.T) {
 		t.Errorf("only %d corpus files scored", scored)
 	}
 }
+
+// TestDeepRecoveryInvalid: a .java file whose parse spends syntax's CPU
+// budget (nested generics after a syntax error: quadratic in tree-sitter's
+// error recovery) is reported as a syntax error at the place the parse
+// had reached, not scored for a minute.
+func TestDeepRecoveryInvalid(t *testing.T) {
+	src := "let x: " + strings.Repeat("Array<", 20000) + "number" + strings.Repeat(">", 20000) + ";\n"
+	p := syntax.NewParser()
+	defer p.Close()
+	fs := defaultEngine(t, true).Score(p, "F.java", []byte(src))
+	if fs.Valid || fs.Status != nfi.StatusSyntaxError || fs.Error == nil {
+		t.Fatalf("status %s, error %v", fs.Status, fs.Error)
+	}
+	if fs.Error.Line != 1 || fs.Error.Column <= 1 || !strings.Contains(fs.Error.Message, "nesting too deep") {
+		t.Errorf("error %+v", *fs.Error)
+	}
+}
