@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/polynfi/polynfi/syntax"
 )
@@ -94,6 +95,7 @@ func TestCheckRunnerInternals(t *testing.T) {
 func TestCheckRunnerInternalsUnparsable(t *testing.T) {
 	p := syntax.NewParser()
 	defer p.Close()
+	p.SetBudget(200*time.Millisecond, time.Microsecond)
 	src := "line one\nlet x: " + strings.Repeat("Array<", 20000) + "number" + strings.Repeat(">", 20000) + ";\n"
 	fs := CheckRunnerInternals(p, "src/test/java/T.java", []byte(src), nil)
 	if len(fs) != 1 || fs[0].Rule != "unchecked" || fs[0].Line != 2 || fs[0].File != "src/test/java/T.java" {

@@ -3,6 +3,7 @@ package retrieval
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/polynfi/polynfi/syntax"
 )
@@ -80,6 +81,9 @@ func FuzzFileNodes(f *testing.F) {
 	}
 	p := syntax.NewParser()
 	f.Cleanup(p.Close)
+	// both modes parse: each must finish well within the fuzzer's 10 s per
+	// input (TestFileNodesParseBudget covers the default budget)
+	p.SetBudget(500*time.Millisecond, 2*time.Microsecond)
 	f.Fuzz(func(t *testing.T, li uint8, src []byte) {
 		lang := langs[int(li)%len(langs)]
 		n := strings.Count(string(src), "\n") + 1
@@ -105,6 +109,7 @@ func TestFileNodesParseBudget(t *testing.T) {
 	src := []byte("let x: " + strings.Repeat("Array<", 20000) + "number" + strings.Repeat(">", 20000) + ";\n")
 	p := syntax.NewParser()
 	defer p.Close()
+	p.SetBudget(200*time.Millisecond, time.Microsecond)
 	x := &extractor{mode: Extended, parser: p}
 	fail, err := x.fileNodes(syntax.Java, src, "A.java", []int{1}, map[string]bool{})
 	if err != nil || !strings.Contains(fail, "A.java: ") || !strings.Contains(fail, "nesting too deep") {

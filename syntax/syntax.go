@@ -211,6 +211,28 @@ type Parser struct {
 	spare   []Node // node storage of a released Tree, reused by the next Parse
 	// pyScratch is ParsePython's scratch storage (tokens, node arena)
 	pyScratch *pyparse.Scratch
+	// budgetBase and budgetPerByte are SetBudget's; zero: the defaults.
+	budgetBase, budgetPerByte time.Duration
+}
+
+// SetBudget sets the CPU time a tree-sitter parse of n bytes may take,
+// base + perByte·n (see BudgetError); zero values restore the defaults
+// (budgetBase 2 s, budgetPerByte 10 µs). Fuzz targets, whose inputs must
+// finish in seconds, set smaller ones.
+func (p *Parser) SetBudget(base, perByte time.Duration) {
+	p.budgetBase, p.budgetPerByte = base, perByte
+}
+
+// parseBudget is the CPU time budget for n source bytes.
+func (p *Parser) parseBudget(n int) time.Duration {
+	base, per := budgetBase, budgetPerByte
+	if p.budgetBase > 0 {
+		base = p.budgetBase
+	}
+	if p.budgetPerByte > 0 {
+		per = p.budgetPerByte
+	}
+	return base + time.Duration(n)*per
 }
 
 // maxSpareNodes bounds the node storage a Parser keeps for reuse: 262,144
@@ -274,12 +296,12 @@ func (p *Parser) parse(lang Language, src []byte, stopOnError bool) (*Tree, erro
 	if err != nil {
 		return nil, err
 	}
-	ctree, count, stopped, offset := sp.parse(src, stopOnError, parseBudget(len(src)))
+	ctree, count, stopped, offset := sp.parse(src, stopOnError, p.parseBudget(len(src)))
 	switch stopped {
 	case stopSyntaxError:
 		return nil, nil
 	case stopBudget:
-		return nil, &BudgetError{Lang: lang, Bytes: len(src), Offset: offset, CPU: parseBudget(len(src))}
+		return nil, &BudgetError{Lang: lang, Bytes: len(src), Offset: offset, CPU: p.parseBudget(len(src))}
 	}
 	if ctree == nil {
 		return nil, fmt.Errorf("tree-sitter returned no tree for %d bytes of %v", len(src), lang)
@@ -316,11 +338,8 @@ const (
 	budgetPerByte = 10 * time.Microsecond
 )
 
-// parseBudget is the CPU time budget for n source bytes.
-func parseBudget(n int) time.Duration { return budgetBase + time.Duration(n)*budgetPerByte }
-
 // BudgetError is Parse's error when tree-sitter spent its CPU time budget
-// (CPU, budgetBase + budgetPerByte·Bytes) before finishing: the text nests
+// (CPU: by default budgetBase + budgetPerByte·Bytes; see SetBudget) before finishing: the text nests
 // far beyond code, typically after a syntax error. Offset is the byte
 // (0-based) the parse had reached.
 type BudgetError struct {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
@@ -355,7 +356,7 @@ func TestParseBudget(t *testing.T) {
 	if !errors.As(err, &be) {
 		t.Fatalf("deep recovery: tree %v, err %v; want a BudgetError", tr != nil, err)
 	}
-	if be.Lang != Java || be.Bytes != len(src) || be.Offset <= 0 || be.Offset > len(src) || be.CPU != parseBudget(len(src)) {
+	if be.Lang != Java || be.Bytes != len(src) || be.Offset <= 0 || be.Offset > len(src) || be.CPU != 2*time.Second+time.Duration(len(src))*10*time.Microsecond {
 		t.Errorf("BudgetError %+v", *be)
 	}
 	if !strings.Contains(err.Error(), "nesting too deep") {
@@ -369,5 +370,10 @@ func TestParseBudget(t *testing.T) {
 	ts, err := p.Parse(TypeScript, src)
 	if err != nil || ts.HasError() {
 		t.Fatalf("the same nesting in TypeScript: %v", err)
+	}
+	ts.Release()
+	p.SetBudget(100*time.Millisecond, time.Microsecond)
+	if _, err := p.Parse(Java, src); !errors.As(err, &be) || be.CPU != 100*time.Millisecond+time.Duration(len(src))*time.Microsecond {
+		t.Fatalf("with SetBudget: %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/polynfi/polynfi/internal/citest"
 	"github.com/polynfi/polynfi/nfi"
@@ -123,6 +124,7 @@ func TestDeepRecoveryInvalid(t *testing.T) {
 	src := "let x: " + strings.Repeat("Array<", 20000) + "number" + strings.Repeat(">", 20000) + ";\n"
 	p := syntax.NewParser()
 	defer p.Close()
+	p.SetBudget(200*time.Millisecond, time.Microsecond)
 	fs := defaultEngine(t, true).Score(p, "F.java", []byte(src))
 	if fs.Valid || fs.Status != nfi.StatusSyntaxError || fs.Error == nil {
 		t.Fatalf("status %s, error %v", fs.Status, fs.Error)
