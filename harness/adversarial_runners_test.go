@@ -231,6 +231,45 @@ var runnerCases = []runnerHostile{
 			"src/main/java/io/fieldnotes/csv/CsvParser.java":                                 read("src/main/java/io/fieldnotes/csv/CsvParser.java") + "// x\n"}
 	}},
 
+	// JUnit's Assertions shadowed from the main sources: compiled classes
+	// come before junit-jupiter-api's jar on the test class path, so every
+	// assertion is a no-op and assertThrows hands back an exception made
+	// without a constructor. Removed before the run (guardTests).
+	{name: "exploit: org.junit.jupiter.api.Assertions shadowed in src/main", instance: mavenInst, flags: []string{"framework-shadow"}, edit: func(read func(string) string, f forgeries) map[string]string {
+		return map[string]string{
+			"src/main/java/org/junit/jupiter/api/function/Executable.java": "package org.junit.jupiter.api.function;\n\n@FunctionalInterface\npublic interface Executable {\n    void execute() throws Throwable;\n}\n",
+			"src/main/java/org/junit/jupiter/api/Assertions.java": `package org.junit.jupiter.api;
+
+import org.junit.jupiter.api.function.Executable;
+
+public final class Assertions {
+    private Assertions() {}
+    public static void assertEquals(Object a, Object b) {}
+    public static void assertEquals(long a, long b) {}
+    public static void assertEquals(Object a, Object b, String m) {}
+    public static void assertTrue(boolean c) {}
+    public static void assertFalse(boolean c) {}
+    public static <T extends Throwable> T assertThrows(Class<T> c, Executable e) {
+        try {
+            e.execute();
+        } catch (Throwable t) {
+            if (c.isInstance(t)) {
+                return c.cast(t);
+            }
+        }
+        try {
+            java.lang.reflect.Field u = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+            u.setAccessible(true);
+            return c.cast(((sun.misc.Unsafe) u.get(null)).allocateInstance(c));
+        } catch (Exception x) {
+            return null;
+        }
+    }
+}
+`,
+			"src/main/java/io/fieldnotes/csv/CsvParser.java": read("src/main/java/io/fieldnotes/csv/CsvParser.java") + "// x\n"}
+	}},
+
 	// Maven/Surefire (mvn test, then cat of target/surefire-reports/TEST-*.xml).
 	{name: "maven: surefire XML report shipped in the patch", instance: mavenInst, edit: func(read func(string) string, f forgeries) map[string]string {
 		return map[string]string{"target/surefire-reports/TEST-io.fieldnotes.csv.AAForged.xml": f.JUnitXML,

@@ -186,7 +186,8 @@ func grepLines(data []byte, re *regexp.Regexp) string {
 }
 
 // guardTests undoes a model patch's edits to test files in the work tree
-// (see above) and reports them, then leaves the tree as PolyBench does:
+// (see above), removes the files it creates that would shadow a test
+// framework (CheckRunnerPaths), and reports them, then leaves the tree as PolyBench does:
 // HEAD at base, both patches as uncommitted changes (the index reset to
 // base), and the test start marker (testStartMarker) touched: a JUnit
 // report counts only when newer. snap is the commit of base + test patch;
@@ -221,11 +222,13 @@ g reset --quiet --mixed "$2" && touch "$(g rev-parse --git-dir)/$3"`, snap, base
 	}
 	sort.Strings(changed)
 	te := &runrecord.TestEdits{}
-	var reset []string
+	var reset, shadow []string
 	for _, p := range changed {
 		switch {
 		case inTestPatch[p] || isTestFile(p) || isReportPath(p):
 			reset = append(reset, p)
+		case shadowedFramework(p) != "":
+			shadow = append(shadow, p)
 		case mixedConfig(p) != "":
 			before, _ := t.script(ctx, `g cat-file blob "$1:$2" 2>/dev/null || true`, snap, p)
 			var after []byte
@@ -236,6 +239,21 @@ g reset --quiet --mixed "$2" && touch "$(g rev-parse --git-dir)/$3"`, snap, base
 				te.Config = append(te.Config, mixedConfig(p)+" ("+p+")")
 			}
 		}
+	}
+	if len(shadow) > 0 {
+		// A file the patch creates where a test framework would be loaded
+		// from (CheckRunnerPaths) is removed with the test files; one that
+		// exists at snap (the framework's own repository) stays.
+		out, err := t.script(ctx, `s=$1; shift; for p in "$@"; do g cat-file -e "$s:$p" 2>/dev/null || printf '%s\0' "$p"; done`, append([]string{snap}, shadow...)...)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range strings.Split(string(out), "\x00") {
+			if p != "" && seen[p] {
+				reset = append(reset, p)
+			}
+		}
+		sort.Strings(reset)
 	}
 	if len(reset) > 0 {
 		// Only paths that pass the path check are touched, and a path

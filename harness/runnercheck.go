@@ -101,8 +101,24 @@ var (
 )
 
 // CheckRunnerPaths returns the findings of the path rules for the paths a
-// model patch adds or changes.
-func CheckRunnerPaths(paths []string) []runrecord.RunnerFinding {
+// model patch adds or changes; created tells the paths whose whole content
+// is the patch's (new, copied or renamed files; nil: none).
+//
+// Besides conftest.py outside test directories and JUnit/TestNG listener
+// registrations, a created file may not shadow a test framework: a Java,
+// Kotlin, Groovy or Scala source in a test framework's package (org.junit,
+// junit.framework, org.opentest4j, org.testng, org.hamcrest, org.assertj;
+// compiled classes come before the framework's jar on the test class path,
+// so a no-op org.junit.Assert would make failing assertions pass), a
+// Python module or package named pytest, _pytest, pluggy or unittest (the
+// work tree comes first on sys.path; a package only by its __init__.py, as
+// a directory without one does not shadow an installed package), a
+// sitecustomize or usercustomize module (run at start-up), or any file
+// under a node_modules directory (Node resolves packages from there before
+// the installed ones). Changing such a file that exists (the framework's
+// own repository) is not a finding. guardTests removes such created files
+// before the tests run.
+func CheckRunnerPaths(paths []string, created func(path string) bool) []runrecord.RunnerFinding {
 	var out []runrecord.RunnerFinding
 	for _, p := range paths {
 		switch {
@@ -110,9 +126,32 @@ func CheckRunnerPaths(paths []string) []runrecord.RunnerFinding {
 			out = append(out, runrecord.RunnerFinding{File: p, Line: 1, Rule: "conftest", Text: "conftest.py added or changed by the model patch"})
 		case reServicesFile.MatchString(p):
 			out = append(out, runrecord.RunnerFinding{File: p, Line: 1, Rule: "junit-listener", Text: "registers " + path.Base(p)})
+		case created != nil && created(p):
+			if what := shadowedFramework(p); what != "" {
+				out = append(out, runrecord.RunnerFinding{File: p, Line: 1, Rule: "framework-shadow", Text: "a new file shadows " + what})
+			}
 		}
 	}
 	return out
+}
+
+var (
+	reJVMFrameworkFile = regexp.MustCompile(`(^|/)(org/junit|junit/framework|org/opentest4j|org/testng|org/hamcrest|org/assertj)/.*\.(java|kt|groovy|scala|class)$`)
+	rePyFrameworkFile  = regexp.MustCompile(`(^|/)((pytest|_pytest|pluggy|unittest)(\.py|/__init__\.py)|(sitecustomize|usercustomize)\.py)$`)
+)
+
+// shadowedFramework names the test framework a created file at p would be
+// loaded instead of ("" for none): see CheckRunnerPaths.
+func shadowedFramework(p string) string {
+	switch {
+	case reJVMFrameworkFile.MatchString(p):
+		return "a JVM test framework's package"
+	case rePyFrameworkFile.MatchString(p):
+		return "a Python test framework's module"
+	case strings.HasPrefix(p, "node_modules/") || strings.Contains(p, "/node_modules/"):
+		return "an installed Node package (node_modules)"
+	}
+	return ""
 }
 
 // underTestDir reports whether a directory of p is a test directory.
@@ -308,7 +347,7 @@ func checkRunnerInternals(ctx context.Context, wt *tree, patch string) []runreco
 	if err != nil {
 		return []runrecord.RunnerFinding{{File: "(model patch)", Line: 1, Rule: "unparsed", Text: "the model patch could not be parsed for the check: " + clip(err.Error(), 100)}}
 	}
-	out := CheckRunnerPaths(paths)
+	out := CheckRunnerPaths(paths, func(p string) bool { m, ok := added[p]; return ok && m == nil })
 	parser := syntax.NewParser()
 	defer parser.Close()
 	var check []string

@@ -79,12 +79,21 @@ func TestCheckRunnerInternals(t *testing.T) {
 		t.Errorf("a malformed patch parsed")
 	}
 	// Path rules.
-	got := CheckRunnerPaths([]string{"conftest.py", "tests/conftest.py", "pkg/sub/conftest.py", "src/main/resources/META-INF/services/org.junit.platform.launcher.TestExecutionListener", "README.md"})
+	created := map[string]bool{"src/main/java/org/junit/Assert.java": true, "src/test/java/org/junit/jupiter/api/Assertions.java": true,
+		"pytest.py": true, "src/_pytest/__init__.py": true, "src/_pytest/python_api.py": true, "sitecustomize.py": true, "lib/node_modules/expect/index.js": true, "node_modules/jest/x.js": true,
+		"src/main/java/org/junitx/A.java": true, "pkg/my_pytest.py": true, "docs/org/junit/notes.md": true}
+	got := CheckRunnerPaths([]string{"conftest.py", "tests/conftest.py", "pkg/sub/conftest.py", "src/main/resources/META-INF/services/org.junit.platform.launcher.TestExecutionListener", "README.md",
+		"src/main/java/org/junit/Assert.java", "src/test/java/org/junit/jupiter/api/Assertions.java", "pytest.py", "src/_pytest/python_api.py",
+		"src/_pytest/__init__.py", "sitecustomize.py", "lib/node_modules/expect/index.js", "node_modules/jest/x.js", "src/main/java/org/junitx/A.java", "pkg/my_pytest.py", "docs/org/junit/notes.md",
+		"src/main/java/org/junit/Test.java", "src/_pytest/main.py"}, func(p string) bool { return created[p] })
 	var rules []string
 	for _, f := range got {
 		rules = append(rules, f.File+":"+f.Rule)
 	}
-	if g := strings.Join(rules, " "); g != "conftest.py:conftest pkg/sub/conftest.py:conftest src/main/resources/META-INF/services/org.junit.platform.launcher.TestExecutionListener:junit-listener" {
+	// the last two exist already (changed, not created): the framework's own repository
+	if g := strings.Join(rules, " "); g != "conftest.py:conftest pkg/sub/conftest.py:conftest src/main/resources/META-INF/services/org.junit.platform.launcher.TestExecutionListener:junit-listener"+
+		" src/main/java/org/junit/Assert.java:framework-shadow src/test/java/org/junit/jupiter/api/Assertions.java:framework-shadow pytest.py:framework-shadow"+
+		" src/_pytest/__init__.py:framework-shadow sitecustomize.py:framework-shadow lib/node_modules/expect/index.js:framework-shadow node_modules/jest/x.js:framework-shadow" {
 		t.Errorf("path rules: %s", g)
 	}
 }

@@ -292,7 +292,9 @@ type SandboxInfo struct {
 // TestEdits says what a model patch did to the tests.
 type TestEdits struct {
 	// Reset lists the test files and runner configuration files the patch
-	// changed; they were reset to base + test patch before the tests ran.
+	// changed, and the files it created that would shadow a test framework
+	// (harness.CheckRunnerPaths); they were reset to base + test patch (the
+	// created ones removed) before the tests ran.
 	Reset []string `json:"reset,omitempty"`
 	// Config lists the files whose test configuration the patch changed
 	// ("file: part"); the instance is unresolved in every mode.
