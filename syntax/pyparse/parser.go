@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"unsafe"
 )
 
 // InternalError starts the message of an Error that reports a bug of the
@@ -417,7 +418,16 @@ func (p *parser) peek(n int) token {
 	return p.toks[p.p+n]
 }
 
-func (p *parser) text(t token) string { return string(p.src[t.start:t.end]) }
+// text returns the token's text. It is a view of the source, not a copy
+// (the parser reads it on every token; a copy each time was about 1% of a
+// parse): the source is not written while it is parsed, and every caller
+// compares or formats the text (fmt copies it), none keeps it.
+func (p *parser) text(t token) string {
+	if t.end <= t.start {
+		return ""
+	}
+	return unsafe.String(&p.src[t.start], int(t.end-t.start))
+}
 
 func (p *parser) isOp(s string) bool {
 	t := p.tok()
@@ -470,9 +480,38 @@ func init() {
 	}
 }
 
+// textKinds holds the Kinds of the texts of 2 to maxTextKind bytes
+// (keywords, operators; node type names too), by length and first byte,
+// the fast path of kindOfText for multi-byte tokens: a few string
+// comparisons instead of hashing the text. It is filled at init, after
+// every package-level kindOf; a text it lacks is looked up in kindIDs.
+var textKinds [maxTextKind + 1][128][]textKind
+
+const maxTextKind = 12
+
+type textKind struct {
+	text string
+	kind Kind
+}
+
+func init() {
+	for s, k := range kindIDs {
+		if len(s) >= 2 && len(s) <= maxTextKind && s[0] < 128 {
+			textKinds[len(s)][s[0]] = append(textKinds[len(s)][s[0]], textKind{s, k})
+		}
+	}
+}
+
 func kindOfText(s string) Kind {
 	if len(s) == 1 && s[0] < 128 && oneCharKind[s[0]] != 0 {
 		return oneCharKind[s[0]]
+	}
+	if len(s) >= 2 && len(s) <= maxTextKind && s[0] < 128 {
+		for _, tk := range textKinds[len(s)][s[0]] {
+			if tk.text == s {
+				return tk.kind
+			}
+		}
 	}
 	k, ok := kindIDs[s]
 	if !ok {
