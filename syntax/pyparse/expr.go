@@ -262,8 +262,15 @@ func (p *parser) lambda() int32 {
 	return l
 }
 
-func (p *parser) boolOp(op string, next func() int32) int32 {
-	e := next()
+// boolOp parses a chain of "or" (and false) or "and" (and true) over the
+// next level (conjunction, inversion), called directly: the chain is
+// entered for every expression.
+func (p *parser) boolOp(and bool) int32 {
+	op := "or"
+	if and {
+		op = "and"
+	}
+	e := p.boolOperand(and)
 	if p.isKw(op) {
 		// one BoolOp for the chain (CPython's AST is flat)
 		p.chain(1)
@@ -274,15 +281,22 @@ func (p *parser) boolOp(op string, next func() int32) int32 {
 		b := p.newNode(kBool)
 		p.add(b, e, fLeft)
 		p.add(b, p.tokLeaf(), fOperator)
-		p.add(b, next(), fRight)
+		p.add(b, p.boolOperand(and), fRight)
 		e = b
 	}
 	return e
 }
 
-func (p *parser) disjunction() int32 { return p.boolOp("or", p.conjunction) }
+func (p *parser) boolOperand(and bool) int32 {
+	if and {
+		return p.inversion()
+	}
+	return p.conjunction()
+}
 
-func (p *parser) conjunction() int32 { return p.boolOp("and", p.inversion) }
+func (p *parser) disjunction() int32 { return p.boolOp(false) }
+
+func (p *parser) conjunction() int32 { return p.boolOp(true) }
 
 func (p *parser) inversion() int32 {
 	if p.isKw("not") {
