@@ -65,58 +65,33 @@ func Check(path string) error {
 // returns an error wrapping ErrNotRegular (or the open's error) and no
 // file. The caller closes the file.
 func Open(path string) (*os.File, error) {
-	f, _, err := open(path)
-	return f, err
-}
-
-// open is Open that also returns the opened file's status.
-func open(path string) (*os.File, fs.FileInfo, error) {
 	if err := Check(path); errors.Is(err, ErrNotRegular) {
-		return nil, nil, err
+		return nil, err
 	}
 	// a stat error is left to the open, whose error callers know
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, nil, err
+		return nil, err
 	}
 	if !st.Mode().IsRegular() {
 		f.Close()
-		return nil, nil, notRegular(path, st.Mode())
+		return nil, notRegular(path, st.Mode())
 	}
 	// O_NONBLOCK does not change how a regular file reads.
-	return f, st, nil
+	return f, nil
 }
 
 // ReadFile is os.ReadFile for regular files only (Open).
 func ReadFile(path string) ([]byte, error) {
-	f, st, err := open(path)
+	f, err := Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	// One buffer of the size the file has (and a byte to see its end),
-	// as os.ReadFile sizes it; a file that grows meanwhile is read whole.
-	size := 512
-	if n := st.Size(); n > 0 && int64(int(n)) == n && int(n) < int(^uint(0)>>2) {
-		size = int(n) + 1
-	}
-	data := make([]byte, 0, size)
-	for {
-		n, err := f.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if err != nil {
-			if err == io.EOF {
-				err = nil
-			}
-			return data, err
-		}
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
-	}
+	return io.ReadAll(f)
 }
