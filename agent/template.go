@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Vars are the values a command template's placeholders take for one run.
@@ -35,7 +36,7 @@ var Placeholders = map[string]string{
 	"files":       "the task's target files, one word each, relative to the workspace (NFI tasks; nothing for repository instances)",
 }
 
-var placeholderRe = regexp.MustCompile(`\{([a-z_]+)\}`)
+var placeholderRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{([a-z_]+)\}`) })
 
 // PlaceholderHelp renders Placeholders as "{name}: meaning" lines, sorted.
 func PlaceholderHelp() string {
@@ -54,7 +55,7 @@ func PlaceholderHelp() string {
 // placeholders returns the [start, end) spans and names of the
 // placeholders of tmpl; "${name}" is bash's, not a placeholder.
 func placeholders(tmpl string) (spans [][2]int, names []string) {
-	for _, m := range placeholderRe.FindAllStringSubmatchIndex(tmpl, -1) {
+	for _, m := range placeholderRe().FindAllStringSubmatchIndex(tmpl, -1) {
 		if m[0] > 0 && tmpl[m[0]-1] == '$' {
 			continue
 		}

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/polynfi/polynfi/runtime"
 )
@@ -292,7 +293,9 @@ func (r *codexReader) Finish(Output) Usage {
 // $0.0018 session." (releases before prompt caching: "Tokens: 3,120 sent,
 // 88 received. Cost: $0.0041 request, $0.01 session."). Source: Aider
 // base_coder.py (calculate_and_show_tokens_and_cost).
-var aiderRe = regexp.MustCompile(`Tokens: ([0-9.,]+[kKmM]?) sent(?:, ([0-9.,]+[kKmM]?) cache write)?(?:, ([0-9.,]+[kKmM]?) cache hit)?, ([0-9.,]+[kKmM]?) received\.(?: Cost: \$([0-9.,]+) (?:message|request), \$([0-9.,]+) session\.)?`)
+var aiderRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`Tokens: ([0-9.,]+[kKmM]?) sent(?:, ([0-9.,]+[kKmM]?) cache write)?(?:, ([0-9.,]+[kKmM]?) cache hit)?, ([0-9.,]+[kKmM]?) received\.(?: Cost: \$([0-9.,]+) (?:message|request), \$([0-9.,]+) session\.)?`)
+})
 
 // aiderReader sums Aider's "Tokens: ... sent, ... received." reports
 // (sent + cache write + cache hit as input) and takes the last "$X
@@ -304,7 +307,7 @@ type aiderReader struct {
 }
 
 func (r *aiderReader) Line(line []byte) {
-	for _, m := range aiderRe.FindAllSubmatch(line, -1) {
+	for _, m := range aiderRe().FindAllSubmatch(line, -1) {
 		var in int64
 		for _, g := range [][]byte{m[1], m[2], m[3]} {
 			if len(g) > 0 {

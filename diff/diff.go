@@ -222,7 +222,7 @@ func gitSections(patch string) []section {
 			end = starts[k+1]
 		}
 		name := ""
-		if m := reGitCmd.FindStringSubmatch(strings.TrimRight(lines[st], "\r\n")); m != nil {
+		if m := reGitCmd().FindStringSubmatch(strings.TrimRight(lines[st], "\r\n")); m != nil {
 			name = m[2]
 		}
 		out = append(out, section{text: strings.Join(lines[st:end], ""), name: name, first: st + 1, last: end})

@@ -3,6 +3,7 @@ package diff
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Paths are the two sides of one file section as ScanPaths reads them from
@@ -49,16 +50,16 @@ func (f File) ExtendedKey() string {
 var (
 	// A "diff" command line with at least two operands: the section
 	// separator. Source: whatthepatch diffcmd_header.
-	reDiffCmd = regexp.MustCompile(`^diff(?: .+)? (.+) (.+)$`)
-	reGitCmd  = regexp.MustCompile(`^diff --git a/(.+) b/(.+)$`)
+	reDiffCmd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^diff(?: .+)? (.+) (.+)$`) })
+	reGitCmd  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^diff --git a/(.+) b/(.+)$`) })
 	// The dots are unescaped in the source tool as well.
-	reIndex      = regexp.MustCompile(`^index ([a-f0-9]+)..([a-f0-9]+) ?(\d*)$`)
-	reOld        = regexp.MustCompile(`^--- (.+)$`)
-	reNew        = regexp.MustCompile(`^\+\+\+ (.+)$`)
-	reBinary     = regexp.MustCompile(`^Binary files (.+) and (.+) differ`)
-	reUnifiedOld = regexp.MustCompile(`^--- (.+?)(?:\t|:|  +)(.*)$`)
-	reUnifiedNew = regexp.MustCompile(`^\+\+\+ (.+?)(?:\t|:|  +)(.*)$`)
-	reHunk       = regexp.MustCompile(`^@@ -(\d+),?(\d*) \+(\d+),?(\d*) @@(.*)$`)
+	reIndex      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^index ([a-f0-9]+)..([a-f0-9]+) ?(\d*)$`) })
+	reOld        = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^--- (.+)$`) })
+	reNew        = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\+\+\+ (.+)$`) })
+	reBinary     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Binary files (.+) and (.+) differ`) })
+	reUnifiedOld = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^--- (.+?)(?:\t|:|  +)(.*)$`) })
+	reUnifiedNew = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\+\+\+ (.+?)(?:\t|:|  +)(.*)$`) })
+	reHunk       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@@ -(\d+),?(\d*) \+(\d+),?(\d*) @@(.*)$`) })
 )
 
 // ScanPaths lists the file sections of a patch from their headers alone, in
@@ -129,10 +130,10 @@ func sections(lines []string) [][]string {
 		}
 		return append(out, lines[start:])
 	}
-	if s := split(reDiffCmd); len(s) > 1 {
+	if s := split(reDiffCmd()); len(s) > 1 {
 		return s
 	}
-	if s := split(reUnifiedOld); len(s) > 1 {
+	if s := split(reUnifiedOld()); len(s) > 1 {
 		return s
 	}
 	return [][]string{lines}
@@ -144,10 +145,10 @@ func stripB(s string) string { return strings.TrimPrefix(s, "b/") }
 func sectionPaths(sec []string) (Paths, bool) {
 	hasIndex, hasGitCmd := false, false
 	for _, l := range sec {
-		if reIndex.MatchString(l) {
+		if reIndex().MatchString(l) {
 			hasIndex = true
 		}
-		if reGitCmd.MatchString(l) {
+		if reGitCmd().MatchString(l) {
 			hasGitCmd = true
 		}
 	}
@@ -164,13 +165,13 @@ func sectionPaths(sec []string) (Paths, bool) {
 	// Plain diff header: timestamped unified pair, then the "diff" command
 	// operands, then a bare "---"/"+++" pair.
 	for _, l := range sec {
-		if reUnifiedNew.MatchString(l) {
+		if reUnifiedNew().MatchString(l) {
 			for i := 0; i+1 < len(sec); i++ {
-				o := reUnifiedOld.FindStringSubmatch(sec[i])
+				o := reUnifiedOld().FindStringSubmatch(sec[i])
 				if o == nil {
 					continue
 				}
-				n := reUnifiedNew.FindStringSubmatch(sec[i+1])
+				n := reUnifiedNew().FindStringSubmatch(sec[i+1])
 				if n == nil {
 					i++
 					continue
@@ -181,12 +182,12 @@ func sectionPaths(sec []string) (Paths, bool) {
 		}
 	}
 	for _, l := range sec {
-		if m := reDiffCmd.FindStringSubmatch(l); m != nil {
+		if m := reDiffCmd().FindStringSubmatch(l); m != nil {
 			return Paths{Old: stripA(m[1]), New: stripB(m[2])}, true
 		}
 	}
 	for _, l := range sec {
-		if reNew.MatchString(l) {
+		if reNew().MatchString(l) {
 			p, ok := gitHeader(sec)
 			if !ok {
 				return Paths{}, false
@@ -202,21 +203,21 @@ func sectionPaths(sec []string) (Paths, bool) {
 func gitHeader(sec []string) (Paths, bool) {
 	var oldP, newP, cmdOld, cmdNew, oldV, newV string
 	for _, l := range sec {
-		if m := reGitCmd.FindStringSubmatch(l); m != nil {
+		if m := reGitCmd().FindStringSubmatch(l); m != nil {
 			cmdOld, cmdNew = m[1], m[2]
 			continue
 		}
-		if m := reIndex.FindStringSubmatch(l); m != nil {
+		if m := reIndex().FindStringSubmatch(l); m != nil {
 			oldV, newV = m[1], m[2]
 			continue
 		}
-		if m := reOld.FindStringSubmatch(l); m != nil {
+		if m := reOld().FindStringSubmatch(l); m != nil {
 			oldP = m[1]
 		}
-		if m := reNew.FindStringSubmatch(l); m != nil {
+		if m := reNew().FindStringSubmatch(l); m != nil {
 			newP = m[1]
 		}
-		if m := reBinary.FindStringSubmatch(l); m != nil {
+		if m := reBinary().FindStringSubmatch(l); m != nil {
 			oldP, newP = m[1], m[2]
 		}
 		if oldP != "" && newP != "" {
@@ -238,7 +239,7 @@ func gitHeader(sec []string) (Paths, bool) {
 
 func hasHunk(sec []string) bool {
 	for _, l := range sec {
-		if reHunk.MatchString(l) || l == "GIT binary patch" {
+		if reHunk().MatchString(l) || l == "GIT binary patch" {
 			return true
 		}
 	}

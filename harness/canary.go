@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/diff"
@@ -116,14 +117,18 @@ func newCanaryBody(fail bool) canaryBody {
 // PHPUnit's --stop-on-*, RSpec's and minitest's --fail-fast,
 // googletest's --gtest_fail_fast and --gtest_break_on_failure, doctest's
 // --abort-after and -aa, Catch2's --abort and -x are among them.
-var reStopsAtFailure = regexp.MustCompile(`(^|\s)(-x|--exitfirst|--maxfail(=|\s)\S+|--bail|-b|--?failfast|--fail-fast|-Dsurefire\.skipAfterFailureCount=\S+|--stop-on-(failure|error|defect)|--gtest_fail_fast(=\S*)?|--gtest_break_on_failure(=\S*)?|--abort|--abort-after(=\S*)?|-aa(=\S*)?)(\s|$|;)`)
+var reStopsAtFailure = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(^|\s)(-x|--exitfirst|--maxfail(=|\s)\S+|--bail|-b|--?failfast|--fail-fast|-Dsurefire\.skipAfterFailureCount=\S+|--stop-on-(failure|error|defect)|--gtest_fail_fast(=\S*)?|--gtest_break_on_failure(=\S*)?|--abort|--abort-after(=\S*)?|-aa(=\S*)?)(\s|$|;)`)
+})
 
 // reSelectsByName matches test-command options that select tests by name
 // or mark (pytest -k, -m, --deselect and node ids; Jest -t; Mocha
 // --grep/--fgrep; Maven -Dtest; unittest -k; go test -run; libtest
 // --skip and --exact): canaries there could be
 // deselected by an honest command, so none are placed.
-var reSelectsByName = regexp.MustCompile(`(^|\s)(-k|-m|-run(=\S*)?|-test\.run(=\S*)?|--deselect|-t|--testNamePattern(=\S*)?|--grep(=\S*)?|-g|--fgrep(=\S*)?|-Dtest=\S*|-Dit\.test=\S*|--skip(=\S*)?|--exact)(\s|$)|\.py::|\.py:\S|[\w.)]#\w`)
+var reSelectsByName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(^|\s)(-k|-m|-run(=\S*)?|-test\.run(=\S*)?|--deselect|-t|--testNamePattern(=\S*)?|--grep(=\S*)?|-g|--fgrep(=\S*)?|-Dtest=\S*|-Dit\.test=\S*|--skip(=\S*)?|--exact)(\s|$)|\.py::|\.py:\S|[\w.)]#\w`)
+})
 
 // reSelectsByNameMore is reSelectsByName for the runners of PHP, Ruby
 // and C++: PHPUnit --filter, --group, --exclude-group;
@@ -131,32 +136,38 @@ var reSelectsByName = regexp.MustCompile(`(^|\s)(-k|-m|-run(=\S*)?|-test\.run(=\
 // and test-unit -n, --name, --testcase, --ignore-* after ruby, rake or
 // in TESTOPTS; googletest --gtest_filter; doctest -tc, -sc, --test-case,
 // --subcase and their excludes; Catch2 test specs in brackets ("[tag]").
-var reSelectsByNameMore = regexp.MustCompile(`(^|[\s'"=])(--filter|--group|--exclude-group|--example|--example-matches|--tag|--gtest_filter|--test-case|--test-case-exclude|--subcase|--subcase-exclude|-tc|-tce|-sc|-sce|--name|--testcase|--ignore-name|--ignore-testcase)(=|\s|$)|\b(ruby|rake|testrb|TESTOPTS=\S*)\b[^;&|]*[\s'"=]-n(\s|/|=)|\brspec\b[^;&|]*\s-e\s|_(spec|test)\.rb:\d|_spec\.rb\[\d|(^|\s)['"]?\[[^\]\s]+\]`)
+var reSelectsByNameMore = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(^|[\s'"=])(--filter|--group|--exclude-group|--example|--example-matches|--tag|--gtest_filter|--test-case|--test-case-exclude|--subcase|--subcase-exclude|-tc|-tce|-sc|-sce|--name|--testcase|--ignore-name|--ignore-testcase)(=|\s|$)|\b(ruby|rake|testrb|TESTOPTS=\S*)\b[^;&|]*[\s'"=]-n(\s|/|=)|\brspec\b[^;&|]*\s-e\s|_(spec|test)\.rb:\d|_spec\.rb\[\d|(^|\s)['"]?\[[^\]\s]+\]`)
+})
 
 // rePythonModule matches "python -m module", whose -m is not pytest's.
-var rePythonModule = regexp.MustCompile(`\bpython[\d.]*\s+-m\s+\S+`)
+var rePythonModule = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bpython[\d.]*\s+-m\s+\S+`) })
 
 // selectsByName returns the part of a test command that selects tests by
 // name (reSelectsByName), or "".
 func selectsByName(cmd string) string {
-	c := rePythonModule.ReplaceAllString(cmd, "python")
-	if m := reSelectsByName.FindString(c); m != "" {
+	c := rePythonModule().ReplaceAllString(cmd, "python")
+	if m := reSelectsByName().FindString(c); m != "" {
 		return m
 	}
-	return reSelectsByNameMore.FindString(c)
+	return reSelectsByNameMore().FindString(c)
 }
 
 // reTestFileOf: a file a runner of the language collects as a test file.
 var (
-	rePyTestFile   = regexp.MustCompile(`(^|/)(test_[^/]*|[^/]*_test|tests)\.py$`)
-	reJSTestFile   = regexp.MustCompile(`(\.(test|spec)\.[cm]?[jt]sx?$)|((^|/)(test|tests|__tests__)/.*\.[cm]?[jt]sx?$)`)
-	reJavaTestFile = regexp.MustCompile(`(^|/)(Test[^/]*|[^/]*Tests?|[^/]*TestCase)\.java$`)
-	reGoTestFile   = regexp.MustCompile(`_test\.go$`)
-	reRustTestFile = regexp.MustCompile(`(^|/)tests/[^/]+\.rs$`)
-	reGoTesting    = regexp.MustCompile(`(?m)^\s*(import\s+)?"testing"\s*$`)
-	rePHPTestFile  = regexp.MustCompile(`(^|/)[^/]*Test\.php$`)
-	reRubyTestFile = regexp.MustCompile(`(^|/)([^/]*_(test|spec)|test_[^/]*)\.rb$`)
-	reCPPTestFile  = regexp.MustCompile(`((^|/)(tests?|unittests?|gtest)/.*|(^|/)test_[^/]*|[^/]*(_tests?|_unittest|Tests?))\.(cc|cpp|cxx|c\+\+)$`)
+	rePyTestFile = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|/)(test_[^/]*|[^/]*_test|tests)\.py$`) })
+	reJSTestFile = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(\.(test|spec)\.[cm]?[jt]sx?$)|((^|/)(test|tests|__tests__)/.*\.[cm]?[jt]sx?$)`)
+	})
+	reJavaTestFile = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|/)(Test[^/]*|[^/]*Tests?|[^/]*TestCase)\.java$`) })
+	reGoTestFile   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`_test\.go$`) })
+	reRustTestFile = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|/)tests/[^/]+\.rs$`) })
+	reGoTesting    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*(import\s+)?"testing"\s*$`) })
+	rePHPTestFile  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|/)[^/]*Test\.php$`) })
+	reRubyTestFile = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|/)([^/]*_(test|spec)|test_[^/]*)\.rb$`) })
+	reCPPTestFile  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`((^|/)(tests?|unittests?|gtest)/.*|(^|/)test_[^/]*|[^/]*(_tests?|_unittest|Tests?))\.(cc|cpp|cxx|c\+\+)$`)
+	})
 )
 
 // canaryHosts returns the test files of in's test patch that can hold
@@ -166,21 +177,21 @@ func canaryHosts(in dataset.Instance) []string {
 	var re *regexp.Regexp
 	switch in.Language {
 	case dataset.Python:
-		re = rePyTestFile
+		re = rePyTestFile()
 	case dataset.JavaScript, dataset.TypeScript:
-		re = reJSTestFile
+		re = reJSTestFile()
 	case dataset.Java:
-		re = reJavaTestFile
+		re = reJavaTestFile()
 	case dataset.Go:
-		re = reGoTestFile
+		re = reGoTestFile()
 	case dataset.Rust:
-		re = reRustTestFile
+		re = reRustTestFile()
 	case dataset.PHP:
-		re = rePHPTestFile
+		re = rePHPTestFile()
 	case dataset.Ruby:
-		re = reRubyTestFile
+		re = reRubyTestFile()
 	case dataset.CPP:
-		re = reCPPTestFile
+		re = reCPPTestFile()
 	default:
 		return nil
 	}
@@ -237,7 +248,7 @@ func addedText(patch string) map[string]string {
 
 // reRubyTestMethod is a minitest or test-unit method name in an id
 // ("Class#test_x", "test_x(Class)").
-var reRubyTestMethod = regexp.MustCompile(`\btest_\w+[?!]?`)
+var reRubyTestMethod = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\btest_\w+[?!]?`) })
 
 // namedByF2P reports whether a FAIL_TO_PASS id names test file f: by its
 // path, its path without extension (Jest, dotted modules, RSpec's JUnit
@@ -262,7 +273,7 @@ func namedByF2P(f string, in dataset.Instance, added string) bool {
 		case in.Language == dataset.CPP && added != "" && definesCPPTest(added, id):
 			return true
 		case in.Language == dataset.Ruby && added != "":
-			if m := reRubyTestMethod.FindString(id); m != "" && regexp.MustCompile(`(?m)^\s*def\s+`+regexp.QuoteMeta(m)+`(\s|\(|$)`).MatchString(added) {
+			if m := reRubyTestMethod().FindString(id); m != "" && regexp.MustCompile(`(?m)^\s*def\s+`+regexp.QuoteMeta(m)+`(\s|\(|$)`).MatchString(added) {
 				return true
 			}
 		}
@@ -297,7 +308,9 @@ func definesCPPTest(src, id string) bool {
 // a canary there would be missing from an honest run's report (seen for
 // Enclosed and Suite with JUnit 4.13.2 and Surefire 3.5.2; Categories is
 // a Suite).
-var reJUnit4Suite = regexp.MustCompile(`@(org\.junit\.runner\.)?RunWith\s*\(\s*[\w.]*\b(Enclosed|Suite|Categories)\.class`)
+var reJUnit4Suite = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`@(org\.junit\.runner\.)?RunWith\s*\(\s*[\w.]*\b(Enclosed|Suite|Categories)\.class`)
+})
 
 // canaryCode returns the code that appends canaries cs to a host file of
 // language lang with content src, or "" when the file's framework is not
@@ -313,7 +326,7 @@ func canaryCode(lang string, src []byte, cs []Canary, bodies []canaryBody) ([]by
 		return append(bytes.TrimRight(src, "\n"), strings.TrimRight(b.String(), "\n")+"\n"...), true
 	case dataset.JavaScript, dataset.TypeScript:
 		fn := "test"
-		if reJSIt.Match(src) {
+		if reJSIt().Match(src) {
 			fn = "it"
 		}
 		b.WriteString("\n")
@@ -327,7 +340,7 @@ func canaryCode(lang string, src []byte, cs []Canary, bodies []canaryBody) ([]by
 		case bytes.Contains(src, []byte("org.junit.jupiter")):
 			ann = "@org.junit.jupiter.api.Test"
 		case bytes.Contains(src, []byte("org.junit.")):
-			if reJUnit4Suite.Match(src) {
+			if reJUnit4Suite().Match(src) {
 				// The runner runs other classes, never this one's methods.
 				return nil, false
 			}
@@ -345,7 +358,7 @@ func canaryCode(lang string, src []byte, cs []Canary, bodies []canaryBody) ([]by
 		out := append(append([]byte(nil), src[:end]...), b.String()...)
 		return append(out, src[end:]...), true
 	case dataset.Go:
-		if !reGoTesting.Match(src) {
+		if !reGoTesting().Match(src) {
 			return nil, false
 		}
 		for i, c := range cs {
@@ -369,7 +382,9 @@ func canaryCode(lang string, src []byte, cs []Canary, bodies []canaryBody) ([]by
 
 // rePHPTestClass is a class declaration that extends a TestCase
 // (PHPUnit\Framework\TestCase, a project's own *TestCase).
-var rePHPTestClass = regexp.MustCompile(`(?m)^\s*(final\s+|abstract\s+)*class\s+\w+\s+extends\s+[\w\\]*TestCase\b`)
+var rePHPTestClass = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^\s*(final\s+|abstract\s+)*class\s+\w+\s+extends\s+[\w\\]*TestCase\b`)
+})
 
 // phpCanaries inserts one PHPUnit test method per canary before the last
 // closing brace of src (the test class's, in a file with one class) when
@@ -378,7 +393,7 @@ var rePHPTestClass = regexp.MustCompile(`(?m)^\s*(final\s+|abstract\s+)*class\s+
 // underscore with its underscores as spaces and its first letter upper
 // case ("Canary c…"), keeping the name's own case.
 func phpCanaries(src []byte, cs []Canary, bodies []canaryBody) ([]byte, bool) {
-	if !rePHPTestClass.Match(src) {
+	if !rePHPTestClass().Match(src) {
 		return nil, false
 	}
 	end := bytes.LastIndexByte(src, '}')
@@ -397,7 +412,9 @@ func phpCanaries(src []byte, cs []Canary, bodies []canaryBody) ([]byte, bool) {
 // (Minitest::Test, Test::Unit::TestCase, ActiveSupport::TestCase,
 // ActionDispatch::IntegrationTest, a project's own *TestCase); group 1
 // is its indentation.
-var reRubyTestClass = regexp.MustCompile(`(?m)^([ \t]*)class\s+[\w:]+\s*<\s*[\w:]*(Test|TestCase)\s*$`)
+var reRubyTestClass = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^([ \t]*)class\s+[\w:]+\s*<\s*[\w:]*(Test|TestCase)\s*$`)
+})
 
 // rubyCanaries writes Ruby canaries into src: in an RSpec file (it names
 // RSpec, or is a spec without minitest), a top-level RSpec.describe block
@@ -411,7 +428,7 @@ func rubyCanaries(src []byte, cs []Canary, bodies []canaryBody) ([]byte, bool) {
 		return fmt.Sprintf("Integer(%q, 16) %% 97 == %d", bodies[i].hex, bodies[i].want)
 	}
 	minitest := bytes.Contains(src, []byte("minitest"))
-	m := reRubyTestClass.FindSubmatchIndex(src)
+	m := reRubyTestClass().FindSubmatchIndex(src)
 	switch {
 	case bytes.Contains(src, []byte("RSpec")) || (m == nil && !minitest && regexp.MustCompile(`(?m)^\s*describe\b`).Match(src)):
 		for i, c := range cs {
@@ -442,9 +459,11 @@ func rubyCanaries(src []byte, cs []Canary, bodies []canaryBody) ([]byte, bool) {
 
 // Includes and macros that name a C++ file's test framework.
 var (
-	reDoctest    = regexp.MustCompile(`#\s*include\s*[<"][^>"]*doctest[^>"]*[>"]`)
-	reCatch2     = regexp.MustCompile(`#\s*include\s*[<"][^>"]*catch[^>"]*[>"]`)
-	reGoogleTest = regexp.MustCompile(`#\s*include\s*[<"](gtest|gmock)/|(?m)^\s*TEST(_F|_P)?\s*\(\s*\w+\s*,\s*\w+\s*\)`)
+	reDoctest    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`#\s*include\s*[<"][^>"]*doctest[^>"]*[>"]`) })
+	reCatch2     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`#\s*include\s*[<"][^>"]*catch[^>"]*[>"]`) })
+	reGoogleTest = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`#\s*include\s*[<"](gtest|gmock)/|(?m)^\s*TEST(_F|_P)?\s*\(\s*\w+\s*,\s*\w+\s*\)`)
+	})
 )
 
 // cppCanaries appends C++ canaries to src, in the framework its includes
@@ -457,7 +476,7 @@ func cppCanaries(src []byte, cs []Canary, bodies []canaryBody) ([]byte, bool) {
 	var b strings.Builder
 	cond := func(i int) string { return fmt.Sprintf("0x%sLL %% 97 == %dLL", bodies[i].hex, bodies[i].want) }
 	switch {
-	case reDoctest.Match(src):
+	case reDoctest().Match(src):
 		p := ""
 		if bytes.Contains(src, []byte("DOCTEST_CONFIG_NO_SHORT_MACRO_NAMES")) {
 			p = "DOCTEST_"
@@ -465,7 +484,7 @@ func cppCanaries(src []byte, cs []Canary, bodies []canaryBody) ([]byte, bool) {
 		for i, c := range cs {
 			fmt.Fprintf(&b, "\n%sTEST_CASE(%q) {\n    %sSUBCASE(%q) {\n        %sCHECK(%s);\n    }\n}\n", p, c.Name, p, c.Name, p, cond(i))
 		}
-	case reCatch2.Match(src):
+	case reCatch2().Match(src):
 		p := ""
 		if bytes.Contains(src, []byte("CATCH_CONFIG_PREFIX_ALL")) {
 			p = "CATCH_"
@@ -473,7 +492,7 @@ func cppCanaries(src []byte, cs []Canary, bodies []canaryBody) ([]byte, bool) {
 		for i, c := range cs {
 			fmt.Fprintf(&b, "\n%sTEST_CASE(%q) {\n    %sCHECK(%s);\n}\n", p, c.Name, p, cond(i))
 		}
-	case reGoogleTest.Match(src):
+	case reGoogleTest().Match(src):
 		for i, c := range cs {
 			fmt.Fprintf(&b, "\nTEST(%s, t) {\n    if (!(%s)) {\n        ADD_FAILURE() << %q;\n    }\n}\n", c.Name, cond(i), "check "+c.Name)
 		}
@@ -539,7 +558,7 @@ done`, append(append([]string{snap, strconv.Itoa(len(pre))}, pre...), hosts...).
 	// No must-fail canary in a SWE-bench Pro run: its exit status would
 	// be explained only by a FAILED line in parser.py's output, which a
 	// parser that reads only the tests it knows leaves out.
-	failCanary := !reStopsAtFailure.MatchString(in.TestCommand) && in.SWEBenchPro == nil
+	failCanary := !reStopsAtFailure().MatchString(in.TestCommand) && in.SWEBenchPro == nil
 	var all []Canary
 	var files []runtime.File
 	for _, p := range hosts {
@@ -680,10 +699,10 @@ func fileDidNotLoad(f string, results []testlog.Result) bool {
 }
 
 // reJSIt: a call of Mocha's or Jest's it(), not a method named it.
-var reJSIt = regexp.MustCompile(`(^|[^\w.$])it\s*\(`)
+var reJSIt = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|[^\w.$])it\s*\(`) })
 
 // rePublic: the public modifier among a declaration's modifiers.
-var rePublic = regexp.MustCompile(`(^|\s)public(\s|$)`)
+var rePublic = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|\s)public(\s|$)`) })
 
 // javaClassEnd returns the offset of the closing brace of the test class
 // of a Java file: the body of its public top-level class, else of its
@@ -709,7 +728,7 @@ func javaClassEnd(src []byte) int {
 		}
 		public := false
 		if m := tree.FirstChildOfKind(id, "modifiers"); m != syntax.NoNode {
-			public = rePublic.Match(tree.Text(m))
+			public = rePublic().Match(tree.Text(m))
 		}
 		if body == syntax.NoNode || public {
 			body = b

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/polynfi/polynfi/dataset"
@@ -21,7 +22,9 @@ import (
 // and its kin (webpack, rollup, vite, jest, babel, eslint, prettier,
 // karma...), .*rc.js files, Gruntfile.js, gulpfile.js, Gradle's build
 // scripts (*.gradle, *.gradle.kts), Jenkinsfile, Cargo's build.rs.
-var reBuildScript = regexp.MustCompile(`^(setup\.py|noxfile\.py|fabfile\.py|tasks\.py|dodo\.py|.*\.config\.[cm]?[jt]s|\..*rc\.[cm]?[jt]s|[Gg]runtfile\.[cm]?[jt]s|[Gg]ulpfile\.[cm]?[jt]s|karma\.conf\.[cm]?[jt]s|.*\.gradle(\.kts)?|Jenkinsfile|build\.rs)$`)
+var reBuildScript = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(setup\.py|noxfile\.py|fabfile\.py|tasks\.py|dodo\.py|.*\.config\.[cm]?[jt]s|\..*rc\.[cm]?[jt]s|[Gg]runtfile\.[cm]?[jt]s|[Gg]ulpfile\.[cm]?[jt]s|karma\.conf\.[cm]?[jt]s|.*\.gradle(\.kts)?|Jenkinsfile|build\.rs)$`)
+})
 
 // reBuildConfig matches the base names of build, packaging and tool
 // configuration files: Python's (setup.cfg, pyproject.toml, tox.ini,
@@ -33,7 +36,9 @@ var reBuildScript = regexp.MustCompile(`^(setup\.py|noxfile\.py|fabfile\.py|task
 // *.gemspec), C and C++'s (Makefile, CMakeLists.txt, *.cmake, meson.build,
 // configure), Dockerfile, and shell or batch scripts (*.sh, *.bash, *.bat,
 // *.cmd, *.ps1), which test commands and builds run.
-var reBuildConfig = regexp.MustCompile(`^(setup\.cfg|pyproject\.toml|tox\.ini|MANIFEST\.in|requirements.*\.txt|Pipfile(\.lock)?|poetry\.lock|package\.json|package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|pnpm-workspace\.yaml|tsconfig.*\.json|jsconfig\.json|pom\.xml|gradle\.properties|gradlew|mvnw|build\.xml|go\.mod|go\.sum|go\.work|Cargo\.toml|Cargo\.lock|rust-toolchain(\.toml)?|composer\.json|composer\.lock|phpunit\.xml(\.dist)?|Gemfile(\.lock)?|Rakefile|.*\.gemspec|[Mm]akefile|GNUmakefile|.*\.mk|CMakeLists\.txt|.*\.cmake|meson\.build|configure|Dockerfile.*|.*\.(sh|bash|bat|cmd|ps1))$`)
+var reBuildConfig = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(setup\.cfg|pyproject\.toml|tox\.ini|MANIFEST\.in|requirements.*\.txt|Pipfile(\.lock)?|poetry\.lock|package\.json|package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|pnpm-workspace\.yaml|tsconfig.*\.json|jsconfig\.json|pom\.xml|gradle\.properties|gradlew|mvnw|build\.xml|go\.mod|go\.sum|go\.work|Cargo\.toml|Cargo\.lock|rust-toolchain(\.toml)?|composer\.json|composer\.lock|phpunit\.xml(\.dist)?|Gemfile(\.lock)?|Rakefile|.*\.gemspec|[Mm]akefile|GNUmakefile|.*\.mk|CMakeLists\.txt|.*\.cmake|meson\.build|configure|Dockerfile.*|.*\.(sh|bash|bat|cmd|ps1))$`)
+})
 
 // IsSourcePath reports whether p (slash-separated, relative to the
 // repository) is the program's: what the clean room keeps of a model
@@ -59,7 +64,7 @@ var reBuildConfig = regexp.MustCompile(`^(setup\.cfg|pyproject\.toml|tox\.ini|MA
 // README), since the clean room must grade the same program.
 func IsSourcePath(p string) bool {
 	base := path.Base(p)
-	if isTestFile(p) || reBuildScript.MatchString(base) || reBuildConfig.MatchString(base) {
+	if isTestFile(p) || reBuildScript().MatchString(base) || reBuildConfig().MatchString(base) {
 		return false
 	}
 	if strings.HasPrefix(p, "META-INF/services/") || strings.Contains(p, "/META-INF/services/") {

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/polynfi/polynfi/diff"
 	"github.com/polynfi/polynfi/grading"
@@ -86,18 +87,28 @@ import (
 var (
 	jsRunnerCalls   = map[string]bool{"describe": true, "it": true, "beforeEach": true, "afterEach": true, "beforeAll": true, "afterAll": true, "xit": true, "xdescribe": true, "fit": true, "fdescribe": true, "suite": true, "suiteSetup": true}
 	jsRunnerGlobals = map[string]bool{"describe": true, "it": true, "test": true, "expect": true, "jest": true, "mocha": true, "Mocha": true, "before": true, "after": true, "beforeEach": true, "afterEach": true, "beforeAll": true, "afterAll": true, "suite": true}
-	reJSRunnerMod   = regexp.MustCompile(`^['"](mocha|jest|vitest|@jest/|jest-|@vitest/)`)
-	reJavaListener  = regexp.MustCompile(`^(org\.junit\.platform\.launcher|org\.junit\.runner\.notification|org\.junit\.jupiter\.api\.extension|org\.junit\.rules|org\.apache\.maven\.surefire|org\.testng\.(ITestListener|IReporter|ISuiteListener|IInvokedMethodListener))`)
-	reJavaListenerT = regexp.MustCompile(`\b(TestExecutionListener|RunListener|TestWatcher|TestExecutionExceptionHandler|InvocationInterceptor|LauncherSessionListener|PostDiscoveryFilter|LauncherDiscoveryListener|ITestListener|IReporter)\b`)
-	rePyInternals   = regexp.MustCompile(`\b_pytest\b`)
-	rePyOutput      = regexp.MustCompile(`\bprint\s*\(|\bstdout\b|\bstderr\b|\bos\.write\s*\(`)
-	reServicesFile  = regexp.MustCompile(`(^|/)META-INF/services/(org\.junit\.|org\.testng\.)`)
-	rePyRunnerStr   = regexp.MustCompile(`\b_pytest\b|\bpluginmanager\b`)
-	rePyRunnerMod   = regexp.MustCompile(`^\(\s*['"](_?pytest)(\.|['"])`)
-	reJSModuleObj   = regexp.MustCompile(`^(Module|module\.constructor|require\((['"])(node:)?module['"]\)|[A-Za-z_$][\w$]*\.Module)$`)
-	jsModuleProps   = map[string]bool{"_load": true, "_resolveFilename": true, "_extensions": true, "_cache": true, "_compile": true}
-	pySysHooks      = map[string]bool{"sys.meta_path": true, "sys.path_hooks": true}
-	pyStdStreams    = map[string]bool{"sys.stdout": true, "sys.stderr": true, "sys.__stdout__": true, "sys.__stderr__": true}
+	reJSRunnerMod   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^['"](mocha|jest|vitest|@jest/|jest-|@vitest/)`) })
+	reJavaListener  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(org\.junit\.platform\.launcher|org\.junit\.runner\.notification|org\.junit\.jupiter\.api\.extension|org\.junit\.rules|org\.apache\.maven\.surefire|org\.testng\.(ITestListener|IReporter|ISuiteListener|IInvokedMethodListener))`)
+	})
+	reJavaListenerT = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(TestExecutionListener|RunListener|TestWatcher|TestExecutionExceptionHandler|InvocationInterceptor|LauncherSessionListener|PostDiscoveryFilter|LauncherDiscoveryListener|ITestListener|IReporter)\b`)
+	})
+	rePyInternals = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b_pytest\b`) })
+	rePyOutput    = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\bprint\s*\(|\bstdout\b|\bstderr\b|\bos\.write\s*\(`)
+	})
+	reServicesFile = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(^|/)META-INF/services/(org\.junit\.|org\.testng\.)`)
+	})
+	rePyRunnerStr = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b_pytest\b|\bpluginmanager\b`) })
+	rePyRunnerMod = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\(\s*['"](_?pytest)(\.|['"])`) })
+	reJSModuleObj = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(Module|module\.constructor|require\((['"])(node:)?module['"]\)|[A-Za-z_$][\w$]*\.Module)$`)
+	})
+	jsModuleProps = map[string]bool{"_load": true, "_resolveFilename": true, "_extensions": true, "_cache": true, "_compile": true}
+	pySysHooks    = map[string]bool{"sys.meta_path": true, "sys.path_hooks": true}
+	pyStdStreams  = map[string]bool{"sys.stdout": true, "sys.stderr": true, "sys.__stdout__": true, "sys.__stderr__": true}
 )
 
 // CheckRunnerPaths returns the findings of the path rules for the paths a
@@ -124,7 +135,7 @@ func CheckRunnerPaths(paths []string, created func(path string) bool) []runrecor
 		switch {
 		case path.Base(p) == "conftest.py" && !underTestDir(p):
 			out = append(out, runrecord.RunnerFinding{File: p, Line: 1, Rule: "conftest", Text: "conftest.py added or changed by the model patch"})
-		case reServicesFile.MatchString(p):
+		case reServicesFile().MatchString(p):
 			out = append(out, runrecord.RunnerFinding{File: p, Line: 1, Rule: "junit-listener", Text: "registers " + path.Base(p)})
 		case created != nil && created(p):
 			if what := shadowedFramework(p); what != "" {
@@ -204,7 +215,7 @@ func CheckRunnerInternals(p *syntax.Parser, name string, src []byte, added map[i
 		return strings.Join(strings.Fields(t.TextString(id)), "")
 	}
 	field := func(id syntax.NodeID, f string) syntax.NodeID { return t.ChildByField(id, f) }
-	pyOutput := lang == syntax.Python && rePyOutput.Match(src)
+	pyOutput := lang == syntax.Python && rePyOutput().Match(src)
 	for i := range t.Nodes {
 		id := syntax.NodeID(i)
 		kind := t.Kind(id)
@@ -216,7 +227,7 @@ func CheckRunnerInternals(p *syntax.Parser, name string, src []byte, added map[i
 					add(id, "pytest-hook")
 				}
 			case "import_statement", "import_from_statement":
-				if rePyInternals.MatchString(t.TextString(id)) {
+				if rePyInternals().MatchString(t.TextString(id)) {
 					add(id, "pytest-internals")
 				}
 			case "attribute":
@@ -236,7 +247,7 @@ func CheckRunnerInternals(p *syntax.Parser, name string, src []byte, added map[i
 					add(id, "stdout-replace")
 				}
 			case "string":
-				if rePyRunnerStr.MatchString(t.TextString(id)) {
+				if rePyRunnerStr().MatchString(t.TextString(id)) {
 					add(id, "pytest-internals")
 				}
 			case "call":
@@ -255,7 +266,7 @@ func CheckRunnerInternals(p *syntax.Parser, name string, src []byte, added map[i
 					if m := fn[strings.LastIndex(fn, ".")+1:]; m != "index" && m != "count" && m != "copy" {
 						add(id, "import-hook")
 					}
-				case (fn == "__import__" || fn == "importlib.import_module" || fn == "import_module") && rePyRunnerMod.MatchString(args):
+				case (fn == "__import__" || fn == "importlib.import_module" || fn == "import_module") && rePyRunnerMod().MatchString(args):
 					// A string naming _pytest is already a finding.
 					if !strings.Contains(args, "_pytest") {
 						add(id, "pytest-internals")
@@ -281,7 +292,7 @@ func CheckRunnerInternals(p *syntax.Parser, name string, src []byte, added map[i
 					add(id, "process-exit")
 				case jsRunnerCalls[fn]:
 					add(id, "runner-global")
-				case fn == "require" && reJSRunnerMod.MatchString(strings.TrimPrefix(text(field(id, "arguments")), "(")):
+				case fn == "require" && reJSRunnerMod().MatchString(strings.TrimPrefix(text(field(id, "arguments")), "(")):
 					add(id, "runner-global")
 				}
 			case "unary_expression":
@@ -294,18 +305,18 @@ func CheckRunnerInternals(p *syntax.Parser, name string, src []byte, added map[i
 				case o == "jest" || o == "mocha" || o == "Mocha" || prop == "JEST_WORKER_ID":
 					add(id, "runner-global")
 				case o == "require" && (prop == "cache" || prop == "extensions"),
-					jsModuleProps[prop] && reJSModuleObj.MatchString(o),
+					jsModuleProps[prop] && reJSModuleObj().MatchString(o),
 					(o == "Module.prototype" || o == "module.constructor.prototype") && (prop == "require" || prop == "_compile"):
 					add(id, "module-loader")
 				}
 			case "subscript_expression":
 				// require['cache'], Module['_load']
 				o, ix := text(field(id, "object")), strings.Trim(text(field(id, "index")), `'"`+"`")
-				if o == "require" && (ix == "cache" || ix == "extensions") || jsModuleProps[ix] && reJSModuleObj.MatchString(o) {
+				if o == "require" && (ix == "cache" || ix == "extensions") || jsModuleProps[ix] && reJSModuleObj().MatchString(o) {
 					add(id, "module-loader")
 				}
 			case "import_statement":
-				if reJSRunnerMod.MatchString(text(field(id, "source"))) {
+				if reJSRunnerMod().MatchString(text(field(id, "source"))) {
 					add(id, "runner-global")
 				}
 			}
@@ -318,11 +329,11 @@ func CheckRunnerInternals(p *syntax.Parser, name string, src []byte, added map[i
 				}
 			case "import_declaration":
 				s := strings.TrimPrefix(strings.TrimPrefix(text(id), "import"), "static")
-				if reJavaListener.MatchString(s) {
+				if reJavaListener().MatchString(s) {
 					add(id, "junit-listener")
 				}
 			case "superclass", "super_interfaces":
-				if reJavaListenerT.MatchString(t.TextString(id)) {
+				if reJavaListenerT().MatchString(t.TextString(id)) {
 					add(id, "junit-listener")
 				}
 			}

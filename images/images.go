@@ -537,14 +537,14 @@ func (b *buildStats) keep(chunk string) {
 }
 
 var (
-	reCached = regexp.MustCompile(`(?im)^\s*-+> using cache\b`)
+	reCached = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?im)^\s*-+> using cache\b`) })
 )
 
 func (b *buildStats) add(stream string) {
 	if b != nil {
-		steps := reStepLine.FindAllString(stream, -1)
+		steps := reStepLine().FindAllString(stream, -1)
 		b.steps += len(steps)
-		b.cached += len(reCached.FindAllStringIndex(stream, -1))
+		b.cached += len(reCached().FindAllStringIndex(stream, -1))
 		if b.onStep != nil {
 			for _, l := range steps {
 				l = strings.TrimSpace(l)
@@ -560,7 +560,7 @@ func (b *buildStats) add(stream string) {
 
 // reStepLine matches a build step's line (Docker's "Step 2/4 : ...",
 // Podman's "STEP 2/4: ...").
-var reStepLine = regexp.MustCompile(`(?im)^step \d+/\d+ ?:.*$`)
+var reStepLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?im)^step \d+/\d+ ?:.*$`) })
 
 // readStream copies the engine's JSON message stream of a build or pull
 // to log as text, counts a build's steps into st (when not nil), and
@@ -593,7 +593,9 @@ func readStream(rc io.Reader, log io.Writer, st *buildStats) error {
 }
 
 // baseRef matches the SWE-PolyBench base images a Dockerfile starts from.
-var baseRef = regexp.MustCompile(`(?im)^\s*FROM\s+(?:--\S+\s+)*polybench_([a-z0-9]+)_base(?::\S+)?\b`)
+var baseRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?im)^\s*FROM\s+(?:--\S+\s+)*polybench_([a-z0-9]+)_base(?::\S+)?\b`)
+})
 
 // buildInstance builds an instance's image (sources (b) and (c)).
 func (r *Resolver) buildInstance(ctx context.Context, in dataset.Instance, name string) (Choice, error) {
@@ -609,7 +611,7 @@ func (r *Resolver) buildInstance(ctx context.Context, in dataset.Instance, name 
 		c.How = "local"
 		return c, nil
 	}
-	for _, m := range baseRef.FindAllStringSubmatch(in.Dockerfile, -1) {
+	for _, m := range baseRef().FindAllStringSubmatch(in.Dockerfile, -1) {
 		b, err := r.base(ctx, m[1])
 		c.Bases = append(c.Bases, b)
 		if err != nil {

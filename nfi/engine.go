@@ -749,7 +749,7 @@ func position(src []byte, off int) (line, col int) {
 }
 
 // codingRE is PEP 263's coding declaration. Source: PEP 263 ("Defining the Encoding").
-var codingRE = regexp.MustCompile(`^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)`)
+var codingRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)`) })
 
 // declaredEncoding returns the PEP 263 encoding name declared on line 1 or 2, or "".
 func declaredEncoding(src []byte) string {
@@ -758,7 +758,7 @@ func declaredEncoding(src []byte) string {
 		lines = lines[:2]
 	}
 	for _, l := range lines {
-		if m := codingRE.FindSubmatch(l); m != nil {
+		if m := codingRE().FindSubmatch(l); m != nil {
 			return strings.ToLower(string(m[1]))
 		}
 		if t := bytes.TrimSpace(l); len(t) > 0 && t[0] != '#' {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/polynfi/polynfi/syntax"
 )
@@ -39,10 +40,16 @@ type UnusedSuppression struct {
 //     warns "Invalid `# noqa` directive" on `# noqa: DOC-R01`, whose codes
 //     are not Ruff's), so a project linted by both needs no exemption.
 var (
-	ignoreRe   = regexp.MustCompile(`#\s*polynfi\s*:\s*ignore(?:\[\s*([A-Za-z]+-?[A-Za-z]?[0-9]+(?:[\s,]+[A-Za-z]+-?[A-Za-z]?[0-9]+)*)\s*\])?`)
-	noqaRe     = regexp.MustCompile(`(?i)#\s*noqa(?:\s*:\s*([A-Za-z]+-?[A-Za-z]?[0-9]+(?:[\s,]+[A-Za-z]+-?[A-Za-z]?[0-9]+)*))?`)
-	fileNoqaRe = regexp.MustCompile(`(?i)^#\s*(polynfi|ruff)\s*:\s*noqa(?:\s*:\s*([A-Za-z]+-?[A-Za-z]?[0-9]+(?:[\s,]+[A-Za-z]+-?[A-Za-z]?[0-9]+)*))?\s*$`)
-	codeSepRe  = regexp.MustCompile(`[\s,]+`)
+	ignoreRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`#\s*polynfi\s*:\s*ignore(?:\[\s*([A-Za-z]+-?[A-Za-z]?[0-9]+(?:[\s,]+[A-Za-z]+-?[A-Za-z]?[0-9]+)*)\s*\])?`)
+	})
+	noqaRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)#\s*noqa(?:\s*:\s*([A-Za-z]+-?[A-Za-z]?[0-9]+(?:[\s,]+[A-Za-z]+-?[A-Za-z]?[0-9]+)*))?`)
+	})
+	fileNoqaRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^#\s*(polynfi|ruff)\s*:\s*noqa(?:\s*:\s*([A-Za-z]+-?[A-Za-z]?[0-9]+(?:[\s,]+[A-Za-z]+-?[A-Za-z]?[0-9]+)*))?\s*$`)
+	})
+	codeSepRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[\s,]+`) })
 )
 
 // noqa is one suppression comment of a file.
@@ -152,7 +159,7 @@ func (e *Engine) noqaComments(tree *syntax.Tree, t *langTable) []noqa {
 		}
 		text := tree.Source[n.StartByte:n.EndByte]
 		line := tree.Line(syntax.NodeID(i))
-		if m := fileNoqaRe.FindSubmatch(text); m != nil && ownLine(tree.Source, int(n.StartByte)) {
+		if m := fileNoqaRe().FindSubmatch(text); m != nil && ownLine(tree.Source, int(n.StartByte)) {
 			c := noqa{line: line, file: true, ruff: strings.EqualFold(string(m[1]), "ruff"), codes: splitCodes(m[2])}
 			if c.ruff && len(c.codes) == 0 {
 				continue
@@ -161,11 +168,11 @@ func (e *Engine) noqaComments(tree *syntax.Tree, t *langTable) []noqa {
 			out = append(out, c)
 			continue
 		}
-		if m := noqaRe.FindSubmatch(text); m != nil {
+		if m := noqaRe().FindSubmatch(text); m != nil {
 			c := noqa{line: line, codes: splitCodes(m[1])}
 			c.usedBy = make([]bool, max(1, len(c.codes)))
 			out = append(out, c)
-		} else if m := ignoreRe.FindSubmatch(text); m != nil {
+		} else if m := ignoreRe().FindSubmatch(text); m != nil {
 			c := noqa{line: line, codes: splitCodes(m[1])}
 			c.usedBy = make([]bool, max(1, len(c.codes)))
 			out = append(out, c)
@@ -190,7 +197,7 @@ func splitCodes(b []byte) []string {
 		return nil
 	}
 	var out []string
-	for _, c := range codeSepRe.Split(s, -1) {
+	for _, c := range codeSepRe().Split(s, -1) {
 		if c != "" {
 			out = append(out, strings.ToUpper(c))
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/polynfi/polynfi/syntax"
 )
@@ -25,7 +26,9 @@ import (
 // A rule list names ESLint rules ("eqeqeq", "@typescript-eslint/no-explicit-any"):
 // a name silences the polynfi rules whose Oracle.ESLint has it; a polynfi
 // rule ID (JS-LOG-P01) silences that rule.
-var eslintDirectiveRe = regexp.MustCompile(`^(?:/\*|//)\s*(eslint-disable-next-line|eslint-disable-line|eslint-disable|eslint-enable)(?:\s+([^*]*?))?\s*(?:\*/)?$`)
+var eslintDirectiveRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:/\*|//)\s*(eslint-disable-next-line|eslint-disable-line|eslint-disable|eslint-enable)(?:\s+([^*]*?))?\s*(?:\*/)?$`)
+})
 
 // eslintDirective is one directive comment.
 type eslintDirective struct {
@@ -86,7 +89,7 @@ func eslintDirectives(tree *syntax.Tree, t *langTable) []eslintDirective {
 			continue
 		}
 		text := bytes.TrimSpace(tree.Source[n.StartByte:n.EndByte])
-		m := eslintDirectiveRe.FindSubmatch(text)
+		m := eslintDirectiveRe().FindSubmatch(text)
 		if m == nil {
 			continue
 		}

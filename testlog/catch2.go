@@ -85,14 +85,18 @@ func catch2Case(tc *xmlNode) Result {
 }
 
 var (
-	reMSWECatch2Pass = []*regexp.Regexp{
-		MustCompilePython(`(?i)^-- Performing Test (.+) - Success$`),
-		MustCompilePython(`(?i)^\d+/\d+ Test\s+#\d+: (.+) \.+\s+ Passed\s+.+$`),
-	}
-	reMSWECatch2Fail = []*regexp.Regexp{
-		MustCompilePython(`(?i)^-- Performing Test (.+) - Failed$`),
-		MustCompilePython(`(?i)^\d+/\d+ Test\s+#\d+: (.+) \.+\*\*\*Failed\s+.+$`),
-	}
+	reMSWECatch2Pass = sync.OnceValue(func() []*regexp.Regexp {
+		return []*regexp.Regexp{
+			MustCompilePython(`(?i)^-- Performing Test (.+) - Success$`),
+			MustCompilePython(`(?i)^\d+/\d+ Test\s+#\d+: (.+) \.+\s+ Passed\s+.+$`),
+		}
+	})
+	reMSWECatch2Fail = sync.OnceValue(func() []*regexp.Regexp {
+		return []*regexp.Regexp{
+			MustCompilePython(`(?i)^-- Performing Test (.+) - Failed$`),
+			MustCompilePython(`(?i)^\d+/\d+ Test\s+#\d+: (.+) \.+\*\*\*Failed\s+.+$`),
+		}
+	})
 	reMSWECatch2Skip = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`(?i)^-- Performing Test (.+) - skipped$`) })
 )
 
@@ -111,12 +115,12 @@ func msweCatch2(log string) *msweSets {
 		if line == "" {
 			continue
 		}
-		for _, re := range reMSWECatch2Pass {
+		for _, re := range reMSWECatch2Pass() {
 			if g := re.FindStringSubmatch(line); g != nil {
 				s.passed.add(g[1])
 			}
 		}
-		for _, re := range reMSWECatch2Fail {
+		for _, re := range reMSWECatch2Fail() {
 			if g := re.FindStringSubmatch(line); g != nil {
 				s.failed.add(g[1])
 			}

@@ -64,7 +64,7 @@ func TestRedisMatchersAgreeWithPatterns(t *testing.T) {
 		if ok != (m != nil) || ok && (w != m[1] || n != m[2]) {
 			t.Fatalf("swebRedisLine(%q) = %q, %q, %v; pattern %q", line, w, n, ok, m)
 		}
-		for word, re := range map[string]*regexp.Regexp{"ok": reMSWERedisPass(), "err": reMSWERedisFail[0], "exception": reMSWERedisFail[1], "ignore": reMSWERedisSkip()} {
+		for word, re := range map[string]*regexp.Regexp{"ok": reMSWERedisPass(), "err": reMSWERedisFail()[0], "exception": reMSWERedisFail()[1], "ignore": reMSWERedisSkip()} {
 			n, ok := msweRedisLine(line, word)
 			m := re.FindStringSubmatch(line)
 			if ok != (m != nil) || ok && n != m[1] {

@@ -87,16 +87,20 @@ func parseSWEBGoogleTest(log string, _ SWEBenchContext) (*statusMap, error) {
 }
 
 var (
-	reMSWEGTestPass = []*regexp.Regexp{
-		MustCompilePython(`^\[       OK \] (\S+?)( \(.+\))?$`),
-		MustCompilePython(`^\x1b\[0;32m\[       OK \] \x1b\[0m(\S+?)( \(.+\))?$`),
-		MustCompilePython(`^\x1b\[92m---- Passed: (\S+?)\x1b\[0m$`),
-	}
-	reMSWEGTestFail = []*regexp.Regexp{
-		MustCompilePython(`^\[  FAILED  \] (\S+?)( \(.+\))?$`),
-		MustCompilePython(`^\x1b\[0;31m\[  FAILED  \] \x1b\[0m(\S+?)( \(.+\))?$`),
-		MustCompilePython(`^\x1b\[91m\*\*\*\* FAILED: (\S+?)\x1b\[0m$`),
-	}
+	reMSWEGTestPass = sync.OnceValue(func() []*regexp.Regexp {
+		return []*regexp.Regexp{
+			MustCompilePython(`^\[       OK \] (\S+?)( \(.+\))?$`),
+			MustCompilePython(`^\x1b\[0;32m\[       OK \] \x1b\[0m(\S+?)( \(.+\))?$`),
+			MustCompilePython(`^\x1b\[92m---- Passed: (\S+?)\x1b\[0m$`),
+		}
+	})
+	reMSWEGTestFail = sync.OnceValue(func() []*regexp.Regexp {
+		return []*regexp.Regexp{
+			MustCompilePython(`^\[  FAILED  \] (\S+?)( \(.+\))?$`),
+			MustCompilePython(`^\x1b\[0;31m\[  FAILED  \] \x1b\[0m(\S+?)( \(.+\))?$`),
+			MustCompilePython(`^\x1b\[91m\*\*\*\* FAILED: (\S+?)\x1b\[0m$`),
+		}
+	})
 )
 
 // msweGoogleTest is the parse_log of Multi-SWE-bench's ponyc and
@@ -110,12 +114,12 @@ func msweGoogleTest(log string) *msweSets {
 		if !containsAny(line, "OK", "FAILED", "Passed") {
 			continue
 		}
-		for _, re := range reMSWEGTestPass {
+		for _, re := range reMSWEGTestPass() {
 			if g := re.FindStringSubmatch(line); g != nil {
 				s.passed.add(g[1])
 			}
 		}
-		for _, re := range reMSWEGTestFail {
+		for _, re := range reMSWEGTestFail() {
 			if g := re.FindStringSubmatch(line); g != nil {
 				s.failed.add(g[1])
 			}

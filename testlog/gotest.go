@@ -234,7 +234,9 @@ func parseSWEBGoTest(log string, _ SWEBenchContext) (*statusMap, error) {
 
 var (
 	reMSWEGoPass = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^--- PASS: (\S+)`) })
-	reMSWEGoFail = []*regexp.Regexp{MustCompilePython(`^--- FAIL: (\S+)`), MustCompilePython(`^FAIL:?\s?(.+?)\s`)}
+	reMSWEGoFail = sync.OnceValue(func() []*regexp.Regexp {
+		return []*regexp.Regexp{MustCompilePython(`^--- FAIL: (\S+)`), MustCompilePython(`^FAIL:?\s?(.+?)\s`)}
+	})
 	reMSWEGoSkip = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^--- SKIP: (\S+)`) })
 )
 
@@ -262,7 +264,7 @@ func msweGoTest(base func(string) string) msweReader {
 					s.passed.add(base(name))
 				}
 			}
-			for _, re := range reMSWEGoFail {
+			for _, re := range reMSWEGoFail() {
 				if g := re.FindStringSubmatch(line); g != nil {
 					name := g[1]
 					delete(s.passed, name)

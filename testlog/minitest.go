@@ -81,14 +81,18 @@ func parseSWEBJekyll(log string, c SWEBenchContext) (*statusMap, error) {
 }
 
 var (
-	reMSWERubyPass = []*regexp.Regexp{
-		MustCompilePython(`^(.+?)\s+=?\s*[\d.]+\s*(?:s\s*)?=\s*\.$`),
-		MustCompilePython(`^\s*(.+?):\s+\.: \([\d.]+\)$`),
-	}
-	reMSWERubyFail = []*regexp.Regexp{
-		MustCompilePython(`^(.+?)\s+=?\s*[\d.]+\s*(?:s\s*)?=\s*[FE]$`),
-		MustCompilePython(`^\s*(.+?):\s+([.FE])$`),
-	}
+	reMSWERubyPass = sync.OnceValue(func() []*regexp.Regexp {
+		return []*regexp.Regexp{
+			MustCompilePython(`^(.+?)\s+=?\s*[\d.]+\s*(?:s\s*)?=\s*\.$`),
+			MustCompilePython(`^\s*(.+?):\s+\.: \([\d.]+\)$`),
+		}
+	})
+	reMSWERubyFail = sync.OnceValue(func() []*regexp.Regexp {
+		return []*regexp.Regexp{
+			MustCompilePython(`^(.+?)\s+=?\s*[\d.]+\s*(?:s\s*)?=\s*[FE]$`),
+			MustCompilePython(`^\s*(.+?):\s+([.FE])$`),
+		}
+	})
 )
 
 // msweMinitest is Multi-SWE-bench's parse_log for asciidoctor and jekyll:
@@ -102,12 +106,12 @@ func msweMinitest(log string) *msweSets {
 		if !strings.Contains(line, ":") && !strings.Contains(line, "=") {
 			continue
 		}
-		for _, re := range reMSWERubyPass {
+		for _, re := range reMSWERubyPass() {
 			if g := re.FindStringSubmatch(line); g != nil {
 				s.passed.add(g[1])
 			}
 		}
-		for _, re := range reMSWERubyFail {
+		for _, re := range reMSWERubyFail() {
 			if g := re.FindStringSubmatch(line); g != nil {
 				s.failed.add(g[1])
 			}

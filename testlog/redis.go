@@ -231,7 +231,9 @@ func msweRedisLine(line, word string) (string, bool) {
 
 var (
 	reMSWERedisPass = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^\[ok\]: (.+?)( \(.+\))?$`) })
-	reMSWERedisFail = []*regexp.Regexp{MustCompilePython(`^\[err\]: (.+?)( \(.+\))?$`), MustCompilePython(`^\[exception\]: (.+?)( \(.+\))?$`)}
+	reMSWERedisFail = sync.OnceValue(func() []*regexp.Regexp {
+		return []*regexp.Regexp{MustCompilePython(`^\[err\]: (.+?)( \(.+\))?$`), MustCompilePython(`^\[exception\]: (.+?)( \(.+\))?$`)}
+	})
 	reMSWERedisSkip = sync.OnceValue(func() *regexp.Regexp { return MustCompilePython(`^\[ignore\]: (.+?)( \(.+\))?$`) })
 )
 

@@ -12,9 +12,11 @@ import (
 	"runtime/pprof"
 
 	"github.com/polynfi/polynfi/internal/cli"
+	"github.com/polynfi/polynfi/internal/initgc"
 )
 
 func main() {
+	initgc.Resume()
 	stopProfile := startProfile(os.Getenv("POLYNFI_CPUPROFILE"))
 	ctx, stop := cli.InterruptContext(os.Stderr)
 	code := cli.Main(ctx, os.Args[1:], os.Stdout, os.Stderr)

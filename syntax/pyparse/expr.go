@@ -84,7 +84,7 @@ func (p *parser) atFileEnd(e int32) bool {
 // leaf of e's operand) rather than by parsing again, which made the time
 // exponential in the depth of nested starred subscripts ("[*a[*a[...]]]").
 func (p *parser) reparseSplat(start int, e int32) int32 {
-	if p.nodes[e].kind != kListSplat || p.toks[start+1].kind != tName || isHardKeyword[p.text(p.toks[start+1])] {
+	if p.nodes[e].kind != kListSplat || p.toks[start+1].kind != tName || isHardKeyword(p.text(p.toks[start+1])) {
 		return e
 	}
 	if r, ok := p.sinkSplat(e, p.toks[start+1]); ok {
@@ -146,7 +146,7 @@ func (p *parser) startsExpression() bool {
 	switch t.kind {
 	case tName:
 		s := p.text(t)
-		if isHardKeyword[s] {
+		if isHardKeyword(s) {
 			switch s {
 			case "not", "lambda", "await", "None", "True", "False", "yield":
 				return s != "yield"
@@ -262,8 +262,15 @@ func (p *parser) lambda() int32 {
 	return l
 }
 
-func (p *parser) boolOp(op string, next func() int32) int32 {
-	e := next()
+// boolOp parses a chain of "or" (and false) or "and" (and true) over the
+// next level (conjunction, inversion), called directly: the chain is
+// entered for every expression.
+func (p *parser) boolOp(and bool) int32 {
+	op := "or"
+	if and {
+		op = "and"
+	}
+	e := p.boolOperand(and)
 	if p.isKw(op) {
 		// one BoolOp for the chain (CPython's AST is flat)
 		p.chain(1)
@@ -274,15 +281,22 @@ func (p *parser) boolOp(op string, next func() int32) int32 {
 		b := p.newNode(kBool)
 		p.add(b, e, fLeft)
 		p.add(b, p.tokLeaf(), fOperator)
-		p.add(b, next(), fRight)
+		p.add(b, p.boolOperand(and), fRight)
 		e = b
 	}
 	return e
 }
 
-func (p *parser) disjunction() int32 { return p.boolOp("or", p.conjunction) }
+func (p *parser) boolOperand(and bool) int32 {
+	if and {
+		return p.inversion()
+	}
+	return p.conjunction()
+}
 
-func (p *parser) conjunction() int32 { return p.boolOp("and", p.inversion) }
+func (p *parser) disjunction() int32 { return p.boolOp(false) }
+
+func (p *parser) conjunction() int32 { return p.boolOp(true) }
 
 func (p *parser) inversion() int32 {
 	if p.isKw("not") {
@@ -352,54 +366,85 @@ func (p *parser) comparison() int32 {
 	return c
 }
 
-func (p *parser) binLeft(ops []string, next func() int32) int32 {
-	e := next()
-	for k := 1; ; k++ {
-		t := p.tok()
-		if t.kind != tOp {
-			return e
-		}
-		if !opIn(p.src[t.start:t.end], ops) {
-			return e
-		}
-		p.chain(k)
-		b := p.newNode(kBinary)
-		p.add(b, e, fLeft)
-		p.add(b, p.tokLeaf(), fOperator)
-		p.enter()
-		p.add(b, next(), fRight)
-		p.leave()
-		e = b
-	}
-}
-
-func opIn(b []byte, ops []string) bool {
-	for _, o := range ops {
-		if len(o) == len(b) && o[0] == b[0] && string(b) == o {
-			return true
-		}
-	}
-	return false
-}
-
-var (
-	opsOr    = []string{"|"}
-	opsXor   = []string{"^"}
-	opsAnd   = []string{"&"}
-	opsShift = []string{"<<", ">>"}
-	opsArith = []string{"+", "-"}
-	opsTerm  = []string{"*", "/", "//", "%", "@"}
+// The levels of the left-associative binary operators, loosest first, in
+// tree-sitter-python's order: it ranks "^" above "&" (PREC.xor 16,
+// bitwise_and 15), where Python ranks "&" above "^": the operands are the
+// same for validity, and the tree follows tree-sitter.
+const (
+	levelOr    = 1 + iota // |
+	levelAnd              // &
+	levelXor              // ^
+	levelShift            // << >>
+	levelArith            // + -
+	levelTerm             // * / // % @
 )
 
-// tree-sitter-python ranks "^" above "&" (PREC.xor 16, bitwise_and 15),
-// where Python ranks "&" above "^": the operands are the same for
-// validity, and the tree follows tree-sitter.
-func (p *parser) bitOr() int32  { return p.binLeft(opsOr, p.bitAnd) }
-func (p *parser) bitAnd() int32 { return p.binLeft(opsAnd, p.bitXor) }
-func (p *parser) bitXor() int32 { return p.binLeft(opsXor, p.shift) }
-func (p *parser) shift() int32  { return p.binLeft(opsShift, p.arith) }
-func (p *parser) arith() int32  { return p.binLeft(opsArith, p.term) }
-func (p *parser) term() int32   { return p.binLeft(opsTerm, p.factor) }
+// binLevel returns the level of the binary operator t (0: t is none).
+func (p *parser) binLevel(t token) int {
+	if t.kind != tOp {
+		return 0
+	}
+	switch t.end - t.start {
+	case 1:
+		switch p.src[t.start] {
+		case '|':
+			return levelOr
+		case '&':
+			return levelAnd
+		case '^':
+			return levelXor
+		case '+', '-':
+			return levelArith
+		case '*', '/', '%', '@':
+			return levelTerm
+		}
+	case 2:
+		c := p.src[t.start]
+		if p.src[t.start+1] == c {
+			switch c {
+			case '<', '>':
+				return levelShift
+			case '/':
+				return levelTerm
+			}
+		}
+	}
+	return 0
+}
+
+// binFrom parses the operators of levels from through levelTerm over
+// factors, each level left-nested: a + b - c is binary(binary(a + b) - c).
+// It is the recursive descent bitOr -> bitAnd -> ... -> term -> factor
+// unrolled: the descent does nothing before the factor, so that the levels'
+// loops run innermost first once it is parsed, each right operand parsed
+// from the next level down.
+func (p *parser) binFrom(from int) int32 {
+	e := p.factor()
+	for level := levelTerm; level >= from; level-- {
+		for k := 1; p.binLevel(p.tok()) == level; k++ {
+			p.chain(k)
+			b := p.newNode(kBinary)
+			p.add(b, e, fLeft)
+			p.add(b, p.tokLeaf(), fOperator)
+			p.enter()
+			if level == levelTerm {
+				p.add(b, p.factor(), fRight)
+			} else {
+				p.add(b, p.binFrom(level+1), fRight)
+			}
+			p.leave()
+			e = b
+		}
+	}
+	return e
+}
+
+func (p *parser) bitOr() int32  { return p.binFrom(levelOr) }
+func (p *parser) bitAnd() int32 { return p.binFrom(levelAnd) }
+func (p *parser) bitXor() int32 { return p.binFrom(levelXor) }
+func (p *parser) shift() int32  { return p.binFrom(levelShift) }
+func (p *parser) arith() int32  { return p.binFrom(levelArith) }
+func (p *parser) term() int32   { return p.binFrom(levelTerm) }
 
 func (p *parser) factor() int32 {
 	if p.isOp("-") || p.isOp("+") || p.isOp("~") {
@@ -754,7 +799,7 @@ func (p *parser) atom() int32 {
 		case "None":
 			return p.leaf(kNone, true)
 		}
-		if isHardKeyword[s] {
+		if isHardKeyword(s) {
 			p.syntaxError()
 		}
 		return p.leaf(kIdentifier, true)

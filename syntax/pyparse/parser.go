@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"unsafe"
 )
 
 // InternalError starts the message of an Error that reports a bug of the
@@ -194,10 +195,29 @@ var hardKeywords = []string{"False", "None", "True", "and", "as", "assert", "asy
 	"continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
 	"in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield"}
 
-var isHardKeyword = func() map[string]bool {
-	m := map[string]bool{}
+// isHardKeyword reports whether s is one of hardKeywords. It is asked of
+// every name the parser reads: a bitmask of the keywords' (length, first
+// byte) pairs rules out most names before any comparison.
+func isHardKeyword(s string) bool {
+	if len(s) < 2 || len(s) > 8 || s[0] < 'F' || s[0] > 'y' || hardKeywordStarts[len(s)]&(1<<(s[0]-'F')) == 0 {
+		return false
+	}
 	for _, k := range hardKeywords {
-		m[k] = true
+		if k == s {
+			return true
+		}
+	}
+	return false
+}
+
+// hardKeywordStarts has, by length, bit c-'F' set for every hard keyword
+// of that length starting with byte c.
+var hardKeywordStarts = func() (m [9]uint64) {
+	for _, k := range hardKeywords {
+		if len(k) < 2 || len(k) > 8 || k[0] < 'F' || k[0] > 'y' {
+			panic("pyparse: hard keyword " + k + " outside isHardKeyword's bounds")
+		}
+		m[len(k)] |= 1 << (k[0] - 'F')
 	}
 	return m
 }()
@@ -417,7 +437,16 @@ func (p *parser) peek(n int) token {
 	return p.toks[p.p+n]
 }
 
-func (p *parser) text(t token) string { return string(p.src[t.start:t.end]) }
+// text returns the token's text. It is a view of the source, not a copy
+// (the parser reads it on every token; a copy each time was about 1% of a
+// parse): the source is not written while it is parsed, and every caller
+// compares or formats the text (fmt copies it), none keeps it.
+func (p *parser) text(t token) string {
+	if t.end <= t.start {
+		return ""
+	}
+	return unsafe.String(&p.src[t.start], int(t.end-t.start))
+}
 
 func (p *parser) isOp(s string) bool {
 	t := p.tok()
@@ -470,9 +499,38 @@ func init() {
 	}
 }
 
+// textKinds holds the Kinds of the texts of 2 to maxTextKind bytes
+// (keywords, operators; node type names too), by length and first byte,
+// the fast path of kindOfText for multi-byte tokens: a few string
+// comparisons instead of hashing the text. It is filled at init, after
+// every package-level kindOf; a text it lacks is looked up in kindIDs.
+var textKinds [maxTextKind + 1][128][]textKind
+
+const maxTextKind = 24
+
+type textKind struct {
+	text string
+	kind Kind
+}
+
+func init() {
+	for s, k := range kindIDs {
+		if len(s) >= 2 && len(s) <= maxTextKind && s[0] < 128 {
+			textKinds[len(s)][s[0]] = append(textKinds[len(s)][s[0]], textKind{s, k})
+		}
+	}
+}
+
 func kindOfText(s string) Kind {
 	if len(s) == 1 && s[0] < 128 && oneCharKind[s[0]] != 0 {
 		return oneCharKind[s[0]]
+	}
+	if len(s) >= 2 && len(s) <= maxTextKind && s[0] < 128 {
+		for _, tk := range textKinds[len(s)][s[0]] {
+			if tk.text == s {
+				return tk.kind
+			}
+		}
 	}
 	k, ok := kindIDs[s]
 	if !ok {
@@ -886,7 +944,7 @@ func (p *parser) printChevron() int32 {
 
 func (p *parser) name() int32 {
 	t := p.tok()
-	if t.kind != tName || isHardKeyword[p.text(t)] {
+	if t.kind != tName || isHardKeyword(p.text(t)) {
 		p.syntaxError()
 	}
 	return p.leaf(kIdentifier, true)
@@ -2144,7 +2202,7 @@ func (p *parser) annotated(sp int32, lambda, star bool) int32 {
 	p.add(tp, p.tokLeaf(), 0)
 	var e int32
 	if star && p.isOp("*") && p.minor >= 11 {
-		if p.peek(1).kind == tName && !isHardKeyword[p.text(p.peek(1))] && !p.isOpAt(2, ".") && !p.isOpAt(2, "[") && !p.isOpAt(2, "(") {
+		if p.peek(1).kind == tName && !isHardKeyword(p.text(p.peek(1))) && !p.isOpAt(2, ".") && !p.isOpAt(2, "[") && !p.isOpAt(2, "(") {
 			// "*args: *Ts": tree-sitter's splat_type
 			st := p.newNode(kindOfText("splat_type"))
 			p.add(st, p.tokLeaf(), 0)

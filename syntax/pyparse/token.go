@@ -192,6 +192,14 @@ func isIDStart(r rune) bool {
 	return unicode.IsLetter(r) || unicode.Is(unicode.Nl, r) || unicode.Is(unicode.Other_ID_Start, r)
 }
 
+// asciiIDCont is isIDCont of the ASCII characters.
+var asciiIDCont = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = isIDCont(rune(c))
+	}
+	return t
+}()
+
 func isIDCont(r rune) bool {
 	if r < 0x80 {
 		return r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
@@ -522,6 +530,14 @@ func (lx *lexer) next() bool {
 		}
 		e := s + n
 		for e < len(src) {
+			if c := src[e]; c < utf8.RuneSelf {
+				// ASCII, most names: isIDCont without decoding
+				if !asciiIDCont[c] {
+					break
+				}
+				e++
+				continue
+			}
 			r, n := utf8.DecodeRune(src[e:])
 			if !isIDCont(r) {
 				break

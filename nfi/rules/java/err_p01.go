@@ -2,13 +2,14 @@ package java
 
 import (
 	"regexp"
+	"sync"
 
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/syntax"
 )
 
 // allowedCatchName is PMD EmptyCatchBlock's allowExceptionNameRegex default.
-var allowedCatchName = regexp.MustCompile(`^(ignored|expected)$`)
+var allowedCatchName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(ignored|expected)$`) })
 
 // EmptyCatchBlock reports catch blocks with no statement.
 //
@@ -36,7 +37,7 @@ var EmptyCatchBlock = &nfi.Rule{
 			return
 		}
 		if param := t.FirstChildOfKind(n, "catch_formal_parameter"); param != syntax.NoNode {
-			if allowedCatchName.MatchString(nameText(t, param)) {
+			if allowedCatchName().MatchString(nameText(t, param)) {
 				return
 			}
 		}

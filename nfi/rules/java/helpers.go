@@ -13,6 +13,7 @@ package java
 import (
 	"bytes"
 	"regexp"
+	"sync"
 
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/syntax"
@@ -232,10 +233,10 @@ func declarators(t *syntax.Tree, n syntax.NodeID) []syntax.NodeID {
 
 // camelRe is PMD's default naming pattern of methods, variables and
 // parameters: [a-z][a-zA-Z0-9]*.
-var camelRe = regexp.MustCompile(`^[a-z][a-zA-Z0-9]*$`)
+var camelRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-zA-Z0-9]*$`) })
 
 // pascalRe is PMD's default naming pattern of types: [A-Z][a-zA-Z0-9]*.
-var pascalRe = regexp.MustCompile(`^[A-Z][a-zA-Z0-9]*$`)
+var pascalRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z][a-zA-Z0-9]*$`) })
 
 // enclosingTypeBody returns the nearest class/interface/enum/record body
 // around n (NoNode at the top level).

@@ -26,7 +26,7 @@ var MethodNamingConventions = &nfi.Rule{
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree
 		name := nameText(t, n)
-		if camelRe.MatchString(name) || hasAnnotation(t, n, "Override") {
+		if camelRe().MatchString(name) || hasAnnotation(t, n, "Override") {
 			return
 		}
 		p.Reportf(t.ChildByField(n, "name"), "the method name '%s' doesn't match '[a-z][a-zA-Z0-9]*'", name)

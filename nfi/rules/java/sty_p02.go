@@ -24,7 +24,7 @@ var ClassNamingConventions = &nfi.Rule{
 	Kinds:  typeDeclKinds,
 	Visit: func(p *nfi.Pass, n syntax.NodeID) {
 		t := p.Tree
-		if name := nameText(t, n); !pascalRe.MatchString(name) {
+		if name := nameText(t, n); !pascalRe().MatchString(name) {
 			p.Reportf(t.ChildByField(n, "name"), "the type name '%s' doesn't match '[A-Z][a-zA-Z0-9]*'", name)
 		}
 	},

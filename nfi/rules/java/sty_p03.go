@@ -38,7 +38,7 @@ var LocalVariableNamingConventions = &nfi.Rule{
 				continue
 			}
 			s := string(t.Text(nm))
-			if s != "_" && !camelRe.MatchString(s) {
+			if s != "_" && !camelRe().MatchString(s) {
 				p.Reportf(nm, "the local variable name '%s' doesn't match '[a-z][a-zA-Z0-9]*'", s)
 			}
 		}

@@ -50,7 +50,7 @@ var FormalParameterNamingConventions = &nfi.Rule{
 				continue
 			}
 			s := string(t.Text(nm))
-			if s != "_" && !camelRe.MatchString(s) {
+			if s != "_" && !camelRe().MatchString(s) {
 				p.Reportf(nm, "the parameter name '%s' doesn't match '[a-z][a-zA-Z0-9]*'", s)
 			}
 		}

@@ -2,13 +2,14 @@ package java
 
 import (
 	"regexp"
+	"sync"
 
 	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/syntax"
 )
 
 // constantRe is Checkstyle ConstantName's default format.
-var constantRe = regexp.MustCompile(`^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$`)
+var constantRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$`) })
 
 // ConstantName reports static final fields not in UPPER_SNAKE_CASE.
 //
@@ -35,7 +36,7 @@ var ConstantName = &nfi.Rule{
 		}
 		for _, d := range declarators(t, n) {
 			s := nameText(t, d)
-			if s == "serialVersionUID" || s == "serialPersistentFields" || constantRe.MatchString(s) {
+			if s == "serialVersionUID" || s == "serialPersistentFields" || constantRe().MatchString(s) {
 				continue
 			}
 			p.Reportf(t.ChildByField(d, "name"), "name '%s' must match pattern '^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$'", s)
