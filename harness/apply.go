@@ -173,10 +173,20 @@ func checkWritten(out []byte) error {
 // the index).
 func snapshot(ctx context.Context, t *tree, paths []string) (string, safepath.Lstat, error) {
 	pre := lookups(paths)
-	out, err := t.script(ctx, lstatFunc+`g add --all . && tree=$(g write-tree) && g commit-tree "$tree" -p HEAD -m "polynfi snapshot" && lst "$@"`, pre...)
+	out, err := t.script(ctx, lstatFunc+snapshotScript, pre...)
 	if err != nil {
 		return "", nil, err
 	}
+	return snapshotAnswer(pre, out)
+}
+
+// snapshotScript is snapshot's command, the prefixes to look up as its
+// arguments; it needs lst (lstatFunc) and g.
+const snapshotScript = `g add --all . && tree=$(g write-tree) && g commit-tree "$tree" -p HEAD -m "polynfi snapshot" && lst "$@"`
+
+// snapshotAnswer reads snapshotScript's answer for the prefixes pre: the
+// commit and the types of pre.
+func snapshotAnswer(pre []string, out []byte) (string, safepath.Lstat, error) {
 	sha, answer, _ := strings.Cut(string(out), "\n")
 	lstat, err := modes(pre, []byte(answer))
 	return strings.TrimSpace(sha), lstat, err
@@ -244,21 +254,35 @@ func (f cascadeFiles) at(paths map[string]string) cascadeFiles {
 // are run one command each, as they were before, an attempt after a
 // reset of whatever an interrupted step left.
 func applyCascade(ctx context.Context, t *tree, files cascadeFiles, parsed []diff.File, snap string) (runrecord.ApplyResult, error) {
+	res, _, err := applyCascadeAhead(ctx, t, files, snap, nil)
+	return res, err
+}
+
+// applyCascadeAhead is applyCascade that, when ahead is not nil, also
+// takes the snapshot of the tree the patch was applied to in the same
+// command, looking up the prefixes ahead (lookups): its answer
+// (snapshotScript's) is returned when the attempt that applied was
+// accepted; nil when it was not taken (the caller takes it).
+func applyCascadeAhead(ctx context.Context, t *tree, files cascadeFiles, snap string, ahead []string) (runrecord.ApplyResult, []byte, error) {
 	steps := cascadeSteps(files)
-	recs, cut, err := runCascadeScript(ctx, t, steps, snap)
+	recs, cut, err := runCascadeScript(ctx, t, steps, snap, ahead)
 	if err != nil {
-		return runrecord.ApplyResult{}, err
+		return runrecord.ApplyResult{}, nil, err
 	}
-	return cascadeFrom(ctx, t, steps, recs, cut, snap)
+	res, rec, err := cascadeFrom(ctx, t, steps, recs, cut, snap)
+	if err != nil || rec == nil || rec.snapshot == nil || rec.snapshot.code != 0 {
+		return res, nil, err
+	}
+	return res, rec.snapshot.out, nil
 }
 
 // cascadeFrom carries out the cascade's steps: those recs reports (see
 // cascadeScript) as reported, the rest one command each, an attempt
 // after a reset of the tree when dirty (the script may have been cut in
 // the middle of a step). With no records it is the cascade run step by
-// step.
-func cascadeFrom(ctx context.Context, t *tree, steps []cascadeStep, recs []cascadeRecord, dirty bool, snap string) (runrecord.ApplyResult, error) {
-	var res runrecord.ApplyResult
+// step. applied is the record of the attempt that applied when the script
+// reported it with its listing.
+func cascadeFrom(ctx context.Context, t *tree, steps []cascadeStep, recs []cascadeRecord, dirty bool, snap string) (res runrecord.ApplyResult, applied *cascadeRecord, err error) {
 	for i, st := range steps {
 		var rec *cascadeRecord
 		if i < len(recs) {
@@ -287,9 +311,9 @@ func cascadeFrom(ctx context.Context, t *tree, steps []cascadeStep, recs []casca
 			dirty = false
 			if rerr != nil {
 				if st.method == len(applyMethods) {
-					return res, fmt.Errorf("reset after failed apply: %w", rerr)
+					return res, nil, fmt.Errorf("reset after failed apply: %w", rerr)
 				}
-				return res, fmt.Errorf("reset before %s: %w", applyMethods[st.method].name, rerr)
+				return res, nil, fmt.Errorf("reset before %s: %w", applyMethods[st.method].name, rerr)
 			}
 			continue
 		}
@@ -306,13 +330,13 @@ func cascadeFrom(ctx context.Context, t *tree, steps []cascadeStep, recs []casca
 		} else {
 			if dirty {
 				if err := reset(ctx, t, snap); err != nil {
-					return res, fmt.Errorf("reset before %s: %w", m.name, err)
+					return res, nil, fmt.Errorf("reset before %s: %w", m.name, err)
 				}
 				dirty = false
 			}
 			r, err := t.exec(ctx, st.argv)
 			if err != nil {
-				return res, fmt.Errorf("%s: %w", m.name, err)
+				return res, nil, fmt.Errorf("%s: %w", m.name, err)
 			}
 			out = append(append([]byte(nil), r.Stdout...), r.Stderr...)
 			ok = r.ExitCode == 0 && !r.TimedOut
@@ -335,14 +359,17 @@ func cascadeFrom(ctx context.Context, t *tree, steps []cascadeStep, recs []casca
 		}
 		if verr != nil {
 			if rerr := reset(ctx, t, snap); rerr != nil {
-				return res, fmt.Errorf("reset after rejected apply: %w", rerr)
+				return res, nil, fmt.Errorf("reset after rejected apply: %w", rerr)
 			}
-			return res, verr
+			return res, nil, verr
 		}
 		res.Applied, res.Method = true, m.name
-		return res, nil
+		if listed {
+			applied = rec
+		}
+		return res, applied, nil
 	}
-	return res, nil
+	return res, nil, nil
 }
 
 // cascadeStep is one step of the apply cascade: a reset of the tree before
@@ -406,17 +433,23 @@ const resetScriptFirst = `g reset --quiet --hard "$1" && g clean -fdq`
 //	n                               a method not tried
 //
 // After an attempt that exits 0, the paths it changed are listed
-// (writtenScript) as "W status stdout stderr" and the script stops. An
+// (writtenScript) as "W status stdout stderr", then, when $2 is a count
+// k (not "-") and the listing succeeded, the tree's snapshot is taken
+// (snapshotScript, the k words after $2 its arguments) as "S status
+// stdout stderr", and the script stops. The steps follow $2 (and its k
+// words). An
 // attempt killed by a signal (status above 128) ends the script with its
 // status, as such a command ends the session (the runtime checks the
 // sandbox). The streams are kept in the work tree's git directory.
-const cascadeScript = `s=$1; shift
+const cascadeScript = `s=$1 k=$2; shift 2
+sp=(); if [ "$k" != - ]; then sp=("${@:1:k}"); shift "$k"; fi
 gd=$(g rev-parse --git-dir) || exit 1
 o=$gd/polynfi-out e=$gd/polynfi-err
 blob() { local n; n=$(head -c "$2" -- "$1" | wc -c) && n=$((n)) && printf '%d\0' "$n" && head -c "$n" -- "$1"; }
 written() {
 ` + writtenScript + `
 }
+snapshot() { ` + snapshotScript + `; }
 while [ $# -gt 0 ]; do
   case $1 in
   R) shift
@@ -432,6 +465,10 @@ while [ $# -gt 0 ]; do
     if [ "$rc" -eq 0 ]; then
       ( written "$s" ) >"$o" 2>"$e"; rc=$?
       printf 'W\0%d\0' "$rc"; blob "$o" 1099511627776; blob "$e" 65536
+      if [ "$k" != - ] && [ "$rc" -eq 0 ]; then
+        ( snapshot "${sp[@]}" ) >"$o" 2>"$e"; rc=$?
+        printf 'S\0%d\0' "$rc"; blob "$o" 1099511627776; blob "$e" 65536
+      fi
       exit 0
     fi ;;
   *) exit 2 ;;
@@ -440,24 +477,30 @@ done`
 
 // cascadeRecord is one step's record of cascadeScript: its tag, status and
 // streams, and for an attempt that succeeded the listing of the paths it
-// changed (W; nil when missing).
+// changed (W; nil when missing) and the snapshot taken after it (S; nil
+// when none).
 type cascadeRecord struct {
 	tag      byte
 	code     int
 	out, err []byte
 	written  *cascadeRecord
+	snapshot *cascadeRecord
 }
 
 // runCascadeScript runs cascadeScript for steps (one command, at most the
-// per-command timeout for each step) and returns the records of the
+// per-command timeout for each step; ahead, when not nil, the prefixes
+// the snapshot looks up, see applyCascadeAhead) and returns the records of the
 // steps it reported, in order, one per step (an attempt's W inside its
 // A): fewer than steps when it stopped early (a step failed, or the
 // script ended before its end). cut says that the script may have ended
 // in the middle of a step (killed at its timeout or by a signal): what
 // that step did to the tree is unknown. The error is an InfraError or
 // ctx's.
-func runCascadeScript(ctx context.Context, t *tree, steps []cascadeStep, snap string) (recs []cascadeRecord, cut bool, err error) {
-	args := []string{snap}
+func runCascadeScript(ctx context.Context, t *tree, steps []cascadeStep, snap string, ahead []string) (recs []cascadeRecord, cut bool, err error) {
+	args := []string{snap, "-"}
+	if ahead != nil {
+		args = append([]string{snap, strconv.Itoa(len(ahead))}, ahead...)
+	}
 	for _, st := range steps {
 		switch {
 		case st.reset:
@@ -482,7 +525,7 @@ func runCascadeScript(ctx context.Context, t *tree, steps []cascadeStep, snap st
 			// Only the last record, the listing of the paths an attempt
 			// changed, can be long enough to be cut: it is read again.
 			for i := range recs {
-				recs[i].written = nil
+				recs[i].written, recs[i].snapshot = nil, nil
 			}
 		}
 	}
@@ -561,6 +604,18 @@ func parseCascade(b []byte, n int) []cascadeRecord {
 				}
 				if rec.written == nil {
 					b = save
+				} else {
+					save = b
+					if t, ok := field(); ok && string(t) == "S" {
+						var sn cascadeRecord
+						if full(&sn) {
+							sn.tag = 'S'
+							rec.snapshot = &sn
+						}
+					}
+					if rec.snapshot == nil {
+						b = save
+					}
 				}
 			}
 		default:

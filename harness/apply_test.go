@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -112,14 +113,16 @@ func TestApplyCascadeScriptMatchesSteps(t *testing.T) {
 			script := evaluate(t, c.patch, func(wt *tree, steps []cascadeStep) (runrecord.ApplyResult, error) {
 				var cut bool
 				var err error
-				recs, cut, err = runCascadeScript(context.Background(), wt, steps, head)
+				recs, cut, err = runCascadeScript(context.Background(), wt, steps, head, nil)
 				if err != nil || cut {
 					t.Fatalf("script: %v (cut %v)", err, cut)
 				}
-				return cascadeFrom(context.Background(), wt, steps, recs, false, head)
+				res, _, err := cascadeFrom(context.Background(), wt, steps, recs, false, head)
+				return res, err
 			})
 			steps := evaluate(t, c.patch, func(wt *tree, steps []cascadeStep) (runrecord.ApplyResult, error) {
-				return cascadeFrom(context.Background(), wt, steps, nil, false, head)
+				res, _, err := cascadeFrom(context.Background(), wt, steps, nil, false, head)
+				return res, err
 			})
 			if !reflect.DeepEqual(script, steps) {
 				t.Fatalf("one script:\n%+v\nstep by step:\n%+v", script, steps)
@@ -137,14 +140,64 @@ func TestApplyCascadeScriptMatchesSteps(t *testing.T) {
 			if len(recs) == 0 {
 				t.Fatal("the script reported no step")
 			}
+			// The snapshot taken in the same command is the one taken
+			// after the cascade (a fixed identity and date: the same
+			// commit), and none is offered when nothing applied.
+			paths := []string{"a.txt", "b.txt", "dir/new.txt", "evil"}
+			pre := lookups(paths)
+			var sha, want string
+			var got, wantTypes []bool
+			types := func(l func(string) (os.FileMode, bool)) (out []bool) {
+				for _, q := range pre {
+					m, ok := l(q)
+					out = append(out, ok, m&os.ModeSymlink != 0)
+				}
+				return out
+			}
+			ahead := evaluate(t, c.patch, func(wt *tree, _ []cascadeStep) (runrecord.ApplyResult, error) {
+				files := cascadeFiles{raw: "p.diff", canonical: "canonical-p.diff"}
+				if strings.HasPrefix(script.res.Attempts[len(script.res.Attempts)-1].Output, "not tried") {
+					files.canonical = ""
+				}
+				res, ans, err := applyCascadeAhead(context.Background(), wt, files.at(map[string]string{"p.diff": wt.tmp + "/p.diff", "canonical-p.diff": wt.tmp + "/canonical-p.diff"}), head, pre)
+				if (ans != nil) != res.Applied {
+					t.Errorf("snapshot answer %q for a cascade that applied: %v", ans, res.Applied)
+				}
+				if ans != nil {
+					s, l, aerr := snapshotAnswer(pre, ans)
+					if aerr != nil {
+						t.Fatal(aerr)
+					}
+					sha, got = s, types(l)
+				}
+				return res, err
+			})
+			if c.applied {
+				evaluate(t, c.patch, func(wt *tree, steps []cascadeStep) (runrecord.ApplyResult, error) {
+					res, _, err := cascadeFrom(context.Background(), wt, steps, nil, false, head)
+					s, l, serr := snapshot(context.Background(), wt, paths)
+					if serr != nil {
+						t.Fatal(serr)
+					}
+					want, wantTypes = s, types(l)
+					return res, err
+				})
+				if sha == "" || sha != want || !reflect.DeepEqual(got, wantTypes) {
+					t.Errorf("snapshot in the cascade %s %v, after it %s %v", sha, got, want, wantTypes)
+				}
+			}
+			if !reflect.DeepEqual(ahead.res, script.res) || ahead.err != script.err {
+				t.Errorf("with the snapshot: %+v %q, without %+v %q", ahead.res, ahead.err, script.res, script.err)
+			}
 			for k := range len(recs) {
 				cut := evaluate(t, c.patch, func(wt *tree, steps []cascadeStep) (runrecord.ApplyResult, error) {
 					// The script given the first k steps only, then cut.
-					part, _, err := runCascadeScript(context.Background(), wt, steps[:k], head)
+					part, _, err := runCascadeScript(context.Background(), wt, steps[:k], head, nil)
 					if err != nil || len(part) != k {
 						t.Fatalf("script of %d steps: %d records, %v", k, len(part), err)
 					}
-					return cascadeFrom(context.Background(), wt, steps, part, true, head)
+					res, _, err := cascadeFrom(context.Background(), wt, steps, part, true, head)
+					return res, err
 				})
 				if !reflect.DeepEqual(cut, script) {
 					t.Errorf("script cut after %d steps:\n%+v\nwhole:\n%+v", k, cut, script)
