@@ -245,10 +245,12 @@ func (f cascadeFiles) at(paths map[string]string) cascadeFiles {
 // failure (the sandbox went away, ctx was cancelled), not a patch that
 // does not apply.
 //
-// The cascade's steps (each attempt, the resets between them and after
-// the last, the listing of the paths a successful attempt changed) run in
-// one command, cascadeScript, which reports each step; the path check
-// and the undoing of a rejected attempt are done here. When that command
+// Where each of the harness's commands is an exec of its own (no session:
+// the kubernetes runtime), the cascade's steps (each attempt, the resets
+// between them and after the last, the listing of the paths a successful
+// attempt changed) run in one command, cascadeScript, which reports each
+// step; in a session they run one command each. The path check and the
+// undoing of a rejected attempt are done here. When that command
 // ends before its last step (killed at its timeout, an attempt killed by
 // a signal, an answer that does not frame), the steps it did not report
 // are run one command each, as they were before, an attempt after a
@@ -258,13 +260,30 @@ func applyCascade(ctx context.Context, t *tree, files cascadeFiles, parsed []dif
 	return res, err
 }
 
-// applyCascadeAhead is applyCascade that, when ahead is not nil, also
-// takes the snapshot of the tree the patch was applied to in the same
-// command, looking up the prefixes ahead (lookups): its answer
+// applyCascadeAhead is applyCascade that, when ahead is not nil and the
+// cascade runs as one command (no session), also takes the snapshot of
+// the tree the patch was applied to in that command, looking up the prefixes ahead (lookups): its answer
 // (snapshotScript's) is returned when the attempt that applied was
 // accepted; nil when it was not taken (the caller takes it).
 func applyCascadeAhead(ctx context.Context, t *tree, files cascadeFiles, snap string, ahead []string) (runrecord.ApplyResult, []byte, error) {
 	steps := cascadeSteps(files)
+	if err := t.ensureSession(ctx); err != nil {
+		return runrecord.ApplyResult{}, nil, fmt.Errorf("apply cascade: %w", err)
+	}
+	if t.sess != nil {
+		// Each step is a fork of the session's shell: one command per
+		// step costs less than the script's framing of every step
+		// (BenchmarkDockerApplyCascade), so the script serves the
+		// runtimes where each command is an exec of its own.
+		res, _, err := cascadeFrom(ctx, t, steps, nil, false, snap)
+		return res, nil, err
+	}
+	return cascadeByScript(ctx, t, steps, snap, ahead)
+}
+
+// cascadeByScript is applyCascadeAhead's cascade in one command
+// (cascadeScript), the steps it did not report run one command each.
+func cascadeByScript(ctx context.Context, t *tree, steps []cascadeStep, snap string, ahead []string) (runrecord.ApplyResult, []byte, error) {
 	recs, cut, err := runCascadeScript(ctx, t, steps, snap, ahead)
 	if err != nil {
 		return runrecord.ApplyResult{}, nil, err
@@ -428,8 +447,7 @@ const resetScriptFirst = `g reset --quiet --hard "$1" && g clean -fdq`
 //
 //	r                               a reset done
 //	R status stderr                 a reset that failed: the script stops
-//	A status stdout stderr          an attempt (its first 4097 bytes of each
-//	                                stream, enough to cut as the record does)
+//	A status stdout stderr          an attempt
 //	n                               a method not tried
 //
 // After an attempt that exits 0, the paths it changed are listed
@@ -445,7 +463,7 @@ const cascadeScript = `s=$1 k=$2; shift 2
 sp=(); if [ "$k" != - ]; then sp=("${@:1:k}"); shift "$k"; fi
 gd=$(g rev-parse --git-dir) || exit 1
 o=$gd/polynfi-out e=$gd/polynfi-err
-blob() { local n; n=$(head -c "$2" -- "$1" | wc -c) && n=$((n)) && printf '%d\0' "$n" && head -c "$n" -- "$1"; }
+blob() { local n=0; if [ -s "$1" ]; then n=$(wc -c < "$1") && n=$((n)) || return 1; fi; printf '%d\0' "$n"; [ "$n" = 0 ] || head -c "$n" -- "$1"; }
 written() {
 ` + writtenScript + `
 }
@@ -454,20 +472,20 @@ while [ $# -gt 0 ]; do
   case $1 in
   R) shift
     { g reset --quiet --hard "$s" && g clean -fdq; } >/dev/null 2>"$e"; rc=$?
-    if [ "$rc" -ne 0 ]; then printf 'R\0%d\0' "$rc"; blob "$e" 65536; exit 0; fi
+    if [ "$rc" -ne 0 ]; then printf 'R\0%d\0' "$rc"; blob "$e"; exit 0; fi
     printf 'r\0' ;;
   N) shift; printf 'n\0' ;;
   T) n=$2; shift 2
     ( exec "${@:1:n}" ) >"$o" 2>"$e" </dev/null; rc=$?
     shift "$n"
-    printf 'A\0%d\0' "$rc"; blob "$o" 4097; blob "$e" 4097
+    printf 'A\0%d\0' "$rc"; blob "$o"; blob "$e"
     if [ "$rc" -gt 128 ]; then exit "$rc"; fi
     if [ "$rc" -eq 0 ]; then
       ( written "$s" ) >"$o" 2>"$e"; rc=$?
-      printf 'W\0%d\0' "$rc"; blob "$o" 1099511627776; blob "$e" 65536
+      printf 'W\0%d\0' "$rc"; blob "$o"; blob "$e"
       if [ "$k" != - ] && [ "$rc" -eq 0 ]; then
         ( snapshot "${sp[@]}" ) >"$o" 2>"$e"; rc=$?
-        printf 'S\0%d\0' "$rc"; blob "$o" 1099511627776; blob "$e" 65536
+        printf 'S\0%d\0' "$rc"; blob "$o"; blob "$e"
       fi
       exit 0
     fi ;;

@@ -159,7 +159,8 @@ func TestApplyCascadeScriptMatchesSteps(t *testing.T) {
 				if strings.HasPrefix(script.res.Attempts[len(script.res.Attempts)-1].Output, "not tried") {
 					files.canonical = ""
 				}
-				res, ans, err := applyCascadeAhead(context.Background(), wt, files.at(map[string]string{"p.diff": wt.tmp + "/p.diff", "canonical-p.diff": wt.tmp + "/canonical-p.diff"}), head, pre)
+				files = files.at(map[string]string{"p.diff": wt.tmp + "/p.diff", "canonical-p.diff": wt.tmp + "/canonical-p.diff"})
+				res, ans, err := cascadeByScript(context.Background(), wt, cascadeSteps(files), head, pre)
 				if (ans != nil) != res.Applied {
 					t.Errorf("snapshot answer %q for a cascade that applied: %v", ans, res.Applied)
 				}

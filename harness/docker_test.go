@@ -324,3 +324,53 @@ func BenchmarkDockerRunOverhead(b *testing.B) {
 	b.ReportMetric(calls, "api-calls")
 	b.Logf("Docker API requests per instance: %.2f (%s)", calls, kinds)
 }
+
+// BenchmarkDockerApplyCascade measures the apply cascade of the gold patch
+// of benchInstance's instance (it applies at the first attempt) in one
+// container through the harness's session, the tree at base + test patch:
+// as one command (cascadeScript, script-s) and one command per step
+// (steps-s, what applyCascade does in a session), the tree reset between
+// runs outside the timing.
+func BenchmarkDockerApplyCascade(b *testing.B) {
+	h, _, in, pred, _ := benchInstance(b)
+	ctx := context.Background()
+	st := h.startInstance(ctx, in, pred, nil)
+	if st.err != nil || st.prepErr != nil {
+		b.Fatalf("start: %v %v", st.err, st.prepErr)
+	}
+	defer func() {
+		st.wt.endSession()
+		_ = st.remove()
+	}()
+	steps := cascadeSteps(st.modelFiles)
+	var script, step time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		for _, one := range []bool{true, false} {
+			t := time.Now()
+			var res runrecord.ApplyResult
+			var err error
+			if one {
+				var recs []cascadeRecord
+				var cut bool
+				if recs, cut, err = runCascadeScript(ctx, st.wt, steps, st.snap, nil); err == nil {
+					res, _, err = cascadeFrom(ctx, st.wt, steps, recs, cut, st.snap)
+				}
+				script += time.Since(t)
+			} else {
+				res, _, err = cascadeFrom(ctx, st.wt, steps, nil, false, st.snap)
+				step += time.Since(t)
+			}
+			if err != nil || !res.Applied {
+				b.Fatalf("cascade: %+v %v", res, err)
+			}
+			b.StopTimer()
+			if err := reset(ctx, st.wt, st.snap); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+		}
+	}
+	b.ReportMetric(script.Seconds()/float64(b.N), "script-s")
+	b.ReportMetric(step.Seconds()/float64(b.N), "steps-s")
+}
