@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -128,7 +129,7 @@ func TestDockerInfraFailureNotScored(t *testing.T) {
 // harness with the instance's image built (outside any timing).
 // The client of the harness's runtime counts the Docker Engine API
 // requests it makes (apiCounter).
-func benchInstance(b *testing.B) (*Harness, *Store, dataset.Instance, dataset.Prediction, *apiCounter) {
+func benchInstance(b testing.TB) (*Harness, *Store, dataset.Instance, dataset.Prediction, *apiCounter) {
 	dir, err := filepath.Abs("../examples/polybench")
 	if err != nil {
 		b.Fatal(err)
@@ -373,4 +374,64 @@ func BenchmarkDockerApplyCascade(b *testing.B) {
 	}
 	b.ReportMetric(script.Seconds()/float64(b.N), "script-s")
 	b.ReportMetric(step.Seconds()/float64(b.N), "steps-s")
+}
+
+// TestDockerApplyCascadeWithoutSession: in a container whose harness
+// commands are plain execs (no session, as in the kubernetes runtime)
+// the cascade runs as one exec (cascadeScript): the gold patch applies
+// with the first method and the tree holds it; a patch of a file the tree
+// does not have fails every method and leaves the tree at base + test
+// patch; both as the cascade run one exec per step says.
+func TestDockerApplyCascadeWithoutSession(t *testing.T) {
+	h, _, in, pred, count := benchInstance(t)
+	ctx := context.Background()
+	for _, c := range []struct {
+		name, patch string
+		applied     bool
+	}{
+		{"gold", pred.ModelPatch, true},
+		{"missing file", strings.ReplaceAll(pred.ModelPatch, "ledgerkit/", "nothere/"), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var results [2]runrecord.ApplyResult
+			var trees [2]string
+			for i, script := range []bool{true, false} {
+				p := pred
+				p.ModelPatch = c.patch
+				st := h.startInstance(ctx, in, p, nil)
+				if st.err != nil || st.prepErr != nil {
+					t.Fatalf("start: %v %v", st.err, st.prepErr)
+				}
+				st.wt.endSession()
+				before, _ := count.snapshot()
+				var err error
+				if script {
+					results[i], err = applyCascade(ctx, st.wt, st.modelFiles, st.modelParsed, st.snap)
+				} else {
+					results[i], _, err = cascadeFrom(ctx, st.wt, cascadeSteps(st.modelFiles), nil, false, st.snap)
+				}
+				after, _ := count.snapshot()
+				execs := after["POST /containers/*/exec"] - before["POST /containers/*/exec"]
+				if err != nil {
+					t.Fatal(err)
+				}
+				if script && execs != 1 {
+					t.Errorf("the cascade as one command made %d execs", execs)
+				}
+				d, err := st.wt.script(ctx, `g add --all . && g diff --cached --stat "$1"`, st.snap)
+				if err != nil {
+					t.Fatal(err)
+				}
+				trees[i] = string(d)
+				_ = st.remove()
+			}
+			if !reflect.DeepEqual(results[0], results[1]) || trees[0] != trees[1] {
+				t.Fatalf("one exec: %+v\n%s\none per step: %+v\n%s", results[0], trees[0], results[1], trees[1])
+			}
+			r := results[0]
+			if r.Applied != c.applied || (c.applied && (r.Method != "git apply --verbose" || trees[0] == "")) || (!c.applied && (len(r.Attempts) != 4 || trees[0] != "")) {
+				t.Fatalf("cascade %+v, tree:\n%s", r, trees[0])
+			}
+		})
+	}
 }
