@@ -3,12 +3,18 @@ package harness
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
+	"github.com/docker/docker/client"
 
 	"github.com/polynfi/polynfi/dataset"
 	"github.com/polynfi/polynfi/grading"
@@ -24,7 +30,14 @@ import (
 // instance), the polybench_<language>_base images made by .ci/docker.sh.
 func dockerHarness(t testing.TB, reposDir string, mode grading.Mode) (*Harness, *Store, *docker.Docker) {
 	t.Helper()
-	d, err := docker.NewDocker(context.Background(), docker.DockerOptions{})
+	return dockerHarnessWith(t, reposDir, mode, docker.DockerOptions{})
+}
+
+// dockerHarnessWith is dockerHarness with the docker runtime's options
+// (a counting client: apiCounter).
+func dockerHarnessWith(t testing.TB, reposDir string, mode grading.Mode, opts docker.DockerOptions) (*Harness, *Store, *docker.Docker) {
+	t.Helper()
+	d, err := docker.NewDocker(context.Background(), opts)
 	if err != nil {
 		citest.Missing(t, "no docker engine (run .ci/docker.sh): %v", err)
 		return nil, nil, nil
@@ -114,11 +127,9 @@ func TestDockerInfraFailureNotScored(t *testing.T) {
 // benchInstance is the sample's tidyledger__ledgerkit-12 with a no-op test
 // command (only the exec's own cost), its gold prediction, and a docker
 // harness with the instance's image built (outside any timing).
-func benchInstance(b *testing.B) (*Harness, *Store, dataset.Instance, dataset.Prediction) {
-	return benchInstanceT(b)
-}
-
-func benchInstanceT(b testing.TB) (*Harness, *Store, dataset.Instance, dataset.Prediction) {
+// The client of the harness's runtime counts the Docker Engine API
+// requests it makes (apiCounter).
+func benchInstance(b testing.TB) (*Harness, *Store, dataset.Instance, dataset.Prediction, *apiCounter) {
 	dir, err := filepath.Abs("../examples/polybench")
 	if err != nil {
 		b.Fatal(err)
@@ -134,12 +145,89 @@ func benchInstanceT(b testing.TB) (*Harness, *Store, dataset.Instance, dataset.P
 		}
 	}
 	in.TestCommand = "true"
-	h, store, _ := dockerHarness(b, filepath.Join(dir, "repos"), grading.ModePolyBench)
+	cli, count := countingClient(b)
+	h, store, _ := dockerHarnessWith(b, filepath.Join(dir, "repos"), grading.ModePolyBench, docker.DockerOptions{Client: cli})
 	pred := dataset.Gold([]dataset.Instance{in})[0]
 	if _, err := h.Images.Resolve(context.Background(), in); err != nil {
 		b.Fatal(err)
 	}
-	return h, store, in, pred
+	return h, store, in, pred, count
+}
+
+// apiCounter counts the Docker Engine API requests of a client by kind
+// (method and path with ids left out: "POST /containers/*/exec"). A
+// hijacked request (an exec's attach) does not go through the client's
+// transport: each is counted as "POST /exec/*/start (attach)", one per
+// exec created with its streams attached, which is every exec the docker
+// runtime makes but killAll's.
+type apiCounter struct {
+	base  http.RoundTripper
+	mu    sync.Mutex
+	kinds map[string]int
+}
+
+func (c *apiCounter) RoundTrip(req *http.Request) (*http.Response, error) {
+	parts := strings.Split(strings.Trim(req.URL.Path, "/"), "/")
+	if len(parts) > 0 && strings.HasPrefix(parts[0], "v1.") {
+		parts = parts[1:]
+	}
+	if len(parts) >= 2 && (parts[0] == "containers" || parts[0] == "exec") && parts[1] != "create" && parts[1] != "json" {
+		parts[1] = "*"
+	}
+	kind := req.Method + " /" + strings.Join(parts, "/")
+	c.mu.Lock()
+	c.kinds[kind]++
+	if kind == "POST /containers/*/exec" {
+		c.kinds["POST /exec/*/start (attach)"]++
+	}
+	c.mu.Unlock()
+	return c.base.RoundTrip(req)
+}
+
+// snapshot returns the counts so far and their total.
+func (c *apiCounter) snapshot() (map[string]int, int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m := make(map[string]int, len(c.kinds))
+	n := 0
+	for k, v := range c.kinds {
+		m[k] = v
+		n += v
+	}
+	return m, n
+}
+
+// since is the difference of the counts from before (a snapshot), per
+// instance: total and each kind, as "kind=n/instance" sorted.
+func (c *apiCounter) since(before map[string]int, instances int) (float64, string) {
+	now, _ := c.snapshot()
+	var kinds []string
+	total := 0
+	for k, v := range now {
+		if d := v - before[k]; d > 0 {
+			total += d
+			kinds = append(kinds, fmt.Sprintf("%s=%.2f", k, float64(d)/float64(instances)))
+		}
+	}
+	sort.Strings(kinds)
+	return float64(total) / float64(instances), strings.Join(kinds, ", ")
+}
+
+// countingClient is a Docker API client from the environment whose
+// requests an apiCounter counts.
+func countingClient(t testing.TB) (*client.Client, *apiCounter) {
+	t.Helper()
+	c := &apiCounter{kinds: map[string]int{}}
+	cli, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation(), func(cl *client.Client) error {
+		hc := cl.HTTPClient()
+		c.base = hc.Transport
+		hc.Transport = c
+		return client.WithHTTPClient(hc)(cl)
+	})
+	if err != nil {
+		citest.Missing(t, "no docker client: %v", err)
+	}
+	return cli, c
 }
 
 // BenchmarkDockerInstanceOverhead measures the harness's own cost per
@@ -153,9 +241,10 @@ func benchInstanceT(b testing.TB) (*Harness, *Store, dataset.Instance, dataset.P
 // image build are not in it. Reports each step's seconds per instance (the
 // shares of total-s).
 func BenchmarkDockerInstanceOverhead(b *testing.B) {
-	h, _, in, pred := benchInstance(b)
+	h, _, in, pred, count := benchInstance(b)
 	var sum runrecord.Timing
 	var copyS float64
+	before, _ := count.snapshot()
 	b.ResetTimer()
 	for b.Loop() {
 		rec, _, err := h.Evaluate(context.Background(), in, pred)
@@ -185,6 +274,9 @@ func BenchmarkDockerInstanceOverhead(b *testing.B) {
 	b.ReportMetric(sum.NFIS/n, "nfi-s")
 	b.ReportMetric(sum.CanaryS/n, "canary-s")
 	b.ReportMetric(sum.RunnerCheckS/n, "runner-check-s")
+	calls, kinds := count.since(before, b.N)
+	b.ReportMetric(calls, "api-calls")
+	b.Logf("Docker API requests per instance: %.2f (%s)", calls, kinds)
 }
 
 // BenchmarkDockerRunOverhead measures the harness's own cost per instance
@@ -198,8 +290,9 @@ func BenchmarkDockerInstanceOverhead(b *testing.B) {
 // the total, the starts, not the evaluations, bound the run. This is what a sequential run pays per
 // instance; BenchmarkDockerInstanceOverhead is one instance's latency.
 func BenchmarkDockerRunOverhead(b *testing.B) {
-	h, store, in, pred := benchInstance(b)
+	h, store, in, pred, count := benchInstance(b)
 	h.StartAhead = 1
+	before, _ := count.snapshot()
 	const n = 8
 	var wall, test, wait float64
 	round := 0
@@ -228,4 +321,117 @@ func BenchmarkDockerRunOverhead(b *testing.B) {
 	}
 	b.ReportMetric((wall-test)/float64(b.N*n), "per-instance-s")
 	b.ReportMetric(wait/float64(b.N*n), "start-wait-s")
+	calls, kinds := count.since(before, b.N*n)
+	b.ReportMetric(calls, "api-calls")
+	b.Logf("Docker API requests per instance: %.2f (%s)", calls, kinds)
+}
+
+// BenchmarkDockerApplyCascade measures the apply cascade of the gold patch
+// of benchInstance's instance (it applies at the first attempt) in one
+// container through the harness's session, the tree at base + test patch:
+// as one command (cascadeScript, script-s) and one command per step
+// (steps-s, what applyCascade does in a session), the tree reset between
+// runs outside the timing.
+func BenchmarkDockerApplyCascade(b *testing.B) {
+	h, _, in, pred, _ := benchInstance(b)
+	ctx := context.Background()
+	st := h.startInstance(ctx, in, pred, nil)
+	if st.err != nil || st.prepErr != nil {
+		b.Fatalf("start: %v %v", st.err, st.prepErr)
+	}
+	defer func() {
+		st.wt.endSession()
+		_ = st.remove()
+	}()
+	steps := cascadeSteps(st.modelFiles)
+	var script, step time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		for _, one := range []bool{true, false} {
+			t := time.Now()
+			var res runrecord.ApplyResult
+			var err error
+			if one {
+				var recs []cascadeRecord
+				var cut bool
+				if recs, cut, err = runCascadeScript(ctx, st.wt, steps, st.snap, nil); err == nil {
+					res, _, err = cascadeFrom(ctx, st.wt, steps, recs, cut, st.snap)
+				}
+				script += time.Since(t)
+			} else {
+				res, _, err = cascadeFrom(ctx, st.wt, steps, nil, false, st.snap)
+				step += time.Since(t)
+			}
+			if err != nil || !res.Applied {
+				b.Fatalf("cascade: %+v %v", res, err)
+			}
+			b.StopTimer()
+			if err := reset(ctx, st.wt, st.snap); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+		}
+	}
+	b.ReportMetric(script.Seconds()/float64(b.N), "script-s")
+	b.ReportMetric(step.Seconds()/float64(b.N), "steps-s")
+}
+
+// TestDockerApplyCascadeWithoutSession: in a container whose harness
+// commands are plain execs (no session, as in the kubernetes runtime)
+// the cascade runs as one exec (cascadeScript): the gold patch applies
+// with the first method and the tree holds it; a patch of a file the tree
+// does not have fails every method and leaves the tree at base + test
+// patch; both as the cascade run one exec per step says.
+func TestDockerApplyCascadeWithoutSession(t *testing.T) {
+	h, _, in, pred, count := benchInstance(t)
+	ctx := context.Background()
+	for _, c := range []struct {
+		name, patch string
+		applied     bool
+	}{
+		{"gold", pred.ModelPatch, true},
+		{"missing file", strings.ReplaceAll(pred.ModelPatch, "ledgerkit/", "nothere/"), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var results [2]runrecord.ApplyResult
+			var trees [2]string
+			for i, script := range []bool{true, false} {
+				p := pred
+				p.ModelPatch = c.patch
+				st := h.startInstance(ctx, in, p, nil)
+				if st.err != nil || st.prepErr != nil {
+					t.Fatalf("start: %v %v", st.err, st.prepErr)
+				}
+				st.wt.endSession()
+				before, _ := count.snapshot()
+				var err error
+				if script {
+					results[i], err = applyCascade(ctx, st.wt, st.modelFiles, st.modelParsed, st.snap)
+				} else {
+					results[i], _, err = cascadeFrom(ctx, st.wt, cascadeSteps(st.modelFiles), nil, false, st.snap)
+				}
+				after, _ := count.snapshot()
+				execs := after["POST /containers/*/exec"] - before["POST /containers/*/exec"]
+				if err != nil {
+					t.Fatal(err)
+				}
+				if script && execs != 1 {
+					t.Errorf("the cascade as one command made %d execs", execs)
+				}
+				d, err := st.wt.script(ctx, `g add --all . && g diff --cached --stat "$1"`, st.snap)
+				if err != nil {
+					t.Fatal(err)
+				}
+				trees[i] = string(d)
+				_ = st.remove()
+			}
+			if !reflect.DeepEqual(results[0], results[1]) || trees[0] != trees[1] {
+				t.Fatalf("one exec: %+v\n%s\none per step: %+v\n%s", results[0], trees[0], results[1], trees[1])
+			}
+			r := results[0]
+			if r.Applied != c.applied || (c.applied && (r.Method != "git apply --verbose" || trees[0] == "")) || (!c.applied && (len(r.Attempts) != 4 || trees[0] != "")) {
+				t.Fatalf("cascade %+v, tree:\n%s", r, trees[0])
+			}
+		})
+	}
 }

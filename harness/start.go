@@ -180,13 +180,27 @@ func prepareTree(ctx context.Context, in dataset.Instance, st *started) error {
 		if _, err := checkPatchPaths(testLstat, in.TestPatch); err != nil {
 			return fmt.Errorf("test patch: %w", err)
 		}
-		ar, err := applyCascade(ctx, wt, st.testFiles, st.testParsed, base)
+		// The snapshot is taken in the cascade's command when the patch
+		// applies, and used once the path check accepted what it wrote.
+		pre := lookups(st.modelPaths)
+		if pre == nil {
+			pre = []string{}
+		}
+		ar, ahead, err := applyCascadeAhead(ctx, wt, st.testFiles, base, pre)
 		st.testApply = &ar
 		if err != nil {
 			return fmt.Errorf("test patch: %w", err)
 		}
 		if !ar.Applied {
 			return errors.New("test patch does not apply")
+		}
+		if ahead != nil {
+			snap, lstat, err := snapshotAnswer(pre, ahead)
+			if err != nil {
+				return fmt.Errorf("snapshot after the test patch: %w", err)
+			}
+			st.snap, st.modelLstat = snap, lstat
+			return nil
 		}
 	}
 	snap, lstat, err := snapshot(ctx, wt, st.modelPaths)

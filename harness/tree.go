@@ -41,8 +41,11 @@ func gitFunc() string { return gitexec.ShellFunc(false) }
 // the minimal view a test command gets) with the work tree, .git included,
 // writable. Containers ignore HostView.
 func harnessCommand(argv []string) runtime.Command {
-	return runtime.Command{Args: argv, Env: sandboxGitEnv(), Timeout: 5 * time.Minute, HostView: true}
+	return runtime.Command{Args: argv, Env: sandboxGitEnv(), Timeout: harnessTimeout, HostView: true}
 }
+
+// harnessTimeout bounds each of the harness's own commands in a sandbox.
+const harnessTimeout = 5 * time.Minute
 
 // tree is the repository's work tree inside a sandbox: its Workdir. Every
 // git command on it runs in the sandbox (so that the same code serves the
@@ -69,7 +72,13 @@ type tree struct {
 // the sandbox: in the session while there is one (started on first use),
 // as a plain exec after endSession or when no session can start.
 func (t *tree) exec(ctx context.Context, argv []string) (runtime.Result, error) {
+	return t.execTimeout(ctx, argv, harnessTimeout)
+}
+
+// execTimeout is exec with the command's timeout.
+func (t *tree) execTimeout(ctx context.Context, argv []string, timeout time.Duration) (runtime.Result, error) {
 	cmd := harnessCommand(argv)
+	cmd.Timeout = timeout
 	if err := t.ensureSession(ctx); err != nil {
 		return runtime.Result{ExitCode: -1}, err
 	}
