@@ -39,3 +39,25 @@ func TestReadFileRefusesWhatIsNotRegular(t *testing.T) {
 		t.Errorf("missing file: %v, want ErrNotExist", err)
 	}
 }
+
+// TestReadFileSizes reads files on both sides of exactReadMax (one buffer
+// of the file's size below it, io.ReadAll above it) and of the 512-byte
+// start of io.ReadAll's buffer: each must come back whole.
+func TestReadFileSizes(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, n := range []int{0, 1, 511, 512, 513, 20_000, exactReadMax - 1, exactReadMax, exactReadMax + 1, 3*exactReadMax + 7} {
+		want := make([]byte, n)
+		for i := range want {
+			want[i] = byte('a' + i%23)
+		}
+		p := filepath.Join(dir, "f.py")
+		if err := os.WriteFile(p, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadFile(p)
+		if err != nil || string(got) != string(want) {
+			t.Errorf("ReadFile of a %d-byte file: %d bytes, %v; want the %d bytes written", n, len(got), err, n)
+		}
+	}
+}
