@@ -14,6 +14,7 @@ var (
 	pyNamed     []uint16
 	pyAnon      []uint16
 	pyFields    []uint16
+	pyRelabel   *pyparse.Relabel // the three as pyparse writes them in its flatten pass
 )
 
 func loadPyKinds() {
@@ -34,6 +35,7 @@ func loadPyKinds() {
 	for f := 1; f < nf; f++ {
 		pyFields[f] = fieldIDs[pyparse.FieldName(pyparse.Field(f))]
 	}
+	pyRelabel = &pyparse.Relabel{Named: pyNamed, Anon: pyAnon, Fields: pyFields, Reserved: uint8(Python)}
 }
 
 // ParsePythonGo parses src with the Go parser (package pyparse) for the
@@ -73,22 +75,26 @@ func (p *Parser) ParsePython(src []byte, opt pyparse.Options) (*Tree, *pyparse.E
 }
 
 func goPython(src []byte, opt pyparse.Options, owner *Parser) (*Tree, *pyparse.Error) {
+	pyKindsOnce.Do(loadPyKinds)
+	// the kinds and fields are tree-sitter's as pyparse writes the tree
+	opt.Relabel = pyRelabel
 	pt, perr := pyparse.Parse(src, opt)
 	if perr != nil {
 		return nil, perr
 	}
-	pyKindsOnce.Do(loadPyKinds)
-	// same layout (checked below): rewrite the kinds and fields in place
+	// same layout (checked below): the nodes are ours as they are
 	nodes := unsafe.Slice((*Node)(unsafe.Pointer(unsafe.SliceData(pt.Nodes))), cap(pt.Nodes))[:len(pt.Nodes)]
-	for i := range pt.Nodes {
-		p := &pt.Nodes[i]
-		id := pyAnon[p.Kind]
-		if p.Named {
-			id = pyNamed[p.Kind]
+	if !pt.Relabeled {
+		// rewrite the kinds and fields in place
+		for i := range pt.Nodes {
+			p := &pt.Nodes[i]
+			id := pyAnon[p.Kind]
+			if p.Named {
+				id = pyNamed[p.Kind]
+			}
+			n := &nodes[i]
+			n.KindID, n.FieldID, n.lang = id, pyFields[p.Field], uint8(Python)
 		}
-		f := pyFields[p.Field]
-		n := &nodes[i]
-		n.KindID, n.FieldID, n.lang = id, f, uint8(Python)
 	}
 	pt.Nodes = nil
 	return &Tree{Lang: Python, Source: pt.Source, Nodes: nodes, firstError: NoNode,

@@ -33,6 +33,19 @@ type Options struct {
 	// node arena) across calls instead of a shared pool that the garbage
 	// collector empties; one Scratch per goroutine.
 	Scratch *Scratch
+	// Relabel, when set, renumbers the kinds and fields of the tree's
+	// nodes as they are written (Tree.Relabeled is then true), so that a
+	// caller with its own numbering need not pass over the tree again.
+	Relabel *Relabel
+}
+
+// Relabel is a renumbering of node kinds and fields (see Options.Relabel):
+// a node of kind k gets Named[k] (a named node) or Anon[k] (an anonymous
+// one) as its Kind, Fields[f] as its Field, and Reserved. Named and Anon
+// have KindCount entries, Fields FieldCount.
+type Relabel struct {
+	Named, Anon, Fields []uint16
+	Reserved            uint8
 }
 
 // Scratch is a parse's reusable scratch storage (see Options.Scratch).
@@ -300,21 +313,21 @@ func Parse(src []byte, opt Options) (*Tree, *Error) {
 		// another encoding: validity from the decoded text, the tree (if
 		// its tokens allow) over the original bytes, as tree-sitter reads
 		// them
-		t, err := parse(text, minor, false, nil, nil)
+		t, err := parse(text, minor, false, nil, nil, opt.Relabel)
 		if err != nil {
 			return nil, err
 		}
-		if raw, err := parse(src, minor, true, opt.Nodes, nil); err == nil {
+		if raw, err := parse(src, minor, true, opt.Nodes, nil, opt.Relabel); err == nil {
 			return raw, nil
 		}
 		return t, nil
 	}
-	return parse(src, minor, false, opt.Nodes, opt.Scratch)
+	return parse(src, minor, false, opt.Nodes, opt.Scratch, opt.Relabel)
 }
 
 // parse parses UTF-8 src (or, with anyBytes, src whose non-ASCII bytes
 // only occur in strings and comments).
-func parse(src []byte, minor int, anyBytes bool, into []Node, scratch *Scratch) (*Tree, *Error) {
+func parse(src []byte, minor int, anyBytes bool, into []Node, scratch *Scratch, rl *Relabel) (*Tree, *Error) {
 	var bufs *buffers
 	if scratch != nil {
 		bufs = &scratch.b
@@ -393,7 +406,7 @@ func parse(src []byte, minor int, anyBytes bool, into []Node, scratch *Scratch) 
 		p.toks, lx.toks = nil, nil
 		runtime.GC()
 	}
-	nodes, ls, deep := flatten(src, p.nodes, root, lx.extras, into)
+	nodes, ls, deep := flatten(src, p.nodes, root, lx.extras, into, rl)
 	if deep >= 0 {
 		return nil, mkErr(src, deep, tooDeepTreeMsg)
 	}
@@ -405,7 +418,7 @@ func parse(src []byte, minor int, anyBytes bool, into []Node, scratch *Scratch) 
 		p.nodes = nil
 		debug.FreeOSMemory()
 	}
-	return &Tree{Source: src, Nodes: nodes, LineStarts: ls}, nil
+	return &Tree{Source: src, Nodes: nodes, LineStarts: ls, Relabeled: rl != nil}, nil
 }
 
 func (p *parser) fail(at int, format string, args ...any) {

@@ -59,7 +59,7 @@ type Node struct {
 	Named              bool
 	Missing            bool // always false: pyparse inserts no nodes
 	Extra              bool
-	Reserved           uint8 // zero; syntax keeps its language number here
+	Reserved           uint8 // zero, or Relabel.Reserved; syntax keeps its language number here
 }
 
 // Tree is a parsed file.
@@ -69,6 +69,9 @@ type Tree struct {
 	// LineStarts are the byte offsets where Source's lines start ([0] is 0;
 	// a line ends at "\n").
 	LineStarts []uint32
+	// Relabeled says that the nodes' kinds and fields are those of
+	// Options.Relabel, not Kind and Field values.
+	Relabeled bool
 }
 
 // bnode is a node under construction: children in a linked list.
@@ -87,7 +90,9 @@ type bnode struct {
 //
 // deep is the start of the first node found more than maxTreeDepth levels
 // deep (-1: none); the tree is then incomplete.
-func flatten(src []byte, nodes []bnode, root int32, extras []extra, into []Node) (out []Node, ls []uint32, deep int) {
+//
+// rl, when not nil, renumbers the kinds and fields written (Options.Relabel).
+func flatten(src []byte, nodes []bnode, root int32, extras []extra, into []Node, rl *Relabel) (out []Node, ls []uint32, deep int) {
 	out = into[:0]
 	if n := len(nodes) + len(extras); cap(into) < n {
 		// some slack, so that the storage can be reused for most later
@@ -97,7 +102,7 @@ func flatten(src []byte, nodes []bnode, root int32, extras []extra, into []Node)
 		}
 		out = make([]Node, 0, n)
 	}
-	f := flattener{nodes: nodes, extras: extras, out: out, deep: -1}
+	f := flattener{nodes: nodes, extras: extras, out: out, deep: -1, rl: rl}
 	f.walk(root, -1)
 	if f.deep >= 0 {
 		return nil, nil, f.deep
@@ -127,6 +132,20 @@ type flattener struct {
 	ei     int
 	out    []Node
 	deep   int
+	rl     *Relabel
+}
+
+// label returns the Kind, Field and Reserved that a node of kind k and
+// field fd is written with.
+func (f *flattener) label(k Kind, fd Field, named bool) (Kind, Field, uint8) {
+	rl := f.rl
+	if rl == nil {
+		return k, fd, 0
+	}
+	if named {
+		return Kind(rl.Named[k]), Field(rl.Fields[fd]), rl.Reserved
+	}
+	return Kind(rl.Anon[k]), Field(rl.Fields[fd]), rl.Reserved
 }
 
 // extra appends the next extra as a child of parent and returns its index.
@@ -138,8 +157,9 @@ func (f *flattener) extra(parent int32) int32 {
 		k = kLineContinuation
 	}
 	id := int32(len(f.out))
+	k, fd, r := f.label(k, 0, true)
 	f.out = append(f.out, Node{StartByte: e.start, EndByte: e.end, Parent: parent, FirstChild: -1, NextSibling: -1,
-		End: id + 1, Kind: k, Named: true, Extra: true})
+		End: id + 1, Kind: k, Field: fd, Named: true, Extra: true, Reserved: r})
 	return id
 }
 
@@ -153,8 +173,9 @@ func (f *flattener) walk(root, parent int32) int32 {
 	open := func(id, parent int32) frame {
 		b := &f.nodes[id]
 		me := int32(len(f.out))
+		k, fd, r := f.label(b.kind, b.field, b.named)
 		f.out = append(f.out, Node{StartByte: b.start, EndByte: b.end, Parent: parent, FirstChild: -1, NextSibling: -1,
-			Kind: b.kind, Field: b.field, Named: b.named})
+			Kind: k, Field: fd, Named: b.named, Reserved: r})
 		return frame{id: id, me: me, prev: -1, next: b.first}
 	}
 	stack := []frame{open(root, parent)}
@@ -173,8 +194,9 @@ func (f *flattener) walk(root, parent int32) int32 {
 				// a leaf: written at once
 				l := &f.nodes[c]
 				x := int32(len(f.out))
+				k, fd, r := f.label(l.kind, l.field, l.named)
 				f.out = append(f.out, Node{StartByte: l.start, EndByte: l.end, Parent: fr.me, FirstChild: -1, NextSibling: -1,
-					End: x + 1, Kind: l.kind, Field: l.field, Named: l.named})
+					End: x + 1, Kind: k, Field: fd, Named: l.named, Reserved: r})
 				f.link(fr.me, fr.prev, x)
 				fr.prev = x
 				continue
