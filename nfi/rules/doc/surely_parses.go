@@ -40,7 +40,10 @@ import (
 // subscripts with slices. Lambdas, conditional expressions, comprehensions,
 // splats, walrus, ellipsis, yield and f-strings are outside the subset.
 func surelyParses(s string) bool {
-	var r codeRecognizer
+	// the tokens' storage apart from r: r.toks pointing into r itself
+	// moved r to the heap on every call (1.5 kB each)
+	var buf [maxCodeTokens]codeToken
+	r := codeRecognizer{toks: buf[:0]}
 	if !r.tokenize(s) || len(r.toks) == 0 {
 		return false
 	}
@@ -83,8 +86,7 @@ const maxCodeTokens = 64
 
 // codeRecognizer tokenizes and parses one statement for surelyParses.
 type codeRecognizer struct {
-	buf  [maxCodeTokens]codeToken
-	toks []codeToken
+	toks []codeToken // up to maxCodeTokens, in storage of that capacity
 	pos  int
 }
 
@@ -103,14 +105,17 @@ func (r *codeRecognizer) add(kind uint8, op string) bool {
 	if len(r.toks) == maxCodeTokens {
 		return false
 	}
-	r.toks = append(r.toks, codeToken{kind, op})
+	// a reslice, not an append: escape analysis then keeps the storage
+	// on surelyParses's stack
+	r.toks = r.toks[:len(r.toks)+1]
+	r.toks[len(r.toks)-1] = codeToken{kind, op}
 	return true
 }
 
 // tokenize splits s into tokens; false means s has something outside the
 // subset's lexicon.
 func (r *codeRecognizer) tokenize(s string) bool {
-	r.toks = r.buf[:0]
+	r.toks = r.toks[:0]
 	if !utf8.ValidString(s) {
 		return false
 	}
