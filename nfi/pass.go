@@ -64,6 +64,26 @@ func (p *Pass) Reportf(n syntax.NodeID, format string, args ...any) {
 	})
 }
 
+// Report records a violation at node n with the message msg as it is
+// (Reportf(n, "%s", msg) without the formatting: for messages a rule
+// concatenates, one allocation instead of one per argument and the result).
+// As with Reportf's format, msg must not be a view of the tree's source.
+func (p *Pass) Report(n syntax.NodeID, msg string) {
+	sr, sc := p.Tree.StartPoint(n)
+	er, ec := p.Tree.EndPoint(n)
+	p.diags = append(p.diags, Diagnostic{
+		RuleID: p.Rule.ID, Line: int(sr) + 1, Column: int(sc) + 1,
+		EndLine: int(er) + 1, EndColumn: int(ec) + 1,
+		Message: msg,
+	})
+}
+
+// ReportAt records a violation at a 1-based line and column with the
+// message msg as it is.
+func (p *Pass) ReportAt(line, column int, msg string) {
+	p.diags = append(p.diags, Diagnostic{RuleID: p.Rule.ID, Line: line, Column: column, Message: msg})
+}
+
 // ReportAtf records a violation at a 1-based line and column.
 func (p *Pass) ReportAtf(line, column int, format string, args ...any) {
 	p.diags = append(p.diags, Diagnostic{RuleID: p.Rule.ID, Line: line, Column: column, Message: sprintf(format, args...)})

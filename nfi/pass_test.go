@@ -3,6 +3,8 @@ package nfi
 import (
 	"fmt"
 	"testing"
+
+	"github.com/polynfi/polynfi/syntax"
 )
 
 // TestSprintfIsFmt checks the message fast path against fmt.Sprintf,
@@ -54,4 +56,29 @@ func FuzzSprintf(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReportIsReportf checks that Report records what Reportf(n, "%s", msg)
+// records (positions included), its message kept as it is ("%" too), and
+// that ReportAt matches ReportAtf likewise.
+func TestReportIsReportf(t *testing.T) {
+	tree, perr := syntax.ParsePythonGo([]byte("x = 1\nif x:\n    y = 100  # n\n"), 0)
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	n := syntax.NodeID(len(tree.Nodes) - 1) // the comment, on line 3
+	msg := "magic number 100 (file has 1 magic numbers, > 0): 100% %d"
+	a := Pass{Rule: &Rule{ID: "R"}, Tree: tree}
+	b := Pass{Rule: &Rule{ID: "R"}, Tree: tree}
+	a.Report(n, msg)
+	a.ReportAt(2, 4, msg)
+	b.Reportf(n, "%s", msg)
+	b.ReportAtf(2, 4, "%s", msg)
+	got, want := a.Diagnostics(), b.Diagnostics()
+	if len(got) != 2 || len(want) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Fatalf("Report, ReportAt: %+v; Reportf, ReportAtf: %+v", got, want)
+	}
+	if got[0].Line != 3 || got[0].Message != msg {
+		t.Errorf("Report: %+v, want line 3 and the message as given", got[0])
+	}
 }

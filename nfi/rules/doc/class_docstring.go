@@ -33,7 +33,7 @@ func checkClassDocstring(p *nfi.Pass) {
 	for i := range ds.List {
 		d := &ds.List[i]
 		if d.Kind.IsClass() && d.Public && d.Doc == nil {
-			reportName(p, d, "public %s has no docstring", describe(ds, d))
+			reportName(p, d, "public "+describe(ds, d)+" has no docstring")
 		}
 	}
 }

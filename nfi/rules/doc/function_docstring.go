@@ -31,7 +31,7 @@ func checkFunctionDocstring(p *nfi.Pass) {
 	for i := range ds.List {
 		d := &ds.List[i]
 		if d.Kind == pyast.FunctionDef && d.Public && d.Doc == nil && !d.Overload {
-			reportName(p, d, "public %s has no docstring", describe(ds, d))
+			reportName(p, d, "public "+describe(ds, d)+" has no docstring")
 		}
 	}
 }

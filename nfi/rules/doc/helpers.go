@@ -21,13 +21,14 @@ func sourceString(t *syntax.Tree) string {
 // defs returns the file's definitions (memoized in pyast).
 func defs(p *nfi.Pass) *pyast.Defs { return p.Module.Definitions() }
 
-// reportName reports at a definition's name (the module: line 1, column 1).
-func reportName(p *nfi.Pass, d *pyast.Def, format string, args ...any) {
+// reportName reports msg at a definition's name (the module: line 1,
+// column 1).
+func reportName(p *nfi.Pass, d *pyast.Def, msg string) {
 	if d.NameNode == syntax.NoNode {
-		p.ReportAtf(1, 1, format, args...)
+		p.ReportAt(1, 1, msg)
 		return
 	}
-	p.Reportf(d.NameNode, format, args...)
+	p.Report(d.NameNode, msg)
 }
 
 // describe names a definition for messages: "class Foo", "method Foo.bar",
@@ -67,15 +68,16 @@ type param struct {
 	implicit bool
 }
 
-// display writes the parameter as in a signature: "x", "*args", "**kwargs".
-func (pr param) display() string {
+// stars is what a signature writes before the parameter's name: "", "*"
+// (*args) or "**" (**kwargs).
+func (pr param) stars() string {
 	switch pr.kind {
 	case varArgs:
-		return "*" + pr.name
+		return "*"
 	case kwArgs:
-		return "**" + pr.name
+		return "**"
 	}
-	return pr.name
+	return ""
 }
 
 // funcParams returns the parameters of every function of the file, indexed

@@ -38,6 +38,6 @@ func checkMethodDocstring(p *nfi.Pass) {
 		if pyast.IsDunder(d.Name) && d.Name != "__new__" && d.Name != "__call__" {
 			continue
 		}
-		reportName(p, d, "public %s has no docstring", describe(ds, d))
+		reportName(p, d, "public "+describe(ds, d)+" has no docstring")
 	}
 }

@@ -42,7 +42,7 @@ func checkParameterAnnotations(p *nfi.Pass) {
 				if owner == "" {
 					owner = describe(ds, d)
 				}
-				p.Reportf(pr.node, "parameter %s of %s has no type annotation", pr.display(), owner)
+				p.Report(pr.node, "parameter "+pr.stars()+pr.name+" of "+owner+" has no type annotation")
 			}
 		}
 	}

@@ -59,7 +59,7 @@ func checkParametersDocumented(p *nfi.Pass) {
 				if owner == "" {
 					owner = describe(ds, d)
 				}
-				p.Reportf(pr.node, "parameter %s of %s is not documented in its docstring", pr.display(), owner)
+				p.Report(pr.node, "parameter "+pr.stars()+pr.name+" of "+owner+" is not documented in its docstring")
 			}
 		}
 	}

@@ -32,7 +32,7 @@ func checkReturnAnnotations(p *nfi.Pass) {
 	for i := range ds.List {
 		d := &ds.List[i]
 		if d.Kind.IsFunction() && returnTypeField.Child(p.Tree, d.Node) == syntax.NoNode {
-			reportName(p, d, "%s has no return type annotation", describe(ds, d))
+			reportName(p, d, describe(ds, d)+" has no return type annotation")
 		}
 	}
 }

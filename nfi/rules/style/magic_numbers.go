@@ -76,10 +76,10 @@ func finishMagicNumbers(p *nfi.Pass) {
 		return
 	}
 	// the messages end alike: " (file has <count> magic numbers, > <limit>)",
-	// formatted (and made an interface value) once
-	var tail any = " (file has " + strconv.Itoa(count) + " magic numbers, > " + strconv.Itoa(int(p.Limit())) + ")"
+	// formatted once; each message is one concatenation
+	tail := " (file has " + strconv.Itoa(count) + " magic numbers, > " + strconv.Itoa(int(p.Limit())) + ")"
 	for _, n := range st.found {
-		p.Reportf(n, "magic number %s%s", p.Tree.Text(n), tail)
+		p.Report(n, "magic number "+string(p.Tree.Text(n))+tail)
 	}
 }
 
