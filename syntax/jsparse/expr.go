@@ -537,6 +537,8 @@ func (p *parser) object() int32 {
 		switch {
 		case p.is("..."):
 			p.add(n, p.spreadOrAssign(), 0)
+		case p.is("*"):
+			p.member(n, false)
 		case p.tok.t == tName && !isKeyword(p.tok.v) && p.shorthandNext():
 			p.add(n, p.tokLeaf(kShorthand, true), 0)
 		default:

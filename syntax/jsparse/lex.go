@@ -55,7 +55,9 @@ func (p *parser) at(i uint32) byte {
 
 // isSpace is the C library's iswspace over ASCII, as tree-sitter's
 // external scanner sees it.
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' }
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 

@@ -33,24 +33,24 @@ func (e *SyntaxError) Unwrap() error {
 
 var (
 	kProgram, kComment, kHashBang, kIdent, kPropIdent, kShorthand, kShorthandPat, kStmtIdent Kind
-	kPrivProp, kNumber, kString, kFragment, kEscape, kTemplate, kSubst, kRegex, kRegexPat     Kind
-	kRegexFlags, kThis, kSuper, kTrue, kFalse, kNull, kUndefined, kExprStmt, kVarDecl         Kind
-	kLexDecl, kDeclarator, kBlock, kElse, kIf, kSwitch, kFor, kForIn, kWhile, kDo, kTry       Kind
-	kWith, kBreak, kContinue, kDebugger, kReturn, kThrow, kEmpty, kLabeled, kSwitchBody       Kind
-	kCase, kDefault, kCatch, kFinally, kParen, kSeq, kYield, kObject, kObjPat, kAssignPat     Kind
-	kObjAssignPat, kArray, kArrayPat, kClass, kClassDecl, kHeritage, kFuncExpr, kFuncDecl     Kind
-	kGenFunc, kGenFuncDecl, kArrow, kOptChain, kCall, kNew, kAwait, kMember, kSubscript       Kind
-	kAssign, kAugAssign, kSpread, kTernary, kBinary, kUnary, kUpdate, kMeta, kArgs            Kind
-	kClassBody, kField, kFormal, kStaticBlock, kRest, kMethod, kPair, kPairPat, kComputed     Kind
-	kImportStmt, kImportClause, kNsImport, kNamedImports, kImportSpec, kImportAttr, kImport   Kind
-	kExportStmt, kNsExport, kExportClause, kExportSpec                                        Kind
+	kPrivProp, kNumber, kString, kFragment, kEscape, kTemplate, kSubst, kRegex, kRegexPat    Kind
+	kRegexFlags, kThis, kSuper, kTrue, kFalse, kNull, kUndefined, kExprStmt, kVarDecl        Kind
+	kLexDecl, kDeclarator, kBlock, kElse, kIf, kSwitch, kFor, kForIn, kWhile, kDo, kTry      Kind
+	kWith, kBreak, kContinue, kDebugger, kReturn, kThrow, kEmpty, kLabeled, kSwitchBody      Kind
+	kCase, kDefault, kCatch, kFinally, kParen, kSeq, kYield, kObject, kObjPat, kAssignPat    Kind
+	kObjAssignPat, kArray, kArrayPat, kClass, kClassDecl, kHeritage, kFuncExpr, kFuncDecl    Kind
+	kGenFunc, kGenFuncDecl, kArrow, kOptChain, kCall, kNew, kAwait, kMember, kSubscript      Kind
+	kAssign, kAugAssign, kSpread, kTernary, kBinary, kUnary, kUpdate, kMeta, kArgs           Kind
+	kClassBody, kField, kFormal, kStaticBlock, kRest, kMethod, kPair, kPairPat, kComputed    Kind
+	kImportStmt, kImportClause, kNsImport, kNamedImports, kImportSpec, kImportAttr, kImport  Kind
+	kExportStmt, kNsExport, kExportClause, kExportSpec                                       Kind
 )
 
 var (
-	fName, fValue, fKind, fBody, fCondition, fConsequence, fAlternative, fInitializer   Field
-	fIncrement, fLeft, fRight, fOperator, fLabel, fHandler, fFinalizer, fParameter      Field
-	fObject, fProperty, fIndex, fFunction, fArguments, fOptChain, fConstructor, fArg    Field
-	fParameters, fKey, fPattern, fFlags, fSource, fAlias, fDeclaration, fMember Field
+	fName, fValue, fKind, fBody, fCondition, fConsequence, fAlternative, fInitializer Field
+	fIncrement, fLeft, fRight, fOperator, fLabel, fHandler, fFinalizer, fParameter    Field
+	fObject, fProperty, fIndex, fFunction, fArguments, fOptChain, fConstructor, fArg  Field
+	fParameters, fKey, fPattern, fFlags, fSource, fAlias, fDeclaration, fMember       Field
 )
 
 func init() {
@@ -120,12 +120,19 @@ type parser struct {
 	nodes   []bnode
 	extras  []span
 	depth   int
+	// farAt and farMsg are the farthest syntax error met, speculative
+	// branches included: the one Parse reports
+	farAt  uint32
+	farMsg string
 }
 
 // bail is the panic value that ends a parse or a speculative branch.
 type bail struct{ err *SyntaxError }
 
 func (p *parser) fail(at uint32, msg string) {
+	if at >= p.farAt {
+		p.farAt, p.farMsg = at, msg
+	}
 	panic(bail{&SyntaxError{Offset: int(at), Msg: msg}})
 }
 
@@ -149,6 +156,9 @@ func Parse(src []byte) (t *Tree, err error) {
 			b, ok := r.(bail)
 			if !ok {
 				panic(r)
+			}
+			if !b.err.unsupported && p.farMsg != "" {
+				b.err.Offset, b.err.Msg = int(p.farAt), p.farMsg
 			}
 			t, err = nil, b.err
 		}
