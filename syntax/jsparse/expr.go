@@ -493,7 +493,7 @@ func (p *parser) arrowParams() int32 {
 func (p *parser) arrowBody(n int32) int32 {
 	p.add(n, p.anon(), 0)
 	if p.is("{") {
-		p.add(n, p.block(), fBody)
+		p.add(n, p.block(asiCondFalse), fBody)
 		if p.is("(") || p.is("[") || p.is(".") || p.is("?.") || p.tok.t == tTmpl {
 			p.unsupported(p.tok.start, "suffix after an arrow function's block")
 		}

@@ -383,10 +383,6 @@ func (p *parser) asiAt(pos uint32, cond bool) bool {
 			if r == wsAccept && cond && p.at(i) != ',' && p.at(i) != '=' {
 				return true
 			}
-			if int(i) >= len(p.src) {
-				// the scanner checks for the end again on its next turn
-				return true
-			}
 		}
 		c := p.at(i)
 		if c == '}' {

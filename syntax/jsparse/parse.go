@@ -124,6 +124,8 @@ type parser struct {
 	// branches included: the one Parse reports
 	farAt  uint32
 	farMsg string
+	// exported is set while an export statement's declaration is parsed
+	exported bool
 }
 
 // bail is the panic value that ends a parse or a speculative branch.
@@ -191,9 +193,6 @@ func Parse(src []byte) (t *Tree, err error) {
 		}
 	} else if len(p.extras) > 0 && p.extras[0].start < r.start {
 		r.start = p.extras[0].start
-	}
-	if r.first < 0 && len(p.extras) == 0 {
-		r.start = 0
 	}
 	r.end = uint32(len(src))
 	return flatten(src, p.nodes, root, p.extras), nil
@@ -347,7 +346,7 @@ func (p *parser) statement() int32 {
 	if t.t == tPunct {
 		switch t.v {
 		case "{":
-			return p.block()
+			return p.block(asiStatement)
 		case ";":
 			return p.tokLeafNamed(kEmpty)
 		case "@":
@@ -426,7 +425,7 @@ func (p *parser) statement() int32 {
 	case "try":
 		n := p.mk(kTry)
 		p.add(n, p.anon(), 0)
-		p.add(n, p.blockOnly(), fBody)
+		p.add(n, p.blockOnly(asiCondTrue), fBody)
 		if p.is("catch") {
 			c := p.mk(kCatch)
 			p.add(c, p.anon(), 0)
@@ -435,13 +434,13 @@ func (p *parser) statement() int32 {
 				p.add(c, p.bindingTarget(), fParameter)
 				p.expect(c, ")", 0)
 			}
-			p.add(c, p.blockOnly(), fBody)
+			p.add(c, p.blockOnly(asiCondTrue), fBody)
 			p.add(n, c, fHandler)
 		}
 		if p.is("finally") {
 			c := p.mk(kFinally)
 			p.add(c, p.anon(), 0)
-			p.add(c, p.blockOnly(), fBody)
+			p.add(c, p.blockOnly(asiCondTrue), fBody)
 			p.add(n, c, fFinalizer)
 		}
 		if p.nodes[n].first == p.nodes[n].last {
@@ -541,7 +540,24 @@ func (p *parser) exprStatement() int32 {
 	return n
 }
 
-func (p *parser) block() int32 {
+// Block contexts: how tree-sitter's optional automatic semicolon after a
+// statement_block (and a class declaration) behaves there. Tree-sitter's
+// scanner has a comment condition (true where "||" may not follow); where
+// it is false, the semicolon may land after a line comment that ends the
+// line, and the block takes the comment in. Found by experiment against
+// tree-sitter-javascript v0.23.1 (see the snippet tests): false after a
+// function's or arrow function's body (not an exported declaration's), a
+// class declaration's body and an empty block statement; true after a
+// block statement with statements, a try, catch or finally block, a
+// method's body and a static block.
+const (
+	asiCondTrue = iota
+	asiCondFalse
+	asiStatement // asiCondFalse when empty, else asiCondTrue
+)
+
+// block parses a statement_block in context ctx (see asiCondTrue).
+func (p *parser) block(ctx int) int32 {
 	p.enter()
 	defer func() { p.depth-- }()
 	n := p.mk(kBlock)
@@ -552,15 +568,31 @@ func (p *parser) block() int32 {
 		}
 		p.add(n, p.statement(), 0)
 	}
+	empty := p.nodes[n].first == p.nodes[n].last
 	p.add(n, p.anon(), 0)
+	if ctx == asiCondFalse || ctx == asiStatement && empty {
+		p.blockASI(n)
+	}
 	return n
 }
 
-func (p *parser) blockOnly() int32 {
+// blockASI ends node n with an optional automatic semicolon where the
+// scanner's comment condition is false (see asiCondTrue): n takes in the
+// comments before it.
+func (p *parser) blockASI(n int32) {
+	if p.is(";") {
+		return
+	}
+	if pos, ok := p.asi(false); ok && pos > p.nodes[n].end {
+		p.nodes[n].end = pos
+	}
+}
+
+func (p *parser) blockOnly(ctx int) int32 {
 	if !p.is("{") {
 		p.fail(p.tok.start, "expected {")
 	}
-	return p.block()
+	return p.block(ctx)
 }
 
 func (p *parser) parenExpr() int32 {
@@ -770,7 +802,11 @@ func (p *parser) function(decl bool) int32 {
 		p.fail(p.tok.start, "function declaration without name")
 	}
 	p.add(n, p.formalParams(), fParameters)
-	p.add(n, p.blockOnly(), fBody)
+	ctx := asiCondFalse
+	if p.exported && decl {
+		ctx = asiCondTrue
+	}
+	p.add(n, p.blockOnly(ctx), fBody)
 	return n
 }
 
@@ -829,7 +865,7 @@ func (p *parser) class(decl bool) int32 {
 			if isBlock {
 				sb := p.mk(kStaticBlock)
 				p.add(sb, p.anon(), 0)
-				p.add(sb, p.block(), fBody)
+				p.add(sb, p.block(asiCondTrue), fBody)
 				p.add(b, sb, fMember)
 				continue
 			}
@@ -838,6 +874,12 @@ func (p *parser) class(decl bool) int32 {
 	}
 	p.add(b, p.anon(), 0)
 	p.add(n, b, fBody)
+	if decl && !p.exported {
+		p.blockASI(n)
+	}
+	if decl && !p.exported {
+		p.blockASI(n)
+	}
 	return n
 }
 
@@ -887,7 +929,7 @@ func (p *parser) member(n int32, inClass bool) {
 	p.add(m, p.propertyName(), fName)
 	if p.is("(") || method {
 		p.add(m, p.formalParams(), fParameters)
-		p.add(m, p.blockOnly(), fBody)
+		p.add(m, p.blockOnly(asiCondTrue), fBody)
 		p.add(n, m, fMember)
 		if inClass && p.is(";") {
 			p.add(n, p.anon(), 0)
@@ -1025,6 +1067,8 @@ func (p *parser) moduleName() int32 {
 }
 
 func (p *parser) exportStmt() int32 {
+	p.exported = true
+	defer func() { p.exported = false }()
 	n := p.mk(kExportStmt)
 	p.add(n, p.anon(), 0)
 	switch {
