@@ -46,7 +46,7 @@ func (p *parser) assign() int32 {
 	}
 	if p.is("[") || p.is("{") {
 		// a destructuring assignment: [a, b] = c
-		if n := p.try(func() int32 {
+		if n := p.try(tryPattern, func() int32 {
 			l := p.bindingTarget()
 			if !p.is("=") {
 				p.fail(p.tok.start, "not an assignment")
@@ -375,8 +375,8 @@ func (p *parser) primary() int32 {
 	case tPunct:
 		switch t.v {
 		case "(":
-			if a := p.try(p.arrowParams); a >= 0 {
-				return a
+			if a := p.try(tryArrow, p.arrowParams); a >= 0 {
+				return p.arrowBody(a)
 			}
 			return p.parenExpr()
 		case "[":
@@ -455,8 +455,8 @@ func (p *parser) primary() int32 {
 		}
 		if p.is("(") {
 			p.restore(s)
-			if a := p.try(p.arrowParams); a >= 0 {
-				return a
+			if a := p.try(tryArrow, p.arrowParams); a >= 0 {
+				return p.arrowBody(a)
 			}
 		}
 		p.restore(s)
@@ -477,7 +477,8 @@ func (p *parser) arrowOr(id int32) int32 {
 	return p.arrowBody(n)
 }
 
-// arrowParams parses [async] (params) => body, failing when no "=>" follows.
+// arrowParams parses [async] (params) up to "=>", failing when no "=>"
+// follows; arrowBody parses the rest.
 func (p *parser) arrowParams() int32 {
 	n := p.mk(kArrow)
 	if p.is("async") {
@@ -487,7 +488,7 @@ func (p *parser) arrowParams() int32 {
 	if !p.is("=>") {
 		p.fail(p.tok.start, "expected =>")
 	}
-	return p.arrowBody(n)
+	return n
 }
 
 func (p *parser) arrowBody(n int32) int32 {
@@ -733,7 +734,7 @@ func (p *parser) template() int32 {
 	p.enter()
 	defer func() { p.depth-- }()
 	n := p.mk(kTemplate)
-	p.add(n, p.leaf(kindOf("`"), false, p.tok.start, p.tok.end), 0)
+	p.add(n, p.leaf(p.anonKind("`"), false, p.tok.start, p.tok.end), 0)
 	i := p.tok.end
 	src := p.src
 	for {
@@ -750,7 +751,7 @@ func (p *parser) template() int32 {
 		}
 		switch src[i] {
 		case '`':
-			p.add(n, p.leaf(kindOf("`"), false, i, i+1), 0)
+			p.add(n, p.leaf(p.anonKind("`"), false, i, i+1), 0)
 			p.tok = token{t: tPunct, start: i, end: i + 1, v: "`"}
 			p.next()
 			return n
@@ -760,14 +761,14 @@ func (p *parser) template() int32 {
 			i += l
 		default:
 			s := p.mk(kSubst)
-			p.add(s, p.leaf(kindOf("${"), false, i, i+2), 0)
+			p.add(s, p.leaf(p.anonKind("${"), false, i, i+2), 0)
 			p.tok = token{t: tPunct, start: i, end: i + 2, v: "${"}
 			p.next()
 			p.add(s, p.expressions(), 0)
 			if !p.is("}") {
 				p.fail(p.tok.start, "expected }")
 			}
-			p.add(s, p.leaf(kindOf("}"), false, p.tok.start, p.tok.end), 0)
+			p.add(s, p.leaf(p.anonKind("}"), false, p.tok.start, p.tok.end), 0)
 			p.add(n, s, 0)
 			i = p.tok.end
 		}
@@ -778,7 +779,7 @@ func (p *parser) template() int32 {
 func (p *parser) regex() int32 {
 	s := p.tok.start
 	n := p.mk(kRegex)
-	p.add(n, p.leaf(kindOf("/"), false, s, s+1), 0)
+	p.add(n, p.leaf(p.anonKind("/"), false, s, s+1), 0)
 	i := s + 1
 	inClass := false
 	for {
@@ -813,7 +814,7 @@ func (p *parser) regex() int32 {
 		p.fail(s, "empty regex")
 	}
 	p.add(n, p.leaf(kRegexPat, true, s+1, i), fPattern)
-	p.add(n, p.leaf(kindOf("/"), false, i, i+1), 0)
+	p.add(n, p.leaf(p.anonKind("/"), false, i, i+1), 0)
 	e := i + 1
 	for c := p.at(e); c >= 'a' && c <= 'z'; c = p.at(e) {
 		e++

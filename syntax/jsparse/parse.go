@@ -95,6 +95,12 @@ func init() {
 	} {
 		*k.p = kindOf(k.n)
 	}
+	for _, s := range puncts {
+		kindOf(s)
+	}
+	for _, s := range anonTokens {
+		kindOf(s)
+	}
 	for _, f := range []struct {
 		p *Field
 		n string
@@ -124,6 +130,8 @@ type parser struct {
 	// branches included: the one Parse reports
 	farAt  uint32
 	farMsg string
+	// failed holds the speculative branches that failed (see try)
+	failed map[uint64]bool
 	// exported is set while an export statement's declaration is parsed
 	exported bool
 }
@@ -243,7 +251,25 @@ func (p *parser) tokLeaf(k Kind, named bool) int32 {
 }
 
 // anon makes the current token an anonymous leaf and moves on.
-func (p *parser) anon() int32 { return p.tokLeaf(kindOf(p.tok.v), false) }
+func (p *parser) anon() int32 { return p.tokLeaf(p.anonKind(p.tok.v), false) }
+
+// anonKind returns the kind of the anonymous token v; the kinds are all
+// registered at init, so that Parse only reads the tables (it may run on
+// many goroutines at once).
+func (p *parser) anonKind(v string) Kind {
+	k, ok := kindIDs[v]
+	if !ok {
+		p.unsupported(p.tok.start, "unknown token "+v)
+	}
+	return k
+}
+
+// anonTokens are the texts of the anonymous tokens jsparse emits besides
+// the punctuators.
+var anonTokens = []string{"\"", "'", "`", "${", "as", "async", "await", "break", "case", "catch", "class",
+	"const", "continue", "debugger", "default", "delete", "do", "else", "export", "extends", "finally", "for",
+	"from", "function", "get", "if", "import", "in", "instanceof", "let", "meta", "new", "of", "return", "set",
+	"static", "switch", "target", "throw", "try", "typeof", "var", "void", "while", "with", "yield"}
 
 func (p *parser) is(v string) bool { return (p.tok.t == tPunct || p.tok.t == tName) && p.tok.v == v }
 
@@ -270,10 +296,24 @@ func (p *parser) restore(s state) {
 	p.tok, p.prevEnd, p.nodes, p.extras = s.tok, s.prevEnd, p.nodes[:s.nodes], p.extras[:s.extras]
 }
 
-// try runs f; when it fails with a syntax error, the parser goes back to
-// where it was and try returns -1. Unsupported constructs still end the
-// parse.
-func (p *parser) try(f func() int32) (n int32) {
+// What a speculative branch tries (try's kind).
+const (
+	tryPattern        = iota // a destructuring assignment's pattern
+	tryArrow                 // an arrow function's parameters
+	tryForIn                 // a for-in/of header
+	tryExportFunction        // export default function with a name
+)
+
+// try runs f, a speculative branch of kind what starting at the current
+// token; when it fails with a syntax error, the parser goes back to where
+// it was and try returns -1. A branch that failed at a token is not tried
+// again there (nested brackets would otherwise be tried exponentially
+// often). Unsupported constructs still end the parse.
+func (p *parser) try(what int, f func() int32) (n int32) {
+	key := uint64(p.tok.start)<<2 | uint64(what)
+	if p.failed[key] {
+		return -1
+	}
 	s := p.save()
 	d := p.depth
 	defer func() {
@@ -284,6 +324,10 @@ func (p *parser) try(f func() int32) (n int32) {
 			}
 			p.restore(s)
 			p.depth = d
+			if p.failed == nil {
+				p.failed = map[uint64]bool{}
+			}
+			p.failed[key] = true
 			n = -1
 		}
 	}()
@@ -693,7 +737,8 @@ func (p *parser) switchStmt() int32 {
 
 func (p *parser) forStmt() int32 {
 	// for-in/of first: its header is "(" target in|of
-	if n := p.try(func() int32 { return p.forIn() }); n >= 0 {
+	if n := p.try(tryForIn, p.forIn); n >= 0 {
+		p.add(n, p.statement(), fBody)
 		return n
 	}
 	forTok := p.tok
@@ -759,7 +804,6 @@ func (p *parser) forIn() int32 {
 	p.add(n, p.anon(), fOperator)
 	p.add(n, p.expressions(), fRight)
 	p.expect(n, ")", 0)
-	p.add(n, p.statement(), fBody)
 	return n
 }
 
@@ -1125,7 +1169,7 @@ func (p *parser) exportStmt() int32 {
 		switch {
 		case p.is("function") || p.is("async") && p.asyncFunction():
 			s := p.save()
-			d := p.try(func() int32 { return p.function(true) })
+			d := p.try(tryExportFunction, func() int32 { return p.function(true) })
 			if d < 0 {
 				p.restore(s)
 				p.unsupported(p.tok.start, "export default function expression")
