@@ -1,6 +1,7 @@
 package jsparse
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 )
@@ -176,6 +177,10 @@ func Parse(src []byte) (t *Tree, err error) {
 	if len(src) >= 1<<31 {
 		p.unsupported(0, "file too large")
 	}
+	if bytes.IndexByte(src, 0) >= 0 {
+		// tree-sitter's scanner reads a NUL as the end of input
+		p.unsupported(uint32(bytes.IndexByte(src, 0)), "NUL byte")
+	}
 	root := p.mk(kProgram)
 	if len(src) >= 2 && src[0] == '#' && src[1] == '!' {
 		e := uint32(0)
@@ -302,6 +307,7 @@ const (
 	tryArrow                 // an arrow function's parameters
 	tryForIn                 // a for-in/of header
 	tryExportFunction        // export default function with a name
+	tryObjectStatement       // an object literal at the start of a statement
 )
 
 // try runs f, a speculative branch of kind what starting at the current
@@ -310,7 +316,7 @@ const (
 // again there (nested brackets would otherwise be tried exponentially
 // often). Unsupported constructs still end the parse.
 func (p *parser) try(what int, f func() int32) (n int32) {
-	key := uint64(p.tok.start)<<2 | uint64(what)
+	key := uint64(p.tok.start)<<3 | uint64(what)
 	if p.failed[key] {
 		return -1
 	}
@@ -390,6 +396,19 @@ func (p *parser) statement() int32 {
 	if t.t == tPunct {
 		switch t.v {
 		case "{":
+			// a block that also reads as an object literal statement: two
+			// parses for tree-sitter, which picks the object for "{a: 0}";
+			// which it picks elsewhere is not known yet
+			// (tree-sitter lexes a statement keyword after "{" as the
+			// keyword, which no object member starts with)
+			s := p.save()
+			p.next()
+			maybe := p.tok.t == tName && !isKeyword(p.tok.v) && p.tok.v != "let" || p.tok.t == tStr || p.tok.t == tNum || p.is("[")
+			p.restore(s)
+			if maybe && p.try(tryObjectStatement, p.exprStatement) >= 0 {
+				p.restore(s)
+				p.unsupported(s.tok.start, "block that reads as an object")
+			}
 			return p.block(asiStatement)
 		case ";":
 			return p.tokLeafNamed(kEmpty)
@@ -414,6 +433,13 @@ func (p *parser) statement() int32 {
 		s := p.save()
 		p.next()
 		isDecl := p.tok.t == tName && p.tok.v != "in" && p.tok.v != "instanceof" || p.is("[") || p.is("{")
+		if isDecl && p.tok.nl {
+			// "let" as an identifier ending the statement: tree-sitter
+			// tries the automatic semicolon first
+			if _, ok := p.asi(false); ok {
+				isDecl = false
+			}
+		}
 		p.restore(s)
 		if isDecl {
 			return p.varDecl(kLexDecl, fKind, true)
@@ -1115,6 +1141,10 @@ func (p *parser) exportStmt() int32 {
 	defer func() { p.exported = false }()
 	n := p.mk(kExportStmt)
 	p.add(n, p.anon(), 0)
+	if _, ok := p.asi(false); ok && p.tok.nl {
+		// tree-sitter reads "export" as an identifier ending a statement
+		p.unsupported(p.nodes[n].start, "export before a line break")
+	}
 	switch {
 	case p.is("*"):
 		if s := p.save(); true {
@@ -1156,7 +1186,7 @@ func (p *parser) exportStmt() int32 {
 		}
 		p.add(c, p.anon(), 0)
 		p.add(n, c, 0)
-		if p.is("from") {
+		if _, semi := p.asi(true); p.is("from") && !semi {
 			p.add(n, p.anon(), 0)
 			if p.tok.t != tStr {
 				p.fail(p.tok.start, "expected module name")

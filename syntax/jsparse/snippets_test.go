@@ -138,7 +138,7 @@ var accepted = []string{
 	"export class A {} // c\nx",
 	"b = 2 // two",
 	"x = y // c\n",
-	"if (a) { x } // c\ny", "function f() { x } // c\ny", "{ x } // c\ny", "class A { x } // c\ny",
+	"if (a) { x; } // c\ny", "function f() { x } // c\ny", "{ x; } // c\ny", "class A { x } // c\ny",
 	"x = () => { y } // c\nz", "class A { ; } // c\ny", "class A { m(){} } // c\ny", "{ ; } // c\ny",
 	"function f() { x; } // c\ny", "if (nextCh === 91) { return true } // '[', '\\'\nif (a) b\n",
 }
@@ -150,6 +150,9 @@ var declined = []string{
 	"@dec class A {}\n",
 	"x = a\u00a0+ b\n",
 	"\\u0061 = 1\n",
+	"{A:0}\n",
+	"if (a) { x }\n",
+	"export\nconst a = 1\n",
 }
 
 func TestSnippets(t *testing.T) {
