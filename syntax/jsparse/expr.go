@@ -4,7 +4,7 @@ package jsparse
 // list: a, b, c).
 func (p *parser) expressions() int32 {
 	e := p.assign()
-	if !p.is(",") {
+	if !p.is(",") || p.endsHere() {
 		return e
 	}
 	n := p.wrap(kSeq, e, 0)
@@ -60,7 +60,7 @@ func (p *parser) assign() int32 {
 		}
 	}
 	c := p.ternary()
-	if p.tok.t != tPunct {
+	if p.tok.t != tPunct || p.endsHere() {
 		return c
 	}
 	if p.tok.v == "=" {
@@ -88,6 +88,20 @@ func (p *parser) assign() int32 {
 	return c
 }
 
+// endsHere reports whether tree-sitter's scanner inserts an automatic
+// semicolon before the current token, which follows a line break: the
+// scanner runs before the lexer wherever a statement may end, and so ends
+// the expression even where the next token could continue it (the scanner
+// and the lexer may also disagree on where a comment ends). Where no
+// statement may end, the parse then fails and the file is declined.
+func (p *parser) endsHere() bool {
+	if !p.tok.nl {
+		return false
+	}
+	_, ok := p.asi(false)
+	return ok
+}
+
 // startsExpr reports whether the current token can start an expression.
 func (p *parser) startsExpr() bool {
 	switch p.tok.t {
@@ -111,7 +125,7 @@ func (p *parser) startsExpr() bool {
 
 func (p *parser) ternary() int32 {
 	c := p.binary(0)
-	if !p.is("?") {
+	if !p.is("?") || p.endsHere() {
 		return c
 	}
 	n := p.wrap(kTernary, c, fCondition)
@@ -167,7 +181,7 @@ func (p *parser) binary(min int) int32 {
 	left := p.unary()
 	for {
 		pr := binPrec(p.tok)
-		if pr == 0 || pr < min {
+		if pr == 0 || pr < min || p.endsHere() {
 			return left
 		}
 		n := p.wrap(kBinary, left, fLeft)
@@ -193,18 +207,39 @@ func (p *parser) unary() int32 {
 		p.add(n, p.unary(), fArg)
 		return n
 	case t.t == tPunct && (t.v == "++" || t.v == "--"):
-		n := p.mk(kUpdate)
-		p.add(n, p.anon(), fOperator)
-		p.add(n, p.unary(), fArg)
-		return n
+		return p.postfix(p.prefixUpdate())
 	case t.t == tName && t.v == "await":
 		n := p.mk(kAwait)
 		p.add(n, p.anon(), 0)
 		p.add(n, p.unary(), 0)
 		return n
 	}
-	e := p.lhs()
-	if p.is("++") || p.is("--") {
+	return p.postfix(p.lhs())
+}
+
+// prefixUpdate parses a prefix ++ or -- without a postfix operator:
+// update_expression is left-associative, so --a++ and ----a++ apply the
+// postfix operator to the whole prefix chain.
+func (p *parser) prefixUpdate() int32 {
+	p.enter()
+	defer func() { p.depth-- }()
+	n := p.mk(kUpdate)
+	p.add(n, p.anon(), fOperator)
+	switch t := p.tok; {
+	case t.t == tPunct && (t.v == "++" || t.v == "--"):
+		p.add(n, p.prefixUpdate(), fArg)
+	case t.t == tPunct && (t.v == "!" || t.v == "~" || t.v == "-" || t.v == "+") ||
+		t.t == tName && (t.v == "typeof" || t.v == "void" || t.v == "delete" || t.v == "await"):
+		p.add(n, p.unary(), fArg)
+	default:
+		p.add(n, p.lhs(), fArg)
+	}
+	return n
+}
+
+// postfix applies postfix ++ and -- operators to e (a++-- is (a++)--).
+func (p *parser) postfix(e int32) int32 {
+	for p.is("++") || p.is("--") {
 		if p.tok.nl {
 			// tree-sitter inserts a semicolon where one may end the
 			// statement, else reads a postfix operator
@@ -215,7 +250,7 @@ func (p *parser) unary() int32 {
 		}
 		n := p.wrap(kUpdate, e, fArg)
 		p.add(n, p.anon(), fOperator)
-		return n
+		e = n
 	}
 	return e
 }
@@ -234,6 +269,9 @@ func (p *parser) lhs() int32 {
 // chain applies member, subscript, call and template suffixes to e.
 func (p *parser) chain(e int32, calls bool) int32 {
 	for {
+		if p.endsHere() {
+			return e
+		}
 		switch {
 		case p.is("."):
 			n := p.wrap(kMember, e, fObject)
@@ -781,6 +819,17 @@ func (p *parser) regex() int32 {
 	n := p.mk(kRegex)
 	p.add(n, p.leaf(p.anonKind("/"), false, s, s+1), 0)
 	i := s + 1
+	if isSpace(p.at(i)) {
+		// tree-sitter's lexer may skip the white space at the start of a
+		// pattern as a separator and read a comment after it
+		j := i
+		for isSpace(p.at(j)) {
+			j++
+		}
+		if p.at(j) == '/' {
+			p.unsupported(s, "regex starting with white space and /")
+		}
+	}
 	inClass := false
 	for {
 		c := p.at(i)

@@ -303,11 +303,11 @@ func (p *parser) restore(s state) {
 
 // What a speculative branch tries (try's kind).
 const (
-	tryPattern        = iota // a destructuring assignment's pattern
-	tryArrow                 // an arrow function's parameters
-	tryForIn                 // a for-in/of header
-	tryExportFunction        // export default function with a name
-	tryObjectStatement       // an object literal at the start of a statement
+	tryPattern         = iota // a destructuring assignment's pattern
+	tryArrow                  // an arrow function's parameters
+	tryForIn                  // a for-in/of header
+	tryExportFunction         // export default function with a name
+	tryObjectStatement        // an object literal at the start of a statement
 )
 
 // try runs f, a speculative branch of kind what starting at the current
