@@ -413,8 +413,10 @@ func (p *parser) primary() int32 {
 	case tPunct:
 		switch t.v {
 		case "(":
-			if a := p.try(tryArrow, p.arrowParams); a >= 0 {
-				return p.arrowBody(a)
+			if p.maybeArrow() {
+				if a := p.try(tryArrow, p.arrowParams); a >= 0 {
+					return p.arrowBody(a)
+				}
 			}
 			return p.parenExpr()
 		case "[":
@@ -513,6 +515,24 @@ func (p *parser) arrowOr(id int32) int32 {
 	}
 	n := p.wrap(kArrow, id, fParameter)
 	return p.arrowBody(n)
+}
+
+// maybeArrow reports whether the "(" at the current token may start arrow
+// function parameters, by the tokens after it: ")", "...", "[", "{", or a
+// name followed by ",", ")" or "=". It saves trying (and failing) to read
+// every parenthesized expression as parameters.
+func (p *parser) maybeArrow() bool {
+	s := p.save()
+	defer p.restore(s)
+	p.next()
+	if p.is(")") || p.is("...") || p.is("[") || p.is("{") {
+		return true
+	}
+	if p.tok.t != tName {
+		return false
+	}
+	p.next()
+	return p.is(",") || p.is(")") || p.is("=")
 }
 
 // arrowParams parses [async] (params) up to "=>", failing when no "=>"

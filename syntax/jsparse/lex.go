@@ -22,6 +22,7 @@ type token struct {
 	nl         bool // a line break between the previous token and this one
 	start, end uint32
 	v          string // the text (over the source, not copied)
+	k          Kind   // a punctuator's kind, as an anonymous token
 }
 
 // puncts are the punctuators, longest first per first byte.
@@ -31,11 +32,15 @@ var puncts = [...]string{">>>=", "...", "===", "!==", "**=", "<<=", ">>=", ">>>"
 	"{", "}", "(", ")", "[", "]", ";", ",", "<", ">", "+", "-", "*", "/", "%", "&", "|", "^", "!",
 	"~", "?", ":", "=", ".", "@"}
 
-var punctByByte [128][]string
+var (
+	punctByByte [128][]string
+	punctKinds  [128][]Kind // the kinds of punctByByte's punctuators
+)
 
 func init() {
 	for _, s := range puncts {
 		punctByByte[s[0]] = append(punctByByte[s[0]], s)
+		punctKinds[s[0]] = append(punctKinds[s[0]], kindOf(s))
 	}
 }
 
@@ -180,7 +185,7 @@ func (p *parser) next() {
 		}
 		p.tok.t, p.tok.end = tPriv, p.wordEnd(i+1)
 	case c < 0x80 && punctByByte[c] != nil:
-		for _, s := range punctByByte[c] {
+		for pi, s := range punctByByte[c] {
 			if uint32(len(s)) <= n-i && string(src[i:i+uint32(len(s))]) == s {
 				if s == "?." && isDigit(p.at(i+2)) {
 					continue
@@ -188,7 +193,7 @@ func (p *parser) next() {
 				if s == "<" && p.at(i+1) == '!' && p.at(i+2) == '-' && p.at(i+3) == '-' {
 					p.unsupported(i, "html comment")
 				}
-				p.tok.t, p.tok.end = tPunct, i+uint32(len(s))
+				p.tok.t, p.tok.end, p.tok.k = tPunct, i+uint32(len(s)), punctKinds[c][pi]
 				break
 			}
 		}

@@ -256,7 +256,12 @@ func (p *parser) tokLeaf(k Kind, named bool) int32 {
 }
 
 // anon makes the current token an anonymous leaf and moves on.
-func (p *parser) anon() int32 { return p.tokLeaf(p.anonKind(p.tok.v), false) }
+func (p *parser) anon() int32 {
+	if p.tok.t == tPunct {
+		return p.tokLeaf(p.tok.k, false)
+	}
+	return p.tokLeaf(p.anonKind(p.tok.v), false)
+}
 
 // anonKind returns the kind of the anonymous token v; the kinds are all
 // registered at init, so that Parse only reads the tables (it may run on
