@@ -841,12 +841,13 @@ func (p *parser) regex() int32 {
 	i := s + 1
 	if isSpace(p.at(i)) {
 		// tree-sitter's lexer may skip the white space at the start of a
-		// pattern as a separator and read a comment after it
+		// pattern as a separator and read a comment after it (the longer
+		// token)
 		j := i
 		for isSpace(p.at(j)) {
 			j++
 		}
-		if p.at(j) == '/' {
+		if p.at(j) == '/' && (p.at(j+1) == '/' || p.at(j+1) == '*') {
 			p.unsupported(s, "regex starting with white space and /")
 		}
 	}

@@ -1201,25 +1201,17 @@ func (p *parser) exportStmt() int32 {
 		p.semi(n, true)
 	case p.is("default"):
 		p.add(n, p.anon(), 0)
+		// a named function or class is a declaration (which, unlike an
+		// exported one, takes the optional semicolon as a statement does);
+		// an anonymous one an expression ended by a semicolon
+		p.exported = false
 		switch {
-		case p.is("function") || p.is("async") && p.asyncFunction():
-			s := p.save()
-			d := p.try(tryExportFunction, func() int32 { return p.function(true) })
-			if d < 0 {
-				p.restore(s)
-				p.unsupported(p.tok.start, "export default function expression")
+		case p.defaultDeclaration():
+			if p.is("class") {
+				p.add(n, p.class(true), fDeclaration)
+			} else {
+				p.add(n, p.function(true), fDeclaration)
 			}
-			p.add(n, d, fDeclaration)
-		case p.is("class"):
-			if s := p.save(); true {
-				p.next()
-				named := p.tok.t == tName && p.tok.v != "extends"
-				p.restore(s)
-				if !named {
-					p.unsupported(p.tok.start, "export default class expression")
-				}
-			}
-			p.add(n, p.class(true), fDeclaration)
 		default:
 			p.add(n, p.assign(), fValue)
 			p.semi(n, false)
@@ -1240,10 +1232,27 @@ func (p *parser) exportStmt() int32 {
 	return n
 }
 
-func (p *parser) asyncFunction() bool {
+// defaultDeclaration reports whether a named function or class follows
+// "export default".
+func (p *parser) defaultDeclaration() bool {
 	s := p.save()
-	p.next()
-	ok := p.is("function")
-	p.restore(s)
-	return ok
+	defer p.restore(s)
+	if p.is("async") {
+		p.next()
+		if !p.is("function") || p.tok.nl {
+			return false
+		}
+	}
+	switch {
+	case p.is("function"):
+		p.next()
+		if p.is("*") {
+			p.next()
+		}
+		return p.tok.t == tName
+	case p.is("class"):
+		p.next()
+		return p.tok.t == tName && p.tok.v != "extends"
+	}
+	return false
 }

@@ -106,6 +106,9 @@ var accepted = []string{
 	"x = { a: 1, // one\n  b: 2 }\n",
 	"return_ = 1\n",
 	"x = a-->b\n",
+	"export default function () {}\nx", "export default class {}\nx", "export default async function () {} // c\nx",
+	"export default function f() {} // c\nx", "export default class A {} // c\nx", "export default function* () {}\n",
+	"x = / /g; y = / a/\n",
 	// statement blocks and declarations end with an optional automatic
 	// semicolon that may take a line comment in
 	"{ } // c\nx",
@@ -150,6 +153,7 @@ var declined = []string{
 	"@dec class A {}\n",
 	"x = a\u00a0+ b\n",
 	"\\u0061 = 1\n",
+	"x = / //0\n",
 	"{A:0}\n",
 	"if (a) { x }\n",
 	"export\nconst a = 1\n",
