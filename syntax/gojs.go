@@ -40,9 +40,8 @@ func loadJSKinds() {
 // returns the Tree Parse(JavaScript, src) builds with tree-sitter for the
 // same source (same kinds, symbols, fields, spans and positions), or
 // jsparse's error: a syntax error, or one wrapping jsparse.ErrUnsupported
-// for a construct it does not parse yet. On an error the caller parses
-// with tree-sitter. Nothing calls it in scoring yet (see jsparse's package
-// comment for what it covers).
+// for a construct it does not parse yet (see jsparse's package comment
+// for what it covers). On an error the caller parses with tree-sitter.
 func ParseJavaScriptGo(src []byte) (*Tree, error) {
 	jt, err := jsparse.Parse(src)
 	if err != nil {
@@ -63,6 +62,16 @@ func ParseJavaScriptGo(src []byte) (*Tree, error) {
 	}
 	jt.Nodes = nil
 	return &Tree{Lang: JavaScript, Source: jt.Source, Nodes: nodes, firstError: NoNode, lineStarts: jt.LineStarts}, nil
+}
+
+// ParseJavaScript is ParseJavaScriptGo for a Parser: the tree's node
+// storage goes back to p with Release (for its next tree-sitter parse).
+func (p *Parser) ParseJavaScript(src []byte) (*Tree, error) {
+	t, err := ParseJavaScriptGo(src)
+	if t != nil {
+		t.owner = p
+	}
+	return t, err
 }
 
 // jsparse.Node must have Node's memory layout (ParseJavaScriptGo reuses
