@@ -2,6 +2,7 @@ package jsparse_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/polynfi/polynfi/syntax"
@@ -201,5 +202,36 @@ func TestRejects(t *testing.T) {
 		if !errors.As(err, &se) || errors.Is(err, jsparse.ErrUnsupported) {
 			t.Errorf("%q: want a syntax error, got %v", src, err)
 		}
+	}
+}
+
+// TestSpeculationBudget: text that nests constructs read twice (an array
+// pattern in arrow parameters, a hundred deep) makes speculation go back
+// over the same bytes again and again; jsparse declines it as unsupported
+// (so that the caller's tree-sitter, which has a CPU budget, takes it)
+// once it has gone back over four times the file (plus 64 KiB), while
+// the same construct nested 5 deep still parses to tree-sitter's tree
+// (the differential test shows the budget leaves the corpus alone).
+func TestSpeculationBudget(t *testing.T) {
+	nest := func(n int) string { return strings.Repeat("([a,", n) + strings.Repeat("])", n) + ";\n" }
+	unit := nest(100)
+	big := strings.Repeat(unit, 1_000_000/len(unit))
+	_, err := jsparse.Parse([]byte(big))
+	if !errors.Is(err, jsparse.ErrUnsupported) || !strings.Contains(err.Error(), "speculation went back over") {
+		t.Errorf("%d bytes of %q: want the speculation budget's ErrUnsupported, got %v", len(big), unit[:12], err)
+	}
+	p := syntax.NewParser()
+	defer p.Close()
+	small := strings.Repeat(nest(5), 200)
+	ts, err := p.Parse(syntax.JavaScript, []byte(small))
+	if err != nil || ts.HasError() {
+		t.Fatalf("tree-sitter: %v", err)
+	}
+	mine, err := jsparse.Parse([]byte(small))
+	if err != nil {
+		t.Fatalf("nested 5 deep: %v", err)
+	}
+	if d := compareTrees(ts, mine); d != "" {
+		t.Errorf("nested 5 deep: %s", d)
 	}
 }
