@@ -118,12 +118,13 @@ slowest: $(TESTREPORT)
 	@ls out/test*.json >/dev/null 2>&1 || { echo "no out/test*.json: run make test first" >&2; exit 2; }
 	$(TESTREPORT) slowest -n 20 out/test*.json
 
-# Bounded fuzzing of every parser entry point (pyparse, tree-sitter, the
-# node-level retrieval metrics), 2 minutes in all; FUZZTIME overrides each
-# target's share.
+# Bounded fuzzing of every parser entry point (pyparse, jsparse,
+# tree-sitter, the node-level retrieval metrics), 160 s in all; FUZZTIME
+# overrides each target's share.
 FUZZTIME ?= 40s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./syntax/pyparse/
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./syntax/jsparse/
 	$(GO) test -run '^$$' -fuzz '^FuzzTreeSitter$$' -fuzztime $(FUZZTIME) ./syntax/
 	$(GO) test -run '^$$' -fuzz '^FuzzFileNodes$$' -fuzztime $(FUZZTIME) ./retrieval/
 

@@ -62,9 +62,11 @@ type Engine struct {
 	// ParsePython. Set it before the first Score.
 	PythonMinor int
 	// TreeSitter makes Score parse with tree-sitter and take its error
-	// nodes as syntax errors: polynfi's front end before the Go parser
-	// (syntax/pyparse), kept as the oracle of the tests that check the
-	// two give the same scores. Set it before the first Score.
+	// nodes as syntax errors: polynfi's front end before the Go parsers
+	// (syntax/pyparse; syntax/jsparse, which JavaScript files go to first
+	// and which declines to tree-sitter what it does not parse), kept as
+	// the oracle of the tests that check the two give the same scores.
+	// Set it before the first Score.
 	TreeSitter bool
 	// MaxFileSize is the largest file scored, in bytes; larger files are
 	// reported with status too_large. 0 means no limit.
@@ -384,6 +386,15 @@ func (e *Engine) scoreTreeSitter(parser *syntax.Parser, l Language, path string,
 		line, col := position(src, i)
 		fs.Status, fs.Error = StatusEncoding, &FileError{Line: line, Column: col, Message: fmt.Sprintf("invalid UTF-8 byte 0x%02x", src[i])}
 		return fs
+	}
+	if l == syntax.JavaScript && !e.TreeSitter {
+		// the Go parser first: where it accepts the file, its tree is
+		// tree-sitter's (syntax/jsparse's differential test); where it
+		// declines (JSX, decorators, syntax errors...), tree-sitter parses
+		if t, err := parser.ParseJavaScript(src); err == nil {
+			defer t.Release()
+			return e.ScoreTree(path, t)
+		}
 	}
 	t, perr := parser.Parse(l, src)
 	if perr != nil {
