@@ -368,18 +368,12 @@ func (p *parser) arguments() int32 {
 	defer func() { p.depth-- }()
 	n := p.mk(kArgs)
 	p.expect(n, "(", 0)
-	for !p.is(")") {
+	p.commaList(n, ")", false, func() {
 		if p.is(",") {
 			p.fail(p.tok.start, "hole in arguments")
 		}
 		p.add(n, p.spreadOrAssign(), 0)
-		if p.is(",") {
-			p.add(n, p.anon(), 0)
-		} else if !p.is(")") {
-			p.fail(p.tok.start, "expected , or )")
-		}
-	}
-	p.add(n, p.anon(), 0)
+	})
 	return n
 }
 
@@ -567,19 +561,7 @@ func (p *parser) array() int32 {
 	defer func() { p.depth-- }()
 	n := p.mk(kArray)
 	p.add(n, p.anon(), 0)
-	for !p.is("]") {
-		if p.is(",") {
-			p.add(n, p.anon(), 0)
-			continue
-		}
-		p.add(n, p.spreadOrAssign(), 0)
-		if p.is(",") {
-			p.add(n, p.anon(), 0)
-		} else if !p.is("]") {
-			p.fail(p.tok.start, "expected , or ]")
-		}
-	}
-	p.add(n, p.anon(), 0)
+	p.commaList(n, "]", true, func() { p.add(n, p.spreadOrAssign(), 0) })
 	return n
 }
 
@@ -588,11 +570,7 @@ func (p *parser) object() int32 {
 	defer func() { p.depth-- }()
 	n := p.mk(kObject)
 	p.expect(n, "{", 0)
-	for !p.is("}") {
-		if p.is(",") {
-			p.add(n, p.anon(), 0)
-			continue
-		}
+	p.commaList(n, "}", true, func() {
 		switch {
 		case p.is("..."):
 			p.add(n, p.spreadOrAssign(), 0)
@@ -613,13 +591,7 @@ func (p *parser) object() int32 {
 				p.member(n, false)
 			}
 		}
-		if p.is(",") {
-			p.add(n, p.anon(), 0)
-		} else if !p.is("}") {
-			p.fail(p.tok.start, "expected , or }")
-		}
-	}
-	p.add(n, p.anon(), 0)
+	})
 	return n
 }
 
@@ -692,19 +664,7 @@ func (p *parser) arrayPattern() int32 {
 	defer func() { p.depth-- }()
 	n := p.mk(kArrayPat)
 	p.add(n, p.anon(), 0)
-	for !p.is("]") {
-		if p.is(",") {
-			p.add(n, p.anon(), 0)
-			continue
-		}
-		p.add(n, p.patternElem(false), 0)
-		if p.is(",") {
-			p.add(n, p.anon(), 0)
-		} else if !p.is("]") {
-			p.fail(p.tok.start, "expected , or ]")
-		}
-	}
-	p.add(n, p.anon(), 0)
+	p.commaList(n, "]", true, func() { p.add(n, p.patternElem(false), 0) })
 	return n
 }
 
@@ -713,11 +673,7 @@ func (p *parser) objectPattern() int32 {
 	defer func() { p.depth-- }()
 	n := p.mk(kObjPat)
 	p.add(n, p.anon(), 0)
-	for !p.is("}") {
-		if p.is(",") {
-			p.add(n, p.anon(), 0)
-			continue
-		}
+	p.commaList(n, "}", true, func() {
 		switch {
 		case p.is("..."):
 			r := p.mk(kRest)
@@ -748,13 +704,7 @@ func (p *parser) objectPattern() int32 {
 				p.fail(p.tok.start, "bad object pattern")
 			}
 		}
-		if p.is(",") {
-			p.add(n, p.anon(), 0)
-		} else if !p.is("}") {
-			p.fail(p.tok.start, "expected , or }")
-		}
-	}
-	p.add(n, p.anon(), 0)
+	})
 	return n
 }
 

@@ -916,15 +916,7 @@ func (p *parser) formalParams() int32 {
 	defer func() { p.depth-- }()
 	n := p.mk(kFormal)
 	p.expect(n, "(", 0)
-	for !p.is(")") {
-		p.add(n, p.patternElem(true), 0)
-		if p.is(",") {
-			p.add(n, p.anon(), 0)
-		} else if !p.is(")") {
-			p.fail(p.tok.start, "expected , or )")
-		}
-	}
-	p.add(n, p.anon(), 0)
+	p.commaList(n, ")", false, func() { p.add(n, p.patternElem(true), 0) })
 	return n
 }
 
@@ -1133,7 +1125,7 @@ func (p *parser) importBindings(c int32) {
 	}
 	ni := p.mk(kNamedImports)
 	p.expect(ni, "{", 0)
-	for !p.is("}") {
+	p.commaList(ni, "}", false, func() {
 		s := p.mk(kImportSpec)
 		name := p.moduleName()
 		if p.is("as") {
@@ -1147,13 +1139,7 @@ func (p *parser) importBindings(c int32) {
 			p.add(s, name, fName)
 		}
 		p.add(ni, s, 0)
-		if p.is(",") {
-			p.add(ni, p.anon(), 0)
-		} else if !p.is("}") {
-			p.fail(p.tok.start, "expected }")
-		}
-	}
-	p.add(ni, p.anon(), 0)
+	})
 	p.add(c, ni, 0)
 }
 
@@ -1201,7 +1187,7 @@ func (p *parser) exportStmt() int32 {
 	case p.is("{"):
 		c := p.mk(kExportClause)
 		p.add(c, p.anon(), 0)
-		for !p.is("}") {
+		p.commaList(c, "}", false, func() {
 			s := p.mk(kExportSpec)
 			p.add(s, p.moduleName(), fName)
 			if p.is("as") {
@@ -1209,13 +1195,7 @@ func (p *parser) exportStmt() int32 {
 				p.add(s, p.moduleName(), fAlias)
 			}
 			p.add(c, s, 0)
-			if p.is(",") {
-				p.add(c, p.anon(), 0)
-			} else if !p.is("}") {
-				p.fail(p.tok.start, "expected }")
-			}
-		}
-		p.add(c, p.anon(), 0)
+		})
 		p.add(n, c, 0)
 		if _, semi := p.asi(true); p.is("from") && !semi {
 			p.add(n, p.anon(), 0)
@@ -1281,4 +1261,25 @@ func (p *parser) defaultDeclaration() bool {
 		return p.tok.t == tName && p.tok.v != "extends"
 	}
 	return false
+}
+
+// commaList parses the elements of a bracketed list into n, separated by
+// commas (each added to n as it comes), up to and including the closing
+// token close: elem parses one element and adds it to n. With holes, a
+// comma where an element would be (an array's hole, an object's extra
+// comma) is added on its own; without, the comma is elem's to handle.
+func (p *parser) commaList(n int32, close string, holes bool, elem func()) {
+	for !p.is(close) {
+		if holes && p.is(",") {
+			p.add(n, p.anon(), 0)
+			continue
+		}
+		elem()
+		if p.is(",") {
+			p.add(n, p.anon(), 0)
+		} else if !p.is(close) {
+			p.fail(p.tok.start, "expected , or "+close)
+		}
+	}
+	p.add(n, p.anon(), 0)
 }
