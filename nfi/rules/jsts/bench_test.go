@@ -33,8 +33,10 @@ import (
 // It reports polynfi/eslint and polynfi/oxlint, the ratios of CPU times
 // (the goals: ≤ 0.1 and ≤ 2), and each side's CPU seconds.
 //
-// It also reports the floor that polynfi's front end sets, measured in
-// this process on one locked thread (the thread's CPU time, so neither
+// It also reports the floor that tree-sitter would set as the front end
+// of every file (polynfi parses JavaScript with syntax/jsparse first and
+// only TypeScript, and what jsparse declines, with tree-sitter), measured
+// in this process on one locked thread (the thread's CPU time, so neither
 // the Go runtime's other threads nor start-up count): tree-sitter parsing
 // alone of the same files, each tree freed unread (ts-parse-cpu-s,
 // ts-parse/oxlint), and parsing with the flattening into syntax.Tree
