@@ -591,6 +591,18 @@ func parseCascade(b []byte, n int) []cascadeRecord {
 		rec.err, ok3 = blob()
 		return ok1 && ok2 && ok3
 	}
+	// the full record tagged t if one follows, else nil with b unread
+	optional := func(t byte) *cascadeRecord {
+		save := b
+		if f, ok := field(); ok && len(f) == 1 && f[0] == t {
+			r := cascadeRecord{tag: t}
+			if full(&r) {
+				return &r
+			}
+		}
+		b = save
+		return nil
+	}
 	var recs []cascadeRecord
 	for len(recs) < n {
 		tag, ok := field()
@@ -612,28 +624,8 @@ func parseCascade(b []byte, n int) []cascadeRecord {
 				return recs
 			}
 			if rec.code == 0 {
-				save := b
-				if t, ok := field(); ok && string(t) == "W" {
-					var w cascadeRecord
-					if full(&w) {
-						w.tag = 'W'
-						rec.written = &w
-					}
-				}
-				if rec.written == nil {
-					b = save
-				} else {
-					save = b
-					if t, ok := field(); ok && string(t) == "S" {
-						var sn cascadeRecord
-						if full(&sn) {
-							sn.tag = 'S'
-							rec.snapshot = &sn
-						}
-					}
-					if rec.snapshot == nil {
-						b = save
-					}
+				if rec.written = optional('W'); rec.written != nil {
+					rec.snapshot = optional('S')
 				}
 			}
 		default:
