@@ -183,7 +183,7 @@ type podLoad struct {
 	maxPods         int
 }
 
-func startPodMonitor(cs kube.KubeClient, out string) *podMonitor {
+func startPodMonitor(cs *kube.KubeClient, out string) *podMonitor {
 	m := &podMonitor{done: make(chan struct{}), res: make(chan podLoad, 1)}
 	sel := kube.RunSelector(backend.RunKey(out))
 	go func() {

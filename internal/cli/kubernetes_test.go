@@ -42,7 +42,7 @@ import (
 const clusterSocket = "/var/lib/polynfi-k8s/containerd/containerd.sock"
 
 // testCluster returns the kubeconfig of the local cluster and a client.
-func testCluster(t testing.TB) (string, kube.KubeClient) {
+func testCluster(t testing.TB) (string, *kube.KubeClient) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("runs the sample in pods")
@@ -76,7 +76,7 @@ func testCluster(t testing.TB) (string, kube.KubeClient) {
 }
 
 // runPods lists the pods of the run writing out (terminating ones too).
-func runPods(t *testing.T, cs kube.KubeClient, out string) []string {
+func runPods(t *testing.T, cs *kube.KubeClient, out string) []string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -94,7 +94,7 @@ func runPods(t *testing.T, cs kube.KubeClient, out string) []string {
 // awaitNoPods waits until no pod of the run writing out exists: pods are
 // deleted with a grace period of 0, but the API server lists them until
 // the kubelet has stopped their containers.
-func awaitNoPods(t *testing.T, cs kube.KubeClient, out string) {
+func awaitNoPods(t *testing.T, cs *kube.KubeClient, out string) {
 	t.Helper()
 	deadline := time.Now().Add(3 * time.Minute)
 	for {
@@ -479,7 +479,7 @@ func processWithArgs(argv []string) int {
 
 // nodeReady returns the local node's Ready condition status ("True",
 // "False", "Unknown", or "" when it cannot be read) and its taints.
-func nodeReady(cs kube.KubeClient) (string, []string) {
+func nodeReady(cs *kube.KubeClient) (string, []string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	n, err := cs.CoreV1().Nodes().Get(ctx, "localhost", metav1.GetOptions{})
@@ -757,7 +757,7 @@ func deadlineDataset(t *testing.T, cmds map[string]string) (string, []string) {
 // cleanupRun deletes what the run writing out left in the cluster (its
 // pods, ended or not) with `polynfi cleanup`, and waits until no pod of it
 // is listed.
-func cleanupRun(t *testing.T, bin, kc string, cs kube.KubeClient, out string) {
+func cleanupRun(t *testing.T, bin, kc string, cs *kube.KubeClient, out string) {
 	t.Helper()
 	if b, err := exec.Command(bin, "cleanup", "--runtime", "kubernetes", "--kubeconfig", kc, "--out", out).CombinedOutput(); err != nil {
 		t.Errorf("cleanup: %v\n%s", err, b)

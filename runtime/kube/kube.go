@@ -30,16 +30,12 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/httpstream"
 	"k8s.io/apimachinery/pkg/watch"
-	"k8s.io/client-go/kubernetes/scheme"
-	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
-	networkingv1client "k8s.io/client-go/kubernetes/typed/networking/v1"
 	listersv1 "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/client-go/tools/remotecommand"
 	utilexec "k8s.io/client-go/util/exec"
-	"k8s.io/client-go/util/flowcontrol"
 	"k8s.io/klog/v2"
 
 	"github.com/polynfi/polynfi/internal/safepath"
@@ -172,7 +168,7 @@ func PodDeadlineFor(testTimeout time.Duration) time.Duration {
 // concurrent use; call Close when done.
 type Kubernetes struct {
 	cfg       *rest.Config
-	cs        KubeClient
+	cs        *KubeClient
 	ns        string
 	opts      KubernetesOptions
 	session   string
@@ -282,57 +278,7 @@ func (k *Kubernetes) Session() string { return k.session }
 
 // Client is the core/v1 and networking/v1 clients (rate-limited as the
 // options say, one token bucket for both).
-func (k *Kubernetes) Client() KubeClient { return k.cs }
-
-// KubeClient is the part of client-go's clientset the Kubernetes runtime
-// uses: the core/v1 and networking/v1 typed clients. A
-// kubernetes.Interface (client-go's Clientset, or its fake) satisfies it.
-// The runtime does not import the whole clientset: its ~50 API groups'
-// clients, informers and apply configurations were a third of a cold
-// build of polynfi (95 of 283 CPU-s measured with make build-profile).
-type KubeClient interface {
-	CoreV1() corev1client.CoreV1Interface
-	NetworkingV1() networkingv1client.NetworkingV1Interface
-}
-
-type kubeClient struct {
-	core corev1client.CoreV1Interface
-	net  networkingv1client.NetworkingV1Interface
-}
-
-func (c *kubeClient) CoreV1() corev1client.CoreV1Interface                   { return c.core }
-func (c *kubeClient) NetworkingV1() networkingv1client.NetworkingV1Interface { return c.net }
-
-// NewKubeClient builds the two typed clients of KubeClient as client-go's
-// kubernetes.NewForConfig builds its clientset: one HTTP transport and one
-// QPS/Burst token bucket shared by both (none when c.QPS is 0; an error
-// when c.QPS > 0 and c.Burst <= 0, or when c's TLS or auth settings are
-// invalid). c is not modified.
-func NewKubeClient(c *rest.Config) (KubeClient, error) {
-	cfg := *c
-	if cfg.UserAgent == "" {
-		cfg.UserAgent = rest.DefaultKubernetesUserAgent()
-	}
-	hc, err := rest.HTTPClientFor(&cfg)
-	if err != nil {
-		return nil, err
-	}
-	if cfg.RateLimiter == nil && cfg.QPS > 0 {
-		if cfg.Burst <= 0 {
-			return nil, fmt.Errorf("kubernetes client: QPS %v needs a burst above 0 (got %d)", cfg.QPS, cfg.Burst)
-		}
-		cfg.RateLimiter = flowcontrol.NewTokenBucketRateLimiter(cfg.QPS, cfg.Burst)
-	}
-	core, err := corev1client.NewForConfigAndClient(&cfg, hc)
-	if err != nil {
-		return nil, err
-	}
-	net, err := networkingv1client.NewForConfigAndClient(&cfg, hc)
-	if err != nil {
-		return nil, err
-	}
-	return &kubeClient{core: core, net: net}, nil
-}
+func (k *Kubernetes) Client() *KubeClient { return k.cs }
 
 // Close stops the pod informer. Pods still running are left to Remove (or
 // to the owner's deletion by Cleanup).
@@ -905,7 +851,7 @@ func (s *podSandbox) dir(p string) string {
 func (s *podSandbox) stream(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	req := s.k.cs.CoreV1().RESTClient().Post().Resource("pods").Namespace(s.k.ns).Name(s.name).SubResource("exec").
 		VersionedParams(&corev1.PodExecOptions{Container: "sandbox", Command: argv,
-			Stdin: stdin != nil, Stdout: stdout != nil, Stderr: stderr != nil}, scheme.ParameterCodec)
+			Stdin: stdin != nil, Stdout: stdout != nil, Stderr: stderr != nil}, codecs().params)
 	ws, err := remotecommand.NewWebSocketExecutor(s.k.cfg, "GET", req.URL().String())
 	if err != nil {
 		return runtime.Infra(runtime.ReasonAPI, err)
@@ -1634,7 +1580,7 @@ func RunSelector(runID string) string {
 // made in namespace ns for runID (by LabelRunID), whichever driver made
 // them, and returns the number of pods deleted. It does not wait for the
 // pods' containers to stop.
-func CleanupRun(ctx context.Context, cs KubeClient, ns, runID string) (int, error) {
+func CleanupRun(ctx context.Context, cs *KubeClient, ns, runID string) (int, error) {
 	sel := RunSelector(runID)
 	pods, err := cs.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: sel})
 	if err != nil {
