@@ -4,6 +4,8 @@ import (
 	"math/rand"
 	"testing"
 	"unsafe"
+
+	"github.com/polynfi/polynfi/internal/treenames"
 )
 
 // TestNodeSize: a node takes 32 bytes (its rows and columns are derived,
@@ -21,7 +23,7 @@ func TestNodeSize(t *testing.T) {
 // source, in increasing and in random order.
 func TestRowsAndPoints(t *testing.T) {
 	for _, src := range []string{"", "\n", "a", "a\n", "ab\n\ncd\r\nef", "x = 1\n\n\n# c\ny = (\n  2)\n"} {
-		tr := &Tree{Source: []byte(src), lineStarts: computeLineStarts([]byte(src))}
+		tr := &Tree{Source: []byte(src), lineStarts: treenames.LineStarts([]byte(src))}
 		want := func(b int) (uint32, uint32) {
 			row, col := 0, 0
 			for i := 0; i < b && i < len(src); i++ {

@@ -22,6 +22,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/polynfi/polynfi/internal/treenames"
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
 	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
@@ -319,7 +320,7 @@ func (p *Parser) parse(lang Language, src []byte, stopOnError bool) (*Tree, erro
 	if n != count {
 		return nil, fmt.Errorf("tree-sitter tree of %d nodes flattened to %d nodes (%d bytes of %v)", count, n, len(src), lang)
 	}
-	t := &Tree{Lang: lang, Source: src, Nodes: nodes[:n], lineStarts: computeLineStarts(src), owner: p,
+	t := &Tree{Lang: lang, Source: src, Nodes: nodes[:n], lineStarts: treenames.LineStarts(src), owner: p,
 		hasError: firstError != NoNode, firstError: firstError}
 	sp.trim()
 	return t, nil

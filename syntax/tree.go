@@ -1,9 +1,6 @@
 package syntax
 
-import (
-	"bytes"
-	"strings"
-)
+import "strings"
 
 // NodeID indexes Tree.Nodes. Nodes are in preorder, so the subtree of node i
 // is exactly the index range [i, Nodes[i].End). The root is 0. NoNode (-1)
@@ -308,17 +305,5 @@ func (t *Tree) Walk(id NodeID, fn func(NodeID) bool) {
 		} else {
 			i = t.Nodes[i].End
 		}
-	}
-}
-
-func computeLineStarts(src []byte) []uint32 {
-	ls := make([]uint32, 1, 1+bytes.Count(src, []byte{'\n'}))
-	for i := 0; ; {
-		k := bytes.IndexByte(src[i:], '\n')
-		if k < 0 {
-			return ls
-		}
-		i += k + 1
-		ls = append(ls, uint32(i))
 	}
 }

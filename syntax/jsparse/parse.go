@@ -271,7 +271,7 @@ func (p *parser) anon() int32 {
 // registered at init, so that Parse only reads the tables (it may run on
 // many goroutines at once).
 func (p *parser) anonKind(v string) Kind {
-	k, ok := kindIDs[v]
+	k, ok := kinds.Lookup(v)
 	if !ok {
 		p.unsupported(p.tok.start, "unknown token "+v)
 	}

@@ -1,6 +1,6 @@
 package jsparse
 
-import "bytes"
+import "github.com/polynfi/polynfi/internal/treenames"
 
 // Kind numbers a node type; KindName gives its tree-sitter-javascript name
 // (an anonymous token's kind is named by its text: "(", "if").
@@ -11,43 +11,25 @@ type Kind uint16
 type Field uint16
 
 var (
-	kindNames  []string
-	kindIDs    = map[string]Kind{}
-	fieldNames = []string{""}
-	fieldIDs   = map[string]Field{"": 0}
+	kinds  = treenames.New[Kind]()
+	fields = treenames.New[Field]("") // 0: no field
 )
 
-func kindOf(name string) Kind {
-	if k, ok := kindIDs[name]; ok {
-		return k
-	}
-	k := Kind(len(kindNames))
-	kindNames = append(kindNames, name)
-	kindIDs[name] = k
-	return k
-}
+func kindOf(name string) Kind { return kinds.Of(name) }
 
-func fieldOf(name string) Field {
-	if f, ok := fieldIDs[name]; ok {
-		return f
-	}
-	f := Field(len(fieldNames))
-	fieldNames = append(fieldNames, name)
-	fieldIDs[name] = f
-	return f
-}
+func fieldOf(name string) Field { return fields.Of(name) }
 
 // KindName returns the tree-sitter-javascript name of k.
-func KindName(k Kind) string { return kindNames[k] }
+func KindName(k Kind) string { return kinds.Name(k) }
 
 // FieldName returns the tree-sitter-javascript name of f ("" for 0).
-func FieldName(f Field) string { return fieldNames[f] }
+func FieldName(f Field) string { return fields.Name(f) }
 
 // KindCount is the number of kinds (Kind values are below it).
-func KindCount() int { return len(kindNames) }
+func KindCount() int { return kinds.Len() }
 
 // FieldCount is the number of fields, 0 included.
-func FieldCount() int { return len(fieldNames) }
+func FieldCount() int { return fields.Len() }
 
 // Node is one node of a Tree, in preorder, with syntax.Node's layout and
 // conventions: half-open byte spans; Parent, FirstChild, NextSibling are
@@ -148,17 +130,5 @@ func flatten(src []byte, nodes []bnode, root int32, extras []span) *Tree {
 		out[fr.me].End = int32(len(out))
 		stack = stack[:len(stack)-1]
 	}
-	return &Tree{Source: src, Nodes: out, LineStarts: lineStarts(src)}
-}
-
-func lineStarts(src []byte) []uint32 {
-	ls := make([]uint32, 1, 1+bytes.Count(src, []byte{'\n'}))
-	for i := 0; ; {
-		k := bytes.IndexByte(src[i:], '\n')
-		if k < 0 {
-			return ls
-		}
-		i += k + 1
-		ls = append(ls, uint32(i))
-	}
+	return &Tree{Source: src, Nodes: out, LineStarts: treenames.LineStarts(src)}
 }

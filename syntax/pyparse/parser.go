@@ -505,7 +505,7 @@ func (p *parser) tokLeaf() int32 {
 var oneCharKind [128]Kind
 
 func init() {
-	for s, k := range kindIDs {
+	for s, k := range kinds.All() {
 		if len(s) == 1 && s[0] < 128 {
 			oneCharKind[s[0]] = k
 		}
@@ -516,7 +516,7 @@ func init() {
 // (keywords, operators; node type names too), by length and first byte,
 // the fast path of kindOfText for multi-byte tokens: a few string
 // comparisons instead of hashing the text. It is filled at init, after
-// every package-level kindOf; a text it lacks is looked up in kindIDs.
+// every package-level kindOf; a text it lacks is looked up in kinds.
 var textKinds [maxTextKind + 1][128][]textKind
 
 const maxTextKind = 24
@@ -527,7 +527,7 @@ type textKind struct {
 }
 
 func init() {
-	for s, k := range kindIDs {
+	for s, k := range kinds.All() {
 		if len(s) >= 2 && len(s) <= maxTextKind && s[0] < 128 {
 			textKinds[len(s)][s[0]] = append(textKinds[len(s)][s[0]], textKind{s, k})
 		}
@@ -545,7 +545,7 @@ func kindOfText(s string) Kind {
 			}
 		}
 	}
-	k, ok := kindIDs[s]
+	k, ok := kinds.Lookup(s)
 	if !ok {
 		panic("pyparse: no kind " + s)
 	}

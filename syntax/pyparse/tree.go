@@ -1,6 +1,6 @@
 package pyparse
 
-import "bytes"
+import "github.com/polynfi/polynfi/internal/treenames"
 
 // Kind numbers a node type; KindName gives its tree-sitter-python name.
 type Kind uint16
@@ -9,38 +9,19 @@ type Kind uint16
 type Field uint16
 
 var (
-	kindNames []string
-	kindIDs   = map[string]Kind{}
-	// FieldNames are the field names by Field; [0] is "".
-	fieldNames = []string{""}
-	fieldIDs   = map[string]Field{"": 0}
+	kinds  = treenames.New[Kind]()
+	fields = treenames.New[Field]("") // 0: no field
 )
 
-func kindOf(name string) Kind {
-	if k, ok := kindIDs[name]; ok {
-		return k
-	}
-	k := Kind(len(kindNames))
-	kindNames = append(kindNames, name)
-	kindIDs[name] = k
-	return k
-}
+func kindOf(name string) Kind { return kinds.Of(name) }
 
-func fieldOf(name string) Field {
-	if f, ok := fieldIDs[name]; ok {
-		return f
-	}
-	f := Field(len(fieldNames))
-	fieldNames = append(fieldNames, name)
-	fieldIDs[name] = f
-	return f
-}
+func fieldOf(name string) Field { return fields.Of(name) }
 
 // KindName returns the tree-sitter-python name of k.
-func KindName(k Kind) string { return kindNames[k] }
+func KindName(k Kind) string { return kinds.Name(k) }
 
 // FieldName returns the tree-sitter-python name of f ("" for 0).
-func FieldName(f Field) string { return fieldNames[f] }
+func FieldName(f Field) string { return fields.Name(f) }
 
 // Node is one node of a Tree, in preorder, with the layout conventions of
 // syntax.Node: half-open byte spans (rows and columns follow from them and
@@ -109,7 +90,7 @@ func flatten(src []byte, nodes []bnode, root int32, extras []extra, into []Node,
 	}
 	// rows and columns are not stored: syntax.Tree derives them from the
 	// byte offsets and the line starts
-	ls = lineStarts(src)
+	ls = treenames.LineStarts(src)
 	return f.out, ls, -1
 }
 
@@ -234,20 +215,8 @@ func (f *flattener) link(parent, prev, c int32) {
 	}
 }
 
-func lineStarts(src []byte) []uint32 {
-	ls := make([]uint32, 1, 1+bytes.Count(src, []byte{'\n'}))
-	for i := 0; ; {
-		k := bytes.IndexByte(src[i:], '\n')
-		if k < 0 {
-			return ls
-		}
-		i += k + 1
-		ls = append(ls, uint32(i))
-	}
-}
-
 // KindCount is the number of kinds (Kind values are below it).
-func KindCount() int { return len(kindNames) }
+func KindCount() int { return kinds.Len() }
 
 // FieldCount is the number of fields, 0 included.
-func FieldCount() int { return len(fieldNames) }
+func FieldCount() int { return fields.Len() }
