@@ -6,12 +6,12 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/polynfi/polynfi/internal/corpus"
 	"github.com/polynfi/polynfi/internal/cputime"
 	"github.com/polynfi/polynfi/syntax"
 	"github.com/polynfi/polynfi/syntax/pyparse"
+	"github.com/polynfi/polynfi/syntax/syntaxtest"
 )
 
 // benchFiles reads an even 200-file spread of the standard library.
@@ -29,16 +29,6 @@ func benchFiles(b *testing.B) ([][]byte, int64) {
 	return srcs, total
 }
 
-// reportCPU adds the process CPU time per op and the source megabytes per
-// CPU second: on a shared machine CPU time is disturbed far less than wall
-// time.
-func reportCPU(b *testing.B, cpu time.Duration, total int64) {
-	b.ReportMetric(float64(cpu)/1e6/float64(b.N), "cpu-ms/op")
-	if cpu > 0 {
-		b.ReportMetric(float64(total)*float64(b.N)/1e6/cpu.Seconds(), "cpu-MB/s")
-	}
-}
-
 // BenchmarkParse compares, on the same files in the same run, pyparse
 // (tokenize, parse, flattened tree with positions and comments) with
 // tree-sitter parsing alone and tree-sitter parsing plus the flattened
@@ -47,57 +37,14 @@ func reportCPU(b *testing.B, cpu time.Duration, total int64) {
 // wall second, cpu-MB/s per CPU second of the process (garbage collection
 // included), the figure to compare on a shared machine.
 func BenchmarkParse(b *testing.B) {
-	srcs, total := benchFiles(b)
+	srcs, _ := benchFiles(b)
 	b.Run("pyparse", func(b *testing.B) {
-		b.SetBytes(total)
-		c0 := cputime.Process()
-		for i := 0; i < b.N; i++ {
-			for _, src := range srcs {
-				pyparse.Parse(src, pyparse.Options{})
-			}
-		}
-		reportCPU(b, cputime.Process()-c0, total)
+		syntaxtest.BenchParse(b, srcs, func(src []byte) error { pyparse.Parse(src, pyparse.Options{}); return nil })
 	})
 	b.Run("pyparse-syntax-tree", func(b *testing.B) {
-		b.SetBytes(total)
-		c0 := cputime.Process()
-		for i := 0; i < b.N; i++ {
-			for _, src := range srcs {
-				syntax.ParsePythonGo(src, 0)
-			}
-		}
-		reportCPU(b, cputime.Process()-c0, total)
+		syntaxtest.BenchParse(b, srcs, func(src []byte) error { syntax.ParsePythonGo(src, 0); return nil })
 	})
-	b.Run("tree-sitter-raw", func(b *testing.B) {
-		p := syntax.NewParser()
-		defer p.Close()
-		b.SetBytes(total)
-		c0 := cputime.Process()
-		for i := 0; i < b.N; i++ {
-			for _, src := range srcs {
-				if _, err := p.ParseRaw(syntax.Python, src); err != nil {
-					b.Fatal(err)
-				}
-			}
-		}
-		reportCPU(b, cputime.Process()-c0, total)
-	})
-	b.Run("tree-sitter-tree", func(b *testing.B) {
-		p := syntax.NewParser()
-		defer p.Close()
-		b.SetBytes(total)
-		c0 := cputime.Process()
-		for i := 0; i < b.N; i++ {
-			for _, src := range srcs {
-				t, err := p.Parse(syntax.Python, src)
-				if err != nil {
-					b.Fatal(err)
-				}
-				t.Release()
-			}
-		}
-		reportCPU(b, cputime.Process()-c0, total)
-	})
+	syntaxtest.BenchTreeSitter(b, syntax.Python, srcs)
 }
 
 // BenchmarkNesting parses one construct nested n deep, for growing n:
@@ -176,7 +123,7 @@ func BenchmarkFileSize(b *testing.B) {
 			}
 			b.ReportMetric(float64(peak-min(peak, ms0.HeapInuse))/float64(len(src)), "peak-heap-B/src-B")
 			b.ReportMetric(float64(ms.TotalAlloc-ms0.TotalAlloc)/float64(b.N)/float64(len(src)), "alloc-B/src-B")
-			reportCPU(b, cputime.Process()-c0, int64(len(src)))
+			syntaxtest.ReportCPU(b, cputime.Process()-c0, int64(len(src)))
 		})
 	}
 }
