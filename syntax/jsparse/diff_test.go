@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/internal/citest"
+	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/syntax"
 	"github.com/polynfi/polynfi/syntax/jsparse"
 )
@@ -42,9 +43,9 @@ func compareTrees(ts *syntax.Tree, mine *jsparse.Tree) string {
 }
 
 // corpusFiles returns every .js, .mjs and .cjs file of the npm packages
-// the jsts oracle tests use (.ci/eslint-oracle.sh installs them under
-// ~/.cache/polynfi/eslint-*: the corpus directory's packages and the
-// linters' node_modules); JSPARSE_FILES names a file listing files to use
+// the jsts oracle tests use (.ci/eslint-oracle.sh installs them in
+// $POLYNFI_ESLINT_ORACLE, by default ~/.cache/polynfi/eslint-<version>:
+// the corpus directory's packages and the linters' node_modules); JSPARSE_FILES names a file listing files to use
 // instead. Without the corpus the test skips (fails under CI=true).
 func corpusFiles(t testing.TB) []string {
 	if list := os.Getenv("JSPARSE_FILES"); list != "" {
@@ -54,23 +55,22 @@ func corpusFiles(t testing.TB) []string {
 		}
 		return strings.Fields(string(b))
 	}
-	home, _ := os.UserHomeDir()
-	dirs, _ := filepath.Glob(filepath.Join(home, ".cache", "polynfi", "eslint-*"))
+	// $POLYNFI_ESLINT_ORACLE, which .ci/fresh.sh sets (HOME there is an
+	// empty directory), else ~/.cache/polynfi/eslint-<version>.
+	dir := citest.Oracle(t, "POLYNFI_ESLINT_ORACLE", "eslint-"+nfi.ESLintVersion, ".ci/eslint-oracle.sh")
 	var out []string
-	for _, d := range dirs {
-		filepath.WalkDir(d, func(path string, e fs.DirEntry, err error) error {
-			if err != nil || e.IsDir() || !e.Type().IsRegular() {
-				return nil
-			}
-			switch filepath.Ext(path) {
-			case ".js", ".mjs", ".cjs":
-				out = append(out, path)
-			}
+	filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() || !e.Type().IsRegular() {
 			return nil
-		})
-	}
+		}
+		switch filepath.Ext(path) {
+		case ".js", ".mjs", ".cjs":
+			out = append(out, path)
+		}
+		return nil
+	})
 	if len(out) == 0 {
-		citest.Missing(t, "no JavaScript corpus under ~/.cache/polynfi/eslint-* (bash .ci/eslint-oracle.sh)")
+		citest.Missing(t, "no JavaScript file under %s (bash .ci/eslint-oracle.sh)", dir)
 	}
 	sort.Strings(out)
 	return out

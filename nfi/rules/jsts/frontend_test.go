@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/polynfi/polynfi/internal/citest"
+	"github.com/polynfi/polynfi/nfi"
 	"github.com/polynfi/polynfi/syntax"
 )
 
@@ -19,22 +20,21 @@ import (
 // (Engine.TreeSitter): the FileScores must be identical, as JSON, on
 // every file. It logs how many files the Go parser took.
 func TestJavaScriptFrontEndsAgree(t *testing.T) {
-	home, _ := os.UserHomeDir()
-	dirs, _ := filepath.Glob(filepath.Join(home, ".cache", "polynfi", "eslint-*", "corpus"))
+	// The corpus .ci/eslint-oracle.sh installs ($POLYNFI_ESLINT_ORACLE,
+	// which .ci/fresh.sh sets: HOME there is an empty directory).
+	dir := citest.Oracle(t, "POLYNFI_ESLINT_ORACLE", "eslint-"+nfi.ESLintVersion, ".ci/eslint-oracle.sh")
 	var files []string
-	for _, d := range dirs {
-		filepath.WalkDir(d, func(path string, e fs.DirEntry, err error) error {
-			if err == nil && e.Type().IsRegular() {
-				switch filepath.Ext(path) {
-				case ".js", ".mjs", ".cjs":
-					files = append(files, path)
-				}
+	filepath.WalkDir(filepath.Join(dir, "corpus"), func(path string, e fs.DirEntry, err error) error {
+		if err == nil && e.Type().IsRegular() {
+			switch filepath.Ext(path) {
+			case ".js", ".mjs", ".cjs":
+				files = append(files, path)
 			}
-			return nil
-		})
-	}
+		}
+		return nil
+	})
 	if len(files) == 0 {
-		citest.Missing(t, "no JavaScript corpus under ~/.cache/polynfi/eslint-*/corpus (bash .ci/eslint-oracle.sh)")
+		citest.Missing(t, "no JavaScript file under %s (bash .ci/eslint-oracle.sh)", filepath.Join(dir, "corpus"))
 	}
 	if testing.Short() && len(files) > 500 {
 		files = files[:500]
