@@ -54,20 +54,22 @@ func Resume() {
 	arm()
 }
 
-// percentFor is the GC percent whose heap goal, live × (1 + percent/100),
-// is max(2 × live, Floor); live is the heap marked live by the last
-// collection, in bytes (0: none yet). Range 100-1,600 (the 4 MB minimum
-// goal the runtime applies scales with the percent too).
+// percentFor is the GC percent whose heap goal, live × (1 + percent/100)
+// or the runtime's minimum 4 MB × percent/100 if larger, is
+// max(2 × live, Floor); live is the heap marked live by the last
+// collection, in bytes (0: none yet). Range 100-1,600.
 func percentFor(live uint64) int {
 	const minGoal = 4 << 20 // the runtime's heapMinimum at GOGC=100
-	p := 100
-	if live*2 < Floor {
-		if live < minGoal {
-			live = minGoal
-		}
-		p = int(Floor*100/live) - 100
+	switch {
+	case live*2 >= Floor:
+		return 100
+	case live < minGoal:
+		// The runtime's minimum goal, minGoal × percent/100, governs.
+		return Floor * 100 / minGoal
+	default:
+		// Rounded up: the goal is not below Floor.
+		return max(int((Floor*100+live-1)/live)-100, 100)
 	}
-	return min(max(p, 100), Floor*100/minGoal)
 }
 
 // sentinel is allocated unreachable; its cleanup runs after the collection
