@@ -18,15 +18,16 @@
 // the heap goal at no less than Floor bytes: after each collection the GC
 // percent becomes the one whose goal is max(2 × live heap, Floor), so a
 // run whose live heap passes Floor/2 (one 50 MB file) collects exactly as
-// at GOGC=100 and its peak memory does not grow. An explicit GOGC (or
-// GOGC=off) is left as it is.
+// at GOGC=100 and its peak memory does not grow. An explicit GOGC or
+// GOMEMLIMIT is left as it is.
 package initgc
 
 import (
+	"math"
 	"os"
-	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"time"
 )
 
 // Floor is the least heap goal, in bytes, Resume keeps when GOGC is unset.
@@ -42,7 +43,9 @@ func Resume() {
 	if old == -2 {
 		return
 	}
-	if _, set := os.LookupEnv("GOGC"); set || old != 100 {
+	_, gogc := os.LookupEnv("GOGC")
+	_, limit := os.LookupEnv("GOMEMLIMIT")
+	if gogc || limit || old != 100 {
 		debug.SetGCPercent(old)
 		old = -2
 		return
@@ -50,8 +53,8 @@ func Resume() {
 	old = -2
 	// Before the first collection the goal is the runtime's 4 MB minimum
 	// scaled by the percent: 1,600% puts it at Floor.
-	debug.SetGCPercent(percentFor(0))
-	arm()
+	setPercent(percentFor(0))
+	go tune()
 }
 
 // percentFor is the GC percent whose heap goal, live × (1 + percent/100)
@@ -72,21 +75,51 @@ func percentFor(live uint64) int {
 	}
 }
 
-// sentinel is allocated unreachable; its cleanup runs after the collection
-// that finds it so, sets the percent for the next cycle and arms a new one.
-type sentinel struct{ _ *byte }
-
-var liveSample = []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-
-func arm() {
-	s := new(sentinel)
-	runtime.AddCleanup(s, func(struct{}) { tune() }, struct{}{})
-}
-
+// tune follows the collections and sets the percent for the next cycle
+// from the live heap each one marked. It polls (every pollEvery) instead
+// of hanging on a finalizer or cleanup: those run only once the sweeper
+// reaches their object, which a program allocating as fast as a parse does
+// can leave for hundreds of MB, long enough for a goal set for a small
+// heap (1,600%) to apply to a large one (a 50 MB file's peak grew by
+// 86 MB that way). With one P the poll waits for the running goroutine's
+// time slice (10 ms) at the most.
 func tune() {
-	metrics.Read(liveSample)
-	if liveSample[0].Value.Kind() == metrics.KindUint64 {
-		debug.SetGCPercent(percentFor(liveSample[0].Value.Uint64()))
+	samples := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}, {Name: "/gc/heap/live:bytes"}}
+	var cycles uint64
+	pct := percentFor(0)
+	t := time.NewTicker(pollEvery)
+	defer t.Stop()
+	for range t.C {
+		metrics.Read(samples)
+		if samples[0].Value.Kind() != metrics.KindUint64 || samples[1].Value.Kind() != metrics.KindUint64 {
+			return // a runtime without these metrics: the percent stays as set
+		}
+		if c := samples[0].Value.Uint64(); c != cycles {
+			cycles = c
+			if p := percentFor(samples[1].Value.Uint64()); p != pct {
+				setPercent(p)
+				pct = p
+			}
+		}
 	}
-	arm()
 }
+
+// setPercent sets the GC percent p and, while p holds the floor (above
+// 100), a memory limit of Guard: the heap cannot outgrow a floor set for a
+// small live heap before tune sees the collection that says it is large
+// (one append that doubles a large slice adds its size at once). At 100
+// the limit is lifted.
+func setPercent(p int) {
+	if p > 100 {
+		debug.SetMemoryLimit(Guard)
+	} else {
+		debug.SetMemoryLimit(math.MaxInt64)
+	}
+	debug.SetGCPercent(p)
+}
+
+// Guard is the memory limit, in bytes, while the floor holds: twice Floor.
+const Guard = 2 * Floor
+
+// pollEvery is how often tune looks for a finished collection.
+const pollEvery = 2 * time.Millisecond
