@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -17,6 +16,7 @@ import (
 	"golang.org/x/text/encoding/htmlindex"
 	"golang.org/x/text/encoding/ianaindex"
 
+	"github.com/polynfi/polynfi/internal/initgc"
 	"github.com/polynfi/polynfi/nfi/pyast"
 	"github.com/polynfi/polynfi/syntax"
 	"github.com/polynfi/polynfi/syntax/pyparse"
@@ -463,41 +463,15 @@ const bigFileBytes = 8 << 20
 // within noise on a 50 MB file, peak RSS 1.4 times lower).
 const bigFileGCPercent = 10
 
-// bigGC counts the large files being scored (one per worker at most) and
-// keeps the GC percent in force before the first of them.
-var bigGC struct {
-	sync.Mutex
-	n   int
-	old int
-}
-
 // lowGC sets the GC percent to bigFileGCPercent until the function it
 // returns is called (for the last of the files being scored at once); a
-// lower setting made by the user (GOGC) is kept. The restore collects the
-// file's garbage and returns its pages to the system at once
+// lower setting made by the user (GOGC) is kept (initgc.Hold, which also
+// keeps the heap floor of initgc out of the way meanwhile). The restore
+// collects the file's garbage and returns its pages to the system at once
 // (debug.FreeOSMemory): the heap goal the restored percent sets is then
 // twice what is live after the file (its result), not twice its tree, and
 // the output of its result does not add to a peak that still holds it.
-func lowGC() (restore func()) {
-	bigGC.Lock()
-	if bigGC.n == 0 {
-		bigGC.old = debug.SetGCPercent(bigFileGCPercent)
-		if bigGC.old >= 0 && bigGC.old < bigFileGCPercent {
-			debug.SetGCPercent(bigGC.old)
-		}
-	}
-	bigGC.n++
-	bigGC.Unlock()
-	return func() {
-		bigGC.Lock()
-		bigGC.n--
-		if bigGC.n == 0 {
-			debug.SetGCPercent(bigGC.old)
-			debug.FreeOSMemory()
-		}
-		bigGC.Unlock()
-	}
-}
+func lowGC() (restore func()) { return initgc.Hold(bigFileGCPercent) }
 
 // ParsePython parses src, the UTF-8 text DecodeSource returned (decoded:
 // it was converted from the encoding its PEP 263 declaration names), as

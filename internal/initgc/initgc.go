@@ -27,6 +27,7 @@ import (
 	"os"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 	"time"
 )
 
@@ -53,7 +54,9 @@ func Resume() {
 	old = -2
 	// Before the first collection the goal is the runtime's 4 MB minimum
 	// scaled by the percent: 1,600% puts it at Floor.
+	state.Lock()
 	setPercent(percentFor(0))
+	state.Unlock()
 	go tune()
 }
 
@@ -86,7 +89,6 @@ func percentFor(live uint64) int {
 func tune() {
 	samples := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}, {Name: "/gc/heap/live:bytes"}}
 	var cycles uint64
-	pct := percentFor(0)
 	t := time.NewTicker(pollEvery)
 	defer t.Stop()
 	for range t.C {
@@ -96,19 +98,28 @@ func tune() {
 		}
 		if c := samples[0].Value.Uint64(); c != cycles {
 			cycles = c
-			if p := percentFor(samples[1].Value.Uint64()); p != pct {
+			p := percentFor(samples[1].Value.Uint64())
+			state.Lock()
+			if state.holds == 0 && p != state.pct {
 				setPercent(p)
-				pct = p
 			}
+			state.Unlock()
 		}
 	}
+}
+
+// state is the percent the floor last set (pct; 0 without the floor) and
+// the Holds in force (holds, and the percent before the first: held).
+var state struct {
+	sync.Mutex
+	pct, holds, held int
 }
 
 // setPercent sets the GC percent p and, while p holds the floor (above
 // 100), a memory limit of Guard: the heap cannot outgrow a floor set for a
 // small live heap before tune sees the collection that says it is large
 // (one append that doubles a large slice adds its size at once). At 100
-// the limit is lifted.
+// the limit is lifted. The caller holds state.
 func setPercent(p int) {
 	if p > 100 {
 		debug.SetMemoryLimit(Guard)
@@ -116,6 +127,48 @@ func setPercent(p int) {
 		debug.SetMemoryLimit(math.MaxInt64)
 	}
 	debug.SetGCPercent(p)
+	state.pct = p
+}
+
+// Hold sets the GC percent to p (a lower one in force, from GOGC, is
+// kept) until the returned release is called for the last of the Holds in
+// force, and the floor stays out of the way meanwhile (its memory limit
+// lifted, its percent not set). The last release puts back the percent in
+// force before the first Hold (with the floor, GOGC=100 until tune sees
+// the next collection), collects and returns the freed pages to the
+// system (debug.FreeOSMemory). Safe for concurrent use; nfi holds a low
+// percent while it scores a large file.
+func Hold(p int) (release func()) {
+	state.Lock()
+	if state.holds == 0 {
+		state.held = debug.SetGCPercent(p)
+		if state.pct > 0 {
+			debug.SetMemoryLimit(math.MaxInt64)
+		} else if state.held >= 0 && state.held < p {
+			debug.SetGCPercent(state.held)
+		}
+	}
+	state.holds++
+	state.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			state.Lock()
+			state.holds--
+			last := state.holds == 0
+			if last {
+				if state.pct > 0 {
+					setPercent(100)
+				} else {
+					debug.SetGCPercent(state.held)
+				}
+			}
+			state.Unlock()
+			if last {
+				debug.FreeOSMemory()
+			}
+		})
+	}
 }
 
 // Guard is the memory limit, in bytes, while the floor holds: twice Floor.

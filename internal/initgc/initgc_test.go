@@ -2,10 +2,12 @@ package initgc
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -85,5 +87,68 @@ func TestFloorCollections(t *testing.T) {
 	t.Logf("512 MB of garbage: %d collections with the floor (percent %d), %d at GOGC=100 (percent %d)", floor, fp, std, sp)
 	if floor > 12 || std < 3*floor || sp != 100 || fp < 100 {
 		t.Errorf("collections: %d with the floor (percent %d), %d at GOGC=100 (percent %d)", floor, fp, std, sp)
+	}
+}
+
+// TestHold: a Hold sets its percent and lifts the floor's memory limit
+// until the last release, which puts back GOGC=100 (floor) or the GOGC in
+// force; a lower GOGC is kept; a second call of a release does nothing.
+func TestHold(t *testing.T) {
+	if os.Getenv("INITGC_HOLD_CHILD") == "1" {
+		Resume()
+		cur := func() (int, int64) {
+			p := debug.SetGCPercent(-1)
+			debug.SetGCPercent(p)
+			return p, debug.SetMemoryLimit(-1)
+		}
+		p0, l0 := cur()
+		r1, r2 := Hold(10), Hold(10)
+		p1, l1 := cur()
+		r1()
+		p2, _ := cur()
+		r2()
+		r2()
+		p3, l3 := cur()
+		fmt.Printf("hold %d %d %d %d %d %d %d\n", p0, l0, p1, l1, p2, p3, l3)
+		return
+	}
+	run := func(env ...string) []int64 {
+		cmd := exec.Command(os.Args[0], "-test.run", "^TestHold$")
+		cmd.Env = []string{"INITGC_HOLD_CHILD=1"}
+		for _, e := range os.Environ() {
+			if !strings.HasPrefix(e, "GOGC=") && !strings.HasPrefix(e, "GOMEMLIMIT=") {
+				cmd.Env = append(cmd.Env, e)
+			}
+		}
+		cmd.Env = append(cmd.Env, env...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("child: %v\n%s", err, out)
+		}
+		for _, line := range strings.Split(string(out), "\n") {
+			if f := strings.Fields(line); len(f) == 8 && f[0] == "hold" {
+				var v []int64
+				for _, x := range f[1:] {
+					n, _ := strconv.ParseInt(x, 10, 64)
+					v = append(v, n)
+				}
+				return v
+			}
+		}
+		t.Fatalf("child printed nothing:\n%s", out)
+		return nil
+	}
+	const none = math.MaxInt64
+	for _, c := range []struct {
+		env  []string
+		want []int64 // percent, limit before; percent, limit held; percent after one release; percent, limit after both
+	}{
+		{nil, []int64{1600, Guard, 10, none, 10, 100, none}},
+		{[]string{"GOGC=50"}, []int64{50, none, 10, none, 10, 50, none}},
+		{[]string{"GOGC=5"}, []int64{5, none, 5, none, 5, 5, none}},
+	} {
+		if got := run(c.env...); !slices.Equal(got, c.want) {
+			t.Errorf("%v: got %v, want %v", c.env, got, c.want)
+		}
 	}
 }
