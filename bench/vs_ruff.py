@@ -170,7 +170,7 @@ def main():
             want = a.only.split(",")
             corpora = [c for c in corpora if any(c[0].startswith(w) for w in want)]
         print(f"polynfi: {polynfi}\nruff:    {' '.join(os.path.basename(x) if i == 0 else x for i, x in enumerate(rargv[:12]))} ... "
-              f"({ncodes} codes)\none core (cpu {a.cpu}), CPU = user+sys, medians of {a.reps}; "
+              f"({ncodes} codes)\none core (cpu {a.cpu}), CPU = user+sys, medians of {a.reps} (the project: {max(5 * a.reps, 15)}); "
               f"this script's own RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3:.0f} MB", flush=True)
         rows = []
         for name, root, files in corpora:
@@ -183,7 +183,10 @@ def main():
             pargv = [polynfi, "score", "--format", "json", "--isolated", "--exclude=", "--workers", "1",
                      "--ignore-noqa"] + rel
             p, r = [], []
-            for i in range(a.reps):
+            # A run of the 40-file project takes some 0.04 s and varies by
+            # +-20% between runs: five times the repetitions (15 at least).
+            reps = a.reps if mb > 5 else max(5 * a.reps, 15)
+            for i in range(reps):
                 order = [("p", pargv, {"GOMAXPROCS": "1"}, (0, 1)), ("r", rargv + rel, {"RAYON_NUM_THREADS": "1"}, (0,))]
                 if i % 2:
                     order.reverse()
