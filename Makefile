@@ -61,7 +61,7 @@ demo: cold-build-notice build sample-env
 # build would change); an up-to-date binary builds from the cache at once.
 cold-build-notice:
 	@if [ ! -x '$(BIN)' ] || [ -n "$$(find . \( -path ./.git -o -path ./out -o -path ./bin -o -path ./node_modules \) -prune -o \( -name '*.go' -o -name go.mod -o -name go.sum \) -newer '$(BIN)' -print -quit)" ]; then \
-		echo "make demo: a cold first build of polynfi takes about 3 minutes on an idle 2-core machine (~260 CPU-s), longer on a busy one; later builds reuse Go's build cache" >&2; fi
+		echo "make demo: a cold first build of polynfi takes about 1.5 minutes on an idle 2-core machine (~150 CPU-s), longer on a busy one; later builds reuse Go's build cache" >&2; fi
 
 # make test: three go test runs, each to the end even when one fails, each
 # package under its own -timeout (go's panic then names the test that hung):

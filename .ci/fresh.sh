@@ -10,7 +10,7 @@
 # GOFLAGS=-buildvcs=false; without it TestHTMLReportsInBrowser fails, the
 # VCS-stamped test binary's reports laying out wider) stay the
 # machine's (go env before HOME changes; .ci/run hands it an empty GOCACHE,
-# so make demo compiles everything as on a new machine: ~260 CPU-s). Set
+# so make demo compiles everything as on a new machine: ~150 CPU-s). Set
 # POLYNFI_FRESH_COLD_GOCACHE=1 for an empty GOCACHE under the fresh HOME
 # instead (the module cache stays shared).
 # The oracles .ci installed under the real home (.ci/swebench-oracle.sh,

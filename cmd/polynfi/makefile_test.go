@@ -12,7 +12,7 @@ import (
 
 // coldBuild matches the cold-build time `make demo` announces and the
 // README states: "a cold first build ... takes about N minutes".
-var coldBuild = regexp.MustCompile(`cold (?:first )?build[^.\n]* takes about (\d+) minutes`)
+var coldBuild = regexp.MustCompile(`cold (?:first )?build[^.\n]* takes about (\d+(?:\.\d+)?) minutes`)
 
 // TestDemoAnnouncesColdBuild: `make demo` says, before it starts
 // building, how long a cold build takes, and says what the README says.
