@@ -92,9 +92,12 @@ func (h *halsteadVisitor) finish() Halstead {
 	for len(h.scopes) > 0 {
 		h.leave()
 	}
-	h.module.distinct = len(h.seen)
+	h.module.distinct = len(h.seen) + h.nodeDistinct
 	if sc := h.scratch; sc != nil && len(h.seen) <= maxPooledOperands {
 		sc.mark, sc.buf, sc.keys = h.mark, h.buf, h.keys
+		if h.nodeSeen != nil && cap(h.nodeSeen) <= maxPooledNodeWords {
+			sc.nodeSeen = h.nodeSeen
+		}
 		if cap(sc.keys) > maxPooledKeyBytes {
 			sc.keys = nil
 		}
@@ -104,7 +107,7 @@ func (h *halsteadVisitor) finish() Halstead {
 		halScratchPool.Put(sc)
 	}
 	// the storage may now be another goroutine's: drop every view of it
-	h.scratch, h.seen, h.mark, h.buf, h.keys = nil, nil, nil, nil, nil
+	h.scratch, h.seen, h.mark, h.buf, h.keys, h.nodeSeen = nil, nil, nil, nil, nil, nil
 	return Halstead{Total: h.module.report(), Functions: h.functions}
 }
 
@@ -112,13 +115,15 @@ func (h *halsteadVisitor) finish() Halstead {
 // halScratchPool for the next call (of any goroutine) so that the operand
 // map does not grow again for every file. keys holds the bytes of seen's
 // keys (see halsteadVisitor.intern); it is reused only after seen is cleared.
-// defs is the def list of the Summarizer's complexity count.
+// defs is the def list of the Summarizer's complexity count. nodeSeen is
+// the storage of halsteadVisitor.nodeSeen.
 type halScratch struct {
-	seen map[string]int32
-	mark []int32
-	buf  []byte
-	keys []byte
-	defs []defComplexity
+	seen     map[string]int32
+	mark     []int32
+	buf      []byte
+	keys     []byte
+	defs     []defComplexity
+	nodeSeen []uint64
 }
 
 var halScratchPool = sync.Pool{New: func() any { return &halScratch{seen: map[string]int32{}} }}
@@ -126,6 +131,10 @@ var halScratchPool = sync.Pool{New: func() any { return &halScratch{seen: map[st
 // maxPooledOperands bounds the operand maps kept for reuse: clearing a map
 // costs its capacity, which one huge file must not impose on all the next.
 const maxPooledOperands = 4096
+
+// maxPooledNodeWords bounds the node bit sets kept for reuse (words of 64
+// nodes: a file of up to 4M nodes).
+const maxPooledNodeWords = 1 << 16
 
 // maxPooledKeyBytes bounds the key storage kept for reuse.
 const maxPooledKeyBytes = 64 << 10
@@ -293,6 +302,12 @@ type halsteadVisitor struct {
 	buf       []byte // scratch for building operand keys
 	keys      []byte // storage of the keys of seen (see intern)
 	scratch   *halScratch
+	// nodeSeen has bit n set once node n was seen as an operand equal to
+	// no other (appendNodeKey's): those are counted here, not interned in
+	// seen (a string key each, the map's growth on an expression-heavy
+	// file); nil until the first. nodeDistinct counts its bits.
+	nodeSeen     []uint64
+	nodeDistinct int
 
 	// the state of the walk (see visit)
 	next, end syntax.NodeID // the next node to visit; the module's end
@@ -600,14 +615,18 @@ func (h *halsteadVisitor) operand(acc *halAcc, ctx []byte, n syntax.NodeID) {
 // see records operand n of scope ctx as seen by acc; byNode gives n a key
 // of its own (an operand never equal to another) instead of operandKey's.
 func (h *halsteadVisitor) see(acc *halAcc, ctx []byte, n syntax.NodeID, byNode bool) {
+	if byNode {
+		h.seeNode(acc, n)
+		return
+	}
 	b := append(h.buf[:0], ctx...)
 	b = append(b, 0)
-	if byNode {
-		b = appendNodeKey(b, n)
-	} else {
-		b = appendOperandKey(b, h.t, n)
-	}
+	b, n, keyed := appendOperandKey(b, h.t, n)
 	h.buf = b
+	if !keyed {
+		h.seeNode(acc, n)
+		return
+	}
 	id, ok := h.seen[string(b)]
 	if !ok {
 		id = int32(len(h.seen))
@@ -618,6 +637,37 @@ func (h *halsteadVisitor) see(acc *halAcc, ctx []byte, n syntax.NodeID, byNode b
 		h.mark[id] = acc.fn
 		acc.distinct++
 	}
+}
+
+// seeNode records operand n, equal to no other operand, as seen by acc.
+// A node is in one scope only, and always walked with the same acc: its
+// first sighting is a new distinct operand of the module and of acc's def.
+func (h *halsteadVisitor) seeNode(acc *halAcc, n syntax.NodeID) {
+	if h.nodeSeen == nil {
+		words := (len(h.t.Nodes) + 63) / 64
+		h.nodeSeen = h.scratch.nodeSeenStorage(words)
+	}
+	w, bit := n/64, uint64(1)<<(n%64)
+	if h.nodeSeen[w]&bit != 0 {
+		return
+	}
+	h.nodeSeen[w] |= bit
+	h.nodeDistinct++
+	if acc.fn != 0 {
+		acc.distinct++
+	}
+}
+
+// nodeSeenStorage returns a cleared bit set of words words, from sc's
+// storage when sc is not nil and it is large enough.
+func (sc *halScratch) nodeSeenStorage(words int) []uint64 {
+	if sc != nil && cap(sc.nodeSeen) >= words {
+		b := sc.nodeSeen[:words]
+		clear(b)
+		sc.nodeSeen = nil
+		return b
+	}
+	return make([]uint64, words)
 }
 
 // intern returns a string of b's bytes, copied to h.keys, so that the
@@ -635,39 +685,37 @@ func (h *halsteadVisitor) intern(b []byte) string {
 	return unsafe.String(&h.keys[start], len(b))
 }
 
-// appendNodeKey appends the key of an operand equal to no other: its node.
-func appendNodeKey(b []byte, n syntax.NodeID) []byte {
-	return strconv.AppendInt(append(b, '#'), int64(n), 10)
-}
-
 // appendOperandKey appends a key equal for two operands exactly when
-// radon's operand values compare equal in Python.
-func appendOperandKey(b []byte, t *syntax.Tree, n syntax.NodeID) []byte {
+// radon's operand values compare equal in Python, and returns it with
+// true; an operand equal to no other (anything but a name, an attribute, a
+// number, a constant or a string) has no key: b is returned as it was,
+// with false. n is returned without its grouping parentheses.
+func appendOperandKey(b []byte, t *syntax.Tree, n syntax.NodeID) ([]byte, syntax.NodeID, bool) {
 	kinds := operandKinds.Table(t.Lang)
 	n = unparen(t, kinds, n)
 	switch kinds.Of(&t.Nodes[n]) {
 	case okIdentifier:
-		return append(append(b, "s:"...), t.Text(n)...)
+		return append(append(b, "s:"...), t.Text(n)...), n, true
 	case okAttribute:
 		if a := fieldAttribute.Child(t, n); a != syntax.NoNode {
-			return append(append(b, "s:"...), t.Text(a)...)
+			return append(append(b, "s:"...), t.Text(a)...), n, true
 		}
 	case okNumber:
-		return appendNumberKey(b, t.Text(n))
+		return appendNumberKey(b, t.Text(n)), n, true
 	case okTrue:
-		return append(b, "n:1"...)
+		return append(b, "n:1"...), n, true
 	case okFalse:
-		return append(b, "n:0"...)
+		return append(b, "n:0"...), n, true
 	case okNone:
-		return append(b, "None"...)
+		return append(b, "None"...), n, true
 	case okEllipsis:
-		return append(b, "Ellipsis"...)
+		return append(b, "Ellipsis"...), n, true
 	case okString:
 		if k, ok := appendStringKey(b, t, n); ok {
-			return k
+			return k, n, true
 		}
 	}
-	return appendNodeKey(b, n)
+	return b, n, false
 }
 
 // node classes of appendOperandKey and unparen

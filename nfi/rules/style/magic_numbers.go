@@ -46,6 +46,10 @@ var MagicNumbers = &nfi.Rule{
 
 type magicState struct {
 	found []syntax.NodeID
+	// dunder is false when the source holds neither "__version__" nor
+	// "__all__": exemptContext's climb to the statement is then skipped
+	// (one climb per literal of an expression nested N deep costs N).
+	dunder bool
 }
 
 func visitMagicNumber(p *nfi.Pass, n syntax.NodeID) {
@@ -54,13 +58,17 @@ func visitMagicNumber(p *nfi.Pass, n syntax.NodeID) {
 	if par := t.Nodes[n].Parent; par != syntax.NoNode && t.Nodes[par].Kind() == "unary_operator" && t.Nodes[n].Field() == "argument" {
 		lit = par
 	}
-	if !isMagicValue(t, n, lit) || exemptContext(t, lit) {
+	if !isMagicValue(t, n, lit) {
 		return
 	}
 	st, _ := p.State.(*magicState)
 	if st == nil {
-		st = &magicState{}
+		src := t.Source
+		st = &magicState{dunder: bytes.Contains(src, []byte("__version__")) || bytes.Contains(src, []byte("__all__"))}
 		p.State = st
+	}
+	if exemptContext(t, lit, st.dunder) {
+		return
 	}
 	st.found = append(st.found, lit)
 }
@@ -237,8 +245,9 @@ func prefixedValue(lit []byte) (v int, ok bool) {
 }
 
 // exemptContext reports the contexts of decision 12 where a literal is not
-// magic.
-func exemptContext(t *syntax.Tree, lit syntax.NodeID) bool {
+// magic; dunder false says that no assignment to __version__ or __all__
+// can enclose lit (magicState.dunder).
+func exemptContext(t *syntax.Tree, lit syntax.NodeID, dunder bool) bool {
 	child := lit
 	p := t.Nodes[lit].Parent
 	// Climb through tuple/list containers and parentheses.
@@ -274,6 +283,9 @@ func exemptContext(t *syntax.Tree, lit syntax.NodeID) bool {
 		}
 	}
 	// Anywhere inside an assignment to __version__ or __all__.
+	if !dunder {
+		return false
+	}
 	for a := t.Nodes[lit].Parent; a != syntax.NoNode; a = t.Nodes[a].Parent {
 		switch t.Nodes[a].Kind() {
 		case "assignment", "augmented_assignment":
