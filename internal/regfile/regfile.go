@@ -103,7 +103,11 @@ func open(path string) (*os.File, fs.FileInfo, error) {
 const exactReadMax = 1 << 20
 
 // ReadFile is os.ReadFile for regular files only (Open).
-func ReadFile(path string) ([]byte, error) {
+func ReadFile(path string) ([]byte, error) { return readFile(path) }
+
+// readFileOS is ReadFile through an os.File (platforms without readFile's
+// file descriptors).
+func readFileOS(path string) ([]byte, error) {
 	f, st, err := open(path)
 	if err != nil {
 		return nil, err
@@ -113,11 +117,16 @@ func ReadFile(path string) ([]byte, error) {
 	if size <= 0 || size > exactReadMax {
 		return io.ReadAll(f)
 	}
-	// a byte more than the size, to see the end in the second read; a
-	// file that grew meanwhile is read whole
-	data := make([]byte, 0, int(size)+1)
+	return readSized(f, int(size))
+}
+
+// readSized reads r to its end into one buffer for size bytes and the
+// end: a byte more than the size, to see the end in the second read; a
+// file that grew meanwhile is read whole.
+func readSized(r io.Reader, size int) ([]byte, error) {
+	data := make([]byte, 0, size+1)
 	for {
-		n, err := f.Read(data[len(data):cap(data)])
+		n, err := r.Read(data[len(data):cap(data)])
 		data = data[:len(data)+n]
 		if err != nil {
 			if err == io.EOF {
