@@ -599,23 +599,38 @@ func ModulePrivate(p string) bool {
 	if isPrivateName(stem) {
 		return true
 	}
-	dir := path.Dir(p)
-	for dir != "." && dir != "/" && dir != "" {
-		base := path.Base(dir)
+	return dirPrivate(path.Dir(p))
+}
+
+// privateDirs caches dirPrivate's results: the files of one directory
+// share its answer (the climb costs a cache lookup and two path
+// operations per level, per file otherwise).
+var privateDirs sync.Map // string → bool
+
+// dirPrivate reports whether the modules in dir (slash-separated, as
+// path.Dir returns it) are private by their packages: climbing while the
+// directories are packages (or cannot be examined), one of them has a
+// private name.
+func dirPrivate(dir string) bool {
+	if v, ok := privateDirs.Load(dir); ok {
+		return v.(bool)
+	}
+	private := false
+	for d := dir; d != "." && d != "/" && d != ""; d = path.Dir(d) {
+		base := path.Base(d)
 		if base == ".." || base == "." {
 			break
 		}
-		switch isPackageDir(dir) {
-		case dirNotPackage:
-			return false
-		case dirUnknown, dirPackage:
-			if isPrivateName(base) {
-				return true
-			}
+		if isPackageDir(d) == dirNotPackage {
+			break
 		}
-		dir = path.Dir(dir)
+		if isPrivateName(base) {
+			private = true
+			break
+		}
 	}
-	return false
+	privateDirs.Store(dir, private)
+	return private
 }
 
 func isPrivateName(s string) bool {
