@@ -225,6 +225,9 @@ func (p *parser) namedExpression() int32 {
 }
 
 func (p *parser) expression() int32 {
+	if p.loneAtom() {
+		return p.atom()
+	}
 	if p.isKw("lambda") {
 		return p.lambda()
 	}
@@ -245,6 +248,44 @@ func (p *parser) expression() int32 {
 		return c
 	}
 	return e
+}
+
+// loneAtom reports whether the current token is an expression on its
+// own: a name that is not a keyword (True, False and None aside), a number
+// or a string (not an f-string), followed by a token that no expression
+// goes on with (`,` `)` `]` `}` `:` `=` `;` or the end of the line).
+// expression then reads it with atom directly, as the ten precedence
+// levels between them would, each finding no operator and entering
+// nothing: the lists, arguments and dicts of literals that data tables are
+// made of no longer descend through them for every element (issue 29).
+func (p *parser) loneAtom() bool {
+	i := p.p
+	if i+1 >= len(p.toks) {
+		return false
+	}
+	t, nx := &p.toks[i], &p.toks[i+1]
+	switch nx.kind {
+	case tNewline:
+	case tOp:
+		if nx.end-nx.start != 1 {
+			return false
+		}
+		switch p.src[nx.start] {
+		case ',', ')', ']', '}', ':', '=', ';':
+		default:
+			return false
+		}
+	default:
+		return false
+	}
+	switch t.kind {
+	case tNumber, tString:
+		return true
+	case tName:
+		s := p.text(*t)
+		return s == "True" || s == "False" || s == "None" || !isHardKeyword(s)
+	}
+	return false
 }
 
 func (p *parser) lambda() int32 {
