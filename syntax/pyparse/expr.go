@@ -228,7 +228,19 @@ func (p *parser) expression() int32 {
 	if p.loneAtom() {
 		return p.atom()
 	}
-	if p.isKw("lambda") {
+	if p.startsPrimary() {
+		// The levels from here to primary would look at this token only
+		// to find that it starts none of theirs (lambda, not, a unary
+		// operator, await): the primary is read first, and when no
+		// operator follows it is the expression (issue 29). Otherwise it
+		// is primed: disjunction's levels go down to primary without
+		// looking at the token after it, and primary returns it.
+		e := p.primary()
+		if p.endsExpression() {
+			return e
+		}
+		p.primed = e + 1
+	} else if p.isKw("lambda") {
 		return p.lambda()
 	}
 	e := p.disjunction()
@@ -259,31 +271,59 @@ func (p *parser) expression() int32 {
 // nothing: the lists, arguments and dicts of literals that data tables are
 // made of no longer descend through them for every element (issue 29).
 func (p *parser) loneAtom() bool {
-	i := p.p
-	if i+1 >= len(p.toks) {
+	if p.p+1 >= len(p.toks) || !p.endsExpressionAt(p.p+1) {
 		return false
 	}
-	t, nx := &p.toks[i], &p.toks[i+1]
-	switch nx.kind {
-	case tNewline:
-	case tOp:
-		if nx.end-nx.start != 1 {
-			return false
-		}
-		switch p.src[nx.start] {
-		case ',', ')', ']', '}', ':', '=', ';':
-		default:
-			return false
-		}
-	default:
-		return false
-	}
+	t := &p.toks[p.p]
 	switch t.kind {
 	case tNumber, tString:
 		return true
 	case tName:
 		s := p.text(*t)
 		return s == "True" || s == "False" || s == "None" || !isHardKeyword(s)
+	}
+	return false
+}
+
+// startsPrimary reports whether the current token starts a primary and
+// nothing else: a name that is not a keyword (True, False and None
+// aside), a number, a string or f-string, ( [ { or ... (not `*`, which
+// atom reads as a splat where splatAtom says so).
+func (p *parser) startsPrimary() bool {
+	t := &p.toks[p.p]
+	switch t.kind {
+	case tNumber, tString, tFStart:
+		return true
+	case tName:
+		s := p.text(*t)
+		return s == "True" || s == "False" || s == "None" || !isHardKeyword(s)
+	case tOp:
+		switch p.text(*t) {
+		case "(", "[", "{", "...":
+			return true
+		}
+	}
+	return false
+}
+
+// endsExpression reports whether the current token is one that no
+// expression goes on with: `,` `)` `]` `}` `:` `=` `;` or the end of the
+// line.
+func (p *parser) endsExpression() bool { return p.endsExpressionAt(p.p) }
+
+func (p *parser) endsExpressionAt(i int) bool {
+	nx := &p.toks[i]
+	switch nx.kind {
+	case tNewline:
+		return true
+	case tOp:
+		if nx.end-nx.start != 1 {
+			return false
+		}
+		switch p.src[nx.start] {
+		case ',', ')', ']', '}', ':', '=', ';':
+			return true
+		}
 	}
 	return false
 }
@@ -340,7 +380,7 @@ func (p *parser) disjunction() int32 { return p.boolOp(false) }
 func (p *parser) conjunction() int32 { return p.boolOp(true) }
 
 func (p *parser) inversion() int32 {
-	if p.isKw("not") {
+	if p.primed == 0 && p.isKw("not") {
 		n := p.newNode(kNot)
 		p.add(n, p.tokLeaf(), 0)
 		p.enter()
@@ -488,7 +528,7 @@ func (p *parser) arith() int32  { return p.binFrom(levelArith) }
 func (p *parser) term() int32   { return p.binFrom(levelTerm) }
 
 func (p *parser) factor() int32 {
-	if p.isOp("-") || p.isOp("+") || p.isOp("~") {
+	if p.primed == 0 && (p.isOp("-") || p.isOp("+") || p.isOp("~")) {
 		u := p.newNode(kUnary)
 		p.add(u, p.tokLeaf(), fOperator)
 		p.enter()
@@ -501,7 +541,7 @@ func (p *parser) factor() int32 {
 
 func (p *parser) power() int32 {
 	var e int32
-	if p.isKw("await") {
+	if p.primed == 0 && p.isKw("await") {
 		a := p.newNode(kAwait)
 		p.add(a, p.tokLeaf(), 0)
 		if p.isKw("await") {
@@ -529,6 +569,10 @@ func (p *parser) power() int32 {
 }
 
 func (p *parser) primary() int32 {
+	if e := p.primed - 1; e >= 0 {
+		p.primed = 0
+		return e
+	}
 	e := p.atom()
 	for k := 1; ; k++ {
 		t := p.tok()

@@ -244,6 +244,10 @@ type parser struct {
 	extras []extra
 	// splatAtom makes the next atom "*name" (see reparseSplat)
 	splatAtom bool
+	// primed is 1 + a primary that expression read ahead (see
+	// expression): the precedence levels below it pass it down without
+	// looking at the current token, and primary returns it; 0 when none
+	primed int32
 	// maxP is the furthest token an abandoned alternative failed at
 	maxP int
 	// fstrErr is an f-string error CPython < 3.12 reports once the run
