@@ -134,9 +134,11 @@ func setPercent(p int) {
 // kept) until the returned release is called for the last of the Holds in
 // force, and the floor stays out of the way meanwhile (its memory limit
 // lifted, its percent not set). The last release puts back the percent in
-// force before the first Hold (with the floor, GOGC=100 until tune sees
-// the next collection), collects and returns the freed pages to the
-// system (debug.FreeOSMemory). Safe for concurrent use; nfi holds a low
+// force before the first Hold (with the floor: GOGC=100 while it collects
+// and returns the freed pages to the system, debug.FreeOSMemory, then the
+// floor's percent for the live heap that collection leaves, as tune would
+// set it at its next poll; set here, the result does not depend on when
+// the poll runs). Safe for concurrent use; nfi holds a low
 // percent while it scores a large file.
 func Hold(p int) (release func()) {
 	state.Lock()
@@ -166,6 +168,13 @@ func Hold(p int) (release func()) {
 			state.Unlock()
 			if last {
 				debug.FreeOSMemory()
+				state.Lock()
+				if state.holds == 0 && state.pct > 0 {
+					if live, ok := liveHeap(); ok {
+						setPercent(percentFor(live))
+					}
+				}
+				state.Unlock()
 			}
 		})
 	}
@@ -173,6 +182,18 @@ func Hold(p int) (release func()) {
 
 // Guard is the memory limit, in bytes, while the floor holds: twice Floor.
 const Guard = 2 * Floor
+
+// liveHeap returns the heap's live bytes at the end of the last
+// collection (runtime/metrics /gc/heap/live:bytes), false when the runtime
+// does not report them.
+func liveHeap() (uint64, bool) {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0, false
+	}
+	return s[0].Value.Uint64(), true
+}
 
 // pollEvery is how often tune looks for a finished collection.
 const pollEvery = 2 * time.Millisecond

@@ -143,7 +143,7 @@ func TestHold(t *testing.T) {
 		env  []string
 		want []int64 // percent, limit before; percent, limit held; percent after one release; percent, limit after both
 	}{
-		{nil, []int64{1600, Guard, 10, none, 10, 100, none}},
+		{nil, []int64{1600, Guard, 10, none, 10, 1600, Guard}},
 		{[]string{"GOGC=50"}, []int64{50, none, 10, none, 10, 50, none}},
 		{[]string{"GOGC=5"}, []int64{5, none, 5, none, 5, 5, none}},
 	} {
