@@ -46,9 +46,10 @@ var MagicNumbers = &nfi.Rule{
 
 type magicState struct {
 	found []syntax.NodeID
-	// dunder is false when the source holds neither "__version__" nor
-	// "__all__": exemptContext's climb to the statement is then skipped
-	// (one climb per literal of an expression nested N deep costs N).
+	// dunder is false when no identifier that an assignment may bind is
+	// __version__ or __all__ (bindsDunder): exemptContext's climb to the
+	// statement is then skipped (one climb per literal of an expression
+	// nested N deep costs N).
 	dunder bool
 }
 
@@ -63,8 +64,7 @@ func visitMagicNumber(p *nfi.Pass, n syntax.NodeID) {
 	}
 	st, _ := p.State.(*magicState)
 	if st == nil {
-		src := t.Source
-		st = &magicState{dunder: bytes.Contains(src, []byte("__version__")) || bytes.Contains(src, []byte("__all__"))}
+		st = &magicState{dunder: bindsDunder(p)}
 		p.State = st
 	}
 	if exemptContext(t, lit, st.dunder) {
@@ -242,6 +242,24 @@ func prefixedValue(lit []byte) (v int, ok bool) {
 		}
 	}
 	return v, digits > 0
+}
+
+// bindsDunder reports whether an identifier in a binding position (the
+// module's index of them, which the left of every assignment is in) is
+// __version__ or __all__. (A search of the source for the two names cost
+// more than it saved: Python is full of underscores.)
+func bindsDunder(p *nfi.Pass) bool {
+	t := p.Tree
+	for _, id := range p.Module.BindableIdentifiers() {
+		n := &t.Nodes[id]
+		if l := int(n.EndByte - n.StartByte); l != len("__all__") && l != len("__version__") {
+			continue
+		}
+		if s := string(t.Text(id)); s == "__all__" || s == "__version__" {
+			return true
+		}
+	}
+	return false
 }
 
 // exemptContext reports the contexts of decision 12 where a literal is not
