@@ -80,7 +80,10 @@ type langTable struct {
 	lang   Language
 	rules  []*Rule   // selected, in catalog order
 	limits []float64 // per rule
-	total  [numAspects]int
+	// options are the rules' Settings.Options, per rule (looked up once,
+	// not per file)
+	options []map[string]any
+	total   [numAspects]int
 	// The dispatch table, flat for ScoreTree's loop over every node: the
 	// rules visiting KindID k are visitors[first[k]:first[k+1]].
 	first     []int32
@@ -138,6 +141,7 @@ func NewEngine(c *Catalog, s Settings) (*Engine, error) {
 			}
 			t.rules = append(t.rules, r)
 			t.limits = append(t.limits, lim)
+			t.options = append(t.options, s.Options[r.ID])
 			t.total[r.Aspect]++
 		}
 	}
@@ -549,7 +553,7 @@ func (e *Engine) ScoreTree(path string, tree *syntax.Tree) (result FileScore) {
 	}
 	passes := t.takePasses()
 	for i, r := range t.rules {
-		passes[i] = Pass{Rule: r, Tree: tree, Module: mod, Path: path, limit: t.limits[i], options: e.Settings.Options[r.ID],
+		passes[i] = Pass{Rule: r, Tree: tree, Module: mod, Path: path, limit: t.limits[i], options: t.options[i],
 			diags: passes[i].diags[:0]}
 	}
 	nodes := tree.Nodes
