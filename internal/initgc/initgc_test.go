@@ -60,27 +60,10 @@ func TestFloorCollections(t *testing.T) {
 		return
 	}
 	count := func(env ...string) (int, int) {
-		cmd := exec.Command(os.Args[0], "-test.run", "^TestFloorCollections$")
-		cmd.Env = []string{"INITGC_CHILD=1"}
-		for _, e := range os.Environ() {
-			if !strings.HasPrefix(e, "GOGC=") {
-				cmd.Env = append(cmd.Env, e)
-			}
-		}
-		cmd.Env = append(cmd.Env, env...)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("child: %v\n%s", err, out)
-		}
-		for _, line := range strings.Split(string(out), "\n") {
-			if f := strings.Fields(line); len(f) == 4 && f[0] == "gcs" {
-				n, _ := strconv.Atoi(f[1])
-				p, _ := strconv.Atoi(f[3])
-				return n, p
-			}
-		}
-		t.Fatalf("child printed no count:\n%s", out)
-		return 0, 0
+		f := childLine(t, "TestFloorCollections", "INITGC_CHILD", "gcs", 4, env...)
+		n, _ := strconv.Atoi(f[1])
+		p, _ := strconv.Atoi(f[3])
+		return n, p
 	}
 	floor, fp := count()
 	std, sp := count("GOGC=100")
@@ -91,8 +74,8 @@ func TestFloorCollections(t *testing.T) {
 }
 
 // TestHold: a Hold sets its percent and lifts the floor's memory limit
-// until the last release, which puts back GOGC=100 (floor) or the GOGC in
-// force; a lower GOGC is kept; a second call of a release does nothing.
+// until the last release, which puts back the floor's percent (and its
+// guard) or the GOGC in force; a lower GOGC is kept; a second call of a release does nothing.
 func TestHold(t *testing.T) {
 	if os.Getenv("INITGC_HOLD_CHILD") == "1" {
 		Resume()
@@ -113,30 +96,12 @@ func TestHold(t *testing.T) {
 		return
 	}
 	run := func(env ...string) []int64 {
-		cmd := exec.Command(os.Args[0], "-test.run", "^TestHold$")
-		cmd.Env = []string{"INITGC_HOLD_CHILD=1"}
-		for _, e := range os.Environ() {
-			if !strings.HasPrefix(e, "GOGC=") && !strings.HasPrefix(e, "GOMEMLIMIT=") {
-				cmd.Env = append(cmd.Env, e)
-			}
+		var v []int64
+		for _, x := range childLine(t, "TestHold", "INITGC_HOLD_CHILD", "hold", 8, env...)[1:] {
+			n, _ := strconv.ParseInt(x, 10, 64)
+			v = append(v, n)
 		}
-		cmd.Env = append(cmd.Env, env...)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("child: %v\n%s", err, out)
-		}
-		for _, line := range strings.Split(string(out), "\n") {
-			if f := strings.Fields(line); len(f) == 8 && f[0] == "hold" {
-				var v []int64
-				for _, x := range f[1:] {
-					n, _ := strconv.ParseInt(x, 10, 64)
-					v = append(v, n)
-				}
-				return v
-			}
-		}
-		t.Fatalf("child printed nothing:\n%s", out)
-		return nil
+		return v
 	}
 	const none = math.MaxInt64
 	for _, c := range []struct {
@@ -151,4 +116,31 @@ func TestHold(t *testing.T) {
 			t.Errorf("%v: got %v, want %v", c.env, got, c.want)
 		}
 	}
+}
+
+// childLine runs test in a child process of this test binary with
+// childVar=1, GOGC and GOMEMLIMIT removed from the environment and env
+// added, and returns the fields of the first line of its output that has
+// n fields, the first being marker.
+func childLine(t *testing.T, test, childVar, marker string, n int, env ...string) []string {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run", "^"+test+"$")
+	cmd.Env = []string{childVar + "=1"}
+	for _, e := range os.Environ() {
+		if !strings.HasPrefix(e, "GOGC=") && !strings.HasPrefix(e, "GOMEMLIMIT=") {
+			cmd.Env = append(cmd.Env, e)
+		}
+	}
+	cmd.Env = append(cmd.Env, env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) == n && f[0] == marker {
+			return f
+		}
+	}
+	t.Fatalf("child printed no %q line:\n%s", marker, out)
+	return nil
 }
