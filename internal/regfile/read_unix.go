@@ -32,10 +32,16 @@ func readFile(path string) ([]byte, error) {
 	}
 	defer syscall.Close(fd)
 	var st syscall.Stat_t
-	if err := syscall.Fstat(fd, &st); err != nil {
-		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
+	for {
+		err := syscall.Fstat(fd, &st)
+		if err == nil {
+			break
+		}
+		if err != syscall.EINTR {
+			return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
+		}
 	}
-	if m := fileMode(st.Mode); !m.IsRegular() {
+	if m := fileMode(uint32(st.Mode)); !m.IsRegular() {
 		return nil, notRegular(path, m)
 	}
 	r := fdReader{fd: fd, path: path}
@@ -46,6 +52,10 @@ func readFile(path string) ([]byte, error) {
 	return readSized(r, int(size))
 }
 
+// maxRead bounds one read(2), as os.File does (darwin refuses reads of 2
+// GB and more).
+const maxRead = 1 << 30
+
 // fdReader reads a file descriptor (io.Reader: 0 bytes read is io.EOF).
 type fdReader struct {
 	fd   int
@@ -55,6 +65,9 @@ type fdReader struct {
 func (r fdReader) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
+	}
+	if len(p) > maxRead {
+		p = p[:maxRead]
 	}
 	for {
 		n, err := syscall.Read(r.fd, p)
