@@ -225,9 +225,6 @@ func (p *parser) namedExpression() int32 {
 }
 
 func (p *parser) expression() int32 {
-	if p.loneAtom() {
-		return p.atom()
-	}
 	if p.startsPrimary() {
 		// The levels from here to primary would look at this token only
 		// to find that it starts none of theirs (lambda, not, a unary
@@ -262,29 +259,6 @@ func (p *parser) expression() int32 {
 	return e
 }
 
-// loneAtom reports whether the current token is an expression on its
-// own: a name that is not a keyword (True, False and None aside), a number
-// or a string (not an f-string), followed by a token that no expression
-// goes on with (`,` `)` `]` `}` `:` `=` `;` or the end of the line).
-// expression then reads it with atom directly, as the ten precedence
-// levels between them would, each finding no operator and entering
-// nothing: the lists, arguments and dicts of literals that data tables are
-// made of no longer descend through them for every element (issue 29).
-func (p *parser) loneAtom() bool {
-	if p.p+1 >= len(p.toks) || !p.endsExpressionAt(p.p+1) {
-		return false
-	}
-	t := &p.toks[p.p]
-	switch t.kind {
-	case tNumber, tString:
-		return true
-	case tName:
-		s := p.text(*t)
-		return s == "True" || s == "False" || s == "None" || !isHardKeyword(s)
-	}
-	return false
-}
-
 // startsPrimary reports whether the current token starts a primary and
 // nothing else: a name that is not a keyword (True, False and None
 // aside), a number, a string or f-string, ( [ { or ... (not `*`, which
@@ -309,10 +283,8 @@ func (p *parser) startsPrimary() bool {
 // endsExpression reports whether the current token is one that no
 // expression goes on with: `,` `)` `]` `}` `:` `=` `;` or the end of the
 // line.
-func (p *parser) endsExpression() bool { return p.endsExpressionAt(p.p) }
-
-func (p *parser) endsExpressionAt(i int) bool {
-	nx := &p.toks[i]
+func (p *parser) endsExpression() bool {
+	nx := &p.toks[p.p]
 	switch nx.kind {
 	case tNewline:
 		return true
