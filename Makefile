@@ -63,22 +63,32 @@ cold-build-notice:
 	@if [ ! -x '$(BIN)' ] || [ -n "$$(find . \( -path ./.git -o -path ./out -o -path ./bin -o -path ./node_modules \) -prune -o \( -name '*.go' -o -name go.mod -o -name go.sum \) -newer '$(BIN)' -print -quit)" ]; then \
 		echo "make demo: a cold first build of polynfi takes about 1.5 minutes on an idle 2-core machine (~150 CPU-s), longer on a busy one; later builds reuse Go's build cache" >&2; fi
 
-# make test: three go test runs, each to the end even when one fails, each
-# package under its own -timeout (go's panic then names the test that hung):
-#   1. every package but the slow tests (TEST_TIMEOUT per package);
-#   2. the slow tests (SLOW_TESTS: harness's adversarial Docker tests, ~25 min
-#      on 2 cores, mostly waiting on containers; the multi-language sample's
-#      real runs, local and Docker, ~13 + 6 min on a busy 2-core machine),
-#      with their own SLOW_TIMEOUT, at the same time as 1;
-#   3. the race detector over the tests that drive the worker pools
-#      (RACE_TESTS in RACE_PKGS: harness.Run, the agent runner, the local
-#      runtime, image builds, nfi.Engine.ScoreFiles (the NFI batch), the
-#      syntax flattener, mine's miners, the SWE-NFI suite's runs
-#      (nfisuite), the NFI driver's git comparison and metrics workers).
+# make test: three go test runs and the bounded fuzzing, each to the end
+# even when one fails, each package under its own -timeout (go's panic
+# then names the test that hung):
+#   1. every package but the slow tests (TEST_TIMEOUT per package), in the
+#      foreground;
+#   2. in the background at the same time, one after another:
+#      a. the slow tests (SLOW_TESTS: harness's adversarial Docker tests,
+#         ~25 min on 2 cores, mostly waiting on containers; the
+#         multi-language sample's real runs, local and Docker), with their
+#         own SLOW_TIMEOUT;
+#      b. the race detector over the tests that drive the worker pools
+#         (RACE_TESTS in RACE_PKGS: harness.Run, the agent runner, the local
+#         runtime, image builds, nfi.Engine.ScoreFiles (the NFI batch), the
+#         syntax flattener, mine's miners, the SWE-NFI suite's runs
+#         (nfisuite), the NFI driver's git comparison and metrics workers);
+#      c. the bounded fuzzing of the parsers (make fuzz, one fuzzing process
+#         per target, at nice FUZZ_NICE: it only fills the cores the
+#         foreground's container tests leave idle).
+#    The foreground run waits on containers and sandboxes most of the time
+#    (under half of the 2 cores busy), so 2 fits in its idle time: make
+#    test takes about as long as 1 (~23 min on an idle 2-core machine)
+#    instead of 1, then the race build, then the fuzzing (~30 min).
 # Each run's `go test -json` stream is kept in out/test*.json (make slowest
-# reads them) and summed up on the terminal by internal/testreport: one
-# line per package, the output of what failed. Then the bounded fuzzing
-# of the parsers (make fuzz).
+# reads them) and summed up by internal/testreport: one line per package,
+# the output of what failed; the background's summaries (out/test-slow.txt,
+# out/test-race.txt, out/fuzz.txt) print after the foreground's.
 TEST_PKGS ?= ./...
 TEST_TIMEOUT ?= 25m
 SLOW_TIMEOUT ?= 55m
@@ -86,20 +96,25 @@ SLOW_TESTS ?= ^(TestAdversarialRunnersDocker|TestAdversarialDocker|TestBundledMu
 SLOW_PKGS ?= ./harness/
 RACE_TESTS ?= ^(TestRunResumesAndReevaluatesChangedPatches|TestRunCancelled|TestStoreLock|TestTotalBudget|TestHangingAgentTreeKilled|TestLocalExitCodes|TestLocalTimeoutKillsGrandchildren|TestBwrapIsolation|TestBasesTaskDirsAndFailures|TestScoreConcurrent|TestFlatten|TestMineHistory|TestMineCancel|TestInterruptAndResume|TestGitComparisonConcurrent)$$
 RACE_PKGS ?= ./harness/ ./agent/ ./runtime/ ./images/ ./nfi/catalog/ ./syntax/ ./mine/ ./nfisuite/ ./nfi/driver/
+FUZZ_NICE ?= 5
 TESTREPORT := bin/testreport
 test: deps $(TESTREPORT)
-	@mkdir -p out; rc=0; \
-	echo "== go test (the slow tests $(SLOW_TESTS), -timeout $(SLOW_TIMEOUT)): in the background, summary in out/test-slow.txt"; \
+	@mkdir -p out; rm -f out/test-slow.failed out/test-race.failed out/fuzz.failed; rc=0; start=$$SECONDS; \
 	export $(VENV_PATH); \
-	( $(GO) test -json -timeout $(SLOW_TIMEOUT) -run '$(SLOW_TESTS)' $(SLOW_PKGS) | tee out/test-slow.json | $(TESTREPORT) summary > out/test-slow.txt ) & slow=$$!; \
+	echo "== in the background, one after another: go test of the slow tests $(SLOW_TESTS) (-timeout $(SLOW_TIMEOUT)), go test -race of the worker pools, make fuzz ($(FUZZTIME) per parser entry point); summaries in out/test-slow.txt, out/test-race.txt, out/fuzz.txt"; \
+	( { $(GO) test -json -timeout $(SLOW_TIMEOUT) -run '$(SLOW_TESTS)' $(SLOW_PKGS) | tee out/test-slow.json | $(TESTREPORT) summary > out/test-slow.txt 2>&1; } || touch out/test-slow.failed; \
+	  echo "== go test (the slow tests): done after $$((SECONDS-start)) s" >> out/test-slow.txt; \
+	  { $(GO) test -race -json -timeout $(TEST_TIMEOUT) -run '$(RACE_TESTS)' $(RACE_PKGS) | tee out/test-race.json | $(TESTREPORT) summary > out/test-race.txt 2>&1; } || touch out/test-race.failed; \
+	  echo "== go test -race: done after $$((SECONDS-start)) s" >> out/test-race.txt; \
+	  nice -n $(FUZZ_NICE) $(MAKE) --no-print-directory fuzz FUZZFLAGS=-parallel=1 > out/fuzz.txt 2>&1 || touch out/fuzz.failed; \
+	  echo "== make fuzz: done after $$((SECONDS-start)) s" >> out/fuzz.txt ) & bg=$$!; \
 	echo "== go test (every package, -timeout $(TEST_TIMEOUT) each; not $(SLOW_TESTS))"; \
 	$(GO) test -json -timeout $(TEST_TIMEOUT) -skip '$(SLOW_TESTS)' $(TEST_PKGS) | tee out/test.json | $(TESTREPORT) summary || rc=1; \
-	wait $$slow || rc=1; \
-	echo "== go test (the slow tests $(SLOW_TESTS))"; cat out/test-slow.txt; \
-	echo "== go test -race (the worker pools)"; \
-	$(GO) test -race -json -timeout $(TEST_TIMEOUT) -run '$(RACE_TESTS)' $(RACE_PKGS) | tee out/test-race.json | $(TESTREPORT) summary || rc=1; \
-	echo "== go test -fuzz (every parser entry point, $(FUZZTIME) each)"; \
-	$(MAKE) --no-print-directory fuzz || rc=1; \
+	echo "== go test (every package): done after $$((SECONDS-start)) s"; \
+	wait $$bg || rc=1; \
+	echo "== go test (the slow tests $(SLOW_TESTS))"; cat out/test-slow.txt; [ ! -e out/test-slow.failed ] || rc=1; \
+	echo "== go test -race (the worker pools)"; cat out/test-race.txt; [ ! -e out/test-race.failed ] || rc=1; \
+	echo "== go test -fuzz (every parser entry point, $(FUZZTIME) each)"; cat out/fuzz.txt; [ ! -e out/fuzz.failed ] || rc=1; \
 	exit $$rc
 
 $(TESTREPORT): $(wildcard internal/testreport/*.go internal/testreport/cmd/testreport/*.go)
@@ -122,11 +137,12 @@ slowest: $(TESTREPORT)
 # tree-sitter, the node-level retrieval metrics), 160 s in all; FUZZTIME
 # overrides each target's share.
 FUZZTIME ?= 40s
+FUZZFLAGS ?=
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./syntax/pyparse/
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./syntax/jsparse/
-	$(GO) test -run '^$$' -fuzz '^FuzzTreeSitter$$' -fuzztime $(FUZZTIME) ./syntax/
-	$(GO) test -run '^$$' -fuzz '^FuzzFileNodes$$' -fuzztime $(FUZZTIME) ./retrieval/
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./syntax/pyparse/
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./syntax/jsparse/
+	$(GO) test -run '^$$' -fuzz '^FuzzTreeSitter$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./syntax/
+	$(GO) test -run '^$$' -fuzz '^FuzzFileNodes$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./retrieval/
 
 # BenchmarkStartup (cmd/polynfi) reports the size of bin/polynfi and the
 # wall time of `polynfi --version` and of a one-line `polynfi score`.
