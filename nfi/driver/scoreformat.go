@@ -259,8 +259,10 @@ type jsonScoreSink struct {
 	// encoding), reused from file to file; buf and enc encode the records
 	// appendFileScore leaves to encoding/json.
 	rec []byte
-	buf bytes.Buffer
-	enc *json.Encoder
+	// heads caches the rule results' openings (see ruleHeads).
+	heads ruleHeads
+	buf   bytes.Buffer
+	enc   *json.Encoder
 }
 
 func newJSONScoreSink(w io.Writer, e *nfi.Engine) *jsonScoreSink {
@@ -303,10 +305,10 @@ func (s *jsonScoreSink) File(fs nfi.FileScore) error {
 		s.buf.Reset()
 		return nil
 	}
-	b, _ := appendFileScore(s.rec[:0], &fs, func(b []byte) []byte {
+	b, _ := appendFileScoreHeads(s.rec[:0], &fs, func(b []byte) []byte {
 		s.w.Write(b)
 		return b[:0]
-	})
+	}, &s.heads)
 	s.w.Write(b)
 	s.rec = b[:0]
 	return nil

@@ -25,9 +25,17 @@ func encodingJSON(t *testing.T, fs nfi.FileScore) []byte {
 	return b
 }
 
+// sharedHeads is the rule-opening cache checkSameJSON writes every record
+// through as well, from record to record as the json sink does: its hits,
+// and its rewrites when a record lists other rules.
+var sharedHeads ruleHeads
+
 func checkSameJSON(t *testing.T, fs nfi.FileScore) {
 	t.Helper()
 	got, ok := appendFileScore(nil, &fs, nil)
+	if cached, _ := appendFileScoreHeads(nil, &fs, nil, &sharedHeads); !bytes.Equal(cached, got) {
+		t.Fatalf("%s: the record written with the cached rule openings differs:\n got  %q\n want %q", fs.Path, cached, got)
+	}
 	var pieces []byte
 	rest, _ := appendFileScore(nil, &fs, func(b []byte) []byte { pieces = append(pieces, b...); return b[:0] })
 	if pieces = append(pieces, rest...); !bytes.Equal(pieces, got) {
