@@ -579,11 +579,15 @@ func (e *Engine) ScoreTree(path string, tree *syntax.Tree) (result FileScore) {
 		passes[ri].Rule.Finish(&passes[ri])
 	}
 	fs.Rules = make([]RuleResult, len(t.rules))
-	// The diagnostics leave the reused buffers for one array per file.
+	// The diagnostics leave the reused buffers for one array per file; a
+	// buffer that grew past maxKeptDiagnostics, which givePasses would
+	// drop, is handed to the result as it is instead of copied.
 	total, valued := 0, 0
 	for i := range passes {
 		sortDiagnostics(passes[i].diags)
-		total += len(passes[i].diags)
+		if d := passes[i].diags; cap(d) <= maxKeptDiagnostics {
+			total += len(d)
+		}
 		if passes[i].hasValue {
 			valued++
 		}
@@ -597,12 +601,16 @@ func (e *Engine) ScoreTree(path string, tree *syntax.Tree) (result FileScore) {
 	for i := range passes {
 		p := &passes[i]
 		var diags []Diagnostic // nil when the rule passed
-		if len(p.diags) > 0 {
+		switch n := len(p.diags); {
+		case n > 0 && cap(p.diags) > maxKeptDiagnostics:
+			diags = p.diags[:n:n]
+			p.diags = nil
+		case n > 0:
 			start := len(all)
 			all = append(all, p.diags...)
 			diags = all[start:len(all):len(all)]
 		}
-		rr := RuleResult{ID: p.Rule.ID, Aspect: p.Rule.Aspect, Passed: len(p.diags) == 0, Diagnostics: diags}
+		rr := RuleResult{ID: p.Rule.ID, Aspect: p.Rule.Aspect, Passed: len(diags) == 0, Diagnostics: diags}
 		if p.hasValue {
 			values = append(values, p.value)
 			rr.Value = &values[len(values)-1]

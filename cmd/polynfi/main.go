@@ -4,11 +4,16 @@
 // POLYNFI_CPUPROFILE=FILE writes a pprof CPU profile of the whole run to
 // FILE (go tool pprof bin/polynfi FILE), for measuring where a command's
 // time goes (issue 29: `POLYNFI_CPUPROFILE=cpu.prof polynfi score ...`).
+// POLYNFI_MEMPROFILE=FILE writes a pprof heap profile at the end of the
+// run, every allocation sampled (runtime.MemProfileRate 1; slower): `go
+// tool pprof -sample_index=alloc_space` shows where the bytes the garbage
+// collector had to clear were allocated.
 package main
 
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/pprof"
 
 	"github.com/polynfi/polynfi/internal/cli"
@@ -18,11 +23,35 @@ import (
 func main() {
 	initgc.Resume()
 	stopProfile := startProfile(os.Getenv("POLYNFI_CPUPROFILE"))
+	memProfile := os.Getenv("POLYNFI_MEMPROFILE")
+	if memProfile != "" {
+		runtime.MemProfileRate = 1
+	}
 	ctx, stop := cli.InterruptContext(os.Stderr)
 	code := cli.Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	stopProfile()
+	writeHeapProfile(memProfile)
 	os.Exit(code)
+}
+
+// writeHeapProfile writes the heap profile (allocations since the start)
+// to path (nothing when path is empty); a failure is reported, never a
+// reason to fail the command.
+func writeHeapProfile(path string) {
+	if path == "" {
+		return
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.Lookup("allocs").WriteTo(f, 0)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "polynfi: POLYNFI_MEMPROFILE: %v\n", err)
+	}
 }
 
 // startProfile starts a CPU profile written to path (nothing when path is
