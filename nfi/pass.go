@@ -2,6 +2,7 @@ package nfi
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -77,6 +78,10 @@ func (p *Pass) Report(n syntax.NodeID, msg string) {
 		Message: msg,
 	})
 }
+
+// Grow makes room for n more violations, for a rule that knows how many
+// it is about to record (one allocation instead of a growing buffer's).
+func (p *Pass) Grow(n int) { p.diags = slices.Grow(p.diags, n) }
 
 // ReportAt records a violation at a 1-based line and column with the
 // message msg as it is.

@@ -86,6 +86,7 @@ func finishMagicNumbers(p *nfi.Pass) {
 	// the messages end alike: " (file has <count> magic numbers, > <limit>)",
 	// formatted once; each message is one concatenation
 	tail := " (file has " + strconv.Itoa(count) + " magic numbers, > " + strconv.Itoa(int(p.Limit())) + ")"
+	p.Grow(len(st.found))
 	for _, n := range st.found {
 		p.Report(n, "magic number "+string(p.Tree.Text(n))+tail)
 	}
