@@ -67,28 +67,31 @@ cold-build-notice:
 # even when one fails, each package under its own -timeout (go's panic
 # then names the test that hung):
 #   1. every package but the slow tests (TEST_TIMEOUT per package), in the
-#      foreground;
+#      foreground: ~23 min on an idle 2-core machine, the harness package
+#      (~18 min, its container tests) the longest;
 #   2. in the background at the same time, one after another:
-#      a. the slow tests (SLOW_TESTS: harness's adversarial Docker tests,
-#         ~25 min on 2 cores, mostly waiting on containers; the
-#         multi-language sample's real runs, local and Docker), with their
-#         own SLOW_TIMEOUT;
+#      a. the slow tests (SLOW_TESTS: harness's adversarial Docker tests and
+#         the multi-language sample's real runs, local and Docker; ~16 min,
+#         mostly waiting on containers), with their own SLOW_TIMEOUT;
 #      b. the race detector over the tests that drive the worker pools
 #         (RACE_TESTS in RACE_PKGS: harness.Run, the agent runner, the local
 #         runtime, image builds, nfi.Engine.ScoreFiles (the NFI batch), the
 #         syntax flattener, mine's miners, the SWE-NFI suite's runs
-#         (nfisuite), the NFI driver's git comparison and metrics workers);
-#      c. the bounded fuzzing of the parsers (make fuzz, one fuzzing process
-#         per target, at nice FUZZ_NICE: it only fills the cores the
-#         foreground's container tests leave idle).
-#    The foreground run waits on containers and sandboxes most of the time
-#    (under half of the 2 cores busy), so 2 fits in its idle time: make
-#    test takes about as long as 1 (~23 min on an idle 2-core machine)
-#    instead of 1, then the race build, then the fuzzing (~30 min).
-# Each run's `go test -json` stream is kept in out/test*.json (make slowest
-# reads them) and summed up by internal/testreport: one line per package,
-# the output of what failed; the background's summaries (out/test-slow.txt,
-# out/test-race.txt, out/fuzz.txt) print after the foreground's.
+#         (nfisuite), the NFI driver's git comparison and metrics workers;
+#         ~2.5 min, most of it the race build);
+#      c. the bounded fuzzing of the parsers (make fuzz, ~4.5 min), one
+#         fuzzing process per target (FUZZFLAGS, unless set) at nice
+#         FUZZ_NICE, so that the foreground's tests come first.
+#    The foreground waits on containers and sandboxes much of the time, so
+#    2 ends about when 1 does: make test takes ~23 min instead of 1, then
+#    the race run, then the fuzzing one after another (~30 min).
+# Each go test -json stream is kept in out/test*.json (make slowest reads
+# them) and summed up by internal/testreport: one line per package, the
+# output of what failed. The background's summaries (out/test-slow.txt,
+# out/test-race.txt, out/fuzz.txt; what go printed on stderr in
+# out/*.err) print after the foreground's, each with the seconds since
+# make test started. An interrupt (Ctrl-C, SIGTERM) stops the background
+# too: it runs in a process group of its own, killed on the way out.
 TEST_PKGS ?= ./...
 TEST_TIMEOUT ?= 25m
 SLOW_TIMEOUT ?= 55m
@@ -96,25 +99,31 @@ SLOW_TESTS ?= ^(TestAdversarialRunnersDocker|TestAdversarialDocker|TestBundledMu
 SLOW_PKGS ?= ./harness/
 RACE_TESTS ?= ^(TestRunResumesAndReevaluatesChangedPatches|TestRunCancelled|TestStoreLock|TestTotalBudget|TestHangingAgentTreeKilled|TestLocalExitCodes|TestLocalTimeoutKillsGrandchildren|TestBwrapIsolation|TestBasesTaskDirsAndFailures|TestScoreConcurrent|TestFlatten|TestMineHistory|TestMineCancel|TestInterruptAndResume|TestGitComparisonConcurrent)$$
 RACE_PKGS ?= ./harness/ ./agent/ ./runtime/ ./images/ ./nfi/catalog/ ./syntax/ ./mine/ ./nfisuite/ ./nfi/driver/
-FUZZ_NICE ?= 5
+FUZZ_NICE ?= 10
+# SUBMAKE is $(MAKE) by another name: a recipe line that names $(MAKE)
+# itself runs even under make -n, and test's one line is the whole suite.
+SUBMAKE = $(MAKE)
 TESTREPORT := bin/testreport
 test: deps $(TESTREPORT)
-	@mkdir -p out; rm -f out/test-slow.failed out/test-race.failed out/fuzz.failed; rc=0; start=$$SECONDS; \
+	@mkdir -p out; rm -f out/test-slow.failed out/test-race.failed out/fuzz.failed out/test-slow.err out/test-race.err; rc=0; start=$$SECONDS; \
 	export $(VENV_PATH); \
 	echo "== in the background, one after another: go test of the slow tests $(SLOW_TESTS) (-timeout $(SLOW_TIMEOUT)), go test -race of the worker pools, make fuzz ($(FUZZTIME) per parser entry point); summaries in out/test-slow.txt, out/test-race.txt, out/fuzz.txt"; \
-	( { $(GO) test -json -timeout $(SLOW_TIMEOUT) -run '$(SLOW_TESTS)' $(SLOW_PKGS) | tee out/test-slow.json | $(TESTREPORT) summary > out/test-slow.txt 2>&1; } || touch out/test-slow.failed; \
-	  echo "== go test (the slow tests): done after $$((SECONDS-start)) s" >> out/test-slow.txt; \
-	  { $(GO) test -race -json -timeout $(TEST_TIMEOUT) -run '$(RACE_TESTS)' $(RACE_PKGS) | tee out/test-race.json | $(TESTREPORT) summary > out/test-race.txt 2>&1; } || touch out/test-race.failed; \
-	  echo "== go test -race: done after $$((SECONDS-start)) s" >> out/test-race.txt; \
-	  nice -n $(FUZZ_NICE) $(MAKE) --no-print-directory fuzz FUZZFLAGS=-parallel=1 > out/fuzz.txt 2>&1 || touch out/fuzz.failed; \
-	  echo "== make fuzz: done after $$((SECONDS-start)) s" >> out/fuzz.txt ) & bg=$$!; \
+	set -m; \
+	( { $(GO) test -json -timeout $(SLOW_TIMEOUT) -run '$(SLOW_TESTS)' $(SLOW_PKGS) 2>out/test-slow.err | tee out/test-slow.json | $(TESTREPORT) summary > out/test-slow.txt 2>&1; } || touch out/test-slow.failed; \
+	  echo "== go test (the slow tests): done $$((SECONDS-start)) s after make test started" >> out/test-slow.txt; \
+	  { $(GO) test -race -json -timeout $(TEST_TIMEOUT) -run '$(RACE_TESTS)' $(RACE_PKGS) 2>out/test-race.err | tee out/test-race.json | $(TESTREPORT) summary > out/test-race.txt 2>&1; } || touch out/test-race.failed; \
+	  echo "== go test -race: done $$((SECONDS-start)) s after make test started" >> out/test-race.txt; \
+	  nice -n $(or $(FUZZ_NICE),0) $(SUBMAKE) --no-print-directory fuzz FUZZFLAGS='$(or $(FUZZFLAGS),-parallel=1)' > out/fuzz.txt 2>&1 || touch out/fuzz.failed; \
+	  echo "== make fuzz: done $$((SECONDS-start)) s after make test started" >> out/fuzz.txt ) & bg=$$!; \
+	set +m; \
+	trap 'kill -TERM -- -$$bg 2>/dev/null; exit 130' INT TERM HUP; \
 	echo "== go test (every package, -timeout $(TEST_TIMEOUT) each; not $(SLOW_TESTS))"; \
 	$(GO) test -json -timeout $(TEST_TIMEOUT) -skip '$(SLOW_TESTS)' $(TEST_PKGS) | tee out/test.json | $(TESTREPORT) summary || rc=1; \
-	echo "== go test (every package): done after $$((SECONDS-start)) s"; \
+	echo "== go test (every package): done $$((SECONDS-start)) s after make test started"; \
 	wait $$bg || rc=1; \
-	echo "== go test (the slow tests $(SLOW_TESTS))"; cat out/test-slow.txt; [ ! -e out/test-slow.failed ] || rc=1; \
-	echo "== go test -race (the worker pools)"; cat out/test-race.txt; [ ! -e out/test-race.failed ] || rc=1; \
-	echo "== go test -fuzz (every parser entry point, $(FUZZTIME) each)"; cat out/fuzz.txt; [ ! -e out/fuzz.failed ] || rc=1; \
+	for step in test-slow:"go test (the slow tests $(SLOW_TESTS))" test-race:"go test -race (the worker pools)" fuzz:"go test -fuzz (every parser entry point, $(FUZZTIME) each)"; do \
+		f=$${step%%:*}; echo "== $${step#*:}"; cat out/$$f.txt; [ ! -s out/$$f.err ] || cat out/$$f.err; [ ! -e out/$$f.failed ] || rc=1; \
+	done; \
 	exit $$rc
 
 $(TESTREPORT): $(wildcard internal/testreport/*.go internal/testreport/cmd/testreport/*.go)
@@ -137,7 +146,6 @@ slowest: $(TESTREPORT)
 # tree-sitter, the node-level retrieval metrics), 160 s in all; FUZZTIME
 # overrides each target's share.
 FUZZTIME ?= 40s
-FUZZFLAGS ?=
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./syntax/pyparse/
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./syntax/jsparse/
