@@ -4,10 +4,11 @@
 // POLYNFI_CPUPROFILE=FILE writes a pprof CPU profile of the whole run to
 // FILE (go tool pprof bin/polynfi FILE), for measuring where a command's
 // time goes (issue 29: `POLYNFI_CPUPROFILE=cpu.prof polynfi score ...`).
-// POLYNFI_MEMPROFILE=FILE writes a pprof heap profile at the end of the
-// run, every allocation sampled (runtime.MemProfileRate 1; slower): `go
-// tool pprof -sample_index=alloc_space` shows where the bytes the garbage
-// collector had to clear were allocated.
+// POLYNFI_MEMPROFILE=FILE writes a pprof allocation profile ("allocs")
+// at the end of the run, every allocation from main on sampled
+// (runtime.MemProfileRate 1; slower; GODEBUG=memprofilerate=1 takes the
+// package initialisation in too): `go tool pprof FILE` shows where the
+// bytes the garbage collector had to clear were allocated.
 package main
 
 import (
@@ -21,12 +22,12 @@ import (
 )
 
 func main() {
-	initgc.Resume()
-	stopProfile := startProfile(os.Getenv("POLYNFI_CPUPROFILE"))
 	memProfile := os.Getenv("POLYNFI_MEMPROFILE")
 	if memProfile != "" {
 		runtime.MemProfileRate = 1
 	}
+	initgc.Resume()
+	stopProfile := startProfile(os.Getenv("POLYNFI_CPUPROFILE"))
 	ctx, stop := cli.InterruptContext(os.Stderr)
 	code := cli.Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
@@ -42,6 +43,8 @@ func writeHeapProfile(path string) {
 	if path == "" {
 		return
 	}
+	// the profile holds what the last completed collection published
+	runtime.GC()
 	f, err := os.Create(path)
 	if err == nil {
 		err = pprof.Lookup("allocs").WriteTo(f, 0)

@@ -30,11 +30,11 @@ func appendFileScore(b []byte, fs *nfi.FileScore, flush func([]byte) []byte) (_ 
 
 // ruleHeads holds the opening of each rule result's record,
 // `{"id":ID,"aspect":ASPECT,"passed":`, by the result's position in
-// FileScore.Rules: every file of a run lists the same rules in the same
-// order, so a record's 92 openings are copied instead of escaped anew (the
-// json format's per-file cost on a file of a few lines). An entry whose
-// rule or aspect differs from the result at its position (another
-// language's rule list) is rewritten.
+// FileScore.Rules: the files of one language list the same rules in the
+// same order, so a Python record's 92 openings are copied instead of
+// escaped anew (the json format's per-file cost on a file of a few lines).
+// An entry whose rule or aspect differs from the result at its position
+// (another language's rule list) is rewritten.
 type ruleHeads []ruleHead
 
 type ruleHead struct {
@@ -52,18 +52,19 @@ func (h *ruleHeads) append(b []byte, i int, r *nfi.RuleResult) []byte {
 	if h == nil || i >= maxRuleHeads {
 		return appendRuleHead(b, r)
 	}
-	if i < len(*h) {
+	switch {
+	case i < len(*h):
 		e := &(*h)[i]
 		if e.id != r.ID || e.aspect != r.Aspect {
 			*e = ruleHead{id: r.ID, aspect: r.Aspect, b: appendRuleHead(e.b[:0], r)}
 		}
 		return append(b, e.b...)
+	case i == len(*h):
+		*h = append(*h, ruleHead{id: r.ID, aspect: r.Aspect, b: appendRuleHead(nil, r)})
+		return append(b, (*h)[i].b...)
 	}
-	for len(*h) < i {
-		*h = append(*h, ruleHead{}) // an empty id matches no rule's
-	}
-	*h = append(*h, ruleHead{id: r.ID, aspect: r.Aspect, b: appendRuleHead(nil, r)})
-	return append(b, (*h)[i].b...)
+	// past the entries (results are written in order, so never): uncached
+	return appendRuleHead(b, r)
 }
 
 // appendRuleHead appends `{"id":ID,"aspect":ASPECT,"passed":` for r.

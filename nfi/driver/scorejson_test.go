@@ -3,6 +3,7 @@ package driver
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"reflect"
@@ -123,5 +124,44 @@ func TestAppendFileScoreIsEncodingJSON(t *testing.T) {
 	}
 	if _, err := json.Marshal(nfi.FileScore{Rules: []nfi.RuleResult{{ID: "x", Value: &nan}}}); err == nil {
 		t.Error("encoding/json wrote a NaN")
+	}
+}
+
+// TestRuleHeadsSequences writes sequences of records through one
+// rule-opening cache and checks each against the uncached encoder: the same
+// rule ID under another aspect, a longer rule list after a shorter one and a
+// shorter after a longer, an empty ID, IDs that need escaping, and a list
+// longer than maxRuleHeads.
+func TestRuleHeadsSequences(t *testing.T) {
+	results := func(ids []string, a nfi.Aspect) []nfi.RuleResult {
+		rs := make([]nfi.RuleResult, len(ids))
+		for i, id := range ids {
+			rs[i] = nfi.RuleResult{ID: id, Aspect: a, Passed: i%2 == 0}
+		}
+		return rs
+	}
+	long := make([]string, maxRuleHeads+7)
+	for i := range long {
+		long[i] = fmt.Sprintf("R%d", i)
+	}
+	sequences := map[string][][]nfi.RuleResult{
+		"aspect changes":                    {results([]string{"A", "B"}, nfi.Documentation), results([]string{"A", "B"}, nfi.CodingStyle), results([]string{"A", "B"}, nfi.Documentation)},
+		"longer, then shorter, then longer": {results([]string{"A"}, nfi.Documentation), results([]string{"A", "B", "C"}, nfi.Documentation), results([]string{"C"}, nfi.ErrorHandling), results([]string{"C", "B", "A", "D"}, nfi.ErrorHandling)},
+		"empty and escaped IDs":             {results([]string{"", "a\"b", "\\", "\x01\u2028\xff"}, nfi.Documentation), results([]string{"", "", "x"}, nfi.Documentation)},
+		"past maxRuleHeads":                 {results(long, nfi.LogicPatterns), results(long[5:], nfi.LogicPatterns), results(long, nfi.LogicPatterns)},
+	}
+	for name, seq := range sequences {
+		var heads ruleHeads
+		for i, rs := range seq {
+			fs := nfi.FileScore{Path: "f.py", Valid: true, Status: "ok", Rules: rs}
+			want, _ := appendFileScore(nil, &fs, nil)
+			got, _ := appendFileScoreHeads(nil, &fs, nil, &heads)
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s, record %d: the cached openings give\n %q\nwant\n %q", name, i, got, want)
+			}
+			if len(heads) > maxRuleHeads {
+				t.Errorf("%s, record %d: %d cached openings, over maxRuleHeads", name, i, len(heads))
+			}
+		}
 	}
 }
