@@ -7,7 +7,11 @@ Ruff), as one process each over the whole file list, output (JSON) to
 /dev/null. CPU time is user + system of the child and peak RSS its maximum
 resident set size, both from wait4(2)'s rusage (microseconds, kB); each
 cell is the median of --reps runs, the two tools alternating order
-between runs.
+between runs. The paired column is the median, with quartiles, of each
+repetition's own polynfi/Ruff ratio (its two runs back to back, so a drift
+of the machine's speed slower than a run cancels out): on a virtual
+machine whose speed drifts by 10-25% from minute to minute, the quartiles
+show how far one measurement of the ratio can be trusted.
 
 polynfi:  polynfi score --format json --isolated --exclude= --workers 1
           --ignore-noqa FILES  (the 92 rules of the default catalog)
@@ -194,14 +198,22 @@ def main():
                     (p if who == "p" else r).append(run(argv, env, root, a.cpu, ok))
             pc, rc = statistics.median(x[0] for x in p), statistics.median(x[0] for x in r)
             pm, rm = statistics.median(x[1] for x in p), statistics.median(x[1] for x in r)
-            rows.append((name, len(fs), mb, pc, rc, pm, rm))
-            print(f"  {name}: polynfi {pc:.3f} s {pm / 1e6:.0f} MB, ruff {rc:.3f} s {rm / 1e6:.0f} MB", flush=True)
+            # each repetition's two runs follow each other: the ratio of the
+            # pair cancels a drift of the machine's speed slower than a run
+            pairs = sorted(x[0] / y[0] for x, y in zip(p, r))
+            rows.append((name, len(fs), mb, pc, rc, pm, rm, pairs))
+            print(f"  {name}: polynfi {pc:.3f} s {pm / 1e6:.0f} MB, ruff {rc:.3f} s {rm / 1e6:.0f} MB; "
+                  f"per-repetition CPU ratios {' '.join(f'{x:.2f}' for x in pairs)}", flush=True)
         print()
         print(f"{'corpus':<18} {'files':>6} {'MB':>7} {'polynfi CPU s':>13} {'ruff CPU s':>10} {'CPU ratio':>9} "
-              f"{'polynfi RSS MB':>14} {'ruff RSS MB':>11} {'RSS ratio':>9} {'B/src B p/r':>12}")
-        for name, n, mb, pc, rc, pm, rm in rows:
+              f"{'paired (quartiles)':>19} {'polynfi RSS MB':>14} {'ruff RSS MB':>11} {'RSS ratio':>9} {'B/src B p/r':>12}")
+        for name, n, mb, pc, rc, pm, rm, pairs in rows:
+            q1, q2, q3 = statistics.quantiles(pairs, n=4) if len(pairs) > 1 else pairs * 3
             print(f"{name:<18} {n:>6} {mb:>7.1f} {pc:>13.3f} {rc:>10.3f} {pc / rc:>9.2f} "
+                  f"{f'{q2:.2f} ({q1:.2f}-{q3:.2f})':>19} "
                   f"{pm / 1e6:>14.0f} {rm / 1e6:>11.0f} {pm / rm:>9.2f} {pm / mb / 1e6:>5.1f}/{rm / mb / 1e6:<5.1f}")
+        print("CPU ratio: median polynfi CPU / median Ruff CPU; paired: the median (and quartiles) of each "
+              "repetition's polynfi/Ruff ratio, its two runs back to back")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
