@@ -580,12 +580,12 @@ func (e *Engine) ScoreTree(path string, tree *syntax.Tree) (result FileScore) {
 	}
 	fs.Rules = make([]RuleResult, len(t.rules))
 	// The diagnostics leave the reused buffers for one array per file; a
-	// buffer that grew past maxKeptDiagnostics, which givePasses would
-	// drop, is handed to the result as it is instead of copied.
+	// buffer givePasses would drop (keptForReuse) is handed to the result
+	// as it is instead of copied.
 	total, valued := 0, 0
 	for i := range passes {
 		sortDiagnostics(passes[i].diags)
-		if d := passes[i].diags; cap(d) <= maxKeptDiagnostics {
+		if d := passes[i].diags; keptForReuse(d) {
 			total += len(d)
 		}
 		if passes[i].hasValue {
@@ -602,7 +602,7 @@ func (e *Engine) ScoreTree(path string, tree *syntax.Tree) (result FileScore) {
 		p := &passes[i]
 		var diags []Diagnostic // nil when the rule passed
 		switch n := len(p.diags); {
-		case n > 0 && cap(p.diags) > maxKeptDiagnostics:
+		case n > 0 && !keptForReuse(p.diags):
 			diags = p.diags[:n:n]
 			p.diags = nil
 		case n > 0:
@@ -669,7 +669,7 @@ func (t *langTable) givePasses(passes []Pass) {
 	for i := range passes {
 		d := passes[i].diags
 		clear(d)
-		if cap(d) > maxKeptDiagnostics {
+		if !keptForReuse(d) {
 			d = nil
 		}
 		passes[i] = Pass{diags: d[:0]}
@@ -679,6 +679,11 @@ func (t *langTable) givePasses(passes []Pass) {
 	default:
 	}
 }
+
+// keptForReuse reports whether givePasses keeps diagnostic buffer d for a
+// later file (up to maxKeptDiagnostics); ScoreTree hands a buffer it
+// would drop to the file's result instead of copying it.
+func keptForReuse(d []Diagnostic) bool { return cap(d) <= maxKeptDiagnostics }
 
 // sortDiagnostics sorts d by line, then column, keeping the report order
 // of equal positions.

@@ -49,22 +49,18 @@ const maxRuleHeads = 1024
 
 // append appends the opening of r, the i-th rule result of its file, to b.
 func (h *ruleHeads) append(b []byte, i int, r *nfi.RuleResult) []byte {
-	if h == nil || i >= maxRuleHeads {
+	// results come in order, so i > len(*h) does not happen; uncached if so
+	if h == nil || i >= maxRuleHeads || i > len(*h) {
 		return appendRuleHead(b, r)
 	}
-	switch {
-	case i < len(*h):
-		e := &(*h)[i]
-		if e.id != r.ID || e.aspect != r.Aspect {
-			*e = ruleHead{id: r.ID, aspect: r.Aspect, b: appendRuleHead(e.b[:0], r)}
-		}
-		return append(b, e.b...)
-	case i == len(*h):
-		*h = append(*h, ruleHead{id: r.ID, aspect: r.Aspect, b: appendRuleHead(nil, r)})
-		return append(b, (*h)[i].b...)
+	if i == len(*h) {
+		*h = append(*h, ruleHead{})
 	}
-	// past the entries (results are written in order, so never): uncached
-	return appendRuleHead(b, r)
+	e := &(*h)[i]
+	if e.b == nil || e.id != r.ID || e.aspect != r.Aspect {
+		*e = ruleHead{id: r.ID, aspect: r.Aspect, b: appendRuleHead(e.b[:0], r)}
+	}
+	return append(b, e.b...)
 }
 
 // appendRuleHead appends `{"id":ID,"aspect":ASPECT,"passed":` for r.
