@@ -105,16 +105,17 @@ FUZZ_NICE ?= 10
 SUBMAKE = $(MAKE)
 TESTREPORT := bin/testreport
 test: deps $(TESTREPORT)
-	@mkdir -p out; rm -f out/test-slow.failed out/test-race.failed out/fuzz.failed out/test-slow.err out/test-race.err; rc=0; start=$$SECONDS; \
+	@mkdir -p out; rm -f out/*.failed out/*.err; rc=0; start=$$SECONDS; \
 	export $(VENV_PATH); \
 	echo "== in the background, one after another: go test of the slow tests $(SLOW_TESTS) (-timeout $(SLOW_TIMEOUT)), go test -race of the worker pools, make fuzz ($(FUZZTIME) per parser entry point); summaries in out/test-slow.txt, out/test-race.txt, out/fuzz.txt"; \
+	gotest() { name=$$1; shift; \
+		{ $(GO) test -json "$$@" 2>out/$$name.err | tee out/$$name.json | $(TESTREPORT) summary > out/$$name.txt 2>&1; } || touch out/$$name.failed; \
+		echo "== $$name: done $$((SECONDS-start)) s after make test started" >> out/$$name.txt; }; \
 	set -m; \
-	( { $(GO) test -json -timeout $(SLOW_TIMEOUT) -run '$(SLOW_TESTS)' $(SLOW_PKGS) 2>out/test-slow.err | tee out/test-slow.json | $(TESTREPORT) summary > out/test-slow.txt 2>&1; } || touch out/test-slow.failed; \
-	  echo "== go test (the slow tests): done $$((SECONDS-start)) s after make test started" >> out/test-slow.txt; \
-	  { $(GO) test -race -json -timeout $(TEST_TIMEOUT) -run '$(RACE_TESTS)' $(RACE_PKGS) 2>out/test-race.err | tee out/test-race.json | $(TESTREPORT) summary > out/test-race.txt 2>&1; } || touch out/test-race.failed; \
-	  echo "== go test -race: done $$((SECONDS-start)) s after make test started" >> out/test-race.txt; \
+	( gotest test-slow -timeout $(SLOW_TIMEOUT) -run '$(SLOW_TESTS)' $(SLOW_PKGS); \
+	  gotest test-race -race -timeout $(TEST_TIMEOUT) -run '$(RACE_TESTS)' $(RACE_PKGS); \
 	  nice -n $(or $(FUZZ_NICE),0) $(SUBMAKE) --no-print-directory fuzz FUZZFLAGS='$(or $(FUZZFLAGS),-parallel=1)' > out/fuzz.txt 2>&1 || touch out/fuzz.failed; \
-	  echo "== make fuzz: done $$((SECONDS-start)) s after make test started" >> out/fuzz.txt ) & bg=$$!; \
+	  echo "== fuzz: done $$((SECONDS-start)) s after make test started" >> out/fuzz.txt ) & bg=$$!; \
 	set +m; \
 	trap 'kill -TERM -- -$$bg 2>/dev/null; exit 130' INT TERM HUP; \
 	echo "== go test (every package, -timeout $(TEST_TIMEOUT) each; not $(SLOW_TESTS))"; \
