@@ -3,6 +3,7 @@ package pyast
 import (
 	"encoding/binary"
 	"runtime"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/mattn/go-runewidth"
@@ -154,7 +155,9 @@ func buildLines(t *syntax.Tree, ix *nodeIndex) *Lines {
 		for ind < end && (src[ind] == ' ' || src[ind] == '\t' || src[ind] == '\f') {
 			ind++
 		}
-		ls.List[i] = Line{Start: s, End: end, Indent: ind - s, Comment: -1}
+		// field by field, as the tokens below
+		l := &ls.List[i]
+		l.Start, l.End, l.Indent, l.Comment, l.Flags = s, end, ind-s, -1, 0
 	}
 	// Tokens are leaves, some 57% of the nodes in the standard library (at
 	// most 69% per file); a file of little more than comments may have
@@ -221,8 +224,11 @@ func buildLines(t *syntax.Tree, ix *nodeIndex) *Lines {
 			escapedLast = escaped
 		}
 		comment := class == classComment
-		tk := Token{Node: syntax.NodeID(i), Row: row,
-			Depth: depth, Comment: comment, Newline: newline && havePrevT}
+		// The token is written in place (see the end of the loop): a
+		// Token composed as a value and copied was read back in 16-byte
+		// words over its narrower field stores, a store-forwarding stall.
+		tokNewline := newline && havePrevT
+		tokDepth := depth
 		// Rows between the previous token and this one have no token.
 		for r := prevRow + 1; r < int(row) && r < len(ls.List); r++ {
 			l := &ls.List[r]
@@ -273,7 +279,14 @@ func buildLines(t *syntax.Tree, ix *nodeIndex) *Lines {
 			newline = false
 			havePrevT = true
 		}
-		ls.Tokens = append(ls.Tokens, tk)
+		nt := len(ls.Tokens)
+		if nt == cap(ls.Tokens) {
+			ls.Tokens = slices.Grow(ls.Tokens, 1)
+		}
+		ls.Tokens = ls.Tokens[:nt+1]
+		tk := &ls.Tokens[nt]
+		tk.Node, tk.Row, tk.Depth = syntax.NodeID(i), row, tokDepth
+		tk.Comment, tk.Newline = comment, tokNewline
 		prevEnd, prevRow = n.EndByte, int(endRow)
 		i = next
 	}

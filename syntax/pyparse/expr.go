@@ -405,7 +405,7 @@ func (p *parser) comparison() int32 {
 	for op != "" {
 		if op == "not in" || op == "is not" {
 			t1 := p.tok()
-			p.nodes = append(p.nodes, bnode{kind: kindOfText(op), first: -1, last: -1, next: -1, start: t1.start, end: t1.start})
+			p.put(kindOfText(op), false, t1.start, t1.start)
 			o := int32(len(p.nodes) - 1)
 			p.add(o, p.tokLeaf(), 0)
 			p.add(o, p.tokLeaf(), 0)

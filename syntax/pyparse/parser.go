@@ -487,16 +487,32 @@ func (p *parser) isKwAt(n int, s string) bool {
 
 // newNode starts a named node with no children.
 func (p *parser) newNode(k Kind) int32 {
-	p.nodes = append(p.nodes, bnode{kind: k, named: true, first: -1, last: -1, next: -1, start: ^uint32(0)})
-	return int32(len(p.nodes) - 1)
+	return p.put(k, true, ^uint32(0), 0)
+}
+
+// put appends a childless node of kind k spanning [start, end) and returns
+// its index. The fields are written in place: a bnode composed as a value
+// and then copied into the slice was read back in 16-byte words over its
+// narrower field stores, a store-forwarding stall on every node.
+func (p *parser) put(k Kind, named bool, start, end uint32) int32 {
+	i := len(p.nodes)
+	if i < cap(p.nodes) {
+		p.nodes = p.nodes[:i+1]
+	} else {
+		p.nodes = append(p.nodes, bnode{})
+	}
+	b := &p.nodes[i]
+	b.start, b.end = start, end
+	b.first, b.last, b.next = -1, -1, -1
+	b.kind, b.field, b.named = k, 0, named
+	return int32(i)
 }
 
 // leaf makes a node of the current token and advances.
 func (p *parser) leaf(k Kind, named bool) int32 {
 	t := p.tok()
-	p.nodes = append(p.nodes, bnode{kind: k, named: named, first: -1, last: -1, next: -1, start: t.start, end: t.end})
 	p.p++
-	return int32(len(p.nodes) - 1)
+	return p.put(k, named, t.start, t.end)
 }
 
 // tokLeaf makes an anonymous node named after the current token's text.
@@ -1025,7 +1041,7 @@ func (p *parser) fromImport() int32 {
 					// tree-sitter's import_prefix is one "." per dot
 					t := p.tok()
 					for i := uint32(0); i < 3; i++ {
-						p.nodes = append(p.nodes, bnode{kind: kindOfText("."), first: -1, last: -1, next: -1, start: t.start + i, end: t.start + i + 1})
+						p.put(kindOfText("."), false, t.start+i, t.start+i+1)
 						p.add(pre, int32(len(p.nodes)-1), 0)
 					}
 					p.p++
@@ -1716,7 +1732,7 @@ func (p *parser) tryStmt() int32 {
 			c = p.newNode(kindOfText("except_group_clause"))
 			t := p.tok()
 			st := p.peek(1)
-			p.nodes = append(p.nodes, bnode{kind: kindOfText("except*"), first: -1, last: -1, next: -1, start: t.start, end: st.end})
+			p.put(kindOfText("except*"), false, t.start, st.end)
 			p.add(c, int32(len(p.nodes)-1), 0)
 			p.p += 2
 			p.add(c, p.exceptAs(p.exceptTypes(p.expression())), 0)

@@ -193,8 +193,7 @@ func (p *parser) oneString() int32 {
 }
 
 func (p *parser) tokenNode(parent int32, k Kind, named bool, a, b uint32) int32 {
-	p.nodes = append(p.nodes, bnode{kind: k, named: named, first: -1, last: -1, next: -1, start: a, end: b})
-	id := int32(len(p.nodes) - 1)
+	id := p.put(k, named, a, b)
 	p.add(parent, id, 0)
 	return id
 }
@@ -733,7 +732,7 @@ func (p *parser) walrusSpec(n, e int32) bool {
 	}
 	ne := p.newNode(kNamed)
 	p.add(ne, e, fName)
-	p.nodes = append(p.nodes, bnode{kind: kindOfText(":="), first: -1, last: -1, next: -1, start: colon.start, end: mid.start + 1})
+	p.put(kindOfText(":="), false, colon.start, mid.start+1)
 	p.add(ne, int32(len(p.nodes)-1), 0)
 	p.add(ne, v, fValue)
 	p.add(n, ne, fExpression)
@@ -778,7 +777,7 @@ func (p *parser) interpolation(k Kind) int32 {
 		if c := p.text(nt); c != "s" && c != "r" && c != "a" {
 			p.fail(int(nt.start), "f-string: invalid conversion character %q: expected 's', 'r', or 'a'", c)
 		}
-		p.nodes = append(p.nodes, bnode{kind: kTypeConv, named: true, first: -1, last: -1, next: -1, start: bang.start, end: nt.end})
+		p.put(kTypeConv, true, bang.start, nt.end)
 		p.add(n, int32(len(p.nodes)-1), fTypeConversion)
 		p.p += 2
 	}
