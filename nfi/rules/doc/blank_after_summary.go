@@ -32,10 +32,27 @@ var BlankAfterSummary = &nfi.Rule{
 
 func checkBlankAfterSummary(p *nfi.Pass) {
 	eachDocstring(p, func(d *pyast.Def, doc *pyast.Docstring) {
-		lines := pyast.SplitLines(doc.Content())
-		if len(lines) < 2 || strings.TrimSpace(lines[1]) == "" {
+		if second, ok := secondLine(doc.Content()); !ok || strings.TrimSpace(second) == "" {
 			return
 		}
 		p.Reportf(doc.Node, "docstring of %s has no blank line after its summary line", whose(p, d))
 	})
+}
+
+// secondLine returns the second line of s, split as pyast.SplitLines splits
+// ("\n", "\r\n" or "\r"), and false when s has a single line; without
+// splitting the rest of a long docstring.
+func secondLine(s string) (string, bool) {
+	i := strings.IndexAny(s, "\r\n")
+	if i < 0 {
+		return "", false
+	}
+	if s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n' {
+		i++
+	}
+	s = s[i+1:]
+	if j := strings.IndexAny(s, "\r\n"); j >= 0 {
+		s = s[:j]
+	}
+	return s, true
 }
