@@ -120,12 +120,16 @@ func readFileOS(path string) ([]byte, error) {
 	return readSized(f, int(size))
 }
 
-// readSized reads r to its end into one buffer for size bytes and the
-// end: a byte more than the size, to see the end in the second read; a
-// file that grew meanwhile is read whole.
+// readSized reads the regular file r to its end into one buffer for size
+// bytes and a byte more. A read that stops short of the buffer's end with
+// exactly size bytes in it is the end: a regular file's read(2) returns
+// less than asked only at the end of the file, so the read of 0 bytes
+// that would confirm it (a system call per file) is not made. A file that
+// grew meanwhile fills the extra byte and is read whole.
 func readSized(r io.Reader, size int) ([]byte, error) {
 	data := make([]byte, 0, size+1)
 	for {
+		want := cap(data) - len(data)
 		n, err := r.Read(data[len(data):cap(data)])
 		data = data[:len(data)+n]
 		if err != nil {
@@ -133,6 +137,9 @@ func readSized(r io.Reader, size int) ([]byte, error) {
 				err = nil
 			}
 			return data, err
+		}
+		if n > 0 && n < want && len(data) == size {
+			return data, nil
 		}
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)]

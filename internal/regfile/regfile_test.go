@@ -2,6 +2,7 @@ package regfile
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,4 +61,47 @@ func TestReadFileSizes(t *testing.T) {
 			t.Errorf("ReadFile of a %d-byte file: %d bytes, %v; want the %d bytes written", n, len(got), err, n)
 		}
 	}
+}
+
+// TestReadSizedShortReads reads through readers that return the content
+// in pieces: the stated size stops reading only after a read that came
+// back short (a regular file's end), and content past the stated size (a
+// file that grew after its stat) is read whole.
+func TestReadSizedShortReads(t *testing.T) {
+	content := []byte("0123456789abcdef")
+	for _, size := range []int{len(content), len(content) - 5, 1} {
+		for _, chunk := range []int{1, 3, 100} {
+			r := &chunkReader{data: content, chunk: chunk}
+			got, err := readSized(r, size)
+			if err != nil {
+				t.Fatalf("size %d, chunks of %d: %v", size, chunk, err)
+			}
+			// a reader that returns fewer bytes than asked before its end
+			// is not a regular file: readSized may stop at size there,
+			// and must not stop before it
+			if size == len(content) || chunk >= len(content) {
+				if string(got) != string(content) {
+					t.Errorf("size %d, chunks of %d: read %q, want %q", size, chunk, got, content)
+				}
+			} else if len(got) < size || string(got) != string(content[:len(got)]) {
+				t.Errorf("size %d, chunks of %d: read %q, want a prefix of %q of at least %d bytes", size, chunk, got, content, size)
+			}
+		}
+	}
+}
+
+// chunkReader returns data at most chunk bytes per Read, then io.EOF.
+type chunkReader struct {
+	data  []byte
+	chunk int
+}
+
+func (r *chunkReader) Read(p []byte) (int, error) {
+	if len(r.data) == 0 {
+		return 0, io.EOF
+	}
+	n := min(len(p), r.chunk, len(r.data))
+	copy(p, r.data[:n])
+	r.data = r.data[n:]
+	return n, nil
 }
