@@ -193,11 +193,20 @@ func (f *flattener) walk(root, parent int32) int32 {
 				fr.prev = x
 			}
 			if f.nodes[c].first < 0 {
-				// a leaf: written at once
+				// a leaf, the commonest node: written at once, as put
+				// writes a node (without the call)
 				l := &f.nodes[c]
 				k, fd, r := f.label(l.kind, l.field, l.named)
-				x := f.put(l.start, l.end, fr.me, k, fd, l.named, r)
-				f.out[x].End = x + 1
+				i := len(f.out)
+				if i == cap(f.out) {
+					f.out = slices.Grow(f.out, 1)
+				}
+				f.out = f.out[:i+1]
+				o, x := &f.out[i], int32(i)
+				o.StartByte, o.EndByte = l.start, l.end
+				o.Parent, o.FirstChild, o.NextSibling, o.End = fr.me, -1, -1, x+1
+				o.Kind, o.Field = k, fd
+				o.Named, o.Missing, o.Extra, o.Reserved = l.named, false, false, r
 				f.link(fr.me, fr.prev, x)
 				fr.prev = x
 				continue
