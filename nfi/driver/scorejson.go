@@ -245,6 +245,15 @@ func appendJSONFloat(b []byte, v float64) (_ []byte, ok bool) {
 	return b, true
 }
 
+// jsonPlain marks the bytes appendJSONString writes as they are: ASCII from
+// 0x20 up, but `"` and `\`.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // appendJSONString appends s quoted as encoding/json writes a string
 // without HTML escaping: `"` and `\` backslash-escaped; \b \f \n \r \t by
 // name and the other bytes below 0x20 as \u00XX; each byte of invalid
@@ -255,12 +264,15 @@ func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// the run of bytes written as they are, one table load each
+		for i < len(s) && jsonPlain[s[i]] {
+			i++
+		}
+		if i == len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
 			b = append(b, s[start:i]...)
 			switch c {
 			case '\\', '"':
