@@ -26,6 +26,7 @@ type Pass struct {
 	diags    []Diagnostic
 	value    float64
 	hasValue bool
+	row      int // the 0-based row of the last Report: where the next one's search starts
 }
 
 // Limit returns the threshold in force for this rule (the catalog default or
@@ -56,13 +57,7 @@ func (p *Pass) BoolOption(name string, def bool) bool {
 
 // Reportf records a violation at node n.
 func (p *Pass) Reportf(n syntax.NodeID, format string, args ...any) {
-	sr, sc := p.Tree.StartPoint(n)
-	er, ec := p.Tree.EndPoint(n)
-	p.diags = append(p.diags, Diagnostic{
-		RuleID: p.Rule.ID, Line: int(sr) + 1, Column: int(sc) + 1,
-		EndLine: int(er) + 1, EndColumn: int(ec) + 1,
-		Message: sprintf(format, args...),
-	})
+	p.Report(n, sprintf(format, args...))
 }
 
 // Report records a violation at node n with the message msg as it is
@@ -70,13 +65,14 @@ func (p *Pass) Reportf(n syntax.NodeID, format string, args ...any) {
 // concatenates, one allocation instead of one per argument and the result).
 // As with Reportf's format, msg must not be a view of the tree's source.
 func (p *Pass) Report(n syntax.NodeID, msg string) {
-	sr, sc := p.Tree.StartPoint(n)
-	er, ec := p.Tree.EndPoint(n)
-	p.diags = append(p.diags, Diagnostic{
-		RuleID: p.Rule.ID, Line: int(sr) + 1, Column: int(sc) + 1,
-		EndLine: int(er) + 1, EndColumn: int(ec) + 1,
-		Message: msg,
-	})
+	// the rows are searched from the last report's (rules mostly report
+	// in source order), and the diagnostic written in place
+	sr, sc, er, ec := p.Tree.SpanFrom(n, p.row)
+	p.row = int(sr)
+	p.diags = append(p.diags, Diagnostic{})
+	d := &p.diags[len(p.diags)-1]
+	d.RuleID, d.Message = p.Rule.ID, msg
+	d.Line, d.Column, d.EndLine, d.EndColumn = int(sr)+1, int(sc)+1, int(er)+1, int(ec)+1
 }
 
 // Grow makes room for n more violations, for a rule that knows how many

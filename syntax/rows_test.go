@@ -58,3 +58,30 @@ func TestRowsAndPoints(t *testing.T) {
 		}
 	}
 }
+
+// TestSpanFrom checks Tree.SpanFrom against StartPoint and EndPoint for
+// spans over every pair of offsets of sources with empty lines, CRLF and a
+// final line without a break, from hints before, at, after and far past
+// the answer's row, and negative.
+func TestSpanFrom(t *testing.T) {
+	for _, src := range []string{"", "\n", "a", "ab\n\ncd\r\nef", "x = 1\n\n\n# c\ny = (\n  2)\n" + "z\n\n\nw = 3\n"} {
+		var nodes []Node
+		for s := 0; s <= len(src); s++ {
+			for e := s; e <= len(src); e++ {
+				nodes = append(nodes, Node{StartByte: uint32(s), EndByte: uint32(e)})
+			}
+		}
+		tr := &Tree{Source: []byte(src), Nodes: nodes, lineStarts: treenames.LineStarts([]byte(src))}
+		for id := range nodes {
+			wsr, wsc := tr.StartPoint(NodeID(id))
+			wer, wec := tr.EndPoint(NodeID(id))
+			for _, hint := range []int{-3, 0, int(wsr) - 1, int(wsr), int(wsr) + 1, int(wsr) + 5, 1 << 20} {
+				sr, sc, er, ec := tr.SpanFrom(NodeID(id), hint)
+				if sr != wsr || sc != wsc || er != wer || ec != wec {
+					t.Errorf("%q: SpanFrom(%d-%d, hint %d) = %d:%d-%d:%d, want %d:%d-%d:%d", src,
+						nodes[id].StartByte, nodes[id].EndByte, hint, sr, sc, er, ec, wsr, wsc, wer, wec)
+				}
+			}
+		}
+	}
+}

@@ -278,6 +278,21 @@ func (t *Tree) StartPoint(id NodeID) (row, col uint32) { return t.Point(t.Nodes[
 // past its last byte), as tree-sitter's ts_node_end_point.
 func (t *Tree) EndPoint(id NodeID) (row, col uint32) { return t.Point(t.Nodes[id].EndByte) }
 
+// SpanFrom returns StartPoint and EndPoint of node id together, searching
+// the rows from row hint: any hint gives the right answer, and the row of
+// a node met just before (as a rule reporting in source order meets them)
+// spares the binary search over all the file's rows.
+func (t *Tree) SpanFrom(id NodeID, hint int) (startRow, startCol, endRow, endCol uint32) {
+	n := &t.Nodes[id]
+	ls := t.lineStarts
+	if len(ls) == 0 {
+		return 0, n.StartByte, 0, n.EndByte
+	}
+	r := rowFrom(ls, max(hint, 0), n.StartByte)
+	e := rowFrom(ls, r, n.EndByte)
+	return uint32(r), n.StartByte - ls[r], uint32(e), n.EndByte - ls[e]
+}
+
 // LineStarts returns the byte offset of the start of every line (0-based
 // rows). A file of n newline characters has n+1 lines.
 func (t *Tree) LineStarts() []uint32 {
