@@ -405,8 +405,7 @@ func (p *parser) comparison() int32 {
 	for op != "" {
 		if op == "not in" || op == "is not" {
 			t1 := p.tok()
-			p.put(kindOfText(op), false, t1.start, t1.start)
-			o := int32(len(p.nodes) - 1)
+			o := p.put(kindOfText(op), false, t1.start, t1.start)
 			p.add(o, p.tokLeaf(), 0)
 			p.add(o, p.tokLeaf(), 0)
 			p.add(c, o, fOperators)

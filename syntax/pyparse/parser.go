@@ -1041,8 +1041,7 @@ func (p *parser) fromImport() int32 {
 					// tree-sitter's import_prefix is one "." per dot
 					t := p.tok()
 					for i := uint32(0); i < 3; i++ {
-						p.put(kindOfText("."), false, t.start+i, t.start+i+1)
-						p.add(pre, int32(len(p.nodes)-1), 0)
+						p.add(pre, p.put(kindOfText("."), false, t.start+i, t.start+i+1), 0)
 					}
 					p.p++
 					continue
@@ -1732,8 +1731,7 @@ func (p *parser) tryStmt() int32 {
 			c = p.newNode(kindOfText("except_group_clause"))
 			t := p.tok()
 			st := p.peek(1)
-			p.put(kindOfText("except*"), false, t.start, st.end)
-			p.add(c, int32(len(p.nodes)-1), 0)
+			p.add(c, p.put(kindOfText("except*"), false, t.start, st.end), 0)
 			p.p += 2
 			p.add(c, p.exceptAs(p.exceptTypes(p.expression())), 0)
 		} else {

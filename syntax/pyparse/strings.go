@@ -732,8 +732,7 @@ func (p *parser) walrusSpec(n, e int32) bool {
 	}
 	ne := p.newNode(kNamed)
 	p.add(ne, e, fName)
-	p.put(kindOfText(":="), false, colon.start, mid.start+1)
-	p.add(ne, int32(len(p.nodes)-1), 0)
+	p.add(ne, p.put(kindOfText(":="), false, colon.start, mid.start+1), 0)
 	p.add(ne, v, fValue)
 	p.add(n, ne, fExpression)
 	p.p += 2
@@ -777,8 +776,7 @@ func (p *parser) interpolation(k Kind) int32 {
 		if c := p.text(nt); c != "s" && c != "r" && c != "a" {
 			p.fail(int(nt.start), "f-string: invalid conversion character %q: expected 's', 'r', or 'a'", c)
 		}
-		p.put(kTypeConv, true, bang.start, nt.end)
-		p.add(n, int32(len(p.nodes)-1), fTypeConversion)
+		p.add(n, p.put(kTypeConv, true, bang.start, nt.end), fTypeConversion)
 		p.p += 2
 	}
 	if p.isOp(":") && p.nodes[e].kind == kIdentifier && p.walrusSpec(n, e) {
