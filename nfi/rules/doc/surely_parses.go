@@ -139,7 +139,7 @@ func (r *codeRecognizer) tokenize(s string) bool {
 				if !isStringPrefix(word) {
 					return false
 				}
-				k, ok := r.addString(s, j)
+				k, ok := r.addString(s, j, strings.ContainsAny(word, "bB"))
 				if !ok {
 					return false
 				}
@@ -188,7 +188,7 @@ func (r *codeRecognizer) tokenize(s string) bool {
 			i = j
 			continue
 		case c == '\'' || c == '"':
-			k, ok := r.addString(s, i)
+			k, ok := r.addString(s, i, false)
 			if !ok {
 				return false
 			}
@@ -236,9 +236,12 @@ func (r *codeRecognizer) tokenize(s string) bool {
 	return true
 }
 
-// addString adds the string literal whose opening quote is s[i] and returns
-// the index after it; false means a string outside the subset.
-func (r *codeRecognizer) addString(s string, i int) (end int, ok bool) {
+// addString adds the string literal whose opening quote is s[i] (a bytes
+// literal when bytes) and returns the index after it; false means a string
+// outside the subset. The token's op is "b" for bytes, "" for str: adjacent
+// literals of both kinds do not parse ("cannot mix bytes and nonbytes
+// literals").
+func (r *codeRecognizer) addString(s string, i int, bytes bool) (end int, ok bool) {
 	end, res := scanSimpleString(s, i)
 	if res != stringOK {
 		return 0, false
@@ -248,7 +251,11 @@ func (r *codeRecognizer) addString(s string, i int) (end int, ok bool) {
 			return 0, false
 		}
 	}
-	return end, r.add(tkString, "")
+	op := ""
+	if bytes {
+		op = "b"
+	}
+	return end, r.add(tkString, op)
 }
 
 // isStringPrefix reports the Python string prefixes of the subset: none of
@@ -479,6 +486,9 @@ func (r *codeRecognizer) primary() (target, ok bool) {
 		target = true
 	case tkString:
 		for r.kindIs(tkString) {
+			if r.toks[r.pos].op != tok.op {
+				return false, false // bytes next to str
+			}
 			r.pos++
 		}
 	case tkOp:

@@ -15,7 +15,7 @@ func TestSurelyParses(t *testing.T) {
 		"import os.path as p, sys", "from a.b import c as d, e", "from x import *",
 		"from __future__ import annotations", "return", "return a, b", "print('a', file=f)",
 		"print()", "f(a, b=1,)", "x = not a and b or c", "a is not b", "a not in b",
-		"a < b <= c != d", "-x ** -2 // ~y @ z % 3 << 1 >> 2 & 3 | 4 ^ 5", "x = rb'a' B'b' u'c' 'd'",
+		"a < b <= c != d", "-x ** -2 // ~y @ z % 3 << 1 >> 2 & 3 | 4 ^ 5", "x = rb'a' B'b'", "x = u'c' 'd' R'e'",
 		"'a'.join(x)", "{'a': 1, 'b': [2, (3,)],}", "{a, b}", "()", "[]", "{}", "(a)", "f(x)(y)[z].w",
 		"x = None  # a comment", "x = a[:]", "True", "stmt: simple_stmt | compound_stmt",
 		"Contact: email-sig@python.org", "x: int", "x: 'a'", "x: (a, b)", "x: f(a) # c",
@@ -30,7 +30,7 @@ func TestSurelyParses(t *testing.T) {
 		"a <> b", "a = b;", "x: int = 1", "def f(): pass", "x = [i for i in y]", "a[]", "a[,]",
 		"f(,)", "x = `a`", "1 2", "f(a b)", "x = a = ", "{a: b, c}", "{a, b: c}", "None = 1",
 		"x.True", "x = yield", "x = a -> b", "x = !a", "x: a, b", "x: a == b", "x: f(a=1)",
-		"x: 'a=b'", "x:", "x.y: int", "if: x", "name: f[a.b](v)", "key : c[T] (o)",
+		"x: 'a=b'", "x:", "x = b'a' 'b'", "x = 'a' rb'b'", "x.y: int", "if: x", "name: f[a.b](v)", "key : c[T] (o)",
 	}
 	checkShortcut(t, "surelyParses", surelyParses, true, claims, none)
 }
