@@ -15,6 +15,7 @@ package pyparse
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"unicode"
 	"unicode/utf8"
 )
@@ -128,7 +129,15 @@ func mkErr(src []byte, pos int, msg string) *Error {
 }
 
 func (lx *lexer) emit(k tokKind, s, e int) {
-	lx.toks = append(lx.toks, token{kind: k, start: uint32(s), end: uint32(e)})
+	// written in place: a token composed as a value and appended was
+	// copied through the stack
+	n := len(lx.toks)
+	if n == cap(lx.toks) {
+		lx.toks = slices.Grow(lx.toks, 1)
+	}
+	lx.toks = lx.toks[:n+1]
+	t := &lx.toks[n]
+	t.kind, t.start, t.end = k, uint32(s), uint32(e)
 	if k != tNewline && k != tIndent && k != tDedent {
 		lx.lastEnd = e
 	}
@@ -191,6 +200,14 @@ func isIDStart(r rune) bool {
 	}
 	return unicode.IsLetter(r) || unicode.Is(unicode.Nl, r) || unicode.Is(unicode.Other_ID_Start, r)
 }
+
+// asciiIDStart is isIDStart of the ASCII characters.
+var asciiIDStart = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = isIDStart(rune(c))
+	}
+	return t
+}()
 
 // asciiIDCont is isIDCont of the ASCII characters.
 var asciiIDCont = func() (t [utf8.RuneSelf]bool) {
@@ -518,15 +535,22 @@ func (lx *lexer) next() bool {
 	case c == '"' || c == '\'':
 		return lx.str(s, s)
 	}
-	if c >= 0x80 || isIDStart(rune(c)) {
-		r, n := utf8.DecodeRune(src[s:])
-		if !isIDStart(r) {
-			if r == 0xFEFF {
-				lx.fail(s, "invalid non-printable character U+FEFF")
-			} else {
-				lx.fail(s, "invalid character '%c' (U+%04X)", r, r)
+	if c < utf8.RuneSelf && !asciiIDStart[c] {
+		return lx.op(s)
+	}
+	{
+		n := 1 // an ASCII name start, most names: no decoding
+		if c >= utf8.RuneSelf {
+			var r rune
+			r, n = utf8.DecodeRune(src[s:])
+			if !isIDStart(r) {
+				if r == 0xFEFF {
+					lx.fail(s, "invalid non-printable character U+FEFF")
+				} else {
+					lx.fail(s, "invalid character '%c' (U+%04X)", r, r)
+				}
+				return false
 			}
-			return false
 		}
 		e := s + n
 		for e < len(src) {
@@ -551,7 +575,6 @@ func (lx *lexer) next() bool {
 		lx.pos = e
 		return true
 	}
-	return lx.op(s)
 }
 
 func isStrPrefix(p []byte, minor int) bool {

@@ -95,15 +95,20 @@ func documentedParams(lines []string) map[string]bool {
 			continue
 		}
 		sphinxParams(text, out)
-		// section headers
-		lower := strings.ToLower(text)
-		if strings.HasSuffix(lower, ":") && googleSections[strings.TrimSpace(strings.TrimSuffix(lower, ":"))] {
-			section, sectionIndent, entryIndent = "google", indent, -1
-			continue
-		}
-		if numpySections[lower] && i+1 < len(lines) && isUnderline(lines[i+1]) {
-			section, sectionIndent, entryIndent = "numpy", indent, -1
-			continue
+		// section headers: a line ending in ":" (Google) or underlined
+		// (NumPy); only those are lowercased (ToLower allocates, and most
+		// docstring lines are neither; a line ends in ":" exactly when
+		// its lowercase form does)
+		if colon, under := strings.HasSuffix(text, ":"), i+1 < len(lines) && isUnderline(lines[i+1]); colon || under {
+			lower := strings.ToLower(text)
+			if colon && googleSections[strings.TrimSpace(strings.TrimSuffix(lower, ":"))] {
+				section, sectionIndent, entryIndent = "google", indent, -1
+				continue
+			}
+			if under && numpySections[lower] {
+				section, sectionIndent, entryIndent = "numpy", indent, -1
+				continue
+			}
 		}
 		if section == "" {
 			continue
