@@ -83,18 +83,18 @@ func appendFileScoreHeads(b []byte, fs *nfi.FileScore, flush func([]byte) []byte
 	b = appendJSONString(b, fs.Status)
 	if e := fs.Error; e != nil {
 		b = append(b, `,"error":{"line":`...)
-		b = strconv.AppendInt(b, int64(e.Line), 10)
+		b = appendInt(b, int(e.Line))
 		b = append(b, `,"column":`...)
-		b = strconv.AppendInt(b, int64(e.Column), 10)
+		b = appendInt(b, int(e.Column))
 		b = append(b, `,"message":`...)
 		b = appendJSONString(b, e.Message)
 		b = append(b, '}')
 	}
 	b = append(b, `,"bytes":`...)
-	b = strconv.AppendInt(b, int64(fs.Bytes), 10)
+	b = appendInt(b, int(fs.Bytes))
 	if fs.Lines != 0 {
 		b = append(b, `,"lines":`...)
-		b = strconv.AppendInt(b, int64(fs.Lines), 10)
+		b = appendInt(b, int(fs.Lines))
 	}
 	// Scores.MarshalJSON: a map of the scored aspects' codes, which
 	// encoding/json writes in the order of its sorted keys.
@@ -157,7 +157,7 @@ func appendFileScoreHeads(b []byte, fs *nfi.FileScore, flush func([]byte) []byte
 	}
 	if fs.Suppressed != 0 {
 		b = append(b, `,"suppressed":`...)
-		b = strconv.AppendInt(b, int64(fs.Suppressed), 10)
+		b = appendInt(b, int(fs.Suppressed))
 	}
 	if len(fs.UnusedSuppressions) > 0 {
 		b = append(b, `,"unused_suppressions":[`...)
@@ -166,7 +166,7 @@ func appendFileScoreHeads(b []byte, fs *nfi.FileScore, flush func([]byte) []byte
 				b = append(b, ',')
 			}
 			b = append(b, `{"line":`...)
-			b = strconv.AppendInt(b, int64(u.Line), 10)
+			b = appendInt(b, int(u.Line))
 			if u.Code != "" {
 				b = append(b, `,"code":`...)
 				b = appendJSONString(b, u.Code)
@@ -203,16 +203,16 @@ func appendDiagnostic(b []byte, d *nfi.Diagnostic) []byte {
 	b = append(b, `{"rule":`...)
 	b = appendJSONString(b, d.RuleID)
 	b = append(b, `,"line":`...)
-	b = strconv.AppendInt(b, int64(d.Line), 10)
+	b = appendInt(b, int(d.Line))
 	b = append(b, `,"column":`...)
-	b = strconv.AppendInt(b, int64(d.Column), 10)
+	b = appendInt(b, int(d.Column))
 	if d.EndLine != 0 {
 		b = append(b, `,"end_line":`...)
-		b = strconv.AppendInt(b, int64(d.EndLine), 10)
+		b = appendInt(b, int(d.EndLine))
 	}
 	if d.EndColumn != 0 {
 		b = append(b, `,"end_column":`...)
-		b = strconv.AppendInt(b, int64(d.EndColumn), 10)
+		b = appendInt(b, int(d.EndColumn))
 	}
 	b = append(b, `,"message":`...)
 	b = appendJSONString(b, d.Message)
@@ -221,6 +221,31 @@ func appendDiagnostic(b []byte, d *nfi.Diagnostic) []byte {
 		b = appendJSONString(b, d.Suppressed)
 	}
 	return append(b, '}')
+}
+
+// appendInt appends v in decimal, as strconv.AppendInt(b, int64(v), 10)
+// does. The digits of a value below a million, all of a diagnostic's line
+// and column numbers in practice, are written straight into b: strconv
+// formats into its own buffer and copies it with a memmove call, which cost
+// 1.4% of site-packages' CPU (four numbers per diagnostic).
+func appendInt(b []byte, v int) []byte {
+	if v < 0 || v >= 1_000_000 {
+		return strconv.AppendInt(b, int64(v), 10)
+	}
+	n := 1
+	for x := v; x >= 10; x /= 10 {
+		n++
+	}
+	l := len(b)
+	if cap(b)-l < n {
+		b = slices.Grow(b, n)
+	}
+	b = b[:l+n]
+	for i := l + n - 1; i >= l; i-- {
+		b[i] = byte('0' + v%10)
+		v /= 10
+	}
+	return b
 }
 
 // appendJSONFloat appends v as encoding/json writes a float64 (ECMAScript's

@@ -7,6 +7,8 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/polynfi/polynfi/internal/corpus"
@@ -161,6 +163,31 @@ func TestRuleHeadsSequences(t *testing.T) {
 			}
 			if len(heads) > maxRuleHeads {
 				t.Errorf("%s, record %d: %d cached openings, over maxRuleHeads", name, i, len(heads))
+			}
+		}
+	}
+}
+
+// TestAppendInt holds appendInt to strconv.AppendInt on the boundaries of
+// its digit counts and of its fast path, on negative values and on a
+// pseudo-random sample, appended after existing bytes and into a full
+// slice (so that it must grow).
+func TestAppendInt(t *testing.T) {
+	vals := []int{0, 1, 9, 10, 11, 99, 100, 999, 1000, 65535, 99999, 100000, 999999, 1000000, 1000001,
+		-1, -9, -10, -999999, math.MaxInt, math.MinInt, math.MaxInt32}
+	x := uint64(88172645463325252)
+	for range 10000 {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		vals = append(vals, int(x%2_000_000)-500_000, int(x))
+	}
+	for _, v := range vals {
+		for _, prefix := range [][]byte{nil, []byte(`{"line":`), make([]byte, 5, 5)} {
+			want := strconv.AppendInt(append([]byte(nil), prefix...), int64(v), 10)
+			got := appendInt(slices.Clip(append([]byte(nil), prefix...)), v)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("appendInt(%q, %d) = %q, want %q", prefix, v, got, want)
 			}
 		}
 	}

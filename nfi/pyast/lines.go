@@ -2,6 +2,7 @@ package pyast
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"runtime"
 	"slices"
 	"unicode/utf8"
@@ -151,7 +152,16 @@ func buildLines(t *syntax.Tree, ix *nodeIndex) *Lines {
 		if end > s && src[end-1] == '\r' {
 			end--
 		}
+		// indentation: spaces eight at a time (the first byte that is not
+		// one by the lowest set bit), then one byte at a time
 		ind := s
+		for ind+8 <= end {
+			if x := binary.LittleEndian.Uint64(src[ind:]) ^ 0x2020202020202020; x != 0 {
+				ind += uint32(bits.TrailingZeros64(x) >> 3)
+				break
+			}
+			ind += 8
+		}
 		for ind < end && (src[ind] == ' ' || src[ind] == '\t' || src[ind] == '\f') {
 			ind++
 		}
