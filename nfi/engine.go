@@ -551,10 +551,12 @@ func (e *Engine) ScoreTree(path string, tree *syntax.Tree) (result FileScore) {
 		mod = pyast.NewModule(path, tree)
 		defer mod.Release()
 	}
+	// A pass from takePasses holds its rule, limit and options already
+	// (givePasses leaves them): only the file's fields are set.
 	passes := t.takePasses()
-	for i, r := range t.rules {
-		passes[i] = Pass{Rule: r, Tree: tree, Module: mod, Path: path, limit: t.limits[i], options: t.options[i],
-			diags: passes[i].diags[:0]}
+	for i := range passes {
+		p := &passes[i]
+		p.Tree, p.Module, p.Path = tree, mod, path
 	}
 	nodes := tree.Nodes
 	first, visitors := t.first, t.visitors
@@ -610,7 +612,12 @@ func (e *Engine) ScoreTree(path string, tree *syntax.Tree) (result FileScore) {
 			all = append(all, p.diags...)
 			diags = all[start:len(all):len(all)]
 		}
-		rr := RuleResult{ID: p.Rule.ID, Aspect: p.Rule.Aspect, Passed: len(diags) == 0, Diagnostics: diags}
+		// written in place into the zeroed slice, not composed and copied
+		rr := &fs.Rules[i]
+		rr.ID, rr.Aspect, rr.Passed = p.Rule.ID, p.Rule.Aspect, len(diags) == 0
+		if diags != nil {
+			rr.Diagnostics = diags
+		}
 		if p.hasValue {
 			values = append(values, p.value)
 			rr.Value = &values[len(values)-1]
@@ -618,7 +625,6 @@ func (e *Engine) ScoreTree(path string, tree *syntax.Tree) (result FileScore) {
 		if rr.Passed {
 			passed[p.Rule.Aspect]++
 		}
-		fs.Rules[i] = rr
 	}
 	for _, a := range Aspects {
 		if t.total[a] > 0 {
@@ -658,7 +664,11 @@ func (t *langTable) takePasses() []Pass {
 	case ps := <-t.passFree:
 		return ps
 	default:
-		return make([]Pass, len(t.rules))
+		ps := make([]Pass, len(t.rules))
+		for i, r := range t.rules {
+			ps[i] = Pass{Rule: r, limit: t.limits[i], options: t.options[i]}
+		}
+		return ps
 	}
 }
 
@@ -672,7 +682,8 @@ func (t *langTable) givePasses(passes []Pass) {
 		if !keptForReuse(d) {
 			d = nil
 		}
-		passes[i] = Pass{diags: d[:0]}
+		p := &passes[i]
+		*p = Pass{Rule: p.Rule, limit: p.limit, options: p.options, diags: d[:0]}
 	}
 	select {
 	case t.passFree <- passes:

@@ -651,14 +651,18 @@ func isPackageDir(dir string) dirState {
 	if v, ok := packageDirs.Load(dir); ok {
 		return v.(dirState)
 	}
+	// __init__.py first: in a package (most directories asked about) one
+	// stat answers, as an existing __init__.py's parent is a directory
 	st := dirUnknown
-	if fi, err := os.Stat(filepath.FromSlash(dir)); err == nil && fi.IsDir() {
-		st = dirNotPackage
-		for _, f := range []string{"__init__.py", "__init__.pyi"} {
-			if _, err := os.Stat(filepath.Join(filepath.FromSlash(dir), f)); err == nil {
-				st = dirPackage
-				break
-			}
+	for _, f := range []string{"__init__.py", "__init__.pyi"} {
+		if _, err := os.Stat(filepath.Join(filepath.FromSlash(dir), f)); err == nil {
+			st = dirPackage
+			break
+		}
+	}
+	if st == dirUnknown {
+		if fi, err := os.Stat(filepath.FromSlash(dir)); err == nil && fi.IsDir() {
+			st = dirNotPackage
 		}
 	}
 	packageDirs.Store(dir, st)
