@@ -1,6 +1,7 @@
 package pyparse
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"sync"
@@ -404,13 +405,19 @@ func escapeLen(b []byte, bytes bool) int {
 
 // checkEscapes reports CPython's errors for malformed escapes in [a, b):
 // truncated \x, \u, \U and bad \N{...}.
-func (p *parser) checkEscapes(a, b uint32, raw, bytes bool) {
+func (p *parser) checkEscapes(a, b uint32, raw, isBytes bool) {
 	if raw {
 		return
 	}
 	src := p.src
 	for i := a; i < b; i++ {
-		if src[i] != '\\' || i+1 >= b {
+		// to the next backslash (most strings have none)
+		k := bytes.IndexByte(src[i:b], '\\')
+		if k < 0 {
+			return
+		}
+		i += uint32(k)
+		if i+1 >= b {
 			continue
 		}
 		c := src[i+1]
@@ -419,15 +426,15 @@ func (p *parser) checkEscapes(a, b uint32, raw, bytes bool) {
 		case 'x':
 			need = 2
 		case 'u':
-			if !bytes {
+			if !isBytes {
 				need = 4
 			}
 		case 'U':
-			if !bytes {
+			if !isBytes {
 				need = 8
 			}
 		case 'N':
-			if !bytes {
+			if !isBytes {
 				j := i + 2
 				if j >= b || src[j] != '{' {
 					p.fail(int(i), "(unicode error) 'unicodeescape' codec can't decode bytes: malformed \\N character escape")
@@ -444,7 +451,7 @@ func (p *parser) checkEscapes(a, b uint32, raw, bytes bool) {
 		if need > 0 {
 			for k := 0; k < need; k++ {
 				if int(i)+2+k >= int(b) || !isHex(src[int(i)+2+k]) {
-					if bytes {
+					if isBytes {
 						p.fail(int(i), "(value error) invalid \\x escape at position %d", i-a)
 					}
 					p.fail(int(i), "(unicode error) 'unicodeescape' codec can't decode bytes: truncated escape")
