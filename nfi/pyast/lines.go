@@ -219,7 +219,14 @@ func buildLines(t *syntax.Tree, ix *nodeIndex) *Lines {
 		// The gap since the previous token holds only whitespace, line
 		// breaks and backslash continuations.
 		escapedLast := false
-		for j := prevEnd; j < n.StartByte; j++ {
+		// Every line break of the gap comes before the start of the
+		// token's row: the bytes from there on are its indentation (or,
+		// on the previous token's row, spaces), not looked at.
+		gapEnd := n.StartByte
+		if int(row) < len(starts) {
+			gapEnd = min(gapEnd, max(prevEnd, starts[row]))
+		}
+		for j := prevEnd; j < gapEnd; j++ {
 			if src[j] != '\n' {
 				continue
 			}
