@@ -7,7 +7,9 @@ package treenames
 
 import (
 	"bytes"
+	"encoding/binary"
 	"iter"
+	"math/bits"
 )
 
 // Table numbers names in the order they are added: the first is 0, the
@@ -67,14 +69,32 @@ func (t *Table[ID]) All() iter.Seq2[string, ID] {
 
 // LineStarts returns the byte offsets where src's lines start: [0] is 0,
 // then one past each "\n" (a final "\n" starts an empty last line).
+//
+// The line breaks are found eight bytes at a time (a word's "\n" bytes
+// marked exactly, without the borrow of the x-0x01… test, then taken by
+// their lowest set bit): a bytes.IndexByte call per line of some 40
+// bytes cost more in call overhead than in scanning (1.3% of
+// site-packages' CPU).
 func LineStarts(src []byte) []uint32 {
-	ls := make([]uint32, 1, 1+bytes.Count(src, []byte{'\n'}))
-	for i := 0; ; {
-		k := bytes.IndexByte(src[i:], '\n')
-		if k < 0 {
-			return ls
+	n := bytes.Count(src, []byte{'\n'})
+	ls := make([]uint32, n+1)
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	j, i := 1, 0
+	for ; i+8 <= len(src) && j <= n; i += 8 {
+		x := binary.LittleEndian.Uint64(src[i:]) ^ 0x0a0a0a0a0a0a0a0a // "\n" bytes now 0
+		// the high bit of each byte of x that is 0: (b&0x7f)+0x7f carries
+		// into the high bit unless b&0x7f is 0, and never out of the byte
+		m := ^(((x & low7) + low7) | x | low7)
+		for ; m != 0; m &= m - 1 {
+			ls[j] = uint32(i + bits.TrailingZeros64(m)>>3 + 1)
+			j++
 		}
-		i += k + 1
-		ls = append(ls, uint32(i))
 	}
+	for ; i < len(src) && j <= n; i++ {
+		if src[i] == '\n' {
+			ls[j] = uint32(i + 1)
+			j++
+		}
+	}
+	return ls
 }
