@@ -74,6 +74,18 @@ func (p *Parser) ParsePython(src []byte, opt pyparse.Options) (*Tree, *pyparse.E
 	return t, err
 }
 
+// ValidPython reports whether src is a valid Python 3 module of the newest
+// grammar as CPython's ast.parse decides (ParsePython without an error);
+// the tree is released at once, its storage kept for p's next parse.
+func (p *Parser) ValidPython(src []byte) bool {
+	t, err := p.ParsePython(src, pyparse.Options{})
+	if err != nil || t == nil {
+		return false
+	}
+	t.Release()
+	return true
+}
+
 func goPython(src []byte, opt pyparse.Options, owner *Parser) (*Tree, *pyparse.Error) {
 	pyKindsOnce.Do(loadPyKinds)
 	// the kinds and fields are tree-sitter's as pyparse writes the tree

@@ -50,3 +50,31 @@ func TestParsePythonGoNodes(t *testing.T) {
 	}
 	t.Logf("identical Node arrays on %d of %d files", same, compared)
 }
+
+// TestValidPython checks ValidPython against CPython's verdicts on texts
+// that tree-sitter reads differently (a Python 2 print statement, mixed
+// bytes and str literals, a keyword as a name), and that one Parser gives
+// the same answers when its released storage is reused.
+func TestValidPython(t *testing.T) {
+	p := NewParser()
+	defer p.Close()
+	cases := map[string]bool{
+		"x = 1":                   true,
+		"print >> sys.stderr, x":  true, // a tuple expression in Python 3
+		"print x":                 false,
+		"x = b'a' 'b'":            false, // cannot mix bytes and nonbytes literals
+		"x: int, str":             false,
+		"def f(x=1, y): pass":     false,
+		"class = 1":               false,
+		"\tx = 1":                 false, // unexpected indent
+		"match x:\n case 1: pass": true,
+		"":                        true,
+	}
+	for range 2 {
+		for src, want := range cases {
+			if got := p.ValidPython([]byte(src)); got != want {
+				t.Errorf("ValidPython(%q) = %v, want %v", src, got, want)
+			}
+		}
+	}
+}
