@@ -614,10 +614,7 @@ func (e *Engine) ScoreTree(path string, tree *syntax.Tree) (result FileScore) {
 		}
 		// written in place into the zeroed slice, not composed and copied
 		rr := &fs.Rules[i]
-		rr.ID, rr.Aspect, rr.Passed = p.Rule.ID, p.Rule.Aspect, len(diags) == 0
-		if diags != nil {
-			rr.Diagnostics = diags
-		}
+		rr.ID, rr.Aspect, rr.Passed, rr.Diagnostics = p.Rule.ID, p.Rule.Aspect, len(diags) == 0, diags
 		if p.hasValue {
 			values = append(values, p.value)
 			rr.Value = &values[len(values)-1]

@@ -538,43 +538,41 @@ func (lx *lexer) next() bool {
 	if c < utf8.RuneSelf && !asciiIDStart[c] {
 		return lx.op(s)
 	}
-	{
-		n := 1 // an ASCII name start, most names: no decoding
-		if c >= utf8.RuneSelf {
-			var r rune
-			r, n = utf8.DecodeRune(src[s:])
-			if !isIDStart(r) {
-				if r == 0xFEFF {
-					lx.fail(s, "invalid non-printable character U+FEFF")
-				} else {
-					lx.fail(s, "invalid character '%c' (U+%04X)", r, r)
-				}
-				return false
+	n := 1 // an ASCII name start, most names: no decoding
+	if c >= utf8.RuneSelf {
+		var r rune
+		r, n = utf8.DecodeRune(src[s:])
+		if !isIDStart(r) {
+			if r == 0xFEFF {
+				lx.fail(s, "invalid non-printable character U+FEFF")
+			} else {
+				lx.fail(s, "invalid character '%c' (U+%04X)", r, r)
 			}
+			return false
 		}
-		e := s + n
-		for e < len(src) {
-			if c := src[e]; c < utf8.RuneSelf {
-				// ASCII, most names: isIDCont without decoding
-				if !asciiIDCont[c] {
-					break
-				}
-				e++
-				continue
-			}
-			r, n := utf8.DecodeRune(src[e:])
-			if !isIDCont(r) {
+	}
+	e := s + n
+	for e < len(src) {
+		if c := src[e]; c < utf8.RuneSelf {
+			// ASCII, most names: isIDCont without decoding
+			if !asciiIDCont[c] {
 				break
 			}
-			e += n
+			e++
+			continue
 		}
-		if e < len(src) && (src[e] == '"' || src[e] == '\'') && isStrPrefix(src[s:e], lx.minor) {
-			return lx.str(s, e)
+		r, n := utf8.DecodeRune(src[e:])
+		if !isIDCont(r) {
+			break
 		}
-		lx.emit(tName, s, e)
-		lx.pos = e
-		return true
+		e += n
 	}
+	if e < len(src) && (src[e] == '"' || src[e] == '\'') && isStrPrefix(src[s:e], lx.minor) {
+		return lx.str(s, e)
+	}
+	lx.emit(tName, s, e)
+	lx.pos = e
+	return true
 }
 
 func isStrPrefix(p []byte, minor int) bool {

@@ -9,8 +9,7 @@ package doc
 //     statement has a `:` right after its first atom;
 //   - a name (not a word of notAtomWords) and `:`, then an annotation with
 //     a `,` outside brackets (`mro: C, A, object`): an annotation is one
-//     expression (parsesAsPython's fallback wants a parenthesized
-//     expression, not a tuple); text with a quote, `#`, a backslash, `=`,
+//     expression, not a tuple; text with a quote, `#`, a backslash, `=`,
 //     `;`, another `:`, a non-ASCII byte or a word of notAtomWords (lambda
 //     parameters, a yield list, a comprehension) is left alone;
 //   - a first `=` outside brackets with, before it, a binary operator
@@ -96,7 +95,7 @@ func clauseAfterAtom(s string) bool {
 
 // hasWord reports whether the ASCII word w occurs in s other than as a part
 // of a longer ASCII word (a non-ASCII neighbour does not make it longer:
-// an answer true more often than tree-sitter's tokens would give).
+// an answer true more often than Python's tokens would give).
 func hasWord(s, w string) bool {
 	for i := 0; i+len(w) <= len(s); i++ {
 		if s[i:i+len(w)] == w && (i == 0 || !isASCIIWord(s[i-1])) &&
@@ -164,7 +163,7 @@ func annotatesTuple(s string) bool {
 }
 
 // operatorTokens are Python's operator tokens made of the bytes of
-// operatorBytes, longest first (`<>` is Python 2's, which tree-sitter knows).
+// operatorBytes, longest first (`<>` is Python 2's).
 var operatorTokens = []string{
 	"**=", "//=", ">>=", "<<=",
 	"**", "//", ">>", "<<", "<=", ">=", "==", "!=", "->", "<>",

@@ -7,8 +7,8 @@ import (
 
 // surelyParses is DOC-P04's shortcut in the other direction from
 // cannotParse: it recognizes a small subset of Python statements that
-// tree-sitter parses without an error and that strictlyValid accepts, so
-// that parsesAsPython is true for them without running the (costly) parse.
+// CPython parses without an error, so that parsesAsPython is true for them
+// without running the parse.
 // Anything outside the subset answers false and is left to the parser.
 //
 // The subset, on valid UTF-8 that is printable ASCII outside strings (a tab
@@ -17,8 +17,7 @@ import (
 //   - `import a.b [as c], ...` and `from a.b import c [as d], ...` (also
 //     `from __future__ import ...`, and `from a import *`);
 //   - `return [expressions]`;
-//   - `print(arguments)` as the whole statement (tree-sitter also reads a
-//     Python 2 print statement there, but prefers the call);
+//   - `print(arguments)` as the whole statement;
 //   - a comma-separated list of expressions, optionally preceded by one or
 //     more `targets =`, where a target is a name or an attribute or
 //     subscript of a primary that starts with a name;
@@ -27,7 +26,7 @@ import (
 //     `stmt: simple_stmt | compound_stmt`.
 //
 // Expressions follow Python's precedence (so that `a < not b` or `a + not b`
-// are rejected as Python and tree-sitter reject them): `or`, `and`, `not`,
+// are rejected as Python rejects them): `or`, `and`, `not`,
 // comparisons (`< > == >= <= != in not in is is not`), the binary operators
 // `+ - * / // % @ ** << >> & | ^`, the unary `+ - ~`, and primaries: a name
 // (not a keyword, soft keyword, `_`, `print`, `exec` or `__future__`), a
@@ -48,12 +47,9 @@ func surelyParses(s string) bool {
 		return false
 	}
 	if len(r.toks) > 2 && r.toks[0].kind == tkName && r.toks[1].kind == tkOp && r.toks[1].op == ":" {
-		// An annotation: parsesAsPython accepts `name: expression` as a
-		// module or, when tree-sitter's narrower annotation grammar fails,
-		// parses the expression alone, but only without any `=`. Without
-		// brackets `[ ]`: tree-sitter reads `x: a[b](c)` as the annotation
-		// `a[b]` (a generic type) and a second statement `(c)` on the same
-		// line, which strictlyValid rejects.
+		// An annotation `name: expression`. Text with a `=` (an annotated
+		// assignment) or a `[` is left to the parser: the subset models
+		// neither.
 		if strings.IndexByte(s, '=') >= 0 || strings.IndexByte(s, '[') >= 0 {
 			return false
 		}
